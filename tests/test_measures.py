@@ -156,6 +156,35 @@ def test_bad_parameters_exit_2(text):
     assert error.value.exit_code == 2
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [  # trec_eval 9.0.8 refuses each ("negative cutoff detected in 'a'" for P.a)
+        ("P.a", "'a' is not a cutoff (a positive integer; trec_eval reads it as 0)"),
+        ("ndcg_cut.0", "the cutoff '0' is not positive (a cutoff is a rank: 1 or more)"),
+        ("success.-1", "the cutoff '-1' is not positive (a cutoff is a rank: 1 or more)"),
+        ("P.5,,10", "an empty cutoff (cutoffs are positive integers, separated by commas)"),
+        ("P.5,05", "the cutoff 5 is given twice ('5' and '05'); trec_eval takes each once"),
+        ("iprec_at_recall.0.1,.10", "the recall level 0.1 is given twice ('0.1' and '.10')"),
+        ("ndcg.10", "'10' is not a grade=gain pair (ndcg takes a gain map, e.g. "
+         "'ndcg.1=1,2=3'); a cutoff is ndcg_cut's: 'ndcg_cut.10'"),
+        ("G.10", "'10' is not a grade=gain pair (G takes a gain map, e.g. 'G.1=1,2=3')"),
+        ("Rndcg.10", "'10' is not a grade=gain pair (Rndcg takes a gain map"),
+        ("ndcg_rel.10", "'10' is not a grade=gain pair (ndcg_rel takes a gain map"),
+        ("ndcg.1=2,3", "'3' is not a grade=gain pair (ndcg takes a gain map, e.g. "
+         "'ndcg.1=1,2=3')"),
+    ],
+)  # fmt: skip
+def test_bad_parameter_lists_name_the_measure_and_the_part(text, said):
+    """trec_eval's words, without the measure: "negative cutoff detected in 'a'" for
+    P.a (not negative), "malformed pair parameters in '10'" for ndcg.10."""
+    with pytest.raises(MeasureParameterError) as error:
+        parse_measure(text)
+    assert str(error.value).startswith(f"illegal measure '{text}': {said}")
+    assert error.value.exit_code == 2
+    if text == "ndcg.1=2,3":  # not a list of cutoffs: no cut family offered
+        assert "ndcg_cut" not in str(error.value)
+
+
 @pytest.mark.parametrize("text", ["foo", "P.", "nDCG@0", "nDCG@x", "HitRate", "Judgd@10"])
 def test_unknown_measures_exit_1(text):
     with pytest.raises(UsageError) as error:

@@ -219,7 +219,7 @@ def test_invalid_utf8_and_truncated_gzip(example, monkeypatch):
     ("args", "code", "text"),
     [
         (["-m", "foo", "qrels", "run"], 1, "illegal measure 'foo'"),
-        (["-m", "P.0", "qrels", "run"], 2, "negative cutoff"),
+        (["-m", "P.0", "qrels", "run"], 2, "illegal measure 'P.0': the cutoff '0' is not positive"),
         # as trec_eval 9.0.8 answers it (was "malformed pair parameters in '10'", exit 2)
         (["-m", "ndcg_10", "qrels", "run"], 1, "illegal measure 'ndcg_10': no such measure"),
         # -m without its value takes the next argument: it said "Missing argument 'RUNS...'"

@@ -193,7 +193,7 @@ def _parse_trec(text: str, version: str | None = None) -> Measure | None:
     if not dot:
         params = None
     else:
-        check_params(definition, params)
+        check_params(definition, params, text)
         if definition.trec_params is None:
             params = None
         elif definition.trec_params == FLOAT_CUTOFFS:  # ..2 and 0.20 mean 0.2

@@ -17,6 +17,7 @@ from .registry import (
     LONG_CUTOFFS,
     PAIRS,
     Definition,
+    index,
 )
 
 
@@ -35,12 +36,10 @@ class UncalculableMeasureError(MeasureParameterError):
 
 def long_cutoffs(params: str) -> tuple[int, ...]:
     """Integer cutoffs as trec_eval reads them: ``atol`` each, sorted, positive, unique."""
-    values = sorted(c_atol(part) for part in params.split(","))
-    if values[0] <= 0:
-        raise MeasureParameterError(f"negative cutoff detected in '{params}'")
-    if len(set(values)) != len(values):
-        raise MeasureParameterError(f"duplicate cutoffs detected in '{params}'")
-    return tuple(values)
+    problem = _cutoffs_problem(params)
+    if problem is not None:
+        raise MeasureParameterError(problem)
+    return tuple(sorted(c_atol(part) for part in params.split(",")))
 
 
 def float_cutoffs(params: str) -> list[float]:
@@ -48,20 +47,74 @@ def float_cutoffs(params: str) -> list[float]:
     return sorted({c_atof(part) for part in params.split(",")})
 
 
-def check_params(definition: Definition, params: str) -> None:
-    """Reject what trec_eval refuses (pytrec_eval aborts the process on these instead)."""
+def check_params(definition: Definition, params: str, text: str) -> None:
+    """Reject what trec_eval refuses (pytrec_eval aborts the process on these instead):
+    one line naming the measure as written (``text``) and the part of ``params`` that is
+    wrong, where trec_eval says ``negative cutoff detected in 'a'``."""
     kind = definition.trec_params
-    if kind is None:
-        return  # trec_eval ignores parameters of measures that take none
+    problem = None  # trec_eval ignores parameters of measures that take none
     if kind == LONG_CUTOFFS:
-        long_cutoffs(params)
+        problem = _cutoffs_problem(params)
     elif kind == FLOAT_CUTOFFS:
-        values = [c_atof(part) for part in params.split(",")]
-        if len(set(values)) != len(values):
-            raise MeasureParameterError(f"duplicate cutoffs detected in '{params}'")
+        problem = _repeated(params.split(","), c_atof, _bare(definition.numbers.what))
     elif kind == PAIRS:
-        if not re.fullmatch(r"[^,=]*=[^,=]*(,[^,=]*=[^,=]*)*", params):
-            raise MeasureParameterError(f"malformed pair parameters in '{params}'")
+        problem = _pairs_problem(definition, params)
+    if problem is not None:
+        raise MeasureParameterError(f"illegal measure '{text}': {problem}")
+
+
+_LEADING_INTEGER = re.compile(r"[ \t\n\r\v\f]*[+-]?[0-9]")  # what C's atol reads a number of
+
+
+def _cutoffs_problem(params: str) -> str | None:
+    """What trec_eval refuses in a list of integer cutoffs (each read with ``atol``): one
+    that is not positive, or one given twice; None when it takes the list."""
+    for part in params.split(","):
+        if part == "":
+            return "an empty cutoff (cutoffs are positive integers, separated by commas)"
+        if c_atol(part) <= 0 and not _LEADING_INTEGER.match(part):
+            return f"{excerpt(part)} is not a cutoff (a positive integer; trec_eval reads it as 0)"
+        if c_atol(part) <= 0:
+            return f"the cutoff {excerpt(part)} is not positive (a cutoff is a rank: 1 or more)"
+    return _repeated(params.split(","), c_atol, "cutoff")
+
+
+def _repeated(parts: list[str], read, what: str) -> str | None:
+    """That two of ``parts`` read (``read``: C's atol or atof) as one ``what``, which
+    trec_eval refuses; None when none do."""
+    seen: dict = {}
+    for part in parts:
+        value = read(part)
+        if value in seen:
+            written = f"{excerpt(seen[value])} and {excerpt(part)}"
+            return f"the {what} {value} is given twice ({written}); trec_eval takes each once"
+        seen[value] = part
+    return None
+
+
+def _pairs_problem(definition: Definition, params: str) -> str | None:
+    """The first part of a gain map that is no ``name=value`` pair, with what the family
+    takes (and its cut family's spelling, for a cutoff: ``ndcg.10`` is ``ndcg_cut.10``);
+    None when every part is one."""
+    for part in params.split(","):
+        if re.fullmatch(r"[^,=]*=[^,=]*", part):
+            continue
+        shown = "an empty part" if part == "" else excerpt(part)
+        name = definition.trec_name
+        problem = (
+            f"{shown} is not a grade=gain pair ({name} takes a gain map, e.g. '{name}.1=1,2=3')"
+        )
+        cut = index().trec.get(f"{name}_cut")
+        whole = all(read_whole(cutoff, True) for cutoff in params.split(","))  # not 1=2,3
+        if cut is not None and whole and _cutoffs_problem(params) is None:
+            problem += f"; a cutoff is {cut.name}'s: '{cut.name}.{params}'"
+        return problem
+    return None
+
+
+def _bare(what: str) -> str:
+    """``the recall level`` as ``recall level``."""
+    return what.removeprefix("the ")
 
 
 def uncalculable(definition: Definition, params: str | None) -> UncalculableMeasureError | None:
