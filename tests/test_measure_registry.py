@@ -98,6 +98,44 @@ def test_labels_and_spellings_share_one_meaning(one, other):
     assert parse_measure(one) == parse_measure(other)
 
 
+@pytest.mark.parametrize(
+    ("text", "message", "example"),
+    [  # recip_rank_cut is only the prefix of its values' labels (recip_rank_cut_10)
+        ("recip_rank_cut", "measure 'recip_rank_cut' needs a cutoff, e.g. "
+         "'recip_rank_cut.10' or 'MRR@10'", "recip_rank_cut.10"),
+        ("recip_rank_cut(rel=2)@5", "illegal measure 'recip_rank_cut(rel=2)@5': recip_rank_cut "
+         "takes a cutoff alone, after a dot, e.g. 'recip_rank_cut.5' or 'MRR(rel=2)@5'",
+         "MRR(rel=2)@5"),
+        ("recip_rank_cut@5", "e.g. 'recip_rank_cut.5' or 'MRR@5'", "MRR@5"),
+    ],
+)  # fmt: skip
+def test_a_label_without_its_cutoff_says_what_it_needs(text, message, example):
+    """It said "no such measure (did you mean recip_rank_cut, recip_rank?)": itself."""
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    assert message in str(error.value) and "did you mean" not in str(error.value)
+    assert parse_measure(example).family == "MRR"  # the example given reads
+
+
+@pytest.mark.parametrize(
+    ("text", "suggested"),
+    [  # each suggestion reads as a measure: the ones that need a cutoff with one
+        ("RR_cut", "recip_rank_cut.10"),
+        ("RR_cut@5", "recip_rank_cut.5"),
+        ("Recall_cut@5", "Recall@5"),
+        ("IPrec_cut", "IPrec@0.5"),
+        ("HitRat", "HitRate@10"),
+    ],
+)
+def test_suggestions_read_as_measures_and_never_repeat_the_name(text, suggested):
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    shown = re.search(r"did you mean (.+)\?\)", str(error.value))[1].split(", ")
+    assert suggested in shown and text not in shown
+    for name in shown:
+        parse_measure(name)  # refused names were suggested bare: recip_rank_cut, HitRate
+
+
 def test_several_measures_in_one_value():
     parsed = parse_measures(["nDCG@10 P@5", "RBP(p=0.9, rel=2)  Judged@10"])
     assert [m.canonical for m in parsed] == ["ndcg_cut.10", "P.5", "RBP(p=0.9,rel=2)", "Judged@10"]

@@ -56,7 +56,7 @@ from .registry import (
     LONG_CUTOFFS,
     Definition,
 )
-from .suggestions import cutoff_example, did_you_mean, needs_cutoff
+from .suggestions import cutoff_example, did_you_mean, label_needs, needs_cutoff
 from .trec_params import (
     MeasureParameterError,
     c_atof,
@@ -253,6 +253,9 @@ def _irm_expression(text: str) -> tuple[str, dict[str, Any], Any]:
 def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> Definition:
     """The definition a name (any case) with these parameters and cutoff presence means."""
     candidates = registry.index().names.get(name.lower(), [])
+    label = registry.index().labels.get(name)
+    if not candidates and label is not None:  # recip_rank_cut: its values' labels' prefix
+        raise UsageError(label_needs(text, name, label, _parse_named))
     if not candidates:
         raise _UnknownName(text)
     preset = _preset(candidates, name)

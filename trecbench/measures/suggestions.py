@@ -28,29 +28,55 @@ _CUTOFF_LABEL = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_]*?)_(?P<k>[0-9]+)")
 def did_you_mean(text: str, parse: Callable[[str], Any]) -> str:
     """`` (did you mean X, Y?)`` and where the list of every measure is, for the refused
     name ``text``; ``parse(spelling)``: the measure a spelling means (the parser of the
-    trec_eval version in use), raising a :class:`TrecbenchError` where it means none."""
+    trec_eval version in use), raising a :class:`TrecbenchError` where it means none.
+    Each name suggested reads as a measure (one that needs a cutoff with one:
+    ``recip_rank_cut.10``), and none is ``text`` itself."""
     name = re.split(r"[(@.]", text, maxsplit=1)[0]
     rest = text[len(name) :]
-    spellings = {n: n for n in NICKNAMES}
+    spellings: dict[str, tuple[str, Any]] = {n: (n, None) for n in NICKNAMES}
     for d in registry.definitions():  # the preferred spelling of a name is written last
         for spelling in (d.trec_name, d.label, *d.aliases, d.name, d.ir_measures, d.display):
             if spelling is not None:
-                spellings[spelling.lower()] = spelling
+                spellings[spelling.lower()] = (spelling, d)
     import difflib  # only for a name to suggest for (a tenth of the measures' import)
 
     close = difflib.get_close_matches(name.lower(), list(spellings), n=MOST_SHOWN, cutoff=0.6)
-    kept = (_kept(spellings[c], rest, parse) for c in close)
-    shown = list(dict.fromkeys([*_cut_forms(text, parse), *kept]))[:MOST_SHOWN]
+    kept = (_kept(*spellings[c], rest, parse) for c in close)
+    shown = [s for s in dict.fromkeys([*_cut_forms(text, parse), *kept]) if s and s != text]
+    shown = shown[:MOST_SHOWN]
     return f" (did you mean {', '.join(shown)}?){LIST_HINT}" if shown else LIST_HINT
 
 
-def _kept(name: str, rest: str, parse: Callable[[str], Any]) -> str:
+def _kept(name: str, definition: Any, rest: str, parse: Callable[[str], Any]) -> str | None:
     """``name + rest`` when that is a valid measure with its numbers in their domains,
-    else ``name`` alone."""
+    else ``name`` alone, else ``name`` with a cutoff it takes (the one in ``rest``, or
+    :func:`cutoff_example`'s: ``HitRate@10``, ``recip_rank_cut.10``); None when none is."""
+    tries = [name + rest] if rest else []
+    tries.append(name)
+    if definition is not None and definition.numbers is not None:
+        given = re.search(r"@([0-9.]+)$", rest)
+        k = given[1] if given else cutoff_example(definition)
+        tries += [f"{name}@{k}", f"{name}.{k}"]
+    return next((t for t in tries if _valid(t, parse) is not None), None)
+
+
+def label_needs(text: str, label: str, definition, parse: Callable[[str], Any]) -> str:
+    """The refusal of ``text``: a label that only names values (``recip_rank_cut``, as
+    trec_eval's ``recip_rank_cut_10``) given without its cutoff after ``.`` or ``_``
+    (``recip_rank_cut``, ``recip_rank_cut(rel=2)@5``): what it needs, and the family's
+    name with what was given, where that reads (``MRR(rel=2)@5``)."""
+    rest = text[len(label) :]
+    given = re.search(r"@([0-9]+)$", rest)
+    k = given[1] if given else cutoff_example(definition)
+    name = definition.display or definition.ir_measures or definition.name
+    other = name + rest if given else f"{name}{rest}@{k}"
+    also = f" or '{other}'" if _valid(other, parse) is not None else ""
     if not rest:
-        return name
-    measure = _valid(name + rest, parse)
-    return name if measure is None else name + rest
+        return f"measure '{text}' needs a cutoff, e.g. '{label}.{k}'{also}"
+    return (
+        f"illegal measure '{text}': {label} takes a cutoff alone, after a dot, e.g. "
+        f"'{label}.{k}'{also}"
+    )
 
 
 def _cut_forms(text: str, parse: Callable[[str], Any]) -> list[str]:
