@@ -201,9 +201,11 @@ def _parse_trec(text: str, version: str | None = None) -> Measure | None:
     return Measure(definition.name, params, (), text, True)
 
 
-def _parse_label(text: str) -> Measure | None:
+def _parse_label(text: str, version: str | None = None) -> Measure | None:
     """A label trec_eval (or trecbench's trec format) prints: ``P_5``, ``ndcg_cut_10``,
-    ``iprec_at_recall_0.20``, ``recip_rank_cut_10``, ``ndcg_1=3,2=9``, ``Judged_10``."""
+    ``iprec_at_recall_0.20``, ``recip_rank_cut_10``, ``ndcg_1=3,2=9``, ``Judged_10``;
+    one of a family ``version`` lacks is refused as its ``-m`` spelling is (``unj_10``
+    as ``unj.10``)."""
     index = registry.index()
     for cut in (m.start() for m in re.finditer("_", text)):
         prefix, params = text[:cut], text[cut + 1 :]
@@ -217,6 +219,8 @@ def _parse_label(text: str) -> Measure | None:
             continue
         if definition.trec_name is not None and definition.trec_params is None:
             continue
+        if version is not None and version not in definition.trec_eval:
+            raise UsageError(_other_version(text, definition))
         try:
             measure = _parse_trec(f"{prefix}.{params}")
         except MeasureParameterError:  # ndcg_10: no parameter list of ndcg, so no label
@@ -411,11 +415,7 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     except _UnknownName as error:
         other = _other_versions(error.text, version)
         if other:  # unj.10 under 9.0.8: a family of 10.0's, its parameters 10.0's syntax
-            family = error.text.partition(".")[0]
-            raise UsageError(
-                f"illegal measure '{error.text}': trec_eval {other}'s {family} with "
-                f"parameters (score and compare read it with --compat {other})"
-            ) from None
+            raise UsageError(_other_version(error.text, other)) from None
         suggested = did_you_mean(error.text, lambda spelling: _parse(spelling, version))
         raise UsageError(f"{error}{suggested}") from None
     _check_domains(measure)
@@ -423,17 +423,27 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
 
 
 def _parse(text: str, version: str | None) -> Measure:
-    return _parse_trec(text, version) or _parse_label(text) or _parse_named(text)
+    return _parse_trec(text, version) or _parse_label(text, version) or _parse_named(text)
 
 
-def _other_versions(text: str, version: str | None) -> str | None:
-    """The trec_eval version (``10.0``) whose family ``text`` spells with parameters
-    (``unj.10``), when ``version`` lacks that family; else None."""
+def _other_versions(text: str, version: str | None) -> Definition | None:
+    """The family of another trec_eval version (10.0's ``unj``) that ``text`` spells
+    with parameters (``unj.10``), when ``version`` lacks that family; else None."""
     name, dot, _ = text.strip().partition(".")
     definition = registry.index().trec.get(name)
     if not dot or definition is None or version is None or version in definition.trec_eval:
         return None
-    return ", ".join(definition.trec_eval)
+    return definition
+
+
+def _other_version(text: str, definition: Definition) -> str:
+    """The refusal of ``text``, ``definition``'s family with parameters (``unj.10``,
+    ``unj_10``) where the trec_eval version in use lacks it (docs/trec-eval.md)."""
+    other = ", ".join(definition.trec_eval)
+    return (
+        f"illegal measure '{text}': trec_eval {other}'s {definition.trec_name} with "
+        f"parameters (score and compare read it with --compat {other})"
+    )
 
 
 def _check_domains(measure: Measure) -> None:
