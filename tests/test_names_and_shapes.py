@@ -635,9 +635,9 @@ def test_an_ir_measures_object_means_every_parameter_it_was_given(tmp_path):
     spelt = trecbench.evaluate(qrels, run, ["P(rel=1)@2"], relevance_level=2).to_frame()
     assert spelt.iloc[0].to_dict() == {"P(rel=1)@2": 0.5}
     assert trecbench.parse_measure(P(rel=1) @ 2) == trecbench.parse_measure("P(rel=1)@2")
-    # what it prints, where that means the same measure here (judged_only=False is so)
+    # judged_only=False is spelt out, as rel=1 is: unset, it is the call's -J
     plain = trecbench.evaluate(qrels, run, [P(judged_only=False) @ 2]).to_frame()
-    assert list(plain.columns) == ["P@2"]
+    assert list(plain.columns) == ["P(judged_only=False)@2"]
 
 
 @pytest.mark.filterwarnings("ignore::trecbench.errors.ProviderWarning")  # no subtopics
@@ -719,3 +719,52 @@ def test_a_bare_family_takes_the_parameter_lists_given_as_pytrec_eval_reads_it(m
     for kept in (["P", "P@10"], ["P", "P(rel=2)@5"]):
         columns = trecbench.evaluate(QRELS, RUN, kept).to_frame().columns
         assert "P_1000" in columns
+
+
+# one topic: d1 and d3 relevant, d2 judged not; the run ranks dX (unjudged), d1, d3. By
+# hand: AP = (1/2 + 2/3) / 2 = 0.5833; judged only (d1, d3 at ranks 1, 2) AP = 1
+J_QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n"
+J_RUN = "1 Q0 dX 1 3 r\n1 Q0 d1 2 2 r\n1 Q0 d3 3 1 r\n"
+
+
+def test_judged_only_false_is_not_overridden_by_minus_j(tmp_path, capsys):
+    """-J made AP(judged_only=False) judged-only (1.0000 under that name): a parameter at
+    its default was dropped, indistinguishable from unset. -J ranks the judged documents
+    alone for every engine, so the clash is refused in one line; rel, a parameter given,
+    beats -l."""
+    (tmp_path / "q").write_text(J_QRELS)
+    (tmp_path / "r").write_text(J_RUN)
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    both = "AP(judged_only=False) AP(judged_only=True)"
+    assert cli_run(["score", "-m", both, "--format", "csv", *files]) == 0
+    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [(r[2], round(float(r[4]), 4)) for r in rows] == [
+        ("AP(judged_only=False)", 0.5833), ("AP(judged_only=True)", 1.0)
+    ]  # fmt: skip
+    refusal = (
+        "trecbench: measure 'AP(judged_only=False)': judged_only=False, but -J "
+        "(judged_only=True) ranks the judged documents alone for every measure; ask it "
+        "without -J\n"
+    )
+    for asked in (both, "AP AP(judged_only=False)", "P(judged_only=False)@2 P@2"):
+        assert cli_run(["score", "-J", "-m", asked, *files]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.startswith("trecbench: measure '")
+    assert cli_run(["score", "-J", "-m", both, *files]) == 1
+    assert capsys.readouterr().err == refusal
+    assert cli_run(["score", "-J", "-m", "RR(judged_only=False)@5", *files]) == 1
+    capsys.readouterr()
+    ir_measures = pytest.importorskip("ir_measures")
+    from ir_measures import AP
+
+    asked = [AP(judged_only=False), AP(judged_only=True)]
+    qrels = list(ir_measures.read_trec_qrels(files[0]))
+    run = list(ir_measures.read_trec_run(files[1]))
+    theirs = ir_measures.calc_aggregate(asked, qrels, run)
+    ours = trecbench.evaluate(*files, asked).to_frame().iloc[0].to_dict()
+    assert [round(theirs[m], 4) for m in asked] == [0.5833, 1.0]
+    assert ours == pytest.approx(  # the object's every parameter spelt out, as rel=1 is
+        {"AP(judged_only=False)": theirs[asked[0]], "AP(judged_only=True)": theirs[asked[1]]}
+    )
+    with pytest.raises(trecbench.errors.UsageError, match="judged_only=False, but -J"):
+        trecbench.evaluate(*files, asked, judged_only=True)

@@ -22,6 +22,7 @@ from ..measures import (
     NICKNAMES,
     Measure,
     MeasureParameterError,
+    distinct,
     parse_measure,
     parse_measures,
     presentation_order,
@@ -94,6 +95,18 @@ def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
         )
 
 
+def _check_judged_only(measures: list[Measure], judged_only: bool) -> None:
+    """Refuse a measure given ``judged_only=False`` under ``-J``: ``-J`` takes the unjudged
+    documents out of the ranking every engine is given, so no engine can compute it with
+    them, and computed without them its name would say what it is not."""
+    for measure in measures if judged_only else ():
+        if "judged_only" in measure.pinned:
+            raise UsageError(
+                f"measure '{measure.requested}': judged_only=False, but -J (judged_only=True) "
+                "ranks the judged documents alone for every measure; ask it without -J"
+            )
+
+
 def _check_collection_size(measures: list[Measure], num_docs: int | None) -> None:
     """Refuse utility weighing the documents neither retrieved nor relevant without ``-N``:
     trec_eval counts them from a collection of 0 documents, below 0 for every topic that
@@ -112,10 +125,12 @@ def _check_collection_size(measures: list[Measure], num_docs: int | None) -> Non
 def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Measure], dict]:
     """``(requested, ordered, engines)``: the measures as requested (any spelling, None:
     the KPI preset), in trec_eval's printing order, and the engine of each."""
+    every = parse_measures(measures, settings.compat, repeats=True)
+    _check_judged_only(every, settings.judged_only)
     if settings.first_parameters:  # trecbench score: trec_eval's -m rule, said
-        requested = first_parameters(parse_measures(measures, settings.compat, repeats=True))
+        requested = first_parameters(every)
     else:
-        requested = parse_measures(measures, settings.compat)
+        requested = distinct(every)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, settings.version)
     _check_collection_size(ordered, settings.num_docs)

@@ -39,6 +39,7 @@ from .labels import (
 )
 from .names import (
     Measure,
+    distinct,
     parse_measure,
     parse_measures,
     presentation_order,
@@ -113,6 +114,7 @@ __all__ = [
     "param_label",
     "parse_measure",
     "parse_measures",
+    "distinct",
     "presentation_order",
     "register_engine",
     "registry",

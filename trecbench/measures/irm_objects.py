@@ -40,16 +40,18 @@ def name_of(measure: Any, meaning: Callable[[str], Any]) -> str:
     """The name an ir_measures measure object is asked by: the name it prints when that
     means the measure its parameters make, else its spelling with every parameter it
     holds (``P(rel=1)@2`` prints ``P@2``, which here counts the call's relevance_level as
-    relevant); one name never stands for two measures. ``meaning``: the measure a
+    relevant; ``P(judged_only=False)@2`` too, which ``-J`` would make judged-only); one name
+    never stands for two measures. ``meaning``: the measure a
     spelling means here (a trecbench ``Measure``), raising TrecbenchError if refused."""
     explicit = _explicit_spelling(measure, _changing_nothing(measure, meaning))
     shown = _printed(measure)
     if shown is None or shown == explicit:
         return explicit
     try:
-        same = meaning(shown) == meaning(explicit)
+        printed, given = meaning(shown), meaning(explicit)
     except TrecbenchError:  # refused, naming what it was given, when it is read
         return explicit
+    same = printed == given and printed.pinned == given.pinned
     return shown if same else explicit
 
 

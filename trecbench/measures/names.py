@@ -37,7 +37,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import (
-    ParameterDomainError,
     ParameterDomainWarning,
     TrecbenchError,
     UsageError,
@@ -48,6 +47,7 @@ from . import registry
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
 from .expression import ExpressionError, parse_expression, split_names
 from .irm_objects import is_ir_measure, name_of
+from .keywords import keyword_options, refuse
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -79,6 +79,8 @@ class Measure:
     ``trec_spelled`` whether it was trec_eval syntax or one of its labels (then trec_eval's
     printing order applies, and its ``-m`` rules but to ``labelled`` ones: a label such as
     pytrec_eval's ``P_5`` is not ``-m`` syntax, so ``P_5`` and ``P_10`` are both computed).
+    ``pinned``: the keyword parameters given at their default that a call's option sets
+    when they are not given (``AP(judged_only=False)``: not ``-J``'s judged_only=True).
     """
 
     family: str
@@ -87,6 +89,7 @@ class Measure:
     requested: str = field(default="", compare=False)
     trec_spelled: bool = field(default=False, compare=False)
     labelled: bool = field(default=False, compare=False)
+    pinned: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def definition(self) -> Definition:
@@ -314,44 +317,6 @@ def _when_holds(definition: Definition, params: dict[str, Any]) -> bool:
     )
 
 
-def _options(definition: Definition, params: dict[str, Any], text: str, named: str = ""):
-    """Keyword parameters checked against the definition, defaults dropped, sorted;
-    ``named``: the measure as a refusal names it (the name asked, and the family)."""
-    options = []
-    for key, value in sorted(params.items()):
-        param = definition.param(key)
-        if param is None and definition.unset_in_ir_measures(key, value):
-            continue  # RR(judged_only=False)@5: ir_measures' default, changing nothing
-        if param is None:
-            known = ", ".join(p.name for p in definition.params) or "none"
-            raise UsageError(
-                f"illegal measure '{text}': {named or definition.name} has no parameter "
-                f"'{key}' (parameters: {known})"
-            )
-        _refuse(param.check(value), text)
-        if param.type is float:
-            value = float(value)
-        if value == param.default:
-            continue
-        if isinstance(value, dict):  # gain maps: hashable, in one order
-            value = tuple(sorted(value.items()))
-        options.append((key, value))
-    for param in definition.params:  # min_rel < max_rel, when both are known here
-        if param.below is None:
-            continue
-        low = params.get(param.name, param.default)
-        high = params.get(param.below, definition.param(param.below).default)
-        if low is not None and high is not None and not low < high:
-            _refuse(f"{param.name} must be below {param.below}, not {low} >= {high}", text)
-    return tuple(options)
-
-
-def _refuse(problem: str | None, text: str) -> None:
-    """Raise the one-line refusal of a parameter outside its domain (nothing for None)."""
-    if problem:
-        raise ParameterDomainError(f"illegal measure '{text}': {problem}")
-
-
 def _cutoff_text(definition: Definition, cutoff: Any, text: str) -> str | None:
     """The cutoff as ``Measure.params`` holds it, once checked against its domain."""
     if cutoff is None:
@@ -359,11 +324,11 @@ def _cutoff_text(definition: Definition, cutoff: Any, text: str) -> str | None:
     if definition.cutoff == FLOAT_CUTOFF:
         if isinstance(cutoff, bool) or not isinstance(cutoff, (int, float)):
             raise UsageError(f"illegal measure '{text}': the recall level must be a number")
-        _refuse(definition.numbers.problem(cutoff), text)
+        refuse(definition.numbers.problem(cutoff), text)
         return repr(float(cutoff))
     if isinstance(cutoff, bool) or not isinstance(cutoff, int):
         raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer")
-    _refuse(definition.numbers.problem(cutoff), text)
+    refuse(definition.numbers.problem(cutoff), text)
     return str(cutoff)
 
 
@@ -385,15 +350,15 @@ def _parse_named(text: str) -> Measure:
     definition = _resolve(name, params, cutoff is not None, text)
     trec_text = None
     if definition.name == "set_F" and "beta" in params:  # trec_eval's set_F parameter
-        _refuse(definition.param("beta").check(params["beta"]), text)
+        refuse(definition.param("beta").check(params["beta"]), text)
         trec_text = repr(float(params.pop("beta")))
     asked = f"{name}@k" if cutoff is not None else name
     named = name if name == definition.name else f"{asked} ({definition.name})"
     if params and cutoff is None and definition.trec_params in (LONG_CUTOFFS, FLOAT_CUTOFFS):
         raise UsageError(needs_cutoff(name, text, definition, _parse_named))
-    options = _options(definition, params, text, named)
+    options, pinned = keyword_options(definition, params, text, named)
     params_text = trec_text or _cutoff_text(definition, cutoff, text)
-    return Measure(definition.name, params_text, options, text)
+    return Measure(definition.name, params_text, options, text, pinned=pinned)
 
 
 def parse_measure(text: str, version: str | None = None) -> Measure:
@@ -464,7 +429,7 @@ def _check_domains(measure: Measure) -> None:
         return
     text = measure.requested or measure.canonical
     if not measure.trec_spelled:
-        _refuse(problems[0], text)
+        refuse(problems[0], text)
     for problem in problems:
         message = f"measure '{shortened(text)}': {problem}; computed as trec_eval computes it"
         warnings.warn(ParameterDomainWarning(message), stacklevel=4)
@@ -513,9 +478,13 @@ def parse_measures(
                     refused.append(error)
     if refused:  # trec_eval checks every name before any parameters: a usage error first
         raise min(refused, key=lambda error: error.exit_code)
-    if repeats:
-        return measures
-    return _lists_given(list(dict.fromkeys(measures)))  # equal measures once, in order
+    return measures if repeats else distinct(measures)
+
+
+def distinct(measures: list[Measure]) -> list[Measure]:
+    """``measures`` (:func:`parse_measures` with ``repeats``) as computed: equal measures
+    once, in order, a bare family beside its lists left out (:func:`_lists_given`)."""
+    return _lists_given(list(dict.fromkeys(measures)))
 
 
 def minus_m(measure: Measure) -> bool:

@@ -98,7 +98,9 @@ F_BETA = Domain(
 REL = Param(
     "rel", int, None, "minimum grade counted as relevant (default: the call's -l)", domain=REL_LEVEL
 )
-JUDGED_ONLY = Param("judged_only", bool, False, "drop retrieved documents without a judgment")
+JUDGED_ONLY = Param(
+    "judged_only", bool, False, "drop retrieved documents without a judgment", unset_by="-J"
+)
 GAINS = Param(
     "gains", dict, None, "gain of each grade, e.g. {1:1,2:3} (others: the grade)", domain=GAIN
 )

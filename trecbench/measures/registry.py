@@ -165,7 +165,9 @@ def _shown(bound: float) -> str:
 class Param:
     """A keyword parameter (``rel=2``): type, default (None: not given), choices and, for a
     number (or the values of a gain map), its :class:`Domain`; ``below``: the parameter
-    this one must be less than when both are set (``min_rel`` < ``max_rel``)."""
+    this one must be less than when both are set (``min_rel`` < ``max_rel``); ``unset_by``:
+    the call's option that decides it when it is not given (``-J`` for ``judged_only``), so
+    that given at its default it still says something (``Measure.pinned``)."""
 
     name: str
     type: type
@@ -175,6 +177,7 @@ class Param:
     source: str | None = None  # the reference for values other than the default (a variant)
     domain: Domain | None = None
     below: str | None = None
+    unset_by: str | None = None
 
     def check(self, value: Any) -> str | None:
         """Why ``value`` is not acceptable, or None."""
