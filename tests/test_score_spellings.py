@@ -89,7 +89,9 @@ def test_json_keys_each_spelling_and_names_its_canonical(capsys, reference):
         assert list(values) == ["P.5", "ndcg_cut.10", "nDCG@10"]
         assert values["nDCG@10"] == values["ndcg_cut.10"]
         assert values["nDCG@10"] == pytest.approx(reference[qid]["ndcg_cut_10"], abs=1e-12)
-    assert [m["label"] for m in document["measures"]] == ["P_5", "ndcg_cut_10"]  # computed once
+    # an entry per spelling, as the values are keyed (nDCG@10 had none): one value each
+    entries = [(m["requested"], m["label"]) for m in document["measures"]]
+    assert entries == [("P.5", "P_5"), ("ndcg_cut.10", "ndcg_cut_10"), ("nDCG@10", "ndcg_cut_10")]
 
 
 def test_trec_eval_text_prints_each_measure_once(capsys):
@@ -141,3 +143,40 @@ def test_a_10_0_family_with_parameters_under_9_0_8_names_the_version(capsys):
         assert f"'{measure}': trec_eval 10.0's" in capsys.readouterr().err
         assert run(["score", "--compat", "10.0", "-m", measure, *args]) == 0
         assert capsys.readouterr().out.startswith(measure.replace(".", "_", 1))
+
+
+def test_each_spelling_of_a_measure_is_shown_where_it_was_asked(capsys, tmp_path):
+    """-m "P@3 nDCG@3 P_3" printed P@3, P_3, nDCG@3 (a measure's second spelling beside
+    its first) where a mix of spellings prints every name where it was asked
+    (docs/measures.md); the JSON's measures had no entry for P_3. By hand on this topic:
+    P@3 = 2/3 (d1, d3 of dX, d1, d3); trec_eval 9.0.8 prints ndcg_cut_3 0.6934."""
+    import trecbench
+
+    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n")
+    (tmp_path / "r").write_text("1 Q0 dX 1 3 r\n1 Q0 d1 2 2 r\n1 Q0 d3 3 1 r\n")
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    asked = ["P@3", "nDCG@3", "P_3"]
+    values = [0.6667, 0.6934, 0.6667]
+
+    def score(output_format):
+        assert cli_run(["score", "-m", " ".join(asked), "--format", output_format, *files]) == 0
+        return capsys.readouterr().out
+
+    rows = list(csv.DictReader(io.StringIO(score("csv"))))
+    assert [(r["measure"], round(float(r["value"]), 4)) for r in rows] == list(
+        zip(asked, values, strict=True)
+    )
+    table = score("table").splitlines()
+    assert table[0].split()[2:] == asked and table[1].split()[2:] == [f"{v:.4f}" for v in values]
+    document = json.loads(score("json"))
+    assert [m["requested"] for m in document["measures"]] == asked
+    assert list(document["canonical"]) == asked
+    assert list(document["runs"][0]["aggregates"]) == asked
+    assert list(document["runs"][0]["per_query"]["1"]) == asked
+    evaluation = trecbench.evaluate(*files, asked)
+    assert list(evaluation.to_frame().columns) == asked
+    assert list(evaluation.to_long()["measure"]) == asked
+    assert list(evaluation.to_long(per_query=True)["measure"]) == asked
+    # trec_eval's spellings alone print in its order, a measure's spellings together
+    trec = trecbench.evaluate(*files, ["P.3", "ndcg_cut.3", "P_3"]).to_frame()
+    assert list(trec.columns) == ["P.3", "P_3", "ndcg_cut.3"]

@@ -24,7 +24,7 @@ from typing import Any
 from .. import input_warnings, inputs, outputs, provenance
 from ..errors import DuplicateError, InputError, TrecbenchError, UsageError
 from ..inputs import held
-from ..measures import NUM_REL
+from ..measures import NUM_REL, trec_mode
 from ..measures.names import requests
 from ..memory import Budget
 from ..naming import check_read_once, listed_names
@@ -40,7 +40,7 @@ from .assembly import (
 )
 from .gate import ValidationFailed, forgotten_qrels
 from .judgments import Preferences, Qrels, load_judgments
-from .plan import _aliases, _measures, _Plan, _read_whole
+from .plan import _aliases, _asked_at, _measures, _Plan, _read_whole
 from .reading import (
     Progress,
     _blocks_ahead,  # noqa: F401
@@ -189,7 +189,10 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
             None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)
         )
         aliases = _aliases(measures, requested, settings.compat)
-        plan = _Plan(ordered, engines, truth, settings, z_table, aliases)
+        # trec_eval's order keeps a measure's spellings together: each is placed where
+        # it was asked only in a mix of spellings
+        asked_at = {} if trec_mode(requested) else _asked_at(measures, settings.compat)
+        plan = _Plan(ordered, engines, truth, settings, z_table, aliases, asked_at)
         plan.drill = drill.kept(plan)
         plan.bounds = bounds.kept(plan)
         flagged = truth.flagged()

@@ -186,4 +186,7 @@ def completed(plan: _Plan, ranked_run: ranking.RankedRun, added: np.ndarray) -> 
 def plain(plan: _Plan, truth) -> _Plan:
     """``plan`` with ``truth``, keeping nothing for a report or bounds: how a run's
     blocks are scored again, or assembled again, for its high end."""
-    return _Plan(plan.measures, plan.engines, truth, plan.settings, plan.zscores, plan.aliases)
+    return _Plan(
+        plan.measures, plan.engines, truth, plan.settings, plan.zscores, plan.aliases,
+        plan.asked_at,
+    )  # fmt: skip

@@ -29,6 +29,7 @@ from ..measures import (
     requests,
     split_names,
 )
+from ..measures.catalog import ALL_TREC
 from ..measures.first_parameters import first_parameters
 from ..measures.trec_params import uncalculable, weighs_unseen
 from ..trec_eval import compat as _compat
@@ -173,6 +174,24 @@ def _aliases(texts, requested: list[Measure], version: str) -> dict:
     return aliases
 
 
+def _asked_at(texts, version: str) -> dict[str, int]:
+    """Where each name was asked among the call's names (``texts``; None: the KPI
+    preset), counted after its nicknames are expanded, the first place of a name given
+    twice: what orders a measure's spellings (``-m "P@3 nDCG@3 P_3"``: P_3 last)."""
+    names: list[str] = []
+    for item in requests(texts):
+        if isinstance(item, Measure):
+            names.append(item.requested or item.canonical)
+            continue
+        for name in split_names(item):
+            expanded = ALL_TREC[version] if name == "all_trec" else NICKNAMES.get(name)
+            names += list(expanded) if expanded else [name]
+    at: dict[str, int] = {}
+    for position, name in enumerate(names):
+        at.setdefault(name, position)
+    return at
+
+
 def _value_of(measure: Measure, requested: list[Measure]) -> tuple[Measure, str] | None:
     """``(a measure of several values among requested, the label)`` of ``measure``'s one
     value when one of them computes it; else None."""
@@ -230,9 +249,11 @@ class _Plan:
     def __init__(
         self, measures, engines: dict[Measure, str], truth, settings: EvalSettings, zscores,
         aliases: dict[Measure, tuple[str, ...]] | None = None,
+        asked_at: dict[str, int] | None = None,
     ):  # fmt: skip
         self.measures = measures
         self.aliases = aliases or {}  # other spellings asked of a measure (:func:`_aliases`)
+        self.asked_at = asked_at or {}  # where each name was asked (:func:`_asked_at`)
         self.engines = engines
         self.truth = truth
         self.settings = settings

@@ -41,6 +41,9 @@ class Column:
     engine: str
     asked: str = ""
     also: tuple[str, ...] = ()  # other spellings of it asked in the same call
+    # where each of its names (asked, *also) was asked among the call's: the printing order
+    # of a measure's spellings outside trec_eval's order (Evaluation.labelled)
+    at: tuple[int, ...] = ()
 
     def name(self, labels: str = "asked") -> str:
         """Its name under ``labels``: ``asked``, ``display`` or ``trec`` (trec_eval's, as
@@ -376,8 +379,14 @@ class Evaluation:
 
     def labelled(self, labels: str = "asked") -> list[tuple[Column, str]]:
         """Each column with each name it is shown under (:meth:`Column.names`), in printing
-        order: a measure asked by two spellings is listed under both (one value)."""
-        return [(column, name) for column in self.columns for name in column.names(labels)]
+        order: a measure asked by two spellings is listed under both (one value), each
+        where it was asked (``-m "P@3 nDCG@3 P_3"``: ``P_3`` last; :attr:`Column.at`)."""
+        pairs = [(column, name) for column in self.columns for name in column.names(labels)]
+        placed = all(len(column.at) == len(column.names("asked")) for column in self.columns)
+        if labels != "asked" or not placed:
+            return pairs
+        at = [position for column in self.columns for position in column.at]
+        return [pair for _, pair in sorted(zip(at, pairs, strict=True), key=lambda p: p[0])]
 
     def refuse_two_spellings(self, command: str) -> None:
         """Refuse (:class:`~trecbench.errors.UsageError`) a measure asked by two spellings,
@@ -415,8 +424,12 @@ class Evaluation:
             [(column.display, name) for column, name in self.labelled(labels)],
             columns=["canonical", "measure"],
         ).astype("string")
+        spelled["shown"] = range(len(spelled))  # each spelling's place in printing order
         index = ["run", "qid"] if per_query else ["run"]
-        return long.merge(spelled, on="canonical")[[*index, "measure", "canonical", "value"]]
+        # each run's (topic's) rows together, in their order; inside, the printing order
+        long["block"] = pd.MultiIndex.from_frame(long[index]).factorize()[0]
+        rows = long.merge(spelled, on="canonical").sort_values(["block", "shown"], kind="stable")
+        return rows[[*index, "measure", "canonical", "value"]].reset_index(drop=True)
 
     def to_frame(self, per_query: bool = False, labels: str = "asked"):
         """A wide DataFrame, one column per measure in printing order, named as asked

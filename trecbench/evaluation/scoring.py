@@ -139,17 +139,19 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
         if engine == META:
             asked = measure.requested or measure.family
             also = plan.aliases.get(measure, ())
-            columns.append(Column(measure.family, measure.family, measure, engine, asked, also))
+            at = _asked_at(plan, measure, also)
+            columns.append(Column(measure.family, measure.family, measure, engine, asked, also, at))
             continue
         single = len(produced[measure]) == 1
         for label, display, value in produced[measure]:
             asked = _asked(measure, single, label, display)
             also = plan.aliases.get(measure if single else (measure, label), ())
+            at = _asked_at(plan, measure, also)
             if display in seen:  # two spellings of one value (success.10, HitRate@10)
-                _also_named(columns, display, (asked, *also))
+                _also_named(columns, display, (asked, *also), at)
                 continue
             seen.add(display)
-            columns.append(Column(label, display, measure, engine, asked, also))
+            columns.append(Column(label, display, measure, engine, asked, also, at))
             if measure.summary == STRING:
                 strings[label] = value
             else:
@@ -166,14 +168,26 @@ def _asked(measure: Measure, single: bool, label: str, display: str) -> str:
     return label if measure.trec_spelled else display
 
 
-def _also_named(columns: list[Column], display: str, names: tuple[str, ...]) -> None:
+def _asked_at(plan: _Plan, measure: Measure, also: tuple[str, ...]) -> tuple[int, ...]:
+    """Where the names of a value were asked (:attr:`Column.at`): the measure's own
+    name where the measure was, each other spelling where it was (the end if unknown;
+    all 0 in trec_eval's order, which the columns already are in)."""
+    end = len(plan.asked_at)
+    own = plan.asked_at.get(measure.requested or measure.canonical, end)
+    return (own, *(plan.asked_at.get(name, end) for name in also))
+
+
+def _also_named(columns: list[Column], display: str, names: tuple[str, ...], at) -> None:
     """Name the column shown as ``display`` by ``names`` too (``R@10`` beside
-    ``recall.10,20``: one value), each once."""
-    at = next(i for i, column in enumerate(columns) if column.display == display)
-    column = columns[at]
-    new = [n for n in dict.fromkeys(names) if n not in (column.asked, *column.also)]
-    if new:
-        columns[at] = replace(column, also=(*column.also, *new))
+    ``recall.10,20``: one value), each once, where it was first asked (``at``: where each
+    of ``names`` was)."""
+    index = next(i for i, column in enumerate(columns) if column.display == display)
+    column = columns[index]
+    placed = dict(zip(column.names("asked"), column.at, strict=True))
+    for name, position in zip(names, at, strict=True):
+        placed[name] = min(position, placed.get(name, position))
+    also = tuple(name for name in placed if name != column.name("asked"))
+    columns[index] = replace(column, also=also, at=tuple(placed.values()))
 
 
 def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:

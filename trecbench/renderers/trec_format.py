@@ -197,9 +197,10 @@ def _plain(evaluation, column, value):
 def render_json(
     evaluation, *, per_query: bool = True, names: str = "display", groups: dict | None = None
 ) -> str:
-    """Everything as JSON: measures, ``canonical`` (each name the values are keyed by ->
-    its display name, as :meth:`~trecbench.evaluation.Evaluation.to_long`'s: two spellings
-    of one measure key one value each), options, per-run aggregates (and tie bounds when
+    """Everything as JSON: measures (an entry per spelling asked of a value, where it was
+    asked), ``canonical`` (each name the values are keyed by -> its display name, as
+    :meth:`~trecbench.evaluation.Evaluation.to_long`'s: two spellings of one measure key
+    one value each), options, per-run aggregates (and tie bounds when
     computed) and per-topic values, flagged topics, and ``groups`` (grouped means,
     :func:`trecbench.renderers.strata.groups_document`) when given."""
     summary = _summary_columns(evaluation, names)
@@ -225,15 +226,15 @@ def render_json(
             }
         runs.append(entry)
     document = {
-        "measures": [
+        "measures": [  # each spelling asked of a value, where it was asked
             {
-                "requested": c.measure.requested or c.measure.canonical,
+                "requested": name if name in c.also else c.measure.requested or c.measure.canonical,
                 "canonical": c.measure.canonical,
                 "provider": c.engine,
                 "label": c.name("trec"),
                 "display": c.display,
             }
-            for c in evaluation.columns
+            for c, name in evaluation.labelled("asked")
         ],
         "canonical": {name: evaluation.shown(c.display) for c, name in summary},
         "options": evaluation.options,
