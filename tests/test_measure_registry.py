@@ -410,3 +410,52 @@ def test_a_cutoff_hint_falls_back_to_10_where_the_domain_holds_no_candidate():
 
     nothing = SimpleNamespace(contains=lambda k: False)
     assert cutoff_example(SimpleNamespace(trec_defaults=(5, 100), numbers=nothing)) == 10
+
+
+def test_the_listing_says_what_every_spelling_takes(capsys):
+    """score took p@10, Map, RR_at_3, Judged_at_5, ... which neither `trecbench measures`
+    nor docs/measures.md listed: both now say so, and every word of it holds."""
+    from trecbench.cli import run
+    from trecbench.measures.listing import READING
+    from trecbench.measures.registry import INT_CUTOFF
+    from trecbench.measures.suggestions import cutoff_example
+
+    docs = (ROOT / "docs" / "measures.md").read_text(encoding="utf-8")
+    assert run(["measures"]) == 0
+    shown = capsys.readouterr().out
+    for note in READING:
+        assert f"- {note}\n" in docs and shown.startswith(READING[0])
+    for text, same in [("p@10", "P@10"), ("Map", "MAP"), ("rPrEc", "Rprec"),
+                       ("NDCG_CUT@10", "nDCG@10"), ("RR_at_3", "RR@3"),
+                       ("Judged_at_5", "Judged@5"), ("nDCG_at_10", "nDCG@10")]:  # fmt: skip
+        assert parse_measure(text) == parse_measure(same)
+    for case_sensitive in ("p.10", "p_10", "NDCG_CUT.10"):
+        with pytest.raises(UsageError):
+            parse_measure(case_sensitive)
+    at_k = 0  # "a name of letters and digits with an integer cutoff": every one
+    for definition in registry.definitions():
+        k = cutoff_example(definition) if definition.cutoff == INT_CUTOFF else None
+        names = {definition.ir_measures, definition.display, definition.name, *definition.aliases}
+        for name in names - {None} if k is not None else ():
+            if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", name):
+                assert parse_measure(f"{name}_at_{k}") == parse_measure(f"{name}@{k}"), name
+                at_k += 1
+    assert at_k > 20
+
+
+def test_no_engine_names_the_parameters_it_cannot_combine(tmp_path):
+    """It said only "no engine computes AP(judged_only=True,normalize='min')@5". The way
+    it offers gives AP min-normalised on the judged documents d1, d3 (ranks 1, 2): by hand
+    (1/1 + 2/2) / min(2, 5) = 1."""
+    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n")
+    (tmp_path / "r").write_text("1 Q0 dX 1 3 r\n1 Q0 d1 2 2 r\n1 Q0 d3 3 1 r\n")
+    files = tmp_path / "q", tmp_path / "r"
+    with pytest.raises(UsageError) as error:
+        trecbench.evaluate(*files, ["AP(normalize='min',judged_only=True)@5"])
+    assert str(error.value) == (
+        "no engine computes AP(normalize='min',judged_only=True)@5: no engine takes these "
+        "parameters together (AP(judged_only=True)@5 is pytrec_eval's; AP(normalize='min')@5 "
+        "is fast's); alone in a call, -J with AP(normalize='min')@5 computes it"
+    )
+    offered = trecbench.evaluate(*files, ["AP(normalize='min')@5"], judged_only=True)
+    assert offered.to_frame().iloc[0, 0] == 1.0

@@ -17,6 +17,7 @@ registering (see the registry's docstring) and being imported here.
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 
 from ..errors import UsageError
 from ..measures import Measure, registry
@@ -62,6 +63,27 @@ def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:
             continue
         candidates = engines_computing(measure)
         if not candidates:
-            raise UsageError(f"no engine computes {measure.canonical}")
+            raise UsageError(_uncomputed(measure))
         chosen[measure] = engine if engine in candidates else candidates[0]
     return chosen
+
+
+def _uncomputed(measure: Measure) -> str:
+    """Why no engine computes ``measure``: which engines take each of its keyword
+    parameters alone, where one does (``AP(normalize='min')@5`` is fast's,
+    ``AP(judged_only=True)@5`` pytrec_eval's; none both), and ``-J`` where it stands for
+    ``judged_only=True``."""
+    said = f"no engine computes {measure.requested or measure.canonical}"
+    alone = []
+    for option in measure.options:
+        single = replace(measure, options=(option,))
+        names = engines_computing(single)
+        if names:
+            alone.append(f"{single.spelled()} is {' and '.join(names)}'s")
+    if len(alone) < 2:
+        return said
+    said += f": no engine takes these parameters together ({'; '.join(alone)})"
+    rest = tuple(o for o in measure.options if o != ("judged_only", True))
+    if len(rest) < len(measure.options) and engines_computing(replace(measure, options=rest)):
+        said += f"; alone in a call, -J with {replace(measure, options=rest).spelled()} computes it"
+    return said

@@ -41,6 +41,16 @@ _SOURCES = {
 }
 
 
+# what every family's spellings take besides those listed (measures/names.py reads them):
+# the text listing's first lines, and docs/measures.md's above its generated table
+READING = (
+    "Names are read in any case (p@10, Map, rPrEc, NDCG_CUT@10) but in trec_eval's "
+    "parameter lists and labels (P.10, P_10), which are case-sensitive, as in trec_eval.",
+    "A name of letters and digits with an integer cutoff may also be written name_at_k, "
+    "memorybench's spelling (RR_at_3 is RR@3; Judged_at_5, nDCG_at_10).",
+)
+
+
 def _at(definition: registry.Definition) -> str:
     if definition.cutoff == INT_CUTOFF:
         return "@k" if definition.cutoff_required else "[@k]"
@@ -256,7 +266,7 @@ def text() -> str:
         if r["citation"]:
             lines.append(f"  cite:       {r['citation']}")
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) + "\n"
+    return "\n".join(READING) + "\n\n" + "\n\n".join(blocks) + "\n"
 
 
 def as_json() -> str:
