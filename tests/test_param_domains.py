@@ -348,11 +348,11 @@ ONE_TOPIC_RUN = {"1": {"dX": 3.0, "d1": 2.0, "d3": 1.0}}
 @pytest.mark.parametrize(
     ("spelling", "said", "te908", "te100"),
     [  # te908, te100: what trec_eval 9.0.8 and 10.0 print for it on these inputs
-        ("ndcg.x=5", "the grade 'x' is no integer: trec_eval 9.0.8 reads it as grade 0", 0.1845,
+        ("ndcg.x=5", "the grade 'x' is not an integer: trec_eval 9.0.8 reads it as grade 0", 0.1845,
          0.6934),
-        ("ndcg.1.5=2", "the grade '1.5' is no integer: trec_eval 9.0.8 reads it as grade 1",
+        ("ndcg.1.5=2", "the grade '1.5' is not an integer: trec_eval 9.0.8 reads it as grade 1",
          0.6934, 0.6934),
-        ("ndcg.=3", "the grade '' is no integer: trec_eval 9.0.8 reads it as grade 0", 0.2738,
+        ("ndcg.=3", "the grade '' is not an integer: trec_eval 9.0.8 reads it as grade 0", 0.2738,
          0.6934),
         ("ndcg.99999999999=1", r"a grade of the gain map must be in \[-2147483648, 2147483647\]",
          0.6934, 0.6934),

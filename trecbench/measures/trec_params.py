@@ -185,7 +185,7 @@ def misread(definition: Definition, written: str) -> list[str]:
 
 
 def misread_grades(definition: Definition, params: str) -> list[str]:
-    """A line for each grade of a gain map that is no integer (``ndcg.x=5``, ``1.5=2``,
+    """A line for each grade of a gain map that is not an integer (``ndcg.x=5``, ``1.5=2``,
     ``=3``): 9.0.8 reads it with C's ``atol`` (``x`` is grade 0, ``1.5`` grade 1), 10.0
     leaves its pair out (``valid_int``), as the versions that have the family do."""
     readings = []
@@ -197,7 +197,8 @@ def misread_grades(definition: Definition, params: str) -> list[str]:
             done.append(f"9.0.8 reads it as grade {c_atol(grade)} (C's atol)")
         if "10.0" in definition.trec_eval:
             done.append("10.0 leaves its pair out")
-        readings.append(f"the grade {excerpt(grade)} is no integer: trec_eval {', '.join(done)}")
+        said = ", ".join(done)
+        readings.append(f"the grade {excerpt(grade)} is not an integer: trec_eval {said}")
     return readings
 
 
