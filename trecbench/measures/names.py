@@ -222,7 +222,7 @@ def _parse_label(text: str, version: str | None = None) -> Measure | None:
             continue
         if definition.trec_name is not None and definition.trec_params is None:
             continue
-        if version is not None and version not in definition.trec_eval:
+        if version is not None and definition.trec_eval and version not in definition.trec_eval:
             raise UsageError(_other_version(text, definition))
         try:
             measure = _parse_trec(f"{prefix}.{params}")
