@@ -647,17 +647,23 @@ def test_an_ir_measures_object_means_every_parameter_it_was_given(tmp_path):
 def test_a_parameter_at_ir_measures_default_that_the_measure_lacks_changes_nothing(tmp_path, name):
     """RR(judged_only=False)@5 was refused ("RR@k (MRR) has no parameter 'judged_only'"),
     where ir_measures computes RR@5: at ir_measures' default, a parameter the measure
-    lacks here changes nothing and is left out. Another value stays refused, and rel=1
-    stays (unset, rel is the call's relevance_level)."""
+    lacks here changes nothing. It stays in the name, as rel=1 does (unset, judged_only
+    is the call's -J, which refuses it: computed judged-only, RR(judged_only=False)@5
+    was printed as RR@5), and another value stays refused."""
     ir_measures, qrels, run = _graded(tmp_path)
     plain = ir_measures.parse_measure(name)
     given = trecbench.evaluate(qrels, run, [plain(judged_only=False)]).to_frame()
-    assert given.equals(trecbench.evaluate(qrels, run, [plain]).to_frame())
+    alone = trecbench.evaluate(qrels, run, [plain]).to_frame()
+    assert given.to_numpy().tolist() == alone.to_numpy().tolist()
     theirs = ir_measures.calc_aggregate([plain(judged_only=False)], qrels, run)
-    assert given.iloc[0].to_dict() == pytest.approx({name: theirs[plain]})
+    assert given.iloc[0].tolist() == pytest.approx([theirs[plain]])
+    assert "judged_only=False" in given.columns[0]
+    with pytest.raises(trecbench.errors.UsageError, match="judged_only=False, but -J"):
+        trecbench.evaluate(qrels, run, [plain(judged_only=False)], judged_only=True)
     with_rel = [plain(rel=1, judged_only=False)], [plain(rel=1)]
     kept = [trecbench.evaluate(qrels, run, m, relevance_level=2).to_frame() for m in with_rel]
-    assert kept[0].equals(kept[1]) and "rel=1" in kept[0].columns[0]
+    assert kept[0].to_numpy().tolist() == kept[1].to_numpy().tolist()
+    assert "rel=1" in kept[0].columns[0]
     with pytest.raises(trecbench.errors.UsageError, match="has no parameter 'judged_only'"):
         trecbench.parse_measure(plain(judged_only=True))
 

@@ -59,12 +59,13 @@ def _changing_nothing(measure: Any, meaning: Callable[[str], Any]) -> set[str]:
     """The parameters ``measure`` holds at ir_measures' own default for it that the
     measure it means here does not take (``RR(judged_only=False)@5``): ir_measures
     computes them as unset, and so does trecbench. Never ``rel`` (unset here, it is the
-    call's relevance_level) nor a parameter trecbench's definition takes."""
+    call's relevance_level), ``judged_only`` (unset here, it is the call's ``-J``, which
+    refuses an explicit False) nor a parameter trecbench's definition takes."""
     supported = getattr(measure, "SUPPORTED_PARAMS", {})
     at_default = {
         key
         for key, value in measure.params.items()
-        if key not in ("rel", measure.AT_PARAM)
+        if key not in ("rel", "judged_only", measure.AT_PARAM)
         and key in supported
         and _same_value(_python_value(value), supported[key].default)
     }
