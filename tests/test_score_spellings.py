@@ -180,3 +180,16 @@ def test_each_spelling_of_a_measure_is_shown_where_it_was_asked(capsys, tmp_path
     # trec_eval's spellings alone print in its order, a measure's spellings together
     trec = trecbench.evaluate(*files, ["P.3", "ndcg_cut.3", "P_3"]).to_frame()
     assert list(trec.columns) == ["P.3", "P_3", "ndcg_cut.3"]
+
+
+def test_a_lists_values_keep_their_order_when_another_spelling_holds_one(capsys, tmp_path):
+    """-m "P@3 map P.2,3" printed P@3, map, P_3, P_2: P_3, one value with P@3 asked
+    before, took P@3's place among the list's values. By hand: P@2 = 1/2, P@3 = 2/3,
+    AP = (1/2 + 2/3) / 2."""
+    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n")
+    (tmp_path / "r").write_text("1 Q0 dX 1 3 r\n1 Q0 d1 2 2 r\n1 Q0 d3 3 1 r\n")
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    assert cli_run(["score", "-m", "P@3 map P.2,3", "--format", "csv", *files]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    shown = [(r["measure"], round(float(r["value"]), 4)) for r in rows]
+    assert shown == [("P@3", 0.6667), ("map", 0.5833), ("P_2", 0.5), ("P_3", 0.6667)]

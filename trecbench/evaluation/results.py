@@ -43,7 +43,7 @@ class Column:
     also: tuple[str, ...] = ()  # other spellings of it asked in the same call
     # where each of its names (asked, *also) was asked among the call's: the printing order
     # of a measure's spellings outside trec_eval's order (Evaluation.labelled)
-    at: tuple[int, ...] = ()
+    at: tuple[float, ...] = ()
 
     def name(self, labels: str = "asked") -> str:
         """Its name under ``labels``: ``asked``, ``display`` or ``trec`` (trec_eval's, as

@@ -143,10 +143,10 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
             columns.append(Column(measure.family, measure.family, measure, engine, asked, also, at))
             continue
         single = len(produced[measure]) == 1
-        for label, display, value in produced[measure]:
+        for index, (label, display, value) in enumerate(produced[measure]):
             asked = _asked(measure, single, label, display)
             also = plan.aliases.get(measure if single else (measure, label), ())
-            at = _asked_at(plan, measure, also)
+            at = _asked_at(plan, measure, also, index / len(produced[measure]))
             if display in seen:  # two spellings of one value (success.10, HitRate@10)
                 _also_named(columns, display, (asked, *also), at)
                 continue
@@ -168,12 +168,17 @@ def _asked(measure: Measure, single: bool, label: str, display: str) -> str:
     return label if measure.trec_spelled else display
 
 
-def _asked_at(plan: _Plan, measure: Measure, also: tuple[str, ...]) -> tuple[int, ...]:
+def _asked_at(
+    plan: _Plan, measure: Measure, also: tuple[str, ...], within: float = 0.0
+) -> tuple[float, ...]:
     """Where the names of a value were asked (:attr:`Column.at`): the measure's own
-    name where the measure was, each other spelling where it was (the end if unknown;
-    all 0 in trec_eval's order, which the columns already are in)."""
+    name where the measure was, ``within`` its values (a fraction below 1: ``P.2,3``'s
+    ``P_3`` after its ``P_2`` even when ``P@3``, asked before, holds it), each other
+    spelling where it was (the end if unknown; all 0 in trec_eval's order, which the
+    columns already are in)."""
     end = len(plan.asked_at)
     own = plan.asked_at.get(measure.requested or measure.canonical, end)
+    own += within if plan.asked_at else 0.0  # trec_eval's order: the columns' own
     return (own, *(plan.asked_at.get(name, end) for name in also))
 
 
