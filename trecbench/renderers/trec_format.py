@@ -58,6 +58,8 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
     columns = evaluation.columns
     z = bool(evaluation.settings.zscores)
     prefix = evaluation.shown("")  # trec_eval prints "Z%-22s"
+    # one line a measure, as trec_eval prints: each name padded once, not on every line
+    labels = [trec_label(_printed(column, names)) for column in columns]
     traces = run.traces or [""] * len(run.qids)
     for index, qid in enumerate(run.qids):
         if traces[index]:
@@ -65,24 +67,22 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
         if not per_query:
             continue
         qid = _field(qid, "qid")
-        for column in columns:
-            name = _printed(column, names)  # one line a measure, as trec_eval prints
+        for column, label in zip(columns, labels, strict=True):
             if column.summary == STRING:
                 text = run.strings[column.label][index]
-                lines.append(f"{trec_label(name)}\t{qid}\t'{text}'\n")
+                lines.append(f"{label}\t{qid}\t'{text}'\n")
             elif column.per_query:
                 value = run.values[column.label][index]
-                lines.append(f"{prefix}{trec_label(name)}\t{qid}\t{_number(column, value, z)}\n")
+                lines.append(f"{prefix}{label}\t{qid}\t{_number(column, value, z)}\n")
     if not run.complete:
         return "".join(lines) + run.trailing
     if summary:
-        for column in columns:
-            name = _printed(column, names)
+        for column, label in zip(columns, labels, strict=True):
             if column.summary == RUNID:
-                lines.append(f"{trec_label(name)}\tall\t{_field(run.runid, 'run tag')}\n")
+                lines.append(f"{label}\tall\t{_field(run.runid, 'run tag')}\n")
             elif column.summary != STRING:
                 value = run.summary[column.label]
-                lines.append(f"{prefix}{trec_label(name)}\tall\t{_number(column, value, z)}\n")
+                lines.append(f"{prefix}{label}\tall\t{_number(column, value, z)}\n")
     return "".join(lines)
 
 
