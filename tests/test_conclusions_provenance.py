@@ -9,6 +9,7 @@ import json
 from importlib import metadata
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import write_tenths
 
@@ -131,3 +132,20 @@ def test_compare_records_each_evaluation_s_inputs_then_the_strata_sidecar(tmp_pa
     for record in document["inputs"]:
         data = Path(record["path"]).read_bytes()
         assert (record["size"], record["sha256"]) == (len(data), hashlib.sha256(data).hexdigest())
+
+
+def test_power_and_agree_record_the_missing_topics_policy_their_means_were_made_with(tmp_path):
+    # r2 has no results for T3: its mean P@10 counts T3 as 0, (1 + 0 + 3 + 0 + 6 + 2) / 60
+    # = 0.2, as trec_eval -c prints it (without -c: 12 / 50 = 0.24). The record said
+    # "complete": false, and re-running with it gave 0.24
+    qrels, runs = _files(tmp_path)
+    lines = Path(runs[2]).read_text().splitlines(keepends=True)
+    Path(runs[2]).write_text("".join(line for line in lines if not line.startswith("T3 ")))
+    agreed = _json("agree", qrels, *runs, "-m", "P@10")
+    means = {row["run"]: row["mean"] for row in agreed["means"]}
+    assert means["r2"] == pytest.approx(12 / 60, abs=1e-15)
+    powered = _json("power", qrels, *runs, "-m", "P@10")
+    for document in (agreed, powered):
+        assert document["evaluation"]["complete"] is True
+    # compare records the same policy in its words
+    assert _json("compare", qrels, *runs, "-m", "P@10")["settings"]["missing"] == "zero"

@@ -60,7 +60,9 @@ class Provenance:
     """What a power or agreement result was computed from, as compare's report records it:
     the settings the runs were scored with (``evaluation``: the evaluation's
     :attr:`~trecbench.evaluation.Evaluation.options`, trec_eval's flags ``-l``, ``-M``,
-    ``-J``... and MaxOntSim's options, as score's report records them), each input file's
+    ``-J``... and MaxOntSim's options, as score's report records them; ``complete`` true,
+    trec_eval's ``-c``: the topics a run lacks count as -c counts them, as compare's
+    ``missing`` ``zero``), each input file's
     record (path, size, sha256, lines, topics; a run's name and tags: ``inputs``) and the
     ontology of a MaxOntSim measure (None without one)."""
 
@@ -93,7 +95,10 @@ def provenance(*scores: TopicScores) -> Provenance:
     ontologies = (evaluation_provenance(e)[1] for e in evaluations)
     ontology = next((found for found in ontologies if found is not None), None)
     records = tuple(evaluation_records(*evaluations))
-    return Provenance(dict(evaluations[0].options), records, ontology)
+    # the runs were scored without -c and their absent topics filled as -c fills them
+    # (topic_scores): recorded as -c, whose options reproduce the means, not as scored
+    options = dict(evaluations[0].options) | {"complete": True}
+    return Provenance(options, records, ontology)
 
 
 @dataclass(frozen=True)
