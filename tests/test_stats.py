@@ -717,3 +717,28 @@ def test_an_infinity_is_no_scale_of_the_rounding_noise():
 
     assert equal_on_paper(np.array([np.inf, 1.0])).tolist() == [np.inf, 1.0]
     assert equal_on_paper(np.array([-np.inf, 0.0])).tolist() == [-np.inf, 0.0]
+
+
+def test_a_mean_difference_of_0_on_paper_is_0_and_the_tests_stay_scipy_s():
+    """P@5 counts adding up to 20 on both runs: the floats' differences add up to
+    -5.55e-17 (numpy's mean -6.9e-18, d_z -1.3e-17). Their mean, d_z and the t statistic
+    are 0, unsigned, whichever way the pair is taken; p is scipy's to its precision."""
+    from trecbench.rounding import mean_difference
+
+    base = np.array([4, 2, 5, 2, 5, 1, 0, 1]) / 5
+    run = np.array([0, 4, 5, 3, 1, 4, 0, 3]) / 5
+    assert math.fsum(run - base) != 0  # not 0 as floats, whatever the order of the sum
+    for a, b in ((run, base), (base, run)):
+        d = a - b
+        for value in (mean_difference(d)[0], stats.effect_size(d)[0]):
+            assert value == 0 and math.copysign(1.0, value) == 1.0
+        assert stats.paired_t_test(d)[0] == pytest.approx(sps.ttest_rel(a, b).pvalue, rel=1e-12)
+        assert stats.bootstrap_p(d, stats.bootstrap_means(d, 200))[0] == 1.0
+    # a macro mean of 0 on paper: stratum a's mean difference 0.1, stratum b's -0.1
+    fifths = np.array([0.6 - 0.4, 0.4 - 0.4, 0.2 - 0.4, 0.6 - 0.6])
+    strata = np.array(list("aabb"))
+    assert mean_difference(fifths, stats.macro_weights(strata))[0] == 0
+    # beside them, a mean that is not 0 is the exact fractions' to the last bits
+    shifted = np.column_stack([run - base, run - base + 0.1])
+    assert mean_difference(shifted).tolist() == [0.0, pytest.approx(0.1, rel=0, abs=5e-17)]
+    assert np.isnan(mean_difference(np.empty((0, 2)))).all()

@@ -4,13 +4,16 @@ fractions come out a few units in the last place apart (one gain of 1/5 on every
 0.09999999999999999). :func:`rounding_noise` is how far apart they can be,
 :func:`equal_on_paper` makes them one value again; statistics, rankings of means and tie
 breaks compare values through them (:mod:`trecbench.stats`, :mod:`trecbench.wilcoxon`,
-agreement, leaderboards, fusion tuning). Sums of the same values in another order differ
+agreement, leaderboards, fusion tuning), and :func:`mean_difference` is the one mean of
+paired differences they print and test. Sums of the same values in another order differ
 in their last bits too (:data:`REORDERED`): :func:`enclosing` keeps an estimate inside
 its interval across that."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from . import exact_sums
 
 
 def rounding_noise(diffs) -> np.ndarray:
@@ -24,6 +27,30 @@ def rounding_noise(diffs) -> np.ndarray:
     sizes = np.where(np.isfinite(matrix), np.abs(matrix), 0.0)  # an infinity is no scale
     largest = sizes.max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
     return 64 * np.finfo(np.float64).eps * np.maximum(largest, 1.0)
+
+
+def mean_difference(diffs, weights=None) -> np.ndarray:
+    """Per column of ``diffs`` (topics x columns of paired differences, or one column),
+    their mean, or with ``weights`` per topic their weighted sum (a macro mean: the
+    weights of :func:`trecbench.stats.macro_weights`): the difference compare, benchmark,
+    power and the leaderboard print, test and take effect sizes of. NaN without topics.
+
+    Differences that add up to 0 on paper give 0 (not -0.0): P@5 of 0.8, 0.4 against 0.6,
+    0.6 differ by 0.2 and -0.2 on paper, by 0.20000000000000007 and -0.19999999999999996
+    in floats, whose mean is 5.55e-17, and such means printed with signs that contradicted
+    each other (``+0.0000`` beside a d_z of ``-0.00``). So the differences are summed
+    exactly (:mod:`trecbench.exact_sums`: no order of addition, whose rounding grows with
+    the topics, and a pair's mean is exactly the negative of the reversed pair's), and a
+    mean within :func:`rounding_noise` of 0, what the values' rounding alone leaves, is 0."""
+    matrix = np.asarray(diffs, dtype=np.float64)
+    matrix = matrix[:, None] if matrix.ndim == 1 else matrix
+    n = matrix.shape[0]
+    if not n:
+        return np.full(matrix.shape[1], np.nan)
+    terms = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
+    total = exact_sums.sums(exact_sums.split(terms, n), np.ones((1, n)))[0]
+    mean = total / n if weights is None else total
+    return np.where(np.abs(mean) <= rounding_noise(matrix), 0.0, mean)
 
 
 def equal_on_paper(values, noise: float | None = None) -> np.ndarray:

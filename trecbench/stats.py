@@ -40,6 +40,9 @@ Conventions (documented because tools differ):
 * Randomised Tukey HSD (Carterette, TOIS 2012): see :mod:`trecbench.tukey`.
 * Effect size: Cohen's d_z for paired samples, ``mean(d) / sd(d)`` with ``sd`` the sample
   standard deviation (ddof = 1); NaN when ``sd`` is 0.
+* The mean difference the tests, the effect size and every command print is
+  :func:`~trecbench.rounding.mean_difference`: summed exactly, 0 where differences add up
+  to 0 on paper (their floats' rounding leaves a few units in the 17th digit).
 * Corrections: Bonferroni, Holm (step-down) and Benjamini–Hochberg (step-up, false
   discovery rate) over all finite p-values given; NaN stays NaN.
 
@@ -73,7 +76,7 @@ import numpy as np
 from . import exact_sums, statistical_tests
 from .errors import UsageError
 from .resampling_bounds import refuse_too_few
-from .rounding import REORDERED, enclosing, rounding_noise
+from .rounding import REORDERED, enclosing, mean_difference, rounding_noise
 
 TESTS = statistical_tests.NAMES
 CORRECTIONS = statistical_tests.CORRECTION_CHOICES
@@ -277,7 +280,7 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
     matrix = as_matrix(diffs)
     if strata is not None and stratum_of_one(strata):
         return np.full(matrix.shape[1], np.nan)
-    observed = topic_mean(matrix, weights)  # the mean compare prints
+    observed = mean_difference(matrix, weights)  # the difference compare prints
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
     p = (extreme.sum(axis=0) + 1) / (resampled_means.shape[0] + 1)
     return np.where(constant(matrix, strata), np.nan, p)
@@ -369,7 +372,7 @@ def paired_t_test(diffs) -> np.ndarray:
     if n < 2:
         return np.full(matrix.shape[1], np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = matrix.mean(axis=0) / (matrix.std(axis=0, ddof=1) / np.sqrt(n))
+        t = mean_difference(matrix) / (matrix.std(axis=0, ddof=1) / np.sqrt(n))
         p = _t_p(t, n - 1)
     return np.where(constant(matrix), np.nan, p)
 
@@ -391,10 +394,9 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     labels = np.asarray(strata)
     groups = [np.flatnonzero(labels == label) for label in np.unique(labels)]
     g = len(groups)
-    means = np.array([matrix[rows].mean(axis=0) for rows in groups])
     parts = np.array([matrix[rows].var(axis=0, ddof=1) / (len(rows) * g * g) for rows in groups])
     sizes = np.array([len(rows) for rows in groups], dtype=np.float64)[:, None]
-    difference = means.sum(axis=0) / g
+    difference = mean_difference(matrix, macro_weights(labels))  # sum_g mean_g / G
     variance = parts.sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         df = variance**2 / (parts**2 / (sizes - 1)).sum(axis=0)
@@ -418,7 +420,8 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         nan = np.full(a.shape[1], np.nan)
         return nan, nan.copy(), nan.copy()
     va, vb = a.var(axis=0, ddof=1) / n_a, b.var(axis=0, ddof=1) / n_b
-    difference = a.mean(axis=0) - b.mean(axis=0)
+    # samples of one size: the difference of means is the paired one, as compare prints it
+    difference = mean_difference(a - b) if n_a == n_b else a.mean(axis=0) - b.mean(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = difference / np.sqrt(va + vb)
         df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
@@ -447,13 +450,14 @@ def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.nd
 
 
 def effect_size(diffs) -> np.ndarray:
-    """Paired Cohen's d_z per column: mean difference / sample sd of the differences."""
+    """Paired Cohen's d_z per column: mean difference (:func:`mean_difference`: 0 where
+    the differences add up to 0 on paper) / sample sd of the differences."""
     matrix = as_matrix(diffs)
     if matrix.shape[0] < 2:
         return np.full(matrix.shape[1], np.nan)
     sd = matrix.std(axis=0, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(constant(matrix), np.nan, matrix.mean(axis=0) / sd)
+        return np.where(constant(matrix), np.nan, mean_difference(matrix) / sd)
 
 
 def adjust(pvalues, method: str = DEFAULT_CORRECTION) -> np.ndarray:

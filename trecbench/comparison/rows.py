@@ -68,7 +68,7 @@ def pair_rows(
     rows = []
     for k, (m, i, j) in enumerate(pairs):
         columns = [view.column(m, i)], [view.column(m, j)]
-        difference = view.mean_of(view.flat[:, columns[0]] - view.flat[:, columns[1]])[0]
+        difference = view.mean_difference(view.flat[:, columns[0]] - view.flat[:, columns[1]])[0]
         winner = None
         if significant[k] and difference != 0:
             ahead = better_first(np.array([difference]), measures[m])[0] > 0
@@ -100,7 +100,7 @@ def comparison_rows(
     diffs = flat[:, left] - flat[:, right]
     means = view.mean_of(flat)
     pairs = (np.array(left), np.array(right))
-    differences = means[left] - means[right]  # each row's difference, as printed
+    differences = view.mean_difference(diffs)  # the difference of means, 0 if so on paper
     diff_low, diff_high = enclosing(
         differences,
         *_interval(boot, statistics.confidence, section, pairs),

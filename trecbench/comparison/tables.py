@@ -11,6 +11,7 @@ import pandas as pd
 
 from .. import stats
 from ..errors import UsageError
+from ..rounding import mean_difference
 from ..statistical_tests import STRATIFIED_BOOTSTRAP_ONE
 from .settings import ALL, MACRO
 
@@ -235,3 +236,9 @@ class View:
         topic order (:func:`~trecbench.stats.topic_mean`): a run's mean, and a target's
         mark, do not move with the runs and measures beside it."""
         return stats.topic_mean(matrix, self.weights)
+
+    def mean_difference(self, diffs: np.ndarray) -> np.ndarray:
+        """Per column of paired differences, their mean (macro: weighted) as printed and
+        tested: :func:`~trecbench.rounding.mean_difference`, 0 where they add up to 0 on
+        paper."""
+        return mean_difference(diffs, self.weights)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .. import statistical_tests, stats
+from ..rounding import mean_difference
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def discriminative_power(
     adjusted = stats.adjust(p, settings.applied_correction)
     # a pair without a p-value is not significant, as compare marks it (undefined)
     significant = np.nan_to_num(adjusted, nan=1.0) < settings.alpha
-    differences = np.abs(pair_differences(values).mean(axis=0))
+    differences = np.abs(mean_difference(pair_differences(values)))  # as compare's
     smallest = float(differences[significant].min()) if significant.any() else None
     return Discrimination(
         measure,

@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import input_warnings, outputs, stats
 from ..errors import UsageError
-from ..rounding import rounding_noise
+from ..rounding import mean_difference
 from .scores import (
     EvaluationFlags,
     Provenance,
@@ -224,13 +224,10 @@ def power_row(
     """The figures of one comparison from its per-topic differences (run − baseline)."""
     n = len(differences)
     known = {"run": run, "baseline": baseline, "measure": measure, "n_topics": n}
+    # as compare prints it: 0 where the differences add up to 0 on paper
+    mean = float(mean_difference(differences)[0]) if n else None
     if n < 2:
-        mean = float(differences.mean()) if n else None
         return _undefined(known, mean, None, f"{n} topic(s): the paired t-test needs 2")
-    noise = float(rounding_noise(differences)[0])
-    mean = float(differences.mean())
-    if abs(mean) <= noise:  # a mean difference 0 on paper, in the last bits
-        mean = 0.0
     sd = float(differences.std(ddof=1))
     if stats.constant(differences)[0]:
         why = "equal on every topic" if mean == 0 else "the same difference on every topic"

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from ..markdown_text import markdown_cell
 from ..plurals import counted
 from ..renderers.escaping import escaper
-from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned
+from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned, signed_text
 
 FORMATS = ("table", "markdown", "json", "latex")
 
@@ -28,7 +28,7 @@ def _undefined_mark(fmt: str) -> str:
 def _number(value: float | None, signed: bool = False) -> str:
     if value is None:
         return UNDEFINED
-    return f"{value:+.4f}" if signed else f"{value:.4f}"
+    return signed_text(value) if signed else f"{value:.4f}"  # 0 unsigned: no sign to read
 
 
 def _count(value: int | None) -> str:

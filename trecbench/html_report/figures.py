@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from ..renderers.text_tables import signed_text
+
 # a canvas is as wide as the page's content (fixed widths ran past a window of 800 px): at
 # most 1180 px (the template's body max-width), at least MIN_WIDTH, the content of a window
 # of some 770 px (a narrower one scrolls); titles and legends are laid out to fit MIN_WIDTH,
@@ -87,10 +89,8 @@ def _four(values, sign: bool = False) -> _Texts:
     """``values`` with four decimals, as the page's tables and trec_eval print them (an
     exact half to even: Bokeh's own ``{0.0000}`` rounds 0.03125 up to 0.0313); n/a for
     a value that is not there (NaN, None)."""
-    form = "{:+.4f}" if sign else "{:.4f}"
-    return _texts(
-        "n/a" if value is None or value != value else form.format(value) for value in values
-    )
+    form = signed_text if sign else "{:.4f}".format  # a difference of 0 unsigned
+    return _texts("n/a" if value is None or value != value else form(value) for value in values)
 
 
 def _figure(title: str, frame_height: int = FRAME_HEIGHT, axis: float = Y_AXIS_ROOM, **options):

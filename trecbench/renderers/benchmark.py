@@ -34,6 +34,7 @@ from .blocks import (
     line,
 )
 from .escaping import escaper
+from .text_tables import change_text
 
 _escape = escaper("markdown")
 
@@ -193,7 +194,7 @@ def _reranking(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
     )
     rows = []
     for row in bench.reranking:
-        change = "n/a" if row["improvement"] is None else f"{row['improvement']:+.1f}%"
+        change = "n/a" if row["improvement"] is None else change_text(row["improvement"])
         rows.append(
             (
                 cell(labels[row["mode"]], _names(bench, [row["mode"]])),

@@ -16,6 +16,7 @@ import pandas as pd
 from ..plurals import exact_percent, first_few
 from ..trec_eval.compat import DEFAULT as DEFAULT_COMPAT
 from .escaping import escaper
+from .text_tables import change_text, signed_text
 from .text_tables import p_text as tables_p_text
 
 # the kinds of trecbench.comparison.Section
@@ -113,10 +114,6 @@ def number_text(value: float, digits: int = 4) -> str:
     return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
 
 
-def signed_text(value: float, digits: int = 4) -> str:
-    return "n/a" if not math.isfinite(value) else f"{value:+.{digits}f}"
-
-
 def difference_text(row: Mapping) -> str:
     """A comparison's difference with its interval: ``+0.1234 [+0.0500, +0.2000]``."""
     low, high = signed_text(row["ci_low"]), signed_text(row["ci_high"])
@@ -127,10 +124,6 @@ def p_text(value: float, alpha: float) -> str:
     """A p-value of a comparison made at ``alpha``: never rounded across the levels its
     stars mark (:func:`star_levels`; :func:`~.text_tables.p_text`)."""
     return tables_p_text(value, star_levels(alpha))
-
-
-def change_text(value: float) -> str:
-    return f"{value:+.1f}%" if math.isfinite(value) else "n/a"
 
 
 def measure_group(measure: str) -> str:
@@ -590,7 +583,7 @@ def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> l
                 test = tests.loc[(measure, run)]
                 change = test["relative_change"]
                 if math.isfinite(change):
-                    cell += f" {change:+.1f}%"
+                    cell += f" {change_text(change)}"
                 marker = marker_text(test, alpha, better)
                 cell += f" {marker}" if marker else ""
             cells.append(cell)

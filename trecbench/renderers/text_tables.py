@@ -1,7 +1,8 @@
 """Tables of text cells, written once for every renderer: aligned for a terminal, as
 Markdown (the columns in ``right`` right-aligned in both), and CSV records; a p-value's
 cell (:func:`p_text`), printed alike by every table that shows one; trec_eval's measure
-column (:func:`trec_label`)."""
+column (:func:`trec_label`); a difference's and a change's, 0 unsigned (:func:`signed_text`,
+:func:`change_text`)."""
 
 from __future__ import annotations
 
@@ -72,6 +73,22 @@ def _csv_cell(cell) -> str:
     if any(c in text for c in ',"\r\n'):
         return '"' + text.replace('"', '""') + '"'
     return text
+
+
+def signed_text(value: float, digits: int = 4) -> str:
+    """A difference as every table prints it: ``digits`` decimals with its sign
+    (``+0.0123``, ``-0.0123``), ``n/a`` when undefined; one that rounds to 0 there
+    unsigned (``0.0000``): no gain and no loss, where ``-0.0000`` beside ``+0.0%`` read
+    as contradicting signs."""
+    if not math.isfinite(value):
+        return "n/a"
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
+def change_text(value: float) -> str:
+    """A relative change in percent, one decimal: ``+12.5%``, ``0.0%`` (:func:`signed_text`)."""
+    return f"{signed_text(value, 1)}%" if math.isfinite(value) else "n/a"
 
 
 def p_text(value: float, levels: Iterable[float] = ()) -> str:

@@ -372,6 +372,7 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
 def _tests(differences: list[np.ndarray]) -> list[PairedTest | None]:
     """Paired t-tests (against the baseline, the first entry: None) with Holm's adjustment."""
     from .. import stats
+    from ..rounding import mean_difference
 
     raw: list[tuple[float | None, int, float | None, str | None]] = []
     for diffs in differences[1:]:
@@ -382,7 +383,9 @@ def _tests(differences: list[np.ndarray]) -> list[PairedTest | None]:
         elif stats.constant(diffs)[0]:  # beyond the rounding of the values subtracted
             reason = "the differences do not vary"
         p = None if reason else float(stats.paired_t_test(diffs)[0])
-        raw.append((float(diffs.mean()) if n else None, n, p, reason))
+        # as compare prints it: 0 where the differences add up to 0 on paper
+        difference = float(mean_difference(diffs)[0]) if n else None
+        raw.append((difference, n, p, reason))
     adjusted = stats.adjust([np.nan if p is None else p for _, _, p, _ in raw], "holm")
     tests: list[PairedTest | None] = [None]
     for (difference, n, p, reason), p_adjusted in zip(raw, adjusted, strict=True):
