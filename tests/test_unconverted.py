@@ -205,3 +205,38 @@ def test_trec_text_with_brackets_deeper_than_json_takes_is_still_trec_text(tmp_p
     run_file = tmp_path / "run"
     run_file.write_text("[" * 101 + " Q0 d1 1 0.5 t\n")
     assert run(["validate", str(run_file)]) == 0
+
+
+@pytest.mark.parametrize(
+    "keys", ['"qid":"q1","docno":"d1","score":1', '"qid":"q1","docno":"d1","score":1,"tag":"t"']
+)
+def test_a_jsonl_run_of_one_line_is_told_to_be_named_jsonl(tmp_path, capsys, keys):
+    """One JSONL record under a .json name was "a JSON document: convert it first"
+    (convert dict then refused it); two records were told to be named *.jsonl."""
+    (tmp_path / "q.qrels").write_text("q1 0 d1 1\n")
+    record = "{" + keys + "}\n"
+    (tmp_path / "j1.json").write_text(record)
+    code, lines = _err(
+        capsys, "score", "-m", "P.1", str(tmp_path / "q.qrels"), str(tmp_path / "j1.json")
+    )
+    assert code == 2 and lines == [
+        f"trecbench: {tmp_path / 'j1.json'}: error[R32]: JSON lines, not a TREC run: a JSONL "
+        "run (qid, docno, score a line) is read when named *.jsonl; else convert it first "
+        "(trecbench convert hpo|code-chunk|memorybench|lists|dict ...; docs/convert.md)"
+    ]
+    # so named, it is read: d1, judged relevant, ranked first (P@1 1 by hand)
+    (tmp_path / "j1.jsonl").write_text(record)
+    assert run(["score", "-m", "P.1", str(tmp_path / "q.qrels"), str(tmp_path / "j1.jsonl")]) == 0
+    assert capsys.readouterr().out.split() == ["P_1", "all", "1.0000"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"q1": {"d1": 1.0}}\n',  # a dict run: convert dict
+        '{"qid": "q1", "docno": "d1"}\n',  # no score: no line of a JSONL run
+        '{\n "qid": "q1",\n "docno": "d1",\n "score": 1\n}\n',  # on several lines: no JSONL
+    ],
+)
+def test_other_single_json_documents_are_still_documents(text):
+    assert json_content(text.encode(), "f.json") == "document"

@@ -45,8 +45,9 @@ from .formats import Whole
 from .streams import Source
 from .trec_text import BOM as _BOM
 from .trec_text import Tokens, iter_byte_chunks, physical_lines
+from .unconverted import JSONL_RUN_KEYS
 
-KEYS = ("qid", "docno", "score", "rank", "tag")
+KEYS = (*JSONL_RUN_KEYS, "rank", "tag")
 _SCHEMA = pa.schema(
     [("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64()),
      ("rank", pa.int64()), ("tag", pa.string())]
@@ -290,7 +291,7 @@ def _line_problem(text: str) -> str | None:
     if unknown:
         keys = "qid, docno, score and optionally rank and tag"
         return f"unknown key {shortened(json.dumps(unknown[0]))} (a line holds {keys})"
-    for key in ("qid", "docno", "score"):
+    for key in JSONL_RUN_KEYS:
         if key not in value:
             return f"no {key!r}"
     for key in ("qid", "docno", "tag"):

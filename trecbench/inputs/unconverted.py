@@ -21,6 +21,8 @@ SIDECAR_FORMAT = "trecbench-sidecar"
 CONVERT_DOCS = "docs/convert.md"
 # the converters of JSON inputs
 JSON_CONVERTERS = "trecbench convert hpo|code-chunk|memorybench|lists|dict ..."
+# the keys every line of a JSONL run holds (trecbench.inputs.jsonl)
+JSONL_RUN_KEYS = ("qid", "docno", "score")
 # JSON's white space, and a file that may be JSON: an object or an array first
 _BLANK = re.compile(r"[ \t\r\n]*")
 _JSON_FIRST = re.compile(rb"[ \t\r\n]*[\[{]")
@@ -35,9 +37,10 @@ def json_content(head: bytes, path: str) -> str | None:
     :data:`~trecbench.compressions.HEAD_BYTES`, or all of a shorter one) holds when they
     are JSON, whole or cut short there: ``"sidecar"`` (trecbench's sidecar),
     ``"document"`` (one JSON value) or ``"lines"`` (several, one after another: JSON
-    lines); None when they are not: an object or an array first (past a byte order mark
-    and blanks), and JSON to their end. JSON nested deeper than every JSON reader takes
-    is refused as they refuse it (:func:`~trecbench.json_limits.check_depth`)."""
+    lines; or one line, an object with a JSONL run's keys: a JSONL run of one line); None
+    when they are not: an object or an array first (past a byte order mark and blanks),
+    and JSON to their end. JSON nested deeper than every JSON reader takes is refused as
+    they refuse it (:func:`~trecbench.json_limits.check_depth`)."""
     head = head.removeprefix(BOM_UTF8)
     if _JSON_FIRST.match(head) is None:
         return None
@@ -52,7 +55,19 @@ def json_content(head: bytes, path: str) -> str | None:
     sidecar = _SIDECAR_FIRST.match(text)
     if sidecar is not None and sidecar["format"] == SIDECAR_FORMAT:
         return "sidecar"
-    return "document" if values == 1 else "lines"
+    return "document" if values == 1 and not _run_line(text) else "lines"
+
+
+def _run_line(text: str) -> bool:
+    """Whether ``text`` (one JSON value, perhaps cut short) is one line holding an object
+    with the keys of a JSONL run's line (:data:`JSONL_RUN_KEYS`)."""
+    if "\n" in text.strip():
+        return False
+    try:
+        value = json.loads(text)
+    except ValueError:  # cut short: no line of a JSONL run is that long
+        return False
+    return isinstance(value, dict) and set(JSONL_RUN_KEYS) <= value.keys()
 
 
 def _json_values(text: str) -> int | None:
