@@ -455,7 +455,6 @@ def test_unjudged_bounds_of_a_run_from_standard_input_are_those_of_its_file(fold
     ("write", "frame"),
     [
         ("write_run", {"qid": ["1"], "docno": ["d 1"], "rank": [1], "score": [1.0], "tag": ["t"]}),
-        ("write_run", {"qid": ["1"], "docno": ["d1"], "rank": [1], "score": [1.0], "tag": [""]}),
         ("write_qrels", {"qid": ["1 2"], "docno": ["d1"], "rel": [1]}),
     ],
 )
@@ -468,6 +467,18 @@ def test_written_text_cannot_hold_an_id_it_would_read_back_as_another(write, fra
 
     with pytest.raises(OutputError, match="cannot hold"):
         getattr(trecbench, write)(pd.DataFrame(frame), tmp_path / "out.txt")
+    assert not (tmp_path / "out.txt").exists()
+
+
+def test_an_empty_tag_is_refused_as_every_reader_refuses_it(tmp_path):
+    import pandas as pd
+
+    import trecbench
+    from trecbench.errors import InputError
+
+    frame = {"qid": ["1"], "docno": ["d1"], "rank": [1], "score": [1.0], "tag": [""]}
+    with pytest.raises(InputError, match="^run DataFrame: row 0: tag is empty$"):
+        trecbench.write_run(pd.DataFrame(frame), tmp_path / "out.txt")
     assert not (tmp_path / "out.txt").exists()
 
 

@@ -152,8 +152,9 @@ def test_convert_still_percent_escapes_a_nul(tmp_path):
 
 @pytest.mark.parametrize("writer", ["qrels", "run"])
 def test_the_parquet_writers_refuse_what_no_reader_takes(writer, tmp_path):
-    # write_qrels and write_run wrote 'd\x00' to Parquet, which every reader then refused
-    from trecbench.errors import OutputError
+    # write_qrels and write_run wrote 'd\x00' to Parquet, which every reader then refused:
+    # refused as every reader refuses it, in the same line
+    from trecbench.errors import InputError
 
     target = tmp_path / "x.parquet"
     if writer == "qrels":
@@ -164,7 +165,8 @@ def test_the_parquet_writers_refuse_what_no_reader_takes(writer, tmp_path):
             {"qid": ["q"], "docno": ["d"], "rank": [1], "score": [1.0], "tag": ["t\x00"]}
         )
         write = trecbench.write_run
-    with pytest.raises(OutputError, match=r"holds a NUL \(R31\)"):
+    nul = r"DataFrame: row \d: (docno|tag) '\w\\x00' holds a NUL \(R31\)"
+    with pytest.raises(InputError, match=nul):
         write(frame, target)
     assert not target.exists()
 

@@ -1,12 +1,17 @@
 """Writing runs and qrels: TREC text in canonical form, or Parquet when the file name ends
 in ``.parquet``.
 
-Reading every kind of input is :mod:`trecbench.inputs`' job.
+Reading every kind of input is :mod:`trecbench.inputs`' job: what is written is read by
+it first, into the typed table :func:`trecbench.evaluate` reads, so that what it refuses
+(a missing or float id, a grade 0.6, a score NaN, a document listed twice...) is refused
+here in the same one line, never written or dropped. TREC text also refuses an id no
+line of it holds (:func:`check_text_ids`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -16,7 +21,7 @@ import pyarrow.compute as pc
 
 from . import arrow, outputs
 from .errors import OutputError, UsageError, one_line
-from .inputs import rank_run, to_pandas
+from .inputs import Loaded, load_qrels, load_run, rank_run
 
 RUN_COLUMNS = ("qid", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "docno", "rel")
@@ -27,11 +32,17 @@ def format_scores(scores) -> pa.Array:
     return pc.cast(arrow.array(np.asarray(scores, dtype=np.float64)), pa.string())
 
 
-def _text_lines(columns: Sequence[pa.Array], sep: str) -> bytes:
-    """The bytes of ``columns`` joined by ``sep``, one newline-terminated line per row."""
-    if not columns or len(columns[0]) == 0:
+def _text_lines(columns: dict[str, pa.Array], sep: str) -> bytes:
+    """The bytes of ``columns`` joined by ``sep``, one newline-terminated line per row; a
+    missing value refused (Arrow would join its row into a missing line: no bytes)."""
+    values = list(columns.values())
+    if not values or len(values[0]) == 0:
         return b""
-    joined = pc.binary_join_element_wise(*columns, sep)
+    for name, column in columns.items():
+        if column.null_count:
+            row = int(np.flatnonzero(arrow.to_numpy(column.is_null()))[0])
+            raise OutputError(f"row {row}: the {name} is missing: a TREC line holds every field")
+    joined = pc.binary_join_element_wise(*values, sep)
     lines = pc.binary_join_element_wise(joined, arrow.scalar(""), "\n").cast(pa.large_string())
     # the rows are contiguous in the data buffer: one copy of that span
     offsets = np.frombuffer(lines.buffers()[1], np.int64)[
@@ -46,12 +57,8 @@ def _contiguous(values: pa.Array | pa.ChunkedArray) -> pa.Array:
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
 
 
-def _string_column(frame, name: str) -> pa.Array:
-    return _contiguous(pa.array(frame[name].astype(str), pa.string()))
-
-
-def _integer_text(frame, name: str) -> pa.Array:
-    return pc.cast(_contiguous(pa.array(frame[name].astype("int64"))), pa.string())
+def _text(table: pa.Table, name: str) -> pa.Array:
+    return pc.cast(_contiguous(table.column(name)), pa.string())
 
 
 def check_text_ids(columns: dict, where: str, source: str = "the run") -> None:
@@ -84,8 +91,10 @@ RUN_PIECE_ROWS = 1 << 20
 def run_bytes(run) -> bytes:
     """A run in canonical TREC form: ``qid Q0 docno rank score tag``, tab-separated.
 
-    ``run`` is a DataFrame, or a pyarrow table, with at least qid, docno, rank, score,
-    tag; rows are written in the order given. Scores are written losslessly.
+    ``run``: a typed run table as trecbench makes them (a pyarrow table with at least
+    qid, docno, rank, score, tag: fused, converted, ranked), written as it is, or anything
+    :func:`write_run` takes, read and checked by :func:`run_table`; rows are written in
+    the order given. Scores are written losslessly.
     """
     return b"".join(run_pieces(run))
 
@@ -93,49 +102,40 @@ def run_bytes(run) -> bytes:
 def run_pieces(run, progress: Callable[[int, int], None] | None = None) -> Iterator[bytes]:
     """:func:`run_bytes` in pieces of :data:`RUN_PIECE_ROWS` lines, each made when asked;
     ``progress(rows done, rows)`` after each."""
-    rows = len(run)
+    made = isinstance(run, pa.Table) and set(RUN_COLUMNS) <= set(run.column_names)
+    table = run if made else run_table(run)
+    rows = len(table)
     for start in range(0, rows, RUN_PIECE_ROWS):
-        if isinstance(run, pa.Table):
-            yield _run_lines(_table_run_columns(run.slice(start, RUN_PIECE_ROWS)))
-        else:
-            yield _run_lines(_frame_run_columns(run.iloc[start : start + RUN_PIECE_ROWS]))
+        yield _run_lines(table.slice(start, RUN_PIECE_ROWS))
         if progress is not None:
             progress(min(start + RUN_PIECE_ROWS, rows), rows)
 
 
-def _frame_run_columns(frame) -> dict[str, pa.Array]:
-    columns = {what: _string_column(frame, what) for what in ("qid", "docno", "tag")}
-    scores = format_scores(frame["score"].to_numpy(dtype=np.float64))
-    return columns | {"rank": _integer_text(frame, "rank"), "score": scores}
-
-
-def _table_run_columns(table: pa.Table) -> dict[str, pa.Array]:
-    columns = {
-        what: pc.cast(_contiguous(table.column(what)), pa.string())
-        for what in ("qid", "docno", "tag", "rank")
-    }
+def _run_lines(table: pa.Table) -> bytes:
+    ids = {what: _text(table, what) for what in ("qid", "docno", "tag")}
+    check_text_ids(ids, "a TREC run")
     scores = format_scores(arrow.to_numpy(table.column("score")))
-    return columns | {"score": scores}
-
-
-def _run_lines(columns: dict[str, pa.Array]) -> bytes:
-    check_text_ids({what: columns[what] for what in ("qid", "docno", "tag")}, "a TREC run")
-    q0 = pa.repeat(pa.scalar("Q0", pa.string()), len(columns["qid"]))
-    order = [columns["qid"], q0, columns["docno"], columns["rank"], columns["score"]]
-    return _text_lines([*order, columns["tag"]], "\t")
+    q0 = pa.repeat(pa.scalar("Q0", pa.string()), len(scores))
+    columns = {"qid": ids["qid"], "q0": q0, "docno": ids["docno"], "rank": _text(table, "rank")}
+    return _text_lines(columns | {"score": scores, "tag": ids["tag"]}, "\t")
 
 
 def qrels_bytes(qrels) -> bytes:
     """Qrels in canonical TREC form: ``qid iter docno rel``, space-separated; ``iter`` as
     the qrels hold it (the subtopic of the diversity measures, the judgment group of
-    ``qrels_jg``), ``0`` when they have none."""
-    ids = {what: _string_column(qrels, what) for what in ("qid", "docno")}
-    if "iter" in qrels.columns:
-        ids["iter"] = _string_column(qrels, "iter")
+    ``qrels_jg``), ``0`` when they have none. ``qrels``: anything :func:`write_qrels`
+    takes, read and checked by :func:`qrels_table`, rows in the order given."""
+    return _qrels_lines(qrels_table(qrels))
+
+
+def _qrels_lines(table: pa.Table) -> bytes:
+    """:func:`qrels_bytes` of a :func:`qrels_table`."""
+    names = [what for what in ("qid", "iter", "docno") if what in table.column_names]
+    ids = {what: _text(table, what) for what in names}
     check_text_ids(ids, "TREC qrels", "the qrels")
-    iteration = ids.get("iter", pa.array(["0"] * len(qrels), pa.string()))
-    columns = [ids["qid"], iteration, ids["docno"], _integer_text(qrels, "rel")]
-    return _text_lines(columns, " ")
+    iteration = ids.get("iter", pa.repeat(pa.scalar("0", pa.string()), len(table)))
+    columns = {"qid": ids["qid"], "iter": iteration, "docno": ids["docno"]}
+    return _text_lines(columns | {"rel": _text(table, "rel")}, " ")
 
 
 def parquet_named(path: str | os.PathLike) -> bool:
@@ -157,53 +157,86 @@ def parquet_named(path: str | os.PathLike) -> bool:
     return bool(suffixes) and suffixes[-1] == ".parquet"
 
 
-def run_frame(run):
-    """``run`` as a DataFrame with :data:`RUN_COLUMNS`: as given when it has them (rows
-    in the order given), else read by :func:`trecbench.inputs.load_run` (any input kind)
-    and put in trec_eval's order with ranks 1..n."""
-    import pandas as pd
+def run_table(run) -> pa.Table:
+    """``run`` as the table written (:data:`RUN_COLUMNS`), read and checked as every reader
+    and :func:`trecbench.evaluate` read it (:func:`trecbench.inputs.load_run`: ids, scores,
+    tags; a document listed twice in a topic, R7), each refused in the same one line: a
+    DataFrame with those columns in the order given, its ranks as given (non-negative
+    integers, R10), any other run (any input kind) in trec_eval's order with ranks 1..n
+    (:func:`trecbench.inputs.rank_run`)."""
+    loaded = load_run(run)
+    _refuse_listed_twice(loaded, run)
+    if _written_as_given(run):
+        table = loaded.table.append_column("rank", _given_ranks(run, loaded.origin))
+    else:
+        table = rank_run(loaded)  # (a Loaded is read as it is: nothing read twice)
+    return table.select(list(RUN_COLUMNS))
 
-    if isinstance(run, pd.DataFrame) and set(RUN_COLUMNS) <= set(run.columns):
-        return run
-    return to_pandas(rank_run(run))
+
+def _written_as_given(run) -> bool:
+    """Whether ``run`` is a DataFrame with every column written: its rows and ranks are."""
+    pandas = sys.modules.get("pandas")  # a DataFrame means pandas is imported
+    columns = set(map(str, run.columns)) if pandas and isinstance(run, pandas.DataFrame) else ()
+    return set(RUN_COLUMNS) <= set(columns)
 
 
-def qrels_frame(qrels):
-    """``qrels`` as a DataFrame with :data:`QRELS_COLUMNS` and, when they have one, the
-    iteration ``iter`` (any input kind, see :func:`trecbench.inputs.load_qrels`): a
-    DataFrame with those columns and no iteration as given, anything else read (an
-    ``iteration`` column as ``iter``, refused unless it holds ids)."""
-    import pandas as pd
+def _given_ranks(frame, origin: str) -> pa.Array:
+    """A run DataFrame's ranks, checked (:func:`trecbench.inputs.tables.ranks`), its rows
+    cited as :func:`trecbench.inputs.load_run` cites them."""
+    from .inputs.tables import frame_table, ranks
 
-    from .inputs.tables import SUBTOPIC_NAMES, subtopics
+    table, where = frame_table(frame[["rank"]], origin, numbers=("rank",))
+    return ranks(table.column("rank"), origin, where)
 
-    if isinstance(qrels, pd.DataFrame) and set(QRELS_COLUMNS) <= set(qrels.columns):
-        if not set(SUBTOPIC_NAMES) & set(map(str, qrels.columns)):
-            return qrels
-    from .inputs import load_qrels
+
+def qrels_table(qrels) -> pa.Table:
+    """``qrels`` (any input kind, see :func:`trecbench.inputs.load_qrels`) as the table
+    written, rows in the order given: :data:`QRELS_COLUMNS` and, when they have one, the
+    iteration ``iter`` (a table's ``iter`` or ``iteration``, refused unless it holds ids),
+    read and checked as every reader and :func:`trecbench.evaluate` read them (ids, grades;
+    a document judged twice in a topic's subtopic, Q5), each refused in the same one line."""
+    from .inputs.tables import subtopics
 
     loaded = load_qrels(qrels)
     subtopics(loaded.table, loaded.origin)  # written: a column of floats or NaN refused
-    return to_pandas(loaded.table)
+    _refuse_listed_twice(loaded, qrels)
+    names = loaded.table.column_names
+    return loaded.table.select([name for name in ("qid", "iter", "docno", "rel") if name in names])
 
 
-def _parquet_bytes(frame, columns: dict[str, pa.DataType]) -> bytes:
-    """The Parquet file of ``frame``'s ``columns``; a text value holding a NUL refused, as
-    every reader refuses it (R31): the file would not read back."""
+def _refuse_listed_twice(loaded: Loaded, source) -> None:
+    """Refuse a document a run lists twice in a topic (R7), or qrels judge twice in a
+    topic's subtopic (Q5; qrels without one have one subtopic: the diversity measures
+    judge a document once per subtopic), as :func:`trecbench.evaluate` refuses it (exit 4),
+    at the rows of a table held in memory, else at the lines (Parquet's rows) of its file."""
+    from . import ranking
+    from .inputs import held
+    from .inputs.tables import duplicate_in_files, lines_are_rows
+
+    table = loaded.table
+    by = [name for name in ("qid", "iter") if name in table.column_names]
+    topic = arrow.row_keys(*(table.column(name) for name in by))
+    lines = table.column("line") if "line" in table.column_names else None
+    found = ranking.find_duplicate(topic, table.column("docno"), lines)
+    if found is None:
+        return
+    row = int(np.flatnonzero(topic == found[0])[0])
+    qid, *subtopic = (table.column(name)[row].as_py() for name in by)
+    rule = "R7" if loaded.kind == "run" else "Q5"
+    error = ranking.duplicate_error(loaded.origin, qid, *found[1:], rule, *subtopic)
+    if loaded.path is None:
+        raise held.renamed(error, source, loaded.origin)
+    raise duplicate_in_files(error, files=[loaded.path], rows=[lines_are_rows(table)], rule=rule)
+
+
+def _parquet_bytes(table: pa.Table, columns: dict[str, pa.DataType]) -> bytes:
+    """The Parquet file of ``table``'s ``columns`` (a table every reader took: ids as
+    strings, no NUL, R31)."""
     from .inputs.parquet import table_bytes
-    from .inputs.tables import first_nul, nul_message
 
-    values = {
-        name: _contiguous(
-            pa.array(frame[name].astype(str) if kind == pa.string() else frame[name], kind)
-        )
-        for name, kind in columns.items()
-    }
-    for name, column in values.items():
-        row = first_nul(column) if pa.types.is_string(column.type) else None
-        if row is not None:
-            raise OutputError(f"row {row}: {nul_message(name, column[row].as_py())}")
-    return table_bytes(pa.table(values))
+    return table_bytes(
+        pa.table({name: pc.cast(table.column(name), kind) for name, kind in columns.items()})
+    )
 
 
 @outputs.in_input_scope  # a run read from a path is an input: never written over
@@ -212,37 +245,40 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
 
     ``run``: a DataFrame with qid, docno, rank, score, tag (rows written in the order
     given), or any run :func:`trecbench.inputs.load_run` reads (written in trec_eval's
-    order, ranks 1..n). A name ending in ``.parquet`` gets Parquet (columns qid, docno,
-    rank, score, tag; ids as strings), anything else :func:`run_bytes`.
+    order, ranks 1..n); read and checked as :func:`trecbench.evaluate` reads it
+    (:func:`run_table`): what it refuses is refused here, in the same one line. A name
+    ending in ``.parquet`` gets Parquet (columns qid, docno, rank, score, tag; ids as
+    strings), anything else :func:`run_bytes`.
     """
-    frame = _refuse_empty(run_frame(run), "run", path)
+    table = _refuse_empty(run_table(run), "run", path)
     if parquet_named(path):
         types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.int64()}
-        data = _parquet_bytes(frame, types | {"score": pa.float64(), "tag": pa.string()})
+        data = _parquet_bytes(table, types | {"score": pa.float64(), "tag": pa.string()})
     else:
-        data = run_bytes(frame)
+        data = run_bytes(table)
     outputs.write_file(path, data, inputs)
 
 
-def _refuse_empty(frame, kind: str, path):
-    """``frame``, unless it holds no row: a file every reader refuses (R26) is not
+def _refuse_empty(table: pa.Table, kind: str, path) -> pa.Table:
+    """``table``, unless it holds no row: a file every reader refuses (R26) is not
     written."""
-    if not len(frame):
+    if not len(table):
         raise UsageError(f"empty {kind}: nothing to write to {os.fspath(path)}")
-    return frame
+    return table
 
 
 @outputs.in_input_scope
 def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
     """Write qrels to ``path`` (atomic; never over an input): Parquet (qid, docno, rel,
     and iter when the qrels have an iteration) when the name ends in ``.parquet``, else
-    :func:`qrels_bytes`. ``qrels``: a DataFrame with qid, docno, rel, or any qrels
-    :func:`trecbench.inputs.load_qrels` reads (:func:`qrels_frame`)."""
-    frame = _refuse_empty(qrels_frame(qrels), "qrels", path)
+    :func:`qrels_bytes`. ``qrels``: any qrels :func:`trecbench.inputs.load_qrels` reads, in
+    the order given, read and checked as :func:`trecbench.evaluate` reads them
+    (:func:`qrels_table`): what it refuses is refused here, in the same one line."""
+    table = _refuse_empty(qrels_table(qrels), "qrels", path)
     if parquet_named(path):
-        iteration = {"iter": pa.string()} if "iter" in frame.columns else {}
+        iteration = {"iter": pa.string()} if "iter" in table.column_names else {}
         types = {"qid": pa.string(), **iteration, "docno": pa.string(), "rel": pa.int64()}
-        data = _parquet_bytes(frame, types)
+        data = _parquet_bytes(table, types)
     else:
-        data = qrels_bytes(frame)
+        data = _qrels_lines(table)
     outputs.write_file(path, data, inputs)

@@ -47,7 +47,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import DuplicateError, InputError, UsageError, excerpt, excerpt_plain, shortened
 from .python_objects import ARROW_REFUSALS, Where, from_python, index_label, row_named
-from .trec_tables import MAX_GRADE, parse_grades, parse_scores
+from .trec_tables import MAX_GRADE, parse_grades, parse_ranks, parse_scores, rank_too_large
 
 QID_NAMES = ("qid", "query_id", "q_id", "query-id")
 DOCNO_NAMES = ("docno", "doc_id", "docid", "corpus-id")
@@ -336,6 +336,38 @@ def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
             f"{where(row)}: relevance {_shown(values[row])} is beyond +-{MAX_GRADE:,} (trec_eval's "
             "nDCG would run for hours)",
         )
+    return arrow.array(numbers.astype(np.int64))
+
+
+def ranks(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
+    """int64 ranks as a run's file writes them: non-negative integers within a C long
+    (what the validator and TREC text's reader take, R10: :func:`parse_ranks`), integral
+    numbers or integer text."""
+    values = _decoded(values)
+    _refuse_nulls(values, "rank", origin, where)
+    kind = values.type
+    if _text(values):
+        _refuse_invalid_utf8(values, "rank", origin, where)
+        numbers = parse_ranks(pc.cast(values, pa.string()))
+        bad = arrow.to_numpy(numbers.is_null())
+        numbers = arrow.to_numpy(pc.fill_null(numbers, 0))
+    elif pa.types.is_integer(kind):  # an unsigned one beyond a long, a negative one
+        exact = arrow.to_numpy(values)
+        bad = (exact < 0) | (exact > np.iinfo(np.int64).max)
+        numbers = np.where(bad, 0, exact).astype(np.int64)
+    elif pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+        floats = arrow.to_numpy(pc.cast(values, pa.float64(), safe=False))
+        bad = ~np.isfinite(floats) | (floats != np.round(floats)) | (floats < 0)
+        bad |= floats >= 2.0**63
+        numbers = np.where(bad, 0, floats).astype(np.int64)
+    else:
+        raise InputError(origin, None, f"rank column has type {kind}: expected integers", "R10")
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        shown = _shown(values[row])
+        digits = shown.isascii() and shown.isdecimal()  # all digits, too many of them
+        message = rank_too_large(shown) if digits else f"{shown} is not a non-negative integer"
+        raise InputError(origin, None, f"{where(row)}: rank {message}", "R10")
     return arrow.array(numbers.astype(np.int64))
 
 
