@@ -247,8 +247,8 @@ def test_writing_never_replaces_the_file_it_reads(tmp_path):
     assert (run.read_bytes(), qrels.read_bytes()) == before
     trecbench.write_run(str(run), str(tmp_path / "out.run"))  # elsewhere: written
     assert (tmp_path / "out.run").read_text().startswith("q1\tQ0\td1\t1\t2.5\tbm25\n")
-    # an id a line cannot hold is renamed where it is held
-    with pytest.raises(OutputError, match="'q 1' .*: rename it in the qrels$"):
+    # an id a line cannot hold is escaped or renamed where it is held
+    with pytest.raises(OutputError, match=r"'q 1' .*: escape it .* or rename it in the qrels$"):
         trecbench.write_qrels({"q 1": {"a": 1}}, str(tmp_path / "w.qrels"))
 
 

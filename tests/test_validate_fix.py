@@ -250,3 +250,17 @@ def test_a_leading_byte_order_mark_is_dropped_and_said(tmp_path, capsys):
     )
     assert "  dropped the UTF-8 byte-order mark: 1 line(s) (1)" in out.splitlines()
     assert fixed.read_bytes() == b"1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
+
+
+def test_a_lenient_fix_keeps_the_invisible_characters_it_warns_of(tmp_path, capsys):
+    # the writers refuse a U+00A0 in an id of a table (R6 in a TREC file); a run read from
+    # TREC text is written back as trec_eval read it, its warning kept (--profile lenient)
+    source = tmp_path / "r.run"
+    source.write_bytes("q Q0 d\u00a0 1 2 t\nq  Q0 e 2 1 t\n".encode())
+    fixed = tmp_path / "fixed.run"
+    code, out, _ = call(capsys, "validate", "--profile", "lenient", source, "--fix", fixed)
+    assert code == 0, out
+    assert fixed.read_bytes() == "q\tQ0\td\u00a0\t1\t2\tt\nq\tQ0\te\t2\t1\tt\n".encode()
+    assert out.splitlines()[-1].endswith(
+        ": OK: 1 file(s), 2 lines: 0 error(s), 1 warning(s), 0 info"
+    )

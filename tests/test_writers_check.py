@@ -1,6 +1,7 @@
 """write_run and write_qrels read what they write as every reader reads it: what evaluate and
 load_run refuse is refused in the same one line (it was written truncated, dropped or as
-another value; reviewer 285)."""
+another value), and an id no line of TREC text holds is refused, with the escaping convert
+applies named (reviewer 285)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 import trecbench
 from trecbench.errors import DuplicateError, InputError, OutputError
+from trecbench.ids import escape_id, unescape_id
 
 RUN = pd.DataFrame(
     {"qid": ["q", "q"], "docno": ["d", "e"], "rank": [1, 2], "score": [2.0, 1.0], "tag": ["t", "t"]}
@@ -170,3 +172,48 @@ def test_a_table_made_with_a_missing_value_is_refused_not_dropped():
     )
     with pytest.raises(OutputError, match="^row 1: the tag is missing"):
         run_bytes(table)
+
+
+# ids no line of TREC text holds, as trecbench's readers and trec_eval read them: a '#' qid
+# is a comment line to trec_eval 10.0 (gone from score --compat 10.0), a BOM, a C0 control,
+# U+00A0, U+0085, U+2028 and a zero-width space are flagged by validate (R23, R2, R6)
+UNWRITABLE = {
+    "#q": ("qid", "a leading '#': trec_eval 10.0 reads the line as a comment"),
+    "\ufeffq": ("qid", "U+FEFF, a control or invisible character"),
+    "d\x1c": ("docno", "U+001C, a control or invisible character"),
+    "d\u00a0": ("docno", "U+00A0, a control or invisible character"),
+    "d\u0085": ("docno", "U+0085, a control or invisible character"),
+    "d\u2028": ("docno", "U+2028, a control or invisible character"),
+    "d\u200b": ("docno", "U+200B, a control or invisible character"),
+    "d\x7f": ("docno", "U+007F, a control or invisible character"),
+}
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+@pytest.mark.parametrize("text", UNWRITABLE)
+def test_ids_no_trec_line_holds_are_refused_pointing_to_the_escaping(tmp_path, text, kind):
+    role, why = UNWRITABLE[text]
+    frame = (RUN if kind == "run" else QRELS).copy()
+    frame[role] = [text, text] if role == "qid" else [text, "e"]
+    write = trecbench.write_run if kind == "run" else trecbench.write_qrels
+    where = "a TREC run" if kind == "run" else "TREC qrels"
+    with pytest.raises(OutputError) as refused:
+        write(frame, tmp_path / f"out.{kind}")
+    assert str(refused.value).startswith(f"{where} cannot hold the {role} {text!r} ({why}")
+    assert str(refused.value).endswith(
+        f": escape it (trecbench.ids.escape_id, as convert does) or rename it in the {kind}"
+    )
+    assert not list(tmp_path.iterdir())
+    # escaped as convert escapes it: written, and read back as the escaped id, reversibly
+    escaped = frame.assign(**{role: frame[role].map(escape_id)})
+    write(escaped, tmp_path / f"out.{kind}")
+    back = (trecbench.read_run if kind == "run" else trecbench.read_qrels)(tmp_path / f"out.{kind}")
+    assert [unescape_id(one) for one in back[role]] == frame[role].tolist()
+
+
+def test_a_hash_inside_an_id_or_starting_a_docno_is_written():
+    # only a line's first field starting with '#' makes a comment line
+    from trecbench.files import run_bytes
+
+    frame = RUN.assign(qid=["q#1", "q#1"], docno=["#d", "e"])
+    assert run_bytes(frame) == b"q#1\tQ0\t#d\t1\t2\tt\nq#1\tQ0\te\t2\t1\tt\n"

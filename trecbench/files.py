@@ -5,12 +5,13 @@ Reading every kind of input is :mod:`trecbench.inputs`' job: what is written is 
 it first, into the typed table :func:`trecbench.evaluate` reads, so that what it refuses
 (a missing or float id, a grade 0.6, a score NaN, a document listed twice...) is refused
 here in the same one line, never written or dropped. TREC text also refuses an id no
-line of it holds (:func:`check_text_ids`).
+line of it holds (:func:`check_text_ids`), which Parquet holds as it is.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -22,9 +23,12 @@ import pyarrow.compute as pc
 from . import arrow, outputs
 from .errors import OutputError, UsageError, one_line
 from .inputs import Loaded, load_qrels, load_run, rank_run
+from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 
 RUN_COLUMNS = ("qid", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "docno", "rel")
+# as Python's re spells it: an id refused is told by its first such character
+_NO_TREC_ID_HOLDS = re.compile(python_pattern(CHARACTERS_NO_TREC_ID_HOLDS))
 
 
 def format_scores(scores) -> pa.Array:
@@ -63,9 +67,13 @@ def _text(table: pa.Table, name: str) -> pa.Array:
 
 def check_text_ids(columns: dict, where: str, source: str = "the run") -> None:
     """Refuse an id (``{"qid": ids, "docno": ids}``, lists, Series or Arrow arrays) that a
-    line of TREC text cannot hold: empty, or with a blank or NUL, where a reader ends a
-    field, it would read back as other ids. Only tables and dicts hold such ids; ``source``
-    names what holds them (the message says to rename it there)."""
+    line of TREC text cannot hold: empty; with a character that ends a field (a blank, a
+    NUL: it would read back as other ids) or that validate flags in a field (another
+    control, a Unicode blank or invisible character: R23, R2, R6), the characters
+    ``convert`` escapes (:data:`~trecbench.inputs.trec_text.CHARACTERS_NO_TREC_ID_HOLDS`);
+    or a ``qid`` (a line's first field) starting with ``#``, a comment line to trec_eval
+    10.0. Only tables and dicts hold such ids; ``source`` names what holds them (the
+    message says to escape or rename them there)."""
     for what, ids in columns.items():
         if isinstance(ids, list) and all(isinstance(one, str) for one in ids):
             ids = arrow.array(ids, pa.string())  # pa.array of a list imports pandas (0.2 s)
@@ -74,46 +82,70 @@ def check_text_ids(columns: dict, where: str, source: str = "the run") -> None:
         ids = pc.cast(ids, pa.large_string())
         bad = pc.or_(
             pc.equal(pc.utf8_length(ids), arrow.scalar(0, pa.int64())),  # 0 would import pandas
-            pc.match_substring_regex(ids, "[ \t\n\v\f\r\x00]"),
+            pc.match_substring_regex(ids, CHARACTERS_NO_TREC_ID_HOLDS),
         )
+        if what == "qid":
+            bad = pc.or_(bad, pc.starts_with(ids, "#"))
         if pc.any(bad).as_py():
             shown = str(ids[int(np.flatnonzero(arrow.to_numpy(bad))[0])])
             raise OutputError(
-                f"{where} cannot hold the {what} {shown[:40]!r} (empty, or with a blank or "
-                f"NUL, where a field ends): rename it in {source}"
+                f"{where} cannot hold the {what} {shown[:40]!r} ({_unwritable(shown)}): escape "
+                f"it (trecbench.ids.escape_id, as convert does) or rename it in {source}"
             )
+
+
+def _unwritable(text: str) -> str:
+    """Why a line of TREC text cannot hold the id ``text`` (:func:`check_text_ids`)."""
+    found = _NO_TREC_ID_HOLDS.search(text)
+    if not text:
+        return "empty"
+    if found is None:
+        return "a leading '#': trec_eval 10.0 reads the line as a comment"
+    if found.group() in " \t\n\v\f\r\0":
+        return "a blank or NUL, where a field ends"
+    character = f"U+{ord(found.group()):04X}, a control or invisible character"
+    return f"{character}: validate flags it in a TREC file, R23, R2 or R6"
 
 
 # rows made into text at a time: a bounded copy of a large run, and a bar that moves
 RUN_PIECE_ROWS = 1 << 20
 
 
-def run_bytes(run) -> bytes:
+def run_bytes(run, *, ids_read_from_text: bool = False) -> bytes:
     """A run in canonical TREC form: ``qid Q0 docno rank score tag``, tab-separated.
 
     ``run``: a typed run table as trecbench makes them (a pyarrow table with at least
     qid, docno, rank, score, tag: fused, converted, ranked), written as it is, or anything
     :func:`write_run` takes, read and checked by :func:`run_table`; rows are written in
-    the order given. Scores are written losslessly.
+    the order given. Scores are written losslessly. Ids are checked
+    (:func:`check_text_ids`) unless ``ids_read_from_text``: read from a TREC text file
+    (``validate --fix``), they are written back as trec_eval read them, what the
+    validator flags in them (R2, R6, R23) being its to say.
     """
-    return b"".join(run_pieces(run))
+    return b"".join(run_pieces(run, ids_read_from_text=ids_read_from_text))
 
 
-def run_pieces(run, progress: Callable[[int, int], None] | None = None) -> Iterator[bytes]:
+def run_pieces(
+    run,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    ids_read_from_text: bool = False,
+) -> Iterator[bytes]:
     """:func:`run_bytes` in pieces of :data:`RUN_PIECE_ROWS` lines, each made when asked;
     ``progress(rows done, rows)`` after each."""
     made = isinstance(run, pa.Table) and set(RUN_COLUMNS) <= set(run.column_names)
     table = run if made else run_table(run)
     rows = len(table)
     for start in range(0, rows, RUN_PIECE_ROWS):
-        yield _run_lines(table.slice(start, RUN_PIECE_ROWS))
+        yield _run_lines(table.slice(start, RUN_PIECE_ROWS), not ids_read_from_text)
         if progress is not None:
             progress(min(start + RUN_PIECE_ROWS, rows), rows)
 
 
-def _run_lines(table: pa.Table) -> bytes:
+def _run_lines(table: pa.Table, check_ids: bool) -> bytes:
     ids = {what: _text(table, what) for what in ("qid", "docno", "tag")}
-    check_text_ids(ids, "a TREC run")
+    if check_ids:
+        check_text_ids(ids, "a TREC run")
     scores = format_scores(arrow.to_numpy(table.column("score")))
     q0 = pa.repeat(pa.scalar("Q0", pa.string()), len(scores))
     columns = {"qid": ids["qid"], "q0": q0, "docno": ids["docno"], "rank": _text(table, "rank")}

@@ -21,14 +21,15 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .inputs.trec_text import UNICODE_SPACE_PATTERN, python_pattern
+from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 
 STR = pd.StringDtype()
 
-# Python's \s covers Unicode whitespace (U+001C-U+001F among them); the rest are the
-# controls (C0, DEL) and every character the validator's Unicode-blank rule names (R2, R6:
-# C1 controls, blanks, zero-width, bidi and ignorable characters, variation selectors, tags)
-_ESCAPED = re.compile(r"[%\s\x00-\x1f\x7f]|^#|" + python_pattern(UNICODE_SPACE_PATTERN))
+# the characters no TREC id holds (blanks, controls, DEL and every character the
+# validator's Unicode-blank rule names, R2 and R6: C1 controls, blanks, zero-width, bidi and
+# ignorable characters, variation selectors, tags: what the writers refuse), a leading '#'
+# (a comment line to trec_eval 10.0) and '%' itself, which makes the escaping reversible
+_ESCAPED = re.compile(r"%|^#|" + python_pattern(CHARACTERS_NO_TREC_ID_HOLDS))
 # An ASCII id needs escaping only for these (same rule, as an RE2 pattern for Arrow).
 _ASCII_ESCAPED = r"[\x00-\x20%\x7f]|^#"
 

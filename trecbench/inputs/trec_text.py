@@ -93,6 +93,13 @@ UNICODE_SPACE_PATTERN = (
 )
 
 
+# the characters no id of TREC text holds: what ends a field (C isspace, NUL), the other C0
+# controls and DEL (R23.control) and the Unicode blanks and invisible characters (R2, R6).
+# One definition: the writers refuse them (trecbench.files), convert escapes them
+# (trecbench.ids), validate flags them in a table's ids (R31)
+CHARACTERS_NO_TREC_ID_HOLDS = r"[\x00-\x20\x7f]|" + UNICODE_SPACE_PATTERN
+
+
 def python_pattern(pattern: str) -> str:
     r"""An RE2 pattern of this module as Python's ``re`` spells it: ``\x{0085}`` as
     ``\u0085``, ``\x{E0000}`` as ``\U000E0000``."""

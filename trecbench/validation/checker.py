@@ -35,8 +35,9 @@ HEADER_WORDS = set(
 
 
 # what ends a field of TREC text (C isspace, NUL), or what the byte checks flag in one (other
-# C0 controls and DEL: R23.control; Unicode blanks and zero-width characters: R2, R6)
-HOSTILE_ID = r"[\x00-\x20\x7f]|" + trec_text.UNICODE_SPACE_PATTERN
+# C0 controls and DEL: R23.control; Unicode blanks and zero-width characters: R2, R6): the
+# writers refuse it and convert escapes it, one definition
+HOSTILE_ID = trec_text.CHARACTERS_NO_TREC_ID_HOLDS
 # as Python's: \x{0085} -> \u0085, \x{E0000} -> \U000E0000
 _HOSTILE_CHAR = re.compile(trec_text.python_pattern(HOSTILE_ID))
 _FIELD_ENDS = {
@@ -68,7 +69,7 @@ def hostile_id(what: str, text: str) -> str:
     return (
         f"{what} {shown} holds the {kind} U+{ord(char):04X}, which the checks of a TREC file "
         "flag (R23, R2, R6): it looks like nothing, and a judgment spelled without it never "
-        "matches"
+        "matches (`write_run` and `fuse` refuse it in TREC text; `convert` percent-escapes it)"
     )
 
 

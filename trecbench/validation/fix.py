@@ -329,7 +329,7 @@ def _write_verified(
 ) -> None:
     """Validate the fixed run (its canonical text after the kept ir_metadata ``block``, in
     memory) and write it only if no error remains."""
-    text = block + files.run_bytes(frame)
+    text = block + files.run_bytes(frame, ids_read_from_text=True)
     tokens = trec_text.tokenize_run_start(text, os.fspath(out))
     verify = settings.verify or (
         lambda tokens: validate_tokens(
@@ -343,7 +343,7 @@ def _write_verified(
             f"{out}: the fixed run would still fail {rules}, which --fix cannot repair "
             f"(nothing written); first: {remaining[0].format()}"
         )
-    if block:  # the block as the run gave it, then the canonical lines
+    if block or not files.parquet_named(out):  # the block as the run gave it, the lines
         outputs.write_file(out, text, [path, *settings.inputs])
     else:
         files.write_run(frame, out, inputs=[path, *settings.inputs])
