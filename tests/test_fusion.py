@@ -213,6 +213,9 @@ COMPILED_RANX_D1 = {"sum": 0.5295857988165682, "z-score": 0.8282899485918922}
 FLOAT32_TIE = {"c": 7.3, "a": 1.00000005, "b": 1.0}
 
 
+# FLOAT32_TIE's z-scores of a and b tie at float32 again, b above a by docno against their
+# doubles: warned of (tests/test_fused_ties.py); the values are what is checked here
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
 @pytest.mark.parametrize("norm", ["sum", "z-score"])
 def test_sum_and_z_score_normalisations_are_compiled_ranx_bit_for_bit(runs, norm):
     assert _compiled_ranx_sum_and_zmuv(REVIEWED)[norm]["d1"] == COMPILED_RANX_D1[norm]

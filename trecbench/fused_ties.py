@@ -1,10 +1,14 @@
 """Where a fused run, ranked as trec_eval 9.x reads it (scores at float32, ties by docno),
-ranks documents against their fused scores: an RRF k so large that neighbouring ranks tie
-(:func:`rrf_ranks`), and fused scores out of float32's range (:func:`out_of_range`), beyond
-it (read as infinity) or within its smallest normal value (read as 0 or with few bits).
-Each is a warning's text, for :mod:`trecbench.fusion` to say."""
+ranks documents against their fused scores: an RRF k so large that neighbouring ranks of
+one run tie (:func:`rrf_ranks`), and any fused scores that differ as doubles but tie at
+float32 (:func:`against_order`, by where they lie): beyond its range (read as infinity),
+within its smallest normal value (read as 0 or with few bits), or within its range but
+closer than float32 tells apart (sums over several runs). Each is a warning's text, for
+:mod:`trecbench.fusion` to say."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -36,24 +40,87 @@ def rrf_ranks(k: float, deepest: int) -> str | None:
     )
 
 
-def out_of_range(ranked: pa.Table, remedy: str, *, beyond: bool) -> str | None:
-    """The warning (None: none is due) when fused scores out of float32's range tie at
-    float32, trec_eval 9.x's precision, and so the ranking written (ties by docno) puts a
-    smaller score above a larger one: ``beyond`` it (about ±3.4e38: ``--norm none`` or
-    ``max``, huge weights), or else within its smallest normal value (about ±1.2e-38: tiny
-    weights or scores, which float32 reads as 0 or with few bits). Equal scores in a tie
-    are no contradiction: no warning. ``ranked``: the fused run in trecbench's ranking;
-    ``remedy``: what keeps the scores in range, as the fusion words it."""
+# where the fused scores of a pair that ties at float32 against its order lie, each kind
+# said in a warning of its own, as what keeps them apart differs: beyond float32's range
+# (read as infinity), within its smallest normal value (read as 0 or with few bits), or
+# within its range (doubles closer than float32's 24 bits tell apart: sums over several
+# runs of RRF's 1/(k + r) from a k of about 1e3)
+_WHERE = {
+    "overflow": f"beyond float32's range (±{FLOAT32_MAX:.2g})",
+    "underflow": f"within float32's smallest normal value (±{FLOAT32_TINY:.2g})",
+    "precision": "within float32's range",
+}
+_OUT_OF_RANGE = "to keep the scores in range, "  # the advice of the first two kinds
+
+
+# how far apart, relative to the size of the values it combines, two fused scores equal
+# on paper can come out (RRF at k 60 of ranks 1, 2 and 7 of three runs, added in two
+# orders: 0.04744784801534369 and ...370): each is a few roundings of 2**-53 from its exact
+# value per run combined, a normalisation's a few more; 2**-40 (8192 of them) covers any
+# fusion of fewer than thousands of runs and lies 2**16 below float32's precision
+# (2**-24), where docno order starts to rule: a pair this close is taken as equal
+ROUNDING = 2.0**-40
+
+
+def against_order(
+    ranked: pa.Table, remedies: dict[str, str], sizes: Callable[[], np.ndarray]
+) -> dict[str, str]:
+    """The warnings, ``{kind: text}``, where the ranking written (scores descending at
+    float32, trec_eval 9.x's precision; ties by docno) puts a smaller fused score above a
+    larger one, by where the scores lie (:data:`_WHERE`: ``overflow``, ``underflow``,
+    ``precision``); only the kinds ``remedies`` names (``{kind: what keeps them apart, as
+    the fusion words it}``) are looked for. Scores equal on paper are no contradiction: no
+    warning where they are equal or within :func:`rounding` of one another. ``ranked``:
+    the fused run in trecbench's ranking, cut at its depth, with each document's ``group``
+    in ``sizes()`` (asked only when some pair is out of order)."""
     score = arrow.to_numpy(ranked.column("score"))
     rank = arrow.to_numpy(ranked.column("rank"))
     # ranked as float32, descending: a larger double below within a topic is a float32 tie
-    below = (rank[1:] != 1) & (score[1:] > score[:-1])
-    size = np.maximum(np.abs(score[1:]), np.abs(score[:-1]))
-    out = size > FLOAT32_MAX if beyond else size < FLOAT32_TINY
-    pairs = np.flatnonzero(below & out)
+    pairs = np.flatnonzero((rank[1:] != 1) & (score[1:] > score[:-1]))
     if not len(pairs):
-        return None
-    rows = misplaced(score, rank, pairs)
+        return {}
+    with np.errstate(over="ignore", invalid="ignore"):  # a size beyond doubles: see rounding
+        size = sizes()
+    slack = rounding(score, size[arrow.to_numpy(ranked.column("group"))])
+    pairs = pairs[score[pairs + 1] - score[pairs] > np.maximum(slack[pairs], slack[pairs + 1])]
+    magnitude = np.maximum(np.abs(score[pairs + 1]), np.abs(score[pairs]))
+    kinds = {
+        "overflow": magnitude > FLOAT32_MAX,
+        "underflow": magnitude < FLOAT32_TINY,
+        "precision": (magnitude >= FLOAT32_TINY) & (magnitude <= FLOAT32_MAX),
+    }
+    return {
+        kind: _warning(ranked, (score, rank, slack), pairs[kinds[kind]], kind, remedy)
+        for kind, remedy in remedies.items()
+        if kinds[kind].any()
+    }
+
+
+def rounding(score: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """How far rounding alone may have moved each fused ``score`` from its value on paper:
+    :data:`ROUNDING` of the ``size`` of the values it combines (as the fusion combines
+    their magnitudes: the sum of ``|v|``, a z-score's cancelling terms included), or of the
+    score where that is more (a size beyond a double's range: of the score)."""
+    size = np.where(np.isfinite(size), np.maximum(np.abs(size), np.abs(score)), np.abs(score))
+    return ROUNDING * size
+
+
+def kept_apart(given_k: bool) -> str:
+    """What keeps fused scores within float32's range apart there, as the warning of kind
+    ``precision`` advises it: a smaller k where the caller gave RRF's (``1/(k + r)`` then
+    differ more between ranks; not a search's k); trec_eval 10.0, which reads the doubles.
+    No weight or normalisation helps a score-based method: scores keep their relative
+    differences."""
+    full = "trec_eval 10.0 (score --compat 10.0) reads the scores written at full precision"
+    return f"give a smaller k; {full}" if given_k else full
+
+
+def _warning(ranked, per_row: tuple, pairs: np.ndarray, kind: str, remedy: str) -> str:
+    """The warning of ``pairs`` (row i above row i + 1 against its score), all of one
+    ``kind``: the documents and topics so ranked, the first pair, ``remedy``.
+    ``per_row``: every row's score, rank and rounding (:func:`against_order`)."""
+    score = per_row[0]
+    rows = misplaced(*per_row, pairs)
     qids, docnos = ranked.column("qid"), ranked.column("docno")
     topics = len(pc.unique(qids.take(arrow.array(rows))))
     first = int(pairs[0])
@@ -62,29 +129,30 @@ def out_of_range(ranked: pa.Table, remedy: str, *, beyond: bool) -> str | None:
         f"topic {one_line(qids[first].as_py())}: {one_line(docnos[first].as_py())} {low!r} "
         f"above {one_line(docnos[first + 1].as_py())} {high!r}"
     )
-    where = (
-        f"beyond float32's range (±{FLOAT32_MAX:.2g})"
-        if beyond
-        else f"within float32's smallest normal value (±{FLOAT32_TINY:.2g})"
-    )
+    advice = remedy if kind == "precision" else _OUT_OF_RANGE + remedy
     return (
-        f"fused scores {where} tie at float32 (as {float(as_float32(low)):g}), the "
+        f"fused scores {_WHERE[kind]} tie at float32 (as {float(as_float32(low)):g}), the "
         f"precision trec_eval 9.x reads scores at, so it ranks them by docno: "
         f"{counted(len(rows), 'document')} of {counted(topics, 'topic')} are ranked "
-        f"against their scores ({example}); to keep the scores in range, {remedy}"
+        f"against their scores ({example}); {advice}"
     )
 
 
-def misplaced(score: np.ndarray, rank: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+def misplaced(
+    score: np.ndarray, rank: np.ndarray, slack: np.ndarray, pairs: np.ndarray
+) -> np.ndarray:
     """The rows placed by docno against their scores: in every float32 tie (a topic's
     neighbouring rows equal at float32) that holds one of ``pairs`` (row i above row i + 1
-    against its score), the rows not where their scores would put them (z, y, x by docno
-    for 1e-50, 1.7e-50, 1.25e-50: all three, not only the neighbours out of order)."""
+    against its score), the rows whose score is more than their ``slack`` (rounding) from
+    the score the scores' order puts in their place (z, y, x by docno for 1e-50, 1.7e-50,
+    1.25e-50: all three, not only the neighbours out of order)."""
     with np.errstate(over="ignore"):
         single = score.astype(np.float32)
     starts = np.ones(len(score), bool)
     starts[1:] = (rank[1:] == 1) | (single[1:] != single[:-1])
     tie = np.cumsum(starts)
     rows = np.flatnonzero(np.isin(tie, tie[pairs + 1]))
-    by_score = np.lexsort((-score[rows], tie[rows]))  # stable: equal scores keep their place
-    return rows[by_score != np.arange(len(rows))]
+    by_score = rows[np.lexsort((-score[rows], tie[rows]))]  # stable: equal scores stay
+    with np.errstate(over="ignore"):  # -1.7e308 from 1.7e308: infinitely apart, as it is
+        apart = np.abs(score[by_score] - score[rows])
+    return rows[apart > np.maximum(slack[by_score], slack[rows])]

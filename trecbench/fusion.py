@@ -40,10 +40,12 @@ scores keep full double precision. No intermediate value overflows: the normalis
 are computed on each topic's scores divided by a power of two at least their largest
 magnitude (exact, so the values are those of the formulas bit for bit), and a fused score
 beyond a double's range (huge weights, scores near 1e308 under ``none``) is refused in one
-line rather than written as ``inf`` or ``nan``; fused scores out of float32's range
-(beyond ±3.4e38, read as infinity; within ±1.2e-38, read as 0 or with few bits), which
-trec_eval 9.x then ranks by docno, are warned of where that ranking puts a smaller score
-above a larger one (:mod:`trecbench.fused_ties`). Every sum adds one term after the other
+line rather than written as ``inf`` or ``nan``. Fused scores that differ as doubles but
+tie at float32, which trec_eval 9.x then ranks by docno, are warned of wherever that
+ranking puts a smaller score above a larger one, by more than rounding (2**-40 of their
+size): out of float32's range (beyond ±3.4e38, read as infinity; within ±1.2e-38, read as
+0 or with few bits) or within it (sums over several runs: RRF from a k of about 1e3), each
+kind in a warning (:mod:`trecbench.fused_ties`). Every sum adds one term after the other
 in ranx's order, so that the values are ranx's bit for bit (:func:`sums_in_order`): a
 topic's sums (``sum``; ``z-score``'s mean and sd) its scores, the doubles descending; a
 document's its runs' values, in the order the runs are given. Everything is vectorised:
@@ -453,9 +455,10 @@ def fuse_tables(
     """:func:`fuse` on runs already ranked by :func:`ranked_table`; returns a pyarrow table
     ``qid, docno, rank, score, tag`` in trec_eval's order. ``progress(label, done,
     total)``: the steps of fusing (``fusing``: the runs' values, their documents matched,
-    combined, ranked). Scores that tie at float32 against their order are warned of
-    (:class:`~trecbench.errors.ParameterDomainWarning`). ``searched``: as
-    :func:`fused_and_ties` takes it."""
+    combined, ranked). Each kind of :func:`fused_and_ties`' ties is warned of in one
+    :class:`~trecbench.errors.ParameterDomainWarning`: wherever the ranking written puts
+    a smaller fused score above a larger one (by more than rounding) as they tie at
+    float32. ``searched``: as :func:`fused_and_ties` takes it."""
     fused, ties = fused_and_ties(
         runs, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag,
         progress=progress, searched=searched,
@@ -478,12 +481,12 @@ def fused_and_ties(
     searched: bool = False,
 ) -> tuple[pa.Table, dict[str, str]]:
     """:func:`fuse_tables` without its warnings: the fused table and what of it ties at
-    float32 against its order, ``{kind: message}`` (``rrf ranks``: RRF's k;
-    ``overflow``: scores beyond float32's range; ``underflow``: within its smallest normal
-    value; :mod:`trecbench.fused_ties`), for a caller that fuses many settings
-    and says each kind once (:func:`trecbench.runstudy.fusion_tuning.tune_fusion`).
-    ``searched``: the weights are a search's (``--optimize``'s grid, which sums them to
-    1), not the caller's: what the messages advise leaves them out."""
+    float32 against its order, ``{kind: message}`` (``rrf ranks``: RRF's k; fused scores
+    ``overflow``: beyond float32's range, ``underflow``: within its smallest normal value,
+    ``precision``: within its range; :mod:`trecbench.fused_ties`), for a caller that fuses
+    many settings and says each kind once (:func:`~trecbench.runstudy.fusion_tuning.tune_fusion`).
+    ``searched``: the weights (RRF: k) are a search's (``--optimize``'s grid, which sums
+    weights to 1), not the caller's: what the messages advise leaves them out."""
     if not runs:
         raise UsageError("nothing to fuse: no run given")
     method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
@@ -501,8 +504,9 @@ def fused_and_ties(
     step()
     groups = arrow.Groups(arrow.row_keys(qid, docno))
     step()
+    values, row_weights = np.concatenate(values), np.concatenate(row_weights)
     with np.errstate(over="ignore", invalid="ignore"):  # refused below, not warned about
-        fused = _combine(method, groups, np.concatenate(values), np.concatenate(row_weights))
+        fused = _combine(method, groups, values, row_weights)
     first = arrow.array(groups.first)
     settings = (method, norm, weights is not None and not searched)
     _refuse_non_finite(fused, qid.take(first), docno.take(first), settings)
@@ -512,14 +516,17 @@ def fused_and_ties(
             "docno": docno.take(first),
             "score": arrow.array(fused),
             "tag": pa.array([tag or method] * len(fused), pa.large_string()),
+            "group": pa.array(np.arange(len(fused))),  # its row of sizes, below
         }
     )
     step()
     ranked = ranking.truncate(ranking.rank_table(table), depth)
-    ties["overflow"] = fused_ties.out_of_range(ranked, _remedies(*settings), beyond=True)
+    remedies = {"overflow": _remedies(*settings)}
     if not ties.get("rrf ranks"):  # RRF of a huge k: said already
-        remedy = _remedies(*settings, weight_size="larger")
-        ties["underflow"] = fused_ties.out_of_range(ranked, remedy, beyond=False)
+        remedies["underflow"] = _remedies(*settings, weight_size="larger")
+        remedies["precision"] = fused_ties.kept_apart(given_k=method == "rrf" and not searched)
+    sizes = partial(_combine, method, groups, np.abs(values), row_weights)  # when asked
+    ties.update(fused_ties.against_order(ranked, remedies, sizes))
     step()
     fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
     found = {kind: message for kind, message in ties.items() if message is not None}
