@@ -264,6 +264,24 @@ def ids(
     return values
 
 
+def _numbers_given(values: pa.Array, name: str, origin: str, where: Where) -> pa.Array:
+    """``values`` of a column of numbers (``name``: score, relevance, rank...) decoded, a
+    missing one refused, and text refused where it is not UTF-8: what every such column
+    is checked for before its numbers are read."""
+    values = _decoded(values)
+    _refuse_nulls(values, name, origin, where)
+    if _text(values):
+        _refuse_invalid_utf8(values, name, origin, where)
+    return values
+
+
+def _integral(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Float or decimal ``values`` as doubles, and where they are not integral (or not
+    finite): the grades and ranks they may hold."""
+    floats = arrow.to_numpy(pc.cast(values, pa.float64(), safe=False))
+    return floats, ~np.isfinite(floats) | (floats != np.round(floats))
+
+
 def scores(
     values: pa.Array, origin: str, where: Where = row_named, name: str = "score"
 ) -> pa.Array:
@@ -272,10 +290,7 @@ def scores(
 
     Integers of any width are taken as trec_eval takes their decimal text (``atof``): the
     nearest double, so a score beyond 2^53 is rounded as it would be in a TREC file."""
-    values = _decoded(values)
-    _refuse_nulls(values, name, origin, where)
-    if _text(values):
-        _refuse_invalid_utf8(values, name, origin, where)
+    values = _numbers_given(values, name, origin, where)
     if _text(values) or pa.types.is_decimal(values.type):  # decimals: as their text reads
         good, numbers = parse_scores(pc.cast(values, pa.string()))
         if not good.all():
@@ -303,11 +318,9 @@ def scores(
 
 def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
     """int64 grades: integers, integral numbers or integer text, within ±MAX_GRADE."""
-    values = _decoded(values)
-    _refuse_nulls(values, "relevance", origin, where)
+    values = _numbers_given(values, "relevance", origin, where)
     kind = values.type
     if _text(values):
-        _refuse_invalid_utf8(values, "relevance", origin, where)
         parsed = parse_grades(pc.cast(values, pa.string()))
         bad = ~parsed.integer
         numbers = parsed.values
@@ -318,8 +331,7 @@ def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
         bad = np.zeros(len(exact), bool)
         numbers = np.where(too_big, 0, exact).astype(np.int64)
     elif pa.types.is_floating(kind) or pa.types.is_decimal(kind):
-        floats = arrow.to_numpy(pc.cast(values, pa.float64(), safe=False))
-        bad = ~np.isfinite(floats) | (floats != np.round(floats))
+        floats, bad = _integral(values)
         too_big = ~bad & (np.abs(floats) > MAX_GRADE)
         numbers = np.where(bad | too_big, 0, floats).astype(np.int64)
     else:
@@ -343,11 +355,9 @@ def ranks(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
     """int64 ranks as a run's file writes them: non-negative integers within a C long
     (what the validator and TREC text's reader take, R10: :func:`parse_ranks`), integral
     numbers or integer text."""
-    values = _decoded(values)
-    _refuse_nulls(values, "rank", origin, where)
+    values = _numbers_given(values, "rank", origin, where)
     kind = values.type
     if _text(values):
-        _refuse_invalid_utf8(values, "rank", origin, where)
         numbers = parse_ranks(pc.cast(values, pa.string()))
         bad = arrow.to_numpy(numbers.is_null())
         numbers = arrow.to_numpy(pc.fill_null(numbers, 0))
@@ -356,9 +366,8 @@ def ranks(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
         bad = (exact < 0) | (exact > np.iinfo(np.int64).max)
         numbers = np.where(bad, 0, exact).astype(np.int64)
     elif pa.types.is_floating(kind) or pa.types.is_decimal(kind):
-        floats = arrow.to_numpy(pc.cast(values, pa.float64(), safe=False))
-        bad = ~np.isfinite(floats) | (floats != np.round(floats)) | (floats < 0)
-        bad |= floats >= 2.0**63
+        floats, bad = _integral(values)
+        bad |= (floats < 0) | (floats >= 2.0**63)
         numbers = np.where(bad, 0, floats).astype(np.int64)
     else:
         raise InputError(origin, None, f"rank column has type {kind}: expected integers", "R10")
