@@ -112,6 +112,31 @@ def test_reports_match_their_schemas(written):
     assert kinds == ["config", "qrels", "routing", "run", "run", "run", "strata"]
 
 
+def test_the_description_is_shown_in_every_output(written):
+    # the configuration's description was read by the schema and shown nowhere
+    toml = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    described = toml.loads(CONFIG.read_text())["description"]
+    out, report = written
+    assert report["benchmark"]["description"] == described
+    markdown = (out / "BenchmarkComparison.md").read_text()
+    assert markdown.startswith(f"# Benchmark: hpo-rtask\n\n{described}\n\n- Qrels: ")
+    assert (
+        f'<h2 id="benchmark">Benchmark: hpo-rtask</h2>\n<p>{described}</p>'
+        in (out / "report.html").read_text()
+    )
+
+
+def test_a_description_is_escaped_as_the_name_and_absent_when_not_given(tmp_path):
+    head = 'measures = ["P@1"]\ndescription = "# a_b | c"\n'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", head)
+    bench = run_benchmark(path)
+    assert bench.markdown(False).split("\n")[:3] == ["# Benchmark: c", "", "\\# a\\_b %7C c"]
+    path.write_text(path.read_text().replace('description = "# a_b | c"\n', ""))
+    bench = run_benchmark(path)
+    assert bench.markdown(False).split("\n")[2].startswith("- Qrels: ")
+    assert bench.section()["description"] is None
+
+
 def test_means_and_per_topic_values_are_trec_eval_s(written):
     out, report = written
     summary = {(r["run"], r["measure"]): r["mean"] for r in report["results"][0]["summary"]}

@@ -64,6 +64,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     return BenchmarkSettings(
         path=path,
         name=document.get("name", path.stem),
+        description=document.get("description"),
         qrels=resolve(document["qrels"], "qrels"),
         modes=[
             _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, path)

@@ -62,6 +62,7 @@ class Benchmark:
         return json_safe(
             {
                 "name": config.name,
+                "description": config.description,
                 "config": str(config.path),
                 "validation": {
                     "profile": self.profile,

@@ -174,7 +174,8 @@ class BenchmarkSettings:
     """A checked benchmark (see :func:`~trecbench.benchmarking.load_benchmark_config`);
     paths are resolved.
 
-    ``path``: the configuration file; ``qrels``, ``modes`` (in table order), ``measures``
+    ``path``: the configuration file; ``name`` and ``description`` (None: none), shown in
+    the outputs; ``qrels``, ``modes`` (in table order), ``measures``
     (None: :data:`trecbench.measures.KPI_PRESET`), ``topics`` (a topics file the runs are
     validated against), ``output`` (the output folder), ``meta`` (for the reports and the
     manifest); ``profile`` and ``max_depth`` of the validation; ``preset`` and ``targets``
@@ -211,6 +212,7 @@ class BenchmarkSettings:
     routing: Path | None = None
     maxontsim_formula: str | None = None
     ontology: Path | None = None
+    description: str | None = None
 
     def __post_init__(self) -> None:
         _check_references(self.modes, self.path)

@@ -98,8 +98,10 @@ def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
         f"adjusted p < {tests.alpha:g}; "
         f"{tests.samples:,} bootstrap samples, seed {tests.seed}",
     ]
+    described = [Paragraph(line(escape(config.description)))] if config.description else []
     return [
         Heading(1, f"Benchmark: {escape(config.name)}"),
+        *described,
         Items(tuple(line(item) for item in items)),
     ]
 
