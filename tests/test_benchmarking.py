@@ -660,6 +660,12 @@ def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_p
             'measures = ["nDCG@10"]\n',
             r"targets\.measures\.P@5: P@5 is not benchmarked \(measures: nDCG@10\)",
         ),
+        (  # no reranking section, "reranking": [] in the report
+            'reranks = "a"\n',
+            'measures = ["P@5", "map"]\n',
+            r"c\.toml: modes\.h\.reranks: no nDCG measure is benchmarked \(measures: P@5, map\); "
+            r"add one \(nDCG@10\) or drop it$",
+        ),
     ],
 )
 def test_a_setting_the_benchmark_would_leave_out_is_refused(tmp_path, mode, measures, message):

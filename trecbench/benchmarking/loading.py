@@ -30,6 +30,7 @@ from .settings import (
     Completeness,
     Mode,
     Target,
+    reranking_measure,
 )
 
 CONFIG_SCHEMA = "benchmark_config"
@@ -61,6 +62,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     strata = document.get("strata", {})
     parsed = _measures(document.get("measures"), path)
     _check_maxontsim_used(document, parsed, path)
+    _check_reranking_reported(document, parsed, path)
     return BenchmarkSettings(
         path=path,
         name=document.get("name", path.stem),
@@ -170,12 +172,31 @@ def _check_maxontsim_used(document: Mapping[str, Any], benchmarked: list, path: 
         return
     for key in ("maxontsim_formula", "ontology"):
         if key in document:
-            raise _setting_error(
-                path,
-                f"{key}: no MaxOntSim measure is benchmarked (measures: "
-                f"{', '.join(m.requested or str(m) for m in benchmarked)}); add one (MaxOntSim@10) "
-                "or drop it",
-            )
+            raise _unused_setting(path, key, "MaxOntSim", "MaxOntSim@10", benchmarked)
+
+
+def _check_reranking_reported(document: Mapping[str, Any], benchmarked: list, path: Path) -> None:
+    """A mode's ``reranks`` with no nDCG measure ``benchmarked`` (parsed) would report no
+    improvement, without a word: refused, as MaxOntSim's options without its measure."""
+    from ..measures.labels import value_names
+
+    shown = [display for m in benchmarked for _, display in value_names(m) or ()]
+    if any(reranking_measure(name) for name in shown):
+        return
+    for name, spec in document["modes"].items():
+        if "reranks" in spec:
+            raise _unused_setting(path, f"modes.{name}.reranks", "nDCG", "nDCG@10", benchmarked)
+
+
+def _unused_setting(path: Path, key: str, kind: str, example: str, benchmarked: list):
+    """The error refusing ``key``, which only a ``kind`` measure (as ``example``) reads,
+    when none of the ``benchmarked`` measures (parsed) is one."""
+    measures = ", ".join(m.requested or str(m) for m in benchmarked)
+    return _setting_error(
+        path,
+        f"{key}: no {kind} measure is benchmarked (measures: {measures}); add one ({example}) "
+        "or drop it",
+    )
 
 
 def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:

@@ -16,7 +16,7 @@ from .checks import InvalidRuns, Validated, check_fused, summary, validate_input
 from .completeness import completeness
 from .loading import load_benchmark_config
 from .result import Benchmark, ModeResult, fused_run_file
-from .settings import ACTIONS, BenchmarkSettings
+from .settings import ACTIONS, BenchmarkSettings, reranking_measure
 
 
 @outputs.in_input_scope  # as compare and evaluate: what was read is not read again
@@ -293,11 +293,12 @@ def _finite(value) -> float | None:
 
 
 def _reranking(config: BenchmarkSettings, kpis: list[dict]) -> list[dict]:
-    """Reranking improvement of nDCG for every mode that reranks another one."""
+    """Reranking improvement of nDCG for every mode that reranks another one (the loader
+    refuses ``reranks`` when no nDCG measure is benchmarked)."""
     from ..routing import reranking_improvement
 
     rows = []
-    ndcg = [row for row in kpis if row["measure"].lower().startswith("ndcg")]
+    ndcg = [row for row in kpis if reranking_measure(row["measure"])]
     for mode in config.modes:
         if mode.reranks is None:
             continue

@@ -110,6 +110,12 @@ COMPLETENESS = Completeness().to_json()
 STATISTICS = {"test": "t", "correction": None, "samples": 10_000, "seed": 0, "confidence": 0.95}
 
 
+def reranking_measure(name: str) -> bool:
+    """Whether the improvement of a mode that reranks another is reported for the measure
+    the KPI table names ``name``: the nDCG measures (RAG spec §4.3)."""
+    return name.lower().startswith("ndcg")
+
+
 def default_statistics() -> StatsSettings:
     """compare's default statistics settings."""
     from ..comparison.settings import StatsSettings
