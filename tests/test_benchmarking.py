@@ -518,6 +518,17 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
         ('[targets.measures."ndcg_cut.10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n'
          '[targets.measures.ndcg_cut_10]\nbaseline = [0.5, 0.6]\ngood = 0.7\n',
          "targets.measures: ndcg_cut.10 and ndcg_cut_10 are both nDCG@10's target"),
+        # beyond a 64-bit integer: an OverflowError in the completeness check (exit 70)
+        *(
+            (f"[{table}]\n{key} = 9223372036854775808\n{fused}",
+             f"{where}: 9223372036854775808 is greater than the maximum of 9223372036854775807")
+            for table, key, fused, where in (
+                ("completeness", "min_pool_depth", "", "completeness/min_pool_depth"),
+                ("completeness", "unjudged_at", "", "completeness/unjudged_at"),
+                ("validation", "max_depth", "", "validation/max_depth"),
+                ("modes.h", "depth", 'fuse = ["lexical", "vector"]\n', "modes/h/depth"),
+            )
+        ),
     ],
 )  # fmt: skip
 def test_configuration_errors_name_the_file_and_the_key(tmp_path, extra, message):
@@ -772,6 +783,16 @@ def test_a_completeness_limit_is_printed_as_set_and_a_share_on_its_side_of_it(
     assert "42.9% of the top 10 documents are unjudged (> 42.85%)" in text
     assert "unjudged ≤ 42.85% of the top 10" in text
     assert "| 2/2 (100.0%) | 2 (min 1) | 42.9% | incomplete" in text  # cells as the status
+
+
+def test_the_largest_pool_depth_is_a_threshold_like_any_other(tmp_path):
+    # a depth of 1 (B unjudged) against 2^63 - 1, as set
+    tail = "[completeness]\nmin_pool_depth = 9223372036854775807\n"
+    a = "t1 Q0 A 1 2 a\nt1 Q0 B 2 1 a\n"
+    bench = run_benchmark(_two_modes(tmp_path, "t1 0 A 1\n", a, "t1 Q0 A 1 2 b\n", "", tail))
+    problem = bench.modes[0].completeness["problems"][0]
+    assert problem["check"] == "pool_depth"
+    assert problem["message"].startswith("median judged depth 1 < 9223372036854775807 (")
 
 
 def test_a_short_run_judged_to_its_end_is_not_a_shallow_pool():

@@ -221,6 +221,16 @@ def test_non_finite_numbers_are_refused_in_toml(tmp_path):
         _config(tmp_path, text, "c.toml")
 
 
+def test_a_yaml_integer_beyond_64_bits_is_refused_by_the_schema(tmp_path):
+    # 1e20 written as an integer: an OverflowError in the completeness check (exit 70)
+    with pytest.raises(
+        UsageError,
+        match=r"c\.yaml: completeness/min_pool_depth: 100000000000000000000 is greater than "
+        r"the maximum of 9223372036854775807$",
+    ):
+        _config(tmp_path, HEAD + "completeness: {min_pool_depth: 100000000000000000000}\n")
+
+
 def test_schema_errors_quote_an_excerpt_of_a_long_value(tmp_path):
     text = HEAD + "name: ['" + "y" * 100_000 + "']\n"
     with pytest.raises(UsageError, match="characters") as caught:
