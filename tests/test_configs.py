@@ -231,6 +231,16 @@ def test_a_yaml_integer_beyond_64_bits_is_refused_by_the_schema(tmp_path):
         _config(tmp_path, HEAD + "completeness: {min_pool_depth: 100000000000000000000}\n")
 
 
+def test_a_target_without_a_strong_level_may_say_so_with_null(tmp_path):
+    # the schema's "null: no such level" ended in a TypeError comparing it (exit 70)
+    text = (
+        HEAD + "targets: {measures: {nDCG@10: {baseline: [0.1, 0.2], good: 0.5, strong: null}}}\n"
+    )
+    target = _config(tmp_path, text).targets["nDCG@10"]
+    assert (target.baseline, target.good, target.strong) == ((0.1, 0.2), 0.5, None)
+    assert target.mark(0.9) == "good"
+
+
 def test_schema_errors_quote_an_excerpt_of_a_long_value(tmp_path):
     text = HEAD + "name: ['" + "y" * 100_000 + "']\n"
     with pytest.raises(UsageError, match="characters") as caught:

@@ -238,14 +238,15 @@ def _targets(
     keys: dict[str, str] = {}  # display name -> the key that gave its target
     for key, spec in measures.items():
         low, high = spec["baseline"]
-        levels = [low, high, spec["good"], *([spec["strong"]] if "strong" in spec else [])]
+        strong = spec.get("strong")  # null (YAML): no such level, as the schema says
+        levels = [low, high, spec["good"], *([] if strong is None else [strong])]
         if any(a > b for a, b in zip(levels, levels[1:], strict=False)):
             raise _setting_error(
                 path,
                 f"targets.measures.{key}: the levels are not in order "
                 f"(baseline low <= high <= good <= strong): {', '.join(map(str, levels))}",
             )
-        target = Target((low, high), spec["good"], spec.get("strong"), spec.get("note", ""))
+        target = Target((low, high), spec["good"], strong, spec.get("note", ""))
         name = _target_name(key, path)
         if name not in shown and parse_measure(key).family not in whole:
             raise _setting_error(
