@@ -488,6 +488,18 @@ def _config(folder: Path, extra: str) -> Path:
     return path
 
 
+def test_targets_within_a_measures_values_or_of_an_unbounded_one_are_taken(tmp_path):
+    folder = _copy_demo(tmp_path)
+    extra = (
+        '[targets.measures."nDCG@10"]\nbaseline = [0, 0.5]\ngood = 1\nstrong = 1\n'
+        "[targets.measures.num_rel_ret]\nbaseline = [5, 20]\ngood = 40\n"
+    )
+    path = _config(folder, extra)
+    path.write_text('measures = ["nDCG@10", "num_rel_ret"]\n' + path.read_text())
+    targets = load_benchmark_config(path).targets
+    assert (targets["nDCG@10"].good, targets["num_rel_ret"].good) == (1, 40)
+
+
 def test_a_target_under_any_spelling_is_the_measures(tmp_path):
     folder = _copy_demo(tmp_path)
     for key in ("ndcg_cut.10", "ndcg@10", "nDCG@10"):
@@ -518,6 +530,14 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
         ('[targets.measures."ndcg_cut.10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n'
          '[targets.measures.ndcg_cut_10]\nbaseline = [0.5, 0.6]\ngood = 0.7\n',
          "targets.measures: ndcg_cut.10 and ndcg_cut_10 are both nDCG@10's target"),
+        # a level outside the measure's [0, 1] was printed and marked against
+        ('[targets.measures."nDCG@10"]\nbaseline = [0.1, 0.2]\ngood = 1.5\n',
+         r"targets.measures.nDCG@10: nDCG@10 lies in \[0, 1\], a level outside it is never "
+         r"reached or always passed: 0.1, 0.2, 1.5$"),
+        ('[targets.measures."ndcg_cut.10"]\nbaseline = [-5, 0.2]\ngood = 0.5\n',
+         r"targets.measures.ndcg_cut.10: nDCG@10 lies in \[0, 1\], .*: -5, 0.2, 0.5$"),
+        ('[targets.measures."MAP@100"]\nbaseline = [0.2, 0.3]\ngood = 0.5\nstrong = 1.01\n',
+         r"targets.measures.MAP@100: MAP@100 lies in \[0, 1\], .*: 0.2, 0.3, 0.5, 1.01$"),
         # beyond a 64-bit integer: an OverflowError in the completeness check (exit 70)
         *(
             (f"[{table}]\n{key} = 9223372036854775808\n{fused}",

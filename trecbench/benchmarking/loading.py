@@ -224,11 +224,12 @@ def _targets(
 ) -> dict[str, Target]:
     """The preset's targets, with ``targets.measures`` added or replacing them: each
     keyed by the one value it names in any spelling ``measures`` takes (``ndcg_cut.10``
-    is nDCG@10), its levels in order (baseline low <= high <= good <= strong), and a
-    value of the ``benchmarked`` measures (parsed): a target for another would mark
-    nothing, without a word."""
+    is nDCG@10), its levels in order (baseline low <= high <= good <= strong) and within
+    the measure's values where the registry bounds them (nDCG@10 in [0, 1]: a good of 1.5
+    is never reached), and a value of the ``benchmarked`` measures (parsed): a target for
+    another would mark nothing, without a word."""
     from ..measures import parse_measure
-    from ..measures.labels import value_names
+    from ..measures.labels import past_unit_span, span, value_names
 
     shown = {display for m in benchmarked for _, display in value_names(m) or ()}
     # a family of decimal cutoffs asked without them (iprec_at_recall) names its values
@@ -248,6 +249,12 @@ def _targets(
             )
         target = Target((low, high), spec["good"], strong, spec.get("note", ""))
         name = _target_name(key, path)
+        if span(key) == 1.0 and past_unit_span(levels[0], levels[-1]):  # in order
+            raise _setting_error(
+                path,
+                f"targets.measures.{key}: {name} lies in [0, 1], a level outside it is never "
+                f"reached or always passed: {', '.join(map(str, levels))}",
+            )
         if name not in shown and parse_measure(key).family not in whole:
             raise _setting_error(
                 path,
