@@ -376,7 +376,7 @@ def test_yaml_config_and_schema_errors(tmp_path):
         lambda d: d["modes"].update(a={"fuse": ["b"]}, b={"fuse": ["a"]}),
         "in a circle: a -> b -> a",
     )
-    refused(lambda d: d["modes"]["lexical"].update(k=3), "modes/lexical")
+    refused(lambda d: d["modes"]["lexical"].update(k=3), "modes.lexical: k is a fusion's")
 
 
 def _count_opens(monkeypatch) -> Counter:

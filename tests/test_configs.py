@@ -241,6 +241,31 @@ def test_a_target_without_a_strong_level_may_say_so_with_null(tmp_path):
     assert target.mark(0.9) == "good"
 
 
+@pytest.mark.parametrize(
+    "settings, named",
+    [
+        ("method: rrf", "method is a fusion's setting, but the mode is a run file (`run`): "
+         "drop it,"),
+        ("k: 3, tag: x", "k, tag are a fusion's settings, but the mode is a run file (`run`): "
+         "drop them,"),
+        ("norm: none", "norm is"), ("weights: [1]", "weights is"), ("depth: 5", "depth is"),
+    ],
+)  # fmt: skip
+def test_a_run_mode_given_a_fusion_setting_is_refused_naming_it(tmp_path, settings, named):
+    # "modes/a: {...} is not valid under any of the given schemas"
+    with pytest.raises(UsageError, match=rf"c\.yaml: modes\.a: {re.escape(named)}"):
+        _config(tmp_path, f"qrels: q\nmodes: {{a: {{run: r, {settings}}}}}\n")
+
+
+def test_the_fusion_settings_named_are_those_the_schema_refuses_beside_run():
+    from trecbench.benchmarking.loading import FUSION_KEYS
+    from trecbench.report import load_schema
+
+    run_mode = load_schema("benchmark_config")["$defs"]["mode"]["oneOf"][0]
+    refused = [one["required"][0] for one in run_mode["not"]["anyOf"]]
+    assert refused == ["fuse", *FUSION_KEYS]
+
+
 def test_schema_errors_quote_an_excerpt_of_a_long_value(tmp_path):
     text = HEAD + "name: ['" + "y" * 100_000 + "']\n"
     with pytest.raises(UsageError, match="characters") as caught:

@@ -341,16 +341,33 @@ def _check_schema(document: Any, path: Path) -> None:
     _refuse_non_finite(document, path)
 
 
+# the settings of a fused mode only (the schema's mode refuses them beside `run`)
+FUSION_KEYS = ("method", "k", "norm", "weights", "depth", "tag")
+
+
 def _check_modes(document: Any, path: Path) -> None:
-    """A mode gives a run file or the modes it fuses, one of the two (the schema's "not
-    valid under any of the given schemas" said neither which nor why)."""
+    """A mode gives a run file or the modes it fuses, one of the two, and a run file's mode
+    no fusion settings (the schema's "not valid under any of the given schemas" said
+    neither which nor why)."""
     modes = document.get("modes") if isinstance(document, Mapping) else None
     for name, spec in modes.items() if isinstance(modes, Mapping) else ():
-        if isinstance(spec, Mapping) and ("run" in spec) == ("fuse" in spec):
+        if not isinstance(spec, Mapping):
+            continue
+        if ("run" in spec) == ("fuse" in spec):
             given = "both are given" if "run" in spec else "neither is given"
             raise UsageError(
                 f"{path}: modes.{name}: give `run` (a run file) or `fuse` (the modes it "
                 f"fuses), one of them: {given}"
+            )
+        fusing = [key for key in FUSION_KEYS if key in spec and "run" in spec]
+        if fusing:
+            settings = ", ".join(fusing)
+            one = len(fusing) == 1
+            are = "is a fusion's setting" if one else "are a fusion's settings"
+            raise UsageError(
+                f"{path}: modes.{name}: {settings} {are}, but the mode is a run file (`run`): "
+                f"drop {'it' if one else 'them'}, or give `fuse` (the modes it fuses) instead "
+                "of `run`"
             )
 
 
