@@ -149,14 +149,15 @@ def test_without_a_maxontsim_measure_no_ontology_is_recorded(files):
         (
             'maxontsim_formula = "hybrid_strict"\n',
             '["P@1"]',
-            r"mos\.toml: maxontsim_formula: no MaxOntSim measure is benchmarked \(measures: P@1\)",
+            r"mos\.toml:3: maxontsim_formula: no MaxOntSim measure is benchmarked "
+            r"\(measures: P@1\)",
         ),
         (
             'ontology = "hp.obo"\n',
             None,
-            r"mos\.toml: ontology: no MaxOntSim measure is benchmarked \(measures: nDCG@10, ",
+            r"mos\.toml:2: ontology: no MaxOntSim measure is benchmarked \(measures: nDCG@10, ",
         ),
-        ('maxontsim_formula = ""\n', '["MaxOntSim@1"]', r'mos\.toml: maxontsim_formula: ""'),
+        ('maxontsim_formula = ""\n', '["MaxOntSim@1"]', r'mos\.toml:3: maxontsim_formula: ""'),
     ],
 )
 def test_maxontsim_settings_are_refused_naming_the_file_and_key(tmp_path, extra, measures, message):

@@ -368,7 +368,7 @@ def test_yaml_config_and_schema_errors(tmp_path):
         with pytest.raises(UsageError, match=message):
             load_benchmark_config(path)
 
-    refused(lambda d: d["modes"]["hybrid"].update(method="borda"), "modes/hybrid/method")
+    refused(lambda d: d["modes"]["hybrid"].update(method="borda"), "modes.hybrid.method")
     refused(lambda d: d["modes"]["hybrid"].update(fuse=["lexical", "nope"]), "unknown mode 'nope'")
     refused(lambda d: d.update(colour="red"), "Additional properties")
     refused(lambda d: d["statistics"].update(baseline="x"), "statistics.baseline 'x'")
@@ -529,7 +529,8 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
          "modes.h: rrf fuses ranks"),
         ('[targets.measures."ndcg_cut.10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n'
          '[targets.measures.ndcg_cut_10]\nbaseline = [0.5, 0.6]\ngood = 0.7\n',
-         "targets.measures: ndcg_cut.10 and ndcg_cut_10 are both nDCG@10's target"),
+         "targets.measures.ndcg_cut_10: ndcg_cut.10 and ndcg_cut_10 are both nDCG@10's "
+         "target"),
         # a level outside the measure's [0, 1] was printed and marked against
         ('[targets.measures."nDCG@10"]\nbaseline = [0.1, 0.2]\ngood = 1.5\n',
          r"targets.measures.nDCG@10: nDCG@10 lies in \[0, 1\], a level outside it is never "
@@ -543,10 +544,10 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
             (f"[{table}]\n{key} = 9223372036854775808\n{fused}",
              f"{where}: 9223372036854775808 is greater than the maximum of 9223372036854775807")
             for table, key, fused, where in (
-                ("completeness", "min_pool_depth", "", "completeness/min_pool_depth"),
-                ("completeness", "unjudged_at", "", "completeness/unjudged_at"),
-                ("validation", "max_depth", "", "validation/max_depth"),
-                ("modes.h", "depth", 'fuse = ["lexical", "vector"]\n', "modes/h/depth"),
+                ("completeness", "min_pool_depth", "", "completeness.min_pool_depth"),
+                ("completeness", "unjudged_at", "", "completeness.unjudged_at"),
+                ("validation", "max_depth", "", "validation.max_depth"),
+                ("modes.h", "depth", 'fuse = ["lexical", "vector"]\n', "modes.h.depth"),
             )
         ),
     ],
@@ -558,7 +559,7 @@ def test_configuration_errors_name_the_file_and_the_key(tmp_path, extra, message
         path.write_text(extra + path.read_text())
     else:
         path = _config(folder, extra)
-    with pytest.raises(TrecbenchError, match=rf"two\.toml: {message}"):
+    with pytest.raises(TrecbenchError, match=rf"two\.toml:\d+: {message}"):
         load_benchmark_config(path)
 
 
@@ -694,7 +695,7 @@ def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_p
         (  # no reranking section, "reranking": [] in the report
             'reranks = "a"\n',
             'measures = ["P@5", "map"]\n',
-            r"c\.toml: modes\.h\.reranks: no nDCG measure is benchmarked \(measures: P@5, map\); "
+            r"c\.toml:9: modes\.h\.reranks: no nDCG measure is benchmarked \(measures: P@5, map\); "
             r"add one \(nDCG@10\) or drop it$",
         ),
     ],

@@ -211,13 +211,13 @@ def test_yaml_errors_name_the_line_counted_at_newlines_only(tmp_path, text, expe
 @pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
 def test_non_finite_targets_are_refused_in_yaml(tmp_path, value):
     text = HEAD + f"targets: {{measures: {{nDCG@10: {{baseline: [0.1, 0.2], good: {value}}}}}}}\n"
-    with pytest.raises(UsageError, match="targets/measures/nDCG@10/good: .* not a finite number"):
+    with pytest.raises(UsageError, match="targets.measures.nDCG@10.good: .* not a finite number"):
         _config(tmp_path, text)
 
 
 def test_non_finite_numbers_are_refused_in_toml(tmp_path):
     text = 'qrels = "q"\n[modes.a]\nrun = "r"\n[modes.f]\nfuse = ["a"]\nk = inf\n'
-    with pytest.raises(UsageError, match="modes/f/k: inf is not a finite number"):
+    with pytest.raises(UsageError, match="modes.f.k: inf is not a finite number"):
         _config(tmp_path, text, "c.toml")
 
 
@@ -225,7 +225,7 @@ def test_a_yaml_integer_beyond_64_bits_is_refused_by_the_schema(tmp_path):
     # 1e20 written as an integer: an OverflowError in the completeness check (exit 70)
     with pytest.raises(
         UsageError,
-        match=r"c\.yaml: completeness/min_pool_depth: 100000000000000000000 is greater than "
+        match=r"c\.yaml:3: completeness\.min_pool_depth: 100000000000000000000 is greater than "
         r"the maximum of 9223372036854775807$",
     ):
         _config(tmp_path, HEAD + "completeness: {min_pool_depth: 100000000000000000000}\n")
@@ -253,7 +253,7 @@ def test_a_target_without_a_strong_level_may_say_so_with_null(tmp_path):
 )  # fmt: skip
 def test_a_run_mode_given_a_fusion_setting_is_refused_naming_it(tmp_path, settings, named):
     # "modes/a: {...} is not valid under any of the given schemas"
-    with pytest.raises(UsageError, match=rf"c\.yaml: modes\.a: {re.escape(named)}"):
+    with pytest.raises(UsageError, match=rf"c\.yaml:2: modes\.a: {re.escape(named)}"):
         _config(tmp_path, f"qrels: q\nmodes: {{a: {{run: r, {settings}}}}}\n")
 
 
@@ -320,15 +320,15 @@ def test_a_long_measure_name_is_quoted_short(tmp_path):
     ("command", "name", "text", "shown"),
     [
         ("benchmark", "b.toml", 'qrels = "q"\n[modes.a]\nrun = "a\\u0000.run"\n',
-         r'modes/a/run: "a\u0000.run"'),
+         r':3: modes.a.run: "a\u0000.run"'),
         ("benchmark", "b.yaml", 'qrels: q\nmodes: {a: {run: r}}\noutput: "o\\0ut"\n',
-         r'output: "o\u0000ut"'),
+         r':3: output: "o\u0000ut"'),
         ("benchmark", "b.toml", 'qrels = "q"\n[modes.a]\nrun = "r"\n[strata]\n'
-         'sidecar = "s\\u0000"\ngroup_by = "g"\n', r'strata/sidecar: "s\u0000"'),
+         'sidecar = "s\\u0000"\ngroup_by = "g"\n', r':5: strata.sidecar: "s\u0000"'),
         ("leaderboard", "s.toml", '[collections.c]\nqrels = "q\\u0000"\nruns = {a = "a"}\n',
-         r'collections/c/qrels: "q\u0000"'),
+         r':2: collections.c.qrels: "q\u0000"'),
         ("leaderboard", "s.toml", 'systems = ["a", "b\\u0000"]\n[collections.c]\nqrels = "q"\n'
-         'runs = "{system}.run"\n', r'collections/c/runs: "b\u0000.run"'),
+         'runs = "{system}.run"\n', r':4: collections.c.runs: "b\u0000.run"'),
     ],
 )  # fmt: skip
 def test_a_nul_byte_in_a_configured_path_is_refused_naming_the_key(
@@ -341,20 +341,20 @@ def test_a_nul_byte_in_a_configured_path_is_refused_naming_the_key(
     config.write_text(text)
     assert run([command, str(config)]) == 1
     error = capsys.readouterr().err
-    assert error == f"trecbench: {config}: {shown} holds a NUL byte: no path can\n"
+    assert error == f"trecbench: {config}{shown} holds a NUL byte: no path can\n"
 
 
 @pytest.mark.parametrize(
     ("text", "shown"),
     [
-        ('qrels = true\n[modes.a]\nrun = "r"\n', "qrels: true is not of type 'string'"),
-        ("qrels: null\nmodes: {a: {run: r}}\n", "qrels: null is not of type 'string'"),
+        ('qrels = true\n[modes.a]\nrun = "r"\n', ":1: qrels: true is not of type 'string'"),
+        ("qrels: null\nmodes: {a: {run: r}}\n", ":1: qrels: null is not of type 'string'"),
         ('qrels = "q"\n[modes.a]\nrun = "r"\nlabel = {a = false}\n',
-         'modes/a/label: {"a": false} is not of type'),
+         ':4: modes.a.label: {"a": false} is not of type'),
         ('qrels: q\nmodes: {a: {run: r}}\nstatistics: {test: "False"}\n',
-         "statistics/test: \"False\" is not one of"),
+         ":3: statistics.test: \"False\" is not one of"),
         ('qrels = "q"\n[modes.a]\nrun = "r"\n[validation]\nprofile = "' + "p" * 300 + '"\n',
-         'validation/profile: "' + "p" * 40 + "…(300 characters)…" + "p" * 40 + '" is not'),
+         ':5: validation.profile: "' + "p" * 40 + "…(300 characters)…" + "p" * 40 + '" is not'),
     ],
     ids=["toml true", "yaml null", "table", "text", "long text"],
 )  # fmt: skip
@@ -363,19 +363,19 @@ def test_a_value_the_schema_refuses_is_quoted_as_the_configuration_spells_it(tmp
     name = "c.toml" if " = " in text else "c.yaml"
     with pytest.raises(UsageError) as refused:
         _config(tmp_path, text, name)
-    assert str(refused.value).startswith(f"{tmp_path / name}: {shown}")
+    assert str(refused.value).startswith(f"{tmp_path / name}{shown}")
 
 
 @pytest.mark.parametrize(
     ("name", "k", "shown"),
     [
-        ("c.toml", "1e400", "modes/f/k: 1e400 overflows a double"),
-        ("c.toml", "1_0e400", "modes/f/k: 1_0e400 overflows a double"),
-        ("c.toml", "-1e400", "modes/f/k: -1e400 is less than the minimum of 0"),
-        ("c.toml", "inf", "modes/f/k: inf is not a finite number"),
-        ("c.yaml", "1.0e+400", "modes/f/k: 1.0e+400 overflows a double"),
-        ("c.yaml", "1e400", "modes/f/k: 1e400 overflows a double"),  # YAML 1.1 reads text
-        ("c.yaml", ".inf", "modes/f/k: inf is not a finite number"),
+        ("c.toml", "1e400", "modes.f.k: 1e400 overflows a double"),
+        ("c.toml", "1_0e400", "modes.f.k: 1_0e400 overflows a double"),
+        ("c.toml", "-1e400", "modes.f.k: -1e400 is less than the minimum of 0"),
+        ("c.toml", "inf", "modes.f.k: inf is not a finite number"),
+        ("c.yaml", "1.0e+400", "modes.f.k: 1.0e+400 overflows a double"),
+        ("c.yaml", "1e400", "modes.f.k: 1e400 overflows a double"),  # YAML 1.1 reads text
+        ("c.yaml", ".inf", "modes.f.k: inf is not a finite number"),
     ],
 )
 def test_a_number_beyond_a_double_is_said_to_overflow(tmp_path, name, k, shown):
@@ -386,27 +386,28 @@ def test_a_number_beyond_a_double_is_said_to_overflow(tmp_path, name, k, shown):
         text = f"qrels: q\nmodes: {{a: {{run: r}}, f: {{fuse: [a], k: {k}}}}}\n"
     with pytest.raises(UsageError) as refused:
         _config(tmp_path, text, name)
-    assert str(refused.value) == f"{tmp_path / name}: {shown}"
+    line = 6 if name.endswith(".toml") else 2
+    assert str(refused.value) == f"{tmp_path / name}:{line}: {shown}"
 
 
 @pytest.mark.parametrize(
     ("setting", "shown"),
     [
-        ("statistics: {confidence: 9e-1}", "statistics/confidence: 9e-1 is read as text by "
+        ("statistics: {confidence: 9e-1}", "statistics.confidence: 9e-1 is read as text by "
          "YAML 1.1; write 9.0e-1 or 0.9"),
-        ("statistics: {samples: 1E4}", "statistics/samples: 1E4 is read as text by YAML 1.1; "
+        ("statistics: {samples: 1E4}", "statistics.samples: 1E4 is read as text by YAML 1.1; "
          "write 10000"),
         # no number to suggest where an integer is expected (0.5 is refused too)
-        ("statistics: {samples: 5e-1}", "statistics/samples: 5e-1 is not an integer"),
+        ("statistics: {samples: 5e-1}", "statistics.samples: 5e-1 is not an integer"),
         # as written, not as the double: 1e-400 is no 0, 1.00000000000000001e1 no 10
-        ("statistics: {samples: 1e-400}", "statistics/samples: 1e-400 is not an integer"),
+        ("statistics: {samples: 1e-400}", "statistics.samples: 1e-400 is not an integer"),
         ("statistics: {samples: 1.00000000000000001e1}",
-         "statistics/samples: 1.00000000000000001e1 is not an integer"),
-        ("completeness: {max_unjudged: .5e0}", "completeness/max_unjudged: .5e0 is read as "
+         "statistics.samples: 1.00000000000000001e1 is not an integer"),
+        ("completeness: {max_unjudged: .5e0}", "completeness.max_unjudged: .5e0 is read as "
          "text by YAML 1.1; write 0.5e+0 or 0.5"),
-        ("completeness: {max_unjudged: -1.e5}", "completeness/max_unjudged: -1.e5 is read as "
+        ("completeness: {max_unjudged: -1.e5}", "completeness.max_unjudged: -1.e5 is read as "
          "text by YAML 1.1; write -1.0e+5 or -100000.0"),
-        ("completeness: {max_unjudged: 1e-20}", "completeness/max_unjudged: 1e-20 is read as "
+        ("completeness: {max_unjudged: 1e-20}", "completeness.max_unjudged: 1e-20 is read as "
          "text by YAML 1.1; write 1.0e-20"),
     ],
 )  # fmt: skip
@@ -414,14 +415,14 @@ def test_a_yaml_12_number_read_as_text_is_said_so(tmp_path, setting, shown):
     # it was quoted as text, '"9e-1" is not of type 'number'', as if the file said "9e-1"
     with pytest.raises(UsageError) as refused:
         _config(tmp_path, f"{HEAD}{setting}\n")
-    assert str(refused.value) == f"{tmp_path / 'c.yaml'}: {shown}"
+    assert str(refused.value) == f"{tmp_path / 'c.yaml'}:3: {shown}"  # after HEAD's 2
 
 
 def test_a_yaml_12_number_is_text_where_text_is_taken(tmp_path):
     settings = _config(tmp_path, "qrels: q\nmodes: {a: {run: r, label: 1e5}}\nmeta: {v: 2e3}\n")
     assert settings.mode("a").label == "1e5" and settings.meta == {"v": "2e3"}
     # quoted, it is text as written: no hint
-    with pytest.raises(UsageError, match=r"statistics/seed: \"1e5\" is not of type 'integer'"):
+    with pytest.raises(UsageError, match=r"statistics.seed: \"1e5\" is not of type 'integer'"):
         _config(tmp_path, 'qrels: q\nmodes: {a: {run: r}}\nstatistics: {seed: "1e5"}\n')
 
 
@@ -494,7 +495,7 @@ def test_a_number_both_yaml_versions_read_alike_is_taken_and_quoted_as_written(
     with pytest.raises(UsageError) as refused:
         _config(tmp_path, f"qrels: q\nmodes: {{a: {{run: r, label: {value}}}}}\n")
     assert str(refused.value) == (
-        f"{tmp_path / 'c.yaml'}: modes/a/label: {value} is not of type 'string'"
+        f"{tmp_path / 'c.yaml'}:2: modes.a.label: {value} is not of type 'string'"
     )
 
 
@@ -509,7 +510,7 @@ def test_another_yaml_12_number_read_as_text_is_said_so(tmp_path, value, shown):
     with pytest.raises(UsageError) as refused:
         _config(tmp_path, f"{HEAD}completeness: {{max_unjudged: {value}}}\n")
     assert str(refused.value) == (
-        f"{tmp_path / 'c.yaml'}: completeness/max_unjudged: {value} is read as text by "
+        f"{tmp_path / 'c.yaml'}:3: completeness.max_unjudged: {value} is read as text by "
         f"YAML 1.1; {shown}"
     )
     # where text is taken, text as written
@@ -531,3 +532,101 @@ def test_an_unknown_stratum_is_quoted_short(tmp_path):
         run_benchmark(settings)
     assert "unknown stratum 'gggg" in str(refused.value)
     assert "…(3,000 characters)…" in str(refused.value) and len(str(refused.value)) < 400
+
+
+TOML_LINES = """\
+# weights of the fusion below
+qrels = "q"
+[modes.hybrid]
+run = "weights.run"
+[modes.h]
+fuse = ["a",
+  "b"]
+weights = [
+  1,
+  2,
+]
+[targets.measures."ndcg_cut.10"]
+good = 0.5
+[modes.d]
+fuse.method = "rrf"
+"""
+
+
+@pytest.mark.parametrize(
+    ("keys", "line"),
+    [
+        (("qrels",), 2),
+        (("modes",), 3),  # where the table first appears
+        (("modes", "h"), 5),
+        (("modes", "h", "fuse"), 6),
+        (("modes", "h", "weights"), 8),  # after a comment and a value naming it
+        (("modes", "h", "weights", 1), 8),  # an item: its list's line
+        (("targets", "measures", "ndcg_cut.10", "good"), 13),
+        (("modes", "d", "fuse", "method"), 15),  # a dotted key
+        (("modes", "h", "k"), None),  # not written: a default
+        (("statistics",), None),
+    ],
+)
+def test_a_toml_keys_line_is_where_the_file_writes_it(keys, line):
+    # counted by hand in TOML_LINES
+    from trecbench.toml_loader import toml_key_line
+
+    assert toml_key_line(TOML_LINES, keys) == line
+
+
+YAML_LINES = """\
+base: &base {method: rrf, k: 60}
+qrels: q
+modes:
+  h:
+    fuse:
+      - a
+      - b
+    weights: [1,
+      2]
+  g: {<<: *base, fuse: [a]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("keys", "line"),
+    [
+        (("qrels",), 2),
+        (("modes", "h"), 4),
+        (("modes", "h", "fuse", 1), 7),  # an item: where it starts
+        (("modes", "h", "weights", 1), 9),
+        (("modes", "g", "fuse"), 10),
+        (("modes", "g", "k"), 1),  # merged: where its mapping writes it
+        (("modes", "h", "k"), None),
+        (("modes", "h", "fuse", 5), None),
+    ],
+)
+def test_a_yaml_keys_line_is_where_the_file_writes_it(keys, line):
+    from trecbench.yaml_loader import key_line
+
+    assert key_line(YAML_LINES, keys) == line
+
+
+def test_config_errors_name_a_key_dotted_at_its_line(tmp_path):
+    # "modes/h/weights/1" beside "modes.h:", and no line
+    text = 'qrels = "q"\n[modes.a]\nrun = "r"\n[modes.h]\nfuse = ["a"]\nweights = [\n1,\n"x"]\n'
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, text, "c.toml")
+    assert str(refused.value) == (
+        f"{tmp_path / 'c.toml'}:6: modes.h.weights[1]: \"x\" is not of type 'number'"
+    )
+    yaml_text = "qrels: q\nmodes:\n  a: {run: r}\n  h:\n    fuse: [a]\n    weights: [1, x]\n"
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, yaml_text)
+    assert str(refused.value) == (
+        f"{tmp_path / 'c.yaml'}:6: modes.h.weights[1]: \"x\" is not of type 'number'"
+    )
+
+
+def test_a_key_written_with_escapes_is_named_without_a_line():
+    # tomllib reads "w\u0065ights" as weights: no line holds the name, none is guessed
+    from trecbench.toml_loader import toml_key_line
+
+    text = 'qrels = "q"\n[modes.h]\n"w\\u0065ights" = [1]\nx = "weights"\n'
+    assert toml_key_line(text, ("modes", "h", "weights")) is None

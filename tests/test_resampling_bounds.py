@@ -120,7 +120,11 @@ def test_a_benchmark_configuration_with_too_few_is_refused_naming_the_file(tmp_p
     config.write_text(text.replace("samples = 10000", "samples = 40"))
     assert load_benchmark_config(config).statistics.samples == 40
     config.write_text(text.replace("samples = 10000", "samples = 39"))
-    with pytest.raises(TooFewSamplesError, match=f"^{config}: statistics: 39 resamples"):
+    line = text.split("\n").index("[statistics]") + 1
+    with pytest.raises(
+        TooFewSamplesError,
+        match=f"^{config}:{line}: statistics: 39 resamples",
+    ):
         load_benchmark_config(config)
 
 

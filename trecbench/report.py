@@ -220,7 +220,19 @@ def _ecma_validator():
 
 
 def validate_against_schema(obj: Any, schema_name: str) -> None:
-    """Check ``obj`` against a shipped schema; raises :class:`OutputError` on mismatch.
+    """Check ``obj`` against a shipped schema; raises :class:`OutputError` on mismatch,
+    ``schema: where: message`` (``where`` the value's path, ``/``-separated as in JSON)."""
+    refused = schema_refusal(obj, schema_name)
+    if refused is not None:
+        keys, message = refused
+        where = "/".join(str(part) for part in keys) or "(top level)"
+        raise OutputError(f"{schema_name}: {where}: {message}")
+
+
+def schema_refusal(obj: Any, schema_name: str) -> tuple[tuple[str | int, ...], str] | None:
+    """What a shipped schema refuses of ``obj``: the path of the refused value (keys and
+    list indexes) and why, or None when it matches; a configuration's loader names the
+    key as its messages do.
 
     Every shipped schema is registered under its ``$id``, so schemas can share
     definitions (the EvaluationReport uses the manifest's ``file`` and ``environment``).
@@ -254,14 +266,14 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
         format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
     )
     error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
-    if error is not None:
-        where = "/".join(str(part) for part in error.absolute_path) or "(top level)"
-        message, shown = error.message, repr(error.instance)
-        if message.startswith(shown):  # a YAML date as 2024-01-01, not datetime.date(...)
-            message = _value_text(error.instance) + message[len(shown) :]
-        if error.validator == "type" and isinstance(error.instance, NumberAsText):
-            message = error.instance.refusal(error.validator_value) or message  # 9e-1
-        raise OutputError(f"{schema_name}: {where}: {message}")
+    if error is None:
+        return None
+    message, shown = error.message, repr(error.instance)
+    if message.startswith(shown):  # a YAML date as 2024-01-01, not datetime.date(...)
+        message = _value_text(error.instance) + message[len(shown) :]
+    if error.validator == "type" and isinstance(error.instance, NumberAsText):
+        message = error.instance.refusal(error.validator_value) or message  # 9e-1
+    return tuple(error.absolute_path), message
 
 
 def _value_text(value: Any) -> str:

@@ -1,6 +1,9 @@
 """TOML configurations (benchmark configurations, leaderboard suites) read one way:
 :func:`load_toml`; their relative paths start from :func:`config_folder`, and every path
-a configuration gives (TOML or YAML) is made one by :func:`config_path`.
+a configuration gives (TOML or YAML) is made one by :func:`config_path`. A message naming
+a configuration's key says where it is once, :meth:`ConfigText.where`: ``file:line: key``,
+the key dotted (``modes.h.weights[0]``), its line where the file writes it (found by
+tomllib itself, or PyYAML's marks) or none.
 
 A UTF-8 byte-order mark before the first key is skipped: editors on Windows write one,
 and in a configuration it carries no meaning (in a run or qrels it is an error, R23, for
@@ -15,10 +18,12 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, UsageError, json_excerpt
+from .errors import InputError, UsageError, json_excerpt, shortened
 from .text_encoding import utf8_text
 
 
@@ -70,12 +75,104 @@ def config_folder(path: str | Path) -> Path:
     return Path(path).parent
 
 
-def config_path(config: str | Path, base: Path, value: str, where: str) -> Path:
-    """The path ``value`` a configuration ``config`` gives at ``where`` (``modes/b/run``,
-    as its schema's errors name a key), from ``base`` (:func:`config_folder`). A NUL byte,
-    which no file name holds (the system refuses it), is refused as the schema refuses a
-    value: a usage error naming the file and the key."""
+def config_path(config: ConfigText, base: Path, value: str, keys: Sequence[str | int]) -> Path:
+    """The path ``value`` a configuration gives at ``keys`` (``("modes", "b", "run")``),
+    from ``base`` (:func:`config_folder`). A NUL byte, which no file name holds (the system
+    refuses it), is refused as the schema refuses a value: a usage error naming the file,
+    the key and its line."""
     if "\0" in value:
         message = f"{json_excerpt(value)} holds a NUL byte: no path can"
-        raise UsageError(f"{config}: {where}: {message}")
+        raise UsageError(f"{config.where(keys)}: {message}")
     return base / value
+
+
+def key_path(keys: Sequence[str | int]) -> str:
+    """The key at ``keys`` as every configuration message names it: dotted, a list's item
+    by its index (``modes.h.weights[0]``); ``(top level)`` for the document itself."""
+    shown = ""
+    for key in keys:
+        shown += f"[{key}]" if isinstance(key, int) else f".{key}" if shown else str(key)
+    return shown or "(top level)"
+
+
+@dataclass(frozen=True)
+class ConfigText:
+    """A configuration file's name and text (YAML when ``yaml``, else TOML), for the
+    messages that name one of its keys (:meth:`where`)."""
+
+    path: Path
+    text: str = ""
+    yaml: bool = False
+
+    def where(self, keys: Sequence[str | int]) -> str:
+        """``file:line: key`` (:func:`key_path`), or ``file: key`` when the key's line is
+        not found (not written in the file, or not cheaply: :func:`toml_key_line`)."""
+        if self.yaml:
+            from .yaml_loader import key_line
+
+            line = key_line(self.text, keys) if keys else None
+        else:
+            line = toml_key_line(self.text, keys) if keys else None
+        return f"{self.path}{'' if line is None else f':{line}'}: {shortened(key_path(keys))}"
+
+
+MAX_SEARCHED = 200_000  # characters of a TOML text searched for a key's line
+MAX_READS = 200  # prefixes of it read in that search
+
+
+def toml_key_line(text: str, keys: Sequence[str | int]) -> int | None:
+    """The line (counted at ``\n``) where the TOML ``text`` writes the key at ``keys``:
+    the first line holding the key's name such that the document read by tomllib up to it
+    (and past it, to the end of a value written over several lines) holds the key and
+    the document before it does not. tomllib keeps no positions; reading prefixes is
+    cheap for a configuration, and bounded (:data:`MAX_SEARCHED`, :data:`MAX_READS`): None
+    beyond, or when the key is not written (a default) or written otherwise (escaped)."""
+    name = next((key for key in reversed(keys) if isinstance(key, str)), None)
+    if name is None or len(text) > MAX_SEARCHED:
+        return None
+    lines = text.split("\n")
+    reads = iter(range(MAX_READS))
+
+    def holds(end: int, step: int) -> bool | None:
+        """Whether the first ``end`` lines hold the key, ``end`` moved by ``step`` until
+        they are a document; None when the reads run out."""
+        while 0 <= end <= len(lines) and next(reads, None) is not None:
+            document = _toml_document("\n".join(lines[:end]))
+            if document is not None:
+                return _holds(document, keys)
+            end += step
+        return None
+
+    for index, line in enumerate(lines):
+        if name not in line:
+            continue
+        after = holds(index + 1, 1)
+        if not after:
+            if after is None:
+                return None
+            continue
+        return index + 1 if holds(index, -1) is False else None
+    return None
+
+
+def _toml_document(text: str) -> dict | None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+def _holds(document: Any, keys: Sequence[str | int]) -> bool:
+    """Whether ``document`` has a value at ``keys``."""
+    for key in keys:
+        if isinstance(key, int) and isinstance(document, list) and 0 <= key < len(document):
+            document = document[key]
+        elif isinstance(key, str) and isinstance(document, dict) and key in document:
+            document = document[key]
+        else:
+            return False
+    return True

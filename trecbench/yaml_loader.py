@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Sequence
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -410,6 +411,46 @@ def error_problem(error: Exception) -> str:
     if isinstance(error, yaml.reader.ReaderError) and isinstance(error.character, int):
         return f"unacceptable character U+{error.character:04X}: {error.reason}"
     return getattr(error, "problem", None) or str(error)
+
+
+def key_line(text: str, keys: Sequence[str | int]) -> int | None:
+    """The line (counted at ``\n``) where the YAML ``text`` writes the key at ``keys`` (a
+    list's item: where the item starts), a merged key where its mapping writes it (own
+    keys first, then the merged mappings in order: the one that wins); None when the
+    document does not write it (a default). Read from the nodes' marks: composing builds
+    no values and expands no alias."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    mark = None
+    for key in keys:
+        found = _written_at(node, key)
+        if found is None:
+            return None
+        mark, node = found
+    return None if mark is None else 1 + text.count("\n", 0, mark.index)
+
+
+def _written_at(node: Any, key: str | int) -> tuple[Any, Any] | None:
+    """Where ``node`` writes ``key`` and its value's node: ``(mark, value)``, or None."""
+    import yaml
+
+    if isinstance(node, yaml.SequenceNode):
+        if isinstance(key, int) and 0 <= key < len(node.value):
+            return node.value[key].start_mark, node.value[key]
+        return None
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    merged = []
+    for key_node, value in node.value:
+        if key_node.tag == _MERGE:
+            merged += value.value if isinstance(value, yaml.SequenceNode) else [value]
+        elif isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+            return key_node.start_mark, value
+    return next(filter(None, (_written_at(source, key) for source in merged)), None)
 
 
 def _children(node: Any) -> list:

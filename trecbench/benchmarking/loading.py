@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import outputs
-from ..errors import InputError, OutputError, TooFewSamplesError, UsageError, shortened
-from ..toml_loader import config_folder, config_path, piped
+from ..errors import InputError, TooFewSamplesError, UsageError, shortened
+from ..toml_loader import ConfigText, config_folder, config_path, piped
 from ..type_names import not_text
 from ..yaml_loader import WrittenFloat
 from .settings import (
@@ -45,12 +45,12 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     resolved against the file's folder.
     """
     path = Path(path)
-    document = _read_document(path)
-    _check_schema(document, path)
+    document, source = _read_document(path)
+    _check_schema(document, source)
     base = config_folder(path)
 
-    def resolve(value: str | None, where: str) -> Path | None:
-        return None if value is None else config_path(path, base, value, where)
+    def resolve(value: str | None, *keys: str) -> Path | None:
+        return None if value is None else config_path(source, base, value, keys)
 
     validation = document.get("validation", {})
     max_depth = validation.get("max_depth", RTASK_MAX_DEPTH)
@@ -60,29 +60,29 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     targets = document.get("targets", {})
     preset = targets.get("preset", DEFAULT_PRESET)
     strata = document.get("strata", {})
-    parsed = _measures(document.get("measures"), path)
-    _check_maxontsim_used(document, parsed, path)
-    _check_reranking_reported(document, parsed, path)
+    parsed = _measures(document.get("measures"), source)
+    _check_maxontsim_used(document, parsed, source)
+    _check_reranking_reported(document, parsed, source)
     return BenchmarkSettings(
         path=path,
         name=document.get("name", path.stem),
         description=document.get("description"),
         qrels=resolve(document["qrels"], "qrels"),
         modes=[
-            _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, path)
+            _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, source)
             for name, spec in document["modes"].items()
         ],
         measures=document.get("measures"),
         topics=resolve(document.get("topics"), "topics"),
-        output=resolve(_output(document.get("output"), path), "output"),
+        output=resolve(_output(document.get("output"), source), "output"),
         meta={str(key): value for key, value in document.get("meta", {}).items()},
         profile=profile,
         max_depth=max_depth,
         preset=preset,
-        targets=_targets(preset, targets.get("measures", {}), parsed, path),
-        statistics=_statistics(statistics, path),
+        targets=_targets(preset, targets.get("measures", {}), parsed, source),
+        statistics=_statistics(statistics, source),
         baseline=baseline,
-        strata=resolve(strata.get("sidecar"), "strata/sidecar"),
+        strata=resolve(strata.get("sidecar"), "strata", "sidecar"),
         group_by=strata.get("group_by"),
         completeness=Completeness(**(dict(COMPLETENESS) | document.get("completeness", {}))),
         routing=resolve(document.get("routing"), "routing"),
@@ -91,22 +91,22 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     )
 
 
-def _setting_error(path: Path, message: str) -> UsageError:
-    """A setting of the configuration ``path`` the command refuses: a usage error (exit 1)
-    naming the file, as a bad option value is (what its parser refuses is an input error,
-    with the line)."""
-    return UsageError(f"{path}: {message}")
+def _setting_error(source: ConfigText, keys: tuple, message: str) -> UsageError:
+    """A setting of the configuration ``source`` at ``keys`` the command refuses: a usage
+    error (exit 1) naming the file, the key and its line (:meth:`ConfigText.where`), as a
+    bad option value is (what its parser refuses is an input error, at its line)."""
+    return UsageError(f"{source.where(keys)}: {message}")
 
 
-def _output(value, path: Path):
+def _output(value, source: ConfigText):
     """The configuration's ``output`` folder, never empty nor ``-`` (the configuration's
     own folder, or standard output, by accident)."""
     if value is not None and str(value) in ("", "-"):
-        raise _setting_error(path, f"output: {value!r} is no folder to write into")
+        raise _setting_error(source, ("output",), f"{value!r} is no folder to write into")
     return value
 
 
-def _statistics(statistics: dict[str, Any], path: Path):
+def _statistics(statistics: dict[str, Any], source: ConfigText):
     """compare's typed statistics settings; too few resamples for the level (a bound the
     schema cannot say: it depends on the confidence) are refused naming the file, and so
     is a ``correction`` given with a family-wise test (it would not be applied), by the
@@ -117,13 +117,13 @@ def _statistics(statistics: dict[str, Any], path: Path):
     try:  # the test is one the schema lists
         refuse_correction_of_family_wise(statistics["test"], statistics["correction"])
     except UsageError as error:
-        raise _setting_error(path, f"statistics.correction: {error}") from None
+        raise _setting_error(source, ("statistics", "correction"), str(error)) from None
     try:
         return StatsSettings(**statistics)
     except TooFewSamplesError as error:
-        raise TooFewSamplesError(f"{path}: statistics: {error}") from None
+        raise TooFewSamplesError(f"{source.where(('statistics',))}: {error}") from None
     except UsageError as error:
-        raise _setting_error(path, f"statistics: {error}") from None
+        raise _setting_error(source, ("statistics",), str(error)) from None
 
 
 def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) -> Mode:
@@ -132,7 +132,7 @@ def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) ->
     return Mode(
         name=name,
         label=spec.get("label", name),
-        run=resolve(spec.get("run"), f"modes/{name}/run"),
+        run=resolve(spec.get("run"), "modes", name, "run"),
         fuse=None if fused is None else list(fused),
         method=spec.get("method", "rrf"),
         k=spec.get("k", 60),
@@ -144,7 +144,7 @@ def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) ->
     )
 
 
-def _measures(measures: list[str] | None, path: Path) -> list:
+def _measures(measures: list[str] | None, source: ConfigText) -> list:
     """The configuration's ``measures`` parsed (None: the KPI preset's), each name checked
     before any run is read (refused naming the file), as is a measure with no value per
     topic (``gm_map``, ``num_q``: the comparison is of per-topic values, it would
@@ -159,12 +159,15 @@ def _measures(measures: list[str] | None, path: Path) -> list:
     try:
         return per_topic_measures(measures, "the benchmark's comparison is")
     except UsageError as error:
-        raise _setting_error(path, str(error)) from None
+        message = str(error).removeprefix("measures: ")  # the key, named by where() with its line
+        raise _setting_error(source, ("measures",), message) from None
     except MeasureParameterError as error:  # trec_eval's exit 2 on the command line
-        raise _setting_error(path, f"measures: {error}") from None
+        raise _setting_error(source, ("measures",), str(error)) from None
 
 
-def _check_maxontsim_used(document: Mapping[str, Any], benchmarked: list, path: Path) -> None:
+def _check_maxontsim_used(
+    document: Mapping[str, Any], benchmarked: list, source: ConfigText
+) -> None:
     """MaxOntSim's options (``maxontsim_formula``, ``ontology``) with no MaxOntSim measure
     ``benchmarked`` (parsed) would change nothing, without a word: refused, as a target
     of a measure not benchmarked is."""
@@ -172,10 +175,12 @@ def _check_maxontsim_used(document: Mapping[str, Any], benchmarked: list, path: 
         return
     for key in ("maxontsim_formula", "ontology"):
         if key in document:
-            raise _unused_setting(path, key, "MaxOntSim", "MaxOntSim@10", benchmarked)
+            raise _unused_setting(source, (key,), "MaxOntSim", "MaxOntSim@10", benchmarked)
 
 
-def _check_reranking_reported(document: Mapping[str, Any], benchmarked: list, path: Path) -> None:
+def _check_reranking_reported(
+    document: Mapping[str, Any], benchmarked: list, source: ConfigText
+) -> None:
     """A mode's ``reranks`` with no nDCG measure ``benchmarked`` (parsed) would report no
     improvement, without a word: refused, as MaxOntSim's options without its measure."""
     from ..measures.labels import value_names
@@ -185,21 +190,22 @@ def _check_reranking_reported(document: Mapping[str, Any], benchmarked: list, pa
         return
     for name, spec in document["modes"].items():
         if "reranks" in spec:
-            raise _unused_setting(path, f"modes.{name}.reranks", "nDCG", "nDCG@10", benchmarked)
+            keys = ("modes", name, "reranks")
+            raise _unused_setting(source, keys, "nDCG", "nDCG@10", benchmarked)
 
 
-def _unused_setting(path: Path, key: str, kind: str, example: str, benchmarked: list):
-    """The error refusing ``key``, which only a ``kind`` measure (as ``example``) reads,
-    when none of the ``benchmarked`` measures (parsed) is one."""
+def _unused_setting(source: ConfigText, keys: tuple, kind: str, example: str, benchmarked: list):
+    """The error refusing the setting at ``keys``, which only a ``kind`` measure (as
+    ``example``) reads, when none of the ``benchmarked`` measures (parsed) is one."""
     measures = ", ".join(m.requested or str(m) for m in benchmarked)
     return _setting_error(
-        path,
-        f"{key}: no {kind} measure is benchmarked (measures: {measures}); add one ({example}) "
-        "or drop it",
+        source,
+        keys,
+        f"no {kind} measure is benchmarked (measures: {measures}); add one ({example}) or drop it",
     )
 
 
-def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
+def _checked_fusion(mode: Mode, k_given: bool, source: ConfigText) -> Mode:
     """``mode``, whose fusion settings (if it fuses) are refused naming the file and the
     mode before any run is read; a ``k`` given to a method without one (as ``fuse``'s
     ``--k``: it would be left out without a word)."""
@@ -215,12 +221,12 @@ def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
                 mode.run_tag,
             )  # fmt: skip
         except UsageError as error:
-            raise _setting_error(path, f"modes.{mode.name}: {error}") from None
+            raise _setting_error(source, ("modes", mode.name), str(error)) from None
     return mode
 
 
 def _targets(
-    preset: str, measures: Mapping[str, Mapping[str, Any]], benchmarked: list, path: Path
+    preset: str, measures: Mapping[str, Mapping[str, Any]], benchmarked: list, source: ConfigText
 ) -> dict[str, Target]:
     """The preset's targets, with ``targets.measures`` added or replacing them: each
     keyed by the one value it names in any spelling ``measures`` takes (``ndcg_cut.10``
@@ -238,38 +244,41 @@ def _targets(
     chosen = dict(PRESETS[preset])
     keys: dict[str, str] = {}  # display name -> the key that gave its target
     for key, spec in measures.items():
+        where = ("targets", "measures", key)
         low, high = spec["baseline"]
         strong = spec.get("strong")  # null (YAML): no such level, as the schema says
         levels = [low, high, spec["good"], *([] if strong is None else [strong])]
         if any(a > b for a, b in zip(levels, levels[1:], strict=False)):
             raise _setting_error(
-                path,
-                f"targets.measures.{key}: the levels are not in order "
+                source,
+                where,
+                "the levels are not in order "
                 f"(baseline low <= high <= good <= strong): {', '.join(map(str, levels))}",
             )
         target = Target((low, high), spec["good"], strong, spec.get("note", ""))
-        name = _target_name(key, path)
+        name = _target_name(key, source)
         if span(key) == 1.0 and past_unit_span(levels[0], levels[-1]):  # in order
             raise _setting_error(
-                path,
-                f"targets.measures.{key}: {name} lies in [0, 1], a level outside it is never "
+                source,
+                where,
+                f"{name} lies in [0, 1], a level outside it is never "
                 f"reached or always passed: {', '.join(map(str, levels))}",
             )
         if name not in shown and parse_measure(key).family not in whole:
             raise _setting_error(
-                path,
-                f"targets.measures.{key}: {name} is not benchmarked (measures: "
+                source,
+                where,
+                f"{name} is not benchmarked (measures: "
                 f"{', '.join(sorted(shown))}); add it to measures or drop its target",
             )
         if keys.setdefault(name, key) != key:
-            raise _setting_error(
-                path, f"targets.measures: {keys[name]} and {key} are both {name}'s target: keep one"
-            )
+            message = f"{keys[name]} and {key} are both {name}'s target: keep one"
+            raise _setting_error(source, where, message)
         chosen[name] = target
     return chosen
 
 
-def _target_name(key: str, path: Path) -> str:
+def _target_name(key: str, source: ConfigText) -> str:
     """The display name of the one value ``key`` names (as the KPI table shows it)."""
     from ..measures import parse_measure
     from ..measures.labels import value_names
@@ -278,18 +287,20 @@ def _target_name(key: str, path: Path) -> str:
     try:
         values = value_names(parse_measure(key))
     except (UsageError, MeasureParameterError) as error:
-        raise _setting_error(path, f"targets.measures.{key}: {error}") from None
+        raise _setting_error(source, ("targets", "measures", key), str(error)) from None
     if values is None or len(values) != 1:
         raise _setting_error(
-            path, f"targets.measures.{key}: a target is for one value, not several"
+            source, ("targets", "measures", key), "a target is for one value, not several"
         )
     return values[0][1]
 
 
-def _read_document(path: Path) -> Any:
-    """The configuration's document: TOML by ``.toml``, YAML by ``.yaml``/``.yml``; one
-    read from a pipe (no name to go by) is TOML if it parses as TOML, else YAML."""
+def _read_document(path: Path) -> tuple[Any, ConfigText]:
+    """The configuration's document and text: TOML by ``.toml``, YAML by
+    ``.yaml``/``.yml``; one read from a pipe (no name to go by) is TOML if it parses as
+    TOML, else YAML."""
     from .. import provenance
+    from ..text_encoding import utf8_text
 
     outputs.note_input(path)
     suffix = path.suffix.lower()
@@ -301,22 +312,23 @@ def _read_document(path: Path) -> Any:
         from ..toml_loader import load_toml
 
         try:
-            return load_toml(data, path, "valid TOML")
+            document = load_toml(data, path, "valid TOML")
         except InputError:
             if not from_pipe:
                 raise
+        else:
+            return document, ConfigText(path, utf8_text(data, str(path)))
+    text = utf8_text(data, str(path))  # UTF-16, or a byte not UTF-8: at its line
     refused = "neither TOML nor YAML" if from_pipe else "not valid YAML"
-    return _yaml_document(data, path, refused)
+    return _yaml_document(text, path, refused), ConfigText(path, text, yaml=True)
 
 
-def _yaml_document(data: bytes, path: Path, refused: str) -> Any:
+def _yaml_document(text: str, path: Path, refused: str) -> Any:
     """A YAML configuration's document (keys read as text only)."""
     import yaml
 
-    from ..text_encoding import utf8_text
     from ..yaml_loader import error_line, error_problem, load_yaml
 
-    text = utf8_text(data, str(path))  # UTF-16, or a byte not UTF-8: at its line
     try:
         return load_yaml(text, text_keys=True)
     except yaml.YAMLError as error:
@@ -328,24 +340,23 @@ def _yaml_document(data: bytes, path: Path, refused: str) -> Any:
         raise InputError(str(path), line, message) from None
 
 
-def _check_schema(document: Any, path: Path) -> None:
-    from ..report import validate_against_schema
+def _check_schema(document: Any, source: ConfigText) -> None:
+    from ..report import schema_refusal
 
-    _check_modes(document, path)
-    _check_meta(document, path)
-    try:
-        validate_against_schema(document, CONFIG_SCHEMA)
-    except OutputError as error:
-        message = str(error).removeprefix(f"{CONFIG_SCHEMA}: ")
-        raise UsageError(f"{path}: {shortened(message)}") from None
-    _refuse_non_finite(document, path)
+    _check_modes(document, source)
+    _check_meta(document, source)
+    refused = schema_refusal(document, CONFIG_SCHEMA)
+    if refused is not None:
+        keys, message = refused
+        raise UsageError(f"{source.where(keys)}: {shortened(message)}")
+    _refuse_non_finite(document, source)
 
 
 # the settings of a fused mode only (the schema's mode refuses them beside `run`)
 FUSION_KEYS = ("method", "k", "norm", "weights", "depth", "tag")
 
 
-def _check_modes(document: Any, path: Path) -> None:
+def _check_modes(document: Any, source: ConfigText) -> None:
     """A mode gives a run file or the modes it fuses, one of the two, and a run file's mode
     no fusion settings (the schema's "not valid under any of the given schemas" said
     neither which nor why)."""
@@ -356,8 +367,8 @@ def _check_modes(document: Any, path: Path) -> None:
         if ("run" in spec) == ("fuse" in spec):
             given = "both are given" if "run" in spec else "neither is given"
             raise UsageError(
-                f"{path}: modes.{name}: give `run` (a run file) or `fuse` (the modes it "
-                f"fuses), one of them: {given}"
+                f"{source.where(('modes', name))}: give `run` (a run file) or `fuse` (the "
+                f"modes it fuses), one of them: {given}"
             )
         fusing = [key for key in FUSION_KEYS if key in spec and "run" in spec]
         if fusing:
@@ -365,13 +376,13 @@ def _check_modes(document: Any, path: Path) -> None:
             one = len(fusing) == 1
             are = "is a fusion's setting" if one else "are a fusion's settings"
             raise UsageError(
-                f"{path}: modes.{name}: {settings} {are}, but the mode is a run file (`run`): "
-                f"drop {'it' if one else 'them'}, or give `fuse` (the modes it fuses) instead "
-                "of `run`"
+                f"{source.where(('modes', name))}: {settings} {are}, but the mode "
+                f"is a run file (`run`): drop {'it' if one else 'them'}, or give `fuse` (the "
+                "modes it fuses) instead of `run`"
             )
 
 
-def _check_meta(document: Any, path: Path) -> None:
+def _check_meta(document: Any, source: ConfigText) -> None:
     """Metadata values are text, written as given: a number or boolean the file's parser
     made of them (TOML ``1.10`` is 1.1, YAML ``1.50`` is 1.5, ``True`` is True) would be
     recorded as something else than was written (YAML's ``010`` and ``yes``, read otherwise
@@ -380,20 +391,20 @@ def _check_meta(document: Any, path: Path) -> None:
     for key, value in meta.items() if isinstance(meta, Mapping) else ():
         problem = not_text(value, "a meta value")
         if problem is not None:
-            raise UsageError(f"{path}: meta.{key}: {problem}")
+            raise UsageError(f"{source.where(('meta', key))}: {problem}")
 
 
-def _refuse_non_finite(value: Any, path: Path, where: str = "") -> None:
+def _refuse_non_finite(value: Any, source: ConfigText, keys: tuple = ()) -> None:
     """A NaN or infinite number (YAML ``.nan``/``.inf``, TOML ``nan``/``inf``) means nothing
     as a target, weight or threshold: every mean would be marked ``≥ nan``."""
     if isinstance(value, float) and not math.isfinite(value):
-        where = shortened(where or "(top level)")
+        where = source.where(keys)
         if isinstance(value, WrittenFloat):  # 1e400: no infinity was written
-            raise UsageError(f"{path}: {where}: {shortened(value.text)} overflows a double")
-        raise UsageError(f"{path}: {where}: {value!r} is not a finite number")
+            raise UsageError(f"{where}: {shortened(value.text)} overflows a double")
+        raise UsageError(f"{where}: {value!r} is not a finite number")
     if isinstance(value, Mapping):
         for key, item in value.items():
-            _refuse_non_finite(item, path, f"{where}/{key}" if where else str(key))
+            _refuse_non_finite(item, source, (*keys, str(key)))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_non_finite(item, path, f"{where}/{index}" if where else str(index))
+            _refuse_non_finite(item, source, (*keys, index))

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from ..errors import InputError, OutputError, UsageError
-from ..toml_loader import config_folder, config_path
+from ..errors import InputError, UsageError, shortened
+from ..toml_loader import ConfigText, config_folder, config_path
 from ..type_names import not_text
 
 SCHEMA = "leaderboard_suite"
@@ -56,8 +56,10 @@ class Suite:
         return self.systems[0]
 
 
-def _document(path: Path) -> dict:
+def _document(path: Path) -> tuple[dict, ConfigText]:
+    """The suite's document and text (for the lines of the keys messages name)."""
     from .. import outputs, provenance
+    from ..text_encoding import utf8_text
     from ..toml_loader import load_toml
 
     outputs.note_input(path)
@@ -65,20 +67,21 @@ def _document(path: Path) -> dict:
         data = provenance.read_file(path)
     except OSError as error:
         raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
-    return load_toml(data, path, "a valid TOML suite")
+    document = load_toml(data, path, "a valid TOML suite")
+    return document, ConfigText(path, utf8_text(data, str(path)))
 
 
-def _check_schema(document: dict, path: Path) -> None:
-    from ..report import validate_against_schema
+def _check_schema(document: dict, source: ConfigText) -> None:
+    from ..report import schema_refusal
 
-    _check_where(document, path)
-    try:
-        validate_against_schema(document, SCHEMA)
-    except OutputError as error:  # a setting, as benchmark's configuration: a usage error
-        raise UsageError(f"{path}: {str(error).removeprefix(f'{SCHEMA}: ')}") from None
+    _check_where(document, source)
+    refused = schema_refusal(document, SCHEMA)
+    if refused is not None:  # a setting, as benchmark's configuration: a usage error
+        keys, message = refused
+        raise UsageError(f"{source.where(keys)}: {shortened(message)}")
 
 
-def _check_where(document: dict, path: Path) -> None:
+def _check_where(document: dict, source: ConfigText) -> None:
     """A ``where`` value is text, matched as written against the strata's values (text,
     never inferred): a number or boolean TOML made of it (``true``, ``1e0``) would match
     its Python spelling (``True``, ``1.0``), never the stratum ``true`` or ``1e0``."""
@@ -88,40 +91,43 @@ def _check_where(document: dict, path: Path) -> None:
         for key, value in where.items() if isinstance(where, Mapping) else ():
             problem = not_text(value, "a strata value")
             if problem is not None:
-                raise UsageError(f"{path}: collections.{name}.where.{key}: {problem}")
+                raise UsageError(f"{source.where(('collections', name, 'where', key))}: {problem}")
 
 
-def _runs(spec, systems: list[str] | None, resolve, where: str) -> dict[str, Path]:
-    """Each system's run, from the collection's ``runs`` (at ``where``): a pattern or a
-    table; ``resolve(value, key)`` makes a path of a value."""
+def _runs(spec, systems: list[str] | None, resolve, where) -> dict[str, Path]:
+    """Each system's run, from the collection's ``runs`` (``where()`` names it): a pattern
+    or a table; ``resolve(value, *keys)`` makes a path of a value."""
     if isinstance(spec, str):
         if "{system}" not in spec:
-            raise UsageError(f"{where}: a runs pattern names its file with {{system}}")
+            raise UsageError(f"{where()}: a runs pattern names its file with {{system}}")
         if systems is None:
-            raise UsageError(f"{where}: a runs pattern needs the suite's systems list")
+            raise UsageError(f"{where()}: a runs pattern needs the suite's systems list")
         return {system: resolve(spec.replace("{system}", system), "runs") for system in systems}
-    return {system: resolve(run, f"runs/{system}") for system, run in spec.items()}
+    return {system: resolve(run, "runs", system) for system, run in spec.items()}
 
 
-def _collection_path(path: Path, base: Path, collection: str, value: str, key: str) -> Path:
-    """The path ``value`` the suite ``path`` gives at a ``collection``'s ``key``."""
-    return config_path(path, base, value, f"collections/{collection}/{key}")
+def _collection_path(
+    source: ConfigText, base: Path, collection: str, value: str, *keys: str
+) -> Path:
+    """The path ``value`` the suite ``source`` gives at a ``collection``'s ``keys``."""
+    return config_path(source, base, value, ("collections", collection, *keys))
 
 
 def load_suite(path) -> Suite:
     """Read and check a leaderboard suite: the shipped schema first, then that every
     collection has a run of every system."""
     path = Path(path)
-    document = _document(path)
-    _check_schema(document, path)
+    document, source = _document(path)
+    _check_schema(document, source)
     base, listed = config_folder(path), document.get("systems")
     collections = []
     for name, spec in document["collections"].items():
-        where = f"{path}: collections.{name}"
-        resolve = partial(_collection_path, path, base, name)
+        where = partial(source.where, ("collections", name, "runs"))  # said when refused
+        resolve = partial(_collection_path, source, base, name)
         strata = spec.get("strata")
         if bool(strata) != bool(spec.get("where")):
-            raise UsageError(f"{where}: strata and where go together")
+            place = source.where(("collections", name))
+            raise UsageError(f"{place}: strata and where go together")
         runs = _runs(spec["runs"], listed, resolve, where)
         collections.append(
             Collection(
@@ -139,12 +145,13 @@ def load_suite(path) -> Suite:
         if missing or extra:
             named = ", ".join(missing or extra)
             what = "has no run of" if missing else "has a run of a system not listed"
-            raise UsageError(f"{path}: collections.{collection.name} {what}: {named}")
-    measures = _measures(list(document.get("measures") or []), path)
+            place = source.where(("collections", collection.name))
+            raise UsageError(f"{place}: {what}: {named}")
+    measures = _measures(list(document.get("measures") or []), source)
     return Suite(path, document.get("name", path.stem), measures, systems, collections)
 
 
-def _measures(measures: list[str], path: Path) -> list[str]:
+def _measures(measures: list[str], source: ConfigText) -> list[str]:
     """The suite's measures (none: the KPI preset), each name checked before any run is
     read, as is a measure with no value per topic (the boards' means and tests are of
     per-topic values: it would vanish)."""
@@ -156,5 +163,6 @@ def _measures(measures: list[str], path: Path) -> list[str]:
     try:
         per_topic_measures(measures, "the leaderboard's means and tests are")
     except UsageError as error:
-        raise UsageError(f"{path}: {error}") from None
+        message = str(error).removeprefix("measures: ")  # the key, named by where()
+        raise UsageError(f"{source.where(('measures',))}: {message}") from None
     return measures
