@@ -121,7 +121,7 @@ MAX_READS = 200  # prefixes of it read in that search
 
 
 def toml_key_line(text: str, keys: Sequence[str | int]) -> int | None:
-    """The line (counted at ``\n``) where the TOML ``text`` writes the key at ``keys``:
+    """The line (counted at ``\\n``) where the TOML ``text`` writes the key at ``keys``:
     the first line holding the key's name such that the document read by tomllib up to it
     (and past it, to the end of a value written over several lines) holds the key and
     the document before it does not. tomllib keeps no positions; reading prefixes is

@@ -414,7 +414,7 @@ def error_problem(error: Exception) -> str:
 
 
 def key_line(text: str, keys: Sequence[str | int]) -> int | None:
-    """The line (counted at ``\n``) where the YAML ``text`` writes the key at ``keys`` (a
+    """The line (counted at ``\\n``) where the YAML ``text`` writes the key at ``keys`` (a
     list's item: where the item starts), a merged key where its mapping writes it (own
     keys first, then the merged mappings in order: the one that wins); None when the
     document does not write it (a default). Read from the nodes' marks: composing builds
