@@ -208,6 +208,31 @@ def test_yaml_errors_name_the_line_counted_at_newlines_only(tmp_path, text, expe
     assert str(raised.value) == f"{tmp_path}/{expected}"
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "expected"),
+    [
+        # "c.yaml:3: not valid YAML: found unexpected end of stream": a line past the
+        # file's two, and no word of the quote left open on line 1
+        ('qrels: "q\nmodes: {a: {run: r}}\n', 2,
+         "while scanning a quoted scalar (line 1): found unexpected end of stream"),
+        # "c.yaml:3: not valid YAML: but found another document"
+        ("qrels: q\nmodes: {a: {run: r}}\n---\nqrels: x\n", 3,
+         "expected a single document in the stream (line 1): but found another document"),
+        ("qrels: q\nmodes:\n  a: [run, r\n  b: {run: s}\n", 4,
+         "while parsing a flow sequence (line 3): expected ',' or ']', but got ':'"),
+    ],
+)  # fmt: skip
+def test_a_yaml_syntax_error_says_what_was_left_open_and_where(tmp_path, text, line, expected):
+    with pytest.raises(InputError) as raised:
+        _config(tmp_path, text)
+    assert str(raised.value) == f"{tmp_path / 'c.yaml'}:{line}: not valid YAML: {expected}"
+    # the context and its line are PyYAML's own (no line break but \n in these texts)
+    with pytest.raises(yaml.MarkedYAMLError) as pyyaml:
+        list(yaml.safe_load_all(text)) if "---" not in text else yaml.safe_load(text)
+    context_line = pyyaml.value.context_mark.line + 1
+    assert f"{pyyaml.value.context} (line {context_line}): {pyyaml.value.problem}" == expected
+
+
 @pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
 def test_non_finite_targets_are_refused_in_yaml(tmp_path, value):
     text = HEAD + f"targets: {{measures: {{nDCG@10: {{baseline: [0.1, 0.2], good: {value}}}}}}}\n"

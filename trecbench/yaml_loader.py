@@ -400,17 +400,34 @@ def error_line(error: Exception, text: str, first_line: int = 1) -> int:
     has no place."""
     mark = getattr(error, "problem_mark", None)
     index = mark.index if mark is not None else getattr(error, "position", None)
-    return first_line + text.count("\n", 0, index) if index is not None else first_line
+    return first_line if index is None else _mark_line(index, text, first_line)
 
 
-def error_problem(error: Exception) -> str:
+def _mark_line(index: int, text: str, first_line: int) -> int:
+    """The file's line of ``text``'s character ``index``, counted at ``\\n`` only; the end
+    of a text whose last line ends (PyYAML's "end of stream") is on that last line, not on
+    a line past the end."""
+    if index >= len(text) and text.endswith("\n"):
+        index = len(text) - 1
+    return first_line + text.count("\n", 0, index)
+
+
+def error_problem(error: Exception, text: str = "", first_line: int = 1) -> str:
     """What the YAML ``error`` says is wrong, on one line without PyYAML's "in <unicode
-    string>" place (messages give the file's line)."""
+    string>" place (messages give the file's line): after PyYAML's context, where it gives
+    one, with the context's line in ``text`` (which begins at the file's line
+    ``first_line``): ``while scanning a quoted scalar (line 1): found unexpected end of
+    stream``; the problem alone said neither what was left open nor where."""
     import yaml
 
     if isinstance(error, yaml.reader.ReaderError) and isinstance(error.character, int):
         return f"unacceptable character U+{error.character:04X}: {error.reason}"
-    return getattr(error, "problem", None) or str(error)
+    problem = getattr(error, "problem", None) or str(error)
+    context, mark = getattr(error, "context", None), getattr(error, "context_mark", None)
+    if not context:
+        return problem
+    place = "" if mark is None else f" (line {_mark_line(mark.index, text, first_line)})"
+    return f"{context}{place}: {problem}"
 
 
 def key_line(text: str, keys: Sequence[str | int]) -> int | None:

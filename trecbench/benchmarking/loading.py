@@ -336,7 +336,7 @@ def _yaml_document(text: str, path: Path, refused: str) -> Any:
         # an error without a place (nesting too deep for PyYAML's recursion) names none
         placed = isinstance(error, (yaml.MarkedYAMLError, yaml.reader.ReaderError))
         line = error_line(error, text) if placed else None
-        message = f"{refused}: {shortened(error_problem(error))}"
+        message = f"{refused}: {shortened(error_problem(error, text))}"
         raise InputError(str(path), line, message) from None
 
 

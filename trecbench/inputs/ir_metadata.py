@@ -137,7 +137,8 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
     try:
         value = load_yaml(text, id_keys=_ID_KEYS, first_line=first_line) if text.strip() else {}
     except yaml.YAMLError as error:
-        line, problem = error_line(error, text, first_line), error_problem(error)
+        line = error_line(error, text, first_line)
+        problem = error_problem(error, text, first_line)
         raise InputError(path, line, f"ir_metadata: not valid YAML: {problem}") from None
     if not isinstance(value, dict):
         raise InputError(path, first_line, "ir_metadata: the YAML is not a mapping")
