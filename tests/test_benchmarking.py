@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import hashlib
 import io
 import json
@@ -610,6 +611,46 @@ def test_a_strata_sidecar_of_other_qrels_is_refused(tmp_path):
         group_labels(pd.Series(["b", "y"]), strata, "language")
     labels = group_labels(pd.Series(["a", "y", "b"]), strata, "language")
     assert labels.tolist() == ["en", "(none)", "(none)"]
+
+
+def test_strata_messages_name_the_configurations_keys_not_the_commands_options(tmp_path):
+    # "strata.group_by: --group-by language needs --strata SIDECAR", once the runs were
+    # scored
+    tail = '[strata]\ngroup_by = "language"\n'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", "", tail)
+    with pytest.raises(UsageError) as raised:
+        load_benchmark_config(path)
+    needs = "strata.group_by: 'language' needs strata.sidecar (or use qid-prefix)"
+    assert str(raised.value) == f"{path}:7: {needs}"
+    # settings built in Python are refused so when the benchmark runs
+    path.write_text(path.read_text().replace('"language"', '"qid-prefix"'))
+    settings = dataclasses.replace(load_benchmark_config(path), group_by="language")
+    with pytest.raises(UsageError) as raised:
+        run_benchmark(settings)
+    assert str(raised.value) == f"{path}: {needs}"
+    # a sidecar giving none of the topics a language: said without the options too
+    sidecar = tmp_path / "s.json"
+    sidecar.write_text(json.dumps({"strata": {"queries": {"t9": {"language": "en"}}}}))
+    settings = dataclasses.replace(settings, strata=sidecar)
+    with pytest.raises(UsageError) as raised:
+        run_benchmark(settings)
+    assert str(raised.value) == (
+        f"{path}: strata.group_by: the strata hold none of these 1 topics (e.g. 't1'): the "
+        "sidecar of other qrels?"
+    )
+
+
+def test_a_fused_score_beyond_a_double_is_refused_naming_the_file_and_the_mode(tmp_path):
+    # "the fused score of document 'A' in topic 't1' is inf ...", no file, no mode
+    fused = '[modes.h]\nfuse = ["a", "b"]\nmethod = "combsum"\nnorm = "none"\n'
+    fused += "weights = [1e308, 1e308]\n"
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", "", fused)
+    with pytest.raises(UsageError) as raised:
+        run_benchmark(path)
+    assert str(raised.value).startswith(
+        f"{path}: modes.h: the fused score of document 'A' in topic 't1' is inf (beyond a "
+        "double's range): "
+    )
 
 
 def test_a_counts_mean_is_labelled_per_topic_in_the_kpi_table(tmp_path):

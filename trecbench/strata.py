@@ -124,27 +124,38 @@ def qrels_warnings(notes: list[tuple[str, str]], qrels: str | os.PathLike) -> li
     return [f"{qrels}: {warning}" for file, warning in notes if os.path.realpath(file) == target]
 
 
-def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Series:
+def strata_missing(by: str, configured: bool = False) -> str:
+    """Why grouping ``by`` a stratum field cannot be done without a strata file, naming it
+    as :func:`group_labels` does (the command's option, or a configuration's key)."""
+    if configured:
+        return f"{excerpt(by)} needs strata.sidecar (or use {QID_PREFIX})"
+    return f"--group-by {excerpt_plain(by)} needs --strata SIDECAR (or use {QID_PREFIX})"
+
+
+def group_labels(
+    qids: pd.Series, strata: pd.DataFrame | None, by: str, configured: bool = False
+) -> pd.Series:
     """The group of each qid: its ``by`` stratum, or its prefix for ``qid-prefix``.
 
     Queries without a value for ``by`` fall in the group ``(none)``; strata that give
     none of them a value (the sidecar of other qrels), or a blank one, are a
-    :class:`UsageError`.
+    :class:`UsageError`, whose message names the grouping by the command's options
+    (``--group-by``, ``--strata``), or, ``configured``, by a configuration's keys (the
+    caller names ``strata.group_by`` before the message; it names ``strata.sidecar``).
     """
     qids = qids.astype(STR)
+    asked = "" if configured else f"--group-by {excerpt_plain(by)}: "
     if by == QID_PREFIX:
         if qids.empty:  # no measure to group (num_ret alone): rpartition gives no column
             return qids
         prefix = qids.str.rpartition("/")[0]
         if (prefix == MISSING).any():  # (none)/a would join the topics without a prefix
             qid = qids[prefix == MISSING].iloc[0]
-            raise UsageError(f"--group-by {QID_PREFIX}: qid {qid!r} has the prefix {MISSING}, "
+            raise UsageError(f"{asked}qid {qid!r} has the prefix {MISSING}, "
                              "the group of topics without a prefix")  # fmt: skip
         return prefix.where(prefix != "", MISSING).astype(STR)
     if strata is None:
-        raise UsageError(
-            f"--group-by {excerpt_plain(by)} needs --strata SIDECAR (or use {QID_PREFIX})"
-        )
+        raise UsageError(strata_missing(by, configured))
     if by not in strata.columns or by == "qid":
         known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
         raise UsageError(f"unknown stratum {excerpt(by)}; available: {known}")
@@ -153,16 +164,13 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
     blank = (labels.str.strip() == "").fillna(False).astype(bool)  # strata given as a table
     if blank.any():
         qid = qids[blank].iloc[0]
-        raise UsageError(
-            f"--group-by {by}: topic {qid!r}: {blank_group(by, labels[blank].iloc[0])}"
-        )
+        raise UsageError(f"{asked}topic {qid!r}: {blank_group(by, labels[blank].iloc[0])}")
     if len(labels) and labels.isna().all():  # every topic in "(none)": a section repeated
         topics = f"none of these {len(qids.unique())} topics"
         if qids.isin(mapping.index).any():
-            raise UsageError(f"--group-by {by}: the strata give {topics} a {by}")
+            raise UsageError(f"{asked}the strata give {topics} a {by}")
         raise UsageError(
-            f"--group-by {by}: the strata hold {topics} (e.g. {qids.iloc[0]!r}): the sidecar "
-            "of other qrels?"
+            f"{asked}the strata hold {topics} (e.g. {qids.iloc[0]!r}): the sidecar of other qrels?"
         )
     return labels.fillna(MISSING).astype(STR)
 

@@ -60,6 +60,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     targets = document.get("targets", {})
     preset = targets.get("preset", DEFAULT_PRESET)
     strata = document.get("strata", {})
+    _check_strata(strata, source)
     parsed = _measures(document.get("measures"), source)
     _check_maxontsim_used(document, parsed, source)
     _check_reranking_reported(document, parsed, source)
@@ -142,6 +143,19 @@ def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) ->
         tag=spec.get("tag"),
         reranks=spec.get("reranks"),
     )
+
+
+def _check_strata(strata: Mapping[str, Any], source: ConfigText) -> None:
+    """A stratum field to group by (not ``qid-prefix``) needs the sidecar holding it:
+    refused before any run is read, naming the configuration's keys, not the command's
+    options (``--group-by language needs --strata SIDECAR``)."""
+    if "group_by" not in strata or "sidecar" in strata:
+        return
+    from ..strata import QID_PREFIX, strata_missing
+
+    if strata["group_by"] != QID_PREFIX:
+        message = strata_missing(strata["group_by"], configured=True)
+        raise _setting_error(source, ("strata", "group_by"), message)
 
 
 def _measures(measures: list[str] | None, source: ConfigText) -> list:

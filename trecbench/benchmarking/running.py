@@ -12,6 +12,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import arrow, input_warnings, outputs
+from ..errors import UsageError
 from .checks import InvalidRuns, Validated, check_fused, summary, validate_inputs
 from .completeness import completeness
 from .loading import load_benchmark_config
@@ -88,15 +89,18 @@ def _fuse_modes(config: BenchmarkSettings, tables: dict[str, pa.Table]) -> dict[
     while pending:
         for mode in [m for m in pending if all(source in ranked for source in m.fuse)]:
             _check_sources_differ(config, mode, ranked)
-            ranked[mode.name] = fuse_tables(
-                [ranked[source] for source in mode.fuse],
-                mode.method,
-                k=mode.k,
-                norm=mode.norm,
-                weights=mode.weights,
-                depth=mode.depth,
-                tag=mode.run_tag,
-            )
+            try:
+                ranked[mode.name] = fuse_tables(
+                    [ranked[source] for source in mode.fuse],
+                    mode.method,
+                    k=mode.k,
+                    norm=mode.norm,
+                    weights=mode.weights,
+                    depth=mode.depth,
+                    tag=mode.run_tag,
+                )
+            except UsageError as error:  # a fused score beyond a double: the mode's settings
+                raise UsageError(f"{config.path}: modes.{mode.name}: {error}") from None
             pending.remove(mode)
     return ranked
 
@@ -104,7 +108,6 @@ def _fuse_modes(config: BenchmarkSettings, tables: dict[str, pa.Table]) -> dict[
 def _check_sources_differ(config: BenchmarkSettings, mode, ranked: dict[str, pa.Table]) -> None:
     """Refuse a fusion of two modes that hold one run (a link to one file, or a copy of
     it, plain or compressed): the run would be fused with itself, weighing double."""
-    from ..errors import UsageError
     from ..fusion import same_rows
 
     for i, first in enumerate(mode.fuse):
@@ -148,7 +151,6 @@ def _check_spelt_once(config: BenchmarkSettings, evaluation) -> None:
     ``ndcg_cut.10``), as compare refuses it: the tables show and test each measure once,
     by one name (a spelling asked would vanish). Told by the evaluation, which alone knows
     every value a measure gives (``iprec_at_recall`` and ``IPrec@0.5``)."""
-    from ..errors import UsageError
 
     try:
         evaluation.refuse_two_spellings("benchmark")
@@ -160,7 +162,6 @@ def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress)
     """compare's statistics over the modes' per-topic values, against the baseline mode
     (a topic a mode has no results for counts as trec_eval -c counts it)."""
     from ..comparison.analysis import compare_scores
-    from ..errors import UsageError
 
     strata = _strata(config, topics)
     try:
@@ -184,12 +185,12 @@ def _strata(config: BenchmarkSettings, topics: list[str]) -> dict[str, str] | No
         return None
     import pandas as pd
 
-    from ..errors import UsageError
     from ..strata import group_labels, load_strata
 
     table = None if config.strata is None else load_strata(config.strata)
     try:
-        labels = group_labels(pd.Series(topics, dtype=object), table, config.group_by)
+        qids = pd.Series(topics, dtype=object)
+        labels = group_labels(qids, table, config.group_by, configured=True)
     except UsageError as error:
         raise UsageError(f"{config.path}: strata.group_by: {error}") from None
     return dict(zip(topics, labels.astype(str), strict=True))
