@@ -160,6 +160,36 @@ def test_strata_that_would_be_ignored_or_misread_are_refused(strata, group_by, m
         compare_scores(BASE, strata=strata, group_by=group_by, samples=40)
 
 
+@pytest.mark.parametrize(
+    ("strata", "message"),
+    [
+        # were read as '7', and topic 007 silently left out of lang=en
+        ({7: "en", 10: "de", 11: "en"}, "^strata: its query ids are integers .*such as '007'"),
+        ({7.0: "en", "10": "de", "11": "en"}, "^strata: topic 7.0: .*not a float"),  # '7.0'
+        ({"lang": {"007": "en", 10: "de"}}, "^strata: topic 10: query id 10 is an integer, not"),
+        ({True: "en"}, "^strata: topic True: a query id must be text or an integer, not a bool"),
+    ],
+)
+def test_strata_keys_are_read_as_every_input_s_qids(strata, message):
+    zeros = BASE.assign(qid=["007", "10", "11"] * 2)
+    with pytest.raises(InputError, match=message):
+        compare_scores(zeros, strata=strata, group_by="lang", samples=40)
+    qrels = {"007": {"d": 1}, "10": {"d": 1}, "11": {"d": 1}}
+    runs = {"a": {"007": {"d": 1.0}, "10": {"e": 1.0}, "11": {"d": 1.0}}}
+    runs["b"] = {"007": {"e": 1.0}, "10": {"d": 1.0}, "11": {"d": 1.0}}
+    with pytest.raises(InputError, match=message.replace("such as", "while the qrels has .*")):
+        trecbench.compare(qrels, runs, ["P@1"], strata=strata, group_by="lang", samples=40)
+
+
+def test_integer_strata_keys_are_written_in_decimal_and_refused_beside_ids_they_lost():
+    comparison = compare_scores(BASE, strata={1: "x", 2: "x", 3: "y"}, group_by="lang", samples=40)
+    assert comparison.strata == {"lang": {"1": "x", "2": "x", "3": "y"}}
+    _assert_means(comparison, {"a": 0.3, "b": 0.4}, "lang=x")  # topics 1 and 2
+    integers = BASE.assign(qid=[1, 2, 3] * 2)
+    with pytest.raises(InputError, match="^per_query: .*while strata has query ids such as '01'"):
+        compare_scores(integers, strata={"01": "x", "2": "y"}, group_by="lang", samples=40)
+
+
 def test_compare_with_strata_given_as_a_table_records_no_strata_file(tmp_path):
     qrels = {"1": {"d": 1}, "2": {"d": 1}, "3": {"d": 1}}
     # P@1: a 1, 0, 1; b 0, 1, 1

@@ -133,7 +133,7 @@ def compare_scores(
     per_query, runs, measures, baseline = _checked(given.frame, given_baseline(baseline))
     queries = given_queries(queries, given)
     universe, absent = _topics(per_query, runs, queries, statistics.missing)
-    fields = strata_map(strata, group_by, universe)
+    fields = strata_map(strata, group_by, universe, "per_query", given.integer_qids)
     group_fields = list(fields or {})
     empty = checked_empty(empty)
     cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe, empty)

@@ -1,9 +1,9 @@
 """Per-query values given to :func:`~trecbench.comparison.compare_scores` (and its tie
-bounds, and its ``queries`` and ``baseline``) read as the readers read a run's table
-(:mod:`trecbench.inputs.tables`): columns named as trecbench, PyTerrier or ir_measures
-name them; ids are strings, never inferred (integers written in decimal, refused beside
-ids no integer prints as; floats, missing and mixed ids refused with the readers' hint);
-values are numbers (or decimal text), anything else refused naming its row."""
+bounds, its ``queries``, ``baseline`` and the qids of its ``strata``) read as the readers
+read a run's table (:mod:`trecbench.inputs.tables`): columns named as trecbench, PyTerrier
+or ir_measures name them; ids are strings, never inferred (integers written in decimal,
+refused beside ids no integer prints as; floats, missing and mixed ids refused with the
+readers' hint); values are numbers (or decimal text), anything else refused naming its row."""
 
 from __future__ import annotations
 
@@ -113,21 +113,36 @@ def given_queries(queries, given: Given) -> list[str] | None:
     """``queries`` (the topics that count) as strings, read as the qids are: text or
     integers (in decimal), refused beside the qids where integers on either side lost how
     the other's ids are written (``007``); None stays None."""
-    from ..evaluation.integer_ids import refuse_lost_zeros
-
     if queries is None:
         return None
 
     def where(row: int) -> str:
         return f"item {row}"
 
-    values = python_ids(list(queries), "query id", "queries", where)
+    qids = given.frame["qid"].unique()
+    return given_qids(list(queries), "queries", where, (qids, "per_query", given.integer_qids))
+
+
+# the topics ids are read beside: their qids (strings), what holds them (an error's
+# words) and whether they were read from integers
+Topics = tuple[Sequence[str], str, bool]
+
+
+def given_qids(values: list, origin: str, where: Where, topics: Topics, keys: bool = False):
+    """Python query ids ``values`` of ``origin`` (``queries``; a strata mapping's keys, with
+    ``keys``) as strings, read as a table's qids are: text or integers (in decimal); a
+    float, a bool, None or a mix of kinds refused at ``where(row)``; refused beside
+    ``topics`` where integers on either side lost how the other's ids are written
+    (``007`` beside ``7``)."""
+    from ..evaluation.integer_ids import refuse_lost_zeros
+
+    qids, topics_origin, integer_topics = topics
+    values = python_ids(values, "query id", origin, where, keys=keys)
     integer = _integers(values)
-    values = ids(values, "query id", "queries", where, nul=True)
-    if given.integer_qids or integer:
-        qids = pa.array(given.frame["qid"].unique(), pa.string())
-        marked = _marked(qids, given.integer_qids), _marked(values, integer)
-        refuse_lost_zeros(marked[0], "per_query", marked[1], "queries")
+    values = ids(values, "query id", origin, where, nul=True)
+    if integer_topics or integer:
+        marked = _marked(pa.array(qids, pa.string()), integer_topics), _marked(values, integer)
+        refuse_lost_zeros(marked[0], topics_origin, marked[1], origin)
     return values.to_pylist()
 
 

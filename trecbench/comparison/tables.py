@@ -11,8 +11,10 @@ import pandas as pd
 
 from .. import stats
 from ..errors import UsageError
+from ..inputs.python_objects import index_label
 from ..rounding import mean_difference
 from ..statistical_tests import STRATIFIED_BOOTSTRAP_ONE
+from .given import Topics, given_qids
 from .settings import ALL, MACRO
 
 # why an interval or a p-value is undefined (n/a), in the words every output shows
@@ -72,11 +74,13 @@ class SectionPart:
     strata: np.ndarray | None  # per topic its stratum (macro sections only)
 
 
-def strata_fields(strata: Mapping, group_by) -> dict[str, dict[str, str]]:
+def strata_fields(strata: Mapping, group_by, topics: Topics) -> dict[str, dict[str, str]]:
     """``{field: {qid: stratum}}`` of a mapping: ``{qid: value}`` (one field, named
     ``group_by``, default ``stratum``), ``{field: {qid: value}}`` (several; ``group_by``
     picks some) or a sidecar's per-topic ``{qid: {field: value}}`` (``group_by`` naming
-    its fields). A topic held without a value (None, NaN, NA; the field left out of its
+    its fields). Its qids are read as every input's, beside the ``topics`` compared
+    (:func:`~trecbench.comparison.given.given_qids`: ``7`` is refused beside ``007``, not
+    left out). A topic held without a value (None, NaN, NA; the field left out of its
     own mapping) is in ``(none)``, as a sidecar's is (:data:`trecbench.strata.MISSING`);
     a blank value is refused, as in a sidecar."""
     wanted = [group_by] if isinstance(group_by, str) else list(group_by or [])
@@ -96,9 +100,19 @@ def strata_fields(strata: Mapping, group_by) -> dict[str, dict[str, str]]:
         )
     else:
         by_field = {wanted[0] if wanted else "stratum": strata}
+    return {str(field): _field(field, mapping, topics) for field, mapping in by_field.items()}
+
+
+def _field(field, mapping: Mapping, topics: Topics) -> dict[str, str]:
+    """``{qid: stratum}`` of one field's ``{qid: value}``, its keys read as qids."""
+    keys = list(mapping)
+
+    def where(row: int) -> str:
+        return f"topic {index_label(keys[row])}"
+
+    qids = given_qids(keys, "strata", where, topics, keys=True)
     return {
-        str(field): {str(qid): _stratum(field, qid, value) for qid, value in mapping.items()}
-        for field, mapping in by_field.items()
+        qid: _stratum(field, qid, value) for qid, value in zip(qids, mapping.values(), strict=True)
     }
 
 
@@ -170,15 +184,19 @@ def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -
     return parts
 
 
-def strata_map(strata, group_by, topics: list[str]) -> dict[str, dict[str, str]] | None:
-    """field -> topic -> stratum: a given mapping (:func:`strata_fields`; a field giving
-    none of the ``topics`` a stratum refused), or :func:`trecbench.strata.group_labels`
+def strata_map(
+    strata, group_by, topics: list[str], topics_origin: str = "the qrels", integers: bool = False
+) -> dict[str, dict[str, str]] | None:
+    """field -> topic -> stratum: a given mapping (:func:`strata_fields`, its qids read
+    beside the ``topics`` of ``topics_origin``, read from ``integers`` or not; a field
+    giving none of the ``topics`` a stratum refused), or :func:`trecbench.strata.group_labels`
     of the topics per ``group_by`` field (a field of the sidecar ``strata``, a path or the
     table :func:`~trecbench.strata.read_sidecar` read, or ``qid-prefix``; topics without a
     value: ``(none)``)."""
     fields = [group_by] if isinstance(group_by, str) else list(group_by or [])
     if isinstance(strata, Mapping):
-        return _held(strata_fields(strata, group_by), topics, not fields)
+        fields_held = strata_fields(strata, group_by, (topics, topics_origin, integers))
+        return _held(fields_held, topics, not fields)
     if not fields:
         if strata is not None:
             raise UsageError("--strata needs --group-by FIELD (which stratum to compare by)")
