@@ -51,6 +51,23 @@ def test_to_json_is_the_options_dict_of_the_outputs():
         ({"relevance_level": "1"}, "relevance_level must be a whole number, not '1'"),
         ({"num_docs": "5"}, "num_docs must be a whole number"),
         ({"complete": 1}, "complete must be True or False, not 1"),
+        # a misspelt key was computed with its default and recorded as if applied
+        (
+            {"options": {"formula": "simple"}},
+            "options 'formula': no such local measure option "
+            r"\(known: maxontsim_formula, ontology\)",
+        ),
+        ({"options": {"ontolgy": "x.obo"}}, "options 'ontolgy': no such local measure option"),
+        ({"options": [1, 2]}, r"options must map local measure options \(.*\), not be a list"),
+        # the command line's bounds (--jobs, --memory from 1): -3 and -1 ran, the others
+        # raised Python's TypeError or ValueError
+        ({"jobs": -3}, "^jobs must be a whole number from 1, not -3$"),
+        ({"jobs": 0}, "^jobs must be a whole number from 1, not 0$"),
+        ({"jobs": 1.5}, "^jobs must be a whole number from 1, not 1.5$"),
+        ({"jobs": "2"}, "^jobs must be a whole number from 1, not '2'$"),
+        ({"memory": -1}, "^memory must be a whole number from 1, not -1$"),
+        ({"memory": "big"}, "^memory must be a whole number from 1, not 'big'$"),
+        ({"memory": True}, "^memory must be a whole number from 1, not True$"),
     ],
 )
 def test_settings_are_checked_once_before_any_file_is_read(arguments, message):
@@ -59,6 +76,28 @@ def test_settings_are_checked_once_before_any_file_is_read(arguments, message):
     # evaluate() refuses them before reading anything: these files do not exist
     with pytest.raises(UsageError, match=message):
         evaluate("missing.qrels", "missing.run", ["P.5"], **arguments)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"options": [1, 2]}, "options must map local measure options"),
+        ({"options": {"formula": "simple"}}, "options 'formula': no such local measure option"),
+    ],
+)
+def test_compare_refuses_the_options_evaluate_refuses(arguments, message):
+    from trecbench import compare
+
+    with pytest.raises(UsageError, match=message):  # before reading: no such files
+        compare("missing.qrels", ["a.run", "b.run"], ["P.5"], samples=40, **arguments)
+
+
+def test_numpy_integers_are_taken_as_jobs_and_memory():
+    import numpy as np
+
+    settings = EvalSettings(jobs=np.int64(2), memory=np.int32(300), drill_depth=np.int8(0))
+    assert (settings.jobs, settings.memory, settings.drill_depth) == (2, 300, 0)
+    assert {type(settings.jobs), type(settings.memory), type(settings.drill_depth)} == {int}
 
 
 def test_the_evaluation_keeps_its_settings(tmp_path):

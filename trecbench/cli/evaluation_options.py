@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from ..resource_bounds import FEWEST_JOBS, LEAST_MEMORY_MIB
 from .paths import INPUT_FILE
 from .report_options import stack_options
 from .shared_options import DecimalInt, FiniteFloat
@@ -71,7 +72,9 @@ unjudged_threshold_option = click.option(
 def memory_budget_option(help: str):
     """``--memory MIB`` (the command receives ``memory``, None by default), with the help
     given: what the budget bounds differs between commands."""
-    return click.option("--memory", type=DecimalInt(min=1), default=None, metavar="MIB", help=help)
+    return click.option(
+        "--memory", type=DecimalInt(min=LEAST_MEMORY_MIB), default=None, metavar="MIB", help=help
+    )
 
 
 _MEMORY_HELP = (
@@ -90,7 +93,7 @@ compare_memory_option = memory_budget_option(_MEMORY_HELP.format(options=""))
 jobs_option = click.option(
     "--jobs",
     "-j",
-    type=DecimalInt(min=1),
+    type=DecimalInt(min=FEWEST_JOBS),
     default=None,
     metavar="N",
     help="Processes scoring several run files at once (default: the cores available, when "

@@ -66,7 +66,9 @@ class ScoringSettings:
     unjudged_bounds: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "options", dict(self.options or {}))
+        from ..evaluation.settings import local_options
+
+        object.__setattr__(self, "options", local_options(self.options))
         threshold = self.unjudged_threshold
         # a bool is a number to Python, never a share of topics (as fusion.check_number)
         real = isinstance(threshold, numbers.Real) and not isinstance(threshold, bool)

@@ -144,7 +144,7 @@ def evaluate(
         relevance_level=relevance_level, complete=complete, max_docs=max_docs,
         judged_only=judged_only, num_docs=num_docs, float32=float32, engine=engine,
         compat=compat, rel_format=rel_format, zscores=zscores, debug_level=debug_level,
-        debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
+        debug_query=debug_query, options=options, tie_bounds=tie_bounds,
         memory=memory, jobs=jobs, drill_depth=drill_depth, unjudged_bounds=unjudged_bounds,
         first_parameters=first_parameters,
     )  # fmt: skip

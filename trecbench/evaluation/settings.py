@@ -10,15 +10,17 @@ show, is :meth:`EvalSettings.to_json`.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
 from ..maxontsim_formulas import resolve_formula
+from ..resource_bounds import FEWEST_JOBS, LEAST_MEMORY_MIB, whole_from
 from ..score_precision import compares_float32
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
-from ..type_names import yes_or_no
+from ..type_names import python_type, yes_or_no
 
 REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
 # trec_eval's flags, in the order the JSON outputs list them (before the local options)
@@ -32,6 +34,37 @@ _WHOLE = ("relevance_level", "max_docs", "num_docs", "debug_level")
 _YES_NO = (
     "complete", "judged_only", "float32", "tie_bounds", "unjudged_bounds", "first_parameters",
 )  # fmt: skip
+# optional whole numbers and the least each takes (the command line's bounds for --memory
+# and --jobs): jobs=-3 ran as if not given, memory="big" failed inside int()
+_LEAST = {"memory": LEAST_MEMORY_MIB, "jobs": FEWEST_JOBS, "drill_depth": 0}
+# what options may hold: the local measures' (MaxOntSim's) options; a key misspelt was
+# computed with the default and recorded in the outputs as if applied
+LOCAL_OPTIONS = ("maxontsim_formula", "ontology")
+
+
+def local_options(options: Mapping | None) -> dict[str, Any]:
+    """``options`` (None: none) as a dict of :data:`LOCAL_OPTIONS`: another value than a
+    mapping, a trec_eval flag, a key of no local option and a MaxOntSim formula of no
+    name refused (:class:`~trecbench.errors.UsageError`)."""
+    known = ", ".join(LOCAL_OPTIONS)
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise UsageError(
+            f"options must map local measure options ({known}), not be {python_type(options)}"
+        )
+    taken = sorted(set(options) & set(_FLAGS))
+    if taken:
+        raise UsageError(
+            f"options {', '.join(taken)}: trec_eval flags, given as evaluate()'s own "
+            "arguments, not as local measure options"
+        )
+    unknown = next((key for key in options if key not in LOCAL_OPTIONS), None)
+    if unknown is not None:
+        raise UsageError(f"options {unknown!r}: no such local measure option (known: {known})")
+    # refused whether or not a MaxOntSim measure is asked: a misspelt name never passes
+    resolve_formula(options.get("maxontsim_formula"))
+    return dict(options)
 
 
 @dataclass(frozen=True)
@@ -47,12 +80,13 @@ class EvalSettings:
     preference measures' too; their levels stay as the version holds them); ``compat``: the
     trec_eval version reproduced (``9.0.8`` or ``10.0``, :mod:`trecbench.trec_eval.compat`).
     ``engine``: who computes the measures (``auto`` or an engine's name). ``options`` go
-    to local measures (``maxontsim_formula``, ``ontology``). ``tie_bounds``: also compute
-    the bounds over all orders of tied documents (:mod:`trecbench.tiebounds`);
-    ``memory``: the budget in MiB (None: :mod:`trecbench.memory`'s default); ``jobs``:
-    worker processes (None: as many as help). ``drill_depth``: also keep, for a report's
-    drill-down, each run's first ``drill_depth`` documents per topic and its
-    precision-recall curve (:mod:`trecbench.evaluation.drill`; None: nothing kept).
+    to local measures (``maxontsim_formula``, ``ontology``; another key is refused).
+    ``tie_bounds``: also compute the bounds over all orders of tied documents
+    (:mod:`trecbench.tiebounds`); ``memory``: the budget in MiB, from 1 (None:
+    :mod:`trecbench.memory`'s default); ``jobs``: worker processes, from 1 (None: as many
+    as help). ``drill_depth``: also keep, for a report's drill-down, each run's first
+    ``drill_depth`` documents per topic and its precision-recall curve
+    (:mod:`trecbench.evaluation.drill`; None: nothing kept).
     ``unjudged_bounds``: also keep each run's values with its unjudged documents judged
     relevant at the qrels' top grade (:mod:`trecbench.evaluation.bounds`).
     ``first_parameters``: trec_eval's ``-m`` rule, a measure's first parameter list given
@@ -89,7 +123,7 @@ class EvalSettings:
         object.__setattr__(self, "compat", _compat.get(self.compat).version)
         if self.zscores is not None:
             object.__setattr__(self, "zscores", str(self.zscores))
-        object.__setattr__(self, "options", dict(self.options))
+        object.__setattr__(self, "options", local_options(self.options))
         self._check_types()
         # what the ranking does, which the outputs record: 10.0 holds scores as doubles,
         # whatever is asked (a report of --compat 10.0 said float32: true)
@@ -108,6 +142,10 @@ class EvalSettings:
             if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 raise UsageError(f"{name} must be a whole number, not {value!r}")
             object.__setattr__(self, name, int(value))
+        for name, least in _LEAST.items():
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, whole_from(name, value, least))
         for name in _YES_NO:
             value = getattr(self, name)
             flag = yes_or_no(value)
@@ -139,18 +177,6 @@ class EvalSettings:
         if self.max_docs is not None and self.max_docs < 1:
             # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
             raise UsageError(f"-M must be at least 1, got {self.max_docs}")
-        depth = self.drill_depth
-        whole = isinstance(depth, int) and not isinstance(depth, bool)
-        if depth is not None and not (whole and depth >= 0):
-            raise UsageError(f"drill_depth must be a whole number from 0, not {depth!r}")
-        # refused whether or not a MaxOntSim measure is asked: a misspelt name never passes
-        resolve_formula(self.options.get("maxontsim_formula"))
-        taken = sorted(set(self.options) & set(_FLAGS))
-        if taken:
-            raise UsageError(
-                f"options {', '.join(taken)}: trec_eval flags, given as evaluate()'s own "
-                "arguments, not as local measure options"
-            )
 
     @property
     def version(self) -> Compat:
