@@ -549,7 +549,7 @@ def test_strata_from_a_sidecar(trec_eval_suite, tmp_path):
     per_query = result.per_query.set_index(["run", "qid"])["value"]
     assert hard["results.trunc"] == per_query[("results.trunc", "302")] == 0.0
     assert hard["results.test"] == per_query[("results.test", "302")]
-    with pytest.raises(UsageError, match="needs --group-by"):
+    with pytest.raises(UsageError, match="^strata needs group_by "):
         trecbench.compare(
             trec_eval_suite / "qrels.test", trec_eval_suite / "results.test", strata=sidecar
         )

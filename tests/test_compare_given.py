@@ -152,7 +152,7 @@ def test_a_per_topic_mapping_is_read_as_the_sidecar_s_own_shape():
         ({"1": "x", "2": {"lang": "x"}}, "lang", "not a mix of values and mappings"),
         ({"9": "x"}, "lang", "'lang' gives none of the topics compared a stratum"),
         ({"1": "x", "2": " ", "3": "y"}, "lang", "topic '2': blank group name ' '"),
-        (None, "lang", "needs --strata"),
+        (None, "lang", "^group_by=.lang. needs strata "),
     ],
 )
 def test_strata_that_would_be_ignored_or_misread_are_refused(strata, group_by, message):

@@ -36,11 +36,11 @@ def test_to_json_is_the_options_dict_of_the_outputs():
     ("arguments", "message"),
     [
         ({"rel_format": "bogus"}, "Illegal rel_format 'bogus'"),
-        ({"tie_bounds": True, "rel_format": "prefs"}, "tie bounds need graded qrels"),
-        ({"relevance_level": 0}, "-l 0: levels below 1"),
+        ({"tie_bounds": True, "rel_format": "prefs"}, "need graded qrels, not rel_format=.prefs.$"),
+        ({"relevance_level": 0}, "^relevance_level=0: levels below 1"),
         ({"num_docs": 2**63}, "from 0 to trec_eval's 64-bit count"),
-        ({"num_docs": -1}, "-N -1: a collection's number of documents"),
-        ({"max_docs": 0}, "-M must be at least 1, got 0"),
+        ({"num_docs": -1}, "^num_docs=-1: a collection's number of documents"),
+        ({"max_docs": 0}, "^max_docs must be at least 1, got 0"),
         ({"compat": "8"}, "unknown trec_eval version '8'"),
         ({"options": {"complete": True, "ontology": "x"}}, "options complete: trec_eval flags"),
         # taken for something else: -M 2.5 kept 3 documents, "False" applied -J, -l 1.5

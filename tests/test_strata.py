@@ -75,7 +75,7 @@ def test_qid_prefix_groups_on_text_before_last_slash():
 def test_unknown_field_and_missing_strata_are_usage_errors():
     with pytest.raises(UsageError, match="available: difficulty, qid-prefix"):
         group_labels(pd.Series(["1"]), STRATA, "language")
-    with pytest.raises(UsageError, match="needs --strata"):
+    with pytest.raises(UsageError, match="^group_by=.difficulty. needs strata "):
         group_labels(pd.Series(["1"]), None, "difficulty")
 
 
@@ -391,7 +391,7 @@ def test_an_empty_or_blank_group_name_is_refused_at_its_line(tmp_path, capsys):
     # strata given as a table (group_means), refused alike
     per_query = pd.DataFrame({"run": "r", "qid": ["q1", "q2"], "measure": "P@1", "value": 1.0})
     strata = pd.DataFrame({"qid": ["q1", "q2"], "g": ["A", ""]})
-    with pytest.raises(UsageError, match="^--group-by g: topic 'q2': empty group name: "):
+    with pytest.raises(UsageError, match="^group_by='g': topic 'q2': empty group name: "):
         group_means(per_query, strata, "g")
 
 

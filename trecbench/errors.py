@@ -7,7 +7,9 @@ physical (1-based) line where the problem is, so every front end can say
 
 from __future__ import annotations
 
-from enum import IntEnum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum, IntEnum
 
 
 class ExitCode(IntEnum):
@@ -49,10 +51,47 @@ def _rebuilt(kind: type, args: tuple, state: dict) -> TrecbenchError:
     return error
 
 
+class _Alone(Enum):
+    """A setting named without its value (an Enum: pickled as itself, across processes)."""
+
+    KEYWORD = "keyword alone"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A keyword argument a message names: the library says ``relevance_level=0`` (or
+    ``strata`` without a value), a command line its flag, ``-l 0`` (``--strata``)."""
+
+    keyword: str
+    value: object = _Alone.KEYWORD
+
+    def said(self, flags: Mapping[str, str]) -> str:
+        """In a command line's words where ``flags`` (keyword -> flag) has the keyword,
+        else in the library's."""
+        flag = flags.get(self.keyword)
+        if self.value is _Alone.KEYWORD:
+            return flag or self.keyword
+        if flag is None:
+            return f"{self.keyword}={excerpt(self.value)}"
+        return f"{flag} {excerpt_plain(str(self.value))}"
+
+
 class UsageError(TrecbenchError):
-    """Bad options or measure names (trec_eval exits 1 for these)."""
+    """Bad options or measure names (trec_eval exits 1 for these).
+
+    The message is text and the :class:`Setting` objects it names (``UsageError(
+    Setting("max_docs"), " must be at least 1")``): ``str()`` says them as the library's
+    keywords, :meth:`worded` as a command line's flags."""
 
     exit_code = ExitCode.USAGE
+
+    def __init__(self, *parts: str | Setting):
+        self.parts = parts
+        super().__init__(self.worded({}))
+
+    def worded(self, flags: Mapping[str, str]) -> str:
+        """The message, each setting it names said as ``flags`` (keyword -> flag) has it."""
+        return "".join(p if isinstance(p, str) else p.said(flags) for p in self.parts)
 
 
 class InputError(TrecbenchError):

@@ -12,7 +12,7 @@ from pathlib import PurePath
 from typing import Any
 
 from .compressions import without_suffixes
-from .errors import UsageError, excerpt, one_line
+from .errors import Setting, UsageError, excerpt, one_line
 from .text_bytes import encodable
 from .type_names import with_article
 
@@ -109,7 +109,9 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
         if not name.strip():
             raise UsageError(f"run names must not be blank, not {name!r}: name every run")
         if name in seen:
-            raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
+            raise UsageError(
+                f"two runs are named {name!r}; name them apart (e.g. with ", Setting("names"), ")"
+            )
         seen.add(name)
     return names
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from .errors import InputError, UsageError, excerpt, excerpt_plain
+from .errors import InputError, Setting, UsageError, excerpt
 from .ids import STR
 from .plurals import first_few
 from .sources import At, read_json
@@ -124,12 +124,15 @@ def qrels_warnings(notes: list[tuple[str, str]], qrels: str | os.PathLike) -> li
     return [f"{qrels}: {warning}" for file, warning in notes if os.path.realpath(file) == target]
 
 
-def strata_missing(by: str, configured: bool = False) -> str:
+def strata_missing(by: str, configured: bool = False) -> UsageError:
     """Why grouping ``by`` a stratum field cannot be done without a strata file, naming it
-    as :func:`group_labels` does (the command's option, or a configuration's key)."""
+    as :func:`group_labels` does (the keyword or the command's option, or a
+    configuration's key)."""
     if configured:
-        return f"{excerpt(by)} needs strata.sidecar (or use {QID_PREFIX})"
-    return f"--group-by {excerpt_plain(by)} needs --strata SIDECAR (or use {QID_PREFIX})"
+        return UsageError(f"{excerpt(by)} needs strata.sidecar (or use {QID_PREFIX})")
+    return UsageError(
+        Setting("group_by", by), " needs ", Setting("strata"), f" (or use {QID_PREFIX})"
+    )
 
 
 def group_labels(
@@ -139,23 +142,24 @@ def group_labels(
 
     Queries without a value for ``by`` fall in the group ``(none)``; strata that give
     none of them a value (the sidecar of other qrels), or a blank one, are a
-    :class:`UsageError`, whose message names the grouping by the command's options
-    (``--group-by``, ``--strata``), or, ``configured``, by a configuration's keys (the
-    caller names ``strata.group_by`` before the message; it names ``strata.sidecar``).
+    :class:`UsageError`, whose message names the grouping by the keywords (the command's
+    options where the CLI words it: ``--group-by``, ``--strata``), or, ``configured``, by
+    a configuration's keys (the caller names ``strata.group_by`` before the message; it
+    names ``strata.sidecar``).
     """
     qids = qids.astype(STR)
-    asked = "" if configured else f"--group-by {excerpt_plain(by)}: "
+    asked = () if configured else (Setting("group_by", by), ": ")
     if by == QID_PREFIX:
         if qids.empty:  # no measure to group (num_ret alone): rpartition gives no column
             return qids
         prefix = qids.str.rpartition("/")[0]
         if (prefix == MISSING).any():  # (none)/a would join the topics without a prefix
             qid = qids[prefix == MISSING].iloc[0]
-            raise UsageError(f"{asked}qid {qid!r} has the prefix {MISSING}, "
+            raise UsageError(*asked, f"qid {qid!r} has the prefix {MISSING}, "
                              "the group of topics without a prefix")  # fmt: skip
         return prefix.where(prefix != "", MISSING).astype(STR)
     if strata is None:
-        raise UsageError(strata_missing(by, configured))
+        raise strata_missing(by, configured)
     if by not in strata.columns or by == "qid":
         known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
         raise UsageError(f"unknown stratum {excerpt(by)}; available: {known}")
@@ -164,13 +168,13 @@ def group_labels(
     blank = (labels.str.strip() == "").fillna(False).astype(bool)  # strata given as a table
     if blank.any():
         qid = qids[blank].iloc[0]
-        raise UsageError(f"{asked}topic {qid!r}: {blank_group(by, labels[blank].iloc[0])}")
+        raise UsageError(*asked, f"topic {qid!r}: {blank_group(by, labels[blank].iloc[0])}")
     if len(labels) and labels.isna().all():  # every topic in "(none)": a section repeated
         topics = f"none of these {len(qids.unique())} topics"
         if qids.isin(mapping.index).any():
-            raise UsageError(f"{asked}the strata give {topics} a {by}")
+            raise UsageError(*asked, f"the strata give {topics} a {by}")
         raise UsageError(
-            f"{asked}the strata hold {topics} (e.g. {qids.iloc[0]!r}): the sidecar of other qrels?"
+            *asked, f"the strata hold {topics} (e.g. {qids.iloc[0]!r}): the sidecar of other qrels?"
         )
     return labels.fillna(MISSING).astype(STR)
 

@@ -154,7 +154,7 @@ def _check_strata(strata: Mapping[str, Any], source: ConfigText) -> None:
     from ..strata import QID_PREFIX, strata_missing
 
     if strata["group_by"] != QID_PREFIX:
-        message = strata_missing(strata["group_by"], configured=True)
+        message = str(strata_missing(strata["group_by"], configured=True))
         raise _setting_error(source, ("strata", "group_by"), message)
 
 

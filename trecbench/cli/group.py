@@ -12,7 +12,7 @@ import importlib
 import click
 
 from .. import __version__
-from ..errors import ExitCode, one_line
+from ..errors import ExitCode, UsageError, one_line
 
 WORKFLOW = (
     "convert", "validate", "score", "compare", "power", "agree", "fuse", "benchmark",
@@ -23,6 +23,15 @@ WORKFLOW = (
 # standard output, and trecbench.outputs (hashlib, json, shutil, tempfile) would cost them
 # a tenth of their time
 SCOPE_THEIR_OWN = frozenset({"score", "validate"})
+
+# the library's keywords its refusals name (trecbench.errors.Setting) and the flag each is
+# on the command line (one meaning per flag: docs/cli-conventions.md), said as the flag
+# by a command that takes it: `score -l 0` is told of -l, evaluate(relevance_level=0) of
+# relevance_level
+KEYWORD_FLAGS = {
+    "relevance_level": "-l", "max_docs": "-M", "num_docs": "-N", "rel_format": "-R",
+    "rbo_p": "--rbo-p", "group_by": "--group-by", "strata": "--strata", "names": "--names",
+}  # fmt: skip
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 
@@ -59,7 +68,8 @@ class _Commands(Group):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx):
-        with _our_codes():  # the command's own parsing, option callbacks and work
+        # the command's own parsing, option callbacks and work
+        with _our_codes(), _flags_said(self, ctx):
             return super().invoke(ctx)
 
 
@@ -72,6 +82,24 @@ class AnswerInExitCode(click.Command):
 
 class _StdoutClosed(Exception):
     """stdout's reader went away (click would exit 1 on it: :func:`run` exits 141)."""
+
+
+@contextlib.contextmanager
+def _flags_said(group: click.Group, ctx: click.Context):
+    """The library's refusals said of the command's flags where they name its keywords
+    (:data:`KEYWORD_FLAGS`, those the command invoked takes): the error, of its kind,
+    worded anew."""
+    try:
+        yield
+    except UsageError as error:
+        name = ctx.invoked_subcommand
+        command = group.get_command(ctx, name) if name else None
+        taken = {
+            opt for p in getattr(command, "params", ()) for opt in (*p.opts, *p.secondary_opts)
+        }
+        flags = {keyword: flag for keyword, flag in KEYWORD_FLAGS.items() if flag in taken}
+        error.args = (error.worded(flags),)
+        raise
 
 
 @contextlib.contextmanager

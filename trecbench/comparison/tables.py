@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..inputs.python_objects import index_label
 from ..rounding import mean_difference
 from ..statistical_tests import STRATIFIED_BOOTSTRAP_ONE
@@ -199,7 +199,9 @@ def strata_map(
         return _held(fields_held, topics, not fields)
     if not fields:
         if strata is not None:
-            raise UsageError("--strata needs --group-by FIELD (which stratum to compare by)")
+            raise UsageError(
+                Setting("strata"), " needs ", Setting("group_by"), " (which stratum to compare by)"
+            )
         return None
     from ..strata import group_labels, load_strata
 

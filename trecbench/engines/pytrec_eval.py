@@ -15,7 +15,7 @@ from functools import partial
 import numpy as np
 
 from .. import ranking
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..measures import (
     FLOAT_CUTOFFS,
     LONG_CUTOFFS,
@@ -123,9 +123,10 @@ def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int, qid
     if p[3] != 0.0 and (rest < 0).any():
         at = int(np.argmax(rest < 0))
         raise UsageError(
-            f"-N {num_docs}: fewer documents than topic {qids[at]} retrieves or judges "
-            f"relevant ({num_docs - rest[at]:,}), which {measure.requested or measure.canonical} "
-            "counts the rest of"
+            Setting("num_docs", num_docs),
+            f": fewer documents than topic {qids[at]} retrieves or judges relevant "
+            f"({num_docs - rest[at]:,}), which {measure.requested or measure.canonical} counts "
+            "the rest of",
         )
     rest = rest.astype(np.float64)
     return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest

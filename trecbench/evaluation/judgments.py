@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, inputs, ranking
-from ..errors import TrecbenchError, UnevaluableTopicError, UsageError
+from ..errors import Setting, TrecbenchError, UnevaluableTopicError, UsageError
 from ..inputs.tables import judged_twice, subtopics
 from ..trec_eval import judgment_groups, prefs_files
 from ..trec_eval.compat import Compat
@@ -269,7 +269,7 @@ def load_judgments(
     """The judgments of ``-R rel_format`` and how they were loaded."""
     if rel_format in PREFS_FORMATS:
         if not isinstance(source, (str, os.PathLike)):
-            raise UsageError(f"-R {rel_format} judgments must be a file")
+            raise UsageError(Setting("rel_format", rel_format), ": its judgments must be a file")
         loaded = prefs_files.load_prefs(source, version, qrels_format=rel_format == "qrels_prefs")
         return Preferences(loaded.table, loaded.path, relevance_level, rel_format), loaded
     loaded = load(source, "qrels", progress=progress, version=version)
@@ -277,8 +277,11 @@ def load_judgments(
     if rel_format == "qrels_jg":
         if subtopics(loaded.table, path) is None:  # a dict, or a table without one
             raise UsageError(
-                f"{path}: -R qrels_jg judgments need a judgment group per judgment: a qrels "
-                "file's second column, or an 'iter' or 'iteration' column"
+                f"{path}: ",
+                Setting("rel_format", rel_format),
+                " judgments need a judgment "
+                "group per judgment: a qrels file's second column, or an 'iter' or 'iteration' "
+                "column",
             )
         judgment_groups.check_duplicates(loaded.table, path)
     return Qrels(loaded.table, path, relevance_level, rel_format), loaded

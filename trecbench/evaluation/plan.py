@@ -13,6 +13,7 @@ from ..engines import LOCAL, META, NATIVE, assign, engine_module
 from ..engines.native import RECALL_CUTOFFS, TRACED, labels_of
 from ..errors import (
     MissingTopicError,
+    Setting,
     TrecbenchError,
     TrecEvalUndefinedWarning,
     UnevaluableTopicError,
@@ -118,8 +119,9 @@ def _check_collection_size(measures: list[Measure], num_docs: int | None) -> Non
         if weighs_unseen(measure.definition, measure.params):
             raise UsageError(
                 f"{measure.requested or measure.canonical}: its fourth coefficient weighs the "
-                "documents neither retrieved nor relevant, which need -N (the number of "
-                "documents in the collection) to be counted"
+                "documents neither retrieved nor relevant, which need ",
+                Setting("num_docs"),
+                " (the number of documents in the collection) to be counted",
             )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..maxontsim_formulas import resolve_formula
 from ..resource_bounds import FEWEST_JOBS, LEAST_MEMORY_MIB, whole_from
 from ..score_precision import compares_float32
@@ -160,23 +160,27 @@ class EvalSettings:
             )
         for wanted, name in ((self.tie_bounds, "tie"), (self.unjudged_bounds, "unjudged")):
             if wanted and self.rel_format != "qrels":
-                raise UsageError(f"{name} bounds need graded qrels, not -R {self.rel_format}")
+                raise UsageError(
+                    f"{name} bounds need graded qrels, not ", Setting("rel_format", self.rel_format)
+                )
         if self.relevance_level < 1:
             # refused for every measure, so that the answer never depends on the engine chosen
             raise UsageError(
-                f"-l {self.relevance_level}: levels below 1 are not supported (pytrec_eval, "
-                "which computes trec_eval's measures, refuses them)"
+                Setting("relevance_level", self.relevance_level),
+                ": levels below 1 are not supported (pytrec_eval, which computes trec_eval's "
+                "measures, refuses them)",
             )
         if self.num_docs is not None and not 0 <= self.num_docs < 2**63:
             # trec_eval takes any long, and utility then counts the collection's documents
             # neither retrieved nor relevant below 0
             raise UsageError(
-                f"-N {self.num_docs}: a collection's number of documents, from 0 to "
-                f"trec_eval's 64-bit count ({2**63 - 1:,})"
+                Setting("num_docs", self.num_docs),
+                f": a collection's number of documents, from 0 to trec_eval's 64-bit count "
+                f"({2**63 - 1:,})",
             )
         if self.max_docs is not None and self.max_docs < 1:
             # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
-            raise UsageError(f"-M must be at least 1, got {self.max_docs}")
+            raise UsageError(Setting("max_docs"), f" must be at least 1, got {self.max_docs}")
 
     @property
     def version(self) -> Compat:

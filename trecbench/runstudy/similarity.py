@@ -37,7 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, input_warnings
-from ..errors import NoOverlapError, UsageError
+from ..errors import NoOverlapError, Setting, UsageError
 from ..kendall import pair_counts
 from . import ranked as ranked_runs
 from .ranked import SLICE
@@ -56,7 +56,7 @@ class SimilaritySettings:
     def __post_init__(self):
         p = self.rbo_p
         if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 < p < 1:
-            raise UsageError(f"--rbo-p must be in (0, 1) (a persistence), not {p!r}")
+            raise UsageError(Setting("rbo_p"), f" must be in (0, 1) (a persistence), not {p!r}")
         # numpy's numbers taken, made Python's (JSON writes neither np.float32 nor np.int64)
         object.__setattr__(self, "rbo_p", float(p))
         object.__setattr__(self, "overlap_k", ranked_runs.check_count("overlap k", self.overlap_k))

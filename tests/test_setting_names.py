@@ -1,0 +1,107 @@
+"""A refusal of a setting names it as the caller gave it: the library's keyword
+(``relevance_level=0``), the command line's flag (``-l 0``), one message for both
+(trecbench.errors.Setting, said by trecbench.cli.group)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import trecbench
+from trecbench.cli import run
+from trecbench.errors import Setting, UsageError
+
+QRELS = {"1": {"a": 1}}
+RUN = {"1": {"a": 1.0}}
+
+
+@pytest.mark.parametrize(
+    ("call", "flags", "library", "command_line"),
+    [
+        (
+            lambda: trecbench.evaluate(QRELS, RUN, ["P.5"], relevance_level=0),
+            ["score", "-l", "0", "QRELS", "RUN"],
+            "relevance_level=0: levels below 1",
+            "-l 0: levels below 1",
+        ),
+        (
+            lambda: trecbench.evaluate(QRELS, RUN, ["P.5"], max_docs=0),
+            ["score", "-M", "0", "QRELS", "RUN"],
+            "max_docs must be at least 1, got 0",
+            "-M must be at least 1, got 0",
+        ),
+        (
+            lambda: trecbench.evaluate(QRELS, RUN, ["P.5"], num_docs=-1),
+            ["score", "-N", "-1", "QRELS", "RUN"],
+            "num_docs=-1: a collection's number of documents",
+            "-N -1: a collection's number of documents",
+        ),
+        (
+            lambda: trecbench.evaluate(QRELS, RUN, ["P.5"], rel_format="prefs", tie_bounds=True),
+            ["score", "-R", "prefs", "--tie-bounds", "QRELS", "RUN"],
+            "tie bounds need graded qrels, not rel_format='prefs'",
+            "tie bounds need graded qrels, not -R prefs",
+        ),
+        (
+            lambda: trecbench.similarity([RUN, {"1": {"b": 1.0}}], rbo_p=1),
+            ["similarity", "--rbo-p", "1", "RUN", "OTHER"],
+            "rbo_p must be in (0, 1)",
+            "--rbo-p must be in (0, 1)",
+        ),
+        (
+            lambda: trecbench.compare(QRELS, {"x": RUN, "y": RUN}, ["P.5"], group_by="lang"),
+            ["compare", "--group-by", "lang", "QRELS", "RUN", "OTHER"],
+            "group_by='lang' needs strata (or use qid-prefix)",
+            "--group-by lang needs --strata (or use qid-prefix)",
+        ),
+        (
+            lambda: trecbench.evaluate(QRELS, [RUN, RUN], ["P.5"], names=["a", "a"]),
+            ["compare", "--names", "a=RUN", "--names", "a=OTHER", "QRELS", "RUN", "OTHER"],
+            "two runs are named 'a'; name them apart (e.g. with names)",
+            "two runs are named 'a'; name them apart (e.g. with --names)",
+        ),
+    ],
+)
+def test_the_library_names_keywords_and_the_command_line_flags(
+    tmp_path, capsys, call, flags, library, command_line
+):
+    with pytest.raises(UsageError) as refused:
+        call()
+    assert str(refused.value).startswith(library)
+    files = {"QRELS": "1 0 a 1\n1 0 b 0\n", "RUN": "1 Q0 a 1 1.0 t\n", "OTHER": "1 Q0 b 1 1.0 t\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    args = [_file(arg, tmp_path, files) for arg in flags]
+    assert run(args) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"trecbench: {command_line}"), said
+
+
+def _file(arg: str, folder, files: dict[str, str]) -> str:
+    """``arg`` with a file's placeholder name (``RUN``, ``a=RUN``) made its path."""
+    head, equals, tail = arg.rpartition("=")
+    name = tail if tail in files else None
+    return f"{head}{equals}{folder / name}" if name else arg
+
+
+def test_a_setting_is_said_as_a_flag_only_by_a_command_taking_it():
+    error = UsageError(Setting("group_by", "lang"), ": the strata give none a lang")
+    # benchmark has no --group-by: its configuration's key is named
+    assert error.worded({}) == str(error) == "group_by='lang': the strata give none a lang"
+    assert (
+        error.worded({"group_by": "--group-by"}) == "--group-by lang: the strata give none a lang"
+    )
+    # an error raised in a worker process crosses back whole
+    back = pickle.loads(pickle.dumps(error))
+    assert back.worded({"group_by": "--group-by"}) == "--group-by lang: the strata give none a lang"
+
+
+def test_every_flag_said_is_one_a_command_takes():
+    from trecbench.cli import _register, cli
+    from trecbench.cli.group import KEYWORD_FLAGS
+
+    _register()
+    commands = cli.commands.values()
+    taken = {opt for c in commands for p in c.params for opt in (*p.opts, *p.secondary_opts)}
+    assert set(KEYWORD_FLAGS.values()) <= taken
