@@ -5,13 +5,16 @@ Python's), or refused in trecbench's words, naming the value and where it is."""
 from __future__ import annotations
 
 import fractions
+import json
 import types
 from decimal import Decimal
 
 import numpy as np
 import pandas as pd
 import pytest
+from ir_measures import ScoredDoc
 
+import trecbench
 from trecbench import inputs
 from trecbench.errors import InputError
 
@@ -192,3 +195,66 @@ def test_an_infinite_longdouble_or_decimal_is_not_finite_and_a_container_is_name
     with pytest.raises(InputError) as caught:  # a bare ValueError before
         inputs.load([{"query_id": (HUGE,), "doc_id": "a", "score": 1.0}], "run")
     assert "<a tuple holding an integer too long to write>" in str(caught.value)
+
+
+_FLOAT_THEN_BOOL = pd.Series([0.5, True], dtype=object)  # Arrow reads it as [0.5, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("source", "kind", "message"),
+    [
+        (
+            json.loads(
+                '[{"qid": "q", "docno": "a", "score": 0.5}, {"qid": "q", "docno": "b", '
+                '"score": true}]'
+            ),
+            "run",
+            "run records: record 1: score True is a bool, not an int, float or Decimal",
+        ),
+        (
+            [ScoredDoc("q", "a", 0.5), ScoredDoc("q", "b", True)],
+            "run",
+            "run records: record 1: score True is a bool, not an int, float or Decimal",
+        ),
+        (
+            pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "b"], "score": _FLOAT_THEN_BOOL}),
+            "run",
+            "run DataFrame: row 1: score True is a bool, not an int, float or Decimal",
+        ),
+        (
+            pd.DataFrame(
+                {"qid": ["q", "q"], "docno": ["a", "b"], "label": [0.0, np.False_]}, dtype=object
+            ),
+            "qrels",
+            "qrels DataFrame: row 1: label False is a bool, not an int, float or Decimal",
+        ),
+        (
+            [{"qid": "q", "docno": "a", "score": None}, {"qid": "q", "docno": "b", "score": True}],
+            "run",
+            "run records: record 1: score True is a bool, not an int, float or Decimal",
+        ),
+    ],
+    ids=["JSON records", "ScoredDoc", "object column", "numpy bool grade", "after None"],
+)
+def test_a_bool_after_a_float_is_refused_as_a_bool_first_is(source, kind, message):
+    """[0.5, True] was read as the scores 0.5 and 1.0 (a grade 0.0, False as 0): Arrow
+    makes a double column of it, so the bool was never named, where [True, 0.5] was."""
+    with pytest.raises(InputError) as refused:
+        inputs.load(source, kind)
+    assert str(refused.value) == message
+
+
+def test_a_bool_among_given_values_is_refused():
+    """compare_scores read [0.5, True, 0.0] as the values 0.5, 1.0, 0.0."""
+    given = pd.DataFrame(
+        {
+            "run": ["a"] * 3 + ["b"] * 3,
+            "qid": ["1", "2", "3"] * 2,
+            "measure": ["P@1"] * 6,
+            "value": pd.Series([0.5, True, 0.0, 0.1, 0.2, 0.3], dtype=object),
+        }
+    )
+    with pytest.raises(InputError) as refused:
+        trecbench.compare_scores(given)
+    message = "row 1: value True is a bool, not an int, float or Decimal"
+    assert str(refused.value) == f"per_query: {message}"

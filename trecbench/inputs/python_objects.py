@@ -196,9 +196,14 @@ def from_python(
     Arrow cannot hold as one type) become their exact decimal text, which each role then
     reads by its own rule: an id as written, a score as trec_eval's ``atof`` reads the
     text (the nearest double), a grade refused beyond ±MAX_GRADE. A numpy scalar is read
-    as the Python value it holds. A lone surrogate (``"\\udc80"``, what
-    ``surrogateescape`` makes of bad bytes) is not text UTF-8 can hold: refused."""
+    as the Python value it holds; a bool among numbers is refused wherever it is. A lone
+    surrogate (``"\\udc80"``, what ``surrogateescape`` makes of bad bytes) is not text
+    UTF-8 can hold: refused."""
     values = python_values(values)
+    if numbers and bool in set(map(type, values)):
+        # a bool is no number, wherever it is: Arrow refuses it first or beside ints, but
+        # reads it after a float as 1.0 or 0.0 ([0.5, True] is a double column)
+        raise InputError(origin, None, _refusal(values, what, where, numbers))
     try:
         return pa.array(values)
     except UnicodeEncodeError:
