@@ -63,7 +63,7 @@ def test_pyterrier_and_ir_measures_columns_and_records_are_read():
         (BASE.drop(columns="run"), UsageError, r"no run column \(one of run, name\); columns: qid"),
         (BASE.rename(columns={"qid": "topic"}), UsageError, "no query id column .*query_id"),
         (BASE.assign(name="x"), UsageError, r"columns \['run', 'name'\] all name the run"),
-        (BASE.assign(value=["a"] + ["0.4"] * 5), InputError, "row 0: value a is not a number"),
+        (BASE.assign(value=["a"] + ["0.4"] * 5), InputError, "row 0: value 'a' is not a number"),
         (BASE.assign(value=True), InputError, "value column has type bool: expected numbers"),
         (BASE.assign(measure=["P@5", None, "P@5"] * 2), InputError, "row 1: measure is missing"),
         ({"a": {"1": 0.5}}, UsageError, "a DataFrame .*not a dict"),

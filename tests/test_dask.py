@@ -274,7 +274,7 @@ def test_each_parquet_shard_is_checked_under_its_own_name(tmp_path, client):
     (tmp_path / "qrels").write_text(qrels_text)
     good = {"qid": ["q", "q"], "docno": ["d", "e"], "score": [2.0, 1.0]}
     for name, second, message in [
-        ("bad", {**good, "score": ["1", "x"]}, r"b.parquet: row 2: score x is not a number$"),
+        ("bad", {**good, "score": ["1", "x"]}, r"b.parquet: row 2: score 'x' is not a number$"),
         ("lacking", {"query": ["r"], "docno": ["d"], "score": [1.0]}, "b.parquet: no query id"),
     ]:
         (tmp_path / name).mkdir()
@@ -302,9 +302,9 @@ def test_a_shard_split_into_row_groups_names_rows_in_the_file(tmp_path, client, 
         dd, "read_parquet", functools.partial(dd.read_parquet, split_row_groups=True)
     )
     qrels = str(tmp_path / "qrels")
-    with pytest.raises(InputError, match=r"row 26: score x is not a number$"):
+    with pytest.raises(InputError, match=r"row 26: score 'x' is not a number$"):
         evaluate(qrels, str(run))
-    with pytest.raises(InputError, match=r"row 26: score x is not a number$"):
+    with pytest.raises(InputError, match=r"row 26: score 'x' is not a number$"):
         tbdask.evaluate(qrels, str(run), client=client)
 
 

@@ -46,6 +46,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import DuplicateError, InputError, UsageError, excerpt, excerpt_plain, shortened
+from . import trec_tables
 from .python_objects import ARROW_REFUSALS, Where, from_python, index_label, row_named
 from .trec_tables import MAX_GRADE, parse_grades, parse_ranks, parse_scores, rank_too_large
 
@@ -373,16 +374,25 @@ def ranks(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
         raise InputError(origin, None, f"rank column has type {kind}: expected integers", "R10")
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
+        written = str(values[row].as_py())
+        digits = written.isascii() and written.isdecimal()  # all digits, too many of them
         shown = _shown(values[row])
-        digits = shown.isascii() and shown.isdecimal()  # all digits, too many of them
         message = rank_too_large(shown) if digits else f"{shown} is not a non-negative integer"
         raise InputError(origin, None, f"{where(row)}: rank {message}", "R10")
     return arrow.array(numbers.astype(np.int64))
 
 
 def _shown(value: pa.Scalar) -> str:
-    """A value as the message shows it: its text, cut short (a hostile cell can be huge)."""
-    return excerpt_plain(str(value.as_py()))
+    """A refused value as the message shows it, cut short (a hostile cell can be huge):
+    text quoted and escaped, as TREC text's reader and the mixed kinds' message show it (a
+    cell can hold a line break, an escape sequence, trailing spaces or nothing); a number,
+    or text written as one, as it reads (``1.7``, ``1e400``, ``NaN``): Python numbers of
+    kinds no one Arrow column holds come here as their text, which is no text to quote
+    (:func:`~trecbench.inputs.python_objects.from_python`)."""
+    value = value.as_py()
+    if isinstance(value, str) and not trec_tables.written_as_number(value):
+        return excerpt(value)
+    return excerpt_plain(str(value))
 
 
 def _given_lines(table: pa.Table) -> pa.Array | None:

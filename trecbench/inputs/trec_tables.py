@@ -7,6 +7,7 @@ trec_eval silently wrong. What a valid score, rank or grade is (:func:`parse_sco
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -28,6 +29,8 @@ SCORE_TEXT = "score_text"
 # ASCII grammars: Python's float()/int() would accept nan, inf, 1_000, Unicode digits.
 SCORE_PATTERN = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"
 REL_PATTERN = r"^[+-]?[0-9]+$"  # atol reads "+1" as 1, trec_eval too (validate: Q3.plus)
+# the non-finite numbers as Python writes them (float: nan, inf; Decimal: NaN, sNaN, Infinity)
+_NON_FINITE = r"[+-]?(s?nan|inf(inity)?)"
 
 
 # ---------------------------------------------------------------------------------------
@@ -57,6 +60,12 @@ def matches(values: pa.Array, pattern: str) -> np.ndarray:
 
 def _lengths(values: pa.Array) -> np.ndarray:
     return arrow.to_numpy(pc.binary_length(values))
+
+
+def written_as_number(text: str) -> bool:
+    """Whether ``text`` is as a number is written: an ASCII decimal, or a non-finite number
+    as Python writes it (what a message may show unquoted: nothing in it is hidden)."""
+    return bool(re.fullmatch(SCORE_PATTERN, text) or re.fullmatch(_NON_FINITE, text, re.I))
 
 
 def parse_scores(score: pa.Array) -> tuple[np.ndarray, np.ndarray]:
