@@ -70,6 +70,7 @@ import pyarrow.compute as pc
 
 from . import arrow, fused_ties, input_warnings, ranking
 from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
+from .inputs import split_runs
 from .inputs.tables import carry_integer_ids
 from .score_precision import compares_float32
 from .trec_eval import compat as versions
@@ -182,19 +183,21 @@ def check_distinct_files(runs, others: Sequence = ()) -> None:
     check_read_once([*runs, *others])
 
 
-def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
-    """Each of ``runs`` as :func:`ranked_table` gives it, each read once; a run file given
-    twice, or a copy of one (plain or compressed: the same rows, tags included), is
-    refused, as the same run fused with itself. ``progress(label, done, total)``: the
-    bytes of each file read (``reading <file>``)."""
+def ranked_tables(runs, progress: Progress | None = None, names=None) -> list[pa.Table]:
+    """Each of ``runs`` (a list, named in errors by ``names`` or run1, run2...) as
+    :func:`ranked_table` gives it, each read once; a run file given twice, or a copy of one
+    (plain or compressed: the same rows, tags included), is refused, as the same run fused
+    with itself. ``progress(label, done, total)``: the bytes of each file read."""
     from .evaluation import load
     from .evaluation.integer_ids import refuse_lost_zeros_among
     from .inputs import held
 
     check_distinct_files(runs)
+    names = [one_line(str(run)) if isinstance(run, (str, os.PathLike)) else f"run{i + 1}"
+             if names is None else names[i] for i, run in enumerate(runs)]  # fmt: skip
     tables, files = [], {}  # files: index of a run read from a file -> its name
-    for number, run in enumerate(runs, 1):
-        with held.naming(run, f"run{number}"):  # as trecbench.naming.run_names names it
+    for run, name in zip(runs, names, strict=True):
+        with held.naming(run, name):  # as trecbench.naming.run_names names it
             loaded = load(run, "run", progress=progress)
             table = carry_integer_ids(loaded.table, _ranked(loaded).table())
         if isinstance(run, (str, os.PathLike)):
@@ -206,8 +209,6 @@ def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
                 )
             files[len(tables)] = loaded.origin
         tables.append(table)
-    names = [one_line(str(run)) if isinstance(run, (str, os.PathLike)) else f"run{i + 1}"
-             for i, run in enumerate(runs)]  # fmt: skip  # in-memory: named as loading names it
     refuse_lost_zeros_among(tables, names)
     return tables
 
@@ -557,26 +558,27 @@ def fuse(
 ):
     """Fuse runs into one ranked run.
 
-    ``runs``: paths (plain or .gz), DataFrames or pyarrow tables (``qid, docno, score``);
-    any number, their topics need not agree. ``method``: ``rrf`` (with ``k``, default 60),
-    ``isr``, ``combsum`` (a weighted sum with ``weights``), ``combmnz``, ``combmax``,
-    ``combmin``, ``combmed``, ``combanz``, ``wmnz`` (ranx's names ``sum``, ``wsum``,
-    ``mnz``, ``max``, ``min``, ``med``, ``anz`` are accepted). ``norm``: the per-topic score
-    normalisation of score-based methods, ``min-max`` (default), ``z-score`` (``zmuv``),
-    ``max``, ``sum``, ``rank`` or ``none``. ``weights``: one per run, each ``>= 0``, not all
-    0 (``rrf``, ``combsum``, ``wmnz``). ``depth``: documents kept per topic (default: all).
-    ``tag``: the run tag (default: the method's name). ``progress(label, done, total)``: reading
-    (bytes of each file) and fusing (steps), as ``trecbench fuse`` draws them.
+    ``runs``: paths (plain or .gz), DataFrames or pyarrow tables (``qid, docno, score``)
+    or dicts: one, or any number in a collection or ``{name: run}``
+    (:func:`trecbench.inputs.split_runs`); their topics need not agree. ``method``:
+    ``rrf`` (with ``k``, default 60), ``isr``, ``combsum`` (a weighted sum with
+    ``weights``), ``combmnz``, ``combmax``, ``combmin``, ``combmed``, ``combanz``, ``wmnz``
+    (ranx's ``sum``, ``wsum``, ``mnz``, ``max``, ``min``, ``med``, ``anz`` are accepted).
+    ``norm``: the per-topic score normalisation of score-based methods, ``min-max``
+    (default), ``z-score`` (``zmuv``), ``max``, ``sum``, ``rank`` or ``none``. ``weights``:
+    one per run, each ``>= 0``, not all 0 (``rrf``, ``combsum``, ``wmnz``). ``depth``:
+    documents kept per topic (default: all). ``tag``: the run tag (default: the method's
+    name). ``progress(label, done, total)``: reading (bytes of each file) and fusing
+    (steps), as ``trecbench fuse`` draws them.
 
     Returns a DataFrame ``qid, q0, docno, rank, score, tag`` in trec_eval's order (write it
     with :func:`trecbench.write_run`). See :mod:`trecbench.fusion` for the formulas.
 
     >>> fused = fuse(["lexical.run", "vector.run"], "rrf", k=60, depth=100)  # doctest: +SKIP
     """
-    if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
-        runs = [runs]
     check_tag(tag)  # before the runs are read
-    tables = ranked_tables(runs, progress)
+    sources, names = split_runs(runs)
+    tables = ranked_tables(sources, progress, names)
     settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
     return run_frame(fuse_tables(tables, method, **settings, progress=progress))
 

@@ -106,9 +106,10 @@ def evaluate(
     plain or compressed, or Parquet), pandas DataFrames or Arrow tables with trec,
     ir_measures or ranx column names, ``{qid: {docno: value}}`` dicts, ir_measures'
     Qrel/ScoredDoc iterables, and for qrels an ir_datasets id (``irds:ID``). ``runs`` is
-    one run, a list of runs or a dict ``{name: run}``. A run is named as every command
-    names it (:func:`trecbench.naming.run_names`): by ``names`` (``run_names``, its older
-    spelling) or the dict's keys, else by its file's stem made distinct by its parent
+    one run, runs in any collection (a list, a generator, ``Path.glob``: read once) or a
+    dict ``{name: run}`` (:func:`trecbench.inputs.split_runs`). A run is named as every
+    command names it (:func:`trecbench.naming.run_names`): by ``names`` (``run_names``, its
+    older spelling) or the dict's keys, else by its file's stem made distinct by its parent
     folders (``a/bm25``, ``b/bm25``), else ``run1``, ``run2``... by its place.
     ``measures``: names in any spelling (see :func:`trecbench.measures.parse_measure`) or
     trec_eval nicknames, each computed as given (``{"P.5", "P.10"}``: both, as pytrec_eval

@@ -241,20 +241,36 @@ def _is_record(item: Any) -> bool:
 
 
 def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
-    """``(sources, names)`` of "one run or several": a list or tuple of runs, a dict
-    ``{name: run}`` (``names`` are its keys; else None) or a single run. A dict whose
-    values map documents to numbers, ``{qid: {docno: score}}``, is one run, and so is a
-    list of records (ScoredDoc, or dicts with a query id and a document id). A dict any
-    of whose values maps documents is one run, whatever its first value is: its other
-    values are then queries' documents, named in the run's words if they are not."""
+    """``(sources, names)`` of "one run or several", the one rule of every call that takes
+    several runs: a dict ``{name: run}`` (``names`` are its keys; else None), any other
+    collection of runs (a list, a tuple, a generator, a dict's values, a folder's glob:
+    read once, into a list) or a single run. A dict whose values map documents to
+    numbers, ``{qid: {docno: score}}``, is one run, and so are records (ScoredDoc, or
+    dicts with a query id and a document id) and a table, iterable as it is by its
+    columns. A dict any of whose values maps documents is one run, whatever its first
+    value is: its other values are then queries' documents, named in the run's words if
+    they are not."""
     if isinstance(runs, Mapping):
         one_run = not runs or any(map(_maps_documents, runs.values()))
         if one_run:
             return [runs], None
         return list(runs.values()), [str(name) for name in runs]
-    if isinstance(runs, (list, tuple)) and not (runs and _is_record(runs[0])):
-        return list(runs), None
-    return [runs], None
+    if _one_run(runs):
+        return [runs], None
+    listed = list(runs)
+    if listed and _is_record(listed[0]):
+        return [runs if isinstance(runs, (list, tuple)) else listed], None
+    return listed, None
+
+
+def _one_run(value: Any) -> bool:
+    """Whether ``value`` (not a dict) is one run, not a collection of runs: a path, a file
+    opened or loaded, a table of any library (pandas, polars, Dask, Arrow: iterable by its
+    columns), or what no collection is (:func:`load` says what it cannot read)."""
+    if isinstance(value, (str, bytes, bytearray, os.PathLike, Source, Loaded)):
+        return True
+    table = hasattr(value, "columns") or hasattr(value, "__arrow_c_stream__")
+    return table or not isinstance(value, Iterable)
 
 
 def _maps_documents(value: Any) -> bool:

@@ -232,16 +232,24 @@ def optimize_fusion(
     depth: int | None = None,
 ) -> FusionTuning:
     """Choose ``method``'s parameters for ``measure`` on ``qrels`` (see the module
-    docstring); ``runs`` as :func:`trecbench.fuse` takes them.
+    docstring); ``runs`` as :func:`trecbench.fuse` takes them, two or more.
 
     >>> tuned = optimize_fusion(["a.run", "b.run"], "dev.qrels", "nDCG@10")  # doctest: +SKIP
     >>> tuned.best.k, tuned.held_out  # doctest: +SKIP
     """
     from ..fusion import check_distinct_files, ranked_tables
+    from ..inputs import split_runs
 
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
-    check_distinct_files(runs, [qrels])  # before a run is read: one pipe is read once
-    return tune_fusion(ranked_tables(runs), qrels, measure, search)
+    sources, names = split_runs(runs)  # a generator read once, here
+    _check_several(len(sources))  # before a run is read
+    check_distinct_files(sources, [qrels])  # before a run is read: one pipe is read once
+    return tune_fusion(ranked_tables(sources, names=names), qrels, measure, search)
+
+
+def _check_several(n_runs: int) -> None:
+    if n_runs < 2:
+        raise UsageError("optimize_fusion chooses how runs are fused: give two runs or more")
 
 
 def _fused_candidates(tables, method: str, candidates: list[Candidate], search) -> dict:
@@ -276,8 +284,7 @@ def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuni
     from ..measures import better
 
     method = method_name(search.method)
-    if len(tables) < 2:
-        raise UsageError("optimize_fusion chooses how runs are fused: give two runs or more")
+    _check_several(len(tables))
     candidates = grid(method, len(tables), search.k_grid, search.step)
     fused = _fused_candidates(tables, method, candidates, search)
     per_query = _evaluated(qrels, fused, measure)
