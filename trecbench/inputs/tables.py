@@ -45,10 +45,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import DuplicateError, InputError, UsageError, excerpt, excerpt_plain, shortened
-from . import trec_tables
+from ..errors import DuplicateError, InputError, UsageError, excerpt, shortened
 from .python_objects import ARROW_REFUSALS, Where, from_python, index_label, row_named
-from .trec_tables import MAX_GRADE, parse_grades, parse_ranks, parse_scores, rank_too_large
+from .trec_tables import (
+    MAX_GRADE,
+    parse_grades,
+    parse_ranks,
+    parse_scores,
+    rank_too_large,
+    shown_value,
+)
 
 QID_NAMES = ("qid", "query_id", "q_id", "query-id")
 DOCNO_NAMES = ("docno", "doc_id", "docid", "corpus-id")
@@ -296,7 +302,7 @@ def scores(
         good, numbers = parse_scores(pc.cast(values, pa.string()))
         if not good.all():
             row = int(np.flatnonzero(~good)[0])
-            shown = _shown(values[row])
+            shown = shown_value(values[row])
             infinite = str(values[row].as_py()).lstrip("+-").lower() in ("inf", "infinity")
             what = "is not finite" if infinite else "is not a number"  # Decimal('Infinity')
             raise InputError(origin, None, f"{where(row)}: {name} {shown} {what}")
@@ -310,7 +316,7 @@ def scores(
     if not finite.all():
         row = int(np.flatnonzero(~finite)[0])
         if _text(values):  # a number written beyond a double's range, named as written
-            message = f"{name} {_shown(values[row])} overflows a double"
+            message = f"{name} {shown_value(values[row])} overflows a double"
         else:
             message = f"{name} {numbers[row]} is not finite"
         raise InputError(origin, None, f"{where(row)}: {message}")
@@ -339,16 +345,13 @@ def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
         raise InputError(origin, None, f"relevance column has type {kind}: expected integers")
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        shown = _shown(values[row])
+        shown = shown_value(values[row])
         raise InputError(origin, None, f"{where(row)}: relevance {shown} is not an integer")
     if too_big.any():
         row = int(np.flatnonzero(too_big)[0])
-        raise InputError(
-            origin,
-            None,
-            f"{where(row)}: relevance {_shown(values[row])} is beyond +-{MAX_GRADE:,} (trec_eval's "
-            "nDCG would run for hours)",
-        )
+        shown = shown_value(values[row])
+        beyond = f"is beyond +-{MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
+        raise InputError(origin, None, f"{where(row)}: relevance {shown} {beyond}")
     return arrow.array(numbers.astype(np.int64))
 
 
@@ -376,23 +379,10 @@ def ranks(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
         row = int(np.flatnonzero(bad)[0])
         written = str(values[row].as_py())
         digits = written.isascii() and written.isdecimal()  # all digits, too many of them
-        shown = _shown(values[row])
+        shown = shown_value(values[row])
         message = rank_too_large(shown) if digits else f"{shown} is not a non-negative integer"
         raise InputError(origin, None, f"{where(row)}: rank {message}", "R10")
     return arrow.array(numbers.astype(np.int64))
-
-
-def _shown(value: pa.Scalar) -> str:
-    """A refused value as the message shows it, cut short (a hostile cell can be huge):
-    text quoted and escaped, as TREC text's reader and the mixed kinds' message show it (a
-    cell can hold a line break, an escape sequence, trailing spaces or nothing); a number,
-    or text written as one, as it reads (``1.7``, ``1e400``, ``NaN``): Python numbers of
-    kinds no one Arrow column holds come here as their text, which is no text to quote
-    (:func:`~trecbench.inputs.python_objects.from_python`)."""
-    value = value.as_py()
-    if isinstance(value, str) and not trec_tables.written_as_number(value):
-        return excerpt(value)
-    return excerpt_plain(str(value))
 
 
 def _given_lines(table: pa.Table) -> pa.Array | None:

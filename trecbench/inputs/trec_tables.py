@@ -68,6 +68,19 @@ def written_as_number(text: str) -> bool:
     return bool(re.fullmatch(SCORE_PATTERN, text) or re.fullmatch(_NON_FINITE, text, re.I))
 
 
+def shown_value(value: pa.Scalar) -> str:
+    """A refused value as the message shows it, cut short (a hostile cell can be huge):
+    text quoted and escaped, as TREC text's reader and the mixed kinds' message show it (a
+    cell can hold a line break, an escape sequence, trailing spaces or nothing); a number,
+    or text written as one, as it reads (``1.7``, ``1e400``, ``NaN``): Python numbers of
+    kinds no one Arrow column holds come here as their text, which is no text to quote
+    (:func:`~trecbench.inputs.python_objects.from_python`)."""
+    value = value.as_py()
+    if isinstance(value, str) and not written_as_number(value):
+        return excerpt(value)
+    return excerpt_plain(str(value))
+
+
 def parse_scores(score: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """Where each score is an ASCII decimal number (``SCORE_PATTERN``), and its float64
     value: NaN where it is none, or where the number overflows a double."""
