@@ -61,6 +61,12 @@ RUN = {"1": {"a": 1.0}}
             "two runs are named 'a'; name them apart (e.g. with names)",
             "two runs are named 'a'; name them apart (e.g. with --names)",
         ),
+        (  # a subcommand's flags
+            lambda: trecbench.convert_dict("r.json", qrels_json="q.json", beir_qrels="q.tsv"),
+            ["convert", "dict", "DICT", "--qrels-json", "DICT", "--beir-qrels", "QRELS", "-o", "-"],
+            "give qrels_json or beir_qrels, not both",
+            "give --qrels-json or --beir-qrels, not both",
+        ),
     ],
 )
 def test_the_library_names_keywords_and_the_command_line_flags(
@@ -69,7 +75,12 @@ def test_the_library_names_keywords_and_the_command_line_flags(
     with pytest.raises(UsageError) as refused:
         call()
     assert str(refused.value).startswith(library)
-    files = {"QRELS": "1 0 a 1\n1 0 b 0\n", "RUN": "1 Q0 a 1 1.0 t\n", "OTHER": "1 Q0 b 1 1.0 t\n"}
+    files = {
+        "QRELS": "1 0 a 1\n1 0 b 0\n",
+        "RUN": "1 Q0 a 1 1.0 t\n",
+        "OTHER": "1 Q0 b 1 1.0 t\n",
+        "DICT": '{"1": {"a": 1.0}}',
+    }
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     args = [_file(arg, tmp_path, files) for arg in flags]
@@ -102,6 +113,7 @@ def test_every_flag_said_is_one_a_command_takes():
     from trecbench.cli.group import KEYWORD_FLAGS
 
     _register()
-    commands = cli.commands.values()
+    commands = [*cli.commands.values()]
+    commands += [sub for c in commands for sub in getattr(c, "commands", {}).values()]
     taken = {opt for c in commands for p in c.params for opt in (*p.opts, *p.secondary_opts)}
     assert set(KEYWORD_FLAGS.values()) <= taken

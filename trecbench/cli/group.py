@@ -31,7 +31,11 @@ SCOPE_THEIR_OWN = frozenset({"score", "validate"})
 KEYWORD_FLAGS = {
     "relevance_level": "-l", "max_docs": "-M", "num_docs": "-N", "rel_format": "-R",
     "rbo_p": "--rbo-p", "group_by": "--group-by", "strata": "--strata", "names": "--names",
+    "qrels_json": "--qrels-json", "beir_qrels": "--beir-qrels",
 }  # fmt: skip
+# where the command group keeps the command it runs (a subcommand's: `convert dict`), in
+# the meta its contexts share
+_RUNNING = "trecbench.command"
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 
@@ -51,6 +55,12 @@ class Group(click.Group):
             importlib.import_module(f"{__package__}.{cmd_name}")
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(self, ctx, args):
+        name, command, rest = super().resolve_command(ctx, args)
+        # the innermost group resolves last: `convert dict`'s flags, not convert's
+        ctx.meta[_RUNNING] = command
+        return name, command, rest
+
     def list_commands(self, ctx):
         for name in self.lazy:
             self.get_command(ctx, name)
@@ -69,7 +79,7 @@ class _Commands(Group):
 
     def invoke(self, ctx):
         # the command's own parsing, option callbacks and work
-        with _our_codes(), _flags_said(self, ctx):
+        with _our_codes(), _flags_said(ctx):
             return super().invoke(ctx)
 
 
@@ -85,15 +95,14 @@ class _StdoutClosed(Exception):
 
 
 @contextlib.contextmanager
-def _flags_said(group: click.Group, ctx: click.Context):
+def _flags_said(ctx: click.Context):
     """The library's refusals said of the command's flags where they name its keywords
-    (:data:`KEYWORD_FLAGS`, those the command invoked takes): the error, of its kind,
-    worded anew."""
+    (:data:`KEYWORD_FLAGS`, those the command run takes, a subcommand's its own): the
+    error, of its kind, worded anew."""
     try:
         yield
     except UsageError as error:
-        name = ctx.invoked_subcommand
-        command = group.get_command(ctx, name) if name else None
+        command = ctx.meta.get(_RUNNING)
         taken = {
             opt for p in getattr(command, "params", ()) for opt in (*p.opts, *p.secondary_opts)
         }

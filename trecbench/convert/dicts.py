@@ -14,7 +14,7 @@ import os
 
 import pandas as pd
 
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..inputs import mappings, to_pandas
 from ..naming import check_read_once
 from ..score_precision import as_float32
@@ -57,7 +57,9 @@ def convert_dict(
     """Convert a ``{qid: {docid: score}}`` run (and its qrels, if given; JSON, plain or
     compressed) to TREC files."""
     if qrels_json is not None and beir_qrels is not None:
-        raise UsageError("give --qrels-json or --beir-qrels, not both")
+        raise UsageError(
+            "give ", Setting("qrels_json"), " or ", Setting("beir_qrels"), ", not both"
+        )
     check_read_once([run, qrels_json, beir_qrels])  # one pipe twice: its second read is empty
     report = Report()
     has_qrels = qrels_json is not None or beir_qrels is not None
