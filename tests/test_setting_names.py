@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import trecbench
@@ -117,3 +120,51 @@ def test_every_flag_said_is_one_a_command_takes():
     commands += [sub for c in commands for sub in getattr(c, "commands", {}).values()]
     taken = {opt for c in commands for p in c.params for opt in (*p.opts, *p.secondary_opts)}
     assert set(KEYWORD_FLAGS.values()) <= taken
+
+
+HPO = Path(__file__).resolve().parents[1] / "data" / "hpo-demo"
+TERMS = HPO / "results" / "tfidf-word" / "terms.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("tags", "results", "library", "command_line"),
+    [
+        (["a", "b"], [TERMS], "2 tags for 1 results", "2 --tag for 1 --results"),
+        (
+            ["a", "a"],
+            [TERMS, TERMS],
+            "two runs would both be tagged a: give each its tag",
+            "two runs would both be tagged a: give each its --tag",
+        ),
+    ],
+)
+def test_convert_hpo_names_its_keywords_and_its_flags(
+    tmp_path, capsys, tags, results, library, command_line
+):
+    with pytest.raises(UsageError) as refused:
+        converted = trecbench.convert_hpo(HPO / "cases.json", results, tags=tags, check_ids=False)
+        trecbench.write_conversion(converted, tmp_path / "library", inputs=[])
+    assert str(refused.value) == library
+    flags = [arg for path in results for arg in ("--results", path)]
+    flags += [arg for tag in tags for arg in ("--tag", tag)]
+    args = ["convert", "hpo", HPO / "cases.json", *flags, "--no-id-check", "-o", tmp_path / "cli"]
+    assert run([str(arg) for arg in args]) == 1
+    assert capsys.readouterr().err == f"trecbench: {command_line}\n"
+    assert not (tmp_path / "library").exists() and not (tmp_path / "cli").exists()
+
+
+def test_write_conversion_names_the_name_keyword(tmp_path):
+    """Two outputs of one file name (runs of two tags, one name: a conversion built by
+    hand; convert's own runs are named by their tags)."""
+    from trecbench.convert.common import Conversion, Report, make_qrels, ranked_run
+
+    report = Report()
+    qrels = make_qrels(pd.DataFrame({"qid": ["q"], "docno": ["a"], "rel": [1]}), "n", report)
+    rows = pd.DataFrame({"qid": ["q"], "docno": ["a"], "order": [1], "score": [0.5]})
+    first = ranked_run(rows, "t", "n", report)
+    second = dataclasses.replace(first, tag="u")
+    conversion = Conversion("n", "test", {"n": qrels}, [first, second], report)
+    with pytest.raises(UsageError) as refused:
+        trecbench.write_conversion(conversion, tmp_path, inputs=[])
+    assert str(refused.value) == "two outputs would have the same file name; choose another name"
+    assert list(tmp_path.iterdir()) == []

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import InputError, TrecbenchError, UsageError
+from ..errors import InputError, Setting, TrecbenchError, UsageError
 from ..ids import STR
 from ..naming import check_read_once
 from ..sources import (
@@ -283,7 +283,9 @@ def convert_hpo(
     grade_map = _grades(grades) if graded else None
     tags = list(tags)
     if tags and len(tags) != len(results):
-        raise UsageError(f"{len(tags)} --tag for {len(results)} --results")
+        raise UsageError(
+            f"{len(tags)} ", Setting("tags"), f" for {len(results)} ", Setting("results")
+        )
     check_read_once([cases, *results, ontology])  # one pipe twice: its second read is empty
     report = Report()
     name = default_name(cases, report) if name is None else name

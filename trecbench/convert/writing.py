@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import outputs
-from ..errors import InputError, UsageError
+from ..errors import InputError, Setting, UsageError
 from ..text_bytes import utf8
 from ..trec_eval.negative_topics import unevaluable
 from .identifiers import check_name
@@ -172,11 +172,15 @@ def write_conversion(
     for run in conversion.runs:
         key = f"run:{run.tag}"
         if key in targets:
-            raise UsageError(f"two runs would both be tagged {run.tag}: give each its --tag")
+            raise UsageError(
+                f"two runs would both be tagged {run.tag}: give each its ", Setting("tag")
+            )
         targets[key] = runs_dir / f"{run.name}.run"
     targets["sidecar"] = outdir / f"{conversion.name}.sidecar.json"
     if len({p.resolve() for p in targets.values()}) != len(targets):
-        raise UsageError("two outputs would have the same file name; choose another --name")
+        raise UsageError(
+            "two outputs would have the same file name; choose another ", Setting("name")
+        )
 
     names = {key: Path(os.path.relpath(path, outdir)).as_posix() for key, path in targets.items()}
     with outputs.OutputSet(inputs) as out:
