@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import trecbench
+import trecbench.validation
 from trecbench.cli import run
 from trecbench.errors import Setting, UsageError
 
@@ -63,6 +64,12 @@ RUN = {"1": {"a": 1.0}}
             ["compare", "--names", "a=RUN", "--names", "a=OTHER", "QRELS", "RUN", "OTHER"],
             "two runs are named 'a'; name them apart (e.g. with names)",
             "two runs are named 'a'; name them apart (e.g. with --names)",
+        ),
+        (  # validate's flag for fix_run's tag (--tag is convert's and fuse's)
+            lambda: trecbench.validation.fix_run("r.run", "fixed.run", tag="a b"),
+            ["validate", "--fix", "fixed.run", "--fix-tag", "a b", "RUN"],
+            "tag='a b': a run tag is one token, without blanks",
+            "--fix-tag 'a b': a run tag is one token, without blanks",
         ),
         (  # a subcommand's flags
             lambda: trecbench.convert_dict("r.json", qrels_json="q.json", beir_qrels="q.tsv"),

@@ -64,6 +64,9 @@ class Setting:
 
     keyword: str
     value: object = _Alone.KEYWORD
+    # the command line quotes the value too (``--fix-tag 'a b'``): text that a blank, or
+    # nothing, would make unreadable unquoted
+    quoted: bool = False
 
     def said(self, flags: Mapping[str, str]) -> str:
         """In a command line's words where ``flags`` (keyword -> flag) has the keyword,
@@ -73,7 +76,7 @@ class Setting:
             return flag or self.keyword
         if flag is None:
             return f"{self.keyword}={excerpt(self.value)}"
-        return f"{flag} {excerpt_plain(str(self.value))}"
+        return f"{flag} {excerpt(self.value) if self.quoted else excerpt_plain(str(self.value))}"
 
 
 class UsageError(TrecbenchError):

@@ -32,7 +32,7 @@ KEYWORD_FLAGS = {
     "relevance_level": "-l", "max_docs": "-M", "num_docs": "-N", "rel_format": "-R",
     "rbo_p": "--rbo-p", "group_by": "--group-by", "strata": "--strata", "names": "--names",
     "qrels_json": "--qrels-json", "beir_qrels": "--beir-qrels", "results": "--results",
-    "tags": "--tag", "tag": "--tag", "name": "--name",
+    "tags": "--tag", "tag": "--tag", "name": "--name", "fix_tag": "--fix-tag",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, files, outputs
-from ..errors import ExitCode, InputError, TrecbenchError, UsageError, excerpt
+from ..errors import ExitCode, InputError, Setting, TrecbenchError, UsageError, excerpt
 from ..inputs import to_pandas, trec_text
 from ..inputs.formats import TREC_TEXT
 from ..inputs.streams import File, Source, path_of
@@ -85,10 +85,14 @@ def _refuse_whole_file(path, result: ValidationResult, fixable: Collection[str])
         _refuse(path, errors)
 
 
-def check_fix_tag(tag: str | None) -> None:
-    """Refuse a ``--fix-tag`` that is no run tag: empty, or holding a blank."""
+def check_fix_tag(tag: str | None, keyword: str = "tag") -> None:
+    """Refuse a ``tag`` that is no run tag: empty, or holding a blank; the message names
+    it by ``keyword``, :func:`fix_run`'s own, or the command line's (``fix_tag``: said as
+    ``--fix-tag``, validate's flag for it, where ``--tag`` is another command's)."""
     if tag is not None and (not tag or tag != tag.strip() or any(c.isspace() for c in tag)):
-        raise UsageError(f"--fix-tag {tag!r}: a run tag is one token, without blanks")
+        raise UsageError(
+            Setting(keyword, tag, quoted=True), ": a run tag is one token, without blanks"
+        )
 
 
 def fix_run(
