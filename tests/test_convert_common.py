@@ -204,7 +204,7 @@ def test_clean_tag():
 
 @pytest.mark.parametrize("tag", ["", "é", "a b", "a\tb", "#t", "x/y", "x" * 26, ".", ".."])
 def test_a_given_tag_is_used_as_it_is_or_refused(tag):
-    with pytest.raises(UsageError, match=r"--tag .* is not a run tag"):
+    with pytest.raises(UsageError, match=r"^tag=.* is not a run tag"):
         given_tag(tag)
 
 

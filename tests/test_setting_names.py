@@ -175,3 +175,46 @@ def test_write_conversion_names_the_name_keyword(tmp_path):
         trecbench.write_conversion(conversion, tmp_path, inputs=[])
     assert str(refused.value) == "two outputs would have the same file name; choose another name"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("keywords", "flags", "library", "command_line"),
+    [
+        (
+            {"tag": "a b"},
+            ["--tag", "a b"],
+            "tag='a b' is not a run tag",
+            "--tag 'a b' is not a run tag",
+        ),
+        (
+            {"name": "a/b"},
+            ["--name", "a/b"],
+            "name='a/b' is not a plain file name",
+            "--name 'a/b' is not a plain file name",
+        ),
+    ],
+)
+def test_convert_dict_names_its_keywords_and_its_flags(
+    tmp_path, capsys, keywords, flags, library, command_line
+):
+    source = tmp_path / "run.json"
+    source.write_text('{"1": {"a": 1.0}}')
+    with pytest.raises(UsageError) as refused:
+        trecbench.write_conversion(
+            trecbench.convert_dict(source, **keywords), tmp_path / "library", inputs=[]
+        )
+    assert str(refused.value).startswith(library)
+    assert run(["convert", "dict", str(source), *flags, "-o", str(tmp_path / "cli")]) == 1
+    assert capsys.readouterr().err.startswith(f"trecbench: {command_line}")
+    assert sorted(tmp_path.iterdir()) == [source]
+
+
+def test_convert_hpo_names_the_language_keyword_and_its_flag(tmp_path, capsys):
+    cases = HPO / "cases.json"
+    with pytest.raises(UsageError) as refused:
+        trecbench.convert_hpo(cases, language="xx", check_ids=False)
+    assert str(refused.value).startswith("language='xx': not a language of the test cases'")
+    args = ["convert", "hpo", str(cases), "--language", "xx", "--no-id-check", "-o", "-"]
+    assert run(args) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("trecbench: --language 'xx': not a language of the test cases'")

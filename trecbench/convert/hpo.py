@@ -135,8 +135,8 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
         metadata, cases, at = {}, data, doc.root
     if language is not None and language not in languages():
         raise UsageError(
-            f"--language {language!r}: not a language of the test cases' schema "
-            f"({', '.join(languages())})"
+            Setting("language", language, quoted=True),
+            f": not a language of the test cases' schema ({', '.join(languages())})",
         )
     default_language = metadata.get("language") if language is None else language
     if default_language is None:

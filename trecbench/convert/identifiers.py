@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..compressions import without_suffixes
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..ids import STR, escape_series
 from ..inputs import trec_text
 from ..sources import At
@@ -36,7 +36,8 @@ def given_tag(tag: str) -> str:
     25 characters or of other characters than ``A-Z a-z 0-9 _ . -``, ``.`` or ``..``."""
     if not tag or len(tag) > 25 or _TAG_OK.search(tag) or tag in (".", ".."):
         raise UsageError(
-            f"--tag {tag!r} is not a run tag: 1 to 25 of A-Z a-z 0-9 _ . - (not . or ..)"
+            Setting("tag", tag, quoted=True),
+            " is not a run tag: 1 to 25 of A-Z a-z 0-9 _ . - (not . or ..)",
         )
     return tag
 
@@ -145,16 +146,17 @@ def output_name(stem: str, report: Findings) -> str:
     return name
 
 
-def check_name(name: str, what: str = "--name") -> str:
+def check_name(name: str, what: str | None = None) -> str:
     """``name`` if it is a plain file name (outputs stay in their folder), else a
-    :class:`UsageError`."""
+    :class:`UsageError` naming it as ``what`` (default: a converter's ``name``)."""
     if (
         not name
         or name in (".", "..")
         or any(c in name for c in "/\\\0")
         or Path(name).name != name
     ):
-        raise UsageError(f"{what} {name!r} is not a plain file name (no folder, not . or ..)")
+        named = Setting("name", name, quoted=True) if what is None else f"{what} {name!r}"
+        raise UsageError(named, " is not a plain file name (no folder, not . or ..)")
     return name
 
 
