@@ -360,7 +360,7 @@ def test_an_address_that_is_no_scheduler_fails_in_the_connect_timeout(
     monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT", 0.3)
     address = _server(greeting)
     started = time.monotonic()
-    with pytest.raises(UsageError, match=f"^--dask {re.escape(address)}: {message}"):
+    with pytest.raises(UsageError, match=f"^client={re.escape(repr(address))}: {message}"):
         tbdask.connect(address)
     assert time.monotonic() - started < 2
 
@@ -373,7 +373,7 @@ def test_a_closed_port_fails_at_once():
     with socket.create_server(("127.0.0.1", 0)) as taken:
         address = f"tcp://127.0.0.1:{taken.getsockname()[1]}"
     with pytest.raises(
-        UsageError, match=f"^--dask {address}: cannot connect \\(Connection refused\\)$"
+        UsageError, match=f"^client='{address}': cannot connect \\(Connection refused\\)$"
     ):
         tbdask.connect(address)
 
@@ -409,20 +409,30 @@ def test_a_local_cluster_leaves_nothing_in_the_temporary_folder(tmp_path, monkey
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path, monkeypatch):
-    """It was `internal error (RuntimeError: Nanny failed to start.)`."""
+def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path, monkeypatch, capsys):
+    """It was `internal error (RuntimeError: Nanny failed to start.)`. The library names
+    evaluate's client, score its --dask."""
     import tempfile
 
     import dask
 
+    from trecbench.cli import run
+
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
-    from trecbench.errors import WorkerError
+    from trecbench.errors import ExitCode, WorkerError
 
     (tmp_path / "dies.py").write_text("import os\nos._exit(1)\n")  # as a killed worker
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n")
     with dask.config.set({"distributed.worker.preload": [str(tmp_path / "dies.py")]}):
-        with pytest.raises(WorkerError, match=r"^--dask local:1: a local Dask worker process "):
+        with pytest.raises(WorkerError, match=r"^client='local:1': a local Dask worker process "):
             tbdask.connect("local:1")
+        assert run(["score", "--dask", "local:1", str(tmp_path / "q"), str(tmp_path / "r")]) == (
+            ExitCode.INTERNAL
+        )
+    said = capsys.readouterr().err
+    assert said.startswith("trecbench: --dask local:1: a local Dask worker process "), said
     assert not list(tmp_path.glob("trecbench-dask-*"))  # its scratch folder removed too
 
 

@@ -218,3 +218,30 @@ def test_convert_hpo_names_the_language_keyword_and_its_flag(tmp_path, capsys):
     assert run(args) == 1
     said = capsys.readouterr().err
     assert said.startswith("trecbench: --language 'xx': not a language of the test cases'")
+
+
+@pytest.mark.parametrize(
+    ("address", "library", "command_line"),
+    [
+        ("local:0", "client='local:0': give local:N", "--dask local:0: give local:N"),
+        (  # a value the command line quotes
+            "tcp://[::1",
+            "client='tcp://[::1': not a scheduler address",
+            "--dask 'tcp://[::1': not a scheduler address",
+        ),
+    ],
+)
+def test_dask_names_the_client_keyword_and_the_dask_flag(
+    tmp_path, capsys, address, library, command_line
+):
+    pytest.importorskip("distributed")
+    import trecbench.dask
+
+    with pytest.raises(UsageError) as refused:
+        trecbench.dask.evaluate(QRELS, "r.run", ["P.5"], client=address)
+    assert str(refused.value).startswith(library)
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n")
+    assert run(["score", "--dask", address, str(tmp_path / "q"), str(tmp_path / "r")]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"trecbench: {command_line}"), said

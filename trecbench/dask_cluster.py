@@ -28,7 +28,7 @@ import threading
 import time
 import weakref
 
-from .errors import UsageError, WorkerError
+from .errors import Setting, UsageError, WorkerError
 from .extras import require
 from .processes import available_cores, signals_held
 
@@ -46,7 +46,8 @@ def connect(address: str) -> Client:
     processes for ``local:N`` (one thread each; N at most the cores this process may use).
     The local scheduler serves no dashboard, and its HTTP server (health checks) takes a
     free port on the loopback interface: none the user may be using (8787, the default,
-    warned "already in use" when taken), and none open to the network."""
+    warned "already in use" when taken), and none open to the network. Its refusals name
+    the address as :func:`trecbench.dask.evaluate`'s ``client`` (``score``: ``--dask``)."""
     if address.startswith("local:"):
         return _local_client(address)
     try:
@@ -54,13 +55,15 @@ def connect(address: str) -> Client:
         # left half-built, and closing it when it is collected can hang a later client
         scheme, location = _check_address(address)
     except ValueError as exc:  # distributed's parse of the address
-        raise UsageError(f"--dask {address!r}: not a scheduler address ({exc})") from None
+        raise UsageError(
+            Setting("client", address, quoted=True), f": not a scheduler address ({exc})"
+        ) from None
     if scheme == "tcp":
         _check_scheduler(address, location)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
-        raise UsageError(f"--dask {address}: cannot connect ({exc})") from None
+        raise UsageError(Setting("client", address), f": cannot connect ({exc})") from None
     _unlogged(client)
     return client
 
@@ -115,11 +118,12 @@ def _local_cluster(address: str) -> LocalCluster:
     except ValueError:
         workers = 0
     if workers < 1:  # no worker: the scheduler would wait for one, then fail noisily
-        raise UsageError(f"--dask {address}: give local:N with N workers, at least 1")
+        raise UsageError(Setting("client", address), ": give local:N with N workers, at least 1")
     cores = available_cores()
     if workers > cores:  # each worker is a process: thousands exhaust the memory
         raise UsageError(
-            f"--dask {address}: at most local:{cores}, one worker per core of this machine"
+            Setting("client", address),
+            f": at most local:{cores}, one worker per core of this machine",
         )
     # the scheduler's and workers' scratch folder, Dask's ``dask-scratch-space`` in TMPDIR
     # by default, left there with its lock files: one of this cluster's own, removed when
@@ -133,8 +137,8 @@ def _local_cluster(address: str) -> LocalCluster:
             raise
         # "Nanny failed to start.": the cluster is closed
         raise WorkerError(
-            f"--dask {address}: a local Dask worker process ended as it started "
-            f"(killed? out of memory?): {exc}"
+            Setting("client", address),
+            f": a local Dask worker process ended as it started (killed? out of memory?): {exc}",
         ) from None
     cluster.trecbench_scratch = weakref.finalize(cluster, shutil.rmtree, scratch, True)
     return cluster
@@ -193,15 +197,18 @@ def _check_scheduler(address: str, location: str) -> None:
             header = _receive(sock, 8, deadline)
     except TimeoutError:
         raise UsageError(
-            f"--dask {address}: no Dask scheduler answered within {CONNECT_TIMEOUT:g} s "
-            "(a server of another protocol, such as HTTP?)"
+            Setting("client", address),
+            f": no Dask scheduler answered within {CONNECT_TIMEOUT:g} s (a server of another "
+            "protocol, such as HTTP?)",
         ) from None
     except OSError as exc:
-        raise UsageError(f"--dask {address}: cannot connect ({exc.strerror or exc})") from None
+        raise UsageError(
+            Setting("client", address), f": cannot connect ({exc.strerror or exc})"
+        ) from None
     (length,) = struct.unpack("<Q", header) if len(header) == 8 else (0,)
     if not 0 < length <= _HANDSHAKE_BYTES:
         shown = f"{header!r}" if header else "nothing (it closed the connection)"
-        raise UsageError(f"--dask {address}: not a Dask scheduler: it answered {shown}")
+        raise UsageError(Setting("client", address), f": not a Dask scheduler: it answered {shown}")
 
 
 def _receive(sock: socket.socket, size: int, deadline: float) -> bytes:

@@ -79,14 +79,10 @@ class Setting:
         return f"{flag} {excerpt(self.value) if self.quoted else excerpt_plain(str(self.value))}"
 
 
-class UsageError(TrecbenchError):
-    """Bad options or measure names (trec_eval exits 1 for these).
-
-    The message is text and the :class:`Setting` objects it names (``UsageError(
-    Setting("max_docs"), " must be at least 1")``): ``str()`` says them as the library's
-    keywords, :meth:`worded` as a command line's flags."""
-
-    exit_code = ExitCode.USAGE
+class SaysSettings(TrecbenchError):
+    """An error whose message is text and the :class:`Setting` objects it names
+    (``UsageError(Setting("max_docs"), " must be at least 1")``): ``str()`` says them as
+    the library's keywords, :meth:`worded` as a command line's flags."""
 
     def __init__(self, *parts: str | Setting):
         self.parts = parts
@@ -95,6 +91,13 @@ class UsageError(TrecbenchError):
     def worded(self, flags: Mapping[str, str]) -> str:
         """The message, each setting it names said as ``flags`` (keyword -> flag) has it."""
         return "".join(p if isinstance(p, str) else p.said(flags) for p in self.parts)
+
+
+class UsageError(SaysSettings):
+    """Bad options or measure names (trec_eval exits 1 for these); its message may name
+    settings (:class:`SaysSettings`)."""
+
+    exit_code = ExitCode.USAGE
 
 
 class InputError(TrecbenchError):
@@ -177,9 +180,10 @@ class MissingTopicError(TrecbenchError):
     exit_code = ExitCode.DUPLICATE
 
 
-class WorkerError(TrecbenchError):
+class WorkerError(SaysSettings):
     """A worker process died (killed, most often by the system for want of memory): the
-    exit code of running out of memory in this process, without "Please report it"."""
+    exit code of running out of memory in this process, without "Please report it". Its
+    message may name settings (:class:`SaysSettings`: the Dask cluster's address)."""
 
     exit_code = ExitCode.INTERNAL
 

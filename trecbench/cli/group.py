@@ -12,7 +12,7 @@ import importlib
 import click
 
 from .. import __version__
-from ..errors import ExitCode, UsageError, one_line
+from ..errors import ExitCode, SaysSettings, one_line
 
 WORKFLOW = (
     "convert", "validate", "score", "compare", "power", "agree", "fuse", "benchmark",
@@ -33,7 +33,7 @@ KEYWORD_FLAGS = {
     "rbo_p": "--rbo-p", "group_by": "--group-by", "strata": "--strata", "names": "--names",
     "qrels_json": "--qrels-json", "beir_qrels": "--beir-qrels", "results": "--results",
     "tags": "--tag", "tag": "--tag", "name": "--name", "fix_tag": "--fix-tag",
-    "language": "--language",
+    "language": "--language", "client": "--dask",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share
@@ -103,7 +103,7 @@ def _flags_said(ctx: click.Context):
     error, of its kind, worded anew."""
     try:
         yield
-    except UsageError as error:
+    except SaysSettings as error:
         command = ctx.meta.get(_RUNNING)
         taken = {
             opt for p in getattr(command, "params", ()) for opt in (*p.opts, *p.secondary_opts)
