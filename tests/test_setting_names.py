@@ -245,3 +245,37 @@ def test_dask_names_the_client_keyword_and_the_dask_flag(
     assert run(["score", "--dask", address, str(tmp_path / "q"), str(tmp_path / "r")]) == 1
     said = capsys.readouterr().err
     assert said.startswith(f"trecbench: {command_line}"), said
+
+
+@pytest.mark.parametrize(
+    ("manifest", "said"),
+    [
+        (
+            "o/BenchmarkComparison.md",
+            "o/BenchmarkComparison.md would overwrite an output of compare",
+        ),
+        ("o", "o is a folder compare writes o/BenchmarkReport.json into"),
+        (
+            "o/AllPairs.tex/m.json",
+            "o/AllPairs.tex/m.json lies under o/AllPairs.tex, a file compare",
+        ),
+    ],
+)
+def test_a_manifest_among_the_outputs_is_named_by_its_keyword_and_flag(
+    tmp_path, capsys, monkeypatch, manifest, said
+):
+    monkeypatch.chdir(tmp_path)
+    from trecbench.comparison import check_outputs
+
+    with pytest.raises(UsageError) as checked:
+        check_outputs("o", manifest=manifest)
+    assert str(checked.value).startswith(f"manifest {said}")
+    comparison = trecbench.compare(QRELS, {"x": RUN, "y": RUN}, ["P.5"])
+    with pytest.raises(UsageError) as refused:
+        comparison.write("o", manifest=manifest, html_depth=None)
+    assert str(refused.value).startswith(f"manifest {said}")
+    for name, text in {"q": "1 0 a 1\n", "r": "1 Q0 a 1 1.0 t\n", "s": "1 Q0 b 1 1 t\n"}.items():
+        (tmp_path / name).write_text(text)
+    assert run(["compare", "q", "r", "s", "-o", "o", "--manifest", manifest]) == 1
+    assert capsys.readouterr().err.startswith(f"trecbench: --manifest {said}")
+    assert not (tmp_path / "o").exists()

@@ -33,7 +33,7 @@ KEYWORD_FLAGS = {
     "rbo_p": "--rbo-p", "group_by": "--group-by", "strata": "--strata", "names": "--names",
     "qrels_json": "--qrels-json", "beir_qrels": "--beir-qrels", "results": "--results",
     "tags": "--tag", "tag": "--tag", "name": "--name", "fix_tag": "--fix-tag",
-    "language": "--language", "client": "--dask",
+    "language": "--language", "client": "--dask", "manifest": "--manifest",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share

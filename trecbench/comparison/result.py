@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .. import outputs
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..text_bytes import utf8
 from .files import (  # noqa: F401 - the names this module's users import from it
     HTML_FILE,
@@ -535,15 +535,17 @@ def check_outputs(
 
 
 def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
-    """Refuse a manifest that is another output of compare, or the folder it writes into."""
+    """Refuse a manifest that is another output of compare, or the folder it writes into
+    (named by the keyword, or the command line's flag: its path whole, as given)."""
+    named = (Setting("manifest"), f" {manifest}")
     for path in files:
         found = outputs.collision(manifest, path)
         if found == "same":
-            raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
+            raise UsageError(*named, " would overwrite an output of compare")
         if found == "holds":
-            raise UsageError(f"--manifest {manifest} is a folder compare writes {path} into")
+            raise UsageError(*named, f" is a folder compare writes {path} into")
         if outputs.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json
-            raise UsageError(f"--manifest {manifest} lies under {path}, a file compare writes")
+            raise UsageError(*named, f" lies under {path}, a file compare writes")
 
 
 def _per_query_json(mapping: dict, indent: int, level: int) -> str:
