@@ -279,3 +279,33 @@ def test_a_manifest_among_the_outputs_is_named_by_its_keyword_and_flag(
     assert run(["compare", "q", "r", "s", "-o", "o", "--manifest", manifest]) == 1
     assert capsys.readouterr().err.startswith(f"trecbench: --manifest {said}")
     assert not (tmp_path / "o").exists()
+
+
+BEYOND_INT64 = 2**63
+
+
+def test_a_drill_down_depth_is_named_as_given(tmp_path, capsys, monkeypatch):
+    """The page's depth: to_html's depth, write's html_depth, score's and compare's
+    --html-depth (depth is pool's, fuse's and similarity's --depth)."""
+    pytest.importorskip("bokeh")  # without the html extra no page is drawn
+    monkeypatch.chdir(tmp_path)
+    for name, text in {
+        "q": "1 0 a 1\n1 0 b 0\n",
+        "r": "1 Q0 a 1 1 t\n",
+        "s": "1 Q0 b 1 1 t\n",
+    }.items():
+        (tmp_path / name).write_text(text)
+    comparison = trecbench.compare("q", ["r", "s"], ["P.5"])
+    beyond = f" must be from 0 to {BEYOND_INT64 - 1}, not {BEYOND_INT64}"
+    for call, keyword in (
+        (lambda: comparison.to_html(BEYOND_INT64), "depth"),
+        (lambda: comparison.write("library", html_depth=BEYOND_INT64), "html_depth"),
+    ):
+        with pytest.raises(UsageError) as refused:
+            call()
+        assert str(refused.value) == keyword + beyond
+    depth = ["--html-depth", str(BEYOND_INT64)]
+    for args in (["score", *depth, "--html", "page.html"], ["compare", *depth, "-o", "cli"]):
+        assert run([*args, "q", "r", "s"]) == 1
+        assert capsys.readouterr().err == f"trecbench: --html-depth{beyond}\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["q", "r", "s"]

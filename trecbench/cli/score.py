@@ -273,6 +273,10 @@ def score(
         # the files of each glob, found (and recorded as inputs of the call) before the work
         runs = [DaskRun(run) for run in runs]
     _check_targets(given, flags, html_page)
+    if html_page is not None:  # before the work, not once the runs are scored
+        from ..html_report.documents import check_drill_depth
+
+        check_drill_depth(html_depth, "html_depth")
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
     local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
     # the page's drill-down is kept as the runs are read (inputs are read once), and

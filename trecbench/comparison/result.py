@@ -467,6 +467,9 @@ class Comparison:
             out / LATEX_FILE: (utf8(self.render("latex")), "latex"),
         }
         if html_depth is not None and html_available():
+            from ..html_report import documents
+
+            documents.check_drill_depth(html_depth, "html_depth")  # named as given
             files[out / HTML_FILE] = (utf8(self.to_html(html_depth)), "html")
         if plots:
             files |= {
@@ -535,9 +538,8 @@ def check_outputs(
 
 
 def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
-    """Refuse a manifest that is another output of compare, or the folder it writes into
-    (named by the keyword, or the command line's flag: its path whole, as given)."""
-    named = (Setting("manifest"), f" {manifest}")
+    """Refuse a manifest that is another output of compare, or the folder it writes into."""
+    named = (Setting("manifest"), f" {manifest}")  # the path whole (a value part is cut)
     for path in files:
         found = outputs.collision(manifest, path)
         if found == "same":

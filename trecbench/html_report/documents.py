@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import ranking
-from ..errors import InputError, UsageError
+from ..errors import InputError, Setting, UsageError
 from ..evaluation.drill import CURVE_SETTINGS, graded, last_grades, shown_rows, topic_curves
 from ..inputs.trec_tables import SCORE_TEXT
 from ..score_precision import compares_float32
@@ -101,7 +101,7 @@ def drill_down(
     Each run is read, ranked, used and let go in turn, so that one run's table is in
     memory at a time, not every run's (5 runs of 500,000 lines: the page's peak 70 MB
     lower)."""
-    _check_depth(depth)
+    check_drill_depth(depth)
     grades: dict[int, pa.Table] = {}  # per qrels table, its last grades: made once
     topics: dict[str, dict] = {}
     curves: dict[str, list[float]] = {}
@@ -118,17 +118,21 @@ def drill_down(
     return topics, curves
 
 
-def _check_depth(depth: int) -> None:
+def check_drill_depth(depth: int, keyword: str = "depth") -> None:
+    """Refuse a drill-down ``depth`` beyond what numpy and Arrow index with, naming it by
+    ``keyword``: the page functions' ``depth``, or ``html_depth`` (:meth:`Comparison.write
+    <trecbench.comparison.Comparison.write>`'s, and the command line's: said as
+    ``--html-depth``, where ``--depth`` is another command's ``depth``)."""
     from ..trec_eval.clib import LONG_MAX
 
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= LONG_MAX:
-        raise UsageError(f"--html-depth must be from 0 to {LONG_MAX}, not {depth!r}")
+        raise UsageError(Setting(keyword), f" must be from 0 to {LONG_MAX}, not {depth!r}")
 
 
 def from_kept(kept: Mapping[str, object], depth: int) -> tuple[dict, dict]:
     """``(top_documents, precision_recall)`` as :func:`drill_down` gives them, from what
     each run's scoring kept (``{run: DrillDown}`` of ``depth`` documents per topic)."""
-    _check_depth(depth)
+    check_drill_depth(depth)
     topics: dict[str, dict] = {}
     for run, drill in kept.items():
         _add_graded(topics, run, drill.documents)
