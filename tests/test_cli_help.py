@@ -1,8 +1,31 @@
-"""Every command's --help has an example, and the bundled files it names exist."""
+"""Every command's --help leads with an example that runs, as written, from the repository
+root on the bundled files; the bundled files any example names exist.
+
+The examples of a help are the lines of its ``Example:``/``Examples:`` block, one to a line
+(a line ending in a backslash goes on with the next). :func:`test_help_examples_run` runs
+them in order (a later one may read what an earlier one wrote), in-process with
+:func:`trecbench.cli.run` as the console script does, in a scratch copy of the bundled
+``qrels/``, ``runs/`` and ``data/`` folders, so that what they write (``out/``, a ``>``
+redirect) stays out of the repository. The shell's part is done here: globs, ``cat FILE |``
+and ``trecbench ... | trecbench ...`` pipes, ``> FILE``. A comment at an example's end marks
+it:
+
+- ``# not bundled: ...``: the example names the reader's own files, or needs what is not
+  bundled (a Dask cluster, a huge run): shown, not run. The first example of a help is never
+  one of these;
+- ``# exits N: ...``: the example exits with N, not 0 (``diff``: the reports differ).
+
+Any other comment (``# Q7: ...``) is the reader's, and the example runs.
+"""
 
 from __future__ import annotations
 
+import glob
 import re
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
 
 import click
 import pytest
@@ -33,6 +56,122 @@ def test_help_has_an_example_naming_real_bundled_files(path):
     assert "Example" in result.output
     for name in BUNDLED.findall(result.output):
         assert (ROOT / name).exists(), f"`trecbench {' '.join(path)} --help` names {name}"
+
+
+EXAMPLES = re.compile(r"^ *Examples?:\n((?: +\S.*\n)+)", re.M)
+COMMENT = re.compile(r"\s#\s(.*)$")
+EXITS = re.compile(r"exits (\d+)\b")
+
+
+@dataclass
+class Example:
+    """One example of a help: its command line (continuations joined) and its comment."""
+
+    line: str
+    comment: str = ""
+
+    @property
+    def runs(self) -> bool:
+        return not self.comment.startswith("not bundled")
+
+    @property
+    def exit_code(self) -> int:
+        exits = EXITS.match(self.comment)
+        return int(exits[1]) if exits else 0
+
+
+def help_examples(text: str) -> list[Example]:
+    """The examples of a command's help text, in order."""
+    block = EXAMPLES.search(text)
+    assert block, "no Example: block"
+    examples = []
+    for line in re.sub(r"\\\n\s*", " ", block[1]).splitlines():
+        comment = COMMENT.search(line)
+        examples.append(Example(line[: comment.start()].strip() if comment else line.strip()))
+        examples[-1].comment = comment[1].strip() if comment else ""
+    return examples
+
+
+def _stages(line: str) -> tuple[list[list[str]], str | None]:
+    """The commands of a pipeline as the shell splits them (globs expanded), and the file
+    a final ``>`` writes to."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars="|>")
+    lexer.whitespace_split = True
+    words, target = list(lexer), None
+    if ">" in words:
+        words, target = words[: words.index(">")], words[-1]
+    stages = [[]]
+    for word in words:
+        if word == "|":
+            stages.append([])
+        else:
+            stages[-1].extend(sorted(glob.glob(word)) if glob.has_magic(word) else [word])
+    return stages, target
+
+
+def _trecbench(args: list[str], stdin: bytes) -> tuple[int, bytes, str]:
+    """One trecbench command line in this process: exit code, stdout and stderr."""
+    from trecbench.cli import run
+
+    with CliRunner().isolation(input=stdin) as (out, err, _):
+        code = run(args)
+    return code, out.getvalue(), err.getvalue().decode()
+
+
+def run_example(example: Example) -> bytes:
+    """Run ``example`` in the current folder, each stage of a pipe reading the one before;
+    what the last one printed."""
+    stages, target = _stages(example.line)
+    piped, code, err = b"", None, ""
+    for words in stages:
+        if words[0] == "cat":
+            piped = b"".join(Path(name).read_bytes() for name in words[1:])
+            continue
+        assert words[0] == "trecbench", f"only cat and trecbench run here: {example.line}"
+        code, piped, err = _trecbench(words[1:], piped)
+        assert "Traceback" not in err and "internal error" not in err, (example.line, err)
+        if words is not stages[-1]:
+            assert code == 0, (example.line, err)
+    assert code == example.exit_code, (example.line, err)
+    if target is not None:
+        Path(target).write_bytes(piped)
+    return piped
+
+
+@pytest.fixture
+def bundled_copy(tmp_path, monkeypatch) -> Path:
+    """A scratch copy of the bundled folders, the current folder while the test runs."""
+    for name in ("qrels", "runs", "data"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "trecbench")
+def test_help_examples_run(path, bundled_copy):
+    text = CliRunner().invoke(cli, [*path, "--help"]).output
+    examples = help_examples(text)
+    assert examples[0].runs, f"`trecbench {' '.join(path)} --help` leads with {examples[0]}"
+    for example in examples:
+        if example.runs:
+            run_example(example)
+
+
+def test_a_broken_help_example_fails(bundled_copy):
+    """The runner above fails an example that fails: a file not bundled, a wrong status."""
+    text = """  Examples:
+    trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run -m P@5
+    trecbench validate run.txt    # not bundled: your run
+    trecbench diff out/a.json out/a.json    # exits 1: they differ
+
+"""
+    first, mine, same = help_examples(text)
+    run_example(first)
+    assert not mine.runs
+    with pytest.raises(AssertionError):
+        run_example(Example(mine.line))
+    with pytest.raises(AssertionError):
+        run_example(same)  # a missing report exits 2
 
 
 @pytest.mark.parametrize(

@@ -327,11 +327,13 @@ def compare(
     \b
     Examples:
       trecbench compare qrels/hpo-demo.qrels runs/tfidf-char.run runs/tfidf-word.run
+      trecbench convert code-chunk data/convert/code-chunk-detailed.json -o out
       trecbench compare --run-qrels out/ast.run out/codechunk-ast.qrels \\
           --run-qrels out/fixed.run out/codechunk-fixed.qrels --baseline fixed \\
           -m nDCG@5 -m P@5 -m R@5 --group-by qid-prefix
-      trecbench compare qrels.txt a.run b.run --test randomization --seed 42 \\
-          -o out/compare --plots --manifest out/manifest.json --meta model=bm25
+      trecbench compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \\
+          --test randomization --seed 42 -o out/compare --plots \\
+          --manifest out/manifest.json --meta model=tfidf
     """
     output.check()
     named, shared, own = runs_and_qrels(files, names, run_qrels)

@@ -83,9 +83,11 @@ def convert(ctx: click.Context, metadata: Path | None) -> None:
     documents with a report, refuses to overwrite its inputs and validates what it writes.
 
     \b
-    Example:
-      trecbench convert hpo cases.json --results bm25/terms.jsonl -o converted
-      trecbench convert --ir-metadata about.yaml msmarco run.tsv -o converted
+    Examples:
+      trecbench convert hpo data/hpo-demo/cases.json \\
+        --results data/hpo-demo/results/tfidf-word/terms.jsonl -o out/converted
+      trecbench convert --ir-metadata about.yaml msmarco data/convert/msmarco-run.tsv \\
+        -o out/converted    # not bundled: your about.yaml (docs/runs.md)
     """
     ctx.obj = GroupOptions(ir_metadata=metadata)
 
@@ -157,8 +159,10 @@ def hpo(
 
     \b
     Examples:
-      trecbench convert hpo tiny_v1.json --results bm25/terms.jsonl --tag bm25 -o out
-      trecbench convert hpo cases.json --graded ontology --grade child=0 -o graded
+      trecbench convert hpo data/hpo-demo/cases.json \\
+        --results data/hpo-demo/results/tfidf-word/terms.jsonl --tag tfidf-word -o out/hpo
+      trecbench convert hpo data/hpo-demo/cases.json --graded ontology --grade child=0 \\
+        -o out/graded
     """
     from ..convert.hpo import convert_hpo
 
@@ -190,8 +194,8 @@ def code_chunk(detailed, outdir, runs_dir, name):
     Docnos become <repo>/<path>:<start>-<end>; the qid is the taskId.
 
     \b
-    Example:
-      trecbench convert code-chunk detailed_2025-12-18T11-56-27-100Z.json -o out
+    Examples:
+      trecbench convert code-chunk data/convert/code-chunk-detailed.json -o out
       trecbench score out/codechunk-ast.qrels out/ast.run --strata out/codechunk.sidecar.json \\
         --group-by repo -m P.5 -m recall.5 -m ndcg_cut.5
     """
@@ -239,8 +243,11 @@ def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs
 
     \b
     Examples:
-      trecbench convert memorybench results.db --line-offset chonkie=-1 -o out
-      trecbench convert memorybench export.json --relevance token-f1 -o out
+      trecbench convert memorybench data/convert/memorybench-export.json \\
+        --line-offset chonkie=-1 -o out/memorybench
+      trecbench convert memorybench data/convert/memorybench-export.json \\
+        --relevance token-f1 -o out/memorybench-f1
+      trecbench convert memorybench results.db -o out/memorybench    # not bundled: your db
     """
     from ..convert.memorybench import convert_memorybench
 
@@ -290,8 +297,8 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
 
     \b
     Examples:
-      trecbench convert lists rag_eval.json -o out
-      trecbench convert lists remem_eval.json --match chunks -o out
+      trecbench convert lists data/convert/remem-chunks.json --match chunks -o out/lists
+      trecbench convert lists rag_eval.json -o out/lists    # not bundled: your lists of ids
     """
     from ..convert.lists import convert_lists
 
@@ -324,7 +331,8 @@ def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
 
     \b
     Example:
-      trecbench convert dict results.json --beir-qrels qrels/test.tsv -o out
+      trecbench convert dict data/convert/bm25-results.json \\
+        --beir-qrels data/convert/beir-test.tsv -o out/dict
     """
     from ..convert.dicts import convert_dict
 
@@ -350,7 +358,7 @@ def msmarco(run, tag, depth, outdir, runs_dir, name):
 
     \b
     Example:
-      trecbench convert msmarco run.dev.small.tsv -o out
+      trecbench convert msmarco data/convert/msmarco-run.tsv -o out/msmarco
     """
     from ..convert.msmarco import convert_msmarco
 
@@ -367,7 +375,7 @@ def beir_qrels(qrels, outdir, runs_dir, name):
 
     \b
     Example:
-      trecbench convert beir-qrels qrels/test.tsv -o out --name scifact-test
+      trecbench convert beir-qrels data/convert/beir-test.tsv -o out/beir --name demo-test
     """
     from ..convert.beir import convert_beir_qrels
 

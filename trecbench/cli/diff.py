@@ -33,9 +33,9 @@ def diff(ctx, report_a, report_b, output_format):
 
     \b
     Examples:
-      trecbench score --report a.json qrels/hpo-demo.qrels runs/tfidf-word.run
-      trecbench score --report b.json -l 2 qrels/hpo-demo.qrels runs/tfidf-word.run
-      trecbench diff a.json b.json
+      trecbench score --report out/a.json qrels/hpo-demo.qrels runs/tfidf-word.run
+      trecbench score --report out/b.json -l 2 qrels/hpo-demo.qrels runs/tfidf-word.run
+      trecbench diff out/a.json out/b.json    # exits 1: the reports differ (-l 2)
     """
     from ..runstudy.reportdiff import diff_reports
     from ..runstudy.text import diff_text

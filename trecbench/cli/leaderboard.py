@@ -28,7 +28,7 @@ def leaderboard(suite, output_format, quiet):
     system) over collections and over all topics, Holm-adjusted. See docs/leaderboard.md.
 
     \b
-    Example:
+    Examples:
       trecbench leaderboard data/leaderboard.toml
       trecbench leaderboard data/leaderboard.toml --format markdown
       trecbench leaderboard data/leaderboard.toml --format html > leaderboard.html

@@ -243,23 +243,25 @@ def score(
     \b
     Examples:
       trecbench score qrels/hpo-demo.qrels runs/*.run --format table
-      trecbench score -q -m official qrels.test results.test
-      trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
-      trecbench score --compat 10.0 -q -c -m all_trec qrels.test results.test
-      trecbench score -R prefs -m all_prefs -q prefs.test prefs.results.test
-      trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
+      trecbench score -q -m official qrels/hpo-demo.qrels runs/tfidf-char.run
+      trecbench score -m all_trec -q -c -M100 qrels/hpo-demo.qrels runs/tfidf-char.run
+      trecbench score --compat 10.0 -q -c -m all_trec qrels/hpo-demo.qrels runs/tfidf-char.run
+      trecbench score -R qrels_prefs -m all_prefs -q qrels/hpo-demo.qrels runs/tfidf-char.run
+      trecbench score --format json -m nDCG@10 -m P.5,10 qrels/hpo-demo.qrels runs/tfidf-char.run
       trecbench score -m "nDCG(dcg='exp-log2')@10 AP(normalize='min')@100 Judged@10" \\
-        qrels.txt run.txt
-      trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
+        qrels/hpo-demo.qrels runs/tfidf-char.run
+      trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --report out/r.json \\
+        --manifest out/m.json --meta model=tfidf-char
       trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
         --group-by difficulty --group-by language
       trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
         --routing data/hpo-rtask/routing.jsonl
-      trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
-      trecbench score --memory 2048 qrels.txt huge.run.gz
-      trecbench score --dask local:2 qrels.txt 'shards/*.parquet'
+      trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run -m P@5 -m nDCG@10 --tie-bounds
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
+      trecbench score --memory 2048 qrels.txt huge.run.gz    # not bundled: your files
+      trecbench score --dask local:2 -m nDCG@10 qrels.txt \\
+        'shards/*.parquet'    # not bundled: your files, and trecbench[dask]
     """
     from .. import naming
     from ..renderers.score import ScoreView, groups_json, render_score

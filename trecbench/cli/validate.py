@@ -127,12 +127,13 @@ def validate(
     Examples:
       trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
       trecbench validate --qrels qrels/hpo-demo.qrels
-      trecbench validate --qrels qrels.txt -l 2      # Q7: topics without a grade 2 or more
-      trecbench validate run.txt --profile strict --format json
-      trecbench validate run.txt --docids collection-ids.txt.gz
-      trecbench validate run.txt --qrels qrels.txt --profile rtask
-      trecbench validate run.txt --fix run.fixed.tsv --fix-tag myrun
-      cat run.txt | trecbench validate -
+      trecbench validate --qrels qrels/hpo-demo.qrels -l 2    # Q7: topics without grade 2+
+      trecbench validate runs/tfidf-char.run --profile strict --format json
+      trecbench validate data/hpo-rtask/lexical.run --qrels data/hpo-rtask/hpo-rtask.qrels \\
+        --profile rtask
+      trecbench validate runs/tfidf-char.run --fix out/fixed.run --fix-tag tfidf-char
+      cat runs/tfidf-char.run | trecbench validate -
+      trecbench validate run.txt --docids collection-ids.txt.gz    # not bundled: your files
     """
     _check_arguments(runs, qrels, fix_out, fix_tag)
     runs, qrels, topics, docids = _stdin_named([*runs, qrels, topics, docids], len(runs))
