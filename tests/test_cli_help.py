@@ -174,6 +174,17 @@ def test_a_broken_help_example_fails(bundled_copy):
         run_example(same)  # a missing report exits 2
 
 
+def test_score_help_says_unjudged_bounds_read_each_input_once(bundled_copy):
+    """--unjudged-bounds' help said the qrels and runs are read again for it: they are read
+    once (docs/conclusions.md), so a run piped on standard input has its bounds too."""
+    text = " ".join(CliRunner().invoke(cli, ["score", "--help"]).output.split())
+    assert "read again" not in text
+    assert "every input is read once, so a run from standard input has them too" in text
+    piped = "cat runs/tfidf-char.run | trecbench score --unjudged-bounds -m P@5 QRELS -"
+    printed = run_example(Example(piped.replace("QRELS", "qrels/hpo-demo.qrels"))).decode()
+    assert re.search(r"^-  +P@5  +\S+  +\S+  +\S+%$", printed, re.M), printed  # run -: stdin
+
+
 @pytest.mark.parametrize(
     ("argv", "loaded"),
     [(["score", "--help"], {"score"}), (["convert", "--help"], {"convert"})],

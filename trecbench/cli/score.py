@@ -172,7 +172,8 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     is_flag=True,
     help="Also print, per run and measure, the value with every unjudged document the "
     "measure looks at judged relevant at the qrels' top grade, and the unjudged share "
-    "(the qrels and runs are read again for it).",
+    "(kept while each run is scored: every input is read once, so a run from standard "
+    "input has them too).",
 )
 @unjudged_threshold_option
 @memory_option
