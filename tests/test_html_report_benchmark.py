@@ -15,7 +15,7 @@ from test_html_report import _drawn
 from test_html_report_fit import BOXES, CELL_LINES, _fits, _resized
 
 from trecbench.cli import run
-from trecbench.renderers.escaping import isolated_text
+from trecbench.escaping import isolated_text
 
 pytest.importorskip("bokeh")
 

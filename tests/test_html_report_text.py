@@ -11,7 +11,7 @@ import pytest
 from test_html_report import _data, _drawn
 
 from trecbench.cli import run
-from trecbench.renderers.escaping import (
+from trecbench.escaping import (
     FIRST_STRONG_ISOLATE,
     POP_DIRECTIONAL_ISOLATE,
     isolated_text,

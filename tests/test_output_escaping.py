@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trecbench.cli import run
+from trecbench.escaping import escape_text
 from trecbench.renderers import trec_format
-from trecbench.renderers.escaping import escape_text
 
 HOSTILE = ["de\nP_1                   \tall\t1.0000", "a b", "50%", "x|y", "tab\there", "nul\0"]
 
@@ -624,7 +624,7 @@ def test_a_markdown_cell_renders_the_name_as_given(tmp_path, capsys, monkeypatch
 def test_a_name_that_starts_a_list_item_stays_text(name, tmp_path, capsys, monkeypatch):
     # compare's "- NAME: no results for ..." made a heading or a nested list of the name
     markdown_it = pytest.importorskip("markdown_it")
-    from trecbench.renderers.escaping import markdown_text
+    from trecbench.escaping import markdown_text
 
     html = markdown_it.MarkdownIt("commonmark").render(f"- {markdown_text(name)}: note\n")
     assert html == f"<ul>\n<li>{name}: note</li>\n</ul>\n"

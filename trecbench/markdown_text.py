@@ -10,5 +10,5 @@ def markdown_cell(text: str) -> str:
     """Prose trecbench writes (a heading, a note, a measure's description) with each ``|``
     escaped, so that it stays one cell of its table. Text read from an input (a run's
     name, an id) is escaped reversibly before it reaches here
-    (:func:`trecbench.renderers.escaping.escaper`): it holds no ``|`` then."""
+    (:func:`trecbench.escaping.escaper`): it holds no ``|`` then."""
     return text.replace("|", r"\|")

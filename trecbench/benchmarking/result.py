@@ -131,9 +131,9 @@ class Benchmark:
         R-task part (KPIs against the targets, reranking, completeness and its recovery
         actions), then compare's tables and figures with the modes as runs and the
         drill-down to each mode's top ``depth`` documents. Written to ``path`` if given."""
+        from ..escaping import escaper
         from ..html_report import comparison_html
         from ..renderers.benchmark import rtask_blocks
-        from ..renderers.escaping import escaper
 
         runs = {result.mode.name: result.table for result in self.modes}
         qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)

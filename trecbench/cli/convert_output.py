@@ -44,7 +44,7 @@ def _summary(conversion, paths: dict, to_stderr: bool) -> None:
     """What was written (``paths``), the conversion's counts and notes, and the command
     that compares its runs."""
     from ..convert.common import compare_command
-    from ..renderers.escaping import escape_text
+    from ..escaping import escape_text
 
     echo = partial(click.echo, err=to_stderr)
     for name, table in conversion.qrels.items():

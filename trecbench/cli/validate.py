@@ -222,7 +222,7 @@ class _RunChecks:
 
 def _print_fixed(run, out, fixed: dict, summary: str) -> None:
     """What ``--fix`` wrote: the changes, then the fixed run's validation summary."""
-    from ..renderers.escaping import escape_text
+    from ..escaping import escape_text
 
     run, out = escape_text(run), escape_text(out)
     said = "changes:" if fixed["changes"] else "no changes"  # the run was canonical

@@ -4,7 +4,7 @@ Computation lives in :mod:`.power` and :mod:`.agree`; this module only formats. 
 are shown with four decimals (JSON: full precision); an undefined figure is ``–`` (LaTeX:
 ``--``; JSON: null) and its reason is listed under the table. Text read from an input (run
 names, qrels paths) is escaped reversibly where it is shown, as ``score`` escapes it
-(:func:`~trecbench.renderers.escaping.escaper`).
+(:func:`~trecbench.escaping.escaper`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from ..escaping import escaper
 from ..markdown_text import markdown_cell
 from ..plurals import counted
-from ..renderers.escaping import escaper
 from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned, signed_text
 
 FORMATS = ("table", "markdown", "json", "latex")
@@ -97,7 +97,7 @@ def _power_rows(result, name: Callable[[str], str]) -> list[list[str]]:
 def render_power(result, fmt: str = "table", name: Callable[[str], str] | None = None) -> str:
     """A :class:`~trecbench.conclusions.power.PowerResult` as ``fmt`` (:data:`FORMATS`),
     a run's name shown by ``name`` (default: as ``fmt`` escapes it,
-    :func:`~trecbench.renderers.escaping.escaper`; the HTML page's table isolates one
+    :func:`~trecbench.escaping.escaper`; the HTML page's table isolates one
     written right to left, ``escaper("html")``)."""
     _check(fmt, FORMATS)
     if fmt == "json":

@@ -145,9 +145,9 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     Markdown of :mod:`trecbench.renderers.text_tables`; in CSV rows of score's tidy table,
     ``<measure>:unjudged_high`` and ``:unjudged_share``, under each name ``asked`` gives
     the measure, display name -> names; a run's name escaped as ``score`` escapes it,
-    :func:`~trecbench.renderers.escaping.escaper`, or by ``name``: the HTML page's table
+    :func:`~trecbench.escaping.escaper`, or by ``name``: the HTML page's table
     isolates one written right to left, ``escaper("html")``)."""
-    from ..renderers.escaping import escaper
+    from ..escaping import escaper
     from ..renderers.text_tables import aligned, csv_line, markdown_table
 
     if output_format == "csv":
@@ -224,7 +224,7 @@ class UnjudgedSensitivity:
         whose ranges bound a difference; the runs' names shown as in the table, by
         ``name``: :func:`render_bounds`), then per reason the differences whose could flip
         is n/a."""
-        from ..renderers.escaping import escaper
+        from ..escaping import escaper
 
         name = name or escaper(fmt)
         text = render_bounds(self.bounds, fmt, name=name)

@@ -130,7 +130,7 @@ class Unjudged:
     def message(self, run: str, qrels: str | None, shown=str) -> str:
         """The warning: the fractions, the counts and the likely cause; the ``run``'s name
         and the ``qrels`` path, read from inputs, as ``shown`` shows them (an output's
-        :func:`~trecbench.renderers.escaping.escaper`)."""
+        :func:`~trecbench.escaping.escaper`)."""
         where = "" if self.depth is None else f" within rank {self.depth}"
         qrels = "the qrels" if not qrels else shown(qrels)
         return (

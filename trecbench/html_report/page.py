@@ -8,10 +8,10 @@ from numbers import Real
 from typing import Any
 
 from ..collector import paused
+from ..escaping import escaper
 from ..extras import require
 from ..plurals import counted
 from ..renderers import comparison_cells as cells
-from ..renderers.escaping import escaper
 from . import blocks
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
@@ -195,7 +195,7 @@ def _provenance(comparison) -> dict:
 
 def _texts_shown(value):
     """``value`` (JSON's kinds) with every text, keys too, as the page shows it
-    (:func:`~trecbench.renderers.escaping.isolated_text`); any other value (a date, a
+    (:func:`~trecbench.escaping.isolated_text`); any other value (a date, a
     path) as its text, as ``json.dumps(default=str)`` writes it."""
     if isinstance(value, dict):
         return {_page_text(key): _texts_shown(item) for key, item in value.items()}
@@ -210,7 +210,7 @@ def _shown(comparison, values: dict, documents: dict, curves: dict | None):
     """``(comparison, values, documents, curves)`` as the page shows them, made here once:
     every text read from an input (run names, topic and document ids, strata, paths)
     escaped reversibly as the terminal and the Markdown report escape it, and isolated
-    where it is right to left (:func:`~trecbench.renderers.escaping.isolated_text`), in
+    where it is right to left (:func:`~trecbench.escaping.isolated_text`), in
     the tables, the figures and the data the page's script draws from alike. Shown as
     given, a U+202E (right-to-left override) in a name reversed the page's own text after
     it, and "x<LF>y" read as "x y"."""
@@ -286,7 +286,7 @@ def comparison_html(
     path or table}), as the comparison's runs were scored (its ``evaluation``: -l, -M,
     -J, the trec_eval version). ``preamble``: the blocks shown first
     (:mod:`trecbench.renderers.blocks`: the benchmark's R-task part), their input text
-    escaped as the page shows it (:func:`~trecbench.renderers.escaping.isolated_text`)."""
+    escaped as the page shows it (:func:`~trecbench.escaping.isolated_text`)."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
     # half a million small lists and dicts on 5,000 topics: see trecbench.collector

@@ -6,7 +6,7 @@ the same blocks (:func:`rtask_blocks`, :mod:`trecbench.renderers.blocks`).
 
 Reads the result object only: its settings (``bench.config``), KPIs, modes and comparison.
 Text from the inputs (the benchmark's name, paths, mode labels and names, qids) is escaped
-reversibly as in every Markdown output (:mod:`trecbench.renderers.escaping`); in the
+reversibly as in every Markdown output (:mod:`trecbench.escaping`); in the
 page's blocks as the page shows it (:func:`rtask_blocks`'s ``escape``).
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..escaping import escaper
 from ..measures import but_counts
 from ..plurals import counted as plural_count
 from ..plurals import exact_percent, percent_beside
@@ -33,7 +34,6 @@ from .blocks import (
     cell,
     line,
 )
-from .escaping import escaper
 from .text_tables import change_text
 
 _escape = escaper("markdown")
@@ -61,7 +61,7 @@ def rtask_blocks(bench, escape=_escape) -> list[blocks.Block]:
     """The R-task part of ``bench`` as blocks: its header, KPI table, targets, reranking,
     completeness with the recovery actions and routing. ``escape``: how input text is
     shown (Markdown's escaping; report.html's is
-    :func:`~trecbench.renderers.escaping.isolated_text`: ``bm25_rm3``, not ``bm25\\_rm3``)."""
+    :func:`~trecbench.escaping.isolated_text`: ``bm25_rm3``, not ``bm25\\_rm3``)."""
     labels = {result.mode.name: escape(result.mode.label) for result in bench.modes}
     parts = [*_header(bench, labels, escape), *_kpis(bench, labels), *_targets(bench)]
     parts += _reranking(bench, labels)

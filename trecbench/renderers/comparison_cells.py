@@ -13,9 +13,9 @@ from typing import Any
 
 import pandas as pd
 
+from ..escaping import escaper
 from ..plurals import exact_percent, first_few
 from ..trec_eval.compat import DEFAULT as DEFAULT_COMPAT
-from .escaping import escaper
 from .text_tables import change_text, signed_text
 from .text_tables import p_text as tables_p_text
 
@@ -37,7 +37,7 @@ _NAMED = {
 def with_names_escaped(comparison, output_format: str):
     """``comparison`` as ``output_format`` shows it: every text it read from an input (run
     names, topic ids, grouping fields and their values, qrels and ontology paths) escaped
-    reversibly by :func:`~trecbench.renderers.escaping.escaper` once, so that none can
+    reversibly by :func:`~trecbench.escaping.escaper` once, so that none can
     break a line or a table; the section labels (the frames' keys) kept. ``comparison``
     itself when nothing needs escaping."""
     shown = escaper(output_format)

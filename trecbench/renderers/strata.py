@@ -7,8 +7,8 @@ import math
 
 import pandas as pd
 
+from ..escaping import escape_text, escaper, group_place, unlike
 from ..strata import KINDS, MIN_GROUP_SIZE, undefined_notes
-from .escaping import escape_text, escaper, group_place, unlike
 from .text_tables import aligned, csv_line, markdown_table, trec_label
 
 
@@ -79,7 +79,7 @@ def _wide(
     """Header and rows: one row per run and group (then macro, micro, spread), one column
     per measure, values printed like trec_eval (:func:`_mean_text`; ``n/a`` where the
     frame's ``undefined`` says why); run and group text escaped (see
-    :func:`trecbench.renderers.escaping.escape_text`, ``also``)."""
+    :func:`trecbench.escaping.escape_text`, ``also``)."""
     shown = [(m, name) for m in dict.fromkeys(frame["measure"]) for name in names.get(m, [m])]
     header = ["run", "group", "n"] + [name for _, name in shown]
     rows = []

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from ..escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
 from ..text_bytes import utf8
-from .escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
 
 # trec_eval prints a measure's name with printf("%-22s"): at least 22 bytes
 TREC_LABEL_BYTES = 22
@@ -35,7 +35,7 @@ def trec_label(name: str) -> str:
 def aligned(rows: list[list[str]], right: set[int]) -> list[str]:
     """Rows of cells padded to their column's width, two blanks apart, trailing blanks cut
     (columns in ``right`` right-aligned, the others left-aligned). The isolates around a
-    right-to-left name on a page (:func:`~trecbench.renderers.escaping.isolated_text`)
+    right-to-left name on a page (:func:`~trecbench.escaping.isolated_text`)
     are drawn as nothing: they take no width."""
     widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [

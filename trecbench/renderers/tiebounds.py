@@ -3,8 +3,8 @@ its JSON entry (the bounds themselves are :mod:`trecbench.tiebounds`')."""
 
 from __future__ import annotations
 
+from ..escaping import escaper
 from ..tiebounds import position
-from .escaping import escaper
 from .text_tables import aligned, csv_line, markdown_table, trec_label
 
 TITLE = (
@@ -43,7 +43,7 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
     formats: ``trec`` (lines ``<measure>:tie_low`` and ``<measure>:tie_high`` per run, as
     trec_eval prints a summary), ``csv`` (those two as rows of score's tidy table, topic
     ``all``), ``markdown`` or an aligned ``table``; a run's name escaped as
-    the scores above escape it (:func:`~.escaping.escaper`)."""
+    the scores above escape it (:func:`~trecbench.escaping.escaper`)."""
     rows, name = _rows(evaluation, names), escaper(output_format)
     if output_format == "trec":
         lines = []

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 
 from ..errors import OutputError
+from ..escaping import escape_text, markdown_text
 from ..measures import COUNTS, RUNID, STRING
-from .escaping import escape_text, markdown_text
 from .text_tables import aligned, csv_line, markdown_table, trec_label
 
 NAMES = ("trec", "display", "asked")

@@ -1,7 +1,7 @@
 """A leaderboard as a terminal table, Markdown, LaTeX, JSON or a web page: per measure,
 systems x collections, the macro mean, the mean rank and the tests against the baseline.
 System and collection names are escaped reversibly where they are shown, as ``score``
-escapes a run's name (:func:`~trecbench.renderers.escaping.escaper`; on the page,
+escapes a run's name (:func:`~trecbench.escaping.escaper`; on the page,
 isolated where right to left too)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from ..escaping import escaper
 from ..markdown_text import markdown_cell
-from ..renderers.escaping import escaper
 from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
 from .leaderboard import Leaderboard, MeasureBoard, PairedTest
 

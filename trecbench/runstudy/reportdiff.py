@@ -21,8 +21,8 @@ from math import inf
 from typing import Any
 
 from ..errors import InputError
+from ..escaping import escape_text
 from ..naming import read_once_given_twice
-from ..renderers.escaping import escape_text
 from .reportview import SECTIONS, ReportView, read_view
 
 MOVERS = 5  # topics listed per run and measure whose values moved most
@@ -421,7 +421,7 @@ def _input_words(item: dict | None) -> str:
 
 def _cause(inputs, options, versions, measures, spellings, runs, topics, values) -> str:
     """The likeliest reason the two evaluations differ, in one line (paths and run names
-    escaped reversibly, :func:`~trecbench.renderers.escaping.escape_text`)."""
+    escaped reversibly, :func:`~trecbench.escaping.escape_text`)."""
     # a run file only one report holds is a run only one holds: said as such below
     held = [(x, y) for x, y in inputs if (x and y) or (x or y)["kind"] != "run" or not runs]
     for kind in ("qrels", "run"):

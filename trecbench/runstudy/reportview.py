@@ -202,8 +202,8 @@ def _group_rows(groups: dict | None) -> list[dict] | None:
     """score --group-by's grouped means as a section's rows, one per run and measure (and
     ``n``, the sizes): a field per group (``lang=de``) and per mean over the groups
     (``lang:macro``, ``lang:micro``, ``lang:spread``), named as score's trec text prints
-    them (:func:`~trecbench.renderers.escaping.group_place`: escaped, one name a place)."""
-    from ..renderers.escaping import group_place
+    them (:func:`~trecbench.escaping.group_place`: escaped, one name a place)."""
+    from ..escaping import group_place
 
     if groups is None:
         return None

@@ -1,15 +1,15 @@
 """Similarity and pool results as the terminal tables and JSON of their commands.
 
 Run names and qids come from the inputs: in the tables and lines they are escaped
-reversibly (:func:`~trecbench.renderers.escaping.escape_text`), as ``score`` escapes
+reversibly (:func:`~trecbench.escaping.escape_text`), as ``score`` escapes
 them, so that none can break a row; JSON holds them as they are."""
 
 from __future__ import annotations
 
 import json
 
+from ..escaping import escape_text, unlike
 from ..plurals import counted
-from ..renderers.escaping import escape_text, unlike
 from ..renderers.text_tables import aligned
 from .pool import Pool
 from .reportdiff import MOVERS, ReportDiff, asked_as, field_text, written
@@ -29,7 +29,7 @@ def _number(value) -> str:
 def similarity_text(result: Similarity, output_format: str, per_topic: bool = False) -> str:
     """``similarity``'s output: one row per pair (its means over topics), with
     ``per_topic`` each topic's row before the pair's ``all`` row (a topic named ``all``
-    as ``%61ll``, :func:`~trecbench.renderers.escaping.unlike`); or the JSON document."""
+    as ``%61ll``, :func:`~trecbench.escaping.unlike`); or the JSON document."""
     if output_format == "json":
         return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
     k = result.settings.overlap_k

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..renderers.escaping import escape_text
+from ..escaping import escape_text
 from .rules import CHECKS, PROFILES, RULE_ORDER, SEVERITIES, rule_sort_key
 
 if TYPE_CHECKING:  # the small path (.small) collects findings without numpy or Arrow
@@ -34,7 +34,7 @@ class Finding:
     def format(self) -> str:
         """``FILE:LINE:FIELD: severity[RULE]: message`` (``FILE: ...`` for whole-file ones),
         one line: the file's path and the message escaped as every output escapes a text
-        read from an input (:func:`~trecbench.renderers.escaping.escape_text`: ``%``, line
+        read from an input (:func:`~trecbench.escaping.escape_text`: ``%``, line
         breaks, other controls and blanks but the space as ``%XX``), so that the ids a
         message quotes print reversibly and never as other ids or lines do. A message's
         own words hold no ``%`` (X4 says ``percent``): :func:`urllib.parse.unquote` gives

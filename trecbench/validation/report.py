@@ -6,8 +6,8 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from ..escaping import escape_text
 from ..plurals import counted
-from ..renderers.escaping import escape_text
 from .findings import ValidationResult
 from .rules import CHECKS, SEVERITIES, rule_sort_key
 

@@ -1,6 +1,8 @@
 """Text read from an input (a run's name, an id, a stratum's value, a path) made safe for
-one field of a line-based output or a web page, reversibly, in one way for every renderer:
-no such text can inject a line or a cell into an output."""
+one field of a line-based output or a web page, reversibly, in one way for every output:
+no such text can inject a line or a cell into an output. Stdlib only, at the bottom of the
+package: the renderers escape with it, and so do the validator's findings and reports, which
+the evaluation's gate imports (below the renderers)."""
 
 from __future__ import annotations
 
