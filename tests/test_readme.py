@@ -209,12 +209,17 @@ def test_every_example_is_checked():
     assert all(b.markers.get("norun") for b in BLOCKS if "norun" in b.markers)
 
 
-def test_architecture_lists_every_module():
-    # docs/architecture.md's `<!-- modules -->` block: a line per module of trecbench/
+def test_architecture_lists_every_file_of_the_package():
+    # docs/architecture.md's `<!-- modules -->` block: a line per module of trecbench/ and
+    # per file of its package data (the schemas, the pages' templates, styles and scripts)
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     block = text.split("<!-- modules -->\n```\n", 1)[1].split("```", 1)[0]
     listed = [line.split()[0] for line in block.splitlines()]
     package = ROOT / "trecbench"
-    actual = [p.relative_to(package).as_posix() for p in package.rglob("*.py")]
-    assert sorted(listed) == sorted([*actual, "schemas/"])
-    assert (package / "schemas").is_dir()
+    actual = [
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    ]
+    assert sorted(listed) == sorted(actual)
+    assert {"schemas/leaderboard_suite.schema.json", "html_report/templates/page.css"} < set(listed)
