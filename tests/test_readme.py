@@ -223,3 +223,10 @@ def test_architecture_lists_every_file_of_the_package():
     ]
     assert sorted(listed) == sorted(actual)
     assert {"schemas/leaderboard_suite.schema.json", "html_report/templates/page.css"} < set(listed)
+
+
+def test_the_examples_that_skip_without_shared_data_are_those_the_pages_name():
+    # README.md and docs/index.md say which examples run only where ../shared/data holds
+    # their files: those on trec_eval's test files and on the code-chunk export
+    needed = {block.markers["needs"] for block in BLOCKS if "needs" in block.markers}
+    assert needed == {"trec_eval-9.0.8-test", "code-chunk"}
