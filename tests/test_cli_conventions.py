@@ -38,6 +38,99 @@ def test_the_exit_code_table_is_the_code():
     assert documented == {int(code) for code in ExitCode}
 
 
+def _flag_rows() -> list[tuple[list[str], dict[str, set[str]]]]:
+    """The table of docs/cli-conventions.md's "Flags": per row, its flags (``-l``, from
+    `-l N`) and ``{command: the row's flags it has}``; a command's flags named in
+    parentheses after it (``pool (`-l`)``) are the only ones of the row it has, a
+    parenthesis without flags is a note (``benchmark (folder)``). ``all``: the group's."""
+    table = DOC.read_text().split("\n## Flags\n", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in table.splitlines():
+        if not line.startswith("| `"):
+            continue
+        cells = re.split(r"(?<!\\)\|", line)
+        flags = re.findall(r"`(-[^`\s]*)", cells[1])
+        # commands are separated by commas outside parentheses
+        items = re.findall(r"\s*([a-z][a-z ]*?)\s*(?:\(([^()]*)\))?\s*(?:,|$)", cells[3].strip())
+        holders = {}
+        for name, note in filter(lambda item: item[0], items):
+            named = set(re.findall(r"`(-[^`\s]*)", note)) & set(flags)
+            holders[name] = named or set(flags)
+        rows.append((flags, holders))
+    return rows
+
+
+def _options() -> dict[str, dict[str, set[str]]]:
+    """``{command: {flag: every spelling of its option}}`` of every command and subcommand
+    (``convert hpo``), the group's own as ``all``."""
+    import click
+
+    from trecbench.cli.group import cli
+
+    found: dict[str, dict[str, set[str]]] = {}
+
+    def walk(command, path: str) -> None:
+        spellings = [set(param.opts) for param in command.params if isinstance(param, click.Option)]
+        found[path] = {flag: opts for opts in spellings for flag in opts}
+        if isinstance(command, click.Group):
+            context = click.Context(command)
+            for name in command.list_commands(context):
+                sub = command.get_command(context, name)
+                walk(sub, name if path == "all" else f"{path} {name}")
+
+    walk(cli, "all")
+    return found
+
+
+def flag_table_errors(rows, options) -> list[str]:
+    """Where the table and the commands differ: a command said to have a flag it lacks, a
+    command with a row's flag the row does not name, and a flag two commands share that no
+    row has (a spelling of an option counts for the option: ``--level_for_rel`` is ``-l``)."""
+    errors = []
+    top = {path: path.split()[0] for path in options}  # `convert hpo` is convert's too
+    for flags, holders in rows:
+        for flag in flags:
+            said = {name for name, has in holders.items() if flag in has}
+            having = {path for path, opts in options.items() if flag in opts}
+            exists = having | {top[path] for path in having}
+            errors += [f"{name}: no {flag}" for name in sorted(said - exists)]
+            unsaid = sorted(path for path in having if not {path, top[path]} & said)
+            errors += [f"{path} has {flag}, the table does not say so" for path in unsaid]
+    listed = {flag for flags, _ in rows for flag in flags}
+    shared: dict[str, set[str]] = {}
+    for path, opts in options.items():
+        for flag, spellings in opts.items():
+            if not spellings & listed:
+                shared.setdefault(flag, set()).add(top[path])
+    for flag, commands in sorted(shared.items()):
+        if len(commands) > 1:
+            errors.append(f"{flag} ({', '.join(sorted(commands))}) is in no row")
+    return errors
+
+
+def test_the_flag_table_is_the_commands_options():
+    # the table said --meta was score's and compare's: benchmark has it too; validate's -l,
+    # score's (trec_eval's) -o and a dozen shared flags (--memory, --seed, --depth, ...)
+    # were missing
+    rows = _flag_rows()
+    assert len(rows) > 15
+    assert flag_table_errors(rows, _options()) == []
+
+
+def test_the_flag_table_check_sees_a_missing_command_and_a_missing_row():
+    rows, options = _flag_rows(), _options()
+    options["diff"]["--quiet"] = {"--quiet"}
+    options["measures"]["--seed"] = {"--seed"}
+    options["diff"]["--brand-new"] = options["measures"]["--brand-new"] = {"--brand-new"}
+    rows = [(flags, holders) for flags, holders in rows if "-q" not in flags]
+    assert flag_table_errors(rows, options) == [
+        "diff has --quiet, the table does not say so",
+        "measures has --seed, the table does not say so",
+        "--brand-new (diff, measures) is in no row",
+        "-q (score, similarity) is in no row",
+    ]
+
+
 @pytest.mark.parametrize(
     "args",
     [
