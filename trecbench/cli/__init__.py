@@ -23,7 +23,7 @@ from ..errors import ExitCode, InputError, TrecbenchError, one_line, shortened
 from ..signals import signals_end_the_call
 from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli
-from .stdout import whole_writes
+from .stdout import UnwritableStdout, closed_streams_held, whole_writes
 
 MESSAGE_LIMIT = 4000  # characters of one message line: the last cap on a hostile value
 
@@ -105,12 +105,19 @@ def run(args: Sequence[str] | None = None) -> int:
     Every failure prints one line: ``trecbench: COMMAND: message (see 'trecbench COMMAND
     --help')`` for a usage error, ``trecbench: FILE:LINE: message`` for bad input,
     ``trecbench: internal error: ...`` for an unexpected exception (with its traceback
-    after ``--debug``). A closed stdout (``|
-    head``) ends quietly; a full one is an output error.
+    after ``--debug``). A stdout whose reader went away (``| head``) ends quietly; a full
+    one, or one that takes no write (closed, ``>&-``), is an output error. A closed stderr
+    is ``/dev/null`` (:func:`~trecbench.cli.stdout.closed_streams_held`).
     """
     token = _debug.set(False)
     try:
-        with whole_writes(), noted(sys.stdout), signals_end_the_call(), warnings.catch_warnings():
+        with (
+            closed_streams_held(),
+            whole_writes(),
+            noted(sys.stdout),
+            signals_end_the_call(),
+            warnings.catch_warnings(),
+        ):
             warnings.showwarning = partial(_show_warning, warnings.showwarning)
             code = _run(args)
             try:
@@ -187,9 +194,10 @@ def _run(args: Sequence[str] | None) -> int:
 
 
 def _os_error(error: OSError) -> int:
-    """An operating-system error no reader or writer turned into a typed error: a closed
-    stdout ends quietly, anything else is one line (exit 2)."""
-    if error.errno == errno.EPIPE or (error.filename is None and _raised_by_echo(error)):
+    """An operating-system error no reader or writer turned into a typed error: on stdout,
+    see :func:`_stdout_error`; anything else is one line (exit 2)."""
+    on_stdout = isinstance(error, UnwritableStdout) or error.errno == errno.EPIPE
+    if on_stdout or (error.filename is None and _raised_by_echo(error)):
         return _stdout_error(error)
     where = f"{os.fsdecode(error.filename)}: " if error.filename is not None else ""
     echo_line(f"{where}{error.strerror or error}")
@@ -197,7 +205,8 @@ def _os_error(error: OSError) -> int:
 
 
 def _stdout_error(error: OSError) -> int:
-    """Writing to stdout failed (or stopped short): one line, exit 2 (a closed one: 141)."""
+    """Writing to stdout failed (or stopped short, or cannot start: closed, read-only): one
+    line, exit 2 (its reader gone: exit 141, quietly)."""
     _detach_stdout()
     if error.errno == errno.EPIPE:
         return ExitCode.BROKEN_PIPE

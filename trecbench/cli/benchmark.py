@@ -10,7 +10,7 @@ from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import StderrProgress, wanted
 
 
-@cli.command()
+@cli.command(prints=lambda options: not options["quiet"])
 @click.argument("config", type=INPUT_FILE)
 @click.option(
     "-o",

@@ -171,7 +171,7 @@ def _drawn(outdir, plots: bool) -> bool:
     return outdir is not None and (plots or html_available())
 
 
-@cli.command()
+@cli.command(prints=lambda options: not options["quiet"])
 @click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=QRELS_INPUT)
 @click.option(
     "--run-qrels",

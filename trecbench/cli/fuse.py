@@ -31,7 +31,7 @@ class RunOutput(OutputFile):
         return "-" if os.fsdecode(value) == "-" else super().convert(value, param, ctx)
 
 
-@cli.command()
+@cli.command(prints=lambda options: options["output"] == "-")
 @runs_argument
 @click.option(
     "--method",

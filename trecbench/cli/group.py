@@ -8,11 +8,13 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import importlib
+from collections.abc import Callable
 
 import click
 
 from .. import __version__
 from ..errors import ExitCode, SaysSettings, one_line
+from .stdout import check_writable
 
 WORKFLOW = (
     "convert", "validate", "score", "compare", "power", "agree", "fuse", "benchmark",
@@ -43,6 +45,22 @@ _RUNNING = "trecbench.command"
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 
 
+class Command(click.Command):
+    """A command: refused before its work, in one line, exit 2, when it would print and
+    standard output takes no write (closed, ``>&-``, or read-only, ``1<file``), so that
+    it writes no file either (:func:`trecbench.cli.stdout.check_writable`). ``prints``:
+    whether a call prints, from its parameters (default: every call prints)."""
+
+    def __init__(self, *args, prints: Callable[[dict], bool] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.prints = prints
+
+    def invoke(self, ctx):
+        if self.prints is None or self.prints(ctx.params):
+            check_writable()
+        return super().invoke(ctx)
+
+
 class Group(click.Group):
     """Click group that lists commands in workflow order, not alphabetically, and gives
     every usage error of every command trec_eval's exit code 1 (click's is 2).
@@ -52,6 +70,7 @@ class Group(click.Group):
     only the command it runs."""
 
     lazy: tuple[str, ...] = ()
+    command_class = Command
 
     def get_command(self, ctx, cmd_name):
         if cmd_name in self.lazy and cmd_name not in self.commands:
@@ -86,7 +105,7 @@ class _Commands(Group):
             return super().invoke(ctx)
 
 
-class AnswerInExitCode(click.Command):
+class AnswerInExitCode(Command):
     """A command whose exit code 1 is an answer (``diff``: the reports differ), so that
     its usage errors exit 2 with the rest of its trouble, as GNU diff's do."""
 

@@ -1,4 +1,5 @@
-"""Standard output written whole, buffered or not.
+"""Standard output written whole, buffered or not; /dev/null in place of a standard stream
+the command line closed.
 
 Python's text stdout does not check what the operating system took: with
 ``PYTHONUNBUFFERED=1`` (many Docker images and CI systems) ``sys.stdout`` writes straight
@@ -7,6 +8,13 @@ error. :func:`whole_writes` puts, for the length of a command, a stdout whose ev
 is repeated until all its bytes are taken and raises :class:`OSError` when the system
 takes none, so that the guard (:func:`trecbench.cli.run`) reports it as it reports a
 failed write: one line, exit 2.
+
+A stream the command line closed (``>&-``, ``2>&-``) Python makes None, to which click
+writes nothing without a word: a closed stdout lost every result with exit 0, and a
+closed stderr failed every call with an internal error. :func:`closed_streams_held` puts,
+for the length of a command, ``/dev/null`` in their place: read-only for stdout, so that
+every write to it fails as it does under ``1<file`` (and :func:`check_writable` refuses a
+command that prints before its work), write-only for stderr, as ``2>/dev/null``.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import os
 import select
 import sys
 from collections.abc import Iterator
@@ -84,3 +93,64 @@ def whole_writes() -> Iterator[None]:
         # the guard flushed it and reported a failure (and then sent stdout to /dev/null)
         with contextlib.suppress(OSError, ValueError):
             replaced.flush()
+
+
+class UnwritableStdout(OSError):
+    """Standard output takes no write at all: closed, or opened for reading only."""
+
+
+def check_writable() -> None:
+    """Raise :class:`UnwritableStdout` (EBADF, what any write would raise) when standard
+    output is open for reading only (``1<file``; closed, ``>&-``: see
+    :func:`closed_streams_held`), so that a command that prints is refused before its work
+    and writes no file; another stream (a test's capture) passes."""
+    try:
+        import fcntl  # POSIX only: elsewhere the first write tells
+
+        mode = fcntl.fcntl(sys.stdout.fileno(), fcntl.F_GETFL) & os.O_ACCMODE
+    except (ImportError, AttributeError, ValueError, OSError):
+        return
+    if mode == os.O_RDONLY:
+        raise UnwritableStdout(errno.EBADF, os.strerror(errno.EBADF))
+
+
+@contextlib.contextmanager
+def closed_streams_held() -> Iterator[None]:
+    """Inside the block, a standard stream Python has none of (the command line closed it)
+    is ``/dev/null``: stdout read-only (every write fails with EBADF, as under
+    ``1</dev/null``), stderr write-only (progress, warnings and errors dropped, as under
+    ``2>/dev/null``: the exit code still says how the call ended). A closed descriptor 1
+    or 2 is held on it too, so that no file the command opens takes its number, where a
+    library's or a worker process's write to the stream would land in that file."""
+    held = []
+    try:
+        for name, fd, access in (("stdout", 1, os.O_RDONLY), ("stderr", 2, os.O_WRONLY)):
+            if getattr(sys, name) is None:
+                with contextlib.suppress(OSError):  # no /dev/null (a bare chroot): left so
+                    held.append((name, *_null_in_place(fd, access)))
+                    setattr(sys, name, held[-1][1])
+        yield
+    finally:
+        for name, stream, taken in held:
+            setattr(sys, name, None)
+            with contextlib.suppress(OSError, ValueError):
+                stream.close()
+            if taken is not None:  # closed again, as the command line left it
+                with contextlib.suppress(OSError):
+                    os.close(taken)
+
+
+def _null_in_place(fd: int, access: int) -> tuple[io.TextIOWrapper, int | None]:
+    """A text stream on ``/dev/null`` opened with ``access``, and ``fd`` if it was closed
+    and is now held on it (to close again after the command; None: not taken)."""
+    try:
+        os.fstat(fd)
+        closed = False
+    except OSError:
+        closed = True
+    null = os.open(os.devnull, access)  # the lowest free number: fd itself, if no lower is closed
+    taken = None
+    if closed and null != fd:
+        os.dup2(null, fd)
+        taken = fd
+    return open(null, "w", buffering=1, encoding="utf-8", errors="backslashreplace"), taken
