@@ -1,16 +1,19 @@
-"""A standard stream the command line closed (``>&-``, ``2>&-``) (docs/cli-conventions.md,
-Complete writes).
+"""A standard stream the command line closed (``>&-``, ``2>&-``), and standard output
+redirected into a file the call writes (docs/cli-conventions.md, Complete writes).
 
 Python makes a closed stream None, to which click writes nothing without a word: a closed
 stdout lost every result with exit 0 (`fuse -o -` even said it wrote them), a closed
-stderr failed every call with exit 70 (internal error). The descriptors are closed for
-real here, in a shell (``subprocess.DEVNULL`` is an open /dev/null).
+stderr failed every call with exit 70 (internal error); and a stdout redirected into one
+of the call's own output files lost what was printed, exit 0. The descriptors are closed
+for real here, in a shell (``subprocess.DEVNULL`` is an open /dev/null).
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -121,3 +124,45 @@ def test_closed_descriptors_are_held_on_dev_null_for_the_call():
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout == "True True 7\nclosed again None\n"
+
+
+# standard output appended (>>) to a file the call writes: each would replace the other
+INTO_AN_OUTPUT = {
+    "score": (["score", QRELS, RUN, "--report", "{tmp}/r.json"], "r.json"),
+    "pool": (["pool", RUN, RUN2, "--depth", "5", "-o", "{tmp}/p.txt"], "p.txt"),
+    "validate": (["validate", RUN, "--fix", "{tmp}/f.run"], "f.run"),
+    "fuse": (["fuse", RUN, RUN2, "-o", "{tmp}/f.run"], "f.run"),
+    "compare": (
+        ["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", "{tmp}"],
+        "BenchmarkComparison.md",
+    ),
+    "convert": (["convert", "msmarco", TSV, "-o", "{tmp}"], "msmarco-run.run"),
+}
+
+
+@pytest.mark.parametrize("name", INTO_AN_OUTPUT)
+def test_standard_output_into_an_output_file_is_refused(name, tmp_path, monkeypatch, capsys):
+    from trecbench.cli import run
+
+    args, target = INTO_AN_OUTPUT[name]
+    path = tmp_path / target
+    path.write_text("OLD\n")
+    with open(path, "a", encoding="utf-8") as stdout:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        code = run([arg.format(tmp=tmp_path) for arg in args])
+    monkeypatch.undo()
+    message = f"{path}: written twice by one command, as a file and as standard output"
+    assert (code, capsys.readouterr().err) == (ExitCode.INPUT, f"trecbench: {message}\n")
+    assert path.read_text() == "OLD\n"  # neither printed to nor replaced
+    assert sorted(os.listdir(tmp_path)) == [target]
+
+
+def test_standard_output_into_a_file_the_call_does_not_write_takes_it(tmp_path, monkeypatch):
+    from trecbench.cli import run
+
+    printed = tmp_path / "printed.txt"
+    with open(printed, "a", encoding="utf-8") as stdout:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        assert run(["pool", RUN, RUN2, "--depth", "5", "-o", str(tmp_path / "p.txt")]) == 0
+    monkeypatch.undo()
+    assert Path(printed).stat().st_size > 0 and (tmp_path / "p.txt").stat().st_size > 0

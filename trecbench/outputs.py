@@ -111,7 +111,8 @@ def _is_input(target: Path, info: os.stat_result | None, extra: Iterable[PathLik
 def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     """Refuse ``path`` as an output unless it is missing or a regular file that is not an
     input of the call (nor one of ``inputs``, where None stands for an optional input not
-    given); return it as a :class:`Path`.
+    given) nor the file the command line's standard output writes into; return it as a
+    :class:`Path`.
 
     Called by :class:`OutputSet` for every file, and by commands before long work, so that
     a bad output path fails first.
@@ -139,6 +140,7 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
             raise OutputError(f"{target}: is not a regular file; refusing to replace it")
     if _is_input(target, info, inputs):
         raise OutputError(f"{target}: refusing to overwrite an input file")
+    standard_output.check_output(target, info)
     _check_writable(target)
     return target
 

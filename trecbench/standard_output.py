@@ -3,7 +3,7 @@ be: ``fuse a.run b.run -o - >> a.run`` appended the fused run to its own input (
 overwrote it; ``score QRELS RUN >> RUN`` appended the scores), where every file output is
 refused in that case. Refused as GNU cat refuses it ("input file is output file"), by the
 file's identity (device, inode): however the input is named, whether it is read before or
-after anything is written.
+after anything is written. Nor may a file the call writes be it (:func:`check_output`).
 
 The command line notes the file for the call (:func:`noted`); every input named on the
 command line is checked as it is parsed (before any work, small paths included), and every
@@ -56,3 +56,14 @@ def check_input(path: str | os.PathLike) -> None:
     if written is not None and file_key(path) == written:
         name = one_line(os.fsdecode(path))
         raise OutputError(f"{name}: input file is standard output; refusing to write into it")
+
+
+def check_output(path: str | os.PathLike, info: os.stat_result | None) -> None:
+    """Refuse ``path`` (``info``: its ``lstat``, None if missing) as a file output when it
+    is the file standard output writes into: what the command prints and the file it puts
+    in place would each replace the other (``--report r.json > r.json`` left the report
+    alone), as two outputs at one path would."""
+    written = _written.get()
+    if written is not None and info is not None and (info.st_dev, info.st_ino) == written:
+        name = one_line(os.fsdecode(path))
+        raise OutputError(f"{name}: written twice by one command, as a file and as standard output")
