@@ -218,11 +218,14 @@ def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
     assert (code, out) == (ExitCode.INTERNAL, "")
     assert err == (
         "trecbench: internal error (RuntimeError: boom\\nwith a second line); "
-        "rerun with --debug for the traceback. Please report it.\n"
+        "rerun as 'trecbench --debug score ...' for the traceback. Please report it.\n"
     )
+    # the rerun the line names works (the form it replaced, `score --debug`, is refused)
     code, _, err = call(capsys, "--debug", "score", QRELS, RUN)
     assert code == ExitCode.INTERNAL
     assert err.startswith("Traceback") and err.splitlines()[-1].startswith("trecbench: internal")
+    code, _, err = call(capsys, "score", "--debug", QRELS, RUN)
+    assert code == ExitCode.USAGE and "No such option '--debug'" in err
 
 
 def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch):

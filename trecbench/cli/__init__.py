@@ -146,11 +146,15 @@ def _usage_line(error: click.UsageError, args: Sequence[str]) -> str:
     if error.ctx is not None:
         path = error.ctx.command_path
     else:
-        named = (arg for arg in args if arg in WORKFLOW)
-        path = " ".join(("trecbench", next(named, ""))).strip()
+        path = " ".join(("trecbench", _command_named(args))).strip()
     command = path.removeprefix("trecbench").strip()
     prefix = f"{command}: " if command else ""
     return f"{prefix}{error.format_message()} (see '{path} --help')"
+
+
+def _command_named(args: Sequence[str]) -> str:
+    """The command a command line runs: the first of ``args`` that names one, else ''."""
+    return next((arg for arg in args if arg in WORKFLOW), "")
 
 
 def _run(args: Sequence[str] | None) -> int:
@@ -159,7 +163,7 @@ def _run(args: Sequence[str] | None) -> int:
     except click.exceptions.NoArgsIsHelpError as error:  # bare `trecbench`: the help
         return _show(error)
     except click.UsageError as error:
-        echo_line(_usage_line(error, sys.argv[1:] if args is None else args))
+        echo_line(_usage_line(error, _given(args)))
         return error.exit_code
     except click.ClickException as error:
         return _show(error)
@@ -187,10 +191,21 @@ def _run(args: Sequence[str] | None) -> int:
 
             traceback.print_exc()
         detail = f"{type(error).__name__}: {error}"
-        hint = "" if _debug.get() else "; rerun with --debug for the traceback"
+        # --debug is the group's option: after the command click refuses it
+        command = _command_named(_given(args)) or "COMMAND"
+        hint = (
+            ""
+            if _debug.get()
+            else f"; rerun as 'trecbench --debug {command} ...' for the traceback"
+        )
         echo_line(f"internal error ({detail}){hint}. Please report it.")
         return ExitCode.INTERNAL
     return result if isinstance(result, int) else ExitCode.OK
+
+
+def _given(args: Sequence[str] | None) -> Sequence[str]:
+    """The command line's arguments: ``args``, or the process's when run() was given none."""
+    return sys.argv[1:] if args is None else args
 
 
 def _os_error(error: OSError) -> int:
