@@ -1,5 +1,6 @@
 """Levels of trec_eval's float cutoff families (``iprec_at_recall``, ``Rprec_mult``) that
-print the same label (trec_eval's ``%3.2f``: 0.3, 0.3015, 0.304 all print ``_0.30``):
+print the same label (trec_eval's ``%3.2f`` cut to 8 characters: 0.3, 0.3015, 0.304 all
+print ``_0.30``, 1000000.1 and 1000000.2 ``_1000000.``):
 each is computed on its own and printed, as trec_eval prints them, and keyed apart in
 CSV, JSON and Python. Expected lines: the trec_eval binaries' output on the inputs below
 (the commands are in the comments)."""
@@ -130,3 +131,74 @@ def test_a_table_under_trec_eval_s_labels_names_each_level_apart(inputs, capsys)
                        "-m", "iprec_at_recall.0.3,0.3015", "q", "r").splitlines()  # fmt: skip
     assert header.split() == ["run", "topics", "iprec_at_recall_0.30", "iprec_at_recall_0.3015"]
     assert row.split() == ["r", "2", "1.0000", "0.9167"]
+
+
+# trec_eval 9.0.8 and 10.0 alike: trec_eval -q -m iprec_at_recall.100000,0.5
+#     -m Rprec_mult.1000000.2,100000,1000000.1,123456789,0.5 q r
+# a level's label is cut to 8 characters after the "_" (meas_init.c's append_float), so
+# 1000000.1 and 1000000.2 both print Rprec_mult_1000000.
+WIDE = [
+    "-m",
+    "iprec_at_recall.100000,0.5",
+    "-m",
+    "Rprec_mult.1000000.2,100000,1000000.1,123456789,0.5",
+]
+WIDE_LINES = """\
+iprec_at_recall_0.50  \t{q}\t{iprec}
+iprec_at_recall_100000.0\t{q}\t0.0000
+Rprec_mult_0.50       \t{q}\t0.6000
+Rprec_mult_100000.0   \t{q}\t0.0000
+Rprec_mult_1000000.   \t{q}\t0.0000
+Rprec_mult_1000000.   \t{q}\t0.0000
+Rprec_mult_12345678   \t{q}\t0.0000
+"""
+WIDE_OUT = "".join(
+    WIDE_LINES.format(q=q, iprec=iprec)
+    for q, iprec in (("1", "0.8333"), ("2", "0.7143"), ("all", "0.7738"))
+)
+
+
+@pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
+@pytest.mark.parametrize("engine", ["auto", "pytrec_eval"])
+def test_a_level_of_six_digits_prints_trec_eval_s_cut_label(inputs, capsys, engine, compat):
+    # it printed iprec_at_recall_100000.00, or stopped on KeyError: 'Rprec_mult_100000.00'
+    # (pytrec_eval keys the value by the cut label), exit 70 (reviewer)
+    assert run(["score", "--compat", compat, "--engine", engine, "-q", *WIDE, "q", "r"]) == 0
+    printed, said = capsys.readouterr()
+    assert said.count("ParameterDomainWarning") == 1  # recall level 100000: past [0, 1]
+    assert printed == WIDE_OUT
+
+
+def test_levels_cut_to_one_label_are_keyed_apart(inputs, capsys):
+    document = json.loads(_out(capsys, "--format", "json", "-m", "Rprec_mult.1000000.1,1000000.2",
+                               "q", "r"))  # fmt: skip
+    assert set(document["runs"][0]["aggregates"]) == {
+        "Rprec_mult_1000000.1",
+        "Rprec_mult_1000000.2",
+    }
+    # one relevant document retrieved at R x 100000 documents: 1 / 100000
+    frame = trecbench.evaluate({"1": {"a": 1}}, {"1": {"a": 1.0}}, ["Rprec_mult.100000"]).to_frame()
+    assert frame.iloc[0].to_dict() == {"Rprec_mult.100000": pytest.approx(1e-5)}
+
+
+# topic 1 judged by two groups, each finding one of a and b relevant
+JUDGMENT_GROUPS = "1 g1 a 1\n1 g1 b 0\n1 g2 a 0\n1 g2 b 1\n"
+# trec_eval 9.0.8 and 10.0 alike: trec_eval -R qrels_jg
+#     -m Rprec_mult_avgjg.0.5,100000,1000000.1,1000000.2 jg r (r ranks a, then b)
+AVGJG_OUT = """\
+Rprec_mult_avgjg_0.50 \tall\t0.5000
+Rprec_mult_avgjg_100000.0\tall\t0.0000
+Rprec_mult_avgjg_1000000.\tall\t0.0000
+Rprec_mult_avgjg_1000000.\tall\t0.0000
+"""
+
+
+@pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
+@pytest.mark.parametrize("engine", ["auto", "pytrec_eval"])
+def test_judgment_group_levels_print_trec_eval_s_cut_label(tmp_path, capsys, engine, compat):
+    (tmp_path / "jg").write_text(JUDGMENT_GROUPS)
+    (tmp_path / "r").write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n")
+    measure = ["-m", "Rprec_mult_avgjg.0.5,100000,1000000.1,1000000.2"]
+    printed = _out(capsys, "--compat", compat, "--engine", engine, "-R", "qrels_jg", *measure,
+                   str(tmp_path / "jg"), str(tmp_path / "r"))  # fmt: skip
+    assert printed == AVGJG_OUT

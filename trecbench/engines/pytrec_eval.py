@@ -24,6 +24,7 @@ from ..measures import (
     MeasureParameterError,
     c_atof,
     float_cutoffs,
+    level_label,
     registry,
     value_names,
 )
@@ -63,7 +64,7 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
             strings[family] = f"{family}.{','.join(map(str, cutoffs))}"
         elif group[0].definition.trec_params == FLOAT_CUTOFFS and None not in params:
             levels = sorted({v for m in group for v in float_cutoffs(m.params)})
-            if len({f"{v:3.2f}" for v in levels}) < len(levels):
+            if len({level_label(family, v) for v in levels}) < len(levels):
                 raise MeasureParameterError(f"{family}: two levels share a label")
             strings[family] = f"{family}.{','.join(map(repr, levels))}"
         else:
@@ -75,8 +76,8 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
 
 def _level_parts(measure: Measure) -> list[Measure]:
     """``measure`` as pytrec_eval computes it: a float cutoff family given levels one
-    level at a time (it keys a level's value by trec_eval's ``%3.2f`` label, which two
-    levels may share: 0.3 and 0.3015; parts without a shared label join one evaluator
+    level at a time (it keys a level's value by trec_eval's label, which two levels may
+    share: 0.3 and 0.3015, 1000000.1 and 1000000.2; parts without a shared label join one evaluator
     again, :func:`_fits`), any other measure whole."""
     if measure.definition.trec_params != FLOAT_CUTOFFS or measure.params is None:
         return [measure]
@@ -99,7 +100,7 @@ def engine_keys(measure: Measure, engine_labels: list[str]) -> list[str]:
     if kind == LONG_CUTOFFS:
         return [f"{measure.family}_{k}" for k in measure.cutoffs]
     if kind == FLOAT_CUTOFFS and measure.params is not None:
-        return [f"{measure.family}_{v:3.2f}" for v in float_cutoffs(measure.params)]
+        return [level_label(measure.family, v) for v in float_cutoffs(measure.params)]
     if kind == FLOAT_CUTOFFS:
         prefix = measure.family + "_"
         return [

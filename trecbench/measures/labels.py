@@ -38,18 +38,25 @@ def param_label(measure: Measure, engine_label: str) -> str:
     return engine_label
 
 
+# trec_eval's append_float (meas_init.c, 9.0.8 and 10.0) snprintf's a level into a buffer
+# of the family's length + 10 bytes: after the "_", 8 characters of "%3.2f" and the NUL
+_LEVEL_CHARACTERS = 8
+
+
 def level_label(family: str, level: float) -> str:
     """trec_eval's printed label of one level of a float cutoff family (``append_float``:
-    ``%3.2f``): two levels may share it (0.3 and 0.3015 both print ``_0.30``)."""
-    return f"{family}_{level:3.2f}"
+    ``%3.2f`` cut to 8 characters, ``100000.0`` for 100000); pytrec_eval keys the level's
+    value by it too. Two levels may share it (0.3 and 0.3015 both print ``_0.30``,
+    1000000.1 and 1000000.2 ``_1000000.``); trec_eval prints each under it."""
+    return f"{family}_{level:3.2f}"[: len(family) + 1 + _LEVEL_CHARACTERS]
 
 
 def level_key(family: str, level: float) -> str:
     """The name a level's value is kept and shown under (its label, its display name):
     trec_eval's label where that reads back as the level (``iprec_at_recall_0.30``), else
     the level in full (``iprec_at_recall_0.3015``), so that two levels never share one."""
-    printed = f"{level:3.2f}"
-    return f"{family}_{printed if float(printed) == level else repr(level)}"
+    label = level_label(family, level)
+    return label if float(label[len(family) + 1 :]) == level else f"{family}_{level!r}"
 
 
 def trec_label(measure: Measure, key: str) -> str:
