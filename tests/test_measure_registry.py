@@ -195,6 +195,37 @@ def test_every_cutoff_a_bare_name_is_told_to_take_is_one_it_takes():
         assert parse_measure(example) == parse_measure(f"{name}@{example.partition('@')[2]}")
 
 
+@pytest.mark.parametrize(
+    ("text", "example", "given"),
+    [  # the example dropped the parameters given: P(rel=2) was told 'P@10' (reviewer)
+        ("P(rel=2)", "P(rel=2)@10", ("rel", 2)),
+        ("R(rel=2)", "R(rel=2)@10", ("rel", 2)),
+        ("P(denominator='retrieved')", "P(denominator='retrieved')@10",
+         ("denominator", "retrieved")),
+        ("IPrec(rel=2)", "IPrec(rel=2)@0.5", ("rel", 2)),
+        ("HitRate(rel=2)", "HitRate(rel=2)@10", ("rel", 2)),
+    ],
+)  # fmt: skip
+def test_a_name_needing_a_cutoff_is_answered_with_its_own_parameters(text, example, given):
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    assert str(error.value) == f"measure '{text}' needs a cutoff, e.g. '{example}'"
+    assert parse_measure(example).options == (given,)  # the example keeps what was given
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [  # a parameter refused is refused in the words given, not with the example's cutoff
+        ("P(foo=1)", "illegal measure 'P(foo=1)': P has no parameter 'foo'"),
+        ("Success(rel=0)", "illegal measure 'Success(rel=0)': rel must be in [1, "),
+    ],
+)
+def test_a_bad_parameter_without_a_cutoff_is_refused_as_written(text, message):
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    assert str(error.value).startswith(message)
+
+
 # a family of trec_eval's cutoff lists given keyword parameters but no cutoff: its
 # default cutoffs would give several values with one name (it crashed, exit 70)
 NO_CUTOFF = [

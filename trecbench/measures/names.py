@@ -287,6 +287,8 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
     shown = candidates[0].display or candidates[0].ir_measures or candidates[0].name
     if has_cutoff:
         raise UsageError(f"illegal measure '{text}': {shown} takes no cutoff")
+    if text.lower() != name.lower():  # P(rel=2): its parameters kept, 'P(rel=2)@10'
+        raise UsageError(needs_cutoff(name, text, candidates[0], _parse_named))
     example = f"{shown}@{cutoff_example(candidates[0])}"
     raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{example}'")
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import TrecbenchError
+from ..errors import TrecbenchError, UsageError
 from . import registry
 from .catalog import NICKNAMES
 from .trec_params import numbers_outside
@@ -120,13 +120,14 @@ def cutoff_example(definition) -> int | float:
 
 
 def needs_cutoff(name: str, text: str, definition, parse: Callable[[str], Any]) -> str:
-    """The refusal of ``text``: a family of trec_eval's cutoff lists (``success``,
-    ``relative_P``, ``Rprec_mult``), whose defaults give several values, given keyword
-    parameters but no cutoff (``name``: the name it was given by); refused as
-    ``P(rel=2)`` is and as ir_measures refuses ``Success(rel=2)``: no name would tell
-    those values apart. Its example is ``text`` with a cutoff where ``name`` takes one
-    (``Success(rel=2)@10``; a parameter ``parse`` refuses there is refused first), else
-    trec_eval's spelling, which takes no keyword parameters (``relative_P.10``)."""
+    """The refusal of ``text``: a measure that needs a cutoff (``P``) or a family of
+    trec_eval's cutoff lists (``success``, ``relative_P``, ``Rprec_mult``), whose defaults
+    give several values, given keyword parameters but no cutoff (``name``: the name it was
+    given by); refused as ir_measures refuses ``P(rel=2)`` and ``Success(rel=2)``: no name
+    would tell those values apart. Its example is ``text`` with a cutoff where ``name``
+    takes one (``P(rel=2)@10``, ``Success(rel=2)@10``; a parameter ``parse`` refuses there
+    is refused first, in ``text``'s words), else trec_eval's spelling, which takes no
+    keyword parameters (``relative_P.10``)."""
     k = cutoff_example(definition)
     try:
         parse(f"{name}@{k}")
@@ -136,5 +137,9 @@ def needs_cutoff(name: str, text: str, definition, parse: Callable[[str], Any]) 
             "spelling alone, without keyword parameters (-l and -J for rel and judged_only): "
             f"e.g. '{definition.name}.{k}'"
         )
-    parse(f"{text}@{k}")  # Success(rel=0): its own refusal
-    return f"measure '{text}' needs a cutoff, e.g. '{text}@{k}'"
+    example = f"{text}@{k}"
+    try:
+        parse(example)
+    except UsageError as error:  # Success(rel=0): its own refusal, of the text as given
+        raise type(error)(str(error).replace(f"'{example}'", f"'{text}'", 1)) from None
+    return f"measure '{text}' needs a cutoff, e.g. '{example}'"
