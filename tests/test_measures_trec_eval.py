@@ -123,3 +123,46 @@ def test_num_rel_with_its_own_rel_under_c_counts_at_that_grade(tmp_path):
         relevance_level=3,
     )  # fmt: skip
     assert result.runs[0].summary == {"num_rel": 8, "NumRel(rel=3)": 4}
+
+
+# trec_eval 10.0's rounded recall cutoffs (lround(p * R)) under a measure's own rel and
+# judged_only, as under -l2 and -J: the stored outputs of `trec_eval -J|-l2 -q -m all_trec`
+TEN_LEVELS = [f"0.{tenth}" for tenth in range(10)] + ["1"]
+TEN_OWN_PARAMETERS = {
+    "complete_ties__J_all_q.10": {
+        **{f"IPrec(judged_only=True)@{p}": f"iprec_at_recall_{float(p):3.2f}" for p in TEN_LEVELS},
+    },
+    "complete_ties__l2_all_q.10": {
+        **{f"IPrec(rel=2)@{p}": f"iprec_at_recall_{float(p):3.2f}" for p in TEN_LEVELS},
+    },
+}
+
+
+@pytest.mark.parametrize("case", TEN_OWN_PARAMETERS)
+def test_recall_cutoffs_with_their_own_parameters_print_trec_eval_10_values(case):
+    # IPrec(judged_only=True)@r was computed with 9.0.8's cutoffs under --compat 10.0
+    names = TEN_OWN_PARAMETERS[case]
+    expected = _trec_eval_output(case)
+    result = trecbench.evaluate(
+        FIXTURES / "complete_ties.qrels", FIXTURES / "complete_ties.run", list(names),
+        compat="10.0",
+    )  # fmt: skip
+    (run,) = result.runs
+    for column in result.columns:
+        label = names[column.measure.requested]
+        for index, qid in enumerate(run.qids):
+            got = f"{run.values[column.label][index]:6.4f}"
+            assert got == expected[(label, qid)].strip(), (column.measure.requested, qid)
+
+
+def test_a_recall_cutoff_with_and_without_its_own_parameters_keeps_both_values():
+    # one call, one level, two settings: each its own value (trec_eval 10.0 without and
+    # with -J, the stored outputs' 'all' lines)
+    result = trecbench.evaluate(
+        FIXTURES / "complete_ties.qrels", FIXTURES / "complete_ties.run",
+        ["IPrec@0.6", "IPrec(judged_only=True)@0.6"], compat="10.0",
+    )  # fmt: skip
+    shown = {name: f"{value:6.4f}" for name, value in result.runs[0].summary.items()}
+    plain = _trec_eval_output("complete_ties__all_q.10")[("iprec_at_recall_0.60", "all")]
+    judged = _trec_eval_output("complete_ties__J_all_q.10")[("iprec_at_recall_0.60", "all")]
+    assert shown == {"iprec_at_recall_0.60": plain, "IPrec(judged_only=True)@0.6": judged}

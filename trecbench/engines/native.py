@@ -51,10 +51,16 @@ RECALL_CUTOFFS = frozenset({"iprec_at_recall", "11pt_avg"})
 TRACED = frozenset(
     {"ndcg", "dcg", "ideal_dcg", "ndcg_cut", "ndcg_rel", "Rndcg", "G", "binG", "gm_bpref"}
 )
+# the keyword parameters the recall cutoff families' ports take (10.0's IPrec(rel=2)@0.5,
+# 11pt_avg(judged_only=True)): -l and -J of their own
+RECALL_OPTIONS = frozenset({"rel", "judged_only"})
 
 
 def supports(measure: Measure) -> bool:
-    """trec_eval's spellings only (no ir_measures keyword parameters)."""
+    """trec_eval's spellings, and the recall cutoff families' with ``rel`` and
+    ``judged_only``."""
+    if measure.family in RECALL_CUTOFFS:
+        return all(key in RECALL_OPTIONS for key, _ in measure.options)
     return not measure.options
 
 
@@ -70,13 +76,19 @@ def percents(measure: Measure) -> list[float]:
 
 
 def labels_of(measure: Measure) -> list[str]:
-    """The engine's value labels for ``measure`` (before ``name_<params>``)."""
+    """The engine's value labels for ``measure`` (before ``name_<params>``); a measure
+    given keyword parameters has its spelling after them, keyed apart from the one
+    without (``IPrec(rel=2)@0.5`` beside ``IPrec@0.5``)."""
     kind = measure.definition.trec_params
     if kind == LONG_CUTOFFS:
-        return [f"{measure.family}_{k}" for k in measure.cutoffs]
-    if kind == FLOAT_CUTOFFS:
-        return [level_key(measure.family, p) for p in percents(measure)]
-    return [measure.family]
+        labels = [f"{measure.family}_{k}" for k in measure.cutoffs]
+    elif kind == FLOAT_CUTOFFS:
+        labels = [level_key(measure.family, p) for p in percents(measure)]
+    else:
+        labels = [measure.family]
+    if measure.options:
+        return [f"{label} {measure.spelled()}" for label in labels]
+    return labels
 
 
 @dataclass
@@ -105,6 +117,7 @@ class Evaluator:
     wants_table = True
 
     def __init__(self, truth, measures: list[Measure], settings: Settings, requested=()):
+        self.truth = truth
         self.judgments, self.judgments_path = truth.table, truth.path
         self.measures = measures
         order = registry.trec_order()
@@ -145,18 +158,23 @@ class Evaluator:
 
     def _ranked_values(self, ranked_table: pa.Table, qids: list[str]) -> Result:
         from ..trec_eval import ranked
-        from ..trec_eval.res_rels import form_res_rels
+        from ..trec_eval.res_rels import ResRels, form_res_rels
 
-        res = form_res_rels(
-            ranked_table,
-            self.judgments,
-            qids,
-            relevance_level=self.relevance_level,
-            judged_only=self.judged_only,
-        )
+        formed: dict[tuple[int, bool], ResRels] = {}  # per (level, judged only)
         result = Result()
         for measure in self.measures:
             family, labels = measure.family, labels_of(measure)
+            setting = self._setting(measure)
+            if setting not in formed:
+                level, judged_only = setting
+                formed[setting] = form_res_rels(
+                    ranked_table,
+                    self.judgments,
+                    qids,
+                    relevance_level=level,
+                    judged_only=judged_only,
+                )
+            res = formed[setting]
             if self.debug_level > 0 and family in TRACED | {"rbp"}:
                 self._traced(res, measure, labels, result)
             elif family == "yaap":
@@ -179,6 +197,13 @@ class Evaluator:
             else:
                 raise TrecbenchError(f"the native engine does not compute {family}")
         return result
+
+    def _setting(self, measure: Measure) -> tuple[int, bool]:
+        """The relevance level and -J ``measure`` is computed at: the call's, or its
+        keyword parameters' (``rel=2``, ``judged_only=True``), as pytrec_eval's engine."""
+        rel = measure.option("rel")
+        level = self.relevance_level if rel is None else self.truth.level(rel)
+        return level, bool(self.judged_only or measure.option("judged_only"))
 
     def _traced(self, res, measure: Measure, labels: list[str], result: Result) -> None:
         from ..trec_eval import ranked, traced

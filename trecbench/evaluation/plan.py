@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engines import LOCAL, META, NATIVE, assign, engine_module
 from ..engines.native import RECALL_CUTOFFS, TRACED, labels_of
+from ..engines.native import supports as native_supports
 from ..errors import (
     MissingTopicError,
     Setting,
@@ -215,7 +216,7 @@ def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
     for measure in measures:
         ported = settings.version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
         traced = settings.debug_level > 0 and measure.family in TRACED
-        if (ported or traced) and engines[measure] != META and not measure.options:
+        if (ported or traced) and engines[measure] != META and native_supports(measure):
             engines[measure] = NATIVE
     return engines
 
