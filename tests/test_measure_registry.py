@@ -195,6 +195,16 @@ def test_every_cutoff_a_bare_name_is_told_to_take_is_one_it_takes():
         assert parse_measure(example) == parse_measure(f"{name}@{example.partition('@')[2]}")
 
 
+def test_a_name_starting_with_digits_takes_the_parameters_it_lists():
+    # 11pt_avg listed rel and judged_only, and '11pt_avg(rel=2)' was "not a measure name"
+    assert [p.name for p in registry.get("11pt_avg").params] == ["rel", "judged_only"]
+    measure = parse_measure("11pt_avg(rel=2, judged_only=True)")
+    assert measure.family == "11pt_avg"
+    assert measure.options == (("judged_only", True), ("rel", 2))
+    with pytest.raises(UsageError, match="'5@10': not a measure name"):  # a number is none
+        parse_measure("5@10")
+
+
 @pytest.mark.parametrize(
     ("text", "example", "given"),
     [  # the example dropped the parameters given: P(rel=2) was told 'P@10' (reviewer)

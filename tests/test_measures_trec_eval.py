@@ -37,7 +37,7 @@ LEVEL_2 = {
     "SetR(rel=2)": "set_recall", "SetF(rel=2)": "set_F", "SetAP(rel=2)": "set_map",
     "NumRet(rel=2)": "num_rel_ret", "Success(rel=2)@10": "success_10",
     "IPrec(rel=2)@0.2": "iprec_at_recall_0.20", "nDCG@10": "ndcg_cut_10",
-    "NumRel(rel=2)": "num_rel",
+    "NumRel(rel=2)": "num_rel", "11pt_avg(rel=2)": "11pt_avg",
 }  # fmt: skip
 JUDGED_ONLY = {
     "P(judged_only=True)@5": "P_5", "AP(judged_only=True)": "map",
@@ -45,7 +45,7 @@ JUDGED_ONLY = {
     "nDCG(judged_only=True)": "ndcg", "Rprec(judged_only=True)": "Rprec",
     "RR(judged_only=True)": "recip_rank", "R(judged_only=True)@10": "recall_10",
     "SetP(judged_only=True)": "set_P", "SetF(judged_only=True)": "set_F",
-    "IPrec(judged_only=True)@0.2": "iprec_at_recall_0.20",
+    "IPrec(judged_only=True)@0.2": "iprec_at_recall_0.20", "11pt_avg(judged_only=True)": "11pt_avg",
 }  # fmt: skip
 PARAMETERS = {
     "SetF(beta=0.5)": "set_F_0.5", "IPrec@0.25": "iprec_at_recall_0.25",
@@ -131,9 +131,11 @@ TEN_LEVELS = [f"0.{tenth}" for tenth in range(10)] + ["1"]
 TEN_OWN_PARAMETERS = {
     "complete_ties__J_all_q.10": {
         **{f"IPrec(judged_only=True)@{p}": f"iprec_at_recall_{float(p):3.2f}" for p in TEN_LEVELS},
+        "11pt_avg(judged_only=True)": "11pt_avg",
     },
     "complete_ties__l2_all_q.10": {
         **{f"IPrec(rel=2)@{p}": f"iprec_at_recall_{float(p):3.2f}" for p in TEN_LEVELS},
+        "11pt_avg(rel=2)": "11pt_avg",
     },
 }
 

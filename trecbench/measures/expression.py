@@ -24,7 +24,9 @@ _TOKEN = re.compile(
     )""",
     re.VERBOSE,
 )
-_NAME = re.compile(r"\s*([^\W\d]\w*)")
+# a measure's name: an identifier, after digits for trec_eval's 11pt_avg (a number alone
+# is none)
+_NAME = re.compile(r"\s*([0-9]*[^\W\d]\w*)")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _CONSTANTS = {"True": True, "False": False, "None": None}
 
