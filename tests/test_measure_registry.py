@@ -92,6 +92,11 @@ def test_every_ir_measures_measure_is_accepted():
         ("α_nDCG@5", "alpha_nDCG@5"),
         ("R-prec", "Rprec"),
         ("MAP_IA", "AP_IA"),
+        # recip_rank is ir_measures' RR, whose RR@10 is MRR@10: as map@10 is map_cut.10
+        # (it was refused: "RR takes no cutoff", though RR@10 is taken)
+        ("recip_rank@10", "MRR@10"),
+        ("recip_rank(rel=2)@5", "RR(rel=2)@5"),
+        ("map@10", "map_cut.10"),
     ],
 )
 def test_labels_and_spellings_share_one_meaning(one, other):
@@ -153,6 +158,9 @@ def test_several_measures_in_one_value():
         ("map_cutt.10", "did you mean map_cut.10"),
         ("HitRate", "needs a cutoff, e.g. 'HitRate@10'"),
         ("SetP@5", "SetP takes no cutoff"),
+        # the name given: it said "MAP takes no cutoff", and MAP@10 is taken (map_cut)
+        ("mean_ap@10", "mean_ap takes no cutoff"),
+        ("bpref@10", "bpref takes no cutoff"),
         ("P(foo=1)@5", "P has no parameter 'foo' (parameters: rel, judged_only, denominator)"),
         # the name asked, then the family it reads as: it said "MRR has no parameter"
         ("RR(judged_only=True)@10", "RR@k (MRR) has no parameter 'judged_only' (parameters: rel)"),
@@ -168,6 +176,20 @@ def test_bad_names_say_what_is_wrong(text, message):
     with pytest.raises(UsageError) as error:
         parse_measure(text)
     assert message in str(error.value) and error.value.exit_code == 1
+
+
+def test_a_name_said_to_take_no_cutoff_takes_none():
+    """recip_rank@10 said "RR takes no cutoff" and mean_ap@10 "MAP takes no cutoff", while
+    RR@10 and MAP@10 are taken: every refusal of a cutoff names a name that refuses one."""
+    for spelling in registry.index().names:
+        for k in ("10", "0.5"):
+            try:
+                parse_measure(f"{spelling}@{k}")
+            except UsageError as error:
+                said = re.search(r": (.+) takes no cutoff$", str(error))
+                if said is not None:
+                    with pytest.raises(UsageError):
+                        parse_measure(f"{said[1]}@{k}")
 
 
 def test_every_cutoff_a_bare_name_is_told_to_take_is_one_it_takes():

@@ -62,6 +62,8 @@ _local(
     "(recip_rank with -M k; under -J the top k judged documents)",
     label="recip_rank_cut",
     ir_measures="RR",
+    # recip_rank@10, as map@10 is map_cut's and ndcg@10 ndcg_cut's (recip_rank is RR)
+    aliases=("recip_rank",),
     ir_measures_unset=(("judged_only", False),),
     notes="trec_eval's recip_rank on the run cut at k (-M k); under -J, like P@k and "
     "nDCG@k, the judged documents cut at k (trec_eval's -M k -J cuts first: docs/"

@@ -10,9 +10,10 @@
 * display names and the seeds' spellings: ``MAP@100``, ``MRR@10``, ``HitRate@10``,
   ``hit@10``, ``mrr``, ``map@10``, ``ndcg_at_10``, ``precision_at_5``.
 
-``MRR@10`` (``RR@10``) is reciprocal rank over the run cut at 10 — what trec_eval computes
-with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its trec-style label is
-``recip_rank_cut_10``, by analogy with ``ndcg_cut_10`` and ``map_cut_100``.
+``MRR@10`` (``RR@10``, ``recip_rank@10``) is reciprocal rank over the run cut at 10 — what
+trec_eval computes with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its
+trec-style label is ``recip_rank_cut_10``, by analogy with ``ndcg_cut_10`` and
+``map_cut_100``.
 
 :func:`parse_measures` reads a list of names (trec_eval's nicknames expanded), each request
 computed as given, as pytrec_eval computes them (``P.5`` and ``P.10`` are both, and a bare
@@ -284,9 +285,9 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
     fitting = [d for d in fitting if not _named_when(d, name)]
     if fitting:
         return fitting[0]
+    if has_cutoff:  # the name as given: another of the family's may take one (MAP@10)
+        raise UsageError(f"illegal measure '{text}': {name} takes no cutoff")
     shown = candidates[0].display or candidates[0].ir_measures or candidates[0].name
-    if has_cutoff:
-        raise UsageError(f"illegal measure '{text}': {shown} takes no cutoff")
     if text.lower() != name.lower():  # P(rel=2): its parameters kept, 'P(rel=2)@10'
         raise UsageError(needs_cutoff(name, text, candidates[0], _parse_named))
     example = f"{shown}@{cutoff_example(candidates[0])}"
