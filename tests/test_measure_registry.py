@@ -522,7 +522,7 @@ def test_no_engine_names_the_parameters_it_cannot_combine(tmp_path):
     assert str(error.value) == (
         "no engine computes AP(normalize='min',judged_only=True)@5: no engine takes these "
         "parameters together (AP(judged_only=True)@5 is pytrec_eval's; AP(normalize='min')@5 "
-        "is fast's); alone in a call, -J with AP(normalize='min')@5 computes it"
+        "is fast's); alone in a call, judged_only=True with AP(normalize='min')@5 computes it"
     )
     offered = trecbench.evaluate(*files, ["AP(normalize='min')@5"], judged_only=True)
     assert offered.to_frame().iloc[0, 0] == 1.0

@@ -18,6 +18,11 @@ from trecbench.errors import Setting, UsageError
 
 QRELS = {"1": {"a": 1}}
 RUN = {"1": {"a": 1.0}}
+EXP_JUDGED = "nDCG(dcg='exp-log2',judged_only=True)@10"  # no engine takes both
+NO_ENGINE = (
+    f"no engine computes {EXP_JUDGED}: no engine takes these parameters together "
+    "(nDCG(dcg='exp-log2')@10 is fast's; nDCG(judged_only=True)@10 is pytrec_eval's)"
+)
 
 
 @pytest.mark.parametrize(
@@ -70,6 +75,13 @@ RUN = {"1": {"a": 1.0}}
             ["validate", "--fix", "fixed.run", "--fix-tag", "a b", "RUN"],
             "tag='a b': a run tag is one token, without blanks",
             "--fix-tag 'a b': a run tag is one token, without blanks",
+        ),
+        (  # a switch: its keyword with True, its flag alone (it said -J to a library call)
+            lambda: trecbench.evaluate(QRELS, RUN, [EXP_JUDGED]),
+            ["score", "-m", EXP_JUDGED, "QRELS", "RUN"],
+            f"{NO_ENGINE}; alone in a call, judged_only=True with nDCG(dcg='exp-log2')@10 "
+            "computes it",
+            f"{NO_ENGINE}; alone in a call, -J with nDCG(dcg='exp-log2')@10 computes it",
         ),
         (  # a subcommand's flags
             lambda: trecbench.convert_dict("r.json", qrels_json="q.json", beir_qrels="q.tsv"),

@@ -60,7 +60,8 @@ class _Alone(Enum):
 @dataclass(frozen=True)
 class Setting:
     """A keyword argument a message names: the library says ``relevance_level=0`` (or
-    ``strata`` without a value), a command line its flag, ``-l 0`` (``--strata``)."""
+    ``strata`` without a value), a command line its flag, ``-l 0`` (``--strata``; a switch
+    given True, ``judged_only=True``, its flag alone: ``-J``)."""
 
     keyword: str
     value: object = _Alone.KEYWORD
@@ -76,6 +77,8 @@ class Setting:
             return flag or self.keyword
         if flag is None:
             return f"{self.keyword}={excerpt(self.value)}"
+        if self.value is True:  # a switch (judged_only=True): its flag alone, -J
+            return flag
         return f"{flag} {excerpt(self.value) if self.quoted else excerpt_plain(str(self.value))}"
 
 

@@ -32,6 +32,7 @@ SCOPE_THEIR_OWN = frozenset({"score", "validate"})
 # relevance_level
 KEYWORD_FLAGS = {
     "relevance_level": "-l", "max_docs": "-M", "num_docs": "-N", "rel_format": "-R",
+    "judged_only": "-J",
     "rbo_p": "--rbo-p", "group_by": "--group-by", "strata": "--strata", "names": "--names",
     "qrels_json": "--qrels-json", "beir_qrels": "--beir-qrels", "results": "--results",
     "tags": "--tag", "tag": "--tag", "name": "--name", "fix_tag": "--fix-tag",

@@ -19,12 +19,14 @@ from __future__ import annotations
 import importlib
 from dataclasses import replace
 
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..measures import Measure, registry
 
 PYTREC_EVAL, LOCAL, FAST, PROVIDERS = "pytrec_eval", "local", "fast", "providers"
 NATIVE = "native"  # trecbench's ports of trec_eval (what pytrec_eval lacks; -D; 10.0)
 META = "trecbench"  # runid and num_q: computed by evaluate itself
+# a measure's keyword parameter that the call's own setting (evaluate's, -J) stands for
+JUDGED_ONLY = ("judged_only", True)
 # Imported (hence registered) in order of preference: the first registered engine that
 # computes a measure computes it when the requested one does not.
 PREFERENCE = (PYTREC_EVAL, LOCAL, FAST, PROVIDERS, NATIVE)
@@ -63,16 +65,16 @@ def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:
             continue
         candidates = engines_computing(measure)
         if not candidates:
-            raise UsageError(_uncomputed(measure))
+            raise UsageError(*_uncomputed(measure))
         chosen[measure] = engine if engine in candidates else candidates[0]
     return chosen
 
 
-def _uncomputed(measure: Measure) -> str:
-    """Why no engine computes ``measure``: which engines take each of its keyword
-    parameters alone, where one does (``AP(normalize='min')@5`` is fast's,
-    ``AP(judged_only=True)@5`` pytrec_eval's; none both), and ``-J`` where it stands for
-    ``judged_only=True``."""
+def _uncomputed(measure: Measure) -> tuple[str | Setting, ...]:
+    """Why no engine computes ``measure``, as a message's parts: which engines take each
+    of its keyword parameters alone, where one does (``AP(normalize='min')@5`` is fast's,
+    ``AP(judged_only=True)@5`` pytrec_eval's; none both), and the call's judged_only
+    (``-J`` on the command line) where it stands for the measure's."""
     said = f"no engine computes {measure.requested or measure.canonical}"
     alone = []
     for option in measure.options:
@@ -81,9 +83,10 @@ def _uncomputed(measure: Measure) -> str:
         if names:
             alone.append(f"{single.spelled()} is {' and '.join(names)}'s")
     if len(alone) < 2:
-        return said
+        return (said,)
     said += f": no engine takes these parameters together ({'; '.join(alone)})"
-    rest = tuple(o for o in measure.options if o != ("judged_only", True))
-    if len(rest) < len(measure.options) and engines_computing(replace(measure, options=rest)):
-        said += f"; alone in a call, -J with {replace(measure, options=rest).spelled()} computes it"
-    return said
+    rest = replace(measure, options=tuple(o for o in measure.options if o != JUDGED_ONLY))
+    if len(rest.options) == len(measure.options) or not engines_computing(rest):
+        return (said,)
+    judged_only = Setting(*JUDGED_ONLY)
+    return said, "; alone in a call, ", judged_only, f" with {rest.spelled()} computes it"
