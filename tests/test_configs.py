@@ -233,6 +233,29 @@ def test_a_yaml_syntax_error_says_what_was_left_open_and_where(tmp_path, text, l
     assert f"{pyyaml.value.context} (line {context_line}): {pyyaml.value.problem}" == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("[broken", 1),  # "not valid TOML: ... (at end of document)", no line at all
+        ('qrels = "q"\n[modes.a]\nrun = "r', 3),
+        ('qrels = "q"\nx = """open\n\n', 3),  # the last line ends: not a 4th line
+    ],
+)
+def test_a_toml_error_at_the_end_of_the_file_is_on_its_last_line(tmp_path, text, line):
+    from trecbench.runstudy.suite import load_suite
+
+    for name, load, refused in (
+        ("c.toml", load_benchmark_config, "not valid TOML"),
+        ("suite.toml", load_suite, "not a valid TOML suite"),
+    ):
+        path = tmp_path / name
+        path.write_text(text)
+        with pytest.raises(InputError) as raised:
+            load(path)
+        assert str(raised.value).startswith(f"{path}:{line}: {refused}: ")
+        assert str(raised.value).endswith("(at end of document)")
+
+
 @pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
 def test_non_finite_targets_are_refused_in_yaml(tmp_path, value):
     text = HEAD + f"targets: {{measures: {{nDCG@10: {{baseline: [0.1, 0.2], good: {value}}}}}}}\n"

@@ -35,7 +35,7 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
-    from .yaml_loader import MAX_DEPTH, nesting_depth, read_float
+    from .yaml_loader import MAX_DEPTH, nesting_depth, read_float, text_line
 
     text = utf8_text(data, str(path))  # UTF-16, or a byte not UTF-8: at its line
     try:
@@ -44,8 +44,9 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
         )
     except tomllib.TOMLDecodeError as error:  # its line where errors are cited: file:line
         found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(error), re.DOTALL)
-        if found is None:
-            raise InputError(str(path), None, f"not {what}: {error}") from None
+        if found is None:  # "(at end of document)": on the file's last line
+            last_line = text_line(len(text), text)
+            raise InputError(str(path), last_line, f"not {what}: {error}") from None
         problem, line, column = found.groups()
         raise InputError(str(path), int(line), f"not {what}: {problem} (column {column})") from None
     except RecursionError:  # tomllib parses nested arrays and tables recursively

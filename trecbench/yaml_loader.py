@@ -400,13 +400,13 @@ def error_line(error: Exception, text: str, first_line: int = 1) -> int:
     has no place."""
     mark = getattr(error, "problem_mark", None)
     index = mark.index if mark is not None else getattr(error, "position", None)
-    return first_line if index is None else _mark_line(index, text, first_line)
+    return first_line if index is None else text_line(index, text, first_line)
 
 
-def _mark_line(index: int, text: str, first_line: int) -> int:
+def text_line(index: int, text: str, first_line: int = 1) -> int:
     """The file's line of ``text``'s character ``index``, counted at ``\\n`` only; the end
-    of a text whose last line ends (PyYAML's "end of stream") is on that last line, not on
-    a line past the end."""
+    of a text whose last line ends (PyYAML's "end of stream", tomllib's "end of document")
+    is on that last line, not on a line past the end."""
     if index >= len(text) and text.endswith("\n"):
         index = len(text) - 1
     return first_line + text.count("\n", 0, index)
@@ -426,7 +426,7 @@ def error_problem(error: Exception, text: str = "", first_line: int = 1) -> str:
     context, mark = getattr(error, "context", None), getattr(error, "context_mark", None)
     if not context:
         return problem
-    place = "" if mark is None else f" (line {_mark_line(mark.index, text, first_line)})"
+    place = "" if mark is None else f" (line {text_line(mark.index, text, first_line)})"
     return f"{context}{place}: {problem}"
 
 
