@@ -757,6 +757,36 @@ def test_a_folder_that_is_a_link_to_nothing_is_refused_before_the_work(tmp_path,
     assert not (tmp_path / "missing").exists()
 
 
+CASES = str(ROOT / "data" / "hpo-demo" / "cases.json")
+
+
+@pytest.mark.parametrize("target", ["file", "link to a file", "link to /dev/null"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", "{out}"],
+        ["convert", "hpo", CASES, "-o", "{out}"],
+        ["convert", "hpo", CASES, "-o", "{tmp}/converted", "--runs-dir", "{out}"],
+        ["benchmark", str(ROOT / "data" / "hpo-rtask" / "benchmark.toml"), "-o", "{out}"],
+    ],
+    ids=["compare -o", "convert -o", "convert --runs-dir", "benchmark -o"],
+)
+def test_an_output_folder_that_is_not_one_is_refused_as_such(tmp_path, target, args):
+    # a link to a file or to /dev/null was "a symbolic link to a folder that does not exist"
+    out, regular = tmp_path / "out", tmp_path / "regular"
+    regular.write_text("kept\n")
+    if target == "file":
+        out = regular
+    else:
+        out.symlink_to("/dev/null" if target.endswith("null") else regular)
+    argv = [sys.executable, "-m", "trecbench", *(a.format(out=out, tmp=tmp_path) for a in args)]
+    done = subprocess.run(argv, capture_output=True, check=False)
+    assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
+    assert done.stderr == f"trecbench: {out}: is not a directory\n".encode()
+    assert regular.read_text() == "kept\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({"regular", out.name})
+
+
 def test_a_file_name_byte_that_is_not_utf8_reads_as_that_byte_on_stderr(tmp_path):
     # 'wrote o\\udcffx.run' (Python's surrogate) where Markdown and convert show %FF and the
     # docs promise \\xff

@@ -84,7 +84,7 @@ class OutputFolder(click.ParamType):
         while not os.path.lexists(probe) and probe.parent != probe:
             probe = probe.parent
         if os.path.lexists(probe) and not probe.is_dir():
-            if probe.is_symlink():  # to nothing
+            if not probe.exists():  # a symbolic link to nothing (one to a file is not a folder)
                 from ..outputs import dangling_folder
 
                 raise dangling_folder(probe)
