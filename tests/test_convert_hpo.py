@@ -176,24 +176,25 @@ def cases_text(*cases, metadata=None) -> str:
     [
         # the three the issue names, accepted before (issue 15)
         ({"text": "x", "expected_hpo_ids": ["HP:123"]},
-         r"c.json:16: test_cases\[1\].expected_hpo_ids\[0\]: 'HP:123' does not match"),
+         r'c.json:16: test_cases\[1\].expected_hpo_ids\[0\]: "HP:123" does not match'),
         ({"expected_hpo_ids": ["HP:0001250"]},
          r"c.json:13: test_cases\[1\]: 'text' is a required property"),
         ({"text": "x", "expected_hpo_ids": [], "difficulty": "impossible"},
-         r"c.json:16: test_cases\[1\].difficulty: 'impossible' is not one of \['easy'"),
+         r"c.json:16: test_cases\[1\].difficulty: \"impossible\" is not one of \['easy'"),
         ({"text": "x", "expected_hpo_ids": [], "category": "guess"},
-         r"test_cases\[1\].category: 'guess' is not one of \['exact_match'"),
+         r"test_cases\[1\].category: \"guess\" is not one of \['exact_match'"),
         ({"text": "x"}, r"test_cases\[1\]: 'expected_hpo_ids' is a required property"),
         ({"text": "x", "expected_hpo_ids": "HP:0001250"},
-         r"expected_hpo_ids: 'HP:0001250' is not of type 'array'"),
-        ({"text": "", "expected_hpo_ids": []}, r"test_cases\[1\].text: '' should be non-empty"),
+         r"expected_hpo_ids: \"HP:0001250\" is not of type 'array'"),
+        ({"text": "", "expected_hpo_ids": []}, r'test_cases\[1\].text: "" should be non-empty'),
         ({"text": "x", "expected_hpo_ids": ["HP:\u0661\u0662\u0663\u0664\u0665\u0666\u0667"]},
          r"does not match"),  # Arabic-Indic digits: \d would take them, [0-9] does not
-        ({"text": "x", "expected_hpo_ids": [], "language": "klingon"}, r"language: 'klingon'"),
+        ({"text": "x", "expected_hpo_ids": [], "language": "klingon"}, r'language: "klingon"'),
         # Python's $ matches before a final newline, JSON Schema's (ECMA-262's) does not: it
         # was written as a relevant document HP:0001250%0A, a perfect run's MAP 0.5
         ({"text": "x", "expected_hpo_ids": ["HP:0001250\n"]},
-         r"c.json:16: test_cases\[1\].expected_hpo_ids\[0\]: 'HP:0001250\\n' does not match "
+         r'c.json:16: test_cases\[1\].expected_hpo_ids\[0\]: "HP:0001250\\n" does not match '
+
          r"'\^HP:\[0-9\]\{7\}\$'"),
     ],
 )  # fmt: skip
@@ -211,12 +212,34 @@ def test_the_schema_covers_both_shapes(tmp_path):
         read_cases(bare, Report())
     meta = tmp_path / "meta.json"
     meta.write_text(cases_text(metadata={"language": "en+de"}))
-    with pytest.raises(InputError, match=r"metadata.language: 'en\+de' is not one of"):
+    with pytest.raises(InputError, match=r'metadata.language: "en\+de" is not one of'):
         read_cases(meta, Report())
     for data, message in (({"cases": []}, "'test_cases' is a required property"),
                           (7, "7 is not of type 'object'")):  # fmt: skip
         with pytest.raises(InputError, match=message):
             read_cases(write_json(tmp_path / "x.json", data), Report())
+
+
+@pytest.mark.parametrize(
+    ("cases", "refused"),
+    [
+        ('[{"text": null, "expected_hpo_ids": []}]', "[0].text: null is not of type 'string'"),
+        ("[true]", "[0]: true is not of type 'object'"),
+        (
+            '[{"text": {"a": null}, "expected_hpo_ids": []}]',
+            "[0].text: {\"a\": null} is not of type 'string'",
+        ),
+        ('[{"text": "x", "expected_hpo_ids": [false]}]', "[0].expected_hpo_ids[0]: false is"),
+    ],
+)
+def test_a_refused_value_is_quoted_as_the_json_writes_it(tmp_path, capsys, cases, refused):
+    # it was quoted in Python's syntax: "None is not of type 'string'", True, {'a': None}
+    from trecbench.cli import run
+
+    path = tmp_path / "c.json"
+    path.write_text(cases)
+    assert run(["convert", "hpo", str(path), "-o", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err.startswith(f"trecbench: {path}:1: {refused}")
 
 
 TINY_OBO = (
@@ -679,7 +702,7 @@ def test_a_trailing_newline_in_an_hpo_id_is_refused_on_the_command_line(tmp_path
     path.write_text('[{"text": "Epilepsie", "expected_hpo_ids": ["HP:0001250\\n", "HP:0001250"]}]')
     assert run(["convert", "hpo", str(path), "--no-id-check", "-o", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err == (
-        f"trecbench: {path}:1: [0].expected_hpo_ids[0]: 'HP:0001250\\n' does not match "
+        f'trecbench: {path}:1: [0].expected_hpo_ids[0]: "HP:0001250\\n" does not match '
         "'^HP:[0-9]{7}$'\n"
     )
     assert not (tmp_path / "o").exists()
@@ -713,7 +736,7 @@ def test_the_languages_are_the_schemas_whatever_gives_them(tmp_path):
         assert "language" not in read_cases(path, Report())[1]
     meta = tmp_path / "meta.json"
     meta.write_text(cases_text(metadata={"language": "it"}))
-    with pytest.raises(InputError, match=r"metadata.language: 'it' is not one of"):
+    with pytest.raises(InputError, match=r'metadata.language: "it" is not one of'):
         read_cases(meta, Report())
     with pytest.raises(UsageError, match=r"^language='it': not a language of the test cases' "
                        r"schema \(de, en, fr, es, nl\)"):  # fmt: skip

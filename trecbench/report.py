@@ -266,14 +266,18 @@ def schema_refusal(obj: Any, schema_name: str) -> tuple[tuple[str | int, ...], s
         format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
     )
     error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
-    if error is None:
-        return None
+    return None if error is None else (tuple(error.absolute_path), schema_message(error))
+
+
+def schema_message(error: Any) -> str:
+    """What a jsonschema ``error`` says, the refused value quoted as its input writes it
+    (``true``, ``null``: :func:`_value_text`), not in Python's syntax (``True``, ``None``)."""
     message, shown = error.message, repr(error.instance)
     if message.startswith(shown):  # a YAML date as 2024-01-01, not datetime.date(...)
         message = _value_text(error.instance) + message[len(shown) :]
     if error.validator == "type" and isinstance(error.instance, NumberAsText):
         message = error.instance.refusal(error.validator_value) or message  # 9e-1
-    return tuple(error.absolute_path), message
+    return message
 
 
 def _value_text(value: Any) -> str:

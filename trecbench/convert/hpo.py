@@ -111,14 +111,14 @@ def languages() -> tuple[str, ...]:
 def check_cases(doc: JsonDocument) -> None:
     """Check test cases against the shipped schema; the first problem (in file order)
     becomes an error naming its line and path."""
-    from ..report import load_schema, schema_validator
+    from ..report import load_schema, schema_message, schema_validator
 
     validator = schema_validator(load_schema(CASES_SCHEMA))
     errors = list(validator.iter_errors(doc.value))
     if errors:
         key = lambda e: [(isinstance(s, str), s) for s in e.absolute_path]  # noqa: E731
         first = min(errors, key=key)
-        raise At(doc, tuple(first.absolute_path)).error(first.message)
+        raise At(doc, tuple(first.absolute_path)).error(schema_message(first))
 
 
 def read_cases(path: str | os.PathLike, report: Report, language: str | None = None):
