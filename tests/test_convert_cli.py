@@ -329,3 +329,36 @@ def test_code_chunk_and_memorybench_are_named_after_their_format(
         qrels = [file for file in written if file.endswith(".qrels")]
         assert qrels and all(file.startswith(f"{name}-") for file in qrels)
         assert not any(file.startswith("my-export") for file in written)
+
+
+def test_an_earlier_conversions_runs_in_the_folder_are_refused(tmp_path, monkeypatch, capsys):
+    # the second call replaced cases.sidecar.json, which then listed word.run only: char.run
+    # stayed beside it, described by no sidecar (compare and benchmark refuse such files)
+    from conftest import ROOT
+
+    demo = ROOT / "data" / "hpo-demo"
+    out = tmp_path / "mx"
+
+    def convert(system, tag, *more):
+        terms = demo / "results" / system / "terms.jsonl"
+        args = ("hpo", demo / "cases.json", "--results", terms, "--tag", tag, *more)
+        return run_main(monkeypatch, capsys, *args)
+
+    assert convert("tfidf-char", "char", "-o", out)[0] == 0
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    assert convert("tfidf-word", "word", "-o", out) == (
+        2,
+        f"trecbench: {out}: char.run would stay beside this conversion's files, not written "
+        "by this call (an earlier one's, describing other runs): remove them or write to "
+        "another folder\n",
+    )
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+    # the same conversion again replaces its own files; the runs in --runs-dir are its own
+    assert convert("tfidf-char", "char", "-o", out)[0] == 0
+    assert convert("tfidf-char", "char", "-o", out / "q", "--runs-dir", out / "r")[0] == 0
+    code, err = convert("tfidf-word", "word", "-o", out / "q", "--runs-dir", out / "r")
+    assert (code, err.split(" would stay")[0]) == (2, f"trecbench: {out / 'r'}: char.run")
+    (out / "char.run").unlink()  # as the message says: then the folder is this call's
+    assert convert("tfidf-word", "word", "-o", out)[0] == 0
+    sidecar = json.loads((out / "cases.sidecar.json").read_text())
+    assert sorted(path.stem for path in out.glob("*.run")) == list(sidecar["runs"]) == ["word"]

@@ -5,6 +5,7 @@ and the report of what was dropped or repaired."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -84,3 +85,30 @@ def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
         "report": conversion.report.as_dict(),
         "validation": validation,
     }
+
+
+def listed_files(sidecar: Path) -> list[Path]:
+    """The qrels and run files an existing sidecar at ``sidecar`` describes (its
+    ``qrels.<name>.file`` and ``runs.<tag>.file``, from its folder); none when there is
+    no sidecar there, or what is there is none of trecbench's (it is replaced as any
+    output is)."""
+    try:
+        if not sidecar.is_file():
+            return []
+        document = json.loads(sidecar.read_bytes())
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, or too deep
+        return []
+    if not isinstance(document, dict) or document.get("format") != SIDECAR_FORMAT:
+        return []
+    entries = [
+        entry
+        for section in ("qrels", "runs")
+        if isinstance(document.get(section), dict)
+        for entry in document[section].values()
+    ]
+    files = [entry.get("file") for entry in entries if isinstance(entry, dict)]
+    return [
+        sidecar.parent / file
+        for file in files
+        if isinstance(file, str) and file and "\0" not in file
+    ]

@@ -15,7 +15,7 @@ from ..text_bytes import utf8
 from ..trec_eval.negative_topics import unevaluable
 from .identifiers import check_name
 from .model import Conversion, RunOutput
-from .sidecar import json_text, sidecar_dict
+from .sidecar import json_text, listed_files, sidecar_dict
 
 
 def check_judgeable(conversion: Conversion) -> None:
@@ -136,6 +136,28 @@ def _headed(conversion: Conversion, run: RunOutput) -> bytes:
     return utf8(ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}))
 
 
+def _refuse_earlier_files(targets: dict[str, Path], inputs: Sequence[str | os.PathLike]) -> None:
+    """Refuse to replace a sidecar describing files this conversion does not write (an
+    earlier conversion's runs into the same folder, ``--tag char`` then ``--tag word``):
+    they would stay, described by no sidecar. Converting system by system into one folder
+    is no workflow of convert's: one call converts every system (``--results`` repeated)."""
+    earlier = [path for path in listed_files(targets["sidecar"]) if path.is_file()]
+    for folder in dict.fromkeys(path.parent for path in earlier):
+        shown = _plainly(folder)
+        found = [shown / path.name for path in earlier if path.parent == folder]
+        outputs.refuse_strays(shown, found, targets.values(), inputs, "this conversion's")
+
+
+def _plainly(folder: Path) -> Path:
+    """``folder`` without ``..`` (``qrels/../runs``, as a sidecar names ``--runs-dir``,
+    said ``runs``) where that is the same folder, not one reached through a link."""
+    plain = Path(os.path.normpath(folder))
+    try:
+        return plain if os.path.samefile(plain, folder) else folder
+    except OSError:  # the plain spelling names no folder: a link on the way
+        return folder
+
+
 def write_conversion(
     conversion: Conversion,
     outdir: str | os.PathLike,
@@ -186,6 +208,7 @@ def write_conversion(
     with outputs.OutputSet(inputs) as out:
         for path in targets.values():  # every target is checked before any work
             out.check(path)
+        _refuse_earlier_files(targets, inputs)
         validation, judged = {}, {}
         for name, table in conversion.qrels.items():
             key = f"qrels:{name}"
