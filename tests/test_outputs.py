@@ -167,6 +167,19 @@ def test_a_parent_that_is_a_file_is_a_one_line_error(tmp_path):
     assert check_target(tmp_path / "missing") == tmp_path / "missing"
 
 
+@pytest.mark.parametrize("under", ["", "new/", "new/deeper/"])
+def test_a_name_longer_than_the_file_system_takes_is_refused_at_once(tmp_path, under):
+    # in a folder still to be made the system said nothing until the folder was made,
+    # once the work was done: "score --report new/<300 characters>.json" printed first
+    name = "y" * (os.pathconf(tmp_path, "PC_NAME_MAX") + 1)
+    target = tmp_path / f"{under}{name}.json"
+    with pytest.raises(OutputError) as refused:
+        check_target(target)
+    assert str(refused.value) == f"{target}: cannot write here (File name too long)"
+    check_target(tmp_path / f"{under}{name[:-6]}.json")  # as long as it may be
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_sigterm_removes_staged_files(tmp_path):
     script = textwrap.dedent(
         f"""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import functools
 import os
 import stat
@@ -162,10 +163,25 @@ def _check_writable(target: Path) -> None:
         if folder.is_symlink():
             raise dangling_folder(folder)
         folder = folder.parent
+    _refuse_long_names(target, folder)
     if os.access not in os.supports_effective_ids or not folder.is_dir():
         return
     if not os.access(folder, os.W_OK | os.X_OK, effective_ids=True):
         raise OutputError(f"{folder}: cannot write here (Permission denied)")
+
+
+def _refuse_long_names(target: Path, folder: Path) -> None:
+    """Refuse a name on ``target``'s path below ``folder`` (its nearest existing one) that
+    is longer than ``folder``'s file system takes: the system says so of a file in a
+    folder that exists, but of one in a folder still to be made only when it is made, once
+    the work is done (a plot named after a long stratum in a new ``-o`` folder)."""
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+        below = target.relative_to(folder).parts
+    except (OSError, ValueError):  # no limit told, or no folder of it: the write says
+        return
+    if any(len(os.fsencode(name)) > limit for name in below):
+        raise OutputError(f"{target}: cannot write here ({os.strerror(errno.ENAMETOOLONG)})")
 
 
 class _Staged:
