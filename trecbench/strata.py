@@ -22,6 +22,7 @@ import pandas as pd
 from .errors import InputError, Setting, UsageError, excerpt
 from .ids import STR
 from .plurals import first_few
+from .provenance import read_in_call
 from .sources import At, read_json
 
 QID_PREFIX = "qid-prefix"
@@ -42,7 +43,13 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
     """The strata of a sidecar (see :func:`load_strata`) and its qrels warnings:
     ``(qrels file, warning)`` for each qrels the converter marked (found-only qrels carry
     memorybench's warning that their ideal DCG may be underestimated); the file is resolved
-    against the sidecar's folder."""
+    against the sidecar's folder. Read once in a call (a pipe's, ``<(...)``, is read by
+    the first reader, what it made of it kept for the others: compare's output checks
+    and its analysis)."""
+    return read_in_call(sidecar, "strata", lambda: _read_sidecar(sidecar))
+
+
+def _read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
     doc = read_json(sidecar, "strata")
     data = doc.value
     strata = data.get("strata") if isinstance(data, dict) else None

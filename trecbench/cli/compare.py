@@ -116,6 +116,10 @@ class Output:
         output replaces none of them) and say what was written."""
         written = []
         if self.outdir is not None:
+            if self.plots:  # plots named after strata only the comparison knows: not printed
+                from ..comparison.targets import check_plots
+
+                check_plots(comparison, self.outdir, self.manifest)
             warn_without_html()
         if not self.quiet:
             click.echo(utf8(comparison.render(self.output_format)), nl=False)  # bytes
@@ -343,7 +347,7 @@ def compare(
         given = [*files, *(path for pair in run_qrels for path in pair), strata, scoring.ontology]
         check_outputs(
             output.outdir, plots=output.plots, runs=len(named), manifest=output.manifest,
-            inputs=given,
+            inputs=given, strata=strata, group_by=list(group_by) or None,
         )  # fmt: skip
     if baseline is not None and baseline not in named:  # a file, however spelt
         from ..naming import file_key

@@ -47,7 +47,7 @@ _HOMES = {
     "REPORT_FILE": "result",
     "SCHEMA_VERSION": "result",
     "Comparison": "result",
-    "check_outputs": "result",
+    "check_outputs": "targets",
     "html_available": "result",
     "ScoringSettings": "scoring",
     "compare": "scoring",

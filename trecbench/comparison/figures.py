@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from .. import extras
@@ -43,7 +45,9 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
                 note=f"{level} intervals n/a: {undefined}" if undefined else None,
             )
         }
-        if others and section.kind != MACRO:
+        curves = comparison.precision_recall() if section.kind == ALL else None
+        drawn = figure_names(section.kind, len(comparison.runs), bool(curves))
+        if "differences" in drawn:
             topics = comparison.topics_of(section.label)
             values = _plot_cube(comparison, topics)  # measures x runs x topics
             tests = comparison.part(comparison.comparisons, section.label)
@@ -70,8 +74,7 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
                 colors=[f"C{i}" for i in rest],  # each run's colour in the means figure
                 interval_undefined=undefined,
             )
-        curves = comparison.precision_recall() if section.kind == ALL else None
-        if curves:
+        if "precision_recall" in drawn:
             figures["precision_recall"] = plots.precision_recall_figure(
                 curves, f"Precision-recall over {section.topics} topics (iprec_at_recall)"
             )
@@ -81,6 +84,32 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
                     figure, fmt
                 )
     return files
+
+
+def figure_names(kind: str, runs: int, curves: bool) -> list[str]:
+    """The figures drawn of a section of ``kind`` comparing ``runs`` runs: ``means``;
+    ``differences`` with two runs or more, but of a macro section; over all topics
+    ``precision_recall`` when the runs' ``curves`` are known."""
+    names = ["means"]
+    if runs > 1 and kind != MACRO:
+        names.append("differences")
+    if curves and kind == ALL:
+        names.append("precision_recall")
+    return names
+
+
+def plot_paths(out: Path, sections: list[tuple[str, str]], runs: int, curves: bool) -> list[Path]:
+    """The plots written into ``out`` of ``sections`` (label and kind, in the
+    comparison's order, which numbers alike file names), without drawing them."""
+    from ..plots import FORMATS, file_suffixes
+
+    suffixes = file_suffixes([label for label, _ in sections])
+    return [
+        out / plot_file(figure, suffixes[label], fmt)
+        for label, kind in sections
+        for figure in figure_names(kind, runs, curves)
+        for fmt in FORMATS
+    ]
 
 
 def plot_file(figure: str, suffix: str, fmt: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numbers
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .. import outputs
-from ..errors import Setting, UsageError
+from ..errors import UsageError
 from ..text_bytes import utf8
 from .files import (  # noqa: F401 - the names this module's users import from it
     HTML_FILE,
@@ -457,6 +457,7 @@ class Comparison:
 
         from ..outputs import OutputSet, refuse_strays
         from ..report import build_manifest, bytes_record, json_bytes
+        from .targets import check_manifest
 
         out = Path(outdir)
         inputs = [record["path"] for record in self.inputs or []]
@@ -477,7 +478,7 @@ class Comparison:
             }
         if manifest is not None:
             manifest = Path(manifest)
-            _check_manifest(manifest, files)
+            check_manifest(manifest, files)
             outputs = [bytes_record(path, kind, data) for path, (data, kind) in files.items()]
             document = build_manifest(
                 sys.argv if argv is None else argv,
@@ -499,55 +500,6 @@ def html_available() -> bool:
     import importlib.util
 
     return all(importlib.util.find_spec(name) for name in ("jinja2", "bokeh"))
-
-
-def check_outputs(
-    outdir: str | os.PathLike,
-    *,
-    plots: bool = False,
-    runs: int = 1,
-    manifest: str | os.PathLike | None = None,
-    inputs: Sequence[str | os.PathLike] = (),
-) -> None:
-    """Refuse, before a comparison of ``runs`` runs is computed, what
-    :meth:`Comparison.write` would refuse only once it is: one of the files it writes
-    whatever the results (report, Markdown, LaTeX, with ``plots`` the plots over all
-    topics, the ``manifest``) that is one of ``inputs``, a symbolic link or not a regular
-    file, or a manifest that is one of the others. (Plots per stratum are named after the
-    strata, known once read: they are checked when written.)"""
-    from ..plots import FORMATS, file_suffixes
-    from .figures import plot_file
-
-    out = Path(outdir)
-    files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE, HTML_FILE)]
-    if plots:
-        figures = ("means", "differences") if runs > 1 else ("means",)
-        suffix = file_suffixes([ALL])[ALL]
-        files += [out / plot_file(figure, suffix, fmt) for figure in figures for fmt in FORMATS]
-    if manifest is not None:
-        _check_manifest(Path(manifest), files)
-        files.append(Path(manifest))
-    for path in files:
-        outputs.check_target(path, inputs)
-    # other calls' files in the folder (checked again when written: strata's plots, the page)
-    plotted = [path for pattern in PLOT_PATTERNS for path in out.glob(pattern)] if plots else []
-    replaced = files + plotted
-    outputs.refuse_strays(
-        out, folder_files(out, modes=False), replaced, inputs, "this comparison's"
-    )
-
-
-def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
-    """Refuse a manifest that is another output of compare, or the folder it writes into."""
-    named = (Setting("manifest"), f" {manifest}")  # the path whole (a value part is cut)
-    for path in files:
-        found = outputs.collision(manifest, path)
-        if found == "same":
-            raise UsageError(*named, " would overwrite an output of compare")
-        if found == "holds":
-            raise UsageError(*named, f" is a folder compare writes {path} into")
-        if outputs.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json
-            raise UsageError(*named, f" lies under {path}, a file compare writes")
 
 
 def _per_query_json(mapping: dict, indent: int, level: int) -> str:

@@ -1,0 +1,109 @@
+"""compare's outputs named after the strata (a plot per stratum) refused before the work
+and before anything is printed, as docs/cli-conventions.md promises for an output "named
+after what the inputs hold, such as a plot per stratum, when it is known"."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run
+from trecbench.errors import ExitCode, OutputError
+
+QRELS, SIDECAR = ROOT / "qrels" / "hpo-demo.qrels", ROOT / "qrels" / "hpo-demo.sidecar.json"
+RUNS = [ROOT / "runs" / "tfidf-char.run", ROOT / "runs" / "tfidf-word.run"]
+COMPARE = ["compare", "-m", "P.5", QRELS, *RUNS, "--plots", "-o", "out"]
+LONG = "x" * 300  # a stratum's value: its plot's name is longer than a file system takes
+
+
+def _sidecar(tmp_path, values: dict[int, str | None]) -> str:
+    """The demo's sidecar with the language of some of its topics changed (None: left out)."""
+    document = json.loads(SIDECAR.read_text())
+    topics = list(document["strata"]["queries"].values())
+    for index, value in values.items():
+        if value is None:
+            del topics[index]["language"]
+        else:
+            topics[index]["language"] = value
+    path = tmp_path / "s.sidecar.json"
+    path.write_text(json.dumps(document))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("made", "more", "code", "message"),
+    [
+        # the tables were printed (2.4 kB), then "...: is a directory"
+        ("out/means_language-de.png", [], ExitCode.INPUT,
+         "out/means_language-de.png: is a directory"),
+        (None, ["--manifest", "out/differences_language-en.svg"], ExitCode.USAGE,
+         "--manifest out/differences_language-en.svg would overwrite an output of compare"),
+        ("out/means_language_macro.svg", [], ExitCode.INPUT,
+         "out/means_language_macro.svg: is a directory"),
+        ("long", [], ExitCode.INPUT,  # in a folder still to be made: said when made
+         f"out/means_language-{LONG}.png: cannot write here (File name too long)"),
+    ],
+    ids=["a folder", "the manifest", "a macro section's", "a name too long"],
+)  # fmt: skip
+def test_a_plot_a_sidecars_stratum_names_is_refused_before_the_work(
+    tmp_path, monkeypatch, capsys, made, more, code, message
+):
+    monkeypatch.chdir(tmp_path)
+    sidecar = _sidecar(tmp_path, {0: LONG} if made == "long" else {})
+    if made not in (None, "long"):
+        os.makedirs(made)
+    # a million resamples: refused before them, as the names are known once the sidecar is read
+    args = [*COMPARE, "--strata", sidecar, "--group-by", "language", "--samples", 10**6, *more]
+    assert run([str(arg) for arg in args]) == code
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"trecbench: {message}\n")
+    folders = ["out"] if made not in (None, "long") else []
+    assert sorted(os.listdir(tmp_path)) == [*folders, "s.sidecar.json"]
+
+
+def test_the_library_refuses_them_before_the_comparison(tmp_path):
+    from trecbench.comparison import check_outputs
+
+    (tmp_path / "means_language-en.svg").mkdir()
+    with pytest.raises(OutputError, match="means_language-en.svg: is a directory"):
+        check_outputs(tmp_path, plots=True, runs=2, strata=SIDECAR, group_by="language")
+    check_outputs(tmp_path, plots=False, runs=2, strata=SIDECAR, group_by="language")
+
+
+@pytest.mark.parametrize(
+    ("made", "grouping", "more"),
+    [
+        # the topics without a language: their group (none) is known once the qrels are read
+        ("out/differences_language-_none_.png", ["--group-by", "language"], {3: None}),
+        ("out/means_qid-prefix-_none_.svg", ["--group-by", "qid-prefix"], None),
+        ("out/precision_recall.png", [], None),  # drawn when the runs' curves are known
+    ],
+    ids=["(none)", "qid-prefix", "precision-recall"],
+)
+def test_a_plot_named_once_compared_is_refused_before_printing(
+    tmp_path, monkeypatch, capsys, made, grouping, more
+):
+    monkeypatch.chdir(tmp_path)
+    os.makedirs(made)
+    strata = ["--strata", _sidecar(tmp_path, more)] if more else []
+    assert run([str(arg) for arg in [*COMPARE, *strata, *grouping]]) == ExitCode.INPUT
+    assert capsys.readouterr() == ("", f"trecbench: {made}: is a directory\n")
+    assert os.listdir(tmp_path / "out") == [os.path.basename(made)]
+
+
+def test_a_sidecar_read_from_a_pipe_is_read_once(tmp_path):
+    # the outputs' check reads the strata before compare does: a pipe gives them once
+    command = (
+        f"{sys.executable} -m trecbench compare -m P.5 {QRELS} {RUNS[0]} {RUNS[1]} --plots "
+        f"-o {tmp_path}/out --strata <(cat {SIDECAR}) --group-by language --samples 100"
+    )
+    done = subprocess.run(
+        ["bash", "-c", command], capture_output=True, timeout=120, check=False, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "means_language-de.png").is_file()

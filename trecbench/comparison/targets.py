@@ -1,0 +1,111 @@
+"""The files compare writes, checked before the work and before anything is printed: what
+:meth:`~trecbench.comparison.Comparison.write` would refuse only once the results are out
+(an output that is an input, a folder, a link, a name too long; a manifest that is another
+output). The plots of each stratum are named after the strata: those a sidecar gives are
+checked as soon as it is read (:func:`check_outputs`), the others (``qid-prefix``'s, the
+topics without a stratum, ``(none)``) once the comparison is made (:func:`check_plots`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from .. import outputs
+from ..errors import Setting, UsageError
+from .figures import plot_paths
+from .files import HTML_FILE, LATEX_FILE, MARKDOWN_FILE, PLOT_PATTERNS, REPORT_FILE, folder_files
+from .settings import ALL
+
+
+def check_outputs(
+    outdir: str | os.PathLike,
+    *,
+    plots: bool = False,
+    runs: int = 1,
+    manifest: str | os.PathLike | None = None,
+    inputs: Sequence[str | os.PathLike] = (),
+    strata=None,
+    group_by: str | Sequence[str] | None = None,
+) -> None:
+    """Refuse, before a comparison of ``runs`` runs is computed, what
+    :meth:`Comparison.write` would refuse only once it is: one of the files it writes
+    whatever the results (report, Markdown, LaTeX, with ``plots`` the plots over all
+    topics and those of each stratum a sidecar's ``strata`` gives the fields of
+    ``group_by``, the ``manifest``) that is one of ``inputs``, a symbolic link or not a
+    regular file, a name the system refuses, or a manifest that is one of the others."""
+    out = Path(outdir)
+    files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE, HTML_FILE)]
+    if plots:
+        files += plot_paths(out, [(ALL, ALL), *_sidecar_sections(strata, group_by)], runs, False)
+    if manifest is not None:
+        check_manifest(Path(manifest), files)
+        files.append(Path(manifest))
+    for path in files:
+        outputs.check_target(path, inputs)
+    # other calls' files in the folder (checked again when written: strata's plots, the page)
+    plotted = [path for pattern in PLOT_PATTERNS for path in out.glob(pattern)] if plots else []
+    replaced = files + plotted
+    outputs.refuse_strays(
+        out, folder_files(out, modes=False), replaced, inputs, "this comparison's"
+    )
+
+
+def check_plots(
+    comparison, outdir: str | os.PathLike, manifest: str | os.PathLike | None = None
+) -> None:
+    """Refuse, before ``comparison`` is printed, a plot :meth:`Comparison.write` would
+    write into ``outdir`` that cannot be written there, or that is the ``manifest``: each
+    section's, named after strata that only the comparison knows, and the
+    precision-recall curve, drawn when the runs' curves are known."""
+    sections = [(section.label, section.kind) for section in comparison.sections]
+    curves = bool(comparison.precision_recall())
+    files = plot_paths(Path(outdir), sections, len(comparison.runs), curves)
+    if manifest is not None:
+        check_manifest(Path(manifest), files)
+    for path in files:
+        outputs.check_target(path)  # the call's inputs are known to its input scope
+
+
+def check_manifest(manifest: Path, files: Iterable[Path]) -> None:
+    """Refuse a manifest that is another output of compare, or the folder it writes into."""
+    named = (Setting("manifest"), f" {manifest}")  # the path whole (a value part is cut)
+    for path in files:
+        found = outputs.collision(manifest, path)
+        if found == "same":
+            raise UsageError(*named, " would overwrite an output of compare")
+        if found == "holds":
+            raise UsageError(*named, f" is a folder compare writes {path} into")
+        if outputs.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json
+            raise UsageError(*named, f" lies under {path}, a file compare writes")
+
+
+def _sidecar_sections(strata, group_by) -> list[tuple[str, str]]:
+    """The sections (label, kind) of the ``group_by`` fields a sidecar (a path, or the
+    table :func:`trecbench.load_strata` reads) gives: each field's macro section and one
+    per value it holds, in a comparison's order. The strata of ``qid-prefix``, of topics
+    the sidecar does not hold (``(none)``) and of a mapping depend on the topics compared:
+    :func:`check_plots`. A field the sidecar lacks is refused where the strata are read.
+    (A value held only by topics the qrels lack names no plot, yet is checked: what lies
+    in the folder under its name, a folder or a link, is no output of compare's either.)"""
+    from .tables import sections_of
+
+    fields = [group_by] if isinstance(group_by, str) else list(dict.fromkeys(group_by or []))
+    if strata is None or isinstance(strata, Mapping) or not fields:
+        return []
+    import pandas as pd
+
+    from ..strata import load_strata  # read once in a call: compare's reading finds it
+
+    frame = strata if not isinstance(strata, (str, os.PathLike)) else load_strata(strata)
+    values = {
+        field: {
+            qid: str(value)
+            for qid, value in zip(frame["qid"], frame[field], strict=True)
+            if not pd.isna(value)
+        }
+        for field in fields
+        if field in frame.columns and field != "qid"
+    }
+    held = list(dict.fromkeys(qid for mapping in values.values() for qid in mapping))
+    return [(part.section.label, part.section.kind) for part in sections_of(held, values)[1:]]
