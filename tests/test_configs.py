@@ -307,7 +307,7 @@ def test_a_run_mode_given_a_fusion_setting_is_refused_naming_it(tmp_path, settin
 
 def test_the_fusion_settings_named_are_those_the_schema_refuses_beside_run():
     from trecbench.benchmarking.loading import FUSION_KEYS
-    from trecbench.report import load_schema
+    from trecbench.json_schemas import load_schema
 
     run_mode = load_schema("benchmark_config")["$defs"]["mode"]["oneOf"][0]
     refused = [one["required"][0] for one in run_mode["not"]["anyOf"]]

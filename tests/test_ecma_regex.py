@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from trecbench import report
+from trecbench import json_schemas
 from trecbench.ecma_regex import ecma_pattern
 
 # (pattern, text, whether ECMA-262's RegExp.prototype.test finds the pattern in the text):
@@ -110,8 +110,8 @@ def test_an_escaped_letter_read_otherwise_by_python_is_refused(pattern):
 
 
 def test_the_suite_schema_takes_the_system_names_ecma_262_takes():
-    schema = report.load_schema("leaderboard_suite")["properties"]["systems"]
-    validator = report.schema_validator(schema)
+    schema = json_schemas.load_schema("leaderboard_suite")["properties"]["systems"]
+    validator = json_schemas.schema_validator(schema)
     assert validator.is_valid(["bm25", "a\x1cb"])
     assert not validator.is_valid(["\ufeffbm25"])
     assert not validator.is_valid(["bm\u00a025"])

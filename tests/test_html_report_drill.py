@@ -137,7 +137,7 @@ def test_a_page_of_preferences_has_no_drill_down_and_scores_as_without_it(tmp_pa
 
 def test_the_schema_names_every_judgments_format():
     from trecbench.evaluation import REL_FORMATS
-    from trecbench.report import load_schema
+    from trecbench.json_schemas import load_schema
 
     evaluation = load_schema("benchmark_report")["properties"]["evaluation"]["oneOf"][1]
     assert tuple(evaluation["properties"]["rel_format"]["enum"]) == REL_FORMATS

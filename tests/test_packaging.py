@@ -109,7 +109,11 @@ def test_wheel_in_a_fresh_venv_scores_the_bundled_data(wheel, tmp_path):
     assert installed.stdout == checkout.stdout
     assert "| tfidf-word | 56 | 0.2450 |" in installed.stdout
     schemas = subprocess.run(  # package data: the schemas load from the installed package
-        [python, "-c", "from trecbench import report; report.load_schema('evaluation_report')"],
+        [
+            python,
+            "-c",
+            "from trecbench import json_schemas; json_schemas.load_schema('evaluation_report')",
+        ],
         cwd=work,
         capture_output=True,
         text=True,

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT
 
-from trecbench import report
+from trecbench import json_schemas, report
 from trecbench.cli import _register, cli
 from trecbench.cli.report_options import report_options
 from trecbench.ecma_regex import ecma_pattern
@@ -290,7 +290,7 @@ def test_manifest_matches_schema(files, tmp_path):
 def test_schemas_are_valid_draft_2020_12():
     jsonschema = pytest.importorskip("jsonschema")
     for name in (report.REPORT_SCHEMA, report.MANIFEST_SCHEMA):
-        jsonschema.Draft202012Validator.check_schema(report.load_schema(name))
+        jsonschema.Draft202012Validator.check_schema(json_schemas.load_schema(name))
 
 
 # a value each pattern of the shipped schemas takes (a new pattern needs one here)
@@ -318,13 +318,13 @@ def _patterns(value) -> list[str]:
 def test_schema_patterns_end_where_json_schema_says_before_no_newline():
     # jsonschema searches with Python's re, whose $ also matches before a final newline:
     # "HP:0001250\n" passed ^HP:[0-9]{7}$ (ECMA-262's $, JSON Schema's, does not match)
-    names = [p.name.removesuffix(".schema.json") for p in report._schema_files().iterdir()]
-    found = {p for name in names for p in _patterns(report.load_schema(name))}
+    names = [p.name.removesuffix(".schema.json") for p in json_schemas._schema_files().iterdir()]
+    found = {p for name in names for p in _patterns(json_schemas.load_schema(name))}
     assert found == set(PATTERN_SAMPLES)
     for name in names:  # which schema_validator does not read as ECMA-262
-        assert '"patternProperties"' not in json.dumps(report.load_schema(name)), name
+        assert '"patternProperties"' not in json.dumps(json_schemas.load_schema(name)), name
     for pattern, sample in PATTERN_SAMPLES.items():
-        validator = report.schema_validator({"type": "string", "pattern": pattern})
+        validator = json_schemas.schema_validator({"type": "string", "pattern": pattern})
         assert validator.is_valid(sample), pattern
         for bad in (sample + "\n", sample + "\n\n", "\n" + sample):
             assert not validator.is_valid(bad), (pattern, bad)
@@ -344,7 +344,7 @@ def test_a_pattern_reached_through_a_whole_schema_ref_is_read_as_json_schema(tmp
         ("inner", {"$schema": dialect, "$id": "urn:t:inner", "pattern": "^a$"}),
     ):
         (tmp_path / f"{name}.schema.json").write_text(json.dumps(schema))
-    monkeypatch.setattr(report, "_schema_files", lambda: tmp_path)
+    monkeypatch.setattr(json_schemas, "_schema_files", lambda: tmp_path)
     report.validate_against_schema("a", "outer")
     with pytest.raises(OutputError, match=r"outer: \(top level\): \"a\\n\" does not match"):
         report.validate_against_schema("a\n", "outer")
@@ -410,8 +410,8 @@ def test_score_outputs_refuse_report_equal_to_manifest(files, tmp_path):
 
 def test_docs_document_every_schema_field():
     section = (ROOT / "docs" / "reports.md").read_text()
-    manifest = report.load_schema(report.MANIFEST_SCHEMA)
-    names = set(report.load_schema(report.REPORT_SCHEMA)["properties"]) | set(
+    manifest = json_schemas.load_schema(report.MANIFEST_SCHEMA)
+    names = set(json_schemas.load_schema(report.REPORT_SCHEMA)["properties"]) | set(
         manifest["properties"]
     )
     names |= set(manifest["$defs"]["file"]["properties"])

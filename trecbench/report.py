@@ -8,7 +8,8 @@ user's ``--meta key=value`` pairs, and every input and output with its sha256.
 
 Both are plain dicts that match the JSON Schemas shipped in ``trecbench/schemas/``; they
 are built to match by construction; :func:`validate_against_schema` checks them (the tests
-validate every generated shape), importing ``jsonschema`` only then.
+validate every generated shape), importing ``jsonschema`` only then
+(:mod:`trecbench.json_schemas` holds the schemas' loading and messages).
 
 The small pieces (:func:`input_record`, :func:`tool`, :func:`environment`,
 :func:`git_commit`, :func:`write_json`, :func:`bytes_record`, :func:`parse_meta`,
@@ -18,7 +19,6 @@ The small pieces (:func:`input_record`, :func:`tool`, :func:`environment`,
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import json
 import math
@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, provenance
-from .ecma_regex import ecma_pattern
 from .errors import OutputError, UsageError
+from .json_schemas import schema_refusal
 from .json_values import json_safe
 from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     OPTIONAL_PACKAGES,
@@ -44,7 +44,6 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     utc_now,
 )
 from .text_bytes import utf8
-from .yaml_loader import NumberAsText, WrittenInt
 
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
@@ -185,40 +184,6 @@ def write_json(
     return bytes_record(path, kind, data)
 
 
-def _schema_files():
-    from importlib import resources
-
-    return resources.files("trecbench").joinpath("schemas")
-
-
-def load_schema(name: str) -> dict:
-    """A JSON Schema shipped in ``trecbench/schemas/`` (``name`` without ``.schema.json``)."""
-    return json.loads(_schema_files().joinpath(f"{name}.schema.json").read_text("utf-8"))
-
-
-def schema_validator(schema: dict, **options: Any):
-    """A Draft 2020-12 validator of ``schema`` (``options`` as ``jsonschema`` takes them)
-    that reads ``pattern`` as JSON Schema means it, as ECMA-262 does
-    (:func:`~trecbench.ecma_regex.ecma_pattern`); every shipped schema is checked
-    through it. (No shipped schema uses ``patternProperties``, which would keep Python's
-    reading: a test says so.)"""
-    return _ecma_validator()(schema, **options)
-
-
-@functools.cache
-def _ecma_validator():
-    """Draft 2020-12's validator class with ECMA-262's ``pattern`` (made once)."""
-    import jsonschema
-
-    def pattern(validator, wanted, instance, _schema):
-        if validator.is_type(instance, "string") and not re.search(ecma_pattern(wanted), instance):
-            yield jsonschema.ValidationError(f"{instance!r} does not match {wanted!r}")
-
-    return jsonschema.validators.extend(
-        jsonschema.Draft202012Validator, validators={"pattern": pattern}
-    )
-
-
 def validate_against_schema(obj: Any, schema_name: str) -> None:
     """Check ``obj`` against a shipped schema; raises :class:`OutputError` on mismatch,
     ``schema: where: message`` (``where`` the value's path, ``/``-separated as in JSON)."""
@@ -227,75 +192,6 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
         keys, message = refused
         where = "/".join(str(part) for part in keys) or "(top level)"
         raise OutputError(f"{schema_name}: {where}: {message}")
-
-
-def schema_refusal(obj: Any, schema_name: str) -> tuple[tuple[str | int, ...], str] | None:
-    """What a shipped schema refuses of ``obj``: the path of the refused value (keys and
-    list indexes) and why, or None when it matches; a configuration's loader names the
-    key as its messages do.
-
-    Every shipped schema is registered under its ``$id``, so schemas can share
-    definitions (the EvaluationReport uses the manifest's ``file`` and ``environment``).
-    ``jsonschema`` (a dependency: benchmark configurations are checked with it) is imported
-    here only, so commands that check no schema do not load it.
-    """
-    import jsonschema
-    from referencing import Registry, Resource
-    from referencing.jsonschema import DRAFT202012
-
-    shipped = [
-        json.loads(entry.read_text("utf-8"))
-        for entry in _schema_files().iterdir()
-        if entry.name.endswith(".schema.json")
-    ]
-    # registered without their $schema, which a $ref to a whole schema would follow to
-    # jsonschema's own Draft 2020-12 validator, reading its patterns as Python's
-    registry = Registry().with_resources(
-        (
-            schema["$id"],
-            Resource(
-                {key: value for key, value in schema.items() if key != "$schema"}, DRAFT202012
-            ),
-        )
-        for schema in shipped
-        if "$id" in schema
-    )
-    validator = schema_validator(
-        load_schema(schema_name),
-        registry=registry,
-        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
-    )
-    error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
-    return None if error is None else (tuple(error.absolute_path), schema_message(error))
-
-
-def schema_message(error: Any) -> str:
-    """What a jsonschema ``error`` says, the refused value quoted as its input writes it
-    (``true``, ``null``: :func:`_value_text`), not in Python's syntax (``True``, ``None``)."""
-    message, shown = error.message, repr(error.instance)
-    if message.startswith(shown):  # a YAML date as 2024-01-01, not datetime.date(...)
-        message = _value_text(error.instance) + message[len(shown) :]
-    if error.validator == "type" and isinstance(error.instance, NumberAsText):
-        message = error.instance.refusal(error.validator_value) or message  # 9e-1
-    return message
-
-
-def _value_text(value: Any) -> str:
-    """A value a schema refused, as an error message quotes it: in the spelling of the
-    TOML, YAML or JSON it was read from (:func:`~trecbench.errors.json_excerpt`), a date or
-    time in ISO 8601."""
-    import datetime
-
-    from .errors import json_excerpt, shortened
-
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, float) and not math.isfinite(value):  # JSON has no spelling
-        # a number beyond a double as written (yaml_loader.WrittenFloat), else inf, nan
-        return shortened(getattr(value, "text", None) or repr(value))
-    if isinstance(value, WrittenInt):  # 0x10, not 16
-        return shortened(value.text)
-    return json_excerpt(value)
 
 
 # ---------------------------------------------------------------------------------------

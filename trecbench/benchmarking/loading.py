@@ -355,7 +355,7 @@ def _yaml_document(text: str, path: Path, refused: str) -> Any:
 
 
 def _check_schema(document: Any, source: ConfigText) -> None:
-    from ..report import schema_refusal
+    from ..json_schemas import schema_refusal
 
     _check_modes(document, source)
     _check_meta(document, source)

@@ -103,7 +103,7 @@ def _path_language(path: Path) -> tuple[str | None, str]:
 def languages() -> tuple[str, ...]:
     """The languages a case, the metadata and ``--language`` may name: the test-case
     schema's (``$defs.language``), read once."""
-    from ..report import load_schema
+    from ..json_schemas import load_schema
 
     return tuple(load_schema(CASES_SCHEMA)["$defs"]["language"]["enum"])
 
@@ -111,7 +111,7 @@ def languages() -> tuple[str, ...]:
 def check_cases(doc: JsonDocument) -> None:
     """Check test cases against the shipped schema; the first problem (in file order)
     becomes an error naming its line and path."""
-    from ..report import load_schema, schema_message, schema_validator
+    from ..json_schemas import load_schema, schema_message, schema_validator
 
     validator = schema_validator(load_schema(CASES_SCHEMA))
     errors = list(validator.iter_errors(doc.value))

@@ -72,7 +72,7 @@ def _document(path: Path) -> tuple[dict, ConfigText]:
 
 
 def _check_schema(document: dict, source: ConfigText) -> None:
-    from ..report import schema_refusal
+    from ..json_schemas import schema_refusal
 
     _check_where(document, source)
     refused = schema_refusal(document, SCHEMA)
