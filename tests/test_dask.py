@@ -409,6 +409,48 @@ def test_a_local_cluster_leaves_nothing_in_the_temporary_folder(tmp_path, monkey
     assert list(tmp_path.iterdir()) == []
 
 
+def _worker_processes() -> set:
+    """This process's children that multiprocessing spawned (a local cluster's nannies and
+    workers; not its resource tracker, which lives as long as this process)."""
+    import psutil
+
+    return {
+        child
+        for child in psutil.Process().children(recursive=True)
+        if "spawn_main" in " ".join(child.cmdline())
+    }
+
+
+def test_evaluate_closes_the_local_cluster_it_started(tmp_path):
+    """Reviewer 305: evaluate(client="local:N") left its cluster's scheduler and worker
+    processes running until the interpreter exited, one more cluster each call (score
+    --dask closes its own)."""
+    import psutil
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n")
+    before = _worker_processes()
+    result = tbdask.evaluate(str(tmp_path / "q"), str(tmp_path / "r"), ["P.2"], client="local:1")
+    assert result.to_frame()["P.2"].tolist() == [0.5]  # 1 relevant of the 2 retrieved
+    _, alive = psutil.wait_procs(_worker_processes() - before, timeout=5)
+    assert not alive
+
+
+def test_evaluate_leaves_a_scheduler_at_an_address_running(tmp_path, client):
+    """The client evaluate makes of an address is closed (it was left connected); the
+    scheduler it connected to is not, nor the caller's own client of it."""
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2.0 t\n")
+    scheduler = client.cluster.scheduler
+    clients = set(scheduler.clients)
+    result = tbdask.evaluate(
+        str(tmp_path / "q"), str(tmp_path / "r"), ["P.1"], client=scheduler.address
+    )
+    assert result.to_frame()["P.1"].tolist() == [1.0]
+    assert set(scheduler.clients) == clients
+    assert client.submit(sum, [1, 2]).result() == 3  # the cluster and the client serve on
+
+
 def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path, monkeypatch, capsys):
     """It was `internal error (RuntimeError: Nanny failed to start.)`. The library names
     evaluate's client, score its --dask."""

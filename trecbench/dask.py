@@ -216,11 +216,25 @@ def evaluate(
     ``runs``: one run or a list or dict of them, each a Dask DataFrame or a path, glob or
     list of Parquet or TREC text files. ``client``: a Dask client or a scheduler address
     (``local:N`` starts a local cluster of N processes; default: the current client).
-    ``options`` are :func:`trecbench.evaluate`'s."""
+    ``options`` are :func:`trecbench.evaluate`'s. A client made here of an address is
+    closed before the call returns, and the local cluster it started (``local:N``) with
+    it, so that no scheduler or worker process outlives the call; a scheduler at an
+    address given runs on, as does a client given."""
+    if not isinstance(client, str):
+        return _evaluate_on(client, qrels, runs, measures, partitions, options)
+    from .dask_cluster import close
+
+    connected = connect(client)
+    try:
+        return _evaluate_on(connected, qrels, runs, measures, partitions, options)
+    finally:
+        close(connected)
+
+
+def _evaluate_on(client: Client | None, qrels, runs, measures, partitions, options):
+    """:func:`evaluate` on ``client`` (None: the current one)."""
     from .evaluation import evaluate as evaluate_here
 
-    if isinstance(client, str):
-        client = connect(client)
     if isinstance(runs, Mapping):
         wrapped: Any = {name: DaskRun(run, client, partitions) for name, run in runs.items()}
     elif isinstance(runs, (list, tuple)) and not all(isinstance(r, str) for r in runs):
