@@ -478,6 +478,69 @@ def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path, monke
     assert not list(tmp_path.glob("trecbench-dask-*"))  # its scratch folder removed too
 
 
+def test_a_script_without_a_main_guard_is_named_as_a_likely_cause(tmp_path):
+    """Reviewer 305: a script calling evaluate(client="local:1") without an `if __name__
+    == "__main__":` guard failed with "killed? out of memory?": each spawned worker runs
+    the script again, starts a cluster of its own, and ends."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2.0 t\n")
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import trecbench.dask\n"
+        "print('script ran')\n"
+        f"trecbench.dask.evaluate({str(tmp_path / 'q')!r}, {str(tmp_path / 'r')!r},"
+        " client='local:1')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.count("script ran") == 2  # once here, once in the worker
+    assert done.stderr.splitlines()[-1].startswith(
+        "trecbench.errors.WorkerError: client='local:1': a local Dask worker process ended as"
+        " it started (killed? out of memory? a script without an `if __name__ == '__main__':`"
+        " guard, which each worker process runs again as it starts?)"
+    )
+
+
+@pytest.mark.parametrize(
+    "main, named",
+    [
+        ({"__file__": "/x/trecbench/__main__.py", "__spec__": "trecbench.__main__"}, False),
+        ({"__file__": "/venv/bin/trecbench", "main": "trecbench.__main__.main"}, False),
+        ({}, False),  # an interactive session
+        ({"__file__": "/x/script.py"}, True),
+        ({"__file__": "/x/tool/__main__.py", "__spec__": "tool.__main__"}, True),
+    ],
+)
+def test_trecbench_s_own_command_line_is_not_named_an_unguarded_script(main, named, monkeypatch):
+    import importlib.machinery
+    import sys
+    import types
+
+    import trecbench.__main__
+    from trecbench import dask_cluster
+
+    module = types.ModuleType("__main__")
+    if "__file__" in main:
+        module.__file__ = main["__file__"]
+    if "__spec__" in main:
+        module.__spec__ = importlib.machinery.ModuleSpec(main["__spec__"], None)
+    if "main" in main:
+        module.main = trecbench.__main__.main
+    monkeypatch.setitem(sys.modules, "__main__", module)
+    assert dask_cluster._main_run_again() is named
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
 @pytest.mark.parametrize("kind", ["fifo", "stdin"])
 def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_path):

@@ -136,12 +136,38 @@ def _local_cluster(address: str) -> LocalCluster:
         if not isinstance(exc, RuntimeError):
             raise
         # "Nanny failed to start.": the cluster is closed
+        causes = "killed? out of memory?"
+        if _main_run_again():
+            causes += (
+                " a script without an `if __name__ == '__main__':` guard, which each worker"
+                " process runs again as it starts?"
+            )
         raise WorkerError(
             Setting("client", address),
-            f": a local Dask worker process ended as it started (killed? out of memory?): {exc}",
+            f": a local Dask worker process ended as it started ({causes}): {exc}",
         ) from None
     cluster.trecbench_scratch = weakref.finalize(cluster, shutil.rmtree, scratch, True)
     return cluster
+
+
+def _main_run_again() -> bool:
+    """Whether each worker process runs this program's main module again as it starts:
+    multiprocessing spawns them, and a spawned process runs the main script (or ``python
+    -m`` module) again but for its ``if __name__ == "__main__":`` block; unguarded, it
+    starts a cluster in every worker, and the worker fails. Not so for trecbench's command
+    line (``python -m trecbench``, the ``trecbench`` script: guarded) nor an interactive
+    session (no main file)."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if getattr(main, "__file__", None) is None:
+        return False
+    from . import __main__ as command_line
+
+    spec = getattr(main, "__spec__", None)
+    if getattr(spec, "name", None) == command_line.__name__:
+        return False
+    return getattr(main, "main", None) is not command_line.main
 
 
 def _started(workers: int, scratch: str) -> LocalCluster:
