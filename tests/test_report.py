@@ -653,3 +653,30 @@ def test_a_run_of_text_measures_alone_is_in_the_report(tmp_path):
         {"run": name, "topics": 0, "aggregates": {}, "per_query": {}}
         for name in ("tfidf-char", "tfidf-word")
     ]
+
+
+def test_the_manifest_of_python_m_trecbench_records_a_command_that_runs_again(tmp_path):
+    """Reviewer 305: after `python -m trecbench` the manifest's command began with the
+    path of trecbench/__main__.py, which does not run (no exec bit; as a script, its
+    relative imports fail). It is the interpreter, its options, -m trecbench and the
+    arguments, and the line, split as a shell splits it, runs again to the same output."""
+    import shlex
+    import sys
+
+    manifest = tmp_path / "manifest.json"
+    arguments = ["score", "-m", "P.5", "qrels/hpo-demo.qrels", "runs/tfidf-char.run"]
+    command = [sys.executable, "-X", "utf8", "-m", "trecbench", *arguments]
+    first = subprocess.run(
+        [*command, "--manifest", str(manifest)], cwd=ROOT, capture_output=True, check=True
+    )
+    recorded = json.loads(manifest.read_bytes())
+    report.validate_against_schema(recorded, report.MANIFEST_SCHEMA)
+    assert recorded["command"]["argv"] == [*command, "--manifest", str(manifest)]
+    again = subprocess.run(
+        shlex.split(recorded["command"]["line"]),
+        cwd=recorded["cwd"],
+        capture_output=True,
+        check=True,
+    )
+    assert again.stdout == first.stdout
+    assert first.stdout.startswith(b"P_5")

@@ -233,6 +233,30 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def command_argv() -> list[str]:
+    """This process's command line as it can be run again: ``sys.argv``, but for a module
+    run with ``python -m`` (``python -m trecbench score ...``), whose ``sys.argv[0]`` is
+    the path of its ``__main__.py`` (a file that does not run by itself: not executable,
+    its imports relative), the interpreter (``sys.executable``) with the options it was
+    given (``sys.orig_argv``) and ``-m`` and the module."""
+    import sys
+
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is None:  # a script or a console script: its path runs it again
+        return list(sys.argv)
+    arguments = sys.argv[1:]
+    # sys.orig_argv: the interpreter, its options, -m and the module, then the arguments
+    options = sys.orig_argv[1 : len(sys.orig_argv) - len(arguments)]
+    if options[-2:-1] == ["-m"]:
+        options = options[:-2]
+    elif options[-1:] and options[-1].startswith("-m"):  # -mtrecbench
+        options = options[:-1]
+    else:  # run otherwise (runpy.run_module; -Im): its options unknown, left out
+        options = []
+    module = spec.name.removesuffix(".__main__")
+    return [sys.executable or "python", *options, "-m", module, *arguments]
+
+
 def _version(distribution: str) -> str | None:
     from importlib import metadata  # ~15 ms: kept off the CLI's start-up path
 

@@ -25,7 +25,6 @@ import math
 import os
 import re
 import shlex
-import sys
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -39,6 +38,7 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     OPTIONAL_PACKAGES,
     PACKAGES,
     bytes_record,
+    command_argv,
     file_digest,
     git_commit,
     utc_now,
@@ -347,9 +347,10 @@ def build_manifest(
 ) -> dict:
     """The ExperimentManifest of one command (schema ``experiment_manifest``).
 
-    ``argv`` is the full command line (``sys.argv``); ``inputs``/``outputs`` are
-    :func:`input_record` / :func:`write_json` dicts; ``meta`` the user's ``--meta`` pairs
-    (model name and version, parameters, index snapshot id, seeds). A random (uuid4)
+    ``argv`` is the full command line (:func:`~trecbench.provenance.command_argv`);
+    ``inputs``/``outputs`` are :func:`input_record` / :func:`write_json` dicts; ``meta``
+    the user's ``--meta`` pairs (model name and version, parameters, index snapshot id,
+    seeds). A random (uuid4)
     ``experiment_id`` is made unless one is given. ``cwd`` (default: the current
     directory) is recorded with its git commit, if it is in a git work tree.
     """
@@ -501,7 +502,7 @@ def write_score_outputs(
         written.append(bytes_record(report, "report", data))
     if manifest is not None:
         document = build_manifest(
-            sys.argv if argv is None else argv, records, written, meta or {}, experiment_id
+            command_argv() if argv is None else argv, records, written, meta or {}, experiment_id
         )
         files.append((manifest, json_bytes(document)))
     with OutputSet(protected) as out:

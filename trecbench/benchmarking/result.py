@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,7 +162,7 @@ class Benchmark:
         (fused modes) and ExperimentManifest.json (last). ``meta`` adds to the settings'."""
         import uuid
 
-        from ..report import build_manifest, bytes_record, json_bytes
+        from ..report import build_manifest, bytes_record, command_argv, json_bytes
 
         out = output_folder(self.config, outdir)
         meta = dict(self.config.meta) | dict(meta or {})
@@ -174,7 +173,7 @@ class Benchmark:
             for path, (data, kind) in files.items()
         ]
         manifest = build_manifest(
-            sys.argv if argv is None else argv, self.inputs, written, meta, experiment_id
+            command_argv() if argv is None else argv, self.inputs, written, meta, experiment_id
         )
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
         _refuse_strays(out, files, [record["path"] for record in self.inputs])

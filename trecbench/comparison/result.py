@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numbers
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -447,7 +446,8 @@ class Comparison:
         (with its drill-down to each run's top ``html_depth`` documents; None: no page),
         (with ``plots``) the PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an
         ExperimentManifest there (inputs and outputs with sha256, ``meta``, the command line
-        ``argv``, default ``sys.argv``); returns the paths written, manifest last.
+        ``argv``, default this process's, as it can be run again); returns the paths
+        written, manifest last.
 
         Everything is prepared first and committed together: on any failure no file is
         replaced. Inputs are never overwritten. The report and the manifest share one
@@ -456,7 +456,7 @@ class Comparison:
         import uuid
 
         from ..outputs import OutputSet, refuse_strays
-        from ..report import build_manifest, bytes_record, json_bytes
+        from ..report import build_manifest, bytes_record, command_argv, json_bytes
         from .targets import check_manifest
 
         out = Path(outdir)
@@ -481,7 +481,7 @@ class Comparison:
             check_manifest(manifest, files)
             outputs = [bytes_record(path, kind, data) for path, (data, kind) in files.items()]
             document = build_manifest(
-                sys.argv if argv is None else argv,
+                command_argv() if argv is None else argv,
                 self.inputs or [],
                 outputs,
                 meta or {},
