@@ -162,12 +162,12 @@ def _main_run_again() -> bool:
     main = sys.modules.get("__main__")
     if getattr(main, "__file__", None) is None:
         return False
-    from . import __main__ as command_line
-
-    spec = getattr(main, "__spec__", None)
-    if getattr(spec, "name", None) == command_line.__name__:
-        return False
-    return getattr(main, "main", None) is not command_line.main
+    # told by name: the command line is a layer above this module, not imported here
+    command_line = f"{__package__}.__main__"
+    if getattr(getattr(main, "__spec__", None), "name", None) == command_line:
+        return False  # python -m trecbench
+    # the console script: `from trecbench.__main__ import main`
+    return getattr(getattr(main, "main", None), "__module__", None) != command_line
 
 
 def _started(workers: int, scratch: str) -> LocalCluster:
