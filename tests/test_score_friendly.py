@@ -494,3 +494,40 @@ def test_a_topic_named_all_is_said_to_read_as_the_summary(tmp_path, capsys):
         )
     assert run(["score", "-m", "recip_rank", *files]) == 0  # no topic lines: nothing to say
     assert "named 'all'" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (
+            [],
+            [
+                "1 qrels topic has no relevant document (scored 0 where counted): 2",
+                "1 qrels topic has negative grades (treated as unjudged): 3",
+                "r: 2 qrels topics are not in the run (ignored; -c would count them as 0): 2, 3",
+            ],
+        ),
+        (
+            ["-c"],
+            [
+                "1 qrels topic has no relevant document (scored 0, and counted: -c): 2",
+                "1 qrels topic has negative grades (treated as unjudged): 3",
+                "r: 2 qrels topics are not in the run (counted as 0 in the averages: -c): 2, 3",
+            ],
+        ),
+    ],
+)
+def test_a_topic_without_relevant_documents_is_not_said_to_count_when_it_is_ignored(
+    tmp_path, monkeypatch, options, said
+):
+    # topic 2 (nothing relevant) is not in the run: without -c trec_eval ignores it (num_q
+    # 1, P_1 1.0000 by trec_eval 9.0.8), so "they score 0 and count" was false; "1 ... have"
+    (tmp_path / "q").write_text("1 0 A 1\n2 0 B 0\n3 0 C -1\n3 0 D 1\n")
+    (tmp_path / "r").write_text("1 Q0 A 1 1 t\n")
+    out, err, code = run_score(
+        ["-m", "P.1", "-m", "num_q", *options, "q", "r"], tmp_path, monkeypatch
+    )
+    assert code == 0
+    expected = [b"num_q", b"all", b"3" if options else b"1", b"P_1", b"all"]
+    assert out.split() == [*expected, b"0.3333" if options else b"1.0000"]
+    assert err.splitlines() == [f"trecbench: warning: {line}" for line in said]

@@ -222,7 +222,7 @@ def test_score_warns_about_such_an_id_in_one_line(tmp_path, capsys):
     assert run(["score", "-m", "P.1", str(qrels), str(_jsonl(tmp_path, rows))]) == 0
     err = capsys.readouterr().err.splitlines()
     assert all(line.startswith("trecbench: warning: ") for line in err)
-    assert any(line.endswith("run topics are not in the qrels (ignored, also with -c): x\\ny")
+    assert any(line.endswith("1 run topic is not in the qrels (ignored, also with -c): x\\ny")
                for line in err)  # fmt: skip
 
 

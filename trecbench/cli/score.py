@@ -545,30 +545,44 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str], obje
     return grouped, warnings + group_warnings(grouped), table
 
 
+# each kind of flagged topic: its noun, singular and plural, and what is said of them
 _REASONS = {
-    "no_relevant": "qrels topics have no relevant document (they score 0 and count)",
-    "negative_grades": "qrels topics have negative grades (treated as unjudged)",
-    "run_only": "run topics are not in the qrels (ignored, also with -c)",
+    "no_relevant": (
+        ("qrels topic has", "qrels topics have"),
+        "no relevant document (scored 0 where counted)",
+    ),
+    "negative_grades": (
+        ("qrels topic has", "qrels topics have"),
+        "negative grades (treated as unjudged)",
+    ),
+    "run_only": (
+        ("run topic is", "run topics are"),
+        "not in the qrels (ignored, also with -c)",
+    ),
+    "qrels_only": (("qrels topic is", "qrels topics are"), "not in the run"),
 }
 
 
 def _flag_summary(evaluation) -> list[str]:
-    """One line per kind of flagged topic (and run), listing a few topic ids."""
+    """One line per kind of flagged topic (and run), listing a few topic ids. A qrels
+    topic without a relevant document counts only where it is scored: in the runs that
+    hold it, or in every run with -c (the qrels_only line says which runs lack it)."""
     groups: dict[tuple, list[str]] = {}
     for flag in evaluation.flagged:
         groups.setdefault((flag.reason, flag.run), []).append(flag.qid)
     complete = evaluation.settings.complete
     lines = []
     for (reason, run), qids in groups.items():
+        (one, many), what = _REASONS[reason]
         if reason == "qrels_only":
-            what = "qrels topics are not in the run" + (
+            what += (
                 " (counted as 0 in the averages: -c)"
                 if complete
                 else " (ignored; -c would count them as 0)"
             )
-        else:
-            what = _REASONS[reason]
-        shown = first_few(qids)
+        elif reason == "no_relevant" and complete:
+            what = "no relevant document (scored 0, and counted: -c)"
+        noun = one if len(qids) == 1 else many
         prefix = f"{run}: " if run else ""
-        lines.append(f"{prefix}{len(qids)} {what}: {shown}")
+        lines.append(f"{prefix}{len(qids)} {noun} {what}: {first_few(qids)}")
     return lines

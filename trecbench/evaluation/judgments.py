@@ -222,7 +222,8 @@ class Qrels:
                         qid,
                         "no_relevant",
                         f"topic {qid} has no relevant document (grade >= {level}): "
-                        "it scores 0 on every measure and still counts in the averages",
+                        "it scores 0 on every measure, and counts in the averages of "
+                        "the runs that hold it (of every run with -c, complete=True)",
                     )
                 )
             if bottom < 0:
