@@ -306,3 +306,17 @@ def test_compare_of_runs_equal_whatever_the_judgments_names_no_flip(tmp_path, ca
     assert run([*args, "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["unjudged_bounds"]["rows"]
     assert [row["could_flip"] for row in rows] == [None, False]
+
+
+def test_a_topic_the_qrels_do_not_judge_is_refused_not_dropped(tmp_path):
+    from trecbench.errors import UsageError
+
+    (tmp_path / "q.qrels").write_text("t1 0 d1 1\nt1 0 d9 -1\nt2 0 e2 1\n")
+    (tmp_path / "r.run").write_text("t1 Q0 d5 1 10 A\nt1 Q0 d1 2 9 A\nt1 Q0 d9 3 8 A\n")
+    qrels, runs = str(tmp_path / "q.qrels"), [str(tmp_path / "r.run")]
+    # by hand over t1 and t2 (no results: 0): t1's top 3 has d1 relevant, d5 and d9
+    # unjudged; low (1/3 + 0) / 2, high (3/3 + 0) / 2
+    (bound,) = unjudged_bounds(qrels, runs, ["P@3"], topics=["t1", "t2"])
+    assert (bound.low, bound.high) == (pytest.approx(1 / 6), pytest.approx(0.5))
+    with pytest.raises(UsageError, match=r"^topics: the qrels do not judge topic 'zz'$"):
+        unjudged_bounds(qrels, runs, ["P@3"], topics=["t2", "zz"])

@@ -115,7 +115,8 @@ def unjudged_bounds(
     it is scored (``evaluate(..., unjudged_bounds=True)``), so a pipe serves as well as a
     file. ``topics``: only these count, each for every run (a run without results for
     one scores 0 on it, trec_eval ``-c``), as in the comparison the bounds are set
-    against (its ``queries``).
+    against (its ``queries``); a topic the qrels do not hold is refused (it has no
+    bounds: trec_eval leaves a topic without judgments out).
 
     >>> bounds = unjudged_bounds("qrels.txt", ["bm25.run"], ["nDCG@10"])  # doctest: +SKIP
     >>> bounds[0].low, bounds[0].high  # doctest: +SKIP
@@ -131,11 +132,20 @@ def evaluation_bounds(evaluation, topics=None) -> list[UnjudgedBound]:
     (``evaluate(..., unjudged_bounds=True)``): over each run's topics, its values as the
     evaluation summarised them (score's), or over ``topics`` as :func:`unjudged_bounds`
     says."""
-    from ..errors import UsageError
+    from ..errors import Setting, UsageError
     from ..evaluation.assembly import bound_rows
 
     if any(run.unjudged_high is None for run in evaluation.runs):
         raise UsageError("unjudged bounds were not kept: evaluate(..., unjudged_bounds=True)")
+    if topics is not None:
+        judged = set(evaluation.qrels_topics)
+        missing = [topic for topic in topics if topic not in judged]
+        if missing:  # dropped, the bounds would be over fewer topics than asked
+            raise UsageError(
+                Setting("topics"),
+                f": the qrels do not judge topic {missing[0]!r}"
+                + (f" (nor {len(missing) - 1:,} more)" if len(missing) > 1 else ""),
+            )
     return [UnjudgedBound(*row) for row in bound_rows(evaluation, topics)]
 
 
