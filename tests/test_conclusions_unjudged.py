@@ -320,3 +320,21 @@ def test_a_topic_the_qrels_do_not_judge_is_refused_not_dropped(tmp_path):
     assert (bound.low, bound.high) == (pytest.approx(1 / 6), pytest.approx(0.5))
     with pytest.raises(UsageError, match=r"^topics: the qrels do not judge topic 'zz'$"):
         unjudged_bounds(qrels, runs, ["P@3"], topics=["t2", "zz"])
+
+
+def test_the_unjudged_share_reads_0_or_100_percent_only_when_it_is(tmp_path, capsys):
+    from trecbench.cli import run
+    from trecbench.plurals import share_percent
+
+    assert [share_percent(s) for s in (0.0, 1 / 2001, 1 / 3, 2000 / 2001, 1.0)] == [
+        "0.0%", "0.05%", "33.3%", "99.95%", "100.0%"
+    ]  # fmt: skip
+    # 2,000 judged documents and 1 unjudged at rank 1: 1 of 2,001 (0.04998%), not 0.0%
+    (tmp_path / "q.qrels").write_text("".join(f"t1 0 d{i} {int(i == 0)}\n" for i in range(2000)))
+    (tmp_path / "r.run").write_text(
+        "t1 Q0 u 1 3000 A\n" + "".join(f"t1 Q0 d{i} {i + 2} {2000 - i} A\n" for i in range(2000))
+    )
+    argv = ["score", "-m", "recip_rank", "-M", "3000", "--unjudged-bounds"]
+    assert run([*argv, str(tmp_path / "q.qrels"), str(tmp_path / "r.run")]) == 0
+    # by hand: d0 (relevant) at rank 2, 1/2; u relevant at rank 1, 1
+    assert "recip_rank  0.5000       1.0000  0.05%" in capsys.readouterr().out

@@ -160,3 +160,9 @@ def test_library_refusal_names_the_fraction():
         trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=40, tie_bounds=False)
     allowed = trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=40, allow_unjudged=True)
     assert len(allowed.warnings) == 2 and allowed.warnings[0].startswith("run1: 100.0%")
+
+
+def test_the_warning_reads_100_percent_only_when_every_document_is_unjudged():
+    # 2,999 of 3,000 unjudged is 99.97%: rounded to one decimal it read 100.0%
+    text = Unjudged(None, 3000, 2999, 30, 29).message("run", "q.qrels")
+    assert text.startswith("run: 99.97% of the documents it retrieved have ")

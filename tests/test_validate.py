@@ -557,6 +557,21 @@ def test_the_unjudged_share_counts_one_document_as_one(tmp_path):
     )  # "0 of 1 documents" before
 
 
+def test_the_unjudged_share_reads_0_percent_only_when_nothing_is_unjudged(tmp_path):
+    # 1 of 2,010 documents (201 topics of 10) unjudged is 0.0498%: one decimal read 0.0
+    run = b"".join(
+        b"%d Q0 d%d %d %d t\n" % (q, i, i + 1, 10 - i) for q in range(201) for i in range(10)
+    )
+    qrels = b"".join(
+        b"%d 0 d%d 1\n" % (q, i) for q in range(201) for i in range(10) if (q, i) != (0, 0)
+    )
+    _, run_result = _run_and_qrels(tmp_path, run, qrels)
+    got = {f.rule: f.message for f in run_result.findings}
+    assert got["X4"] == (
+        "1 of 2010 documents in the top 10 of judged topics is unjudged (0.05 percent)"
+    )
+
+
 def test_fix_canonical_run(tmp_path):
     path = tmp_path / "messy.run"
     path.write_bytes(

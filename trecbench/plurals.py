@@ -33,12 +33,22 @@ def exact_percent(share: float) -> str:
     return f"{Decimal(repr(float(share))).scaleb(2).normalize():f}%"
 
 
-def percent_beside(value: float, threshold: float) -> str:
-    """``value`` as a percentage with the decimals that keep it on its side of
-    ``threshold`` (0.50001 beside 0.5: ``50.001%``, never 50.0% > 50%)."""
+def percent_beside(value: float, *thresholds: float, sign: str = "%") -> str:
+    """``value`` as a percentage with the decimals that keep it on its side of each of
+    ``thresholds`` (0.50001 beside 0.5: ``50.001%``, never 50.0% > 50%), then ``sign``
+    (``" percent"`` where a message's own words hold no ``%``)."""
     for digits in range(1, 12):
         shown = round(value * 100, digits)
-        same_side = (shown > threshold * 100) == (value > threshold)
-        if same_side and (shown != threshold * 100) == (value != threshold):
-            return f"{shown:.{digits}f}%"
-    return f"{value * 100:.12g}%"
+        if all(
+            (shown > threshold * 100) == (value > threshold)
+            and (shown != threshold * 100) == (value != threshold)
+            for threshold in thresholds
+        ):
+            return f"{shown:.{digits}f}{sign}"
+    return f"{value * 100:.12g}{sign}"
+
+
+def share_percent(share: float, sign: str = "%") -> str:
+    """A share (0 to 1) as a percentage that reads 0% or 100% only when it is: 1 of 3,001
+    is ``0.03%``, 3,000 of 3,001 ``99.97%`` (:func:`percent_beside` 0 and 1)."""
+    return percent_beside(share, 0.0, 1.0, sign=sign)

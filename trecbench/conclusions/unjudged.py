@@ -158,6 +158,7 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     :func:`~trecbench.escaping.escaper`, or by ``name``: the HTML page's table
     isolates one written right to left, ``escaper("html")``)."""
     from ..escaping import escaper
+    from ..plurals import share_percent
     from ..renderers.text_tables import aligned, csv_line, markdown_table
 
     if output_format == "csv":
@@ -171,7 +172,7 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = name or escaper(output_format)
     rows = [
-        [name(b.run), b.measure, f"{b.low:.4f}", f"{b.high:.4f}", f"{b.unjudged:.1%}"]
+        [name(b.run), b.measure, f"{b.low:.4f}", f"{b.high:.4f}", share_percent(b.unjudged)]
         for b in bounds
     ]
     if output_format == "markdown":

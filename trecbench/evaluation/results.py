@@ -15,7 +15,7 @@ import numpy as np
 from .. import tiebounds
 from ..errors import PerTopicWarning, UsageError
 from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure, trec_label
-from ..plurals import few_reprs
+from ..plurals import few_reprs, share_percent
 from .settings import EvalSettings
 
 if TYPE_CHECKING:
@@ -133,8 +133,9 @@ class Unjudged:
         :func:`~trecbench.escaping.escaper`)."""
         where = "" if self.depth is None else f" within rank {self.depth}"
         qrels = "the qrels" if not qrels else shown(qrels)
+        share = share_percent(self.fraction)  # 0% or 100% only when it is
         return (
-            f"{shown(run)}: {self.fraction:.1%} of the documents it retrieved{where} have no "
+            f"{shown(run)}: {share} of the documents it retrieved{where} have no "
             f"judgment in {qrels} ({self.unjudged:,} of {self.retrieved:,}; "
             f"none judged in {self.empty_topics:,} of {self.topics:,} topics), so its "
             "scores are mostly zeros: are these the qrels of this run? (each run of a "

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..compressions import without_suffixes
 from ..errors import InputError
-from ..plurals import counted
+from ..plurals import counted, share_percent
 from ..trec_eval.negative_topics import STOPS, unevaluable
 from . import wording
 from .findings import Collector, QrelsInfo
@@ -271,12 +271,13 @@ def against_qrels(
         )
     count, total = unjudged
     if total:
+        share = share_percent(count / total, " percent")  # 0 or 100 only when it is
         report.add(
             "X4",
             None,
             None,
             f"{count} of {counted(total, 'document')} in the top 10 of judged topics "
-            f"{'is' if count == 1 else 'are'} unjudged ({100 * count / total:.1f} percent)",
+            f"{'is' if count == 1 else 'are'} unjudged ({share})",
         )
 
 
