@@ -85,7 +85,7 @@ def test_one_shared_qrels_is_refused_with_the_fraction_unjudged(converted):
         )
     message = str(refused.value)
     assert message.startswith(
-        "fixed: 99.5% of the documents it retrieved within rank 5 have no judgment in "
+        "fixed: 99.5% of the documents it retrieved within rank 5 are unjudged in "
         f"{out / 'codechunk-ast.qrels'} (1,855 of 1,865; none judged in 363 of 373 topics)"
     )
     assert "--allow-unjudged" in message and "\n" not in message

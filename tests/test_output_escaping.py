@@ -447,9 +447,9 @@ def test_compare_allow_unjudged_warning_escapes_the_run_and_the_qrels(
     warning = " ".join(line.strip() for line in lines[start:end])  # the text wraps it
     name, said = warning.split(": ", 1)[1].split(": ", 1)
     assert _read(name) == NAME
-    qrels = said.split(" have no judgment in ", 1)[1].split(" (", 1)[0]
+    qrels = said.split(" are unjudged in ", 1)[1].split(" (", 1)[0]
     assert _read(qrels) == UNJUDGED_QRELS
-    assert said.startswith("100.0% of the documents it retrieved within rank 1 have no ")
+    assert said.startswith("100.0% of the documents it retrieved within rank 1 are unjudged in ")
 
 
 def test_benchmark_escapes_its_name_mode_labels_and_qids(capsys, tmp_path):

@@ -10,7 +10,7 @@ from trecbench.errors import UsageError
 from trecbench.evaluation import Unjudged, evaluated_depth
 from trecbench.measures import parse_measures
 
-# three topics of four documents; the qrels judge (any grade, -1 included) the ones below
+# three topics of four documents; the qrels list the ones below (bd1 at -1: unjudged)
 RUN = pd.DataFrame(
     [(q, f"{q}d{i}", 4.0 - i) for q in ("a", "b", "c") for i in range(4)],
     columns=["qid", "docno", "score"],
@@ -32,10 +32,10 @@ def test_depth_is_the_deepest_cutoff_or_the_whole_ranking():
 @pytest.mark.parametrize(
     ("measures", "options", "expected"),
     [
-        # top 2: a: ad0 judged, ad1 not; b: bd0 not, bd1 judged (-1); c: neither
-        (["P.2"], {}, Unjudged(2, 6, 4, 3, 1)),
-        # whole ranking: 12 documents, 4 judged, every topic has one
-        (["map"], {}, Unjudged(None, 12, 8, 3, 0)),
+        # top 2: a: ad0 judged, ad1 not; b: bd0 not, bd1 at -1 unjudged; c: neither
+        (["P.2"], {}, Unjudged(2, 6, 5, 3, 2)),
+        # whole ranking: 12 documents, 3 judged (bd1's -1 is not), b has none
+        (["map"], {}, Unjudged(None, 12, 9, 3, 1)),
         # -M 1: a's first is judged, b's and c's are not
         (["map"], {"max_docs": 1}, Unjudged(1, 3, 2, 3, 2)),
     ],
@@ -70,7 +70,7 @@ def test_flagged_needs_most_documents_unjudged_and_nearly_every_topic_empty():
     assert not Unjudged(5, 10, 6, 10, 8).flagged(0.5)  # 80% of the topics is not nearly all
     text = Unjudged(5, 1865, 1855, 373, 363).message("fixed", "ast.qrels")
     assert text.startswith(
-        "fixed: 99.5% of the documents it retrieved within rank 5 have no judgment in "
+        "fixed: 99.5% of the documents it retrieved within rank 5 are unjudged in "
         "ast.qrels (1,855 of 1,865; none judged in 363 of 373 topics)"
     )
     assert "are these the qrels of this run?" in text
@@ -102,17 +102,17 @@ def test_score_warns_and_leaves_the_numbers(tmp_path, monkeypatch):
     wrong = _cli(["score", "-m", "P.2", "theirs.qrels", "run.run"], root, monkeypatch)
     assert wrong.exit_code == 0, wrong.output
     assert (
-        "trecbench: warning: run: 100.0% of the documents it retrieved within rank 2 have "
-        "no judgment in theirs.qrels (6 of 6; none judged in 3 of 3 topics)" in wrong.stderr
+        "trecbench: warning: run: 100.0% of the documents it retrieved within rank 2 are "
+        "unjudged in theirs.qrels (6 of 6; none judged in 3 of 3 topics)" in wrong.stderr
     )
     quiet = _cli(
         ["score", "-m", "P.2", "--unjudged-threshold", "1", "theirs.qrels", "run.run"],
         root,
         monkeypatch,
     )
-    assert "no judgment" not in quiet.stderr and quiet.stdout == wrong.stdout
+    assert "unjudged in" not in quiet.stderr and quiet.stdout == wrong.stdout
     right = _cli(["score", "-m", "P.2", "mine.qrels", "run.run"], root, monkeypatch)
-    assert "no judgment" not in right.stderr
+    assert "unjudged in" not in right.stderr
 
 
 def test_compare_refuses_unless_allowed(tmp_path, monkeypatch):
@@ -121,7 +121,7 @@ def test_compare_refuses_unless_allowed(tmp_path, monkeypatch):
     argv = ["compare", "-m", "P.2", "--samples", "40"]
     refused = _cli([*argv, "theirs.qrels", "run.run", "copy.run"], root, monkeypatch)
     assert refused.exit_code == 1
-    assert "run: 100.0% of the documents it retrieved within rank 2 have no judgment" in str(
+    assert "run: 100.0% of the documents it retrieved within rank 2 are unjudged" in str(
         refused.exception
     )
     assert "--allow-unjudged" in str(refused.exception)
@@ -165,4 +165,48 @@ def test_library_refusal_names_the_fraction():
 def test_the_warning_reads_100_percent_only_when_every_document_is_unjudged():
     # 2,999 of 3,000 unjudged is 99.97%: rounded to one decimal it read 100.0%
     text = Unjudged(None, 3000, 2999, 30, 29).message("run", "q.qrels")
-    assert text.startswith("run: 99.97% of the documents it retrieved have ")
+    assert text.startswith("run: 99.97% of the documents it retrieved are unjudged in q.qrels ")
+
+
+def test_a_negative_grade_is_unjudged_for_the_warning_and_judged_for_judged_at_k(tmp_path):
+    import ir_measures
+
+    # t1 ranks d1 (1), d3 (-1), d4 (no line), d2 (0); t2 e1 (1), e2 (no line); t3 no qrels
+    (tmp_path / "q.qrels").write_text("t1 0 d1 1\nt1 0 d2 0\nt1 0 d3 -1\nt2 0 e1 1\n")
+    (tmp_path / "r.run").write_text(
+        "t1 Q0 d1 1 10 A\nt1 Q0 d3 2 9 A\nt1 Q0 d4 3 8 A\nt1 Q0 d2 4 7 A\n"
+        "t2 Q0 e1 1 10 A\nt2 Q0 e2 1 9 A\nt3 Q0 x 1 9 A\n"
+    )
+    qrels, run = str(tmp_path / "q.qrels"), str(tmp_path / "r.run")
+    result = trecbench.evaluate(qrels, run, ["Judged@2"])
+    # top 2 of t1 and t2: d3 (-1) and e2 (no line) unjudged, 2 of 4; every topic has one
+    assert result.runs[0].unjudged == Unjudged(2, 4, 2, 2, 0)
+    # Judged@2 stays ir_measures' (any qrels line judged): t1 1.0, t2 0.5
+    expected = ir_measures.calc_aggregate(
+        [ir_measures.Judged @ 2], ir_measures.read_trec_qrels(qrels), ir_measures.read_trec_run(run)
+    )
+    assert result.runs[0].summary["Judged_2"] == pytest.approx(expected[ir_measures.Judged @ 2])
+    assert result.runs[0].summary["Judged_2"] == pytest.approx(0.75)
+
+
+def test_a_run_of_negative_grades_is_flagged_as_one_the_qrels_do_not_list(tmp_path, monkeypatch):
+    # ten topics judge rK relevant and nK at -1; 'neg' ranks nK, xK (no line), 'abs' zK, xK
+    (tmp_path / "q.qrels").write_text(
+        "".join(f"t{k} 0 r{k} 1\nt{k} 0 n{k} -1\n" for k in range(1, 11))
+    )
+    for name, first in (("neg", "n"), ("abs", "z")):
+        (tmp_path / f"{name}.run").write_text(
+            "".join(f"t{k} Q0 {first}{k} 1 10 A\nt{k} Q0 x{k} 2 9 A\n" for k in range(1, 11))
+        )
+    for name in ("neg", "abs"):
+        wrong = _cli(["score", "-m", "P.2", "q.qrels", f"{name}.run"], tmp_path, monkeypatch)
+        assert (
+            f"trecbench: warning: {name}: 100.0% of the documents it retrieved within rank 2 "
+            "are unjudged in q.qrels (20 of 20; none judged in 10 of 10 topics)" in wrong.stderr
+        )
+    refused = _cli(
+        ["compare", "-m", "P.2", "--samples", "40", "q.qrels", "neg.run", "abs.run"],
+        tmp_path,
+        monkeypatch,
+    )
+    assert refused.exit_code == 1 and "neg: 100.0% of the documents" in str(refused.exception)

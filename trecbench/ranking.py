@@ -194,6 +194,16 @@ class RankedRun:
             self._judged = judgments, self.match(*judgments[:2])
         return self._judged
 
+    def judged_rows(self, qrels) -> np.ndarray:
+        """Per input row of :attr:`run_table`, whether ``qrels`` judge it at a grade of 0
+        or more (:meth:`judged`'s lookup): a negative grade is trec_eval's "in the pool,
+        unjudged", as no judgment is (a document of diversity qrels judged for several
+        subtopics: once, judged where one of its grades is)."""
+        judgments, (rows, which) = self.judged(qrels)
+        judged = np.zeros(self.run_table.num_rows, bool)
+        judged[rows[judgments[2][which] >= 0]] = True
+        return judged
+
     def first_duplicate(self) -> tuple[str, str, int, int] | None:
         """``(qid, docno, first line, second line)`` of a document listed twice in a topic
         among the kept rows (trec_eval checks only what it evaluates: after ``-M``), the

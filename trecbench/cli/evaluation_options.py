@@ -65,7 +65,8 @@ unjudged_threshold_option = click.option(
     show_default=True,
     help="A run is flagged as scored against qrels not its own (score warns, compare "
     "refuses) when over this share of the documents it retrieved within the evaluated "
-    "depth have no judgment and, in 90% of its topics or more, none has.",
+    "depth are unjudged (no judgment, or a negative grade) and, in 90% of its topics or "
+    "more, none is judged.",
 )
 
 

@@ -129,7 +129,8 @@ def evaluate(
     compute (with 9.0.8: ``dcg``, ``ideal_dcg``, ``yaap``, ``rbp_resid``, ``unj``).
     ``jobs``: processes scoring several run files at once; the results, their order and
     the errors are those of one process. Each run records how many of the documents it
-    retrieved within the evaluated depth have no judgment (``RunResult.unjudged``;
+    retrieved within the evaluated depth are unjudged: no judgment or a negative grade
+    (``RunResult.unjudged``;
     :meth:`Evaluation.unjudged_runs`): a run scored against another run's qrels shows.
 
     Raises :class:`trecbench.errors.InputError` for malformed input,

@@ -147,9 +147,7 @@ def counted(ranked_run: ranking.RankedRun, truth, depth: int | None) -> tuple:
     documents within ``depth`` and how many of them ``truth`` (the call's
     :class:`~.judgments.Qrels`) does not judge, or judges at a negative grade (trec_eval's
     "in the pool, unjudged"); ``rows``: the input rows of those."""
-    judgments, (rows, which) = ranked_run.judged(truth)  # the lookup the fast engine reuses
-    judged = np.zeros(ranked_run.run_table.num_rows, bool)
-    judged[rows[judgments[2][which] >= 0]] = True
+    judged = ranked_run.judged_rows(truth)
     topic, position = ranked_run.row_arrays()
     within = topic >= 0 if depth is None else (topic >= 0) & (position < depth)
     added = np.flatnonzero(within & ~judged)

@@ -94,11 +94,13 @@ class FlaggedTopic:
 
 @dataclass(frozen=True)
 class Unjudged:
-    """A run's documents without any judgment in the qrels, over its evaluated topics (not
-    counted when every measure credits unjudged documents, as MaxOntSim does):
-    within the evaluated ``depth`` (the deepest rank its measures look at; None: the whole
-    ranking, after ``-M``) it ``retrieved`` documents, ``unjudged`` of them have no
-    judgment, and in ``empty_topics`` of its ``topics`` none has."""
+    """A run's documents the qrels leave unjudged, over its evaluated topics (not counted
+    when every measure credits unjudged documents, as MaxOntSim does): within the
+    evaluated ``depth`` (the deepest rank its measures look at; None: the whole ranking,
+    after ``-M``) it ``retrieved`` documents, ``unjudged`` of them have no judgment or a
+    negative grade (trec_eval's "in the pool, unjudged", as the unjudged bounds, X4 and
+    10.0's ``unj`` count them; ``Judged@k`` counts any qrels line), and in
+    ``empty_topics`` of its ``topics`` none has a grade of 0 or more."""
 
     depth: int | None
     retrieved: int
@@ -108,7 +110,7 @@ class Unjudged:
 
     @property
     def fraction(self) -> float:
-        """Share of the retrieved documents without judgment."""
+        """Share of the retrieved documents unjudged."""
         return self.unjudged / self.retrieved if self.retrieved else 0.0
 
     def flagged(self, threshold: float = 0.5) -> bool:
@@ -135,8 +137,8 @@ class Unjudged:
         qrels = "the qrels" if not qrels else shown(qrels)
         share = share_percent(self.fraction)  # 0% or 100% only when it is
         return (
-            f"{shown(run)}: {share} of the documents it retrieved{where} have no "
-            f"judgment in {qrels} ({self.unjudged:,} of {self.retrieved:,}; "
+            f"{shown(run)}: {share} of the documents it retrieved{where} are unjudged in "
+            f"{qrels} ({self.unjudged:,} of {self.retrieved:,}; "
             f"none judged in {self.empty_topics:,} of {self.topics:,} topics), so its "
             "scores are mostly zeros: are these the qrels of this run? (each run of a "
             "code-chunk or memorybench conversion has its own qrels)"

@@ -51,12 +51,10 @@ def evaluated_depth(measures, max_docs: int | None) -> int | None:
 
 
 def _unjudged(ranked_run: ranking.RankedRun, truth: Qrels, depth: int | None) -> tuple:
-    """(retrieved, unjudged, topics, topics with nothing judged) within ``depth``."""
-    _, (rows, _) = ranked_run.judged(truth)  # the lookup the fast engine reuses
-    # diversity qrels judge a document once per subtopic: each row counts once
-    judged_rows = np.zeros(ranked_run.run_table.num_rows, bool)
-    judged_rows[rows] = True
-    rows = np.flatnonzero(judged_rows)
+    """(retrieved, unjudged, topics, topics with nothing judged) within ``depth``; unjudged
+    as the bounds, validate's X4 and 10.0's ``unj`` count it: no judgment, or a negative
+    grade (:meth:`~trecbench.ranking.RankedRun.judged_rows`)."""
+    rows = np.flatnonzero(ranked_run.judged_rows(truth))
     topic, position = ranked_run.row_arrays()
     if depth is None:
         retrieved, judged = len(ranked_run.rows), rows

@@ -115,12 +115,16 @@ def _irm(name, description, source, **fields):
 
 _irm(
     "Judged",
-    "fraction of the top k (or all) retrieved documents that have a judgment",
+    "fraction of the top k (or all) retrieved documents with a qrels line, at any grade "
+    "(a negative one too)",
     "judged",
     cutoff=INT_CUTOFF,
     params=(),
     better=None,
-    notes="diagnostic of judgment coverage (no better direction); ir_measures' judged provider",
+    notes="diagnostic of judgment coverage (no better direction); ir_measures' judged "
+    "provider, which counts a document judged at a negative grade as judged, where "
+    "trec_eval reads it as in the pool, unjudged: so do --unjudged-bounds, validate's X4, "
+    "10.0's unj and the warning of a run scored against qrels not its own",
 )
 _irm(
     "ERR",
