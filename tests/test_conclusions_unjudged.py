@@ -231,7 +231,7 @@ def test_score_prints_the_librarys_bounds_in_table_and_json(capsys):
     rows = json.loads(capsys.readouterr().out)["unjudged_bounds"]
     expected = unjudged_bounds(str(QRELS), {RUN.stem: str(RUN)}, ["nDCG@10", "P.5"])
     assert rows == [bound.to_json() for bound in expected]
-    assert set(rows[0]) == {"run", "measure", "value", "low", "high", "unjudged"}
+    assert set(rows[0]) == {"run", "measure", "value", "low", "high", "high_undefined", "unjudged"}
     assert run([*args, "--format", "table"]) == 0
     table = capsys.readouterr().out
     for bound in expected:
@@ -338,3 +338,35 @@ def test_the_unjudged_share_reads_0_or_100_percent_only_when_it_is(tmp_path, cap
     assert run([*argv, str(tmp_path / "q.qrels"), str(tmp_path / "r.run")]) == 0
     # by hand: d0 (relevant) at rank 2, 1/2; u relevant at rank 1, 1
     assert "recip_rank  0.5000       1.0000  0.05%" in capsys.readouterr().out
+
+
+def test_high_is_na_where_the_top_grade_is_below_the_relevance_level(tmp_path, capsys):
+    import json
+
+    from trecbench.cli import run
+
+    # t1 ranks d5 (no line), d1 (1), d3 (2); t2 e1 (-1), e7 (no line): top 2, 3 of 4 unjudged
+    (tmp_path / "q.qrels").write_text("t1 0 d1 1\nt1 0 d2 0\nt1 0 d3 2\nt2 0 e1 -1\nt2 0 e2 -1\n")
+    (tmp_path / "r.run").write_text(
+        "t1 Q0 d5 1 10 A\nt1 Q0 d1 2 9 A\nt1 Q0 d3 3 8 A\nt2 Q0 e1 1 10 A\nt2 Q0 e7 2 9 A\n"
+    )
+    qrels, runs = str(tmp_path / "q.qrels"), [str(tmp_path / "r.run")]
+    why = "the qrels' top grade 2 is below the relevance level 3: no unjudged document"
+    # P@2 by hand: low (1/2 + 0) / 2; high, d5, e1, e7 at grade 2: (2/2 + 2/2) / 2
+    level3, plain = unjudged_bounds(qrels, runs, ["P(rel=3)@2", "P@2"])
+    assert (plain.low, plain.high, plain.high_undefined) == (0.25, 1.0, None)
+    assert level3.low == level3.high == 0.0 and level3.high_undefined.startswith(why)
+    (bound,) = unjudged_bounds(qrels, runs, ["P@2"], relevance_level=3)
+    assert bound.unjudged == 0.75 and bound.high_undefined.startswith(why)
+    assert run(["score", "-l", "3", "-m", "P.2", "--unjudged-bounds", qrels, *runs]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "P@2      0.0000       n/a   75.0%" in out[-2]
+    assert out[-1].startswith(f"high n/a: {why}") and out[-1].endswith(" — r, P@2")
+    argv = ["score", "-l", "3", "-m", "P.2", "--unjudged-bounds", "--format", "json"]
+    assert run([*argv, qrels, *runs]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["unjudged_bounds"]
+    assert row["high"] is None and row["high_undefined"].startswith(why)
+    # qrels of no grade above 0: nothing can be relevant at the default level 1
+    (tmp_path / "z.qrels").write_text("t1 0 d1 0\nt2 0 e1 0\n")
+    (bound,) = unjudged_bounds(str(tmp_path / "z.qrels"), runs, ["P@2"])
+    assert bound.high_undefined.startswith("the qrels' top grade 0 is below the relevance level 1")

@@ -8,7 +8,10 @@ with a cutoff ``k`` (``P_10``, ``ndcg_cut_10``, ``recip_rank_cut_10``...) looks 
 top ``k``; one without looks at every retrieved document (to ``-M``). So ``high`` equals
 trec_eval on the qrels with those documents added, run by run (only for topics the qrels
 judge: a topic without judgments stays out, as trec_eval leaves it out). ``unjudged`` is the
-share of the documents the column looks at that are unjudged, over all topics.
+share of the documents the column looks at that are unjudged, over all topics. ``high`` is
+n/a (:attr:`UnjudgedBound.high_undefined`) where the qrels' top grade is below the level
+at which the column's measure counts a document relevant (its ``rel``, else ``-l``): no
+unjudged document can then be judged relevant, and the value stays ``low``.
 
 ``high`` is not always above ``low``: a measure whose ideal changes with the judgments
 (nDCG's ideal DCG, R-precision's R) can fall when documents become relevant, and a
@@ -65,9 +68,11 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class UnjudgedBound:
     """One run's column: its value (``low``), ``high``, the ``unjudged`` share of the
-    documents it looks at, and ``difference_unbounded``: why two runs' ranges of the
+    documents it looks at, ``difference_unbounded``: why two runs' ranges of the
     measure do not bound their difference (see the module docstring), None when they
-    do."""
+    do, and ``high_undefined``: why ``high`` is n/a, None when it is the value with every
+    unjudged document relevant (the qrels' top grade below the measure's relevance
+    level makes none relevant: ``high`` is then ``low``, the ranges still bound)."""
 
     run: str
     measure: str
@@ -75,6 +80,7 @@ class UnjudgedBound:
     high: float
     unjudged: float
     difference_unbounded: str | None
+    high_undefined: str | None = None
 
     def flips(self, other: UnjudgedBound) -> bool | None:
         """Whether the sign of ``self - other`` could change had the unjudged documents
@@ -101,7 +107,8 @@ class UnjudgedBound:
             "measure": self.measure,
             "value": self.low,
             "low": self.low,
-            "high": self.high,
+            "high": None if self.high_undefined else self.high,
+            "high_undefined": self.high_undefined,
             "unjudged": self.unjudged,
         }
 
@@ -156,7 +163,9 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     ``<measure>:unjudged_high`` and ``:unjudged_share``, under each name ``asked`` gives
     the measure, display name -> names; a run's name escaped as ``score`` escapes it,
     :func:`~trecbench.escaping.escaper`, or by ``name``: the HTML page's table
-    isolates one written right to left, ``escaper("html")``)."""
+    isolates one written right to left, ``escaper("html")``). A high end that is n/a
+    (:attr:`UnjudgedBound.high_undefined`) says so, its reason in a line after the
+    table."""
     from ..escaping import escaper
     from ..plurals import share_percent
     from ..renderers.text_tables import aligned, csv_line, markdown_table
@@ -167,18 +176,31 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
             csv_line([b.run, "all", f"{name}:{side}", f"{b.measure}:{side}", value])
             for b in bounds
             for name in named.get(b.measure, [b.measure])
-            for side, value in (("unjudged_high", b.high), ("unjudged_share", b.unjudged))
+            for side, value in (("unjudged_high", _high(b)), ("unjudged_share", b.unjudged))
         )
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = name or escaper(output_format)
     rows = [
-        [name(b.run), b.measure, f"{b.low:.4f}", f"{b.high:.4f}", share_percent(b.unjudged)]
+        [name(b.run), b.measure, f"{b.low:.4f}", _high(b, "{:.4f}", "n/a"),
+         share_percent(b.unjudged)]
         for b in bounds
-    ]
+    ]  # fmt: skip
+    undefined: dict[str, list[str]] = {}
+    for b in bounds:
+        if b.high_undefined:
+            undefined.setdefault(b.high_undefined, []).append(f"{name(b.run)}, {b.measure}")
+    notes = [f"high n/a: {why} — {'; '.join(which)}" for why, which in undefined.items()]
     if output_format == "markdown":
-        return "\n".join(markdown_table(header, rows, {2, 3, 4})) + "\n"
+        table = markdown_table(header, rows, {2, 3, 4})
+        # in Markdown a line right after a table is one more row of it: paragraphs apart
+        return "\n".join(table) + "\n" + "".join(f"\n{note}\n" for note in notes)
     title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
-    return "\n".join([title, *aligned([header, *rows], set())]) + "\n"
+    return "\n".join([title, *aligned([header, *rows], set()), *notes]) + "\n"
+
+
+def _high(bound: UnjudgedBound, form: str = "{}", undefined=None):
+    """``bound``'s high end as ``form`` writes it, or ``undefined`` where it is n/a."""
+    return undefined if bound.high_undefined else form.format(bound.high)
 
 
 def with_unjudged_bounds(comparison):

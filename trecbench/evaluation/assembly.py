@@ -163,16 +163,20 @@ def _counted(blocks: list[_Block], depth, place: dict[str, int]) -> tuple:
     return looked, unjudged
 
 
-def bound_rows(evaluation, topics=None) -> list[tuple[str, str, float, float, float, str | None]]:
+def bound_rows(evaluation, topics=None) -> list[tuple]:
     """``(run, measure, low, high, unjudged share, why the ranges of two runs do not bound
-    their difference or None)`` of each run of ``evaluation`` (scored with
+    their difference or None, why high is not the value with every unjudged document
+    relevant or None)`` of each run of ``evaluation`` (scored with
     :attr:`~EvalSettings.unjudged_bounds`) and each bounded column (display names), as
-    :func:`bound_values` and :func:`bounds.difference_unbounded` give them."""
-    judged_only = evaluation.settings.judged_only
+    :func:`bound_values`, :func:`bounds.difference_unbounded` and
+    :func:`bounds.high_undefined` give them."""
+    settings = evaluation.settings
+    level = settings.relevance_level
     return [
         (
             run.name, column.display, low, high, share,
-            bounds.difference_unbounded(column.measure, judged_only),
+            bounds.difference_unbounded(column.measure, settings.judged_only),
+            bounds.high_undefined(column.measure, run.unjudged_high.grade, level),
         )
         for run in evaluation.runs
         for column, low, high, share in bound_values(

@@ -87,6 +87,20 @@ def difference_unbounded(measure, judged_only: bool) -> str | None:
     return None
 
 
+def high_undefined(measure, grade: int, relevance_level: int) -> str | None:
+    """Why ``high`` is not the value with every unjudged document relevant, as its table
+    says: the qrels' top ``grade`` (the unjudged documents' grade) is below the level at
+    which ``measure`` counts a document relevant (its ``rel``, else ``-l``), so no
+    document is; None when it is not."""
+    level = measure.option("rel") or relevance_level
+    if grade >= level:
+        return None
+    return (
+        f"the qrels' top grade {grade} is below the relevance level {level}: no unjudged "
+        "document can be judged relevant"
+    )
+
+
 def bounded(columns) -> list:
     """The columns that have bounds: every summary value but the run's id and strings."""
     return [column for column in columns if column.summary not in (RUNID, STRING)]
