@@ -31,8 +31,12 @@ from trecbench.renderers import trec_format  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    cluster = distributed.LocalCluster(  # no dashboard; the scheduler's HTTP server on a
+        n_workers=2,  # free loopback port: 8787 may be taken (another cluster, a user's)
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
     )
     with distributed.Client(cluster) as connected:
         yield connected
@@ -818,7 +822,7 @@ def test_a_run_is_scored_on_the_client_it_was_given(suffix, tmp_path, client):
         n_workers=1,
         threads_per_worker=1,
         processes=False,
-        dashboard_address="127.0.0.1:0",  # a second cluster: 8787 is the module's
+        dashboard_address="127.0.0.1:0",
     )
     try:
         with distributed.Client(other) as current, current.as_current():
@@ -883,7 +887,7 @@ def test_a_closed_client_is_refused_in_one_line(tmp_path):
         n_workers=1,
         threads_per_worker=1,
         processes=False,
-        dashboard_address="127.0.0.1:0",  # a second cluster: 8787 is the module's
+        dashboard_address="127.0.0.1:0",
     )
     closed = distributed.Client(cluster)
     closed.close()
