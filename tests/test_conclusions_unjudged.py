@@ -366,6 +366,10 @@ def test_high_is_na_where_the_top_grade_is_below_the_relevance_level(tmp_path, c
     assert run([*argv, qrels, *runs]) == 0
     (row,) = json.loads(capsys.readouterr().out)["unjudged_bounds"]
     assert row["high"] is None and row["high_undefined"].startswith(why)
+    # nDCG's gains ignore -l: d5, e1, e7 at grade 2 are worth their gain, high defined;
+    # 0.9033 is trec_eval 9.0.8's -l 3 -m ndcg_cut.2 on these qrels with d5, e1, e7 at 2
+    (ndcg,) = unjudged_bounds(qrels, runs, ["nDCG@2"], relevance_level=3)
+    assert (round(ndcg.high, 4), ndcg.high_undefined) == (0.9033, None)
     # qrels of no grade above 0: nothing can be relevant at the default level 1
     (tmp_path / "z.qrels").write_text("t1 0 d1 0\nt2 0 e1 0\n")
     (bound,) = unjudged_bounds(str(tmp_path / "z.qrels"), runs, ["P@2"])

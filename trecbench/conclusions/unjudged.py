@@ -10,8 +10,9 @@ trec_eval on the qrels with those documents added, run by run (only for topics t
 judge: a topic without judgments stays out, as trec_eval leaves it out). ``unjudged`` is the
 share of the documents the column looks at that are unjudged, over all topics. ``high`` is
 n/a (:attr:`UnjudgedBound.high_undefined`) where the qrels' top grade is below the level
-at which the column's measure counts a document relevant (its ``rel``, else ``-l``): no
-unjudged document can then be judged relevant, and the value stays ``low``.
+at which the column's measure counts a document relevant (its ``rel``, else ``-l``) and
+the value stays ``low``: no unjudged document can then be judged relevant (a measure that
+gives them credit all the same, nDCG whose gains ignore ``-l``, keeps its ``high``).
 
 ``high`` is not always above ``low``: a measure whose ideal changes with the judgments
 (nDCG's ideal DCG, R-precision's R) can fall when documents become relevant, and a
@@ -72,7 +73,7 @@ class UnjudgedBound:
     measure do not bound their difference (see the module docstring), None when they
     do, and ``high_undefined``: why ``high`` is n/a, None when it is the value with every
     unjudged document relevant (the qrels' top grade below the measure's relevance
-    level makes none relevant: ``high`` is then ``low``, the ranges still bound)."""
+    level makes none relevant, and ``high`` is ``low``; the ranges still bound)."""
 
     run: str
     measure: str

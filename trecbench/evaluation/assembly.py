@@ -176,7 +176,7 @@ def bound_rows(evaluation, topics=None) -> list[tuple]:
         (
             run.name, column.display, low, high, share,
             bounds.difference_unbounded(column.measure, settings.judged_only),
-            bounds.high_undefined(column.measure, run.unjudged_high.grade, level),
+            bounds.high_undefined(column.measure, run.unjudged_high.grade, level, low, high),
         )
         for run in evaluation.runs
         for column, low, high, share in bound_values(

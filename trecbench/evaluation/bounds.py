@@ -87,13 +87,17 @@ def difference_unbounded(measure, judged_only: bool) -> str | None:
     return None
 
 
-def high_undefined(measure, grade: int, relevance_level: int) -> str | None:
+def high_undefined(
+    measure, grade: int, relevance_level: int, low: float, high: float
+) -> str | None:
     """Why ``high`` is not the value with every unjudged document relevant, as its table
     says: the qrels' top ``grade`` (the unjudged documents' grade) is below the level at
     which ``measure`` counts a document relevant (its ``rel``, else ``-l``), so no
-    document is; None when it is not."""
+    document is, and judging them at it changed nothing (``high`` equals ``low``); None
+    when it is not. A measure that gives them credit all the same is not one that reads
+    the level (nDCG's gains ignore ``-l``): its ``high`` is their value at that grade."""
     level = measure.option("rel") or relevance_level
-    if grade >= level:
+    if grade >= level or high != low:
         return None
     return (
         f"the qrels' top grade {grade} is below the relevance level {level}: no unjudged "
