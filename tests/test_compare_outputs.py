@@ -107,3 +107,20 @@ def test_a_sidecar_read_from_a_pipe_is_read_once(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "out" / "means_language-de.png").is_file()
+
+
+def test_a_regular_sidecar_is_read_once_by_the_output_checks_and_the_analysis(
+    tmp_path, monkeypatch
+):
+    # the plot names were checked from one read of the file and the groups made from a
+    # second: a sidecar changed between them gave the call two sets of strata
+    from trecbench import strata
+
+    reads = []
+    read = strata._read_sidecar
+    monkeypatch.setattr(strata, "_read_sidecar", lambda path: reads.append(path) or read(path))
+    monkeypatch.chdir(tmp_path)
+    argv = [*COMPARE, "--strata", SIDECAR, "--group-by", "language", "--quiet"]
+    assert run([str(part) for part in argv]) == 0
+    assert reads == [str(SIDECAR)]
+    assert (tmp_path / "out" / "means_language-de.png").exists()

@@ -117,15 +117,15 @@ def record_scope() -> Iterator[None]:
 
 
 def read_in_call(path: str | os.PathLike, kind: str, read: Callable[[], T]) -> T:
-    """``read()``, what a reader makes of ``path`` as ``kind`` (``"ontology"``), made once
-    in the current call (:func:`record_scope`) when the file can be read only once (a
-    FIFO, a pipe, a terminal: not a regular file): a second reader of the call gets what
-    the first made of it, where opening the file again would wait for a writer for good.
-    A regular file (its reader may cache it: it is read again from its start), or one
-    read outside a call, is read by each."""
+    """``read()``, what a reader makes of ``path`` as ``kind`` (``"strata"``), made once
+    in the current call (:func:`record_scope`): a second reader of the call gets what the
+    first made of it. A file that can be read only once (a FIFO, a pipe) would have made
+    it wait for a writer for good, and a regular file read twice could say two things in
+    one call (compare's output checks and its analysis read the strata). One read
+    outside a call is read by each."""
     info = examined(path)
     kept = _read_once.get()
-    if kept is None or info is None or stat.S_ISREG(info.st_mode):
+    if kept is None or info is None:
         return read()
     key = (info.st_dev, info.st_ino, kind)
     if key not in kept:
