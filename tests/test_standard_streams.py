@@ -166,3 +166,27 @@ def test_standard_output_into_a_file_the_call_does_not_write_takes_it(tmp_path, 
         assert run(["pool", RUN, RUN2, "--depth", "5", "-o", str(tmp_path / "p.txt")]) == 0
     monkeypatch.undo()
     assert Path(printed).stat().st_size > 0 and (tmp_path / "p.txt").stat().st_size > 0
+
+
+@pytest.mark.parametrize("name", PRINTING)
+def test_a_text_only_stdout_takes_what_the_command_prints(name, tmp_path):
+    """``cli.run`` under ``contextlib.redirect_stdout(io.StringIO())`` (a notebook's output
+    has no binary buffer either): what score, fuse, compare and convert print as bytes went
+    to a stream that takes only text, an internal error (exit 70). The text is what the
+    command prints to a real stdout, decoded."""
+    import contextlib
+    import io
+
+    from trecbench.cli import run
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "out").mkdir()
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured):
+        code = run([arg.format(tmp=tmp_path / "in") for arg in PRINTING[name]])
+    args = [arg.format(tmp=tmp_path / "out") for arg in PRINTING[name]]
+    printed = subprocess.run(
+        [sys.executable, "-m", "trecbench", *args], capture_output=True, timeout=120, check=True
+    ).stdout
+    assert (code, captured.getvalue()) == (ExitCode.OK, printed.decode("utf-8"))
+    assert printed  # each prints something

@@ -23,7 +23,7 @@ from ..errors import ExitCode, InputError, TrecbenchError, one_line, shortened
 from ..signals import signals_end_the_call
 from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli
-from .stdout import UnwritableStdout, closed_streams_held, whole_writes
+from .stdout import UnwritableStdout, closed_streams_held, echo_bytes, whole_writes
 
 MESSAGE_LIMIT = 4000  # characters of one message line: the last cap on a hostile value
 
@@ -235,13 +235,13 @@ def _flush_stdout() -> None:
 
 
 def _raised_by_echo(error: OSError) -> bool:
-    """Whether writing to stdout failed: commands print through ``click.echo`` only (and
-    a failing stderr leaves nothing to report on)."""
+    """Whether writing to stdout failed: commands print through ``click.echo`` and
+    :func:`~trecbench.cli.stdout.echo_bytes` only (and a failing stderr leaves nothing to
+    report on)."""
     import traceback
 
-    return any(
-        frame.f_code is click.echo.__code__ for frame, _ in traceback.walk_tb(error.__traceback__)
-    )
+    writers = (click.echo.__code__, echo_bytes.__code__)
+    return any(frame.f_code in writers for frame, _ in traceback.walk_tb(error.__traceback__))
 
 
 def _detach_stdout() -> None:

@@ -33,6 +33,7 @@ from .shared_options import (
     resampling_options,
     samples_checked,
 )
+from .stdout import echo_bytes
 
 # compare.MISSING, comparison_text.FORMATS and plots.ORDERS are repeated so that loading
 # the CLI (every command registers this one) imports neither numpy nor pandas; a test
@@ -122,7 +123,7 @@ class Output:
                 check_plots(comparison, self.outdir, self.manifest)
             warn_without_html()
         if not self.quiet:
-            click.echo(utf8(comparison.render(self.output_format)), nl=False)  # bytes
+            echo_bytes(utf8(comparison.render(self.output_format)))
         if self.outdir is not None:
             written = comparison.write(
                 self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,

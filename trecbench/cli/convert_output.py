@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..plurals import counted
+from .stdout import echo_bytes
 
 STDOUT = Path("-")  # -o -: a conversion's single run to standard output
 
@@ -138,5 +139,5 @@ def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, objec
     key = f"run:{conversion.runs[0].tag}"
     with tempfile.TemporaryDirectory(prefix="trecbench-convert.") as scratch:
         data = write_conversion(conversion, scratch, inputs)[key].read_bytes()
-    click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
+    echo_bytes(data)  # every byte, or exit 2 (cli/stdout.py)
     return {key: "standard output"}

@@ -12,6 +12,7 @@ from ..text_bytes import utf8
 from .group import cli, echo_input_warnings, echo_written
 from .paths import INPUT_FILE, OutputFile
 from .shared_options import DEPTH, DecimalInt, FiniteFloat, quiet_option, runs_argument
+from .stdout import echo_bytes
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -183,7 +184,7 @@ def fuse(
             if metadata is not None:  # tagged as the lines are: the method's canonical name
                 data = _with_metadata(data, metadata, runs, settings, tag or settings["name"])
             if output == "-":
-                click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
+                echo_bytes(data)  # every byte, or exit 2 (cli/stdout.py)
             else:
                 outputs.write_file(output, data, runs)
     topics = len(fused.column("qid").unique())

@@ -26,6 +26,7 @@ from .shared_options import (
     measure_values,
     quiet_option,
 )
+from .stdout import echo_bytes
 
 FORMATS = ("trec", "table", "markdown", "csv", "json")
 
@@ -303,7 +304,7 @@ def score(
     extra_inputs += [(routing, "routing")] if routing is not None else []
     page = _page(evaluation, html_page, html_depth, (strata, sidecar, group_by))
     # standard output before the files: a full one replaces none of them
-    click.echo(utf8(text), nl=False)  # bytes: written untranslated
+    echo_bytes(utf8(text))  # bytes: written untranslated
     write_score_outputs(  # the report, manifest and page together: all or none
         evaluation,
         report=flags["report"],
@@ -475,7 +476,7 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
             text = trec_format.render_trec(
                 partial, per_query=view.per_query, summary=view.summary, names=view.labels
             )
-            click.echo(utf8(text), nl=False)
+            echo_bytes(utf8(text))
         raise
     finally:
         if progress is not None:

@@ -12,6 +12,7 @@ import click
 
 from ..text_bytes import utf8
 from .group import given, open_input_scope
+from .stdout import echo_bytes
 
 # the parameters a small call may give; every other one is left at its default
 _TAKEN = frozenset(
@@ -59,5 +60,5 @@ def small_score(ctx: click.Context) -> bool:
         summary=not params["nosummary"],
     )
     if text is not None:
-        click.echo(utf8(text), nl=False)  # bytes: written untranslated, as score's
+        echo_bytes(utf8(text))  # bytes: written untranslated, as score's
     return text is not None

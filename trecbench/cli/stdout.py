@@ -15,6 +15,10 @@ closed stderr failed every call with an internal error. :func:`closed_streams_he
 for the length of a command, ``/dev/null`` in their place: read-only for stdout, so that
 every write to it fails as it does under ``1<file`` (and :func:`check_writable` refuses a
 command that prints before its work), write-only for stderr, as ``2>/dev/null``.
+
+Output made bytes (UTF-8, untranslated) goes out through :func:`echo_bytes`: to the
+stream's binary buffer, or as text to a stream that has none (a ``StringIO`` under
+``contextlib.redirect_stdout``, a notebook's output), where a byte write fails.
 """
 
 from __future__ import annotations
@@ -93,6 +97,27 @@ def whole_writes() -> Iterator[None]:
         # the guard flushed it and reported a failure (and then sent stdout to /dev/null)
         with contextlib.suppress(OSError, ValueError):
             replaced.flush()
+
+
+def echo_bytes(data: bytes) -> None:
+    """Write ``data`` to standard output: its bytes to ``sys.stdout.buffer``, or, for a
+    text-only stream (a ``StringIO``, a Jupyter ``OutStream``: callers of
+    :func:`trecbench.cli.run`), the text they were made from. A byte that is not UTF-8
+    becomes its ``surrogateescape`` character, as ``os.fsdecode`` holds it, so that a
+    stream encoding with ``surrogateescape`` writes it back as it was. A stream without
+    a buffer is none of :func:`closed_streams_held`'s (a read-only ``/dev/null`` with a
+    buffer), so that a closed stdout still fails with EBADF on the buffer's write."""
+    stream = sys.stdout
+    if stream is None:  # no stream at all (outside the guard): nothing, as click writes
+        return
+    binary = getattr(stream, "buffer", None)
+    if binary is None:
+        stream.write(data.decode("utf-8", "surrogateescape"))
+        stream.flush()
+        return
+    stream.flush()  # text written before it first
+    binary.write(data)
+    binary.flush()
 
 
 class UnwritableStdout(OSError):
