@@ -533,12 +533,12 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
         (
             ["score", QRELS, RUN, "--report", "r.json", "--manifest", "./r.json"],
             ExitCode.USAGE,
-            "--report and --manifest are the same file: r.json",
+            "r.json: written twice by one command, as --report and as --manifest",
         ),
         (  # the page was written after the report, over it (exit 0, one file)
             ["score", QRELS, RUN, "--report", "r.json", "--html", "./r.json"],
             ExitCode.USAGE,
-            "--report and --html are the same file: r.json",
+            "r.json: written twice by one command, as --report and as --html",
         ),
         (
             ["score", QRELS, RUN, "--html", "d", "--manifest", "d/m.json"],
@@ -548,7 +548,8 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
         (
             ["compare", QRELS, RUN, RUN2, "-o", "o", "--manifest", "o/BenchmarkComparison.md"],
             ExitCode.USAGE,
-            "--manifest o/BenchmarkComparison.md would overwrite an output of compare",
+            "o/BenchmarkComparison.md: written twice by one command, as --manifest and as"
+            " compare's Markdown table",
         ),
     ],
 )

@@ -42,7 +42,8 @@ def _sidecar(tmp_path, values: dict[int, str | None]) -> str:
         ("out/means_language-de.png", [], ExitCode.INPUT,
          "out/means_language-de.png: is a directory"),
         (None, ["--manifest", "out/differences_language-en.svg"], ExitCode.USAGE,
-         "--manifest out/differences_language-en.svg would overwrite an output of compare"),
+         "out/differences_language-en.svg: written twice by one command, as --manifest and"
+         " as compare's plot"),
         ("out/means_language_macro.svg", [], ExitCode.INPUT,
          "out/means_language_macro.svg: is a directory"),
         ("long", [], ExitCode.INPUT,  # in a folder still to be made: said when made

@@ -395,7 +395,8 @@ def test_score_outputs_write_nothing_when_one_target_is_an_input(files, tmp_path
 
 def test_score_outputs_refuse_report_equal_to_manifest(files, tmp_path):
     run, qrels = files
-    with pytest.raises(UsageError, match="same file"):
+    message = f"{tmp_path / 'x.json'}: written twice by one command, as report and as manifest"
+    with pytest.raises(UsageError, match=f"^{re.escape(message)}$"):
         report.write_score_outputs(
             fake_evaluation(),
             extra_inputs=[(run, "run")],

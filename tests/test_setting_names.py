@@ -264,12 +264,13 @@ def test_dask_names_the_client_keyword_and_the_dask_flag(
     [
         (
             "o/BenchmarkComparison.md",
-            "o/BenchmarkComparison.md would overwrite an output of compare",
+            "o/BenchmarkComparison.md: written twice by one command, as {manifest} and as"
+            " compare's Markdown table",
         ),
-        ("o", "o is a folder compare writes o/BenchmarkReport.json into"),
+        ("o", "{manifest} o is a folder compare writes o/BenchmarkReport.json into"),
         (
             "o/AllPairs.tex/m.json",
-            "o/AllPairs.tex/m.json lies under o/AllPairs.tex, a file compare",
+            "{manifest} o/AllPairs.tex/m.json lies under o/AllPairs.tex, a file compare",
         ),
     ],
 )
@@ -281,15 +282,15 @@ def test_a_manifest_among_the_outputs_is_named_by_its_keyword_and_flag(
 
     with pytest.raises(UsageError) as checked:
         check_outputs("o", manifest=manifest)
-    assert str(checked.value).startswith(f"manifest {said}")
+    assert str(checked.value).startswith(said.format(manifest="manifest"))
     comparison = trecbench.compare(QRELS, {"x": RUN, "y": RUN}, ["P.5"])
     with pytest.raises(UsageError) as refused:
         comparison.write("o", manifest=manifest, html_depth=None)
-    assert str(refused.value).startswith(f"manifest {said}")
+    assert str(refused.value).startswith(said.format(manifest="manifest"))
     for name, text in {"q": "1 0 a 1\n", "r": "1 Q0 a 1 1.0 t\n", "s": "1 Q0 b 1 1 t\n"}.items():
         (tmp_path / name).write_text(text)
     assert run(["compare", "q", "r", "s", "-o", "o", "--manifest", manifest]) == 1
-    assert capsys.readouterr().err.startswith(f"trecbench: --manifest {said}")
+    assert capsys.readouterr().err.startswith("trecbench: " + said.format(manifest="--manifest"))
     assert not (tmp_path / "o").exists()
 
 

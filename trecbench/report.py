@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, provenance
-from .errors import OutputError, UsageError
+from .errors import OutputError, Setting, UsageError
 from .json_schemas import schema_refusal
 from .json_values import json_safe
 from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
@@ -422,13 +422,18 @@ def check_score_outputs(
     from .outputs import check_target, collision
 
     named = [
-        (option, path)
-        for option, path in (("--report", report), ("--manifest", manifest), ("--html", html))
+        (keyword, path)
+        for keyword, path in (("report", report), ("manifest", manifest), ("html", html))
         if path is not None
     ]
-    for (option, path), (other, other_path) in itertools.combinations(named, 2):
+    for (keyword, path), (other, other_path) in itertools.combinations(named, 2):
         if collision(path, other_path) == "same":
-            raise UsageError(f"{option} and {other} are the same file: {path}")
+            raise UsageError(
+                f"{path}: written twice by one command, as ",
+                Setting(keyword),
+                " and as ",
+                Setting(other),
+            )
         for outer, inner in ((path, other_path), (other_path, path)):
             if collision(outer, inner) == "holds":
                 raise UsageError(f"{outer} would be a file and the folder holding {inner}")

@@ -37,7 +37,7 @@ KEYWORD_FLAGS = {
     "qrels_json": "--qrels-json", "beir_qrels": "--beir-qrels", "results": "--results",
     "tags": "--tag", "tag": "--tag", "name": "--name", "fix_tag": "--fix-tag",
     "language": "--language", "client": "--dask", "manifest": "--manifest",
-    "html_depth": "--html-depth",
+    "html_depth": "--html-depth", "report": "--report", "html": "--html",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share

@@ -67,13 +67,25 @@ def check_plots(
         outputs.check_target(path)  # the call's inputs are known to its input scope
 
 
+# what each file compare writes is, as a refusal names it; any other is a plot
+_OUTPUT_KINDS = {
+    REPORT_FILE: "report", MARKDOWN_FILE: "Markdown table", LATEX_FILE: "LaTeX table",
+    HTML_FILE: "page",
+}  # fmt: skip
+
+
 def check_manifest(manifest: Path, files: Iterable[Path]) -> None:
     """Refuse a manifest that is another output of compare, or the folder it writes into."""
     named = (Setting("manifest"), f" {manifest}")  # the path whole (a value part is cut)
     for path in files:
         found = outputs.collision(manifest, path)
         if found == "same":
-            raise UsageError(*named, " would overwrite an output of compare")
+            kind = _OUTPUT_KINDS.get(path.name, "plot")
+            raise UsageError(
+                f"{manifest}: written twice by one command, as ",
+                Setting("manifest"),
+                f" and as compare's {kind}",
+            )
         if found == "holds":
             raise UsageError(*named, f" is a folder compare writes {path} into")
         if outputs.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json
