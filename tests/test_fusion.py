@@ -301,13 +301,13 @@ def test_topics_need_not_agree():
         # said "a finite number >= -inf"
         ({"method": "combsum", "weights": [float("nan"), 1.0]}, "finite number >= 0, not nan"),
         ({"method": "rrf", "depth": 0}, "depth must be a positive integer"),
-        ({"tag": "a b"}, "the run tag must be one word without spaces, not 'a b'"),
-        ({"tag": "a\nb"}, "the run tag must be one word"),  # was written as is: an invalid run
-        ({"tag": "a\tb"}, "the run tag must be one word"),
-        ({"tag": "a\x00"}, "the run tag must be one word"),
-        ({"tag": "a\u00a0b"}, "the run tag must be one word"),  # a no-break space
-        ({"tag": ""}, "the run tag must be one word"),
-        ({"tag": 5}, "the run tag must be one word"),
+        ({"tag": "a b"}, "^tag='a b': a run tag is one token, without blanks$"),
+        ({"tag": "a\nb"}, "a run tag is one token"),  # was written as is: an invalid run
+        ({"tag": "a\tb"}, "a run tag is one token"),
+        ({"tag": "a\x00"}, "a run tag is one token"),
+        ({"tag": "a\u00a0b"}, "a run tag is one token"),  # a no-break space
+        ({"tag": ""}, "^tag='': a run tag is one token"),
+        ({"tag": 5}, "^tag=5: a run tag is one token"),
     ],
 )
 def test_bad_settings_are_usage_errors(kwargs, message):

@@ -76,6 +76,12 @@ NO_ENGINE = (
             "tag='a b': a run tag is one token, without blanks",
             "--fix-tag 'a b': a run tag is one token, without blanks",
         ),
+        (  # fuse's tag in validate's words (it said "the run tag must be one word")
+            lambda: trecbench.fuse([RUN, RUN], tag="a b"),
+            ["fuse", "RUN", "OTHER", "--tag", "a b", "-o", "-"],
+            "tag='a b': a run tag is one token, without blanks",
+            "--tag 'a b': a run tag is one token, without blanks",
+        ),
         (  # a switch: its keyword with True, its flag alone (it said -J to a library call)
             lambda: trecbench.evaluate(QRELS, RUN, [EXP_JUDGED]),
             ["score", "-m", EXP_JUDGED, "QRELS", "RUN"],

@@ -69,7 +69,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, fused_ties, input_warnings, ranking
-from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
+from .errors import ParameterDomainWarning, Setting, UsageError, excerpt, one_line
 from .inputs import split_runs
 from .inputs.tables import carry_integer_ids
 from .score_precision import compares_float32
@@ -137,12 +137,12 @@ def check_number(name: str, value, minimum: float) -> float:
 
 
 def check_tag(tag) -> None:
-    """A run tag is the sixth column of every line: one word of printable characters (a
-    space or a newline in it wrote a run no reader parses)."""
-    if tag is None:
-        return
-    if not isinstance(tag, str) or not tag.isprintable() or not tag or tag.split() != [tag]:
-        raise UsageError(f"the run tag must be one word without spaces, not {tag!r}")
+    """A run tag is the sixth column of every line: one word of printable text (a space or
+    a newline in it wrote a run no reader parses; str() lets no non-text through)."""
+    if tag is not None and (str(tag).split() != [tag] or not tag.isprintable()):
+        raise UsageError(
+            Setting("tag", tag, quoted=True), ": a run tag is one token, without blanks"
+        )
 
 
 def _weights(weights, n_runs: int, method: str) -> np.ndarray:
