@@ -301,7 +301,7 @@ def test_topics_need_not_agree():
         # said "a finite number >= -inf"
         ({"method": "combsum", "weights": [float("nan"), 1.0]}, "finite number >= 0, not nan"),
         ({"method": "rrf", "depth": 0}, "depth must be a positive integer"),
-        ({"tag": "a b"}, "^tag='a b': a run tag is one token, without blanks$"),
+        ({"tag": "a b"}, "^tag='a b': a run tag is one token of printable text, without blanks$"),
         ({"tag": "a\nb"}, "a run tag is one token"),  # was written as is: an invalid run
         ({"tag": "a\tb"}, "a run tag is one token"),
         ({"tag": "a\x00"}, "a run tag is one token"),

@@ -78,7 +78,7 @@ def test_pool_writes_a_grade_its_qrels_reader_takes(folder, capsys):
         (["--method", "combsum", "-w", "1", "-w", "1", "-w", "1"], "chooses combsum's weights"),
         (["--step", "0.5"], "--step is the grid of weights"),
         (["--method", "combsum", "--k", "3"], "--k: combsum has no k"),
-        (["--tag", "a b"], "--tag 'a b': a run tag is one token, without blanks"),
+        (["--tag", "a b"], "--tag 'a b': a run tag is one token of printable text, without blanks"),
     ],
 )
 def test_fuse_optimize_refuses_options_it_would_drop(folder, capsys, extra, message):

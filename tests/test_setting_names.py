@@ -73,14 +73,14 @@ NO_ENGINE = (
         (  # validate's flag for fix_run's tag (--tag is convert's and fuse's)
             lambda: trecbench.validation.fix_run("r.run", "fixed.run", tag="a b"),
             ["validate", "--fix", "fixed.run", "--fix-tag", "a b", "RUN"],
-            "tag='a b': a run tag is one token, without blanks",
-            "--fix-tag 'a b': a run tag is one token, without blanks",
+            "tag='a b': a run tag is one token of printable text, without blanks",
+            "--fix-tag 'a b': a run tag is one token of printable text, without blanks",
         ),
         (  # fuse's tag in validate's words (it said "the run tag must be one word")
             lambda: trecbench.fuse([RUN, RUN], tag="a b"),
             ["fuse", "RUN", "OTHER", "--tag", "a b", "-o", "-"],
-            "tag='a b': a run tag is one token, without blanks",
-            "--tag 'a b': a run tag is one token, without blanks",
+            "tag='a b': a run tag is one token of printable text, without blanks",
+            "--tag 'a b': a run tag is one token of printable text, without blanks",
         ),
         (  # a switch: its keyword with True, its flag alone (it said -J to a library call)
             lambda: trecbench.evaluate(QRELS, RUN, [EXP_JUDGED]),

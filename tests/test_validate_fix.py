@@ -264,3 +264,16 @@ def test_a_lenient_fix_keeps_the_invisible_characters_it_warns_of(tmp_path, caps
     assert out.splitlines()[-1].endswith(
         ": OK: 1 file(s), 2 lines: 0 error(s), 1 warning(s), 0 info"
     )
+
+
+@pytest.mark.parametrize("tag", ["a\x07b", "a\x00", "a\u2028b"])
+def test_a_fixed_runs_tag_is_printable_as_fuses_is(tag, tmp_path):
+    # fix_run took a control character fuse refuses: the fixed run's lines held it raw
+    from trecbench.errors import UsageError
+    from trecbench.validation import fix_run
+
+    run = tmp_path / "r.run"
+    run.write_text("1 Q0 d 1 1 t\n")
+    with pytest.raises(UsageError, match="a run tag is one token of printable text"):
+        fix_run(str(run), str(tmp_path / "fixed.run"), tag=tag)
+    assert not (tmp_path / "fixed.run").exists()

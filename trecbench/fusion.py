@@ -69,9 +69,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, fused_ties, input_warnings, ranking
-from .errors import ParameterDomainWarning, Setting, UsageError, excerpt, one_line
+from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
 from .inputs import split_runs
 from .inputs.tables import carry_integer_ids
+from .naming import check_run_tag
 from .score_precision import compares_float32
 from .trec_eval import compat as versions
 
@@ -134,15 +135,6 @@ def check_number(name: str, value, minimum: float) -> float:
         at_least = f" >= {minimum:g}" if math.isfinite(minimum) else ""
         raise UsageError(f"{name} must be a finite number{at_least}, not {value!r}")
     return float(value)
-
-
-def check_tag(tag) -> None:
-    """A run tag is the sixth column of every line: one word of printable text (a space or
-    a newline in it wrote a run no reader parses; str() lets no non-text through)."""
-    if tag is not None and (str(tag).split() != [tag] or not tag.isprintable()):
-        raise UsageError(
-            Setting("tag", tag, quoted=True), ": a run tag is one token, without blanks"
-        )
 
 
 def _weights(weights, n_runs: int, method: str) -> np.ndarray:
@@ -437,7 +429,7 @@ def checked_settings(
     whole = isinstance(depth, numbers.Integral) and not isinstance(depth, bool)
     if depth is not None and (not whole or depth < 1):
         raise UsageError(f"depth must be a positive integer, not {depth!r}")
-    check_tag(tag)
+    check_run_tag(tag)
     return method, norm, k, _weights(weights, n_runs, method)
 
 
@@ -576,7 +568,7 @@ def fuse(
 
     >>> fused = fuse(["lexical.run", "vector.run"], "rrf", k=60, depth=100)  # doctest: +SKIP
     """
-    check_tag(tag)  # before the runs are read
+    check_run_tag(tag)  # before the runs are read
     sources, names = split_runs(runs)
     tables = ranked_tables(sources, progress, names)
     settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}

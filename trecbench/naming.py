@@ -116,6 +116,18 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
     return names
 
 
+def check_run_tag(tag: Any, keyword: str = "tag") -> None:
+    """Refuse a ``tag`` (None: none given) that is no run tag, the sixth column of every
+    run line: one token of printable text (a blank, a newline or a control character in it
+    writes a run no reader parses, or parses as another; ``str()`` lets no non-text
+    through). The message names it by ``keyword`` (``fix_tag``: validate's --fix-tag)."""
+    if tag is not None and (str(tag).split() != [tag] or not tag.isprintable()):
+        raise UsageError(
+            Setting(keyword, tag, quoted=True),
+            ": a run tag is one token of printable text, without blanks",
+        )
+
+
 def file_key(path: str | os.PathLike) -> tuple[int, int] | None:
     """Which file ``path`` names, as (device, inode), however it is spelled (a link, a
     relative path; ``-`` is standard input, as ``/dev/stdin`` is); None when it cannot be

@@ -159,7 +159,8 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import parquet_named, run_bytes
-    from ..fusion import check_distinct_files, check_tag
+    from ..fusion import check_distinct_files
+    from ..naming import check_run_tag
     from .progress import drawn
 
     if output != "-":  # before the fusion: an input is never the output
@@ -168,7 +169,7 @@ def fuse(
     if metadata is not None and parquet:
         raise UsageError("an ir_metadata block heads a TREC text run, not a Parquet file")
     _check_given(method, optimize, bool(weights))
-    check_tag(tag)  # before --optimize's search, not after it
+    check_run_tag(tag)  # before --optimize's search, not after it
     if optimize is not None and qrels is None:
         raise UsageError("--optimize needs --qrels: the judgments it chooses on")
     check_distinct_files(runs, [qrels, metadata])  # before a run is read

@@ -301,9 +301,9 @@ def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:
 
         parquet_named(fix_out)
     if fix_tag is not None:  # before the validation: not after an "OK"
-        from ..validation.fix import check_fix_tag
+        from ..naming import check_run_tag
 
-        check_fix_tag(fix_tag, "fix_tag")
+        check_run_tag(fix_tag, "fix_tag")
 
 
 def _print_text(results, show: int) -> None:

@@ -12,10 +12,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, files, outputs
-from ..errors import ExitCode, InputError, Setting, TrecbenchError, UsageError, excerpt
+from ..errors import ExitCode, InputError, TrecbenchError, excerpt
 from ..inputs import to_pandas, trec_text
 from ..inputs.formats import TREC_TEXT
 from ..inputs.streams import File, Source, path_of
+from ..naming import check_run_tag
 from ..ranking import rank_table, truncate
 from .api import validate_run, validate_tokens
 from .checker import classify, pair_text
@@ -85,16 +86,6 @@ def _refuse_whole_file(path, result: ValidationResult, fixable: Collection[str])
         _refuse(path, errors)
 
 
-def check_fix_tag(tag: str | None, keyword: str = "tag") -> None:
-    """Refuse a ``tag`` that is no run tag: empty, or holding a blank; the message names
-    it by ``keyword``, :func:`fix_run`'s own, or the command line's (``fix_tag``: said as
-    ``--fix-tag``, validate's flag for it, where ``--tag`` is another command's)."""
-    if tag is not None and (not tag or tag != tag.strip() or any(c.isspace() for c in tag)):
-        raise UsageError(
-            Setting(keyword, tag, quoted=True), ": a run tag is one token, without blanks"
-        )
-
-
 def fix_run(
     path: File,
     out: str | os.PathLike,
@@ -134,7 +125,7 @@ def fix_run(
     errors remain, :class:`UnfixableError` names their rules and nothing is written.
     """
     max_depth = resolve_depth(max_depth, profile)
-    check_fix_tag(tag)
+    check_run_tag(tag)
     settings = _Settings(profile, max_depth, tuple(inputs), shown, tag, verify)
     if result is not None:
         _refuse_whole_file(path_of(path), result, settings.fixable)  # before it is read
