@@ -263,7 +263,7 @@ def _no_work(monkeypatch):
         ),
         (
             ["compare", "{q}", "{r}", "-o", "{o}", "--manifest", "{o}/AllPairs.tex"],
-            "an output of compare",
+            "AllPairs.tex: written twice by one command, as --manifest and as compare's LaTeX",
         ),
         (["benchmark", "{o}/bench.toml"], "an input file"),
         (
@@ -274,7 +274,7 @@ def _no_work(monkeypatch):
         (["score", "{q}", "{r}", "--manifest", "{q}"], "an input file"),
         (
             ["score", "{q}", "{r}", "--report", "{o}/x.json", "--manifest", "{o}/x.json"],
-            "same file",
+            "x.json: written twice by one command, as --report and as --manifest",
         ),
     ],
 )
