@@ -33,7 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
-from .errors import WorkerError
+from .errors import Setting, WorkerError
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _WATCH_SECONDS = 0.5  # how often a watchdog looks at its parent where no kernel does
@@ -131,8 +131,11 @@ def ordered_map(
             yield future.result()
     except BrokenProcessPool:
         _stop(pool)
-        raise WorkerError(
-            "a worker process died (out of memory?): rerun with --jobs 1 or a smaller --memory"
+        raise WorkerError(  # a library caller is told of its keywords, the CLI of its flags
+            "a worker process died (out of memory?): rerun with ",
+            Setting("jobs", 1),
+            " or a smaller ",
+            Setting("memory"),
         ) from None
     except BaseException:  # an item's error, Ctrl-C, or the caller stopped (GeneratorExit)
         if pool is not None:

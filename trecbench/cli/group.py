@@ -38,6 +38,7 @@ KEYWORD_FLAGS = {
     "tags": "--tag", "tag": "--tag", "name": "--name", "fix_tag": "--fix-tag",
     "language": "--language", "client": "--dask", "manifest": "--manifest",
     "html_depth": "--html-depth", "report": "--report", "html": "--html",
+    "jobs": "--jobs", "memory": "--memory",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share
