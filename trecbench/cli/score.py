@@ -269,18 +269,8 @@ def score(
     from ..renderers.score import ScoreView, groups_json, render_score
     from ..report import write_score_outputs
 
-    # before the work: no input is an output, none but one reads standard input
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
-    if dask_address is not None:
-        from ..dask import DaskRun
-
-        # the files of each glob, found (and recorded as inputs of the call) before the work
-        runs = [DaskRun(run) for run in runs]
-    _check_targets(given, flags, html_page)
-    if html_page is not None:  # before the work, not once the runs are scored
-        from ..html_report.documents import check_drill_depth
-
-        check_drill_depth(html_depth, "html_depth")
+    runs = _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth)
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
     local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
     # the page's drill-down is kept as the runs are read (inputs are read once), and
@@ -319,6 +309,23 @@ def score(
     )
     if html_page is not None:
         echo_written(html_page)
+
+
+def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth):
+    """The runs to score (Dask's: the files of each glob found, and recorded as inputs of
+    the call), once no input ``given`` is an output, none but one reads standard input,
+    and the --html page's depth is one it can have: all before the work, not once the
+    runs are scored."""
+    if dask_address is not None:
+        from ..dask import DaskRun
+
+        runs = [DaskRun(run) for run in runs]
+    _check_targets(given, flags, html_page)
+    if html_page is not None:
+        from ..html_report.documents import check_drill_depth
+
+        check_drill_depth(html_depth, "html_depth")
+    return runs
 
 
 def _page(evaluation, html_page, html_depth: int, grouping: tuple) -> tuple[str, str] | None:
