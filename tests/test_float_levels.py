@@ -202,3 +202,23 @@ def test_judgment_group_levels_print_trec_eval_s_cut_label(tmp_path, capsys, eng
     printed = _out(capsys, "--compat", compat, "--engine", engine, "-R", "qrels_jg", *measure,
                    str(tmp_path / "jg"), str(tmp_path / "r"))  # fmt: skip
     assert printed == AVGJG_OUT
+
+
+# trec_eval 10.0: trec_eval -q -m iprec_at_recall.LEVEL q r, and -m 11pt_avg.LEVEL,0.5
+# (the inputs above): lround of a level no long holds is LONG_MIN on x86-64, a cutoff
+# below 1 that takes the final interpolated precision, 1.0 on both topics
+@pytest.mark.parametrize(
+    "level, label",
+    [("nan", "nan"), ("inf", "inf"), ("-inf", "-inf"), ("1e300", "10000000"),
+     ("-1e300", "-1000000"), ("9.3e18", "93000000")],
+)  # fmt: skip
+def test_a_level_no_long_holds_is_rounded_as_trec_eval_10_rounds_it(inputs, capsys, level, label):
+    # each stopped on "cannot convert float NaN to integer" (OverflowError for the
+    # infinities), exit 70; 1e300 printed 0.0000
+    label = f"iprec_at_recall_{label}".ljust(22)
+    expected = "".join(f"{label}\t{q}\t1.0000\n" for q in ("1", "2", "all"))
+    assert _out(capsys, "--compat", "10.0", "-q", "-m", f"iprec_at_recall.{level}", "q", "r") == (
+        expected
+    )
+    eleven = _out(capsys, "--compat", "10.0", "-m", f"11pt_avg.{level},0.5", "q", "r")
+    assert eleven == f"{f'11pt_avg_{level},0.5'.ljust(22)}\tall\t0.8869\n"

@@ -34,7 +34,11 @@ _HEX = re.compile(
 
 
 def lround(x: float) -> int:
-    """C ``lround``: the nearest integer, halves away from zero (exact for every double)."""
+    """C ``lround``: the nearest integer, halves away from zero (exact for every double);
+    ``LONG_MIN`` where no long holds it (NaN, infinities, 2^63 and past): glibc converts
+    such a value with a plain cast, which x86-64 makes ``LONG_MIN``."""
+    if not -LONG_MAX - 1 <= x < LONG_MAX + 1:  # NaN compares false
+        return -LONG_MAX - 1
     if x < 0:
         return -lround(-x)
     whole = math.floor(x)
