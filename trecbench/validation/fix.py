@@ -174,8 +174,59 @@ def _fix(
     _refuse(path, _unfixable(result, dropped, settings.fixable))
     keep = (tokens.nfields >= 6) & ~comment & ~header
     index = arrow.array(np.flatnonzero(keep))
-    qid, q0, docno, rank, score, tag = (f.take(index) for f in tokens.fields[:6])
+    fields6 = [f.take(index) for f in tokens.fields[:6]]
+    q0 = fields6[1]
     line = tokens.line[keep]
+    final, duplicates, cut = _canonical_rows(fields6, line, max_depth)
+    kept_lines = arrow.to_numpy(final.column("line"))
+    renumbered, rescored, spaced = _rewritten_lines(data, fields6, line, final)
+    nf = tokens.nfields
+
+    def change(what: str, lines) -> Change:
+        lines = np.sort(np.asarray(lines, np.int64))
+        return Change(what, len(lines), tuple(int(n) for n in lines[:shown]))
+
+    # a line moved when its place among the kept lines changed: every line of a topic
+    # sorted before topics read earlier, not only the line where the order breaks
+    moved = kept_lines[kept_lines != np.sort(kept_lines)]
+    candidates = [
+        *bom_changes,
+        *block_changes,
+        change("dropped blank lines", tokens.blank_lines),
+        change("dropped comment lines", tokens.line[comment & (nf < 6)]),
+        change(_run_line_comments(tokens, comment & (nf >= 6)), tokens.line[comment & (nf >= 6)]),
+        change("dropped the header line", tokens.line[header]),
+        change("dropped tokens after the tag", tokens.line[keep & (nf > 6)]),
+        change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
+        change(f"dropped documents beyond --max-depth {max_depth}", cut),
+        change("moved into trec_eval order (qid, score desc, docno desc)", moved),
+        change(
+            "set field 2 to Q0", line[arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type)))]
+        ),
+        change("renumbered ranks 1..n", renumbered),
+        change("rewrote scores in shortest round-trip form", rescored),
+        change("normalised separators and line ends to single tabs and LF", spaced),
+    ]
+    if settings.tag is not None:
+        tags = final.column("tag")
+        retagged = arrow.to_numpy(pc.not_equal(tags, arrow.scalar(settings.tag, tags.type)))
+        candidates.append(change(f"set the run tag to {settings.tag}", kept_lines[retagged]))
+        final = final.set_column(
+            final.schema.get_field_index("tag"), "tag", pa.array([settings.tag] * final.num_rows)
+        )
+    changes = [c for c in candidates if c.count]
+    _write_verified(to_pandas(final), block, out, path, settings)
+    return changes
+
+
+def _canonical_rows(
+    fields6: list[pa.Array], line: np.ndarray, max_depth: int | None
+) -> tuple[pa.Table, np.ndarray, np.ndarray]:
+    """The run's rows (``fields6``: the six fields of its run lines, ``line``: their line
+    numbers) in canonical form: ranked in trec_eval order, the first of each duplicate
+    document kept, cut at ``max_depth``, topics in :func:`_in_run_topic_order`. Also the
+    line numbers of the duplicates dropped and of the rows cut."""
+    qid, _q0, docno, rank, score, tag = fields6
     table = pa.table(
         {
             "qid": qid,
@@ -202,56 +253,28 @@ def _fix(
             )
         )
     )
+    return final, duplicates, cut
 
+
+def _rewritten_lines(
+    data: bytes, fields6: list[pa.Array], line: np.ndarray, final: pa.Table
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kept lines whose text ``final`` rewrites, by what changed: the rank, the
+    score's spelling, the separators or line end (the raw line is not its six fields
+    joined by single tabs)."""
+    _qid, _q0, _docno, rank, score, _tag = fields6
     kept_lines = arrow.to_numpy(final.column("line"))
     rows = np.searchsorted(line, kept_lines)  # line numbers are increasing: row of each
     raw_rank = arrow.to_numpy(rank.take(arrow.array(rows)))
     new_rank = arrow.to_numpy(pc.cast(final.column("rank"), pa.string()))
     raw_score = arrow.to_numpy(score.take(arrow.array(rows)))
     new_score = arrow.to_numpy(files.format_scores(arrow.to_numpy(final.column("score"))))
-    fields6 = [f.take(index) for f in tokens.fields[:6]]
     canonical_input = pc.binary_join_element_wise(*fields6, arrow.scalar("\t", fields6[0].type))
     raw = trec_text.raw_lines(data)
     raw_kept = pc.utf8_rtrim(raw.take(arrow.array(line - 1)), "\n")
     spaced = line[~arrow.to_numpy(pc.equal(raw_kept, canonical_input.cast(raw_kept.type)))]
     spaced = np.intersect1d(spaced, kept_lines)
-    nf = tokens.nfields
-
-    def change(what: str, lines) -> Change:
-        lines = np.sort(np.asarray(lines, np.int64))
-        return Change(what, len(lines), tuple(int(n) for n in lines[:shown]))
-
-    # a line moved when its place among the kept lines changed: every line of a topic
-    # sorted before topics read earlier, not only the line where the order breaks
-    moved = kept_lines[kept_lines != np.sort(kept_lines)]
-    candidates = [
-        *bom_changes,
-        *block_changes,
-        change("dropped blank lines", tokens.blank_lines),
-        change("dropped comment lines", tokens.line[comment & (nf < 6)]),
-        change(_run_line_comments(tokens, comment & (nf >= 6)), tokens.line[comment & (nf >= 6)]),
-        change("dropped the header line", tokens.line[header]),
-        change("dropped tokens after the tag", tokens.line[keep & (nf > 6)]),
-        change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
-        change(f"dropped documents beyond --max-depth {max_depth}", cut),
-        change("moved into trec_eval order (qid, score desc, docno desc)", moved),
-        change(
-            "set field 2 to Q0", line[arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type)))]
-        ),
-        change("renumbered ranks 1..n", kept_lines[raw_rank != new_rank]),
-        change("rewrote scores in shortest round-trip form", kept_lines[raw_score != new_score]),
-        change("normalised separators and line ends to single tabs and LF", spaced),
-    ]
-    if settings.tag is not None:
-        tags = final.column("tag")
-        retagged = arrow.to_numpy(pc.not_equal(tags, arrow.scalar(settings.tag, tags.type)))
-        candidates.append(change(f"set the run tag to {settings.tag}", kept_lines[retagged]))
-        final = final.set_column(
-            final.schema.get_field_index("tag"), "tag", pa.array([settings.tag] * final.num_rows)
-        )
-    changes = [c for c in candidates if c.count]
-    _write_verified(to_pandas(final), block, out, path, settings)
-    return changes
+    return kept_lines[raw_rank != new_rank], kept_lines[raw_score != new_score], spaced
 
 
 def _in_run_topic_order(ranked: pa.Table, qid: pa.Array) -> pa.Table:
