@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..errors import UsageError
 from ..ids import STR
-from ..sources import At, read_json
+from ..sources import At, JsonDocument, read_json
 from .chunks import FUZZY_THRESHOLD, RULES, assign
 from .common import (
     Conversion,
@@ -112,28 +112,13 @@ def _rapidfuzz_version() -> str:
     return rapidfuzz.__version__
 
 
-def convert_lists(
-    source: str | os.PathLike,
-    *,
-    name: str | None = None,
-    tag: str | None = None,
-    depth: int | None = None,
-    match: str = "ids",
-    fuzzy_threshold: float | None = FUZZY_THRESHOLD,
-) -> Conversion:
-    """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or compressed JSON) into
-    qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the module), with the fuzzy
-    step's ``fuzzy_threshold`` (0-100; None: no fuzzy step)."""
-    if match not in MATCHES:
-        raise UsageError(f"unknown match {match!r}: expected one of {', '.join(MATCHES)}")
-    if fuzzy_threshold is not None and not 0 < fuzzy_threshold <= 100:
-        raise UsageError(f"the fuzzy threshold must be in (0, 100], not {fuzzy_threshold}")
-    path = Path(source)
-    report = Report()
-    name, run_name, tag = single_input_names(path, name, tag, report)
-    doc = read_json(path, "lists")
+def _read_lists(
+    doc: JsonDocument, texts: bool
+) -> tuple[list[list[str]], list[list[str]], list[str]]:
+    """The lists file's aligned ``gold_docs`` and ``retrieved_chunks`` lists (texts when
+    ``texts``, else ids) and each query's qid (its position without ``query_ids``); an
+    unknown key, lists of different lengths or a repeated qid refused at its place."""
     data = doc.root.expect_object(doc.value)
-    texts = match == "chunks"
     gold = _lists(doc.root / "gold_docs", data.get("gold_docs"), texts)
     retrieved = _lists(doc.root / "retrieved_chunks", data.get("retrieved_chunks"), texts)
     # after the keys it needs: a missing one is said with the keys the object has
@@ -156,6 +141,31 @@ def convert_lists(
     first: dict[str, str] = {}
     for index, qid in enumerate(qids):
         refuse_repeat(first, qid, doc.root / "query_ids" / index, None, repr(qid))
+    return gold, retrieved, qids
+
+
+def convert_lists(
+    source: str | os.PathLike,
+    *,
+    name: str | None = None,
+    tag: str | None = None,
+    depth: int | None = None,
+    match: str = "ids",
+    fuzzy_threshold: float | None = FUZZY_THRESHOLD,
+) -> Conversion:
+    """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or compressed JSON) into
+    qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the module), with the fuzzy
+    step's ``fuzzy_threshold`` (0-100; None: no fuzzy step)."""
+    if match not in MATCHES:
+        raise UsageError(f"unknown match {match!r}: expected one of {', '.join(MATCHES)}")
+    if fuzzy_threshold is not None and not 0 < fuzzy_threshold <= 100:
+        raise UsageError(f"the fuzzy threshold must be in (0, 100], not {fuzzy_threshold}")
+    path = Path(source)
+    report = Report()
+    name, run_name, tag = single_input_names(path, name, tag, report)
+    doc = read_json(path, "lists")
+    texts = match == "chunks"
+    gold, retrieved, qids = _read_lists(doc, texts)
 
     sections = {}
     if texts:
