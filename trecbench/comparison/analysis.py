@@ -307,8 +307,6 @@ def from_evaluation(
     intervals on both pages; its ``missing`` is the one above. Where the runs were scored
     with tie bounds (``score --tie-bounds``), the page has compare's tie sensitivity."""
     from ..measures.registry import MEAN, RUNID
-    from ..plurals import counted
-    from ..report import evaluation_records
 
     means = [c.display for c in evaluation.columns if c.summary == MEAN]
     # the run's tag needs no word: the page names its runs
@@ -341,6 +339,18 @@ def from_evaluation(
         statistics=statistics or StatsSettings(),
         missing="zero" if complete else "drop",
     )
+    _warn_of_page_differences(comparison, evaluation, left_out, complete)
+    _record_scoring(comparison, evaluation)
+    return comparison
+
+
+def _warn_of_page_differences(
+    comparison: Comparison, evaluation, left_out: list[str], complete: bool
+) -> None:
+    """Warn where the page's numbers are not score's: measures ``left_out`` (no per-topic
+    means), and means over the shared topics when the runs' topics differ (without -c)."""
+    from ..plurals import counted
+
     if left_out:
         comparison.warnings.append(
             f"the page compares per-topic means: {', '.join(left_out)} (summed over topics, "
@@ -353,6 +363,13 @@ def from_evaluation(
             f"the page pairs the runs on the {shared} every run holds: its means are not "
             "score's, which are over each run's own topics (with -c, over every qrels topic)"
         )
+
+
+def _record_scoring(comparison: Comparison, evaluation) -> None:
+    """The inputs, run files, drill-downs, scoring flags and scoreless topics of
+    ``evaluation``, recorded on the page's ``comparison``."""
+    from ..report import evaluation_records
+
     # every file a number was computed from: the ontology and a -Z file too
     comparison.inputs = evaluation_records(evaluation)
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
@@ -368,7 +385,6 @@ def from_evaluation(
         "ontology": ontology,
     }
     comparison.scoreless = scoreless([evaluation.flagged], comparison.queries)
-    return comparison
 
 
 def _of_means(frame: pd.DataFrame, means: list[str], shown) -> pd.DataFrame:
