@@ -278,44 +278,20 @@ def convert_hpo(
     release when None). ``graded="ontology"`` grades the qrels by ontology neighbourhood
     with ``grades`` (default :data:`GRADES`).
     """
-    if graded is not None and graded not in GRADINGS:
-        raise UsageError(f"unknown grading {graded!r}: expected {', '.join(GRADINGS)}")
-    grade_map = _grades(grades) if graded else None
-    tags = list(tags)
-    if tags and len(tags) != len(results):
-        raise UsageError(
-            f"{len(tags)} ", Setting("tags"), f" for {len(results)} ", Setting("results")
-        )
+    grade_map, tags = _checked_options(graded, grades, tags, results)
     check_read_once([cases, *results, ontology])  # one pipe twice: its second read is empty
     report = Report()
     name = default_name(cases, report) if name is None else name
     expected, strata, qids, metadata, record = read_cases(cases, report, language)
     loaded, ontology_info = _ontology_wanted(ontology, check_ids, graded, report)
-    judged = graded_qrels(expected, loaded, grade_map) if graded else expected
-    qrels = make_qrels(judged, name, report)
-    info = qrels_summary(
-        qrels,
-        qids,
-        report,
-        "case without expected ids (not evaluable: not in the qrels, so no measure counts it)",
-    )
-    if graded:
-        info["graded"] = {"by": graded, "grades": grade_map, "release": loaded.release}
+    qrels, info = _case_qrels(expected, qids, name, loaded, graded, grade_map, report)
     # evaluable cases as written (escaped, like info["without_relevant"]), in order
     empty = set(info["without_relevant"])
     evaluable = [q for q in escaped(qids) if q not in empty]
-    runs = []
-    inputs = [record]
-    for index, path in enumerate(results):
-        kind, doc = read_results(path, results_format)
-        default = None if tags else results_name(path, report)
-        run_name, tag = run_naming(tags[index] if tags else None, default, report)
-        rows, answered = _result_rows(kind, doc, tag, expected, qids, report)
-        run = ranked_run(rows, tag, name, report, depth, queries=answered, name=run_name)
-        runs.append(dataclasses.replace(run, source=str(path)))
-        inputs.append({**doc.source.record, "kind": f"results ({kind})"})
-        _note_missing(tag, answered, evaluable, report)
-
+    runs, result_records = _result_runs(
+        results, tags, results_format, name, depth, expected, qids, evaluable, report
+    )
+    inputs = [record, *result_records]
     if check_ids and loaded is not None:
         ids = pd.concat([qrels["docno"]] + [r.table["docno"] for r in runs])
         ontology_info = check_ontology(ids, loaded, report)
@@ -339,6 +315,67 @@ def convert_hpo(
         },
         qrels_info={name: info},
     )
+
+
+def _checked_options(
+    graded: str | None, grades: Mapping[str, int] | None, tags: list[str], results: list
+) -> tuple[dict[str, int] | None, list[str]]:
+    """``(the grades when graded, the tags as a list)``; an unknown grading, or tags not
+    one per result file, refused before any file is read."""
+    if graded is not None and graded not in GRADINGS:
+        raise UsageError(f"unknown grading {graded!r}: expected {', '.join(GRADINGS)}")
+    grade_map = _grades(grades) if graded else None
+    tags = list(tags)
+    if tags and len(tags) != len(results):
+        raise UsageError(
+            f"{len(tags)} ", Setting("tags"), f" for {len(results)} ", Setting("results")
+        )
+    return grade_map, tags
+
+
+def _case_qrels(
+    expected: pd.DataFrame, qids, name: str, loaded, graded, grade_map, report: Report
+) -> tuple[pd.DataFrame, dict]:
+    """``(the qrels, their sidecar summary)`` of the test cases' expected ids, graded by
+    ontology neighbourhood when ``graded``."""
+    judged = graded_qrels(expected, loaded, grade_map) if graded else expected
+    qrels = make_qrels(judged, name, report)
+    info = qrels_summary(
+        qrels,
+        qids,
+        report,
+        "case without expected ids (not evaluable: not in the qrels, so no measure counts it)",
+    )
+    if graded:
+        info["graded"] = {"by": graded, "grades": grade_map, "release": loaded.release}
+    return qrels, info
+
+
+def _result_runs(
+    results,
+    tags: list[str],
+    results_format,
+    name: str,
+    depth,
+    expected,
+    qids,
+    evaluable: list[str],
+    report: Report,
+) -> tuple[list, list[dict]]:
+    """``(a run per result file, their input records)``: each read (as
+    ``results_format``, or detected), named (``tags``, or after its path) and ranked;
+    evaluable cases it does not answer noted."""
+    runs, inputs = [], []
+    for index, path in enumerate(results):
+        kind, doc = read_results(path, results_format)
+        default = None if tags else results_name(path, report)
+        run_name, tag = run_naming(tags[index] if tags else None, default, report)
+        rows, answered = _result_rows(kind, doc, tag, expected, qids, report)
+        run = ranked_run(rows, tag, name, report, depth, queries=answered, name=run_name)
+        runs.append(dataclasses.replace(run, source=str(path)))
+        inputs.append({**doc.source.record, "kind": f"results ({kind})"})
+        _note_missing(tag, answered, evaluable, report)
+    return runs, inputs
 
 
 def _ontology_wanted(ontology, check_ids: bool, graded: str | None, report: Report):
