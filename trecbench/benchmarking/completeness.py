@@ -56,6 +56,33 @@ def completeness(
     evaluated, total = len(starts), len(qrels_topics)
     coverage = evaluated / total if total else 0.0
     median = float(np.median(depth)) if len(depth) else 0.0
+    problems = _problems(settings, evaluated, total, coverage, median, depth, lengths, unjudged)
+    return {
+        "topics": evaluated,
+        "qrels_topics": total,
+        "coverage": coverage,
+        "pool_depth": {"median": median, "min": int(depth.min()) if len(depth) else 0},
+        "unjudged": unjudged,
+        "unjudged_at": int(settings.unjudged_at),
+        "complete": not problems,
+        "problems": problems,
+    }
+
+
+def _problems(
+    settings: Completeness,
+    evaluated: int,
+    total: int,
+    coverage: float,
+    median: float,
+    depth: np.ndarray,
+    lengths: np.ndarray,
+    unjudged: float,
+) -> list[dict]:
+    """Each threshold of ``settings`` not met, with its recovery action: the ``coverage``
+    (``evaluated`` of ``total`` qrels topics), the judged pool ``depth`` of the evaluated
+    topics (``median``: its median; ``lengths``: their run's sizes) and the ``unjudged``
+    share at the top."""
     problems = []
     if coverage < settings.min_coverage:
         problems.append(
@@ -89,16 +116,7 @@ def completeness(
                 "action": ACTIONS["shallow_pool"],
             }
         )
-    return {
-        "topics": evaluated,
-        "qrels_topics": total,
-        "coverage": coverage,
-        "pool_depth": {"median": median, "min": int(depth.min()) if len(depth) else 0},
-        "unjudged": unjudged,
-        "unjudged_at": int(settings.unjudged_at),
-        "complete": not problems,
-        "problems": problems,
-    }
+    return problems
 
 
 def _shallow(median: float, least: int, ended: np.ndarray) -> str:
