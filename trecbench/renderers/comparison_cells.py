@@ -319,24 +319,7 @@ def header_lines(comparison) -> list[str]:
         f"({settings.samples:,} resamples, seed {settings.seed})"
     )
     if len(comparison.runs) > 1:
-        # "adjusted with no correction" said of no adjustment: they are not adjusted
-        welch = (
-            "not adjusted"
-            if settings.resolved_correction == "none"
-            else f"adjusted with {settings.welch_correction_name}"
-        )
-        adjusted = (
-            "its p-values are family-wise over all pairs of runs of a measure "
-            f"(the Welch t-test's p-values are {welch})"
-            if settings.registered.family_wise
-            else "p-values not adjusted"
-            if settings.resolved_correction == "none"
-            else f"p-values adjusted with {settings.correction_name} over all "
-            "comparisons of a section"
-        )
-        lines.append(
-            f"Significance: two-sided {settings.label()} against {comparison.baseline}; {adjusted}"
-        )
+        lines.append(_significance_line(settings, comparison.baseline))
     if any(section.kind == MACRO for section in comparison.sections):
         lines.append(
             "Macro sections: mean of the strata's means; stratified bootstrap intervals "
@@ -364,6 +347,25 @@ def header_lines(comparison) -> list[str]:
     label = "Warning (--allow-unjudged)" if comparison.settings.get("allow_unjudged") else "Warning"
     lines += [f"{label}: {warning}" for warning in comparison.warnings]
     return lines
+
+
+def _significance_line(settings, baseline: str) -> str:
+    """The header's test line: the test against ``baseline`` and how p-values are adjusted."""
+    # "adjusted with no correction" said of no adjustment: they are not adjusted
+    welch = (
+        "not adjusted"
+        if settings.resolved_correction == "none"
+        else f"adjusted with {settings.welch_correction_name}"
+    )
+    adjusted = (
+        "its p-values are family-wise over all pairs of runs of a measure "
+        f"(the Welch t-test's p-values are {welch})"
+        if settings.registered.family_wise
+        else "p-values not adjusted"
+        if settings.resolved_correction == "none"
+        else f"p-values adjusted with {settings.correction_name} over all comparisons of a section"
+    )
+    return f"Significance: two-sided {settings.label()} against {baseline}; {adjusted}"
 
 
 def scoreless_line(comparison) -> str:
