@@ -48,6 +48,46 @@ def _md_differences(comparison, section) -> list[str]:
     return markdown_table(header, rows, set(range(2, len(header))))
 
 
+def _md_welch(comparison, section) -> list[str]:
+    """The section's independent-samples (Welch) view, with its notes."""
+    lines = [
+        "",
+        "### Independent-samples view (weaker design)",
+        "",
+        common.welch_title(comparison) + ".",
+        "",
+    ]
+    header = ["Measure", "Run", "Mean", "Normal CI", "Welch t", "df", "p", "p adjusted"]
+    rows = common.welch_rows(comparison, section.label)
+    lines += markdown_table(header, rows, {2, 4, 5, 6, 7})
+    for note in common.welch_notes(comparison, section.label, rows):
+        lines += ["", markdown_cell(note)]
+    return lines
+
+
+def _md_all_pairs(comparison, section) -> list[str]:
+    """The section's all-pairs table: each run's means by letter, the letters of the runs it
+    beats significantly as superscripts."""
+    lines = [
+        "",
+        "### All pairs",
+        "",
+        common.pairs_note(comparison, section)[0].upper()
+        + common.pairs_note(comparison, section)[1:]
+        + ".",
+        "",
+    ]
+    rows = common.pairs_rows(comparison, section.label, lambda text: f"**{text}**")
+    body = [
+        cells[:1] + [cells[1]] + [f"{t}{f'<sup>{w}</sup>' if w else ''}" for t, w in cells[2:]]
+        for cells in rows
+    ]
+    lines += markdown_table(
+        ["", "Run", *comparison.measures], body, set(range(2, 2 + len(comparison.measures)))
+    )
+    return lines
+
+
 def markdown(comparison) -> str:
     """The BenchmarkComparison Markdown text (every section in full). Input text is
     escaped as ``score``'s Markdown escapes it (``|`` too:
@@ -89,36 +129,7 @@ def markdown(comparison) -> str:
             ]
             lines += markdown_table(common.TIE_HEADER, ties, {2, 3, 4})
         if several and section.kind != common.MACRO:
-            lines += [
-                "",
-                "### Independent-samples view (weaker design)",
-                "",
-                common.welch_title(comparison) + ".",
-                "",
-            ]
-            header = ["Measure", "Run", "Mean", "Normal CI", "Welch t", "df", "p", "p adjusted"]
-            rows = common.welch_rows(comparison, section.label)
-            lines += markdown_table(header, rows, {2, 4, 5, 6, 7})
-            for note in common.welch_notes(comparison, section.label, rows):
-                lines += ["", markdown_cell(note)]
+            lines += _md_welch(comparison, section)
         if len(comparison.runs) > 2:
-            lines += [
-                "",
-                "### All pairs",
-                "",
-                common.pairs_note(comparison, section)[0].upper()
-                + common.pairs_note(comparison, section)[1:]
-                + ".",
-                "",
-            ]
-            rows = common.pairs_rows(comparison, section.label, lambda text: f"**{text}**")
-            body = [
-                cells[:1]
-                + [cells[1]]
-                + [f"{t}{f'<sup>{w}</sup>' if w else ''}" for t, w in cells[2:]]
-                for cells in rows
-            ]
-            lines += markdown_table(
-                ["", "Run", *comparison.measures], body, set(range(2, 2 + len(comparison.measures)))
-            )
+            lines += _md_all_pairs(comparison, section)
     return "\n".join(lines) + "\n"
