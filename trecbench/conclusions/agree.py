@@ -237,23 +237,15 @@ def agree(
     if len(scores.runs) < 2:
         raise UsageError("agreement needs two runs or more: there is nothing to order")
     means = quality(scores)
-    measure_orderings = tuple(
-        ordering(scores.measures[i], scores.measures[j], means[:, i], means[:, j])
-        for i, j in combinations(range(len(scores.measures)), 2)
-    )
+    measure_orderings = _measure_orderings(scores, means)
     powers = tuple(
         discriminative_power(scores.values[:, :, m], measure, settings, scores.runs)
         for m, measure in enumerate(scores.measures)
     )
     judgments, qrels_orderings, warnings, scored = None, (), scores.warnings, (scores,)
     if qrels_b is not None:
-        judgments = judgment_agreement(qrels, qrels_b, relevance_level)
-        sources = dict(zip(scores.runs, _sources(runs), strict=True))
-        other = _scores_under(qrels_b, sources, scores, flags, progress)
-        means_b = quality(other)
-        qrels_orderings = tuple(
-            ordering(measure, measure, means[:, m], means_b[:, m])
-            for m, measure in enumerate(scores.measures)
+        judgments, qrels_orderings, other = _under_second_judgments(
+            qrels, qrels_b, runs, scores, means, flags, progress
         )
         warnings += other.warnings
         scored += (other,)
@@ -271,6 +263,28 @@ def agree(
         warnings,
         provenance=provenance(*scored),
     )
+
+
+def _measure_orderings(scores: TopicScores, means: np.ndarray) -> tuple:
+    """τ-b and τ_AP of each pair of measures' orderings (the earlier one the reference)."""
+    return tuple(
+        ordering(scores.measures[i], scores.measures[j], means[:, i], means[:, j])
+        for i, j in combinations(range(len(scores.measures)), 2)
+    )
+
+
+def _under_second_judgments(qrels, qrels_b, runs, scores, means, flags, progress) -> tuple:
+    """``(κ of the two sets of judgments, each measure's ordering under qrels_b against
+    the one under qrels, the runs' scores under qrels_b)``."""
+    judgments = judgment_agreement(qrels, qrels_b, flags.relevance_level)
+    sources = dict(zip(scores.runs, _sources(runs), strict=True))
+    other = _scores_under(qrels_b, sources, scores, flags, progress)
+    means_b = quality(other)
+    qrels_orderings = tuple(
+        ordering(measure, measure, means[:, m], means_b[:, m])
+        for m, measure in enumerate(scores.measures)
+    )
+    return judgments, qrels_orderings, other
 
 
 def _read_once(qrels, qrels_b, runs) -> tuple:
