@@ -127,7 +127,22 @@ def test_no_optimal_expert_leaves_accuracy_undefined():
     }
     assert metrics["gate_efficiency"]["value"] == 100.0
     # one query: "over 1 query" (it said "1 queries")
-    assert "] over 1 query |" in render_routing(metrics)
+    assert "over 1 query (interval n/a: fewer than 2 queries) |" in render_routing(metrics)
+
+
+def test_a_rate_over_one_query_has_no_interval():
+    # every resample of one query is that query: it printed 0.0000 [0.0000, 0.0000], an
+    # interval of no width claiming no uncertainty (compare says n/a for one topic)
+    metrics = routing_metrics(parse_routing_log(_line("q", "a", "b", False, False)))
+    assert metrics["routing_accuracy"] == {
+        "value": 0.0,
+        "ci_low": None,
+        "ci_high": None,
+        "queries": 1,
+    }
+    shown = render_routing(metrics)
+    assert "| 0.0000 over 1 query (interval n/a: fewer than 2 queries) |" in shown
+    assert "| 100.0% over 1 query (interval n/a: fewer than 2 queries) |" in shown
 
 
 def test_reranking_improvement_by_hand():

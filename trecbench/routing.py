@@ -132,9 +132,12 @@ def _routing_log(records: list[tuple[int, Any]], path: str) -> RoutingLog:
 
 
 def _rate(hits: np.ndarray, samples: int, confidence: float, seed: int, scale: float) -> dict:
-    """Mean of 0/1 outcomes with its bootstrap percentile interval, times ``scale``."""
-    if not len(hits):
-        return {"value": None, "ci_low": None, "ci_high": None, "queries": 0}
+    """Mean of 0/1 outcomes with its bootstrap percentile interval, times ``scale``; the
+    interval None over fewer than 2 queries (every resample of one query is that query:
+    an interval of no width, which compare refuses for one topic too)."""
+    if len(hits) < 2:
+        value = float(hits[0]) * scale if len(hits) else None
+        return {"value": value, "ci_low": None, "ci_high": None, "queries": int(len(hits))}
     from .stats import bootstrap_ci
 
     mean, low, high = bootstrap_ci(hits.astype(np.float64), samples, confidence, seed)
@@ -188,6 +191,9 @@ def routing_metrics(
     ``missed``, ``unneeded``, ``ran``), ``experts`` (how often each was chosen / optimal),
     ``settings``.
     """
+    from .stats import refuse_interval
+
+    refuse_interval(samples, confidence)  # also where no rate has an interval
     if not isinstance(log, RoutingLog):
         log = read_routing_log(log)
     # the queries in trec_eval's byte-wise order of qids (Python's order of str: code

@@ -200,7 +200,7 @@ def bootstrap_means(
     return out
 
 
-def _refuse_interval(samples: int, confidence: float) -> None:
+def refuse_interval(samples: int, confidence: float) -> None:
     """Refuse a confidence outside (0, 1), and fewer than 2 / (1 - confidence) resamples,
     which leave a tail without one (:mod:`trecbench.resampling_bounds`)."""
     if not 0 < confidence < 1:
@@ -216,7 +216,7 @@ def percentile_interval(
 
     Taken :data:`PAIRS` columns at a time: numpy's quantile copies what it sorts, and a
     copy of 10,000 resamples of thousands of columns is gigabytes."""
-    _refuse_interval(np.shape(resampled)[0], confidence)
+    refuse_interval(np.shape(resampled)[0], confidence)
     alpha = (1 - confidence) / 2
     if np.ndim(resampled) == 1:  # one column
         low, high = np.quantile(resampled, [alpha, 1 - alpha])
@@ -237,7 +237,7 @@ def bootstrap_ci(
     values, samples: int = 10_000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean and bootstrap percentile interval per column: ``(mean, low, high)``."""
-    _refuse_interval(samples, confidence)  # before drawing them
+    refuse_interval(samples, confidence)  # before drawing them
     matrix = as_matrix(values)
     low, high = percentile_interval(bootstrap_means(matrix, samples, seed), confidence)
     mean = matrix.mean(axis=0)

@@ -8,6 +8,9 @@ from __future__ import annotations
 from ..plurals import counted, exact_percent
 from .blocks import Column, Table, cell, markdown
 
+# why a rate over one query has no interval (trecbench.routing: every resample is it)
+ONE_QUERY = "fewer than 2 queries"
+
 
 def render_routing(metrics: dict) -> str:
     """The routing metrics as a small Markdown table (also readable as plain text)."""
@@ -24,6 +27,8 @@ def routing_table(metrics: dict) -> Table:
             return "n/a"
         digits = 1 if unit == "%" else 4
         over = counted(rate["queries"], "query", "queries")
+        if rate["ci_low"] is None:
+            return f"{rate['value']:.{digits}f}{unit} over {over} (interval n/a: {ONE_QUERY})"
         return (
             f"{rate['value']:.{digits}f}{unit} [{rate['ci_low']:.{digits}f}{unit}, "
             f"{rate['ci_high']:.{digits}f}{unit}] over {over}"
