@@ -178,9 +178,10 @@ def test_convert_hpo_names_its_keywords_and_its_flags(
     assert not (tmp_path / "library").exists() and not (tmp_path / "cli").exists()
 
 
-def test_write_conversion_names_the_name_keyword(tmp_path):
+def test_write_conversion_names_the_file_written_twice(tmp_path):
     """Two outputs of one file name (runs of two tags, one name: a conversion built by
-    hand; convert's own runs are named by their tags)."""
+    hand; convert's own runs are named by their tags): the file and both outputs named,
+    as other commands name a file written twice."""
     from trecbench.convert.common import Conversion, Report, make_qrels, ranked_run
 
     report = Report()
@@ -191,7 +192,10 @@ def test_write_conversion_names_the_name_keyword(tmp_path):
     conversion = Conversion("n", "test", {"n": qrels}, [first, second], report)
     with pytest.raises(UsageError) as refused:
         trecbench.write_conversion(conversion, tmp_path, inputs=[])
-    assert str(refused.value) == "two outputs would have the same file name; choose another name"
+    assert str(refused.value) == (
+        f"{tmp_path / 't.run'}: written twice by one command, as the run tagged t and as the"
+        " run tagged u"
+    )
     assert list(tmp_path.iterdir()) == []
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
 from . import provenance, publication, standard_output
-from .errors import OutputError
+from .errors import OutputError, Setting, UsageError
 from .naming import file_key
 from .plurals import first_few
 from .signals import SignalGuard
@@ -399,6 +399,12 @@ def collision(path: PathLike, other: PathLike) -> str | None:
     if _same_target(path, other):
         return "same"
     return "holds" if _inside(other, path) else None
+
+
+def written_twice(path: PathLike, first: str | Setting, second: str | Setting) -> UsageError:
+    """The refusal of two outputs of one call that are the one file ``path``, each named
+    as the caller knows it (a setting, or words: ``compare's LaTeX table``)."""
+    return UsageError(f"{path}: written twice by one command, as ", first, " and as ", second)
 
 
 def _inside(target: Path, root: Path) -> bool:

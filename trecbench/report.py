@@ -419,7 +419,7 @@ def check_score_outputs(
     ``manifest`` and ``html`` the same file or one the other's folder, or any one of
     ``inputs`` (besides the files read in the call), a symbolic link or not a regular
     file. ``score`` calls it before the evaluation."""
-    from .outputs import check_target, collision
+    from .outputs import check_target, collision, written_twice
 
     named = [
         (keyword, path)
@@ -428,12 +428,7 @@ def check_score_outputs(
     ]
     for (keyword, path), (other, other_path) in itertools.combinations(named, 2):
         if collision(path, other_path) == "same":
-            raise UsageError(
-                f"{path}: written twice by one command, as ",
-                Setting(keyword),
-                " and as ",
-                Setting(other),
-            )
+            raise written_twice(path, Setting(keyword), Setting(other))
         for outer, inner in ((path, other_path), (other_path, path)):
             if collision(outer, inner) == "holds":
                 raise UsageError(f"{outer} would be a file and the folder holding {inner}")

@@ -81,11 +81,7 @@ def check_manifest(manifest: Path, files: Iterable[Path]) -> None:
         found = outputs.collision(manifest, path)
         if found == "same":
             kind = _OUTPUT_KINDS.get(path.name, "plot")
-            raise UsageError(
-                f"{manifest}: written twice by one command, as ",
-                Setting("manifest"),
-                f" and as compare's {kind}",
-            )
+            raise outputs.written_twice(manifest, Setting("manifest"), f"compare's {kind}")
         if found == "holds":
             raise UsageError(*named, f" is a folder compare writes {path} into")
         if outputs.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json

@@ -4,6 +4,7 @@ the runs written (:func:`compare_command`)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import shlex
 from collections.abc import Callable, Sequence
@@ -136,6 +137,19 @@ def _headed(conversion: Conversion, run: RunOutput) -> bytes:
     return utf8(ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}))
 
 
+def _refuse_one_file_twice(targets: dict[str, Path]) -> None:
+    """Refuse two outputs that are one file (runs of two tags, one name), naming both."""
+    for (key, path), (other, other_path) in itertools.combinations(targets.items(), 2):
+        if outputs.collision(path, other_path) == "same":
+            raise outputs.written_twice(path, _output_words(key), _output_words(other))
+
+
+def _output_words(key: str) -> str:
+    """What the output of ``key`` (``qrels:NAME``, ``run:TAG``, ``sidecar``) is, in words."""
+    kind, _, name = key.partition(":")
+    return {"qrels": f"the qrels {name}", "run": f"the run tagged {name}"}.get(kind, "the sidecar")
+
+
 def _refuse_earlier_files(targets: dict[str, Path], inputs: Sequence[str | os.PathLike]) -> None:
     """Refuse to replace a sidecar describing files this conversion does not write (an
     earlier conversion's runs into the same folder, ``--tag char`` then ``--tag word``):
@@ -199,10 +213,7 @@ def write_conversion(
             )
         targets[key] = runs_dir / f"{run.name}.run"
     targets["sidecar"] = outdir / f"{conversion.name}.sidecar.json"
-    if len({p.resolve() for p in targets.values()}) != len(targets):
-        raise UsageError(
-            "two outputs would have the same file name; choose another ", Setting("name")
-        )
+    _refuse_one_file_twice(targets)
 
     names = {key: Path(os.path.relpath(path, outdir)).as_posix() for key, path in targets.items()}
     with outputs.OutputSet(inputs) as out:
