@@ -36,3 +36,19 @@ def test_every_rule_id_raised_is_in_the_rule_table():
     assert {"R7", "R27", "Q5", "X5", "X6", "R23.utf8"} <= set(found)  # the scan sees them
     known = set(CHECKS) | {check.rule for check in CHECKS.values()}
     assert {rule: sorted(files) for rule, files in found.items() if rule not in known} == {}
+
+
+def test_the_empty_file_refusal_is_worded_in_one_place():
+    """R26's refusal ("empty file"), said by the validator, score on Dask and the JSON
+    readers, is one constant (trecbench.inputs.streams.EMPTY_FILE): a string of the code
+    that spells it again could drift from the others. The rule table's summary is the
+    rule's documentation, not a message, and is left out."""
+    spelt = []
+    for path in PACKAGE.rglob("*.py"):
+        if path == PACKAGE / "validation" / "rules.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if node.value.startswith("empty file"):
+                    spelt.append(path.relative_to(PACKAGE).as_posix())
+    assert spelt == ["inputs/streams.py"]

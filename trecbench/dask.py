@@ -43,6 +43,7 @@ from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
 from .inputs import held
 from .inputs.blocks import Counts
+from .inputs.streams import EMPTY_FILE
 from .inputs.tables import (
     FILE_LINE_BITS,
     duplicate_in_files,
@@ -138,7 +139,7 @@ class DaskRun:
         lines, runid, records, warnings = _combined(facts)
         if not lines:  # files as validate and one process refuse them (R26)
             if self.files:
-                raise InputError(label, None, "empty file", "R26", finding=True)
+                raise InputError(label, None, EMPTY_FILE, "R26", finding=True)
             raise InputError(label, None, "empty run")
         _refuse_lost_zeros(truth, [found.ids for found in facts], self.files or [label])
         try:

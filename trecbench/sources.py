@@ -289,7 +289,7 @@ def json_document(source: Content, text: str | None = None) -> JsonDocument:
     score says of one, not JSON's "Expecting value"."""
     text = source_text(source) if text is None else text
     if not text.strip(JSON_SPACE):
-        raise InputError(source.path, None, "empty file")
+        raise InputError(source.path, None, streams.EMPTY_FILE)
     return JsonDocument(source, parse_json(text, source.path), text)
 
 

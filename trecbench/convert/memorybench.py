@@ -42,6 +42,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..ids import STR, escape_id
+from ..inputs import streams
 from ..sources import At, Content, Rows, described, json_document, parse_json, read_source
 from .common import (
     Conversion,
@@ -143,9 +144,8 @@ def read_results(path: str | os.PathLike) -> tuple[dict, list[tuple[At, Any]]]:
     ``{run, results: [...]}`` or a ``results.db`` (SQLite, detected by its header)."""
     source = read_source(path, "memorybench results")
     if not source.data:  # SQLite makes results.db before it writes to it
-        raise InputError(
-            source.path, None, "empty file (a memorybench export JSON or a SQLite results.db)"
-        )
+        expected = "a memorybench export JSON or a SQLite results.db"
+        raise InputError(source.path, None, f"{streams.EMPTY_FILE} ({expected})")
     if source.data.startswith(SQLITE_MAGIC):
         _, results = _sqlite_rows(source)
         return source.record, results

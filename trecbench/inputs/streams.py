@@ -65,6 +65,8 @@ from .formats import (
 Progress = Callable[[int, "int | None"], None]
 
 GZIP_MAGIC = NAMED["gzip"].magic
+# what every reader says of a file with nothing in it (the validator's R26): one wording
+EMPTY_FILE = "empty file"
 _SPOOL_BLOCK = 8 << 20
 _DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)
 # decompressed bytes the fast inflater's thread hands over at a time

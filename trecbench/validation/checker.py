@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..hash_index import string_hash
 from ..inputs import trec_text
-from ..inputs.streams import GZIP_MAGIC
+from ..inputs.streams import EMPTY_FILE, GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..inputs.unconverted import columns_message
 from ..text_encoding import wide_encoding, wide_file
@@ -352,7 +352,7 @@ class Checker:
 
     def _finish_file(self) -> None:
         if self.physical == 0 and not self.cut_short:
-            self.report.add("R26", None, None, "empty file")
+            self.report.add("R26", None, None, EMPTY_FILE)
         elif not self.ends_with_newline:
             self.report.add("R25.newline", self.physical, "line", "no newline at the end of file")
 
