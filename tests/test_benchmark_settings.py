@@ -127,7 +127,7 @@ def test_two_modes_of_one_run_file_are_refused(tmp_path, second):
 def test_the_commands_options_go_into_the_settings(tmp_path):
     settings = load_benchmark_config(CONFIG)
     assert settings.output is None
-    with pytest.raises(UsageError, match=r"give -o DIR or `output` in the configuration"):
+    with pytest.raises(UsageError, match=r"give the output folder \(outdir\) or `output` in the"):
         check_outputs(settings)
     chosen = settings.with_options(tmp_path / "out", {"run": "2", "lexical": "mine"})
     assert chosen.output == tmp_path / "out"

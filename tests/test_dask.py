@@ -549,7 +549,8 @@ def test_trecbench_s_own_command_line_is_not_named_an_unguarded_script(main, nam
 @pytest.mark.parametrize("kind", ["fifo", "stdin"])
 def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_path):
     """Each worker opens a run's files: a FIFO was opened twice (the second open blocked for
-    ever) and `<(cat run)` (/dev/fd/63, this process's alone) failed on the worker."""
+    ever) and `<(cat run)` (/dev/fd/63, this process's alone) failed on the worker. The
+    refusal said '--dask' to a library caller too."""
     import threading
 
     from trecbench.errors import InputError
@@ -563,7 +564,10 @@ def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_
         unblock.daemon = True
         unblock.start()
     what = "standard input" if kind == "stdin" else r"not a regular file \(a pipe\?\)"
-    with pytest.raises(InputError, match=f"^{re.escape(path)}: {what}: a run on Dask is read"):
+    # the library's caller gave client=, the command line's --dask: neither named
+    said = f"{what}: a run on Dask is read by the workers, from files; write it to a file, or "
+    said += "score it in this process, not on Dask"
+    with pytest.raises(InputError, match=f"^{re.escape(path)}: {said}$"):
         tbdask.DaskRun(path)
 
 

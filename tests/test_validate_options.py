@@ -208,8 +208,9 @@ def test_integer_ids_of_jsonl_queries_are_read_as_text(tmp_path):
     assert read_topics(topics) == ["301", "302"]
 
 
+# no flag named: the library's topics= (read_topics) and a benchmark's `topics` read them too
 JSON_LINES = (
-    '--topics reads JSON lines: one object a line, its id as "_id" (BEIR), "query_id" or "qid"'
+    'topics in JSON are JSON lines: one object a line, its id as "_id" (BEIR), "query_id" or "qid"'
 )
 NO_ID = "no topic id a run can hold"
 NO_COLON = "Expecting ':' delimiter at column 7"

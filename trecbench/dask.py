@@ -549,7 +549,7 @@ def _check_regular(path: str) -> None:
             path,
             None,
             f"{what}: a run on Dask is read by the workers, from files; "
-            "write it to a file, or score it without --dask",
+            "write it to a file, or score it in this process, not on Dask",
         )
 
 

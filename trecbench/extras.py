@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .errors import MissingExtraError
+from .errors import MissingExtraError, Setting
 
 # import name -> (distribution to install, extra that installs it)
 PACKAGES: dict[str, tuple[str, str]] = {
@@ -32,13 +32,14 @@ PACKAGES: dict[str, tuple[str, str]] = {
 }
 
 
-def missing(module: str, feature: str, alternative: str = "") -> MissingExtraError:
+def missing(module: str, feature: str, *alternative: str | Setting) -> MissingExtraError:
     """The error for ``feature`` when ``module`` is not installed: what to install, and
-    ``alternative`` (a way without it) when there is one."""
+    ``alternative`` (a way without it, its parts; a setting said as the caller gives it:
+    ``ontology=`` to the library, ``--ontology`` on the command line) when there is one."""
     package, extra = PACKAGES[module]
-    otherwise = f", or {alternative}" if alternative else ""
+    otherwise = (", or ", *alternative) if alternative else ()
     return MissingExtraError(
-        f"{feature} needs {package}, which is not installed: {install_hint(extra)}{otherwise}"
+        f"{feature} needs {package}, which is not installed: {install_hint(extra)}", *otherwise
     )
 
 
@@ -48,7 +49,7 @@ def install_hint(extra: str) -> str:
     return f"pip install 'trecbench[{extra}]' (from a checkout: pip install '.[{extra}]')"
 
 
-def require(module: str, feature: str, alternative: str = "") -> ModuleType:
+def require(module: str, feature: str, *alternative: str | Setting) -> ModuleType:
     """``module`` imported for ``feature``; :func:`missing`'s error when it is not
     installed. An import error from inside an installed package is a bug, not a missing
     extra, and propagates unchanged."""
@@ -57,4 +58,4 @@ def require(module: str, feature: str, alternative: str = "") -> ModuleType:
     except ImportError as error:
         if error.name != module:
             raise
-        raise missing(module, feature, alternative) from None
+        raise missing(module, feature, *alternative) from None

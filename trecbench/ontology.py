@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from . import extras, input_warnings, outputs, provenance
-from .errors import InputError, excerpt
+from .errors import InputError, Setting, excerpt
 from .plurals import counted
 from .sources import Content, JsonDocument, json_document, read_source, source_text
 
@@ -270,7 +270,8 @@ def _from_hpo3() -> Ontology:
     pyhpo = extras.require(
         "pyhpo",
         "the default HPO release (MaxOntSim, HPO id checks)",
-        "give --ontology hp.obo",
+        "give ",
+        Setting("ontology", "hp.obo"),
     )
     from pyhpo import Ontology as HPO
     from pyhpo import pyhpo as extension

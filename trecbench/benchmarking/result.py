@@ -222,12 +222,16 @@ def _refuse_strays(out: Path, files: Mapping[Path, Any], inputs: Sequence[str]) 
 
 def output_folder(config: BenchmarkSettings, outdir: str | os.PathLike | None = None) -> Path:
     """``outdir``, else the settings' ``output``; a usage error when neither is given."""
-    from ..errors import UsageError
+    from ..errors import Setting, UsageError
 
     if outdir is None:
         outdir = config.output
     if outdir is None:
-        raise UsageError("benchmark: give -o DIR or `output` in the configuration")
+        raise UsageError(
+            "benchmark: give the output folder (",
+            Setting("outdir"),
+            ") or `output` in the configuration",
+        )
     return Path(outdir)
 
 

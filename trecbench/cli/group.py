@@ -38,7 +38,8 @@ KEYWORD_FLAGS = {
     "tags": "--tag", "tag": "--tag", "name": "--name", "fix_tag": "--fix-tag",
     "language": "--language", "client": "--dask", "manifest": "--manifest",
     "html_depth": "--html-depth", "report": "--report", "html": "--html",
-    "jobs": "--jobs", "memory": "--memory",
+    "jobs": "--jobs", "memory": "--memory", "measures": "-m", "ontology": "--ontology",
+    "outdir": "-o",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share

@@ -39,6 +39,7 @@ from typing import Any
 
 from ..errors import (
     ParameterDomainWarning,
+    Setting,
     TrecbenchError,
     UsageError,
     shortened,
@@ -467,7 +468,9 @@ def parse_measures(
             measures.append(item)
             continue
         if isinstance(item, str) and not item.strip():  # it named no measure: none computed
-            raise UsageError(f"empty measure name {item!r}: give a measure, e.g. -m map")
+            raise UsageError(
+                f"empty measure name {item!r}: give a measure, e.g. ", Setting("measures", "map")
+            )
         for text in split_names(item):
             if text in NICKNAMES:
                 names = NICKNAMES[text]

@@ -150,8 +150,9 @@ def _json_ids(text: str, path: str) -> list[str]:
     return ids
 
 
+# said alike to validate's --topics, the library's topics= and a benchmark's `topics`
 _JSON_LINES = (
-    '--topics reads JSON lines: one object a line, its id as "_id" (BEIR), "query_id" or "qid"'
+    'topics in JSON are JSON lines: one object a line, its id as "_id" (BEIR), "query_id" or "qid"'
 )
 
 
