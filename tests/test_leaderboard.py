@@ -301,6 +301,25 @@ def test_a_suite_redirected_to_dev_stdin_starts_its_paths_from_its_own_folder(mo
     ]
 
 
+@pytest.mark.parametrize("piped", [False, True])
+def test_a_suite_from_standard_input_is_read_as_its_file_is(capsys, piped):
+    """``leaderboard -`` read the file ``-`` ("-: cannot read: No such file"), where other
+    commands read standard input. Its paths start where the file behind it lives
+    (``- < suite.toml``), or here for a pipe, as ``/dev/stdin``'s do."""
+    import subprocess
+    import sys
+
+    assert run(["leaderboard", str(SUITE)]) == 0
+    expected = capsys.readouterr().out
+    command = [sys.executable, "-m", "trecbench", "leaderboard", "-"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's trecbench, from any folder
+    with open(SUITE, "rb") as handle:
+        stdin = {"input": handle.read()} if piped else {"stdin": handle}
+        cwd = SUITE.parent if piped else ROOT / "tests"  # not the suite's folder
+        done = subprocess.run(command, **stdin, cwd=cwd, env=env, capture_output=True, check=False)
+    assert (done.returncode, done.stderr.decode(), done.stdout.decode()) == (0, "", expected)
+
+
 def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(tmp_path):
     # gm_map vanished (or "nothing to average" alone); num_ret's mean per topic was shown
     # as trec_eval's (which sums: 4 and 3); the boards came in trec_eval's order

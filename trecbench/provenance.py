@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import hashlib
 import os
 import platform
 import stat
+import sys
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import Any, TypeVar
@@ -182,13 +184,34 @@ def recorded(path: str | os.PathLike) -> dict[str, Any] | None:
     return dict(records[key]) if key in records else None
 
 
+def opened(path: str | os.PathLike) -> tuple[Any, bool]:
+    """``path`` opened for reading, unbuffered, and whether the object is borrowed (not
+    to be closed): ``-`` is standard input's descriptor (left open), or ``sys.stdin``'s
+    bytes where it has none (a test runner's, a notebook's)."""
+    if os.fspath(path) != "-":
+        return open(path, "rb", buffering=0), False  # noqa: SIM115 - the caller closes it
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:
+        raise OSError(errno.EBADF, "there is no standard input")
+    try:
+        descriptor = stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return stdin, True
+    return open(descriptor, "rb", buffering=0, closefd=False), False  # noqa: SIM115
+
+
 def read_file(path: str | os.PathLike) -> bytes:
-    """The bytes of a small input file, read once and remembered with their checksum."""
+    """The bytes of a small input file (``-``: standard input), read once and remembered
+    with their checksum."""
     key = identity(path)
     digest = Digest()
     try:
-        with open(path, "rb") as handle:
+        handle, borrowed = opened(path)
+        try:
             data = handle.read()
+        finally:
+            if not borrowed:
+                handle.close()
     except OSError as exc:
         raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
     digest.update(data)

@@ -68,7 +68,10 @@ def piped(path: str | Path) -> bool:
 def config_folder(path: str | Path) -> Path:
     """The folder a configuration's relative paths start from: its own, or the current
     one for a configuration read from a pipe (``/dev/fd`` holds none of its files); for a
-    file given as ``/dev/stdin`` (``< suite.toml``), the folder of the file behind it."""
+    file given as ``/dev/stdin`` (``< suite.toml``), the folder of the file behind it; ``-``
+    is standard input, as ``/dev/stdin`` is."""
+    if str(path) == "-":
+        path = "/dev/stdin"
     if piped(path):
         return Path.cwd()
     if str(path).startswith(("/dev/", "/proc/")):  # a descriptor's name: its file's folder

@@ -32,13 +32,11 @@ Every source notes its path as an input of the call (:func:`trecbench.outputs.no
 
 from __future__ import annotations
 
-import errno
 import io
 import lzma
 import os
 import queue
 import stat
-import sys
 import threading
 from codecs import BOM_UTF8
 from collections.abc import Callable
@@ -257,22 +255,6 @@ class _ReadAhead(ReadOnly):
         super().close()
 
 
-def _opened(path: str) -> tuple[Any, bool]:
-    """``path`` opened for reading, unbuffered, and whether the object is borrowed (not
-    to be closed): ``-`` is standard input's descriptor (left open), or ``sys.stdin``'s
-    bytes where it has none (a test runner's, a notebook's)."""
-    if path != STANDARD_INPUT:
-        return open(path, "rb", buffering=0), False  # noqa: SIM115 - closed by close()
-    stdin = getattr(sys.stdin, "buffer", None)
-    if stdin is None:
-        raise OSError(errno.EBADF, "there is no standard input")
-    try:
-        descriptor = stdin.fileno()
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
-        return stdin, True
-    return open(descriptor, "rb", buffering=0, closefd=False), False  # noqa: SIM115
-
-
 class Source:
     """One input file, opened once (see the module docstring); ``-`` is standard input.
 
@@ -299,7 +281,7 @@ class Source:
         self.key = provenance.identity(path)
         self.progress = progress
         try:
-            self._file, self._borrowed = _opened(self.path)
+            self._file, self._borrowed = provenance.opened(self.path)
             info = None if self._borrowed else os.fstat(self._file.fileno())
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
