@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -61,6 +62,36 @@ def write_tenths(folder: Path, relevant_in_top_10: dict[str, list[int]], prefix=
             lines += [f"{prefix}{q} Q0 {d} {i + 1} {100 - i} {run}" for i, d in enumerate(docs)]
         (folder / f"{run}.run").write_text("\n".join(lines) + "\n")
     return folder
+
+
+_ROW_CELLS = {
+    "table": lambda line: re.split(r" {2,}", line.strip()),  # columns: two blanks apart or more
+    "markdown": lambda line: [cell.strip() for cell in line.strip()[1:-1].split(" | ")],
+    "latex": lambda line: [cell.strip() for cell in line.removesuffix(r" \\").split(" & ")],
+}
+
+
+def shown_rows(text: str, first_header: str, fmt: str = "table") -> list[dict[str, str]]:
+    """The rows of the table in ``text`` whose header's first cell is ``first_header``, as
+    the command printed them in ``fmt`` (aligned table, Markdown, LaTeX tabular): each row
+    a dict from its column's header to its cell's text, read by hand here so that a
+    renderer putting a number under another column's header is caught. The table ends at
+    its first blank line (LaTeX: at \\bottomrule); rules and Markdown's alignment row are
+    skipped."""
+    cells = _ROW_CELLS[fmt]
+    lines = iter(text.splitlines())
+    header = next((cells(line) for line in lines if cells(line)[0] == first_header), None)
+    assert header is not None, f"no table headed {first_header!r} in:\n{text}"
+    rows = []
+    for line in lines:
+        if line.startswith(("\\midrule", "| ---", "|---")):
+            continue
+        if not line.strip() or line.startswith("\\bottomrule"):
+            break
+        row = cells(line)
+        assert len(row) == len(header), (header, line)
+        rows.append(dict(zip(header, row, strict=True)))
+    return rows
 
 
 def diff_reports(capsys, a: str, b: str, *options: str) -> tuple[int, str]:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, shown_rows
 
 import trecbench
 from trecbench.cli import cli
@@ -247,6 +247,46 @@ def test_cli_json_carries_the_named_keys():
     assert row["topics_needed"] == math.ceil(
         float(np.squeeze(TTestPower().solve_power(row["effect_size"], None, 0.01, 0.9)))
     )
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "latex"])
+def test_printed_figures_are_statsmodels_under_their_own_headers(fmt):
+    """The table, Markdown and LaTeX read back cell by cell against statsmodels on
+    trec_eval's per-topic values (pytrec_eval): only the JSON was held against them, and
+    a renderer giving the power under MDE's header went unseen."""
+    from scipy.stats import ttest_rel
+    from test_new_command_numbers import _per_topic, _read
+
+    alpha, target, labels = 0.1, 0.9, {"nDCG@10": "ndcg_cut_10", "P@5": "P_5"}
+    names = ["tfidf-word", "tfidf-char", "tfidf-word-parents"]
+    argv = ["power", QRELS, *(RUNS[name] for name in names), "-m", "nDCG@10", "-m", "P@5"]
+    argv += ["--alpha", str(alpha), "--power", str(target), "--format", fmt]
+    done = CliRunner().invoke(cli, argv)
+    assert done.exit_code == 0, done.output
+    qrels = _read(QRELS, "qrels")
+    values = {}
+    for name in names:
+        for measure, label in labels.items():
+            found = _per_topic(qrels, _read(RUNS[name], "run"), label)
+            values[name, measure] = np.array([found.get(q, 0.0) for q in qrels])  # -c: 0
+    rows = shown_rows(done.stdout, "run", fmt)
+    assert [(row["run"], row["measure"]) for row in rows] == [
+        (name, measure) for name in names[1:] for measure in labels
+    ]
+    for row in rows:
+        run_values, base = values[row["run"], row["measure"]], values["tfidf-word", row["measure"]]
+        n, differences = len(base), run_values - base
+        effect = ttest_rel(run_values, base).statistic / math.sqrt(n)
+        delta = abs(float(np.squeeze(TTestPower().solve_power(None, n, alpha, target))))
+        needed = float(np.squeeze(TTestPower().solve_power(abs(effect), None, alpha, target)))
+        assert row["topics"] == str(n) == "56"
+        assert float(row["difference"]) == pytest.approx(differences.mean(), abs=5e-5)
+        assert float(row["$d_z$" if fmt == "latex" else "d_z"]) == pytest.approx(effect, abs=5e-5)
+        assert float(row["power"]) == pytest.approx(_reference(effect, n, alpha), abs=5e-5)
+        # statsmodels stops at its own tolerance (rel 1e-4 on the effect size)
+        mde = delta * np.std(differences, ddof=1)
+        assert float(row["MDE"]) == pytest.approx(mde, abs=5e-5 + 1e-4 * mde)
+        assert int(row["topics needed"]) == max(2, math.ceil(needed))
 
 
 def test_cli_formats_and_bad_settings():
