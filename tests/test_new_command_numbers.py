@@ -13,7 +13,7 @@ import random
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, shown_rows
 
 from trecbench.cli import run
 
@@ -107,6 +107,36 @@ def suite(tmp_path):
     return tmp_path / "suite.toml", collections
 
 
+SYSTEMS = ("x", "y", "z")  # the suite's, x the baseline
+
+
+def _hand_worked(collections: dict) -> tuple[dict, dict, dict]:
+    """Per system of the suite: its mean nDCG@10 on each collection (pytrec_eval), its rank
+    on each worked by hand (1 for the best mean; tied systems share the mean of their
+    places) and its per-topic values over every collection, in one order for all."""
+    means = {
+        s: [
+            np.mean(list(_per_topic(q, r[s], "ndcg_cut_10").values()))
+            for q, r in collections.values()
+        ]
+        for s in SYSTEMS
+    }
+    ranks: dict[str, dict[str, float]] = {s: {} for s in SYSTEMS}
+    for c, name in enumerate(collections):
+        order = sorted(SYSTEMS, key=lambda s: -means[s][c])
+        for s in SYSTEMS:
+            tied = [i + 1 for i, other in enumerate(order) if means[other][c] == means[s][c]]
+            ranks[s][name] = sum(tied) / len(tied)
+    values = {
+        s: {(c, q): v for c, (qrels, r) in collections.items()
+            for q, v in _per_topic(qrels, r[s], "ndcg_cut_10").items()}
+        for s in SYSTEMS
+    }  # fmt: skip
+    keys = sorted(values["x"])
+    topics = {s: np.array([values[s][key] for key in keys]) for s in SYSTEMS}
+    return means, ranks, topics
+
+
 def test_leaderboard_over_collections_and_mean_ranks(suite, capsys):
     from scipy.stats import ttest_rel
 
@@ -114,33 +144,16 @@ def test_leaderboard_over_collections_and_mean_ranks(suite, capsys):
     board = _json(["leaderboard", str(path), "--format", "json"], capsys)["measures"][0]
     rows = {row["system"]: row for row in board["systems"]}
     assert board["topics"] == {name: len(qrels) for name, (qrels, _) in collections.items()}
-    means = {
-        s: [
-            np.mean(list(_per_topic(q, r[s], "ndcg_cut_10").values()))
-            for q, r in collections.values()
-        ]
-        for s in ("x", "y", "z")
-    }
-    for system in ("x", "y", "z"):
+    means, ranks, topics = _hand_worked(collections)
+    for system in SYSTEMS:
         got = [rows[system]["means"][c] for c in collections]
         assert got == pytest.approx(means[system], abs=1e-12)
         assert rows[system]["macro_mean"] == pytest.approx(np.mean(means[system]), abs=1e-12)
-    # ranks by hand: 1 for the best mean; x and y tie on c2 and share (1 + 2) / 2 or (2 + 3) / 2
+    # x and y tie on c2 and share (1 + 2) / 2 or (2 + 3) / 2
     assert means["x"][2] == means["y"][2]
-    for c, name in enumerate(collections):
-        order = sorted(("x", "y", "z"), key=lambda s: -means[s][c])
-        for s in ("x", "y", "z"):
-            tied = [i + 1 for i, other in enumerate(order) if means[other][c] == means[s][c]]
-            assert rows[s]["ranks"][name] == sum(tied) / len(tied)
-    for s in ("x", "y", "z"):
-        assert rows[s]["mean_rank"] == pytest.approx(np.mean(list(rows[s]["ranks"].values())))
-    values = {
-        s: {(c, q): v for c, (qrels, r) in collections.items()
-            for q, v in _per_topic(qrels, r[s], "ndcg_cut_10").items()}
-        for s in ("x", "y", "z")
-    }  # fmt: skip
-    keys = sorted(values["x"])
-    topics = {s: np.array([values[s][key] for key in keys]) for s in ("x", "y", "z")}
+    for s in SYSTEMS:
+        assert rows[s]["ranks"] == ranks[s]
+        assert rows[s]["mean_rank"] == pytest.approx(np.mean(list(ranks[s].values())))
     for s in ("y", "z"):
         test = rows[s]["over_topics"]
         assert test["n"] == 19
@@ -154,6 +167,33 @@ def test_leaderboard_over_collections_and_mean_ranks(suite, capsys):
         assert test["difference"] == pytest.approx(np.mean(means[s]) - np.mean(means["x"]))
         assert test["p"] == pytest.approx(p, rel=1e-10)
         assert test["p_adjusted"] == pytest.approx(adjusted, rel=1e-10)
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown"])
+def test_leaderboard_table_cells_are_the_hand_worked_ranks(suite, capsys, fmt):
+    """The table and Markdown read back cell by cell against the same hand-worked means,
+    ranks and Holm-adjusted ttest_rel p-values: only the JSON was held against them."""
+    from scipy.stats import ttest_rel
+
+    path, collections = suite
+    assert run(["leaderboard", str(path), "--format", fmt]) == 0
+    rows = shown_rows(capsys.readouterr().out, "system", fmt)
+    means, ranks, topics = _hand_worked(collections)
+    assert [row["system"] for row in rows] == list(SYSTEMS)
+    others = ("y", "z")
+    adjusted = {
+        "p (collections)": _holm([ttest_rel(means[s], means["x"]).pvalue for s in others]),
+        "p (topics)": _holm([ttest_rel(topics[s], topics["x"]).pvalue for s in others]),
+    }
+    for row in rows:
+        s = row["system"]
+        for c, name in enumerate(collections):
+            assert row[name] == f"{means[s][c]:.4f} ({ranks[s][name]:g})"
+        assert row["macro"] == f"{np.mean(means[s]):.4f}"
+        assert row["mean rank"] == f"{np.mean(list(ranks[s].values())):.2f}"
+        for column, p in adjusted.items():
+            shown = "baseline" if s == "x" else f"{p[others.index(s)]:.4f}"
+            assert row[column] == shown
 
 
 # ---------------------------------------------------------------- similarity
