@@ -1,9 +1,10 @@
 """Printed numbers of the last stop's commands that no test held against an independent
 source: leaderboard's tests over collections and mean ranks (scipy, statsmodels, pytrec_eval,
-ranks worked by hand), similarity's mean row and --depth (the rbo package, scipy), diff's
-moved topics (the reports' own per-topic values), agree's orderings under --qrels-b and its
-discriminative power under the Wilcoxon test (pytrec_eval, scipy, statsmodels), pool's topic
-count (plain Python)."""
+ranks worked by hand; in JSON and read back from the table and Markdown), similarity's mean
+row and --depth (the rbo package, scipy), diff's moved topics (the reports' own per-topic
+values), agree's orderings under --qrels-b, its printed orderings where τ-b and τ_AP differ
+and its discriminative power under the Wilcoxon test (pytrec_eval, scipy, statsmodels),
+pool's topic count (plain Python)."""
 
 from __future__ import annotations
 
@@ -306,6 +307,40 @@ def test_agree_orderings_under_a_second_qrels_equal_scipy_and_plain_tau_ap(tmp_p
         assert tau < 1  # the orderings differ: a test of the second qrels' means
         assert ordering["kendall_tau"] == pytest.approx(tau, abs=1e-12)
         assert ordering["tau_ap"] == pytest.approx(mean_tau_ap(under_a, under_b), abs=1e-9)
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "latex"])
+def test_agree_printed_orderings_are_scipys_tau_and_the_plain_tau_ap(capsys, fmt):
+    """The printed means and orderings read back cell by cell, on measures whose τ-b and
+    τ_AP differ (Recall@100 puts tfidf-word last, nDCG@10 tfidf-word-parents: a swap at
+    the bottom): the command line's tests had τ-b = τ_AP = +1, so exchanging their
+    columns went unseen."""
+    from scipy.stats import kendalltau
+    from test_agree import mean_tau_ap
+
+    labels = {"nDCG@10": "ndcg_cut_10", "Recall@100": "recall_100", "P@5": "P_5"}
+    args = ["agree", QRELS, *RUNS, *(f"-m{name}" for name in labels), "--format", fmt]
+    assert run(args) == 0
+    printed = capsys.readouterr().out
+    qrels = _read(QRELS, "qrels")
+    means = {name: _means(qrels, label) for name, label in labels.items()}
+    shown = shown_rows(printed, "run", fmt)
+    assert [row["run"] for row in shown] == ["tfidf-word", "tfidf-char", "tfidf-word-parents"]
+    for r, row in enumerate(shown):
+        assert [row[name] for name in labels] == [f"{means[name][r]:.4f}" for name in labels]
+    column = (lambda name: name.replace("_", r"\_")) if fmt == "latex" else str
+    rows = shown_rows(printed, "reference", fmt)
+    assert [(row["reference"], row["evaluated"]) for row in rows] == list(
+        itertools.combinations(labels, 2)
+    )
+    differ = 0
+    for row in rows:
+        reference, evaluated = means[row["reference"]], means[row["evaluated"]]
+        tau, ap = kendalltau(reference, evaluated).statistic, mean_tau_ap(reference, evaluated)
+        assert row[column("kendall_tau")] == f"{tau:+.4f}"
+        assert row[column("tau_ap")] == f"{ap:+.4f}"
+        differ += round(tau, 4) != round(ap, 4)
+    assert differ == 2  # nDCG@10 and P@5 order the runs alike, Recall@100 not
 
 
 def test_agree_discriminative_power_under_wilcoxon_equals_scipy(capsys):
