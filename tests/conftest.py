@@ -76,8 +76,8 @@ def shown_rows(text: str, first_header: str, fmt: str = "table") -> list[dict[st
     the command printed them in ``fmt`` (aligned table, Markdown, LaTeX tabular): each row
     a dict from its column's header to its cell's text, read by hand here so that a
     renderer putting a number under another column's header is caught. The table ends at
-    its first blank line (LaTeX: at \\bottomrule); rules and Markdown's alignment row are
-    skipped."""
+    its first line of another number of cells (a blank line, a line under it, LaTeX's
+    \\bottomrule); rules and Markdown's alignment row are skipped."""
     cells = _ROW_CELLS[fmt]
     lines = iter(text.splitlines())
     header = next((cells(line) for line in lines if cells(line)[0] == first_header), None)
@@ -86,10 +86,9 @@ def shown_rows(text: str, first_header: str, fmt: str = "table") -> list[dict[st
     for line in lines:
         if line.startswith(("\\midrule", "| ---", "|---")):
             continue
-        if not line.strip() or line.startswith("\\bottomrule"):
-            break
         row = cells(line)
-        assert len(row) == len(header), (header, line)
+        if len(row) != len(header):
+            break
         rows.append(dict(zip(header, row, strict=True)))
     return rows
 

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from conftest import shown_rows
 
 from trecbench.cli import run
 from trecbench.errors import UsageError
@@ -88,6 +89,48 @@ def test_cli_writes_the_pool_and_prints_contributions(tmp_path, capsys):
     assert summary["documents"] == len(lines)
     assert all(line.split()[1] == "0" and line.split()[3] == "-1" for line in lines)
     assert [run["pooled"] for run in summary["runs"]] == [56 * 3, 56 * 3]
+
+
+@pytest.mark.parametrize("with_qrels", [False, True])
+def test_cli_table_cells_are_the_plain_top_k_sets(tmp_path, capsys, with_qrels):
+    """pool's printed table read back cell by cell against the top-k sets written out
+    here: only the JSON and the API were held against them, and a table printing each
+    run's unique count under "pooled" went unseen."""
+    rng = random.Random(11)
+    runs = dict(zip("abc", _random_runs(rng, 3), strict=True))
+    qrels = {f"q{t}": {f"D{i}": rng.randint(0, 2) for i in range(0, 30, 3)} for t in range(5)}
+    for name, run_dict in runs.items():
+        lines = [
+            f"{q} Q0 {d} 1 {s} {name}" for q, docs in run_dict.items() for d, s in docs.items()
+        ]
+        (tmp_path / f"{name}.run").write_text("\n".join(lines) + "\n")
+    (tmp_path / "q.qrels").write_text(
+        "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items())
+    )
+    args = ["pool", *(str(tmp_path / f"{name}.run") for name in runs), "--depth", "6"]
+    args += ["-o", str(tmp_path / "pool.txt")]
+    args += ["--qrels", str(tmp_path / "q.qrels"), "-l", "2"] if with_qrels else []
+    assert run(args) == 0
+    printed = capsys.readouterr().out
+    tops = {
+        name: {(q, d) for q, docs in _ranked(r).items() for d in docs[:6]}
+        for name, r in runs.items()
+    }
+    judged = {(q, d) for q, docs in qrels.items() for d in docs} if with_qrels else set()
+    relevant = {(q, d) for q, docs in qrels.items() for d, g in docs.items() if g >= 2}
+    rows = shown_rows(printed, "run")
+    assert [row["run"] for row in rows] == list(runs)
+    for row in rows:
+        top = tops[row["run"]]
+        unique = top - set().union(*(t for name, t in tops.items() if name != row["run"]))
+        expected = {"pooled": len(top), "unique": len(unique)}
+        if with_qrels:
+            expected |= {"judged": len(top & judged), "relevant_only": len(unique & relevant)}
+        assert {column: int(cell) for column, cell in row.items() if column != "run"} == expected
+        assert len(unique) < len(top)  # the columns differ
+    left = set().union(*tops.values()) - judged
+    said = "to judge" if with_qrels else "pooled"
+    assert printed.endswith(f"\n{len(left)} documents {said} in 5 topics\n")
 
 
 @pytest.mark.parametrize("depth", ["0", "-3"])
