@@ -319,3 +319,15 @@ def test_the_advice_keeps_the_value_as_text(value, advice, as_advised):
         load_yaml(f"a: {value}\n")
     assert f"; {advice} to keep it as text" in str(error.value)
     assert isinstance(load_yaml(f"a: {as_advised}\n")["a"], str)
+
+
+def test_a_literal_block_scalar_ending_the_block_keeps_its_last_line_break(tmp_path):
+    # reviewer 317: the YAML lines were joined with "\n", so the last line lost its break
+    # and `b: |` read 'two lines\nhere' where YAML reads 'two lines\nhere\n'
+    yaml_text = "a: |\n  two lines\n  here\nb: |\n  two lines\n  here\n"
+    block = "".join(f"# {line}\n" for line in yaml_text.splitlines())
+    path = tmp_path / "literal.run"
+    path.write_bytes(f"# ir_metadata.start\n{block}# ir_metadata.end\n".encode() + LINE)
+    expected = yaml.safe_load(yaml_text)
+    assert expected == {"a": "two lines\nhere\n", "b": "two lines\nhere\n"}
+    assert trecbench.load_run(path).ir_metadata == expected

@@ -94,9 +94,10 @@ def find_block(data: bytes, path: str) -> Block | None:
         line = data[position:line_end].rstrip(b"\r")
         lines += 1
         if line.rstrip() == END:
-            return Block(
-                lines, _decoded(b"\n".join(text), path), end + 1 if end >= 0 else len(data)
-            )
+            # every YAML line keeps its line break, the last one's too: a literal block
+            # scalar (`|`) that ends the block ends with "\n", as YAML reads it
+            yaml_text = b"".join(yaml_line + b"\n" for yaml_line in text)
+            return Block(lines, _decoded(yaml_text, path), end + 1 if end >= 0 else len(data))
         if not line.startswith(b"#"):
             message = f"the ir_metadata block of line 1 has no {END.decode()!r} before this line"
             raise InputError(path, lines, message)
