@@ -331,3 +331,15 @@ def test_a_literal_block_scalar_ending_the_block_keeps_its_last_line_break(tmp_p
     expected = yaml.safe_load(yaml_text)
     assert expected == {"a": "two lines\nhere\n", "b": "two lines\nhere\n"}
     assert trecbench.load_run(path).ir_metadata == expected
+
+
+def test_a_byte_not_utf8_in_the_block_is_refused_at_its_line(tmp_path, capsys):
+    # reviewer 317: it was always blamed on line 1, the start marker
+    path = tmp_path / "latin.run"
+    path.write_bytes(b"# ir_metadata.start\n# lab: x\n# tag: caf\xe9\n# ir_metadata.end\n" + LINE)
+    with pytest.raises(InputError) as caught:
+        ir_metadata.find_block(path.read_bytes(), str(path))
+    assert caught.value.line == 3
+    assert run(["validate", str(path)]) == 2
+    out = capsys.readouterr().out
+    assert f"{path}:3:line: error[R30]: the ir_metadata block is not UTF-8" in out

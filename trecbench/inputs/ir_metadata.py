@@ -118,10 +118,13 @@ def _too_long(by_lines: bool) -> str:
 
 
 def _decoded(text: bytes, path: str) -> str:
+    """The block's YAML ``text`` (its lines from the file's line 2, each ending in
+    ``\n``) as text; a byte that is not UTF-8 is bad input at the line holding it."""
     try:
         return text.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(path, 1, "the ir_metadata block is not UTF-8") from None
+    except UnicodeDecodeError as error:
+        line = 2 + text.count(b"\n", 0, error.start)
+        raise InputError(path, line, "the ir_metadata block is not UTF-8") from None
 
 
 def parse(block: Block, path: str) -> dict[str, Any]:
