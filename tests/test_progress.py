@@ -30,9 +30,10 @@ def test_line_progress_draws_one_line_per_file(capsys, monkeypatch):
     drawn("b.run", 5)
     drawn.close()
     lines = capsys.readouterr().err.split("\n")
-    # one line per file (tqdm redraws it with \r), with the count and its rate
+    # one line per file (tqdm redraws it with \r), with the count and its rate, from the
+    # first frame (reviewer 317: tqdm's frame at its creation had 0 lines)
     assert len(lines) == 3 and lines[-1] == ""
-    assert lines[0].startswith("\rvalidating a.run: 0 lines [")
+    assert lines[0].startswith("\rvalidating a.run: 10 lines [")
     assert "validating a.run: 20 lines [00:00, " in lines[0] and " lines/s]" in lines[0]
     assert "validating b.run: 5 lines [" in lines[1] and "a.run" not in lines[1]
 
@@ -287,3 +288,20 @@ def test_a_fused_run_written_in_pieces_is_the_whole_run(tmp_path, monkeypatch):
     pieced = tmp_path / "pieced.run"
     assert run(["fuse", *runs, "-o", str(pieced)]) == 0
     assert pieced.read_bytes() == whole.read_bytes()
+
+
+def test_a_bar_s_first_frame_has_the_count_and_the_time_since_the_job_began(capsys):
+    # reviewer 317: tqdm drew "0/10 [00:00<?, ? runs/s]" at its creation and update() did
+    # not redraw within the interval: a bar cleared at the job's end showed only that
+    import time
+
+    drawn = progress_module.StderrProgress(
+        "scoring", unit=" runs", leave=False, start=time.monotonic() - 4
+    )  # the defaults: 1 s delay, redrawn at most every 0.2 s
+    drawn(8, 10)
+    frames = capsys.readouterr().err.split("\r")
+    drawn.close()
+    assert [frame for frame in frames if frame] == [frames[-1]], frames  # one frame
+    # 8 of 10 in 4 s: 2 runs/s, 1 s left (1.99 under load)
+    shown = r"scoring:  80%\|.*\| 8/10 \[00:04<00:01, +(2\.00|1\.9\d) runs/s\] *"
+    assert re.fullmatch(shown, frames[-1]), frames[-1]

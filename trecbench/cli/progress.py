@@ -64,30 +64,43 @@ class StderrProgress:
             self.bar.set_postfix_str(text, refresh=False)
 
     def __call__(self, done: int, total: int | None = None) -> None:
-        if self.bar is None:
-            elapsed = time.monotonic() - self.start
-            if elapsed < self.delay:
-                return
-            from tqdm import tqdm
+        if self.bar is not None:
+            self._moved(done, total)
+        elif time.monotonic() - self.start >= self.delay:
+            self._open(total)
+            if not self._moved(done, total):
+                # drawn now: update() redraws `interval` after the bar's creation only,
+                # and a short job's bar (cleared when it ends) would show nothing
+                self.bar.refresh()
 
-            self.bar = tqdm(
-                total=total,
-                desc=self.label,
-                unit=self.unit,
-                unit_scale=self.unit == "B",
-                unit_divisor=1024 if self.unit == "B" else 1000,
-                mininterval=self.interval,
-                file=sys.stderr,
-                dynamic_ncols=True,
-                leave=self.leave,
-                smoothing=0,  # the mean rate since the job began, not the last burst's
-            )
-            self.bar.start_t -= elapsed  # rate and ETA from the job's start, not the bar's
-            if self.postfix:
-                self.bar.set_postfix_str(self.postfix, refresh=False)
+    def _open(self, total: int | None) -> None:
+        """The bar, not drawn yet, timed from the job's start."""
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total,
+            desc=self.label,
+            unit=self.unit,
+            unit_scale=self.unit == "B",
+            unit_divisor=1024 if self.unit == "B" else 1000,
+            mininterval=self.interval,
+            file=sys.stderr,
+            dynamic_ncols=True,
+            leave=self.leave,
+            smoothing=0,  # the mean rate since the job began, not the last burst's
+            delay=1,  # no frame at creation (0 done, no time passed): the caller draws one
+        )
+        self.bar.delay = 0  # our delay has passed: tqdm draws from now on
+        # rate and ETA from the job's start, not the bar's (tqdm times by time.time())
+        self.bar.start_t -= time.monotonic() - self.start
+        if self.postfix:
+            self.bar.set_postfix_str(self.postfix, refresh=False)
+
+    def _moved(self, done: int, total: int | None) -> bool:
+        """The bar at ``done`` of ``total``, redrawn (True) if ``interval`` has passed."""
         if total is not None and self.bar.total != total:
             self.bar.total = total
-        self.bar.update(done - self.bar.n)
+        return bool(self.bar.update(done - self.bar.n))
 
     def close(self) -> None:
         """End the bar's line, if one was drawn."""
