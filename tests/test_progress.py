@@ -305,3 +305,29 @@ def test_a_bar_s_first_frame_has_the_count_and_the_time_since_the_job_began(caps
     # 8 of 10 in 4 s: 2 runs/s, 1 s left (1.99 under load)
     shown = r"scoring:  80%\|.*\| 8/10 \[00:04<00:01, +(2\.00|1\.9\d) runs/s\] *"
     assert re.fullmatch(shown, frames[-1]), frames[-1]
+
+
+def test_fuse_optimize_tells_of_its_search(tmp_path, capsys, monkeypatch):
+    # reviewer 317: the search (each candidate fused, then scored) drew nothing
+    from trecbench.cli import run
+    from trecbench.fusion import ranked_tables
+    from trecbench.runstudy.fusion_tuning import FusionSearch, tune_fusion
+
+    root, _, _ = _demo_runs()
+    qrels = str(root / "data" / "hpo-rtask" / "hpo-rtask.qrels")
+    runs = [str(root / "data" / "hpo-rtask" / f"{name}.run") for name in ("lexical", "vector")]
+    told = []
+    tune_fusion(ranked_tables(runs), qrels, "P@5", FusionSearch(), lambda *c: told.append(c))
+    # RRF's grid: k from 10 to 100, ten candidates, each fused, then all ten scored
+    assert [c[1:] for c in told if c[0] == "fusing candidates"] == [(i, 10) for i in range(11)]
+    assert [c[1:] for c in told if c[0] == "scoring candidates"][-1] == (10, 10)
+    assert any(label.startswith("reading ") for label, *_ in told)  # the qrels
+    monkeypatch.setattr(progress_module, "wanted", lambda quiet: not quiet)
+    monkeypatch.setattr(progress_module.TaskProgress.__init__, "__defaults__", (None, 0.5, 0, 0))
+    command = ["fuse", "--optimize", "P@5", "--qrels", qrels, *runs, "-o", str(tmp_path / "f")]
+    assert run(command) == 0
+    err = capsys.readouterr().err
+    assert "fusing candidates: " in err and "scoring candidates: " in err, err
+    assert " candidates/s" in err
+    assert run([*command, "--quiet"]) == 0
+    assert "candidates:" not in capsys.readouterr().err

@@ -209,7 +209,7 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
             search = FusionSearch(method, fusion["norm"], **given, depth=fusion["depth"])
     tables = ranked_tables([str(run) for run in runs], progress)  # read once: searched, fused
     if search is not None:
-        tuned = _optimised(tables, search, tuning)
+        tuned = _optimised(tables, search, tuning, progress)
         k, weights = tuned.best.k, tuned.best.weights or ()
     weights = list(weights) or None
     chosen = {"k": k, "norm": fusion["norm"], "weights": weights, "depth": fusion["depth"]}
@@ -284,17 +284,18 @@ def _named_options():
         raise
 
 
-def _optimised(tables, search, tuning: dict):
+def _optimised(tables, search, tuning: dict, progress):
     """The :class:`~trecbench.runstudy.fusion_tuning.FusionTuning` of
     :func:`~trecbench.runstudy.fusion_tuning.tune_fusion` on the ranked runs with
     ``search`` (a :class:`~trecbench.runstudy.fusion_tuning.FusionSearch`), said on
-    stderr with the held-out score; ``tuning`` as :func:`_fused` takes it."""
+    stderr with the held-out score; ``tuning`` and ``progress`` as :func:`_fused` takes
+    them."""
     from ..errors import one_line
     from ..runstudy.fusion_tuning import tune_fusion
 
     seed, qrels = search.seed, tuning["qrels"]
     with _named_options():
-        tuned = tune_fusion(tables, qrels, tuning["measure"], search)
+        tuned = tune_fusion(tables, qrels, tuning["measure"], search, progress)
     click.echo(
         f"chose {tuned.best.label()} for {tuned.measure} on {one_line(str(qrels))}: held-out "
         f"{tuned.held_out:.4f} ({tuned.folds}-fold, seed {seed}; training {tuned.training:.4f}, "

@@ -158,15 +158,22 @@ def _best(means: np.ndarray, higher: bool) -> int:
     return int(np.argmax(tied) if higher else np.argmin(tied))
 
 
-def _evaluated(qrels, fused: dict, measure: str):
+def _evaluated(qrels, fused: dict, measure: str, progress=None):
     """The candidates' per-topic values; without a topic in the qrels the error names the
-    qrels, not a candidate (the fused runs are named by their numbers)."""
+    qrels, not a candidate (the fused runs are named by their numbers). ``progress``:
+    :func:`tune_fusion`'s, told of the candidates scored (evaluate's runs)."""
     from ..conclusions.scores import source_name
     from ..errors import NoOverlapError
     from ..evaluation import evaluate
 
+    told = None
+    if progress is not None:
+
+        def told(label: str, done: int, total: int | None = None) -> None:
+            progress("scoring candidates" if label == "scoring" else label, done, total)
+
     try:
-        return evaluate(qrels, fused, [measure]).per_query
+        return evaluate(qrels, fused, [measure], progress=told).per_query
     except NoOverlapError:
         name = source_name(qrels) or "the qrels"
         why = "no topic of the runs is in the qrels: nothing to choose on"
@@ -252,18 +259,25 @@ def _check_several(n_runs: int) -> None:
         raise UsageError("optimize_fusion chooses how runs are fused: give two runs or more")
 
 
-def _fused_candidates(tables, method: str, candidates: list[Candidate], search) -> dict:
+def _fused_candidates(
+    tables, method: str, candidates: list[Candidate], search, progress=None
+) -> dict:
     """Each candidate's fused run, by its number; what ties at float32 against its order
     (:func:`trecbench.fusion.fused_and_ties`) is warned of once per kind, not once per
-    candidate (a screen of one warning, each with its own numbers)."""
+    candidate (a screen of one warning, each with its own numbers). ``progress``:
+    :func:`tune_fusion`'s, told of the candidates fused."""
     from ..fusion import fused_and_ties
 
     fused, tied = {}, {}
     for i, c in enumerate(candidates):
+        if progress is not None:
+            progress("fusing candidates", i, len(candidates))
         settings = {"k": c.k, "norm": search.norm, "weights": c.weights, "depth": search.depth}
         fused[str(i)], ties = fused_and_ties(tables, method, **settings, searched=True)
         for kind, message in ties.items():
             tied.setdefault(kind, []).append((c.label(), message))
+    if progress is not None:
+        progress("fusing candidates", len(candidates), len(candidates))
     for found in tied.values():
         labels, (_, first) = [label for label, _ in found], found[0]
         warnings.warn(
@@ -277,17 +291,20 @@ def _fused_candidates(tables, method: str, candidates: list[Candidate], search) 
     return fused
 
 
-def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuning:
+def tune_fusion(tables, qrels, measure: str, search: FusionSearch, progress=None) -> FusionTuning:
     """:func:`optimize_fusion` on runs ranked already (:func:`trecbench.fusion.ranked_table`),
-    so that a caller that fuses them after the search reads each run once."""
+    so that a caller that fuses them after the search reads each run once. ``progress
+    (label, done, total)`` is told of the search's work: ``fusing candidates``, reading
+    the qrels, ``scoring candidates`` (the folds, once every candidate is scored, take no
+    time to speak of)."""
     from ..fusion import method_name
     from ..measures import better
 
     method = method_name(search.method)
     _check_several(len(tables))
     candidates = grid(method, len(tables), search.k_grid, search.step)
-    fused = _fused_candidates(tables, method, candidates, search)
-    per_query = _evaluated(qrels, fused, measure)
+    fused = _fused_candidates(tables, method, candidates, search, progress)
+    per_query = _evaluated(qrels, fused, measure, progress)
     columns = list(dict.fromkeys(per_query["measure"]))
     if len(columns) != 1:
         named = ", ".join(map(str, columns[:4])) + (", ..." if len(columns) > 4 else "")
