@@ -331,3 +331,33 @@ def test_fuse_optimize_tells_of_its_search(tmp_path, capsys, monkeypatch):
     assert " candidates/s" in err
     assert run([*command, "--quiet"]) == 0
     assert "candidates:" not in capsys.readouterr().err
+
+
+def test_runs_scored_in_workers_tell_of_their_bytes_read_then_of_the_runs_finished(
+    tmp_path, monkeypatch
+):
+    # reviewer 317: the workers' reading went untold, and the runs scored were counted in
+    # order: nothing was drawn until the first run was scored
+    from trecbench import processes
+
+    # small runs: told while they are read
+    monkeypatch.setattr(processes, "TICK", 0.005, raising=False)
+    runs = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.run"
+        lines = (f"q{q} Q0 d{i} {i + 1} {1000 - i} {name}\n" for q in range(40) for i in range(500))
+        path.write_text("".join(lines))
+        runs.append(path)
+    (tmp_path / "q").write_text("q1 0 d8 1\n")
+    told = []
+    trecbench.evaluate(tmp_path / "q", runs, ["P.5"], jobs=2, progress=lambda *c: told.append(c))
+    size = sum(path.stat().st_size for path in runs)
+    reading = [call[1:] for call in told if call[0] == "reading 2 runs"]
+    assert reading and reading[-1] == (size, size) and {total for _, total in reading} == {size}
+    assert [done for done, _ in reading] == sorted(done for done, _ in reading)
+    scoring = [call[1:] for call in told if call[0] == "scoring"]
+    assert scoring[0] == (0, 2) and scoring[-1] == (2, 2)
+    assert [done for done, _ in scoring] == sorted(done for done, _ in scoring)  # never back
+    # the bytes first, then the runs finished: each bar in its turn
+    labels = [label for label, *_ in told if label in ("reading 2 runs", "scoring")][1:]
+    assert labels == sorted(labels), labels

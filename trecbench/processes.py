@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
@@ -40,6 +40,7 @@ _WATCH_SECONDS = 0.5  # how often a watchdog looks at its parent where no kernel
 # items computed in a process that cannot have children: one call at a time, since the
 # initializer sets up what the function reads (the module state of a worker)
 _IN_PROCESS = threading.Lock()
+TICK = 0.2  # seconds between ordered_map's calls of `waiting` while a result is awaited
 
 
 def available_cores() -> int:
@@ -104,11 +105,15 @@ def ordered_map(
     jobs: int,
     initializer: Callable[..., None] | None = None,
     initargs: tuple = (),
+    waiting: Callable[[list[bool]], None] | None = None,
 ) -> Iterator[Any]:
     """``function(item)`` for every item, computed in ``jobs`` worker processes (each
     set up once by ``initializer(*initargs)``), yielded in the items' order. A worker that
     dies (killed, e.g. out of memory) is a :class:`WorkerError`. Where no worker can be
-    started (:func:`can_start_children`) the items are computed here, in turn."""
+    started (:func:`can_start_children`) the items are computed here, in turn.
+    ``waiting(finished)``, if given, is called in this thread every :data:`TICK` seconds
+    while a result is awaited, and once it has come, with whether each item is finished
+    (a caller's progress, which workers cannot draw)."""
     if not can_start_children():
         yield from _here(function, items, initializer, initargs)
         return
@@ -128,6 +133,9 @@ def ordered_map(
             )
             futures = [pool.submit(function, item) for item in items]  # workers forked
         for future in futures:
+            while waiting is not None and not future.done():
+                wait([future], timeout=TICK)
+                waiting([each.done() for each in futures])
             yield future.result()
     except BrokenProcessPool:
         _stop(pool)

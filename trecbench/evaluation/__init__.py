@@ -56,7 +56,15 @@ from .results import (
     RunResult,
     Unjudged,
 )
-from .runs import PARALLEL_BYTES, _Runs, _score_in_worker, _start_worker, _workers, said_again
+from .runs import (
+    PARALLEL_BYTES,
+    WorkersProgress,
+    _Runs,
+    _score_in_worker,
+    _start_worker,
+    _workers,
+    said_again,
+)
 from .scoring import (
     evaluated_depth,
     score_block,  # noqa: F401
@@ -119,7 +127,8 @@ def evaluate(
     ``unjudged_bounds``, ``first_parameters``: trec_eval's ``-m`` rule, local measure
     ``options``);
     ``progress(label, done, total)`` is
-    told how reading files (bytes) and scoring runs advance.
+    told how reading files (bytes) and scoring runs advance; of runs scored in worker
+    processes, the bytes read of them all (``reading N runs``), then the runs finished.
 
     A run file longer than a block of lines is read and scored in blocks of whole topics,
     a run whose topics are scattered and that does not fit the memory budget is spilled
@@ -260,8 +269,12 @@ def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:
     for source in runs.sources:
         outputs.note_input(source)  # read by the workers: inputs of this call all the same
     runs.read_once = provenance.read_so_far()  # a FIFO --ontology read once, for every worker
+    setup, waiting = (runs, tie_bounds, None), None
+    if progress is not None:  # the workers' bytes read and runs finished, told from here
+        told = WorkersProgress(runs.sources, progress)
+        setup, waiting = (runs, tie_bounds, told.bytes_read), told.tell
     scored = processes.ordered_map(_score_in_worker, range(len(runs.sources)), workers,
-                                   _start_worker, (runs, tie_bounds))  # fmt: skip
+                                   _start_worker, setup, waiting)  # fmt: skip
     return said_again(scored)
 
 
@@ -294,6 +307,8 @@ def _collect(evaluation: Evaluation, done: Iterator[tuple], total: int, in_worke
         evaluation.runs.append(result)
         evaluation.flagged += run_flags
         columns = columns or run_columns
-        if progress is not None:
+        if progress is not None and not in_workers:  # workers': told as they finish
             progress("scoring", len(evaluation.runs), total)
+    if progress is not None and in_workers:  # (WorkersProgress), in any order: all now
+        progress("scoring", total, total)
     evaluation.columns = columns or []

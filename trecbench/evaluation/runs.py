@@ -5,9 +5,11 @@ or in worker processes (:func:`_workers`; :mod:`trecbench.processes` runs them).
 from __future__ import annotations
 
 import os
+import stat
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import provenance
 from ..callers import outside_trecbench
@@ -126,21 +128,77 @@ def _say_empty_topics(run: Mapping, name: str, plan: _Plan) -> None:
         )
 
 
-_worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with
+# what a worker process scores runs with, and where it writes the bytes it has read of
+# each (None: no progress told)
+_worker: tuple[_Runs, bool, Any] | None = None
 
 
-def _start_worker(runs: _Runs, tie_bounds: bool) -> None:
+def _start_worker(runs: _Runs, tie_bounds: bool, bytes_read=None) -> None:
     global _worker
-    _worker = runs, tie_bounds
+    _worker = runs, tie_bounds, bytes_read
 
 
 def _score_in_worker(index: int) -> tuple:
     """``(run index's score, the warnings raised scoring it)``: a worker's warnings are
     said by the calling process (:func:`said_again`), not printed by each worker, where a
     caller catching them never saw them."""
-    runs, tie_bounds = _worker
+    runs, tie_bounds, bytes_read = _worker
+    progress = None if bytes_read is None else _reading_told(bytes_read, index)
     with provenance.taking_checksums(runs.checksums), provenance.reading_as(runs.read_once):
-        return with_warnings(runs.score, index, tie_bounds)
+        return with_warnings(runs.score, index, tie_bounds, progress)
+
+
+def _reading_told(bytes_read, index: int):
+    """A worker's ``progress`` for run ``index``: the bytes read of its file written where
+    the calling process reads them (:class:`WorkersProgress`)."""
+
+    def told(label: str, done: int, total: int | None = None) -> None:
+        if label.startswith("reading "):  # the run's file; nothing else is read here
+            bytes_read[index] = done
+
+    return told
+
+
+class WorkersProgress:
+    """How the runs scored in worker processes advance, told by the calling process to
+    its ``progress`` (a worker cannot draw on the caller's bar): the bytes read of all
+    the runs (``reading N runs``, each worker writing its run's into shared memory) until
+    every byte is read, then the runs finished (``scoring``), in whatever order they
+    finish. :func:`trecbench.processes.ordered_map` calls :meth:`tell`."""
+
+    def __init__(self, sources: list, progress):
+        import multiprocessing
+
+        self.progress = progress
+        self.bytes_read = multiprocessing.RawArray("q", len(sources))  # by run
+        self.sizes = [_file_size(source) for source in sources]
+        self.label = f"reading {len(sources)} runs"
+        self.all_read = False
+
+    def tell(self, finished: list[bool]) -> None:
+        known = None not in self.sizes  # a pipe's is not
+        total = sum(self.sizes) if known else None
+        # a run finished is read, whether or not its reader told of its bytes (Parquet)
+        read = sum(
+            size if done and size is not None else got
+            for size, got, done in zip(self.sizes, self.bytes_read, finished, strict=True)
+        )
+        if (read < total) if known else not all(finished):
+            self.progress(self.label, read, total)
+            return
+        if not self.all_read:  # its bar finished: the runs finished take over at once
+            self.progress(self.label, read, total)
+            self.all_read = True
+        self.progress("scoring", sum(finished), len(finished))
+
+
+def _file_size(source) -> int | None:
+    """The size of a run file, as its reader counts the bytes read; None for a pipe."""
+    try:
+        status = os.stat(source)
+    except OSError:
+        return None  # the worker's reader says what is wrong
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
 def with_warnings(call, *args) -> tuple:
