@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import re
+import time
 
 import trecbench
 from trecbench.cli import progress as progress_module
@@ -361,3 +363,28 @@ def test_runs_scored_in_workers_tell_of_their_bytes_read_then_of_the_runs_finish
     # the bytes first, then the runs finished: each bar in its turn
     labels = [label for label, *_ in told if label in ("reading 2 runs", "scoring")][1:]
     assert labels == sorted(labels), labels
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_bar_redraws_every_interval_after_a_fast_start(monkeypatch):
+    """After a fast start (5 MB read in the bar's first second), the bar was redrawn only
+    once as much again had been read: tqdm's automatic ``miniters`` took the first frame's
+    step (reviewer 321: 4 frames in 3 s at a 0.2 s interval). It moves every interval."""
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    interval = 0.05
+    bar = progress_module.StderrProgress(
+        "reading", interval=interval, unit="B", start=time.monotonic() - 1.0
+    )
+    calls = 12
+    for step in range(1, calls + 1):
+        bar(5_000_000 + step * 100_000, None)
+        time.sleep(interval * 1.2)
+    bar.close()
+    frames = [frame for frame in terminal.getvalue().split("\r") if frame.strip()]
+    # one frame per call, give or take the last (close redraws it) and a late first one
+    assert len(frames) >= calls - 1

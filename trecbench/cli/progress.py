@@ -84,6 +84,9 @@ class StderrProgress:
             unit_scale=self.unit == "B",
             unit_divisor=1024 if self.unit == "B" else 1000,
             mininterval=self.interval,
+            # redrawn every `interval` while it moves: tqdm's automatic miniters would wait
+            # for as much progress as the first frame showed (done before the bar appeared)
+            miniters=1,
             file=sys.stderr,
             dynamic_ncols=True,
             leave=self.leave,
