@@ -260,3 +260,66 @@ def test_numpy_integers_are_taken_as_evaluate_takes_them():
         pool(runs, depth=1.5)
     with pytest.raises(UsageError, match=r"pool depth must be a positive integer .*, not True"):
         pool(runs, depth=True)
+
+
+def test_an_abandoned_read_ahead_does_not_wait_for_the_run_being_read():
+    """Leaving the runs read ahead (an interrupt, an error) waited for the thread, so for
+    the end of the file it was reading: a slow FIFO or a large run held Ctrl-C off."""
+    import threading
+    import time
+
+    from trecbench.runstudy.ranked import read_ahead
+
+    released = threading.Event()
+
+    def load(index: int) -> int:
+        if index == 1:  # a FIFO whose writer is still writing
+            released.wait(10)
+        return index
+
+    tables = read_ahead(load, [0, 1])
+    assert next(tables) == 0  # the second run is being read now
+    began = time.monotonic()
+    tables.close()  # as an interrupt raised at the next run's wait leaves the loop
+    waited = time.monotonic() - began
+    released.set()
+    assert waited < 5
+
+
+@pytest.mark.parametrize(("name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_pool_ends_at_a_signal_while_a_fifo_is_read(tmp_path, name, code):
+    """`pool` ended an interrupt only once the run being read had been read whole (7.5 s
+    on a slow FIFO, reviewer 321); it ends at once, no pool written."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    fifo, out = tmp_path / "run.fifo", tmp_path / "pool.txt"
+    os.mkfifo(fifo)
+    (tmp_path / "b.run").write_text("q1 Q0 d1 1 2.0 t\n")
+    writer = os.open(fifo, os.O_RDWR)  # held open: the FIFO never ends
+    os.write(writer, b"q1 Q0 d1 1 2.0 t\n")
+    command = [sys.executable, "-m", "trecbench", "pool", str(fifo), str(tmp_path / "b.run")]
+    process = subprocess.Popen(
+        [*command, "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not any(  # the FIFO opened: the process is reading it
+            os.path.realpath(f"/proc/{process.pid}/fd/{fd}") == str(fifo)
+            for fd in os.listdir(f"/proc/{process.pid}/fd")
+        ):
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.3)  # the main thread waits for the reading thread
+        process.send_signal(getattr(signal, name))
+        stdout, stderr = process.communicate(timeout=10)
+    finally:
+        process.kill()
+        process.wait()
+        os.close(writer)
+    assert (process.returncode, stdout) == (code, "")
+    assert stderr == ("\ntrecbench: interrupted\n" if name == "SIGINT" else "")
+    assert not out.exists()

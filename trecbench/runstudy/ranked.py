@@ -80,13 +80,19 @@ def read_ahead(load, sources: list):
     if not sources:
         return
     in_scope = contextvars.copy_context().run
-    with ThreadPoolExecutor(1) as reader:
+    reader = ThreadPoolExecutor(1)
+    try:
         loading = reader.submit(in_scope, load, sources[0])
         for source in sources[1:]:
             loaded = loading.result()
             loading = reader.submit(in_scope, load, source)
             yield loaded
         yield loading.result()
+    finally:
+        # not waited for: after an interrupt or an error the caller ends at once, not once
+        # the file being read has ended (a slow FIFO, a large run); the process's exit
+        # does not wait for the thread either (trecbench.cli._exit)
+        reader.shutdown(wait=False, cancel_futures=True)
 
 
 def _beyond(position: np.ndarray, depth: int | None) -> np.ndarray | None:
