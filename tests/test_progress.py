@@ -22,7 +22,7 @@ def test_validate_reports_physical_lines_after_each_chunk(tmp_path):
 
 
 def test_line_progress_draws_one_line_per_file(capsys, monkeypatch):
-    # a file whose bytes are not told (validate --fix's, held in memory): lines and rate
+    # a file whose bytes are not told (validate --fix's, validated from memory): lines, rate
     monkeypatch.setattr(
         progress_module.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps")
     )
@@ -153,6 +153,24 @@ def test_validate_draws_its_bar_on_a_terminal_only(tmp_path, capsys, monkeypatch
     monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
     assert run(["validate", str(path)]) == 0
     assert "validating" not in capsys.readouterr().err and size
+
+
+def test_validate_fix_draws_the_bar_of_its_spooled_run(tmp_path, capsys, monkeypatch):
+    """``--fix`` reads its run into memory before validating it: that reading showed no
+    bar (reviewer 321), where the run validated without --fix shows its bytes read."""
+    from trecbench.cli import run
+
+    monkeypatch.setattr(
+        progress_module.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps")
+    )
+    path = tmp_path / "r.run"
+    path.write_text("".join(f"q Q0 d{i} {i + 1} {100 - i} t\n" for i in range(50)))
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert run(["validate", str(path), "--fix", str(tmp_path / "fixed.run")]) == 0
+    err = capsys.readouterr().err
+    size = path.stat().st_size  # < 1000 bytes: tqdm shows them as they are
+    assert f"validating {path}: 100%" in err and f"{size}/{size} [" in err and "B/s" in err
+    assert " 50 lines]" in err  # the lines validated, beside the bytes read
 
 
 def test_one_run_in_blocks_counts_its_topics_scored(tmp_path, monkeypatch):

@@ -156,8 +156,11 @@ def validate(
         try:
             run_checks = _RunChecks.read(v, profile, topics, depth, min_depth, docid_regex, docids)
             # spooled: the fix rewrites the bytes that were validated, from memory, without
-            # reading the file (or pipe) again
-            source = None if fix_out is None else held.enter_context(Source(runs[0], spool=True))
+            # reading the file (or pipe) again; its bar shows the spooling as it would the
+            # validation of a file read as it is checked
+            spooling = None if progress is None else partial(progress.read, str(runs[0]))
+            spooled = None if fix_out is None else Source(runs[0], spooling, spool=True)
+            source = None if spooled is None else held.enter_context(spooled)
             results = v.validate_files(
                 runs if source is None else [source],
                 qrels=qrels,
@@ -344,8 +347,9 @@ class _Verify:
 
 class _FileProgress:
     """One progress line per file: ``validating FILE`` with the bytes read of its size,
-    rate and ETA (a pipe: bytes and rate) and the lines read so far; a file read before
-    (``--fix``'s, held in memory) shows the lines read and their rate."""
+    rate and ETA (a pipe: bytes and rate) and the lines read so far. ``--fix``'s run is
+    read into memory first: its bar shows those bytes, then the lines validated beside
+    them (after the qrels' bar, the lines and their rate only)."""
 
     def __init__(self):
         self.path, self.line = None, None
