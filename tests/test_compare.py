@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from trecbench import stats
+from trecbench import resampling, stats
 from trecbench.comparison import compare_scores
 from trecbench.errors import UsageError
 from trecbench.report import validate_against_schema
@@ -135,7 +135,9 @@ def test_p_values_computed_a_few_pairs_at_a_time_are_the_same(monkeypatch, test)
     the same numbers."""
     frame = _per_query(n=25)
     whole = compare_scores(frame, test=test, samples=300, seed=3)
+    # the pairs' p-values (stats) and their intervals (resampling), each in its blocks
     monkeypatch.setattr(stats, "PAIRS", 1)
+    monkeypatch.setattr(resampling, "PAIRS", 1)
     blocked = compare_scores(frame, test=test, samples=300, seed=3)
     assert whole.pairs.equals(blocked.pairs) and whole.comparisons.equals(blocked.comparisons)
 

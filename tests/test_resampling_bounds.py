@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT
 
 import trecbench
-from trecbench import stats
+from trecbench import resampling, stats
 from trecbench.cli import run
 from trecbench.comparison import StatsSettings
 from trecbench.conclusions.discrimination import DiscriminationSettings
@@ -172,6 +172,6 @@ def test_bootstrap_ci_refuses_before_it_draws(monkeypatch):
     def drawn(*args, **kwargs):
         raise AssertionError("resamples drawn before the count was checked")
 
-    monkeypatch.setattr(stats, "bootstrap_means", drawn)
+    monkeypatch.setattr(resampling, "bootstrap_means", drawn)  # where bootstrap_ci calls it
     with pytest.raises(TooFewSamplesError):
         stats.bootstrap_ci(np.arange(5.0), samples=39)

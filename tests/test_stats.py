@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from trecbench import stats, tukey
+from trecbench import resampling, stats, tukey
 
 
 def test_t_test_equals_scipy_on_the_same_per_query_values():
@@ -588,7 +588,8 @@ def test_all_pairs_p_by_test_name_is_compare_s():
 def test_percentile_intervals_taken_a_few_columns_at_a_time_are_numpy_s(monkeypatch):
     rng = np.random.default_rng(12)
     resampled = rng.random((500, 7))
-    monkeypatch.setattr(stats, "PAIRS", 2)  # blocks of 2, 2, 2, 1 columns
+    # blocks of 2, 2, 2, 1 columns (the interval's module reads its own PAIRS)
+    monkeypatch.setattr(resampling, "PAIRS", 2)
     # numpy's interpolation may differ in the last bit with the array's shape: 1e-15
     low, high = stats.percentile_interval(resampled, 0.9)
     expected = np.quantile(resampled, [0.05, 0.95], axis=0)
