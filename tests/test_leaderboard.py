@@ -320,6 +320,29 @@ def test_a_suite_from_standard_input_is_read_as_its_file_is(capsys, piped):
     assert (done.returncode, done.stderr.decode(), done.stdout.decode()) == (0, "", expected)
 
 
+@pytest.mark.parametrize("piped", [False, True])
+def test_a_suite_from_standard_input_naming_it_again_is_refused(tmp_path, piped):
+    # its qrels "/dev/stdin" read the suite's text again as qrels (Q1 on every line), or
+    # found nothing left (R26 empty file): the suite is one of the inputs read once
+    import subprocess
+    import sys
+
+    (tmp_path / "a.run").write_text("1 Q0 d1 1 2 a\n")
+    (tmp_path / "b.run").write_text("1 Q0 d1 1 2 b\n")
+    suite = 'measures = ["P@1"]\nsystems = ["a", "b"]\n[collections.c]\n'
+    suite += 'qrels = "/dev/stdin"\nruns = "{system}.run"\n'
+    (tmp_path / "s.toml").write_text(suite)
+    command = [sys.executable, "-m", "trecbench", "leaderboard", "-"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(tmp_path / "s.toml", "rb") as handle:
+        stdin = {"input": handle.read()} if piped else {"stdin": handle}
+        done = subprocess.run(
+            command, **stdin, cwd=tmp_path, env=env, capture_output=True, check=False
+        )
+    said = "trecbench: standard input ('-', /dev/stdin) can be read once: give it once\n"
+    assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")
+
+
 def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(tmp_path):
     # gm_map vanished (or "nothing to average" alone); num_ret's mean per topic was shown
     # as trec_eval's (which sums: 4 and 3); the boards came in trec_eval's order

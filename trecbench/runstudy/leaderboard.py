@@ -207,11 +207,12 @@ def _loaded(path, kind: str, read: dict, progress):
 
 
 def _check_read_once(suite: Suite) -> None:
-    """Refuse a pipe or FIFO the suite names in two roles (qrels, a run, strata): each
-    role's file is read once, and it can be read once."""
+    """Refuse a pipe or FIFO the suite names in two roles (qrels, a run, strata), or that
+    the suite itself was read from (``leaderboard -``): each role's file is read once, and
+    it can be read once."""
     from ..naming import check_read_once
 
-    named: dict = {}
+    named: dict = {("suite", _identity(suite.path)): suite.path}
     for c in suite.collections:
         for role, path in (
             ("qrels", c.qrels),
