@@ -343,6 +343,22 @@ def test_a_suite_from_standard_input_naming_it_again_is_refused(tmp_path, piped)
     assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")
 
 
+def test_a_suite_from_standard_input_without_a_name_is_titled_stdin(tmp_path, monkeypatch):
+    # it was titled "-" (a suite named by its file's stem, /dev/stdin's being "stdin")
+    import io
+
+    (tmp_path / "q").write_text("1 0 d1 1\n")
+    (tmp_path / "a.run").write_text("1 Q0 d1 1 2 a\n")
+    (tmp_path / "b.run").write_text("1 Q0 d1 1 2 b\n")
+    suite = 'measures = ["P@1"]\nsystems = ["a", "b"]\n[collections.c]\n'
+    suite += 'qrels = "q"\nruns = "{system}.run"\n'
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(suite.encode())))
+    from trecbench.runstudy.suite import load_suite
+
+    assert load_suite("-").name == "stdin"
+
+
 def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(tmp_path):
     # gm_map vanished (or "nothing to average" alone); num_ret's mean per topic was shown
     # as trec_eval's (which sums: 4 and 3); the boards came in trec_eval's order

@@ -148,7 +148,9 @@ def load_suite(path) -> Suite:
             place = source.where(("collections", collection.name))
             raise UsageError(f"{place}: {what}: {named}")
     measures = _measures(list(document.get("measures") or []), source)
-    return Suite(path, document.get("name", path.stem), measures, systems, collections)
+    # a suite without a name is titled by its file's stem; standard input's, as /dev/stdin's
+    stem = "stdin" if str(path) == "-" else path.stem
+    return Suite(path, document.get("name", stem), measures, systems, collections)
 
 
 def _measures(measures: list[str], source: ConfigText) -> list[str]:
