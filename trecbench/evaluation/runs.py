@@ -172,22 +172,22 @@ class WorkersProgress:
         self.progress = progress
         self.bytes_read = multiprocessing.RawArray("q", len(sources))  # by run
         self.sizes = [_file_size(source) for source in sources]
+        # the bar's total: every run's size, when each is known (a pipe's is not)
+        self.total = None if None in self.sizes else sum(self.sizes)
         self.label = f"reading {len(sources)} runs"
         self.all_read = False
 
     def tell(self, finished: list[bool]) -> None:
-        known = None not in self.sizes  # a pipe's is not
-        total = sum(self.sizes) if known else None
         # a run finished is read, whether or not its reader told of its bytes (Parquet)
         read = sum(
             size if done and size is not None else got
             for size, got, done in zip(self.sizes, self.bytes_read, finished, strict=True)
         )
-        if (read < total) if known else not all(finished):
-            self.progress(self.label, read, total)
+        if (read < self.total) if self.total is not None else not all(finished):
+            self.progress(self.label, read, self.total)
             return
         if not self.all_read:  # its bar finished: the runs finished take over at once
-            self.progress(self.label, read, total)
+            self.progress(self.label, read, self.total)
             self.all_read = True
         self.progress("scoring", sum(finished), len(finished))
 
