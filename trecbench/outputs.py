@@ -24,9 +24,10 @@ import contextlib
 import contextvars
 import errno
 import functools
+import itertools
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
@@ -405,6 +406,14 @@ def written_twice(path: PathLike, first: str | Setting, second: str | Setting) -
     """The refusal of two outputs of one call that are the one file ``path``, each named
     as the caller knows it (a setting, or words: ``compare's LaTeX table``)."""
     return UsageError(f"{path}: written twice by one command, as ", first, " and as ", second)
+
+
+def refuse_one_file_twice(named: Sequence[tuple[str | Setting, PathLike]]) -> None:
+    """Refuse two of the ``(what, path)`` outputs of one call that are one file, naming
+    both as :func:`written_twice` does."""
+    for (first, path), (second, other) in itertools.combinations(named, 2):
+        if collision(path, other) == "same":
+            raise written_twice(path, first, second)
 
 
 def _inside(target: Path, root: Path) -> bool:

@@ -419,16 +419,15 @@ def check_score_outputs(
     ``manifest`` and ``html`` the same file or one the other's folder, or any one of
     ``inputs`` (besides the files read in the call), a symbolic link or not a regular
     file. ``score`` calls it before the evaluation."""
-    from .outputs import check_target, collision, written_twice
+    from .outputs import check_target, collision, refuse_one_file_twice
 
     named = [
         (keyword, path)
         for keyword, path in (("report", report), ("manifest", manifest), ("html", html))
         if path is not None
     ]
-    for (keyword, path), (other, other_path) in itertools.combinations(named, 2):
-        if collision(path, other_path) == "same":
-            raise written_twice(path, Setting(keyword), Setting(other))
+    refuse_one_file_twice([(Setting(keyword), path) for keyword, path in named])
+    for (_, path), (_, other_path) in itertools.combinations(named, 2):
         for outer, inner in ((path, other_path), (other_path, path)):
             if collision(outer, inner) == "holds":
                 raise UsageError(f"{outer} would be a file and the folder holding {inner}")

@@ -4,7 +4,6 @@ the runs written (:func:`compare_command`)."""
 
 from __future__ import annotations
 
-import itertools
 import os
 import shlex
 from collections.abc import Callable, Sequence
@@ -137,13 +136,6 @@ def _headed(conversion: Conversion, run: RunOutput) -> bytes:
     return utf8(ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}))
 
 
-def _refuse_one_file_twice(targets: dict[str, Path]) -> None:
-    """Refuse two outputs that are one file (runs of two tags, one name), naming both."""
-    for (key, path), (other, other_path) in itertools.combinations(targets.items(), 2):
-        if outputs.collision(path, other_path) == "same":
-            raise outputs.written_twice(path, _output_words(key), _output_words(other))
-
-
 def _output_words(key: str) -> str:
     """What the output of ``key`` (``qrels:NAME``, ``run:TAG``, ``sidecar``) is, in words."""
     kind, _, name = key.partition(":")
@@ -213,7 +205,8 @@ def write_conversion(
             )
         targets[key] = runs_dir / f"{run.name}.run"
     targets["sidecar"] = outdir / f"{conversion.name}.sidecar.json"
-    _refuse_one_file_twice(targets)
+    # runs of two tags, one name
+    outputs.refuse_one_file_twice([(_output_words(key), path) for key, path in targets.items()])
 
     names = {key: Path(os.path.relpath(path, outdir)).as_posix() for key, path in targets.items()}
     with outputs.OutputSet(inputs) as out:
