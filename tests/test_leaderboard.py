@@ -306,39 +306,40 @@ def test_a_suite_from_standard_input_is_read_as_its_file_is(capsys, piped):
     """``leaderboard -`` read the file ``-`` ("-: cannot read: No such file"), where other
     commands read standard input. Its paths start where the file behind it lives
     (``- < suite.toml``), or here for a pipe, as ``/dev/stdin``'s do."""
+    assert run(["leaderboard", str(SUITE)]) == 0
+    expected = capsys.readouterr().out
+    cwd = SUITE.parent if piped else ROOT / "tests"  # not the suite's folder
+    done = _leaderboard_of_standard_input(SUITE, cwd, piped)
+    assert (done.returncode, done.stderr.decode(), done.stdout.decode()) == (0, "", expected)
+
+
+def _leaderboard_of_standard_input(suite: Path, cwd: Path, piped: bool):
+    """``trecbench leaderboard -`` run in ``cwd`` on ``suite``, piped or redirected."""
     import subprocess
     import sys
 
-    assert run(["leaderboard", str(SUITE)]) == 0
-    expected = capsys.readouterr().out
     command = [sys.executable, "-m", "trecbench", "leaderboard", "-"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's trecbench, from any folder
-    with open(SUITE, "rb") as handle:
+    with open(suite, "rb") as handle:
         stdin = {"input": handle.read()} if piped else {"stdin": handle}
-        cwd = SUITE.parent if piped else ROOT / "tests"  # not the suite's folder
-        done = subprocess.run(command, **stdin, cwd=cwd, env=env, capture_output=True, check=False)
-    assert (done.returncode, done.stderr.decode(), done.stdout.decode()) == (0, "", expected)
+        return subprocess.run(command, **stdin, cwd=cwd, env=env, capture_output=True, check=False)
+
+
+def _two_system_suite(folder: Path, qrels: str) -> str:
+    """The text of an unnamed suite ranking runs a and b (written in ``folder``) of one
+    topic, judged by ``qrels``."""
+    (folder / "a.run").write_text("1 Q0 d1 1 2 a\n")
+    (folder / "b.run").write_text("1 Q0 d1 1 2 b\n")
+    suite = 'measures = ["P@1"]\nsystems = ["a", "b"]\n[collections.c]\n'
+    return suite + f'qrels = "{qrels}"\nruns = "{{system}}.run"\n'
 
 
 @pytest.mark.parametrize("piped", [False, True])
 def test_a_suite_from_standard_input_naming_it_again_is_refused(tmp_path, piped):
     # its qrels "/dev/stdin" read the suite's text again as qrels (Q1 on every line), or
     # found nothing left (R26 empty file): the suite is one of the inputs read once
-    import subprocess
-    import sys
-
-    (tmp_path / "a.run").write_text("1 Q0 d1 1 2 a\n")
-    (tmp_path / "b.run").write_text("1 Q0 d1 1 2 b\n")
-    suite = 'measures = ["P@1"]\nsystems = ["a", "b"]\n[collections.c]\n'
-    suite += 'qrels = "/dev/stdin"\nruns = "{system}.run"\n'
-    (tmp_path / "s.toml").write_text(suite)
-    command = [sys.executable, "-m", "trecbench", "leaderboard", "-"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with open(tmp_path / "s.toml", "rb") as handle:
-        stdin = {"input": handle.read()} if piped else {"stdin": handle}
-        done = subprocess.run(
-            command, **stdin, cwd=tmp_path, env=env, capture_output=True, check=False
-        )
+    (tmp_path / "s.toml").write_text(_two_system_suite(tmp_path, "/dev/stdin"))
+    done = _leaderboard_of_standard_input(tmp_path / "s.toml", tmp_path, piped)
     said = "trecbench: standard input ('-', /dev/stdin) can be read once: give it once\n"
     assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")
 
@@ -348,10 +349,7 @@ def test_a_suite_from_standard_input_without_a_name_is_titled_stdin(tmp_path, mo
     import io
 
     (tmp_path / "q").write_text("1 0 d1 1\n")
-    (tmp_path / "a.run").write_text("1 Q0 d1 1 2 a\n")
-    (tmp_path / "b.run").write_text("1 Q0 d1 1 2 b\n")
-    suite = 'measures = ["P@1"]\nsystems = ["a", "b"]\n[collections.c]\n'
-    suite += 'qrels = "q"\nruns = "{system}.run"\n'
+    suite = _two_system_suite(tmp_path, "q")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(suite.encode())))
     from trecbench.runstudy.suite import load_suite
