@@ -88,12 +88,12 @@ def _topics(rng, topics: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray
     d = np.concatenate([judged_docno, extra_docno])
     grades = rng.choice([0, 1, 2, 3], size=len(q), p=[0.3, 0.4, 0.2, 0.1])
     order = np.lexsort((d, q))
-    qrels_columns = [
-        _text(q[order]),
-        pa.array(np.full(len(q), "0", dtype=object), pa.string()),
-        _text(d[order]),
-        _text(grades[order]),
-    ]
+    qrels_columns = {
+        "qid": _text(q[order]),
+        "iter": pa.array(np.full(len(q), "0", dtype=object), pa.string()),
+        "docno": _text(d[order]),
+        "rel": _text(grades[order]),
+    }
     return docnos, scores, files._text_lines(qrels_columns, " ")
 
 
@@ -107,17 +107,17 @@ def _run_lines(rng, topics, docnos, scores, tag: str, scattered: bool, long_docn
         docno_text = pa.concat_arrays(
             [docno_text[:middle], pa.array(["x" * long_docno]), docno_text[middle + 1 :]]
         )
-    run_columns = [
-        _text(np.repeat(topics, depth)),
-        pa.array(np.full(n, "Q0", dtype=object), pa.string()),
-        docno_text,
-        _text(np.tile(np.arange(1, depth + 1, dtype=np.int64), n_queries)),
-        files.format_scores(scores.ravel()),
-        pa.array(np.full(n, tag, dtype=object), pa.string()),
-    ]
+    run_columns = {
+        "qid": _text(np.repeat(topics, depth)),
+        "iter": pa.array(np.full(n, "Q0", dtype=object), pa.string()),
+        "docno": docno_text,
+        "rank": _text(np.tile(np.arange(1, depth + 1, dtype=np.int64), n_queries)),
+        "score": files.format_scores(scores.ravel()),
+        "tag": pa.array(np.full(n, tag, dtype=object), pa.string()),
+    }
     if scattered:
         shuffle = pa.array(rng.permutation(n))
-        run_columns = [column.take(shuffle) for column in run_columns]
+        run_columns = {name: column.take(shuffle) for name, column in run_columns.items()}
     return files._text_lines(run_columns, " ")
 
 

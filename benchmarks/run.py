@@ -294,7 +294,8 @@ def _sample(run: Path, qrels: Path, folder: Path) -> tuple[Path, Path, set[str]]
                 kept = batch.filter(pc.ends_with(batch.column(0), SAMPLE_SUFFIX))
                 if kept.num_rows:
                     qids.update(pc.unique(kept.column(0)).to_pylist())
-                    handle.write(files._text_lines(kept.columns, " "))
+                    columns = dict(zip(names, kept.columns, strict=True))
+                    handle.write(files._text_lines(columns, " "))
     return sample_run, sample_qrels, qids
 
 
