@@ -16,11 +16,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +50,25 @@ JSON_SPACE = " \t\n\r"  # JSON's white space (what may surround a value)
 # bytes
 
 
+# ``progress(label, done, total)`` told of each file read_source reads in this context
+_shown: contextvars.ContextVar[Callable[[str, int, int | None], None] | None] = (
+    contextvars.ContextVar("trecbench_reading_shown", default=None)
+)
+
+
+@contextlib.contextmanager
+def reading_shown(progress: Callable[[str, int, int | None], None] | None) -> Iterator[None]:
+    """Within the block, :func:`read_source` tells ``progress("reading PATH", bytes read,
+    bytes stored)`` as it reads each file (None: nothing told). A converter reads every
+    input through it: a command draws their bars without each converter taking a
+    ``progress`` of its own."""
+    token = _shown.set(progress)
+    try:
+        yield
+    finally:
+        _shown.reset(token)
+
+
 @dataclass
 class Content:
     """A file's content (decompressed) and its record: ``path``, ``kind``, ``size`` and
@@ -59,8 +80,11 @@ class Content:
 
 
 def read_source(path: str | os.PathLike, kind: str) -> Content:
-    """Read ``path`` once: its (decompressed) bytes and its record."""
-    with streams.Source(path) as source:
+    """Read ``path`` once: its (decompressed) bytes and its record (each block read told to
+    the progress of :func:`reading_shown`)."""
+    shown, label = _shown.get(), f"reading {os.fspath(path)}"
+    told = None if shown is None else lambda done, total: shown(label, done, total)
+    with streams.Source(path, told) as source:
         data = source.read()
         record = {"path": str(path), "kind": kind, **source.record()}
     twice = compression_of(data)

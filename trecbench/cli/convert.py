@@ -7,11 +7,40 @@ from pathlib import Path
 import click
 
 from .convert_output import GroupOptions, finish
-from .group import Group, cli
+from .group import Command, Group, cli
 from .paths import OUTPUT_FOLDER, OUTPUT_FOLDER_OR_STDOUT, InputFile
 from .shared_options import DEPTH, FiniteFloat, decimal_integer
 
 _EXISTING = InputFile(Path)
+
+
+class _Converter(Command):
+    """A converter's command, with ``--quiet``: its inputs read, its outputs written and
+    validated are drawn as bars on stderr, with rate and ETA (on a terminal, for jobs
+    still running after a second; none with ``--quiet``). Every converter reads through
+    :func:`trecbench.sources.read_source`, which tells the bar of each file it reads."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params.append(click.Option(["--quiet"], is_flag=True, help="No progress on stderr."))
+
+    def invoke(self, ctx):
+        import dataclasses
+
+        from ..sources import reading_shown
+        from .progress import drawn
+
+        quiet = ctx.params.pop("quiet")
+        with drawn(quiet) as progress, reading_shown(progress):
+            shared = ctx.find_object(GroupOptions) or GroupOptions()
+            ctx.obj = dataclasses.replace(shared, progress=progress)
+            return super().invoke(ctx)
+
+
+class _Converters(Group):
+    """``trecbench convert``: its subcommands are :class:`_Converter` commands."""
+
+    command_class = _Converter
 
 
 def _outdir(function):
@@ -63,7 +92,7 @@ def _pairs(values, option: str) -> dict[str, int]:
     return pairs
 
 
-@cli.group(cls=Group)
+@cli.group(cls=_Converters)
 @click.option(
     "--ir-metadata",
     "metadata",

@@ -4,6 +4,7 @@ and a short summary with the command that compares the runs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -22,9 +23,11 @@ _queries = partial(counted, singular="query", plural="queries")
 @dataclass(frozen=True)
 class GroupOptions:
     """What ``trecbench convert``'s own options hand its converters (the click context's
-    object): the ``--ir-metadata`` file, if any."""
+    object): the ``--ir-metadata`` file, if any; and the bars a converter's command draws
+    (``progress(label, done, total)``; None with ``--quiet`` or off a terminal)."""
 
     ir_metadata: Path | None = None
+    progress: Callable[[str, int, int | None], None] | None = None
 
 
 def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
@@ -34,11 +37,14 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     from ..convert.common import write_conversion
 
     conversion = _with_metadata(conversion, inputs)
+    shared = click.get_current_context().find_object(GroupOptions)
+    progress = None if shared is None else shared.progress
     if outdir == STDOUT:
-        _summary(conversion, _run_to_stdout(conversion, inputs, runs_dir), to_stderr=True)
+        written = _run_to_stdout(conversion, inputs, runs_dir, progress)
+        _summary(conversion, written, to_stderr=True)
     else:  # the summary before the files are put in place: a full stdout replaces none
         announce = partial(_summary, conversion, to_stderr=False)
-        write_conversion(conversion, outdir, inputs, runs_dir, announce=announce)
+        write_conversion(conversion, outdir, inputs, runs_dir, announce, progress)
 
 
 def _summary(conversion, paths: dict, to_stderr: bool) -> None:
@@ -121,7 +127,7 @@ def _with_metadata(conversion, inputs):
     return dataclasses.replace(conversion, ir_metadata=metadata)
 
 
-def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, object]:
+def _run_to_stdout(conversion, inputs, runs_dir: Path | None, progress) -> dict[str, object]:
     """Print the conversion's single run (validated as a written one: it is written and
     checked in a scratch folder first); its sidecar is not kept. What was "written"."""
     import tempfile
@@ -138,6 +144,7 @@ def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, objec
         )
     key = f"run:{conversion.runs[0].tag}"
     with tempfile.TemporaryDirectory(prefix="trecbench-convert.") as scratch:
-        data = write_conversion(conversion, scratch, inputs)[key].read_bytes()
+        written = write_conversion(conversion, scratch, inputs, progress=progress)
+        data = written[key].read_bytes()
     echo_bytes(data)  # every byte, or exit 2 (cli/stdout.py)
     return {key: "standard output"}

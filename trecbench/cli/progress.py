@@ -131,6 +131,7 @@ class TaskProgress:
     ):
         self.units = {"reading": "B", "scoring": " runs", "scoring topics": " topics"}
         self.units |= {"resampling": " samples", "writing": " lines", "comparing": " pairs"}
+        self.units |= {"validating": "B"}
         self.units |= {"fusing candidates": " candidates", "scoring candidates": " candidates"}
         self.units |= units or {}
         self.stale, self.delay, self.interval = stale, delay, interval

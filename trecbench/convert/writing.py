@@ -4,6 +4,7 @@ the runs written (:func:`compare_command`)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import shlex
 from collections.abc import Callable, Sequence
@@ -16,6 +17,9 @@ from ..trec_eval.negative_topics import unevaluable
 from .identifiers import check_name
 from .model import Conversion, RunOutput
 from .sidecar import json_text, listed_files, sidecar_dict
+
+# ``progress(label, done, total)``: a command's bars of the files written and validated
+Progress = Callable[[str, int, "int | None"], None]
 
 
 def check_judgeable(conversion: Conversion) -> None:
@@ -83,21 +87,25 @@ def compare_command(conversion: Conversion, paths: dict[str, Path]) -> str | Non
 SAID_NOT_REFUSED = frozenset({"R8"})
 
 
-def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, object]:
+def _validate(
+    kind: str, path: Path, label: str, qrels=None, progress: Progress | None = None
+) -> tuple[dict, object]:
     """Validate a staged output (``label``: its final name) with the strict profile, as
     ``trecbench validate --profile strict`` would; raise on any error but those of
     :data:`SAID_NOT_REFUSED` (the converters check their inputs first: any other error
     here is a bug).
 
     Returns the sidecar's summary (counts and the findings) and, for qrels, the
-    ``QrelsInfo`` the run checks need.
+    ``QrelsInfo`` the run checks need. ``progress``: told ``validating LABEL`` in bytes.
     """
     from ..validation import validate_qrels, validate_run
 
+    validating = _told(progress, f"validating {label}")
+    told = None if validating is None else lambda _path, done, total: validating(done, total)
     if kind == "run":
-        result = validate_run(path, profile="strict", qrels=qrels)
+        result = validate_run(path, profile="strict", qrels=qrels, read_progress=told)
     else:
-        result = validate_qrels(path, profile="strict", collect_judged=True)
+        result = validate_qrels(path, profile="strict", collect_judged=True, read_progress=told)
     refused = [
         f for f in result.findings if f.severity == "error" and f.rule not in SAID_NOT_REFUSED
     ]
@@ -136,6 +144,11 @@ def _headed(conversion: Conversion, run: RunOutput) -> bytes:
     return utf8(ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}))
 
 
+def _told(progress: Progress | None, label: str) -> Callable[[int, int | None], None] | None:
+    """``progress`` told of ``label``'s job: ``(done, total)`` (None without progress)."""
+    return None if progress is None else lambda done, total: progress(label, done, total)
+
+
 def _output_words(key: str) -> str:
     """What the output of ``key`` (``qrels:NAME``, ``run:TAG``, ``sidecar``) is, in words."""
     kind, _, name = key.partition(":")
@@ -170,6 +183,7 @@ def write_conversion(
     inputs: Sequence[str | os.PathLike],
     runs_dir: str | os.PathLike | None = None,
     announce: Callable[[dict[str, Path]], None] | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Path]:
     """Validate and write qrels and the sidecar into ``outdir``, runs into ``runs_dir``
     (default ``outdir``); return the paths. The sidecar names the files relative to itself.
@@ -180,11 +194,13 @@ def write_conversion(
     :mod:`trecbench.validation`; only if every file passes are they all put in place, as a
     unit, never over an input. File names come from the conversion's name, qrels names and
     run names, which must be plain file names (:func:`check_name`); run tags are unique
-    (the sidecar keys its runs by them).
+    (the sidecar keys its runs by them). ``progress(label, done, total)`` is told of each
+    run written (``writing NAME``, in lines) and each file validated (``validating NAME``,
+    in bytes).
     """
     import pyarrow as pa
 
-    from ..files import qrels_bytes, run_bytes
+    from ..files import qrels_bytes, run_pieces
 
     check_name(conversion.name)
     for name in conversion.qrels:
@@ -217,14 +233,19 @@ def write_conversion(
         for name, table in conversion.qrels.items():
             key = f"qrels:{name}"
             staged = out.write(targets[key], qrels_bytes(table))
-            validation[names[key]], judged[name] = _validate("qrels", staged, names[key])
+            validation[names[key]], judged[name] = _validate(
+                "qrels", staged, names[key], progress=progress
+            )
         for run in conversion.runs:
             key = f"run:{run.tag}"
             # the converter's table as made (run_bytes checks no table trecbench made): a
             # failing one is told by the validation below, a bug of trecbench's, not the input's
             made = pa.Table.from_pandas(run.table, preserve_index=False)
-            staged = out.write(targets[key], _headed(conversion, run) + run_bytes(made))
-            validation[names[key]], _ = _validate("run", staged, names[key], judged.get(run.qrels))
+            pieces = run_pieces(made, _told(progress, f"writing {names[key]}"))
+            staged = out.write(targets[key], itertools.chain([_headed(conversion, run)], pieces))
+            validation[names[key]], _ = _validate(
+                "run", staged, names[key], judged.get(run.qrels), progress
+            )
             _say_deep(conversion, names[key], validation[names[key]])
         sidecar = sidecar_dict(conversion, names, validation)
         out.write(targets["sidecar"], json_text(sidecar) + "\n")

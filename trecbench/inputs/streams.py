@@ -397,9 +397,10 @@ class Source:
 
     def read(self) -> bytes:
         """The whole decompressed content (:class:`InputError` R27 when it is Parquet:
-        :meth:`refuse_parquet`)."""
+        :meth:`refuse_parquet`), read in blocks when its progress is told (a bar that
+        moves), else in one read."""
         stream = self.stream()
-        if self.compression is None:
+        if self.compression is None and (stream is self._memory or self.progress is None):
             return stream.getvalue() if stream is self._memory else stream.read()
         content = b"".join(iter(lambda: stream.read(_SPOOL_BLOCK), b""))
         self.refuse_parquet(content)
