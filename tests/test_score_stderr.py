@@ -168,3 +168,18 @@ def test_compare_says_what_score_says_of_its_inputs(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stderr.decode().splitlines() == _crlf_said(qrels, run)
     assert b"R24" not in done.stdout  # said, as score says it, not kept in the report
+
+
+def test_every_file_written_is_said_once_on_stderr_in_order(tmp_path):
+    # --html said "wrote page.html" while --report and --manifest wrote theirs silently
+    run = str(ROOT / "runs" / "tfidf-word.run")
+    files = {flag: tmp_path / name for flag, name in
+             (("--report", "r.json"), ("--manifest", "m.json"), ("--html", "p.html"))}  # fmt: skip
+    argv = ["-m", "P.5", QRELS, run, *(str(part) for pair in files.items() for part in pair)]
+    code, out, err = _score(*argv)
+    assert code == 0 and out.startswith(b"P_5")
+    said = [line for line in err.decode().splitlines() if line.startswith("wrote ")]
+    assert said == [f"wrote {path}" for path in files.values()]
+    assert all(path.is_file() for path in files.values())
+    code, _, err = _score("-m", "P.5", QRELS, run)
+    assert code == 0 and b"wrote" not in err

@@ -307,8 +307,9 @@ def score(
         html=page,
         unjudged_bounds=bounded,
     )
-    if html_page is not None:
-        echo_written(html_page)
+    for written in (flags["report"], flags["manifest"], html_page):
+        if written is not None:  # each file said, as compare and benchmark say theirs
+            echo_written(written)
 
 
 def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth):
