@@ -147,16 +147,20 @@ def output_name(stem: str, report: Findings) -> str:
 
 
 def check_name(name: str, what: str | None = None) -> str:
-    """``name`` if it is a plain file name (outputs stay in their folder), else a
+    """``name`` if it is a plain file name (outputs stay in their folder; no control
+    character, which a listing shows as another name or on two lines), else a
     :class:`UsageError` naming it as ``what`` (default: a converter's ``name``)."""
     if (
         not name
         or name in (".", "..")
-        or any(c in name for c in "/\\\0")
+        or any(c in name for c in "/\\")
+        or any(ord(c) < 32 or ord(c) == 127 for c in name)
         or Path(name).name != name
     ):
         named = Setting("name", name, quoted=True) if what is None else f"{what} {name!r}"
-        raise UsageError(named, " is not a plain file name (no folder, not . or ..)")
+        raise UsageError(
+            named, " is not a plain file name (no folder, no control character, not . or ..)"
+        )
     return name
 
 
