@@ -332,6 +332,35 @@ def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):
     assert metadata["data"]["converted"][0]["path"] == str(source)
     block = ir_metadata.find_block(written.read_bytes(), str(written))
     assert written.read_bytes()[block.size :] == (plain / "msmarco-run.run").read_bytes()
+    # said where it is seen (reviewer 324: in the sidecar only): 9.0.8 cannot read the file
+    said = capsys.readouterr().out
+    note = "note: each run begins with its ir_metadata block: trecbench and trec_eval 10.0 skip"
+    assert said.count(note) == 1 and "trec_eval 9.0.8 cannot read the file (R30)" in said
+
+
+def test_convert_hints_tag_only_to_a_converter_that_takes_one(tmp_path, capsys):
+    about = tmp_path / "about.yaml"
+    about.write_text("tag: ast\n")
+    source = ROOT / "data" / "convert" / "code-chunk-detailed.json"
+    argv = ["convert", "--ir-metadata", str(about), "code-chunk", str(source)]
+    assert run([*argv, "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "leave the tag out (each run's block names its own)\n" in err and "--tag" not in err
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# about this run\n", "  # x\n\n# y"])
+def test_a_description_of_blanks_and_comments_is_an_empty_one(tmp_path, text):
+    about = tmp_path / "about.yaml"
+    about.write_text(text)
+    assert ir_metadata.read_file(about) == {}
+
+
+@pytest.mark.parametrize("text", ["~\n", "null\n", "# x\n~\n", "- a\n"])
+def test_a_description_that_is_no_mapping_is_refused(tmp_path, text):
+    about = tmp_path / "about.yaml"
+    about.write_text(text)
+    with pytest.raises(InputError, match="the YAML is not a mapping"):
+        ir_metadata.read_file(about)
 
 
 def test_convert_refuses_a_block_tag_that_is_not_the_runs(tmp_path, capsys):

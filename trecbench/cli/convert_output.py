@@ -104,12 +104,14 @@ def _with_metadata(conversion, inputs):
     description = ir_metadata.read_file(given)
     stray = [run.tag for run in conversion.runs if str(description.get("tag", run.tag)) != run.tag]
     if stray:  # each run's block names the run's own tag
+        params = click.get_current_context().command.params
+        tagged = any(param.name in ("tag", "tags") for param in params)
         raise InputError(
             str(given),
             None,
             f"tag {ir_metadata.as_written(description['tag'])} is not the tag of run "
             f"{ir_metadata.as_written(stray[0])}: leave the tag out (each run's block names "
-            "its own) or give --tag",
+            "its own)" + (" or give --tag" if tagged else ""),
         )
     sources = [
         {"path": str(path), "sha256": (provenance.recorded(path) or {}).get("sha256")}
@@ -124,6 +126,10 @@ def _with_metadata(conversion, inputs):
         metadata = ir_metadata.merged(known, description)
     except ValueError as error:
         raise InputError(str(given), None, str(error)) from None
+    conversion.report.notes.append(  # said where it is seen, not in the sidecar only
+        "each run begins with its ir_metadata block: trecbench and trec_eval 10.0 skip it, "
+        "trec_eval 9.0.8 cannot read the file (R30)"
+    )
     return dataclasses.replace(conversion, ir_metadata=metadata)
 
 

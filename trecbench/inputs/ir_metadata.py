@@ -138,8 +138,10 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
 
     from ..yaml_loader import error_line, error_problem, load_yaml
 
+    if _nothing_said(text):  # an empty description, however it is laid out
+        return {}
     try:
-        value = load_yaml(text, id_keys=_ID_KEYS, first_line=first_line) if text.strip() else {}
+        value = load_yaml(text, id_keys=_ID_KEYS, first_line=first_line)
     except yaml.YAMLError as error:
         line = error_line(error, text, first_line)
         problem = error_problem(error, text, first_line)
@@ -147,6 +149,12 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(path, first_line, "ir_metadata: the YAML is not a mapping")
     return value
+
+
+def _nothing_said(text: str) -> bool:
+    """Whether YAML ``text`` holds blank and comment lines only: no document, as an empty
+    file (an explicit ``~`` or ``null`` is a document, and not a mapping)."""
+    return all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines())
 
 
 def read_file(path) -> dict[str, Any]:
