@@ -183,3 +183,24 @@ def test_every_file_written_is_said_once_on_stderr_in_order(tmp_path):
     assert all(path.is_file() for path in files.values())
     code, _, err = _score("-m", "P.5", QRELS, run)
     assert code == 0 and b"wrote" not in err
+
+
+@pytest.mark.parametrize("second", ["same", "dotted", "linked"])
+def test_a_run_given_twice_is_refused_as_compare_refuses_it(tmp_path, second):
+    # it was 'two runs are named ...; name them apart (e.g. with --names)', which --names
+    # then refused; spelt two ways (./run, a link) it was scored twice (reviewer 325)
+    run = tmp_path / "r.run"
+    run.write_text("q1 Q0 d1 1 1.0 t\n")
+    other = {"same": str(run), "dotted": f"{tmp_path}/./r.run", "linked": "l.run"}
+    (tmp_path / "l.run").symlink_to(run)
+    argv = ["-m", "P.5", QRELS, str(run), other[second]]
+    code, out, err = _score(*argv) if second != "linked" else _score_in(tmp_path, *argv)
+    said = err.decode()
+    assert code == 1 and out == b"" and said.count("\n") == 1
+    assert ("the same run is given twice" if second == "same" else "the same run as") in said
+
+
+def _score_in(folder, *args: str) -> tuple[int, bytes, bytes]:
+    done = subprocess.run([sys.executable, "-m", "trecbench", "score", *args], cwd=folder,
+                          capture_output=True, check=False, input=b"")  # fmt: skip
+    return done.returncode, done.stdout, done.stderr

@@ -314,14 +314,20 @@ def score(
 
 def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth):
     """The runs to score (Dask's: the files of each glob found, and recorded as inputs of
-    the call), once no input ``given`` is an output, none but one reads standard input,
-    and the --html page's depth is one it can have: all before the work, not once the
-    runs are scored."""
-    if dask_address is not None:
+    the call), once none is given twice, no input ``given`` is an output, none but one
+    reads standard input, and the --html page's depth is one it can have: all before the
+    work, not once the runs are scored."""
+    from ..naming import check_runs_once
+
+    given_runs = runs
+    if dask_address is not None:  # its files inputs of the call: none may be an output
         from ..dask import DaskRun
 
         runs = [DaskRun(run) for run in runs]
     _check_targets(given, flags, html_page)
+    # twice, it was refused by the names it shares ('name them apart') that --names
+    # then refused too, or, spelt two ways, scored twice: compare's word, before any work
+    check_runs_once(given_runs)
     if html_page is not None:
         from ..html_report.documents import check_drill_depth
 
