@@ -172,7 +172,9 @@ class Mode:
         method = method_name(self.method)
         detail = f"k={self.k:g}" if method == "rrf" else f"norm {norm_name(self.norm, method)}"
         weights = f", weights {self.weights}" if self.weights else ""
-        return f"{method} ({detail}{weights}) of {', '.join(self.fuse)}, depth {self.depth}"
+        # no depth (validation.max_depth null): the fused run keeps every document
+        depth = "every document kept" if self.depth is None else f"depth {self.depth}"
+        return f"{method} ({detail}{weights}) of {', '.join(self.fuse)}, {depth}"
 
 
 @dataclass(frozen=True)

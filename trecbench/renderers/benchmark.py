@@ -91,7 +91,12 @@ def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
         "(trec_eval -c)",
         "Modes: "
         + "; ".join(f"{labels[r.mode.name]} = {escape(r.mode.describe())}" for r in bench.modes),
-        f"Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",
+        f"Validation: profile {bench.profile}, "
+        + (
+            "no limit on documents per topic"  # validation.max_depth null
+            if config.max_depth is None
+            else f"at most {config.max_depth} documents per topic"
+        ),
         f"Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
         f"{'family-wise' if tests.registered.family_wise else tests.resolved_correction} "
         "correction, "
