@@ -11,8 +11,9 @@ import pyarrow.compute as pc
 import pytest
 from conftest import ROOT
 
-from trecbench.benchmarking import run_benchmark
+from trecbench.benchmarking import load_benchmark_config, run_benchmark
 from trecbench.comparison import html_available
+from trecbench.errors import UsageError
 
 DEMO = ROOT / "data" / "hpo-rtask"
 MODES_YAML = "modes:\n  a: {run: lexical.run}\n  b: {run: vector.run}\n  h: {fuse: [a, b]}\n"
@@ -60,3 +61,50 @@ def test_no_depth_limit_is_said_in_words_and_the_fusion_keeps_every_document(dem
         page = bench.to_html()
         assert "depth None" not in page and "at most None" not in page
         assert "no limit on documents per topic" in page and "every document kept" in page
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "value", "where"),
+    [
+        ("validation", "max_depth", "100.0", "validation.max_depth"),
+        ("completeness", "unjudged_at", "10.0", "completeness.unjudged_at"),
+        ("completeness", "min_pool_depth", "5.0", "completeness.min_pool_depth"),
+        ("statistics", "seed", "3.0", "statistics.seed"),
+        ("statistics", "samples", "1000.0", "statistics.samples"),
+        ("modes.h", "depth", "10.0", "modes.h.depth"),
+    ],
+)
+@pytest.mark.parametrize("kind", ["toml", "yaml"])
+def test_a_whole_float_for_an_integer_setting_is_refused_at_its_key(
+    demo, table, key, value, where, kind
+):
+    # max_depth 100.0 was printed "at most 100.0 documents" (or, with a fusion, refused as
+    # "modes.h: depth must be a positive integer, not 100.0"), unjudged_at 10.0 "Unjudged
+    # in top 10.0", while seed 3.0 was refused under "statistics"
+    config = demo / f"c.{kind}"
+    if kind == "toml":
+        modes = MODES_TOML
+        if table == "modes.h":
+            modes += f"{key} = {value}\n"
+            text = f'qrels = "hpo-rtask.qrels"\n{modes}'
+        else:
+            text = f'qrels = "hpo-rtask.qrels"\n[{table}]\n{key} = {value}\n{modes}'
+        line = text.split("\n").index(f"{key} = {value}") + 1
+    else:
+        modes = MODES_YAML
+        if table == "modes.h":
+            modes = modes.replace("fuse: [a, b]}", f"fuse: [a, b], {key}: {value}}}")
+            text = f"qrels: hpo-rtask.qrels\n{modes}"
+            line = 5
+        else:
+            text = f"qrels: hpo-rtask.qrels\n{table}:\n  {key}: {value}\n{modes}"
+            line = 3
+    config.write_text(text)
+    with pytest.raises(UsageError) as raised:
+        load_benchmark_config(config)
+    assert str(raised.value).startswith(
+        f"{config}:{line}: {where}: {value} is not of type 'integer'"
+    )
+    # the same setting written as an integer is taken
+    config.write_text(text.replace(value, value.removesuffix(".0")))
+    assert load_benchmark_config(config).path == config

@@ -34,27 +34,39 @@ def schema_validator(schema: dict, **options: Any):
     (:func:`~trecbench.ecma_regex.ecma_pattern`); every shipped schema is checked
     through it. (No shipped schema uses ``patternProperties``, which would keep Python's
     reading: a test says so.)"""
-    return _ecma_validator()(schema, **options)
+    exact = options.pop("exact_integers", False)
+    return _ecma_validator(exact)(schema, **options)
 
 
 @functools.cache
-def _ecma_validator():
-    """Draft 2020-12's validator class with ECMA-262's ``pattern`` (made once)."""
+def _ecma_validator(exact_integers: bool = False):
+    """Draft 2020-12's validator class with ECMA-262's ``pattern`` (made once); with
+    ``exact_integers``, an ``integer`` is an integer as written, never a float (JSON Schema
+    counts ``10.0`` as one)."""
     import jsonschema
 
     def pattern(validator, wanted, instance, _schema):
         if validator.is_type(instance, "string") and not re.search(ecma_pattern(wanted), instance):
             yield jsonschema.ValidationError(f"{instance!r} does not match {wanted!r}")
 
-    return jsonschema.validators.extend(
-        jsonschema.Draft202012Validator, validators={"pattern": pattern}
-    )
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER
+    if exact_integers:
+        checker = checker.redefine(
+            "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+        )
+    return jsonschema.validators.extend(base, validators={"pattern": pattern}, type_checker=checker)
 
 
-def schema_refusal(obj: Any, schema_name: str) -> tuple[tuple[str | int, ...], str] | None:
+def schema_refusal(
+    obj: Any, schema_name: str, *, exact_integers: bool = False
+) -> tuple[tuple[str | int, ...], str] | None:
     """What a shipped schema refuses of ``obj``: the path of the refused value (keys and
     list indexes) and why, or None when it matches; a configuration's loader names the
-    key as its messages do.
+    key as its messages do. With ``exact_integers``, a float is refused where the schema
+    takes an integer, ``10.0`` too (JSON Schema takes it): a configuration's integer
+    setting is one as written, every one alike, not one printed as ``10.0`` and another
+    refused later under a key not written.
 
     Every shipped schema is registered under its ``$id``, so schemas can share
     definitions (the EvaluationReport uses the manifest's ``file`` and ``environment``).
@@ -86,6 +98,7 @@ def schema_refusal(obj: Any, schema_name: str) -> tuple[tuple[str | int, ...], s
         load_schema(schema_name),
         registry=registry,
         format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
+        exact_integers=exact_integers,
     )
     error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
     return None if error is None else (tuple(error.absolute_path), schema_message(error))

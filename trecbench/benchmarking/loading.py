@@ -359,7 +359,8 @@ def _check_schema(document: Any, source: ConfigText) -> None:
 
     _check_modes(document, source)
     _check_meta(document, source)
-    refused = schema_refusal(document, CONFIG_SCHEMA)
+    # a whole float (10.0) is no integer setting: each refused alike, at its own key
+    refused = schema_refusal(document, CONFIG_SCHEMA, exact_integers=True)
     if refused is not None:
         keys, message = refused
         raise UsageError(f"{source.where(keys)}: {shortened(message)}")
