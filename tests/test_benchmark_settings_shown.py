@@ -108,3 +108,24 @@ def test_a_whole_float_for_an_integer_setting_is_refused_at_its_key(
     # the same setting written as an integer is taken
     config.write_text(text.replace(value, value.removesuffix(".0")))
     assert load_benchmark_config(config).path == config
+
+
+def test_no_target_of_any_benchmarked_measure_leaves_the_targets_table_out(demo):
+    # a header-only "| Target | Typical (BM25) | Good | Strong |" table and a legend of
+    # marks no cell carries
+    config = demo / "c.toml"
+    config.write_text('qrels = "hpo-rtask.qrels"\nmeasures = ["P@10"]\n' + MODES_TOML)
+    bench = run_benchmark(config)
+    text = bench.markdown(False)
+    assert "| Target |" not in text and "under-typical" not in text
+    assert "No benchmarked measure has a target (targets: trec2025-rtask)." in text
+    assert "▲/▼ = significantly better/worse than the baseline mode" in text
+    if html_available():
+        page = bench.to_html()
+        assert "Typical (BM25)" not in page and "under-typical" not in page
+        assert "No benchmarked measure has a target" in page
+    # with a target, the table and the marks' legend are there
+    config.write_text(config.read_text().replace('"P@10"', '"P@10", "nDCG@10"'))
+    text = run_benchmark(config).markdown(False)
+    assert "| Target |" in text and "under-typical / typical / good / strong" in text
+    assert "No benchmarked measure" not in text

@@ -133,13 +133,23 @@ def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
                 cell(best, _names(bench, row["best"])),
             )
         )
+    # the marks are explained only where a measure has a target (no cell carries one else)
+    marked = bool(_targeted(bench))
+    marks = (
+        "under-typical / typical / good / strong = the mean against the targets below "
+        "(typical: the range a typical BM25 run reaches; the baseline mode is the configured "
+        "one); "
+        if marked
+        else ""
+    )
+    untargeted = (
+        "" if marked else f" No benchmarked measure has a target (targets: {bench.config.preset})."
+    )
     legend = line(
         "Legend: ",
         Span("bold", STRONG),
-        " = best mean; under-typical / typical / good / strong = the mean against the targets "
-        "below (typical: the range a typical BM25 run reaches; the baseline mode is the "
-        "configured one); ▲/▼ = significantly better/worse than the baseline mode (adjusted p "
-        f"< {bench.config.statistics.alpha:g}).",
+        f" = best mean; {marks}▲/▼ = significantly better/worse than the baseline mode "
+        f"(adjusted p < {bench.config.statistics.alpha:g}).{untargeted}",
     )
     if counts:
         legend += line(
@@ -170,17 +180,24 @@ def _kpi_text(entry: dict, best: bool) -> tuple[Span, ...]:
     return (mean, Span(marks)) if marks else (mean,)
 
 
+def _targeted(bench) -> list[str]:
+    """The benchmarked measures that have a target, in the targets' order."""
+    return [m for m in bench.config.targets if m in bench.comparison.measures]
+
+
 def _targets(bench) -> list[blocks.Block]:
-    targets = bench.config.targets
-    if not targets:
+    """The targets of the benchmarked measures; none (not a table of its header alone)
+    when no benchmarked measure has one (the KPI legend says so)."""
+    targeted = _targeted(bench)
+    if not targeted:
         return []
     rows = []
-    for measure, target in targets.items():
-        if measure in bench.comparison.measures:
-            low, high = target.baseline
-            span = f"{low:g}" if low == high else f"{low:g}-{high:g}"
-            strong = "n/a" if target.strong is None else f"≥ {target.strong:g}"
-            rows.append(tuple(map(cell, (measure, span, f"≥ {target.good:g}", strong))))
+    for measure in targeted:
+        target = bench.config.targets[measure]
+        low, high = target.baseline
+        span = f"{low:g}" if low == high else f"{low:g}-{high:g}"
+        strong = "n/a" if target.strong is None else f"≥ {target.strong:g}"
+        rows.append(tuple(map(cell, (measure, span, f"≥ {target.good:g}", strong))))
     columns = (
         Column("Target"),
         Column("Typical (BM25)", NUMBERS, left_in_markdown=True),
