@@ -4,6 +4,8 @@ alone, and every run's ``input`` from the current folder, as the manifest's."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 from pathlib import Path
 
@@ -129,3 +131,30 @@ def test_no_target_of_any_benchmarked_measure_leaves_the_targets_table_out(demo)
     text = run_benchmark(config).markdown(False)
     assert "| Target |" in text and "under-typical / typical / good / strong" in text
     assert "No benchmarked measure" not in text
+
+
+def test_every_runs_input_is_recorded_from_the_current_folder_as_the_manifest(demo, monkeypatch):
+    # the fused mode's input was "runs/h.run" (from the output folder), the run modes' and
+    # the manifest's from the current folder
+    monkeypatch.chdir(demo.parent)
+    config = Path(demo.name) / "c.toml"
+    config.write_text('qrels = "hpo-rtask.qrels"\n' + MODES_TOML)
+    out = Path("out1")
+    run_benchmark(config).write(out)
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    manifest = json.loads((out / "ExperimentManifest.json").read_text())
+    inputs = {run["name"]: run["input"] for run in report["runs"]}
+    fused = os.path.join("out1", "runs", "h.run")
+    assert inputs == {
+        "a": os.path.join(demo.name, "lexical.run"),
+        "b": os.path.join(demo.name, "vector.run"),
+        "h": fused,
+    }
+    recorded = {item["path"] for item in manifest["inputs"] + manifest["outputs"]}
+    assert set(inputs.values()) <= recorded
+    own = json.loads((out / "reports" / "h.json").read_text())
+    assert fused in {item["path"] for item in own["inputs"]}
+    for path in inputs.values():
+        assert Path(path).is_file()  # each read from the current folder
+    # a report made without an output folder has no file for the fused run
+    assert {r["name"]: r["input"] for r in run_benchmark(config).report()["runs"]}["h"] is None

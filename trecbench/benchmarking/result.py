@@ -81,9 +81,25 @@ class Benchmark:
             }
         )
 
-    def report(self, experiment_id: str | None = None, meta: Mapping[str, str] | None = None):
-        """BenchmarkReport.json: compare's report of the modes plus ``benchmark``."""
+    def report(
+        self,
+        experiment_id: str | None = None,
+        meta: Mapping[str, str] | None = None,
+        outdir: str | os.PathLike | None = None,
+    ):
+        """BenchmarkReport.json: compare's report of the modes plus ``benchmark``. Each
+        run's ``input`` is a path as the manifest records it (from the current folder): a
+        fused mode's is its run written in ``outdir`` (default: the settings' ``output``;
+        null when neither is given, the run is in memory only)."""
         document = self.comparison.report(experiment_id, meta)
+        out = self.config.output if outdir is None else Path(outdir)
+        written = {
+            result.mode.name: str(out / result.output)
+            for result in self.modes
+            if result.output is not None and out is not None
+        }
+        for run in document["runs"]:
+            run["input"] = written.get(run["name"], run["input"])
         document["benchmark"] = self.section()
         return document
 
@@ -206,7 +222,7 @@ class Benchmark:
                 fused[result.mode.name] = bytes_record(path, "run", result.run_bytes) | counts[path]
         for name, document in self.evaluation_reports(experiment_id, meta, fused).items():
             files[out / report_file(name)] = (json_bytes(document), "report")
-        files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta)), "report")
+        files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta, out)), "report")
         files[out / MARKDOWN_FILE] = (utf8(self.markdown()), "markdown")
         if html_available():
             files[out / HTML_FILE] = (utf8(self.to_html()), "html")

@@ -217,15 +217,15 @@ def _record_inputs(
     config: BenchmarkSettings, comparison, inputs: list[dict], results: list[ModeResult], evaluation
 ) -> None:
     """What compare's report records of its inputs: every input file, each mode's run (a
-    fused mode's as written in the output folder), how the modes were scored (trec_eval's
-    -c, MaxOntSim's options) and, with a MaxOntSim measure, the ontology's provenance as
-    ``score --report`` records it."""
+    fused mode's none: it is a file only once written, :meth:`Benchmark.report` records
+    it there), how the modes were scored (trec_eval's -c, MaxOntSim's options) and, with a
+    MaxOntSim measure, the ontology's provenance as ``score --report`` records it."""
     from ..comparison.scoring import ScoringSettings
     from ..report import evaluation_provenance
 
     comparison.inputs = inputs
     comparison.run_inputs = {
-        r.mode.name: str(r.mode.run if r.mode.run is not None else r.output) for r in results
+        r.mode.name: None if r.mode.run is None else str(r.mode.run) for r in results
     }
     comparison.evaluation = ScoringSettings(options=config.measure_options).record()
     comparison.ontology = evaluation_provenance(evaluation)[1]
