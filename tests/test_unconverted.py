@@ -240,3 +240,53 @@ def test_a_jsonl_run_of_one_line_is_told_to_be_named_jsonl(tmp_path, capsys, key
 )
 def test_other_single_json_documents_are_still_documents(text):
     assert json_content(text.encode(), "f.json") == "document"
+
+
+def _arrow_files(folder):
+    """A run and qrels as Arrow IPC files (Feather v2), an IPC stream and Feather v1."""
+    import warnings
+
+    import pyarrow as pa
+    import pyarrow.feather as feather
+    import pyarrow.ipc as ipc
+
+    run = pa.table({"qid": ["1"], "iter": ["Q0"], "docno": ["d1"], "rank": [1],
+                    "score": [1.0], "tag": ["t"]})  # fmt: skip
+    feather.write_feather(run, folder / "r.arrow")
+    feather.write_feather(pa.table({"qid": ["1"], "docno": ["d1"], "rel": [1]}), folder / "q.arrow")
+    with warnings.catch_warnings():  # pyarrow 25 deprecates writing version 1
+        warnings.simplefilter("ignore", DeprecationWarning)
+        feather.write_feather(run, folder / "r1.feather", version=1)
+    with ipc.new_stream(folder / "r.arrows", run.schema) as writer:
+        writer.write_table(run)
+    (folder / "r.arrow.gz").write_bytes(gzip.compress((folder / "r.arrow").read_bytes()))
+
+
+ARROW_SAID = "an Arrow IPC (Feather) file, not {}: write it as Parquet " \
+    "(pyarrow.parquet.write_table) or as TREC text"  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["r.arrow", "r1.feather", "r.arrows", "r.arrow.gz"])
+def test_an_arrow_ipc_run_is_refused_in_one_line_not_per_line(tmp_path, capsys, name):
+    # it was 18 lines of R1/R23 findings and "531 more" (reviewer 325)
+    _arrow_files(tmp_path)
+    run_file = str(tmp_path / name)
+    code, err = _err(capsys, "score", "-m", "map", QRELS, run_file)
+    assert (code, err) == (
+        2,
+        [f"trecbench: {run_file}: error[R32]: " + ARROW_SAID.format("a TREC run")],
+    )
+    code = run(["validate", run_file])
+    said = capsys.readouterr().out.splitlines()
+    assert code == 2 and said[0] == f"{run_file}: error[R32]: " + ARROW_SAID.format("a TREC run")
+    assert said[1].endswith(": 1 error(s), 0 warning(s), 0 info")
+
+
+def test_arrow_ipc_qrels_are_refused_in_one_line(tmp_path, capsys):
+    _arrow_files(tmp_path)
+    qrels = str(tmp_path / "q.arrow")
+    code, err = _err(capsys, "score", "-m", "map", qrels, RUN)
+    assert (code, err) == (
+        2,
+        [f"trecbench: {qrels}: error[Q12]: " + ARROW_SAID.format("TREC qrels")],
+    )

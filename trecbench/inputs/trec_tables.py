@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import InputError, excerpt, excerpt_plain
 from .tokens import Tokens
-from .unconverted import columns_message, json_content, json_message
+from .unconverted import arrow_message, columns_message, json_content, json_message
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
@@ -249,6 +249,9 @@ def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
     content = json_content(tokens.head, tokens.path)
     if content is not None:
         return json_message(content, kind)
+    arrow = arrow_message(tokens.head, kind)
+    if arrow is not None:
+        return arrow
     return columns_message(kind) if _three_fields(tokens) else None
 
 

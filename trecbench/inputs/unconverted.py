@@ -120,6 +120,23 @@ def json_message(content: str, kind: str) -> str:
     return f"JSON lines, not {_what(kind)}: {convert}"
 
 
+# how Arrow's IPC formats begin: the file format (Feather v2), a stream's first message
+# (its continuation marker) and Feather v1; no TREC text does (not UTF-8, or no such qid)
+_ARROW_HEADS = (b"ARROW1", b"\xff\xff\xff\xff", b"FEA1")
+
+
+def arrow_message(head: bytes, kind: str) -> str | None:
+    """What to say of a file given as a ``kind`` whose first bytes ``head`` are those of
+    an Arrow IPC file or stream (Feather): no reader of trecbench's takes one, Parquet is
+    its columnar input; None when they are not."""
+    if not head.startswith(_ARROW_HEADS):
+        return None
+    return (
+        f"an Arrow IPC (Feather) file, not {_what(kind)}: write it as Parquet "
+        "(pyarrow.parquet.write_table) or as TREC text"
+    )
+
+
 def columns_message(kind: str) -> str:
     """What to say of a file given as a ``kind`` whose every line has three fields."""
     if kind == "run":

@@ -297,7 +297,8 @@ CATALOGUE = (
            "bytes, or three fields on every line: the converter that reads it is named "
            "(docs/convert.md) in one finding, instead of one per line. Only where the file "
            "cannot be read as a run anyway: trec_eval takes `{\"q1\"}` for a qid, and so "
-           "does trecbench."),
+           "does trecbench. An Arrow IPC file or stream (Feather) is told the same way, by "
+           "its first bytes: write it as Parquet."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
