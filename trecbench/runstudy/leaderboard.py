@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .. import input_warnings
-from ..errors import InputError
+from ..errors import InputError, NoOverlapError
 from ..plurals import first_few
 from .suite import Collection, Suite, load_suite
 
@@ -161,7 +161,10 @@ def _per_query(
             system: _loaded(path, "run", read, progress) if _identity(path) in shared else str(path)
             for system, path in ((s, collection.runs[s]) for s in systems)
         }
-        evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
+        try:
+            evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
+        except NoOverlapError as error:  # a run of several collections: say which
+            raise NoOverlapError(f"collection {collection.name}: {error}") from None
         frame = evaluation.per_query
         read[key] = (frame[frame["qid"] != "all"], _judgments(qrels.table), _shown(evaluation))
     frame, judgments, shown = read[key]
