@@ -791,6 +791,21 @@ def test_a_measure_asked_by_two_spellings_is_refused(tmp_path, capsys, measures,
     assert not out.exists()
 
 
+def test_one_spelling_given_twice_is_one_measure_as_compare_takes_it(tmp_path):
+    # an exact repeat is no second spelling: one row, as compare takes -m P@1 -m P@1
+    # (and trec_eval -m P.1 -m P.1); leaderboard alike (tests/test_leaderboard_provenance)
+    b = "t1 Q0 B 1 2 b\nt1 Q0 A 2 1 b\n"
+    shown = []
+    for folder, measures in (("repeated", '["P@1", "P@1"]'), ("once", '["P@1"]')):
+        (tmp_path / folder).mkdir()
+        head = f"measures = {measures}\n"
+        path = _two_modes(tmp_path / folder, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", b, head)
+        bench = run_benchmark(path)
+        assert sorted(set(bench.comparison.summary["measure"])) == ["P@1"]
+        shown.append(bench.markdown().replace(folder, "F"))
+    assert shown[0] == shown[1]
+
+
 def test_a_missing_topic_keeps_num_rel_at_the_measure_s_own_level(tmp_path):
     # NumRel(rel=2) of a topic a run lacks was filled with its count at -l (1): 2 for 0
     (tmp_path / "q.qrels").write_text("1 0 d1 1\n1 0 d2 1\n2 0 d1 2\n2 0 d4 1\n3 0 d5 1\n")

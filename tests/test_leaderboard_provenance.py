@@ -6,8 +6,10 @@ of several collections that has no topic in one of them names that collection.""
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 from trecbench.cli import run
@@ -35,6 +37,40 @@ def _suite(folder: Path, measures: str, second_qrels: str = "q") -> Path:
         f'[collections.two]\nqrels = "{second_qrels}"\nruns = "{{system}}.run"\n'
     )
     return suite
+
+
+@pytest.mark.parametrize(
+    ("measures", "spellings", "shown"),
+    [
+        ('["nDCG@10", "ndcg_cut.10"]', "nDCG@10 and ndcg_cut.10", "nDCG@10"),
+        ('["P@10", "P.10", "P_10"]', "P@10 and P.10 and P_10", "P@10"),
+    ],
+)
+def test_a_measure_asked_by_two_spellings_is_refused_at_the_suite_s_line(
+    tmp_path, capsys, measures, spellings, shown
+):
+    # one board was shown, by the first spelling, without a word
+    suite = _suite(tmp_path, measures)
+    assert run(["leaderboard", str(suite)]) == 1
+    assert capsys.readouterr() == (
+        "",
+        f"trecbench: {suite}:2: measures: {spellings} are one measure ({shown}): "
+        "leaderboard shows and tests each measure once, by that name; ask it by one "
+        "spelling\n",
+    )
+
+
+def test_one_spelling_given_twice_is_one_measure_in_all_three_commands(tmp_path, capsys):
+    # compare takes -m P@10 -m P@10 as trec_eval does (its test_score_spellings says so);
+    # benchmark and leaderboard take a repeated name alike: one board, one row
+    suite = _suite(tmp_path, '["P@1", "P@1"]', "q2")
+    assert run(["leaderboard", str(suite), "--format", "json"]) == 0
+    assert [m["measure"] for m in json.loads(capsys.readouterr().out)["measures"]] == ["P@1"]
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]
+    compared = ["compare", "--format", "json", "-m", "P@1", "-m", "P@1", str(tmp_path / "q")]
+    assert run([*compared, *runs]) == 0
+    summary = json.loads(capsys.readouterr().out)["results"][0]["summary"]
+    assert sorted({row["measure"] for row in summary}) == ["P@1"]
 
 
 def test_a_run_of_two_collections_with_no_topic_in_one_names_that_collection(tmp_path, capsys):

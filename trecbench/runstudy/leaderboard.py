@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .. import input_warnings
-from ..errors import InputError, NoOverlapError
+from ..errors import InputError, NoOverlapError, UsageError
 from ..plurals import first_few
 from .suite import Collection, Suite, load_suite
 
@@ -165,6 +165,7 @@ def _per_query(
             evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
         except NoOverlapError as error:  # a run of several collections: say which
             raise NoOverlapError(f"collection {collection.name}: {error}") from None
+        _check_spelt_once(suite, evaluation)
         frame = evaluation.per_query
         read[key] = (frame[frame["qid"] != "all"], _judgments(qrels.table), _shown(evaluation))
     frame, judgments, shown = read[key]
@@ -173,6 +174,17 @@ def _per_query(
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(collection, systems, set(frame["run"]))
     return frame.astype({"run": str, "qid": str, "measure": str}), judgments, shown
+
+
+def _check_spelt_once(suite: Suite, evaluation) -> None:
+    """Refuse a measure the suite asks by two spellings (``nDCG@10`` and ``ndcg_cut.10``),
+    as compare and benchmark refuse it (one board each, by one name: a spelling asked
+    would vanish), at the suite's ``measures``; one spelling given twice is one board, as
+    compare takes ``-m P@10 -m P@10``."""
+    try:
+        evaluation.refuse_two_spellings("leaderboard")
+    except UsageError as error:
+        raise UsageError(f"{suite.measures_where or f'{suite.path}: measures'}: {error}") from None
 
 
 def _identity(path) -> tuple | str:

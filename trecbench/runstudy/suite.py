@@ -50,6 +50,9 @@ class Suite:
     measures: list[str]
     systems: list[str]
     collections: list[Collection]
+    # where the suite's text gives its measures (``suite.toml:2: measures``), for the
+    # refusals found as they are computed; None: not read from a file
+    measures_where: str | None = None
 
     @property
     def baseline(self) -> str:
@@ -150,7 +153,8 @@ def load_suite(path) -> Suite:
     measures = _measures(list(document.get("measures") or []), source)
     # a suite without a name is titled by its file's stem; standard input's, as /dev/stdin's
     stem = "stdin" if str(path) == "-" else path.stem
-    return Suite(path, document.get("name", stem), measures, systems, collections)
+    name = document.get("name", stem)
+    return Suite(path, name, measures, systems, collections, source.where(("measures",)))
 
 
 def _measures(measures: list[str], source: ConfigText) -> list[str]:
