@@ -51,8 +51,9 @@ class Suite:
     systems: list[str]
     collections: list[Collection]
     # where the suite's text gives its measures (``suite.toml:2: measures``), for the
-    # refusals found as they are computed; None: not read from a file
-    measures_where: str | None = None
+    # refusals found as they are computed; None: not read from a file. Where the text
+    # puts them is no part of what the suite is: not compared
+    measures_where: str | None = field(default=None, compare=False)
 
     @property
     def baseline(self) -> str:
