@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from trecbench import __version__
 from trecbench.cli import run
+from trecbench.report import environment
 
 SUITE = ROOT / "data" / "leaderboard.toml"
 SYSTEMS = ["lexical", "vector", "reranked"]
@@ -20,6 +22,57 @@ SYSTEMS = ["lexical", "vector", "reranked"]
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_json_records_tool_environment_settings_and_every_input(capsys):
+    # it held name, baseline, collections, measures and warnings: nothing said what made it
+    assert run(["leaderboard", str(SUITE), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["tool"] == {"name": "trecbench", "version": __version__}
+    assert document["environment"] == environment()
+    assert document["created"].endswith("Z")
+    settings = document["settings"]
+    assert (settings["test"], settings["correction"], settings["seed"]) == ("t", "holm", None)
+    assert settings["measures"] == ["nDCG@10", "MRR@10", "Recall@100"]
+    assert settings["baseline"] == "lexical"
+    data = SUITE.parent
+    expected = [
+        (SUITE, "suite"),
+        (data / "hpo-rtask" / "hpo-rtask.qrels", "qrels"),
+        *((data / "hpo-rtask" / f"{s}.run", "run") for s in SYSTEMS),
+        (ROOT / "qrels" / "hpo-demo.sidecar.json", "strata"),
+    ]
+    inputs = document["inputs"]  # each file once, though both collections name them
+    assert [(Path(r["path"]).resolve(), r["kind"]) for r in inputs] == [
+        (path.resolve(), kind) for path, kind in expected
+    ]
+    for record, (path, _) in zip(inputs, expected, strict=True):
+        assert (record["size"], record["sha256"]) == (path.stat().st_size, _sha256(path))
+    assert [r["name"] for r in inputs if r["kind"] == "run"] == SYSTEMS
+    assert document["collections"][0]["runs"] == {s: inputs[2 + i]["path"] for i, s in
+                                                  enumerate(SYSTEMS)}  # fmt: skip
+
+
+def test_the_suite_read_from_a_pipe_is_recorded_as_it_was_read():
+    # a pipe can be read once: its checksum is the one taken as the suite was read
+    import os
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "trecbench", "leaderboard", "-", "--format", "json"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    text = SUITE.read_bytes()
+    done = subprocess.run(
+        command, input=text, cwd=SUITE.parent, env=env, capture_output=True, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    suite = json.loads(done.stdout)["inputs"][0]
+    assert suite == {
+        "path": "-",
+        "kind": "suite",
+        "size": len(text),
+        "sha256": hashlib.sha256(text).hexdigest(),
+    }
 
 
 def _suite(folder: Path, measures: str, second_qrels: str = "q") -> Path:

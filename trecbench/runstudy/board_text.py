@@ -12,10 +12,9 @@ from collections.abc import Callable
 from ..escaping import escaper
 from ..markdown_text import markdown_cell
 from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
-from .leaderboard import Leaderboard, MeasureBoard, PairedTest
+from .leaderboard import ALPHA, Leaderboard, MeasureBoard, PairedTest
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
-ALPHA = 0.05  # the adjusted p below which a test is starred (LEGEND says it)
 
 
 def _p(test: PairedTest | None) -> str:

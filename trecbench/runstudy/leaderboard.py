@@ -10,6 +10,10 @@ system against the baseline: *over collections* on the per-collection means (``n
 collections), *over topics* on every topic of every collection both runs hold; p-values
 Holm-adjusted over the systems of a measure. A test is undefined (``p`` None, with the
 reason) below two pairs or when the differences do not vary.
+
+Its JSON (:meth:`Leaderboard.to_json`) records how it was made, as compare's and
+benchmark's reports do: the tool and environment, the statistical settings and every
+input file (the suite, qrels, runs, strata) with its sha256, taken as the file was read.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import input_warnings
+from .. import input_warnings, outputs
 from ..errors import InputError, NoOverlapError, UsageError
 from ..plurals import first_few
 from .suite import Collection, Suite, load_suite
+
+ALPHA = 0.05  # the adjusted p below which a test is starred (board_text's LEGEND says it)
 
 
 @dataclass(frozen=True)
@@ -65,19 +71,54 @@ class Leaderboard:
     boards: list[MeasureBoard]
     warnings: list[str] = field(default_factory=list)  # systems lacking topics
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
+    # the records of its input files (trecbench.report.input_record), taken as read
+    inputs: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        """The JSON document of ``leaderboard --format json``."""
+        """The JSON document of ``leaderboard --format json``: the boards, with what made
+        them, as compare's and benchmark's reports record it (``created``, ``tool``,
+        ``environment``, ``settings``, ``inputs``)."""
+        from ..report import environment, tool, utc_now
+
         return {
             "name": self.suite.name,
+            "created": utc_now(),
+            "tool": tool(),
+            "environment": environment(),
+            "settings": _settings(self.suite),
+            "inputs": list(self.inputs),
             "baseline": self.suite.baseline,
             "collections": [
-                {"name": c.name, "qrels": str(c.qrels), "where": c.where or None}
+                {
+                    "name": c.name,
+                    "qrels": str(c.qrels),
+                    "runs": {system: str(c.runs[system]) for system in self.suite.systems},
+                    "strata": None if c.strata is None else str(c.strata),
+                    "where": c.where or None,
+                }
                 for c in self.suite.collections
             ],
             "measures": [_board_json(board) for board in self.boards],
             "warnings": list(self.warnings),
         }
+
+
+def _settings(suite: Suite) -> dict:
+    """How the boards were computed, keyed as compare's report keys its ``settings``:
+    nothing is random (no resampling: ``seed`` None)."""
+    return {
+        "baseline": suite.baseline,
+        "measures": list(suite.measures),
+        "test": "t",
+        "alternative": "two-sided",
+        "correction": "holm",
+        "correction_over": "the systems of a measure",
+        "tests": ["over collections", "over topics"],
+        "alpha": ALPHA,
+        "seed": None,
+        "mean": "trec_eval's, per collection; macro: over collections",
+        "names": {"test": "paired t-test", "correction": "Holm"},
+    }
 
 
 def _test_json(test: PairedTest | None) -> dict | None:
@@ -143,15 +184,17 @@ def _stratum(collection: Collection, read: dict) -> set[str] | None:
 
 def _per_query(
     collection: Collection, suite: Suite, read: dict, shared: set, progress
-) -> tuple[pd.DataFrame, dict[str, int], dict[str, bool]]:
+) -> tuple[pd.DataFrame, dict[str, int], dict[str, bool], list[dict]]:
     """``run, qid, measure, value`` of every system on the collection (its stratum),
-    each topic's judgments as one number (:func:`_judgments`) and the measures' values
-    in the suite's order (:func:`_shown`). ``read`` keeps what the suite has read, so that
-    each input is read once: the evaluation of one qrels file and the same runs (strata of
-    one collection) is shared, a qrels file is loaded once, and so is a run file that
-    several evaluations score (``shared``: :func:`_shared_runs`). ``progress``: as
-    :func:`leaderboard` takes it."""
+    each topic's judgments as one number (:func:`_judgments`), the measures' values
+    in the suite's order (:func:`_shown`) and the records of the qrels and runs
+    (:func:`trecbench.report.evaluation_records`, taken as they were read). ``read``
+    keeps what the suite has read, so that each input is read once: the evaluation of
+    one qrels file and the same runs (strata of one collection) is shared, a qrels file
+    is loaded once, and so is a run file that several evaluations score (``shared``:
+    :func:`_shared_runs`). ``progress``: as :func:`leaderboard` takes it."""
     from ..evaluation import evaluate
+    from ..report import evaluation_records
 
     systems = suite.systems
     key = _evaluation_key(collection, systems)
@@ -167,13 +210,18 @@ def _per_query(
             raise NoOverlapError(f"collection {collection.name}: {error}") from None
         _check_spelt_once(suite, evaluation)
         frame = evaluation.per_query
-        read[key] = (frame[frame["qid"] != "all"], _judgments(qrels.table), _shown(evaluation))
-    frame, judgments, shown = read[key]
+        read[key] = (
+            frame[frame["qid"] != "all"],
+            _judgments(qrels.table),
+            _shown(evaluation),
+            evaluation_records(evaluation),
+        )
+    frame, judgments, shown, records = read[key]
     topics = _stratum(collection, read)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(collection, systems, set(frame["run"]))
-    return frame.astype({"run": str, "qid": str, "measure": str}), judgments, shown
+    return frame.astype({"run": str, "qid": str, "measure": str}), judgments, shown, records
 
 
 def _check_spelt_once(suite: Suite, evaluation) -> None:
@@ -285,6 +333,7 @@ def _check_scored(collection: Collection, systems: list[str], scored: set[str]) 
     raise InputError(str(collection.strata or collection.qrels), None, message)
 
 
+@outputs.in_input_scope  # each input's checksum taken as it is read, not read again
 @input_warnings.carried
 def leaderboard(suite, progress=None) -> Leaderboard:
     """The leaderboard of a suite (a :class:`Suite` or the path of its TOML file).
@@ -300,11 +349,30 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     read: dict = {}
     shared = _shared_runs(suite)
     scored = [_per_query(c, suite, read, shared, progress) for c in suite.collections]
-    frames = [frame for frame, _, _ in scored]
-    _check_disjoint(suite, frames, [judgments for _, judgments, _ in scored])
+    frames = [frame for frame, _, _, _ in scored]
+    _check_disjoint(suite, frames, [judgments for _, judgments, _, _ in scored])
     shown = scored[0][2]
     boards = [_board(suite, frames, m, summed) for m, summed in shown.items()]
-    return Leaderboard(suite, boards, _lacking(suite, frames))
+    inputs = _input_records(suite, [records for _, _, _, records in scored])
+    return Leaderboard(suite, boards, _lacking(suite, frames), inputs=inputs)
+
+
+def _input_records(suite: Suite, read: list[list[dict]]) -> list[dict]:
+    """The records of every input, each file once: the suite, then each collection's
+    qrels and runs (``read``: as their evaluation took them while reading) and strata,
+    whose checksum was taken as they were read (none is read again, but a suite given
+    as a :class:`Suite`, read outside this call)."""
+    from ..report import input_record
+
+    records = {(str(suite.path), "suite"): input_record(suite.path, "suite")}
+    for collection, taken in zip(suite.collections, read, strict=True):
+        for record in taken:
+            records.setdefault((record["path"], record["kind"]), record)
+        if collection.strata is not None:
+            key = (str(collection.strata), "strata")
+            if key not in records:
+                records[key] = input_record(collection.strata, "strata")
+    return list(records.values())
 
 
 def _lacking(suite: Suite, frames: list[pd.DataFrame]) -> list[str]:
