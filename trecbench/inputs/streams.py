@@ -318,6 +318,15 @@ class Source:
         memory.seek(0)
         self._memory = memory
 
+    def spool_read(self) -> tuple[int, int] | None:
+        """How far the latest :meth:`stream` has read a spooled source: the bytes as
+        stored taken from the spool, and its size (a reader's bar of a file read once, into
+        memory, then parsed); None when not spooled. A compressed spool Arrow decompresses
+        (neither gzip nor xz) is read in one piece: 0 until then."""
+        if self._memory is None:
+            return None
+        return self._memory.tell(), self._digest.size
+
     def _ends(self) -> Ends:
         """The first and last bytes as stored, and how many there are."""
         if self._memory is not None:
