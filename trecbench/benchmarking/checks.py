@@ -6,6 +6,7 @@ benchmark with the findings and the R-task reference's recovery action
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,24 @@ from ..errors import ExitCode, TrecbenchError
 from .settings import ACTIONS, BenchmarkSettings, Mode
 
 FINDINGS_SHOWN = 20  # error findings listed per file
+
+# ``progress(label, done, total)``, as :func:`~trecbench.benchmarking.run_benchmark` takes it
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def steps(progress: Progress | None, label: str, total: int) -> Callable[[], None]:
+    """A call that tells ``progress`` one more of ``total`` steps of ``label`` done (0 of
+    them told now); nothing without ``progress``."""
+    if progress is None:
+        return lambda: None
+    done = [0]
+    progress(label, 0, total)
+
+    def step() -> None:
+        done[0] += 1
+        progress(label, done[0], total)
+
+    return step
 
 
 class InvalidRuns(TrecbenchError):
@@ -48,19 +67,27 @@ class Validated:
     run_sources: dict[str, Any]
 
 
-def validate_inputs(config: BenchmarkSettings, held: contextlib.ExitStack) -> Validated:
+def validate_inputs(
+    config: BenchmarkSettings, held: contextlib.ExitStack, progress: Progress | None = None
+) -> Validated:
     """Validate the qrels and every run file; raise :class:`InvalidRuns` with all errors.
 
     Each file is opened once, into memory, and held open by ``held``: the loader parses
     what was validated, from the same read (a file could change between two reads, a pipe
     cannot be read twice; R-task runs are small). The topics file too is read once, for
-    every run and fused mode.
+    every run and fused mode. ``progress(label, done, total)`` is told the bytes of each
+    file read (``reading FILE``) and validated (``validating FILE``).
     """
-    from ..inputs.streams import Source
     from ..validation import read_topics, validate_qrels, validate_run
 
-    qrels_source = held.enter_context(Source(config.qrels, spool=True))
-    qrels = validate_qrels(qrels_source, profile=config.profile, collect_judged=True)
+    qrels_source = _opened(config.qrels, held, progress)
+    qrels = validate_qrels(
+        qrels_source,
+        profile=config.profile,
+        collect_judged=True,
+        progress=_validating(qrels_source, progress),
+    )
+    _validated(qrels_source, progress)
     if not qrels.ok:
         raise InvalidRuns(_errors(qrels, ACTIONS["invalid_qrels"]))
     # read where the first run's validation read it (there is one: fusions end in runs)
@@ -69,20 +96,51 @@ def validate_inputs(config: BenchmarkSettings, held: contextlib.ExitStack) -> Va
     for mode in config.modes:
         if mode.run is None:
             continue
-        sources[mode.name] = held.enter_context(Source(mode.run, spool=True))
+        source = sources[mode.name] = _opened(mode.run, held, progress)
         result = validate_run(
-            sources[mode.name],
+            source,
             profile=config.profile,
             qrels=qrels.qrels_info,
             topics=topics,
             max_depth=config.max_depth,
+            progress=_validating(source, progress),
         )
+        _validated(source, progress)
         results[mode.name] = result
         if not result.ok:
             lines += _errors(result, ACTIONS["invalid_run"])
     if lines:
         raise InvalidRuns(lines)
     return Validated(qrels, results, topics, qrels_source, sources)
+
+
+def _opened(path: Path, held: contextlib.ExitStack, progress: Progress | None):
+    """``path`` opened and read into memory (its bytes told as ``reading PATH``)."""
+    from ..inputs.streams import Source
+
+    label = f"reading {path}"
+    told = None if progress is None else lambda done, total: progress(label, done, total)
+    return held.enter_context(Source(path, told, spool=True))
+
+
+def _validating(source, progress: Progress | None):
+    """The validator's ``progress(path, lines)`` of a spooled ``source``, told as the
+    bytes of it validated (``validating PATH``)."""
+    if progress is None:
+        return None
+    label = f"validating {source.path}"
+
+    def told(_path, _lines) -> None:
+        progress(label, *source.spool_read())
+
+    return told
+
+
+def _validated(source, progress: Progress | None) -> None:
+    """``source``'s validation told finished (the validator may stop before its end)."""
+    if progress is not None:
+        size = source.spool_read()[1]
+        progress(f"validating {source.path}", size, size)
 
 
 def check_fused(

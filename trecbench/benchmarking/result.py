@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from .. import outputs
 from ..comparison.files import MANIFEST_FILE, REPORTS_DIR, RUNS_DIR, folder_files
 from ..text_bytes import utf8
+from .checks import Progress, steps
 from .settings import BenchmarkSettings, Mode
 
 
@@ -170,12 +171,14 @@ class Benchmark:
         *,
         meta: Mapping[str, str] | None = None,
         argv: Sequence[str] | None = None,
+        progress: Progress | None = None,
     ) -> list[Path]:
         """Write everything into ``outdir`` (default: the settings' ``output``) as one unit
         (nothing is replaced unless all of it could be prepared; inputs are never
         overwritten): BenchmarkReport.json, BenchmarkComparison.md, report.html (with the
         ``html`` extra), ``reports/<mode>.json`` (EvaluationReports), ``runs/<mode>.run``
-        (fused modes) and ExperimentManifest.json (last). ``meta`` adds to the settings'."""
+        (fused modes) and ExperimentManifest.json (last). ``meta`` adds to the settings'.
+        ``progress(label, done, total)`` is told each file made (``writing outputs``)."""
         import uuid
 
         from ..report import build_manifest, bytes_record, command_argv, json_bytes
@@ -183,7 +186,8 @@ class Benchmark:
         out = output_folder(self.config, outdir)
         meta = dict(self.config.meta) | dict(meta or {})
         experiment_id = str(uuid.uuid4())
-        files, counts = self._files(out, experiment_id, meta)
+        made = steps(progress, "writing outputs", self._file_count())
+        files, counts = self._files(out, experiment_id, meta, made)
         written = [
             bytes_record(path, kind, data) | counts.get(path, {})
             for path, (data, kind) in files.items()
@@ -192,15 +196,25 @@ class Benchmark:
             command_argv() if argv is None else argv, self.inputs, written, meta, experiment_id
         )
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
+        made()
         _refuse_strays(out, files, [record["path"] for record in self.inputs])
         with outputs.OutputSet([record["path"] for record in self.inputs]) as staged:
             for path, (data, _) in files.items():
                 staged.write(path, data)
         return list(files)
 
-    def _files(self, out: Path, experiment_id: str, meta: Mapping[str, str]):
+    def _file_count(self) -> int:
+        """How many files :meth:`write` writes."""
+        from ..comparison import html_available
+
+        fused = sum(result.output is not None for result in self.modes)
+        # the reports, BenchmarkReport.json, the Markdown, the page, the manifest
+        return fused + len(self.modes) + 3 + html_available()
+
+    def _files(self, out: Path, experiment_id: str, meta: Mapping[str, str], made=lambda: None):
         """Every file but the manifest, ``path -> (bytes, kind)``, and what the manifest
-        records of a fused run beyond its bytes, ``path -> counts``."""
+        records of a fused run beyond its bytes, ``path -> counts``; ``made()`` after
+        each."""
         from ..comparison import HTML_FILE, MARKDOWN_FILE, REPORT_FILE, html_available
         from ..provenance import bytes_record
         from ..report import json_bytes
@@ -220,12 +234,17 @@ class Benchmark:
                     "run_tags": [tag],
                 }
                 fused[result.mode.name] = bytes_record(path, "run", result.run_bytes) | counts[path]
+                made()
         for name, document in self.evaluation_reports(experiment_id, meta, fused).items():
             files[out / report_file(name)] = (json_bytes(document), "report")
+            made()
         files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta, out)), "report")
+        made()
         files[out / MARKDOWN_FILE] = (utf8(self.markdown()), "markdown")
+        made()
         if html_available():
             files[out / HTML_FILE] = (utf8(self.to_html()), "html")
+            made()
         return files, counts
 
 

@@ -7,13 +7,22 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+from functools import partial
 from typing import Any
 
 import pyarrow as pa
 
 from .. import arrow, input_warnings, outputs
 from ..errors import UsageError
-from .checks import InvalidRuns, Validated, check_fused, summary, validate_inputs
+from .checks import (
+    InvalidRuns,
+    Progress,
+    Validated,
+    check_fused,
+    steps,
+    summary,
+    validate_inputs,
+)
 from .completeness import completeness
 from .loading import load_benchmark_config
 from .result import Benchmark, ModeResult, fused_run_file
@@ -22,19 +31,24 @@ from .settings import ACTIONS, BenchmarkSettings, reranking_measure
 
 @outputs.in_input_scope  # as compare and evaluate: what was read is not read again
 @input_warnings.carried
-def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=None) -> Benchmark:
+def run_benchmark(
+    config: BenchmarkSettings | str | os.PathLike, *, progress: Progress | None = None
+) -> Benchmark:
     """Validate, fuse, score and compare the modes of a benchmark configuration (see
     :mod:`trecbench.benchmarking`). Raises :class:`InvalidRuns` (exit 2) when the qrels or
-    a run fails validation; ``progress(done, total)`` follows the resampling."""
+    a run fails validation. ``progress(label, done, total)`` is told of each step, as
+    ``trecbench benchmark`` draws them: ``reading FILE`` and ``validating FILE`` (bytes),
+    ``parsing`` (files), ``ranking`` (modes), ``fusing MODE`` (steps), ``checking modes``
+    (modes), ``scoring`` (modes) and ``scoring topics``, ``resampling`` (samples)."""
     from ..evaluation import evaluate
 
     if not isinstance(config, BenchmarkSettings):
         config = load_benchmark_config(config)
-    validated, qrels, loaded = _read_inputs(config)
+    validated, qrels, loaded = _read_inputs(config, progress)
     qrels_table = qrels.table
     topics = sorted(arrow.distinct(qrels_table.column("qid")).to_pylist())
-    ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()})
-    results = _mode_results(config, validated, ranked, qrels_table, topics)
+    ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()}, progress)
+    results = _mode_results(config, validated, ranked, qrels_table, topics, progress)
     names = [mode.name for mode in config.modes]
     evaluation = evaluate(
         qrels_table,
@@ -43,6 +57,7 @@ def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=Non
         complete=True,
         run_names=names,
         options=config.measure_options,
+        progress=progress,
     )
     _check_spelt_once(config, evaluation)
     comparison = _compare(config, evaluation, topics, progress)
@@ -68,23 +83,34 @@ def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=Non
     )
 
 
-def _read_inputs(config: BenchmarkSettings):
+def _read_inputs(config: BenchmarkSettings, progress: Progress | None = None):
     """The qrels and run files validated, then each parsed once from the read it was
     validated on: ``(validated, qrels, runs by mode)``."""
     from ..evaluation import load
 
     with contextlib.ExitStack() as held:
-        validated = validate_inputs(config, held)
+        validated = validate_inputs(config, held, progress)
+        step = steps(progress, "parsing", 1 + len(validated.run_sources))
         qrels = load(validated.qrels_source, "qrels")  # the one parse of the qrels
-        loaded = {name: load(source, "run") for name, source in validated.run_sources.items()}
+        step()
+        loaded = {}
+        for name, source in validated.run_sources.items():
+            loaded[name] = load(source, "run")
+            step()
     return validated, qrels, loaded
 
 
-def _fuse_modes(config: BenchmarkSettings, tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
+def _fuse_modes(
+    config: BenchmarkSettings, tables: dict[str, pa.Table], progress: Progress | None = None
+) -> dict[str, pa.Table]:
     """Ranked tables of every mode, fused modes computed from their sources (in order)."""
     from ..fusion import fuse_tables, ranked_table
 
-    ranked = {name: ranked_table(table) for name, table in tables.items()}
+    step = steps(progress, "ranking", len(tables))
+    ranked = {}
+    for name, table in tables.items():
+        ranked[name] = ranked_table(table)
+        step()
     pending = [mode for mode in config.modes if mode.fuse is not None]
     while pending:
         for mode in [m for m in pending if all(source in ranked for source in m.fuse)]:
@@ -98,11 +124,19 @@ def _fuse_modes(config: BenchmarkSettings, tables: dict[str, pa.Table]) -> dict[
                     weights=mode.weights,
                     depth=mode.depth,
                     tag=mode.run_tag,
+                    progress=_relabelled(progress, f"fusing {mode.name}"),
                 )
             except UsageError as error:  # a fused score beyond a double: the mode's settings
                 raise UsageError(f"{config.path}: modes.{mode.name}: {error}") from None
             pending.remove(mode)
     return ranked
+
+
+def _relabelled(progress: Progress | None, label: str) -> Progress | None:
+    """``progress`` told every job as ``label`` (a fusion's steps as its mode's)."""
+    if progress is None:
+        return None
+    return lambda _label, done, total: progress(label, done, total)
 
 
 def _check_sources_differ(config: BenchmarkSettings, mode, ranked: dict[str, pa.Table]) -> None:
@@ -125,10 +159,12 @@ def _mode_results(
     ranked: dict[str, pa.Table],
     qrels: pa.Table,
     topics: list[str],
+    progress: Progress | None = None,
 ) -> list[ModeResult]:
     """Each mode's validation (a fused one's now, on the run it is written as) and
     completeness; raises :class:`InvalidRuns` when a fused mode's run fails validation."""
     results, lines = [], []
+    step = steps(progress, "checking modes", len(config.modes))
     for mode in config.modes:
         output, data = None, None
         if mode.fuse is None:
@@ -141,6 +177,7 @@ def _mode_results(
             lines += errors
         info = completeness(ranked[mode.name], qrels, topics, config.completeness)
         results.append(ModeResult(mode, ranked[mode.name], validation, info, output, data))
+        step()
     if lines:
         raise InvalidRuns(lines)
     return results
@@ -174,7 +211,7 @@ def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress)
             baseline=config.baseline,
             strata=strata,
             group_by=config.group_by,
-            progress=progress,
+            progress=None if progress is None else partial(progress, "resampling"),
         )
     except UsageError as error:  # the statistics the configuration asks for (memory...)
         raise UsageError(f"{config.path}: statistics: {error}") from None

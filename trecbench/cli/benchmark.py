@@ -7,7 +7,7 @@ import click
 from ..report import parse_meta
 from .group import cli, echo_input_warnings, echo_written
 from .paths import INPUT_FILE, OUTPUT_FOLDER
-from .progress import StderrProgress, wanted
+from .progress import drawn
 
 
 @cli.command(prints=lambda options: not options["quiet"])
@@ -50,18 +50,16 @@ def benchmark(config, outdir, meta, quiet):
 
     settings = benchmarking.load_benchmark_config(config).with_options(outdir, meta)
     benchmarking.check_outputs(settings)  # before the work: an input is never an output
-    progress = StderrProgress("resampling") if wanted(quiet) else None
-    try:
+    with drawn(quiet) as progress:  # bars of each step on a terminal (not with --quiet)
         result = benchmarking.run_benchmark(settings, progress=progress)
-    finally:
         if progress is not None:
-            progress.close()
-    from .compare import warn_without_html
+            progress.close()  # the last bar ended before the tables and warnings
+        from .compare import warn_without_html
 
-    echo_input_warnings()
-    warn_without_html()
-    if not quiet:  # before the files: a full standard output replaces none of them
-        click.echo(result.markdown(statistics=False))
-    written = result.write()
+        echo_input_warnings()
+        warn_without_html()
+        if not quiet:  # before the files: a full standard output replaces none of them
+            click.echo(result.markdown(statistics=False))
+        written = result.write(progress=progress)
     for path in written:
         echo_written(path)

@@ -133,6 +133,8 @@ class TaskProgress:
         self.units |= {"resampling": " samples", "writing": " lines", "comparing": " pairs"}
         self.units |= {"validating": "B"}
         self.units |= {"fusing candidates": " candidates", "scoring candidates": " candidates"}
+        self.units |= {"parsing": " files", "ranking": " runs", "checking modes": " modes"}
+        self.units |= {"writing outputs": " files"}
         self.units |= units or {}
         self.stale, self.delay, self.interval = stale, delay, interval
         self.label: str | None = None
@@ -173,3 +175,4 @@ class TaskProgress:
         """End the last bar's line, if one was drawn."""
         with self.lock:
             self.close_current()
+            self.finished = True  # nothing under way: the next job is drawn at once
