@@ -380,3 +380,27 @@ def test_an_escaped_id_is_listed_once_however_many_rows_hold_it(tmp_path, capsys
         {"reason": reason, "run": "m", "from": "q 2", "to": "q%202"},
     ]
     assert report["counts"][reason] == 2
+
+
+def test_an_id_cut_at_the_depth_is_not_reported_escaped(tmp_path, capsys):
+    # 'c 1' was cut by --depth 1 but still reported as escaped to 'c%201': the sidecar
+    # named an id that no written file holds (msmarco --depth too: ranked_run)
+    from trecbench.cli import run
+
+    reason = "docno percent-escaped (reversible; trecbench.ids.unescape_id)"
+    source = tmp_path / "dep.json"
+    source.write_text(json.dumps({"q1": {"a": 3, "b": 2, "c 1": 1, "d 1": 2.5}}))
+    assert run(["convert", "dict", str(source), "--depth", "1", "-o", str(tmp_path / "o")]) == 0
+    assert reason not in capsys.readouterr().out
+    report = json.loads((tmp_path / "o" / "dep.sidecar.json").read_text())["report"]
+    assert report["repaired"] == [] and reason not in report["counts"]
+    assert run(["convert", "dict", str(source), "--depth", "2", "-o", str(tmp_path / "p")]) == 0
+    report = json.loads((tmp_path / "p" / "dep.sidecar.json").read_text())["report"]
+    assert report["repaired"] == [{"reason": reason, "run": "dep", "from": "d 1", "to": "d%201"}]
+    written = (tmp_path / "p" / "dep.run").read_text().split()
+    assert "d%201" in written and "c%201" not in written
+    msmarco = tmp_path / "m.tsv"
+    msmarco.write_text("q1\ta\t1\nq1\tc 1\t2\n")
+    assert run(["convert", "msmarco", str(msmarco), "--depth", "1", "-o", str(tmp_path / "m")]) == 0
+    report = json.loads((tmp_path / "m" / "m.sidecar.json").read_text())["report"]
+    assert report["repaired"] == []

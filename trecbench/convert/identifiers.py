@@ -8,6 +8,7 @@ import re
 from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..compressions import without_suffixes
@@ -174,19 +175,51 @@ def escape_ids(
 
     Empty ids are refused earlier, where the input location is known.
     """
+    frame, changes = escape_columns(frame, columns)
+    report_escapes(changes, report, owner)
+    return frame
+
+
+def escape_columns(
+    frame: pd.DataFrame, columns: Sequence[str]
+) -> tuple[pd.DataFrame, list[tuple[str, pd.Series, np.ndarray]]]:
+    """``frame`` with ``columns`` escaped as :func:`escape_ids` does, and its changes, to
+    report with :func:`report_escapes` once the rows written are known: ``(column, the
+    original ids, where they changed)`` for each column with a change."""
     frame = frame.copy()
+    changes = []
     for column in columns:
         values, changed = escape_series(frame[column])
         if changed.any():
-            original = frame[column].astype(STR)[changed]
-            # the escaping is a function of the id: a distinct original is a distinct change
-            changes = dict(zip(original, values[changed], strict=True))
-            report.repair(
-                f"{column} percent-escaped (reversible; trecbench.ids.unescape_id)",
-                ({**owner, "from": a, "to": b} for a, b in changes.items()),
-            )
+            changes.append((column, frame[column].astype(STR), changed))
         frame[column] = values
-    return frame
+    return frame, changes
+
+
+def report_escapes(
+    changes: list[tuple[str, pd.Series, np.ndarray]],
+    report: Findings,
+    owner: dict,
+    rows: np.ndarray | None = None,
+) -> None:
+    """Report the changes :func:`escape_columns` made (each changed id once, in order of
+    first row), of the rows at positions ``rows`` only when given (the rows written: the
+    sidecar names no id the files do not hold, such as one cut at a depth)."""
+    for column, original, changed in changes:
+        if rows is not None:
+            written = np.zeros(len(changed), dtype=bool)
+            written[rows] = True
+            changed = changed & written
+        if not changed.any():
+            continue
+        before = original[changed]
+        # the escaping is a function of the id: a distinct original is a distinct change
+        unique = before.drop_duplicates()
+        after, _ = escape_series(unique)
+        report.repair(
+            f"{column} percent-escaped (reversible; trecbench.ids.unescape_id)",
+            ({**owner, "from": a, "to": b} for a, b in zip(unique, after, strict=True)),
+        )
 
 
 def escaped(ids: Iterable[str]) -> list[str]:

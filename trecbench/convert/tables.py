@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from ..ids import STR
 from ..score_precision import as_float32
-from .identifiers import escape_ids, escaped
+from .identifiers import escape_columns, escape_ids, escaped, report_escapes
 from .model import Findings, RunOutput
 
 # The seed's warning (memorybench's token fallback), for every qrels whose relevant
@@ -56,7 +56,9 @@ def ranked_run(
     a document are reported, as they are absent from the run. ``name`` names its file
     (default: the tag).
     """
-    frame = escape_ids(frame, ("qid", "docno"), report, {"run": tag})
+    # escaped first (duplicates are found among ids as written), their changes reported
+    # once the rows written are known
+    frame, escapes = escape_columns(frame, ("qid", "docno"))
     qids, docnos = _arrow(frame["qid"]), _arrow(frame["docno"])
     # integer codes (queries numbered by first appearance), sorted once with numpy
     query = np.asarray(pc.dictionary_encode(qids).indices, dtype=np.int64)
@@ -88,6 +90,7 @@ def ranked_run(
         index, query, position = index[~cut], query[~cut], position[~cut]
         lengths = np.minimum(lengths, depth)
     sizes = np.repeat(lengths, lengths)
+    report_escapes(escapes, report, {"run": tag}, index)
 
     scores = frame["score"].to_numpy(dtype=np.float64)[index]
     stats = _score_stats(query, scores, len(lengths))
