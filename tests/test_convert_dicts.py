@@ -404,3 +404,26 @@ def test_an_id_cut_at_the_depth_is_not_reported_escaped(tmp_path, capsys):
     assert run(["convert", "msmarco", str(msmarco), "--depth", "1", "-o", str(tmp_path / "m")]) == 0
     report = json.loads((tmp_path / "m" / "m.sidecar.json").read_text())["report"]
     assert report["repaired"] == []
+
+
+def test_a_line_of_tabs_or_blanks_is_refused_at_its_line(tmp_path):
+    tsv = tmp_path / "t.tsv"
+    for text, message in (
+        # "\t\t" is three empty fields, a line of blanks one field: both were skipped as
+        # blank lines without a word
+        ("1\td1\t1\n\t\t\n", "t.tsv:2: empty qid"),
+        ("1\td1\t1\n   \n", r"t.tsv:2: expected 3 fields \(qid pid rank\), found 1 \(fields"),
+        ("1\td1\t1\n \t \t \n2\td1\t1\n", "t.tsv:2: rank ' ' is not a positive integer"),
+        ("1\td1\t1\r\r\n", r"t.tsv:1: rank '1\\r' is not a positive integer"),
+    ):
+        tsv.write_text(text, newline="")
+        with pytest.raises(InputError, match=message):
+            convert_msmarco(tsv)
+    qrels = tmp_path / "q.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n\t\t\n")
+    with pytest.raises(InputError, match="q.tsv:3: empty query-id"):
+        read_beir_qrels(qrels)
+    # a line empty once its final CR is dropped is blank, and skipped
+    tsv.write_text("1\td1\t1\r\n\r\n\n2\td1\t1\r\n", newline="")
+    run = convert_msmarco(tsv).runs[0].table
+    assert run[["qid", "docno", "rank"]].values.tolist() == [["1", "d1", 1], ["2", "d1", 1]]

@@ -17,7 +17,7 @@ from ..sources import Content, read_source, source_text
 
 @dataclass
 class Fields:
-    """The fields of the non-blank lines of a tab-separated file."""
+    """The fields of the non-empty lines of a tab-separated file."""
 
     source: Content
     line: np.ndarray  # physical 1-based line number of each row
@@ -34,16 +34,19 @@ class Fields:
 
 
 def read_fields(path: str | os.PathLike, kind: str, names: tuple[str, ...]) -> Fields:
-    """The fields of a file whose non-blank lines have exactly ``len(names)`` tab-separated
-    fields (a UTF-8 byte-order mark dropped); refuses NUL bytes, invalid UTF-8, other field
-    counts and empty fields."""
+    """The fields of a file whose non-empty lines have exactly ``len(names)`` tab-separated
+    fields (a UTF-8 byte-order mark dropped; a line is empty once a final ``\\r`` is
+    dropped); refuses NUL bytes, invalid UTF-8, other field counts and empty fields."""
     source = read_source(path, kind)
     text = source_text(source, "invalid UTF-8")  # the TREC-text readers' wording
     if "\0" in text:
         raise InputError(source.path, text.count("\n", 0, text.index("\0")) + 1, "NUL byte")
     lines = pc.list_flatten(pc.split_pattern(pa.array([text], pa.large_string()), "\n"))
-    lines = pc.utf8_rtrim(lines, "\r")  # CRLF files
-    keep = np.flatnonzero(~np.asarray(pc.equal(pc.utf8_trim_whitespace(lines), "")))
+    # CRLF files: one final CR dropped (another belongs to the last field, and is refused)
+    lines = pc.replace_substring_regex(lines, pattern="\r$", replacement="", max_replacements=1)
+    # only empty lines are blank: "\t\t" is three empty fields (refused: empty qid), a line
+    # of blanks one field (refused: its field count), not lines to skip without a word
+    keep = np.flatnonzero(np.asarray(pc.not_equal(lines, "")))
     if not len(keep):
         raise InputError(source.path, None, f"empty: expected lines of {' '.join(names)}")
     split = pc.split_pattern(lines.take(pa.array(keep)), "\t")
