@@ -3,11 +3,14 @@ and the memorybench seed's three relevance strategies checked against hand-worke
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import math
 import re
 import sqlite3
+import sys
+import time
 
 import pytest
 
@@ -565,3 +568,81 @@ def test_invalid_json_in_a_cell_of_several_lines_names_its_line_in_the_cell(
         convert_memorybench(db)
     invalid = "invalid JSON: " if said.startswith("Expecting") else ""
     assert str(raised.value).endswith(f"results.db: row 1 (rowid 1): metadata: {invalid}{said}")
+
+
+# a results.db whose `results` is a view over a recursive query that never ends
+ENDLESS = (
+    "CREATE VIEW results(run_id, provider, item_id, retrieved_context, metadata) AS "
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+    "SELECT 'r', 'p', x, '[]', '{}' FROM c"
+)
+
+
+def endless_db(path):
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(ENDLESS)
+        db.commit()
+    return path
+
+
+def test_a_results_view_is_refused(tmp_path):
+    """A view ran its query, which never ended (and ignored Ctrl-C and SIGTERM)."""
+    import subprocess
+
+    endless_db(tmp_path / "v.db")
+    before = sorted(tmp_path.iterdir())
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "convert", "memorybench", "v.db", "-o", "x"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == (
+        "trecbench: v.db: results is a view, not a table: memorybench writes a table (a view "
+        "runs a query of the file's own, which trecbench does not run)\n"
+    )
+    assert sorted(tmp_path.iterdir()) == before  # no journal, no output
+
+
+@pytest.mark.parametrize(("name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_ends_a_long_query(tmp_path, name, code):
+    """A SQLite query runs in C, where Python runs no signal handler: Ctrl-C and SIGTERM
+    waited for its end (never, for an endless one). The view refusal disabled here, the
+    query is endless: the signal ends the command as it ends any other."""
+    import signal
+    import subprocess
+    import textwrap
+
+    endless_db(tmp_path / "v.db")
+    script = textwrap.dedent(
+        """
+        import sys
+        from trecbench.cli import run
+        from trecbench.convert import memorybench
+
+        without_wal = memorybench._without_wal
+
+        def querying(source):  # read: the endless query comes next
+            print("querying", flush=True)
+            return without_wal(source)
+
+        memorybench._without_wal = querying
+        memorybench._refuse_non_table = lambda db, path: None
+        sys.exit(run(["convert", "memorybench", "v.db", "-o", "x"]))
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert child.stdout.readline() == b"querying\n"
+        time.sleep(0.3)
+        child.send_signal(getattr(signal, name))
+        assert child.wait(timeout=60) == code
+    finally:
+        child.kill()
+        child.wait()
+    said = child.stderr.read().decode()
+    # "\n" first: click ends the line a terminal echoed ^C on (as test_pool checks)
+    assert said == ("\ntrecbench: interrupted\n" if name == "SIGINT" else "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["v.db"]

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sqlite3
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,11 +99,14 @@ def _without_wal(source: Content) -> bytes:
 
 
 def _sqlite_rows(source: Content) -> tuple[Rows, list[tuple[At, dict]]]:
-    """``(place, EvalResult dict)`` of each row of a ``results.db``, read from its bytes."""
+    """``(place, EvalResult dict)`` of each row of a ``results.db``, read from its bytes
+    (an in-memory copy, read-only: no journal or temporary file beside the input)."""
     path = source.path
     try:
-        with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        with contextlib.closing(sqlite3.connect(":memory:")) as db, _interruptible(db):
             db.deserialize(_without_wal(source))  # the bytes already read: read once
+            db.execute("PRAGMA query_only = ON")
+            _refuse_non_table(db, path)
             columns = [row[1] for row in db.execute("PRAGMA table_info(results)")]
             missing = [c for c in _REQUIRED_COLUMNS if c not in columns]
             if missing:
@@ -126,6 +131,60 @@ def _sqlite_rows(source: Content) -> tuple[Rows, list[tuple[At, dict]]]:
         }
         out.append((at, result))
     return table, out
+
+
+def _refuse_non_table(db: sqlite3.Connection, path: str | None) -> None:
+    """Refuse a ``results`` that is not a table (``sqlite_master``'s type): a view runs a
+    query of the file's own, which may never end (a recursive one)."""
+    kind = db.execute(
+        "SELECT type FROM sqlite_master WHERE name = 'results' COLLATE NOCASE"
+    ).fetchone()
+    if kind is not None and kind[0] != "table":
+        raise InputError(
+            path, None, f"results is a {kind[0]}, not a table: memorybench writes a table "
+            "(a view runs a query of the file's own, which trecbench does not run)",
+        )  # fmt: skip
+
+
+# signals that end a call (SIGINT: KeyboardInterrupt; SIGTERM, SIGHUP: trecbench.signals)
+_ENDING = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextlib.contextmanager
+def _interruptible(db: sqlite3.Connection) -> Iterator[None]:
+    """While SQLite works, a signal that ends the call (Ctrl-C, SIGTERM, SIGHUP) ends it
+    at once. Python runs signal handlers between its own instructions, never inside a
+    query, and an exception a progress handler raises is lost (the query ends as
+    "interrupted"): so the signal is recorded, the progress handler (every 10,000 SQLite
+    instructions: a Python call, where the record is made) stops the query, and the signal
+    is raised again, once the handlers it had are back, as the call would have seen it
+    (``trecbench: interrupted``, exit 130; 143 for SIGTERM)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only
+        return
+    caught: list[int] = []
+    previous = {n: signal.getsignal(n) for n in _ENDING}
+    previous = {n: h for n, h in previous.items() if h not in (signal.SIG_IGN, None)}
+    for number in previous:
+        signal.signal(number, lambda number, frame: caught.append(number))
+    db.set_progress_handler(lambda: 1 if caught else 0, 10_000)
+    stopped = None
+    try:
+        yield
+    except sqlite3.Error as exc:
+        if not caught:
+            raise
+        stopped = exc
+    finally:
+        db.set_progress_handler(None, 0)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if caught:  # under the handler it had: KeyboardInterrupt, SystemExit(143)...
+            signal.raise_signal(caught[0])
+    if stopped is not None:  # a handler that let the call go on: the query was stopped
+        raise stopped
 
 
 def _json_column(text: Any, at: At) -> Any:
