@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from trecbench.convert.chunks import assign, match_rule
+from trecbench.convert.chunks import FUZZY_THRESHOLD, assign, match_rule
 from trecbench.convert.lists import convert_lists
 from trecbench.errors import InputError, UsageError
 
@@ -192,7 +192,8 @@ def test_chunks_are_assigned_and_every_assignment_recorded(tmp_path):
         "q2": [{"chunk": 0, "gold": 0, "rule": "fuzzy"}],
     }
     assert matching["counts"] == {
-        "exact": 2, "json-escaped": 0, "fuzzy": 1, "repeat": 1, "ambiguous": 0, "unmatched": 1
+        "exact": 2, "json-escaped": 0, "fuzzy": 1, "repeat": 1, "ambiguous": 0, "unmatched": 1,
+        "empty": 0,
     }  # fmt: skip
     assert matching["fuzzy_threshold"] == 90.0 and matching["rapidfuzz"]
     values, _ = means(conversion, ["R@2", "Recall_all@4", "P@4"])
@@ -202,6 +203,36 @@ def test_chunks_are_assigned_and_every_assignment_recorded(tmp_path):
     assert values["P@4"] == round((2 / 4 + 1 / 4) / 2, 10)
     without = convert_lists(write(tmp_path, data), match="chunks", fuzzy_threshold=None)
     assert without.sections["matching"]["assignments"]["q2"] == []
+
+
+def test_empty_texts_are_credited_to_no_gold_document(tmp_path):
+    """remem finds "" in every document: an empty chunk ("", "Date: x" once its date line
+    is dropped, "user: ") matched every gold document and was credited relevant, and an
+    empty gold document took every chunk (only an 'ambiguous' note said it)."""
+    path = write(tmp_path, {
+        "gold_docs": [["Date: 2024\nuser: hello world", "", "abc"]],
+        "retrieved_chunks": [["", "user: hello world", "Date: x", "abc"]],
+    })  # fmt: skip
+    with pytest.raises(InputError, match=r"rag_eval.json:1: gold_docs\[0\]\[1\]: empty gold doc"):
+        convert_lists(path, match="chunks")
+    data = {
+        "gold_docs": [["Date: 2024\nuser: hello world", "abc"]],
+        "retrieved_chunks": [["", "user: hello world", "Date: x", "abc", "user: "]],
+    }
+    for fuzzy in (FUZZY_THRESHOLD, None):
+        conversion = convert_lists(write(tmp_path, data), match="chunks", fuzzy_threshold=fuzzy)
+        run = conversion.runs[0].table
+        assert run["docno"].tolist() == ["chunk-0", "gold-0", "chunk-2", "gold-1", "chunk-4"]
+        matching = conversion.sections["matching"]
+        assert matching["assignments"]["0"] == [
+            {"chunk": 1, "gold": 0, "rule": "exact"},
+            {"chunk": 3, "gold": 1, "rule": "exact"},
+        ]
+        assert (matching["counts"]["empty"], matching["counts"]["unmatched"]) == (3, 3)
+        (reason,) = conversion.report.counts
+        assert reason.startswith("retrieved chunk whose text is empty")
+        assert conversion.report.counts[reason] == 3
+    assert match_rule("", "abc") is None and match_rule("Date: x", "abc", fuzzy=None) is None
 
 
 def test_query_ids_depth_and_errors(tmp_path):

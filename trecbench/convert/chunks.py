@@ -23,6 +23,10 @@ json-escaped, fuzzy), then the document's position; a document already retrieved
 earlier chunk is not assigned twice (the chunk is a **repeat** and stays an unjudged
 document, so ranks do not move). A chunk matching several documents is **ambiguous**
 (remem would credit them all in Recall_all).
+
+trecbench departs from remem on empty texts: a chunk whose text is empty once reduced
+(steps 1 and 2) comes from no document (remem finds ``""`` in every document and credits
+it), and an empty gold document is refused where it is read (:mod:`trecbench.convert.lists`).
 """
 
 from __future__ import annotations
@@ -48,8 +52,11 @@ def _remem_texts(chunk: str) -> tuple[str, str]:
 def match_rule(chunk: str, document: str, fuzzy: float | None = FUZZY_THRESHOLD) -> str | None:
     """The rule by which ``chunk`` comes from ``document`` (``exact``, ``json-escaped``,
     ``fuzzy``), or None. Without the fuzzy step this is remem's
-    ``is_chunk_from_original``."""
+    ``is_chunk_from_original``, but for a chunk whose text is empty (:func:`empty_text`),
+    which comes from no document here (remem finds ``""`` in every one)."""
     text, escaped = _remem_texts(chunk)
+    if not text:
+        return None
     if text in document:
         return "exact"
     if escaped in document:
@@ -57,6 +64,13 @@ def match_rule(chunk: str, document: str, fuzzy: float | None = FUZZY_THRESHOLD)
     if fuzzy is not None and _similarity(text, document, fuzzy) >= fuzzy:
         return "fuzzy"
     return None
+
+
+def empty_text(chunk: str) -> bool:
+    """Whether the text remem looks for in a document is empty once ``chunk`` is reduced
+    (steps 1 and 2: ``""``, ``"Date: x"``, ``"user: "``): it is a substring of every
+    document, so remem credits such a chunk to them all; here it matches none."""
+    return not _remem_texts(chunk)[0]
 
 
 def _similarity(text: str, document: str, cutoff: float) -> float:

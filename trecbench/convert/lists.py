@@ -23,7 +23,7 @@ import pandas as pd
 from ..errors import UsageError
 from ..ids import STR
 from ..sources import At, JsonDocument, read_json
-from .chunks import FUZZY_THRESHOLD, RULES, assign
+from .chunks import FUZZY_THRESHOLD, RULES, assign, empty_text
 from .common import (
     Conversion,
     Report,
@@ -39,17 +39,26 @@ MATCHES = ("ids", "chunks")
 LIST_KEYS = ("gold_docs", "retrieved_chunks", "query_ids")
 
 
-def _lists(at: At, value, texts: bool) -> list[list[str]]:
+def _lists(at: At, value, texts: bool, gold: bool) -> list[list[str]]:
     outer = at.expect_list(value, "an array of arrays")
     out = []
     for i, inner in enumerate(outer):
         place = at / i
         items = place.expect_list(inner)
         if texts:
-            out.append([(place / j).expect_string(item) for j, item in enumerate(items)])
+            out.append([_text(place / j, item, gold) for j, item in enumerate(items)])
         else:
             out.append([(place / j).expect_id(item) for j, item in enumerate(items)])
     return out
+
+
+def _text(at: At, value, gold: bool) -> str:
+    """A text of ``--match chunks``; an empty gold document is refused (every chunk
+    would come from it, as ``--match ids`` refuses an empty id)."""
+    text = at.expect_string(value)
+    if gold and not text:
+        raise at.error("empty gold document (every chunk's text is found in it)")
+    return text
 
 
 def _matched(
@@ -58,7 +67,7 @@ def _matched(
     """Qrels rows, run rows and the sidecar's ``matching`` section of chunk matching; the
     sidecar names each query as the files write it (escaped)."""
     gold_rows, run_rows, assignments = [], [], {}
-    counts = dict.fromkeys((*RULES, "repeat", "ambiguous", "unmatched"), 0)
+    counts = dict.fromkeys((*RULES, "repeat", "ambiguous", "unmatched", "empty"), 0)
     for qid, written, documents, chunks in zip(qids, escaped(qids), gold, retrieved, strict=True):
         unique = list(dict.fromkeys(documents))
         report.drop(
@@ -74,6 +83,7 @@ def _matched(
         for item in result:
             if item.gold is None:
                 counts["unmatched"] += 1
+                counts["empty"] += empty_text(chunks[item.chunk])
                 docno = f"chunk-{item.chunk}"
             else:
                 item.gold = documents.index(unique[item.gold])  # position in the input
@@ -95,9 +105,17 @@ def _matched(
         "rapidfuzz": _rapidfuzz_version() if fuzzy is not None else None,
         "docnos": "gold-<j>: gold document j of the query; chunk-<i>: retrieved chunk i not "
         "assigned to a gold document (or a repeat of one already retrieved)",
+        "empty": "a chunk whose text is empty once reduced (after a first 'Date: ' line or "
+        "a role) matches no gold document (remem finds '' in every one); counted in empty, "
+        "and in unmatched",
         "counts": counts,
         "assignments": assignments,
     }
+    report.count(
+        "retrieved chunk whose text is empty once reduced by remem's rules (matches no gold "
+        "document; remem credits it to every one)",
+        counts["empty"],
+    )
     if counts["ambiguous"]:
         report.note(
             f"{counts['ambiguous']} chunk(s) match several gold documents and count for one "
@@ -119,8 +137,8 @@ def _read_lists(
     ``texts``, else ids) and each query's qid (its position without ``query_ids``); an
     unknown key, lists of different lengths or a repeated qid refused at its place."""
     data = doc.root.expect_object(doc.value)
-    gold = _lists(doc.root / "gold_docs", data.get("gold_docs"), texts)
-    retrieved = _lists(doc.root / "retrieved_chunks", data.get("retrieved_chunks"), texts)
+    gold = _lists(doc.root / "gold_docs", data.get("gold_docs"), texts, True)
+    retrieved = _lists(doc.root / "retrieved_chunks", data.get("retrieved_chunks"), texts, False)
     # after the keys it needs: a missing one is said with the keys the object has
     unknown = [key for key in data if key not in LIST_KEYS]
     if unknown:  # a misspelt query_ids would number the queries by position
