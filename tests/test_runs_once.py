@@ -6,6 +6,7 @@ RBO of 1, pool the run twice)."""
 from __future__ import annotations
 
 import os
+import pathlib
 
 import pytest
 from conftest import ROOT
@@ -25,6 +26,7 @@ WORD, CHAR = (str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfi
         ["similarity", WORD],
         ["pool", WORD, "-o", "{out}"],
         ["compare", QRELS, WORD, "-m", "P@5"],
+        ["score", QRELS, WORD, "-m", "P@5"],
     ],
 )
 def test_one_file_spelt_two_ways_is_refused(command, tmp_path, capsys):
@@ -49,3 +51,18 @@ def test_standard_input_is_one_file_by_either_name():
         WORD,
     )
     assert repeated_file([WORD, CHAR]) is None
+
+
+def test_a_path_that_names_no_file_is_told_by_its_spelling():
+    # a --dask glob given twice was scored twice (reviewer 331): no file to examine
+    assert repeated_file(["shards/*.run", "./shards/*.run"]) == ("./shards/*.run", "shards/*.run")
+    assert repeated_file(["a/*.run", "b/*.run"]) is None
+
+
+def test_score_refuses_a_dask_glob_given_twice(tmp_path, capsys):
+    (tmp_path / "a.run").write_bytes(pathlib.Path(WORD).read_bytes())
+    pattern = f"{tmp_path}/*.run"
+    argv = ["score", "--dask", "local:1", QRELS, pattern, f"{tmp_path}/./*.run", "-m", "P@5"]
+    assert run(argv) == 1  # before any cluster starts
+    said = f"trecbench: {tmp_path}/./*.run: the same run as {pattern}: give it once, spelt one way"
+    assert capsys.readouterr().err == said + "\n"

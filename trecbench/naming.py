@@ -147,14 +147,12 @@ def examined(path: str | os.PathLike) -> os.stat_result | None:
 def repeated_file(paths: Sequence[str | os.PathLike]) -> tuple[str, str] | None:
     """The first path of ``paths`` that names a file named before, however spelt (a link,
     an absolute and a relative path, ``-`` and ``/dev/stdin``), with that earlier path;
-    None when every file is named once (a path that cannot be examined is left to its
-    reader's error)."""
+    None when every file is named once. A path that cannot be examined (a Dask glob, or
+    no file: its reader's error) is told by its spelling."""
     seen: dict = {}
     for path in paths:
         spelt = os.fspath(path)
-        key = file_key(spelt)
-        if key is None:
-            continue  # it cannot be read: its reader says so
+        key = file_key(spelt) or ("spelt", os.path.normpath(spelt))
         if key in seen:
             return spelt, seen[key]
         seen[key] = spelt

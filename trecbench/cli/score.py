@@ -317,17 +317,12 @@ def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_d
     the call), once none is given twice, no input ``given`` is an output, none but one
     reads standard input, and the --html page's depth is one it can have: all before the
     work, not once the runs are scored."""
-    from ..naming import check_runs_once
-
     given_runs = runs
     if dask_address is not None:  # its files inputs of the call: none may be an output
         from ..dask import DaskRun
 
         runs = [DaskRun(run) for run in runs]
-    _check_targets(given, flags, html_page)
-    # twice, it was refused by the names it shares ('name them apart') that --names
-    # then refused too, or, spelt two ways, scored twice: compare's word, before any work
-    check_runs_once(given_runs)
+    _check_targets(given, given_runs, flags, html_page)
     if html_page is not None:
         from ..html_report.documents import check_drill_depth
 
@@ -355,13 +350,15 @@ def _page(evaluation, html_page, html_depth: int, grouping: tuple) -> tuple[str,
     return html_page, page
 
 
-def _check_targets(given: list, flags, html_page) -> None:
-    """Refuse, before any work, an output that is one of the ``given`` inputs, and two of
-    them reading standard input or one pipe."""
-    from ..naming import check_read_once
+def _check_targets(given: list, runs: list, flags, html_page) -> None:
+    """Refuse, before any work, an output that is one of the ``given`` inputs, two of
+    them reading standard input or one pipe, and a run given twice (as compare does: it
+    was 'name them apart', which --names refused too, or, spelt two ways, scored twice)."""
+    from ..naming import check_read_once, check_runs_once
     from ..report import check_score_outputs
 
     check_read_once(given)
+    check_runs_once(runs)
     check_score_outputs(flags["report"], flags["manifest"], [g for g in given if g], html_page)
 
 
