@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
 
@@ -155,7 +156,7 @@ def check_name(name: str, what: str | None = None) -> str:
         not name
         or name in (".", "..")
         or any(c in name for c in "/\\")
-        or any(ord(c) < 32 or ord(c) == 127 for c in name)
+        or any(unicodedata.category(c) == "Cc" for c in name)  # C0, DEL and C1
         or Path(name).name != name
     ):
         named = Setting("name", name, quoted=True) if what is None else f"{what} {name!r}"
