@@ -290,3 +290,21 @@ def test_arrow_ipc_qrels_are_refused_in_one_line(tmp_path, capsys):
         2,
         [f"trecbench: {qrels}: error[Q12]: " + ARROW_SAID.format("TREC qrels")],
     )
+
+
+@pytest.mark.parametrize("qid", ["ARROW1", "FEA1", "ARROW1x"])
+def test_trec_text_whose_first_qid_is_a_magic_keeps_its_line_error(tmp_path, capsys, qid):
+    # the refusal hid 'expected 6 fields' of such a run (reviewer 331)
+    run_file = tmp_path / "b.run"
+    run_file.write_text(f"{qid} Q0 d1 1 2.0 t\n{qid} Q0 d2 2 1.0\n")
+    (tmp_path / "b.qrels").write_text(f"{qid} 0 d1 1\n")
+    code, err = _err(capsys, "score", "-m", "map", str(tmp_path / "b.qrels"), str(run_file))
+    assert code == 2 and len(err) == 1 and "Arrow" not in err[0]
+    assert err[0].startswith(f"trecbench: {run_file}:2:") and "expected 6 fields" in err[0]
+
+
+def test_trec_qrels_whose_first_qid_is_a_magic_keeps_its_line_error(tmp_path, capsys):
+    (tmp_path / "d.qrels").write_text("ARROW1 0 d1 1\nARROW1 0 d2\n")
+    code, err = _err(capsys, "score", "-m", "map", str(tmp_path / "d.qrels"), RUN)
+    assert code == 2 and len(err) == 1 and "Arrow IPC" not in err[0]
+    assert err[0].startswith(f"trecbench: {tmp_path / 'd.qrels'}:2:")

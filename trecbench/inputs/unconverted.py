@@ -120,16 +120,23 @@ def json_message(content: str, kind: str) -> str:
     return f"JSON lines, not {_what(kind)}: {convert}"
 
 
-# how Arrow's IPC formats begin: the file format (Feather v2), a stream's first message
-# (its continuation marker) and Feather v1; no TREC text does (not UTF-8, or no such qid)
-_ARROW_HEADS = (b"ARROW1", b"\xff\xff\xff\xff", b"FEA1")
+# how Arrow's IPC formats begin: the file format (Feather v2: its magic, padded with NUL
+# bytes), a stream's first message (its continuation marker, not UTF-8) and Feather v1
+# (its magic, then binary); a qid ARROW1 or FEA1 begins TREC text, which holds no NUL
+_ARROW_FILE, _ARROW_STREAM, _FEATHER_V1 = b"ARROW1\0\0", b"\xff\xff\xff\xff", b"FEA1"
+
+
+def _arrow_ipc(head: bytes) -> bool:
+    if head.startswith((_ARROW_FILE, _ARROW_STREAM)):
+        return True
+    return head.startswith(_FEATHER_V1) and b"\0" in head[:64]
 
 
 def arrow_message(head: bytes, kind: str) -> str | None:
     """What to say of a file given as a ``kind`` whose first bytes ``head`` are those of
     an Arrow IPC file or stream (Feather): no reader of trecbench's takes one, Parquet is
     its columnar input; None when they are not."""
-    if not head.startswith(_ARROW_HEADS):
+    if not _arrow_ipc(head):
         return None
     return (
         f"an Arrow IPC (Feather) file, not {_what(kind)}: write it as Parquet "
