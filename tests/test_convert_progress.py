@@ -83,3 +83,18 @@ def test_quiet_draws_nothing_and_writes_the_same_files(msmarco_run, tmp_path, mo
         tmp_path / "drawn" / "out" / "dev.run"
     ).read_bytes()
     assert drawn.stdout.replace(str(tmp_path / "drawn"), str(tmp_path)) == done.stdout
+
+
+@pytest.mark.parametrize("outdir", ["folder", "-"])
+def test_the_bar_is_cleared_before_the_summary_and_the_run(msmarco_run, tmp_path, monkeypatch,
+                                                             outdir):  # fmt: skip
+    # the summary was glued to the last bar, frozen at 97% (reviewer 331)
+    monkeypatch.setattr(progress_module, "wanted", lambda quiet: not quiet)
+    monkeypatch.setattr(progress_module.TaskProgress.__init__, "__defaults__", (None, 0.5, 0, 0))
+    target = str(tmp_path / "out") if outdir == "folder" else "-"
+    argv = ["convert", "msmarco", str(msmarco_run), "-o", target]
+    done = CliRunner().invoke(cli, argv, catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    first = "wrote " if outdir == "folder" else "q0\tQ0\tp0\t1\t500\tdev\n"
+    before = done.output[: done.output.index(first)]  # stdout and stderr as a terminal shows
+    assert "validating dev.run" in before and before.rstrip(" ").endswith("\r")  # cleared

@@ -4,15 +4,18 @@ and a short summary with the command that compares the runs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..plurals import counted
 from .stdout import echo_bytes
+
+if TYPE_CHECKING:
+    from .progress import TaskProgress
 
 STDOUT = Path("-")  # -o -: a conversion's single run to standard output
 
@@ -27,7 +30,7 @@ class GroupOptions:
     (``progress(label, done, total)``; None with ``--quiet`` or off a terminal)."""
 
     ir_metadata: Path | None = None
-    progress: Callable[[str, int, int | None], None] | None = None
+    progress: TaskProgress | None = None
 
 
 def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
@@ -43,13 +46,16 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
         written = _run_to_stdout(conversion, inputs, runs_dir, progress)
         _summary(conversion, written, to_stderr=True)
     else:  # the summary before the files are put in place: a full stdout replaces none
-        announce = partial(_summary, conversion, to_stderr=False)
+        announce = partial(_summary, conversion, to_stderr=False, progress=progress)
         write_conversion(conversion, outdir, inputs, runs_dir, announce, progress)
 
 
-def _summary(conversion, paths: dict, to_stderr: bool) -> None:
+def _summary(conversion, paths: dict, to_stderr: bool, progress=None) -> None:
     """What was written (``paths``), the conversion's counts and notes, and the command
-    that compares its runs."""
+    that compares its runs; on lines of their own, the last bar of ``progress`` cleared
+    first."""
+    if progress is not None:
+        progress.close()
     from ..convert.common import compare_command
     from ..escaping import escape_text
 
@@ -152,5 +158,7 @@ def _run_to_stdout(conversion, inputs, runs_dir: Path | None, progress) -> dict[
     with tempfile.TemporaryDirectory(prefix="trecbench-convert.") as scratch:
         written = write_conversion(conversion, scratch, inputs, progress=progress)
         data = written[key].read_bytes()
+    if progress is not None:  # the run's bytes on a line of their own (a terminal's)
+        progress.close()
     echo_bytes(data)  # every byte, or exit 2 (cli/stdout.py)
     return {key: "standard output"}
