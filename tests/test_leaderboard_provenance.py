@@ -134,3 +134,28 @@ def test_a_run_of_two_collections_with_no_topic_in_one_names_that_collection(tmp
         f"trecbench: collection two: {tmp_path / 'a.run'}: No queries with both results "
         "and relevance info (no topic of the run is in the qrels)\n"
     )
+
+
+def test_a_suite_loaded_earlier_is_recorded_as_it_was_read_not_read_again(tmp_path, monkeypatch):
+    # leaderboard(load_suite(...)) read the suite file again for its record: a suite
+    # from a pipe failed after all the work, an edited one was recorded as edited
+    import dataclasses
+
+    from trecbench.runstudy.leaderboard import leaderboard
+    from trecbench.runstudy.suite import load_suite
+
+    monkeypatch.chdir(SUITE.parent)
+    copy = tmp_path / "suite.toml"
+    text = SUITE.read_text().replace('"hpo-rtask/', f'"{SUITE.parent}/hpo-rtask/')
+    text = text.replace('"../qrels/', f'"{ROOT}/qrels/')
+    copy.write_text(text)
+    suite = load_suite(copy)
+    copy.write_text(text + "# edited after it was read\n")
+    recorded = leaderboard(suite).inputs[0]
+    assert recorded == {"path": str(copy), "kind": "suite", "size": len(text.encode()),
+                        "sha256": hashlib.sha256(text.encode()).hexdigest()}  # fmt: skip
+    copy.unlink()  # gone: nothing to read again
+    assert leaderboard(suite).inputs[0] == recorded
+    made = dataclasses.replace(suite, record=None)  # a Suite made in Python: no file read
+    assert leaderboard(made).inputs[0] == {"path": str(copy), "kind": "suite", "size": None,
+                                           "sha256": None}  # fmt: skip

@@ -360,11 +360,14 @@ def leaderboard(suite, progress=None) -> Leaderboard:
 def _input_records(suite: Suite, read: list[list[dict]]) -> list[dict]:
     """The records of every input, each file once: the suite, then each collection's
     qrels and runs (``read``: as their evaluation took them while reading) and strata,
-    whose checksum was taken as they were read (none is read again, but a suite given
-    as a :class:`Suite`, read outside this call)."""
+    whose checksum was taken as they were read: none is read again (the suite's record
+    is the one :func:`~trecbench.runstudy.suite.load_suite` took; a :class:`Suite` made
+    in Python has none, and its path is recorded without size or checksum)."""
     from ..report import input_record
 
-    records = {(str(suite.path), "suite"): input_record(suite.path, "suite")}
+    suite_record = suite.record or {"path": str(suite.path), "kind": "suite", "size": None,
+                                    "sha256": None}  # fmt: skip
+    records = {(str(suite.path), "suite"): suite_record}
     for collection, taken in zip(suite.collections, read, strict=True):
         for record in taken:
             records.setdefault((record["path"], record["kind"]), record)

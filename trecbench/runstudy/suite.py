@@ -54,14 +54,21 @@ class Suite:
     # refusals found as they are computed; None: not read from a file. Where the text
     # puts them is no part of what the suite is: not compared
     measures_where: str | None = field(default=None, compare=False)
+    # the suite file's record (path, kind, size, sha256) taken as it was read: what a
+    # leaderboard records of it, not the file as it is later (edited, gone, a pipe); None:
+    # not read from a file
+    record: dict | None = field(default=None, compare=False)
 
     @property
     def baseline(self) -> str:
         return self.systems[0]
 
 
-def _document(path: Path) -> tuple[dict, ConfigText]:
-    """The suite's document and text (for the lines of the keys messages name)."""
+def _document(path: Path) -> tuple[dict, ConfigText, dict]:
+    """The suite's document, text (for the lines of the keys messages name) and record
+    (its bytes' size and sha256, as every input's)."""
+    import hashlib
+
     from .. import outputs, provenance
     from ..text_encoding import utf8_text
     from ..toml_loader import load_toml
@@ -72,7 +79,9 @@ def _document(path: Path) -> tuple[dict, ConfigText]:
     except OSError as error:
         raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
     document = load_toml(data, path, "a valid TOML suite")
-    return document, ConfigText(path, utf8_text(data, str(path)))
+    record = {"path": str(path), "kind": "suite", "size": len(data)}
+    record["sha256"] = hashlib.sha256(data).hexdigest()
+    return document, ConfigText(path, utf8_text(data, str(path))), record
 
 
 def _check_schema(document: dict, source: ConfigText) -> None:
@@ -121,7 +130,7 @@ def load_suite(path) -> Suite:
     """Read and check a leaderboard suite: the shipped schema first, then that every
     collection has a run of every system."""
     path = Path(path)
-    document, source = _document(path)
+    document, source, record = _document(path)
     _check_schema(document, source)
     base, listed = config_folder(path), document.get("systems")
     collections = []
@@ -155,7 +164,8 @@ def load_suite(path) -> Suite:
     # a suite without a name is titled by its file's stem; standard input's, as /dev/stdin's
     stem = "stdin" if str(path) == "-" else path.stem
     name = document.get("name", stem)
-    return Suite(path, name, measures, systems, collections, source.where(("measures",)))
+    where = source.where(("measures",))
+    return Suite(path, name, measures, systems, collections, where, record)
 
 
 def _measures(measures: list[str], source: ConfigText) -> list[str]:
