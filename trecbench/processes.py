@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import shutil
 import signal
 import sys
 import tempfile
@@ -34,6 +33,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .errors import Setting, WorkerError
+from .scratch import Scratch
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _WATCH_SECONDS = 0.5  # how often a watchdog looks at its parent where no kernel does
@@ -123,13 +123,14 @@ def ordered_map(
         # made, so that whatever ends the call removes the one and stops the other
         with _workers_starting():
             # the workers' temporary files (a run's spill folder) go here, removed once
-            # they are ended: a worker stopped (SIGTERM) or killed does not remove its own
-            scratch = tempfile.mkdtemp(prefix="trecbench-workers-")
+            # they are ended: a worker stopped (SIGTERM) or killed does not remove its own.
+            # Locked while this call lives: one a SIGKILL leaves, the next call removes
+            scratch = Scratch("trecbench-workers-")
             pool = ProcessPoolExecutor(
                 max_workers=jobs,
                 mp_context=_context(),
                 initializer=_start_worker,
-                initargs=(os.getpid(), scratch, initializer, initargs),
+                initargs=(os.getpid(), scratch.path, initializer, initargs),
             )
             futures = [pool.submit(function, item) for item in items]  # workers forked
         for future in futures:
@@ -153,7 +154,7 @@ def ordered_map(
         pool.shutdown()
     finally:
         if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+            scratch.close()
 
 
 @contextmanager

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
@@ -37,6 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..scratch import scratch_folder
 from . import trec_text
 from .ir_metadata import recorded
 from .streams import Progress, Source
@@ -241,7 +241,8 @@ class RunBlocks:
                 part = arrow.array(_partition(table.column("qid"), partitions))
                 yield from pa.table([*columns, part], schema=schema).to_batches()
 
-        with tempfile.TemporaryDirectory(prefix="trecbench-spill-", dir=self.spill_dir) as folder:
+        # locked while it lives: one a SIGKILL leaves is removed by the next spill (scratch)
+        with scratch_folder("trecbench-spill-", self.spill_dir) as folder:
             ds.write_dataset(
                 parted(),
                 folder,
