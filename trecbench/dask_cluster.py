@@ -20,10 +20,8 @@ ends as it starts is a :class:`~trecbench.errors.WorkerError`.
 from __future__ import annotations
 
 import logging
-import shutil
 import socket
 import struct
-import tempfile
 import threading
 import time
 import weakref
@@ -31,6 +29,7 @@ import weakref
 from .errors import Setting, UsageError, WorkerError
 from .extras import require
 from .processes import available_cores, signals_held
+from .scratch import Scratch
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
 require("distributed", "trecbench.dask (score --dask)")
@@ -127,12 +126,13 @@ def _local_cluster(address: str) -> LocalCluster:
         )
     # the scheduler's and workers' scratch folder, Dask's ``dask-scratch-space`` in TMPDIR
     # by default, left there with its lock files: one of this cluster's own, removed when
-    # it closes (at exit at the latest)
-    scratch = tempfile.mkdtemp(prefix="trecbench-dask-")
+    # it closes (at exit at the latest), locked while it lives: one a SIGKILL leaves is
+    # removed by the next (trecbench.scratch)
+    scratch = Scratch("trecbench-dask-")
     try:
-        cluster = _started(workers, scratch)
+        cluster = _started(workers, scratch.path)
     except BaseException as exc:
-        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.close()
         if not isinstance(exc, RuntimeError):
             raise
         # "Nanny failed to start.": the cluster is closed
@@ -146,7 +146,7 @@ def _local_cluster(address: str) -> LocalCluster:
             Setting("client", address),
             f": a local Dask worker process ended as it started ({causes}): {exc}",
         ) from None
-    cluster.trecbench_scratch = weakref.finalize(cluster, shutil.rmtree, scratch, True)
+    cluster.trecbench_scratch = weakref.finalize(cluster, scratch.close)
     return cluster
 
 

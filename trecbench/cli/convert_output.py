@@ -142,9 +142,8 @@ def _with_metadata(conversion, inputs):
 def _run_to_stdout(conversion, inputs, runs_dir: Path | None, progress) -> dict[str, object]:
     """Print the conversion's single run (validated as a written one: it is written and
     checked in a scratch folder first); its sidecar is not kept. What was "written"."""
-    import tempfile
-
     from ..convert.common import write_conversion
+    from ..scratch import scratch_folder
 
     if runs_dir is not None:
         raise click.UsageError("-o -: the run goes to standard output; --runs-dir is not used")
@@ -155,7 +154,8 @@ def _run_to_stdout(conversion, inputs, runs_dir: Path | None, progress) -> dict[
             "(give a folder)"
         )
     key = f"run:{conversion.runs[0].tag}"
-    with tempfile.TemporaryDirectory(prefix="trecbench-convert.") as scratch:
+    # locked while it lives: one a SIGKILL leaves is removed by the next (trecbench.scratch)
+    with scratch_folder("trecbench-convert.") as scratch:
         written = write_conversion(conversion, scratch, inputs, progress=progress)
         data = written[key].read_bytes()
     if progress is not None:  # the run's bytes on a line of their own (a terminal's)
