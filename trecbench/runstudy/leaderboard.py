@@ -207,7 +207,7 @@ def _per_query(
         try:
             evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
         except NoOverlapError as error:  # a run of several collections: say which
-            raise NoOverlapError(f"collection {collection.name}: {error}") from None
+            raise NoOverlapError(f"{error} in collection {collection.name}") from None
         _check_spelt_once(suite, evaluation)
         frame = evaluation.per_query
         read[key] = (
