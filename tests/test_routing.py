@@ -258,6 +258,30 @@ def test_score_routing_says_how_its_intervals_were_drawn(tmp_path, output_format
     assert (settings["samples"], settings["seed"]) == (10_000, 0)
 
 
+@pytest.mark.parametrize(
+    ("extra", "warned"),
+    [([], True), (["--format", "csv"], True), (["--format", "json"], True),
+     (["--report", "{report}"], False), (["--format", "table"], False)],
+)  # fmt: skip
+def test_score_routing_shown_nowhere_is_said(tmp_path, extra, warned):
+    # score --help's example printed the scores alone: trec text has no place for them
+    from click.testing import CliRunner
+    from conftest import ROOT
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    demo = ROOT / "data" / "hpo-rtask"
+    args = ["score", str(demo / "hpo-rtask.qrels"), str(demo / "vector.run")]
+    args += ["--routing", str(demo / "routing.jsonl")]
+    args += [part.replace("{report}", str(tmp_path / "r.json")) for part in extra]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    said = "--routing: its metrics are printed with --format table or markdown and recorded"
+    assert (said in result.stderr) == warned
+    assert "Routing accuracy" not in result.stdout or "table" in extra
+
+
 def test_what_the_log_and_the_judged_topics_do_not_share_is_warned_of(tmp_path, capsys):
     """Reviewer 188: a log of 2 queries, one of them unjudged, beside 20 judged topics
     gave rates 'over 2 queries' without a word. Neither side is an error (a query that

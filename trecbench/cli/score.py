@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import json
-
 import click
 
 from ..plurals import first_few
@@ -19,6 +16,7 @@ from .evaluation_options import (
 from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
+from .score_sections import with_routing, with_unjudged_bounds
 from .shared_options import (
     DecimalInt,
     format_option,
@@ -257,7 +255,7 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
         --group-by difficulty --group-by language
       trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
-        --routing data/hpo-rtask/routing.jsonl
+        --routing data/hpo-rtask/routing.jsonl --format table
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run -m P@5 -m nDCG@10 --tie-bounds
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
@@ -286,10 +284,12 @@ def score(
     _warn(notes)
     _warn(_text_measures_left_out(evaluation, output_format))
     text = render_score(evaluation, view, grouped)
-    bounded, text = _with_unjudged_bounds(text, evaluation, view, unjudged_bounds)
+    bounded, text = with_unjudged_bounds(text, evaluation, view, unjudged_bounds)
     routed = None
     if routing is not None:
-        routed, text = _with_routing(text, routing, output_format, evaluation.qrels_topics)
+        routed, text = with_routing(
+            text, routing, output_format, evaluation.qrels_topics, flags["report"] is not None
+        )
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
     page = _page(evaluation, html_page, html_depth, (strata, sidecar, group_by))
@@ -403,23 +403,6 @@ def _topics_named_all(evaluation, per_query: bool) -> list[str]:
     ]
 
 
-def _with_routing(text: str, routing, output_format: str, topics) -> tuple[dict, str]:
-    """The routing log's metrics (against the judged ``topics``; :func:`routing_metrics`'
-    fixed 10,000 resamples and seed 0), and ``text`` followed by them in a table or
-    Markdown, how the intervals were drawn said under it."""
-    from ..renderers.routing import resampling_note
-    from ..routing import coverage, read_routing_log, render_routing, routing_metrics
-
-    log = read_routing_log(routing)
-    warning = coverage(log, topics)  # what the log and the judged topics do not share
-    if warning is not None:
-        echo_warning(warning)
-    routed = routing_metrics(log)
-    if output_format in ("table", "markdown"):
-        text += "\n" + render_routing(routed) + "\n" + resampling_note(routed)
-    return routed, text
-
-
 def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None,
               unjudged_bounds=False):  # fmt: skip
     """The :class:`~trecbench.evaluation.EvalSettings` of trec_eval's flags (and the
@@ -496,30 +479,6 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
             from ..dask_cluster import close
 
             close(client)
-
-
-def _with_unjudged_bounds(text: str, evaluation, view, wanted: bool) -> tuple[list | None, str]:
-    """The unjudged bounds the scoring kept, when ``wanted`` (--unjudged-bounds), as the
-    report's rows (else None), and ``text`` followed by them (in JSON: inside its
-    document)."""
-    if not wanted:
-        return None, text
-    from ..conclusions.unjudged import evaluation_bounds, render_bounds
-    from ..renderers.trec_format import json_text
-
-    bounds = evaluation_bounds(evaluation)
-    # named as printed (-Z: ZP@2, its values z-scores), as the scores and the report are
-    shown = [dataclasses.replace(b, measure=evaluation.shown(b.measure)) for b in bounds]
-    rows = [bound.to_json() for bound in shown]
-    if view.output_format != "json":
-        asked = {
-            evaluation.shown(c.display): [evaluation.shown(n) for n in c.names(view.labels)]
-            for c in evaluation.columns
-        }
-        return rows, text + view.separator + render_bounds(shown, view.output_format, asked)
-    document = json.loads(text)
-    document["unjudged_bounds"] = rows
-    return rows, json_text(document)  # as plain --format json writes it
 
 
 def _debug(text: str | None) -> tuple[int, str | None]:

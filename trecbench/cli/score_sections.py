@@ -1,0 +1,58 @@
+"""What ``trecbench score`` prints after its scores: the unjudged bounds
+(``--unjudged-bounds``) and the routing log's metrics (``--routing``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from .group import echo_warning
+
+
+def with_unjudged_bounds(text: str, evaluation, view, wanted: bool) -> tuple[list | None, str]:
+    """The unjudged bounds the scoring kept, when ``wanted`` (--unjudged-bounds), as the
+    report's rows (else None), and ``text`` followed by them (in JSON: inside its
+    document)."""
+    if not wanted:
+        return None, text
+    from ..conclusions.unjudged import evaluation_bounds, render_bounds
+    from ..renderers.trec_format import json_text
+
+    bounds = evaluation_bounds(evaluation)
+    # named as printed (-Z: ZP@2, its values z-scores), as the scores and the report are
+    shown = [dataclasses.replace(b, measure=evaluation.shown(b.measure)) for b in bounds]
+    rows = [bound.to_json() for bound in shown]
+    if view.output_format != "json":
+        asked = {
+            evaluation.shown(c.display): [evaluation.shown(n) for n in c.names(view.labels)]
+            for c in evaluation.columns
+        }
+        return rows, text + view.separator + render_bounds(shown, view.output_format, asked)
+    document = json.loads(text)
+    document["unjudged_bounds"] = rows
+    return rows, json_text(document)  # as plain --format json writes it
+
+
+def with_routing(
+    text: str, routing, output_format: str, topics, reported: bool
+) -> tuple[dict, str]:
+    """The routing log's metrics (against the judged ``topics``; :func:`routing_metrics`'
+    fixed 10,000 resamples and seed 0), and ``text`` followed by them in a table or
+    Markdown, how the intervals were drawn said under it. In another format, and no
+    --report (``reported``) to record them, they would be shown nowhere: said."""
+    from ..renderers.routing import resampling_note
+    from ..routing import coverage, read_routing_log, render_routing, routing_metrics
+
+    log = read_routing_log(routing)
+    warning = coverage(log, topics)  # what the log and the judged topics do not share
+    if warning is not None:
+        echo_warning(warning)
+    routed = routing_metrics(log)
+    if output_format in ("table", "markdown"):
+        text += "\n" + render_routing(routed) + "\n" + resampling_note(routed)
+    elif not reported:  # the help's example printed the scores alone, without a word
+        echo_warning(
+            f"--routing: its metrics are printed with --format table or markdown and recorded "
+            f"in --report; --format {output_format} shows none of them"
+        )
+    return routed, text
