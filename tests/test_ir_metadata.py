@@ -338,6 +338,24 @@ def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):
     assert said.count(note) == 1 and "trec_eval 9.0.8 cannot read the file (R30)" in said
 
 
+def test_convert_takes_ir_metadata_after_the_converter_too_and_once(tmp_path, capsys):
+    # after the converter's name it was "No such option" (reviewer 337)
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  team: lab\n")
+    source = str(ROOT / "data" / "convert" / "msmarco-run.tsv")
+    before, after = tmp_path / "before", tmp_path / "after"
+    flag = ["--ir-metadata", str(about)]
+    assert run(["convert", *flag, "msmarco", source, "-o", str(before)]) == 0
+    assert run(["convert", "msmarco", source, "-o", str(after), *flag]) == 0
+    written = (after / "msmarco-run.run").read_bytes()
+    assert written == (before / "msmarco-run.run").read_bytes() and b"team: lab" in written
+    capsys.readouterr()
+    twice = tmp_path / "twice"
+    assert run(["convert", *flag, "msmarco", source, "-o", str(twice), *flag]) == 1
+    assert "--ir-metadata is given twice: give it once" in capsys.readouterr().err
+    assert not twice.exists()
+
+
 def test_convert_hints_tag_only_to_a_converter_that_takes_one(tmp_path, capsys):
     about = tmp_path / "about.yaml"
     about.write_text("tag: ast\n")

@@ -14,14 +14,29 @@ from .shared_options import DEPTH, FiniteFloat, decimal_integer
 _EXISTING = InputFile(Path)
 
 
+# convert's --ir-metadata, taken before the converter's name and after it alike
+_ir_metadata_option = click.option(
+    "--ir-metadata",
+    "metadata",
+    type=_EXISTING,
+    default=None,
+    help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop every run written: what "
+    "trecbench records (method.conversion: the converter and trecbench's version; "
+    "data.converted: the inputs with sha256) with this file's description added (a value "
+    "it gives that trecbench records otherwise is refused).",
+)
+
+
 class _Converter(Command):
-    """A converter's command, with ``--quiet``: its inputs read, its outputs written and
+    """A converter's command, with ``--quiet`` and convert's ``--ir-metadata`` (given
+    after the converter's name as before it): its inputs read, its outputs written and
     validated are drawn as bars on stderr, with rate and ETA (on a terminal, for jobs
     still running after a second; none with ``--quiet``). Every converter reads through
     :func:`trecbench.sources.read_source`, which tells the bar of each file it reads."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        _ir_metadata_option(self)
         self.params.append(click.Option(["--quiet"], is_flag=True, help="No progress on stderr."))
 
     def invoke(self, ctx):
@@ -30,10 +45,13 @@ class _Converter(Command):
         from ..sources import reading_shown
         from .progress import drawn
 
-        quiet = ctx.params.pop("quiet")
+        quiet, metadata = ctx.params.pop("quiet"), ctx.params.pop("metadata")
+        shared = ctx.find_object(GroupOptions) or GroupOptions()
+        if metadata is not None and shared.ir_metadata is not None:
+            raise click.UsageError("--ir-metadata is given twice: give it once")
+        metadata = shared.ir_metadata if metadata is None else metadata
         with drawn(quiet) as progress, reading_shown(progress):
-            shared = ctx.find_object(GroupOptions) or GroupOptions()
-            ctx.obj = dataclasses.replace(shared, progress=progress)
+            ctx.obj = dataclasses.replace(shared, ir_metadata=metadata, progress=progress)
             return super().invoke(ctx)
 
 
@@ -93,16 +111,7 @@ def _pairs(values, option: str) -> dict[str, int]:
 
 
 @cli.group(cls=_Converters)
-@click.option(
-    "--ir-metadata",
-    "metadata",
-    type=_EXISTING,
-    default=None,
-    help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop every run written: what "
-    "trecbench records (method.conversion: the converter and trecbench's version; "
-    "data.converted: the inputs with sha256) with this file's description added (a value "
-    "it gives that trecbench records otherwise is refused).",
-)
+@_ir_metadata_option
 @click.pass_context
 def convert(ctx: click.Context, metadata: Path | None) -> None:
     """Convert benchmark outputs into TREC qrels, runs and a sidecar JSON.
