@@ -271,7 +271,7 @@ def test_score_report_records_groups_and_the_sidecar(tmp_path):
     assert [i["kind"] for i in document["inputs"]].count("strata") == 1
     warning = (
         "--group-by lang: 2 of 2 groups have fewer than 30 queries, too few for a stable "
-        "mean: de (1), en (1)"
+        "mean: de (1), en (1) (read their means as indications, or group by a coarser field)"
     )
     assert document["warnings"] == [warning]
     assert f"trecbench: warning: {warning}" in result.stderr
@@ -288,7 +288,7 @@ def test_small_groups_are_named_with_their_smallest_size():
     # one group: no spread)
     assert group_warnings(grouped) == [
         "--group-by lang: 2 of 2 groups have fewer than 30 queries, too few for a stable mean: "
-        "de (1), en (9)",
+        "de (1), en (9) (read their means as indications, or group by a coarser field)",
         "--group-by lang: spread n/a (undefined): one group only (a spread is between two or "
         "more group means) — s.",
     ]

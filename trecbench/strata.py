@@ -310,7 +310,8 @@ def group_warnings(grouped: dict[str, pd.DataFrame]) -> list[str]:
             listed = ", ".join(f"{group} ({n})" for group, n in small.items())
             warnings.append(
                 f"--group-by {by}: {len(small)} of {len(sizes)} groups have fewer than "
-                f"{MIN_GROUP_SIZE} queries, too few for a stable mean: {listed}"
+                f"{MIN_GROUP_SIZE} queries, too few for a stable mean: {listed} (read their "
+                "means as indications, or group by a coarser field)"
             )
         warnings += [f"--group-by {by}: {n[0].lower()}{n[1:]}" for n in undefined_notes(frame)]
     return warnings
