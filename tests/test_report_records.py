@@ -146,6 +146,22 @@ def test_score_reports_its_tie_and_unjudged_bounds_as_its_json_prints_them(folde
     assert "unjudged_bounds" not in _read("plain.json")
 
 
+def test_score_json_names_provider_and_engine_as_the_report_does(folder, capsys):
+    # score --format json said "provider": "fast" (the engine) where the --report of the
+    # same measure said "provider": "pytrec_eval" (reviewer 337)
+    asked = ["-m", "P.1", "-m", "MRR@10", "-m", "nDCG@10"]
+    assert run(["score", "q.qrels", "a.run", *asked, "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)["measures"]
+    _score(capsys, *asked, "--report", "r.json")
+    recorded = _read("r.json")["measures"]
+    assert [(m["requested"], m["provider"]) for m in printed] == [
+        (m["requested"], m["provider"]) for m in recorded
+    ]
+    assert [m["provider"] for m in printed] == ["pytrec_eval", "local", "pytrec_eval"]
+    engines = [c["engine"] for m in recorded for c in m["columns"]]
+    assert [m["engine"] for m in printed] == engines
+
+
 def test_diff_reads_scores_bounds_and_their_options(folder, capsys):
     asked = ["-m", "P.1", "--tie-bounds", "--unjudged-bounds"]
     _score(capsys, *asked, "--report", "a.json")

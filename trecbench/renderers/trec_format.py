@@ -230,7 +230,8 @@ def render_json(
             {
                 "requested": name if name in c.also else c.measure.requested or c.measure.canonical,
                 "canonical": c.measure.canonical,
-                "provider": c.engine,
+                "provider": c.measure.provider,  # as the --report says it
+                "engine": c.engine,
                 "label": c.name("trec"),
                 "display": c.display,
             }
