@@ -185,10 +185,6 @@ def is_text(kind: pa.DataType) -> bool:
     return pa.types.is_string(kind) or pa.types.is_large_string(kind) or str(kind) == "string_view"
 
 
-def _text(values: pa.Array) -> bool:
-    return is_text(values.type)
-
-
 def _integers(kind: pa.DataType) -> bool:
     """Whether a column of type ``kind`` holds integers (dictionary-encoded ones too),
     told by its type alone."""
@@ -251,6 +247,8 @@ def ids(
         pass
     elif is_text(kind) or pa.types.is_integer(kind):
         values = pc.cast(values, pa.string())
+    elif not len(values):  # no id, so no type inferred (an empty DataFrame's are floats)
+        values = pa.array([], pa.string())
     else:
         raise InputError(
             origin,
@@ -277,7 +275,7 @@ def _numbers_given(values: pa.Array, name: str, origin: str, where: Where) -> pa
     is checked for before its numbers are read."""
     values = _decoded(values)
     _refuse_nulls(values, name, origin, where)
-    if _text(values):
+    if is_text(values.type):
         _refuse_invalid_utf8(values, name, origin, where)
     return values
 
@@ -298,7 +296,7 @@ def scores(
     Integers of any width are taken as trec_eval takes their decimal text (``atof``): the
     nearest double, so a score beyond 2^53 is rounded as it would be in a TREC file."""
     values = _numbers_given(values, name, origin, where)
-    if _text(values) or pa.types.is_decimal(values.type):  # decimals: as their text reads
+    if is_text(values.type) or pa.types.is_decimal(values.type):  # decimals: as their text reads
         good, numbers = parse_scores(pc.cast(values, pa.string()))
         if not good.all():
             row = int(np.flatnonzero(~good)[0])
@@ -310,12 +308,14 @@ def scores(
         numbers = arrow.to_numpy(values).astype(np.float64)  # rounds to nearest, as atof
     elif pa.types.is_floating(values.type):
         numbers = arrow.to_numpy(pc.cast(values, pa.float64()))
+    elif not len(values):  # no score, so no type inferred
+        numbers = np.empty(0)
     else:
         raise InputError(origin, None, f"{name} column has type {values.type}: expected numbers")
     finite = np.isfinite(numbers)
     if not finite.all():
         row = int(np.flatnonzero(~finite)[0])
-        if _text(values):  # a number written beyond a double's range, named as written
+        if is_text(values.type):  # a number written beyond a double's range, named as written
             message = f"{name} {shown_value(values[row])} overflows a double"
         else:
             message = f"{name} {numbers[row]} is not finite"
@@ -326,8 +326,8 @@ def scores(
 def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
     """int64 grades: integers, integral numbers or integer text, within ±MAX_GRADE."""
     values = _numbers_given(values, "relevance", origin, where)
-    kind = values.type
-    if _text(values):
+    kind = values.type if len(values) else pa.int64()  # no grade, so no type inferred
+    if is_text(values.type):
         parsed = parse_grades(pc.cast(values, pa.string()))
         bad = ~parsed.integer
         numbers = parsed.values
@@ -361,7 +361,7 @@ def ranks(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
     numbers or integer text."""
     values = _numbers_given(values, "rank", origin, where)
     kind = values.type
-    if _text(values):
+    if is_text(values.type):
         numbers = parse_ranks(pc.cast(values, pa.string()))
         bad = arrow.to_numpy(numbers.is_null())
         numbers = arrow.to_numpy(pc.fill_null(numbers, 0))

@@ -1,0 +1,42 @@
+"""Wrongly shaped in-memory inputs given to ``trecbench.evaluate`` are named by what they
+are: an empty DataFrame is an empty run whatever dtype pandas gave its columns."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import trecbench
+from trecbench.errors import InputError, UsageError
+
+QRELS = {"1": {"d1": 1}}
+RUN = {"1": {"d1": 1.0}}
+EMPTY = "run 'run1' (run DataFrame)"
+
+
+def _message(qrels, run) -> str:
+    with pytest.raises((InputError, UsageError)) as raised:
+        trecbench.evaluate(qrels, run, ["P@1"])
+    return str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("run", "message"),
+    [
+        # "qid column has type double: ... read the data with dtype=str"
+        (pd.DataFrame({"qid": [], "docno": [], "score": []}), f"{EMPTY}: empty run"),
+        (pd.DataFrame(columns=["qid", "docno", "score"]), f"{EMPTY}: empty run"),
+    ],
+)  # fmt: skip
+def test_a_wrongly_shaped_run_is_named_by_what_it_is(run, message):
+    assert _message(QRELS, run) == message
+
+
+@pytest.mark.parametrize(
+    ("qrels", "message"),
+    [
+        (pd.DataFrame({"qid": [], "docno": [], "rel": []}), "qrels DataFrame: empty qrels"),
+    ],
+)  # fmt: skip
+def test_wrongly_shaped_qrels_are_named_by_what_they_are(qrels, message):
+    assert _message(qrels, RUN) == message
