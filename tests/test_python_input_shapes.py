@@ -1,5 +1,6 @@
 """Wrongly shaped in-memory inputs given to ``trecbench.evaluate`` are named by what they
-are: an empty DataFrame is an empty run whatever dtype pandas gave its columns."""
+are: a dict record's keys are keys and all of them are listed, and an empty DataFrame
+is an empty run whatever dtype pandas gave its columns."""
 
 from __future__ import annotations
 
@@ -23,6 +24,14 @@ def _message(qrels, run) -> str:
 @pytest.mark.parametrize(
     ("run", "message"),
     [
+        # the key of no known role was left out of the list: "columns: qid, docno"
+        ([{"qid": "1", "docno": "d1", "scor": 1.0}],
+         "run records: no score key (one of score); keys: qid, docno, scor"),
+        # "column 'docid' holds integers"
+        ([{"qid": "1", "docid": 1, "score": 1.0}],
+         "run 'run1' (run records): key 'docid' holds integers: a PyTerrier docid is "
+         "Terrier's internal document number, not the docno; keep the docno key beside it, "
+         "or give the ids as text"),
         # "qid column has type double: ... read the data with dtype=str"
         (pd.DataFrame({"qid": [], "docno": [], "score": []}), f"{EMPTY}: empty run"),
         (pd.DataFrame(columns=["qid", "docno", "score"]), f"{EMPTY}: empty run"),
@@ -35,6 +44,9 @@ def test_a_wrongly_shaped_run_is_named_by_what_it_is(run, message):
 @pytest.mark.parametrize(
     ("qrels", "message"),
     [
+        ([{"qid": "1", "docno": "d1", "rell": 1}],
+         "qrels records: no relevance key (one of rel, relevance, label, score); "
+         "keys: qid, docno, rell"),
         (pd.DataFrame({"qid": [], "docno": [], "rel": []}), "qrels DataFrame: empty qrels"),
     ],
 )  # fmt: skip

@@ -80,22 +80,26 @@ def is_mapping_record(item: Any) -> bool:
 
 def _mapping_table(rows: list, kind: str, origin: str) -> pa.Table:
     """The typed table of dict records: the first record's keys that name a role, read
-    from every record (each key's values as one column)."""
+    from every record (each key's values as one column); the other keys as columns of
+    nothing, for a message to list among the keys."""
     roles = tables.QID_NAMES + tables.DOCNO_NAMES + tables.REL_NAMES + tables.SUBTOPIC_NAMES
-    names = [name for name in rows[0] if name in (*roles, "tag")]
     stray = next((i for i, row in enumerate(rows) if not isinstance(row, Mapping)), None)
     if stray is not None:
         kind_of = python_type(rows[stray])
         raise InputError(origin, None, f"record {stray} is {kind_of}, not a dict as record 0")
-    columns = {}
-    for name in names:
+    columns = []
+    for name in rows[0]:
+        if name not in (*roles, "tag"):
+            columns.append(pa.nulls(len(rows)))
+            continue
         try:
             values = [row[name] for row in rows]
         except KeyError:
             bad = next(i for i, row in enumerate(rows) if name not in row)
             raise InputError(origin, None, f"record {bad} has no key {name!r}") from None
-        columns[name] = _column(values, name, name, origin)
-    return tables.typed(pa.table(columns) if columns else pa.table({}), kind, origin, _record)
+        columns.append(_column(values, name, name, origin))
+    table = pa.Table.from_arrays(columns, names=list(map(str, rows[0])))
+    return tables.typed(table, kind, origin, _record, noun="key")
 
 
 def _column(values: list, name: str, field: str, origin: str) -> pa.Array:

@@ -62,12 +62,11 @@ SCORE_NAMES = ("score",)
 REL_NAMES = ("rel", "relevance", "label", "score")
 SUBTOPIC_NAMES = ("iter", "iteration")
 DEFAULT_TAG = "run"
-# a run's only document id an integer `docid`: PyTerrier's results name the document
-# `docno`, and their `docid` is Terrier's internal number, which would match the qrels'
-# numeric docnos (MS MARCO's) silently; Pyserini's `docid` is text, and is read
+# a run's only document id an integer `docid`: PyTerrier's, Terrier's internal number, which
+# would match the qrels' numeric docnos (MS MARCO's) silently (Pyserini's, text, is read)
 _TERRIER_DOCID = (
-    "column 'docid' holds integers: a PyTerrier docid is Terrier's internal document "
-    "number, not the docno; keep the docno column beside it, or give the ids as text"
+    "{noun} 'docid' holds integers: a PyTerrier docid is Terrier's internal document "
+    "number, not the docno; keep the docno {noun} beside it, or give the ids as text"
 )
 
 
@@ -86,27 +85,27 @@ def _column_error(origin: str, file: bool, message: str) -> InputError | UsageEr
 
 
 def pick_column(
-    columns: list[str], names: tuple[str, ...], role: str, origin: str, file: bool = False
+    columns: list[str], names: tuple[str, ...], role: str, origin: str, file=False, noun="column"
 ) -> str | None:
     """Which of ``columns`` names the ``role`` (one of ``names``), or None; two of them
-    are ambiguous and refused (for a table read from a ``file``: bad input)."""
+    are ambiguous and refused (``file``: read from a file, bad input; ``noun``: a column's)."""
     present = [name for name in names if name in columns]
     if "docno" in present and "docid" in present:
         present.remove("docid")  # PyTerrier's frames: docid is Terrier's internal number
     if len(present) > 1:
-        raise _column_error(origin, file, f"columns {present} all name the {role}; keep one")
+        raise _column_error(origin, file, f"{noun}s {present} all name the {role}; keep one")
     return present[0] if present else None
 
 
 def need_column(
-    columns: list[str], names: tuple[str, ...], role: str, origin: str, file: bool = False
+    columns: list[str], names: tuple[str, ...], role: str, origin: str, file=False, noun="column"
 ) -> str:
     """:func:`pick_column`'s column, which must be there: none is refused naming ``names``
     and the columns there are."""
-    name = pick_column(columns, names, role, origin, file)
+    name = pick_column(columns, names, role, origin, file, noun)
     if name is None:
         shown = shortened(", ".join(map(str, columns)))
-        message = f"no {role} column (one of {', '.join(names)}); columns: {shown}"
+        message = f"no {role} {noun} (one of {', '.join(names)}); {noun}s: {shown}"
         raise _column_error(origin, file, message)
     return name
 
@@ -419,13 +418,15 @@ def typed(
     file: bool = False,
     first: int = 0,
     nul: bool = False,
+    noun: str = "column",
 ) -> pa.Table:
     """The typed ``kind`` (``"run"`` or ``"qrels"``) table of an Arrow table with any
     accepted column naming (see the module docstring). ``origin`` names the input in
     errors, ``where(row)`` a row; ``file``: the table was read from the file ``origin``
     (a column missing or named twice is then bad input, not a usage error); ``first``:
     the input's row the table starts at (a batch of a larger file: rows and lines are
-    numbered in the whole input); ``nul``: ids may hold a NUL (see :func:`ids`)."""
+    numbered in the whole input); ``nul``: ids may hold a NUL (see :func:`ids`); ``noun``:
+    what messages call a column (dict records': ``key``)."""
     if file and where is row_named:  # a file's rows from 1, as its duplicates cite them
         where = _file_row
     if first:
@@ -435,18 +436,19 @@ def typed(
     def column(name: str) -> pa.Array:
         return table.column(name).combine_chunks()
 
-    qid_name = need_column(table.column_names, QID_NAMES, "query id", origin, file)
-    doc_name = need_column(table.column_names, DOCNO_NAMES, "document id", origin, file)
+    names = partial(need_column, table.column_names, origin=origin, file=file, noun=noun)
+    qid_name = names(QID_NAMES, "query id")
+    doc_name = names(DOCNO_NAMES, "document id")
     if kind == "run" and doc_name == "docid" and _integers(table.schema.field("docid").type):
-        raise InputError(origin, None, _TERRIER_DOCID)  # as ids() refuses an id type
+        raise InputError(origin, None, _TERRIER_DOCID.format(noun=noun))  # as ids() refuses
     columns = {
         "qid": ids(column(qid_name), qid_name, origin, where, nul=nul),
         "docno": ids(column(doc_name), doc_name, origin, where, nul=nul),
     }
     if kind == "run":
-        score_name = need_column(table.column_names, SCORE_NAMES, "score", origin, file)
+        score_name = names(SCORE_NAMES, "score")
         columns["score"] = scores(column(score_name), origin, where)
-        tag_name = pick_column(table.column_names, ("tag",), "run tag", origin, file)
+        tag_name = pick_column(table.column_names, ("tag",), "run tag", origin, file, noun)
         columns["tag"] = (
             ids(column(tag_name), tag_name, origin, where, nul=nul)
             if tag_name
@@ -454,12 +456,12 @@ def typed(
         )
     else:
         subtopic_name = pick_column(
-            table.column_names, SUBTOPIC_NAMES, "subtopic (iteration)", origin, file
+            table.column_names, SUBTOPIC_NAMES, "subtopic (iteration)", origin, file, noun
         )
         if subtopic_name:  # a qrels file's second column, in its place
             subtopic = _subtopics(column(subtopic_name), subtopic_name, origin, where, nul)
             columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
-        rel_name = need_column(table.column_names, REL_NAMES, "relevance", origin, file)
+        rel_name = names(REL_NAMES, "relevance")
         columns["rel"] = grades(column(rel_name), origin, where)
     lines = _given_lines(table)
     rows = lines is None
