@@ -65,7 +65,7 @@ def test_a_record_id_of_no_id_kind_is_named_with_its_record(value, named, beside
 def test_records_whose_ids_are_all_none_miss_them():
     """A record's None is a missing id, as beside other ids: "column has type null" before."""
     rows = [types.SimpleNamespace(query_id=None, doc_id="d", score=1.0)]
-    assert _message(rows, "run").startswith("run records: record 0: qid is missing")
+    assert _message(rows, "run").startswith("run records: record 0: query_id is missing")
 
 
 @pytest.mark.parametrize("kind", ["run", "qrels"])

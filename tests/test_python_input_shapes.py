@@ -1,8 +1,11 @@
 """Wrongly shaped in-memory inputs given to ``trecbench.evaluate`` are named by what they
-are: a dict record's keys are keys and all of them are listed, and an empty DataFrame
-is an empty run whatever dtype pandas gave its columns."""
+are: a record's id is named by its field, a dict record's keys are keys and all of them
+are listed, and an empty DataFrame is an empty run whatever dtype pandas gave its
+columns."""
 
 from __future__ import annotations
+
+import collections
 
 import pandas as pd
 import pytest
@@ -13,6 +16,7 @@ from trecbench.errors import InputError, UsageError
 QRELS = {"1": {"d1": 1}}
 RUN = {"1": {"d1": 1.0}}
 EMPTY = "run 'run1' (run DataFrame)"
+ScoredDoc = collections.namedtuple("ScoredDoc", "query_id doc_id score")  # ir_measures'
 
 
 def _message(qrels, run) -> str:
@@ -32,6 +36,10 @@ def _message(qrels, run) -> str:
          "run 'run1' (run records): key 'docid' holds integers: a PyTerrier docid is "
          "Terrier's internal document number, not the docno; keep the docno key beside it, "
          "or give the ids as text"),
+        # "record 0: qid is missing": the record has no field qid
+        ([ScoredDoc(None, "d1", 1.0)],
+         "run 'run1' (run records): record 0: query_id is missing (NaN or None: was NA read "
+         "as a missing value?)"),
         # "qid column has type double: ... read the data with dtype=str"
         (pd.DataFrame({"qid": [], "docno": [], "score": []}), f"{EMPTY}: empty run"),
         (pd.DataFrame(columns=["qid", "docno", "score"]), f"{EMPTY}: empty run"),

@@ -41,7 +41,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         return _mapping_table(rows, kind, origin)
     if kind == "qrels" and hasattr(first, "iteration"):
         # ir_measures' Qrel and GenericQrel: the subtopic, a qrels file's second column
-        names, wanted = ("qid", "iter", "docno", "rel"), ("query_id", "iteration", *wanted[1:])
+        wanted = ("query_id", "iteration", *wanted[1:])
     fields = getattr(type(first), "_fields", None)
     if fields is not None and all(name in fields for name in wanted):
         getters = [operator.itemgetter(fields.index(name)) for name in wanted]
@@ -54,8 +54,8 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
             f"record 0 is {python_type(first)}, with no fields {', '.join(wanted)} "
             "(ir_measures' ScoredDoc/Qrel)",
         )
-    columns = {}
-    for name, field, get in zip(names, wanted, getters, strict=True):
+    columns = {}  # named by the records' fields, as the errors name them (query_id)
+    for field, get in zip(wanted, getters, strict=True):
         try:
             values = [get(row) for row in rows]
         except (AttributeError, IndexError, KeyError, TypeError):
@@ -64,7 +64,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
                 message = f"record {bad} is a dict, not {python_type(first)} as record 0"
                 raise InputError(origin, None, message) from None
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
-        columns[name] = _column(values, name, field, origin)
+        columns[field] = _column(values, field, field, origin)
     return tables.typed(pa.table(columns), kind, origin, _record)
 
 
