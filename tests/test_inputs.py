@@ -186,7 +186,7 @@ def test_ids_are_never_inferred(tmp_path):
          "not a list"),
         ({"q": {"d": True}}, "query 'q', document 'd': True is a bool, not a number"),
         ({"q": {"d": None}}, "query 'q', document 'd': None, not a number"),
-        ([("q", "d", 1.0)], "record 0 is a tuple, with no fields query_id, doc_id, score"),
+        ([("q", "d", 1.0)], "record 0 is a tuple: expected query_id, doc_id, score"),
         (3.5, "cannot read a run from a float:"),
     ],
 )  # fmt: skip
@@ -198,8 +198,8 @@ def test_bad_in_memory_runs_get_one_clear_message(source, message):
 @pytest.mark.parametrize(
     ("source", "message"),
     [
-        (["abc"], "run records: record 0 is text, with no fields query_id, doc_id, score "),
-        ([object()], "run records: record 0 is an object, with no fields query_id, "),
+        (["abc"], "run records: record 0 is text: expected query_id, doc_id, score "),
+        ([object()], "run records: record 0 is an object: expected query_id, "),
         (None, "cannot read a run from None: "),
         (3, "cannot read a run from an int: "),
     ],

@@ -1,12 +1,15 @@
 """Wrongly shaped in-memory inputs given to ``trecbench.evaluate`` are named by what they
-are: a record's id is named by its field, a dict record's keys are keys and all of them
-are listed, and an empty DataFrame is an empty run whatever dtype pandas gave its
-columns."""
+are: a list of misspelt dict records is records (not a list of run dicts), a run dict
+whose documents are a list or a Series is a run dict (not a dict of runs), a list of
+tuples or a 2-D array is records (not runs, each named by its first value), a record's
+id is named by its field, a dict record's keys are keys and all of them are listed, and
+an empty DataFrame is an empty run whatever dtype pandas gave its columns."""
 
 from __future__ import annotations
 
 import collections
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -15,7 +18,9 @@ from trecbench.errors import InputError, UsageError
 
 QRELS = {"1": {"d1": 1}}
 RUN = {"1": {"d1": 1.0}}
+EXPECTED = "expected query_id, doc_id, score (ir_measures' ScoredDoc/Qrel)"
 EMPTY = "run 'run1' (run DataFrame)"
+Triple = collections.namedtuple("Triple", "q d s")
 ScoredDoc = collections.namedtuple("ScoredDoc", "query_id doc_id score")  # ir_measures'
 
 
@@ -28,6 +33,11 @@ def _message(qrels, run) -> str:
 @pytest.mark.parametrize(
     ("run", "message"),
     [
+        # read as a list of run dicts: "run 'run1' (run dict): query 'qid': its documents
+        # must be a mapping of docno to score, not text ('1')"
+        ([{"qid": "1", "doc_no": "d1", "score": 1.0}],
+         "run records: no document id key (one of docno, doc_id, docid, corpus-id); "
+         "keys: qid, doc_no, score"),
         # the key of no known role was left out of the list: "columns: qid, docno"
         ([{"qid": "1", "docno": "d1", "scor": 1.0}],
          "run records: no score key (one of score); keys: qid, docno, scor"),
@@ -36,6 +46,20 @@ def _message(qrels, run) -> str:
          "run 'run1' (run records): key 'docid' holds integers: a PyTerrier docid is "
          "Terrier's internal document number, not the docno; keep the docno key beside it, "
          "or give the ids as text"),
+        # read as a dict of runs: "run '1' (run records): record 0 is text, ..."
+        ({"1": ["d1"]},
+         "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
+         "score, not a list"),
+        ({"1": pd.Series({"d1": 1.0})},
+         "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
+         "score, not a Series"),
+        # read as a list of runs, each named by its first value: "record 0 is text"
+        ([("1", "d1", 1.0)], f"run 'run1' (run records): record 0 is a tuple: {EXPECTED}"),
+        ([["1", "d1", 1.0]], f"run 'run1' (run records): record 0 is a list: {EXPECTED}"),
+        ([Triple("1", "d1", 1.0)],
+         f"run 'run1' (run records): record 0 is a Triple with fields q, d, s: {EXPECTED}"),
+        (np.array([["1", "d1", "1.0"]]),
+         f"run 'run1' (run records): record 0 is a numpy array: {EXPECTED}"),
         # "record 0: qid is missing": the record has no field qid
         ([ScoredDoc(None, "d1", 1.0)],
          "run 'run1' (run records): record 0: query_id is missing (NaN or None: was NA read "
@@ -55,6 +79,9 @@ def test_a_wrongly_shaped_run_is_named_by_what_it_is(run, message):
         ([{"qid": "1", "docno": "d1", "rell": 1}],
          "qrels records: no relevance key (one of rel, relevance, label, score); "
          "keys: qid, docno, rell"),
+        ([("1", "d1", 1)],
+         "qrels records: record 0 is a tuple: expected query_id, doc_id, relevance "
+         "(ir_measures' ScoredDoc/Qrel)"),
         (pd.DataFrame({"qid": [], "docno": [], "rel": []}), "qrels DataFrame: empty qrels"),
     ],
 )  # fmt: skip

@@ -37,6 +37,11 @@ def test_a_glob_and_a_dict_s_values_are_runs_not_records(tmp_path):
     assert _p2(trecbench.evaluate(QRELS, values, ["P.2"])) == {"a": 0.5, "b": 1.0}
     generator = (run for run in (A, B))
     assert _p2(trecbench.evaluate(QRELS, generator, ["P.2"])) == {"run1": 0.5, "run2": 1.0}
+    # told from a run dict by its values' shapes: runs (records, a frame), not documents
+    records = [{"qid": "q1", "docno": d, "score": s} for d, s in B["q1"].items()]
+    frame = pd.DataFrame(records)
+    runs = {"a": A, "b": records, "c": frame}
+    assert _p2(trecbench.evaluate(QRELS, runs, ["P.2"])) == {"a": 0.5, "b": 1.0, "c": 1.0}
 
 
 def test_one_run_stays_one_run_whatever_it_is_iterable_by():

@@ -233,11 +233,14 @@ def load_qrels(
 
 
 def _is_record(item: Any) -> bool:
-    from .records import is_mapping_record
+    """Whether ``item``, the first of a collection, is a record (the collection one run):
+    ScoredDoc, a dict record, or a tuple of ids and a score (no run: its reading says so)."""
+    from .records import is_mapping_record, is_plain_record
 
     named = hasattr(item, "query_id") and hasattr(item, "doc_id")
     # a DataFrame with those columns has them as attributes too: a run, not a record
-    return (named and not hasattr(item, "columns")) or is_mapping_record(item)
+    named = named and not hasattr(item, "columns")
+    return named or is_mapping_record(item) or is_plain_record(item)
 
 
 def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
@@ -274,9 +277,11 @@ def _one_run(value: Any) -> bool:
 
 
 def _maps_documents(value: Any) -> bool:
-    """Whether ``value`` is a query's documents in a ``{qid: {docno: score}}`` run (or
-    None, which such a run's message names)."""
-    if value is None:
+    """Whether ``value`` is a query's documents in a ``{qid: {docno: score}}`` run, or
+    what such a run's message names: None, a Series, a list of docnos (none is a run)."""
+    from .records import is_plain_record, is_series
+
+    if value is None or is_series(value) or is_plain_record(value):
         return True
     return isinstance(value, Mapping) and not isinstance(next(iter(value.values()), 0), Mapping)
 

@@ -13,9 +13,12 @@ consumed once (a generator works).
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Iterable, Mapping
+from numbers import Number
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from .. import arrow
@@ -48,12 +51,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
     elif all(hasattr(first, name) for name in wanted):
         getters = [operator.attrgetter(name) for name in wanted]
     else:
-        raise InputError(
-            origin,
-            None,
-            f"record 0 is {python_type(first)}, with no fields {', '.join(wanted)} "
-            "(ir_measures' ScoredDoc/Qrel)",
-        )
+        raise InputError(origin, None, _no_record(first, wanted))
     columns = {}  # named by the records' fields, as the errors name them (query_id)
     for field, get in zip(wanted, getters, strict=True):
         try:
@@ -68,14 +66,45 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
     return tables.typed(pa.table(columns), kind, origin, _record)
 
 
+def _no_record(first: object, wanted: tuple[str, ...]) -> str:
+    """Why ``first``, record 0, is none: what it is (a named tuple with its fields)."""
+    shown = "a numpy array" if isinstance(first, np.ndarray) else python_type(first)
+    fields = getattr(type(first), "_fields", None)
+    if isinstance(first, tuple) and fields is not None:
+        shown += f" with fields {', '.join(map(str, fields))}"
+    return f"record 0 is {shown}: expected {', '.join(wanted)} (ir_measures' ScoredDoc/Qrel)"
+
+
+def _field_value(value: object) -> bool:
+    """Whether ``value`` is one value a record's field holds (text, a number, None), not a
+    run or a query's documents."""
+    return value is None or isinstance(value, str | bytes | Number | np.generic)
+
+
+def is_plain_record(item: Any) -> bool:
+    """Whether ``item`` is a tuple, list or 1-D numpy array of values a field holds
+    (``("q1", "d1", 1.5)``, a 2-D array's row): a record of no shape that is read (its
+    reading names it), not a run, nor a query's documents."""
+    plain = isinstance(item, tuple | list) or (isinstance(item, np.ndarray) and item.ndim == 1)
+    return plain and len(item) > 0 and all(map(_field_value, item))
+
+
+def is_series(value: Any) -> bool:
+    """Whether ``value`` is a pandas Series (a query's documents in a run dict, never a run)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(value, pandas.Series)
+
+
 def is_mapping_record(item: Any) -> bool:
-    """Whether ``item`` is a dict record (a query id and a document id under the keys of
-    :mod:`~trecbench.inputs.tables`), not a run dict ``{qid: {docno: score}}``."""
-    if not isinstance(item, Mapping):
+    """Whether ``item`` is a dict record, not a run dict ``{qid: {docno: score}}``: a query
+    id and a document id under the keys of :mod:`~trecbench.inputs.tables`, or only values
+    a field holds (``{"qid": "1", "doc_no": "d1"}``, a key misspelt: its reading names it)."""
+    if not isinstance(item, Mapping) or not item:
         return False
     qid = next((name for name in tables.QID_NAMES if name in item), None)
-    has_docno = any(name in item for name in tables.DOCNO_NAMES)
-    return qid is not None and has_docno and not isinstance(item[qid], Mapping)
+    if qid is not None and any(name in item for name in tables.DOCNO_NAMES):
+        return not isinstance(item[qid], Mapping)
+    return all(map(_field_value, item.values()))
 
 
 def _mapping_table(rows: list, kind: str, origin: str) -> pa.Table:
