@@ -6,8 +6,9 @@ Pages: README.md and every ``docs/**/*.md``. In each page, every fenced ``sh`` b
 folders, with the exit status the page implies (0 unless the block is marked). ``console``
 blocks and ``output-of`` examples compare the output shown with stdout exactly, so a changed
 number fails here. ``python`` blocks run with ``exec`` in such a copy; an expression
-followed by a comment that starts with a number
-(``similarity(...)  # 0.52``) must evaluate to exactly that number.
+followed by a comment that starts with a number, ``True`` or ``False``
+(``similarity(...)  # 0.52``, ``result.ok  # True``) must evaluate to exactly that value,
+a bool to a bool (``True`` is no ``# 1``).
 
 HTML comments right before a block (or a table) control it:
 
@@ -191,9 +192,24 @@ def test_python(block: Block, workspace: Path, monkeypatch):
             continue
         value = eval(compile(ast.Expression(statement.value), block.id, "eval"), namespace)
         comment = lines[statement.end_lineno - 1][statement.end_col_offset :].strip()
-        shown = comment.lstrip("#").split()
-        if comment.startswith("#") and shown and re.fullmatch(r"-?\d+(\.\d+)?", shown[0]):
-            assert value == float(shown[0]), ast.unparse(statement)
+        shown = annotation(comment)
+        if shown is not None:
+            # strictly: True is no 1 (a page that says `# 1` must show what Python prints)
+            assert isinstance(value, bool) == isinstance(shown, bool), (
+                f"{ast.unparse(statement)} is {value!r}, the page says {shown!r}"
+            )
+            assert value == shown, ast.unparse(statement)
+
+
+def annotation(comment: str) -> bool | float | None:
+    """The value a ``# VALUE`` comment shows (a number, True or False; `:` may follow)."""
+    words = comment.lstrip("#").split()
+    if not comment.startswith("#") or not words:
+        return None
+    word = words[0].removesuffix(":")
+    if word in ("True", "False"):
+        return word == "True"
+    return float(word) if re.fullmatch(r"-?\d+(\.\d+)?", word) else None
 
 
 def test_every_example_is_checked():
