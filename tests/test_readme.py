@@ -225,6 +225,29 @@ def test_every_example_is_checked():
     assert all(b.markers.get("norun") for b in BLOCKS if "norun" in b.markers)
 
 
+def test_every_input_file_is_named_where_a_reader_sees_it():
+    # `<!-- file: NAME -->` is an HTML comment the built site does not show: the line of
+    # prose above it must name the file (`NAME`), or a reader cannot create it
+    unnamed = []
+    for block in BLOCKS:
+        if "file" not in block.markers:
+            continue
+        lines = (ROOT / block.page).read_text(encoding="utf-8").splitlines()[: block.line - 1]
+        prose = [x for x in lines if x.strip() and not MARKER.match(x.strip())]
+        if not prose or f"`{block.markers['file']}`" not in prose[-1]:
+            unnamed.append(f"{block.page}:{block.line}: {block.markers['file']}")
+    assert unnamed == []
+
+
+def test_no_two_pages_create_one_input_file():
+    # a reader follows the pages in one folder: a second page's run.txt would replace the first
+    pages: dict[str, list[str]] = {}
+    for block in BLOCKS:
+        if "file" in block.markers:
+            pages.setdefault(block.markers["file"], []).append(block.page)
+    assert {name: where for name, where in pages.items() if len(where) > 1} == {}
+
+
 def test_architecture_lists_every_file_of_the_package():
     # docs/architecture.md's `<!-- modules -->` block: a line per module of trecbench/ and
     # per file of its package data (the schemas, the pages' templates, styles and scripts)

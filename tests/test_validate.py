@@ -839,9 +839,9 @@ def test_docs_rule_table_matches_the_checks():
 
 def test_docs_json_example_is_real(tmp_path, invoke, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    Path("run.txt").write_bytes(b"1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")
+    Path("dup.run").write_bytes(b"1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")
     example = docs_page().split("```json\n")[1].split("```")[0]
-    assert json.loads(invoke("run.txt", "--format", "json").output) == json.loads(example)
+    assert json.loads(invoke("dup.run", "--format", "json").output) == json.loads(example)
 
 
 def test_streaming_equals_in_memory_on_random_runs(tmp_path):
