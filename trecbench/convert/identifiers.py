@@ -187,7 +187,7 @@ def escape_columns(
     """``frame`` with ``columns`` escaped as :func:`escape_ids` does, and its changes, to
     report with :func:`report_escapes` once the rows written are known: ``(column, the
     original ids, where they changed)`` for each column with a change."""
-    frame = frame.copy()
+    frame = frame.copy(deep=False)  # columns replaced below, not changed in place
     changes = []
     for column in columns:
         values, changed = escape_series(frame[column])

@@ -32,6 +32,23 @@ def convert_msmarco(
 ) -> Conversion:
     """Convert an MS MARCO ``qid pid rank`` run into a TREC run (named after the file:
     :func:`~trecbench.convert.identifiers.single_input_names`)."""
+    frame, record = _rows(path)
+    report = Report()
+    name, run_name, tag = single_input_names(path, name, tag, report)
+    run = ranked_run(frame, tag, None, report, depth, name=run_name)
+    return Conversion(
+        name=name,
+        converter="msmarco",
+        qrels={},
+        runs=[run],
+        report=report,
+        provenance={"inputs": [record], "options": {"depth": depth}},
+    )
+
+
+def _rows(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
+    """The run's rows as :func:`~trecbench.convert.tables.ranked_run` takes them, and the
+    file's record (the file's bytes and fields let go once the rows are made)."""
     fields = read_fields(path, "msmarco run", COLUMNS)
     qid, pid, rank = fields.columns
     ranks = trec_text.parse_ranks(rank)
@@ -53,14 +70,4 @@ def convert_msmarco(
             "score": np.full(len(values), np.nan),
         }
     )
-    report = Report()
-    name, run_name, tag = single_input_names(path, name, tag, report)
-    run = ranked_run(frame, tag, None, report, depth, name=run_name)
-    return Conversion(
-        name=name,
-        converter="msmarco",
-        qrels={},
-        runs=[run],
-        report=report,
-        provenance={"inputs": [fields.source.record], "options": {"depth": depth}},
-    )
+    return frame, fields.source.record

@@ -60,12 +60,11 @@ def ranked_run(
     # once the rows written are known
     frame, escapes = escape_columns(frame, ("qid", "docno"))
     qids, docnos = _arrow(frame["qid"]), _arrow(frame["docno"])
-    # integer codes (queries numbered by first appearance), sorted once with numpy
+    # queries numbered by first appearance, rows in (query, order, row) order
     query = np.asarray(pc.dictionary_encode(qids).indices, dtype=np.int64)
-    doc = np.asarray(pc.dictionary_encode(docnos).indices, dtype=np.int64)
     order = frame["order"].to_numpy()
-    index = np.lexsort((np.arange(len(frame)), order, query))
-    query, doc, order = query[index], doc[index], order[index]
+    index = _ranking(query, order)
+    query, order = query[index], order[index]
     if queries is not None:
         present = set(pc.unique(qids).to_pylist())
         report.drop(
@@ -79,7 +78,7 @@ def ranked_run(
         int((same_query & (order[1:] == order[:-1])).sum()),
     )
 
-    index, query = _without_duplicates(index, query, doc, order, qids, docnos, tag, report)
+    index, query = _without_duplicates(index, query, order, qids, docnos, tag, report)
 
     starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if len(query) else query
     lengths = np.diff(np.r_[starts, len(query)])
@@ -94,14 +93,15 @@ def ranked_run(
 
     scores = frame["score"].to_numpy(dtype=np.float64)[index]
     stats = _score_stats(query, scores, len(lengths))
-    rows = pa.array(index)
+    qids, docnos = _rows(qids, index), _rows(docnos, index)
+    tags = pa.nulls(len(index), pa.string()).fill_null(tag)  # not a list of millions
     table = pd.DataFrame(
         {
-            "qid": qids.take(rows).to_pandas(types_mapper=lambda _: STR),
-            "docno": docnos.take(rows).to_pandas(types_mapper=lambda _: STR),
-            "rank": position.astype(np.int64),
+            "qid": qids.to_pandas(types_mapper=lambda _: STR),
+            "docno": docnos.to_pandas(types_mapper=lambda _: STR),
+            "rank": position.astype(np.int64, copy=False),
             "score": (sizes - position + 1).astype(np.float64),
-            "tag": pd.Series([tag] * len(index), dtype=STR),
+            "tag": tags.to_pandas(types_mapper=lambda _: STR),
         }
     )
     missing = np.isnan(scores)
@@ -116,11 +116,46 @@ def ranked_run(
     )
 
 
-def _without_duplicates(index, query, doc, order, qids, docnos, tag: str, report: Findings):
+def _ranking(query: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """The rows by query, then order, then row (a stable sort): none when they are so
+    already, as most producers write them."""
+    rows = np.arange(len(query))
+    if len(query) < 2:
+        return rows
+    same = query[1:] == query[:-1]
+    if (query[1:] >= query[:-1]).all() and (~same | (order[1:] >= order[:-1])).all():
+        return rows
+    return np.lexsort((order, query))  # stable: ties keep row order
+
+
+# rows a block of :func:`_doc_codes` holds at least (whole queries): its ids hashed in cache
+_BLOCK = 1 << 16
+
+
+def _doc_codes(docnos: pa.Array, query: np.ndarray) -> tuple[np.ndarray, int]:
+    """Codes of the documents of rows grouped by query (``docnos`` in that order), equal
+    within a query exactly where the docnos are, and their bound. Encoded in blocks of
+    whole queries: one dictionary of millions of ids is several times slower."""
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if len(query) else query
+    codes, bound, low = np.empty(len(query), np.int64), 1, 0
+    while low < len(query):
+        after = int(np.searchsorted(starts, low + _BLOCK))
+        high = int(starts[after]) if after < len(starts) else len(query)
+        encoded = pc.dictionary_encode(docnos.slice(low, high - low))
+        codes[low:high] = np.asarray(encoded.indices)
+        bound, low = max(bound, len(encoded.dictionary)), high
+    return codes, bound
+
+
+def _without_duplicates(index, query, order, qids, docnos, tag: str, report: Findings):
     """``(index, query)`` without the duplicate documents of a query: in the producer's
     order the first of each (query, doc) is the best-ranked copy, and is kept; each other
     one is reported with the order it had and the order kept."""
-    key = query * (int(doc.max(initial=0)) + 1) + doc
+    doc, bound = _doc_codes(_rows(docnos, index), query)
+    key = query * bound + doc
+    ordered = np.sort(key)  # no stable sort unless a document repeats
+    if not (ordered[1:] == ordered[:-1]).any():
+        return index, query
     unique, first = np.unique(key, return_index=True)
     keep = np.zeros(len(key), bool)
     keep[first] = True
@@ -158,6 +193,13 @@ def _score_stats(query: np.ndarray, scores: np.ndarray, queries: int) -> dict:
         "float32_only_ties": int((both & ~tied & (single[1:] == single[:-1])).sum()),
         "score_inversions": int((both & (scores[1:] > scores[:-1])).sum()),
     }
+
+
+def _rows(values: pa.Array, index: np.ndarray) -> pa.Array:
+    """``values`` at ``index``: themselves, not a copy, when that is every row in order."""
+    if len(index) == len(values) and (np.diff(index) == 1).all():
+        return values
+    return values.take(pa.array(index))
 
 
 def _arrow(values: pd.Series) -> pa.Array:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.csv as csv
 
 from ..errors import InputError
 from ..sources import Content, read_source, source_text
@@ -38,6 +39,53 @@ def read_fields(path: str | os.PathLike, kind: str, names: tuple[str, ...]) -> F
     fields (a UTF-8 byte-order mark dropped; a line is empty once a final ``\\r`` is
     dropped); refuses NUL bytes, invalid UTF-8, other field counts and empty fields."""
     source = read_source(path, kind)
+    fields = _plain_fields(source, names) or _split_fields(source, names)
+    for name, column in zip(names, fields.columns, strict=True):
+        fields.first(np.asarray(pc.equal(column, "")), lambda _, n=name: f"empty {n}")
+    return fields
+
+
+def _plain_fields(source: Content, names: tuple[str, ...]) -> Fields | None:
+    """The fields of a plain file, read by Arrow's CSV reader (tab-separated, no quoting;
+    several times faster than splitting the text): one with no empty line, no CR, no NUL
+    and lines of ``len(names)`` fields, so that row ``i`` is line ``i + 1``. None for any
+    other file, which :func:`_split_fields` reads and refuses at the line at fault."""
+    data = source.data
+    if not data.isascii():
+        source_text(source, "invalid UTF-8")  # refused as _split_fields would
+        data = data.removeprefix(_BOM)
+    if not data or data.startswith((b"\n", _BOM)) or any(part in data for part in _NOT_PLAIN):
+        return None
+    try:
+        table = csv.read_csv(
+            pa.py_buffer(data),
+            read_options=csv.ReadOptions(column_names=list(names)),
+            parse_options=csv.ParseOptions(
+                delimiter="\t", quote_char=False, ignore_empty_lines=False
+            ),
+            convert_options=csv.ConvertOptions(
+                column_types=dict.fromkeys(names, pa.string()),
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except pa.ArrowInvalid:  # a line of another field count
+        return None
+    if table.num_rows != data.count(b"\n") + (not data.endswith(b"\n")):
+        return None
+    columns = [table.column(name).combine_chunks() for name in names]
+    return Fields(source, np.arange(1, table.num_rows + 1), columns)
+
+
+_BOM = "\ufeff".encode()
+# what the CSV reader would read otherwise than _split_fields: line numbers shifted by
+# empty lines, CR (a line end to it, part of a field or dropped here), NUL (refused); a
+# second byte-order mark (part of the first id here) it may drop
+_NOT_PLAIN = (b"\n\n", b"\r", b"\0")
+
+
+def _split_fields(source: Content, names: tuple[str, ...]) -> Fields:
+    """The fields of any file, its whole text split on line ends, then on tabs."""
     text = source_text(source, "invalid UTF-8")  # the TREC-text readers' wording
     if "\0" in text:
         raise InputError(source.path, text.count("\n", 0, text.index("\0")) + 1, "NUL byte")
@@ -59,6 +107,4 @@ def read_fields(path: str | os.PathLike, kind: str, names: tuple[str, ...]) -> F
 
     fields.first(counts != len(names), wrong)
     fields.columns = [pc.list_element(split, i).cast(pa.string()) for i in range(len(names))]
-    for name, column in zip(names, fields.columns, strict=True):
-        fields.first(np.asarray(pc.equal(column, "")), lambda _, n=name: f"empty {n}")
     return fields
