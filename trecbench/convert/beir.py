@@ -27,7 +27,7 @@ def read_beir_qrels(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
     header = tuple(column[0].as_py() for column in fields.columns)
     if header != BEIR_HEADER:
         raise fields.error(0, "expected the header 'query-id corpus-id score' (tab-separated)")
-    if len(fields.line) == 1:
+    if len(fields.columns[0]) == 1:
         raise InputError(fields.source.path, None, "no judgment after the header")
     qid, docno, score = (column.slice(1) for column in fields.columns)
     grades = trec_text.parse_grades(score)

@@ -64,7 +64,7 @@ def ranked_run(
     query = np.asarray(pc.dictionary_encode(qids).indices, dtype=np.int64)
     order = frame["order"].to_numpy()
     index = _ranking(query, order)
-    query, order = query[index], order[index]
+    query, order = _at(query, index), _at(order, index)
     if queries is not None:
         present = set(pc.unique(qids).to_pylist())
         report.drop(
@@ -79,6 +79,7 @@ def ranked_run(
     )
 
     index, query = _without_duplicates(index, query, order, qids, docnos, tag, report)
+    del order, same_query  # a run's arrays let go as soon as done with: millions of rows
 
     starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if len(query) else query
     lengths = np.diff(np.r_[starts, len(query)])
@@ -91,16 +92,18 @@ def ranked_run(
     sizes = np.repeat(lengths, lengths)
     report_escapes(escapes, report, {"run": tag}, index)
 
-    scores = frame["score"].to_numpy(dtype=np.float64)[index]
+    scores = _at(frame["score"].to_numpy(dtype=np.float64), index)
     stats = _score_stats(query, scores, len(lengths))
-    qids, docnos = _rows(qids, index), _rows(docnos, index)
+    qids, docnos = _at(qids, index), _at(docnos, index)
+    written = (sizes - position + 1).astype(np.float64)
+    del query, sizes
     tags = pa.nulls(len(index), pa.string()).fill_null(tag)  # not a list of millions
     table = pd.DataFrame(
         {
             "qid": qids.to_pandas(types_mapper=lambda _: STR),
             "docno": docnos.to_pandas(types_mapper=lambda _: STR),
             "rank": position.astype(np.int64, copy=False),
-            "score": (sizes - position + 1).astype(np.float64),
+            "score": written,
             "tag": tags.to_pandas(types_mapper=lambda _: STR),
         }
     )
@@ -151,7 +154,7 @@ def _without_duplicates(index, query, order, qids, docnos, tag: str, report: Fin
     """``(index, query)`` without the duplicate documents of a query: in the producer's
     order the first of each (query, doc) is the best-ranked copy, and is kept; each other
     one is reported with the order it had and the order kept."""
-    doc, bound = _doc_codes(_rows(docnos, index), query)
+    doc, bound = _doc_codes(_at(docnos, index), query)
     key = query * bound + doc
     ordered = np.sort(key)  # no stable sort unless a document repeats
     if not (ordered[1:] == ordered[:-1]).any():
@@ -195,11 +198,12 @@ def _score_stats(query: np.ndarray, scores: np.ndarray, queries: int) -> dict:
     }
 
 
-def _rows(values: pa.Array, index: np.ndarray) -> pa.Array:
-    """``values`` at ``index``: themselves, not a copy, when that is every row in order."""
-    if len(index) == len(values) and (np.diff(index) == 1).all():
+def _at(values, index: np.ndarray):
+    """``values`` (a numpy or Arrow array) at ``index``: themselves, not a copy, when that
+    is every row in order."""
+    if len(index) == len(values) and (index[1:] > index[:-1]).all():
         return values
-    return values.take(pa.array(index))
+    return values.take(pa.array(index)) if isinstance(values, pa.Array) else values[index]
 
 
 def _arrow(values: pd.Series) -> pa.Array:
