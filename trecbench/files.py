@@ -79,6 +79,8 @@ def check_text_ids(columns: dict, where: str, source: str = "the run") -> None:
             ids = arrow.array(ids, pa.string())  # pa.array of a list imports pandas (0.2 s)
         elif not isinstance(ids, (pa.Array, pa.ChunkedArray)):
             ids = pa.array(ids)  # a Series (or a list of other values), converted in C
+        if arrow.plain_ids(ids, nonempty=True):  # printable ASCII, no '#': nothing to refuse
+            continue
         ids = pc.cast(ids, pa.large_string())
         bad = pc.or_(
             pc.equal(pc.utf8_length(ids), arrow.scalar(0, pa.int64())),  # 0 would import pandas

@@ -21,6 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrow import plain_ids
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 
 STR = pd.StringDtype()
@@ -51,7 +52,7 @@ def unescape_id(text: str) -> str:
 
 def needs_escaping(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """Where :func:`escape_id` would change a string (vectorised; nulls are False)."""
-    if _plain_bytes(values):
+    if plain_ids(values):
         return np.zeros(len(values), dtype=bool)
     ascii_ = pc.fill_null(pc.string_is_ascii(values), False)
     flagged = pc.fill_null(pc.match_substring_regex(values, _ASCII_ESCAPED), False)
@@ -63,33 +64,6 @@ def needs_escaping(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     texts = pa.chunked_array([values]).take(pa.array(rows)).to_pylist() if len(rows) else []
     mask[rows] = [_ESCAPED.search(text) is not None for text in texts]
     return mask
-
-
-# the bytes of ids no escaping touches: printable ASCII but '%' and '#'
-_PLAIN_BYTE = np.zeros(256, dtype=bool)
-_PLAIN_BYTE[0x21:0x7F] = True
-_PLAIN_BYTE[[ord("%"), ord("#")]] = False
-
-
-def _plain_bytes(values: pa.Array | pa.ChunkedArray) -> bool:
-    """Whether every byte the strings of ``values`` span is of :data:`_PLAIN_BYTE`: none
-    needs escaping, told from the data buffers in one pass (the string kernels of
-    :func:`needs_escaping` take ten times longer). False for anything else, which
-    :func:`needs_escaping` decides string by string."""
-    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
-    for chunk in chunks:
-        if not len(chunk):
-            continue
-        if chunk.type not in (pa.string(), pa.large_string()):
-            return False
-        _, offsets, data = chunk.buffers()
-        width = np.int64 if chunk.type == pa.large_string() else np.int32
-        ends = np.frombuffer(offsets, dtype=width)[chunk.offset : chunk.offset + len(chunk) + 1]
-        if ends[-1] == ends[0]:
-            continue
-        if data is None or not _PLAIN_BYTE[np.frombuffer(data, np.uint8)[ends[0] : ends[-1]]].all():
-            return False
-    return True
 
 
 def escape_series(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
