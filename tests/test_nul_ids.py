@@ -68,9 +68,10 @@ def test_dataframes_and_arrow_tables_name_the_row():
 
 def test_records_ir_measures_and_dicts():
     qrels = [ir_measures.Qrel("q", "d", 1), ir_measures.Qrel("q", "d\x00b", 0)]
-    _refused(qrels, RUN, "record 1", "docno 'd\\x00b'")
+    # named by the record's own fields, as a dict record's keys are (fix-339)
+    _refused(qrels, RUN, "record 1", "doc_id 'd\\x00b'")
     scored = [ir_measures.ScoredDoc("q", "d", 1.0), ir_measures.ScoredDoc("q\x00", "d", 1.0)]
-    _refused(QRELS, scored, "record 1", "qid 'q\\x00'")
+    _refused(QRELS, scored, "record 1", "query_id 'q\\x00'")
     dicts = [{"query_id": "q", "doc_id": "d\x00", "relevance": 1}]
     _refused(dicts, RUN, "record 0", "doc_id 'd\\x00'")
 
