@@ -35,6 +35,7 @@ def test_the_library_tells_each_step_with_its_done_and_total(tmp_path):
     steps = [label for f in files for label in (f"reading {f}", f"validating {f}")]
     steps += ["parsing", "ranking", "fusing hybrid", "checking modes", "scoring"]
     steps += ["resampling", "writing outputs"]
+    steps += ["rendering the page"] if html_available() else []  # report.html: its own job
     # each step told, in the order they run (scoring may also tell its topics)
     assert [label for label in calls if label != "scoring topics"] == steps
     for path in files:
@@ -51,6 +52,8 @@ def test_the_library_tells_each_step_with_its_done_and_total(tmp_path):
     count = 8 + html_available()
     assert len(written) == count
     assert calls["writing outputs"] == [(done, count) for done in range(count + 1)]
+    if html_available():
+        assert calls["rendering the page"][-1][0] == calls["rendering the page"][-1][1] > 1
     for label, moves in calls.items():
         assert all(total is None or 0 <= done <= total for done, total in moves), label
         assert [done for done, _ in moves] == sorted(done for done, _ in moves), label
@@ -90,3 +93,16 @@ def test_the_command_draws_each_step_and_quiet_none(tmp_path, drawn_on_a_termina
     # the same files, byte for byte where no time or id is recorded
     for name in ("runs/hybrid.run", "BenchmarkComparison.md"):
         assert (tmp_path / "shown" / name).read_bytes() == (tmp_path / "quiet" / name).read_bytes()
+
+
+def test_the_page_has_a_bar_of_its_own_not_one_frozen_step(tmp_path, monkeypatch):
+    pytest.importorskip("bokeh")
+    monkeypatch.setattr(progress_module, "wanted", lambda quiet: not quiet)
+    # no wait for the writing's bar to go stale (half a second, longer than the demo's page)
+    monkeypatch.setattr(progress_module.TaskProgress.__init__, "__defaults__", (None, 0, 0, 0))
+    shown = _benchmark(tmp_path / "shown")
+    assert shown.exit_code == 0, shown.output
+    assert "rendering the page: 100%" in shown.stderr and "steps/s" in shown.stderr
+    assert "writing outputs: 100%" in shown.stderr  # taken up again once the page is made
+    quiet = _benchmark(tmp_path / "quiet", "--quiet")
+    assert "rendering" not in quiet.stderr

@@ -142,11 +142,18 @@ class Benchmark:
             )
         return reports
 
-    def to_html(self, depth: int = 20, path: str | os.PathLike | None = None) -> str:
+    def to_html(
+        self,
+        depth: int = 20,
+        path: str | os.PathLike | None = None,
+        progress: Progress | None = None,
+    ) -> str:
         """The benchmark as one self-contained page (:mod:`trecbench.html_report`): the
         R-task part (KPIs against the targets, reranking, completeness and its recovery
         actions), then compare's tables and figures with the modes as runs and the
-        drill-down to each mode's top ``depth`` documents. Written to ``path`` if given."""
+        drill-down to each mode's top ``depth`` documents. Written to ``path`` if given.
+        ``progress(label, done, total)`` is told its making
+        (:func:`~trecbench.html_report.comparison_html`)."""
         from ..escaping import escaper
         from ..html_report import comparison_html
         from ..renderers.benchmark import rtask_blocks
@@ -160,6 +167,7 @@ class Benchmark:
         page = comparison_html(
             self.comparison, runs=runs, qrels=dict.fromkeys(runs, qrels), depth=depth,
             title=f"trecbench benchmark: {self.config.name}", preamble=preamble,
+            progress=progress,
         )  # fmt: skip
         if path is not None:
             outputs.write_file(path, page, [record["path"] for record in self.inputs])
@@ -178,7 +186,8 @@ class Benchmark:
         overwritten): BenchmarkReport.json, BenchmarkComparison.md, report.html (with the
         ``html`` extra), ``reports/<mode>.json`` (EvaluationReports), ``runs/<mode>.run``
         (fused modes) and ExperimentManifest.json (last). ``meta`` adds to the settings'.
-        ``progress(label, done, total)`` is told each file made (``writing outputs``)."""
+        ``progress(label, done, total)`` is told each file made (``writing outputs``) and
+        report.html's making, a job of its own (:meth:`to_html`)."""
         import uuid
 
         from ..report import build_manifest, bytes_record, command_argv, json_bytes
@@ -187,7 +196,7 @@ class Benchmark:
         meta = dict(self.config.meta) | dict(meta or {})
         experiment_id = str(uuid.uuid4())
         made = steps(progress, "writing outputs", self._file_count())
-        files, counts = self._files(out, experiment_id, meta, made)
+        files, counts = self._files(out, experiment_id, meta, made, progress)
         written = [
             bytes_record(path, kind, data) | counts.get(path, {})
             for path, (data, kind) in files.items()
@@ -211,10 +220,13 @@ class Benchmark:
         # the reports, BenchmarkReport.json, the Markdown, the page, the manifest
         return fused + len(self.modes) + 3 + html_available()
 
-    def _files(self, out: Path, experiment_id: str, meta: Mapping[str, str], made=lambda: None):
+    def _files(
+        self, out: Path, experiment_id: str, meta: Mapping[str, str], made=lambda: None,
+        progress: Progress | None = None,
+    ):  # fmt: skip
         """Every file but the manifest, ``path -> (bytes, kind)``, and what the manifest
         records of a fused run beyond its bytes, ``path -> counts``; ``made()`` after
-        each."""
+        each, ``progress`` told report.html's making."""
         from ..comparison import HTML_FILE, MARKDOWN_FILE, REPORT_FILE, html_available
         from ..provenance import bytes_record
         from ..report import json_bytes
@@ -243,7 +255,7 @@ class Benchmark:
         files[out / MARKDOWN_FILE] = (utf8(self.markdown()), "markdown")
         made()
         if html_available():
-            files[out / HTML_FILE] = (utf8(self.to_html()), "html")
+            files[out / HTML_FILE] = (utf8(self.to_html(progress=progress)), "html")
             made()
         return files, counts
 

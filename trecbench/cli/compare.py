@@ -21,7 +21,7 @@ from .evaluation_options import (
 )
 from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
-from .progress import TaskProgress, wanted
+from .progress import TaskProgress, drawn, wanted
 from .report_options import manifest_options
 from .shared_options import (
     DecimalInt,
@@ -114,7 +114,8 @@ class Output:
 
     def show(self, comparison) -> None:
         """Print the comparison, then write the files (with ``outdir``: a full standard
-        output replaces none of them) and say what was written."""
+        output replaces none of them; report.html's making drawn unless ``quiet``) and say
+        what was written."""
         written = []
         if self.outdir is not None:
             if self.plots:  # plots named after strata only the comparison knows: not printed
@@ -125,10 +126,11 @@ class Output:
         if not self.quiet:
             echo_bytes(utf8(comparison.render(self.output_format)))
         if self.outdir is not None:
-            written = comparison.write(
-                self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,
-                plot_order=self.plot_order, html_depth=self.html_depth,
-            )  # fmt: skip
+            with drawn(self.quiet) as progress:  # ended before the files are said
+                written = comparison.write(
+                    self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,
+                    plot_order=self.plot_order, html_depth=self.html_depth, progress=progress,
+                )  # fmt: skip
         for path in written:
             echo_written(path)
 

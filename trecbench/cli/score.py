@@ -15,6 +15,7 @@ from .evaluation_options import (
 )
 from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
+from .progress import TaskProgress, drawn, wanted
 from .report_options import report_options
 from .score_sections import with_routing, with_unjudged_bounds
 from .shared_options import (
@@ -292,7 +293,7 @@ def score(
         )
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
-    page = _page(evaluation, html_page, html_depth, (strata, sidecar, group_by))
+    page = _page(evaluation, html_page, html_depth, (strata, sidecar, group_by), flags["quiet"])
     # standard output before the files: a full one replaces none of them
     echo_bytes(utf8(text))  # bytes: written untranslated
     write_score_outputs(  # the report, manifest and page together: all or none
@@ -330,22 +331,21 @@ def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_d
     return runs
 
 
-def _page(evaluation, html_page, html_depth: int, grouping: tuple) -> tuple[str, str] | None:
-    """``(path, page)`` of the --html page, or None without one; its warnings said (made
-    before any output: a page without a mean is refused first). ``grouping``:
-    ``(--strata, the table read from it, --group-by)``: the page has a section per
-    stratum as compare's, and lists the sidecar among its inputs."""
+def _page(evaluation, html_page, html_depth: int, grouping, quiet: bool) -> tuple | None:
+    """``(path, page)`` of the --html page (made before any output, a page without a mean
+    refused first; drawn unless ``quiet``; its warnings said), or None without one.
+    ``grouping``: (--strata, its table, --group-by): a section per stratum, as compare's."""
     if html_page is None:
         return None
     from ..comparison import from_evaluation
     from ..report import input_record
 
     strata, sidecar, group_by = grouping
-    paired = from_evaluation(evaluation, strata=sidecar, group_by=group_by)
-    if strata is not None:
-        paired.inputs.append(input_record(strata, "strata"))
-    # the page of score's runs (a comparison of them below its means), not compare's
-    page = paired.to_html(html_depth, title="trecbench score report")
+    with drawn(quiet) as progress:  # ended before the warnings
+        paired = from_evaluation(evaluation, strata=sidecar, group_by=group_by, progress=progress)
+        paired.inputs += [input_record(strata, "strata")] if strata is not None else []
+        # the page of score's runs (a comparison of them below its means), not compare's
+        page = paired.to_html(html_depth, title="trecbench score report", progress=progress)
     _warn(paired.warnings)
     return html_page, page
 
@@ -443,7 +443,6 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
     from ..errors import TrecbenchError
     from ..evaluation import evaluate
     from ..renderers import trec_format
-    from .progress import TaskProgress, wanted
 
     client = None
     progress = TaskProgress() if wanted(flags["quiet"]) else None

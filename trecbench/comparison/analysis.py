@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -291,6 +292,7 @@ def from_evaluation(
     *,
     strata: pd.DataFrame | None = None,
     group_by: Sequence[str] = (),
+    progress: Callable[[str, int, int | None], None] | None = None,
 ) -> Comparison:
     """A Comparison of an :class:`~trecbench.Evaluation`'s runs for ``score --html``'s
     page (the first run is the baseline), with its inputs: the per-topic means score
@@ -305,7 +307,9 @@ def from_evaluation(
     section per stratum, as compare's. ``statistics``: compare's defaults
     (:class:`StatsSettings`: 10,000 resamples, seed 0), so that the same runs have the same
     intervals on both pages; its ``missing`` is the one above. Where the runs were scored
-    with tie bounds (``score --tie-bounds``), the page has compare's tie sensitivity."""
+    with tie bounds (``score --tie-bounds``), the page has compare's tie sensitivity.
+    ``progress(label, done, total)`` is told the resamples drawn (``resampling``), as
+    :func:`~trecbench.comparison.compare` tells them."""
     from ..measures.registry import MEAN, RUNID
 
     means = [c.display for c in evaluation.columns if c.summary == MEAN]
@@ -338,6 +342,7 @@ def from_evaluation(
         bounds=bounds,
         statistics=statistics or StatsSettings(),
         missing="zero" if complete else "drop",
+        progress=None if progress is None else partial(progress, "resampling"),
     )
     _warn_of_page_differences(comparison, evaluation, left_out, complete)
     _record_scoring(comparison, evaluation)

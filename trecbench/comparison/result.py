@@ -409,13 +409,15 @@ class Comparison:
         depth: int = 20,
         path: str | os.PathLike | None = None,
         title: str = "trecbench comparison",
+        progress=None,
     ) -> str:
         """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`)
         headed ``title``: with run files and their qrels files (one, or each run its own)
         among its inputs, each topic's drill-down shows every run's top ``depth`` documents
         and their grades: kept as the runs were scored with ``drill_depth=depth`` (a run
         from standard input or a pipe too), else read again (files only). Written to
-        ``path`` when given (all or nothing, never over an input)."""
+        ``path`` when given (all or nothing, never over an input). ``progress(label, done,
+        total)`` is told the page's making (:func:`~trecbench.html_report.comparison_html`)."""
         from ..html_report import comparison_html
 
         if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
@@ -423,10 +425,12 @@ class Comparison:
         depth = int(depth)
         kept = self._kept(depth)
         if kept is not None:  # from the runs as scored: in memory, a pipe's too
-            page = comparison_html(self, depth=depth, title=title, kept=kept)
+            page = comparison_html(self, depth=depth, title=title, kept=kept, progress=progress)
         else:
             runs, qrels = self.scored_files() or (None, None)
-            page = comparison_html(self, runs=runs, qrels=qrels, depth=depth, title=title)
+            page = comparison_html(
+                self, runs=runs, qrels=qrels, depth=depth, title=title, progress=progress
+            )
         if path is not None:
             outputs.write_file(path, page, [item["path"] for item in self.inputs or []])
         return page
@@ -441,6 +445,7 @@ class Comparison:
         argv: Sequence[str] | None = None,
         plot_order: str = "difference",
         html_depth: int | None = 20,
+        progress=None,
     ) -> list[Path]:
         """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, report.html
         (with its drill-down to each run's top ``html_depth`` documents; None: no page),
@@ -451,7 +456,8 @@ class Comparison:
 
         Everything is prepared first and committed together: on any failure no file is
         replaced. Inputs are never overwritten. The report and the manifest share one
-        ``experiment_id``.
+        ``experiment_id``. ``progress(label, done, total)`` is told report.html's making
+        (:meth:`to_html`).
         """
         import uuid
 
@@ -471,7 +477,8 @@ class Comparison:
             from ..html_report import documents
 
             documents.check_drill_depth(html_depth, "html_depth")  # named as given
-            files[out / HTML_FILE] = (utf8(self.to_html(html_depth)), "html")
+            page = self.to_html(html_depth, progress=progress)
+            files[out / HTML_FILE] = (utf8(page), "html")
         if plots:
             files |= {
                 out / name: (data, "plot") for name, data in self.plot_files(plot_order).items()

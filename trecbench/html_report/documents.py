@@ -86,7 +86,7 @@ def _ranked(source, records: Mapping[str, Mapping], options: Mapping) -> pa.Tabl
 
 def drill_down(
     runs: Mapping[str, object], records: Mapping[str, Mapping],
-    qrels: Mapping[str, pa.Table], depth: int, options: Mapping,
+    qrels: Mapping[str, pa.Table], depth: int, options: Mapping, step=lambda: None,
 ) -> tuple[dict, dict]:  # fmt: skip
     """``(top_documents, precision_recall)`` of ``runs`` ({run: path or table}, each
     read and ranked as the scoring of ``options`` did: :func:`scored_options`), each
@@ -100,7 +100,7 @@ def drill_down(
     (:func:`~trecbench.evaluation.drill.float32_ties`); depth 0: none, the curves alone.
     Each run is read, ranked, used and let go in turn, so that one run's table is in
     memory at a time, not every run's (5 runs of 500,000 lines: the page's peak 70 MB
-    lower)."""
+    lower). ``step()`` is told after each run."""
     check_drill_depth(depth)
     grades: dict[int, pa.Table] = {}  # per qrels table, its last grades: made once
     topics: dict[str, dict] = {}
@@ -115,6 +115,7 @@ def drill_down(
             _add_graded(topics, run, graded(shown, grades[id(judged)]))
         curves |= precision_recall(qrels[run], {run: table}, options)
         del table  # before the next run is read
+        step()
     return topics, curves
 
 
@@ -129,13 +130,15 @@ def check_drill_depth(depth: int, keyword: str = "depth") -> None:
         raise UsageError(Setting(keyword), f" must be from 0 to {LONG_MAX}, not {depth!r}")
 
 
-def from_kept(kept: Mapping[str, object], depth: int) -> tuple[dict, dict]:
+def from_kept(kept: Mapping[str, object], depth: int, step=lambda: None) -> tuple[dict, dict]:
     """``(top_documents, precision_recall)`` as :func:`drill_down` gives them, from what
-    each run's scoring kept (``{run: DrillDown}`` of ``depth`` documents per topic)."""
+    each run's scoring kept (``{run: DrillDown}`` of ``depth`` documents per topic);
+    ``step()`` told after each run."""
     check_drill_depth(depth)
     topics: dict[str, dict] = {}
     for run, drill in kept.items():
         _add_graded(topics, run, drill.documents)
+        step()
     return topics, {run: drill.precision_recall for run, drill in kept.items()}
 
 

@@ -15,8 +15,31 @@ from ..renderers import comparison_cells as cells
 from . import blocks
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
+# what a page's ``progress(label, done, total)`` is told (see :class:`Steps`)
+PROGRESS_LABEL = "rendering the page"
 # how the page shows a text read from an input (see _shown)
 _page_text = escaper("html")
+
+
+class Steps:
+    """The page's making told to ``progress(PROGRESS_LABEL, done, total)`` (nothing
+    without ``progress``), counted in steps of about one figure's share each (as measured
+    on 5 runs of 15,000 topics, 6 measures: some 0.1 s each): each run's drill-down, the
+    per-topic values and the texts as shown (a step per run each), each figure made, each
+    figure serialised (Bokeh serialises them at once: told together), the page's data and
+    its template (a step per measure and one more each: they grow with the values)."""
+
+    def __init__(self, progress, runs: int, measures: int):
+        self.progress, self.done = progress, 0
+        self.figures = measures * (1 + (runs > 1)) + 1  # means, differences, the curves
+        self.total = 3 * runs + 2 * self.figures + 2 * (measures + 1)
+        self.first_steps = runs  # the drill-down's
+        self.step(0)
+
+    def step(self, count: int = 1) -> None:
+        self.done += count
+        if self.progress is not None:
+            self.progress(PROGRESS_LABEL, self.done, self.total)
 
 
 def environment(jinja2):
@@ -115,9 +138,12 @@ def _topic_values(comparison) -> dict:
     return values
 
 
-def _figures(comparison, values: dict, curves: dict | None) -> tuple[str, list[tuple]]:
+def _figures(
+    comparison, values: dict, curves: dict | None, steps: Steps
+) -> tuple[str, list[tuple]]:
     """Bokeh's script and, per figure, its div and its text alternative (a canvas has
-    none: a screen reader read nothing of the figures)."""
+    none: a screen reader read nothing of the figures); ``steps`` told each figure made
+    and their serialisation."""
     from bokeh.embed import components
 
     from . import figures
@@ -129,6 +155,7 @@ def _figures(comparison, values: dict, curves: dict | None) -> tuple[str, list[t
     for measure in comparison.measures:
         rows = summary[summary["measure"] == measure].to_dict(orient="records")
         plots.append(figures.means_figure(measure, rows))
+        steps.step()
         labels.append(
             f"Chart: {measure}, each run's mean with its interval, a run a row ({runs}); "
             "the numbers are in the summary table"
@@ -144,17 +171,23 @@ def _figures(comparison, values: dict, curves: dict | None) -> tuple[str, list[t
         }
         if series:
             plots.append(figures.differences_figure(measure, baseline, series))
+            steps.step()
             labels.append(
                 f"Chart: {measure}, per-topic difference of {', '.join(series)} against "
                 f"{baseline}, sorted; the values are in the topics table"
             )
     if curves:
         plots.append(figures.precision_recall_figure(curves))
+        steps.step()
         labels.append(
             f"Chart: precision-recall curves of {', '.join(curves)}, the interpolated "
             "precision at the 11 recall levels"
         )
+    # the figures the page has not (no curves, or no run but the baseline's differences):
+    # neither made nor serialised
+    steps.step(2 * (steps.figures - len(plots)))
     script, divs = components(figures.rooted(plots))
+    steps.step(len(plots))
     return script, list(zip(divs, labels, strict=True))
 
 
@@ -277,6 +310,7 @@ def comparison_html(
     title: str = "trecbench comparison",
     preamble: list | None = None,
     kept=None,
+    progress=None,
 ) -> str:
     """The page of ``comparison`` (a :class:`~trecbench.comparison.Comparison`); the
     drill-down shows each run's top ``depth`` documents per topic and the precision-recall
@@ -286,22 +320,27 @@ def comparison_html(
     path or table}), as the comparison's runs were scored (its ``evaluation``: -l, -M,
     -J, the trec_eval version). ``preamble``: the blocks shown first
     (:mod:`trecbench.renderers.blocks`: the benchmark's R-task part), their input text
-    escaped as the page shows it (:func:`~trecbench.escaping.isolated_text`)."""
+    escaped as the page shows it (:func:`~trecbench.escaping.isolated_text`).
+    ``progress(label, done, total)``, if given, is told the page's making as it goes
+    (:data:`PROGRESS_LABEL`, in steps: :class:`Steps`); the page is the same."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
+    steps = Steps(progress, len(comparison.runs), len(comparison.measures))
     # half a million small lists and dicts on 5,000 topics: see trecbench.collector
     with paused():
-        drill = _drill_down(comparison, runs, qrels, depth, kept)
-        return _page(jinja2, comparison, drill, depth, title, preamble)
+        drill = _drill_down(comparison, runs, qrels, depth, kept, steps.step)
+        steps.step(max(0, steps.first_steps - steps.done))  # the runs not drilled down
+        return _page(jinja2, comparison, drill, depth, title, preamble, steps)
 
 
-def _drill_down(comparison, runs, qrels, depth: int, kept) -> tuple[dict, dict | None]:
-    """``(documents, curves)`` of the page (see :func:`comparison_html`)."""
+def _drill_down(comparison, runs, qrels, depth: int, kept, step) -> tuple[dict, dict | None]:
+    """``(documents, curves)`` of the page (see :func:`comparison_html`), ``step()`` told
+    after each run's."""
     from ..inputs.streams import rereadable
     from . import documents
 
     if kept is not None and depth > 0:  # as the runs were scored: in memory, a pipe's too
-        return documents.from_kept(kept, depth)
+        return documents.from_kept(kept, depth, step)
     if not (runs and qrels and depth > 0):
         return {}, None
     # a run read from standard input cannot be read again: the page has no drill-down
@@ -310,16 +349,17 @@ def _drill_down(comparison, runs, qrels, depth: int, kept) -> tuple[dict, dict |
     records = {item["path"]: item for item in comparison.inputs or []}
     options = documents.scored_options(comparison.evaluation)
     judged = documents.judgments(qrels, options)
-    return documents.drill_down(runs, records, judged, depth, options)
+    return documents.drill_down(runs, records, judged, depth, options, step)
 
 
-def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) -> str:
+def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble, steps: Steps) -> str:
     from bokeh.resources import Resources
 
     from ..evaluation.drill import mean_curves
     from .figures import MIN_WIDTH
 
     values = _topic_values(comparison)
+    steps.step(len(comparison.runs))
     docs, curves = drill
     if curves:  # per topic: averaged over the page's topics, as its means are
         curves = mean_curves(curves, comparison.queries)
@@ -329,7 +369,8 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
     topics = [_page_text(qid) for qid in sorted(values)]
     places = _code_point_places(comparison.runs)
     comparison, values, docs, curves = _shown(comparison, values, docs, curves)
-    script, divs = _figures(comparison, values, curves)
+    steps.step(len(comparison.runs))
+    script, divs = _figures(comparison, values, curves, steps)
     data = {
         "runs": comparison.runs,
         "baseline": comparison.baseline,
@@ -346,7 +387,9 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
             "judged_only": bool(evaluation.get("judged_only")),
         },
     }
-    return (
+    data = _data_block(data)
+    steps.step(len(comparison.measures) + 1)
+    page = (
         environment(jinja2)
         .get_template("comparison.html.j2")
         .render(
@@ -374,7 +417,9 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
             figure_script=script,
             figure_print_width=MIN_WIDTH,
             figures=divs,
-            data=_data_block(data),
+            data=data,
             provenance=json.dumps(provenance, indent=1, ensure_ascii=False),
         )
     )
+    steps.step(len(comparison.measures) + 1)
+    return page
