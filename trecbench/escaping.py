@@ -29,7 +29,8 @@ def escape_text(text, also: str = "") -> str:
     gives it) becomes ``%XX`` of that byte: ``os.fsdecode(unquote_to_bytes(...))`` gives
     the name back."""
     text = str(text)
-    if text.isprintable() and "%" not in text and not any(c in text for c in also):
+    # no generator for ``any`` without ``also``: a page escapes a million document ids
+    if text.isprintable() and "%" not in text and not (also and any(c in text for c in also)):
         return text
     return "".join(_quoted(c) if c == "%" or c in also or not c.isprintable() else c for c in text)
 
