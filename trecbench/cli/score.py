@@ -6,6 +6,7 @@ import click
 
 from ..plurals import first_few
 from ..text_bytes import utf8
+from . import progress as bars  # looked up when called: tests draw them as on a terminal
 from . import small
 from .evaluation_options import (
     evaluation_options,
@@ -15,7 +16,6 @@ from .evaluation_options import (
 )
 from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
-from .progress import TaskProgress, drawn, wanted
 from .report_options import report_options
 from .score_sections import with_routing, with_unjudged_bounds
 from .shared_options import (
@@ -341,7 +341,7 @@ def _page(evaluation, html_page, html_depth: int, grouping, quiet: bool) -> tupl
     from ..report import input_record
 
     strata, sidecar, group_by = grouping
-    with drawn(quiet) as progress:  # ended before the warnings
+    with bars.drawn(quiet) as progress:  # ended before the warnings
         paired = from_evaluation(evaluation, strata=sidecar, group_by=group_by, progress=progress)
         paired.inputs += [input_record(strata, "strata")] if strata is not None else []
         # the page of score's runs (a comparison of them below its means), not compare's
@@ -445,7 +445,7 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
     from ..renderers import trec_format
 
     client = None
-    progress = TaskProgress() if wanted(flags["quiet"]) else None
+    progress = bars.TaskProgress() if bars.wanted(flags["quiet"]) else None
     if dask_address is not None:
         from ..dask import connect
 
