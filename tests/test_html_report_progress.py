@@ -16,6 +16,7 @@ from conftest import ROOT
 from trecbench.cli import _register, cli
 from trecbench.cli import progress as progress_module
 from trecbench.comparison import compare, compare_scores
+from trecbench.evaluation import evaluate
 
 pytest.importorskip("bokeh")
 _register()
@@ -74,6 +75,14 @@ def test_a_page_without_drill_down_or_curves_still_ends_at_its_total():
     assert _stable(page) == _stable(comparison.to_html())
 
 
+def test_the_scoring_tells_the_kept_documents_graded_run_by_run():
+    told: list[tuple] = []
+    evaluate(QRELS, RUNS, MEASURES, drill_depth=5, progress=lambda *call: told.append(call))
+    grading = [call[1:] for call in told if call[0] == "grading documents"]
+    assert grading == [(done, 3) for done in range(4)]  # after the scoring, a run a step
+    assert told[-len(grading) :] == [("grading documents", *call) for call in grading]
+
+
 @pytest.fixture
 def drawn_on_a_terminal(monkeypatch):
     """Progress drawn as on a terminal, every bar at once (no delay)."""
@@ -94,7 +103,8 @@ def _measures() -> list[str]:
 def test_score_html_draws_the_page_s_making_and_quiet_none(tmp_path, drawn_on_a_terminal):
     shown = _invoke("score", *_measures(), "--html", str(tmp_path / "p.html"), QRELS, *RUNS)
     assert f"{PROGRESS_LABEL}: 100%" in shown.stderr and "steps/s" in shown.stderr
-    assert "resampling:" in shown.stderr  # the page's intervals, seconds on large runs
+    # the kept documents graded, the page's intervals: seconds each on large runs
+    assert "grading documents: 100%" in shown.stderr and "resampling:" in shown.stderr
     assert "%|" not in shown.stdout
     quiet = _invoke(
         "score", *_measures(), "--html", str(tmp_path / "q.html"), "--quiet", QRELS, *RUNS

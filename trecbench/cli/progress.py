@@ -134,7 +134,7 @@ class TaskProgress:
         self.units |= {"validating": "B"}
         self.units |= {"fusing candidates": " candidates", "scoring candidates": " candidates"}
         self.units |= {"parsing": " files", "ranking": " runs", "checking modes": " modes"}
-        self.units |= {"writing outputs": " files"}
+        self.units |= {"writing outputs": " files", "grading documents": " runs"}
         self.units |= units or {}
         self.stale, self.delay, self.interval = stale, delay, interval
         self.label: str | None = None

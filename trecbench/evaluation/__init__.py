@@ -128,7 +128,8 @@ def evaluate(
     ``options``);
     ``progress(label, done, total)`` is
     told how reading files (bytes) and scoring runs advance; of runs scored in worker
-    processes, the bytes read of them all (``reading N runs``), then the runs finished.
+    processes, the bytes read of them all (``reading N runs``), then the runs finished,
+    then, with ``drill_depth``, each run's kept documents graded (``grading documents``).
 
     A run file longer than a block of lines is read and scored in blocks of whole topics,
     a run whose topics are scattered and that does not fit the memory budget is spilled
@@ -234,7 +235,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
             raise
         raise held.renamed(error, qrels, loaded.origin) from None
     if plan.drill is not None:
-        drill.grade(evaluation.runs, truth.table)
+        drill.grade(evaluation.runs, truth.table, progress)
     return evaluation
 
 

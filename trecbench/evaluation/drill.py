@@ -144,16 +144,21 @@ def joined(parts: list[pa.Table]) -> pa.Table:
     return top
 
 
-def grade(runs, qrels: pa.Table) -> None:
+def grade(runs, qrels: pa.Table, progress=None) -> None:
     """Give each run's kept documents (``runs``: RunResults) their grade in ``qrels``:
     in the process that called the evaluation, once its runs are in (a worker process
-    would pay Arrow's join set-up again for it)."""
+    would pay Arrow's join set-up again for it); ``progress(label, done, total)`` told
+    each run graded (``grading documents``: half a second a run of 15,000 topics)."""
     grades = None
-    for run in runs:
-        if run.drill_down is not None:
-            grades = last_grades(qrels) if grades is None else grades
-            documents = graded(run.drill_down.documents, grades)
-            run.drill_down = replace(run.drill_down, documents=documents)
+    kept = [run for run in runs if run.drill_down is not None]
+    if progress is not None and kept:
+        progress("grading documents", 0, len(kept))
+    for done, run in enumerate(kept, 1):
+        grades = last_grades(qrels) if grades is None else grades
+        documents = graded(run.drill_down.documents, grades)
+        run.drill_down = replace(run.drill_down, documents=documents)
+        if progress is not None:
+            progress("grading documents", done, len(kept))
 
 
 def last_grades(qrels: pa.Table) -> pa.Table:
