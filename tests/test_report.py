@@ -593,7 +593,7 @@ def test_report_groups_match_schema(tmp_path):
 
 @pytest.mark.parametrize("in_blocks", [False, True])
 def test_score_takes_checksums_only_for_its_report(files, tmp_path, monkeypatch, in_blocks):
-    """A file's sha256 is taken only when --report or --manifest writes it down: plain
+    """A file's sha256 is taken only when --report, --manifest or --html writes it: plain
     ``score`` counts the bytes it reads and hashes none (read whole or in blocks)."""
     from trecbench import memory, provenance
 
@@ -620,6 +620,31 @@ def test_score_takes_checksums_only_for_its_report(files, tmp_path, monkeypatch,
     records = {Path(r["path"]).name: r for r in json.loads(target.read_bytes())["inputs"]}
     for path in (run, qrels):
         assert records[path.name]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_score_html_takes_checksums_and_the_docs_say_so(files, tmp_path, monkeypatch):
+    """``score --html`` alone takes the sha256 of what it scores (the page lists them in
+    its provenance), and docs/reports.md, which names the options that take them, names
+    --html among them."""
+    from trecbench import provenance
+
+    hashed: list[int] = []
+    update = provenance.Digest.update
+
+    def counting(self, block):
+        if self._sha256 is not None:
+            hashed.append(len(block))
+        update(self, block)
+
+    monkeypatch.setattr(provenance.Digest, "update", counting)
+    run, qrels = files
+    _, error = score_cli([str(qrels), str(run), "--html", "page.html"], tmp_path, monkeypatch)
+    assert error is None and hashed
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert hashlib.sha256(run.read_bytes()).hexdigest() in page
+    docs = " ".join((Path(__file__).parents[1] / "docs/reports.md").read_text().split())
+    said = re.search(r"`trecbench score` takes the checksums [^;]*? only when ([^(]*) writes", docs)
+    assert said is not None and "`--html`" in said.group(1)
 
 
 def test_a_report_after_a_plain_score_has_the_ontology_checksum(tmp_path, monkeypatch):
