@@ -320,6 +320,7 @@ def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
     from .. import __version__, provenance
     from ..errors import InputError
     from ..inputs import ir_metadata
+    from ..report import environment
 
     inputs = [
         {"path": str(run), "sha256": (provenance.recorded(run) or {}).get("sha256")} for run in runs
@@ -328,6 +329,7 @@ def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
         "tag": tag,
         "method": {"fusion": {**fusion, "runs": inputs}},
         "implementation": {"source": {"name": "trecbench", "version": __version__}},
+        "platform": ir_metadata.platform(environment()),  # the versions behind the numbers
     }
     description = ir_metadata.read_file(given)
     if str(description.get("tag", tag)) != tag:  # as convert: the block names its run's tag

@@ -229,6 +229,18 @@ def _written(value: Any) -> str:
     return str(value)
 
 
+def platform(environment: dict[str, Any]) -> dict[str, Any]:
+    """The ``platform`` entry of a block trecbench writes of what it computed itself (a
+    fused run): Python's version and the packages' of ``environment`` (as
+    :func:`trecbench.report.environment` gives it, the reports' one source of versions)
+    as ``name==version`` under ``software.libraries.python``, the ir_metadata schema's
+    place for them; a package not installed is left out."""
+    packages = environment["packages"].items()
+    libraries = [f"{name}=={number}" for name, number in packages if number is not None]
+    python = [f"python=={environment['python']}", *libraries]
+    return {"software": {"libraries": {"python": python}}}
+
+
 def block_text(metadata: dict[str, Any]) -> str:
     """``metadata`` as an ir_metadata block, to write at the top of a run: each text reads
     back as the same text, under YAML 1.1 (PyYAML, trecbench) and 1.2 (the version the

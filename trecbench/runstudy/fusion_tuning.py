@@ -63,6 +63,7 @@ class FusionTuning:
     training: float
     seed: int
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
+    search: FusionSearch | None = None  # the search's settings: its grid is recorded
 
     @property
     def folds(self) -> int:
@@ -86,6 +87,19 @@ class FusionTuning:
             "fold_choices": [self.candidates[c].label() for c in self.fold_choice],
             "seed": self.seed,
             "candidates": len(self.candidates),
+            **self._grid(),
+        }
+
+    def _grid(self) -> dict:
+        """The grid searched, which changes what is chosen: RRF's ``k_grid`` or the weights'
+        ``step`` (the other null), as given to the search."""
+        if self.search is None:
+            return {}
+        by_k = TUNED.get(self.method) == "k"
+        k_grid = [k if isinstance(k, int) else float(k) for k in self.search.k_grid]
+        return {
+            "k_grid": k_grid if by_k else None,
+            "step": None if by_k else float(self.search.step),
         }
 
 
@@ -343,4 +357,5 @@ def tune_fusion(tables, qrels, measure: str, search: FusionSearch, progress=None
         float(held.mean()),
         float(values[chosen].mean()),
         search.seed,
+        search=search,
     )
