@@ -124,10 +124,11 @@ def _with_metadata(conversion, inputs):
         for path in inputs
     ]
     # the run's implementation is the system that made it, not trecbench: that converted it
-    known = {
-        "method": {"conversion": {"converter": conversion.converter, "tool": tool()}},
-        "data": {"converted": sources},
-    }
+    made = {"converter": conversion.converter, "tool": tool()}
+    options = conversion.provenance.get("options")
+    if options is not None:  # the sidecar's: the options that changed the runs (--depth...)
+        made["options"] = options
+    known = {"method": {"conversion": made}, "data": {"converted": sources}}
     try:
         metadata = ir_metadata.merged(known, description)
     except ValueError as error:

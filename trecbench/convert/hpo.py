@@ -308,6 +308,7 @@ def convert_hpo(
             "ontology": ontology_info,
             "options": {
                 "depth": depth,
+                "results_format": results_format,  # null: detected (each input's kind)
                 "language": language,
                 "graded": graded,
                 "grades": grade_map,

@@ -1,0 +1,79 @@
+"""What an ir_metadata block trecbench writes records of the options that made its run:
+``fuse --optimize``'s grid (the step changes the weights chosen) and the versions behind
+the numbers, ``convert``'s options (--depth...) as its sidecar records them."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import platform
+from importlib.metadata import version
+
+import pytest
+from conftest import ROOT
+
+import trecbench
+from trecbench.cli import run
+
+LEXICAL = ROOT / "data" / "hpo-rtask" / "lexical.run"
+VECTOR = ROOT / "data" / "hpo-rtask" / "vector.run"
+QRELS = ROOT / "data" / "hpo-rtask" / "hpo-rtask.qrels"
+
+
+def _fused(tmp_path, name: str, *options: str) -> dict:
+    """The ir_metadata of ``fuse --ir-metadata`` with ``options``, the vector run gzipped."""
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  team: rev\n")
+    vector = tmp_path / "v.run.gz"
+    vector.write_bytes(gzip.compress(VECTOR.read_bytes()))
+    out = tmp_path / name
+    argv = ["fuse", *options, "--qrels", str(QRELS), str(LEXICAL), str(vector)]
+    assert run([*argv, "--ir-metadata", str(about), "-o", str(out)]) == 0
+    return trecbench.load_run(str(out)).ir_metadata
+
+
+@pytest.mark.parametrize(("step", "candidates"), [("0.25", 5), ("0.1", 11)])
+def test_fuse_optimize_records_the_step_that_changes_the_choice(tmp_path, capsys, step,
+                                                                candidates):  # fmt: skip
+    # the block left --step out: 0.25 chose 0.75,0.25 of 5 candidates, 0.1 0.6,0.4 of 11
+    options = ["--method", "combsum", "--optimize", "nDCG@10", "--step", step]
+    searched = _fused(tmp_path, "g.run", *options)["method"]["fusion"]["optimized"]
+    assert searched["step"] == float(step) and searched["k_grid"] is None
+    # two runs, weights i/parts summing to 1: parts + 1 candidates (stars and bars)
+    parts = round(1 / float(step))
+    assert searched["candidates"] == math.comb(parts + 1, 1) == candidates
+    assert all(round(w * parts, 9).is_integer() for w in searched["weights"])
+    assert {"measure", "folds", "seed"} <= set(searched)
+
+
+def test_fuse_optimize_records_rrf_s_k_grid(tmp_path, capsys):
+    searched = _fused(tmp_path, "r.run", "--optimize", "P@10")["method"]["fusion"]["optimized"]
+    assert searched["k_grid"] == list(range(10, 101, 10)) and searched["step"] is None
+    assert searched["k"] in searched["k_grid"]
+
+
+def test_fuse_records_python_and_the_package_versions(tmp_path, capsys):
+    metadata = _fused(tmp_path, "g.run", "--optimize", "P@10")
+    libraries = metadata["platform"]["software"]["libraries"]["python"]
+    assert libraries[0] == f"python=={platform.python_version()}"
+    for package in ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures"):
+        assert f"{package}=={version(package)}" in libraries
+
+
+def test_convert_records_the_options_of_its_sidecar(tmp_path, capsys):
+    # the block named the converter and the inputs, not --depth: the run file alone did
+    # not say how it was made
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  team: rev\n")
+    cases = ROOT / "data" / "hpo-demo" / "cases.json"
+    results = ROOT / "data" / "hpo-demo" / "results" / "tfidf-word" / "terms.jsonl"
+    out = tmp_path / "cv3"
+    argv = ["convert", "--ir-metadata", str(about), "hpo", str(cases), "--results", str(results)]
+    assert run([*argv, "--depth", "7", "--results-format", "terms", "-o", str(out)]) == 0
+    options = trecbench.load_run(str(out / "tfidf-word.run")).ir_metadata["method"]["conversion"][
+        "options"
+    ]
+    assert options["depth"] == 7 and options["results_format"] == "terms"
+    sidecar = json.loads((out / "cases.sidecar.json").read_bytes())
+    assert options == sidecar["provenance"]["options"]
