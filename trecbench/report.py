@@ -109,6 +109,8 @@ def input_record(
     from .inputs import table_counts
 
     with provenance.record_scope():  # the call's, or one for this record
+        if kind in ("run", "qrels") and counts is None and table is None:
+            counts = _read_counts(path, kind)
         if kind in ("run", "qrels") and counts is None:
             counts = (
                 table_counts(table, kind) if table is not None else _streamed_counts(path, kind)
@@ -116,6 +118,28 @@ def input_record(
         size, sha256 = file_digest(path)
     record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
     return record | dict(counts) if kind in ("run", "qrels") else record
+
+
+def _read_counts(path: str | os.PathLike, kind: str) -> dict | None:
+    """The counts a reader of the current call kept with the checksum of ``path`` read as
+    ``kind`` (:func:`trecbench.inputs.load`), or None."""
+    known = provenance.recorded(path)
+    if known is None or known.get("kind") != kind or "lines" not in known:
+        return None
+    return {k: v for k, v in known.items() if k not in ("path", "kind", "size", "sha256")}
+
+
+def read_records(files: Iterable[tuple[Any, str]]) -> list[dict]:
+    """The records (:func:`input_record`) of those of ``files`` (``(source, kind)``) that
+    are files, each once in the order given (a table held in memory has none): taken as a
+    reader of the current call read them, so that a pipe is not read again."""
+    records: list[dict] = []
+    for source, kind in files:
+        if isinstance(source, (str, os.PathLike)) and all(
+            r["path"] != str(source) for r in records
+        ):
+            records.append(input_record(source, kind))
+    return records
 
 
 def tool() -> dict:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import pyarrow as pa
 
-from .. import arrow
+from .. import arrow, provenance
 from ..errors import UsageError
 from ..type_names import python_type, yes_or_no
 from . import ir_metadata
@@ -123,6 +123,9 @@ def _load_source(source: Source, kind: str, check: Check | None, **reading) -> L
     path = source.path
     record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
     record |= ir_metadata.recorded(metadata)
+    # its counts kept with its checksum: a record asked for later (pool's, similarity's
+    # JSON: trecbench.report.input_record) need not read the file (or pipe) again
+    provenance.remember(source.key, record)
     return Loaded(kind, table, path, path, record, tuple(warnings))
 
 
