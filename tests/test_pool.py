@@ -255,7 +255,7 @@ def test_numpy_integers_are_taken_as_evaluate_takes_them():
     result = pool(runs, depth=np.int64(1), relevance_level=np.int32(2))
     assert result.docno == ["a", "c"]
     settings = json.loads(json.dumps(result.to_json()))["settings"]
-    assert settings == {"depth": 1, "relevance_level": 2}
+    assert settings == {"depth": 1, "relevance_level": 2, "qrels": None, "unjudged_grade": None}
     with pytest.raises(UsageError, match=r"pool depth must be a positive integer .*, not 1.5"):
         pool(runs, depth=1.5)
     with pytest.raises(UsageError, match=r"pool depth must be a positive integer .*, not True"):

@@ -94,6 +94,6 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
         result = compute(list(runs), **settings, progress=progress)
     echo_input_warnings()
     pool_file = result.to_text(unjudged_grade)  # an id no TREC file holds: refused first
-    click.echo(pool_text(result, output_format), nl=False)  # then: a full one writes no file
+    click.echo(pool_text(result, output_format, grade), nl=False)  # then: a full one writes no file
     outputs.write_file(output, pool_file, inputs)
     echo_written(output, counted(len(result.qid), "document"))

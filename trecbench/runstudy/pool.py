@@ -11,6 +11,7 @@ SIGIR 1998).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,6 +64,10 @@ class Pool:
     contributions: list[RunContribution]
     with_qrels: bool
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
+    # the records of its input files, runs then qrels (trecbench.report.input_record),
+    # taken as they were read; and the qrels' path (None: none given, or held in memory)
+    inputs: tuple[dict, ...] = ()
+    qrels: str | None = None
 
     def to_text(self, grade: str | None = None) -> str:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given)."""
@@ -72,8 +77,13 @@ class Pool:
         end = f" {grade}\n" if grade is not None else "\n"
         return "".join(f"{q} 0 {d}{end}" for q, d in zip(self.qid, self.docno, strict=True))
 
-    def to_json(self) -> dict:
-        """The summary of ``pool --format json`` (the documents are in the pool file)."""
+    def to_json(self, unjudged_grade: str | None = None) -> dict:
+        """The summary of ``pool --format json`` (the documents are in the pool file), with
+        what made it, as leaderboard's JSON records it (``tool``, ``environment``,
+        ``settings``, ``inputs``); ``unjudged_grade``: the grade the pool file was written
+        with (:meth:`to_text`)."""
+        from ..report import environment, tool
+
         runs = []
         for c in self.contributions:
             row = {"run": c.run, "pooled": c.pooled, "unique": c.unique}
@@ -81,10 +91,15 @@ class Pool:
                 row |= {"judged": c.judged, "relevant_only": c.relevant_only}
             runs.append(row)
         return {
+            "tool": tool(),
+            "environment": environment(),
             "settings": {
                 "depth": self.settings.depth,
                 "relevance_level": self.settings.relevance_level,
+                "qrels": self.qrels,
+                "unjudged_grade": unjudged_grade,
             },
+            "inputs": list(self.inputs),
             "documents": len(self.qid),
             "topics": len(set(self.qid)),
             "runs": runs,
@@ -137,6 +152,7 @@ def pool(
     from ..conclusions.scores import source_name
     from ..inputs import split_runs
     from ..naming import check_read_once, run_names
+    from ..report import read_records
 
     settings = PoolSettings(depth, relevance_level)
     sources, given = split_runs(runs)
@@ -164,6 +180,8 @@ def pool(
         docno.take(sort).to_pylist(),
         contributions,
         judged is not None,
+        inputs=tuple(read_records([*((s, "run") for s in sources), (qrels, "qrels")])),
+        qrels=str(qrels) if isinstance(qrels, (str, os.PathLike)) else None,
     )
 
 

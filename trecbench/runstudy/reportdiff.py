@@ -94,6 +94,8 @@ class ReportDiff:
     values: list[ValueChange]
     cause: str | None
     sections: list[SectionChange] = field(default_factory=list)
+    # the records of the two report files (trecbench.report.input_record), a then b
+    reports: tuple[dict, ...] = ()
 
     @property
     def same(self) -> bool:
@@ -105,11 +107,15 @@ class ReportDiff:
 
     def to_json(self) -> dict:
         """The JSON document of ``diff --format json``."""
+        from ..report import tool
+
         return {
+            "tool": tool(),
             "same": self.same,
             "cause": self.cause,
             "a": self.a.path,
             "b": self.b.path,
+            "reports": dict(zip("ab", self.reports, strict=True)) if self.reports else None,
             "inputs": [{"a": x, "b": y} for x, y in self.inputs],
             "options": _both(self.options),
             "versions": _both(self.versions),
@@ -381,6 +387,8 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     >>> result.cause  # doctest: +SKIP
     'the qrels differ: ...'
     """
+    from ..report import input_record
+
     a = read_view(path_a)
     # one pipe or standard input named twice (`diff - -`) is read once and is the same as
     # itself, as GNU diff has it and as a regular file given twice is: read again it was empty
@@ -402,9 +410,15 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     sections = _section_changes(a, b)
     parts = (inputs, options, versions, measures, spellings, runs, topics, values, sections)
     cause = _cause(*parts[:-1]) if any(parts) else None
+    # the two reports' records (path, kind, size, sha256), taken as they were read
+    record_a = input_record(path_a, "report")
+    records = (
+        record_a,
+        {**record_a, "path": str(path_b)} if once else input_record(path_b, "report"),
+    )
     return ReportDiff(
         a, b, inputs, options, versions, measures, spellings, runs, topics, values, cause,
-        sections,
+        sections, records,
     )  # fmt: skip
 
 

@@ -105,11 +105,19 @@ class Similarity:
     settings: SimilaritySettings
     pairs: list[PairSimilarity]
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
+    # the records of its run files (trecbench.report.input_record), taken as they were read
+    inputs: tuple[dict, ...] = ()
 
     def to_json(self) -> dict:
-        """The JSON document of ``similarity --format json``."""
+        """The JSON document of ``similarity --format json``, with what made it, as
+        leaderboard's JSON records it (``tool``, ``environment``, ``settings``, ``inputs``)."""
+        from ..report import environment, tool
+
         return {
+            "tool": tool(),
+            "environment": environment(),
             "settings": asdict(self.settings),
+            "inputs": list(self.inputs),
             "pairs": [_pair_json(pair) for pair in self.pairs],
         }
 
@@ -148,6 +156,7 @@ def similarity(
     from ..evaluation.integer_ids import refuse_lost_zeros_among
     from ..inputs import split_runs
     from ..naming import run_names
+    from ..report import read_records
 
     settings = SimilaritySettings(rbo_p, overlap_k, depth)
     sources, given = split_runs(runs)
@@ -177,7 +186,7 @@ def similarity(
         raise NoOverlapError(
             f"no two of the {len(tables)} runs have a topic in common: no similarity to measure"
         )
-    return Similarity(settings, pairs)
+    return Similarity(settings, pairs, inputs=tuple(read_records((s, "run") for s in sources)))
 
 
 def _undefined(pair: PairSimilarity, reason: str) -> PairSimilarity:

@@ -51,10 +51,12 @@ def similarity_text(result: Similarity, output_format: str, per_topic: bool = Fa
     return _table(header, rows)
 
 
-def pool_text(result: Pool, output_format: str) -> str:
-    """``pool``'s summary: each run's contribution, then the pool's size."""
+def pool_text(result: Pool, output_format: str, unjudged_grade: str | None = None) -> str:
+    """``pool``'s summary: each run's contribution, then the pool's size (the JSON
+    document records ``unjudged_grade``, the pool file's grade)."""
     if output_format == "json":
-        return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+        document = result.to_json(unjudged_grade)
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     header = ["run", "pooled", "unique"]
     if result.with_qrels:
         header += ["judged", "relevant_only"]
@@ -64,10 +66,9 @@ def pool_text(result: Pool, output_format: str) -> str:
         if result.with_qrels:
             row += [str(c.judged), str(c.relevant_only)]
         rows.append(row)
-    summary = result.to_json()
     left = "to judge" if result.with_qrels else "pooled"
-    documents = counted(summary["documents"], "document")
-    tail = f"{documents} {left} in {counted(summary['topics'], 'topic')}\n"
+    documents = counted(len(result.qid), "document")
+    tail = f"{documents} {left} in {counted(len(set(result.qid)), 'topic')}\n"
     return _table(header, rows) + tail
 
 
