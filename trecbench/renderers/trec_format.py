@@ -197,8 +197,11 @@ def _plain(evaluation, column, value):
 def render_json(
     evaluation, *, per_query: bool = True, names: str = "display", groups: dict | None = None
 ) -> str:
-    """Everything as JSON: measures (an entry per spelling asked of a value, where it was
-    asked), ``canonical`` (each name the values are keyed by -> its display name, as
+    """Everything as JSON: the ``tool`` and ``environment`` that computed it (as
+    :func:`trecbench.report.tool` and :func:`~trecbench.report.environment` record them;
+    the inputs' checksums are ``--report``'s), measures (an entry per spelling asked of a
+    value, where it was asked), ``canonical`` (each name the values are keyed by -> its
+    display name, as
     :meth:`~trecbench.evaluation.Evaluation.to_long`'s: two spellings of one measure key
     one value each), options, per-run aggregates (and tie bounds when
     computed) and per-topic values, flagged topics, and ``groups`` (grouped means,
@@ -225,7 +228,12 @@ def render_json(
                 for index, qid in enumerate(run.qids)
             }
         runs.append(entry)
-    document = {
+    from .. import __version__, provenance
+    from ..engines.providers import distributions
+
+    document = {  # what computed it, as trecbench.report.tool and environment record it
+        "tool": {"name": "trecbench", "version": __version__},
+        "environment": provenance.environment(tuple(distributions())),
         "measures": [  # each spelling asked of a value, where it was asked
             {
                 "requested": name if name in c.also else c.measure.requested or c.measure.canonical,
