@@ -140,7 +140,8 @@ def validate(
     progress = _FileProgress() if wanted(quiet) else None
     small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, relevance_level)
     general = docid_regex is not None or docids is not None or fix_out is not None
-    if not general and _small_path(*small, fmt, show, progress):
+    checked = _json_settings(small, docid_regex, docids)
+    if not general and _small_path(*small, fmt, show, progress, checked):
         return
     open_input_scope(click.get_current_context())
     from .. import outputs
@@ -187,11 +188,11 @@ def validate(
                 fixed = _fix(v, source, others, fix_out, fix_tag, profile, depth, results, verify)
             except Exception:
                 if fmt == "json":  # the findings still, as text prints them before the refusal
-                    click.echo(report.to_json(results, None))
+                    click.echo(report.to_json(results, None, checked))
                 raise
             failed = [result for result in failed if result is not results[-1]]
         if fmt == "json":
-            click.echo(report.to_json(results, fixed))
+            click.echo(report.to_json(results, fixed, checked))
         elif fixed is not None:
             _print_fixed(runs[0], fix_out, fixed, report.summary_line([verify.result]))
     if failed:
@@ -263,6 +264,7 @@ def _small_path(
     fmt,
     show,
     progress,
+    checked: dict,
 ) -> bool:
     """Whether the small path (:mod:`trecbench.validation.small`: small plain files, no
     Arrow) took the call, and printed what the general path would; exit 2 on errors.
@@ -286,10 +288,36 @@ def _small_path(
     if fmt == "text":
         _print_text(results, show)
     else:
-        click.echo(report.to_json(results))
+        click.echo(report.to_json(results, None, checked))
     if any(not result.ok for result in results):
         raise SystemExit(ExitCode.INPUT)
     return True
+
+
+def _json_settings(small: tuple, docid_regex: str | None, docids) -> dict:
+    """What the files were checked with, as ``--format json`` records it in each file's
+    object: the profile, the files checked against (``qrels``, ``topics``, ``docids``:
+    their paths, or null) and the options that change a finding (``max_depth``: the
+    profile's unless given). ``small``: the ``_small_path`` arguments, the runs to the level."""
+    from ..validation.rules import PROFILES
+
+    _, qrels, topics, profile, max_depth, min_depth, tag_is_filename, level = small
+    max_depth = PROFILES[profile].max_depth if max_depth is None else max_depth
+
+    def path(given) -> str | None:
+        return None if given is None else str(given)
+
+    return {
+        "profile": profile,
+        "qrels": path(qrels),
+        "topics": path(topics),
+        "docids": path(docids),
+        "docid_regex": docid_regex,
+        "max_depth": max_depth,
+        "min_depth": min_depth,
+        "relevance_level": level,
+        "tag_is_filename": tag_is_filename,
+    }
 
 
 def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:

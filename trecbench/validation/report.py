@@ -53,10 +53,18 @@ def summary_line(results: Sequence[ValidationResult]) -> str:
     )
 
 
-def to_json(results: Sequence[ValidationResult], fix: dict | None = None) -> str:
+def to_json(
+    results: Sequence[ValidationResult], fix: dict | None = None, settings: dict | None = None
+) -> str:
     """One object per file (qrels first); ``fix`` (``--fix``'s output and changes) is added
-    to the last one, the run."""
+    to the last one, the run; ``settings`` (the profile and options the files were checked
+    with) to each, after its ``kind``: the document stays a list, as documented."""
     documents = [r.to_dict() for r in results]
+    if settings is not None:
+        documents = [
+            {"file": d["file"], "kind": d["kind"], "settings": dict(settings), **d}
+            for d in documents
+        ]
     if fix is not None:
         documents[-1]["fix"] = fix
     return json.dumps(documents, indent=2)
