@@ -165,3 +165,30 @@ def test_a_lock_file_is_in_place_only_once_locked(tmp_path):
     finally:
         made.close()
     assert os.listdir(tmp_path) == []
+
+
+def test_a_filesystem_without_locks_still_gets_its_folder_unswept(tmp_path, monkeypatch):
+    # flock raising ENOLCK (some NFS) made every spill fail (reviewer 343): the folder is
+    # made without a lock file, which no sweep removes
+    import errno
+
+    def refused(handle, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(scratch.fcntl, "flock", refused)
+    with scratch.scratch_folder("trecbench-spill-", tmp_path) as folder:
+        assert os.listdir(folder) == []
+        assert scratch.sweep(str(tmp_path)) == [] and os.path.isdir(folder)
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_process_never_sweeps_a_folder_it_holds(tmp_path, monkeypatch):
+    # where flock is a POSIX lock (NFS), a process takes its own lock again through a
+    # second open: its own live folders must not look abandoned to its sweep
+    made = scratch.Scratch("trecbench-spill-", tmp_path)
+    try:
+        monkeypatch.setattr(scratch, "_taken_lock", lambda folder: os.open(folder, os.O_RDONLY))
+        assert scratch.sweep(str(tmp_path)) == [] and os.path.isdir(made.path)
+    finally:
+        made.close()
+    assert os.listdir(tmp_path) == []

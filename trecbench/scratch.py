@@ -47,9 +47,11 @@ class Scratch:
         parent = tempfile.gettempdir() if dir is None else os.fspath(dir)
         sweep(parent)
         self.path = tempfile.mkdtemp(prefix=prefix, dir=parent)
+        _LIVE.add(self.path)
         try:
             lock = _held_lock(self.path)
         except BaseException:
+            _LIVE.discard(self.path)
             shutil.rmtree(self.path, ignore_errors=True)
             raise
         # removed at exit at the latest, as tempfile.TemporaryDirectory is: a spill's
@@ -61,7 +63,14 @@ class Scratch:
         self._remove()
 
 
+# the scratch folders this process holds (and a forked child inherits): never swept by
+# it, though a filesystem that makes flock a POSIX lock (NFS) lets a process take its own
+# lock again through a second open
+_LIVE: set[str] = set()
+
+
 def _removed(path: str, lock: int | None) -> None:
+    _LIVE.discard(path)
     shutil.rmtree(path, ignore_errors=True)
     if lock is not None:
         # closed, not unlocked: a forked child shares the lock, and LOCK_UN here would
@@ -88,6 +97,11 @@ def _held_lock(folder: str) -> int | None:
     handle = os.open(making, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)
+    except OSError:  # a filesystem without locks (ENOLCK): a folder no sweep removes
+        os.close(handle)
+        os.unlink(making)
+        return None
+    try:
         os.rename(making, os.path.join(folder, LOCK_NAME))
     except BaseException:
         os.close(handle)
@@ -107,7 +121,7 @@ def sweep(parent: str) -> list[str]:
     removed = []
     for name in names:
         path = os.path.join(parent, name)
-        if _remove_abandoned(path):
+        if path not in _LIVE and _remove_abandoned(path):
             removed.append(path)
     return removed
 
