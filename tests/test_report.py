@@ -591,15 +591,10 @@ def test_report_groups_match_schema(tmp_path):
     assert run["micro"] == {"n": 3, "P@1": 2 / 3}
 
 
-@pytest.mark.parametrize("in_blocks", [False, True])
-def test_score_takes_checksums_only_for_its_report(files, tmp_path, monkeypatch, in_blocks):
-    """A file's sha256 is taken only when --report, --manifest or --html writes it: plain
-    ``score`` counts the bytes it reads and hashes none (read whole or in blocks)."""
-    from trecbench import memory, provenance
+def _hashed_blocks(monkeypatch) -> list[int]:
+    """The sizes of the blocks readers hash from now on (sha256 taken), as they hash them."""
+    from trecbench import provenance
 
-    if in_blocks:
-        monkeypatch.setattr(memory, "BLOCK_LINES", 1)
-        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 1)
     hashed: list[int] = []
     update = provenance.Digest.update
 
@@ -609,6 +604,19 @@ def test_score_takes_checksums_only_for_its_report(files, tmp_path, monkeypatch,
         update(self, block)
 
     monkeypatch.setattr(provenance.Digest, "update", counting)
+    return hashed
+
+
+@pytest.mark.parametrize("in_blocks", [False, True])
+def test_score_takes_checksums_only_for_its_report(files, tmp_path, monkeypatch, in_blocks):
+    """A file's sha256 is taken only when --report, --manifest or --html writes it: plain
+    ``score`` counts the bytes it reads and hashes none (read whole or in blocks)."""
+    from trecbench import memory
+
+    if in_blocks:
+        monkeypatch.setattr(memory, "BLOCK_LINES", 1)
+        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 1)
+    hashed = _hashed_blocks(monkeypatch)
     run, qrels = files
     plain, error = score_cli([str(qrels), str(run)], tmp_path, monkeypatch)
     assert error is None and not hashed
@@ -626,17 +634,7 @@ def test_score_html_takes_checksums_and_the_docs_say_so(files, tmp_path, monkeyp
     """``score --html`` alone takes the sha256 of what it scores (the page lists them in
     its provenance), and docs/reports.md, which names the options that take them, names
     --html among them."""
-    from trecbench import provenance
-
-    hashed: list[int] = []
-    update = provenance.Digest.update
-
-    def counting(self, block):
-        if self._sha256 is not None:
-            hashed.append(len(block))
-        update(self, block)
-
-    monkeypatch.setattr(provenance.Digest, "update", counting)
+    hashed = _hashed_blocks(monkeypatch)
     run, qrels = files
     _, error = score_cli([str(qrels), str(run), "--html", "page.html"], tmp_path, monkeypatch)
     assert error is None and hashed

@@ -4,6 +4,7 @@ gigabytes for a large run; the next call that spills now removes it, and nothing
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -91,6 +92,20 @@ _HOLDING = textwrap.dedent(
 )
 
 
+@contextlib.contextmanager
+def _held_by_another_process(folder):
+    """``folder``'s lock held by a live process of its own while the block runs."""
+    helper = subprocess.Popen(
+        [sys.executable, "-c", _HOLDING, str(folder / scratch.LOCK_NAME)], stdout=subprocess.PIPE
+    )
+    try:
+        assert helper.stdout.readline() == b"held\n"
+        yield
+    finally:
+        helper.kill()
+        helper.wait()
+
+
 def _abandoned(parent, name):
     folder = parent / name
     folder.mkdir()
@@ -103,17 +118,10 @@ def test_a_folder_whose_lock_is_held_is_left(tmp_path):
     # another call's, perhaps in another container sharing TMPDIR: its pid means nothing
     held = _abandoned(tmp_path, "trecbench-spill-held")
     gone = _abandoned(tmp_path, "trecbench-spill-gone")
-    helper = subprocess.Popen(
-        [sys.executable, "-c", _HOLDING, str(held / scratch.LOCK_NAME)], stdout=subprocess.PIPE
-    )
-    try:
-        assert helper.stdout.readline() == b"held\n"
+    with _held_by_another_process(held):
         with scratch.scratch_folder("trecbench-spill-", tmp_path) as folder:
             assert sorted(os.listdir(tmp_path)) == sorted([held.name, os.path.basename(folder)])
         assert os.listdir(tmp_path) == [held.name]
-    finally:
-        helper.kill()
-        helper.wait()
     # its owner gone, the next folder made removes it
     with scratch.scratch_folder("trecbench-spill-", tmp_path):
         pass
@@ -124,16 +132,9 @@ def test_a_folder_whose_lock_is_held_is_left(tmp_path):
 def test_a_workers_folder_is_left_while_a_worker_spills_in_it(tmp_path):
     workers = _abandoned(tmp_path, "trecbench-workers-x")
     inner = _abandoned(workers, "trecbench-spill-y")
-    helper = subprocess.Popen(
-        [sys.executable, "-c", _HOLDING, str(inner / scratch.LOCK_NAME)], stdout=subprocess.PIPE
-    )
-    try:
-        assert helper.stdout.readline() == b"held\n"
+    with _held_by_another_process(inner):
         assert scratch.sweep(str(tmp_path)) == []
         assert inner.exists()
-    finally:
-        helper.kill()
-        helper.wait()
     assert scratch.sweep(str(tmp_path)) == [str(workers)]
 
 
