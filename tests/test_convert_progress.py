@@ -78,6 +78,10 @@ def test_quiet_draws_nothing_and_writes_the_same_files(msmarco_run, tmp_path, mo
     done = _convert(tmp_path, msmarco_run, "--quiet")
     assert done.exit_code == 0, done.output
     assert done.stderr == ""
+    # before the converter's name too, as --ir-metadata is taken on either side
+    argv = ["convert", "--quiet", "msmarco", str(msmarco_run), "-o", str(tmp_path / "before")]
+    before = CliRunner().invoke(cli, argv, catch_exceptions=False)
+    assert (before.exit_code, before.stderr) == (0, "")
     drawn = _convert(tmp_path / "drawn", msmarco_run)
     assert (tmp_path / "out" / "dev.run").read_bytes() == (
         tmp_path / "drawn" / "out" / "dev.run"

@@ -14,7 +14,8 @@ from .shared_options import DEPTH, FiniteFloat, decimal_integer
 _EXISTING = InputFile(Path)
 
 
-# convert's --ir-metadata, taken before the converter's name and after it alike
+# convert's --quiet and --ir-metadata, taken before the converter's name and after it alike
+_quiet_option = click.option("--quiet", is_flag=True, help="No progress on stderr.")
 _ir_metadata_option = click.option(
     "--ir-metadata",
     "metadata",
@@ -37,7 +38,7 @@ class _Converter(Command):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _ir_metadata_option(self)
-        self.params.append(click.Option(["--quiet"], is_flag=True, help="No progress on stderr."))
+        _quiet_option(self)
 
     def invoke(self, ctx):
         import dataclasses
@@ -47,6 +48,7 @@ class _Converter(Command):
 
         quiet, metadata = ctx.params.pop("quiet"), ctx.params.pop("metadata")
         shared = ctx.find_object(GroupOptions) or GroupOptions()
+        quiet = quiet or shared.quiet
         if metadata is not None and shared.ir_metadata is not None:
             raise click.UsageError("--ir-metadata is given twice: give it once")
         metadata = shared.ir_metadata if metadata is None else metadata
@@ -112,8 +114,9 @@ def _pairs(values, option: str) -> dict[str, int]:
 
 @cli.group(cls=_Converters)
 @_ir_metadata_option
+@_quiet_option
 @click.pass_context
-def convert(ctx: click.Context, metadata: Path | None) -> None:
+def convert(ctx: click.Context, metadata: Path | None, quiet: bool) -> None:
     """Convert benchmark outputs into TREC qrels, runs and a sidecar JSON.
 
     Every converter keeps the producer's ranking order (written scores strictly decrease
@@ -127,7 +130,7 @@ def convert(ctx: click.Context, metadata: Path | None) -> None:
       trecbench convert --ir-metadata about.yaml msmarco data/convert/msmarco-run.tsv \\
         -o out/converted    # not bundled: your about.yaml (docs/runs.md)
     """
-    ctx.obj = GroupOptions(ir_metadata=metadata)
+    ctx.obj = GroupOptions(ir_metadata=metadata, quiet=quiet)
 
 
 @convert.command("hpo")

@@ -30,6 +30,7 @@ class GroupOptions:
     (``progress(label, done, total)``; None with ``--quiet`` or off a terminal)."""
 
     ir_metadata: Path | None = None
+    quiet: bool = False  # convert --quiet, given before the converter's name
     progress: TaskProgress | None = None
 
 
