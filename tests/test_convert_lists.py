@@ -233,6 +233,12 @@ def test_empty_texts_are_credited_to_no_gold_document(tmp_path):
         assert reason.startswith("retrieved chunk whose text is empty")
         assert conversion.report.counts[reason] == 3
     assert match_rule("", "abc") is None and match_rule("Date: x", "abc", fuzzy=None) is None
+    # a blank chunk is found in any document holding as many blanks: empty too
+    assert match_rule("  ", "a  b", fuzzy=None) is None and match_rule("\n", "a\nb") is None
+    blank = {"gold_docs": [["a  b"]], "retrieved_chunks": [["  ", "a  b"]]}
+    conversion = convert_lists(write(tmp_path, blank), match="chunks")
+    assert conversion.runs[0].table["docno"].tolist() == ["chunk-0", "gold-0"]
+    assert conversion.sections["matching"]["counts"]["empty"] == 1
 
 
 def test_query_ids_depth_and_errors(tmp_path):

@@ -24,9 +24,10 @@ earlier chunk is not assigned twice (the chunk is a **repeat** and stays an unju
 document, so ranks do not move). A chunk matching several documents is **ambiguous**
 (remem would credit them all in Recall_all).
 
-trecbench departs from remem on empty texts: a chunk whose text is empty once reduced
-(steps 1 and 2) comes from no document (remem finds ``""`` in every document and credits
-it), and an empty gold document is refused where it is read (:mod:`trecbench.convert.lists`).
+trecbench departs from remem on empty texts: a chunk whose text is empty or blank once
+reduced (steps 1 and 2) comes from no document (remem finds ``""`` in every document, and
+``"  "`` in any holding two blanks, and credits it), and an empty gold document is refused
+where it is read (:mod:`trecbench.convert.lists`).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def match_rule(chunk: str, document: str, fuzzy: float | None = FUZZY_THRESHOLD)
     ``is_chunk_from_original``, but for a chunk whose text is empty (:func:`empty_text`),
     which comes from no document here (remem finds ``""`` in every one)."""
     text, escaped = _remem_texts(chunk)
-    if not text:
+    if not text.strip():
         return None
     if text in document:
         return "exact"
@@ -67,10 +68,11 @@ def match_rule(chunk: str, document: str, fuzzy: float | None = FUZZY_THRESHOLD)
 
 
 def empty_text(chunk: str) -> bool:
-    """Whether the text remem looks for in a document is empty once ``chunk`` is reduced
-    (steps 1 and 2: ``""``, ``"Date: x"``, ``"user: "``): it is a substring of every
-    document, so remem credits such a chunk to them all; here it matches none."""
-    return not _remem_texts(chunk)[0]
+    """Whether the text remem looks for in a document is empty or blank once ``chunk`` is
+    reduced (steps 1 and 2: ``""``, ``"Date: x"``, ``"user: "``, ``"  "``): it is a
+    substring of every document (or of any holding as many blanks), so remem credits such
+    a chunk to them; here it matches none."""
+    return not _remem_texts(chunk)[0].strip()
 
 
 def _similarity(text: str, document: str, cutoff: float) -> float:
