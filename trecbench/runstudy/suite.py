@@ -67,8 +67,6 @@ class Suite:
 def _document(path: Path) -> tuple[dict, ConfigText, dict]:
     """The suite's document, text (for the lines of the keys messages name) and record
     (its bytes' size and sha256, as every input's)."""
-    import hashlib
-
     from .. import outputs, provenance
     from ..text_encoding import utf8_text
     from ..toml_loader import load_toml
@@ -79,8 +77,7 @@ def _document(path: Path) -> tuple[dict, ConfigText, dict]:
     except OSError as error:
         raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
     document = load_toml(data, path, "a valid TOML suite")
-    record = {"path": str(path), "kind": "suite", "size": len(data)}
-    record["sha256"] = hashlib.sha256(data).hexdigest()
+    record = provenance.bytes_record(path, "suite", data)
     return document, ConfigText(path, utf8_text(data, str(path))), record
 
 

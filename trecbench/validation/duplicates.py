@@ -18,15 +18,12 @@ def duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line: 
     Each later occurrence is paired with the first of the chunk (a third with the first,
     not the second), ordered by the later's line.
     """
-    # distinct keys have one sorted order: the stable sort (5x slower) only for repeats
+    # no stable sort (5x slower): a repeated key's rows are put in line order below, and
+    # every other key has one place
     order = np.argsort(keys)
     ordered = keys[order]
     repeat = ordered[1:] == ordered[:-1]  # row order[p + 1] repeats row order[p]
-    if repeat.any():
-        order = np.argsort(keys, kind="stable")
-        ordered = keys[order]
-        repeat = ordered[1:] == ordered[:-1]
-        # a repeated key's rows in line order (a run's rows may not be)
+    if repeat.any():  # a repeated key's rows in line order (lines are distinct)
         member = np.flatnonzero(np.r_[repeat, False] | np.r_[False, repeat])
         rows = order[member]
         order[member] = rows[np.lexsort((line[rows], ordered[member]))]
