@@ -131,3 +131,29 @@ def test_validate_json_records_the_settings_in_each_entry(extra, capsys):
             "relevance_level": 1,
             "tag_is_filename": False,
         }
+
+
+def test_the_api_records_its_inputs_as_the_command_line_does_reading_each_once(tmp_path):
+    # pool()/similarity() outside the command line read each run again for its record,
+    # counting an ir_metadata block's lines as run lines (final read 345)
+    import trecbench
+    from trecbench.inputs import ir_metadata, streams
+
+    body = Path(RUNS[0]).read_bytes()
+    headed = tmp_path / "headed.run"
+    headed.write_bytes(ir_metadata.block_text({"tag": "w"}).encode() + body)
+    opened = []
+    source_init = streams.Source.__init__
+
+    def counted(self, path, *args, **kwargs):
+        opened.append(os.fspath(path))
+        source_init(self, path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(streams.Source, "__init__", counted)
+        result = trecbench.pool([str(headed), RUNS[1]], depth=5)
+    record = next(r for r in result.inputs if r["path"] == str(headed))
+    assert record["lines"] == body.count(b"\n") and record["sha256"] == _sha256(headed)
+    assert opened.count(str(headed)) == 1
+    pair = trecbench.similarity([str(headed), RUNS[1]])
+    assert next(r for r in pair.inputs if r["path"] == str(headed)) == record

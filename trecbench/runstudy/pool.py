@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, input_warnings
+from .. import arrow, input_warnings, outputs
 from ..errors import UsageError
 from ..files import check_text_ids
 from . import ranked as ranked_runs
@@ -138,6 +138,7 @@ def _judgments(qrels) -> pa.Table:
     return table
 
 
+@outputs.in_input_scope  # each input's record taken as it is read, not read again
 @input_warnings.carried
 def pool(
     runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=None, progress=None

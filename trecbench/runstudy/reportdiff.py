@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from math import inf
 from typing import Any
 
+from .. import outputs
 from ..errors import InputError
 from ..escaping import escape_text
 from ..naming import read_once_given_twice
@@ -380,6 +381,7 @@ def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
     return moved
 
 
+@outputs.in_input_scope  # each input's record taken as it is read, not read again
 def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     """Compare two report files (see the module docstring).
 

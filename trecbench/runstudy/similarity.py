@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, input_warnings
+from .. import arrow, input_warnings, outputs
 from ..errors import NoOverlapError, Setting, UsageError
 from ..kendall import pair_counts
 from . import ranked as ranked_runs
@@ -140,6 +140,7 @@ def _pair_json(pair: PairSimilarity) -> dict:
     }
 
 
+@outputs.in_input_scope  # each input's record taken as it is read, not read again
 @input_warnings.carried
 def similarity(
     runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, depth=None, progress=None
