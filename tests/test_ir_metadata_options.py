@@ -77,3 +77,24 @@ def test_convert_records_the_options_of_its_sidecar(tmp_path, capsys):
     assert options["depth"] == 7 and options["results_format"] == "terms"
     sidecar = json.loads((out / "cases.sidecar.json").read_bytes())
     assert options == sidecar["provenance"]["options"]
+
+
+def test_a_description_of_the_systems_libraries_is_joined_not_refused(tmp_path, capsys):
+    # fuse refused a description that listed its system's libraries once trecbench wrote
+    # its own versions there; e1fccca accepted it (final read 345)
+    from conftest import ROOT
+
+    from trecbench.cli import run
+    from trecbench.inputs import ir_metadata
+
+    about = tmp_path / "about.yaml"
+    about.write_text("platform:\n  software:\n    libraries:\n      python: [pyterrier==0.10.0]\n")
+    demo = ROOT / "data" / "hpo-rtask"
+    fused = tmp_path / "f.run"
+    argv = ["fuse", str(demo / "lexical.run"), str(demo / "vector.run"), "-o", str(fused)]
+    assert run([*argv, "--ir-metadata", str(about)]) == 0, capsys.readouterr().err
+    block = ir_metadata.find_block(fused.read_bytes(), str(fused))
+    libraries = ir_metadata.parse(block, str(fused))["platform"]["software"]["libraries"]
+    assert libraries["python"][0].startswith("python==")
+    assert libraries["python"][-1] == "pyterrier==0.10.0"
+    assert ir_metadata.merged({"x": ["a", "b"]}, {"x": ["b", "c"]}) == {"x": ["a", "b", "c"]}

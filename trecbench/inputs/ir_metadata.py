@@ -175,13 +175,17 @@ def merged(known: dict[str, Any], given: dict[str, Any], at: str = "") -> dict[s
     """``known`` (what trecbench records of a run it writes) and ``given`` (the user's
     description) together, mapping by mapping: the description adds what trecbench does
     not record; a value both give and that differs is a :class:`ValueError` naming its
-    key (neither is dropped without a word)."""
+    key (neither is dropped without a word). A list of texts both give (the libraries of
+    ``platform.software.libraries.python``: trecbench's, and the system's that made the
+    runs) is both lists, trecbench's first, each text once."""
     result = {}
     for key in dict.fromkeys([*known, *given]):  # trecbench's keys first, in its order
         mine, theirs = known.get(key), given.get(key)
         where = f"{at}.{key}" if at else str(key)
         if isinstance(mine, dict) and isinstance(theirs, dict):
             result[key] = merged(mine, theirs, where)
+        elif _texts(mine) and _texts(theirs):
+            result[key] = list(dict.fromkeys([*mine, *theirs]))
         elif key in known and key in given and mine != theirs:
             if isinstance(mine, dict):  # a text where trecbench keeps a mapping
                 keys = ", ".join(f"{where}.{name}" for name in mine)
@@ -196,6 +200,11 @@ def merged(known: dict[str, Any], given: dict[str, Any], at: str = "") -> dict[s
         else:
             result[key] = mine if key in known else theirs
     return result
+
+
+def _texts(value: Any) -> bool:
+    """Whether ``value`` is a list of texts (a list of names, such as libraries)."""
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 def as_written(value: Any) -> str:
