@@ -148,8 +148,22 @@ def test_no_producer_scores_means_no_original_scores_and_shared_ranks_are_counte
 
 def test_names_must_be_plain_file_names(tmp_path):
     assert check_name("hpo-demo") == "hpo-demo"
-    # a newline or DEL in a name made a file listed on two lines (reviewer 324)
-    for bad in ("../../x", "a/b", "..", ".", "", "a\\b", "x\0", "a\nb", "x\x7f", "\tx", "a\x85b"):
+    # a newline or DEL in a name made a file listed on two lines (reviewer 324); a byte
+    # that is not UTF-8 (read by Python as a lone surrogate) a name no text holds
+    for bad in (
+        "../../x",
+        "a/b",
+        "..",
+        ".",
+        "",
+        "a\\b",
+        "x\0",
+        "a\nb",
+        "x\x7f",
+        "\tx",
+        "a\x85b",
+        "a\udc85b",
+    ):
         with pytest.raises(UsageError, match="is not a plain file name"):
             check_name(bad)
     conversion = _conversion()

@@ -156,7 +156,7 @@ def check_name(name: str, what: str | None = None) -> str:
         not name
         or name in (".", "..")
         or any(c in name for c in "/\\")
-        or any(unicodedata.category(c) == "Cc" for c in name)  # C0, DEL and C1
+        or any(unicodedata.category(c) in ("Cc", "Cs") for c in name)  # Cs: a byte not UTF-8
         or Path(name).name != name
     ):
         named = Setting("name", name, quoted=True) if what is None else f"{what} {name!r}"
