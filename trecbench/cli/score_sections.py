@@ -35,11 +35,12 @@ def with_unjudged_bounds(text: str, evaluation, view, wanted: bool) -> tuple[lis
 
 def with_routing(
     text: str, routing, output_format: str, topics, reported: bool
-) -> tuple[dict, str]:
+) -> tuple[dict | None, str]:
     """The routing log's metrics (against the judged ``topics``; :func:`routing_metrics`'
     fixed 10,000 resamples and seed 0), and ``text`` followed by them in a table or
     Markdown, how the intervals were drawn said under it. In another format, and no
-    --report (``reported``) to record them, they would be shown nowhere: said."""
+    --report (``reported``) to record them, they would be shown nowhere: said, and not
+    computed (None); the log is still read and checked."""
     from ..renderers.routing import resampling_note
     from ..routing import coverage, read_routing_log, render_routing, routing_metrics
 
@@ -47,12 +48,14 @@ def with_routing(
     warning = coverage(log, topics)  # what the log and the judged topics do not share
     if warning is not None:
         echo_warning(warning)
-    routed = routing_metrics(log)
-    if output_format in ("table", "markdown"):
-        text += "\n" + render_routing(routed) + "\n" + resampling_note(routed)
-    elif not reported:  # the help's example printed the scores alone, without a word
+    shown = output_format in ("table", "markdown")
+    if not (shown or reported):  # the help's example printed the scores alone, without a word
         echo_warning(
             f"--routing: its metrics are printed with --format table or markdown and recorded "
             f"in --report; --format {output_format} shows none of them"
         )
+        return None, text
+    routed = routing_metrics(log)
+    if shown:
+        text += "\n" + render_routing(routed) + "\n" + resampling_note(routed)
     return routed, text
