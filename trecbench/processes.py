@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .errors import Setting, WorkerError
-from .scratch import Scratch
+from .scratch import Scratch, sweep
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _WATCH_SECONDS = 0.5  # how often a watchdog looks at its parent where no kernel does
@@ -118,6 +118,7 @@ def ordered_map(
         yield from _here(function, items, initializer, initargs)
         return
     scratch = pool = None
+    sweep(tempfile.gettempdir())  # what a killed call left (gigabytes, perhaps): Ctrl-C heard
     try:
         # signals held from here: the scratch folder and the pool are noted as they are
         # made, so that whatever ends the call removes the one and stops the other
