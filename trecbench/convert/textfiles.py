@@ -53,10 +53,8 @@ def _plain_fields(source: Content, names: tuple[str, ...]) -> Fields | None:
     several times faster than splitting the text): one with no empty line, no CR, no NUL
     and lines of ``len(names)`` fields, so that row ``i`` is line ``i + 1``. None for any
     other file, which :func:`_split_fields` reads and refuses at the line at fault."""
-    data = source.data
-    if not data.isascii():
-        source_text(source, "invalid UTF-8")  # refused as _split_fields would
-        data = data.removeprefix(_BOM)
+    # not decoded here: Arrow checks the UTF-8 (ArrowInvalid: None, _split_fields refuses)
+    data = source.data.removeprefix(_BOM)
     if not data or data.startswith((b"\n", _BOM)) or any(part in data for part in _NOT_PLAIN):
         return None
     try:
