@@ -22,7 +22,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,13 +51,13 @@ JSON_SPACE = " \t\n\r"  # JSON's white space (what may surround a value)
 
 
 # ``progress(label, done, total)`` told of each file read_source reads in this context
-_shown: contextvars.ContextVar[Callable[[str, int, int | None], None] | None] = (
-    contextvars.ContextVar("trecbench_reading_shown", default=None)
+_shown: contextvars.ContextVar[streams.LabelledProgress | None] = contextvars.ContextVar(
+    "trecbench_reading_shown", default=None
 )
 
 
 @contextlib.contextmanager
-def reading_shown(progress: Callable[[str, int, int | None], None] | None) -> Iterator[None]:
+def reading_shown(progress: streams.LabelledProgress | None) -> Iterator[None]:
     """Within the block, :func:`read_source` tells ``progress("reading PATH", bytes read,
     bytes stored)`` as it reads each file (None: nothing told). A converter reads every
     input through it: a command draws their bars without each converter taking a
@@ -82,8 +82,7 @@ class Content:
 def read_source(path: str | os.PathLike, kind: str) -> Content:
     """Read ``path`` once: its (decompressed) bytes and its record (each block read told to
     the progress of :func:`reading_shown`)."""
-    shown, label = _shown.get(), f"reading {os.fspath(path)}"
-    told = None if shown is None else lambda done, total: shown(label, done, total)
+    told = streams.labelled(_shown.get(), f"reading {os.fspath(path)}")
     with streams.Source(path, told) as source:
         data = source.read()
         record = {"path": str(path), "kind": kind, **source.record()}

@@ -14,12 +14,13 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import ExitCode, TrecbenchError
+from ..inputs.streams import LabelledProgress, labelled
 from .settings import ACTIONS, BenchmarkSettings, Mode
 
 FINDINGS_SHOWN = 20  # error findings listed per file
 
 # ``progress(label, done, total)``, as :func:`~trecbench.benchmarking.run_benchmark` takes it
-Progress = Callable[[str, int, "int | None"], None]
+Progress = LabelledProgress
 
 
 def steps(progress: Progress | None, label: str, total: int) -> Callable[[], None]:
@@ -118,9 +119,7 @@ def _opened(path: Path, held: contextlib.ExitStack, progress: Progress | None):
     """``path`` opened and read into memory (its bytes told as ``reading PATH``)."""
     from ..inputs.streams import Source
 
-    label = f"reading {path}"
-    told = None if progress is None else lambda done, total: progress(label, done, total)
-    return held.enter_context(Source(path, told, spool=True))
+    return held.enter_context(Source(path, labelled(progress, f"reading {path}"), spool=True))
 
 
 def _validating(source, progress: Progress | None):

@@ -229,13 +229,12 @@ def _write(fused, output, runs, progress) -> None:
     from .. import outputs
     from ..files import parquet_named, run_pieces, write_run
     from ..fusion import run_frame
+    from ..inputs.streams import labelled
 
     if parquet_named(output):
         write_run(run_frame(fused), output, runs)
         return
-    label = f"writing {output}"
-    drawn = None if progress is None else lambda done, total: progress(label, done, total)
-    outputs.write_file(output, run_pieces(fused, drawn), runs)
+    outputs.write_file(output, run_pieces(fused, labelled(progress, f"writing {output}")), runs)
 
 
 def _check_given(method: str, optimize: str | None, weighted: bool) -> None:

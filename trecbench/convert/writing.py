@@ -12,14 +12,13 @@ from pathlib import Path
 
 from .. import outputs
 from ..errors import InputError, Setting, UsageError
+from ..inputs.streams import LabelledProgress as Progress
+from ..inputs.streams import labelled
 from ..text_bytes import utf8
 from ..trec_eval.negative_topics import unevaluable
 from .identifiers import check_name
 from .model import Conversion, RunOutput
 from .sidecar import json_text, listed_files, sidecar_dict
-
-# ``progress(label, done, total)``: a command's bars of the files written and validated
-Progress = Callable[[str, int, "int | None"], None]
 
 
 def check_judgeable(conversion: Conversion) -> None:
@@ -100,7 +99,7 @@ def _validate(
     """
     from ..validation import validate_qrels, validate_run
 
-    validating = _told(progress, f"validating {label}")
+    validating = labelled(progress, f"validating {label}")
     told = None if validating is None else lambda _path, done, total: validating(done, total)
     if kind == "run":
         result = validate_run(path, profile="strict", qrels=qrels, read_progress=told)
@@ -142,11 +141,6 @@ def _headed(conversion: Conversion, run: RunOutput) -> bytes:
     from ..inputs import ir_metadata
 
     return utf8(ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}))
-
-
-def _told(progress: Progress | None, label: str) -> Callable[[int, int | None], None] | None:
-    """``progress`` told of ``label``'s job: ``(done, total)`` (None without progress)."""
-    return None if progress is None else lambda done, total: progress(label, done, total)
 
 
 def _output_words(key: str) -> str:
@@ -241,7 +235,7 @@ def write_conversion(
             # the converter's table as made (run_bytes checks no table trecbench made): a
             # failing one is told by the validation below, a bug of trecbench's, not the input's
             made = pa.Table.from_pandas(run.table, preserve_index=False)
-            pieces = run_pieces(made, _told(progress, f"writing {names[key]}"))
+            pieces = run_pieces(made, labelled(progress, f"writing {names[key]}"))
             staged = out.write(targets[key], itertools.chain([_headed(conversion, run)], pieces))
             validation[names[key]], _ = _validate(
                 "run", staged, names[key], judged.get(run.qrels), progress

@@ -22,14 +22,13 @@ from .gate import _Gate, _gate
 
 # ``progress(label, done, total)``: reading a file (bytes as stored; total None when not
 # known in advance), scoring the runs (runs done of all)
-Progress = Callable[[str, int, "int | None"], None]
+Progress = inputs.streams.LabelledProgress
 
 
 def _reading(progress: Progress | None, source) -> inputs.streams.Progress | None:
-    if progress is None or not isinstance(source, (str, os.PathLike)):
+    if not isinstance(source, (str, os.PathLike)):
         return None
-    label = f"reading {os.fspath(source)}"
-    return lambda done, total: progress(label, done, total)
+    return inputs.streams.labelled(progress, f"reading {os.fspath(source)}")
 
 
 def _is_stdin(source) -> bool:

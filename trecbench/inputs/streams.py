@@ -61,6 +61,14 @@ from .formats import (
 )
 
 Progress = Callable[[int, "int | None"], None]
+# ``progress(label, done, total)``: a command's bars, each job told by its label
+LabelledProgress = Callable[[str, int, "int | None"], None]
+
+
+def labelled(progress: LabelledProgress | None, label: str) -> Progress | None:
+    """``progress`` told of the job ``label`` as ``(done, total)``; None without progress."""
+    return None if progress is None else lambda done, total: progress(label, done, total)
+
 
 GZIP_MAGIC = NAMED["gzip"].magic
 # what every reader says of a file with nothing in it (the validator's R26): one wording
