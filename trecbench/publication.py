@@ -267,21 +267,25 @@ def _own_private_folder(entry: os.DirEntry) -> bool:
 
 
 @contextlib.contextmanager
-def signals_held(numbers: tuple[int, ...] = HELD_OFF) -> Iterator[None]:
+def signals_held(numbers: tuple[int, ...] = HELD_OFF) -> Iterator[list[int]]:
     """Hold the signals ``numbers`` (SIGINT, SIGTERM and SIGHUP) off inside the block,
-    then deliver what came (to the handlers of before). Only the main thread has signal
-    handlers: elsewhere the block runs as it is (signals are delivered to the main thread,
-    which does not interrupt this one)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    then deliver what came (to the handlers of before); the block gets the list of those
+    caught so far (a long job that can stop early looks at it). A signal ignored (SIG_IGN:
+    ``nohup``) stays ignored. Only the main thread has signal handlers: elsewhere the
+    block runs as it is (signals are delivered to the main thread, which does not
+    interrupt this one), its list empty."""
     caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
     previous = {}
     for number in numbers:
+        if signal.getsignal(number) is signal.SIG_IGN:
+            continue
         with contextlib.suppress(ValueError, OSError):
             previous[number] = signal.signal(number, lambda number, frame: caught.append(number))
     try:
-        yield
+        yield caught
     finally:
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)

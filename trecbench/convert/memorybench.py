@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sqlite3
-import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -146,45 +144,23 @@ def _refuse_non_table(db: sqlite3.Connection, path: str | None) -> None:
         )  # fmt: skip
 
 
-# signals that end a call (SIGINT: KeyboardInterrupt; SIGTERM, SIGHUP: trecbench.signals)
-_ENDING = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-
-
 @contextlib.contextmanager
 def _interruptible(db: sqlite3.Connection) -> Iterator[None]:
     """While SQLite works, a signal that ends the call (Ctrl-C, SIGTERM, SIGHUP) ends it
     at once. Python runs signal handlers between its own instructions, never inside a
     query, and an exception a progress handler raises is lost (the query ends as
-    "interrupted"): so the signal is recorded, the progress handler (every 10,000 SQLite
-    instructions: a Python call, where the record is made) stops the query, and the signal
-    is raised again, once the handlers it had are back, as the call would have seen it
-    (``trecbench: interrupted``, exit 130; 143 for SIGTERM)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # signals reach the main thread only
-        return
-    caught: list[int] = []
-    previous = {n: signal.getsignal(n) for n in _ENDING}
-    previous = {n: h for n, h in previous.items() if h not in (signal.SIG_IGN, None)}
-    for number in previous:
-        signal.signal(number, lambda number, frame: caught.append(number))
-    db.set_progress_handler(lambda: 1 if caught else 0, 10_000)
-    stopped = None
-    try:
-        yield
-    except sqlite3.Error as exc:
-        if not caught:
-            raise
-        stopped = exc
-    finally:
-        db.set_progress_handler(None, 0)
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        if caught:  # under the handler it had: KeyboardInterrupt, SystemExit(143)...
-            signal.raise_signal(caught[0])
-    if stopped is not None:  # a handler that let the call go on: the query was stopped
-        raise stopped
+    "interrupted"): so the signal is held (:func:`trecbench.publication.signals_held`),
+    the progress handler (every 10,000 SQLite instructions) stops the query once one
+    came, and the signal is delivered as the call would have seen it (``trecbench:
+    interrupted``, exit 130; 143 for SIGTERM): its exception replaces the query's."""
+    from ..publication import signals_held
+
+    with signals_held() as caught:
+        db.set_progress_handler(lambda: 1 if caught else 0, 10_000)
+        try:
+            yield
+        finally:
+            db.set_progress_handler(None, 0)
 
 
 def _json_column(text: Any, at: At) -> Any:
