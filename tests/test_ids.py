@@ -71,3 +71,18 @@ def test_vectorised_rule_is_the_scalar_rule(texts):
     escaped, changed = escape_series(pd.Series(texts, dtype="string"))
     assert escaped.tolist() == [escape_id(t) for t in texts]
     assert changed.tolist() == mask.tolist()
+
+
+def test_the_bytes_told_plain_at_once_are_those_no_escaping_or_trec_line_changes():
+    # arrow.plain_ids, a third spelling of the rule (final read 344): every ASCII byte
+    # against escape_id, and a string of plain bytes needs no escaping whatever its length
+    from trecbench.arrow import plain_ids
+
+    for byte in range(128):
+        text = chr(byte)
+        plain = plain_ids(pa.array([text, f"a{text}b"]))
+        assert plain == (escape_id(text) == text and escape_id(f"a{text}b") == f"a{text}b")
+        assert plain == (0x21 <= byte < 0x7F and text not in "%#")
+    printable = "".join(chr(b) for b in range(0x21, 0x7F) if chr(b) not in "%#")
+    assert plain_ids(pa.array([printable])) and not needs_escaping(pa.array([printable])).any()
+    assert not plain_ids(pa.array(["a", ""]), nonempty=True) and plain_ids(pa.array(["a", ""]))
