@@ -157,3 +157,13 @@ def test_the_api_records_its_inputs_as_the_command_line_does_reading_each_once(t
     assert opened.count(str(headed)) == 1
     pair = trecbench.similarity([str(headed), RUNS[1]])
     assert next(r for r in pair.inputs if r["path"] == str(headed)) == record
+
+
+def test_one_file_read_as_two_kinds_has_a_record_of_each():
+    # read_records kept one record per path: a file given as a run and as qrels lost the
+    # second, where every report keeps one per (path, kind) (final read 345)
+    from trecbench.report import read_records
+
+    records = read_records([(RUNS[0], "run"), (RUNS[0], "qrels"), (RUNS[0], "run")])
+    assert [(r["path"], r["kind"]) for r in records] == [(RUNS[0], "run"), (RUNS[0], "qrels")]
+    assert {r["sha256"] for r in records} == {_sha256(RUNS[0])}

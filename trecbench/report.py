@@ -131,15 +131,14 @@ def _read_counts(path: str | os.PathLike, kind: str) -> dict | None:
 
 def read_records(files: Iterable[tuple[Any, str]]) -> list[dict]:
     """The records (:func:`input_record`) of those of ``files`` (``(source, kind)``) that
-    are files, each once in the order given (a table held in memory has none): taken as a
-    reader of the current call read them, so that a pipe is not read again."""
-    records: list[dict] = []
+    are files, each once as each kind, in the order given (a table held in memory has
+    none): taken as a reader of the current call read them, so that a pipe is not read
+    again."""
+    records: dict[tuple[str, str], dict] = {}  # each file once as each kind, as reports do
     for source, kind in files:
-        if isinstance(source, (str, os.PathLike)) and all(
-            r["path"] != str(source) for r in records
-        ):
-            records.append(input_record(source, kind))
-    return records
+        if isinstance(source, (str, os.PathLike)) and (str(source), kind) not in records:
+            records[str(source), kind] = input_record(source, kind)
+    return list(records.values())
 
 
 def tool() -> dict:
