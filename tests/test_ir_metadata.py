@@ -366,7 +366,9 @@ def test_convert_hints_tag_only_to_a_converter_that_takes_one(tmp_path, capsys):
     assert "leave the tag out (each run's block names its own)\n" in err and "--tag" not in err
 
 
-@pytest.mark.parametrize("text", ["", "\n\n", "# about this run\n", "  # x\n\n# y"])
+@pytest.mark.parametrize(
+    "text", ["", "\n\n", "# about this run\n", "  # x\n\n# y", "---\n", "---\n# x\n...\n"]
+)
 def test_a_description_of_blanks_and_comments_is_an_empty_one(tmp_path, text):
     about = tmp_path / "about.yaml"
     about.write_text(text)

@@ -152,9 +152,13 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
 
 
 def _nothing_said(text: str) -> bool:
-    """Whether YAML ``text`` holds blank and comment lines only: no document, as an empty
-    file (an explicit ``~`` or ``null`` is a document, and not a mapping)."""
-    return all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines())
+    """Whether YAML ``text`` holds blank, comment and document-marker lines only (``---``,
+    ``...``): no content, as an empty file (an explicit ``~`` or ``null`` is content, and
+    not a mapping)."""
+    return all(
+        not line.strip() or line.lstrip().startswith("#") or line.rstrip() in ("---", "...")
+        for line in text.splitlines()
+    )
 
 
 def read_file(path) -> dict[str, Any]:
