@@ -97,7 +97,7 @@ def ranked_run(
     qids, docnos = _at(qids, index), _at(docnos, index)
     written = (sizes - position + 1).astype(np.float64)
     del query, sizes
-    tags = pa.nulls(len(index), pa.string()).fill_null(tag)  # not a list of millions
+    tags = pa.repeat(pa.scalar(tag, pa.string()), len(index))  # not a list of millions
     table = pd.DataFrame(
         {
             "qid": qids.to_pandas(types_mapper=lambda _: STR),

@@ -62,7 +62,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
                 message = f"record {bad} is a dict, not {python_type(first)} as record 0"
                 raise InputError(origin, None, message) from None
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
-        columns[field] = _column(values, field, field, origin)
+        columns[field] = _column(values, field, origin)
     return tables.typed(pa.table(columns), kind, origin, _record)
 
 
@@ -126,17 +126,17 @@ def _mapping_table(rows: list, kind: str, origin: str) -> pa.Table:
         except KeyError:
             bad = next(i for i, row in enumerate(rows) if name not in row)
             raise InputError(origin, None, f"record {bad} has no key {name!r}") from None
-        columns.append(_column(values, name, name, origin))
+        columns.append(_column(values, name, origin))
     table = pa.Table.from_arrays(columns, names=list(map(str, rows[0])))
     return tables.typed(table, kind, origin, _record, noun="key")
 
 
-def _column(values: list, name: str, field: str, origin: str) -> pa.Array:
-    """The values of the records' ``field`` (their ``name`` column) as an Arrow array:
+def _column(values: list, field: str, origin: str) -> pa.Array:
+    """The values of the records' ``field`` (the column of that name) as an Arrow array:
     query and document ids must each be text or an integer, scores and grades numbers."""
-    if name in tables.QID_NAMES + tables.DOCNO_NAMES:
+    if field in tables.QID_NAMES + tables.DOCNO_NAMES:
         return python_objects.python_ids(values, field, origin, _record)
-    numbers = name in tables.SCORE_NAMES + tables.REL_NAMES
+    numbers = field in tables.SCORE_NAMES + tables.REL_NAMES
     return python_objects.from_python(values, field, origin, _record, numbers=numbers)
 
 
