@@ -55,12 +55,11 @@ are grouped once by (topic, document).
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
 import os
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -71,6 +70,7 @@ import pyarrow.compute as pc
 from . import arrow, fused_ties, input_warnings, ranking
 from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
 from .inputs import split_runs
+from .inputs.streams import steps
 from .inputs.tables import carry_integer_ids
 from .naming import check_run_tag
 from .score_precision import compares_float32
@@ -486,7 +486,7 @@ def fused_and_ties(
     ties = {}
     if method == "rrf":
         ties["rrf ranks"] = fused_ties.rrf_ranks(k, max(_deepest_rank(t) for t in runs))
-    step = _steps(progress, "fusing", 4)
+    step = steps(progress, "fusing", 4)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
         qids.append(pc.cast(ranked.column("qid"), pa.large_string()).combine_chunks())
@@ -524,16 +524,6 @@ def fused_and_ties(
     fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
     found = {kind: message for kind, message in ties.items() if message is not None}
     return carry_integer_ids(list(runs), fused_table), found
-
-
-def _steps(progress: Progress | None, label: str, total: int) -> Callable[[], None]:
-    """A call that reports one more of ``total`` steps done (nothing without ``progress``);
-    0 of them is reported now."""
-    if progress is None:
-        return lambda: None
-    done = itertools.count(1)
-    progress(label, 0, total)
-    return lambda: progress(label, next(done), total)
 
 
 @input_warnings.carried

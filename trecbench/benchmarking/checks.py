@@ -6,7 +6,6 @@ benchmark with the findings and the R-task reference's recovery action
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,21 +20,6 @@ FINDINGS_SHOWN = 20  # error findings listed per file
 
 # ``progress(label, done, total)``, as :func:`~trecbench.benchmarking.run_benchmark` takes it
 Progress = LabelledProgress
-
-
-def steps(progress: Progress | None, label: str, total: int) -> Callable[[], None]:
-    """A call that tells ``progress`` one more of ``total`` steps of ``label`` done (0 of
-    them told now); nothing without ``progress``."""
-    if progress is None:
-        return lambda: None
-    done = [0]
-    progress(label, 0, total)
-
-    def step() -> None:
-        done[0] += 1
-        progress(label, done[0], total)
-
-    return step
 
 
 class InvalidRuns(TrecbenchError):

@@ -17,8 +17,9 @@ import pyarrow.compute as pc
 
 from .. import outputs
 from ..comparison.files import MANIFEST_FILE, REPORTS_DIR, RUNS_DIR, folder_files
+from ..inputs.streams import steps
 from ..text_bytes import utf8
-from .checks import Progress, steps
+from .checks import Progress
 from .settings import BenchmarkSettings, Mode
 
 

@@ -14,12 +14,12 @@ import pyarrow as pa
 
 from .. import arrow, input_warnings, outputs
 from ..errors import UsageError
+from ..inputs.streams import steps
 from .checks import (
     InvalidRuns,
     Progress,
     Validated,
     check_fused,
-    steps,
     summary,
     validate_inputs,
 )

@@ -33,6 +33,7 @@ Every source notes its path as an input of the call (:func:`trecbench.outputs.no
 from __future__ import annotations
 
 import io
+import itertools
 import lzma
 import os
 import queue
@@ -68,6 +69,16 @@ LabelledProgress = Callable[[str, int, "int | None"], None]
 def labelled(progress: LabelledProgress | None, label: str) -> Progress | None:
     """``progress`` told of the job ``label`` as ``(done, total)``; None without progress."""
     return None if progress is None else lambda done, total: progress(label, done, total)
+
+
+def steps(progress: LabelledProgress | None, label: str, total: int) -> Callable[[], None]:
+    """A call that tells ``progress`` one more of ``total`` steps of ``label`` done (0 of
+    them told now); nothing without ``progress``."""
+    if progress is None:
+        return lambda: None
+    done = itertools.count(1)
+    progress(label, 0, total)
+    return lambda: progress(label, next(done), total)
 
 
 GZIP_MAGIC = NAMED["gzip"].magic
