@@ -384,3 +384,20 @@ def test_optimize_s_advice_leaves_out_the_weights_it_chose(tmp_path, capsys):
     args = ["fuse", "--method", "wmnz", "--norm", "none", "--optimize", "P@1", "--qrels"]
     assert run([*args, str(tmp_path / "q.qrels"), *huge, "-o", str(tmp_path / "h.run")]) == 1
     assert capsys.readouterr().err.endswith(f"(beyond a double's range): {_REMEDY}\n")
+
+
+def test_optimize_fusion_tells_its_progress_as_fuse_does():
+    """optimize_fusion took no progress, though fuse does and the search fuses and scores
+    every candidate: each run read, then the candidates fused and scored, each to its end."""
+    told: dict[str, list[tuple[int, int | None]]] = {}
+    tuned = optimize_fusion(
+        RUNS, QRELS, "nDCG@10", folds=3, progress=lambda *a: told.setdefault(a[0], []).append(a[1:])
+    )
+    assert [label for label in told if label.startswith("reading")][:2] == [
+        f"reading {run}" for run in RUNS
+    ]
+    fused = told["fusing candidates"]
+    assert fused[0] == (0, len(tuned.candidates)) and fused[-1] == (10, 10)
+    scored = told["scoring candidates"]
+    assert scored[-1][0] == scored[-1][1]
+    assert tuned.best == optimize_fusion(RUNS, QRELS, "nDCG@10", folds=3).best

@@ -251,9 +251,12 @@ def optimize_fusion(
     k_grid=K_GRID,
     step: float = 0.1,
     depth: int | None = None,
+    progress=None,
 ) -> FusionTuning:
     """Choose ``method``'s parameters for ``measure`` on ``qrels`` (see the module
     docstring); ``runs`` as :func:`trecbench.fuse` takes them, two or more.
+    ``progress(label, done, total)`` is told of the work as :func:`trecbench.fuse`'s is:
+    each run read, then the candidates fused and scored (:func:`tune_fusion`).
 
     >>> tuned = optimize_fusion(["a.run", "b.run"], "dev.qrels", "nDCG@10")  # doctest: +SKIP
     >>> tuned.best.k, tuned.held_out  # doctest: +SKIP
@@ -265,7 +268,8 @@ def optimize_fusion(
     sources, names = split_runs(runs)  # a generator read once, here
     _check_several(len(sources))  # before a run is read
     check_distinct_files(sources, [qrels])  # before a run is read: one pipe is read once
-    return tune_fusion(ranked_tables(sources, names=names), qrels, measure, search)
+    tables = ranked_tables(sources, progress, names=names)
+    return tune_fusion(tables, qrels, measure, search, progress)
 
 
 def _check_several(n_runs: int) -> None:
