@@ -111,13 +111,18 @@ class ConfigText:
     def where(self, keys: Sequence[str | int]) -> str:
         """``file:line: key`` (:func:`key_path`), or ``file: key`` when the key's line is
         not found (not written in the file, or not cheaply: :func:`toml_key_line`)."""
+        line = self.line(keys)
+        return f"{self.path}{'' if line is None else f':{line}'}: {shortened(key_path(keys))}"
+
+    def line(self, keys: Sequence[str | int]) -> int | None:
+        """The line where the file writes the key at ``keys`` (None: not found)."""
+        if not keys:
+            return None
         if self.yaml:
             from .yaml_loader import key_line
 
-            line = key_line(self.text, keys) if keys else None
-        else:
-            line = toml_key_line(self.text, keys) if keys else None
-        return f"{self.path}{'' if line is None else f':{line}'}: {shortened(key_path(keys))}"
+            return key_line(self.text, keys)
+        return toml_key_line(self.text, keys)
 
 
 MAX_SEARCHED = 200_000  # characters of a TOML text searched for a key's line
