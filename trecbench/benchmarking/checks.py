@@ -61,35 +61,39 @@ def validate_inputs(
     what was validated, from the same read (a file could change between two reads, a pipe
     cannot be read twice; R-task runs are small). The topics file too is read once, for
     every run and fused mode. ``progress(label, done, total)`` is told the bytes of each
-    file read (``reading FILE``) and validated (``validating FILE``).
+    file read (``reading FILE``) and validated (``validating FILE``). A file that cannot be
+    read is refused naming the setting that names it (:meth:`BenchmarkSettings.reading`).
     """
     from ..validation import read_topics, validate_qrels, validate_run
 
-    qrels_source = _opened(config.qrels, held, progress)
-    qrels = validate_qrels(
-        qrels_source,
-        profile=config.profile,
-        collect_judged=True,
-        progress=_validating(qrels_source, progress),
-    )
+    with config.reading(config.qrels, "qrels"):
+        qrels_source = _opened(config.qrels, held, progress)
+        qrels = validate_qrels(
+            qrels_source,
+            profile=config.profile,
+            collect_judged=True,
+            progress=_validating(qrels_source, progress),
+        )
     _validated(qrels_source, progress)
     if not qrels.ok:
         raise InvalidRuns(_errors(qrels, ACTIONS["invalid_qrels"]))
     # read where the first run's validation read it (there is one: fusions end in runs)
-    topics = None if config.topics is None else read_topics(config.topics)
+    with config.reading(config.topics, "topics"):
+        topics = None if config.topics is None else read_topics(config.topics)
     results, sources, lines = {}, {}, []
     for mode in config.modes:
         if mode.run is None:
             continue
-        source = sources[mode.name] = _opened(mode.run, held, progress)
-        result = validate_run(
-            source,
-            profile=config.profile,
-            qrels=qrels.qrels_info,
-            topics=topics,
-            max_depth=config.max_depth,
-            progress=_validating(source, progress),
-        )
+        with config.reading(mode.run, "modes", mode.name, "run"):
+            source = sources[mode.name] = _opened(mode.run, held, progress)
+            result = validate_run(
+                source,
+                profile=config.profile,
+                qrels=qrels.qrels_info,
+                topics=topics,
+                max_depth=config.max_depth,
+                progress=_validating(source, progress),
+            )
         _validated(source, progress)
         results[mode.name] = result
         if not result.ok:

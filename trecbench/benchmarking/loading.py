@@ -89,6 +89,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         routing=resolve(document.get("routing"), "routing"),
         maxontsim_formula=document.get("maxontsim_formula"),
         ontology=resolve(document.get("ontology"), "ontology"),
+        config_text=source,  # the lines of the settings naming a file that cannot be read
     )
 
 

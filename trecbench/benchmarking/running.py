@@ -50,15 +50,16 @@ def run_benchmark(
     ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()}, progress)
     results = _mode_results(config, validated, ranked, qrels_table, topics, progress)
     names = [mode.name for mode in config.modes]
-    evaluation = evaluate(
-        qrels_table,
-        [ranked[name] for name in names],
-        config.measures,
-        complete=True,
-        run_names=names,
-        options=config.measure_options,
-        progress=progress,
-    )
+    with config.reading(config.ontology, "ontology"):  # read by MaxOntSim's measures
+        evaluation = evaluate(
+            qrels_table,
+            [ranked[name] for name in names],
+            config.measures,
+            complete=True,
+            run_names=names,
+            options=config.measure_options,
+            progress=progress,
+        )
     _check_spelt_once(config, evaluation)
     comparison = _compare(config, evaluation, topics, progress)
     routing = _routing(config, topics)
@@ -224,7 +225,8 @@ def _strata(config: BenchmarkSettings, topics: list[str]) -> dict[str, str] | No
 
     from ..strata import group_labels, load_strata
 
-    table = None if config.strata is None else load_strata(config.strata)
+    with config.reading(config.strata, "strata", "sidecar"):
+        table = None if config.strata is None else load_strata(config.strata)
     try:
         qids = pd.Series(topics, dtype=object)
         labels = group_labels(qids, table, config.group_by, configured=True)
@@ -286,7 +288,8 @@ def _routing(config: BenchmarkSettings, topics: list[str]) -> dict | None:
         return None
     from ..routing import coverage, read_routing_log, routing_metrics
 
-    log = read_routing_log(config.routing)
+    with config.reading(config.routing, "routing"):
+        log = read_routing_log(config.routing)
     warning = coverage(log, topics)
     input_warnings.keep([] if warning is None else [warning])  # the log's, said and carried
     statistics = config.statistics

@@ -10,15 +10,18 @@ modes (:class:`Mode`), the targets (:class:`Target`, :data:`PRESETS`), the stati
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import UsageError, excerpt
+from ..errors import InputError, UsageError, excerpt
 
 if TYPE_CHECKING:  # compare's package loads pandas: imported where settings are made
     from ..comparison.settings import StatsSettings
+    from ..toml_loader import ConfigText
 
 RTASK_MAX_DEPTH = 100  # the TREC R task's submission cap
 DEFAULT_PROFILE = "rtask"  # the validator's profile for R-task runs
@@ -191,7 +194,9 @@ class BenchmarkSettings:
     ``baseline`` (a mode's name; None: the first mode); ``strata`` and ``group_by``;
     ``completeness``; ``routing`` (a routing log); ``maxontsim_formula`` and ``ontology``
     (an HPO file), the MaxOntSim measures' options as ``score --maxontsim-formula`` and
-    ``--ontology`` take them (None: ``hybrid``, hpo3's bundled release).
+    ``--ontology`` take them (None: ``hybrid``, hpo3's bundled release); ``config_text``
+    (None for settings built in Python): the configuration's text, whose lines name the
+    setting of an input file that cannot be read (:meth:`reading`).
 
     Raises :class:`~trecbench.errors.UsageError`, naming the configuration file, for modes
     that refer to unknown modes, to themselves or to each other in a circle, two modes of
@@ -221,6 +226,7 @@ class BenchmarkSettings:
     maxontsim_formula: str | None = None
     ontology: Path | None = None
     description: str | None = None
+    config_text: ConfigText | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_references(self.modes, self.path)
@@ -248,6 +254,27 @@ class BenchmarkSettings:
         """The mode called ``name``."""
         return next(mode for mode in self.modes if mode.name == name)
 
+    @contextlib.contextmanager
+    def reading(self, path: Path | None, *keys: str | int) -> Iterator[None]:
+        """Reads of ``path``, the input file the setting at ``keys`` names (``"modes",
+        "b", "run"``): one that cannot be read (missing, a folder, no permission) is
+        refused naming the configuration file, the key and the line that writes it
+        (``bench.toml:8: modes.b.run: cannot read 'b.run': No such file or directory``; no
+        line for settings built in Python), as its other settings are named; its reader
+        named the path only. Checked as the file is read, not when the configuration is:
+        a file may appear after the settings are made. Other errors pass unchanged."""
+        try:
+            yield
+        except InputError as error:
+            reason = None if path is None else _unreadable(error, path)
+            if reason is None:
+                raise
+            from ..toml_loader import key_path
+
+            line = None if self.config_text is None else self.config_text.line(keys)
+            message = f"{key_path(keys)}: cannot read {excerpt(str(path))}: {reason}"
+            raise error.moved(str(self.path), line, message) from None
+
     @property
     def inputs(self) -> list[Path]:
         """Every file the benchmark reads (none of them may be written)."""
@@ -268,6 +295,18 @@ class BenchmarkSettings:
 
 
 BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
+
+
+def _unreadable(error: InputError, path: Path) -> str | None:
+    """Why ``path`` cannot be read (the system's words) when ``error`` is its reader's
+    ``cannot read`` (of the file, at no line: not of its content); None otherwise."""
+    if error.line is not None or error.path != str(path):
+        return None
+    if isinstance(error.__cause__, OSError) and error.__cause__.strerror:
+        return error.__cause__.strerror  # the ontology's reader says Python's whole error
+    if error.message.startswith("cannot read: "):
+        return error.message.removeprefix("cannot read: ")
+    return None
 
 
 def _check_runs_once(modes: list[Mode], path: Path) -> None:
