@@ -44,8 +44,12 @@ class FakeEvaluation:
     options: dict = field(default_factory=lambda: {"complete": False, "max_docs": None})
     settings: EvalSettings = field(default_factory=EvalSettings)
     input_paths: list = field(default_factory=list)
-    runs: list = field(default_factory=lambda: [SimpleNamespace(name="alpha")])  # scored
+    runs: list = field(  # scored: its topics 9 and 10; the qrels' 11 too
+        default_factory=lambda: [SimpleNamespace(name="alpha", qids=["10", "9"], complete=True)]
+    )
+    qrels_topics: list = field(default_factory=lambda: ["10", "11", "9"])
     shown = Evaluation.shown  # a measure's name as printed (-Z: "Z" before it)
+    averaged_over = Evaluation.averaged_over  # its topics, or with -c the qrels' too
 
 
 def fake_evaluation() -> FakeEvaluation:
@@ -674,7 +678,7 @@ def test_a_run_of_text_measures_alone_is_in_the_report(tmp_path):
     document = json.loads(target.read_text())
     report.validate_against_schema(document, report.REPORT_SCHEMA)
     assert document["results"] == [
-        {"run": name, "topics": 0, "aggregates": {}, "per_query": {}}
+        {"run": name, "topics": 56, "topics_with_values": 0, "aggregates": {}, "per_query": {}}
         for name in ("tfidf-char", "tfidf-word")
     ]
 

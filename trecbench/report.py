@@ -258,7 +258,8 @@ def _results(evaluation: Any) -> list[dict]:
         agg = aggregates[aggregates["run"] == run].assign(key="all")
         entry = {
             "run": run,
-            "topics": len(table),
+            "topics": evaluation.averaged_over(result),  # as score's table and num_q
+            "topics_with_values": len(table),  # those per_query has
             "aggregates": _wide(agg, "key").get("all", {}),
             "per_query": table,
         }

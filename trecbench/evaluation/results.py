@@ -375,6 +375,16 @@ class Evaluation:
             if c.summary == NUM_REL
         }
 
+    def averaged_over(self, run: RunResult) -> int:
+        """The topics ``run``'s means are over, as trec_eval's ``num_q`` counts them: its
+        evaluated topics, or under ``-c`` every qrels topic (9.0.8 evaluates only those the
+        run has and counts the others 0; a run trec_eval stopped in keeps its evaluated
+        ones). Every output's ``topics`` is this; ``len(run.qids)``, the topics with
+        per-topic values, is the JSON's ``topics_with_values``."""
+        if self.settings.complete and run.complete:  # with -D's one topic too: num_q says so
+            return max(len(run.qids), len(self.qrels_topics))
+        return len(run.qids)
+
     def shown(self, name: str) -> str:
         """A measure's ``name`` as printed: after a ``Z`` under ``-Z``, where its values
         are z-scores (trec_eval's ``ZP_5``), in every format."""

@@ -135,20 +135,11 @@ def _table_rows(evaluation, names: str, shown=escape_text) -> tuple[list[str], l
     header = ["run", "topics"] + [name for _, name in columns]
     z = bool(evaluation.settings.zscores)
     rows = [
-        [shown(run.name), str(_averaged_over(evaluation, run))]
+        [shown(run.name), str(evaluation.averaged_over(run))]
         + [_number(c, run.summary[c.label], z).strip() for c, _ in columns]
         for run in evaluation.runs
     ]
     return header, rows
-
-
-def _averaged_over(evaluation, run) -> int:
-    """The topics a run's means are over: its evaluated topics, or under ``-c`` every
-    qrels topic (9.0.8 evaluates only those the run has, and counts the others 0)."""
-    settings = evaluation.settings
-    if settings.complete and run.complete:  # with -D's one topic too: num_q says so
-        return max(len(run.qids), len(evaluation.qrels_topics))
-    return len(run.qids)
 
 
 def render_table(evaluation, names: str = "display") -> str:
@@ -213,7 +204,9 @@ def render_json(
         entry = {
             "run": run.name,
             "runid": run.runid,
-            "topics": len(run.qids),
+            # as the table's column and trec_eval's num_q: under -c every qrels topic
+            "topics": evaluation.averaged_over(run),
+            "topics_with_values": len(run.qids),  # the topics per_query has
             "aggregates": {
                 name: _plain(evaluation, c, run.summary[c.label]) for c, name in summary
             },
