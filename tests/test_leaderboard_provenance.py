@@ -127,13 +127,15 @@ def test_one_spelling_given_twice_is_one_measure_in_all_three_commands(tmp_path,
 
 
 def test_a_run_of_two_collections_with_no_topic_in_one_names_that_collection(tmp_path, capsys):
-    # "a.run: No queries with both results..." did not say in which collection; the
-    # file first, as every message (reviewer 331)
+    # "a.run: No queries with both results..." did not say in which collection (reviewer
+    # 331); then "...in collection two" put it last, where every other refusal of a suite
+    # starts file:line: at the suite's entry of the collection ([collections.two], line 7)
     suite = _suite(tmp_path, '["P@1"]', "other")
+    assert suite.read_text().splitlines()[6] == "[collections.two]"
     assert run(["leaderboard", str(suite)]) == 7
     assert capsys.readouterr().err == (
-        f"trecbench: {tmp_path / 'a.run'}: No queries with both results and relevance info "
-        "(no topic of the run is in the qrels) in collection two\n"
+        f"trecbench: {suite}:7: collections.two: {tmp_path / 'a.run'}: No queries with both "
+        "results and relevance info (no topic of the run is in the qrels)\n"
     )
 
 

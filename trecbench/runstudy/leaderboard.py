@@ -206,8 +206,10 @@ def _per_query(
         }
         try:
             evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
-        except NoOverlapError as error:  # a run of several collections: say which
-            raise NoOverlapError(f"{error} in collection {collection.name}") from None
+        except NoOverlapError as error:  # a run of several collections: say which,
+            if collection.entry is None:  # at the suite's line, as every refusal
+                raise NoOverlapError(f"{error} in collection {collection.name}") from None
+            raise NoOverlapError(f"{collection.entry}: {error}") from None
         _check_spelt_once(suite, evaluation)
         frame = evaluation.per_query
         read[key] = (

@@ -39,6 +39,9 @@ class Collection:
     runs: dict[str, Path]
     strata: Path | None = None
     where: dict[str, str] = field(default_factory=dict)
+    # where the suite's text gives the collection (``suite.toml:7: collections.de``), for
+    # the refusals found as it is scored; None: not read from a file. Not compared
+    entry: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,7 @@ def load_suite(path) -> Suite:
                 runs,
                 None if strata is None else resolve(strata, "strata"),
                 dict(spec.get("where", {})),  # text: _check_where
+                source.where(("collections", name)),
             )
         )
     systems = list(listed) if listed else list(collections[0].runs)
