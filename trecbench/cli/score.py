@@ -435,8 +435,10 @@ def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=No
 
 def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, html_page):
     """The runs (named ``run_names``) scored with ``settings`` (on Dask with
-    ``dask_address``), with progress unless --quiet; where trec_eval stops part-way, what
-    it printed before is printed."""
+    ``dask_address``), with progress unless --quiet; where trec_eval stops part-way on the
+    one run given, what it printed before is printed. With several runs nothing is: their
+    output is trecbench's, not trec_eval's, and is all or nothing (a run stopping after
+    others printed them whole and a header over nothing)."""
     from dataclasses import fields
 
     from .. import provenance
@@ -463,9 +465,9 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
                 qrels, list(runs), measures, progress=progress, run_names=run_names, **arguments
             )
     except TrecbenchError as error:
-        # trec_eval prints the topics it evaluated before it stopped (exit 4)
+        # trec_eval prints the topics it evaluated before it stopped (exit 4): one run only
         partial = getattr(error, "partial", None)
-        if partial is not None and view.output_format == "trec":
+        if partial is not None and view.output_format == "trec" and len(runs) == 1:
             text = trec_format.render_trec(
                 partial, per_query=view.per_query, summary=view.summary, names=view.labels
             )
