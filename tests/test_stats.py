@@ -743,3 +743,16 @@ def test_a_mean_difference_of_0_on_paper_is_0_and_the_tests_stay_scipy_s():
     shifted = np.column_stack([run - base, run - base + 0.1])
     assert mean_difference(shifted).tolist() == [0.0, pytest.approx(0.1, rel=0, abs=5e-17)]
     assert np.isnan(mean_difference(np.empty((0, 2)))).all()
+
+
+def test_tukey_smallest_p_is_exactly_one_over_k_factorial_to_the_topics_less_one():
+    """It was exp(lgamma): 0.12500000000000014 for 1/8 (2 runs, 4 topics), 1/6 a little
+    below (3 runs, 2 topics), so an alpha at the bound was taken as within reach."""
+    from fractions import Fraction
+
+    from trecbench.statistical_tests import smallest_p
+
+    for runs, topics in [(2, 4), (3, 2), (3, 7), (5, 40), (20, 3)]:
+        exact = Fraction(1, math.factorial(runs) ** (topics - 1))
+        assert smallest_p("tukey", topics, 10**200, runs) == float(exact)
+    assert smallest_p("tukey", 200_000, 10**12, 20) == 1 / (10**12 + 1)
