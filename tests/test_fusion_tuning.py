@@ -287,6 +287,30 @@ def test_the_command_names_the_folds_option_it_refuses(capsys, folds, message):
     assert capsys.readouterr().err == f"trecbench: {message}\n"
 
 
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        # it said "--optimize needs --qrels: the judgments it chooses on", --qrels given
+        ("--qrels", "--optimize took the option '--qrels' as its value: "),
+        # it read the qrels as a measure ("illegal measure ...")
+        (QRELS, f"--optimize took '{QRELS}' as a measure name: "),
+    ],
+)
+def test_optimize_given_no_measure_says_what_it_took_as_minus_m_does(capsys, value, said):
+    from trecbench.cli import run
+
+    args = ["fuse", "--optimize", value, "--qrels", QRELS, *RUNS, "-o", "-"]
+    if value == QRELS:
+        args = ["fuse", "--optimize", QRELS, *RUNS, "-o", "-"]
+    assert run(args) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"trecbench: fuse: {said}give --optimize a value (e.g. --optimize nDCG@10) "
+        "(see 'trecbench fuse --help')\n"
+    )
+
+
 def test_means_equal_on_paper_choose_the_first_candidate():
     from trecbench.runstudy.fusion_tuning import _best
 

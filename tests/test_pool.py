@@ -140,6 +140,17 @@ def test_cli_refuses_a_depth_below_one(tmp_path, capsys, depth):
     assert not (tmp_path / "p").exists()
 
 
+def test_a_path_option_that_took_the_next_option_says_so(tmp_path, capsys):
+    # "--qrels -l": it said "trecbench: -l: cannot read: No such file" (exit 2)
+    args = ["pool", "--qrels", "-l", "runs/tfidf-word.run", "-o", str(tmp_path / "p")]
+    assert run(args) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: pool: --qrels took the option '-l' as its value: give --qrels a file "
+        "(see 'trecbench pool --help')\n"
+    )
+    assert not (tmp_path / "p").exists()
+
+
 @pytest.mark.parametrize(("docs", "said"), [(1, "1 document"), (2, "2 documents")])
 def test_cli_counts_the_pool_in_english(tmp_path, capsys, docs, said):
     source = tmp_path / "one.run"

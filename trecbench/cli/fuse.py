@@ -11,7 +11,14 @@ from ..plurals import counted
 from ..text_bytes import utf8
 from .group import cli, echo_input_warnings, echo_written
 from .paths import INPUT_FILE, OutputFile
-from .shared_options import DEPTH, DecimalInt, FiniteFloat, quiet_option, runs_argument
+from .shared_options import (
+    DEPTH,
+    DecimalInt,
+    FiniteFloat,
+    check_measure_value,
+    quiet_option,
+    runs_argument,
+)
 from .stdout import echo_bytes
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
@@ -76,6 +83,7 @@ class RunOutput(OutputFile):
     "optimize",
     default=None,
     metavar="MEASURE",
+    callback=lambda ctx, param, value: _optimized_measure(ctx, value),
     help="Choose RRF's k (or the weights of combsum/wmnz) that maximise MEASURE on --qrels, "
     "with a cross-validated held-out score, and fuse with them.",
 )
@@ -235,6 +243,15 @@ def _write(fused, output, runs, progress) -> None:
         write_run(run_frame(fused), output, runs)
         return
     outputs.write_file(output, run_pieces(fused, labelled(progress, f"writing {output}")), runs)
+
+
+def _optimized_measure(ctx: click.Context, value: str | None) -> str | None:
+    """--optimize's measure, refused as -m's is when it is what --optimize took for want of
+    its value: the next option (``--optimize --qrels Q``: "needs --qrels" blamed the user),
+    or a path (``--optimize qrels/x.qrels``)."""
+    if value is not None:
+        check_measure_value(ctx, "--optimize", value)
+    return value
 
 
 def _check_given(method: str, optimize: str | None, weighted: bool) -> None:

@@ -43,6 +43,8 @@ class InputFile(click.ParamType):
                 return self.path_type(path)
             if self.patterns and any(c in path for c in "*?["):
                 return self.path_type(path)
+            if isinstance(param, click.Option):  # --qrels -l: -l taken for want of a file
+                refuse_taken_option(ctx, param.opts[-1], path, f"give {param.opts[-1]} a file")
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
             raise InputError(path, None, f"cannot read: {reason}")
         return self.path_type(path)
@@ -90,6 +92,24 @@ class OutputFolder(click.ParamType):
                 raise dangling_folder(probe)
             raise OutputError(f"{probe}: is not a directory")
         return folder
+
+
+def refuse_taken_option(ctx: click.Context | None, flag: str, value: str, give: str) -> None:
+    """Refuse ``value``, given to the option ``flag``, when it is one of the command's
+    options (``--qrels -l``, ``-m -q``, ``--optimize --qrels``; ``--opt=x`` too): click
+    hands an option the next argument when its value is left out, which was then read as
+    a missing file or a measure, or left the option it took unseen (``--optimize needs
+    --qrels`` where --qrels was given). A usage error, exit 1, naming what happened."""
+    if ctx is None:
+        return
+    options = {
+        name
+        for option in ctx.command.params
+        if isinstance(option, click.Option)
+        for name in (*option.opts, *option.secondary_opts)
+    }
+    if value.partition("=")[0] in options:
+        raise click.UsageError(f"{flag} took the option '{value}' as its value: {give}", ctx)
 
 
 def _is_dataset_id(text: str) -> bool:

@@ -17,7 +17,7 @@ import click
 from ..statistical_tests import CORRECTION_CHOICES as CORRECTIONS
 from ..statistical_tests import DEFAULT_CORRECTION
 from ..statistical_tests import NAMES as TESTS
-from .paths import INPUT_FILE
+from .paths import INPUT_FILE, refuse_taken_option
 from .report_options import stack_options
 
 # a number as written in C or JSON: Python's float also takes 1_0, Unicode digits and
@@ -103,9 +103,6 @@ names_option = click.option(
     "share one).",
 )
 
-# what a refusal of -m's value shows as a value to give
-_MEASURE_EXAMPLE = "give -m a value (e.g. -m nDCG@10)"
-
 
 def measure_values(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]):
     """The callback of ``-m`` (score's, and :data:`measures_option`'s): a value that is
@@ -114,20 +111,19 @@ def measure_values(ctx: click.Context, param: click.Parameter, values: tuple[str
     read as a measure (``illegal measure 'qrels/x.qrels'``, ``-q``: "did you mean Q?"):
     one of the command's options, or a path (a ``/`` in its name, or an existing file that
     no measure is named)."""
-    options = {
-        name
-        for option in ctx.command.params
-        if isinstance(option, click.Option)
-        for name in (*option.opts, *option.secondary_opts)
-    }
     for value in values:
-        if value.partition("=")[0] in options:
-            raise click.UsageError(
-                f"-m took the option '{value}' as its value: {_MEASURE_EXAMPLE}", ctx
-            )
-        if _a_path(value):
-            raise click.UsageError(f"-m took '{value}' as a measure name: {_MEASURE_EXAMPLE}", ctx)
+        check_measure_value(ctx, "-m", value)
     return values
+
+
+def check_measure_value(ctx: click.Context, flag: str, value: str) -> None:
+    """Refuse ``value``, given to the measure option ``flag`` (``-m``, fuse's
+    ``--optimize``), when it is what the option took for want of its own value: one of the
+    command's options, or a path (see :func:`measure_values`)."""
+    give = f"give {flag} a value (e.g. {flag} nDCG@10)"
+    refuse_taken_option(ctx, flag, value, give)
+    if _a_path(value):
+        raise click.UsageError(f"{flag} took '{value}' as a measure name: {give}", ctx)
 
 
 def _a_path(value: str) -> bool:
