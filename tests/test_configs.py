@@ -146,6 +146,41 @@ def test_a_byte_order_mark_before_a_toml_configuration_is_skipped(tmp_path):
         assert dataclasses.replace(load(marked), path=plain) == load(plain)
 
 
+@pytest.mark.parametrize(
+    ("command", "name", "data"),
+    [
+        ("leaderboard", "e.toml", b""),
+        ("leaderboard", "e.toml", b"\xef\xbb\xbf\n  \n# a comment only\n"),
+        ("benchmark", "e.toml", b""),
+        ("benchmark", "e.toml", b"\t\n# nothing set\n"),
+        ("benchmark", "e.yaml", b""),
+        ("benchmark", "e.yml", b"---\n# nothing set\n...\n"),
+    ],
+)
+def test_an_empty_configuration_is_an_empty_file_as_every_input_is(
+    tmp_path, monkeypatch, capsys, command, name, data
+):
+    # it was a setting refused, exit 1: "(top level): 'collections' is a required
+    # property" (leaderboard), "null is not of type 'object'" (benchmark, YAML)
+    from trecbench.cli import run
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_bytes(data)
+    assert run([command, name, *(["-o", "out"] if command == "benchmark" else [])]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"trecbench: {name}: empty file\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_empty_configuration_read_from_a_pipe_is_an_empty_file(tmp_path):
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "trecbench", "benchmark", "/dev/stdin", "-o", "out"]
+    done = subprocess.run(args, input=b"# c\n", capture_output=True, cwd=tmp_path, check=False)
+    assert (done.returncode, done.stderr) == (2, b"trecbench: /dev/stdin: empty file\n")
+
+
 _LATIN1 = ":3: not UTF-8: invalid continuation byte"
 _UTF16 = ": the file is UTF-16; save it as UTF-8"
 

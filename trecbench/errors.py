@@ -195,6 +195,9 @@ class MissingExtraError(UsageError):
     """A feature needs an optional package that is not installed (``trecbench.extras``)."""
 
 
+# what every reader says of a file with nothing in it (the validator's R26, a run, a
+# qrels, a configuration): one wording
+EMPTY_FILE = "empty file"
 EXCERPT_LIMIT = 80  # characters of an offending value an error message quotes
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, UsageError, json_excerpt, shortened
+from .errors import EMPTY_FILE, InputError, UsageError, json_excerpt, shortened
 from .text_encoding import utf8_text
 
 
@@ -38,6 +38,7 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
     from .yaml_loader import MAX_DEPTH, nesting_depth, read_float, text_line
 
     text = utf8_text(data, str(path))  # UTF-16, or a byte not UTF-8: at its line
+    refuse_empty(text, path)
     try:
         document = tomllib.loads(
             text, parse_float=lambda written: read_float(float(written), written)
@@ -54,6 +55,20 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
     if document is None or nesting_depth(document) > MAX_DEPTH:
         raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
     return document
+
+
+def refuse_empty(text: str, path: str | Path, yaml: bool = False) -> None:
+    """Refuse a configuration with nothing in it: blank lines and comments only (in YAML
+    also document markers, ``---`` and ``...``; an explicit ``~`` is content). It is an
+    empty file, exit 2, as every other input says of one; TOML read it as an empty table
+    and YAML as null, which the schema then refused as a setting ("'collections' is a
+    required property", "null is not of type 'object'", exit 1)."""
+    markers = ("---", "...") if yaml else ()
+    for line in text.lstrip("\ufeff").splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and line.rstrip() not in markers:
+            return
+    raise InputError(str(path), None, EMPTY_FILE)
 
 
 def piped(path: str | Path) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import outputs
 from ..errors import InputError, TooFewSamplesError, UsageError, shortened
-from ..toml_loader import ConfigText, config_folder, config_path, piped
+from ..toml_loader import ConfigText, config_folder, config_path, piped, refuse_empty
 from ..type_names import not_text
 from ..yaml_loader import WrittenFloat
 from .settings import (
@@ -334,6 +334,7 @@ def _read_document(path: Path) -> tuple[Any, ConfigText]:
         else:
             return document, ConfigText(path, utf8_text(data, str(path)))
     text = utf8_text(data, str(path))  # UTF-16, or a byte not UTF-8: at its line
+    refuse_empty(text, path, yaml=True)
     refused = "neither TOML nor YAML" if from_pipe else "not valid YAML"
     return _yaml_document(text, path, refused), ConfigText(path, text, yaml=True)
 

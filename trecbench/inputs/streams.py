@@ -47,6 +47,7 @@ import pyarrow as pa
 
 from .. import outputs, provenance
 from ..compressions import HEAD_BYTES, NAMED, compression_of
+from ..errors import EMPTY_FILE as EMPTY_FILE  # (read as streams.EMPTY_FILE too)
 from ..errors import InputError
 from .formats import (
     COMPRESSED_PARQUET,
@@ -82,8 +83,6 @@ def steps(progress: LabelledProgress | None, label: str, total: int) -> Callable
 
 
 GZIP_MAGIC = NAMED["gzip"].magic
-# what every reader says of a file with nothing in it (the validator's R26): one wording
-EMPTY_FILE = "empty file"
 _SPOOL_BLOCK = 8 << 20
 _DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)
 # decompressed bytes the fast inflater's thread hands over at a time
