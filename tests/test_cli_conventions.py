@@ -737,6 +737,49 @@ def test_a_folder_it_may_not_write_into_is_refused_before_the_work(tmp_path, arg
     assert list(ro.iterdir()) == []
 
 
+@pytest.mark.skipif(
+    os.geteuid() == 0 and shutil.which("setpriv") is None, reason="root needs setpriv here"
+)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "{f}"],
+        ["validate", "--qrels", "{f}", RUN],
+        ["score", "{f}", RUN],
+        ["score", QRELS, "{f}"],
+        ["score", "-m", "P@5", QRELS, "{f}"],
+        ["compare", QRELS, RUN, "{f}", "-m", "P@5", "-o", "{tmp}/out"],
+        ["similarity", RUN, "{f}"],
+    ],
+)
+def test_an_input_it_may_not_read_is_said_alike_by_every_command(tmp_path, args):
+    # validate and score (their small paths' bare OSError) said "F: Permission denied",
+    # the other commands "F: cannot read: Permission denied"
+    unreadable = tmp_path / "f.run"
+    unreadable.write_bytes(Path(RUN).read_bytes())
+    unreadable.chmod(0)
+    given = [str(a).format(f=unreadable, tmp=tmp_path) for a in args]
+    argv = [sys.executable, "-m", "trecbench", *given]
+    if os.geteuid() == 0:  # root reads anything: without its capabilities, as a user
+        caps = "-dac_override,-dac_read_search,-fowner"
+        argv = ["setpriv", "--bounding-set", caps, "--inh-caps=-all", "--", *argv]
+    done = subprocess.run(argv, capture_output=True, check=False)
+    assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
+    assert done.stderr == f"trecbench: {unreadable}: cannot read: Permission denied\n".encode()
+
+
+def test_the_small_paths_leave_a_file_they_cannot_open_to_the_general_reader(tmp_path, monkeypatch):
+    # the general path's reader says "cannot read: ..." of it, as every reader does
+    from trecbench import small_text
+
+    def refused(path, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(small_text, "open", refused, raising=False)
+    assert small_text.small_bytes(RUN) is None
+    assert small_text.read_plain(RUN, "run") is None
+
+
 @pytest.mark.parametrize(
     "args",
     [

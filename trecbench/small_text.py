@@ -65,11 +65,17 @@ def read_plain(path: str, kind: str) -> list[tuple[str, ...]] | None:
 
 def small_bytes(path: str) -> bytes | None:
     """The bytes of a regular file of at most :data:`SMALL_BYTES`, else None (read once:
-    a file that grew since :func:`small_file` looked is read no further than the bound)."""
+    a file that grew since :func:`small_file` looked is read no further than the bound).
+    A file that cannot be read (no permission) is None too: the general path's reader says
+    so as every reader does, ``FILE: cannot read: Permission denied`` (raised here, the
+    bare OSError was said as ``FILE: Permission denied`` by score and validate only)."""
     if not small_file(path):
         return None
-    with open(path, "rb") as handle:
-        data = handle.read(SMALL_BYTES + 1)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(SMALL_BYTES + 1)
+    except OSError:
+        return None
     return data if len(data) <= SMALL_BYTES else None
 
 
