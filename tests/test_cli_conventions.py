@@ -701,12 +701,21 @@ def test_standard_input_read_from_a_file_is_an_input_no_output_may_replace(
         ["score", "-m", "map", "/dev/stdin", "-"],
         ["validate", "-", "/dev/stdin"],
         ["score", "-m", "map", "-Z", "/dev/stdin", QRELS, "-"],  # the -Z file, read after
+        # these said "-: the same run is given twice" (a file named twice), not why
+        ["similarity", "-", "-"],
+        ["compare", QRELS, "-", "-", "-m", "P@5", "-o", "{tmp}/out"],
+        ["compare", QRELS, "-", "/dev/stdin", "-m", "P@5", "-o", "{tmp}/out"],
+        ["power", QRELS, "-", "-", "-m", "P@5"],
+        ["agree", QRELS, "-", "-", "-m", "P@5"],
+        ["pool", "-", "-", "-o", "{tmp}/pool.txt"],
     ],
 )
-def test_standard_input_spelt_two_ways_is_refused(args):
+def test_standard_input_spelt_two_ways_is_refused(args, tmp_path):
     # the second reading found the pipe empty: "/dev/stdin: error[R26]: empty file"
+    args = [arg.format(tmp=tmp_path) for arg in args]
     argv = [sys.executable, "-m", "trecbench", *args]
-    text = Path(RUN if "validate" in args or QRELS in args else QRELS).read_bytes()
+    reads_a_run = args[0] in ("validate", "similarity", "pool") or QRELS in args
+    text = Path(RUN if reads_a_run else QRELS).read_bytes()
     done = subprocess.run(argv, input=text, capture_output=True, check=False)
     assert (done.returncode, done.stdout) == (ExitCode.USAGE, b""), done.stderr
     assert b"standard input ('-', /dev/stdin) can be read once: give it once" in done.stderr

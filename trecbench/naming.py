@@ -198,7 +198,10 @@ def check_read_once(paths: Sequence) -> None:
 
 def check_runs_once(paths: Sequence[str | os.PathLike]) -> None:
     """Refuse a run file given twice, or spelt two ways: it would be compared with
-    itself (or counted twice)."""
+    itself (or counted twice). Standard input or a pipe given twice is refused first as
+    :func:`check_read_once` refuses it, in the words every command says of it (``- -``
+    was "the same run is given twice" here, "can be read once" in score and fuse)."""
+    check_read_once(paths)
     repeated = repeated_file(paths)
     if repeated is None:
         return
