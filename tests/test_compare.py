@@ -1019,3 +1019,53 @@ def test_a_runs_mean_is_its_values_summed_in_topic_order_whatever_beside_it():
     expected = {run: sum(vs) / 20 for run, vs in values.items()}  # summed in order
     assert both["a"] == float(alone["mean"].iloc[0]) == expected["a"]
     assert both["b"] == expected["b"]
+
+
+def test_a_grouping_with_one_stratum_is_warned_of_as_score_warns_of_it(tmp_path, capsys):
+    # score warns that its spread over one group is n/a; compare showed a single "(none)"
+    # stratum (and a macro section repeating it) without a word
+    from trecbench.cli import run as main
+
+    runs = ["runs/tfidf-word.run", "runs/tfidf-char.run"]
+    args = ["compare", "qrels/hpo-demo.qrels", *runs, "-m", "P@5", "--group-by", "qid-prefix"]
+    assert main([*args, "--samples", "200", "-o", str(tmp_path / "out")]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert warnings == [
+        "trecbench: warning: --group-by qid-prefix: one stratum only, (none) (56 topics): no "
+        "stratum to compare with another (its macro section is that stratum's analysis)"
+    ]
+
+
+def test_only_a_grouping_with_one_stratum_is_warned_of():
+    import trecbench
+
+    values = [
+        {"run": run, "qid": qid, "measure": "P@5", "value": value}
+        for run, shift in (("a", 0.0), ("b", 0.1))
+        for qid, value in (("x1", 0.2), ("x2", 0.4), ("y1", 0.6), ("y2", 0.8))
+        for value in [value + shift]
+    ]
+    strata = {
+        "split": {"x1": "x", "x2": "x", "y1": "y", "y2": "y"},
+        "whole": {"x1": "w", "x2": "w", "y1": "w", "y2": "w"},
+    }
+    result = trecbench.compare_scores(values, strata=strata, samples=200)
+    assert result.warnings == [
+        "--group-by whole: one stratum only, w (4 topics): no stratum to compare with "
+        "another (its macro section is that stratum's analysis)"
+    ]
+
+
+def test_the_one_stratum_warning_shows_its_stratum_escaped_in_markdown():
+    import trecbench
+
+    values = [
+        {"run": run, "qid": qid, "measure": "P@5", "value": value + shift}
+        for run, shift in (("a", 0.0), ("b", 0.1))
+        for qid, value in (("x1", 0.2), ("x2", 0.4))
+    ]
+    strata = {"x1": "p|q\nr", "x2": "p|q\nr"}
+    result = trecbench.compare_scores(values, strata=strata, group_by="f", samples=200)
+    (warning,) = result.warnings
+    assert warning.startswith("--group-by f: one stratum only, p|q\nr (2 topics): ")
+    assert "p%7Cq%0Ar (2 topics)" in result.markdown()

@@ -21,7 +21,15 @@ from .result import Comparison
 from .rows import COLUMNS, comparison_rows, pair_rows, summary_rows
 from .settings import StatsSettings
 from .significance import pair_tests, pairs_left_out, tested_section
-from .tables import Section, SectionPart, View, sections_of, strata_map, values_cube
+from .tables import (
+    Section,
+    SectionPart,
+    View,
+    one_stratum_warnings,
+    sections_of,
+    strata_map,
+    values_cube,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -160,6 +168,7 @@ def compare_scores(
         strata=None
         if fields is None
         else {f: {q: m[q] for q in universe if q in m} for f, m in fields.items()},
+        warnings=one_stratum_warnings(parts),
     )
 
 

@@ -195,7 +195,7 @@ def compare(
     )
     comparison.settings["unjudged_threshold"] = float(scoring.unjudged_threshold)
     comparison.settings["allow_unjudged"] = bool(scoring.allow_unjudged)
-    comparison.warnings = warnings
+    comparison.warnings = [*warnings, *comparison.warnings]  # compare_scores' of strata
     comparison.scoreless = scoreless([e.flagged for e, _ in evaluations], comparison.queries)
     comparison.unpaired = unpaired
     if scoring.unjudged_bounds:

@@ -184,6 +184,50 @@ def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -
     return parts
 
 
+class OneStratumWarning(str):
+    """The warning of a grouping ``field`` whose topics all fall in one stratum ``value``
+    (of ``topics`` topics), as a ``str``; :meth:`text` shows the field and the value (read
+    from a sidecar: input text) as each output escapes its input text, as
+    :class:`~trecbench.evaluation.results.UnjudgedWarning` does."""
+
+    def __new__(cls, field: str, value: str, topics: int):
+        warning = super().__new__(cls, cls._said(field, value, topics, str))
+        warning.field, warning.value, warning.topics = field, value, topics
+        return warning
+
+    def __getnewargs__(self) -> tuple:  # pickled and copied by its parts
+        return self.field, self.value, self.topics
+
+    def text(self, shown) -> str:
+        return self._said(self.field, self.value, self.topics, shown)
+
+    @staticmethod
+    def _said(field: str, value: str, topics: int, shown) -> str:
+        from ..plurals import counted
+
+        return (
+            f"--group-by {shown(field)}: one stratum only, {shown(value)} "
+            f"({counted(topics, 'topic')}): no stratum to compare with another (its macro "
+            "section is that stratum's analysis)"
+        )
+
+
+def one_stratum_warnings(parts: list[SectionPart]) -> list[str]:
+    """A warning per grouping field whose topics all fall in one stratum (``--group-by
+    qid-prefix`` on ids without a prefix: ``(none)``): its macro section and its one
+    stratum repeat one analysis, and no stratum is compared with another, as score warns
+    that its spread over one group is n/a."""
+    strata: dict[str, list[Section]] = {}
+    for part in parts:
+        if part.section.kind == "stratum":
+            strata.setdefault(part.section.field, []).append(part.section)
+    return [
+        OneStratumWarning(field, only.value, only.topics)
+        for field, (only, *others) in strata.items()
+        if not others
+    ]
+
+
 def strata_map(
     strata, group_by, topics: list[str], topics_origin: str = "the qrels", integers: bool = False
 ) -> dict[str, dict[str, str]] | None:
