@@ -292,8 +292,9 @@ def test_finding_format_and_messages():
     hints = {f.rule: f.message for f in findings(b"01 Q0 a 1 2 t\n", topics=["1"])}
     assert hints["R4"] == "topic '01' is not in --topics (did you mean '1'?)"
     assert hints["R5"] == (
-        "topic '1' of --topics has no document in the run (did you mean '01'?): trec_eval "
-        "skips it, or scores it 0 with -c when the qrels judge it"
+        "topic '1' of --topics has no document in the run (did you mean '01'?): when the "
+        "qrels judge it, trec_eval 9.0.8 skips it, 10.0 stops at the first such topic "
+        '("result qid ... not found in qrels", exit 4); both score it 0 with -c'
     )
 
 
@@ -541,7 +542,7 @@ def test_qrels_cross_checks_and_unjudged(tmp_path):
     )
     assert qrels_result.kind == "qrels" and qrels_result.findings == []
     got = {(f.rule, f.line): f.message for f in run_result.findings}
-    assert "trec_eval skips it" in got[("X2", None)]
+    assert "trec_eval 9.0.8 skips it, 10.0 stops" in got[("X2", None)]
     assert ("X1", 4) in got
     # topic 1 retrieves a (judged), x (unjudged), b (judged); topic 3 has no judgments
     assert got[("X4", None)] == (

@@ -4,7 +4,7 @@ every finding at a line, R5's advice."""
 from __future__ import annotations
 
 from trecbench.cli import run
-from trecbench.validation import validate_run
+from trecbench.validation import validate_files, validate_run
 
 
 def call(capsys, *args) -> tuple[int, str]:
@@ -62,6 +62,26 @@ def test_r5_advises_minus_c_as_x2_does(tmp_path):
     (finding,) = validate_run(path, topics=topics).findings
     assert (finding.rule, finding.severity, finding.line) == ("R5", "error", None)
     assert finding.message == (
-        "topic '2' of --topics has no document in the run: trec_eval skips it, or scores it "
-        "0 with -c when the qrels judge it"
+        "topic '2' of --topics has no document in the run: when the qrels judge it, " + ABSENT_TOPIC
     )
+
+
+# printf 'q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\n' > r.run; printf 'q1 0 a 1\nq2 0 c 1\n' > q.qrels
+# /work/tools/te908/trec_eval q.qrels r.run: num_q 1, exit 0; with -c num_q 2, map 0.5000
+# /work/tools/te100/trec_eval q.qrels r.run: "trec_eval: result qid 'q2' not found in
+# qrels", exit 4 (with -q after map q1); with -c num_q 2, map q2 0.0000, exit 0
+ABSENT_TOPIC = (
+    'trec_eval 9.0.8 skips it, 10.0 stops at the first such topic ("result qid ... not '
+    'found in qrels", exit 4); both score it 0 with -c'
+)
+
+
+def test_x2_says_what_each_trec_eval_does(tmp_path):
+    """X2 said 'trec_eval skips it': trec_eval 10.0 stops there (exit 4) without -c."""
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\n")
+    qrels.write_text("q1 0 a 1\nq2 0 c 1\n")
+    _, result = validate_files([run], qrels=qrels)
+    (finding,) = [f for f in result.findings if f.rule == "X2"]
+    assert finding.severity == "warning"
+    assert finding.message == f"qrels topic 'q2' has no document in the run: {ABSENT_TOPIC}"

@@ -49,6 +49,14 @@ def near_miss(qid: str, known: dict[str, str]) -> str:
     return f" (did you mean {hit!r}?)" if hit is not None else ""
 
 
+# what each trec_eval does with a qrels topic the run lacks (X2, R5): 9.0.8 skips it; 10.0
+# stops at the first one (after the topics before it with -q); with -c both score it 0
+ABSENT_TOPIC = (
+    'trec_eval 9.0.8 skips it, 10.0 stops at the first such topic ("result qid ... not found '
+    'in qrels", exit 4); both score it 0 with -c'
+)
+
+
 def normal_id(qid: str) -> str:
     return qid.lstrip("\ufeff").lower().lstrip("0") or "0"
 
@@ -199,8 +207,8 @@ def against_topics(
         None,
         lambda i: (
             f"topic {missing[i]!r} of --topics has no document in the run"
-            f"{near_miss(missing[i], near_run)}: trec_eval skips it, or scores it 0 with -c "
-            "when the qrels judge it"
+            f"{near_miss(missing[i], near_run)}: when the qrels judge it, "
+            f"{ABSENT_TOPIC}"
         ),
     )
 
@@ -261,10 +269,7 @@ def against_qrels(
         "X2",
         [None] * len(missing),
         None,
-        lambda i: (
-            f"qrels topic {missing[i]!r} has no document in the run: trec_eval skips "
-            "it, or scores it 0 with -c"
-        ),
+        lambda i: f"qrels topic {missing[i]!r} has no document in the run: {ABSENT_TOPIC}",
     )
     if counts and not any(q in judged for q in counts):
         report.add(

@@ -127,8 +127,9 @@ CATALOGUE = (
            "A topic the run should not have. When the id matches a known one after removing "
            "leading zeros, case or a BOM, the message names it (`did you mean '1'?`)."),
     _check("R5", "EEWE", "topic of `--topics` without any document",
-           "Every topic must be answered: trec_eval skips a topic the run lacks (or scores it "
-           "0 with `-c`), which changes the mean."),
+           "Every topic must be answered: of a topic the qrels judge and the run lacks, "
+           "trec_eval 9.0.8 skips it, 10.0 stops (`result qid ... not found in qrels`, exit "
+           "4), and both score it 0 with `-c`, which changes the mean."),
     _check("R6", "EEWE", "docno with a Unicode blank, zero-width, C1 control or other "
            "invisible char, not matching `--docid-regex`, or not in `--docids`",
            "Document ids are opaque strings compared byte for byte: an invisible character "
@@ -357,9 +358,13 @@ CATALOGUE = (
     # -- a run against qrels -----------------------------------------------------------------
     _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
            "trec_eval evaluates only topics with judgments, also with `-c`."),
-    _check("X2", "WWWE", "qrels topic absent from the run (skipped; 0 with `-c`)",
-           "trec_eval skips the topic, or scores it 0 with `-c`: the mean depends on the flag. "
-           "The R task requires every query covered."),
+    _check("X2", "WWWE", "qrels topic absent from the run (9.0.8 skips it, 10.0 stops; 0 "
+           "with `-c`)",
+           "trec_eval 9.0.8 skips the topic; 10.0 stops at the first such topic (`result qid "
+           "... not found in qrels`, exit 4, as `score --compat 10.0` does); with "
+           "`-c` both score it 0: the mean depends on the flag. A warning in every profile "
+           "but rtask, as `validate` checks for no one trec_eval version. The R task requires "
+           "every query covered."),
     _check("X3", "EEEE", "no topic in both run and qrels (trec_eval exits 7)",
            "Nothing can be evaluated: wrong qrels for this run?"),
     _check("X4", "IIII", "share of unjudged documents in the top 10 (trec_eval order)",
