@@ -3,6 +3,8 @@ every finding at a line, R5's advice."""
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 from trecbench.cli import run
 from trecbench.validation import validate_files, validate_run
 
@@ -85,3 +87,22 @@ def test_x2_says_what_each_trec_eval_does(tmp_path):
     (finding,) = [f for f in result.findings if f.rule == "X2"]
     assert finding.severity == "warning"
     assert finding.message == f"qrels topic 'q2' has no document in the run: {ABSENT_TOPIC}"
+
+
+def test_quoted_ids_and_tags_are_escaped_once_as_every_id_is(tmp_path):
+    """A quoted id or tag was Python's repr: a backslash printed doubled (``'a\\\\b'``), an
+    NBSP as ``\\xa0``, and repr's escapes mixed with the output's %XX (``'t%25\\u200b'``),
+    which ``unquote`` does not undo. Quoted as read, the finding's one escaping
+    (docs/validate.md: %XX) holds for them too."""
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_bytes("a\\b Q0 d\\x 1 2 t\\1\nq1 Q0 d\u00a0y 1 2 t%\u200b\n".encode())
+    qrels.write_text("q1 0 dz 1\nq2 0 dz 1\n")
+    _, result = validate_files([run], qrels=qrels, docid_regex="dz")
+    printed = "\n".join(f.format() for f in result.findings)
+    assert "r.run:1:qid: warning[X1]: topic 'a\\b' is not in the qrels" in printed
+    assert "r.run:1:docno: error[R6]: docno 'd\\x' does not match --docid-regex" in printed
+    assert "r.run:1:tag: warning[R18]: tag 't\\1' is not 1-25" in printed
+    assert "r.run:2:docno: error[R6]: docno 'd%C2%A0y' does not match" in printed
+    assert "r.run:2:tag: error[R17]: second run tag 't%25%E2%80%8B' (first: 't\\1')" in printed
+    for finding in result.findings:  # the printed message gives back the one JSON holds
+        assert unquote(finding.format().split("]: ", 1)[1]) == finding.message

@@ -195,7 +195,9 @@ def against_topics(
         "R4",
         [first[q] for q in unknown],
         "qid",
-        lambda i: f"topic {unknown[i]!r} is not in --topics{near_miss(unknown[i], near)}",
+        lambda i: (
+            f"topic {wording.quoted(unknown[i])} is not in --topics{near_miss(unknown[i], near)}"
+        ),
     )
     if not whole:
         return
@@ -206,7 +208,7 @@ def against_topics(
         [None] * len(missing),
         None,
         lambda i: (
-            f"topic {missing[i]!r} of --topics has no document in the run"
+            f"topic {wording.quoted(missing[i])} of --topics has no document in the run"
             f"{near_miss(missing[i], near_run)}: when the qrels judge it, "
             f"{ABSENT_TOPIC}"
         ),
@@ -251,7 +253,7 @@ def against_qrels(
         [first[q] for q in absent],
         "qid",
         lambda i: (
-            f"topic {absent[i]!r} is not in the qrels: trec_eval ignores it"
+            f"topic {wording.quoted(absent[i])} is not in the qrels: trec_eval ignores it"
             f"{near_miss(absent[i], near)}"
         ),
     )
@@ -262,14 +264,18 @@ def against_qrels(
         "X5",
         [first[q] for q, _ in fatal],
         "qid",
-        lambda i: f"every judgment of topic {fatal[i][0]!r} is negative: {fatal[i][1]}",
+        lambda i: (
+            f"every judgment of topic {wording.quoted(fatal[i][0])} is negative: {fatal[i][1]}"
+        ),
     )
     missing = sorted(t for t in judged if t not in counts)
     report.add_many(
         "X2",
         [None] * len(missing),
         None,
-        lambda i: f"qrels topic {missing[i]!r} has no document in the run: {ABSENT_TOPIC}",
+        lambda i: (
+            f"qrels topic {wording.quoted(missing[i])} has no document in the run: {ABSENT_TOPIC}"
+        ),
     )
     if counts and not any(q in judged for q in counts):
         report.add(

@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import excerpt, excerpt_plain
+from ..errors import excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import QRELS_FIELDS, Tokens
 from . import wording
@@ -103,8 +103,8 @@ class QrelsChecker(Checker):
             line[bad],
             "rel",
             lambda i: (
-                f"grade {excerpt(rel[int(bad[i])].as_py())} is not an integer (trec_eval's atol "
-                "reads 1.5 as 1 and abc as 0)"
+                f"grade {wording.quoted(rel[int(bad[i])].as_py())} is not an integer "
+                "(trec_eval's atol reads 1.5 as 1 and abc as 0)"
             ),
         )
         # a grade too large is refused (Q4): what atol would read of it is no matter

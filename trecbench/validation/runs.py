@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import excerpt, excerpt_plain
+from ..errors import excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
@@ -169,14 +169,14 @@ class RunChecker(Checker):
                 "R6",
                 ~trec_text.matches(docno, self.docid_pattern),
                 "docno",
-                lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
+                lambda r: f"docno {wording.quoted(docno[r].as_py())} does not match --docid-regex",
             )
         if self.docids is not None:
             flag(
                 "R6",
                 self.docids.missing(docno),
                 "docno",
-                lambda r: f"docno {docno[r].as_py()!r} is not in --docids",
+                lambda r: f"docno {wording.quoted(docno[r].as_py())} is not in --docids",
             )
         ranks = trec_text.parse_ranks(rank)
         good_rank = arrow.to_numpy(ranks.is_valid())
@@ -282,24 +282,24 @@ def _held_back(codes: np.ndarray, most: int) -> int:
 
 def _bad_rank(value: str) -> str:
     if value.isascii() and value.isdecimal():  # digits all, but too many of them
-        return f"rank {trec_text.rank_too_large(excerpt(value))}"
-    return f"rank {excerpt(value)} is not a non-negative integer"
+        return f"rank {trec_text.rank_too_large(wording.quoted(value))}"
+    return f"rank {wording.quoted(value)} is not a non-negative integer"
 
 
 def _bad_score(value: str) -> str:
     lowered = value.lower().lstrip("+-")
     if lowered == "nan":
-        return f"score {value!r} is not a number (trec_eval sorts it arbitrarily)"
+        return f"score {wording.quoted(value)} is not a number (trec_eval sorts it arbitrarily)"
     if lowered in ("inf", "infinity"):
         side = "below" if value.startswith("-") else "above"
         return (
-            f"score {value!r} is not finite (trec_eval 9.0.8 ties it with any score {side} "
-            f"float32's range, 10.0 ranks it {side} them)"
+            f"score {wording.quoted(value)} is not finite (trec_eval 9.0.8 ties it with any "
+            f"score {side} float32's range, 10.0 ranks it {side} them)"
         )
     from ..trec_eval.clib import c_atof
 
     read = c_atof(value)  # a prefix, a C99 hexadecimal number (0x10 is 16) or 0
     return (
-        f"score {excerpt(value)} is not an ASCII decimal number (trec_eval's atof reads it "
+        f"score {wording.quoted(value)} is not an ASCII decimal number (trec_eval's atof reads it "
         f"as {read!r})"
     )

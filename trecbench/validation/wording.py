@@ -7,8 +7,17 @@ the words come from here, so that both print the same bytes. Standard library on
 
 from __future__ import annotations
 
-from ..errors import excerpt, excerpt_plain
+from ..errors import excerpt_plain
 from ..plurals import counted
+
+
+def quoted(text: str) -> str:
+    """An id or tag read from the input, as a message quotes it: between single quotes, as
+    read (cut as :func:`~trecbench.errors.excerpt_plain` cuts it), not as Python's ``repr``
+    writes it. The printed finding escapes it as it escapes every id (``%XX``,
+    :func:`~trecbench.escaping.escape_text`; ``unquote`` gives it back); a ``repr`` would add
+    a second escaping (``a\\b``, ``\\xa0``) that ``unquote`` does not undo."""
+    return f"'{excerpt_plain(text)}'"
 
 
 def show(value: float) -> str:
@@ -23,7 +32,7 @@ def run_line_comment(topic: str) -> str:
 
 
 def not_q0(value: str) -> str:
-    return f"field 2 is {excerpt(value)}, expected 'Q0'"
+    return f"field 2 is {quoted(value)}, expected 'Q0'"
 
 
 def scientific(score: str) -> str:
@@ -32,17 +41,17 @@ def scientific(score: str) -> str:
 
 def second_tag(value: str, first: str) -> str:
     return (
-        f"second run tag {excerpt(value)} (first: {excerpt(first)}); trec_eval reports the "
+        f"second run tag {quoted(value)} (first: {quoted(first)}); trec_eval reports the "
         "tag of the last line only"
     )
 
 
 def bad_tag(value: str) -> str:
-    return f"tag {excerpt(value)} is not 1-25 of A-Z a-z 0-9 _ . -"
+    return f"tag {quoted(value)} is not 1-25 of A-Z a-z 0-9 _ . -"
 
 
 def tag_not_name(value: str, expected: str) -> str:
-    return f"tag {excerpt(value)} differs from the file name {excerpt(expected)}"
+    return f"tag {quoted(value)} differs from the file name {quoted(expected)}"
 
 
 def too_deep(topic: str, depth: int) -> str:
