@@ -153,3 +153,15 @@ def test_a_utf16_file_is_refused_in_scores_words(tmp_path, encoding, name, read)
     with pytest.raises(InputError) as info:
         read(path, "test")
     assert str(info.value) == f"{path}: the file is {encoding[:6]}; save it as UTF-8"
+
+
+@pytest.mark.parametrize("encoding", ["UTF-16-LE", "UTF-16-BE", "UTF-32-LE", "UTF-32-BE"])
+@pytest.mark.parametrize(("name", "read"), [("in.json", read_json), ("in.jsonl", read_jsonl)])
+def test_an_unmarked_utf16_file_is_refused_as_a_marked_one(tmp_path, encoding, name, read):
+    """Without a byte-order mark (iconv -t UTF-16LE) it was "in.json:1: not UTF-8" or a
+    JSON error at a NUL; told by its NULs, it is refused in the words of a marked one."""
+    path = tmp_path / name
+    path.write_bytes('{"a": 1}\n'.encode(encoding))
+    with pytest.raises(InputError) as info:
+        read(path, "test")
+    assert str(info.value) == f"{path}: the file is {encoding[:6]}; save it as UTF-8"

@@ -305,6 +305,22 @@ def test_a_wide_encoding_is_named_by_its_byte_order_mark(encoding):
     assert (found.rule, found.message) == ("R23", f"the file is {encoding[:6]}; save it as UTF-8")
 
 
+@pytest.mark.parametrize("encoding", ["UTF-16-LE", "UTF-16-BE", "UTF-32-LE", "UTF-32-BE"])
+@pytest.mark.parametrize(("kind", "text"), [("run", OK_RUN.decode()), ("qrels", "q1 0 a 1\n")])
+def test_a_wide_encoding_without_a_byte_order_mark_is_named_by_its_nuls(
+    tmp_path, encoding, kind, text
+):
+    """`iconv -t UTF-16BE` writes no mark: such a run was a cascade of R3, R10, R12, R18,
+    R23.nul and R1 findings on every line, where a marked one is refused in one line."""
+    path = tmp_path / f"f.{kind}"
+    path.write_bytes(text.encode(encoding))
+    (found,) = validate_files([path])[0].findings
+    assert (found.rule, found.message) == ("R23", f"the file is {encoding[:6]}; save it as UTF-8")
+    # a NUL beside every other byte for a while only: UTF-8 text holding NULs (R23.nul)
+    nuls = findings(b"q\x001\x00 \x00" + b"x" * 70 + b" Q0 a 1 2 t\n")
+    assert "R23.nul" in {f.check for f in nuls}
+
+
 def test_tricky_ids_are_valid_and_round_trip(tmp_path):
     ids = ["1e5", "NA", "nan", "null", "None", "TRUE", "0042", "42"]
     lines = [f"1.0 Q0 {d} {i + 1} {10 - i} t\n" for i, d in enumerate(ids)]

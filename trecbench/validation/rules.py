@@ -227,8 +227,9 @@ CATALOGUE = (
     _check("R23.utf8", "EEEE", "invalid UTF-8",
            "Ids are compared as bytes; a mis-encoded id never matches its judgment."),
     _check("R23.utf16", "EEEE", "UTF-16 or UTF-32 file",
-           "A UTF-16 or UTF-32 file (told by its byte-order mark) is not a TREC file; save it "
-           "as UTF-8 (or ASCII)."),
+           "A UTF-16 or UTF-32 file (told by its byte-order mark or, without one, by a NUL "
+           "beside every other byte of its first characters, three in UTF-32) is not a TREC "
+           "file; save it as UTF-8 (or ASCII)."),
     _check("R23.control", "EEWE", "other C0 control character or DEL",
            "Invisible characters that become part of an id to trec_eval."),
     _check("R24", "WWWW", "CRLF line end",
