@@ -106,3 +106,17 @@ def test_quoted_ids_and_tags_are_escaped_once_as_every_id_is(tmp_path):
     assert "r.run:2:tag: error[R17]: second run tag 't%25%E2%80%8B' (first: 't\\1')" in printed
     for finding in result.findings:  # the printed message gives back the one JSON holds
         assert unquote(finding.format().split("]: ", 1)[1]) == finding.message
+
+
+def test_a_near_miss_hint_quotes_the_id_as_the_finding_escapes_ids(tmp_path):
+    """With a BOM starting a later line, R5 hinted 'did you mean '\\ufeff2'?' (Python's
+    repr), where the finding escapes the same id as %EF%BB%BF2 (R4, on that line)."""
+    run, topics = tmp_path / "r.run", tmp_path / "topics.txt"
+    run.write_bytes("01 Q0 a 1 2 t\n\ufeff2 Q0 c 1 1 t\n".encode())
+    topics.write_text("01\n2\n")
+    printed = [f.format() for f in validate_run(run, topics=topics).findings]
+    assert any(
+        "topic '2' of --topics has no document in the run (did you mean '%EF%BB%BF2'?)" in line
+        for line in printed
+    )
+    assert any("topic '%EF%BB%BF2' is not in --topics (did you mean '2'?)" in p for p in printed)

@@ -46,7 +46,7 @@ def near_miss(qid: str, known: dict[str, str]) -> str:
     """`` (did you mean '1'?)`` when ``qid`` matches a known id up to zeros, case or a BOM;
     ``known`` maps :func:`normal_id` of each known id to the id."""
     hit = known.get(normal_id(qid))
-    return f" (did you mean {hit!r}?)" if hit is not None else ""
+    return f" (did you mean {wording.quoted(hit)}?)" if hit is not None else ""
 
 
 # what each trec_eval does with a qrels topic the run lacks (X2, R5): 9.0.8 skips it; 10.0
