@@ -103,7 +103,10 @@ def test_quoted_ids_and_tags_are_escaped_once_as_every_id_is(tmp_path):
     assert "r.run:1:docno: error[R6]: docno 'd\\x' does not match --docid-regex" in printed
     assert "r.run:1:tag: warning[R18]: tag 't\\1' is not 1-25" in printed
     assert "r.run:2:docno: error[R6]: docno 'd%C2%A0y' does not match" in printed
-    assert "r.run:2:tag: error[R17]: second run tag 't%25%E2%80%8B' (first: 't\\1')" in printed
+    assert (
+        "r.run:2:tag: error[R17]: run tag number 2 of the file, 't%25%E2%80%8B' (the first: 't\\1')"
+        in printed
+    )
     for finding in result.findings:  # the printed message gives back the one JSON holds
         assert unquote(finding.format().split("]: ", 1)[1]) == finding.message
 
@@ -120,3 +123,24 @@ def test_a_near_miss_hint_quotes_the_id_as_the_finding_escapes_ids(tmp_path):
         for line in printed
     )
     assert any("topic '%EF%BB%BF2' is not in --topics (did you mean '2'?)" in p for p in printed)
+
+
+def test_r17_numbers_each_other_tag(tmp_path, capsys):
+    """A third tag was called the 'second run tag'; on both paths (the small one of the
+    CLI, the general one of validate_files) each tag is now numbered."""
+    path = tmp_path / "r17.run"
+    path.write_text("1 Q0 a 1 3 t1\n1 Q0 b 2 2 t2\n1 Q0 c 3 1 t3\n1 Q0 d 4 0 t1\n")
+    expected = [
+        "run tag number 2 of the file, 't2' (the first: 't1'); trec_eval reports the tag of "
+        "the last line only",
+        "run tag number 3 of the file, 't3' (the first: 't1'); trec_eval reports the tag of "
+        "the last line only",
+    ]
+    (result,) = validate_files([path])
+    assert [(f.line, f.message) for f in result.findings if f.rule == "R17"] == list(
+        zip([2, 3], expected, strict=True)
+    )
+    _, out = call(capsys, "validate", path)
+    assert [line.split(": error[R17]: ")[1] for line in out.splitlines() if "R17" in line] == (
+        expected
+    )

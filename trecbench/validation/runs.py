@@ -227,7 +227,8 @@ class RunChecker(Checker):
             row = pc.index(tag, arrow.scalar(value, tag.type)).as_py()
             at = int(line[row])
             if value != self.first_tag:
-                self.report.add("R17", at, "tag", wording.second_tag(value, self.first_tag))
+                number = len(self.tags_seen)  # the first tag is seen first
+                self.report.add("R17", at, "tag", wording.other_tag(value, self.first_tag, number))
             if not re.fullmatch(TAG_PATTERN, value):
                 self.report.add("R18", at, "tag", wording.bad_tag(value))
             if self.expected_tag is not None and not tag_names_file(value, self.expected_tag):

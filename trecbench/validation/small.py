@@ -221,10 +221,10 @@ def _fields(report: Collector, q0: tuple[str, ...], score: tuple[str, ...]) -> N
 
 def _tags(report: Collector, tag: tuple[str, ...], tags: list[str], expected: str | None):
     """R17-R19, each tag at its first line (``tags``: in order of first appearance)."""
-    for value in tags:
+    for number, value in enumerate(tags, 1):
         at = tag.index(value) + 1
         if value != tags[0]:
-            report.add("R17", at, "tag", wording.second_tag(value, tags[0]))
+            report.add("R17", at, "tag", wording.other_tag(value, tags[0], number))
         if not re.fullmatch(TAG_PATTERN, value):
             report.add("R18", at, "tag", wording.bad_tag(value))
         if expected is not None and not tag_names_file(value, expected):

@@ -39,10 +39,11 @@ def scientific(score: str) -> str:
     return f"score {excerpt_plain(score)} is in scientific notation"
 
 
-def second_tag(value: str, first: str) -> str:
+def other_tag(value: str, first: str, number: int) -> str:
+    """R17 of the file's ``number``-th distinct run tag (2 and on), ``value``."""
     return (
-        f"second run tag {quoted(value)} (first: {quoted(first)}); trec_eval reports the "
-        "tag of the last line only"
+        f"run tag number {number} of the file, {quoted(value)} (the first: {quoted(first)}); "
+        "trec_eval reports the tag of the last line only"
     )
 
 
