@@ -140,3 +140,25 @@ def test_lz4_legacy_on_standard_input_is_one_line(tmp_path):
     validated = _trecbench(tmp_path, "validate", "-", stdin=legacy)
     assert validated.returncode == 2
     assert validated.stdout.decode().splitlines()[0] == f"-: error[R27]: {LEGACY_REFUSAL}"
+
+
+def test_trailing_data_after_a_gzip_stream_is_named_as_such(tmp_path):
+    """Text after a complete gzip stream (`gzip -t`: "decompression OK, trailing garbage
+    ignored") was "corrupt or truncated gzip data: Compressed file ended before the
+    end-of-stream marker was reached"; a file cut short still is."""
+    import gzip
+
+    stream = gzip.compress(b"1 Q0 a 1 1 t\n")
+    for members in (1, 2):  # after the last of several members too
+        path = tmp_path / f"garb{members}.run.gz"
+        path.write_bytes(stream * members + b"garbage\n")
+        (finding,) = validate_run(path).findings
+        assert (finding.rule, finding.message) == (
+            "R27",
+            f"trailing data after the gzip stream (8 bytes at offset {len(stream) * members}): "
+            "not gzip, and no part of the run (gzip -d ignores it with a warning)",
+        )
+    cut = tmp_path / "cut.run.gz"
+    cut.write_bytes(stream[:-5])
+    (finding,) = validate_run(cut).findings
+    assert finding.message.startswith("corrupt or truncated gzip data: ")
