@@ -144,3 +144,21 @@ def test_r17_numbers_each_other_tag(tmp_path, capsys):
     assert [line.split(": error[R17]: ")[1] for line in out.splitlines() if "R17" in line] == (
         expected
     )
+
+
+def test_r2_and_r6_name_the_invisible_character_and_where_it_is(tmp_path):
+    """R2 and R6 said 'Unicode blank, zero-width, C1 control or other invisible character'
+    without saying which, or where in the field."""
+    path = tmp_path / "r.run"
+    path.write_bytes("q\u200b1 Q0 a 1 2 t\nq2 Q0 a\u00a0b 1 2 t\nq3 Q0 a 1 2 t\u0085\n".encode())
+    found = {(f.rule, f.field): f.format() for f in validate_run(path).findings}
+    tail = ": invisible, and part of the field to trec_eval, not a separator"
+    assert found[("R2", "qid")].endswith(
+        "error[R2]: U+200B (ZERO WIDTH SPACE) at character 2 of the qid 'q%E2%80%8B1'" + tail
+    )
+    assert found[("R6", "docno")].endswith(
+        "error[R6]: U+00A0 (NO-BREAK SPACE) at character 2 of the docno 'a%C2%A0b'" + tail
+    )
+    assert found[("R2", "tag")].endswith(
+        "error[R2]: U+0085 (a C1 control) at character 2 of the tag 't%C2%85'" + tail
+    )

@@ -10,6 +10,7 @@ of topics that come back in several blocks, named by their first line whatever t
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -24,6 +25,7 @@ from ..inputs.streams import EMPTY_FILE, GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..inputs.unconverted import columns_message
 from ..text_encoding import wide_encoding, wide_file
+from . import wording
 from .duplicates import SeenKeys, duplicate_pairs
 from .findings import Collector, ValidationResult
 
@@ -49,6 +51,38 @@ _FIELD_ENDS = {
     "\f": "a form feed",
     "\0": "a NUL",
 }
+
+
+_INVISIBLE = re.compile(trec_text.python_pattern(trec_text.UNICODE_SPACE_PATTERN))
+# R2's and R6's message when no field read holds the character (one past the kept fields)
+_INVISIBLE_MESSAGE = (
+    "Unicode blank, zero-width, C1 control or other invisible character (part of the field "
+    "to trec_eval, not a separator)"
+)
+
+
+def invisible_character(text: str, start: int = 0) -> tuple[str, int] | None:
+    """The first Unicode blank, C1 control or other invisible character (R2, R6) of
+    ``text`` from ``start`` on, named (``U+00A0 (NO-BREAK SPACE)``), and its 1-based
+    character position; None when ``text`` holds none."""
+    found = _INVISIBLE.search(text, start)
+    if found is None:
+        return None
+    char = found.group()
+    name = "a C1 control" if "\x80" <= char <= "\x9f" else unicodedata.name(char, "unnamed")
+    return f"U+{ord(char):04X} ({name})", found.start() + 1
+
+
+def invisible_message(field: str, text: str, start: int = 0) -> str:
+    """R2's or R6's message of the field ``field`` (its name), read as ``text``."""
+    found = invisible_character(text, start)
+    if found is None:
+        return _INVISIBLE_MESSAGE
+    named, at = found
+    return (
+        f"{named} at character {at} of the {field} {wording.quoted(text)}: invisible, and "
+        "part of the field to trec_eval, not a separator"
+    )
 
 
 def hostile_id(what: str, text: str) -> str:
@@ -323,13 +357,26 @@ class Checker:
         docno = self.field_names.index("docno")
         in_docno = rows[where == docno]
         elsewhere = rows[where != docno]
-        message = (
-            "Unicode blank, zero-width, C1 control or other invisible character (part of the "
-            "field to trec_eval, not a separator)"
+        bom = tokens.head.startswith(trec_text.BOM)
+
+        def message(row: int, column: int) -> str:
+            if column < 0:  # in no field read
+                return _INVISIBLE_MESSAGE
+            text = tokens.fields[column][int(row)].as_py()
+            start = 1 if bom and column == 0 and tokens.line[row] == 1 else 0  # R23's BOM
+            return invisible_message(self.field_names[column], text, start)
+
+        self.report.add_many(
+            "R6", tokens.line[in_docno], "docno", lambda i: message(in_docno[i], docno)
         )
-        self.report.add_many("R6", tokens.line[in_docno], "docno", lambda _: message)
-        names = [self.field_names[c] if c >= 0 else "line" for c in where[where != docno]]
-        self.report.add_many("R2", tokens.line[elsewhere], lambda i: names[i], lambda _: message)
+        columns = where[where != docno]
+        names = [self.field_names[c] if c >= 0 else "line" for c in columns]
+        self.report.add_many(
+            "R2",
+            tokens.line[elsewhere],
+            lambda i: names[i],
+            lambda i: message(elsewhere[i], columns[i]),
+        )
 
     def _ids(self, tokens: Tokens) -> None:
         """R31: ids of a table's rows holding what no field of TREC text holds, or what the
