@@ -162,3 +162,17 @@ def test_r2_and_r6_name_the_invisible_character_and_where_it_is(tmp_path):
     assert found[("R2", "tag")].endswith(
         "error[R2]: U+0085 (a C1 control) at character 2 of the tag 't%C2%85'" + tail
     )
+
+
+def test_r1_points_at_a_unicode_blank_used_as_a_separator(tmp_path):
+    """An NBSP between qid and Q0 made a short line hinted '(is the Q0 column missing?)',
+    while Q0 is there, joined to the qid."""
+    path = tmp_path / "r.run"
+    path.write_bytes("q1\u00a0Q0 c 2 1 t\nq1 c 2 1 t\n".encode())
+    found = {f.line: f.message for f in validate_run(path).findings if f.rule == "R1"}
+    assert found == {
+        1: "expected 6 fields (qid Q0 docno rank score tag), found 5 (the U+00A0 (NO-BREAK "
+        "SPACE) in 'q1\u00a0Q0' is no separator to trec_eval: it splits fields at ASCII blanks "
+        "only)",
+        2: "expected 6 fields (qid Q0 docno rank score tag), found 5 (is the Q0 column missing?)",
+    }

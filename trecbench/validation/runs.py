@@ -17,7 +17,7 @@ from ..errors import excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
-from .checker import Checker, classify, segment_starts
+from .checker import Checker, classify, invisible_character, segment_starts
 from .cross_checks import against_qrels, against_topics, tag_names_file, too_shallow
 from .docids import DocidList
 from .findings import Collector, QrelsInfo
@@ -115,8 +115,11 @@ class RunChecker(Checker):
         def short_message(i: int) -> str:
             row = short[i]
             hint = ""
+            joined = _joined_fields(fields, row, min(int(nf[row]), len(fields)))
             if comment[row]:
                 hint = COMMENT_HINT
+            elif joined:
+                hint = joined
             elif nf[row] == 5 and fields[1][row].as_py() != "Q0":
                 hint = " (is the Q0 column missing?)"
             elif nf[row] == 3:
@@ -279,6 +282,21 @@ def _held_back(codes: np.ndarray, most: int) -> int:
     whole = np.flatnonzero(earliest[: last_block + 1] == np.arange(last_block + 1))
     cut = int(whole[-1])
     return cut if len(codes) - cut <= most else last_block
+
+
+def _joined_fields(fields: list[pa.Array], row: int, count: int) -> str:
+    """R1's hint for a short line whose field ``row`` holds a Unicode blank or other
+    invisible character (R2, R6), which trec_eval reads as part of a field, not between
+    two: ``""`` when none does."""
+    for column in range(count):
+        text = fields[column][row].as_py()
+        found = text and invisible_character(text)
+        if found:
+            return (
+                f" (the {found[0]} in {wording.quoted(text)} is no separator to trec_eval: "
+                "it splits fields at ASCII blanks only)"
+            )
+    return ""
 
 
 def _bad_rank(value: str) -> str:
