@@ -176,3 +176,15 @@ def test_r1_points_at_a_unicode_blank_used_as_a_separator(tmp_path):
         "only)",
         2: "expected 6 fields (qid Q0 docno rank score tag), found 5 (is the Q0 column missing?)",
     }
+
+
+def test_r25_says_when_a_line_only_uses_another_separator_than_the_file(tmp_path):
+    """Lines of single spaces in a file whose first line uses tabs were 'irregular
+    separators (tabs mixed with spaces, or several blanks)': neither is the case."""
+    path = tmp_path / "r.run"
+    path.write_text("1\tQ0\ta\t1\t3\tt\n1 Q0 b 2 2 t\n1  Q0 c 3 1 t\n")
+    found = {f.line: f.message for f in validate_run(path).findings if f.rule == "R25"}
+    assert found == {
+        2: "fields separated by spaces, where the file's first data line uses tabs",
+        3: "irregular separators (tabs mixed with spaces, several blanks, or leading blanks)",
+    }

@@ -53,6 +53,8 @@ class Tokens:
     unicode_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     trailing_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     irregular_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    # of irregular_space_lines, those irregular only by a separator other than the file's
+    other_separator_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     head: bytes = b""
     separator: bytes = b""
     # the ir_metadata block atop a run (inputs.ir_metadata.Found), when the tokens start it

@@ -334,6 +334,7 @@ def tokenize(
             nfields=np.full(n, ncols, dtype=np.int64),
             fields=fields + [pa.nulls(n, pa.string())] * (keep - len(fields)),
             irregular_space_lines=numbers if other else np.empty(0, np.int64),
+            other_separator_lines=numbers if other else np.empty(0, np.int64),
             separator=separator or b"",
             **common,
         )
@@ -342,7 +343,7 @@ def tokenize(
     compact, compact_starts, empty, kept = _without_empty_lines(data, buf, starts)
     counts, fields, lines = _tokenize_general(compact, compact_starts, keep)
     numbers = kept[: len(counts)] + first_line
-    trailing, irregular, separator = _spacing_anomalies(lines, counts, separator)
+    trailing, irregular, other, separator = _spacing_anomalies(lines, counts, separator)
     return Tokens(
         separator=separator or b"",
         line=numbers[counts > 0],
@@ -351,6 +352,7 @@ def tokenize(
         blank_lines=_merged(empty + first_line, numbers[counts == 0]),
         trailing_space_lines=numbers[trailing],
         irregular_space_lines=numbers[irregular],
+        other_separator_lines=numbers[other],
         **common,
     )
 
@@ -396,8 +398,9 @@ def _unicode_space_lines(lines: pa.Array, head: bytes, first_line: int) -> np.nd
 
 def _spacing_anomalies(
     lines: pa.Array, counts: np.ndarray, separator: bytes | None
-) -> tuple[np.ndarray, np.ndarray, bytes | None]:
-    """Masks of lines with trailing blanks and with irregular separators, and the separator.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bytes | None]:
+    """Masks of lines with trailing blanks, with irregular separators, and of those whose
+    only irregularity is another separator than the file's, and the separator.
 
     Irregular: leading blanks, runs of blanks between fields, a tab and a space in one
     line, or another separator than ``separator`` (default: the first multi-field line's).
@@ -421,9 +424,11 @@ def _spacing_anomalies(
     uses_tabs = tabs > 0
     if separator is None and len(multi):
         separator = b"\t" if uses_tabs[multi[0]] else b" "
+    other = np.zeros(len(counts), dtype=bool)
     if separator is not None:
-        irregular |= (counts > 1) & (uses_tabs != (separator == b"\t"))
-    return trailing, irregular & nonblank, separator
+        other = (counts > 1) & (uses_tabs != (separator == b"\t")) & ~irregular
+        irregular |= other
+    return trailing, irregular & nonblank, other & nonblank, separator
 
 
 def iter_tokens(

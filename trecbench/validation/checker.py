@@ -327,11 +327,19 @@ class Checker:
         self._unicode(tokens)
         add("R24", tokens.crlf_lines, "line", lambda _: "CRLF line end (Windows)")
         add("R25.trailing", tokens.trailing_space_lines, "line", lambda _: "trailing blanks")
+        irregular = tokens.irregular_space_lines
+        other = np.isin(irregular, tokens.other_separator_lines)
+        used, first = ("spaces", "tabs") if tokens.separator == b"\t" else ("tabs", "spaces")
         add(
             "R25.spacing",
-            tokens.irregular_space_lines,
+            irregular,
             "line",
-            lambda _: "irregular separators (tabs mixed with spaces, or several blanks)",
+            lambda i: (
+                f"fields separated by {used}, where the file's first data line uses {first}"
+                if other[i]
+                else "irregular separators (tabs mixed with spaces, several blanks, or "
+                "leading blanks)"
+            ),
         )
         self._blank(tokens.blank_lines)
 

@@ -236,7 +236,8 @@ CATALOGUE = (
            "trec_eval treats the CR as a blank; noted because other tools keep it in the tag."),
     _check("R25.trailing", "IIII", "trailing blanks", "Harmless; noted for tidiness."),
     _check("R25.spacing", "IIII", "irregular separators (tabs mixed with spaces, runs of "
-           "blanks)", "Harmless to trec_eval; noted because strict parsers split on one "
+           "blanks, leading blanks, or another separator than the first data line's)",
+           "Harmless to trec_eval; noted because strict parsers split on one "
            "separator."),
     _check("R25.newline", "IIII", "no final newline",
            "Harmless to trec_eval; some tools drop the last line."),
