@@ -406,3 +406,31 @@ def test_a_bar_redraws_every_interval_after_a_fast_start(monkeypatch):
     frames = [frame for frame in terminal.getvalue().split("\r") if frame.strip()]
     # one frame per call, give or take the last (close redraws it) and a late first one
     assert len(frames) >= calls - 1
+
+
+def test_validate_fix_draws_reading_validating_then_the_steps_of_the_fix(
+    tmp_path, capsys, monkeypatch
+):
+    """Reviewer 349: --fix's spooled run showed no bar while validated, and the rewrite
+    none at all (45 s of silence on 1.8M lines): the spooling, the bytes of the spool
+    validated with the lines beside them, then each step of the rewrite of its total."""
+    from trecbench.cli import run
+    from trecbench.validation.fix import FIX_STEPS
+
+    monkeypatch.setattr(
+        progress_module.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps")
+    )
+    monkeypatch.setattr(progress_module.TaskProgress.__init__, "__defaults__", (None, 0.5, 0, 0))
+    path = tmp_path / "r.run"
+    path.write_text("".join(f"q Q0 d{i} {i + 1} {i} t\n" for i in range(50)))
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert run(["validate", str(path), "--fix", str(tmp_path / "fixed.run")]) == 0
+    err = capsys.readouterr().err
+    size = path.stat().st_size
+    assert f"reading {path}: 100%" in err
+    assert f"validating {path}: 100%" in err and f"{size}/{size} [" in err and " 50 lines]" in err
+    for step in range(1, FIX_STEPS + 1):
+        assert f"fixing {path}: " in err and f" {step}/{FIX_STEPS} [" in err
+    assert " steps/s]" in err or "s/ steps]" in err  # a rate, and an ETA (<00:00)
+    assert run(["validate", str(path), "--fix", str(tmp_path / "f2.run"), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

@@ -15,7 +15,7 @@ from ..errors import ExitCode
 from .evaluation_options import memory_budget_option
 from .group import cli, open_input_scope
 from .paths import INPUT_FILE, OUTPUT_FILE
-from .progress import StderrProgress, wanted
+from .progress import StderrProgress, drawn, wanted
 from .shared_options import DEPTH, DecimalInt
 
 if TYPE_CHECKING:
@@ -157,11 +157,14 @@ def validate(
         try:
             run_checks = _RunChecks.read(v, profile, topics, depth, min_depth, docid_regex, docids)
             # spooled: the fix rewrites the bytes that were validated, from memory, without
-            # reading the file (or pipe) again; its bar shows the spooling as it would the
-            # validation of a file read as it is checked
-            spooling = None if progress is None else partial(progress.read, str(runs[0]))
+            # reading the file (or pipe) again; its bars show the spooling (reading FILE),
+            # then the bytes of the spool validated and the lines (validating FILE), as
+            # for a file read as it is checked
+            spooling = None if progress is None else partial(progress.spooling, str(runs[0]))
             spooled = None if fix_out is None else Source(runs[0], spooling, spool=True)
             source = None if spooled is None else held.enter_context(spooled)
+            if progress is not None:
+                progress.spooled = source
             results = v.validate_files(
                 runs if source is None else [source],
                 qrels=qrels,
@@ -184,8 +187,10 @@ def validate(
             checks = partial(v.validate_tokens, kind="run", **run_checks.options())
             verify = _Verify(checks, results[0].qrels_info if qrels else None, tag_is_filename)
             others = (qrels, topics, docids)
-            try:
-                fixed = _fix(v, source, others, fix_out, fix_tag, profile, depth, results, verify)
+            try:  # the steps of the rewrite on a bar of their own (fixing FILE)
+                with drawn(quiet) as steps:
+                    fix = (fix_out, fix_tag, profile, depth, results, verify, steps)
+                    fixed = _fix(v, source, others, *fix)
             except Exception:
                 if fmt == "json":  # the findings still, as text prints them before the refusal
                     click.echo(report.to_json(results, None, checked))
@@ -375,28 +380,38 @@ class _Verify:
 
 class _FileProgress:
     """One progress line per file: ``validating FILE`` with the bytes read of its size,
-    rate and ETA (a pipe: bytes and rate) and the lines read so far. ``--fix``'s run is
-    read into memory first: its bar shows those bytes, then the lines validated beside
-    them (after the qrels' bar, the lines and their rate only)."""
+    rate and ETA (a pipe: bytes and rate) and the lines read so far. ``--fix``'s run
+    (``spooled``, its Source) is read into memory first: ``reading FILE`` shows those
+    bytes, then ``validating FILE`` the bytes of the spool validated and the lines beside
+    them, as for a file read as it is checked."""
 
     def __init__(self):
-        self.path, self.line = None, None
+        self.job, self.line = None, None
+        self.spooled = None
+
+    def spooling(self, path: str, done: int, total: int | None) -> None:
+        """The bytes of ``--fix``'s run ``path`` read into memory, of ``total``."""
+        self._to(("reading", path), "B")(done, total)
 
     def read(self, path: str, done: int, total: int | None) -> None:
         """``read_progress``: bytes of ``path`` read, of ``total``."""
-        self._to(path, "B")(done, total)
+        self._to(("validating", path), "B")(done, total)
 
     def __call__(self, path: str, lines: int) -> None:
         """``progress``: the physical lines of ``path`` read so far."""
-        if path == self.path and self.line.unit == "B":
+        spooled = self.spooled is not None and path == self.spooled.path
+        if spooled:  # the lines beside the bytes of the spool validated so far
+            self._to(("validating", path), "B").note(f"{lines:,} lines")
+            self.read(path, *self.spooled.spool_read())
+        elif self.job == ("validating", path) and self.line.unit == "B":
             self.line.note(f"{lines:,} lines")
         else:
-            self._to(path, " lines")(lines)
+            self._to(("validating", path), " lines")(lines)
 
-    def _to(self, path: str, unit: str) -> StderrProgress:
-        if path != self.path:
+    def _to(self, job: tuple[str, str], unit: str) -> StderrProgress:
+        if job != self.job:
             self.close()
-            self.path, self.line = path, StderrProgress(f"validating {path}", unit=unit)
+            self.job, self.line = job, StderrProgress(" ".join(job), unit=unit)
         return self.line
 
     def close(self) -> None:
@@ -404,8 +419,9 @@ class _FileProgress:
             self.line.close()
 
 
-def _fix(v, source, others, out, tag, profile, max_depth, results, verify) -> dict:
-    """Write the fixed run (verified by ``verify``); what it changed, for the report."""
+def _fix(v, source, others, out, tag, profile, max_depth, results, verify, progress) -> dict:
+    """Write the fixed run (verified by ``verify``); what it changed, for the report.
+    ``progress``: a :class:`~.progress.TaskProgress` told of the rewrite's steps, or None."""
     others = [p for p in others if p]  # qrels, topics, docids (fix_run protects the run)
     changes = v.fix_run(
         source,
@@ -416,6 +432,7 @@ def _fix(v, source, others, out, tag, profile, max_depth, results, verify) -> di
         inputs=others,
         tag=tag,
         verify=verify,
+        progress=progress,
     )
     changed = [c.to_dict() | {"text": c.format()} for c in changes]
     counts = verify.result.counts
