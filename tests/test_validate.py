@@ -7,6 +7,7 @@ import itertools
 import json
 import random
 import re
+import zlib
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -1225,11 +1226,18 @@ def _long_file(topics: list[str], qrels: bool = False) -> bytes:
     return b"".join(line % (qid, docno, rank + 1, 99_999 - rank) for qid, docno, rank in lines)
 
 
-@pytest.mark.parametrize(("chunk_bytes", "lines"), [(64 << 10, 28_129), (4 << 20, 0)])
-def test_a_run_cut_short_says_nothing_of_what_it_lacks(tmp_path, chunk_bytes, lines):
+def _inflated_lines(path: Path) -> int:
+    """The whole lines the standard library's zlib inflates of a cut gzip file: what is
+    checked of it, independently of trecbench's readers."""
+    return zlib.decompressobj(31).decompress(path.read_bytes()).count(b"\n")
+
+
+@pytest.mark.parametrize("chunk_bytes", [64 << 10, 4 << 20])
+def test_a_run_cut_short_says_nothing_of_what_it_lacks(tmp_path, chunk_bytes):
     # the run's topics it broke off before were said missing from it (X2, the rtask
-    # profile's errors; R5), the topic it broke off in too shallow (R9.shallow); in one
-    # chunk, it breaks off before any line is checked
+    # profile's errors; R5), the topic it broke off in too shallow (R9.shallow); the lines
+    # before the cut are checked, whatever the chunk size (reviewer 349: in one chunk, no
+    # line was, "0 lines")
     qrels, topics = tmp_path / "q.qrels", tmp_path / "topics.txt"
     qrels.write_text("q1 0 d1 1\nq2 0 d1 1\nq3 0 d1 1\n")
     topics.write_text("q1\nq2\nq3\n")
@@ -1237,7 +1245,7 @@ def test_a_run_cut_short_says_nothing_of_what_it_lacks(tmp_path, chunk_bytes, li
     checks = dict(qrels=qrels, topics=topics, min_depth=20_000, max_depth=None)
     for profile in ("default", "rtask"):
         result = validate_run(run, profile=profile, chunk_bytes=chunk_bytes, **checks)
-        assert result.counts["lines"] == lines
+        assert result.counts["lines"] == _inflated_lines(run) == 30_033
         assert {f.rule for f in result.findings} == {"R27"}
     whole = tmp_path / "r.run"  # the checks, on a whole run with q4 for q3
     whole.write_bytes(_long_file(["q1", "q2", "q4"]))
@@ -1267,12 +1275,13 @@ def test_qrels_cut_short_are_no_measure_of_a_run(tmp_path):
 
 
 def test_a_small_truncated_gzip_is_truncated_not_empty(tmp_path):
-    # half of its data inflates: R27 says what is wrong; R26 "empty file" was false
+    # half of its data inflates: R27 says what is wrong; R26 "empty file" was false (the
+    # lines before the cut are checked: their ranks and scores, R11 and R15)
     data = gzip.compress(b"".join(b"q1 Q0 d%d 1 1 t\n" % i for i in range(500)))
     path = tmp_path / "t.run.gz"
     path.write_bytes(data[: len(data) // 2])
     (result,) = validate_files([path])
-    assert {f.rule for f in result.findings} == {"R27"}
+    assert {f.rule for f in result.findings} == {"R27", "R11", "R15"}
     path.write_bytes(gzip.compress(b""))  # an empty file, compressed: empty
     (result,) = validate_files([path])
     assert {f.rule for f in result.findings} == {"R26"}
@@ -1510,3 +1519,42 @@ def test_depths_of_one_document_are_said_in_the_singular(tmp_path, small):
          "scores them all unless run with -M1"),
         ("r.run", 3, "R9", "topic q2 has 1 document, fewer than --min-depth 2"),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("cut", [300, 2000, 9000])
+@pytest.mark.parametrize("chunk_bytes", [256, 64 << 10, 4 << 20])
+def test_the_part_of_a_cut_gzip_before_the_cut_is_checked_whatever_the_chunk(
+    tmp_path, cut, chunk_bytes
+):
+    # reviewer 349: a run with nan on line 5 cut at 2000 bytes gave R27 alone and 0 lines
+    # (the read of a chunk that failed dropped what it had inflated), R12 on line 5 when
+    # the chunk was smaller or the file larger
+    score = [b"nan" if i == 5 else b"%d" % -i for i in range(10_000)]
+    lines = [b"1 Q0 d%d %d %s t\n" % (i, i, score[i]) for i in range(1, 10_000)]
+    path = tmp_path / "t.run.gz"
+    path.write_bytes(gzip.compress(b"".join(lines))[:cut])
+    result = validate_run(path, chunk_bytes=chunk_bytes, max_depth=None)
+    assert result.counts["lines"] == _inflated_lines(path) > 5
+    assert {(f.rule, f.line) for f in result.findings} == {("R27", None), ("R12", 5)}
+
+
+@pytest.mark.parametrize("suffix", ["bz2", "xz", "zst", "lz4"])
+def test_what_is_checked_of_a_cut_file_does_not_depend_on_the_chunk_size(tmp_path, suffix):
+    # bzip2, zstd and lz4 decode whole blocks (the cut one is lost), xz every byte: what
+    # each gives is checked whatever the reads' sizes (an Arrow read that failed dropped
+    # the bytes it had decoded: a count of lines that moved with the chunk size)
+    import bz2
+    import lzma
+
+    import pyarrow as pa
+
+    text = _long_file(["q1", "q2", "q3"])
+    compress = {"bz2": bz2.compress, "xz": lzma.compress}.get(suffix)
+    compress = compress or pa.Codec({"zst": "zstd"}.get(suffix, suffix)).compress
+    whole = tmp_path / f"w.run.{suffix}"
+    whole.write_bytes(bytes(compress(text)))
+    cut = tmp_path / f"c.run.{suffix}"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size * 3 // 4])
+    sizes = (4096, 64 << 10, 4 << 20)
+    counts = {validate_run(cut, chunk_bytes=size).counts["lines"] for size in sizes}
+    assert len(counts) == 1 and counts.pop() > 0

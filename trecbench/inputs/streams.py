@@ -41,6 +41,7 @@ import stat
 import threading
 from codecs import BOM_UTF8
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pyarrow as pa
@@ -167,21 +168,52 @@ class _Hashed(ReadOnly):
 
 class _Decompressed(ReadOnly):
     """A decompressing stream whose errors (truncated or corrupt data) become
-    :class:`InputError` R27 naming the file."""
+    :class:`InputError` R27 naming the file, raised once every byte decompressed before
+    them was read: a read of ``n`` bytes that fails drops what it had decompressed
+    (Arrow's, ISA-L's), so ``reopen()`` (a new stream of the content from its start, or
+    None) decompresses it again, in ever smaller reads, to the last byte it can. What a
+    truncated file gives its reader is then all its data decodes to (gzip and xz: every
+    byte written; bzip2, zstd and lz4: their whole blocks), whatever the reads' sizes."""
 
-    def __init__(self, stream, compression: str, path: str, errors: tuple = ()):
+    def __init__(self, stream, compression: str, path: str, errors: tuple = (), reopen=None):
         self.stream, self.compression, self.path = stream, compression, path
-        self.errors = _DECOMPRESSION_ERRORS + errors
+        self.errors, self.reopen = _DECOMPRESSION_ERRORS + errors, reopen
+        self.delivered, self.pending, self.failed = 0, b"", None
 
     def read(self, size: int = -1) -> bytes:
+        if self.pending or self.failed is not None:
+            return self._from_pending(size)
         if size is None or size < 0:
-            return self._checked(self.stream.read)
-        return self._checked(self.stream.read, size)
+            data = self._checked(self.stream.read)
+        else:
+            data = self._checked(self.stream.read, size)
+        if data is None:  # the error, after the bytes decompressed again
+            return self._from_pending(size)
+        self.delivered += len(data)
+        return data
 
     def readinto(self, buffer) -> int:
         """``read`` into ``buffer`` (a writable buffer): the bytes decompressed land in the
         reader's buffer, with no block of their own to allocate and copy again."""
-        return self._checked(self.stream.readinto, buffer)
+        got = None
+        if not self.pending and self.failed is None:
+            got = self._checked(self.stream.readinto, buffer)
+        if got is None:  # the bytes decompressed again after the error, then the error
+            view = memoryview(buffer).cast("B")
+            data = self._from_pending(len(view))
+            view[: len(data)] = data
+            return len(data)
+        self.delivered += got
+        return got
+
+    def _from_pending(self, size: int | None) -> bytes:
+        """The bytes decompressed again after the error, then the error."""
+        if not self.pending:
+            raise self.failed
+        size = len(self.pending) if size is None or size < 0 else size
+        data, self.pending = self.pending[:size], self.pending[size:]
+        self.delivered += len(data)
+        return data
 
     def _checked(self, method, *args):
         try:
@@ -198,7 +230,31 @@ class _Decompressed(ReadOnly):
                 )
             else:
                 message = f"corrupt or truncated {self.compression} data: {exc}"
-            raise InputError(self.path, None, message, "R27", finding=True) from None
+            error = InputError(self.path, None, message, "R27", finding=True)
+            self.pending = self._salvaged()
+            if not self.pending:
+                raise error from None
+            self.failed = error
+            return None  # (the caller returns the pending bytes instead)
+
+    def _salvaged(self) -> bytes:
+        """The bytes after those delivered that a new stream decompresses before the
+        error: read in 64 KiB pieces, then the last piece's bytes one by one."""
+        got = bytearray()
+        for piece in (1 << 16, 1):
+            stream = None if self.reopen is None else self.reopen()
+            if stream is None:
+                break
+            try:
+                skip = self.delivered + len(got)
+                while skip:
+                    skip -= len(stream.read(min(skip, _SPOOL_BLOCK)))
+                while block := stream.read(piece):
+                    got += block
+            except (InputError, *self.errors):
+                continue
+            break  # (read to its end this time: nothing more to decompress)
+        return bytes(got)
 
 
 def _gzip_tail(path: str) -> tuple[int, int] | None:
@@ -435,10 +491,11 @@ class Source:
         self._raw = _Hashed(self._file, self._digest, self.progress, self.total)
         return self._raw
 
-    def stream(self):
+    def stream(self, salvage: bool = True):
         """The decompressed content from its start (a readable object with ``read(n)``;
         decompression errors, and a compression told but not read, raise
-        :class:`InputError` R27)."""
+        :class:`InputError` R27, after the bytes decompressed before them: ``salvage``,
+        see :class:`_Decompressed`)."""
         refusal = self.compression and NAMED[self.compression].refusal
         if refusal:
             raise InputError(self.path, None, refusal, "R27", finding=True)
@@ -451,6 +508,13 @@ class Source:
             from .xz import XzStreams
 
             inner = XzStreams(raw)
+        elif self.compression == "gzip" and not salvage:
+            # decompressed again after an error: the standard library's reader hands over
+            # the bytes before it (ISA-L's, like Arrow's, drops those of the read that fails)
+            import gzip
+            import zlib
+
+            inner, errors = gzip.GzipFile(fileobj=raw, mode="rb"), (zlib.error,)
         elif self.compression == "gzip":
             inner, errors = _threaded_gzip(raw)
             self._inflater = inner
@@ -461,7 +525,8 @@ class Source:
                 else pa.PythonFile(raw, mode="r")
             )
             inner = pa.CompressedInputStream(native, self.compression)
-        return _Decompressed(inner, self.compression, self.path, errors)
+        reopen = partial(self.stream, salvage=False) if salvage else None
+        return _Decompressed(inner, self.compression, self.path, errors, reopen)
 
     def read(self) -> bytes:
         """The whole decompressed content (:class:`InputError` R27 when it is Parquet:
