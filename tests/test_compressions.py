@@ -149,13 +149,15 @@ def test_trailing_data_after_a_gzip_stream_is_named_as_such(tmp_path):
     import gzip
 
     stream = gzip.compress(b"1 Q0 a 1 1 t\n")
-    for members in (1, 2):  # after the last of several members too
-        path = tmp_path / f"garb{members}.run.gz"
-        path.write_bytes(stream * members + b"garbage\n")
+    second = gzip.compress(b"1 Q0 b 2 0.5 t\n")
+    for members in ([stream], [stream, second]):  # after the last of several members too
+        path = tmp_path / f"garb{len(members)}.run.gz"
+        path.write_bytes(b"".join(members) + b"garbage\n")
         (finding,) = validate_run(path).findings
+        offset = sum(map(len, members))
         assert (finding.rule, finding.message) == (
             "R27",
-            f"trailing data after the gzip stream (8 bytes at offset {len(stream) * members}): "
+            f"trailing data after the gzip stream (8 bytes at offset {offset}): "
             "not gzip, and no part of the run (gzip -d ignores it with a warning)",
         )
     cut = tmp_path / "cut.run.gz"

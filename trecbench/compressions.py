@@ -5,6 +5,7 @@ and the suffixes its files are named with (what a run's name drops:
 
 from __future__ import annotations
 
+import os
 from typing import NamedTuple
 
 
@@ -92,3 +93,36 @@ def without_suffixes(name: str) -> str:
     for suffix in SUFFIXES:
         name = name.removesuffix(suffix)
     return name
+
+
+def gzip_trailing_data(path: str) -> tuple[int, int] | None:
+    """``(offset, length)`` of the bytes after the last complete gzip member of the
+    regular file ``path`` when they start no other member (what ``gzip -d`` calls
+    "trailing garbage"), else None: only read again when its reading failed (a pipe or
+    stdin cannot be, and a member cut short is no trailing data)."""
+    import zlib
+
+    if not os.path.isfile(path):
+        return None
+    offset, pending, inflater = 0, b"", zlib.decompressobj(31)
+    with open(path, "rb") as file:
+        while True:
+            block = pending or file.read(1 << 20)
+            pending = b""
+            if not block:
+                return None  # the last member ended the file, or never ended
+            try:
+                inflater.decompress(block)
+            except zlib.error:
+                return None  # corrupt, not trailing
+            if not inflater.eof:
+                offset += len(block)
+                continue
+            rest = inflater.unused_data
+            offset += len(block) - len(rest)
+            rest += file.read(max(0, 2 - len(rest)))
+            if not rest:
+                return None
+            if not rest.startswith(NAMED["gzip"].magic):
+                return offset, os.path.getsize(path) - offset
+            pending, inflater = rest, zlib.decompressobj(31)

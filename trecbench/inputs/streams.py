@@ -47,7 +47,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import outputs, provenance
-from ..compressions import HEAD_BYTES, NAMED, compression_of
+from ..compressions import HEAD_BYTES, NAMED, compression_of, gzip_trailing_data
 from ..errors import EMPTY_FILE as EMPTY_FILE  # (read as streams.EMPTY_FILE too)
 from ..errors import InputError
 from .formats import (
@@ -221,7 +221,7 @@ class _Decompressed(ReadOnly):
         except InputError:
             raise
         except self.errors as exc:
-            tail = _gzip_tail(self.path) if self.compression == "gzip" else None
+            tail = gzip_trailing_data(self.path) if self.compression == "gzip" else None
             if tail is not None:
                 message = (
                     f"trailing data after the gzip stream ({tail[1]:,} bytes at offset "
@@ -255,39 +255,6 @@ class _Decompressed(ReadOnly):
                 continue
             break  # (read to its end this time: nothing more to decompress)
         return bytes(got)
-
-
-def _gzip_tail(path: str) -> tuple[int, int] | None:
-    """``(offset, length)`` of the bytes after the last complete gzip member of the
-    regular file ``path`` when they start no other member (what ``gzip -d`` calls
-    "trailing garbage"), else None: only read again when its reading failed (a pipe or
-    stdin cannot be, and a member cut short is no trailing data)."""
-    import zlib
-
-    if not os.path.isfile(path):
-        return None
-    offset, pending, inflater = 0, b"", zlib.decompressobj(31)
-    with open(path, "rb") as file:
-        while True:
-            block = pending or file.read(1 << 20)
-            pending = b""
-            if not block:
-                return None  # the last member ended the file, or never ended
-            try:
-                inflater.decompress(block)
-            except zlib.error:
-                return None  # corrupt, not trailing
-            if not inflater.eof:
-                offset += len(block)
-                continue
-            rest = inflater.unused_data
-            offset += len(block) - len(rest)
-            rest += file.read(max(0, 2 - len(rest)))
-            if not rest:
-                return None
-            if not rest.startswith(GZIP_MAGIC):
-                return offset, os.path.getsize(path) - offset
-            pending, inflater = rest, zlib.decompressobj(31)
 
 
 class _ReadAhead(ReadOnly):
