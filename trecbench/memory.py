@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .inputs import blocks
+from .inputs.formats import STANDARD_INPUT
 
 if TYPE_CHECKING:
     from .inputs.formats import Format
@@ -38,10 +41,23 @@ FEWEST_READ_BYTES = 1 << 20
 # the engine's arrays) plus the next block read meanwhile
 BLOCK_BYTES_PER_LINE = 200
 # peak bytes per line of a block read back from a spill: besides the block being scored
-# and the next one, the one after is gathered from its partitions and put in file order
-SPILL_BYTES_PER_LINE = 450
-# peak bytes per line of a run held whole (read, ranked and scored at once)
-WHOLE_BYTES_PER_LINE = 110
+# and the next one, the one after is gathered from its partitions and put in file order.
+# Set so that a scattered 5M-line run (5,000 topics, 150,000 qrels lines) spilled under
+# --memory 512 peaks within a tenth of it (peak RSS, /usr/bin/time -f %M): 505 to 537 MiB
+# with the fast engine, 555 to 560 MiB with pytrec_eval (-m official); 450 let them reach
+# 602 and 703 MiB
+SPILL_BYTES_PER_LINE = 900
+# peak bytes per line of a run held whole (read, ranked and scored at once) by the fast
+# engine (the KPI preset's): measured as the slope of peak RSS (/usr/bin/time -f %M) between
+# a 1.5M-line and a 5M-line run with topics in two stretches, scored whole under
+# --memory 8192: 147 bytes a line (and 143 MiB at no line), with a margin
+WHOLE_BYTES_PER_LINE = 160
+# peak bytes per line an engine adds to a block it scores (a run held whole, a block, a
+# block read back from a spill), beyond what the fast engine takes: pytrec_eval (-m
+# official, trec_eval's measures) gets each block as Python dicts, a str and a float per
+# line; measured as WHOLE_BYTES_PER_LINE is, with -m official: 330 bytes a line in all
+# (172 MiB at no line), 183 more than the fast engine, with a margin
+ENGINE_BYTES_PER_LINE = {"pytrec_eval": 200}
 # bytes per line of text, to tell a run's lines from its file's size (TREC runs take 25 to
 # 60 bytes a line); compressed files hold about four times as many lines (a Parquet file
 # tells its rows)
@@ -68,11 +84,15 @@ def most_qrels_lines(source) -> int | None:
 
 
 def _regular_file(path: str | os.PathLike) -> tuple[int, str | None, Format] | None:
-    """``(size, compression, format)`` of a regular file; None for anything else (a
-    pipe is read into memory, see :mod:`trecbench.inputs.streams`) and for a file that
-    cannot be examined (its reader says what is wrong with it)."""
+    """``(size, compression, format)`` of a regular file, standard input (``-``) redirected
+    from one too (its bytes from where it stands, as :class:`~trecbench.inputs.streams.Source`
+    reads them); None for anything else (a pipe is read into memory, see
+    :mod:`trecbench.inputs.streams`) and for a file that cannot be examined (its reader
+    says what is wrong with it)."""
     from .inputs.streams import sniff
 
+    if os.fspath(path) == STANDARD_INPUT:
+        return _regular_stdin()
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
@@ -80,6 +100,39 @@ def _regular_file(path: str | os.PathLike) -> tuple[int, str | None, Format] | N
         return (info.st_size, *sniff(path))
     except OSError:
         return None
+
+
+def _regular_stdin() -> tuple[int, str | None, Format] | None:
+    """:func:`_regular_file` of standard input: a file's bytes from its descriptor's
+    offset; None for a pipe, a terminal or a standard input without a descriptor."""
+    from .inputs.streams import kind_of, stored_ends
+
+    try:
+        descriptor = sys.stdin.fileno()
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        start = os.lseek(descriptor, 0, os.SEEK_CUR)
+        size = max(0, info.st_size - start)
+        return (size, *kind_of(STANDARD_INPUT, stored_ends(descriptor, start, size)))
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return None
+
+
+def read_into_memory(source) -> bool:
+    """Whether the run ``source`` is a path that is read into memory whatever the budget:
+    a pipe, a FIFO or a terminal, standard input (``-``) too when it is one."""
+    if not isinstance(source, (str, os.PathLike)):
+        return False
+    if os.fspath(source) == STANDARD_INPUT:
+        try:
+            return not stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode)
+        except (AttributeError, OSError, ValueError):
+            return True  # a test runner's or a notebook's: held as it is read
+    try:
+        return not stat.S_ISREG(os.stat(source).st_mode)
+    except OSError:
+        return False  # its reader says what is wrong
 
 
 def available_mib() -> int | None:
@@ -104,23 +157,35 @@ def default_mib() -> int:
     return max(SMALLEST_BUDGET_MIB, available // 2) if available else 2048
 
 
+def engine_bytes(engines: Iterable[str]) -> int:
+    """What the costliest of ``engines`` (names, :mod:`trecbench.engines`) adds per line of
+    a block it scores (:data:`ENGINE_BYTES_PER_LINE`; 0 for the others)."""
+    return max((ENGINE_BYTES_PER_LINE.get(engine, 0) for engine in engines), default=0)
+
+
 @dataclass(frozen=True)
 class Budget:
     """A memory budget of ``mib`` MiB for one process scoring runs against qrels of
-    ``qrels_lines`` lines; ``workers`` processes share it."""
+    ``qrels_lines`` lines; ``workers`` processes share it; ``engine_bytes``: what the
+    engines scoring the blocks add per line (:func:`engine_bytes`)."""
 
     mib: int
     qrels_lines: int = 0
     workers: int = 1
+    engine_bytes: int = 0
 
     @classmethod
-    def of(cls, mib: int | None, qrels_lines: int = 0, workers: int = 1) -> Budget:
-        """The budget of ``mib`` (None: :func:`default_mib`)."""
-        return cls(default_mib() if mib is None else int(mib), qrels_lines, workers)
+    def of(
+        cls, mib: int | None, qrels_lines: int = 0, workers: int = 1, engines: Iterable[str] = ()
+    ) -> Budget:
+        """The budget of ``mib`` (None: :func:`default_mib`) for blocks scored by
+        ``engines`` (their names)."""
+        mib = default_mib() if mib is None else int(mib)
+        return cls(mib, qrels_lines, workers, engine_bytes(engines))
 
     def with_qrels(self, lines: int) -> Budget:
         """This budget once qrels of ``lines`` lines are held."""
-        return Budget(self.mib, lines, self.workers)
+        return replace(self, qrels_lines=lines)
 
     @property
     def free_bytes(self) -> int:
@@ -131,12 +196,12 @@ class Budget:
     @property
     def block_lines(self) -> int:
         """Lines per block of a run scored in blocks."""
-        return self._block_lines(BLOCK_BYTES_PER_LINE)
+        return self._block_lines(BLOCK_BYTES_PER_LINE + self.engine_bytes)
 
     @property
     def spill_lines(self) -> int:
         """Lines per block of a spilled run (see :attr:`whole_lines`)."""
-        return self._block_lines(SPILL_BYTES_PER_LINE)
+        return self._block_lines(SPILL_BYTES_PER_LINE + self.engine_bytes)
 
     def _block_lines(self, bytes_per_line: int) -> int:
         fitting = self.free_bytes // bytes_per_line
@@ -152,7 +217,8 @@ class Budget:
     def whole_lines(self) -> int:
         """The most lines of a run held whole (a run with scattered topics beyond that is
         spilled to disk)."""
-        return int(max(self.block_lines, self.free_bytes // WHOLE_BYTES_PER_LINE))
+        whole = self.free_bytes // (WHOLE_BYTES_PER_LINE + self.engine_bytes)
+        return int(max(self.block_lines, whole))
 
     def duplicate_keys(self, entry_bytes: int) -> int:
         """How many keys of its duplicate check (``entry_bytes`` each: hashes and the
@@ -170,6 +236,8 @@ class Budget:
             return False
         size, compression, format = found
         if format.can("rows"):
+            if os.fspath(path) == STANDARD_INPUT:
+                return False  # read whole: its reader cannot open "-" again for its footer
             rows = format.reader("rows", os.fspath(path))(os.fspath(path))
             return rows is not None and rows > self.block_lines
         size *= COMPRESSION_RATIO if compression else 1

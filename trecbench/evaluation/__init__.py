@@ -45,6 +45,7 @@ from .reading import (
     Progress,
     _blocks_ahead,  # noqa: F401
     _BlocksAhead,
+    _say_pipes_held,
     _start_reading,
     load,
 )
@@ -182,7 +183,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     # the engines decide, with the flags, whether run files may be read in blocks
     read_whole = _read_whole(settings, engines)
     workers = _workers(settings.jobs, sources)
-    budget = Budget.of(settings.memory, workers=workers)
+    budget = Budget.of(settings.memory, workers=workers, engines=engines.values())
+    _say_pipes_held(sources, settings.memory)
     # Arrow's threads read the first run while the qrels are loaded (after every check of
     # the arguments: a reader started is stopped only where the qrels may fail)
     ahead = _start_reading(

@@ -15,7 +15,7 @@ from typing import Any
 from .. import input_warnings, inputs, memory
 from ..errors import InputError
 from ..inputs.streams import STANDARD_INPUT
-from ..memory import Budget, most_qrels_lines
+from ..memory import Budget, most_qrels_lines, read_into_memory
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
 from .gate import _Gate, _gate
@@ -188,3 +188,20 @@ def _start_reading(
     if read_whole is None and _in_blocks(sources[0], budget):
         return _blocks_ahead(sources[0], qrels, budget, progress, score_text)
     return _read_ahead(sources[0], progress, version, score_text)
+
+
+def _say_pipes_held(sources: list, mib: int | None) -> None:
+    """Say, once for the call (an input warning, :mod:`trecbench.input_warnings`), that a
+    memory budget given (``mib``; None: the default, said nothing of) cannot hold for the
+    runs read from a pipe (``-`` from a pipe, ``<(zcat run.gz)``, a FIFO): each is read
+    into memory whole as it arrives (:mod:`trecbench.inputs.streams`), never in blocks; a
+    file given by name, or standard input redirected from one, is read in blocks."""
+    if mib is None:
+        return
+    pipes = [os.fspath(source) for source in sources if read_into_memory(source)]
+    if pipes:
+        input_warnings.keep([
+            f"{', '.join(pipes)}: read from a pipe, so held in memory whole: the memory "
+            f"budget ({mib} MiB) cannot hold for it; give the file itself (or redirect "
+            "standard input from it) to read it in blocks"
+        ])  # fmt: skip

@@ -1,0 +1,129 @@
+"""The memory budget's decisions (trecbench.memory): which engine's costs decide whether a
+scattered run is held whole, and which runs on standard input are read in blocks (a
+regular file) or held in memory (a pipe, said once). No timing nor peak memory here: the
+figures behind the costs are measured by hand (docs/scale.md)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from random_cases import random_case
+
+from trecbench import evaluation, memory
+from trecbench.engines import FAST, META, PYTREC_EVAL
+
+# a reviewer's case: 5,000 topics x 1,000 documents, in two stretches each, against
+# 150,000 qrels lines
+LINES, QRELS_LINES = 5_000_000, 150_000
+
+
+@pytest.mark.parametrize("mib", [512, 768, 1024])
+def test_a_scattered_run_scored_by_pytrec_eval_must_fit_its_cost(mib):
+    # -m official: pytrec_eval holds each line as Python objects (330 bytes a line held
+    # whole, measured), far beyond the 110 bytes a line once assumed
+    budget = memory.Budget.of(mib, QRELS_LINES, engines=[PYTREC_EVAL, META])
+    assert budget.whole_lines < LINES
+    per_line = memory.WHOLE_BYTES_PER_LINE + memory.ENGINE_BYTES_PER_LINE[PYTREC_EVAL]
+    assert budget.whole_lines == budget.free_bytes // per_line
+    assert per_line >= 330 * 1.05
+
+
+def test_the_fast_engine_holds_a_5m_line_run_whole_only_where_it_fits():
+    # 147 bytes a line measured: 5M lines are not held in 768 MiB, are in 1536
+    assert memory.Budget.of(768, QRELS_LINES, engines=[FAST]).whole_lines < LINES
+    assert memory.Budget.of(1536, QRELS_LINES, engines=[FAST]).whole_lines > LINES
+    assert memory.engine_bytes([FAST, META]) == 0
+    assert memory.engine_bytes([FAST, PYTREC_EVAL]) == memory.ENGINE_BYTES_PER_LINE[PYTREC_EVAL]
+
+
+def test_pytrec_evals_cost_makes_blocks_and_spilled_blocks_smaller():
+    fast = memory.Budget.of(300, QRELS_LINES, engines=[FAST])
+    costly = memory.Budget.of(300, QRELS_LINES, engines=[PYTREC_EVAL])
+    assert costly.block_lines < fast.block_lines
+    assert costly.spill_lines < fast.spill_lines
+    assert costly.with_qrels(10).engine_bytes == costly.engine_bytes  # kept
+
+
+def test_an_evaluation_budgets_for_the_engines_it_chose(tmp_path, monkeypatch):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels_text, run_text = random_case(11, n_topics=3)
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    made = []
+    original = memory.Budget.of
+
+    def recorded(*args, **kwargs):
+        made.append(original(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(evaluation.Budget, "of", recorded)
+    evaluation.evaluate(str(qrels), str(run), measures=["map"], memory=512, engine=PYTREC_EVAL)
+    evaluation.evaluate(str(qrels), str(run), measures=["AP"], memory=512, engine=FAST)
+    assert [b.engine_bytes for b in made] == [memory.ENGINE_BYTES_PER_LINE[PYTREC_EVAL], 0]
+
+
+def test_standard_input_redirected_from_a_file_is_read_in_blocks(tmp_path, monkeypatch):
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 d1 1 1.0 t\n" * 40_000)  # more than the fewest lines of a block
+    with open(run, "rb", buffering=0) as stdin:
+        stdin.readline()  # read from where it stands: what is left
+        monkeypatch.setattr(sys, "stdin", open(stdin.fileno(), closefd=False))  # noqa: SIM115
+        found = memory._regular_file("-")
+        assert found is not None and found[0] == run.stat().st_size - len("q1 Q0 d1 1 1.0 t\n")
+        assert memory.Budget(1).in_blocks("-")
+        assert not memory.read_into_memory("-")
+
+
+def _score(args: list[str], stdin, tmp_path) -> subprocess.CompletedProcess:
+    """``trecbench score args`` with tiny blocks and reads, and a mark on stderr each
+    time a run is read in blocks."""
+    script = (
+        "import sys\n"
+        "from trecbench import memory\n"
+        "from trecbench.cli import run\n"
+        "from trecbench.inputs import blocks\n"
+        "memory.BLOCK_LINES, memory.FEWEST_BLOCK_LINES = 7, 7\n"
+        "memory.READ_BYTES, blocks.READ_BYTES = 300, 300\n"
+        "made = blocks.RunBlocks.__init__\n"
+        "def marked(self, *args, **kwargs):\n"
+        "    print('MARK: blocks', file=sys.stderr)\n"
+        "    made(self, *args, **kwargs)\n"
+        "blocks.RunBlocks.__init__ = marked\n"
+        "sys.exit(run(sys.argv[1:]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", script, "score", *args],
+        stdin=stdin, capture_output=True, text=True, env=env, cwd=tmp_path, check=False,
+    )  # fmt: skip
+
+
+def test_a_run_on_standard_input_streams_from_a_file_and_is_held_from_a_pipe(tmp_path):
+    qrels_text, run_text = random_case(29, n_topics=6)
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    args = ["--memory", "64", "-q", "-m", "official", "qrels"]
+    named = _score([*args, "run"], subprocess.DEVNULL, tmp_path)
+    assert named.returncode == 0 and "MARK: blocks" in named.stderr
+    with open(tmp_path / "run") as stdin:
+        redirected = _score([*args, "-"], stdin, tmp_path)
+    assert redirected.returncode == 0, redirected.stderr
+    assert redirected.stdout == named.stdout
+    assert "MARK: blocks" in redirected.stderr and "pipe" not in redirected.stderr
+    piped = subprocess.Popen(["cat", str(tmp_path / "run")], stdout=subprocess.PIPE)
+    held = _score([*args, "-"], piped.stdout, tmp_path)
+    piped.wait()
+    assert held.returncode == 0 and held.stdout == named.stdout
+    assert "MARK: blocks" not in held.stderr
+    said = [line for line in held.stderr.splitlines() if "pipe" in line]
+    assert said == [
+        "trecbench: warning: -: read from a pipe, so held in memory whole: the memory budget "
+        "(64 MiB) cannot hold for it; give the file itself (or redirect standard input from "
+        "it) to read it in blocks"
+    ]
+    unbudgeted = _score(args[2:] + ["-"], subprocess.PIPE, tmp_path)  # no --memory: no word
+    assert "pipe" not in unbudgeted.stderr
