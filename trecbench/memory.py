@@ -9,7 +9,11 @@ per line are estimates; below that, the libraries, the qrels and the allocators'
 memory make a floor): the blocks are made smaller to fit it (with several worker
 processes, each gets its share), and it decides whether a run whose topics are scattered
 over the file is read whole or spilled to disk. The costs per line are measured on this
-project's benchmark runs (``make bench``), with a margin.
+project's benchmark runs (``make bench``) and by hand (peak RSS of ``trecbench score``),
+with a margin, and depend on the engines scoring the blocks (:data:`ENGINE_BYTES_PER_LINE`).
+A run read from a pipe is held in memory whatever the budget (standard input redirected
+from a file is not). Each worker process holds the libraries and the qrels besides its
+share, and the calling process its own: with workers the total exceeds a small budget.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ BLOCK_BYTES_PER_LINE = 200
 # peak bytes per line of a block read back from a spill: besides the block being scored
 # and the next one, the one after is gathered from its partitions and put in file order.
 # Set so that a scattered 5M-line run (5,000 topics, 150,000 qrels lines) spilled under
-# --memory 512 peaks within a tenth of it (peak RSS, /usr/bin/time -f %M): 505 to 537 MiB
+# --memory 512 peaks within a tenth of it (peak RSS, /usr/bin/time -f %M): 517 to 537 MiB
 # with the fast engine, 555 to 560 MiB with pytrec_eval (-m official); 450 let them reach
 # 602 and 703 MiB
 SPILL_BYTES_PER_LINE = 900

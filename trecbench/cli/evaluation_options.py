@@ -83,7 +83,10 @@ _MEMORY_HELP = (
     "a block of lines are read and scored in blocks of whole topics; a run whose topics "
     "are scattered over the file and do not fit is spilled to a temporary folder (TMPDIR). "
     "Runs are read whole with {options}a measure only trecbench's ports of trec_eval "
-    "compute (dcg, ideal_dcg, yaap, rbp_resid, unj)."
+    "compute (dcg, ideal_dcg, yaap, rbp_resid, unj). A run read from a pipe (- from a pipe, "
+    "<(zcat run.gz)) is held in memory whatever the budget (said once); - redirected from "
+    "a file is read in blocks. With --jobs each worker gets its share, besides the "
+    "interpreter and qrels every process holds."
 )
 memory_option = memory_budget_option(
     _MEMORY_HELP.format(options="-R other than qrels, -Z, -D, --compat 10.0 or ")
