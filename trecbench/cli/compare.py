@@ -115,7 +115,11 @@ class Output:
     def show(self, comparison) -> None:
         """Print the comparison, then write the files (with ``outdir``: a full standard
         output replaces none of them; report.html's making drawn unless ``quiet``) and say
-        what was written."""
+        what was written. ``--format json`` prints BenchmarkReport.json as the call writes
+        it, byte for byte (its ``meta`` and experiment id), and, without ``outdir``, as
+        it would write it."""
+        import uuid
+
         written = []
         if self.outdir is not None:
             if self.plots:  # plots named after strata only the comparison knows: not printed
@@ -123,13 +127,18 @@ class Output:
 
                 check_plots(comparison, self.outdir, self.manifest)
             warn_without_html()
+        # one id per call: the report printed and the one written are one document
+        experiment_id, report = str(uuid.uuid4()), None
+        if self.output_format == "json" and not self.quiet:
+            report = comparison.report_file(experiment_id, self.meta)
         if not self.quiet:
-            echo_bytes(utf8(comparison.render(self.output_format)))
+            echo_bytes(report or utf8(comparison.render(self.output_format)))
         if self.outdir is not None:
             with drawn(self.quiet) as progress:  # ended before the files are said
                 written = comparison.write(
                     self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,
                     plot_order=self.plot_order, html_depth=self.html_depth, progress=progress,
+                    experiment_id=experiment_id, report=report,
                 )  # fmt: skip
         for path in written:
             echo_written(path)

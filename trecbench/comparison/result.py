@@ -446,6 +446,8 @@ class Comparison:
         plot_order: str = "difference",
         html_depth: int | None = 20,
         progress=None,
+        experiment_id: str | None = None,
+        report: bytes | None = None,
     ) -> list[Path]:
         """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, report.html
         (with its drill-down to each run's top ``html_depth`` documents; None: no page),
@@ -456,7 +458,10 @@ class Comparison:
 
         Everything is prepared first and committed together: on any failure no file is
         replaced. Inputs are never overwritten. The report and the manifest share one
-        ``experiment_id``. ``progress(label, done, total)`` is told report.html's making
+        ``experiment_id`` (default a new uuid4). ``report``: BenchmarkReport.json's bytes
+        when already made, :meth:`report_file` with this ``experiment_id`` and ``meta``
+        (compare's ``--format json`` prints them: standard output is then the file, byte
+        for byte). ``progress(label, done, total)`` is told report.html's making
         (:meth:`to_html`).
         """
         import uuid
@@ -467,9 +472,11 @@ class Comparison:
 
         out = Path(outdir)
         inputs = [record["path"] for record in self.inputs or []]
-        experiment_id = str(uuid.uuid4())
+        experiment_id = str(uuid.uuid4()) if experiment_id is None else experiment_id
+        if report is None:
+            report = self.report_file(experiment_id, meta)
         files = {
-            out / REPORT_FILE: (self.report_file(experiment_id, meta), "report"),
+            out / REPORT_FILE: (report, "report"),
             out / MARKDOWN_FILE: (utf8(self.markdown()), "markdown"),
             out / LATEX_FILE: (utf8(self.render("latex")), "latex"),
         }
