@@ -104,13 +104,20 @@ class Output:
     quiet: bool
 
     def check(self) -> None:
-        """Refuse, before any work, what needs files without a folder to write them."""
+        """Refuse, before any work, what needs files without a folder to write them, and
+        --meta where no report records it."""
         if self.plots and self.outdir is None:
             raise UsageError("--plots writes files: give -o OUTDIR")
         if self.plots:  # before the work, not after it
             extras.require("matplotlib", "--plots")
         if self.manifest is not None and self.outdir is None:
             raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
+        printed = self.output_format == "json" and not self.quiet
+        if self.meta and self.outdir is None and not printed:  # recorded nowhere: no word
+            raise UsageError(
+                "--meta is recorded in the BenchmarkReport: give -o OUTDIR (or print the "
+                "report with --format json, without --quiet)"
+            )
 
     def show(self, comparison) -> None:
         """Print the comparison, then write the files (with ``outdir``: a full standard

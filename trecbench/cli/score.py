@@ -353,12 +353,16 @@ def _page(evaluation, html_page, html_depth: int, grouping, quiet: bool) -> tupl
 def _check_targets(given: list, runs: list, flags, html_page) -> None:
     """Refuse, before any work, an output that is one of the ``given`` inputs, two of
     them reading standard input or one pipe, and a run given twice (as compare does: it
-    was 'name them apart', which --names refused too, or, spelt two ways, scored twice)."""
+    was 'name them apart', which --names refused too, or, spelt two ways, scored twice);
+    --meta with nothing to record it in."""
+    from ..errors import UsageError
     from ..naming import check_read_once, check_runs_once
     from ..report import check_score_outputs
 
     check_read_once(given)
     check_runs_once(runs)
+    if flags["meta"] and flags["report"] is None and flags["manifest"] is None:
+        raise UsageError("--meta is recorded in --report and --manifest: give one of them")
     check_score_outputs(flags["report"], flags["manifest"], [g for g in given if g], html_page)
 
 
