@@ -347,7 +347,7 @@ def test_every_output_of_a_dotted_input_takes_the_stem_without_its_dots(tmp_path
     sidecar = json.loads((out / "x.sidecar.json").read_text())
     assert sidecar["name"] == "x"
     assert {"reason": RENAMED, "from": ".x", "to": "x"} in sidecar["report"]["repaired"]
-    assert f"1 × {RENAMED}" in capsys.readouterr().out
+    assert f"1 × {RENAMED}" in capsys.readouterr().err  # the summary, on stderr
 
 
 @pytest.mark.parametrize(
@@ -368,7 +368,7 @@ def test_an_input_named_by_dots_alone_writes_input_and_says_so(tmp_path, capsys,
     sidecar = json.loads((out / "input.sidecar.json").read_text())
     # the name and the tag alike: input (no retagging to report)
     assert sidecar["report"]["repaired"] == [{"reason": RENAMED, "from": stem, "to": "input"}]
-    assert f"  1 × {RENAMED}\n" in capsys.readouterr().out
+    assert f"  1 × {RENAMED}\n" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

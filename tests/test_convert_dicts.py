@@ -291,8 +291,8 @@ def test_the_summary_says_which_order_ties_keep_and_float32_ties(tmp_path, capsy
         source = tmp_path / f"{name}.json"
         source.write_text(json.dumps(scores))
         assert run(["convert", "dict", str(source), "-o", str(tmp_path / name)]) == 0
-        out = capsys.readouterr().out
-        assert f"{name}.run: 1 query, 2 documents{said}" in out
+        err = capsys.readouterr().err  # the summary, on stderr
+        assert f"{name}.run: 1 query, 2 documents{said}" in err
 
 
 def test_every_query_the_run_and_qrels_do_not_share_is_reported(tmp_path):
@@ -373,7 +373,7 @@ def test_an_escaped_id_is_listed_once_however_many_rows_hold_it(tmp_path, capsys
     )
     assert run(["convert", "dict", str(source), "-o", str(tmp_path / "out")]) == 0
     reason = "qid percent-escaped (reversible; trecbench.ids.unescape_id)"
-    assert f"  2 × {reason}\n" in capsys.readouterr().out
+    assert f"  2 × {reason}\n" in capsys.readouterr().err
     report = json.loads((tmp_path / "out" / "m.sidecar.json").read_text())["report"]
     assert report["repaired"] == [
         {"reason": reason, "run": "m", "from": "q 1", "to": "q%201"},

@@ -333,7 +333,7 @@ def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):
     block = ir_metadata.find_block(written.read_bytes(), str(written))
     assert written.read_bytes()[block.size :] == (plain / "msmarco-run.run").read_bytes()
     # said where it is seen (reviewer 324: in the sidecar only): 9.0.8 cannot read the file
-    said = capsys.readouterr().out
+    said = capsys.readouterr().err  # on stderr, with what was written
     note = "note: each run begins with its ir_metadata block: trecbench and trec_eval 10.0 skip"
     assert said.count(note) == 1 and "trec_eval 9.0.8 cannot read the file (R30)" in said
 

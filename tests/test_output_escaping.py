@@ -506,12 +506,13 @@ def test_validate_escapes_the_paths_it_prints(capsys, tmp_path, monkeypatch):
     assert all(unquote(line.split(":1:")[0].split(":")[0]) == name for line in lines[:5])
     assert lines[5].startswith("a%0AP_1 all 1.0%25.run: note: 2 more [R12]")
     (tmp_path / name).write_text("1 Q0 d1 1 3 t\n1 Q0 d2 2 1.0 t\n")
-    lines = _command(capsys, "validate", name, "--fix", f"fixed\n{name}")
-    assert lines[1] == (
+    assert run(["validate", name, "--fix", f"fixed\n{name}"]) == 0
+    out, err = capsys.readouterr()  # what was written on stderr, as every wrote PATH
+    assert err.splitlines()[0] == (
         "a%0AP_1 all 1.0%25.run: wrote the canonical run to "
         "fixed%0Aa%0AP_1 all 1.0%25.run; changes:"
     )
-    assert unquote(lines[-1].split(": OK: ")[0]) == f"fixed\n{name}"
+    assert unquote(out.splitlines()[-1].split(": OK: ")[0]) == f"fixed\n{name}"
 
 
 def test_convert_escapes_the_paths_it_wrote(capsys, tmp_path, monkeypatch):
@@ -519,8 +520,10 @@ def test_convert_escapes_the_paths_it_wrote(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "m.tsv").write_text("1\td1\t1\n1\td2\t2\n")
     outdir = "o\nP_1 all 1.0%"
-    lines = _command(capsys, "convert", "msmarco", "m.tsv", "-o", outdir)
-    assert lines == [
+    assert run(["convert", "msmarco", "m.tsv", "-o", outdir]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""  # said on stderr, as every wrote PATH
+    assert err.splitlines() == [
         "wrote o%0AP_1 all 1.0%25/m.run: 1 query, 2 documents",
         "wrote o%0AP_1 all 1.0%25/m.sidecar.json",
     ]

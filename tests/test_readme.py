@@ -18,7 +18,9 @@ HTML comments right before a block (or a table) control it:
 - ``<!-- needs: NAME -->``: runs in ../shared/data/NAME's files as well (skips without it);
 - ``<!-- file: NAME -->``: the block is an input file NAME that every example of the page
   can use;
-- ``<!-- output-of: COMMAND -->``: the block (or table) is COMMAND's exact stdout.
+- ``<!-- output-of: COMMAND -->``: the block (or table) is COMMAND's exact stdout;
+- ``<!-- stderr-of: COMMAND -->``: the block is COMMAND's exact stderr (what it says it
+  wrote, its notes).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from conftest import ROOT, SHARED
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 BUNDLED = ("qrels", "runs", "data")
-MARKER = re.compile(r"^<!--\s*(norun|exit|needs|file|output-of):\s*(.*?)\s*-->$")
+MARKER = re.compile(r"^<!--\s*(norun|exit|needs|file|output-of|stderr-of):\s*(.*?)\s*-->$")
 FENCE = re.compile(r"^```(\w*)\s*$")
 
 
@@ -103,8 +105,9 @@ for _block in BLOCKS:
 
 def commands(block: Block) -> list[tuple[str, str | None]]:
     """(command line, shown output or None) of a sh/console block or an output-of marker."""
-    if "output-of" in block.markers:
-        return [(block.markers["output-of"], block.body)]
+    for marker in ("output-of", "stderr-of"):
+        if marker in block.markers:
+            return [(block.markers[marker], block.body)]
     if block.lang == "sh":
         joined = block.body.replace("\\\n", " ")
         return [(line, None) for line in joined.splitlines() if shlex.split(line, comments=True)]
@@ -176,7 +179,9 @@ def test_commands(block: Block, workspace: Path):
         )
         assert done.returncode == expected_exit, f"{command}\n{done.stdout}\n{done.stderr}"
         assert "Traceback" not in done.stderr, f"{command}\n{done.stderr}"
-        if shown is not None:
+        if "stderr-of" in block.markers:
+            assert done.stderr == shown, command
+        elif shown is not None:
             assert done.stdout == shown, command
 
 
@@ -221,7 +226,7 @@ def test_every_example_is_checked():
             assert commands(block), block.id
         if block.lang in {"json", "text"}:
             # shown output nobody checks would rot: it must be a file or an output-of
-            assert {"file", "output-of", "norun"} & set(block.markers), block.id
+            assert {"file", "output-of", "stderr-of", "norun"} & set(block.markers), block.id
     assert all(b.markers.get("norun") for b in BLOCKS if "norun" in b.markers)
 
 

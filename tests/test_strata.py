@@ -320,7 +320,7 @@ def test_found_only_qrels_carry_the_warning_into_score_and_its_report(tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["convert", "memorybench", str(export), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert "--run-qrels" in result.stdout  # the compare command for the pairs written
+    assert "--run-qrels" in result.stderr  # the compare command for the pairs written
     sidecar = json.loads((out / "memorybench.sidecar.json").read_text())
     assert sidecar["qrels"]["memorybench-a"]["found_only"] is True
     report = tmp_path / "report.json"

@@ -40,9 +40,9 @@ def test_fix_tag_sets_one_tag_and_repairs_mixed_tags(tmp_path, capsys):
     code, _, err = call(capsys, "validate", source, "--fix", fixed)
     assert code == ExitCode.INPUT and not fixed.exists()
     assert "--fix cannot repair R17; --fix-tag TAG sets one tag; first:" in err
-    code, out, _ = call(capsys, "validate", source, "--fix", fixed, "--fix-tag", "mine")
+    code, out, err = call(capsys, "validate", source, "--fix", fixed, "--fix-tag", "mine")
     assert code == 0, out
-    assert "  set the run tag to mine: 2 line(s) (1, 2)" in out.splitlines()
+    assert "  set the run tag to mine: 2 line(s) (1, 2)" in err.splitlines()  # with wrote
     assert fixed.read_text() == "1\tQ0\ta\t1\t2\tmine\n1\tQ0\tb\t2\t1\tmine\n"
 
 
@@ -169,17 +169,17 @@ def _fixed(tmp_path, capsys, data: bytes, name: str = "fixed.run"):
     source = tmp_path / "r.run"
     source.write_bytes(data)
     fixed = tmp_path / name
-    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
+    code, out, err = call(capsys, "validate", source, "--fix", fixed)
     assert code == 0, out
-    return fixed, out
+    return fixed, out, err  # the changes are said on stderr, with what was written
 
 
 def test_the_fix_keeps_an_ir_metadata_block_as_metadata_not_comment_lines(tmp_path, capsys):
     # it was dropped and listed among "dropped comment lines: 6 line(s) (1, 2, 3, 4, 5, 7)":
     # the run's provenance (convert and fuse --ir-metadata write it), which trecbench reads
-    fixed, out = _fixed(tmp_path, capsys, META + b"1 Q0 a 1 2 t\n# a comment\n")
-    assert "  dropped comment lines: 1 line(s) (7)" in out.splitlines()
-    assert "ir_metadata" not in out.split("changes:")[1]  # kept: no change to name
+    fixed, out, err = _fixed(tmp_path, capsys, META + b"1 Q0 a 1 2 t\n# a comment\n")
+    assert "  dropped comment lines: 1 line(s) (7)" in err.splitlines()
+    assert "ir_metadata" not in err.split("changes:")[1]  # kept: no change to name
     assert out.splitlines()[-1].endswith(
         ": OK: 1 file(s), 6 lines: 0 error(s), 1 warning(s), 0 info"
     )
@@ -188,18 +188,18 @@ def test_the_fix_keeps_an_ir_metadata_block_as_metadata_not_comment_lines(tmp_pa
 
 
 def test_a_kept_block_s_crlf_ends_are_made_lf_and_said_so(tmp_path, capsys):
-    fixed, out = _fixed(tmp_path, capsys, META.replace(b"\n", b"\r\n") + b"1 Q0 a 1 2 t\n")
+    fixed, _, err = _fixed(tmp_path, capsys, META.replace(b"\n", b"\r\n") + b"1 Q0 a 1 2 t\n")
     expected = "  normalised the ir_metadata block's line ends to LF: 5 line(s) (1, 2, 3, 4, 5)"
-    assert expected in out.splitlines()
+    assert expected in err.splitlines()
     assert fixed.read_bytes() == META + b"1\tQ0\ta\t1\t2\tt\n"
 
 
 def test_a_parquet_fix_drops_the_block_naming_it(tmp_path, capsys):
-    fixed, out = _fixed(tmp_path, capsys, META + b"1 Q0 a 1 2 t\n", "fixed.parquet")
+    fixed, _, err = _fixed(tmp_path, capsys, META + b"1 Q0 a 1 2 t\n", "fixed.parquet")
     expected = (
         "  dropped the ir_metadata block (a Parquet run holds none): 5 line(s) (1, 2, 3, 4, 5)"
     )
-    assert expected in out.splitlines() and "comment" not in out
+    assert expected in err.splitlines() and "comment" not in err
     assert trecbench.read_run(str(fixed)).docno.tolist() == ["a"]
 
 
@@ -230,10 +230,10 @@ def test_a_fix_tag_the_block_s_tag_contradicts_is_refused(tmp_path, capsys):
 def test_moved_counts_every_line_whose_place_changed(tmp_path, capsys, lines, moved):
     source = tmp_path / "order.run"
     source.write_text(lines)
-    code, out, _ = call(capsys, "validate", source, "--fix", tmp_path / "fixed.run")
+    code, out, err = call(capsys, "validate", source, "--fix", tmp_path / "fixed.run")
     assert code == 0, out
     said = f"  moved into trec_eval order (qid, score desc, docno desc): {moved}"
-    assert said in out.splitlines()
+    assert said in err.splitlines()
 
 
 def test_a_leading_byte_order_mark_is_dropped_and_said(tmp_path, capsys):
@@ -241,14 +241,14 @@ def test_a_leading_byte_order_mark_is_dropped_and_said(tmp_path, capsys):
     source = tmp_path / "bom.run"
     source.write_bytes(b"\xef\xbb\xbf1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
     fixed = tmp_path / "fixed.run"
-    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
+    code, out, err = call(capsys, "validate", source, "--fix", fixed)
     assert code == 0, out
     assert out.splitlines()[0] == (
         f"{source}:1:qid: error[R23]: UTF-8 byte-order mark: trec_eval reads it as part of the "
         "first qid, which becomes a phantom topic; save the file without it (UTF-8 without "
         "signature), or let validate --fix drop it"
     )
-    assert "  dropped the UTF-8 byte-order mark: 1 line(s) (1)" in out.splitlines()
+    assert "  dropped the UTF-8 byte-order mark: 1 line(s) (1)" in err.splitlines()
     assert fixed.read_bytes() == b"1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
 
 

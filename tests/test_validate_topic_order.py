@@ -64,9 +64,10 @@ def test_fix_keeps_an_ascending_order_and_its_output_validates_as_the_run(tmp_pa
     flagged: a finding the run lacked."""
     source, fixed = tmp_path / "num.run", tmp_path / "num.out"
     source.write_text(_run(qids))
-    code, out = call(capsys, "validate", source, "--fix", fixed)
-    assert code == 0 and "moved" not in out, out
-    assert f"wrote the canonical run to {fixed}; no changes" in out
+    code = run([str(a) for a in ("validate", source, "--fix", fixed)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "moved" not in out + err, out
+    assert f"wrote the canonical run to {fixed}; no changes" in err  # as every wrote PATH
     assert fixed.read_text() == source.read_text()
     assert call(capsys, "validate", fixed)[1] == call(capsys, "validate", source)[1]
     assert "0 info" in call(capsys, "validate", fixed)[1]
@@ -76,8 +77,8 @@ def test_fix_sorts_a_run_in_neither_order_byte_wise_which_r20_accepts(tmp_path, 
     source, fixed = tmp_path / "mixed.run", tmp_path / "mixed.out"
     source.write_text(_run(["2", "1", "10"]))
     assert "info[R20]" in call(capsys, "validate", source)[1]
-    code, out = call(capsys, "validate", source, "--fix", fixed)
-    assert code == 0 and "moved into trec_eval order" in out
+    code = run([str(a) for a in ("validate", source, "--fix", fixed)])
+    assert code == 0 and "moved into trec_eval order" in capsys.readouterr().err
     assert [line.split("\t")[0] for line in fixed.read_text().splitlines()] == ["1", "10", "2"]
     assert "0 error(s), 0 warning(s), 0 info" in call(capsys, "validate", fixed)[1]
 

@@ -36,6 +36,8 @@ class _Converter(Command):
     :func:`trecbench.sources.read_source`, which tells the bar of each file it reads."""
 
     def __init__(self, *args, **kwargs):
+        # stdout is the run's with -o - alone: the summary is said on stderr
+        kwargs.setdefault("prints", lambda params: str(params.get("outdir")) == "-")
         super().__init__(*args, **kwargs)
         _ir_metadata_option(self)
         _quiet_option(self)

@@ -35,9 +35,9 @@ class GroupOptions:
 
 
 def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
-    """Write (validated) outputs and print a short summary (and, for several runs each
-    with its own qrels, the command that compares them). With ``-o -``, the single run
-    goes to stdout and the summary to stderr."""
+    """Write (validated) outputs and say on stderr what was written, in a short summary
+    (and, for several runs each with its own qrels, the command that compares them), as
+    every command says ``wrote PATH``. With ``-o -``, the single run goes to stdout."""
     from ..convert.common import write_conversion
 
     conversion = _with_metadata(conversion, inputs)
@@ -45,22 +45,22 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     progress = None if shared is None else shared.progress
     if outdir == STDOUT:
         written = _run_to_stdout(conversion, inputs, runs_dir, progress)
-        _summary(conversion, written, to_stderr=True)
-    else:  # the summary before the files are put in place: a full stdout replaces none
-        announce = partial(_summary, conversion, to_stderr=False, progress=progress)
+        _summary(conversion, written)
+    else:  # said before the files are put in place (the conversion's own notes among it)
+        announce = partial(_summary, conversion, progress=progress)
         write_conversion(conversion, outdir, inputs, runs_dir, announce, progress)
 
 
-def _summary(conversion, paths: dict, to_stderr: bool, progress=None) -> None:
+def _summary(conversion, paths: dict, progress=None) -> None:
     """What was written (``paths``), the conversion's counts and notes, and the command
-    that compares its runs; on lines of their own, the last bar of ``progress`` cleared
-    first."""
+    that compares its runs, on stderr (standard output is the run's, with ``-o -``, or
+    nothing); on lines of their own, the last bar of ``progress`` cleared first."""
     if progress is not None:
         progress.close()
     from ..convert.common import compare_command
     from ..escaping import escape_text
 
-    echo = partial(click.echo, err=to_stderr)
+    echo = partial(click.echo, err=True)
     for name, table in conversion.qrels.items():
         info = conversion.qrels_info.get(name, {})
         pooled = " (pooled)" if info.get("pooled") else ""

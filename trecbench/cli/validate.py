@@ -230,14 +230,15 @@ class _RunChecks:
 
 
 def _print_fixed(run, out, fixed: dict, summary: str) -> None:
-    """What ``--fix`` wrote: the changes, then the fixed run's validation summary."""
+    """What ``--fix`` wrote and its changes, on stderr as every command's ``wrote PATH``;
+    then the fixed run's validation summary on stdout, with the input's."""
     from ..escaping import escape_text
 
     run, out = escape_text(run), escape_text(out)
     said = "changes:" if fixed["changes"] else "no changes"  # the run was canonical
-    click.echo(f"{run}: wrote the canonical run to {out}; {said}")
+    click.echo(f"{run}: wrote the canonical run to {out}; {said}", err=True)
     for change in fixed["changes"]:
-        click.echo(f"  {change['text']}")
+        click.echo(f"  {change['text']}", err=True)
     click.echo(f"{out}: {summary}")
 
 
