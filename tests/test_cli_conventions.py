@@ -631,8 +631,19 @@ def test_convert_prints_a_single_run_and_refuses_more(tmp_path, capsys):
     results = tmp_path / "r.json"
     results.write_text('{"1": {"d1": 0.5, "d2": 0.7}}')
     code, out, err = call(capsys, "convert", "dict", results, "--qrels-json", qrels, "-o", "-")
-    assert code == ExitCode.USAGE and out == ""
-    assert "standard output takes a single run; this conversion writes 1 run and 1 qrels" in err
+    # a refused output, exit 2, as pool's, validate --fix's, score --report's and
+    # compare's -o - are (it was a usage error, exit 1, in usage wording)
+    assert (code, out) == (ExitCode.INPUT, "")
+    assert err == (
+        "trecbench: -: standard output takes a single run; this conversion writes 1 run and "
+        "1 qrels (give a folder)\n"
+    )
+    hpo = ROOT / "data" / "hpo-demo" / "cases.json"
+    code, out, err = call(capsys, "convert", "hpo", hpo, "-o", "-")
+    assert (code, out) == (ExitCode.INPUT, "")
+    assert (
+        err.startswith("trecbench: -: standard output takes a single run; ") and "(see" not in err
+    )
 
 
 def test_an_error_line_is_capped_whatever_the_message_holds(capsys):

@@ -149,9 +149,11 @@ def _run_to_stdout(conversion, inputs, runs_dir: Path | None, progress) -> dict[
 
     if runs_dir is not None:
         raise click.UsageError("-o -: the run goes to standard output; --runs-dir is not used")
-    if conversion.qrels or len(conversion.runs) != 1:
-        raise click.UsageError(
-            f"-o -: standard output takes a single run; this conversion writes "
+    if conversion.qrels or len(conversion.runs) != 1:  # a refused output, as pool -o - is
+        from ..errors import OutputError
+
+        raise OutputError(
+            f"-: standard output takes a single run; this conversion writes "
             f"{counted(len(conversion.runs), 'run')} and {len(conversion.qrels)} qrels "
             "(give a folder)"
         )
