@@ -9,13 +9,12 @@ import math
 import string
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import pandas as pd
 
 from ..escaping import escaper
 from ..plurals import exact_percent, first_few
-from ..trec_eval.compat import DEFAULT as DEFAULT_COMPAT
+from .scoring_flags import flag_text
 from .text_tables import change_text, signed_text
 from .text_tables import p_text as tables_p_text
 
@@ -200,33 +199,6 @@ def beaten_by(comparison, label: str) -> dict[tuple[str, str], list[str]]:
             loser = row["other"] if row["winner"] == row["run"] else row["run"]
             beaten.setdefault((row["winner"], row["measure"]), []).append(loser)
     return beaten
-
-
-def flag_text(evaluation: Mapping[str, Any]) -> str:
-    """The non-default evaluation options as command-line flags (``-l 2 -M 100 -J``)."""
-    flags = []
-    if evaluation.get("relevance_level", 1) != 1:
-        flags.append(f"-l {evaluation['relevance_level']}")
-    if evaluation.get("max_docs") is not None:
-        flags.append(f"-M {evaluation['max_docs']}")
-    if evaluation.get("judged_only"):
-        flags.append("-J")
-    # score's own flags, recorded where a comparison is made of score's evaluation
-    if evaluation.get("num_docs") is not None:
-        flags.append(f"-N {evaluation['num_docs']}")
-    if evaluation.get("rel_format", "qrels") != "qrels":
-        flags.append(f"-R {evaluation['rel_format']}")
-    if evaluation.get("zscores") is not None:
-        flags.append(f"-Z {evaluation['zscores']}")
-    if evaluation.get("debug_level") or evaluation.get("debug_query") is not None:
-        topic = evaluation.get("debug_query")
-        flags.append(f"-D {evaluation.get('debug_level', 0)}{'' if topic is None else '.' + topic}")
-    if evaluation.get("compat", DEFAULT_COMPAT) != DEFAULT_COMPAT:
-        flags.append(f"--compat {evaluation['compat']}")
-    for key in ("maxontsim_formula", "ontology"):
-        if evaluation.get(key) is not None:
-            flags.append(f"--{key.replace('_', '-')} {evaluation[key]}")
-    return " ".join(flags)
 
 
 def test_label(comparison, section) -> str:

@@ -1,0 +1,71 @@
+"""The "Scored with" line says every setting of the evaluation record not at its default:
+it said "-J -N 100" of ``score -N 100 -J -c`` (each flag had been listed by hand, and -c,
+--engine and float32 were not), while docs/reports.md promises every flag."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from trecbench.cli import run
+from trecbench.comparison.scoring import ScoringSettings
+from trecbench.evaluation.settings import LOCAL_OPTIONS, EvalSettings
+from trecbench.renderers.scoring_flags import flag_text
+
+# each setting of the record, a value not its default, and how score takes it
+CHANGED = {
+    "relevance_level": (2, "-l 2"),
+    "complete": (True, "-c"),
+    "max_docs": (5, "-M 5"),
+    "judged_only": (True, "-J"),
+    "num_docs": (100, "-N 100"),
+    "float32": (False, "float32=False"),  # the API's alone: its keyword
+    "engine": ("fast", "--engine fast"),
+    "compat": ("10.0", "--compat 10.0"),  # float32 then recorded false: its default there
+    "rel_format": ("prefs", "-R prefs"),
+    "zscores": ("z.txt", "-Z z.txt"),
+    "debug_level": (1, "-D 1"),
+    "debug_query": ("q1", "-D 0.q1"),
+    "maxontsim_formula": ("simple", "--maxontsim-formula simple"),
+    "ontology": ("hp.obo", "--ontology hp.obo"),
+}
+
+
+def _record(**changed) -> dict:
+    """The evaluation record score's page writes (comparison.analysis: the flags and the
+    local options), of ``EvalSettings(**changed)``."""
+    local = {key: changed.pop(key) for key in LOCAL_OPTIONS if key in changed}
+    settings = EvalSettings(**changed, options=local)
+    return settings.flags() | {key: settings.options.get(key) for key in LOCAL_OPTIONS}
+
+
+def test_every_setting_of_the_records_is_tested():
+    recorded = set(_record()) | set(ScoringSettings().record())
+    assert recorded == set(CHANGED)
+    assert flag_text(_record()) == flag_text(ScoringSettings().record()) == ""
+
+
+@pytest.mark.parametrize("key", list(CHANGED))
+def test_each_setting_off_its_default_is_said_as_its_flag(key):
+    value, said = CHANGED[key]
+    assert flag_text(_record(**{key: value})) == said
+
+
+def test_settings_are_said_in_the_records_order_and_an_unknown_one_as_its_key():
+    record = _record(complete=True, judged_only=True, num_docs=100, relevance_level=3)
+    assert flag_text(record) == "-l 3 -c -J -N 100"
+    assert flag_text({"debug_level": 2, "debug_query": "q7"}) == "-D 2.q7"
+    assert flag_text({"debug_query": "q7"}) == "-D 0.q7"
+    assert flag_text({"later_setting": 4}) == "later_setting=4"
+
+
+def test_score_html_says_c(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\n")
+    (tmp_path / "r.run").write_text("q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\n")
+    page = tmp_path / "n.html"
+    args = ["score", "-N", "100", "-J", "-c", "-m", "utility", "-m", "map"]
+    folder = str(tmp_path)
+    assert run([*args, f"{folder}/qrels", f"{folder}/r.run", "--html", str(page), "--quiet"]) == 0
+    said = re.findall(r"<li>Scored with ([^<]*) \(as trecbench score\)</li>", page.read_text())
+    assert said == ["-c -J -N 100"]

@@ -1,0 +1,60 @@
+"""The "Scored with" line of a comparison's renderings: every setting of its evaluation
+record (``Comparison.evaluation``, what the page's provenance and the report record) not
+at its default, spelled as ``trecbench score`` takes it (``-c -J -N 100``). Derived from
+the record key by key, so that a setting the record holds is never left out: one of no
+flag of its own (``float32``: the API's alone) is written as its keyword (``float32=False``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..trec_eval.compat import DEFAULT as DEFAULT_COMPAT
+from ..trec_eval.compat import get as compat_version
+
+# each setting's default and flag ("{}" its value); a yes/no flag without "{}" is given
+# when the setting is on
+_FLAGS: dict[str, tuple[Any, str]] = {
+    "relevance_level": (1, "-l {}"),
+    "complete": (False, "-c"),
+    "max_docs": (None, "-M {}"),
+    "judged_only": (False, "-J"),
+    "num_docs": (None, "-N {}"),
+    "engine": ("auto", "--engine {}"),
+    "compat": (DEFAULT_COMPAT, "--compat {}"),
+    "rel_format": ("qrels", "-R {}"),
+    "zscores": (None, "-Z {}"),
+    "maxontsim_formula": (None, "--maxontsim-formula {}"),
+    "ontology": (None, "--ontology {}"),
+}
+# -D LEVEL[.QID]: one flag of two settings
+_DEBUG = ("debug_level", "debug_query")
+
+
+def _float32_default(evaluation: Mapping[str, Any]) -> bool:
+    """float32's default: as the version reproduced holds scores (9.x float32, 10.0
+    doubles; the record says what the ranking did)."""
+    return compat_version(evaluation.get("compat") or DEFAULT_COMPAT).float32
+
+
+def flag_text(evaluation: Mapping[str, Any]) -> str:
+    """The settings of ``evaluation`` not at their default as command-line flags
+    (``-l 2 -c -M 100 -J``), in the record's order; a key of no known flag as
+    ``key=value``."""
+    flags = []
+    for key, value in evaluation.items():
+        if key in _DEBUG:
+            if key == _DEBUG[0] and (value or evaluation.get(_DEBUG[1]) is not None):
+                topic = evaluation.get(_DEBUG[1])
+                flags.append(f"-D {value or 0}{'' if topic is None else '.' + str(topic)}")
+            elif key == _DEBUG[1] and value is not None and _DEBUG[0] not in evaluation:
+                flags.append(f"-D 0.{value}")
+            continue
+        if key == "float32":
+            default, spelling = _float32_default(evaluation), "float32={}"
+        else:
+            default, spelling = _FLAGS.get(key, (None, f"{key}={{}}"))
+        if value == default:
+            continue
+        flags.append(spelling.format(value) if "{}" in spelling else spelling)
+    return " ".join(flags)
