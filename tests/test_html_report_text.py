@@ -5,6 +5,7 @@ order."""
 
 from __future__ import annotations
 
+import html
 from urllib.parse import unquote
 
 import pytest
@@ -94,8 +95,12 @@ def test_names_and_ids_are_nowhere_on_the_page_as_given(named):
     # the tables, the figures' titles, axes, legends and tooltips, the script's data and
     # the provenance alike
     text = named.read_text(encoding="utf-8")
-    assert OVERRIDE not in text and "\\u202e" not in text.lower()
-    assert "x\ny" not in text and "x\\ny" not in text
+    assert OVERRIDE not in text
+    # the provenance writes the report's JSON, a U+202E as JSON's escape; nowhere else
+    head, provenance = text.split('<h2 id="provenance">')
+    provenance = html.unescape(provenance)
+    assert "\\u202e" not in head.lower() and '"name": "base\\u202e"' in provenance
+    assert "x\ny" not in text and "x\\ny" not in head and '"name": "x\\ny"' in provenance
     data = _data(text)
     assert data["runs"] == ["base%E2%80%AE", "x%0Ay", "x y"]
     assert data["topics"] == ["q2", "q3", "q%E2%80%AE1"]  # in the order of the ids as read
@@ -348,3 +353,29 @@ def test_power_and_unjudged_sensitivity_isolate_right_to_left_names(tmp_path):
         ]
         column = head.index("measure")
         assert rows and all(row[column:].startswith("P@1") for row in rows), title
+
+
+def test_the_provenance_is_the_reports_json_without_the_pages_marks(browser, tmp_path):
+    # the provenance put the page's own isolates inside a name ("\u2068ر&\\"x\u2069" where
+    # the report has "ر&\\"x") and a U+202E as %E2%80%AE: other values than the report's
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    names = ['ر&"x', f"b{OVERRIDE}c"]
+    qrels, *runs = _files(tmp_path, {"a.run": "a", "b.run": "b", "c.run": "c"}, ["t1", "t2"])
+    page, report = tmp_path / "p.html", tmp_path / "r.json"
+    flags = ["--names", f"{names[0]}={runs[1]}", "--names", f"{names[1]}={runs[2]}"]
+    args = ["score", "-m", "map", qrels, *runs, *flags, "--quiet"]
+    assert run([*args, "--html", str(page), "--report", str(report)]) == 0
+    browser.get(page.as_uri())
+    pre = browser.find_element(By.CSS_SELECTOR, "#provenance + pre")
+    text = browser.execute_script("return arguments[0].textContent", pre)
+    shown, written = json.loads(text), json.loads(report.read_text(encoding="utf-8"))
+    assert shown["inputs"] == written["inputs"]
+    assert [entry.get("name") for entry in shown["inputs"]] == [None, "a", *names]
+    assert '"name": "ر&\\"x"' in text and '"name": "b\\u202ec"' in text  # JSON's escapes
+    assert not set(text) & {FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE, OVERRIDE}
+    # a right-to-left string isolated by the markup (<bdi>), its text the string's
+    isolated = "return Array.from(arguments[0].querySelectorAll('bdi'), b => b.textContent)"
+    assert 'ر&\\"x' in browser.execute_script(isolated, pre)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from numbers import Real
 from typing import Any
 
@@ -211,32 +212,52 @@ def _conclusions(comparison) -> list[tuple[str, str]]:
 
 
 def _provenance(comparison) -> dict:
-    """The inputs, settings, versions and date, every text as the page shows it
-    (:func:`_texts_shown`: a path read from an input as any other name)."""
+    """The inputs, settings, versions and date, every text as read (the report's)."""
     from ..report import environment, utc_now
 
-    return _texts_shown(
-        {
-            "inputs": comparison.inputs or [],
-            "settings": {k: v for k, v in comparison.settings.items() if k != "names"},
-            "evaluation": comparison.evaluation or {},
-            "environment": environment(),
-            "created": utc_now(),
-        }
-    )
+    return {
+        "inputs": comparison.inputs or [],
+        "settings": {k: v for k, v in comparison.settings.items() if k != "names"},
+        "evaluation": comparison.evaluation or {},
+        "environment": environment(),
+        "created": utc_now(),
+    }
 
 
-def _texts_shown(value):
-    """``value`` (JSON's kinds) with every text, keys too, as the page shows it
-    (:func:`~trecbench.escaping.isolated_text`); any other value (a date, a
-    path) as its text, as ``json.dumps(default=str)`` writes it."""
-    if isinstance(value, dict):
-        return {_page_text(key): _texts_shown(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_texts_shown(item) for item in value]
-    if value is None or isinstance(value, (bool, int, float)):
-        return value
-    return _page_text(str(value))
+# a JSON text's strings (no quote stands outside one)
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _unseen(character: str) -> str:
+    """A character the page cannot show as itself (a control, a U+202E, a line
+    separator, a lone surrogate) as JSON writes it escaped: ``\\u202e``."""
+    code = ord(character)
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def _json_shown(document: dict):
+    """``document`` as JSON text (the report's values: a text read from an input as read,
+    a right-to-left name without the page's isolates), for a ``<pre>``: a character the
+    page cannot show as itself written as JSON's escape (the same JSON value), and each
+    string of any other than ASCII between ``<bdi>`` (markup, no character of the text),
+    so that a right-to-left name cannot reorder the JSON's own punctuation around it."""
+    from markupsafe import Markup, escape  # Jinja2's
+
+    text = json.dumps(document, indent=1, ensure_ascii=False, default=str)
+
+    def string(match) -> str:
+        inner = "".join(c if c.isprintable() else _unseen(c) for c in match.group(1))
+        shown, quote = escape(inner), escape('"')  # &#34;, as the template escapes it
+        return f"{quote}{shown}{quote}" if inner.isascii() else f"{quote}<bdi>{shown}</bdi>{quote}"
+
+    parts, last = [], 0
+    for match in _JSON_STRING.finditer(text):
+        parts += [str(escape(text[last : match.start()])), string(match)]
+        last = match.end()
+    return Markup("".join([*parts, str(escape(text[last:]))]))
 
 
 def _shown(comparison, values: dict, documents: dict, curves: dict | None):
@@ -364,7 +385,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble, st
     if curves:  # per topic: averaged over the page's topics, as its means are
         curves = mean_curves(curves, comparison.queries)
     evaluation = comparison.evaluation or {}
-    provenance = _provenance(comparison)  # of the texts as read: it shows them itself
+    provenance = _provenance(comparison)  # of the texts as read: the report's
     # in code-point order of the names as read: the tables' first order and their sort
     topics = [_page_text(qid) for qid in sorted(values)]
     places = _code_point_places(comparison.runs)
@@ -418,7 +439,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble, st
             figure_print_width=MIN_WIDTH,
             figures=divs,
             data=data,
-            provenance=json.dumps(provenance, indent=1, ensure_ascii=False),
+            provenance=_json_shown(provenance),
         )
     )
     steps.step(len(comparison.measures) + 1)
