@@ -379,3 +379,34 @@ def test_the_provenance_is_the_reports_json_without_the_pages_marks(browser, tmp
     # a right-to-left string isolated by the markup (<bdi>), its text the string's
     isolated = "return Array.from(arguments[0].querySelectorAll('bdi'), b => b.textContent)"
     assert 'ر&\\"x' in browser.execute_script(isolated, pre)
+
+
+def test_the_topic_search_finds_an_id_as_read_and_as_shown(browser, tmp_path):
+    # the search matched the id as shown only: "50%off" (shown 50%25off) and "rtl<U+202E>abc"
+    # (rtl%E2%80%AEabc) typed as they are in the input found nothing
+    from selenium.webdriver.common.by import By
+
+    qids = ["50%off", f"rtl{OVERRIDE}abc", "q%41", "\u0628\u0661", "plain"]
+    qrels, ranked = _files(tmp_path, {"a.run": "a"}, qids)
+    page = tmp_path / "p.html"
+    assert run(["score", "-m", "P.1", qrels, ranked, "--html", str(page), "--quiet"]) == 0
+    browser.get(page.as_uri())
+    search = browser.find_element(By.ID, "topic-search")
+    typed = "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))"
+    shown = (
+        "return Array.from(document.querySelectorAll('#topic-table tbody tr'))"
+        ".filter(r => !r.hidden).map(r => r.cells[0].textContent)"
+    )
+    arabic = f"{FIRST_STRONG_ISOLATE}\u0628\u0661{POP_DIRECTIONAL_ISOLATE}"
+    for wanted, found in [
+        ("50%off", ["50%25off"]),  # as read
+        ("50%25OFF", ["50%25off"]),  # as shown, in any case
+        (f"rtl{OVERRIDE}a", ["rtl%E2%80%AEabc"]),
+        ("%e2%80%ae", ["rtl%E2%80%AEabc"]),
+        ("q%41", ["q%2541"]),
+        ("qa", []),  # unquoted once: q%41 is no qA
+        ("\u0628\u0661", [arabic]),
+        ("", ["50%25off", "plain", "q%2541", "rtl%E2%80%AEabc", arabic]),
+    ]:
+        browser.execute_script(typed, search, wanted)
+        assert browser.execute_script(shown) == found, wanted
