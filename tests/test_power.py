@@ -537,3 +537,18 @@ def test_no_run_beside_the_baseline_is_refused_as_the_command_line_refuses_it(ru
         trecbench.power(QRELS, RUNS["tfidf-word"], runs, ["P@5"])
     with pytest.raises(UsageError, match="nothing to compare with the baseline"):
         trecbench.power(QRELS, {"base": RUNS["tfidf-word"]}, runs, ["P@5"])
+
+
+def test_latex_names_the_baseline_and_the_settings_as_every_other_format_does():
+    """power --format latex was a bare tabular: its difference and d_z columns did not
+    say against which run, at which alpha and target (reviewer 364)."""
+    base = ["power", QRELS, RUNS["tfidf-word"], RUNS["tfidf-word"].replace("word", "char")]
+    settings = ["-m", "P@5", "--alpha", "0.01", "--power", "0.9"]
+    latex = CliRunner().invoke(cli, [*base, *settings, "--format", "latex"]).output
+    table = CliRunner().invoke(cli, [*base, *settings]).output
+    legend = table.split("\n\n")[0].splitlines()
+    assert legend[0] == (
+        "Baseline: tfidf-word; paired two-sided t-test at alpha 0.01, target power 0.9"
+    )
+    assert latex.splitlines()[: len(legend)] == [f"% {line}" for line in legend]
+    assert latex.splitlines()[len(legend)].startswith(r"\begin{tabular}")

@@ -103,8 +103,6 @@ def render_power(result, fmt: str = "table", name: Callable[[str], str] | None =
     if fmt == "json":
         return _json(result.to_dict())
     settings, name = result.settings, name or escaper(fmt)
-    if fmt == "latex":
-        return _power_latex(result) + _power_notes(result, name, fmt)
     legend = [
         f"Baseline: {name(result.baseline)}; paired two-sided t-test at alpha {settings.alpha}, "
         f"target power {settings.target}",
@@ -113,6 +111,9 @@ def render_power(result, fmt: str = "table", name: Callable[[str], str] | None =
         "MDE: smallest difference detectable at the target power; topics needed: to detect "
         "d_z at it",
     ]
+    if fmt == "latex":  # the legend as comments above the tabular, as agree's titles
+        head = "".join(f"% {line}\n" for line in legend)
+        return head + _power_latex(result) + _power_notes(result, name, fmt)
     if fmt == "markdown":
         head = f"{legend[0]}\n\n{legend[1]} {legend[2]}\n\n"
     else:
