@@ -330,7 +330,8 @@ def test_a_negative_collection_size_is_refused(example, monkeypatch):
         # trec_eval counts from a collection of 0 documents: q1's 4 retrieved-or-relevant
         # documents gave it -4 non-relevant documents not retrieved (the run's -2.5)
         ([], "utility.0,0,0,1: its fourth coefficient weighs the documents neither retrieved"),
-        (["-N", "0"], "utility.0,0,0,1: its fourth coefficient"),
+        # -N 0 given: said so, not only "which need -N" (reviewer 348)
+        (["-N", "0"], "to be counted (0 given: a collection of no document)"),
         # q1 retrieves d2, d1, d3, d5 and judges d1, d3 relevant: 4 documents, more than 3
         (["-N", "3"], "-N 3: fewer documents than topic q1 retrieves or judges relevant (4)"),
     ],

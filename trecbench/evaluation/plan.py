@@ -118,11 +118,13 @@ def _check_collection_size(measures: list[Measure], num_docs: int | None) -> Non
         return
     for measure in measures:
         if weighs_unseen(measure.definition, measure.params):
+            # -N 0 given is no collection either: said so, not only "which need -N"
+            given = "" if num_docs is None else " (0 given: a collection of no document)"
             raise UsageError(
                 f"{measure.requested or measure.canonical}: its fourth coefficient weighs the "
                 "documents neither retrieved nor relevant, which need ",
                 Setting("num_docs"),
-                " (the number of documents in the collection) to be counted",
+                f" (the number of documents in the collection) to be counted{given}",
             )
 
 

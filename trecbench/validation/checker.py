@@ -307,8 +307,8 @@ class Checker:
             tokens.nul_lines,
             "line",
             lambda _: (
-                "NUL byte (trec_eval 9.x stops reading the file here without a word, or "
-                "crashes when it is inside a line)"
+                "NUL byte (trec_eval stops reading the line or the file here without a "
+                "word, or crashes: 9.0.8 and 10.0 alike)"
             ),
         )
         add("R23.utf8", tokens.bad_utf8_lines, "line", lambda _: "invalid UTF-8")

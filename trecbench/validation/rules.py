@@ -220,7 +220,7 @@ CATALOGUE = (
            "own. Save the file without it (UTF-8 without signature).",
            fix="drops the mark, an encoding's signature and no data: the first qid is then "
            "the one written"),
-    _check("R23.nul", "EEEE", "NUL byte (trec_eval 9.x stops reading there, or crashes)",
+    _check("R23.nul", "EEEE", "NUL byte (trec_eval 9.0.8 and 10.0 stop reading there, or crash)",
            "A NUL that starts a line ends the file for trec_eval 9.x without a message: "
            "everything after it is lost. Inside a line trec_eval 9.0.8 crashes "
            "(segmentation fault, exit 139)."),
