@@ -160,7 +160,51 @@ def test_trailing_data_after_a_gzip_stream_is_named_as_such(tmp_path):
             f"trailing data after the gzip stream (8 bytes at offset {offset}): "
             "not gzip, and no part of the run (gzip -d ignores it with a warning)",
         )
+    one = tmp_path / "one.run.gz"  # "1 bytes" (reviewer 363)
+    one.write_bytes(stream + b"\x1f")
+    (finding,) = validate_run(one).findings
+    assert finding.message.startswith(
+        f"trailing data after the gzip stream (1 byte at offset {len(stream)})"
+    )
     cut = tmp_path / "cut.run.gz"
     cut.write_bytes(stream[:-5])
     (finding,) = validate_run(cut).findings
     assert finding.message.startswith("corrupt or truncated gzip data: ")
+
+
+@pytest.fixture(scope="module")
+def large_run_text() -> bytes:
+    """Some 20 MB of a regular run: 8,000 topics of 100 documents."""
+    import numpy as np
+
+    lines = 800_000
+    docnos = np.random.default_rng(0).integers(0, 10**6, lines).astype(str)
+    ranks = np.tile(np.arange(1, 101), lines // 100)
+    qids = np.repeat(np.arange(lines // 100), 100).astype(str)
+    return "".join(
+        f"{q} Q0 d{d} {r} {1000 - r}.5 t\n"
+        for q, d, r in zip(qids, docnos, ranks.tolist(), strict=True)
+    ).encode()
+
+
+@pytest.mark.parametrize("codec", ["gzip", "zstd"])
+def test_a_large_truncated_run_is_refused_r27_not_an_internal_error(
+    large_run_text, codec, tmp_path
+):
+    """score on a gzip or zstd run of some 20 MB cut short stopped with "internal error
+    (BufferError: Existing exports of data)", exit 70: the errors its reads raised, held in
+    reference cycles, kept the reader's frames and the buffer being read into alive, and
+    the reader could not resize that buffer (reviewer 363). Small files never got there."""
+    import gc
+
+    packed = _arrow(large_run_text, codec)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "cut.run"
+    qrels.write_bytes(b"0 0 d1 1\n")
+    gc.disable()  # what keeps the buffer is freed by a collection: none may hide it
+    try:
+        for fraction in (0.6, 0.9, 0.95):
+            run.write_bytes(packed[: int(len(packed) * fraction)])
+            with pytest.raises(InputError, match="corrupt or truncated"):
+                trecbench.evaluate(qrels, run)
+    finally:
+        gc.enable()

@@ -50,6 +50,7 @@ from .. import outputs, provenance
 from ..compressions import HEAD_BYTES, NAMED, compression_of, gzip_trailing_data
 from ..errors import EMPTY_FILE as EMPTY_FILE  # (read as streams.EMPTY_FILE too)
 from ..errors import InputError
+from ..plurals import counted
 from .formats import (
     COMPRESSED_PARQUET,
     CONTENT_HEAD,
@@ -221,10 +222,11 @@ class _Decompressed(ReadOnly):
         except InputError:
             raise
         except self.errors as exc:
+            _forget_frames(exc)
             tail = gzip_trailing_data(self.path) if self.compression == "gzip" else None
             if tail is not None:
                 message = (
-                    f"trailing data after the gzip stream ({tail[1]:,} bytes at offset "
+                    f"trailing data after the gzip stream ({counted(tail[1], 'byte')} at offset "
                     f"{tail[0]:,}): not gzip, and no part of the run (gzip -d ignores it "
                     "with a warning)"
                 )
@@ -251,10 +253,19 @@ class _Decompressed(ReadOnly):
                     skip -= len(stream.read(min(skip, _SPOOL_BLOCK)))
                 while block := stream.read(piece):
                     got += block
-            except (InputError, *self.errors):
+            except (InputError, *self.errors) as exc:
+                _forget_frames(exc)
                 continue
             break  # (read to its end this time: nothing more to decompress)
         return bytes(got)
+
+
+def _forget_frames(error: BaseException) -> None:
+    """Drop the traceback of ``error``, handled here: it holds the reader's frames, and
+    they the caller's buffer being read into; an error in a cycle (a thread's, Arrow's)
+    would keep them until a garbage collection, and the caller could not resize its
+    buffer (a BufferError on salvaging a truncated file)."""
+    error.__traceback__ = None
 
 
 class _ReadAhead(ReadOnly):
@@ -299,7 +310,14 @@ class _ReadAhead(ReadOnly):
         item = self._blocks.get()
         if isinstance(item, BaseException):
             self._ended = True
-            raise item
+            try:
+                raise item
+            finally:
+                # no cycle of the error and this frame (its traceback holds the frame, the
+                # frame the error): it would keep the reader's frames, and the buffer
+                # being read into, alive until a garbage collection, and the caller could
+                # not resize that buffer (BufferError on a truncated file's salvage)
+                del item
         self._pending, self._ended = memoryview(item), not item
         return bool(item)
 
