@@ -188,3 +188,18 @@ def test_r25_says_when_a_line_only_uses_another_separator_than_the_file(tmp_path
         2: "fields separated by spaces, where the file's first data line uses tabs",
         3: "irregular separators (tabs mixed with spaces, several blanks, or leading blanks)",
     }
+
+
+def test_r1_takes_no_byte_order_mark_at_a_line_start_for_a_separator(tmp_path):
+    """A comment behind a byte order mark (no comment to trec_eval) was hinted "the U+FEFF
+    in '%EF%BB%BF#' is no separator": the mark is R23's, before the first field, not
+    between two (reviewer 363). A short line behind one keeps R1's own hint."""
+    path = tmp_path / "r.run"
+    path.write_bytes("\ufeff# comment\n1 Q0 d1 1 1 t\n".encode())
+    found = [f.message for f in validate_run(path).findings if f.rule == "R1"]
+    assert found == ["expected 6 fields (qid Q0 docno rank score tag), found 2"]
+    path.write_bytes("\ufeffq1 c 2 1 t\n".encode())
+    found = [f.message for f in validate_run(path).findings if f.rule == "R1"]
+    assert found == [
+        "expected 6 fields (qid Q0 docno rank score tag), found 5 (is the Q0 column missing?)"
+    ]

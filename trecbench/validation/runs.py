@@ -290,7 +290,10 @@ def _joined_fields(fields: list[pa.Array], row: int, count: int) -> str:
     two: ``""`` when none does."""
     for column in range(count):
         text = fields[column][row].as_py()
-        found = text and invisible_character(text)
+        # a byte order mark that starts a line is no blank between fields, but a mark
+        # before it (R23.bom): `# comment` behind one is no comment to trec_eval
+        probe = text[1:] if column == 0 and text and text[0] == "\ufeff" else text
+        found = probe and invisible_character(probe)
         if found:
             return (
                 f" (the {found[0]} in {wording.quoted(text)} is no separator to trec_eval: "
