@@ -38,7 +38,9 @@ class StderrProgress:
     ``unit`` names what is counted (``B`` counts bytes, shown as kB, MB...; start a word
     with a blank: ``" lines"``); the bar is redrawn at most every ``interval`` seconds;
     :meth:`close` ends its line, or clears it unless ``leave``. ``start``: when the job
-    began (``time.monotonic()``), if before now.
+    began (``time.monotonic()``), if before now; ``since``: when ``delay`` counts from, if
+    not the job's start (a command's first job: :class:`TaskProgress`). The last frame, of
+    a job done, shows its total, however soon after the one before it comes.
     """
 
     def __init__(
@@ -50,10 +52,12 @@ class StderrProgress:
         *,
         leave: bool = True,
         start: float | None = None,
+        since: float | None = None,
     ):
         self.label, self.delay, self.interval, self.unit = label, delay, interval, unit
         self.leave = leave
         self.start = time.monotonic() if start is None else start
+        self.since = self.start if since is None else since
         self.bar = None
         self.postfix = ""
 
@@ -64,14 +68,17 @@ class StderrProgress:
             self.bar.set_postfix_str(text, refresh=False)
 
     def __call__(self, done: int, total: int | None = None) -> None:
-        if self.bar is not None:
-            self._moved(done, total)
-        elif time.monotonic() - self.start >= self.delay:
+        opened = self.bar is None
+        if opened:
+            if time.monotonic() - self.since < self.delay:
+                return
             self._open(total)
-            if not self._moved(done, total):
-                # drawn now: update() redraws `interval` after the bar's creation only,
-                # and a short job's bar (cleared when it ends) would show nothing
-                self.bar.refresh()
+        ended = total is not None and done >= total and done != self.bar.n
+        if not self._moved(done, total) and (opened or ended):
+            # drawn now: update() redraws `interval` after the bar's creation only, and a
+            # short job's bar (cleared when it ends) would show nothing; and the job's end
+            # is its last frame (compare's resampling ended on 9984/10000 samples)
+            self.bar.refresh()
 
     def _open(self, total: int | None) -> None:
         """The bar, not drawn yet, timed from the job's start."""
@@ -118,9 +125,13 @@ class TaskProgress:
     reported for ``stale`` seconds (two files read at once, by a reading thread and the
     main thread, are shown one after the other, not in turns). A job that comes back
     (scoring, after the next run was read) keeps its start time, so its rate and ETA stay
-    right. One run's ``scoring topics`` is shown beside the bar of the file being read,
-    then on its own once the file is read. ``units`` maps a label (or its first word) to its
-    unit (``reading`` → bytes); ``delay`` and ``interval`` are :class:`StderrProgress`'s."""
+    right; one whose count goes back (agree --qrels-b's second pass of scoring) starts
+    anew. ``delay`` counts from the command's first job, not from each one's start: a
+    command of many short jobs (validating twelve runs of a second each) draws them once
+    it has run ``delay`` seconds, and a short command draws nothing. One run's ``scoring
+    topics`` is shown beside the bar of the file being read, then on its own once the file
+    is read. ``units`` maps a label (or its first word) to its unit (``reading`` → bytes);
+    ``delay`` and ``interval`` are :class:`StderrProgress`'s."""
 
     def __init__(
         self,
@@ -142,6 +153,8 @@ class TaskProgress:
         self.finished = True
         self.last = 0.0
         self.starts: dict[str, float] = {}
+        self.dones: dict[str, int] = {}  # each job's last count: one going back starts anew
+        self.began: float | None = None  # the first job's start, whence `delay` counts
         self.lock = threading.Lock()
 
     def __call__(self, label: str, done: int, total: int | None = None) -> None:
@@ -149,6 +162,14 @@ class TaskProgress:
             return  # one run: "0/1 runs" says nothing; its reading bar shows the progress
         now = time.monotonic()
         with self.lock:
+            if self.began is None:
+                self.began = now
+            if done < self.dones.get(label, done):  # a new pass of the job: timed anew
+                self.starts.pop(label, None)
+                if label == self.label:
+                    self.close_current()
+                    self.finished = True  # its last pass is over: nothing to wait for
+            self.dones[label] = done
             if label == "scoring topics" and self.label != label and not self.finished:
                 # one run read and scored in turns: its topics beside its reading bar
                 self.current.note(f"{done:,} topics scored")
@@ -160,7 +181,13 @@ class TaskProgress:
                 self.close_current()
                 unit = self.units.get(label) or self.units.get(label.split(" ", 1)[0], " steps")
                 self.current = StderrProgress(
-                    label, self.delay, self.interval, unit, leave=False, start=start
+                    label,
+                    self.delay,
+                    self.interval,
+                    unit,
+                    leave=False,
+                    start=start,
+                    since=self.began,
                 )
                 self.label = label
             self.current(done, total)

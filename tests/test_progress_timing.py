@@ -1,0 +1,101 @@
+"""When the CLI's bars are drawn and what their times say (reviewer 365), on a fake clock:
+the delay counts from the command's first job, a job's second pass is timed anew, and the
+last frame shows the total."""
+
+from __future__ import annotations
+
+import re
+import types
+
+import pytest
+
+from trecbench.cli import progress as progress_module
+from trecbench.cli.validate import _FileProgress
+
+
+class _Clock:
+    """``time.monotonic`` and tqdm's ``time.time``: seconds that pass when told to."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    import tqdm.std
+
+    ticking = _Clock()
+    monkeypatch.setattr(progress_module, "time", types.SimpleNamespace(monotonic=ticking))
+    monkeypatch.setattr(tqdm.std, "time", ticking)  # the bars' elapsed time and rate
+    return ticking
+
+
+def test_short_jobs_are_drawn_once_the_command_has_run_its_delay(clock, capsys):
+    # twelve runs validated in 11 s drew nothing: each file's second was its own delay
+    tasks = progress_module.TaskProgress(delay=1.0, interval=0)
+    tasks("validating a.run", 0, 100)
+    clock.now += 0.6
+    tasks("validating a.run", 100, 100)
+    assert capsys.readouterr().err == ""  # under a second so far: nothing drawn
+    tasks("validating b.run", 0, 100)
+    clock.now += 0.6  # b.run is 0.6 s old, the command 1.2 s
+    tasks("validating b.run", 50, 100)
+    tasks("validating b.run", 100, 100)
+    tasks.close()
+    err = capsys.readouterr().err
+    assert "validating b.run:  50%" in err and "validating b.run: 100%" in err, err
+
+
+def test_validate_draws_short_files_once_it_has_run_a_second(clock, capsys):
+    drawn = _FileProgress()
+    drawn.read("a.run", 0, 100)
+    clock.now += 0.7
+    drawn.read("a.run", 100, 100)
+    drawn.read("b.run", 0, 100)
+    clock.now += 0.7  # b.run 0.7 s in, the command 1.4 s
+    drawn.read("b.run", 60, 100)
+    drawn.close()
+    err = capsys.readouterr().err
+    assert "a.run" not in err and "validating b.run:  60%" in err, err
+
+
+def _frames(err: str, label: str) -> list[str]:
+    return [frame for frame in re.split(r"[\r\n]", err) if frame.startswith(f"{label}:")]
+
+
+def test_a_job_s_second_pass_is_timed_from_its_own_start(clock, capsys):
+    # agree --qrels-b's second scoring opened at "0/12 [00:01<?" and ran at half its rate
+    tasks = progress_module.TaskProgress(delay=0, interval=0)
+    for done in range(5):  # the first pass: a run scored a second, reading in between
+        tasks("scoring", done, 4)
+        if done < 4:
+            tasks(f"reading r{done}", 10, 10)
+        clock.now += 1
+    first = _frames(capsys.readouterr().err, "scoring")
+    # a job that comes back (after the next run is read) keeps its start
+    assert any("2/4 [00:02<00:02,  1.00 runs/s]" in frame for frame in first), first
+    tasks("reading qrels-b", 10, 10)
+    clock.now += 5
+    tasks("scoring", 0, 4)  # the second pass, on the other qrels: 2 runs a second
+    clock.now += 1
+    tasks("scoring", 2, 4)
+    tasks.close()
+    second = _frames(capsys.readouterr().err, "scoring")
+    assert second[0].startswith("scoring:   0%") and "0/4 [00:00<?" in second[0], second
+    assert "2/4 [00:01<00:01,  2.00 runs/s]" in second[-1], second
+
+
+def test_the_last_frame_shows_the_total(clock, capsys):
+    # compare's resampling ended on 9984/10000: the end came within the redraw interval
+    tasks = progress_module.TaskProgress(delay=0, interval=0.2)
+    tasks("resampling", 0, 10000)
+    clock.now += 0.3
+    tasks("resampling", 9984, 10000)
+    clock.now += 0.05
+    tasks("resampling", 10000, 10000)
+    tasks.close()
+    frames = _frames(capsys.readouterr().err, "resampling")
+    assert "9984/10000" in frames[-2] and "10000/10000" in frames[-1], frames
