@@ -1,11 +1,12 @@
 """When the CLI's bars are drawn and what their times say (reviewer 365), on a fake clock:
-the delay counts from the command's first job, a job's second pass is timed anew, and the
-last frame shows the total."""
+the delay counts from the command's first job, a job's second pass is timed anew, the
+last frame shows the total, and no warning is run on after a bar."""
 
 from __future__ import annotations
 
 import re
 import types
+import warnings
 
 import pytest
 
@@ -99,3 +100,37 @@ def test_the_last_frame_shows_the_total(clock, capsys):
     tasks.close()
     frames = _frames(capsys.readouterr().err, "resampling")
     assert "9984/10000" in frames[-2] and "10000/10000" in frames[-1], frames
+
+
+def test_a_warning_in_mid_job_is_not_run_on_after_the_bar(clock, capsys):
+    # fuse: "...| 4/4 [00:13<00:00,  3.42s/ steps]trecbench: warning: ..."
+    from trecbench.cli import _show_warning
+
+    tasks = progress_module.TaskProgress(delay=0, interval=0)
+    tasks("fusing", 4, 4)
+    _show_warning(warnings.showwarning, "fused ties", UserWarning, "x.py", 1)
+    tasks.close()
+    err = capsys.readouterr().err
+    # the bar's line cleared (blanks), the warning from its start, then the bar again
+    said = re.search(r"\r( +)\rtrecbench: warning: UserWarning: fused ties\n\rfusing: ", err)
+    assert "fusing: 100%" in err and said, repr(err)
+
+
+def test_fuse_optimize_ends_its_bar_before_its_choice_and_warnings(tmp_path, capsys, monkeypatch):
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    monkeypatch.setattr(progress_module, "wanted", lambda quiet: not quiet)
+    monkeypatch.setattr(progress_module.TaskProgress.__init__, "__defaults__", (None, 0.5, 0, 0))
+    data = ROOT / "data" / "hpo-rtask"
+    runs = [str(data / f"{name}.run") for name in ("lexical", "vector")]
+    qrels = str(data / "hpo-rtask.qrels")
+    command = ["fuse", "--optimize", "P@5", "--qrels", qrels, *runs, "-o", str(tmp_path / "f")]
+    assert run(command) == 0
+    err = capsys.readouterr().err
+    assert "scoring candidates: " in err
+    for line in err.split("\n"):  # each said on a line of its own, the bar's cleared
+        for said in ("chose ", "trecbench: warning", "wrote "):
+            if said in line:
+                assert line.split("\r")[-1].startswith(said), repr(line)

@@ -266,4 +266,7 @@ def _show_warning(python_way, message, category, filename, lineno, file=None, li
     if _debug.get():
         python_way(message, category, filename, lineno, file, line)
     elif not issubclass(category, _FOR_DEVELOPERS):
-        echo_line(f"warning: {category.__name__}: {message}")
+        from .progress import bars_cleared
+
+        with bars_cleared():  # not run on after a bar's frame
+            echo_line(f"warning: {category.__name__}: {message}")

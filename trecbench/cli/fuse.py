@@ -185,6 +185,8 @@ def fuse(
         fusion = {"method": method, "k": k, "norm": norm, "weights": weights, "depth": depth}
         tuning = {"measure": optimize, "qrels": qrels, "folds": folds, "seed": seed, "step": step}
         fused, settings = _fused(runs, fusion, tuning, tag, progress)
+        if progress is not None:
+            progress.close()  # the bar ended before the warnings, not run into by them
         echo_input_warnings()
         if metadata is None and output != "-":
             _write(fused, output, runs, progress)
@@ -312,6 +314,8 @@ def _optimised(tables, search, tuning: dict, progress):
     seed, qrels = search.seed, tuning["qrels"]
     with _named_options():
         tuned = tune_fusion(tables, qrels, tuning["measure"], search, progress)
+    if progress is not None:
+        progress.close()  # the search's bar ended before its choice is said
     click.echo(
         f"chose {tuned.best.label()} for {tuned.measure} on {one_line(str(qrels))}: held-out "
         f"{tuned.held_out:.4f} ({tuned.folds}-fold, seed {seed}; training {tuned.training:.4f}, "

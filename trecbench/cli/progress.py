@@ -31,6 +31,20 @@ def drawn(quiet: bool):
             shown.close()
 
 
+@contextlib.contextmanager
+def bars_cleared():
+    """The bars drawn on stderr cleared while the block writes its lines there, then drawn
+    again below them: a warning said in mid-job (fuse's ParameterDomainWarning) is not run
+    on after a bar's last frame. Without a bar drawn (tqdm not imported), nothing to do."""
+    if "tqdm" not in sys.modules:
+        yield
+        return
+    from tqdm import tqdm
+
+    with tqdm.external_write_mode(file=sys.stderr):
+        yield
+
+
 class StderrProgress:
     """``progress(done, total)`` drawn as a bar with rate and ETA, or ``progress(done)``
     as a count with its rate.
