@@ -433,4 +433,7 @@ def test_validate_fix_draws_reading_validating_then_the_steps_of_the_fix(
         assert f"fixing {path}: " in err and f" {step}/{FIX_STEPS} [" in err
     assert " steps/s]" in err or "s/ steps]" in err  # a rate, and an ETA (<00:00)
     assert run(["validate", str(path), "--fix", str(tmp_path / "f2.run"), "--quiet"]) == 0
-    assert capsys.readouterr().err == ""
+    # no bar, only what was written (on stderr, --quiet or not, as every command says it)
+    quiet = capsys.readouterr().err
+    assert "\r" not in quiet and "%|" not in quiet
+    assert quiet.startswith(f"{path}: wrote the canonical run to {tmp_path / 'f2.run'}; changes:")
