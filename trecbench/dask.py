@@ -25,6 +25,7 @@ imports), so the name shadows nothing. It needs the extra ``trecbench[dask]``.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import threading
@@ -111,7 +112,7 @@ class DaskRun:
         # partitions' lengths of Parquet files (in _typed) too
         with client.as_current():
             # a report's drill-down shows the scores as a file writes them, as in one process
-            typed, facts = self._typed(qrels_integers, score_text=plan.drill is not None)
+            typed, facts, parts_read = self._typed(qrels_integers, plan.drill is not None)
             parts = self.partitions or typed.npartitions
             shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
             # a key of its own each call (hash=False): equal data scattered again by a later
@@ -125,7 +126,7 @@ class DaskRun:
                 for part in shuffled.to_delayed()
             ]
             try:
-                outcomes, facts = dask.compute(scored, facts)
+                outcomes, facts = _computed(client, scored, facts, parts_read)
             except Exception as error:
                 # a partition's warnings, raised before it: those not said yet in the call
                 warn_again(_unsaid(plan, error.__dict__.get("said", ())))
@@ -155,10 +156,12 @@ class DaskRun:
         return result, columns, flags, warnings
 
     def _typed(self, qrels_integers: tuple[str, ...], score_text: bool = False):
-        """The run's typed rows as a Dask DataFrame, and the :class:`_Facts` of each file
+        """The run's typed rows as a Dask DataFrame, the :class:`_Facts` of each file
         (of the frame, when the run is one: no record), delayed (``ids`` against the
-        qrels' id columns ``qrels_integers``, read from integers). ``score_text``: a TREC
-        text file's scores as written kept too (Parquet and frames hold numbers)."""
+        qrels' id columns ``qrels_integers``, read from integers), and the facts of each
+        partition of the files read in partitions, in order (none for files read whole).
+        ``score_text``: a TREC text file's scores as written kept too (Parquet and frames
+        hold numbers)."""
         if self.files is None:
             sources = [(self.data, _FRAME, False)]
         elif all(_partitioned(path) for path in self.files):
@@ -193,14 +196,14 @@ class DaskRun:
                 )
                 for frame, (_, origin, file), end in zip(frames, sources, ends, strict=True)
             ]
-            return typed, facts
+            return typed, facts, parts
         read = [
             dask.delayed(_read_text, nout=2)(path, shard, qrels_integers, score_text)
             for shard, path in enumerate(self.files)
         ]
         meta = _empty_frame(score_text)
         typed = dd.from_delayed([frame for frame, _ in read], meta=meta, verify_meta=False)
-        return typed, [facts for _, facts in read]
+        return typed, [facts for _, facts in read], []
 
 
 def evaluate(
@@ -455,6 +458,33 @@ def _score_partition(part, shared: _Shared, tie_bounds: bool):
 
 # ---------------------------------------------------------------------------------------
 # on the client
+
+
+def _computed(client: Client, scored: list, facts: list, parts_read: list) -> tuple:
+    """``(outcomes of scored, facts)`` computed on ``client``; an error is the first in
+    the files' order, as one process reading them in turn raises it, whichever worker
+    failed first: the first of the partitions read (``parts_read``), the files' facts,
+    then the partitions scored, to fail, raised once those before it have succeeded."""
+    from distributed import as_completed
+
+    futures = client.compute([*parts_read, *facts, *scored])
+    ordered = iter(futures)
+    first = next(ordered, None)  # the first not known to have succeeded, in that order
+    try:
+        for _ in as_completed(futures):
+            while first is not None and first.done():
+                if first.status != "finished":
+                    first.result()  # raises its error (a cancelled one's too)
+                first = next(ordered, None)
+            if first is None:
+                break
+        results = client.gather(futures)
+    except BaseException:
+        with contextlib.suppress(Exception):  # a closing client: its tasks go with it
+            client.cancel(futures)
+        raise
+    done = len(parts_read)
+    return results[done + len(facts) :], results[done : done + len(facts)]
 
 
 def _named_frame(error: InputError, label: str) -> InputError:

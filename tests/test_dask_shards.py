@@ -1,0 +1,47 @@
+"""A run of several shards on Dask (a LocalCluster of 2 workers in this process): the
+error it raises is the one one process reading the shards in turn raises, whichever
+worker fails first."""
+
+from __future__ import annotations
+
+import pytest
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("dask.distributed")
+
+import trecbench.dask as tbdask  # noqa: E402
+from trecbench import InputError  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
+    )
+    with distributed.Client(cluster) as connected:
+        yield connected
+    cluster.close()
+
+
+def _lines(topic: int, count: int, bad_at: int | None = None) -> str:
+    return "".join(
+        f"q{topic} Q0 d{n} {n + 1} {'abc' if n + 1 == bad_at else 1000 - n} sys\n"
+        for n in range(count)
+    )
+
+
+def test_the_first_shard_in_order_with_an_error_is_named_whichever_fails_first(tmp_path, client):
+    """Reviewer 351: p2 or p5 named at random. p2 is long, its error on its last line, so
+    that a worker fails on p5 (short, its error on line 2) well before p2 is read."""
+    (tmp_path / "qrels").write_text("".join(f"q{t} 0 d1 1\n" for t in range(6)))
+    for n in range(1, 7):
+        count, bad_at = (300_000, 300_000) if n == 2 else (20, 2 if n == 5 else None)
+        (tmp_path / f"p{n}.run").write_text(_lines(n, count, bad_at))
+    for _ in range(2):
+        with pytest.raises(InputError) as raised:
+            tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "p*.run"), client=client)
+        assert raised.value.cli_line().startswith(f"{tmp_path / 'p2.run'}:300000:score: ")
