@@ -26,7 +26,6 @@ imports), so the name shadows nothing. It needs the extra ``trecbench[dask]``.
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
 import threading
 import weakref
@@ -38,7 +37,7 @@ from typing import Any, NamedTuple
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import outputs, provenance
+from . import provenance
 from .errors import DuplicateError, InputError, UsageError
 from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
@@ -61,6 +60,7 @@ import dask.dataframe as dd  # noqa: E402
 from dask.distributed import Client  # noqa: E402
 
 from .dask_cluster import connect  # noqa: E402  (trecbench.dask.connect)
+from .dask_files import file_format, partitioned, run_files  # noqa: E402
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 _ID_ROLES = ("qid", "docno")
@@ -84,7 +84,7 @@ class DaskRun:
 
     def __init__(self, data: Any, client: Client | None = None, partitions: int | None = None):
         self.data, self.client, self.partitions = data, client, partitions
-        self.files = None if isinstance(data, dd.DataFrame) else _files(data)
+        self.files = None if isinstance(data, dd.DataFrame) else run_files(data)
 
     @property
     def path(self) -> str | None:
@@ -164,11 +164,12 @@ class DaskRun:
         hold numbers)."""
         if self.files is None:
             sources = [(self.data, _FRAME, False)]
-        elif all(_partitioned(path) for path in self.files):
+        elif all(partitioned(path) for path in self.files):
             # each file read and checked on its own: an error names it, and the files need
             # not have the same columns (the first file's would be looked for in all)
             sources = [
-                (_format(path).reader("dask_frame", path)(path), path, True) for path in self.files
+                (file_format(path).reader("dask_frame", path)(path), path, True)
+                for path in self.files
             ]
         else:
             sources = None
@@ -534,66 +535,3 @@ def _offsets(frames: list) -> list[list[int]]:
     of all computed at once)."""
     lengths = dask.compute(*[frame.map_partitions(len) for frame in frames])
     return [list(accumulate((int(n) for n in counts[:-1]), initial=0)) for counts in lengths]
-
-
-def _files(data: Any) -> list[str]:
-    """The files of a path, a glob, a folder (its files, sorted) or a list of them."""
-    items = [data] if isinstance(data, (str, os.PathLike)) else list(data)
-    files: list[str] = []
-    for item in items:
-        text = os.fspath(item)
-        if os.path.isdir(text):
-            files += sorted(
-                os.path.join(text, name)
-                for name in os.listdir(text)
-                if os.path.isfile(os.path.join(text, name)) and not name.startswith(".")
-            )
-        elif glob.has_magic(text) and not os.path.exists(text):
-            found = sorted(glob.glob(text))
-            if not found:
-                raise InputError(text, None, "no file matches")
-            files += found
-        else:
-            files.append(text)
-    if not files:
-        raise UsageError("a Dask run needs a DataFrame or at least one file")
-    for path in files:  # read by the workers, not here: recorded so no output replaces one
-        _check_regular(path)
-        outputs.note_input(path)
-    return files
-
-
-def _check_regular(path: str) -> None:
-    """Refuse, before anything opens it, a run that is not a regular file (standard input,
-    a pipe, ``<(...)``): the workers read a run's files, each opening it again, where a
-    pipe can be read once and ``/dev/fd/N`` is this process's alone."""
-    import stat
-
-    try:
-        regular = path != "-" and stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return  # a missing file: the reader says so
-    if not regular:
-        what = "standard input" if path == "-" else "not a regular file (a pipe?)"
-        raise InputError(
-            path,
-            None,
-            f"{what}: a run on Dask is read by the workers, from files; "
-            "write it to a file, or score it in this process, not on Dask",
-        )
-
-
-def _partitioned(path: str) -> bool:
-    """Whether the file's format gives Dask partitions of it (Parquet's row groups);
-    others are read whole by one worker a file, as ``score`` reads them."""
-    return _format(path).can("dask_frame")
-
-
-def _format(path: str):
-    """The format of the file ``path`` (:mod:`trecbench.inputs.formats`)."""
-    from .inputs.streams import sniff
-
-    try:
-        return sniff(path)[1]
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None

@@ -1,0 +1,76 @@
+"""The files of a run scored on Dask (:mod:`trecbench.dask`): a path, a glob, a folder or
+a list of them, each a regular file the workers can open again, and its format (whether
+Dask reads it in partitions). Without Dask itself: the client checks them before any
+task is sent."""
+
+from __future__ import annotations
+
+import glob
+import os
+from typing import Any
+
+from . import outputs
+from .errors import InputError, UsageError
+
+
+def run_files(data: Any) -> list[str]:
+    """The files of a path, a glob, a folder (its files, sorted) or a list of them."""
+    items = [data] if isinstance(data, (str, os.PathLike)) else list(data)
+    files: list[str] = []
+    for item in items:
+        text = os.fspath(item)
+        if os.path.isdir(text):
+            files += sorted(
+                os.path.join(text, name)
+                for name in os.listdir(text)
+                if os.path.isfile(os.path.join(text, name)) and not name.startswith(".")
+            )
+        elif glob.has_magic(text) and not os.path.exists(text):
+            found = sorted(glob.glob(text))
+            if not found:
+                raise InputError(text, None, "no file matches")
+            files += found
+        else:
+            files.append(text)
+    if not files:
+        raise UsageError("a Dask run needs a DataFrame or at least one file")
+    for path in files:  # read by the workers, not here: recorded so no output replaces one
+        check_regular(path)
+        outputs.note_input(path)
+    return files
+
+
+def check_regular(path: str) -> None:
+    """Refuse, before anything opens it, a run that is not a regular file (standard input,
+    a pipe, ``<(...)``): the workers read a run's files, each opening it again, where a
+    pipe can be read once and ``/dev/fd/N`` is this process's alone."""
+    import stat
+
+    try:
+        regular = path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return  # a missing file: the reader says so
+    if not regular:
+        what = "standard input" if path == "-" else "not a regular file (a pipe?)"
+        raise InputError(
+            path,
+            None,
+            f"{what}: a run on Dask is read by the workers, from files; "
+            "write it to a file, or score it in this process, not on Dask",
+        )
+
+
+def partitioned(path: str) -> bool:
+    """Whether the file's format gives Dask partitions of it (Parquet's row groups);
+    others are read whole by one worker a file, as ``score`` reads them."""
+    return file_format(path).can("dask_frame")
+
+
+def file_format(path: str):
+    """The format of the file ``path`` (:mod:`trecbench.inputs.formats`)."""
+    from .inputs.streams import sniff
+
+    try:
+        return sniff(path)[1]
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
