@@ -139,6 +139,9 @@ class DaskRun:
         blocks = list(said_again((block, _unsaid(plan, ws)) for block, ws in outcomes))
         lines, runid, records, warnings = _combined(facts)
         if not lines:  # files as validate and one process refuse them (R26)
+            if self.files is not None and len(self.files) > 1:  # each skipped (_skipped)
+                where = self.data if isinstance(self.data, str) else label
+                raise InputError(where, None, f"all {len(self.files)} files of the run are empty")
             if self.files:
                 raise InputError(label, None, EMPTY_FILE, "R26", finding=True)
             raise InputError(label, None, "empty run")
@@ -359,7 +362,12 @@ def _read_text(
     (``score_text``: with the scores as written) and its :class:`_Facts`."""
     from .evaluation import load
 
-    loaded = load(path, "run", score_text=score_text)
+    try:
+        loaded = load(path, "run", score_text=score_text)
+    except InputError as error:
+        if error.rule != "R26" or error.path != path:
+            raise
+        return _skipped(path, score_text)
     table = loaded.table
     if "line" not in table.column_names:  # a regular file: row i is line i + 1
         import numpy as np
@@ -369,6 +377,15 @@ def _read_text(
     rows = lines_are_rows(table)
     facts = _Facts(len(table), _last_tag(table), loaded.record, list(loaded.warnings), ids, rows)
     return _frame(table, shard, score_text), facts
+
+
+def _skipped(path: str, score_text: bool) -> tuple:
+    """An empty file of a run (sharded retrieval writes one for a shard that retrieved
+    nothing) as :func:`_read_text` gives a file: no rows, its record, and a warning that
+    it is skipped; the client refuses a run whose every file is empty."""
+    record = {"path": path, "kind": "run", **_file_digest(path, True), **Counts().record()}
+    said = f"{path}: {EMPTY_FILE}, skipped (the run's other files are scored)"
+    return _empty_frame(score_text), _Facts(0, None, record, [said], ((), {}), True)
 
 
 def _last_tag(table) -> str | None:
