@@ -78,3 +78,28 @@ def test_a_run_of_empty_shards_only_is_refused_in_one_line(tmp_path, client):
     with pytest.raises(InputError) as raised:  # one file: as one process says it
         tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "a.run"), client=client)
     assert raised.value.cli_line() == f"{tmp_path / 'a.run'}: error[R26]: empty file"
+
+
+def test_the_files_read_and_the_partitions_scored_are_told_as_they_finish(tmp_path, client):
+    """Reviewer 351: score --dask drew no bar at all (29 s on many shards)."""
+    from trecbench.cli.progress import TaskProgress
+
+    (tmp_path / "qrels").write_text("".join(f"q{t} 0 d1 1\n" for t in range(6)))
+    for n in range(4):
+        (tmp_path / f"p{n}.run").write_text(_lines(n, 30))
+    told: list[tuple] = []
+    tbdask.evaluate(
+        str(tmp_path / "qrels"),
+        str(tmp_path / "p*.run"),
+        client=client,
+        partitions=3,
+        progress=lambda label, done, total=None: told.append((label, done, total)),
+    )
+    size = sum((tmp_path / f"p{n}.run").stat().st_size for n in range(4))
+    reading = [(done, total) for label, done, total in told if label == "reading 4 files"]
+    assert reading[-1] == (size, size) and all(total == size for _, total in reading)
+    assert [done for done, _ in reading] == sorted(done for done, _ in reading)
+    scoring = [(done, total) for label, done, total in told if label == "scoring partitions"]
+    assert scoring == [(1, 3), (2, 3), (3, 3)]
+    assert told.index(("reading 4 files", size, size)) < told.index(("scoring partitions", 1, 3))
+    assert TaskProgress().units["scoring partitions"] == " partitions"

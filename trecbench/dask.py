@@ -94,9 +94,11 @@ class DaskRun:
     def __repr__(self) -> str:
         return f"DaskRun({self.path or self.files or 'DataFrame'})"
 
-    def score_run(self, plan, tie_bounds: bool, name: str | None):
+    def score_run(self, plan, tie_bounds: bool, name: str | None, progress=None):
         """``(result, columns, flagged topics, warnings)``, as ``trecbench.evaluate``
-        computes them for a run in one process (see the module docstring)."""
+        computes them for a run in one process (see the module docstring); ``progress``:
+        ``trecbench.evaluate``'s, told the files read and the partitions scored as the
+        workers finish them (:class:`_Told`)."""
         from .evaluation import run_result
         from .evaluation.runs import said_again, warn_again
 
@@ -126,7 +128,8 @@ class DaskRun:
                 for part in shuffled.to_delayed()
             ]
             try:
-                outcomes, facts = _computed(client, scored, facts, parts_read)
+                told = None if progress is None else _Told(progress, self.files, len(scored))
+                outcomes, facts = _computed(client, scored, facts, parts_read, told)
             except Exception as error:
                 # a partition's warnings, raised before it: those not said yet in the call
                 warn_again(_unsaid(plan, error.__dict__.get("said", ())))
@@ -478,24 +481,61 @@ def _score_partition(part, shared: _Shared, tie_bounds: bool):
 # on the client
 
 
-def _computed(client: Client, scored: list, facts: list, parts_read: list) -> tuple:
+class _Told:
+    """What a run's tasks tell ``progress`` as they finish: the bytes of its files read
+    (``reading FILE``, ``reading N files``: a file's size once its facts are in) while
+    they are read, then the partitions scored of ``partitions``."""
+
+    def __init__(self, progress, files: list[str] | None, partitions: int):
+        self.progress, self.partitions = progress, partitions
+        self.sizes = [_size(path) for path in files or ()]
+        self.total = None if None in self.sizes else sum(self.sizes)
+        several = f"{len(self.sizes)} files"
+        self.label = f"reading {files[0] if len(self.sizes) == 1 else several}"
+        self.read, self.scored = 0, 0
+
+    def __call__(self, kind: str, index: int) -> None:
+        if kind == "facts" and self.sizes and not self.scored:  # a frame: no file read
+            self.read += self.sizes[index] or 0
+            self.progress(self.label, self.read, self.total)
+        elif kind == "scored":
+            if not self.scored and self.sizes:
+                # every file is read once a partition is scored (the shuffle took them
+                # all), though the tasks handing their facts over may run later
+                self.read = sum(size or 0 for size in self.sizes)
+                self.progress(self.label, self.read, self.total)
+            self.scored += 1
+            self.progress("scoring partitions", self.scored, self.partitions)
+
+
+def _size(path: str) -> int | None:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None
+
+
+def _computed(client: Client, scored: list, facts: list, parts_read: list, told=None) -> tuple:
     """``(outcomes of scored, facts)`` computed on ``client``; an error is the first in
     the files' order, as one process reading them in turn raises it, whichever worker
     failed first: the first of the partitions read (``parts_read``), the files' facts,
     then the partitions scored, to fail, raised once those before it have succeeded."""
     from distributed import as_completed
 
-    futures = client.compute([*parts_read, *facts, *scored])
+    groups = (("parts", parts_read), ("facts", facts), ("scored", scored))
+    futures = client.compute([task for _, tasks in groups for task in tasks])
+    roles = [(kind, index) for kind, tasks in groups for index in range(len(tasks))]
+    role = {id(future): told for future, told in zip(futures, roles, strict=True)}
     ordered = iter(futures)
     first = next(ordered, None)  # the first not known to have succeeded, in that order
     try:
-        for _ in as_completed(futures):
+        for future in as_completed(futures):
+            if told is not None and future.status == "finished":
+                told(*role[id(future)])
             while first is not None and first.done():
                 if first.status != "finished":
                     first.result()  # raises its error (a cancelled one's too)
                 first = next(ordered, None)
-            if first is None:
-                break
         results = client.gather(futures)
     except BaseException:
         with contextlib.suppress(Exception):  # a closing client: its tasks go with it

@@ -155,6 +155,7 @@ class TaskProgress:
         interval: float = 0.2,
     ):
         self.units = {"reading": "B", "scoring": " runs", "scoring topics": " topics"}
+        self.units |= {"scoring partitions": " partitions"}  # a run on Dask
         self.units |= {"resampling": " samples", "writing": " lines", "comparing": " pairs"}
         self.units |= {"validating": "B"}
         self.units |= {"fusing candidates": " candidates", "scoring candidates": " candidates"}

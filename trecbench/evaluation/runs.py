@@ -75,7 +75,7 @@ class _Runs:
                     "a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D or the "
                     f"measures of trecbench's native ports; this call has {self.read_whole}"
                 )
-            return source.score_run(plan, tie_bounds, name)
+            return source.score_run(plan, tie_bounds, name, progress)
         in_blocks = ahead is None and self.read_whole is None and _in_blocks(source, self.budget)
         if in_blocks or isinstance(ahead, _BlocksAhead):
             path = os.fspath(source)
