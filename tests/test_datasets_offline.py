@@ -102,3 +102,21 @@ def test_without_a_download_to_name_the_dataset_s_page_is_named(monkeypatch):
     message = str(caught.value)
     assert "(OSError: disk on fire); put its files (listed at " in message
     assert "https://ir-datasets.com/vaswani.html) in " in message
+
+
+def test_qrels_from_standard_input_are_read_not_looked_up_as_a_dataset(tmp_path):
+    """Reviewer 351: ``score - run < qrels`` said '-: no such file, nor an ir_datasets
+    dataset' (with ir_datasets installed, '-' was taken for a dataset id)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d4 1 1.0 r\n")
+    command = [sys.executable, "-m", "trecbench", "score", "-m", "P.2"]
+    with open(tmp_path / "qrels", "rb") as qrels:
+        piped = subprocess.run(
+            [*command, "-", "run"], stdin=qrels, capture_output=True, cwd=tmp_path
+        )
+    named = subprocess.run([*command, "qrels", "run"], capture_output=True, cwd=tmp_path)
+    assert (piped.returncode, piped.stderr) == (0, b"")
+    assert piped.stdout == named.stdout == b"P_2                   \tall\t0.2500\n"

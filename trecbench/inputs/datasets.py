@@ -28,9 +28,12 @@ PREFIX = "irds:"
 
 def is_dataset_id(text: str) -> bool:
     """Whether a qrels argument names an ir_datasets dataset: ``irds:ID`` always; a bare
-    ``ID`` when it is no file and ir_datasets is installed (as ir_measures decides)."""
+    ``ID`` when it is no file and ir_datasets is installed (as ir_measures decides). ``-``
+    is standard input, never a dataset id (``score - run.txt < qrels.txt``)."""
     if text.startswith(PREFIX):
         return True
+    if text == "-":
+        return False
     return not os.path.exists(text) and importlib.util.find_spec("ir_datasets") is not None
 
 
