@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 
 import pytest
 from conftest import ROOT
@@ -267,3 +268,20 @@ def test_names_are_any_sequence_and_what_is_none_is_refused_in_one_line():
     for names, kind in (({"x", "y"}, "a set"), ({"x": 1, "y": 2}, "a dict"), (5, "an int")):
         with pytest.raises(UsageError, match=rf"names=.*: give a list of names, .* not {kind}$"):
             trecbench.evaluate(QRELS, runs, ["P_5"], names=names)
+
+
+def test_a_process_substitution_is_named_as_given_not_by_its_number(tmp_path):
+    """Reviewer 351: ``score qrels <(zcat run.gz)`` named the run ``63`` (``# 63``
+    headers, ``warning: 63: ...``); it is named ``/dev/fd/63``, as ``-`` is named ``-``."""
+    import subprocess
+
+    from trecbench.naming import run_names
+
+    assert run_names(["/dev/fd/63", "/proc/self/fd/3", "a/63", "-"]) == [
+        "/dev/fd/63", "/proc/self/fd/3", "63", "-",
+    ]  # fmt: skip
+    script = (
+        f"exec {sys.executable} -m trecbench score -m P.5 -q --format table {QRELS} <(cat {RUN})"
+    )
+    shown = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True)
+    assert "/dev/fd/" in shown.stdout and "\n63 " not in shown.stdout

@@ -5,6 +5,7 @@ in memory (DataFrames, Arrow tables, dicts, records)."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -38,7 +39,16 @@ def named_as(path: str | os.PathLike, suffix: str) -> bool:
     return without_suffixes(os.path.basename(path).lower()).endswith(suffix)
 
 
+def _descriptor(path: str | os.PathLike) -> bool:
+    """Whether ``path`` names a file descriptor (``/dev/fd/63``, what a shell gives for
+    ``<(zcat run.gz)``; ``/proc/self/fd/3``), whose stem, a number, names nothing."""
+    parent = PurePath(os.path.normpath(os.fspath(path))).parent.as_posix()
+    return parent == "/dev/fd" or re.fullmatch(r"/proc/(self|\d+)/fd", parent) is not None
+
+
 def _with_parents(path: str | os.PathLike, parents: int) -> str:
+    if _descriptor(path):  # named as given, as standard input is '-'
+        return os.fspath(path)
     folders = PurePath(os.path.normpath(os.fspath(path))).parent.parts[::-1][:parents]
     return "/".join([*folders[::-1], file_stem(path)])
 
