@@ -437,3 +437,44 @@ def test_validate_fix_draws_reading_validating_then_the_steps_of_the_fix(
     quiet = capsys.readouterr().err
     assert "\r" not in quiet and "%|" not in quiet
     assert quiet.startswith(f"{path}: wrote the canonical run to {tmp_path / 'f2.run'}; changes:")
+
+
+def test_a_pipe_run_read_whole_counts_its_topics_scored(tmp_path, monkeypatch):
+    """Reviewer 351: a run from a pipe, read whole, showed nothing while it was scored
+    (10 s of 17 s); it is scored in blocks of whole topics, counted, as a file's are."""
+    import os
+    import threading
+
+    from trecbench import memory
+
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+    lines = [f"q{q:02d} Q0 d{i} {i + 1} {10 - i} t\n" for q in range(12) for i in range(5)]
+    lines.insert(30, lines.pop(3))  # a topic's lines in two stretches
+    (tmp_path / "r.run").write_text("".join(lines))
+    (tmp_path / "q").write_text("q01 0 d1 1\nq01 0 d3 1\nq07 0 d2 1\n")
+    os.mkfifo(tmp_path / "pipe")
+    writer = threading.Thread(target=(tmp_path / "pipe").write_text, args=("".join(lines),))
+    writer.start()
+    calls = []
+    measures = ["P.5", "map", "num_rel_ret"]
+    piped = trecbench.evaluate(
+        tmp_path / "q", tmp_path / "pipe", measures, progress=lambda *c: calls.append(c)
+    )
+    writer.join()
+    counted = [(done, total) for label, done, total in calls if label == "scoring topics"]
+    assert len(counted) > 1 and counted == sorted(counted) and counted[-1] == (12, 12)
+    whole = trecbench.evaluate(tmp_path / "q", tmp_path / "r.run", measures)
+    assert piped.to_frame().values.tolist() == whole.to_frame().values.tolist()
+    per_topic = [run.to_frame(per_query=True).droplevel("run") for run in (piped, whole)]
+    assert per_topic[0].equals(per_topic[1])
+
+
+def test_topics_scored_take_the_line_once_a_pipe_s_reading_bar_stops(capsys):
+    """A pipe's bar has no total, so is never finished: its topics scored were noted
+    beside it, never drawn (reviewer 351: nothing for 14 s)."""
+    tasks = progress_module.TaskProgress(delay=0, interval=0, stale=0)
+    tasks("reading /dev/fd/63", 1 << 20, None)
+    tasks("reading /dev/fd/63", 2 << 20, None)
+    tasks("scoring topics", 100, 400)
+    tasks.close()
+    assert "scoring topics:  25%" in capsys.readouterr().err

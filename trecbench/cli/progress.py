@@ -185,8 +185,10 @@ class TaskProgress:
                     self.close_current()
                     self.finished = True  # its last pass is over: nothing to wait for
             self.dones[label] = done
-            if label == "scoring topics" and self.label != label and not self.finished:
-                # one run read and scored in turns: its topics beside its reading bar
+            reading = not self.finished and now - self.last < self.stale
+            if label == "scoring topics" and self.label != label and reading:
+                # one run read and scored in turns: its topics beside its reading bar (a
+                # pipe's, of no known size, is never finished: once it stops, they take over)
                 self.current.note(f"{done:,} topics scored")
                 return
             start = self.starts.setdefault(label, now)

@@ -89,8 +89,18 @@ class _Runs:
             _say_empty_topics(source, name, plan)
         truth, label = plan.truth, run.path or held.named(name, run.origin)
         refuse_lost_zeros(truth.table, truth.path, run.table, label)
+        # one run held whole, read from a file (a pipe, standard input): its topics scored
+        # are counted, as a file read in blocks counts them (several: the runs are)
+        lines = self.budget.block_lines
+        parts = len(self.sources) == 1 and isinstance(source, (str, os.PathLike))
+        parts = parts and run.table.num_rows > lines
         try:
-            result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
+            if progress is not None and self.read_whole is None and parts:
+                result, columns, flags = _evaluate_in_parts(
+                    run.table, name, run.path, plan, tie_bounds, lines, progress
+                )
+            else:
+                result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         except DuplicateError as error:
             if error.rule != "R7":
                 raise  # the qrels' (Q5)
@@ -251,6 +261,35 @@ def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
     block = score_block(table, plan, tie_bounds, whole=path or name)
     return run_result([block], name, path, runid, plan, tie_bounds)
+
+
+def _evaluate_in_parts(table, name: str, path, plan: _Plan, tie_bounds, lines, counted):
+    """A run held whole scored as a file read in blocks is (:func:`_evaluate_blocks`,
+    trec_eval 9.0.8's reading without -R, -Z or -D): in blocks of whole topics of about
+    ``lines`` lines (a topic's lines in their order, its line numbers kept), telling
+    ``counted`` ``("scoring topics", topics scored, topics)`` after each, as a file's blocks
+    tell it (their total unknown); ``(result, columns, flags)``."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    runid = table.column("tag")[table.num_rows - 1].as_py()
+    if "line" not in table.column_names:  # a regular file's: row i is line i + 1
+        table = table.append_column("line", pa.array(np.arange(1, table.num_rows + 1)))
+    order = pc.sort_indices(table.column("qid"))  # stable: a topic's lines keep their order
+    qids = table.column("qid").take(order)
+    changes = pc.not_equal(qids.slice(1), qids.slice(0, len(qids) - 1))
+    starts = [0, *(np.flatnonzero(changes.to_numpy(zero_copy_only=False)) + 1).tolist()]
+
+    blocks, topics, first = [], 0, 0
+    for start in [*starts[1:], len(qids)]:
+        if start - first >= lines or start == len(qids):
+            part = table.take(order.slice(first, start - first))
+            blocks.append(score_block(part, plan, tie_bounds))
+            topics += len(blocks[-1].run_qids)
+            counted("scoring topics", topics, len(starts))  # all known: a bar with an ETA
+            first = start
+    return run_result(blocks, name, path, runid, plan, tie_bounds)
 
 
 def _evaluate_blocks(
