@@ -6,6 +6,7 @@ import click
 
 from .group import AnswerInExitCode, cli
 from .paths import INPUT_FILE
+from .shared_options import quiet_option
 
 
 @cli.command(cls=AnswerInExitCode)
@@ -19,8 +20,9 @@ from .paths import INPUT_FILE
     show_default=True,
     help="text: the likeliest cause, then one line per difference; json: every difference.",
 )
+@quiet_option
 @click.pass_context
-def diff(ctx, report_a, report_b, output_format):
+def diff(ctx, report_a, report_b, output_format, quiet):
     """Compare two EvaluationReports (score --report) or two BenchmarkReports: which
     inputs differ (sha256 and size), which options, measure spellings and versions, and
     which topics only one report holds, and which values differ beyond the printed
@@ -39,8 +41,10 @@ def diff(ctx, report_a, report_b, output_format):
     """
     from ..runstudy.reportdiff import diff_reports
     from ..runstudy.text import diff_text
+    from .progress import drawn
 
-    result = diff_reports(report_a, report_b)
+    with drawn(quiet) as progress:
+        result = diff_reports(report_a, report_b, progress=progress)
     click.echo(diff_text(result, output_format), nl=False)
     if not result.same:
         ctx.exit(1)

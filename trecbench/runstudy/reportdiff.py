@@ -16,6 +16,7 @@ the others.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from math import inf
 from typing import Any
@@ -318,17 +319,28 @@ def _topic_changes(a: ReportView, b: ReportView) -> list[TopicsChange]:
     return changes
 
 
-def _value_changes(a: ReportView, b: ReportView) -> list[ValueChange]:
+def _value_changes(
+    a: ReportView, b: ReportView, progress: Callable[[str, int, int], None] | None = None
+) -> list[ValueChange]:
     """Every run and measure whose printed mean differs or whose printed value on a topic
-    both reports hold differs (a mean can stay while its topics move)."""
+    both reports hold differs (a mean can stay while its topics move); ``progress`` told
+    of each run and measure compared (``diffing values``)."""
+    from ..inputs.streams import steps
+
     changes = []
-    for run_a, run_b in _paired_runs(a, b):
-        for measure in [m for m in a.values[run_a] if m in b.values[run_b]]:
-            x, y = a.values[run_a][measure], b.values[run_b][measure]
-            moved = _moved(a.per_query.get(run_a, {}), b.per_query.get(run_b, {}), measure)
-            if _printed(x) != _printed(y) or moved:
-                movers = moved[:MOVERS]
-                changes.append(ValueChange(_label(run_a, run_b), measure, x, y, movers, len(moved)))
+    pairs = [
+        (run_a, run_b, measure)
+        for run_a, run_b in _paired_runs(a, b)
+        for measure in [m for m in a.values[run_a] if m in b.values[run_b]]
+    ]
+    step = steps(progress, "diffing values", len(pairs))
+    for run_a, run_b, measure in pairs:
+        x, y = a.values[run_a][measure], b.values[run_b][measure]
+        moved = _moved(a.per_query.get(run_a, {}), b.per_query.get(run_b, {}), measure)
+        if _printed(x) != _printed(y) or moved:
+            movers = moved[:MOVERS]
+            changes.append(ValueChange(_label(run_a, run_b), measure, x, y, movers, len(moved)))
+        step()
     return changes
 
 
@@ -382,20 +394,28 @@ def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
 
 
 @outputs.in_input_scope  # each input's record taken as it is read, not read again
-def diff_reports(path_a: str, path_b: str) -> ReportDiff:
-    """Compare two report files (see the module docstring).
+def diff_reports(
+    path_a: str, path_b: str, progress: Callable[[str, int, int], None] | None = None
+) -> ReportDiff:
+    """Compare two report files (see the module docstring); ``progress(label, done,
+    total)`` is told of reading each (``reading PATH``, bytes), checking it
+    (``checking PATH``, :func:`~trecbench.runstudy.reportview.read_view`) and comparing
+    the values (``diffing values``, a step per run and measure).
 
     >>> result = diff_reports("last-week.json", "today.json")  # doctest: +SKIP
     >>> result.cause  # doctest: +SKIP
     'the qrels differ: ...'
     """
     from ..report import input_record
+    from ..sources import reading_shown
 
-    a = read_view(path_a)
-    # one pipe or standard input named twice (`diff - -`) is read once and is the same as
-    # itself, as GNU diff has it and as a regular file given twice is: read again it was empty
-    once = read_once_given_twice([path_a, path_b]) is not None
-    b = replace(a, path=path_b) if once else read_view(path_b)
+    with reading_shown(progress):
+        a = read_view(path_a, progress)
+        # one pipe or standard input named twice (`diff - -`) is read once and is the same
+        # as itself, as GNU diff has it and as a regular file given twice is: read again it
+        # was empty
+        once = read_once_given_twice([path_a, path_b]) is not None
+        b = replace(a, path=path_b) if once else read_view(path_b, progress)
     if a.kind != b.kind:
         article = "an" if b.kind[0] in "AEIOU" else "a"
         message = f"this is {article} {b.kind}, {path_a} is not: only reports of one kind compare"
@@ -408,7 +428,7 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     spellings = _changed(a.spellings, b.spellings)
     runs = (list(a.values), list(b.values)) if set(a.values) != set(b.values) else None
     topics = _topic_changes(a, b)
-    values = _value_changes(a, b)
+    values = _value_changes(a, b, progress)
     sections = _section_changes(a, b)
     parts = (inputs, options, versions, measures, spellings, runs, topics, values, sections)
     cause = _cause(*parts[:-1]) if any(parts) else None

@@ -5,6 +5,7 @@ spellings, values, and the sections of values beside the means).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,12 +43,22 @@ class ReportView:
     run_qrels: dict[str, dict] = field(default_factory=dict)
 
 
-def read_view(path: str) -> ReportView:
+def read_view(path: str, progress: Callable[[str, int, int], None] | None = None) -> ReportView:
     """A report file as a :class:`ReportView`; anything but an EvaluationReport or a
-    BenchmarkReport is bad input (exit 2)."""
+    BenchmarkReport is bad input (exit 2). ``progress("checking PATH", done, total)`` is
+    told of its check against the schema (a step per run's per-topic values, then the
+    rest); the file's reading is told to :func:`~trecbench.sources.reading_shown`'s."""
     from ..errors import OutputError
     from ..report import validate_against_schema
     from ..sources import read_json
+
+    label = f"checking {path}"
+    steps = [0]  # the check's, as _without_values counts them
+
+    def told(done: int, total: int) -> None:
+        steps[0] = total
+        if progress is not None:
+            progress(label, done, total)
 
     try:
         document = read_json(path, "report")
@@ -65,11 +76,56 @@ def read_view(path: str) -> ReportView:
         raise InputError(path, 1, f"not an EvaluationReport or a BenchmarkReport ({what})")
     schema = "evaluation_report" if kind == "EvaluationReport" else "benchmark_report"
     try:
-        validate_against_schema(report, schema)
+        try:
+            # the per-topic values checked in bulk, the rest by the schema
+            validate_against_schema(_without_values(report, told), schema)
+        except OutputError:
+            validate_against_schema(report, schema)  # the refusal as the schema says it
+        told(steps[0], steps[0])
     except OutputError as error:
         raise InputError(path, None, f"does not match the {kind} schema: {error}") from None
     reader = _evaluation_view if kind == "EvaluationReport" else _benchmark_view
     return reader(path, report)
+
+
+def _without_values(report: dict, told: Callable[[int, int], None]) -> dict:
+    """``report`` with the per-topic values left empty wherever they are what the schema
+    asks (objects of objects of numbers and nulls: :func:`_plain_values`), checked here
+    at once rather than value by value by ``jsonschema`` (seconds for a large report); a
+    report whose values are not is left as it is, for the schema to say why."""
+    if report.get("type") == "BenchmarkReport":
+        runs = report.get("per_query")
+        told(0, 2)
+        plain = isinstance(runs, dict) and _plain_values(runs, 3)
+        told(1, 2)
+        return {**report, "per_query": {}} if plain else report
+    results = report.get("results")
+    if not isinstance(results, list):
+        return report
+    kept = []
+    for done, result in enumerate(results):
+        told(done, len(results) + 1)
+        values = result.get("per_query") if isinstance(result, dict) else None
+        plain = isinstance(values, dict) and _plain_values(values, 2)
+        kept.append({**result, "per_query": {}} if plain else result)
+    told(len(results), len(results) + 1)
+    return {**report, "results": kept}
+
+
+def _plain_values(node: dict, depth: int) -> bool:
+    """Whether ``node`` is ``depth`` levels of objects (itself the first) whose leaves are
+    numbers or nulls, as the schemas' per-topic values are: each level's types checked
+    once each, by the schemas' own type checker (a number is never a boolean)."""
+    from ..json_schemas import schema_validator
+
+    is_type = schema_validator({}).is_type
+    level = [node]
+    for _ in range(depth):
+        if any(type(item) is not dict for item in level):
+            return False
+        level = [value for item in level for value in item.values()]
+    by_type = {type(value): value for value in level}  # a value of each type
+    return all(is_type(v, "number") or is_type(v, "null") for v in by_type.values())
 
 
 def _versions(report: dict) -> dict:
