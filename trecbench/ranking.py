@@ -271,13 +271,14 @@ def _descending_key(scores: np.ndarray) -> np.ndarray:
     return ~ascending
 
 
-def order_run(run_table: pa.Table, float32: bool = True, stretches=None) -> RunOrder:
+def order_run(run_table: pa.Table, float32: bool = True, stretches=None, step=None) -> RunOrder:
     """trec_eval's order of ``run_table`` (see :func:`rank_table`) as a :class:`RunOrder`.
 
     Sorting is skipped when the rows already come in that order within each topic (as
     written by most systems), and topics are then only re-sequenced; ties on the score are
     ordered by docno (descending, byte-wise) among the tied rows only. ``stretches``: see
-    :func:`topic_codes`.
+    :func:`topic_codes`; ``step()``, if given, is called once the rows are sorted, before
+    the ties are ordered (a progress's step).
     """
     topic, qids = topic_codes(run_table.column("qid"), stretches)
     scores = comparable_scores(run_table.column("score"), float32)
@@ -306,6 +307,8 @@ def order_run(run_table: pa.Table, float32: bool = True, stretches=None) -> RunO
     if ranked_topic is None:
         ranked_topic = topic if identity else topic[order]
     ranked_scores = scores if identity else scores[order]
+    if step is not None:
+        step()
     starts = np.searchsorted(ranked_topic, np.arange(len(qids), dtype=ranked_topic.dtype))
     moved = _order_ties(order, ranked_topic, ranked_scores, run_table.column("docno"))
     if moved is not None:

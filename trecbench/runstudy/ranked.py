@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import UsageError
 from ..inputs import held
+from ..inputs.streams import steps
 from ..inputs.tables import carry_integer_ids
 from ..trec_eval.clib import LONG_MAX  # ranks are 64-bit integers, in Arrow as in trec_eval
 
@@ -31,13 +32,27 @@ def check_count(name: str, value) -> int:
 def load_ranked(source, depth: int | None = None, progress=None, name=None) -> pa.Table:
     """``qid, docno, rank`` of a run (any input :mod:`trecbench.inputs` reads) in
     trecbench's ranking, each topic cut at ``depth`` documents. ``progress(label, done,
-    total)``: the bytes of a file read (``reading <file>``); ``name``: the run's, which
-    an error about a run held in memory gives (:func:`trecbench.inputs.held.naming`)."""
-    from ..fusion import ranked_run
+    total)``: the bytes of a file read (``reading <file>``), then the four steps of its
+    ranking (``ordering <name>``: sorted, its ties ordered, its duplicates checked, its
+    columns moved: seconds for millions of lines); ``name``: the run's, which an error
+    about a run held in memory gives (:func:`trecbench.inputs.held.naming`)."""
+    from .. import ranking
+    from ..evaluation import load
+    from ..score_precision import compares_float32
+    from ..trec_eval import compat as versions
 
+    version = versions.get(versions.DEFAULT)  # as fusion.ranked_run reads and ranks a run
     with held.naming(source, name):
-        ranked = ranked_run(source, progress)
-    return carry_integer_ids(ranked.run_table, _ranked_columns(ranked, depth))
+        loaded = load(source, "run", progress=progress, version=version)
+        step = steps(progress, f"ordering {name or loaded.origin}", 4)
+        order = ranking.order_run(loaded.table, compares_float32(version, True), step=step)
+        step()
+        ranked = ranking.RankedRun(loaded.table, order, order.qids.to_pylist())
+        ranked.check_duplicates(loaded.origin)
+        step()
+    columns = _ranked_columns(ranked, depth)
+    step()
+    return carry_integer_ids(ranked.run_table, columns)
 
 
 def load_kept(source, depth: int | None = None, progress=None, name=None) -> pa.Table:

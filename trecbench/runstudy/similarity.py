@@ -147,8 +147,11 @@ def similarity(
 ):
     """Similarity of every pair of ``runs`` (paths, DataFrames, Arrow tables, dicts; at
     least two), per topic and averaged: see :mod:`trecbench.runstudy.similarity`.
-    ``progress(label, done, total)``: the bytes of each file read (``reading <file>``),
-    then the pairs compared (``comparing pairs``).
+    ``progress(label, done, total)``: the bytes of each file read (``reading <file>``)
+    and the steps of ranking it (``ordering <run>``, :func:`ranked.load_ranked`), then the
+    pairs compared (``comparing pairs``), each pair's topics as they are measured
+    (``measuring <a> vs <b>``, :func:`pair_similarity`). Runs without a topic in common
+    are found before any pair is measured.
 
     >>> result = similarity(["bm25.run", "rerank.run"], rbo_p=0.9)  # doctest: +SKIP
     >>> result.pairs[0].mean()["rbo_ext"]  # doctest: +SKIP
@@ -170,24 +173,40 @@ def similarity(
     ]
     named = [source_name(source) or label for source, label in zip(sources, labels, strict=True)]
     refuse_lost_zeros_among(tables, named)  # a topic 1 from integers beside a 01
-    pairs, every = [], list(itertools.combinations(range(len(tables)), 2))
-    for i, j in every:
-        if progress is not None:
-            progress("comparing pairs", len(pairs), len(every))
-        pair = pair_similarity(tables[i], tables[j], labels[i], labels[j], settings)
-        if not pair.topics_in_common:
-            a, b = (source_name(sources[x]) or labels[x] for x in (i, j))
-            pair = _undefined(pair, f"{b}: no topic in common with {a}: no similarity to measure")
-        pairs.append(pair)
-    if progress is not None:
-        progress("comparing pairs", len(pairs), len(every))
-    if all(pair.reason for pair in pairs):  # nothing to show: as trec_eval without a topic
-        if len(pairs) == 1:
-            raise NoOverlapError(pairs[0].reason)
+    every = list(itertools.combinations(range(len(tables)), 2))
+    # the pairs without a topic in common, from the runs' topics alone: refused (when no
+    # pair has one) before any pair is measured, not after measuring all of them
+    topics = [_topics(table) for table in tables]
+    apart = {
+        (i, j): f"{b}: no topic in common with {a}: no similarity to measure"
+        for i, j in every
+        if topics[i].isdisjoint(topics[j])
+        for a, b in [(source_name(sources[x]) or labels[x] for x in (i, j))]
+    }
+    if len(apart) == len(every):  # nothing to show: as trec_eval without a topic
+        if len(every) == 1:
+            raise NoOverlapError(apart[every[0]])
         raise NoOverlapError(
             f"no two of the {len(tables)} runs have a topic in common: no similarity to measure"
         )
+    pairs = []
+    for i, j in every:
+        if progress is not None:
+            progress("comparing pairs", len(pairs), len(every))
+        if (i, j) in apart:
+            pair = _undefined(_unmeasured(tables[i], tables[j], labels[i], labels[j]), apart[i, j])
+        else:
+            pair = pair_similarity(tables[i], tables[j], labels[i], labels[j], settings, progress)
+        pairs.append(pair)
+    if progress is not None:
+        progress("comparing pairs", len(pairs), len(every))
     return Similarity(settings, pairs, inputs=tuple(read_records((s, "run") for s in sources)))
+
+
+def _topics(table: pa.Table) -> set[str]:
+    """The qids of a ranked table, as :func:`ranked.topic_codes` reads them (text)."""
+    _, qids = arrow.stretches(table.column("qid"))
+    return set(pc.cast(qids, pa.large_string()).to_pylist())
 
 
 def _undefined(pair: PairSimilarity, reason: str) -> PairSimilarity:
@@ -197,23 +216,58 @@ def _undefined(pair: PairSimilarity, reason: str) -> PairSimilarity:
     return dataclasses.replace(pair, values=values, reason=reason)
 
 
-def pair_similarity(a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings):
-    """:class:`PairSimilarity` of two ranked tables (:func:`ranked.load_ranked`)."""
+def pair_similarity(
+    a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings, progress=None
+) -> PairSimilarity:
+    """:class:`PairSimilarity` of two ranked tables (:func:`ranked.load_ranked`);
+    ``progress("measuring <a> vs <b>", done, total)`` told of the topics as each pass
+    over them goes (their documents matched, RBO, Kendall's tau: three steps a topic)."""
     qids, (topic_a, topic_b) = ranked_runs.topic_codes([a, b])
     length_a = np.bincount(topic_a, minlength=len(qids))
     length_b = np.bincount(topic_b, minlength=len(qids))
-    topic, rank_a, rank_b = _shared_ranks(a, b, topic_a, topic_b, len(qids))
-    values = rbo(topic, np.maximum(rank_a, rank_b), length_a, length_b, settings.rbo_p)
+    told = _told(progress, f"measuring {name_a} vs {name_b}", 3 * len(qids))
+    topic, rank_a, rank_b = _shared_ranks(a, b, topic_a, topic_b, len(qids), told)
+    values = rbo(topic, np.maximum(rank_a, rank_b), length_a, length_b, settings.rbo_p, told)
     values["overlap"] = _top_overlap(topic, rank_a, rank_b, length_a, length_b, settings)
-    values["kendall_tau"] = _kendall_tau(topic, rank_a, rank_b, len(qids))
+    values["kendall_tau"] = _kendall_tau(topic, rank_a, rank_b, len(qids), told)
     shared = np.bincount(topic, minlength=len(qids))
     return PairSimilarity(name_a, name_b, qids.to_pylist(), values, length_a, length_b, shared)
 
 
-def _shared_ranks(a: pa.Table, b: pa.Table, topic_a, topic_b, n_topics: int) -> tuple:
+def _unmeasured(a: pa.Table, b: pa.Table, name_a: str, name_b: str) -> PairSimilarity:
+    """Two runs without a topic in common, their topics and lengths, nothing measured (no
+    document is shared: every statistic is 0 or undefined, see :func:`_undefined`)."""
+    qids, (topic_a, topic_b) = ranked_runs.topic_codes([a, b])
+    length_a = np.bincount(topic_a, minlength=len(qids))
+    length_b = np.bincount(topic_b, minlength=len(qids))
+    values = {name: np.zeros(len(qids)) for name in STATISTICS}
+    shared = np.zeros(len(qids), np.int64)
+    return PairSimilarity(name_a, name_b, qids.to_pylist(), values, length_a, length_b, shared)
+
+
+def _told(progress, label: str, total: int):
+    """``told(more)``: ``more`` steps of ``total`` done, told to ``progress`` as ``(label,
+    done, total)`` (0 told now); nothing without ``progress``."""
+    if progress is None:
+        return lambda more: None
+    done = 0
+    progress(label, 0, total)
+
+    def told(more: int) -> None:
+        nonlocal done
+        done += int(more)
+        progress(label, done, total)
+
+    return told
+
+
+def _shared_ranks(
+    a: pa.Table, b: pa.Table, topic_a, topic_b, n_topics: int, told=lambda more: None
+) -> tuple:
     """``(topic, rank in a, rank in b)`` of every document both runs hold for a topic, in
     ``a``'s order (topic, then rank; ``topic_a``, ``topic_b``: non-decreasing, each
-    table's rows' topics). Matched a few topics at a time, documents by exact text."""
+    table's rows' topics). Matched a few topics at a time, documents by exact text;
+    ``told(topics)`` as each few are."""
     bound_a = np.searchsorted(topic_a, np.arange(n_topics + 1))
     bound_b = np.searchsorted(topic_b, np.arange(n_topics + 1))
     both = bound_a + bound_b
@@ -229,6 +283,7 @@ def _shared_ranks(a: pa.Table, b: pa.Table, topic_a, topic_b, n_topics: int) -> 
         in_b = number[a1 - a0 :]
         held = in_b < a1 - a0
         partner[a0 + in_b[held]] = b0 + np.flatnonzero(held)
+        told(last - first)
     rows = np.flatnonzero(partner >= 0)
     rank_a = arrow.to_numpy(a.column("rank")).astype(np.int64)[rows]
     rank_b = arrow.to_numpy(b.column("rank")).astype(np.int64)[partner[rows]]
@@ -260,10 +315,13 @@ def _per_topic(values: np.ndarray, owner: np.ndarray, n_topics: int) -> np.ndarr
 PLACES = 1 << 18
 
 
-def rbo(topic, deepest, length_a, length_b, p: float) -> dict[str, np.ndarray]:
+def rbo(
+    topic, deepest, length_a, length_b, p: float, told=lambda more: None
+) -> dict[str, np.ndarray]:
     """RBO_ext, RBO_min and the residual per topic, from the deeper of the two ranks of
     every shared document (``deepest``, with its ``topic``: non-decreasing) and the lists'
-    lengths; computed a few whole topics at a time (each topic's values alone)."""
+    lengths; computed a few whole topics at a time (each topic's values alone), each few
+    told to ``told(topics)``."""
     s = np.minimum(length_a, length_b).astype(np.int64)
     l_ = np.maximum(length_a, length_b).astype(np.int64)
     n = len(s)
@@ -284,6 +342,7 @@ def rbo(topic, deepest, length_a, length_b, p: float) -> dict[str, np.ndarray]:
         rows, topics = slice(bounds[first], bounds[last]), slice(first, last)
         shared = (topic[rows] - first, deepest[rows], overlap_at_l[topics])
         parts.append(_rbo_block(*shared, s[topics], l_[topics], harmonic[topics], by_depth, p))
+        told(last - first)
     return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
 
 
@@ -345,7 +404,7 @@ def _discordant_counter():
     return _kendall_dis
 
 
-def _kendall_tau(topic, rank_a, rank_b, n_topics: int) -> np.ndarray:
+def _kendall_tau(topic, rank_a, rank_b, n_topics: int, told=lambda more: None) -> np.ndarray:
     """Kendall's tau between the ranks of the shared documents, per topic (NaN below two
     shared documents), as ``scipy.stats.kendalltau`` computes it (tau-b) to the last bit.
 
@@ -358,7 +417,7 @@ def _kendall_tau(topic, rank_a, rank_b, n_topics: int) -> np.ndarray:
     counter is scipy's private function: were it gone, ``kendalltau`` gives each tau.
     Up to :data:`SMALL_PAIRS` pairs every pair is compared instead
     (:func:`trecbench.kendall.pair_counts`): the same integers, without scipy.stats' 0.4 s
-    import (issue 31)."""
+    import (issue 31). ``told(topics)`` as every :data:`TOLD_TOPICS` topics are done."""
     bounds = np.searchsorted(topic, np.arange(n_topics + 1))
     size = np.diff(bounds)
     defined = np.flatnonzero(size >= 2)
@@ -367,18 +426,41 @@ def _kendall_tau(topic, rank_a, rank_b, n_topics: int) -> np.ndarray:
     pairs = size * (size - 1) // 2
     small = pairs.sum() <= SMALL_PAIRS
     count = _discordant_by_comparison if small else _discordant_counter()
+    pace = _paced(told, n_topics)
     if count is None:
         from scipy.stats import kendalltau
 
         for t in defined.tolist():
             taus[t] = kendalltau(x[bounds[t] : bounds[t + 1]], y[bounds[t] : bounds[t + 1]])[0]
+            pace(t + 1)
+        pace(n_topics)
         return taus
     discordant = np.zeros(n_topics, np.int64)
     for t in defined.tolist():
         discordant[t] = count(x[bounds[t] : bounds[t + 1]], y[bounds[t] : bounds[t + 1]])
+        pace(t + 1)
+    pace(n_topics)
     root = np.sqrt(pairs[defined])
     taus[defined] = np.clip((pairs[defined] - 2 * discordant[defined]) / root / root, -1.0, 1.0)
     return taus
+
+
+# Kendall's tau's topics told at a time
+TOLD_TOPICS = 1024
+
+
+def _paced(told, total: int):
+    """``pace(done)``: the topics done since ``told`` was last told of them, told when
+    they are :data:`TOLD_TOPICS` or more, and once all ``total`` are done."""
+    reported = 0
+
+    def pace(done: int) -> None:
+        nonlocal reported
+        if done - reported >= TOLD_TOPICS or (done == total and done > reported):
+            told(done - reported)
+            reported = done
+
+    return pace
 
 
 def _discordant_by_comparison(x: np.ndarray, y: np.ndarray) -> int:
