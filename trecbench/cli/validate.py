@@ -26,6 +26,20 @@ if TYPE_CHECKING:
 PROFILES = ("default", "strict", "lenient", "rtask")
 
 
+def _spooled(held: contextlib.ExitStack, run, progress):
+    """The run ``--fix`` rewrites, spooled (held open by ``held``): the fix rewrites the
+    bytes that were validated, from memory, without reading the file (or pipe) again. Its
+    bars show the spooling (reading FILE), then the bytes of the spool validated and the
+    lines (validating FILE), as for a file read as it is checked."""
+    from ..inputs.streams import Source
+
+    spooling = None if progress is None else partial(progress.spooling, str(run))
+    source = held.enter_context(Source(run, spooling, spool=True))
+    if progress is not None:
+        progress.spooled = source
+    return source
+
+
 @cli.command()
 @click.argument("runs", nargs=-1, type=INPUT_FILE)
 @click.option("--qrels", type=INPUT_FILE, help="Qrels to validate and to check the runs against.")
@@ -146,7 +160,6 @@ def validate(
     open_input_scope(click.get_current_context())
     from .. import outputs
     from .. import validation as v
-    from ..inputs.streams import Source
     from ..validation import report
 
     if fix_out is not None:  # before the validation: an input is never the fixed run
@@ -156,15 +169,7 @@ def validate(
     with contextlib.ExitStack() as held:
         try:
             run_checks = _RunChecks.read(v, profile, topics, depth, min_depth, docid_regex, docids)
-            # spooled: the fix rewrites the bytes that were validated, from memory, without
-            # reading the file (or pipe) again; its bars show the spooling (reading FILE),
-            # then the bytes of the spool validated and the lines (validating FILE), as
-            # for a file read as it is checked
-            spooling = None if progress is None else partial(progress.spooling, str(runs[0]))
-            spooled = None if fix_out is None else Source(runs[0], spooling, spool=True)
-            source = None if spooled is None else held.enter_context(spooled)
-            if progress is not None:
-                progress.spooled = source
+            source = None if fix_out is None else _spooled(held, runs[0], progress)
             results = v.validate_files(
                 runs if source is None else [source],
                 qrels=qrels,
