@@ -89,13 +89,16 @@ class _Runs:
             _say_empty_topics(source, name, plan)
         truth, label = plan.truth, run.path or held.named(name, run.origin)
         refuse_lost_zeros(truth.table, truth.path, run.table, label)
-        # one run held whole, read from a file (a pipe, standard input): its topics scored
-        # are counted, as a file read in blocks counts them (several: the runs are)
+        # one run held whole, read from a file (a pipe, standard input): scored in blocks
+        # of whole topics, as a file read in blocks is, counted (several: the runs are);
+        # with or without a bar, one path: it peaks at under half the memory of the run
+        # scored as one block, in less time (7M lines piped, -m official: 882 against
+        # 2,100 MiB, 10.6 against 15.2 s)
         lines = self.budget.block_lines
         parts = len(self.sources) == 1 and isinstance(source, (str, os.PathLike))
         parts = parts and run.table.num_rows > lines
         try:
-            if progress is not None and self.read_whole is None and parts:
+            if self.read_whole is None and parts:
                 result, columns, flags = _evaluate_in_parts(
                     run.table, name, run.path, plan, tie_bounds, lines, progress
                 )
@@ -267,8 +270,9 @@ def _evaluate_in_parts(table, name: str, path, plan: _Plan, tie_bounds, lines, c
     """A run held whole scored as a file read in blocks is (:func:`_evaluate_blocks`,
     trec_eval 9.0.8's reading without -R, -Z or -D): in blocks of whole topics of about
     ``lines`` lines (a topic's lines in their order, its line numbers kept), telling
-    ``counted`` ``("scoring topics", topics scored, topics)`` after each, as a file's blocks
-    tell it (their total unknown); ``(result, columns, flags)``."""
+    ``counted`` (None: nothing) ``("scoring topics", topics scored, topics)`` first and
+    after each, as a file's blocks tell it (their total unknown); ``(result, columns,
+    flags)``."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -282,12 +286,14 @@ def _evaluate_in_parts(table, name: str, path, plan: _Plan, tie_bounds, lines, c
     starts = [0, *(np.flatnonzero(changes.to_numpy(zero_copy_only=False)) + 1).tolist()]
 
     blocks, topics, first = [], 0, 0
+    tell = counted or (lambda *_: None)
+    tell("scoring topics", 0, len(starts))  # timed from here, not from the first block
     for start in [*starts[1:], len(qids)]:
         if start - first >= lines or start == len(qids):
             part = table.take(order.slice(first, start - first))
             blocks.append(score_block(part, plan, tie_bounds))
             topics += len(blocks[-1].run_qids)
-            counted("scoring topics", topics, len(starts))  # all known: a bar with an ETA
+            tell("scoring topics", topics, len(starts))  # all known: a bar with an ETA
             first = start
     return run_result(blocks, name, path, runid, plan, tie_bounds)
 
