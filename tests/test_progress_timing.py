@@ -134,3 +134,20 @@ def test_fuse_optimize_ends_its_bar_before_its_choice_and_warnings(tmp_path, cap
         for said in ("chose ", "trecbench: warning", "wrote "):
             if said in line:
                 assert line.split("\r")[-1].startswith(said), repr(line)
+
+
+def test_topics_noted_beside_the_reading_are_timed_from_the_first_note(clock, capsys):
+    # when the topics took the line from the reading bar, their first frame said
+    # "6578 topics [00:00, 18667206.84 topics/s]": timed from that frame (reviewer 368)
+    tasks = progress_module.TaskProgress(delay=0, interval=0, stale=0.5)
+    tasks("reading r.run", 0, 1000)
+    tasks("scoring topics", 0, None)
+    for second in range(1, 5):
+        clock.now += 0.25
+        tasks("reading r.run", 250 * second, 1000)
+        tasks("scoring topics", 1000 * second, None)
+    clock.now += 1.0  # the reading is over (finished): the topics take the line
+    tasks("scoring topics", 5000, None)
+    tasks.close()
+    rates = [float(r) for r in re.findall(r"([\d.]+) topics/s", capsys.readouterr().err)]
+    assert rates and rates[-1] == pytest.approx(2500, rel=0.01)  # 5,000 topics in 2 s
