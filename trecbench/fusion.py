@@ -191,7 +191,7 @@ def ranked_tables(runs, progress: Progress | None = None, names=None) -> list[pa
     for run, name in zip(runs, names, strict=True):
         with held.naming(run, name):  # as trecbench.naming.run_names names it
             loaded = load(run, "run", progress=progress)
-            table = carry_integer_ids(loaded.table, _ranked(loaded).table())
+            table = carry_integer_ids(loaded.table, rank_loaded(loaded).table())
         if isinstance(run, (str, os.PathLike)):
             twin = next((i for i in files if same_rows(tables[i], table)), None)
             if twin is not None:
@@ -402,13 +402,18 @@ def ranked_run(
 
     version = versions.get(compat)
     loaded = load(source, "run", progress=progress, version=version, score_text=score_text)
-    return _ranked(loaded, compares_float32(version, float32))
+    return rank_loaded(loaded, compares_float32(version, float32))
 
 
-def _ranked(loaded, float32: bool = True) -> ranking.RankedRun:
-    order = ranking.order_run(loaded.table, float32)
+def rank_loaded(loaded, float32: bool = True, step=lambda: None) -> ranking.RankedRun:
+    """A run loaded (:func:`trecbench.evaluation.load`) in trec_eval's order, its rows not
+    yet moved, a document listed twice in a topic refused; ``step()`` told after its sort,
+    its ties ordered and its duplicates checked (:func:`trecbench.inputs.streams.steps`)."""
+    order = ranking.order_run(loaded.table, float32, step=step)
+    step()
     ranked = ranking.RankedRun(loaded.table, order, order.qids.to_pylist())
     ranked.check_duplicates(loaded.origin)
+    step()
     return ranked
 
 

@@ -188,14 +188,14 @@ class TaskProgress:
             # timed from its first report, noted or drawn (a bar that takes over from the
             # notes counted all their topics over no time: 18,667,207 topics/s)
             start = self.starts.setdefault(label, now)
-            reading = not self.finished and now - self.last < self.stale
-            if label == "scoring topics" and self.label != label and reading:
+            busy = not self.finished and now - self.last < self.stale  # the job on screen
+            if label == "scoring topics" and self.label != label and busy:
                 # one run read and scored in turns: its topics beside its reading bar (a
                 # pipe's, of no known size, is never finished: once it stops, they take over)
                 self.current.note(f"{done:,} topics scored")
                 return
             if label != self.label:
-                if not self.finished and now - self.last < self.stale:
+                if busy:
                     return  # another job is under way: this one waits for its turn
                 self.close_current()
                 unit = self.units.get(label) or self.units.get(label.split(" ", 1)[0], " steps")

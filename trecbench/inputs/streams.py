@@ -33,7 +33,6 @@ Every source notes its path as an input of the call (:func:`trecbench.outputs.no
 from __future__ import annotations
 
 import io
-import itertools
 import lzma
 import os
 import queue
@@ -74,14 +73,20 @@ def labelled(progress: LabelledProgress | None, label: str) -> Progress | None:
     return None if progress is None else lambda done, total: progress(label, done, total)
 
 
-def steps(progress: LabelledProgress | None, label: str, total: int) -> Callable[[], None]:
-    """A call that tells ``progress`` one more of ``total`` steps of ``label`` done (0 of
-    them told now); nothing without ``progress``."""
+def steps(progress: LabelledProgress | None, label: str, total: int) -> Callable[..., None]:
+    """A call ``step(more=1)`` that tells ``progress`` ``more`` steps more of ``total`` steps
+    of ``label`` done (0 of them told now); nothing without ``progress``."""
     if progress is None:
-        return lambda: None
-    done = itertools.count(1)
+        return lambda more=1: None
+    done = 0
     progress(label, 0, total)
-    return lambda: progress(label, next(done), total)
+
+    def step(more: int = 1) -> None:
+        nonlocal done
+        done += int(more)
+        progress(label, done, total)
+
+    return step
 
 
 GZIP_MAGIC = NAMED["gzip"].magic

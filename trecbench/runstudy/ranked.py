@@ -36,8 +36,8 @@ def load_ranked(source, depth: int | None = None, progress=None, name=None) -> p
     ranking (``ordering <name>``: sorted, its ties ordered, its duplicates checked, its
     columns moved: seconds for millions of lines); ``name``: the run's, which an error
     about a run held in memory gives (:func:`trecbench.inputs.held.naming`)."""
-    from .. import ranking
     from ..evaluation import load
+    from ..fusion import rank_loaded
     from ..score_precision import compares_float32
     from ..trec_eval import compat as versions
 
@@ -45,11 +45,7 @@ def load_ranked(source, depth: int | None = None, progress=None, name=None) -> p
     with held.naming(source, name):
         loaded = load(source, "run", progress=progress, version=version)
         step = steps(progress, f"ordering {name or loaded.origin}", 4)
-        order = ranking.order_run(loaded.table, compares_float32(version, True), step=step)
-        step()
-        ranked = ranking.RankedRun(loaded.table, order, order.qids.to_pylist())
-        ranked.check_duplicates(loaded.origin)
-        step()
+        ranked = rank_loaded(loaded, compares_float32(version, True), step)
     columns = _ranked_columns(ranked, depth)
     step()
     return carry_integer_ids(ranked.run_table, columns)

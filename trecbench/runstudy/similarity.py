@@ -38,6 +38,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, input_warnings, outputs
 from ..errors import NoOverlapError, Setting, UsageError
+from ..inputs.streams import steps
 from ..kendall import pair_counts
 from . import ranked as ranked_runs
 from .ranked import SLICE
@@ -178,10 +179,9 @@ def similarity(
     # pair has one) before any pair is measured, not after measuring all of them
     topics = [_topics(table) for table in tables]
     apart = {
-        (i, j): f"{b}: no topic in common with {a}: no similarity to measure"
+        (i, j): f"{named[j]}: no topic in common with {named[i]}: no similarity to measure"
         for i, j in every
         if topics[i].isdisjoint(topics[j])
-        for a, b in [(source_name(sources[x]) or labels[x] for x in (i, j))]
     }
     if len(apart) == len(every):  # nothing to show: as trec_eval without a topic
         if len(every) == 1:
@@ -225,7 +225,7 @@ def pair_similarity(
     qids, (topic_a, topic_b) = ranked_runs.topic_codes([a, b])
     length_a = np.bincount(topic_a, minlength=len(qids))
     length_b = np.bincount(topic_b, minlength=len(qids))
-    told = _told(progress, f"measuring {name_a} vs {name_b}", 3 * len(qids))
+    told = steps(progress, f"measuring {name_a} vs {name_b}", 3 * len(qids))
     topic, rank_a, rank_b = _shared_ranks(a, b, topic_a, topic_b, len(qids), told)
     values = rbo(topic, np.maximum(rank_a, rank_b), length_a, length_b, settings.rbo_p, told)
     values["overlap"] = _top_overlap(topic, rank_a, rank_b, length_a, length_b, settings)
@@ -243,22 +243,6 @@ def _unmeasured(a: pa.Table, b: pa.Table, name_a: str, name_b: str) -> PairSimil
     values = {name: np.zeros(len(qids)) for name in STATISTICS}
     shared = np.zeros(len(qids), np.int64)
     return PairSimilarity(name_a, name_b, qids.to_pylist(), values, length_a, length_b, shared)
-
-
-def _told(progress, label: str, total: int):
-    """``told(more)``: ``more`` steps of ``total`` done, told to ``progress`` as ``(label,
-    done, total)`` (0 told now); nothing without ``progress``."""
-    if progress is None:
-        return lambda more: None
-    done = 0
-    progress(label, 0, total)
-
-    def told(more: int) -> None:
-        nonlocal done
-        done += int(more)
-        progress(label, done, total)
-
-    return told
 
 
 def _shared_ranks(
