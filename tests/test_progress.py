@@ -484,6 +484,23 @@ def test_a_pipe_run_read_whole_counts_its_topics_scored(tmp_path, monkeypatch):
     writer.join()
     assert len(parts) == 1 and parts[0][-1] is None
     assert quiet.to_frame(per_query=True).droplevel("run").equals(per_topic[1])
+    # two runs from pipes: each scored in blocks too (it was one run only), neither told
+    # of its topics (the runs scored are counted)
+    parts.clear()
+    os.mkfifo(tmp_path / "pipe2")
+    writers = [
+        threading.Thread(target=(tmp_path / pipe).write_text, args=("".join(lines),))
+        for pipe in ("pipe", "pipe2")
+    ]
+    for writer in writers:
+        writer.start()
+    two = trecbench.evaluate(tmp_path / "q", [tmp_path / "pipe", tmp_path / "pipe2"], measures)
+    for writer in writers:
+        writer.join()
+    assert len(parts) == 2 and all(called[-1] is None for called in parts)
+    frame = two.to_frame(per_query=True)
+    second = frame.xs(frame.index.get_level_values("run")[-1], level="run")
+    assert second.equals(per_topic[1])
 
 
 def test_topics_scored_take_the_line_once_a_pipe_s_reading_bar_stops(capsys):

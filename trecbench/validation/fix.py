@@ -275,13 +275,11 @@ def _canonical_rows(
 def _renumbered(ranked: pa.Table) -> pa.Table:
     """``ranked`` (in trec_eval order; rows dropped from a table :func:`rank_table` ranked,
     so still in its order: not sorted again) with its ranks renumbered 1..n per topic."""
-    qid = ranked.column("qid").combine_chunks()
-    n = len(qid)
-    changed = arrow.to_numpy(pc.not_equal(qid.slice(1), qid.slice(0, n - 1))) if n else []
-    starts = np.concatenate([[0], np.flatnonzero(changed) + 1]).astype(np.int64)
-    ranks = np.arange(n, dtype=np.int64) - np.repeat(starts, np.diff(starts, append=n)) + 1
+    from ..ranking import ranks_within
+
+    ranks = ranks_within(ranked.column("qid"))
     where = ranked.column_names.index("rank")
-    return ranked.set_column(where, "rank", arrow.array(ranks[:n], pa.int64()))
+    return ranked.set_column(where, "rank", arrow.array(ranks, pa.int64()))
 
 
 def _rewritten_lines(
