@@ -118,3 +118,27 @@ def test_a_sort_holds_across_a_change_of_measure_and_rows_are_built_once(browser
         "return document.querySelector('#topic-table tbody tr') === arguments[0]", first
     )
     assert same
+
+
+def test_the_focus_stays_in_the_pager_when_its_button_is_disabled(browser, topics_page):
+    """Enter on Next reaching the last page disabled the focused button, and the focus fell
+    to <body> (a keyboard's user back at the page's start): it goes to Previous, and from
+    Previous reaching the first page to Next."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    def focused() -> str:
+        return browser.execute_script(
+            "return document.activeElement.id || document.activeElement.tagName"
+        )
+
+    browser.get(topics_page.as_uri())
+    browser.execute_script("document.getElementById('topic-next').focus()")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    assert focused() == "topic-next"  # page 2 of 3: Next still enabled
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    assert browser.execute_script(SHOWN_QIDS)[0] == QIDS[200]
+    assert focused() == "topic-previous"
+    ActionChains(browser).send_keys(Keys.ENTER).send_keys(Keys.SPACE).perform()
+    assert browser.execute_script(SHOWN_QIDS)[0] == QIDS[0]
+    assert focused() == "topic-next"
