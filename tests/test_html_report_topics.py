@@ -142,3 +142,27 @@ def test_the_focus_stays_in_the_pager_when_its_button_is_disabled(browser, topic
     ActionChains(browser).send_keys(Keys.ENTER).send_keys(Keys.SPACE).perform()
     assert browser.execute_script(SHOWN_QIDS)[0] == QIDS[0]
     assert focused() == "topic-next"
+
+
+def test_a_search_finding_no_topic_says_so_when_the_topics_fit_one_page(browser, tmp_path):
+    """The pager, which holds "No topic found", was hidden whenever the topics fit one page:
+    a search of a 100-topic page that found none showed an empty table and said nothing."""
+    from selenium.webdriver.common.by import By
+
+    (tmp_path / "q").write_text("".join(f"{q} 0 R0 1\n" for q in QIDS[:3]))
+    (tmp_path / "r.run").write_text("".join(f"{q} Q0 R0 1 1 r\n" for q in QIDS[:3]))
+    page = tmp_path / "small.html"
+    args = ["score", "-m", "map", str(tmp_path / "q"), str(tmp_path / "r.run"), "--quiet"]
+    assert run([*args, "--html", str(page)]) == 0
+    browser.get(page.as_uri())
+    pager, search = (
+        browser.find_element(By.ID, "topic-pages"),
+        browser.find_element(By.ID, "topic-search"),
+    )
+    assert not pager.is_displayed()  # three topics: no page to turn to
+    search.send_keys("zzz")
+    assert browser.execute_script(SHOWN_QIDS) == []
+    assert pager.is_displayed() and pager.text == "No topic found"  # no button to turn
+    search.clear()
+    search.send_keys("t00")
+    assert len(browser.execute_script(SHOWN_QIDS)) == 3 and not pager.is_displayed()
