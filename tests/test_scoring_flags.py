@@ -60,6 +60,13 @@ def test_settings_are_said_in_the_records_order_and_an_unknown_one_as_its_key():
     assert flag_text({"later_setting": 4}) == "later_setting=4"
 
 
+def test_n_0_is_not_said():
+    """-N 0 is -N's default (trec_eval's: no collection size): "Scored with -N 0" said a
+    setting that is the same as not giving it."""
+    assert flag_text(_record(num_docs=0)) == ""
+    assert flag_text(_record(num_docs=0, judged_only=True)) == "-J"
+
+
 def test_score_html_says_c(tmp_path):
     (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\n")
     (tmp_path / "r.run").write_text("q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\n")

@@ -27,6 +27,8 @@ _FLAGS: dict[str, tuple[Any, str]] = {
     "maxontsim_formula": (None, "--maxontsim-formula {}"),
     "ontology": (None, "--ontology {}"),
 }
+# a value the same as not giving the flag: -N 0 is trec_eval's default (no collection size)
+_ALSO_DEFAULT = {"num_docs": 0}
 # -D LEVEL[.QID]: one flag of two settings
 _DEBUG = ("debug_level", "debug_query")
 
@@ -54,7 +56,7 @@ def flag_text(evaluation: Mapping[str, Any]) -> str:
             default, spelling = _float32_default(evaluation), "float32={}"
         else:
             default, spelling = _FLAGS.get(key, (None, f"{key}={{}}"))
-        if value == default:
+        if value == default or (key in _ALSO_DEFAULT and value == _ALSO_DEFAULT[key]):
             continue
         flags.append(spelling.format(value) if "{}" in spelling else spelling)
     return " ".join(flags)
