@@ -697,7 +697,9 @@ def test_evaluation_options_equal_score_and_move_the_numbers(trec_eval_suite, tm
         assert report["evaluation"] == expected | recorded
         assert "ontology" not in report
         text = (tmp_path / flags[0] / "BenchmarkComparison.md").read_text()
-        assert f"- Scored with {' '.join(flags)} (as trecbench score)\n" in text
+        # the -c the numbers use (compare's --missing zero), in score's record's order
+        said = " ".join([*flags, "-c"] if flags[0] == "-l" else ["-c", *flags])
+        assert f"- Scored with {said} (as trecbench score)\n" in text
 
 
 def test_cli_manifest_lists_inputs_and_outputs_with_checksums(trec_eval_suite, tmp_path):

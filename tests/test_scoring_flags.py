@@ -4,6 +4,7 @@ it said "-J -N 100" of ``score -N 100 -J -c`` (each flag had been listed by hand
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -76,3 +77,30 @@ def test_score_html_says_c(tmp_path):
     assert run([*args, f"{folder}/qrels", f"{folder}/r.run", "--html", str(page), "--quiet"]) == 0
     said = re.findall(r"<li>Scored with ([^<]*) \(as trecbench score\)</li>", page.read_text())
     assert said == ["-c -J -N 100"]
+
+
+def test_compare_says_the_c_of_its_missing_zero(tmp_path, capsys):
+    """compare's default --missing zero counts a topic a run has no results for as 0, as
+    score -c does, but its line said "Scored with -l 2": score -l 2 gave another MAP.
+    --missing drop keeps the topics every run holds, which no -c says. The MAPs by hand:
+    the qrels' t1 and t2 with one relevant document each (grade 2), b ranking it first on
+    t1 and lacking t2: 1 over two topics, 0.5 (score -c; trec_eval 9.0.8 -l 2 -c: 0.5000),
+    1 over one (score, and --missing drop's t1 alone)."""
+    (tmp_path / "qrels").write_text("t1 0 d1 2\nt2 0 d1 2\n")
+    (tmp_path / "a.run").write_text("t1 Q0 d1 1 2 a\nt2 Q0 d1 1 2 a\n")
+    (tmp_path / "b.run").write_text("t1 Q0 d1 1 2 b\n")
+    files = [str(tmp_path / name) for name in ("qrels", "a.run", "b.run")]
+    for missing, said, mean in (("zero", "-l 2 -c", 0.5), ("drop", "-l 2", 1.0)):
+        out = tmp_path / missing
+        args = ["compare", *files, "-m", "map", "-l", "2", "--missing", missing]
+        assert run([*args, "--quiet", "-o", str(out)]) == 0
+        text = (out / "BenchmarkComparison.md").read_text()
+        assert f"- Scored with {said} (as trecbench score)\n" in text
+        page = (out / "report.html").read_text()
+        assert f"<li>Scored with {said} (as trecbench score)</li>" in page
+        summary = json.loads((out / "BenchmarkReport.json").read_text())["results"][0]["summary"]
+        assert [row["mean"] for row in summary if row["run"] == "b"] == [mean]
+    capsys.readouterr()
+    for flags, mean in ((["-c"], "0.5000"), ([], "1.0000")):
+        assert run(["score", "-l", "2", *flags, "-m", "map", files[0], files[2]]) == 0
+        assert capsys.readouterr().out.split() == ["map", "all", mean]

@@ -297,7 +297,10 @@ def header_lines(comparison) -> list[str]:
             "Macro sections: mean of the strata's means; stratified bootstrap intervals "
             f"(resampling within strata); {settings.label(macro=True)}"
         )
-    flags = flag_text(comparison.evaluation or {})
+    # compare's default --missing zero averages as score -c does: said, though compare
+    # takes no -c (a comparison of scores given has no record, and was not scored here)
+    recorded = comparison.evaluation
+    flags = flag_text(recorded, settings.missing) if recorded is not None else ""
     if flags:
         lines.append(f"Scored with {flags} (as trecbench score)")
     ontology = comparison.ontology

@@ -39,10 +39,24 @@ def _float32_default(evaluation: Mapping[str, Any]) -> bool:
     return compat_version(evaluation.get("compat") or DEFAULT_COMPAT).float32
 
 
-def flag_text(evaluation: Mapping[str, Any]) -> str:
+def _as_complete(evaluation: Mapping[str, Any]) -> dict[str, Any]:
+    """``evaluation`` with ``complete`` on, where score's record holds it (after -l)."""
+    record = {key: value for key, value in evaluation.items() if key != "complete"}
+    keys = list(record)
+    place = keys.index("relevance_level") + 1 if "relevance_level" in keys else 0
+    keys.insert(place, "complete")
+    return {key: True if key == "complete" else record[key] for key in keys}
+
+
+def flag_text(evaluation: Mapping[str, Any], missing: str | None = None) -> str:
     """The settings of ``evaluation`` not at their default as command-line flags
     (``-l 2 -c -M 100 -J``), in the record's order; a key of no known flag as
-    ``key=value``."""
+    ``key=value``. ``missing``: the comparison's policy for a topic a run has no results
+    for; ``"zero"`` scores it 0 and counts it in the means, as score does under -c (said
+    though compare's record has no -c); ``"drop"`` keeps the topics every run holds, which
+    no flag of score's says (its means are each run's own topics without -c)."""
+    if missing == "zero":
+        evaluation = _as_complete(evaluation)
     flags = []
     for key, value in evaluation.items():
         if key in _DEBUG:
