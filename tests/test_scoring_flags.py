@@ -104,3 +104,26 @@ def test_compare_says_the_c_of_its_missing_zero(tmp_path, capsys):
     for flags, mean in ((["-c"], "0.5000"), ([], "1.0000")):
         assert run(["score", "-l", "2", *flags, "-m", "map", files[0], files[2]]) == 0
         assert capsys.readouterr().out.split() == ["map", "all", mean]
+
+
+def test_paths_are_shell_quoted_and_isolated_by_markup(tmp_path, monkeypatch):
+    """-Z "my z ر.txt" was said as "-Z ⁨my z ر.txt⁩" on the page (and "-Z my z ر.txt" in
+    the Markdown): three words pasted, and the page's isolates inside the path. It is one
+    shell word now, the page isolating it by <bdi> around the quoted word."""
+    import shlex
+
+    from trecbench import evaluate
+    from trecbench.comparison import from_evaluation
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q").write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 2 a\nq2 Q0 d2 1 2 a\n")
+    name = "my z \u0631.txt"
+    (tmp_path / name).write_text("q1 P_1 0.5 0.1\nq2 P_1 0.5 0.1\n")
+    comparison = from_evaluation(evaluate("q", "a.run", ["P.1"], zscores=name))
+    said = re.findall(r"Scored with (.*) \(as trecbench score\)", comparison.markdown())
+    assert said == ["-Z 'my z \u0631.txt'"] and shlex.split(said[0]) == ["-Z", name]
+    page = tmp_path / "p.html"
+    assert run(["score", "-Z", name, "-m", "P.1", "q", "a.run", "--html", str(page)]) == 0
+    said = re.findall(r"<li>Scored with (.*) \(as trecbench score\)</li>", page.read_text())
+    assert said == ["-Z <bdi>&#39;my z \u0631.txt&#39;</bdi>"]

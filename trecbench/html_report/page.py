@@ -238,6 +238,22 @@ def _unseen(character: str) -> str:
     return f"\\u{code:04x}"
 
 
+def _scored_with(line: str):
+    """A header line; the "Scored with" line, a command to paste, with its right-to-left
+    paths' isolates (:func:`~trecbench.escaping.isolated_text`, outside their quotes) as
+    ``<bdi>`` (markup, as :func:`_json_shown` isolates), no character of the text."""
+    from markupsafe import Markup, escape  # Jinja2's
+
+    if not line.startswith("Scored with "):
+        return line
+    parts = re.split("\u2068([^\u2068\u2069]*)\u2069", line)  # text, isolated, text...
+    return Markup(
+        "".join(
+            str(escape(p)) if i % 2 == 0 else f"<bdi>{escape(p)}</bdi>" for i, p in enumerate(parts)
+        )
+    )
+
+
 def _json_shown(document: dict):
     """``document`` as JSON text (the report's values: a text read from an input as read,
     a right-to-left name without the page's isolates), for a ``<pre>``: a character the
@@ -417,7 +433,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble, st
             title=_page_text(title),
             preamble=blocks.shown(preamble or []),
             conclusions=_conclusions(comparison),
-            header=cells.header_lines(comparison),
+            header=[_scored_with(line) for line in cells.header_lines(comparison)],
             legend=cells.legend_text(comparison, markdown=False),
             columns=[
                 "Measure",

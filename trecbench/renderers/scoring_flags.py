@@ -6,9 +6,11 @@ flag of its own (``float32``: the API's alone) is written as its keyword (``floa
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from typing import Any
 
+from ..escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
 from ..trec_eval.compat import DEFAULT as DEFAULT_COMPAT
 from ..trec_eval.compat import get as compat_version
 
@@ -27,6 +29,8 @@ _FLAGS: dict[str, tuple[Any, str]] = {
     "maxontsim_formula": (None, "--maxontsim-formula {}"),
     "ontology": (None, "--ontology {}"),
 }
+# the settings that are paths: shell-quoted, so that the line pastes as a command
+_PATHS = ("zscores", "ontology")
 # a value the same as not giving the flag: -N 0 is trec_eval's default (no collection size)
 _ALSO_DEFAULT = {"num_docs": 0}
 # -D LEVEL[.QID]: one flag of two settings
@@ -37,6 +41,16 @@ def _float32_default(evaluation: Mapping[str, Any]) -> bool:
     """float32's default: as the version reproduced holds scores (9.x float32, 10.0
     doubles; the record says what the ranking did)."""
     return compat_version(evaluation.get("compat") or DEFAULT_COMPAT).float32
+
+
+def _quoted(path: str) -> str:
+    """``path`` as a shell word (``'my z.txt'``); the page's isolates around a right-to-left
+    one (:func:`~trecbench.escaping.isolated_text`) kept outside the quotes, where the page
+    makes them markup (``<bdi>``) and they are no character of the command."""
+    marks = FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
+    if len(path) > 1 and (path[0], path[-1]) == marks:
+        return f"{marks[0]}{shlex.quote(path[1:-1])}{marks[1]}"
+    return shlex.quote(path)
 
 
 def _as_complete(evaluation: Mapping[str, Any]) -> dict[str, Any]:
@@ -72,5 +86,7 @@ def flag_text(evaluation: Mapping[str, Any], missing: str | None = None) -> str:
             default, spelling = _FLAGS.get(key, (None, f"{key}={{}}"))
         if value == default or (key in _ALSO_DEFAULT and value == _ALSO_DEFAULT[key]):
             continue
+        if key in _PATHS and isinstance(value, str):
+            value = _quoted(value)
         flags.append(spelling.format(value) if "{}" in spelling else spelling)
     return " ".join(flags)
