@@ -203,3 +203,18 @@ def test_r1_takes_no_byte_order_mark_at_a_line_start_for_a_separator(tmp_path):
     assert found == [
         "expected 6 fields (qid Q0 docno rank score tag), found 5 (is the Q0 column missing?)"
     ]
+
+
+def test_r2_names_a_blank_in_the_first_qid_of_a_file_with_a_byte_order_mark(tmp_path):
+    """The first qid of a file starting with a BOM was left out of R2's search (the BOM is
+    R23's), so a NBSP in it fell to the line's generic message (reviewer 371)."""
+    path = tmp_path / "r.run"
+    path.write_bytes("\ufeff1\u00a0Q0 d1 1 2.0 t\n".encode())
+    (finding,) = [f for f in validate_run(path).findings if f.rule == "R2"]
+    assert (finding.field, finding.message) == (
+        "qid",
+        "U+00A0 (NO-BREAK SPACE) at character 3 of the qid '\ufeff1\u00a0Q0': invisible, and "
+        "part of the field to trec_eval, not a separator",
+    )
+    path.write_bytes("\ufeff1 Q0 d1 1 2.0 t\n".encode())  # the BOM alone: R23's only
+    assert [f.rule for f in validate_run(path).findings] == ["R23"]

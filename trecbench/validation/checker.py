@@ -354,18 +354,20 @@ class Checker:
         ]
         index = arrow.array(rows)
         where = np.full(len(rows), -1)
+        bom = tokens.head.startswith(trec_text.BOM)
         for column in reversed(range(len(tokens.fields))):
             hit = trec_text.matches(
                 tokens.fields[column].take(index), trec_text.UNICODE_SPACE_PATTERN
             )
-            if column == 0 and tokens.head.startswith(trec_text.BOM):
-                hit &= tokens.line[rows] != 1  # the BOM itself is R23
+            # the BOM itself is R23: the first qid's other characters are looked at
+            for k in np.flatnonzero(hit & (tokens.line[rows] == 1)) if column == 0 and bom else ():
+                first_qid = tokens.fields[0][int(rows[k])].as_py()
+                hit[k] = invisible_character(first_qid, 1) is not None
             where[hit] = column
         # a blank between fields leaves no trace in the fields but the count: whole line
         docno = self.field_names.index("docno")
         in_docno = rows[where == docno]
         elsewhere = rows[where != docno]
-        bom = tokens.head.startswith(trec_text.BOM)
 
         def message(row: int, column: int) -> str:
             if column < 0:  # in no field read
