@@ -19,9 +19,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..errors import EMPTY_FILE
 from ..hash_index import string_hash
 from ..inputs import trec_text
-from ..inputs.streams import EMPTY_FILE, GZIP_MAGIC
+from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..inputs.unconverted import columns_message
 from ..text_encoding import wide_encoding, wide_file
