@@ -76,8 +76,10 @@ def test_compare_latex_prints_a_run_named_with_dashes_as_named(capsys, tmp_path,
     assert any(line.startswith("a & bm25-{}-rm3 & ") for line in lines)
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex and pdftotext")
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext")
+@pytest.mark.skipif(
+    shutil.which("pdflatex") is None or shutil.which("pdftotext") is None,
+    reason="needs pdflatex and pdftotext (.ci/run installs texlive-latex-base, poppler-utils)",
+)
 @pytest.mark.parametrize("encoding", ["OT1", "T1"])
 def test_names_print_as_given_in_a_compiled_table(tmp_path, encoding):
     body = " \\\\\n".join(latex_escape(name) for name in LIGATURES)
