@@ -30,6 +30,18 @@ def test_the_json_records_tool_environment_settings_and_every_input(capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["tool"] == {"name": "trecbench", "version": __version__}
     assert document["environment"] == environment()
+    # and what it records, against sources of its own (reviewer 373: the line above
+    # compares the report with the function that made it)
+    import platform
+    from importlib.metadata import version
+
+    recorded = document["environment"]
+    assert (recorded["python"], recorded["machine"]) == (
+        platform.python_version(),
+        platform.machine(),
+    )
+    for package in ("numpy", "pyarrow", "scipy", "pytrec-eval-terrier", "ir-measures"):
+        assert recorded["packages"][package] == version(package), package
     assert document["created"].endswith("Z")
     settings = document["settings"]
     assert (settings["test"], settings["correction"], settings["seed"]) == ("t", "holm", None)

@@ -381,6 +381,17 @@ def test_runs_scored_in_workers_tell_of_their_bytes_read_then_of_the_runs_finish
     # the bytes first, then the runs finished: each bar in its turn
     labels = [label for label, *_ in told if label in ("reading 2 runs", "scoring")][1:]
     assert labels == sorted(labels), labels
+    # a worker passes on every count of its run's bytes, not only the last (these runs are
+    # read in one block each: the calling process above sees no count partway; reviewer 373)
+    from trecbench.evaluation.runs import _reading_told
+
+    bytes_read = [0, 0]
+    worker = _reading_told(bytes_read, 1)
+    for done in (0, 4096, 70_000):
+        worker(f"reading {runs[1]}", done, 100_000)
+        assert bytes_read == [0, done]
+    worker("scoring topics", 5, 40)  # not its bytes
+    assert bytes_read == [0, 70_000]
 
 
 class _Terminal(io.StringIO):
