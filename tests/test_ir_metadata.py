@@ -664,3 +664,26 @@ def test_a_block_past_a_bound_is_a_finding_of_validate_and_refused_by_score(
     assert run(["score", str(qrels), str(path)]) != 0
     out, err = capsys.readouterr()
     assert (out, err) == ("", f"trecbench: {path}:1: error[R30]: {too_long}\n")
+
+
+def test_a_description_s_tag_at_odds_is_refused_before_any_run_is_read(
+    tmp_path, capsys, monkeypatch
+):
+    """fuse --optimize searched every candidate (and said which it chose) before the
+    description's tag was found at odds with the fused run's, and nothing was written
+    (reviewer 374): the tag is known before any run is read, and checked then."""
+    from trecbench import fusion
+
+    def no_run_read(*args, **kwargs):
+        raise AssertionError("a run was read")
+
+    monkeypatch.setattr(fusion, "ranked_tables", no_run_read)
+    about = tmp_path / "about.yaml"
+    about.write_text("tag: hybrid\n")
+    rtask = ROOT / "data" / "hpo-rtask"
+    argv = ["fuse", "--ir-metadata", str(about), "--method", "combsum", "--optimize",
+            "MAP@100", "--qrels", str(rtask / "hpo-rtask.qrels"), str(rtask / "lexical.run"),
+            str(rtask / "vector.run"), "-o", str(tmp_path / "f.run")]  # fmt: skip
+    assert run(argv) == 2
+    err = capsys.readouterr().err
+    assert 'tag "hybrid" is not the fused run\'s tag "combsum"' in err and "chose" not in err

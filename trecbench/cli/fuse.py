@@ -167,7 +167,7 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import parquet_named, run_bytes
-    from ..fusion import check_distinct_files
+    from ..fusion import check_distinct_files, method_name
     from ..naming import check_run_tag
     from .progress import drawn
 
@@ -181,6 +181,9 @@ def fuse(
     if optimize is not None and qrels is None:
         raise UsageError("--optimize needs --qrels: the judgments it chooses on")
     check_distinct_files(runs, [qrels, metadata])  # before a run is read
+    # read and checked before the runs are: a tag at odds was refused after the search
+    run_tag = tag or method_name(method)  # the fused lines' tag
+    described = None if metadata is None else _description(metadata, run_tag)
     with drawn(quiet) as progress:
         fusion = {"method": method, "k": k, "norm": norm, "weights": weights, "depth": depth}
         tuning = {"measure": optimize, "qrels": qrels, "folds": folds, "seed": seed, "step": step}
@@ -193,7 +196,7 @@ def fuse(
         else:
             data = run_bytes(fused)
             if metadata is not None:  # tagged as the lines are: the method's canonical name
-                data = _with_metadata(data, metadata, runs, settings, tag or settings["name"])
+                data = _with_metadata(data, metadata, described, runs, settings, run_tag)
             if output == "-":
                 echo_bytes(data)  # every byte, or exit 2 (cli/stdout.py)
             else:
@@ -334,9 +337,27 @@ def _tuning_record(tuned, qrels) -> dict:
     return tuned.to_json() | {"qrels": {"path": str(qrels), "sha256": sha256}}
 
 
-def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
+def _description(given, tag: str) -> dict:
+    """The description in ``given`` (a YAML file) an ir_metadata block is made from, read
+    before the fusion: a ``tag`` of its own must be the fused run's ``tag``, as convert's
+    block names its run's."""
+    from ..errors import InputError
+    from ..inputs import ir_metadata
+
+    description = ir_metadata.read_file(given)
+    if str(description.get("tag", tag)) != tag:
+        raise InputError(
+            str(given),
+            None,
+            f"tag {ir_metadata.as_written(description['tag'])} is not the fused run's tag "
+            f"{ir_metadata.as_written(tag)}: leave the tag out or give --tag",
+        )
+    return description
+
+
+def _with_metadata(data: bytes, given, description: dict, runs, fusion: dict, tag: str) -> bytes:
     """The fused run's text with an ir_metadata block atop it: what trecbench knows of the
-    fusion, with the description in ``given`` (a YAML file) over it."""
+    fusion, with ``description`` (read from ``given``, :func:`_description`) over it."""
     from .. import __version__, provenance
     from ..errors import InputError
     from ..inputs import ir_metadata
@@ -351,14 +372,6 @@ def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
         "implementation": {"source": {"name": "trecbench", "version": __version__}},
         "platform": ir_metadata.platform(environment()),  # the versions behind the numbers
     }
-    description = ir_metadata.read_file(given)
-    if str(description.get("tag", tag)) != tag:  # as convert: the block names its run's tag
-        raise InputError(
-            str(given),
-            None,
-            f"tag {ir_metadata.as_written(description['tag'])} is not the fused run's tag "
-            f"{ir_metadata.as_written(tag)}: leave the tag out or give --tag",
-        )
     try:
         block = ir_metadata.block_text(ir_metadata.merged(known, description))
     except ValueError as error:
