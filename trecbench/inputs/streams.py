@@ -318,11 +318,7 @@ class _ReadAhead(ReadOnly):
             try:
                 raise item
             finally:
-                # no cycle of the error and this frame (its traceback holds the frame, the
-                # frame the error): it would keep the reader's frames, and the buffer
-                # being read into, alive until a garbage collection, and the caller could
-                # not resize that buffer (BufferError on a truncated file's salvage)
-                del item
+                del item  # no cycle of the error and this frame: see _forget_frames
         self._pending, self._ended = memoryview(item), not item
         return bool(item)
 
