@@ -45,6 +45,24 @@ def code_chunk_data() -> Path:
     return _require(CODE_CHUNK)
 
 
+@pytest.fixture(scope="module")
+def client():
+    """A Dask client of a LocalCluster of 2 workers in this process, for a test module.
+    No dashboard; the scheduler's HTTP server on a free loopback port: 8787 may be taken
+    (another cluster, a user's)."""
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
+    )
+    with distributed.Client(cluster) as connected:
+        yield connected
+    cluster.close()
+
+
 def write_tenths(folder: Path, relevant_in_top_10: dict[str, list[int]], prefix="T") -> Path:
     """Qrels and runs whose P@10 on topic ``{prefix}{i}`` is ``relevant_in_top_10[run][i] / 10``:
     each topic has 10 relevant and 10 non-relevant documents, and each run puts that many

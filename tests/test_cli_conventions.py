@@ -728,6 +728,15 @@ def test_standard_input_spelt_two_ways_is_refused(args, tmp_path):
     assert b"standard input ('-', /dev/stdin) can be read once: give it once" in done.stderr
 
 
+def _as_a_user(argv: list[str]) -> list[str]:
+    """``argv`` run without root's capabilities, as a user (root reads and writes
+    anywhere): under ``setpriv`` when run as root."""
+    if os.geteuid() != 0:
+        return argv
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return ["setpriv", "--bounding-set", caps, "--inh-caps=-all", "--", *argv]
+
+
 @pytest.mark.skipif(
     os.geteuid() == 0 and shutil.which("setpriv") is None, reason="root needs setpriv here"
 )
@@ -744,10 +753,7 @@ def test_a_folder_it_may_not_write_into_is_refused_before_the_work(tmp_path, arg
     ro = tmp_path / "ro"
     ro.mkdir(mode=0o555)
     argv = [sys.executable, "-m", "trecbench", *(str(a).format(ro=ro) for a in args)]
-    if os.geteuid() == 0:  # root writes anywhere: without its capabilities, as a user
-        caps = "-dac_override,-dac_read_search,-fowner"
-        argv = ["setpriv", "--bounding-set", caps, "--inh-caps=-all", "--", *argv]
-    done = subprocess.run(argv, capture_output=True, check=False)
+    done = subprocess.run(_as_a_user(argv), capture_output=True, check=False)
     assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
     assert done.stderr == f"trecbench: {ro}: cannot write here (Permission denied)\n".encode()
     assert list(ro.iterdir()) == []
@@ -776,10 +782,7 @@ def test_an_input_it_may_not_read_is_said_alike_by_every_command(tmp_path, args)
     unreadable.chmod(0)
     given = [str(a).format(f=unreadable, tmp=tmp_path) for a in args]
     argv = [sys.executable, "-m", "trecbench", *given]
-    if os.geteuid() == 0:  # root reads anything: without its capabilities, as a user
-        caps = "-dac_override,-dac_read_search,-fowner"
-        argv = ["setpriv", "--bounding-set", caps, "--inh-caps=-all", "--", *argv]
-    done = subprocess.run(argv, capture_output=True, check=False)
+    done = subprocess.run(_as_a_user(argv), capture_output=True, check=False)
     assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
     assert done.stderr == f"trecbench: {unreadable}: cannot read: Permission denied\n".encode()
 

@@ -29,20 +29,6 @@ from trecbench import (  # noqa: E402
 from trecbench.renderers import trec_format  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(  # no dashboard; the scheduler's HTTP server on a
-        n_workers=2,  # free loopback port: 8787 may be taken (another cluster, a user's)
-        threads_per_worker=1,
-        processes=False,
-        dashboard_address="127.0.0.1:0",
-        scheduler_kwargs={"dashboard": False},
-    )
-    with distributed.Client(cluster) as connected:
-        yield connected
-    cluster.close()
-
-
 @pytest.mark.parametrize(
     "seed, measures, options",
     [

@@ -13,20 +13,6 @@ import trecbench.dask as tbdask  # noqa: E402
 from trecbench import InputError  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        dashboard_address="127.0.0.1:0",
-        scheduler_kwargs={"dashboard": False},
-    )
-    with distributed.Client(cluster) as connected:
-        yield connected
-    cluster.close()
-
-
 def _lines(topic: int, count: int, bad_at: int | None = None) -> str:
     return "".join(
         f"q{topic} Q0 d{n} {n + 1} {'abc' if n + 1 == bad_at else 1000 - n} sys\n"
