@@ -487,8 +487,10 @@ class _Told:
     they are read, then the partitions scored of ``partitions``."""
 
     def __init__(self, progress, files: list[str] | None, partitions: int):
+        from .evaluation.runs import file_size
+
         self.progress, self.partitions = progress, partitions
-        self.sizes = [_size(path) for path in files or ()]
+        self.sizes = [file_size(path) for path in files or ()]
         self.total = None if None in self.sizes else sum(self.sizes)
         several = f"{len(self.sizes)} files"
         self.label = f"reading {files[0] if len(self.sizes) == 1 else several}"
@@ -508,13 +510,6 @@ class _Told:
             self.progress("scoring partitions", self.scored, self.partitions)
 
 
-def _size(path: str) -> int | None:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return None
-
-
 def _computed(client: Client, scored: list, facts: list, parts_read: list, told=None) -> tuple:
     """``(outcomes of scored, facts)`` computed on ``client``; an error is the first in
     the files' order, as one process reading them in turn raises it, whichever worker
@@ -525,7 +520,7 @@ def _computed(client: Client, scored: list, facts: list, parts_read: list, told=
     groups = (("parts", parts_read), ("facts", facts), ("scored", scored))
     futures = client.compute([task for _, tasks in groups for task in tasks])
     roles = [(kind, index) for kind, tasks in groups for index in range(len(tasks))]
-    role = {id(future): told for future, told in zip(futures, roles, strict=True)}
+    role = {id(future): kind for future, kind in zip(futures, roles, strict=True)}
     ordered = iter(futures)
     first = next(ordered, None)  # the first not known to have succeeded, in that order
     try:

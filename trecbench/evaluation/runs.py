@@ -184,7 +184,7 @@ class WorkersProgress:
 
         self.progress = progress
         self.bytes_read = multiprocessing.RawArray("q", len(sources))  # by run
-        self.sizes = [_file_size(source) for source in sources]
+        self.sizes = [file_size(source) for source in sources]
         # the bar's total: every run's size, when each is known (a pipe's is not)
         self.total = None if None in self.sizes else sum(self.sizes)
         self.label = f"reading {len(sources)} runs"
@@ -205,7 +205,7 @@ class WorkersProgress:
         self.progress("scoring", sum(finished), len(finished))
 
 
-def _file_size(source) -> int | None:
+def file_size(source) -> int | None:
     """The size of a run file, as its reader counts the bytes read; None for a pipe."""
     try:
         status = os.stat(source)
