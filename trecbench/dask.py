@@ -444,7 +444,7 @@ def _file_digest(path: str, checksums: bool) -> dict:
     try:
         return {"size": os.stat(path).st_size, "sha256": None}
     except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+        raise InputError.unreadable(path, exc) from None
 
 
 def _id_facts(table: pa.Table, qrels_integers: tuple[str, ...]) -> tuple:

@@ -73,4 +73,4 @@ def file_format(path: str):
     try:
         return sniff(path)[1]
     except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+        raise InputError.unreadable(path, exc) from None

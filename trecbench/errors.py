@@ -7,6 +7,7 @@ physical (1-based) line where the problem is, so every front end can say
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -129,6 +130,17 @@ class InputError(TrecbenchError):
         self.finding = finding
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
+
+    @classmethod
+    def unreadable(cls, path: str | os.PathLike, reason: str | OSError) -> InputError:
+        """``FILE: cannot read: REASON``: the file itself cannot be read (not its content;
+        ``reason`` is the system's words, an :class:`OSError`'s own), kept as ``reason``
+        for a caller that names the file otherwise (benchmark by its config key)."""
+        if isinstance(reason, OSError):
+            reason = reason.strerror or str(reason)
+        error = cls(os.fspath(path), None, f"cannot read: {reason}")
+        error.reason = reason
+        return error
 
     def cli_line(self) -> str:
         """The error as the CLI prints it: ``file:line: message``, or for a ``finding``

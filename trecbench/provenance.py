@@ -213,7 +213,7 @@ def read_file(path: str | os.PathLike) -> bytes:
             if not borrowed:
                 handle.close()
     except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
+        raise InputError.unreadable(path, exc) from None
     digest.update(data)
     remember(key, digest.record())
     return data
@@ -236,7 +236,7 @@ def file_digest(path: str | os.PathLike) -> tuple[int, str | None]:
             while block := handle.read(_BLOCK):
                 digest.update(block)
     except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
+        raise InputError.unreadable(path, exc) from None
     remember(key, digest.record())
     return digest.size, digest.sha256
 

@@ -304,9 +304,7 @@ def _unreadable(error: InputError, path: Path) -> str | None:
         return None
     if isinstance(error.__cause__, OSError) and error.__cause__.strerror:
         return error.__cause__.strerror  # the ontology's reader says Python's whole error
-    if error.message.startswith("cannot read: "):
-        return error.message.removeprefix("cannot read: ")
-    return None
+    return getattr(error, "reason", None)  # (InputError.unreadable's)
 
 
 def _check_runs_once(modes: list[Mode], path: Path) -> None:

@@ -37,7 +37,7 @@ class InputFile(click.ParamType):
         if path == "-":
             return self.path_type(path)
         if os.path.isdir(path):
-            raise InputError(path, None, "cannot read: Is a directory")
+            raise InputError.unreadable(path, "Is a directory")
         if not os.path.exists(path):
             if self.dataset_ids and _is_dataset_id(path):
                 return self.path_type(path)
@@ -46,7 +46,7 @@ class InputFile(click.ParamType):
             if isinstance(param, click.Option):  # --qrels -l: -l taken for want of a file
                 refuse_taken_option(ctx, param.opts[-1], path, f"give {param.opts[-1]} a file")
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
-            raise InputError(path, None, f"cannot read: {reason}")
+            raise InputError.unreadable(path, reason)
         return self.path_type(path)
 
 

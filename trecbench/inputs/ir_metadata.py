@@ -169,7 +169,7 @@ def read_file(path) -> dict[str, Any]:
     try:
         text = provenance.read_file(path).decode("utf-8")
     except OSError as error:
-        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+        raise InputError.unreadable(path, error) from None
     except UnicodeDecodeError:
         raise InputError(str(path), None, "not UTF-8") from None
     return _mapping(text, str(path), first_line=1)

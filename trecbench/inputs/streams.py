@@ -385,7 +385,7 @@ class Source:
             self._file, self._borrowed = provenance.opened(self.path)
             info = None if self._borrowed else os.fstat(self._file.fileno())
         except OSError as exc:
-            raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
+            raise InputError.unreadable(self.path, exc) from None
         self.regular = info is not None and stat.S_ISREG(info.st_mode)
         # where the file's bytes start: standard input redirected from a file is read from
         # where it stands, as trec_eval 10.0 reads it (`{ read h; trecbench ...; } < run`)
@@ -415,7 +415,7 @@ class Source:
                 if self.progress is not None:
                     self.progress(self._digest.size, self.total)
         except OSError as exc:
-            raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
+            raise InputError.unreadable(self.path, exc) from None
         memory.seek(0)
         self._memory = memory
 
@@ -439,7 +439,7 @@ class Source:
         try:  # a file that is not spooled is a regular one: its size is known
             return stored_ends(self._file.fileno(), self._start, self.total)
         except OSError as exc:
-            raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
+            raise InputError.unreadable(self.path, exc) from None
 
     def _content_head(self) -> bytes:
         """The content (decompressed) up to :data:`CONTENT_HEAD` bytes past its blank
@@ -561,7 +561,7 @@ class Source:
                 while self._raw.read(_SPOOL_BLOCK):
                     pass
             except OSError as exc:
-                raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
+                raise InputError.unreadable(self.path, exc) from None
         record = self._digest.record()
         provenance.remember(self.key, record)
         return record

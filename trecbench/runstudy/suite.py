@@ -78,7 +78,7 @@ def _document(path: Path) -> tuple[dict, ConfigText, dict]:
     try:
         data = provenance.read_file(path)
     except OSError as error:
-        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+        raise InputError.unreadable(path, error) from None
     document = load_toml(data, path, "a valid TOML suite")
     record = provenance.bytes_record(path, "suite", data)
     return document, ConfigText(path, utf8_text(data, str(path))), record
