@@ -294,6 +294,8 @@ def test_the_command_names_the_folds_option_it_refuses(capsys, folds, message):
         ("--qrels", "--optimize took the option '--qrels' as its value: "),
         # it read the qrels as a measure ("illegal measure ...")
         (QRELS, f"--optimize took '{QRELS}' as a measure name: "),
+        # it said "give a measure, e.g. measures='map'": the library's keyword, not the flag
+        (" ", "empty measure name ' ': "),
     ],
 )
 def test_optimize_given_no_measure_says_what_it_took_as_minus_m_does(capsys, value, said):

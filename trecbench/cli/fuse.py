@@ -256,6 +256,9 @@ def _optimized_measure(ctx: click.Context, value: str | None) -> str | None:
     or a path (``--optimize qrels/x.qrels``)."""
     if value is not None:
         check_measure_value(ctx, "--optimize", value)
+        if not value.strip():  # said of --optimize, not of the library's measures=
+            raise click.UsageError(f"empty measure name {value!r}: give --optimize a value "
+                                   "(e.g. --optimize nDCG@10)", ctx)  # fmt: skip
     return value
 
 
