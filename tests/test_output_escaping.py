@@ -632,3 +632,37 @@ def test_a_name_that_starts_a_list_item_stays_text(name, tmp_path, capsys, monke
     html = markdown_it.MarkdownIt("commonmark").render(f"- {markdown_text(name)}: note\n")
     assert html == f"<ul>\n<li>{name}: note</li>\n</ul>\n"
     assert markdown_text("1.50") == "1.50" and markdown_text("tfidf-word") == "tfidf-word"
+
+
+@pytest.mark.parametrize(
+    "warning",
+    [
+        pytest.param(("trecbench.evaluation.results", "UnjudgedWarning"), id="unjudged"),
+        pytest.param(("trecbench.comparison.tables", "OneStratumWarning"), id="one-stratum"),
+    ],
+)
+def test_a_warning_quoting_input_text_is_plain_text_escaped_by_each_output(warning):
+    # a warning that quotes a run's name or a stratum's value is the plain message as a
+    # str (what stderr prints), the quoted text escaped as each output escapes input text,
+    # and copied or pickled (a worker process's comparison) by its parts
+    import copy
+    import importlib
+    import pickle
+
+    from trecbench.escaping import escaper
+
+    module, name = warning
+    kind = getattr(importlib.import_module(module), name)
+    if name == "UnjudgedWarning":
+        from trecbench.evaluation.results import Unjudged
+
+        values = ("run\nb|c", "q rels", Unjudged(10, 100, 90, 5, 5))
+    else:
+        values = ("lang\nx", "d|e*", 7)
+    made = kind(*values)
+    assert "run\nb|c" in made or "d|e*" in made  # the plain message quotes as given
+    markdown = made.text(escaper("markdown"))
+    assert "\n" not in markdown and ("run%0Ab%7Cc" in markdown or "d%7Ce%2A" in markdown)
+    for again in (pickle.loads(pickle.dumps(made)), copy.deepcopy(made)):
+        assert again == made and type(again) is kind
+        assert again.text(escaper("markdown")) == markdown

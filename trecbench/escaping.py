@@ -112,3 +112,29 @@ def escaper(output_format: str):
     if output_format == "html":
         return isolated_text
     return escape_text
+
+
+class ShownWarning(str):
+    """A warning that quotes input text (a run's name, a path, a stratum's value): the
+    message as printed plainly, a ``str``, built from its parts (named by ``parts``, kept
+    as attributes), and :meth:`text`, the message with that text as each output shows it
+    (:func:`escaper`). A kind defines ``parts`` and ``said(*parts, shown)``."""
+
+    parts: tuple[str, ...] = ()
+
+    def __new__(cls, *values):
+        warning = super().__new__(cls, cls.said(*values, shown=str))
+        for name, value in zip(cls.parts, values, strict=True):
+            setattr(warning, name, value)
+        return warning
+
+    def __getnewargs__(self) -> tuple:  # pickled and copied by its parts
+        return tuple(getattr(self, name) for name in self.parts)
+
+    def text(self, shown) -> str:
+        """The message with its input text as ``shown`` shows it."""
+        return self.said(*self.__getnewargs__(), shown=shown)
+
+    @staticmethod
+    def said(*values, shown) -> str:  # pragma: no cover - each kind says its own
+        raise NotImplementedError

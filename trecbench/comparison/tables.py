@@ -11,6 +11,7 @@ import pandas as pd
 
 from .. import stats
 from ..errors import Setting, UsageError
+from ..escaping import ShownWarning
 from ..inputs.python_objects import index_label
 from ..rounding import mean_difference
 from ..statistical_tests import STRATIFIED_BOOTSTRAP_ONE
@@ -184,25 +185,15 @@ def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -
     return parts
 
 
-class OneStratumWarning(str):
+class OneStratumWarning(ShownWarning):
     """The warning of a grouping ``field`` whose topics all fall in one stratum ``value``
-    (of ``topics`` topics), as a ``str``; :meth:`text` shows the field and the value (read
-    from a sidecar: input text) as each output escapes its input text, as
-    :class:`~trecbench.evaluation.results.UnjudgedWarning` does."""
+    (of ``topics`` topics), in parts: the field and the value (read from a sidecar: input
+    text) shown as each output escapes its input text."""
 
-    def __new__(cls, field: str, value: str, topics: int):
-        warning = super().__new__(cls, cls._said(field, value, topics, str))
-        warning.field, warning.value, warning.topics = field, value, topics
-        return warning
-
-    def __getnewargs__(self) -> tuple:  # pickled and copied by its parts
-        return self.field, self.value, self.topics
-
-    def text(self, shown) -> str:
-        return self._said(self.field, self.value, self.topics, shown)
+    parts = ("field", "value", "topics")
 
     @staticmethod
-    def _said(field: str, value: str, topics: int, shown) -> str:
+    def said(field: str, value: str, topics: int, shown) -> str:
         from ..plurals import counted
 
         return (

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import tiebounds
 from ..errors import PerTopicWarning, UsageError
+from ..escaping import ShownWarning
 from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure, trec_label
 from ..plurals import few_reprs, share_percent
 from .settings import EvalSettings
@@ -145,23 +146,17 @@ class Unjudged:
         )
 
 
-class UnjudgedWarning(str):
-    """The warning about a run the qrels mostly do not know: the message as it is (a
-    ``str``), and its parts: the ``run``'s name, the ``qrels`` path it was scored with
-    (None: in memory) and its :class:`Unjudged` counts, so that each output escapes the
-    name and the path as it escapes its other input text (:meth:`text`)."""
+class UnjudgedWarning(ShownWarning):
+    """The warning about a run the qrels mostly do not know, in parts: the ``run``'s name,
+    the ``qrels`` path it was scored with (None: in memory) and its :class:`Unjudged`
+    counts, so that each output escapes the name and the path as it escapes its other
+    input text (:meth:`~trecbench.escaping.ShownWarning.text`)."""
 
-    def __new__(cls, run: str, qrels: str | None, unjudged: Unjudged):
-        warning = super().__new__(cls, unjudged.message(run, qrels))
-        warning.run, warning.qrels, warning.unjudged = run, qrels, unjudged
-        return warning
+    parts = ("run", "qrels", "unjudged")
 
-    def __getnewargs__(self) -> tuple:  # pickled and copied by its parts
-        return self.run, self.qrels, self.unjudged
-
-    def text(self, shown) -> str:
-        """The message, the name and the path as ``shown`` shows them."""
-        return self.unjudged.message(self.run, self.qrels, shown)
+    @staticmethod
+    def said(run: str, qrels: str | None, unjudged: Unjudged, shown) -> str:
+        return unjudged.message(run, qrels, shown)
 
 
 UNJUDGED_THRESHOLD = 0.5  # default share of unjudged documents of Unjudged.flagged

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from ..escaping import escaper
+from ..escaping import ShownWarning, escaper
 from ..plurals import exact_percent, first_few
 from .scoring_flags import flag_text
 from .text_tables import change_text, signed_text
@@ -83,11 +83,10 @@ def with_names_escaped(comparison, output_format: str):
 
 
 def _escaped_warning(warning: str, escaped) -> str:
-    """A warning of :attr:`Comparison.warnings` with the input text it quotes escaped: an
-    :class:`~trecbench.evaluation.results.UnjudgedWarning` (a ``str`` with a ``text``
-    method) shows its run's name and qrels path by ``escaped``; prose is kept as it is."""
-    text = getattr(warning, "text", None)
-    return warning if text is None else text(escaped)
+    """A warning of :attr:`Comparison.warnings` with the input text it quotes escaped: a
+    :class:`~trecbench.escaping.ShownWarning` (an unjudged run's, a grouping's one stratum)
+    shows it by ``escaped``; prose is kept as it is."""
+    return warning.text(escaped) if isinstance(warning, ShownWarning) else warning
 
 
 # the texts of a comparison's ``evaluation`` read from the command line's inputs: paths
