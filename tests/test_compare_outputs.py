@@ -128,3 +128,42 @@ def test_a_regular_sidecar_is_read_once_by_the_output_checks_and_the_analysis(
     assert run([str(part) for part in argv]) == 0
     assert reads == [str(SIDECAR)]
     assert (tmp_path / "out" / "means_language-de.png").exists()
+
+
+def test_another_groupings_plots_are_refused_before_the_work(tmp_path, monkeypatch, capsys):
+    # make demo wrote out/compare --group-by language --plots; compare --help's example
+    # then wrote out/compare --plots without a grouping: it printed the whole table (7 s
+    # of resampling), then refused the per-language plots it would leave there, exit 2
+    import trecbench.comparison
+
+    monkeypatch.chdir(tmp_path)
+    os.makedirs("out")
+    for name in ("means_language-de.png", "differences_language-de.svg", "means.png"):
+        (tmp_path / "out" / name).write_bytes(b"an earlier call's plot")
+    monkeypatch.setattr(trecbench.comparison, "compare", lambda *a, **k: pytest.fail("compared"))
+    assert run([str(arg) for arg in COMPARE]) == ExitCode.INPUT
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "trecbench: out: differences_language-de.svg, means_language-de.png would stay beside"
+        " this comparison's files, not written by this call (an earlier one's, describing"
+        " other runs): remove them or write to another folder\n"
+    )
+
+
+def test_a_plot_of_a_stratum_not_compared_is_refused_before_printing(tmp_path, monkeypatch, capsys):
+    # a language the sidecar no longer gives: its plot may be this call's until the
+    # strata are compared, then it is an earlier call's, refused before the table is out
+    monkeypatch.chdir(tmp_path)
+    os.makedirs("out")
+    (tmp_path / "out" / "means_language-fr.png").write_bytes(b"an earlier call's plot")
+    args = [*COMPARE, "--strata", SIDECAR, "--group-by", "language"]
+    assert run([str(arg) for arg in args]) == ExitCode.INPUT
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.endswith(
+        "trecbench: out: means_language-fr.png would stay beside this comparison's files,"
+        " not written by this call (an earlier one's, describing other runs): remove them"
+        " or write to another folder\n"
+    )
+    assert os.listdir(tmp_path / "out") == ["means_language-fr.png"]

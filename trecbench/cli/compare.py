@@ -129,10 +129,15 @@ class Output:
 
         written = []
         if self.outdir is not None:
-            if self.plots:  # plots named after strata only the comparison knows: not printed
-                from ..comparison.targets import check_plots
+            # plots named after strata only the comparison knows, an earlier call's files
+            # left in the folder: refused before anything is printed
+            from ..comparison import html_available
+            from ..comparison.targets import check_folder
 
-                check_plots(comparison, self.outdir, self.manifest)
+            check_folder(
+                comparison, self.outdir, plots=self.plots, manifest=self.manifest,
+                html=html_available(),
+            )  # fmt: skip
             warn_without_html()
         # one id per call: the report printed and the one written are one document
         experiment_id, report = str(uuid.uuid4()), None

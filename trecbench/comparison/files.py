@@ -16,9 +16,9 @@ RUNS_DIR = "runs"
 
 
 # compare's plots (figures.plot_file): a figure, its section's suffix, the format
+PLOT_FIGURES = ("means", "differences", "precision_recall")
 PLOT_PATTERNS = tuple(
-    f"{figure}*.{fmt}" for figure in ("means", "differences", "precision_recall")
-    for fmt in ("png", "svg")
+    f"{figure}*.{fmt}" for figure in PLOT_FIGURES for fmt in ("png", "svg")
 )  # fmt: skip
 
 

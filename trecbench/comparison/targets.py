@@ -3,7 +3,10 @@
 (an output that is an input, a folder, a link, a name too long; a manifest that is another
 output). The plots of each stratum are named after the strata: those a sidecar gives are
 checked as soon as it is read (:func:`check_outputs`), the others (``qid-prefix``'s, the
-topics without a stratum, ``(none)``) once the comparison is made (:func:`check_plots`)."""
+topics without a stratum, ``(none)``) once the comparison is made (:func:`check_plots`).
+Files an earlier call left in the folder, which this one would not replace, are refused
+alike: before the work those that cannot be this call's (another grouping's plots), once
+the comparison is made, before it is printed, the others (:func:`check_folder`)."""
 
 from __future__ import annotations
 
@@ -14,8 +17,16 @@ from pathlib import Path
 from .. import outputs
 from ..errors import Setting, UsageError
 from .figures import plot_paths
-from .files import HTML_FILE, LATEX_FILE, MARKDOWN_FILE, PLOT_PATTERNS, REPORT_FILE, folder_files
-from .settings import ALL
+from .files import (
+    HTML_FILE,
+    LATEX_FILE,
+    MARKDOWN_FILE,
+    PLOT_FIGURES,
+    PLOT_PATTERNS,
+    REPORT_FILE,
+    folder_files,
+)
+from .settings import ALL, MACRO
 
 
 def check_outputs(
@@ -43,12 +54,40 @@ def check_outputs(
         files.append(Path(manifest))
     for path in files:
         outputs.check_target(path, inputs)
-    # other calls' files in the folder (checked again when written: strata's plots, the page)
-    plotted = [path for pattern in PLOT_PATTERNS for path in out.glob(pattern)] if plots else []
-    replaced = files + plotted
+    # other calls' files in the folder; those this call may yet write are known exactly
+    # once the comparison is made (check_folder): the page, the curve, strata's plots
+    maybe = [out / HTML_FILE, *_unnamed_plots(out, group_by)] if plots else [out / HTML_FILE]
     outputs.refuse_strays(
-        out, folder_files(out, modes=False), replaced, inputs, "this comparison's"
+        out, folder_files(out, modes=False), files + maybe, inputs, "this comparison's"
     )
+
+
+def check_folder(
+    comparison,
+    outdir: str | os.PathLike,
+    *,
+    plots: bool = False,
+    manifest: str | os.PathLike | None = None,
+    html: bool,
+) -> None:
+    """Refuse, before ``comparison`` is printed, what :meth:`Comparison.write` would refuse
+    once it is: files of the kinds compare writes into ``outdir`` that this call would not
+    replace (an earlier call's plots or page), and, with ``plots``, a plot that cannot be
+    written there (:func:`check_plots`). ``html``: whether report.html is written (the
+    ``html`` extra installed: :func:`~trecbench.comparison.html_available`)."""
+    out = Path(outdir)
+    files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE)]
+    if html:
+        files.append(out / HTML_FILE)
+    if plots:
+        check_plots(comparison, out, manifest)
+        sections = [(section.label, section.kind) for section in comparison.sections]
+        curves = bool(comparison.precision_recall())
+        files += plot_paths(out, sections, len(comparison.runs), curves)
+    if manifest is not None:
+        files.append(Path(manifest))
+    inputs = [record["path"] for record in comparison.inputs or []]
+    outputs.refuse_strays(out, folder_files(out, modes=False), files, inputs, "this comparison's")
 
 
 def check_plots(
@@ -86,6 +125,28 @@ def check_manifest(manifest: Path, files: Iterable[Path]) -> None:
             raise UsageError(*named, f" is a folder compare writes {path} into")
         if outputs.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json
             raise UsageError(*named, f" lies under {path}, a file compare writes")
+
+
+def _unnamed_plots(out: Path, group_by) -> list[Path]:
+    """The plots in ``out`` this call may write whose names only the comparison knows: the
+    precision-recall curve over all topics and, of each ``group_by`` field, its macro
+    section's and its strata's (``qid-prefix``'s, the topics without a stratum). Any other
+    plot there is another call's: refused before the work."""
+    from ..plots import file_suffixes
+
+    fields = [group_by] if isinstance(group_by, str) else list(group_by or [])
+    prefixes = tuple(
+        prefix
+        for field in fields
+        for prefix in file_suffixes([f"{field}=", f"{field}:{MACRO}"]).values()
+    )
+    found = []
+    for path in (path for pattern in PLOT_PATTERNS for path in out.glob(pattern)):
+        figure = next(name for name in PLOT_FIGURES if path.name.startswith(name))
+        suffix = path.stem[len(figure) :]
+        if suffix == "" or (prefixes and suffix.startswith(prefixes)):
+            found.append(path)
+    return found
 
 
 def _sidecar_sections(strata, group_by) -> list[tuple[str, str]]:
