@@ -9,7 +9,8 @@
 #   3. score them with the KPI preset plus MaxOntSim@10, overall and per stratum
 #      (difficulty, language, category): reports in out/;
 #   4. compare the runs against tfidf-word: intervals, paired tests, plots and report.html
-#      in out/compare/;
+#      in out/hpo-demo-compare/ (a folder of its own: the examples of the help and docs
+#      write out/compare without a grouping);
 #   5. run the R-task benchmark of data/hpo-rtask/benchmark.toml (lexical, vector, their RRF
 #      fusion, a reranked mode; targets, completeness, routing) into out/hpo-rtask/.
 set -euo pipefail
@@ -59,10 +60,10 @@ $TB score qrels/hpo-demo.qrels "${RUNS[@]}" "${MEASURES[@]}" -q --format trec \
 } 2>> "$LOGS/score.log"
 
 echo
-echo "4. compare against tfidf-word, per language (everything: $OUT/compare/)"
+echo "4. compare against tfidf-word, per language (everything: $OUT/hpo-demo-compare/)"
 $TB compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \
   runs/tfidf-word-parents.run "${MEASURES[@]}" --test randomization --seed 42 \
-  "${STRATA[@]}" --group-by language -o "$OUT/compare" --plots --power 0.8 \
+  "${STRATA[@]}" --group-by language -o "$OUT/hpo-demo-compare" --plots --power 0.8 \
   > "$LOGS/compare.txt" 2> "$LOGS/compare.log"
 # the all-topics table: from its title to the blank line after it
 sed -n '/^All topics/,/^$/p' "$LOGS/compare.txt"
@@ -78,7 +79,7 @@ if [ -n "$warnings" ]; then
   echo "$warnings" | sed 's/^/  /'
 fi
 echo
-echo "Open in a browser: $OUT/compare/report.html and $OUT/hpo-rtask/report.html"
+echo "Open in a browser: $OUT/hpo-demo-compare/report.html and $OUT/hpo-rtask/report.html"
 echo "Next, try:"
 echo "  $TB compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run -m nDCG@10"
 echo "  $TB similarity data/hpo-rtask/lexical.run data/hpo-rtask/reranked.run"
