@@ -343,5 +343,5 @@ def test_the_top_help_lists_every_exit_code():
     from trecbench.errors import ExitCode
 
     text = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
-    listed = text[text.index("Exit codes:") : text.index("(see docs/cli-conventions.md)")]
+    listed = text[text.index("Exit codes:") : text.index("(more on each:")]
     assert [int(n) for n in re.findall(r"(?<![\w-])(\d+) ", listed)] == [int(c) for c in ExitCode]

@@ -179,7 +179,8 @@ def test_qrels_in_jsonl_and_bad_utf8_are_refused(tmp_path):
     assert str(refused.value) == (
         f"{qrels}: JSONL files hold run, not qrels: give qrels as Parquet or TREC text, or "
         "convert what a benchmark wrote first (trecbench convert "
-        "hpo|code-chunk|memorybench|lists|dict ...; docs/convert.md)"
+        "hpo|code-chunk|memorybench|lists|dict ...; see 'trecbench convert --help' and the "
+        "docs' convert.md)"
     )
     bad = tmp_path / "run.jsonl"
     bad.write_bytes(GOOD.encode() + b'\n{"qid": "q\xff", "docno": "d", "score": 1}\n')

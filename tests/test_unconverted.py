@@ -20,6 +20,8 @@ QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
 RUN = str(ROOT / "runs" / "tfidf-char.run")
 CASES = str(ROOT / "data" / "hpo-demo" / "cases.json")  # Phentrieve's test cases
 CONVERTERS = "convert it first (trecbench convert hpo|code-chunk|memorybench|lists|dict ...; "
+# where to read more: a pip-installed trecbench has no docs/ folder to point into
+SEE = "see 'trecbench convert --help' and the docs' convert.md)"
 
 
 def _err(capsys, *args: str) -> tuple[int, list[str]]:
@@ -32,11 +34,11 @@ def _err(capsys, *args: str) -> tuple[int, list[str]]:
     [
         (
             ["score", QRELS, CASES],
-            f"{CASES}: error[R32]: a JSON document, not a TREC run: {CONVERTERS}docs/convert.md)",
+            f"{CASES}: error[R32]: a JSON document, not a TREC run: {CONVERTERS}{SEE}",
         ),
         (
             ["score", CASES, RUN],
-            f"{CASES}: error[Q12]: a JSON document, not TREC qrels: {CONVERTERS}docs/convert.md)",
+            f"{CASES}: error[Q12]: a JSON document, not TREC qrels: {CONVERTERS}{SEE}",
         ),
         (
             ["compare", QRELS, RUN, str(ROOT / "data" / "convert" / "bm25-results.json")],
@@ -45,7 +47,7 @@ def _err(capsys, *args: str) -> tuple[int, list[str]]:
         (  # it said "expected 6 fields (qid Q0 docno rank score tag), found 3" on every line
             ["score", QRELS, str(ROOT / "data" / "convert" / "msmarco-run.tsv")],
             "msmarco-run.tsv: error[R32]: 3 fields on every line (an MS MARCO qid pid rank "
-            "run?), not a TREC run: convert it first (trecbench convert msmarco; docs/convert.md)",
+            f"run?), not a TREC run: convert it first (trecbench convert msmarco; {SEE}",
         ),
         (
             ["score", str(ROOT / "data" / "convert" / "beir-test.tsv"), RUN],
@@ -78,7 +80,7 @@ def test_validate_says_it_once_too(capsys):
     out = capsys.readouterr().out.splitlines()
     assert code == 2
     assert out == [
-        f"{CASES}: error[R32]: a JSON document, not a TREC run: {CONVERTERS}docs/convert.md)",
+        f"{CASES}: error[R32]: a JSON document, not a TREC run: {CONVERTERS}{SEE}",
         f"FAILED: 1 file(s), {_lines(CASES)} lines: 1 error(s), 0 warning(s), 0 info",
     ]
 
@@ -222,7 +224,7 @@ def test_a_jsonl_run_of_one_line_is_told_to_be_named_jsonl(tmp_path, capsys, key
     assert code == 2 and lines == [
         f"trecbench: {tmp_path / 'j1.json'}: error[R32]: JSON lines, not a TREC run: a JSONL "
         "run (qid, docno, score a line) is read when named *.jsonl; else convert it first "
-        "(trecbench convert hpo|code-chunk|memorybench|lists|dict ...; docs/convert.md)"
+        f"(trecbench convert hpo|code-chunk|memorybench|lists|dict ...; {SEE}"
     ]
     # so named, it is read: d1, judged relevant, ranked first (P@1 1 by hand)
     (tmp_path / "j1.jsonl").write_text(record)

@@ -1442,7 +1442,8 @@ SHORT_RUN_LINE = "expected 6 fields (qid Q0 docno rank score tag), found 4"
                     "R32",
                     None,
                     "3 fields on every line (an MS MARCO qid pid rank run?), not a TREC run: "
-                    "convert it first (trecbench convert msmarco; docs/convert.md)",
+                    "convert it first (trecbench convert msmarco; see 'trecbench convert "
+                    "--help' and the docs' convert.md)",
                 )
             ],
         ),

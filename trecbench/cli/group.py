@@ -162,7 +162,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
     Exit codes: 0 success, 1 usage error (`diff`: the reports differ; its usage errors
     exit 2), 2 bad input or output, 4 duplicate documents or a measure the inputs cannot
     give, 7 no common topic, 70 unexpected error, 130 interrupted, 141 standard output's
-    reader went away (see docs/cli-conventions.md).
+    reader went away (more on each: the docs' page "Conventions and exit codes").
 
     \b
     Examples:

@@ -18,7 +18,8 @@ from ..json_limits import check_depth
 
 # the "format" of the sidecar a conversion writes beside its files (docs/convert.md)
 SIDECAR_FORMAT = "trecbench-sidecar"
-CONVERT_DOCS = "docs/convert.md"
+# where to read more, said where trecbench is installed too: no checkout's path
+CONVERT_DOCS = "see 'trecbench convert --help' and the docs' convert.md"
 # the converters of JSON inputs
 JSON_CONVERTERS = "trecbench convert hpo|code-chunk|memorybench|lists|dict ..."
 # the keys every line of a JSONL run holds (trecbench.inputs.jsonl)

@@ -297,11 +297,11 @@ CATALOGUE = (
            "every line: an MS MARCO run)",
            "A JSON document (Phentrieve's test cases, code-chunk's results, a `{qid: {docno: "
            "score}}` dict), JSON lines or trecbench's own sidecar, told by the file's first "
-           "bytes, or three fields on every line: the converter that reads it is named "
-           "(docs/convert.md) in one finding, instead of one per line. Only where the file "
-           "cannot be read as a run anyway: trec_eval takes `{\"q1\"}` for a qid, and so "
-           "does trecbench. An Arrow IPC file or stream (Feather) is told the same way, by "
-           "its first bytes: write it as Parquet."),
+           "bytes, or three fields on every line: the converter that reads it is named, "
+           "and where to read more (`trecbench convert --help`), in one finding instead of "
+           "one per line. Only where the file cannot be read as a run anyway: trec_eval "
+           "takes `{\"q1\"}` for a qid, and so does trecbench. An Arrow IPC file or stream "
+           "(Feather) is told the same way, by its first bytes: write it as Parquet."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
