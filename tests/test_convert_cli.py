@@ -178,6 +178,33 @@ def test_name_cannot_leave_the_output_folder(tmp_path, monkeypatch, capsys):
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["lists.json", "o"]
 
 
+def test_an_input_named_by_no_file_name_is_refused_as_input(tmp_path, monkeypatch, capsys):
+    """msmarco $'nl\\nx.tsv' said "--name 'nl\\nx' is not a plain file name", exit 1, of
+    a --name never given: the input's name is the problem (exit 2), and the message says
+    which options would name the outputs instead."""
+    source = tmp_path / "nl\nx.tsv"
+    source.write_text("1\t7\t1\n")
+    out = tmp_path / "o"
+    said = (
+        ": its name cannot name the outputs (an output's name holds no control character, "
+        "backslash or byte that is not UTF-8): give "
+    )
+    code, err = run_main(monkeypatch, capsys, "msmarco", source, "-o", out)
+    assert (code, err) == (2, f"trecbench: {tmp_path}/nl\\nx.tsv{said}--name and --tag\n")
+    code, err = run_main(monkeypatch, capsys, "msmarco", source, "-o", out, "--tag", "t")
+    assert (code, err) == (2, f"trecbench: {tmp_path}/nl\\nx.tsv{said}--name\n")
+    results = tmp_path / "a\\b.jsonl"  # a backslash: no file name on Windows
+    results.write_text('{"case_id": 0, "retrieved_hpo_ids": ["HP:0001639"]}\n')
+    cases = tmp_path / "cases.json"
+    cases.write_text('[{"case_id": 0, "text": "x", "expected_hpo_ids": ["HP:0001639"]}]')
+    code, err = run_main(monkeypatch, capsys, "hpo", cases, "--results", results, "-o", out)
+    assert (code, err) == (2, f"trecbench: {results}{said}--tag\n")
+    assert not out.exists()
+    code, _ = run_main(monkeypatch, capsys, "msmarco", source, "-o", out, "--name", "n",
+                       "--tag", "t")  # fmt: skip
+    assert code == 0 and sorted(p.name for p in out.iterdir()) == ["n.sidecar.json", "t.run"]
+
+
 def test_committed_demo_outputs_are_what_the_converter_writes(tmp_path, monkeypatch):
     """qrels/ and runs/ are produced by `make demo`; regenerating them changes nothing."""
     from pathlib import Path

@@ -26,6 +26,7 @@ from .identifiers import (
     escaped,
     given_tag,
     input_stem,
+    missing_options,
     output_name,
     refuse_repeat,
     run_naming,
@@ -48,9 +49,9 @@ __all__ = [
     "FOUND_ONLY_WARNING", "ID_POLICY", "MAX_ITEMS", "SCORE_POLICY", "SIDECAR_FORMAT",
     "SIDECAR_VERSION", "Conversion", "Findings", "Report", "RunOutput", "check_judgeable",
     "check_name", "clean_tag", "compare_command", "default_name", "escape_ids", "escaped",
-    "given_tag", "input_stem", "json_text", "make_qrels", "output_name", "qrels_summary",
-    "ranked_run", "refuse_repeat", "run_naming", "sidecar_dict", "single_input_names",
-    "unique_tag", "write_conversion",
+    "given_tag", "input_stem", "json_text", "make_qrels", "missing_options", "output_name",
+    "qrels_summary", "ranked_run", "refuse_repeat", "run_naming", "sidecar_dict",
+    "single_input_names", "unique_tag", "write_conversion",
 ]  # fmt: skip
 
 # Cap on itemised entries of one kind in the sidecar; the counts stay exact.

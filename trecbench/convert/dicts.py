@@ -25,6 +25,7 @@ from .common import (
     Report,
     default_name,
     make_qrels,
+    missing_options,
     qrels_summary,
     ranked_run,
     run_naming,
@@ -64,7 +65,9 @@ def convert_dict(
     report = Report()
     has_qrels = qrels_json is not None or beir_qrels is not None
     # the run file's name names the conversion too when there are no qrels to name it
-    own = default_name(run, report) if tag is None or (name is None and not has_qrels) else None
+    names_outputs = name is None and not has_qrels
+    instead = missing_options(name=names_outputs, tag=tag is None)
+    own = default_name(run, report, instead) if tag is None or names_outputs else None
     run_name, tag = run_naming(tag, own, report)
     doc = read_json(run, "run dict")
     scores, queries = _nested(doc, "run")

@@ -303,4 +303,4 @@ def results_name(path: str | os.PathLike, report: Report) -> str:
     stem = input_stem(path)
     if stem.lower() in _GENERIC_STEMS:
         stem = Path(os.path.abspath(path)).parent.name
-    return output_name(stem, report)
+    return output_name(stem, report, path, "--tag")

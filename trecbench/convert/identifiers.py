@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..compressions import without_suffixes
-from ..errors import Setting, UsageError
+from ..errors import InputError, Setting, UsageError
 from ..ids import STR, escape_series
 from ..inputs import trec_text
 from ..sources import At
@@ -64,7 +64,11 @@ def single_input_names(
     both its outputs and its run: ``--name`` and ``--tag`` where given, else the input's
     :func:`default_name` (worked out, and its change reported, only if it names
     something)."""
-    own = default_name(path, report) if name is None or tag is None else None
+    own = (
+        default_name(path, report, missing_options(name=name is None, tag=tag is None))
+        if name is None or tag is None
+        else None
+    )
     return (own if name is None else name, *run_naming(tag, own, report))
 
 
@@ -124,21 +128,39 @@ def input_stem(path: str | os.PathLike) -> str:
     return Path(without_suffixes(Path(path).name)).stem
 
 
-def default_name(path: str | os.PathLike, report: Findings) -> str:
+def missing_options(**missing: bool) -> str:
+    """The options a default name stands for (``name=True, tag=False``: ``--name``), for
+    :func:`output_name`'s refusal to suggest."""
+    return " and ".join(f"--{option}" for option, needed in missing.items() if needed)
+
+
+def default_name(path: str | os.PathLike, report: Findings, instead: str = "--name") -> str:
     """The name of a conversion's outputs made from its input ``path`` when no ``--name``
     (qrels and sidecar) or ``--tag`` (a run's file) is given: :func:`output_name` of its
-    :func:`input_stem`."""
-    return output_name(input_stem(path), report)
+    :func:`input_stem` (``instead``: the options it stands for)."""
+    return output_name(input_stem(path), report, path, instead)
 
 
-def output_name(stem: str, report: Findings) -> str:
+def output_name(
+    stem: str, report: Findings, path: str | os.PathLike, instead: str = "--name"
+) -> str:
     """The one rule for a default output name made from an input's ``stem``: the stem as
     the user wrote it (a file name may hold blanks and be long), without leading dots, as
     a default tag drops them (:func:`clean_tag`), so that ``.x.json`` writes ``x.qrels``,
     ``x.sidecar.json`` and ``x.run``, no hidden file; ``input`` when nothing is left
     (``...json``, ``..tsv``: ``.``, ``..``, no file name). A stem changed either way is
-    reported (``from``, ``to``), as a chunker's changed tag is."""
+    reported (``from``, ``to``), as a chunker's changed tag is. A stem that is no plain
+    file name (:func:`check_name`: a control character, a backslash, a byte not UTF-8)
+    is refused as a problem of the input ``path``, suggesting the options that would name
+    the outputs instead (``instead``): the user gave no name to blame."""
     name = stem.lstrip(".") or "input"
+    if not _plain(name):
+        raise InputError(
+            os.fspath(path),
+            None,
+            "its name cannot name the outputs (an output's name holds no control "
+            f"character, backslash or byte that is not UTF-8): give {instead}",
+        )
     if name != stem:
         report.repair(
             "input file's name changed into the outputs' name (leading dots dropped: no "
@@ -152,18 +174,23 @@ def check_name(name: str, what: str | None = None) -> str:
     """``name`` if it is a plain file name (outputs stay in their folder; no control
     character, which a listing shows as another name or on two lines), else a
     :class:`UsageError` naming it as ``what`` (default: a converter's ``name``)."""
-    if (
-        not name
-        or name in (".", "..")
-        or any(c in name for c in "/\\")
-        or any(unicodedata.category(c) in ("Cc", "Cs") for c in name)  # Cs: a byte not UTF-8
-        or Path(name).name != name
-    ):
+    if not _plain(name):
         named = Setting("name", name, quoted=True) if what is None else f"{what} {name!r}"
         raise UsageError(
             named, " is not a plain file name (no folder, no control character, not . or ..)"
         )
     return name
+
+
+def _plain(name: str) -> bool:
+    """Whether ``name`` is a plain file name (:func:`check_name`)."""
+    return not (
+        not name
+        or name in (".", "..")
+        or any(c in name for c in "/\\")
+        or any(unicodedata.category(c) in ("Cc", "Cs") for c in name)  # Cs: a byte not UTF-8
+        or Path(name).name != name
+    )
 
 
 def escape_ids(
