@@ -163,6 +163,11 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
             "4: query 'q3': its documents must be a JSON object of docno to score, not an array",
         ),
         ('"q3": {"d1": 1,\n  "d2": 1e999}', "5: number 1e999 is beyond a double"),
+        # it was written as 0.0, tied with the zeros, silently
+        (
+            '"q3": {"d1": 1,\n  "d2": 1e-400}',
+            "5: number 1e-400 is too small for a double (it would read as 0)",
+        ),
     ],
 )
 def test_errors_in_a_dict_name_their_line(tmp_path, bad, message):

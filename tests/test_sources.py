@@ -31,6 +31,9 @@ def refused(tmp_path, text: str, name: str = "in.json") -> str:
         ('{"score":\n  NaN}', "in.json:2: NaN is not a JSON number"),
         ('{"score": -Infinity}', "in.json:1: -Infinity is not a JSON number"),
         ('{"score": 1e999}', "in.json:1: number 1e999 is beyond a double"),
+        # it read as 0.0, silently (a score tied with the zeros), where 1e999 was refused
+        ('{"a": 0,\n "score": 1e-400}', "in.json:2: number 1e-400 is too small for a double"),
+        ("[0.0, -0.0,\n -2.5E-999]", "in.json:2: number -2.5E-999 is too small for a double"),
         ('{"q1": 1, "q1": 2}', "in.json:1: duplicate key 'q1' in an object"),
         ('{"a": [1, 2}', "in.json:1: invalid JSON: Expecting ',' delimiter at column 12"),
         # it said "Unterminated string starting at" and no more: at what?
@@ -60,6 +63,16 @@ def test_what_json_allows_is_kept(tmp_path):
     value = read_json(path, "test").value
     assert value["pair"] == "😀" and value["slash"] == "\\ud800"
     assert value["big"] == int("9" * 100)
+
+
+def test_zeros_however_written_are_not_refused_as_too_small(tmp_path):
+    # only a nonzero number read as 0 is refused: a zero's exponent and the smallest
+    # subnormal double are read as written
+    path = tmp_path / "z.json"
+    path.write_text("[0, -0, 0.0, -0.0, 0e-999, 0.000E+5, -0.00e-400, 5e-324]")
+    assert [str(v) for v in read_json(path, "test").value] == [
+        "0", "-0", "0.0", "-0.0", "0.0", "0.0", "-0.0", "5e-324"
+    ]  # fmt: skip
 
 
 def test_not_utf8_names_the_line(tmp_path):

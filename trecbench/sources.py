@@ -6,9 +6,10 @@
   reading and remembered for the call's reports).
 * :func:`read_json` and :func:`read_jsonl` parse JSON and JSON lines with limits against
   hostile input: nesting deeper than :data:`~trecbench.json_limits.MAX_DEPTH`, integers
-  longer than :data:`MAX_DIGITS` digits, numbers beyond a double, ``NaN``/``Infinity``
-  (not JSON), lone UTF-16 surrogates (not Unicode) and duplicate keys (a JSON reader
-  silently keeps the last) are refused with ``file:line: message``.
+  longer than :data:`MAX_DIGITS` digits, numbers beyond a double or too small for one (a
+  nonzero number that would read as 0), ``NaN``/``Infinity`` (not JSON), lone UTF-16
+  surrogates (not Unicode) and duplicate keys (a JSON reader silently keeps the last) are
+  refused with ``file:line: message``.
 * :class:`At` names a place in a parsed document (``test_cases[3].text``) and checks the
   type of the value there; its errors carry the file, the physical line (found in the text
   only when an error is raised) and the path.
@@ -134,10 +135,19 @@ def _parse_int(text: str) -> int:
     return MINUS_ZERO if text == "-0" else int(text)
 
 
+# a nonzero digit before any exponent: a number written other than as a zero
+_NONZERO_MANTISSA = re.compile(r"^[^eE]*[1-9]")
+
+
 def _parse_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         raise _Refused(f"number {text[:40]}{'...' * (len(text) > 40)} is beyond a double", text)
+    # underflow (1e-400): a nonzero number read as 0 would be another value, silently (a
+    # score tied with the zeros); the text is looked at only where the value is 0
+    if not value and _NONZERO_MANTISSA.match(text):
+        shown = f"{text[:40]}{'...' * (len(text) > 40)}"
+        raise _Refused(f"number {shown} is too small for a double (it would read as 0)", text)
     return value
 
 
