@@ -504,9 +504,11 @@ def test_json_text_is_json_with_flat_lists_on_one_line():
     ("grades", "refused"),
     [
         ({"q1": 1, "q2": -1}, None),  # a later topic graded -1: trec_eval 9.0.8 evaluates it
-        ({"q1": -1, "q2": 1}, "query 'q1' has only negative judgments (largest -1), which "
-         "trec_eval 9.0.8 cannot evaluate (it stops)"),
-        ({"q1": 1, "q2": -2}, "(largest -2), which trec_eval 9.0.8 cannot evaluate (it crashes)"),
+        # the refusal names the line of the query (it named the file alone)
+        ({"q1": -1, "q2": 1}, "g.json:2: qrels g: query 'q1' has only negative judgments "
+         "(largest -1), which trec_eval 9.0.8 cannot evaluate (it stops)"),
+        ({"q1": 1, "q2": -2}, "g.json:5: qrels g: query 'q2' has only negative judgments "
+         "(largest -2), which trec_eval 9.0.8 cannot evaluate (it crashes)"),
     ],
 )  # fmt: skip
 def test_only_the_negative_topics_trec_eval_cannot_evaluate_are_refused(tmp_path, grades, refused):
@@ -515,7 +517,7 @@ def test_only_the_negative_topics_trec_eval_cannot_evaluate_are_refused(tmp_path
 
     (tmp_path / "r.json").write_text('{"q1": {"a": 1}, "q2": {"b": 1}}')
     qrels = {qid: {"a" if qid == "q1" else "b": grade} for qid, grade in grades.items()}
-    (tmp_path / "g.json").write_text(json.dumps(qrels))
+    (tmp_path / "g.json").write_text(json.dumps(qrels, indent=1))
     conversion = convert_dict(tmp_path / "r.json", qrels_json=tmp_path / "g.json")
     if refused is None:
         write_conversion(conversion, tmp_path / "out", inputs=[])

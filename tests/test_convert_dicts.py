@@ -77,7 +77,7 @@ def test_scores_equal_in_float32_tie_as_pytrec_eval_ties_them(tmp_path):
 def test_beir_qrels_tsv(tmp_path):
     tsv = tmp_path / "test.tsv"
     tsv.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\t001\t0\nq2\tNA\t2\n")
-    frame, record = read_beir_qrels(tsv)
+    frame, record, _ = read_beir_qrels(tsv)
     assert frame.values.tolist() == [["q1", "d1", 1], ["q1", "001", 0], ["q2", "NA", 2]]
     assert record["kind"] == "beir qrels" and record["size"] == tsv.stat().st_size
     run = tmp_path / "r.json"
@@ -187,9 +187,10 @@ def test_errors_in_a_dict_name_their_line(tmp_path, bad, message):
 def test_qrels_that_cannot_be_scored_are_blamed_on_the_qrels_file(tmp_path):
     run, qrels = tmp_path / "r.json", tmp_path / "g.json"
     run.write_text('{"q 1": {"d1": 0.5}}')
-    qrels.write_text('{"q 1": {"d1": -1}}')
+    qrels.write_text('{"q0": {},\n "q 1": {"d1": -1}}')
     conversion = convert_dict(run, qrels_json=qrels)
-    with pytest.raises(InputError, match=r"g\.json: qrels g: query 'q%201' has only negative"):
+    # at the line of the query as written (the table holds its id escaped)
+    with pytest.raises(InputError, match=r"g\.json:2: qrels g: query 'q%201' has only negative"):
         write_conversion(conversion, tmp_path / "out", [run, qrels])
 
 
@@ -341,14 +342,15 @@ def test_a_run_deeper_than_validate_takes_is_written_and_said_so(tmp_path):
 @pytest.mark.parametrize(
     ("rows", "refused"),
     [
-        # every judgment of q1 negative: trec_eval 9.0.8 crashes on it wherever it comes
-        ("q0\td1\t1\nq1\td1\t-2\n", "query 'q1' has only negative judgments (largest -2), "
-         "which trec_eval 9.0.8 cannot evaluate (it crashes)"),
+        # every judgment of q1 negative: trec_eval 9.0.8 crashes on it wherever it comes;
+        # the refusal names the line of q1's first judgment (it named the file alone)
+        ("q0\td1\t1\n\nq1\td1\t-2\nq1\td2\t-3\n", "4: qrels neg: query 'q1' has only "
+         "negative judgments (largest -2), which trec_eval 9.0.8 cannot evaluate (it crashes)"),
         # the first (the only) topic graded -1: trec_eval stops, exit 4
-        ("q1\td1\t-1\n", "query 'q1' has only negative judgments (largest -1), which "
-         "trec_eval 9.0.8 cannot evaluate (it stops)"),
-        ("q1\td1\t-1\nq2\td1\t1\n", "query 'q1' has only negative judgments (largest -1), "
+        ("q1\td1\t-1\n", "2: qrels neg: query 'q1' has only negative judgments (largest -1), "
          "which trec_eval 9.0.8 cannot evaluate (it stops)"),
+        ("q2\td1\t1\nq1\td1\t-1\n", "3: qrels neg: query 'q1' has only negative judgments "
+         "(largest -1), which trec_eval 9.0.8 cannot evaluate (it stops)"),
         # a later topic graded -1: a run of every query scores it 0 (map 0.5), as with a run
         ("q0\td1\t1\nq1\td1\t-1\n", None),
     ],
@@ -362,7 +364,7 @@ def test_beir_qrels_alone_trec_eval_cannot_evaluate_are_refused(tmp_path, rows, 
         write_conversion(conversion, tmp_path / "out", inputs=[tsv])
         assert conversion.qrels_info["neg"]["none_relevant"] == ["q1"]
         return
-    with pytest.raises(InputError, match=re.escape(f"{tsv}: qrels neg: {refused}")):
+    with pytest.raises(InputError, match=re.escape(f"{tsv}:{refused}")):
         write_conversion(conversion, tmp_path / "out", inputs=[tsv])
     assert not (tmp_path / "out").exists()
 

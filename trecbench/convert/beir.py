@@ -8,12 +8,14 @@ ids are strings as written.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
 from ..errors import InputError
-from ..ids import STR
+from ..ids import STR, unescape_id
 from ..inputs import trec_text
 from .common import Conversion, Report, default_name, make_qrels, qrels_summary
 from .textfiles import read_fields
@@ -21,8 +23,12 @@ from .textfiles import read_fields
 BEIR_HEADER = ("query-id", "corpus-id", "score")
 
 
-def read_beir_qrels(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
-    """``(qid, docno, rel rows, the input's record)`` of a BEIR qrels TSV."""
+def read_beir_qrels(
+    path: str | os.PathLike,
+) -> tuple[pd.DataFrame, dict, Callable[[str], int | None]]:
+    """``(qid, docno, rel rows, the input's record, line_of)`` of a BEIR qrels TSV:
+    ``line_of(qid)`` is the line of a query's first judgment (by its id escaped, as the
+    qrels table holds it; looked for on an error only)."""
     fields = read_fields(path, "beir qrels", BEIR_HEADER)
     header = tuple(column[0].as_py() for column in fields.columns)
     if header != BEIR_HEADER:
@@ -46,14 +52,19 @@ def read_beir_qrels(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
             "rel": grades.values,
         }
     )
-    return frame, fields.source.record
+
+    def line_of(escaped: str) -> int | None:
+        rows = np.flatnonzero(np.asarray(pc.equal(qid, unescape_id(escaped))))
+        return fields.error(int(rows[0]) + 1, "").line if len(rows) else None
+
+    return frame, fields.source.record, line_of
 
 
 def convert_beir_qrels(path: str | os.PathLike, *, name: str | None = None) -> Conversion:
     """Convert a BEIR/MTEB qrels TSV alone into TREC qrels."""
     report = Report()
     name = default_name(path, report) if name is None else name
-    frame, record = read_beir_qrels(path)
+    frame, record, line_of = read_beir_qrels(path)
     table = make_qrels(frame, name, report)
     info = qrels_summary(
         table,
@@ -69,4 +80,5 @@ def convert_beir_qrels(path: str | os.PathLike, *, name: str | None = None) -> C
         report=report,
         provenance={"inputs": [record]},
         qrels_info={name: info},
+        qrels_lines={name: line_of},
     )

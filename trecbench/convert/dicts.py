@@ -15,6 +15,7 @@ import os
 import pandas as pd
 
 from ..errors import Setting, UsageError
+from ..ids import unescape_id
 from ..inputs import mappings, to_pandas
 from ..naming import check_read_once
 from ..score_precision import as_float32
@@ -82,7 +83,7 @@ def convert_dict(
     inputs = [doc.source.record]
 
     qrels_tables, info = {}, {}
-    qrels_name, qrels_sources = None, {}
+    qrels_name, qrels_sources, qrels_lines = None, {}, {}
     judged_queries: list[str] = []  # the qrels' queries, those without a judgment included
     if has_qrels:
         source = qrels_json if qrels_json is not None else beir_qrels
@@ -93,8 +94,9 @@ def convert_dict(
             frame, judged_queries = _nested(qdoc, "qrels")
             frame = frame.rename(columns={"value": "rel"})
             record = qdoc.source.record
+            qrels_lines[qrels_name] = lambda qid, doc=qdoc: doc.line_of((unescape_id(qid),))
         else:
-            frame, record = read_beir_qrels(beir_qrels)
+            frame, record, qrels_lines[qrels_name] = read_beir_qrels(beir_qrels)
             judged_queries = list(dict.fromkeys(frame["qid"]))
         table = make_qrels(frame, qrels_name, report)
         qrels_tables[qrels_name] = table
@@ -117,5 +119,6 @@ def convert_dict(
         provenance={"inputs": inputs, "options": {"depth": depth}},
         qrels_info=info,
         qrels_sources=qrels_sources,
+        qrels_lines=qrels_lines,
         tie_order="pytrec_eval's order (docid descending)",
     )

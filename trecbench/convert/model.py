@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -57,6 +57,9 @@ class Conversion:
     ir_metadata: dict[str, Any] | None = None  # written atop every run (convert --ir-metadata)
     # the input a qrels table was read from, where it is not the main one (errors name it)
     qrels_sources: dict[str, str] = field(default_factory=dict)
+    # the line where a qrels table's query is first read in its input, by the query's id as
+    # the table holds it (escaped), where the reader can tell (looked up on errors only)
+    qrels_lines: dict[str, Callable[[str], int | None]] = field(default_factory=dict)
     # the order tied scores keep: what the producer ranked, or, for a dict (which has no
     # order but its scores), pytrec_eval's
     tie_order: str = "producer order"

@@ -53,6 +53,7 @@ def _check_negative(conversion: Conversion, name: str, asked: set[str]) -> None:
     """Refuse a query of ``asked`` whose judgments in qrels ``name`` are all negative and
     that trec_eval 9.0.8 cannot evaluate when given those queries."""
     qrels = conversion.qrels[name]
+    line_of = conversion.qrels_lines.get(name)
     best = qrels[qrels["qid"].isin(asked)].groupby("qid")["rel"].max()
     # in trec_eval's order of topics (byte-wise): it evaluates a later one graded -1
     for position, (qid, grade) in enumerate(sorted(best.items())):
@@ -60,7 +61,7 @@ def _check_negative(conversion: Conversion, name: str, asked: set[str]) -> None:
         if outcome is not None:
             raise InputError(
                 conversion.qrels_sources.get(name, conversion.source),
-                None,
+                None if line_of is None else line_of(qid),
                 f"qrels {name}: query {qid!r} has only negative judgments (largest "
                 f"{int(grade)}), which trec_eval 9.0.8 cannot evaluate (it {outcome})",
             )
