@@ -158,7 +158,7 @@ def test_trailing_data_after_a_gzip_stream_is_named_as_such(tmp_path):
         assert (finding.rule, finding.message) == (
             "R27",
             f"trailing data after the gzip stream (8 bytes at offset {offset}): "
-            "not gzip, and no part of the run (gzip -d ignores it with a warning)",
+            "not gzip, and no part of the input (gzip -d ignores it with a warning)",
         )
     one = tmp_path / "one.run.gz"  # "1 bytes" (reviewer 363)
     one.write_bytes(stream + b"\x1f")
@@ -170,6 +170,17 @@ def test_trailing_data_after_a_gzip_stream_is_named_as_such(tmp_path):
     cut.write_bytes(stream[:-5])
     (finding,) = validate_run(cut).findings
     assert finding.message.startswith("corrupt or truncated gzip data: ")
+    # a JSON input is no run: convert dict said "no part of the run" of its trailing bytes
+    doc, json_gzip = tmp_path / "d.json.gz", gzip.compress(b'{"q1": {"d1": 1}}')
+    doc.write_bytes(json_gzip + b"junk")
+    out = str(tmp_path / "o")
+    converted = _trecbench(tmp_path, "convert", "dict", str(doc), "-o", out, stdin=b"")
+    assert converted.returncode == 2
+    assert converted.stderr.decode() == (
+        f"trecbench: {doc}: error[R27]: trailing data after the gzip stream (4 bytes at offset "
+        f"{len(json_gzip)}): not gzip, and no part of the input (gzip -d ignores it with a "
+        "warning)\n"
+    )
 
 
 @pytest.fixture(scope="module")

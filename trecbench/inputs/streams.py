@@ -232,7 +232,7 @@ class _Decompressed(ReadOnly):
             if tail is not None:
                 message = (
                     f"trailing data after the gzip stream ({counted(tail[1], 'byte')} at offset "
-                    f"{tail[0]:,}): not gzip, and no part of the run (gzip -d ignores it "
+                    f"{tail[0]:,}): not gzip, and no part of the input (gzip -d ignores it "
                     "with a warning)"
                 )
             else:
