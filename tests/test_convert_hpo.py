@@ -518,6 +518,26 @@ def test_a_case_twice_in_cases_jsonl_is_refused_at_its_line(tmp_path, records):
     assert str(error.value) == f"{path}:2: case_id: 'a' is used twice (first at line 1)"
 
 
+@pytest.mark.parametrize(
+    ("records", "line", "counts"),
+    [
+        ([{**FAILED_A, "retrieved_hpo_ids": ["HP:0001250"]}], 1, "1 failed"),
+        ([{"case_id": "b", "status": "not_evaluable"}, FAILED_A], 1, "1 failed and 1 "
+         "not_evaluable"),
+    ],
+)  # fmt: skip
+def test_cases_jsonl_with_no_completed_case_says_so_at_its_line(tmp_path, records, line, counts):
+    # it said "run f: no retrieved document", of the file, when every case had failed
+    cases = write_json(tmp_path / "cases.json", RICH)
+    path = write_jsonl(tmp_path / "f.jsonl", records)
+    with pytest.raises(InputError) as error:
+        convert_hpo(cases, [path], check_ids=False)
+    assert str(error.value) == (
+        f"{path}:{line}: no case completed ({counts}): no result to write as a run (a failed "
+        "case's retrieved_hpo_ids are not used)"
+    )
+
+
 def chroma_result(ids, distances):
     return {
         "ids": [[f"chunk-{i}" for i in ids]],

@@ -167,9 +167,26 @@ def cases_rows(
         if record.get("expected_hpo_ids") is not None:
             ids = (at / "expected_hpo_ids").expect_ids(record["expected_hpo_ids"])
             expected[qid] = set(ids)
+    if not complete and (failed or not_evaluable):
+        _refuse_none_complete(doc, failed, not_evaluable)
     report.drop("failed case (no results; -c counts it as 0)", _as_written(failed))
     report.drop("case marked not_evaluable by the producer", _as_written(not_evaluable))
     return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"]), expected, complete
+
+
+def _refuse_none_complete(doc: JsonLines, failed: list[dict], not_evaluable: list[dict]) -> None:
+    """Refuse a ``cases.jsonl`` of which no case completed, at its first line: "no retrieved
+    document" said nothing of why (the ids a failed case lists are no results)."""
+    counts = [f"{len(failed)} failed"] * bool(failed) + [
+        f"{len(not_evaluable)} not_evaluable"
+    ] * bool(not_evaluable)
+    line = min(item["line"] for item in failed + not_evaluable)
+    raise InputError(
+        doc.path,
+        line,
+        f"no case completed ({' and '.join(counts)}): no result to write as a run (a failed "
+        "case's retrieved_hpo_ids are not used)",
+    )
 
 
 def _as_written(items: list[dict]) -> list[dict]:
