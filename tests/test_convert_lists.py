@@ -275,6 +275,20 @@ def test_a_query_with_an_empty_list_is_reported(tmp_path):
     assert drop["qid"] == "1" and drop["reason"].startswith("query without retrieved documents")
 
 
+def test_lists_without_a_gold_doc_are_refused_at_gold_docs(tmp_path):
+    # it said "e.json: no judgment to write as qrels e", of the whole file, when writing
+    path = tmp_path / "e.json"
+    for data in ('{"retrieved_chunks": [["a"], []],\n "gold_docs": [[],\n []]}',
+                 '{"retrieved_chunks": [],\n "gold_docs": []}'):  # fmt: skip
+        path.write_text(data)
+        for match in ("ids", "chunks"):
+            with pytest.raises(InputError) as error:
+                convert_lists(path, match=match)
+            assert str(error.value) == (
+                f"{path}:2: gold_docs: no gold doc in any list: no judgment for qrels"
+            )
+
+
 def test_ids_minus_zero_and_zero_stay_apart(tmp_path):
     # JSON's -0 is the integer 0: read as a number, "-0" and "0" became one document
     source = tmp_path / "mz.json"

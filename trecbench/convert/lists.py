@@ -135,7 +135,8 @@ def _read_lists(
 ) -> tuple[list[list[str]], list[list[str]], list[str]]:
     """The lists file's aligned ``gold_docs`` and ``retrieved_chunks`` lists (texts when
     ``texts``, else ids) and each query's qid (its position without ``query_ids``); an
-    unknown key, lists of different lengths or a repeated qid refused at its place."""
+    unknown key, lists of different lengths, no gold doc at all or a repeated qid refused
+    at its place."""
     data = doc.root.expect_object(doc.value)
     gold = _lists(doc.root / "gold_docs", data.get("gold_docs"), texts, True)
     retrieved = _lists(doc.root / "retrieved_chunks", data.get("retrieved_chunks"), texts, False)
@@ -149,6 +150,8 @@ def _read_lists(
         raise doc.root.error(
             f"{len(gold)} gold_docs lists but {len(retrieved)} retrieved_chunks lists"
         )
+    if not any(gold):  # said at its key, not of the whole file at writing
+        raise (doc.root / "gold_docs").error("no gold doc in any list: no judgment for qrels")
     ids = data.get("query_ids")
     if ids is None:
         qids = [str(i) for i in range(len(gold))]
