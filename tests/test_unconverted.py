@@ -310,3 +310,68 @@ def test_trec_qrels_whose_first_qid_is_a_magic_keeps_its_line_error(tmp_path, ca
     code, err = _err(capsys, "score", "-m", "map", str(tmp_path / "d.qrels"), RUN)
     assert code == 2 and len(err) == 1 and "Arrow IPC" not in err[0]
     assert err[0].startswith(f"trecbench: {tmp_path / 'd.qrels'}:2:")
+
+
+def test_trecbench_pools_file_is_told_as_a_pool_and_its_advice_reads(tmp_path, capsys):
+    """validate --qrels of pool's own file said BEIR qrels and 'convert beir-qrels', which
+    refused it (tab-separated fields, a header) (reviewer 379): it is a pool to judge, and
+    written with --unjudged-grade it reads as qrels."""
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\nq2 Q0 d3 1 1 a\n")
+    pooled, graded = tmp_path / "pool.txt", tmp_path / "graded.txt"
+    assert run(["pool", str(tmp_path / "a.run"), "-o", str(pooled)]) == 0
+    capsys.readouterr()
+    for args in (["validate", "--qrels", str(pooled)], ["score", str(pooled), RUN]):
+        assert run(args) == 2
+        said = capsys.readouterr()
+        said = said.out if args[0] == "validate" else said.err
+        assert "error[Q12]: 3 fields on every line, the second a placeholder (qid 0 docno: a " \
+               "pool of documents to judge, trecbench pool's output?), not TREC qrels: judge " \
+               "it, or write it with `trecbench pool --unjudged-grade G`" in said  # fmt: skip
+        assert "beir-qrels" not in said
+    args = ["pool", str(tmp_path / "a.run"), "--unjudged-grade", "-1", "-o", str(graded)]
+    assert run(args) == 0
+    assert run(["validate", "--qrels", str(graded)]) in (0, 1)  # warnings at most
+    assert "error[" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("text", "ready"),
+    [
+        ("query-id\tcorpus-id\tscore\nq1\td1\t1\n", True),  # what convert beir-qrels reads
+        ("q1\td1\t1\nq2\td2\t0\n", False),  # no header: the converter asks for it
+        ("q1 d1 1\nq2 d2 0\n", False),  # blanks: the converter splits at tabs
+        ("q1 Q0 d1\nq2 0 d2\n", None),  # trecbench pool's file
+        ("q1\t0\td1\nq2\t0\td2\n", False),  # tabs: not pool's file
+    ],
+)
+def test_three_fields_advice_never_sends_to_a_converter_that_refuses(tmp_path, capsys, text,
+                                                                      ready):  # fmt: skip
+    path = tmp_path / "three.txt"
+    path.write_text(text)
+    assert run(["validate", "--qrels", str(path)]) == 2
+    said = capsys.readouterr().out.splitlines()[0]
+    convert = run(["convert", "beir-qrels", str(path), "-o", str(tmp_path / "out")])
+    capsys.readouterr()
+    if ready is None:
+        assert "pool of documents to judge" in said and "beir-qrels" not in said
+    elif ready:
+        assert said.endswith("convert it first (trecbench convert beir-qrels; docs/convert.md)")
+        assert convert == 0
+    else:
+        assert said.endswith(
+            "convert it first, written as trecbench convert beir-qrels reads it: "
+            "tab-separated, under the header line 'query-id corpus-id score' (docs/convert.md)"
+        )
+        assert convert == 2
+
+
+@pytest.mark.parametrize("header", ["query-id\tcorpus-id\tscore\n", ""])
+def test_a_beir_file_is_one_finding_past_its_first_chunk(tmp_path, header):
+    """The header is on the first chunk alone: later chunks of the same shape keep the
+    verdict (one Q12, not one Q1 per line), whether the first had it or not."""
+    from trecbench.validation import validate_qrels
+
+    path = tmp_path / "beir.tsv"
+    path.write_text(header + "".join(f"q{i}\td{i}\t1\n" for i in range(40)))
+    found = validate_qrels(path, chunk_bytes=64).findings
+    assert [f.rule for f in found] == ["Q12"]

@@ -17,10 +17,9 @@ import pyarrow.compute as pc
 from ..errors import InputError
 from ..ids import STR, unescape_id
 from ..inputs import trec_text
+from ..inputs.unconverted import BEIR_HEADER
 from .common import Conversion, Report, default_name, make_qrels, qrels_summary
 from .textfiles import read_fields
-
-BEIR_HEADER = ("query-id", "corpus-id", "score")
 
 
 def read_beir_qrels(

@@ -18,7 +18,13 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import InputError, excerpt, excerpt_plain
 from .tokens import Tokens
-from .unconverted import arrow_message, columns_message, json_content, json_message
+from .unconverted import (
+    BEIR_HEADER,
+    arrow_message,
+    columns_message,
+    json_content,
+    json_message,
+)
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
@@ -168,7 +174,10 @@ def refuse_rows(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[i
 
 # what a line of three fields may be, and what reads it
 MSMARCO_HINT = " (an MS MARCO qid pid rank run? convert it with 'trecbench convert msmarco')"
-BEIR_HINT = " (a 3-column BEIR qrels? convert it with 'trecbench convert beir-qrels')"
+BEIR_HINT = (
+    " (a 3-column BEIR qrels? 'trecbench convert beir-qrels' converts it, tab-separated under "
+    "the header line 'query-id corpus-id score')"
+)
 # the rule of a file that is what a converter reads (:func:`unconverted`), by kind: the
 # readers' and the validator's
 UNCONVERTED_RULES = {"run": "R32", "qrels": "Q12"}
@@ -252,7 +261,8 @@ def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
     arrow = arrow_message(tokens.head, kind)
     if arrow is not None:
         return arrow
-    return columns_message(kind) if _three_fields(tokens) else None
+    shape = columns_shape(tokens, kind)
+    return None if shape is None else columns_message(kind, shape, beir_ready(tokens))
 
 
 def _three_fields(tokens: Tokens) -> bool:
@@ -261,6 +271,34 @@ def _three_fields(tokens: Tokens) -> bool:
     if not len(tokens) or not (tokens.nfields == 3).all():
         return False
     return not pc.any(pc.starts_with(tokens.fields[0], "#")).as_py()
+
+
+# the second field of every line of trecbench pool's file (qid 0 docno), and of TREC's
+POOL_PLACEHOLDERS = ("0", "Q0")
+
+
+def columns_shape(tokens: Tokens, kind: str) -> str | None:
+    """What ``tokens`` of three fields on every line are, given as a ``kind``: a run's
+    ``msmarco``; qrels' ``pool`` (trecbench pool's file, ``qid 0 docno``: blank-separated,
+    a placeholder second on every line) or ``beir``; None: not three fields a line."""
+    if not _three_fields(tokens):
+        return None
+    if kind == "run":
+        return "msmarco"
+    placeholders = pc.is_in(tokens.fields[1], value_set=pa.array(POOL_PLACEHOLDERS))
+    if tokens.separator != b"\t" and pc.all(placeholders).as_py():
+        return "pool"
+    return "beir"
+
+
+def beir_ready(tokens: Tokens) -> bool:
+    """Whether ``tokens`` are as ``convert beir-qrels`` reads them: tab-separated, the
+    first line BEIR's header (told on the file's first tokens: later ones follow it)."""
+    if tokens.separator != b"\t":
+        return False
+    if not tokens.head or not len(tokens):
+        return True
+    return tuple(tokens.fields[i][0].as_py() for i in range(3)) == BEIR_HEADER
 
 
 def _read(tokens: Tokens, kind: str, read: Callable[[], pa.Table]) -> pa.Table:

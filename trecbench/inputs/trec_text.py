@@ -53,6 +53,8 @@ from .trec_tables import QRELS_FIELDS as QRELS_FIELDS
 from .trec_tables import RUN_FIELDS as RUN_FIELDS
 from .trec_tables import SCORE_PATTERN as SCORE_PATTERN
 from .trec_tables import UNCONVERTED_RULES as UNCONVERTED_RULES
+from .trec_tables import beir_ready as beir_ready
+from .trec_tables import columns_shape as columns_shape
 from .trec_tables import matches as matches
 from .trec_tables import other_kind as other_kind
 from .trec_tables import parse_grades as parse_grades

@@ -145,12 +145,32 @@ def arrow_message(head: bytes, kind: str) -> str | None:
     )
 
 
-def columns_message(kind: str) -> str:
-    """What to say of a file given as a ``kind`` whose every line has three fields."""
+# the header line of BEIR's qrels, which `convert beir-qrels` reads (tab-separated)
+BEIR_HEADER = ("query-id", "corpus-id", "score")
+
+
+def columns_message(kind: str, shape: str = "beir", ready: bool = True) -> str:
+    """What to say of a file given as a ``kind`` whose every line has three fields, of a
+    ``shape`` (:func:`~.trec_tables.columns_shape`: ``msmarco``, ``beir`` or ``pool``);
+    ``ready``: BEIR qrels as ``convert beir-qrels`` reads them (tab-separated, under
+    :data:`BEIR_HEADER`), else the advice says how to write them so (it never fails)."""
     if kind == "run":
         shape, converter = "an MS MARCO qid pid rank run?", "msmarco"
+    elif shape == "pool":
+        return (
+            "3 fields on every line, the second a placeholder (qid 0 docno: a pool of "
+            "documents to judge, trecbench pool's output?), not TREC qrels: judge it, or "
+            "write it with `trecbench pool --unjudged-grade G` to read it as qrels "
+            "(docs/runs.md)"
+        )
     else:
         shape, converter = "BEIR qrels, query-id corpus-id score?", "beir-qrels"
+        if not ready:
+            return (
+                f"3 fields on every line ({shape}), not {_what(kind)}: convert it first, "
+                "written as trecbench convert beir-qrels reads it: tab-separated, under the "
+                f"header line '{' '.join(BEIR_HEADER)}' ({CONVERT_DOCS})"
+            )
     return (
         f"3 fields on every line ({shape}), not {_what(kind)}: convert it first "
         f"(trecbench convert {converter}; {CONVERT_DOCS})"

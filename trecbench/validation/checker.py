@@ -287,9 +287,18 @@ class Checker:
             return None
         check = trec_text.UNCONVERTED_RULES[self.kind]
         self.report.add(check, None, None, message)
-        if message != columns_message(self.kind):  # JSON, told by the file's first bytes
+        shape = trec_text.columns_shape(tokens, self.kind)
+        said = columns_message(self.kind, shape, trec_text.beir_ready(tokens)) if shape else None
+        if message != said:  # JSON, told by the file's first bytes
             return Verdict(check, lambda later: True)
-        return Verdict(check, lambda later: trec_text.unconverted(later, self.kind) == message)
+        # later lines of the same shape (BEIR's header is on the first line alone)
+        return Verdict(
+            check,
+            lambda later: (
+                trec_text.unconverted(later, self.kind) is not None
+                and trec_text.columns_shape(later, self.kind) == shape
+            ),
+        )
 
     def _swapped(self, tokens: Tokens) -> Verdict | None:
         """One finding for first data lines that have the other kind's shape on every line."""

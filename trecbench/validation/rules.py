@@ -353,10 +353,14 @@ CATALOGUE = (
            "were left out when the run given is a run too). One finding, instead of one per "
            "line."),
     _check("Q12", "EEEE", "the qrels are what `trecbench convert` reads (JSON, or 3 fields "
-           "on every line: BEIR qrels)",
+           "on every line: BEIR qrels), or a pool to judge",
            "As R32 for qrels: JSON (or JSON lines, or trecbench's sidecar) or three fields on "
            "every line (BEIR's `query-id corpus-id score`), named with its converter in one "
-           "finding, where the file cannot be read as qrels anyway."),
+           "finding, where the file cannot be read as qrels anyway; BEIR qrels not as `convert "
+           "beir-qrels` reads them (tab-separated, under that header line) are told how to "
+           "write them so. Three blank-separated fields with a `0` or `Q0` second on every line "
+           "are `trecbench pool`'s file, documents to judge: judged, or written with `pool "
+           "--unjudged-grade G`, it reads as qrels."),
     # -- a run against qrels -----------------------------------------------------------------
     _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
            "trec_eval evaluates only topics with judgments, also with `-c`."),
