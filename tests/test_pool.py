@@ -224,7 +224,8 @@ def test_runs_read_ahead_are_inputs_of_the_call(tmp_path):
 
 
 def test_an_id_no_pool_file_holds_is_refused_before_the_summary(tmp_path, capsys):
-    # the summary went to stdout, then "a pool file cannot hold the qid 'q 1'", exit 2
+    # the summary went to stdout, then "a pool file cannot hold the qid 'q 1'", exit 2; the
+    # id now %XX-quoted at its run and line
     from trecbench.cli import run
 
     (tmp_path / "x.jsonl").write_text('{"qid": "q 1", "docno": "d1", "score": 1}\n')
@@ -232,7 +233,8 @@ def test_an_id_no_pool_file_holds_is_refused_before_the_summary(tmp_path, capsys
     args = ["pool", str(tmp_path / "x.jsonl"), str(tmp_path / "y.run"), "-o", str(tmp_path / "p")]
     assert run(args) == 2
     out, err = capsys.readouterr()
-    assert out == "" and "a pool file cannot hold the qid 'q 1'" in err
+    said = f"{tmp_path / 'x.jsonl'}:1: a pool file cannot hold the qid 'q%201'"
+    assert out == "" and said in err
     assert not (tmp_path / "p").exists()
 
 
@@ -334,3 +336,32 @@ def test_pool_ends_at_a_signal_while_a_fifo_is_read(tmp_path, name, code):
     assert (process.returncode, stdout) == (code, "")
     assert stderr == ("\ntrecbench: interrupted\n" if name == "SIGINT" else "")
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("depth", "line"), [(10, 2), (2, 3)])
+def test_an_id_no_pool_file_holds_is_refused_at_its_run_and_line(tmp_path, capsys, depth, line):
+    """Said as 'trecbench: a pool file cannot hold the docno 'a\\xa0b'', no run nor line
+    (reviewer 379): now at the first line holding it, %XX-quoted, the rows as read (depth
+    10) or ranked and cut (depth 2: the run's third line ranks first)."""
+    run_file = tmp_path / "u.run"
+    run_file.write_bytes(b"1 Q0 d1 1 2 t\n1 Q0 a\xc2\xa0b 2 1 t\n1 Q0 z\xc2\xa0 3 9 t\n")
+    if depth == 10:
+        run_file.write_bytes(b"1 Q0 d1 1 2 t\n1 Q0 a\xc2\xa0b 2 1 t\n")
+    (tmp_path / "y.run").write_text("1 Q0 d2 1 1 r\n")
+    out = tmp_path / "p"
+    assert run(["pool", str(run_file), str(tmp_path / "y.run"), "--depth", str(depth),
+                "-o", str(out)]) == 2  # fmt: skip
+    said = capsys.readouterr().err.splitlines()[-1]
+    shown = "a%C2%A0b" if depth == 10 else "z%C2%A0"
+    assert said.startswith(f"trecbench: {run_file}:{line}: a pool file cannot hold the docno "
+                           f"'{shown}' (U+00A0, ")  # fmt: skip
+    assert not out.exists()
+
+
+def test_an_unwritable_id_judged_already_is_left_out_not_refused(tmp_path, capsys):
+    (tmp_path / "u.run").write_bytes(b"1 Q0 d1 1 2 t\n1 Q0 a\xc2\xa0b 2 1 t\n")
+    (tmp_path / "q.qrels").write_bytes(b"1 0 a\xc2\xa0b 1\n")
+    out = tmp_path / "p"
+    args = ["pool", str(tmp_path / "u.run"), "--qrels", str(tmp_path / "q.qrels"), "-o", str(out)]
+    assert run(args) == 0
+    assert out.read_text() == "1 0 d1\n"

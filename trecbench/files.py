@@ -79,24 +79,31 @@ def check_text_ids(columns: dict, where: str, source: str = "the run") -> None:
             ids = arrow.array(ids, pa.string())  # pa.array of a list imports pandas (0.2 s)
         elif not isinstance(ids, (pa.Array, pa.ChunkedArray)):
             ids = pa.array(ids)  # a Series (or a list of other values), converted in C
-        if arrow.plain_ids(ids, nonempty=True):  # printable ASCII, no '#': nothing to refuse
-            continue
-        ids = pc.cast(ids, pa.large_string())
-        bad = pc.or_(
-            pc.equal(pc.utf8_length(ids), arrow.scalar(0, pa.int64())),  # 0 would import pandas
-            pc.match_substring_regex(ids, CHARACTERS_NO_TREC_ID_HOLDS),
-        )
-        if what == "qid":
-            bad = pc.or_(bad, pc.starts_with(ids, "#"))
-        if pc.any(bad).as_py():
-            shown = str(ids[int(np.flatnonzero(arrow.to_numpy(bad))[0])])
+        bad = unwritable_ids(ids, what)
+        if bad is not None and bad.any():
+            shown = str(pc.cast(ids, pa.large_string())[int(np.flatnonzero(bad)[0])])
             raise OutputError(
-                f"{where} cannot hold the {what} {shown[:40]!r} ({_unwritable(shown)}): escape "
-                f"it (trecbench.ids.escape_id, as convert does) or rename it in {source}"
+                f"{where} cannot hold the {what} {shown[:40]!r} ({unwritable_reason(shown)}): "
+                f"escape it (trecbench.ids.escape_id, as convert does) or rename it in {source}"
             )
 
 
-def _unwritable(text: str) -> str:
+def unwritable_ids(ids: pa.Array | pa.ChunkedArray, what: str) -> np.ndarray | None:
+    """Which of ``ids`` (Arrow, of the role ``what``: ``qid`` or ``docno``) a line of TREC
+    text cannot hold (:func:`check_text_ids`); None when none, told in one pass."""
+    if arrow.plain_ids(ids, nonempty=True):  # printable ASCII, no '#': nothing to refuse
+        return None
+    ids = pc.cast(ids, pa.large_string())
+    bad = pc.or_(
+        pc.equal(pc.utf8_length(ids), arrow.scalar(0, pa.int64())),  # 0 would import pandas
+        pc.match_substring_regex(ids, CHARACTERS_NO_TREC_ID_HOLDS),
+    )
+    if what == "qid":
+        bad = pc.or_(bad, pc.starts_with(ids, "#"))
+    return arrow.to_numpy(pc.fill_null(bad, False)).astype(bool)
+
+
+def unwritable_reason(text: str) -> str:
     """Why a line of TREC text cannot hold the id ``text`` (:func:`check_text_ids`)."""
     found = _NO_TREC_ID_HOLDS.search(text)
     if not text:

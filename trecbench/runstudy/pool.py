@@ -12,7 +12,7 @@ SIGIR 1998).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
@@ -68,14 +68,43 @@ class Pool:
     # taken as they were read; and the qrels' path (None: none given, or held in memory)
     inputs: tuple[dict, ...] = ()
     qrels: str | None = None
+    # (role, id) -> (run, line): where each id a TREC line cannot hold was first read
+    unwritable: dict = field(default_factory=dict, repr=False, compare=False)
 
     def to_text(self, grade: str | None = None) -> str:
-        """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given)."""
+        """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given).
+        An id a TREC line cannot hold is refused at the run and line it was read from."""
         if grade is not None:
             check_grade(grade)
+        if self.unwritable:
+            self._refuse_unwritable()
         check_text_ids({"qid": self.qid, "docno": self.docno}, "a pool file", "the runs")
         end = f" {grade}\n" if grade is not None else "\n"
         return "".join(f"{q} 0 {d}{end}" for q, d in zip(self.qid, self.docno, strict=True))
+
+    def _refuse_unwritable(self) -> None:
+        """Refuse the first line's id (by qid, then docno) a TREC line cannot hold, at the
+        first run and line it was read from (%XX-quoted, as findings quote input)."""
+        from ..errors import InputError
+        from ..escaping import escape_text
+        from ..files import unwritable_ids, unwritable_reason
+
+        bad = {what: unwritable_ids(arrow.array(ids, pa.string()), what)
+               for what, ids in (("qid", self.qid), ("docno", self.docno))}  # fmt: skip
+        rows = [np.flatnonzero(b)[0] for b in bad.values() if b is not None and b.any()]
+        if not rows:
+            return
+        row = int(min(rows))
+        for what, ids in (("qid", self.qid), ("docno", self.docno)):
+            if bad[what] is not None and bad[what][row] and (what, ids[row]) in self.unwritable:
+                run, line = self.unwritable[what, ids[row]]
+                raise InputError(
+                    run,
+                    line,
+                    f"a pool file cannot hold the {what} '{escape_text(ids[row][:40], ' ')}' "
+                    f"({unwritable_reason(ids[row])}): escape it (trecbench.ids.escape_id, "
+                    "as convert does) or rename it in the run",
+                )
 
     def to_json(self, unjudged_grade: str | None = None) -> dict:
         """The summary of ``pool --format json`` (the documents are in the pool file), with
@@ -183,6 +212,7 @@ def pool(
         judged is not None,
         inputs=tuple(read_records([*((s, "run") for s in sources), (qrels, "qrels")])),
         qrels=str(qrels) if isinstance(qrels, (str, os.PathLike)) else None,
+        unwritable=pooled.unwritable,
     )
 
 
@@ -238,6 +268,7 @@ class _Streamed:
     docno: pa.Array
     runs: np.ndarray
     numbers: list[np.ndarray]
+    unwritable: dict  # Pool.unwritable
 
 
 def _stream(sources: list, labels: list, depth: int, progress, against: tuple | None) -> _Streamed:
@@ -248,7 +279,7 @@ def _stream(sources: list, labels: list, depth: int, progress, against: tuple | 
     from ..conclusions.scores import source_name
     from ..evaluation.integer_ids import refuse_lost_zeros
 
-    distinct, batch, numbers, integers = None, [], [], _IntegerRuns()
+    distinct, batch, numbers, integers, unwritable = None, [], [], _IntegerRuns(), {}
 
     def kept(index: int) -> pa.Table:
         return ranked_runs.load_kept(sources[index], depth, progress, labels[index])
@@ -259,6 +290,10 @@ def _stream(sources: list, labels: list, depth: int, progress, against: tuple | 
         if against is not None:  # the qrels' table and name: ids read from integers
             refuse_lost_zeros(*against, table, name)
         integers.add(table, name)
+        if isinstance(sources[index], (str, os.PathLike)):  # a file's lines: said at one
+            table = _note_unwritable(table, name, unwritable)
+        elif "line" in table.column_names:  # a table's rows: said as check_text_ids says
+            table = table.drop_columns(["line"])
         batch.append(table)
         size = 0 if distinct is None else distinct.num_rows
         if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):
@@ -270,7 +305,27 @@ def _stream(sources: list, labels: list, depth: int, progress, against: tuple | 
     integers.refuse_lost_zeros(pooled, numbers)
     for number in numbers:  # a run's pairs are distinct
         runs[number] += 1
-    return _Streamed(pooled.qids, pooled.topic, pooled.docno, runs, numbers)
+    return _Streamed(pooled.qids, pooled.topic, pooled.docno, runs, numbers, unwritable)
+
+
+def _note_unwritable(table: pa.Table, name: str, found: dict) -> pa.Table:
+    """``table`` (a run's kept rows, ``name``) without its ``line`` column, noting in
+    ``found`` where each id no TREC line can hold was first read (:attr:`Pool.unwritable`;
+    a pool file refuses it only if it holds it: a judged one is left out)."""
+    from ..files import unwritable_ids
+
+    lines = table.column("line") if "line" in table.column_names else None
+    for what in ("qid", "docno"):
+        bad = unwritable_ids(table.column(what), what)
+        if bad is None or not bad.any():
+            continue
+        rows = np.flatnonzero(bad)
+        ids = pc.cast(table.column(what), pa.large_string()).take(arrow.array(rows))
+        at = [None] * len(rows) if lines is None else lines.take(arrow.array(rows)).to_pylist()
+        for one, line in sorted(zip(ids.to_pylist(), at, strict=True),
+                                key=lambda pair: (pair[1] is None, pair[1] or 0)):  # fmt: skip
+            found.setdefault((what, one), (name, line))
+    return table.drop_columns(["line"]) if lines is not None else table
 
 
 @dataclass(frozen=True)

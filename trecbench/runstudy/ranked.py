@@ -55,7 +55,8 @@ def load_kept(source, depth: int | None = None, progress=None, name=None) -> pa.
     """``qid, docno`` of the rows of a run that :func:`load_ranked` keeps, in no
     particular order: the file's rows as they are when no topic holds more than ``depth``
     documents (nothing is ranked: only the duplicate check of ranking remains), else
-    :func:`load_ranked`'s. ``progress``, ``name``: as :func:`load_ranked` takes them."""
+    :func:`load_ranked`'s; and each row's ``line`` where the run has lines (a file's).
+    ``progress``, ``name``: as :func:`load_ranked` takes them."""
     with held.naming(source, name):
         return _kept(source, depth, progress)
 
@@ -68,14 +69,15 @@ def _kept(source, depth: int | None, progress) -> pa.Table:
     loaded = load(source, "run", progress=progress)
     table = loaded.table
     topic, qids = ranking.topic_codes(table.column("qid"))
+    lined = ["line"] if "line" in table.column_names else []
     if depth is not None and np.bincount(topic).max(initial=0) > depth:
-        kept = _ranked_columns(ranked_run(loaded), depth).select(["qid", "docno"])
-        return carry_integer_ids(table, kept)
-    lines = table.column("line") if "line" in table.column_names else None
+        kept = _ranked_columns(ranked_run(loaded), depth, bool(lined))
+        return carry_integer_ids(table, kept.select(["qid", "docno", *lined]))
+    lines = table.column("line") if lined else None
     found = ranking.find_duplicate(topic, table.column("docno"), lines)
     if found is not None:
         raise ranking.duplicate_error(loaded.origin, qids[found[0]].as_py(), *found[1:])
-    return arrow.decoded(table.select(["qid", "docno"]))
+    return arrow.decoded(table.select(["qid", "docno", *lined]))
 
 
 def read_ahead(load, sources: list):
@@ -114,9 +116,9 @@ def _beyond(position: np.ndarray, depth: int | None) -> np.ndarray | None:
     return position >= depth
 
 
-def _ranked_columns(ranked, depth: int | None) -> pa.Table:
+def _ranked_columns(ranked, depth: int | None, lined: bool = False) -> pa.Table:
     """``qid, docno, rank`` of a :class:`~trecbench.ranking.RankedRun` (every topic kept)
-    in its order, cut at ``depth``."""
+    in its order, cut at ``depth``; ``lined``: each row's ``line`` too."""
     rows, topic, position = ranked.rows, ranked.topic, ranked.position
     beyond = _beyond(position, depth)
     if beyond is not None:
@@ -133,6 +135,8 @@ def _ranked_columns(ranked, depth: int | None) -> pa.Table:
             "rank": arrow.array(position.astype(np.int64) + 1),
         }
     )
+    if lined:
+        table = table.append_column("line", _gathered(ranked.run_table.column("line"), rows))
     return arrow.decoded(table)
 
 
