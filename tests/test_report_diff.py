@@ -89,6 +89,26 @@ def test_measure_spellings_and_json(reports, tmp_path, capsys):
     )
 
 
+def test_a_measure_one_report_asked_for_is_named_with_its_report(reports, capsys):
+    """Reviewer 379: 'P.5 asked as P.5 vs (not asked)' said a spelling differed where one
+    report asked for P.5 and the other did not."""
+    both, one = reports("both", "-m", "map", "-m", "P.5"), reports("one", "-m", "map")
+    code, out = diff_reports(capsys, both, one)
+    assert code == 1 and out.splitlines()[0] == (
+        f"likely cause: the measures asked for differ: P.5 only in {both}"
+    )
+    other = reports("other", "-m", "map", "-m", "P_5", "-m", "P.10")
+    code, out = diff_reports(capsys, one, other)
+    assert out.splitlines()[0] == (
+        f"likely cause: the measures asked for differ: P_5, P.10 only in {other}"
+    )
+    code, out = diff_reports(capsys, both, other)
+    assert out.splitlines()[0] == (
+        f"likely cause: the measures asked for differ: P.10 only in {other}; P.5 asked as P.5 vs "
+        "P_5"
+    )
+
+
 def test_a_changed_run_file_with_moved_topics(reports, tmp_path, capsys):
     a = reports("a")
     values = json.loads(open(a).read())["results"][0]["per_query"]

@@ -431,7 +431,8 @@ def diff_reports(
     values = _value_changes(a, b, progress)
     sections = _section_changes(a, b)
     parts = (inputs, options, versions, measures, spellings, runs, topics, values, sections)
-    cause = _cause(*parts[:-1]) if any(parts) else None
+    names = (escape_text(path_a), escape_text(path_b))
+    cause = _cause(*parts[:-1], names=names) if any(parts) else None
     # the two reports' records (path, kind, size, sha256), taken as they were read
     record_a = input_record(path_a, "report")
     records = (
@@ -455,9 +456,10 @@ def _input_words(item: dict | None) -> str:
     return f"{escape_text(item['path'])} ({item['size']} bytes, sha256 {str(item['sha256'])[:12]})"
 
 
-def _cause(inputs, options, versions, measures, spellings, runs, topics, values) -> str:
+def _cause(inputs, options, versions, measures, spellings, runs, topics, values, names) -> str:
     """The likeliest reason the two evaluations differ, in one line (paths and run names
-    escaped reversibly, :func:`~trecbench.escaping.escape_text`)."""
+    escaped reversibly, :func:`~trecbench.escaping.escape_text`); ``names``: the two
+    reports'."""
     # a run file only one report holds is a run only one holds: said as such below
     held = [(x, y) for x, y in inputs if (x and y) or (x or y)["kind"] != "run" or not runs]
     for kind in ("qrels", "run"):
@@ -474,8 +476,7 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values)
         shown = "; ".join(f"{k} {written(x)} vs {written(y)}" for k, (x, y) in changed)
         return f"the options differ: {shown}"
     if measures or spellings:
-        spelled = "; ".join(asked_as(k, x, y, "vs") for k, (x, y) in list(spellings.items())[:3])
-        return f"the measures asked for differ{': ' + spelled if spelled else ''}"
+        return f"the measures asked for differ: {_measure_cause(measures, spellings, names)}"
     if runs:
         before, after = (", ".join(map(escape_text, names)) for names in runs)
         return f"the runs differ: {before} vs {after}"
@@ -489,3 +490,21 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values)
     for x, y in inputs:
         return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
     return "the values differ with the same inputs, options and versions"
+
+
+def _measure_cause(measures, spellings: dict, names: tuple[str, str]) -> str:
+    """How the measures asked for differ, in a few words: those only one report asked for
+    (as it spelled them; by name where a report records no spellings), then those spelled
+    otherwise (``P.5 only in a.json; P.2 asked as P.2 vs P_2``)."""
+    only = ([x for x, y in spellings.values() if x and not y],
+            [y for x, y in spellings.values() if y and not x])  # fmt: skip
+    if measures and not any(only):  # no spellings recorded: the measures' names
+        only = tuple([m for m in mine if m not in set(theirs)] for mine, theirs in
+                     (measures, measures[::-1]))  # fmt: skip
+    said = [
+        f"{', '.join(asked)} only in {name}"
+        for asked, name in zip(only, names, strict=True)
+        if asked
+    ]
+    said += [asked_as(k, x, y, "vs") for k, (x, y) in spellings.items() if x and y]
+    return "; ".join(said[:3])
