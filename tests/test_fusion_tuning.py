@@ -58,6 +58,17 @@ def test_the_weight_grid_is_the_simplex():
     )
 
 
+def test_a_candidate_holds_what_its_method_has():
+    """Reviewer 379: combsum's candidates showed k=60, which plays no part in them; RRF's
+    k is held as given (60, not 60.0)."""
+    weighted = grid("combsum", 2, step=0.5)
+    assert [c.k for c in weighted] == [None] * 3
+    assert repr(weighted[0]) == "Candidate(weights=(0.0, 1.0))"
+    ks = grid("rrf", 2, k_grid=(60, 2.5, 30.0))
+    assert [(c.k, type(c.k)) for c in ks] == [(60, int), (2.5, float), (30, int)]
+    assert repr(ks[0]) == "Candidate(k=60)"
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

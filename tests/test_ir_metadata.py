@@ -276,7 +276,7 @@ def test_a_long_value_is_quoted_on_one_line_and_cut():
         ("tag: other\n", 'tag "other" is not the fused run\'s tag "rrf"'),
         # the values as YAML writes them, not as Python does (None, True, 'none')
         ("method:\n  fusion:\n    k: 5\n", "method.fusion.k: the description gives 5 where "
-         "trecbench records 60.0;"),
+         "trecbench records 60;"),
         ("method:\n  fusion:\n    norm: null\n", "method.fusion.norm: the description gives "
          'null where trecbench records "none";'),
         ("method:\n  fusion:\n    depth: yes\n", "method.fusion.depth: the description gives "
@@ -525,7 +525,12 @@ def test_fuse_records_the_fusion_as_applied(tmp_path, capsys):
         "runs": None,
     }  # fmt: skip
     assert (recorded["sum"]["name"], recorded["sum"]["norm"]) == ("combsum", "z-score")
-    assert (recorded["rrf"]["k"], recorded["rrf"]["norm"]) == (60.0, "none")
+    assert (recorded["rrf"]["k"], recorded["rrf"]["norm"]) == (60, "none")
+    # the default k, 60, as given: it was written 60.0 (reviewer 379); --k 2.5 stays
+    assert type(recorded["rrf"]["k"]) is int and "k: 60\n" in fused.read_text()
+    assert run(["fuse", "--k", "2.5", "--ir-metadata", str(about), str(RUN), str(other),
+                "-o", str(fused)]) == 0  # fmt: skip
+    assert trecbench.load_run(str(fused)).ir_metadata["method"]["fusion"]["k"] == 2.5
     argv = ["fuse", "--ir-metadata", str(about), "-", str(other), "-o", str(fused)]
     with RUN.open("rb") as stdin:  # the reader reads descriptor 0: another process
         subprocess.run([sys.executable, "-m", "trecbench", *argv], stdin=stdin, check=True)

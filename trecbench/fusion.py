@@ -137,6 +137,16 @@ def check_number(name: str, value, minimum: float) -> float:
     return float(value)
 
 
+DEFAULT_K = 60  # RRF's k unless given (Cormack et al. 2009)
+
+
+def k_as_given(k: float) -> float:
+    """RRF's (checked) ``k`` as given: a whole number as an integer (``--k 60`` and the
+    default 60 come as 60.0 from the option's type; records say 60), else as it is."""
+    whole = isinstance(k, float) and k.is_integer() and abs(k) < 2**53
+    return int(k) if whole else k
+
+
 def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     if weights is None:
         if method == "wmnz":
@@ -430,7 +440,7 @@ def checked_settings(
     checked (before any run is read, where a configuration names them)."""
     method = method_name(method)
     norm = norm_name(norm, method)
-    k = check_number("k", k, 0)
+    k = check_number("k", DEFAULT_K if k is None else k, 0)  # None: as a candidate holds it
     whole = isinstance(depth, numbers.Integral) and not isinstance(depth, bool)
     if depth is not None and (not whole or depth < 1):
         raise UsageError(f"depth must be a positive integer, not {depth!r}")
@@ -442,7 +452,7 @@ def fuse_tables(
     runs: Sequence[pa.Table],
     method: str = "rrf",
     *,
-    k: float = 60,
+    k: float | None = DEFAULT_K,
     norm: str | None = None,
     weights: Sequence[float] | None = None,
     depth: int | None = None,
@@ -470,7 +480,7 @@ def fused_and_ties(
     runs: Sequence[pa.Table],
     method: str = "rrf",
     *,
-    k: float = 60,
+    k: float | None = DEFAULT_K,
     norm: str | None = None,
     weights: Sequence[float] | None = None,
     depth: int | None = None,
@@ -536,7 +546,7 @@ def fuse(
     runs,
     method: str = "rrf",
     *,
-    k: float = 60,
+    k: float | None = DEFAULT_K,
     norm: str | None = None,
     weights: Sequence[float] | None = None,
     depth: int | None = None,
@@ -548,8 +558,9 @@ def fuse(
     ``runs``: paths (plain or .gz), DataFrames or pyarrow tables (``qid, docno, score``)
     or dicts: one, or any number in a collection or ``{name: run}``
     (:func:`trecbench.inputs.split_runs`); their topics need not agree. ``method``:
-    ``rrf`` (with ``k``, default 60), ``isr``, ``combsum`` (a weighted sum with
-    ``weights``), ``combmnz``, ``combmax``, ``combmin``, ``combmed``, ``combanz``, ``wmnz``
+    ``rrf`` (with ``k``, default 60, as None gives it: an optimize_fusion candidate of
+    weights holds k None), ``isr``, ``combsum`` (a weighted sum with ``weights``),
+    ``combmnz``, ``combmax``, ``combmin``, ``combmed``, ``combanz``, ``wmnz``
     (ranx's ``sum``, ``wsum``, ``mnz``, ``max``, ``min``, ``med``, ``anz`` are accepted).
     ``norm``: the per-topic score normalisation of score-based methods, ``min-max``
     (default), ``z-score`` (``zmuv``), ``max``, ``sum``, ``rank`` or ``none``. ``weights``:

@@ -211,7 +211,7 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     """The fused run (an Arrow table in trec_eval's order) and the fusion's settings as the
     ir_metadata block records them. ``fusion``: method, k, norm, weights, depth;
     ``tuning``: --optimize's measure, qrels, folds, seed and step."""
-    from ..fusion import fuse_tables, method_name, norm_name, ranked_tables
+    from ..fusion import fuse_tables, k_as_given, method_name, norm_name, ranked_tables
     from ..runstudy.fusion_tuning import FusionSearch
 
     method, k, weights = fusion["method"], fusion["k"], fusion["weights"]
@@ -223,13 +223,17 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     tables = ranked_tables([str(run) for run in runs], progress)  # read once: searched, fused
     if search is not None:
         tuned = _optimised(tables, search, tuning, progress)
-        k, weights = tuned.best.k, tuned.best.weights or ()
+        k = tuned.best.k if tuned.best.k is not None else k  # a search of weights keeps k
+        weights = tuned.best.weights or ()
     weights = list(weights) or None
     chosen = {"k": k, "norm": fusion["norm"], "weights": weights, "depth": fusion["depth"]}
     searched = tuned is not None  # the weights are the search's: no remedy names them
     fused = fuse_tables(tables, method, **chosen, tag=tag, progress=progress, searched=searched)
     method = method_name(method)  # recorded as applied: RRF's k, the norm a default gave
-    applied = {"k": k if method == "rrf" else None, "norm": norm_name(fusion["norm"], method)}
+    applied = {
+        "k": k_as_given(k) if method == "rrf" else None,
+        "norm": norm_name(fusion["norm"], method),
+    }
     settings = {"name": method, **chosen, **applied}
     if tuned is not None:  # how k or the weights were chosen, the folds' seed included
         settings["optimized"] = _tuning_record(tuned, tuning["qrels"])

@@ -34,10 +34,15 @@ TUNED = {"rrf": "k", "combsum": "weights", "wmnz": "weights"}
 
 @dataclass(frozen=True)
 class Candidate:
-    """One point of the grid: RRF's ``k`` or the runs' ``weights``."""
+    """One point of the grid: RRF's ``k`` or the runs' ``weights`` (the other None)."""
 
-    k: float = 60
+    k: float | None = None
     weights: tuple[float, ...] | None = None
+
+    def __repr__(self) -> str:  # what the candidate sets: no k where the method has none
+        if self.weights is None:
+            return f"Candidate(k={self.k!r})"
+        return f"Candidate(weights={self.weights!r})"
 
     def label(self) -> str:
         if self.weights is None:
@@ -108,9 +113,9 @@ def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Can
     if TUNED.get(method) == "k":
         if not len(k_grid):
             raise UsageError("the grid of RRF's k is empty: give at least one k")
-        from ..fusion import check_number
+        from ..fusion import check_number, k_as_given
 
-        return [Candidate(k=check_number("k", k, 0)) for k in k_grid]
+        return [Candidate(k=k_as_given(check_number("k", k, 0))) for k in k_grid]
     if TUNED.get(method) == "weights":
         # the range first: 1 / 0 and round(nan) would fail before the check
         real = isinstance(step, numbers.Real) and not isinstance(step, bool)
@@ -290,7 +295,8 @@ def _fused_candidates(
     for i, c in enumerate(candidates):
         if progress is not None:
             progress("fusing candidates", i, len(candidates))
-        settings = {"k": c.k, "norm": search.norm, "weights": c.weights, "depth": search.depth}
+        settings = {"norm": search.norm, "weights": c.weights, "depth": search.depth}
+        settings |= {"k": c.k} if c.k is not None else {}  # RRF's alone
         fused[str(i)], ties = fused_and_ties(tables, method, **settings, searched=True)
         for kind, message in ties.items():
             tied.setdefault(kind, []).append((c.label(), message))
