@@ -273,3 +273,24 @@ def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list
             raise UsageError(f"--names {pair!r}: {path} is not one of the runs given")
     stems = run_names(paths)
     return run_names(paths, [given.get(key, stem) for key, stem in zip(keys, stems, strict=True)])
+
+
+def run_given_twice(runs: Mapping[str, os.PathLike], named: str) -> str | None:
+    """Why ``runs`` (each name's run file) cannot be compared: two names of one file
+    (however spelt: a link, ``./``) would compare the run with itself, or fuse it with
+    itself, as ``compare`` refuses a run given twice; None when each file is one name's.
+    Said as ``NAMED 'a' and 'b' are one run file ('x.run'): ...`` (``named``: "modes",
+    "systems"). A file is told by its identity (:func:`file_key`), one that cannot be
+    examined by its resolved path (its reader says why later)."""
+    files: dict[object, tuple[str, str]] = {}
+    for name, path in runs.items():
+        spelt = os.fspath(path)
+        first = files.setdefault(file_key(spelt) or os.path.realpath(spelt), (name, spelt))
+        if first[0] != name:
+            one = excerpt(first[1])
+            shown = one if first[1] == spelt else f"{one} and {excerpt(spelt)}"
+            return (
+                f"{named} {first[0]!r} and {name!r} are one run file ({shown}): the run would "
+                "be compared with itself; give it once"
+            )
+    return None

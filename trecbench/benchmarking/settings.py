@@ -308,24 +308,14 @@ def _unreadable(error: InputError, path: Path) -> str | None:
 
 
 def _check_runs_once(modes: list[Mode], path: Path) -> None:
-    """Each run file is one mode's: two modes of one file (however spelt: a link, ``./``)
-    would compare the run with itself, or fuse it with itself, as ``compare`` refuses a
-    run given twice. A file is told by its identity (:func:`~trecbench.naming.file_key`),
-    one that cannot be examined by its resolved path (its reader says why later)."""
-    from ..naming import file_key
+    """Each run file is one mode's (:func:`~trecbench.naming.run_given_twice`: two modes of
+    one file would compare the run with itself, as ``leaderboard`` refuses two systems of
+    one)."""
+    from ..naming import run_given_twice
 
-    files: dict[object, Mode] = {}
-    for mode in modes:
-        if mode.run is None:
-            continue
-        first = files.setdefault(file_key(mode.run) or mode.run.resolve(), mode)
-        if first is not mode:
-            one, other = str(first.run), str(mode.run)
-            named = excerpt(one) if one == other else f"{excerpt(one)} and {excerpt(other)}"
-            raise UsageError(
-                f"{path}: modes {first.name!r} and {mode.name!r} are one run file ({named}): "
-                "the run would be compared with itself; give it once"
-            )
+    problem = run_given_twice({mode.name: mode.run for mode in modes if mode.run}, "modes")
+    if problem is not None:
+        raise UsageError(f"{path}: {problem}")
 
 
 def _check_fusion(mode: Mode, path: Path) -> None:

@@ -119,6 +119,18 @@ def _runs(spec, systems: list[str] | None, resolve, where) -> dict[str, Path]:
     return {system: resolve(run, "runs", system) for system, run in spec.items()}
 
 
+def _check_runs_once(runs: dict[str, Path], where) -> None:
+    """Each run file of a collection is one system's (:func:`~trecbench.naming.run_given_twice`):
+    two systems of one file tied at every rank, their tests n/a, as if two systems had been
+    compared (``benchmark`` refuses two modes of one file alike). Refused at the
+    collection's ``runs`` (``where()``), before any run is read."""
+    from ..naming import run_given_twice
+
+    problem = run_given_twice(runs, "systems")
+    if problem is not None:
+        raise UsageError(f"{where()}: {problem}")
+
+
 def _collection_path(
     source: ConfigText, base: Path, collection: str, value: str, *keys: str
 ) -> Path:
@@ -142,6 +154,7 @@ def load_suite(path) -> Suite:
             place = source.where(("collections", name))
             raise UsageError(f"{place}: strata and where go together")
         runs = _runs(spec["runs"], listed, resolve, where)
+        _check_runs_once(runs, where)
         collections.append(
             Collection(
                 name,
