@@ -371,7 +371,7 @@ def test_yaml_config_and_schema_errors(tmp_path):
 
     refused(lambda d: d["modes"]["hybrid"].update(method="borda"), "modes.hybrid.method")
     refused(lambda d: d["modes"]["hybrid"].update(fuse=["lexical", "nope"]), "unknown mode 'nope'")
-    refused(lambda d: d.update(colour="red"), "Additional properties")
+    refused(lambda d: d.update(colour="red"), "colour: unknown key: no other key is allowed here")
     refused(lambda d: d["statistics"].update(baseline="x"), "statistics.baseline 'x'")
     refused(
         lambda d: d["modes"].update(a={"fuse": ["b"]}, b={"fuse": ["a"]}),

@@ -52,3 +52,67 @@ def test_two_systems_of_one_run_file_are_refused_as_benchmark_refuses_two_modes(
         f"trecbench: l2.toml:4: collections.x.runs: systems 'a' and 'b' are one run file "
         f"({shown}): the run would be compared with itself; give it once\n"
     )
+
+
+MODE_KEYS = "label, run, fuse, method, k, norm, weights, depth, tag, reranks"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        # no line at all: "tl.toml: (top level): Additional properties are not allowed"
+        (
+            "tl.toml",
+            'bogus = 1\nqrels = "q"\n[modes.a]\nrun = "a.run"\n',
+            "tl.toml:1: bogus: unknown key: no other key is allowed here (allowed: name, ",
+        ),
+        (
+            "tl.yaml",
+            "qrels: q\nbogus: 1\nmodes:\n  a: {run: a.run}\n",
+            "tl.yaml:2: bogus: unknown key: no other key is allowed here (allowed: name, ",
+        ),
+        # the table header's line, 4: "a.toml:4: modes.b: Additional properties ..."
+        (
+            "a.toml",
+            'qrels = "q"\n[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\nbogus = 1\n',
+            f"a.toml:6: modes.b.bogus: unknown key: no other key is allowed here (allowed: "
+            f"{MODE_KEYS})\n",
+        ),
+        (
+            "a.yaml",
+            "qrels: q\nmodes:\n  a:\n    run: a.run\n    bogus: 2\n",
+            f"a.yaml:5: modes.a.bogus: unknown key: no other key is allowed here (allowed: "
+            f"{MODE_KEYS})\n",
+        ),
+    ],
+)
+def test_an_unknown_key_of_a_benchmark_is_named_at_its_own_line(
+    tmp_path, capsys, monkeypatch, name, text, said
+):
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(text)
+    err = _refused(capsys, ["benchmark", name])
+    assert err.startswith(f"trecbench: {said}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            'systems = ["a"]\nbogus = 3\n[collections.x]\nqrels = "q"\nruns = {a = "a.run"}\n',
+            "s.toml:2: bogus: unknown key: no other key is allowed here (allowed: name, "
+            "description, measures, systems, collections)\n",
+        ),
+        (
+            'systems = ["a"]\n[collections.x]\nqrels = "q"\n\nruns = {a = "a.run"}\nwher = 1\n',
+            "s.toml:6: collections.x.wher: unknown key: no other key is allowed here "
+            "(allowed: qrels, runs, strata, where)\n",
+        ),
+    ],
+)
+def test_an_unknown_key_of_a_suite_is_named_at_its_own_line(
+    tmp_path, capsys, monkeypatch, text, said
+):
+    monkeypatch.chdir(tmp_path)
+    Path("s.toml").write_text(text)
+    assert _refused(capsys, ["leaderboard", "s.toml"]) == f"trecbench: {said}"

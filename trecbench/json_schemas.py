@@ -101,7 +101,37 @@ def schema_refusal(
         exact_integers=exact_integers,
     )
     error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
-    return None if error is None else (tuple(error.absolute_path), schema_message(error))
+    if error is None:
+        return None
+    unknown = _unknown_key(error)
+    if unknown is not None:
+        return unknown
+    return tuple(error.absolute_path), schema_message(error)
+
+
+def _unknown_key(error: Any) -> tuple[tuple[str | int, ...], str] | None:
+    """A key the schema does not know (``additionalProperties: false``), refused at its
+    own path, not at the object holding it: a configuration's loader names it dotted at
+    the line that writes it (``bench.toml:6: modes.b.bogus``), where jsonschema said the
+    table's (or no line: the top level's). None for any other refusal."""
+    if error.validator != "additionalProperties" or error.validator_value is not False:
+        return None
+    if not isinstance(error.instance, dict):
+        return None
+    known = list(error.schema.get("properties", {}))
+    patterns = list(error.schema.get("patternProperties", {}))
+    extra = next(
+        (
+            key
+            for key in error.instance
+            if key not in known and not any(re.search(ecma_pattern(p), key) for p in patterns)
+        ),
+        None,
+    )
+    if extra is None:
+        return None
+    allowed = f" (allowed: {', '.join(known)})" if known else ""
+    return (*error.absolute_path, extra), f"unknown key: no other key is allowed here{allowed}"
 
 
 def schema_message(error: Any) -> str:
