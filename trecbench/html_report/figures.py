@@ -5,11 +5,14 @@ topic and its values."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import math
 import os
 import re
+import threading
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -352,6 +355,30 @@ def rooted(plots: list) -> list:
         for plot in plots:
             document.add_root(plot)
     return plots
+
+
+_IDS_LOCK = threading.Lock()  # one page's ids made at a time: the names are Bokeh's module's
+
+
+@contextlib.contextmanager
+def positional_ids() -> Iterator[None]:
+    """Bokeh's ``components`` called inside gives the page's document and each figure's
+    ``<div>`` ids by position (``trecbench-document-1``, ``trecbench-figure-1``...), not
+    uuid4s (Bokeh's default): two makings of one page are then byte-identical apart from
+    what the report says differs (its ``created``, ``experiment_id``). The page holds
+    one Bokeh document, so the ids are unique in it. (The models' own ids, ``p1001``...,
+    are Bokeh's process-wide counter: alike in each process making one page.)"""
+    from bokeh.embed import util
+
+    documents, elements = itertools.count(1), itertools.count(1)
+    with _IDS_LOCK:
+        saved = util.make_globally_unique_id, util.make_globally_unique_css_safe_id
+        util.make_globally_unique_id = lambda: f"trecbench-document-{next(documents)}"
+        util.make_globally_unique_css_safe_id = lambda: f"trecbench-figure-{next(elements)}"
+        try:
+            yield
+        finally:
+            util.make_globally_unique_id, util.make_globally_unique_css_safe_id = saved
 
 
 def precision_recall_figure(curves: Mapping[str, list[float]]):

@@ -187,7 +187,8 @@ def _figures(
     # the figures the page has not (no curves, or no run but the baseline's differences):
     # neither made nor serialised
     steps.step(2 * (steps.figures - len(plots)))
-    script, divs = components(figures.rooted(plots))
+    with figures.positional_ids():  # not uuid4s: the page made again is the same
+        script, divs = components(figures.rooted(plots))
     steps.step(len(plots))
     return script, list(zip(divs, labels, strict=True))
 
