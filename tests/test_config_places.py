@@ -116,3 +116,43 @@ def test_an_unknown_key_of_a_suite_is_named_at_its_own_line(
     monkeypatch.chdir(tmp_path)
     Path("s.toml").write_text(text)
     assert _refused(capsys, ["leaderboard", "s.toml"]) == f"trecbench: {said}"
+
+
+def _benchmark_of_standard_input(folder: Path, text: str, cwd: Path, piped: bool):
+    """``trecbench benchmark - -o out`` in ``cwd``, the configuration ``text`` (written
+    in ``folder``) piped to it or redirected from its file."""
+    import subprocess
+    import sys
+
+    config = folder / "bench.toml"
+    config.write_text(text)
+    command = [sys.executable, "-m", "trecbench", "benchmark", "-", "-o", str(folder / "out")]
+    environment = dict(os.environ, PYTHONPATH=str(ROOT))
+    if piped:
+        return subprocess.run(
+            command, input=text.encode(), cwd=cwd, env=environment, capture_output=True
+        )
+    with open(config, "rb") as handle:
+        return subprocess.run(command, stdin=handle, cwd=cwd, env=environment, capture_output=True)
+
+
+@pytest.mark.parametrize("piped", [False, True])
+def test_a_benchmark_from_standard_input_is_read_as_a_suite_from_it_is(tmp_path, piped):
+    # it was refused: "-: a benchmark configuration is .toml, .yaml or .yml"
+    (tmp_path / "conf").mkdir()
+    _inputs(tmp_path / "conf" if not piped else tmp_path)
+    text = 'qrels = "hpo-rtask.qrels"\n[modes.a]\nrun = "lexical.run"\n'
+    text += '[modes.b]\nrun = "vector.run"\n'
+    # relative paths: from the current folder for a pipe, from the file's when redirected
+    done = _benchmark_of_standard_input(tmp_path / "conf", text, tmp_path, piped)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"# Benchmark: stdin\n")
+    assert (tmp_path / "conf" / "out" / "BenchmarkReport.json").exists()
+
+
+def test_a_benchmark_from_standard_input_naming_it_again_is_refused(tmp_path):
+    _inputs(tmp_path)
+    text = f'qrels = "/dev/stdin"\n[modes.a]\nrun = "{tmp_path / "lexical.run"}"\n'
+    done = _benchmark_of_standard_input(tmp_path, text, tmp_path, piped=True)
+    said = "trecbench: standard input ('-', /dev/stdin) can be read once: give it once\n"
+    assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")

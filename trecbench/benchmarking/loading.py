@@ -64,9 +64,10 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     parsed = _measures(document.get("measures"), source)
     _check_maxontsim_used(document, parsed, source)
     _check_reranking_reported(document, parsed, source)
-    return BenchmarkSettings(
+    settings = BenchmarkSettings(
         path=path,
-        name=document.get("name", path.stem),
+        # standard input's is titled stdin, as a leaderboard suite's is
+        name=document.get("name", "stdin" if str(path) == "-" else path.stem),
         description=document.get("description"),
         qrels=resolve(document["qrels"], "qrels"),
         modes=[
@@ -91,6 +92,12 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         ontology=resolve(document.get("ontology"), "ontology"),
         config_text=source,  # the lines of the settings naming a file that cannot be read
     )
+    from ..naming import check_read_once
+
+    # a configuration from standard input or a pipe naming it again (qrels "/dev/stdin")
+    # would find it read: refused as leaderboard refuses its suite's
+    check_read_once(settings.inputs)
+    return settings
 
 
 def _setting_error(source: ConfigText, keys: tuple, message: str) -> UsageError:
@@ -319,7 +326,8 @@ def _read_document(path: Path) -> tuple[Any, ConfigText]:
 
     outputs.note_input(path)
     suffix = path.suffix.lower()
-    from_pipe = piped(path)
+    # standard input (`-`), redirected from a file or not, is read as a pipe is: no name
+    from_pipe = str(path) == "-" or piped(path)
     if not from_pipe and suffix not in (".toml", ".yaml", ".yml"):
         raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
     data = provenance.read_file(path)  # checksum taken on the way

@@ -30,10 +30,10 @@ from .progress import drawn
 )
 @click.option("--quiet", is_flag=True, help="No progress, no tables on stdout.")
 def benchmark(config, outdir, meta, quiet):
-    """Run the benchmark described by CONFIG (TOML or YAML; see docs/benchmark.md): validate
-    every run with the TREC R-task rules, fuse the fused modes, score every mode with one
-    parse of the qrels, compare them against the baseline mode and mark each value against
-    the targets.
+    """Run the benchmark described by CONFIG (TOML or YAML, - for standard input; see
+    docs/benchmark.md): validate every run with the TREC R-task rules, fuse the fused
+    modes, score every mode with one parse of the qrels, compare them against the baseline
+    mode and mark each value against the targets.
 
     Writes to OUTDIR: BenchmarkReport.json, BenchmarkComparison.md (its R-task part is
     printed; the statistics against the baseline follow in the file), report.html (one
