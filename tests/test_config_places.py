@@ -156,3 +156,31 @@ def test_a_benchmark_from_standard_input_naming_it_again_is_refused(tmp_path):
     done = _benchmark_of_standard_input(tmp_path, text, tmp_path, piped=True)
     said = "trecbench: standard input ('-', /dev/stdin) can be read once: give it once\n"
     assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        # YAML's .nan was echoed as Python's "nan", though values are said as written
+        ("n.yaml", ".nan", "n.yaml:5: completeness.max_unjudged: .nan is not a finite number"),
+        ("n.yaml", ".NaN", "n.yaml:5: completeness.max_unjudged: .NaN is not a finite number"),
+        (
+            "n.yaml",
+            "-.inf",
+            "n.yaml:5: completeness.max_unjudged: -.inf is less than the minimum of 0",
+        ),
+        ("n.toml", "+nan", "n.toml:5: completeness.max_unjudged: +nan is not a finite number"),
+        ("n.toml", "nan", "n.toml:5: completeness.max_unjudged: nan is not a finite number"),
+    ],
+)
+def test_a_nan_is_a_setting_refused_as_the_file_writes_it(
+    tmp_path, capsys, monkeypatch, name, value, said
+):
+    # the docs listed it among what the parser refuses, exit 2: it is a setting, exit 1
+    monkeypatch.chdir(tmp_path)
+    if name.endswith(".yaml"):
+        text = f"qrels: q\nmodes:\n  a: {{run: a.run}}\ncompleteness:\n  max_unjudged: {value}\n"
+    else:
+        text = f"qrels = 'q'\n[modes.a]\nrun = 'a.run'\n[completeness]\nmax_unjudged = {value}\n"
+    Path(name).write_text(text)
+    assert _refused(capsys, ["benchmark", name]) == f"trecbench: {said}\n"

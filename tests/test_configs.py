@@ -458,7 +458,7 @@ def test_a_value_the_schema_refuses_is_quoted_as_the_configuration_spells_it(tmp
         ("c.toml", "inf", "modes.f.k: inf is not a finite number"),
         ("c.yaml", "1.0e+400", "modes.f.k: 1.0e+400 overflows a double"),
         ("c.yaml", "1e400", "modes.f.k: 1e400 overflows a double"),  # YAML 1.1 reads text
-        ("c.yaml", ".inf", "modes.f.k: inf is not a finite number"),
+        ("c.yaml", ".inf", "modes.f.k: .inf is not a finite number"),  # as written
     ],
 )
 def test_a_number_beyond_a_double_is_said_to_overflow(tmp_path, name, k, shown):

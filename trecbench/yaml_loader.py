@@ -50,17 +50,24 @@ _TEXT = "tag:yaml.org,2002:str"
 
 
 class WrittenFloat(float):
-    """A number a configuration writes beyond a double's range (``1e400``): infinity, as
-    every reader reads it, and its ``text``, so that the message refusing it says it
-    overflows (as the run readers say of a score ``1e400``), not that ``inf`` was given."""
+    """A number a configuration writes that is not finite, and its ``text``: a NaN or an
+    infinity as written (YAML ``.nan``, ``.Inf``, TOML ``nan``, ``-inf``), said so in the
+    message refusing it, not as Python's ``nan``; or a number beyond a double's range
+    (``1e400``: infinity, as every reader reads it), said to overflow (as the run readers
+    say of a score ``1e400``), not that ``inf`` was given (:meth:`overflows`)."""
 
     text: str
 
+    @property
+    def overflows(self) -> bool:
+        """Whether the text is a number too large for a double, not an infinity."""
+        return math.isinf(self) and "inf" not in self.text.lower()
+
 
 def read_float(value: float, text: str) -> float:
-    """A TOML or YAML float ``value`` read from ``text``: a :class:`WrittenFloat` when the
-    text is a number too large for a double, else ``value``."""
-    if not math.isinf(value) or "inf" in text.lower():  # inf, -inf, YAML's .inf, .Inf
+    """A TOML or YAML float ``value`` read from ``text``: a :class:`WrittenFloat` when it
+    is not finite (a NaN, an infinity, a number too large for a double), else ``value``."""
+    if math.isfinite(value):
         return value
     written = WrittenFloat(value)
     written.text = text

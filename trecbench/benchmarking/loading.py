@@ -421,12 +421,14 @@ def _check_meta(document: Any, source: ConfigText) -> None:
 
 def _refuse_non_finite(value: Any, source: ConfigText, keys: tuple = ()) -> None:
     """A NaN or infinite number (YAML ``.nan``/``.inf``, TOML ``nan``/``inf``) means nothing
-    as a target, weight or threshold: every mean would be marked ``≥ nan``."""
+    as a target, weight or threshold: every mean would be marked ``≥ nan``. Said as the
+    file writes it (``.nan``, ``-inf``: :class:`~trecbench.yaml_loader.WrittenFloat`)."""
     if isinstance(value, float) and not math.isfinite(value):
         where = source.where(keys)
-        if isinstance(value, WrittenFloat):  # 1e400: no infinity was written
-            raise UsageError(f"{where}: {shortened(value.text)} overflows a double")
-        raise UsageError(f"{where}: {value!r} is not a finite number")
+        written = value.text if isinstance(value, WrittenFloat) else repr(value)
+        if isinstance(value, WrittenFloat) and value.overflows:  # 1e400: no infinity written
+            raise UsageError(f"{where}: {shortened(written)} overflows a double")
+        raise UsageError(f"{where}: {shortened(written)} is not a finite number")
     if isinstance(value, Mapping):
         for key, item in value.items():
             _refuse_non_finite(item, source, (*keys, str(key)))
