@@ -184,3 +184,53 @@ def test_a_nan_is_a_setting_refused_as_the_file_writes_it(
         text = f"qrels = 'q'\n[modes.a]\nrun = 'a.run'\n[completeness]\nmax_unjudged = {value}\n"
     Path(name).write_text(text)
     assert _refused(capsys, ["benchmark", name]) == f"trecbench: {said}\n"
+
+
+SIDECAR = ROOT / "qrels" / "hpo-demo.sidecar.json"
+
+
+@pytest.mark.parametrize(
+    ("collection", "said"),
+    [
+        # each was named by its path alone: "nope.qrels: no such file, nor an ir_datasets
+        # dataset", "a.run: cannot read: No such file or directory", the strata file's
+        (
+            'qrels = "nope.qrels"\nruns = "{system}.run"\n',
+            "s.toml:3: collections.x.qrels: cannot read 'nope.qrels': ",
+        ),
+        (
+            'qrels = "hpo-rtask.qrels"\nruns = "{system}.run"\n',
+            "s.toml:4: collections.x.runs: cannot read 'a.run': No such file or directory\n",
+        ),
+        (
+            'qrels = "hpo-rtask.qrels"\nruns = {a = "lexical.run", b = "sub"}\n',
+            "s.toml:4: collections.x.runs.b: cannot read 'sub': Is a directory\n",
+        ),
+        (
+            'qrels = "hpo-rtask.qrels"\nruns = {a = "lexical.run", b = "vector.run"}\n'
+            'strata = "nope.json"\nwhere = { language = "fr" }\n',
+            "s.toml:5: collections.x.strata: cannot read 'nope.json': No such file or directory\n",
+        ),
+        (
+            'qrels = "hpo-rtask.qrels"\nruns = {a = "lexical.run", b = "vector.run"}\n'
+            'strata = "sidecar.json"\nwhere = { language = "fr" }\n',
+            "s.toml:6: collections.x.where: no topic kept by language = 'fr' has results of "
+            "a, b: nothing to average\n",
+        ),
+        (
+            'qrels = "hpo-rtask.qrels"\nruns = {a = "lexical.run", b = "vector.run"}\n'
+            'strata = "sidecar.json"\nwhere = { lang = "en" }\n',
+            "s.toml:6: collections.x.where.lang: no strata field 'lang' in sidecar.json\n",
+        ),
+    ],
+)
+def test_a_suite_s_file_or_stratum_is_refused_at_the_setting_naming_it(
+    tmp_path, capsys, monkeypatch, collection, said
+):
+    _inputs(tmp_path)
+    os.symlink(SIDECAR, tmp_path / "sidecar.json")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    Path("s.toml").write_text(f'systems = ["a", "b"]\n[collections.x]\n{collection}')
+    err = _refused(capsys, ["leaderboard", "s.toml"], 2)
+    assert err.startswith(f"trecbench: {said}") and err.count("\n") == 1

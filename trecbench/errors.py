@@ -142,6 +142,16 @@ class InputError(TrecbenchError):
         error.reason = reason
         return error
 
+    def unreadable_reason(self, path: str | os.PathLike) -> str | None:
+        """Why ``path`` cannot be read (the system's words) when this error is its reader's
+        ``cannot read`` (of the file, at no line: not of its content; :meth:`unreadable`,
+        or a qrels name that is no file nor dataset); None otherwise."""
+        if self.line is not None or self.path != os.fspath(path):
+            return None
+        if isinstance(self.__cause__, OSError) and self.__cause__.strerror:
+            return self.__cause__.strerror  # the ontology's reader says Python's whole error
+        return getattr(self, "reason", None)
+
     def cli_line(self) -> str:
         """The error as the CLI prints it: ``file:line: message``, or for a ``finding``
         ``file:line: error[RULE]: message``, as docs/score.md promises of a refused input."""

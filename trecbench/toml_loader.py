@@ -105,6 +105,28 @@ def config_path(config: ConfigText, base: Path, value: str, keys: Sequence[str |
     return base / value
 
 
+def unreadable_setting(
+    error: InputError,
+    config: ConfigText | None,
+    config_file: str | os.PathLike,
+    path: str | os.PathLike,
+    keys: Sequence[str | int],
+) -> InputError | None:
+    """``error`` told of the setting at ``keys`` of the configuration ``config_file`` that
+    named ``path``, when it is ``path``'s reader's ``cannot read``
+    (:meth:`~trecbench.errors.InputError.unreadable_reason`): ``bench.toml:8: modes.b.run:
+    cannot read 'b.run': No such file or directory``, at the key's line (none without
+    ``config``: settings built in Python). None for any other error."""
+    from .errors import excerpt
+
+    reason = error.unreadable_reason(path)
+    if reason is None:
+        return None
+    line = None if config is None else config.line(keys)
+    message = f"{key_path(keys)}: cannot read {excerpt(os.fspath(path))}: {reason}"
+    return error.moved(os.fspath(config_file), line, message)
+
+
 def key_path(keys: Sequence[str | int]) -> str:
     """The key at ``keys`` as every configuration message names it: dotted, a list's item
     by its index (``modes.h.weights[0]``); ``(top level)`` for the document itself."""

@@ -266,14 +266,14 @@ class BenchmarkSettings:
         try:
             yield
         except InputError as error:
-            reason = None if path is None else _unreadable(error, path)
-            if reason is None:
-                raise
-            from ..toml_loader import key_path
+            from ..toml_loader import unreadable_setting
 
-            line = None if self.config_text is None else self.config_text.line(keys)
-            message = f"{key_path(keys)}: cannot read {excerpt(str(path))}: {reason}"
-            raise error.moved(str(self.path), line, message) from None
+            moved = None
+            if path is not None:
+                moved = unreadable_setting(error, self.config_text, self.path, path, keys)
+            if moved is None:
+                raise
+            raise moved from None
 
     @property
     def inputs(self) -> list[Path]:
@@ -295,16 +295,6 @@ class BenchmarkSettings:
 
 
 BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
-
-
-def _unreadable(error: InputError, path: Path) -> str | None:
-    """Why ``path`` cannot be read (the system's words) when ``error`` is its reader's
-    ``cannot read`` (of the file, at no line: not of its content); None otherwise."""
-    if error.line is not None or error.path != str(path):
-        return None
-    if isinstance(error.__cause__, OSError) and error.__cause__.strerror:
-        return error.__cause__.strerror  # the ontology's reader says Python's whole error
-    return getattr(error, "reason", None)  # (InputError.unreadable's)
 
 
 def _check_runs_once(modes: list[Mode], path: Path) -> None:

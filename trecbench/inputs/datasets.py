@@ -44,7 +44,9 @@ def qrels_table(text: str) -> pa.Table:
     try:
         dataset = ir_datasets.load(dataset_id)
     except KeyError:
-        raise InputError(text, None, "no such file, nor an ir_datasets dataset") from None
+        error = InputError(text, None, "no such file, nor an ir_datasets dataset")
+        error.reason = error.message  # said of the setting naming it (InputError.reason)
+        raise error from None
     if not dataset.has_qrels():
         raise InputError(text, None, "this ir_datasets dataset has no qrels")
     with _captured_log() as log:

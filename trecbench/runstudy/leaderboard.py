@@ -18,7 +18,9 @@ input file (the suite, qrels, runs, strata) with its sha256, taken as the file w
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -162,7 +164,30 @@ def _board_json(board: MeasureBoard) -> dict:
     }
 
 
-def _stratum(collection: Collection, read: dict) -> set[str] | None:
+@contextlib.contextmanager
+def _reading(suite: Suite, collection: Collection) -> Iterator[None]:
+    """Reads of the collection's files: one that cannot be read (missing, a folder, no
+    permission; a qrels name that is no dataset either) is refused at the suite's setting
+    that names it, as benchmark's configuration names one (``suite.toml:3:
+    collections.x.qrels: cannot read 'nope.qrels': ...``), not by its path alone. Other
+    errors pass unchanged."""
+    from ..toml_loader import unreadable_setting
+
+    try:
+        yield
+    except InputError as error:
+        named = [(collection.qrels, ("collections", collection.name, "qrels"))]
+        named += [(collection.runs[s], suite.run_keys(collection.name, s)) for s in suite.systems]
+        if collection.strata is not None:
+            named.append((collection.strata, ("collections", collection.name, "strata")))
+        for path, keys in named:
+            moved = unreadable_setting(error, suite.config_text, suite.path, path, keys)
+            if moved is not None:
+                raise moved from None
+        raise
+
+
+def _stratum(suite: Suite, collection: Collection, read: dict) -> set[str] | None:
     """The topics of the collection's stratum (None: every topic); ``read`` keeps each
     strata file read once for the suite."""
     if collection.strata is None:
@@ -175,9 +200,10 @@ def _stratum(collection: Collection, read: dict) -> set[str] | None:
     strata = read[key]
     keep = np.ones(len(strata), bool)
     for name, value in collection.where.items():
-        if name not in strata.columns:
-            message = f"no strata field {name!r} (collection {collection.name})"
-            raise InputError(str(collection.strata), None, message)
+        if name not in strata.columns:  # said at the suite's where
+            line, key = suite.place("collections", collection.name, "where", name)
+            message = f"{key}: no strata field {name!r} in {collection.strata}"
+            raise InputError(str(suite.path), line, message)
         keep &= strata[name].astype(str).to_numpy() == value
     return set(strata["qid"][keep].astype(str))
 
@@ -193,6 +219,12 @@ def _per_query(
     one qrels file and the same runs (strata of one collection) is shared, a qrels file
     is loaded once, and so is a run file that several evaluations score (``shared``:
     :func:`_shared_runs`). ``progress``: as :func:`leaderboard` takes it."""
+    with _reading(suite, collection):
+        return _scored(collection, suite, read, shared, progress)
+
+
+def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progress) -> tuple:
+    """:func:`_per_query`'s, its files' reads refused at the suite's settings naming them."""
     from ..evaluation import evaluate
     from ..report import evaluation_records
 
@@ -219,10 +251,10 @@ def _per_query(
             evaluation_records(evaluation),
         )
     frame, judgments, shown, records = read[key]
-    topics = _stratum(collection, read)
+    topics = _stratum(suite, collection, read)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
-    _check_scored(collection, systems, set(frame["run"]))
+    _check_scored(suite, collection, set(frame["run"]))
     return frame.astype({"run": str, "qid": str, "measure": str}), judgments, shown, records
 
 
@@ -320,19 +352,19 @@ def _check_disjoint(suite: Suite, frames: list[pd.DataFrame], judged: list[dict]
                 raise InputError(str(suite.path), None, message)
 
 
-def _check_scored(collection: Collection, systems: list[str], scored: set[str]) -> None:
+def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> None:
     """Refuse a collection where a system has no topic (its stratum keeps none of the
-    run's topics): its mean would be undefined and the board would drop it silently."""
-    missing = [system for system in systems if system not in scored]
+    run's topics): its mean would be undefined and the board would drop it silently.
+    Said at the suite's ``where`` (the collection's without one), not of the strata file."""
+    missing = [system for system in suite.systems if system not in scored]
     if not missing:
         return
     where = ", ".join(f"{k} = {v!r}" for k, v in collection.where.items())
     kept = f" kept by {where}" if where else ""
-    message = (
-        f"collection {collection.name}: no topic{kept} has results of "
-        f"{', '.join(missing)}: nothing to average"
-    )
-    raise InputError(str(collection.strata or collection.qrels), None, message)
+    keys = ("collections", collection.name, *(("where",) if collection.where else ()))
+    line, key = suite.place(*keys)
+    message = f"{key}: no topic{kept} has results of {', '.join(missing)}: nothing to average"
+    raise InputError(str(suite.path), line, message)
 
 
 @outputs.in_input_scope  # each input's checksum taken as it is read, not read again

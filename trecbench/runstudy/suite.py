@@ -61,10 +61,29 @@ class Suite:
     # leaderboard records of it, not the file as it is later (edited, gone, a pipe); None:
     # not read from a file
     record: dict | None = field(default=None, compare=False)
+    # the suite's text, whose lines name the setting of a file that cannot be read or a
+    # stratum that keeps nothing (:meth:`place`); None: not read from a file
+    config_text: ConfigText | None = field(default=None, compare=False, repr=False)
 
     @property
     def baseline(self) -> str:
         return self.systems[0]
+
+    def place(self, *keys: str) -> tuple[int | None, str]:
+        """The line where the suite's text writes the setting at ``keys`` (None: not
+        found, or a suite made in Python) and the key dotted, for a message naming it."""
+        from ..toml_loader import key_path
+
+        line = None if self.config_text is None else self.config_text.line(keys)
+        return line, key_path(keys)
+
+    def run_keys(self, collection: str, system: str) -> tuple[str, ...]:
+        """The setting that names a system's run in a collection: its entry of a ``runs``
+        table, or the ``runs`` pattern."""
+        keys = ("collections", collection, "runs", system)
+        if self.config_text is not None and self.config_text.line(keys) is not None:
+            return keys
+        return keys[:-1]
 
 
 def _document(path: Path) -> tuple[dict, ConfigText, dict]:
@@ -179,7 +198,7 @@ def load_suite(path) -> Suite:
     stem = "stdin" if str(path) == "-" else path.stem
     name = document.get("name", stem)
     where = source.where(("measures",))
-    return Suite(path, name, measures, systems, collections, where, record)
+    return Suite(path, name, measures, systems, collections, where, record, source)
 
 
 def _measures(measures: list[str], source: ConfigText) -> list[str]:
