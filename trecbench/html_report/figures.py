@@ -370,6 +370,10 @@ def positional_ids() -> Iterator[None]:
     are Bokeh's process-wide counter: alike in each process making one page.)"""
     from bokeh.embed import util
 
+    names = ("make_globally_unique_id", "make_globally_unique_css_safe_id")
+    if not all(hasattr(util, name) for name in names):  # another Bokeh: its own ids
+        yield
+        return
     documents, elements = itertools.count(1), itertools.count(1)
     with _IDS_LOCK:
         saved = util.make_globally_unique_id, util.make_globally_unique_css_safe_id
