@@ -4,6 +4,7 @@ same numbers; files are read once (FIFOs and pipes too), compression is told by 
 from __future__ import annotations
 
 import bz2
+import collections
 import gzip
 import hashlib
 import lzma
@@ -974,6 +975,34 @@ def test_dict_records_are_refused_naming_the_record(rows, message):
     with pytest.raises(InputError) as caught:
         trecbench.evaluate({"q": {"d": 1}}, rows, ["P@5"])
     assert str(caught.value).startswith(message)
+
+
+def test_a_record_of_another_type_than_the_first_is_refused_naming_it():
+    # each record was read by the first one's field positions: a Doc(doc_id, query_id,
+    # score) had its ids swapped, a Qrel after a ScoredDoc its grade taken as a score, a
+    # Qrel after a GenericQrel (no iteration) its subtopic dropped, all silently
+    doc = collections.namedtuple("Doc", ["doc_id", "query_id", "score"])
+    generic = collections.namedtuple("GenericQrel", ["query_id", "doc_id", "relevance"])
+    first = ir_measures.ScoredDoc("q", "a", 2.0)
+    with pytest.raises(InputError) as caught:
+        trecbench.rank_run([first, doc("b", "q", 5.0)])
+    assert str(caught.value) == (
+        "run records: record 1 is a Doc (doc_id, query_id, score), not a ScoredDoc "
+        "(query_id, doc_id, score) as record 0"
+    )
+    with pytest.raises(InputError, match="^run 'run1' .*: record 1 is a Qrel .*, not a Score"):
+        trecbench.evaluate({"q": {"a": 1}}, [first, ir_measures.Qrel("q", "b", 5)], ["P@1"])
+    qrels = [generic("q", "a", 1), generic("q", "c", 0), ir_measures.Qrel("q", "b", 1, "s1")]
+    with pytest.raises(InputError) as caught:
+        trecbench.evaluate(qrels, {"q": {"a": 1.0}}, ["P@1"])
+    assert str(caught.value) == (
+        "qrels records: record 2 is a Qrel (query_id, doc_id, relevance, iteration), not a "
+        "GenericQrel (query_id, doc_id, relevance) as record 0"
+    )
+    # a named tuple of another type with the same fields is read as the first is
+    same = collections.namedtuple("TrecQrel", ir_measures.Qrel._fields)
+    mixed = [ir_measures.Qrel("q", "a", 1, "0"), same("q", "b", 2, "0")]
+    assert inputs.load_qrels(mixed).table.column("rel").to_pylist() == [1, 2]
 
 
 @pytest.mark.parametrize("column", ["qid", "docno", "tag"])

@@ -6,8 +6,10 @@ and a qrels record may have ``iteration`` (the subtopic: a qrels file's second c
 named tuples are read by field position, other objects by attribute. A dict record
 (``DataFrame.to_dict("records")``, a JSON list, a Hugging Face dataset's rows) has the
 keys a DataFrame's columns may have (:mod:`trecbench.inputs.tables`: ``qid``/``docno``,
-``query_id``/``doc_id``, ...), the first record's keys for every record. The iterable is
-consumed once (a generator works).
+``query_id``/``doc_id``, ...), the first record's keys for every record. Every record is
+of the first one's type (a named tuple of another type with the same fields counts as
+one): each is read as the first is, so another type is refused, naming it. The iterable
+is consumed once (a generator works).
 """
 
 from __future__ import annotations
@@ -52,18 +54,38 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         getters = [operator.attrgetter(name) for name in wanted]
     else:
         raise InputError(origin, None, _no_record(first, wanted))
+    _one_type(rows, origin)
     columns = {}  # named by the records' fields, as the errors name them (query_id)
     for field, get in zip(wanted, getters, strict=True):
         try:
             values = [get(row) for row in rows]
         except (AttributeError, IndexError, KeyError, TypeError):
             bad = next(i for i, row in enumerate(rows) if not _has(row, get))
-            if isinstance(rows[bad], Mapping):  # a dict's [0] is a KeyError
-                message = f"record {bad} is a dict, not {python_type(first)} as record 0"
-                raise InputError(origin, None, message) from None
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
         columns[field] = _column(values, field, origin)
     return tables.typed(pa.table(columns), kind, origin, _record)
+
+
+def _one_type(rows: list, origin: str) -> None:
+    """Refuse a record whose type is not record 0's (a named tuple's type with the same
+    fields is): read by record 0's field positions or attributes, ``Doc(doc_id, query_id,
+    score)`` after a ``ScoredDoc`` would have its ids swapped, a ``Qrel`` after a
+    ``ScoredDoc`` its grade read as a score, a ``Qrel`` after a ``GenericQrel`` its
+    subtopic dropped. One set of the records' types: no Python work per record besides."""
+    kinds = set(map(type, rows))
+    if len(kinds) == 1:
+        return
+    first = type(rows[0])
+    fields = getattr(first, "_fields", None)
+    same = {kind for kind in kinds if getattr(kind, "_fields", first) == fields or kind is first}
+    if len(same) == len(kinds):
+        return
+    bad = next(i for i, row in enumerate(rows) if type(row) not in same)
+    shown = [python_type(rows[bad]), python_type(rows[0])]
+    other = getattr(type(rows[bad]), "_fields", None)
+    if isinstance(rows[bad], tuple) and other is not None:  # the fields tell them apart
+        shown = [f"{shown[0]} ({', '.join(other)})", f"{shown[1]} ({', '.join(fields or ())})"]
+    raise InputError(origin, None, f"record {bad} is {shown[0]}, not {shown[1]} as record 0")
 
 
 def _no_record(first: object, wanted: tuple[str, ...]) -> str:
