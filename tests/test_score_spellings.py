@@ -193,3 +193,17 @@ def test_a_lists_values_keep_their_order_when_another_spelling_holds_one(capsys,
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     shown = [(r["measure"], round(float(r["value"]), 4)) for r in rows]
     assert shown == [("P@3", 0.6667), ("map", 0.5833), ("P_2", 0.5), ("P_3", 0.6667)]
+
+
+def test_to_dict_keys_each_topics_measures_in_the_order_asked_as_to_frame():
+    """to_dict() put a measure's second spelling beside its first ('P.5', 'map', 'AP',
+    'nDCG@10') where to_frame() and to_long() keep the order asked. By hand: one relevant
+    document, retrieved first: P@5 = 1/5, AP = 1, nDCG@10 = 1."""
+    import trecbench
+
+    asked = ["P.5", "map", "nDCG@10", "AP"]
+    evaluation = trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, asked)
+    assert list(evaluation.to_frame().columns) == asked
+    assert list(evaluation.to_long(per_query=True)["measure"]) == asked
+    assert evaluation.to_dict() == {"q": dict(zip(asked, [0.2, 1.0, 1.0, 1.0], strict=True))}
+    assert list(evaluation.to_dict()["q"]) == asked

@@ -474,6 +474,12 @@ class Evaluation:
                 for qid, text in zip(run.qids, run.strings[column.label], strict=True):
                     topic = shaped.setdefault(run.name, {}).setdefault(qid, {})
                     topic.update(dict.fromkeys(column.names(labels), text))
+        # each topic's measures in printing order, as to_frame's columns: a measure asked
+        # by two spellings has its names where each was asked, not side by side
+        order = [name for _, name in self.labelled(labels)]
+        for topics in shaped.values():
+            for qid, values in topics.items():
+                topics[qid] = {name: values[name] for name in order if name in values}
         return next(iter(shaped.values()), {}) if len(self.runs) == 1 else shaped
 
     def _say_summaries(self, view: str) -> None:
