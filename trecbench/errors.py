@@ -113,6 +113,9 @@ class InputError(TrecbenchError):
     (:meth:`cli_line`)."""
 
     exit_code = ExitCode.INPUT
+    # what the command line adds to the message (:meth:`cli_line`), for its user alone:
+    # what trec_eval does, by its exit code, which a library caller has no use for
+    cli_aside = ""
 
     def __init__(
         self,
@@ -156,9 +159,9 @@ class InputError(TrecbenchError):
         """The error as the CLI prints it: ``file:line: message``, or for a ``finding``
         ``file:line: error[RULE]: message``, as docs/score.md promises of a refused input."""
         if not self.finding:
-            return str(self)
+            return str(self) + self.cli_aside
         where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"{where}: error[{self.rule}]: {self.message}"
+        return f"{where}: error[{self.rule}]: {self.message}{self.cli_aside}"
 
     def moved(self, path: str, line: int | None, message: str | None = None) -> InputError:
         """This error, of its kind, told of another place (``path``, ``line``: a run held

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .. import input_warnings, inputs, outputs, provenance
-from ..errors import DuplicateError, InputError, TrecbenchError, UsageError
+from ..errors import DuplicateError, InputError, TrecbenchError, UnevaluableTopicError, UsageError
 from ..inputs import held
 from ..measures import NUM_REL, trec_mode
 from ..measures.names import requests
@@ -232,9 +232,11 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     done = _scored(scoring, workers, progress, ahead)
     try:
         _collect(evaluation, done, len(sources), workers > 1, progress)
-    except DuplicateError as error:  # qrels held in memory have rows, not lines
-        if error.rule != "Q5" or not held.is_held(qrels):
+    except (DuplicateError, UnevaluableTopicError) as error:  # qrels held have rows, not lines
+        if error.rule not in ("Q5", "X5") or not held.is_held(qrels):
             raise
+        if error.rule == "X5":  # a topic all of whose judgments are negative
+            raise held.at_row(error, qrels, loaded.origin) from None
         raise held.renamed(error, qrels, loaded.origin) from None
     if plan.drill is not None:
         drill.grade(evaluation.runs, truth.table, progress)

@@ -142,9 +142,11 @@ class Qrels:
             if unevaluable(position, top):
                 message = (
                     f"every judgment of topic {qid} is negative (largest grade {top}): "
-                    "trec_eval cannot evaluate it (exit 4 or a crash)"
+                    "trec_eval cannot evaluate it"
                 )
-                return position, UnevaluableTopicError(self.path, line, message, "X5")
+                error = UnevaluableTopicError(self.path, line, message, "X5")
+                error.cli_aside = " (exit 4 or a crash)"  # what the command line's exit is
+                return position, error
         return None
 
     def measurable(self, qids: list[str], diversity_only: bool = False) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from ..errors import DuplicateError, InputError
 from .python_objects import index_label
@@ -32,16 +32,37 @@ def renamed(error: InputError, source: object, origin: str) -> InputError:
     if listing is None or "line" in getattr(source, "columns", ()):
         return error.moved(origin, error.line)
     what, first, second = listing
+    row = _row_named(source, origin)
+    message = f"{row(second)}: duplicate {what} (first at {row(first)})"
+    return error.moved(origin, None, message)
+
+
+def at_row(error: InputError, source: object, origin: str) -> InputError:
+    """``error`` at a line of ``source``, an input held in memory, from ``origin``: cited
+    by its row as the input's other errors are (``qrels DataFrame: row 1: ...``, not
+    ``qrels DataFrame:2``); a dict's by the topic the message names, its line dropped.
+    Unchanged when the input has lines of its own (a ``line`` column) or the error none."""
+    if error.line is None or "line" in getattr(source, "columns", ()):
+        return error.moved(origin, error.line)
+    if isinstance(source, Mapping):
+        return error.moved(origin, None)
+    return error.moved(origin, None, f"{_row_named(source, origin)(error.line)}: {error.message}")
+
+
+def _row_named(source: object, origin: str) -> Callable[[int], str]:
+    """How errors cite line ``n`` (from 1) of ``source``, held in memory: a DataFrame's
+    row by its index label (when the labels are unique), other tables' rows and records
+    by their position from 0 (``record 0``), as its reading cites them."""
     index = source.index if hasattr(source, "iloc") else None  # a list's is a method
     if index is not None and not index.is_unique:  # a label would not tell the rows apart
         index = None
-    noun = "row" if index is not None or not isinstance(source, list) else "record"
+    records = isinstance(source, list) or origin.endswith(("records", "records)"))
+    noun = "record" if index is None and records else "row"
 
     def row(line: int) -> str:
         return f"{noun} {index_label(index[line - 1]) if index is not None else line - 1}"
 
-    message = f"{row(second)}: duplicate {what} (first at {row(first)})"
-    return error.moved(origin, None, message)
+    return row
 
 
 @contextlib.contextmanager
