@@ -185,6 +185,17 @@ def test_bad_parameter_lists_name_the_measure_and_the_part(text, said):
         assert "ndcg_cut" not in str(error.value)
 
 
+@pytest.mark.parametrize("family", ["P", "success", "ndcg_cut", "recall", "map_cut"])
+def test_a_label_with_cutoff_0_is_refused_as_the_trec_spelling_is(family):
+    """P_0 (pytrec_eval's spelling) was "no such measure" (ndcg_cut_0: "did you mean
+    ndcg_cut?", recall_0 other families) where P.0 says why: the same words for both."""
+    said = "the cutoff '0' is not positive (a cutoff is a rank: 1 or more)"
+    for text in (f"{family}.0", f"{family}_0"):
+        with pytest.raises(MeasureParameterError) as error:
+            parse_measure(text)
+        assert str(error.value) == f"illegal measure '{text}': {said}"
+
+
 @pytest.mark.parametrize("text", ["foo", "P.", "nDCG@0", "nDCG@x", "HitRate", "Judgd@10"])
 def test_unknown_measures_exit_1(text):
     with pytest.raises(UsageError) as error:

@@ -226,6 +226,8 @@ def _parse_label(text: str, version: str | None = None) -> Measure | None:
             continue
         if version is not None and definition.trec_eval and version not in definition.trec_eval:
             raise UsageError(_other_version(text, definition))
+        if definition.trec_params == LONG_CUTOFFS:  # P_0 refused as P.0 is, as written
+            check_params(definition, params, text)
         try:
             measure = _parse_trec(f"{prefix}.{params}")
         except MeasureParameterError:  # ndcg_10: no parameter list of ndcg, so no label
