@@ -366,3 +366,32 @@ def test_the_listed_trec_eval_spelling_of_a_level_means_that_level(family, examp
     assert listed.endswith("r")
     asked = listed[: -len("r")] + example
     assert [name for name, _ in value_names(parse_measure(asked))] == [label]
+
+
+@pytest.mark.parametrize("entry", ["nDCG@10 ", "P@ 5", "nDCG@10 map", " map"])
+def test_a_list_entry_holding_a_blank_is_refused_quoting_it_whole(entry):
+    """An entry of a list of measures is one name: 'nDCG@10 ' was keyed 'nDCG@10' (a
+    KeyError for the caller who asked 'nDCG@10 '), 'P@ 5' refused as "illegal measure
+    'P@'" (a fragment), 'nDCG@10 map' computed as two measures."""
+    with pytest.raises(UsageError) as error:
+        trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [entry])
+    assert str(error.value) == (
+        f"illegal measure {entry!r}: a blank in a measure's name (each entry of a list of "
+        "measures is one name, without blanks around or inside it; several measures are "
+        "several entries)"
+    )
+
+
+def test_a_string_alone_and_the_command_line_keep_names_separated_by_spaces(capsys):
+    """As docs/measures.md says: a string alone, as -m's value, holds names separated by
+    spaces; a blank inside an expression's parentheses is no separator. By hand: one
+    relevant document, retrieved first: P@5 = 1/5, AP = 1."""
+    from trecbench.cli.shared_options import measure_values
+
+    alone = trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, "P@5 map")
+    assert alone.to_dict() == {"q": {"P@5": 0.2, "map": 1.0}}
+    listed = trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P(rel=1, cutoff=5)"])
+    assert listed.to_dict()["q"] == {"P(rel=1, cutoff=5)": 0.2}
+    assert measure_values(None, None, ("P@5 map", "nDCG(dcg='exp-log2')@10")) == (
+        "P@5", "map", "nDCG(dcg='exp-log2')@10"
+    )  # fmt: skip

@@ -110,10 +110,16 @@ def measure_values(ctx: click.Context, param: click.Parameter, values: tuple[str
     is refused saying so, before the arguments it took are missed (score's RUNS) or it is
     read as a measure (``illegal measure 'qrels/x.qrels'``, ``-q``: "did you mean Q?"):
     one of the command's options, or a path (a ``/`` in its name, or an existing file that
-    no measure is named)."""
+    no measure is named). A value's names separated by spaces (``-m "P@5 map"``) are
+    given to the command one by one, as the Python API takes a list of names (each entry
+    one name: :func:`trecbench.measures.parse_measures`); a value of no name as it is."""
+    from ..measures.expression import split_names
+
+    names: list[str] = []
     for value in values:
         check_measure_value(ctx, "-m", value)
-    return values
+        names.extend(split_names(value) or [value])
+    return tuple(names)
 
 
 def check_measure_value(ctx: click.Context, flag: str, value: str) -> None:

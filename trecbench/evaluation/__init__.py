@@ -25,7 +25,7 @@ from .. import input_warnings, inputs, outputs, provenance
 from ..errors import DuplicateError, InputError, TrecbenchError, UnevaluableTopicError, UsageError
 from ..inputs import held
 from ..measures import NUM_REL, trec_mode
-from ..measures.names import requests
+from ..measures.names import one_name_each, requests
 from ..memory import Budget
 from ..naming import check_read_once, listed_names
 from ..trec_eval import compat as _compat
@@ -171,8 +171,9 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     """:func:`evaluate` with its settings built: the judgments read once (the first run
     read meanwhile), then every run scored, in order."""
     version = settings.version
-    if measures is not None:  # one list: a generator is read once, by both of its readers
-        measures = requests(measures)
+    if measures is not None and not isinstance(measures, str):  # one list: a generator is
+        measures = requests(measures)  # read once, by both of its readers; a string alone
+        one_name_each(measures)  # stays one, whose names may be separated by spaces
     sources, names = inputs.split_runs(runs)
     if not sources:  # as compare refuses it: an evaluation of nothing lost its measures
         raise UsageError("nothing to evaluate: no run given")

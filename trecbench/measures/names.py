@@ -42,6 +42,7 @@ from ..errors import (
     Setting,
     TrecbenchError,
     UsageError,
+    excerpt,
     shortened,
 )
 from ..trec_eval import compat
@@ -451,7 +452,8 @@ def parse_measures(
     names, :func:`requests`), in request order, without duplicates (``repeats``: with
     them, for trec_eval's rule, which reads every spelling where it stands).
 
-    Each string may hold several names separated by spaces; trec_eval's nicknames
+    Each string may hold several names separated by spaces (a ``-m`` value; the Python
+    API's list holds one name an entry: :func:`one_name_each`); trec_eval's nicknames
     (``official``, ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``) expand to
     their measures. Each request is computed with its own parameters, as pytrec_eval
     computes them (``P.5`` and ``P.10`` both; a bare ``P`` beside them takes their lists,
@@ -487,6 +489,22 @@ def parse_measures(
     if refused:  # trec_eval checks every name before any parameters: a usage error first
         raise min(refused, key=lambda error: error.exit_code)
     return measures if repeats else distinct(measures)
+
+
+def one_name_each(items: list[str | Measure]) -> None:
+    """Refuse (:class:`UsageError`, one line quoting the whole entry) an entry of the
+    Python API's list of measures that holds a blank outside its parentheses: each entry
+    is one name, where ``"nDCG@10 "`` would be computed and keyed as ``nDCG@10`` (a
+    KeyError for its caller), ``"P@ 5"`` refused as ``'P@'``, ``"nDCG@10 map"`` computed
+    as two. A blank entry is left to :func:`parse_measures` (an empty name); a string
+    alone, as ``-m``'s value, holds names separated by spaces."""
+    for item in items:
+        if isinstance(item, str) and item.strip() and split_names(item) != [item]:
+            raise UsageError(
+                f"illegal measure {excerpt(item)}: a blank in a measure's name (each entry "
+                "of a list of measures is one name, without blanks around or inside it; "
+                "several measures are several entries)"
+            )
 
 
 def distinct(measures: list[Measure]) -> list[Measure]:
