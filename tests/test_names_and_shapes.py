@@ -774,3 +774,20 @@ def test_judged_only_false_is_not_overridden_by_minus_j(tmp_path, capsys):
     )
     with pytest.raises(trecbench.errors.UsageError, match="judged_only=False, but -J"):
         trecbench.evaluate(*files, asked, judged_only=True)
+
+
+def test_the_python_api_page_says_what_judged_only_true_does_to_a_judged_only_false_object():
+    """docs/python-api.md said P(judged_only=False)@5 is computed with it "whatever" the
+    call's judged_only is, while judged_only=True refuses it: the page now quotes the
+    refusal, checked here against what evaluate raises. By hand: P@5 = 1/5."""
+    pytest.importorskip("ir_measures")
+    from ir_measures import P
+
+    page = " ".join((ROOT / "docs" / "python-api.md").read_text().split())
+    asked = [P(judged_only=False) @ 5]
+    with pytest.raises(trecbench.errors.UsageError) as caught:
+        trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, asked, judged_only=True)
+    assert f"(`UsageError`: `{caught.value}`)" in page
+    computed = trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, asked)
+    assert computed.to_dict() == {"q": {"P(judged_only=False)@5": 0.2}}
+    assert "with `judged_only=False`, the default, it is computed as asked" in page
