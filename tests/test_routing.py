@@ -236,8 +236,8 @@ def test_score_routing_goes_into_the_table_and_the_report(tmp_path):
 
 @pytest.mark.parametrize("output_format", ["table", "markdown"])
 def test_score_routing_says_how_its_intervals_were_drawn(tmp_path, output_format):
-    # score --routing has no --samples or --seed: its table showed intervals without the
-    # fixed 10,000 resamples and seed 0 behind them (only --report recorded them)
+    # score --routing has no --samples: its table showed intervals without the fixed
+    # 10,000 resamples and the seed (0 by default) behind them (only --report recorded them)
     from click.testing import CliRunner
 
     from trecbench.cli import _register, cli

@@ -302,6 +302,7 @@ def build_evaluation_report(
     warnings: Sequence[str] = (),
     routing: Mapping[str, Any] | None = None,
     unjudged_bounds: Sequence[Mapping[str, Any]] | None = None,
+    resampling: Mapping[str, Any] | None = None,
 ) -> dict:
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
 
@@ -318,7 +319,9 @@ def build_evaluation_report(
     about the grouping and the qrels (small groups, found-only qrels); ``routing`` the
     metrics of a routing log (:func:`trecbench.routing.routing_metrics`);
     ``unjudged_bounds`` the rows of ``score --unjudged-bounds``
-    (:meth:`trecbench.conclusions.unjudged.UnjudgedBound.to_json`).
+    (:meth:`trecbench.conclusions.unjudged.UnjudgedBound.to_json`); ``resampling`` the
+    seed and resamples of what the call drew at random (``score --seed``: ``{seed,
+    samples, drawn_for}``), where it drew anything.
     Tie bounds, kept by the evaluation, are in its results.
     """
     report: dict[str, Any] = {
@@ -357,6 +360,8 @@ def build_evaluation_report(
         report["routing"] = json_safe(dict(routing))
     if unjudged_bounds is not None:
         report["unjudged_bounds"] = [json_safe(dict(row)) for row in unjudged_bounds]
+    if resampling is not None:
+        report["resampling"] = json_safe(dict(resampling))
     return report
 
 
@@ -474,6 +479,7 @@ def write_score_outputs(
     routing: Mapping[str, Any] | None = None,
     html: tuple[str | os.PathLike, str] | None = None,
     unjudged_bounds: Sequence[Mapping[str, Any]] | None = None,
+    resampling: Mapping[str, Any] | None = None,
 ) -> None:
     """Write the ``--report``, ``--manifest`` and/or ``--html`` page (``(path, page)``)
     of a finished evaluation.
@@ -484,7 +490,8 @@ def write_score_outputs(
     already wrote, listed in the manifest with their checksums. ``ontology`` provenance
     defaults to the MaxOntSim ontology's when a MaxOntSim measure was computed; ``groups``
     are grouped means, ``warnings`` the command's warnings about them, ``routing``
-    routing metrics and ``unjudged_bounds`` the unjudged bounds' rows, for the report
+    routing metrics, ``unjudged_bounds`` the unjudged bounds' rows and ``resampling``
+    the seed of what was drawn at random, for the report
     (see :func:`build_evaluation_report`). Both files are
     written atomically and committed together: none is replaced unless all could be
     prepared, and none may be an input; the manifest lists the page. Does nothing when no
@@ -519,6 +526,7 @@ def write_score_outputs(
             warnings=warnings,
             routing=routing,
             unjudged_bounds=unjudged_bounds,
+            resampling=resampling,
         )
         data = json_bytes(document)
         files.append((report, data))

@@ -195,8 +195,8 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     metavar="LOG",
     help="Routing log (JSON lines: qid, chosen_expert, optimal_expert, retrieval_ran, "
     "should_retrieve): routing accuracy and gate efficiency with bootstrap percentile "
-    "intervals over the log's queries (10,000 resamples, seed 0), printed after the table "
-    "(table and markdown formats) and recorded in --report.",
+    "intervals over the log's queries (10,000 resamples, seed --seed), printed after the "
+    "table (table and markdown formats) and recorded in --report.",
 )
 @click.option(
     "--html",
@@ -207,6 +207,14 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "figures, every topic's values and documents (the html extra).",
 )
 @html_depth_option("Documents per run and topic in the --html page's drill-down (0: none).")
+@click.option(
+    "--seed",
+    type=DecimalInt(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of the resampling behind --routing's and --html's intervals (10,000 "
+    "resamples each), recorded in --report; refused without either, which draw nothing.",
+)
 @quiet_option
 @report_options
 @click.argument("qrels", type=QRELS_INPUT)
@@ -229,6 +237,7 @@ def score(
     routing,
     html_page,
     html_depth,
+    seed,
     unjudged_bounds,
     **flags,
 ):
@@ -270,6 +279,7 @@ def score(
 
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
     runs = _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth)
+    _check_seed(routing, html_page)
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
     local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
     # the page's drill-down is kept as the runs are read (inputs are read once), and
@@ -289,11 +299,13 @@ def score(
     routed = None
     if routing is not None:
         routed, text = with_routing(
-            text, routing, output_format, evaluation.qrels_topics, flags["report"] is not None
-        )
+            text, routing, output_format, evaluation.qrels_topics, flags["report"] is not None,
+            seed,
+        )  # fmt: skip
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
-    page = _page(evaluation, html_page, html_depth, (strata, sidecar, group_by), flags["quiet"])
+    grouping = (strata, sidecar, group_by)
+    page = _page(evaluation, html_page, html_depth, grouping, flags["quiet"], seed)
     # standard output before the files: a full one replaces none of them
     echo_bytes(utf8(text))  # bytes: written untranslated
     write_score_outputs(  # the report, manifest and page together: all or none
@@ -307,6 +319,7 @@ def score(
         routing=routed,
         html=page,
         unjudged_bounds=bounded,
+        resampling=_resampling(seed, routed, page),
     )
     for written in (flags["report"], flags["manifest"], html_page):
         if written is not None:  # each file said, as compare and benchmark say theirs
@@ -331,18 +344,42 @@ def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_d
     return runs
 
 
-def _page(evaluation, html_page, html_depth: int, grouping, quiet: bool) -> tuple | None:
+def _check_seed(routing, html_page) -> None:
+    """--seed given where nothing random is drawn (no --routing, no --html) is refused, as
+    an option taken and unused is elsewhere (fuse's --seed without --optimize)."""
+    from ..errors import UsageError
+    from .group import given
+
+    if given("seed") and routing is None and html_page is None:
+        raise UsageError("--seed seeds the intervals of --routing and --html: give one of them")
+
+
+def _resampling(seed: int, routed, page) -> dict | None:
+    """The report's ``resampling`` record: the seed and resamples of what was drawn
+    (``routing`` where its metrics were computed, ``html`` for the page), None where
+    nothing random was drawn."""
+    drawn = ["routing"] * (routed is not None) + ["html"] * (page is not None)
+    if not drawn:
+        return None
+    return {"seed": int(seed), "samples": 10_000, "drawn_for": drawn}
+
+
+def _page(evaluation, html_page, html_depth: int, grouping, quiet: bool, seed: int = 0):
     """``(path, page)`` of the --html page (made before any output, a page without a mean
     refused first; drawn unless ``quiet``; its warnings said), or None without one.
-    ``grouping``: (--strata, its table, --group-by): a section per stratum, as compare's."""
+    ``grouping``: (--strata, its table, --group-by): a section per stratum, as compare's;
+    ``seed``: of its intervals' resampling (--seed), compare's defaults otherwise."""
     if html_page is None:
         return None
-    from ..comparison import from_evaluation
+    from ..comparison import StatsSettings, from_evaluation
     from ..report import input_record
 
     strata, sidecar, group_by = grouping
+    statistics = StatsSettings(seed=seed)
     with bars.drawn(quiet) as progress:  # ended before the warnings
-        paired = from_evaluation(evaluation, strata=sidecar, group_by=group_by, progress=progress)
+        paired = from_evaluation(
+            evaluation, statistics, strata=sidecar, group_by=group_by, progress=progress
+        )
         paired.inputs += [input_record(strata, "strata")] if strata is not None else []
         # the page of score's runs (a comparison of them below its means), not compare's
         page = paired.to_html(html_depth, title="trecbench score report", progress=progress)

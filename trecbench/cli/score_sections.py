@@ -34,11 +34,11 @@ def with_unjudged_bounds(text: str, evaluation, view, wanted: bool) -> tuple[lis
 
 
 def with_routing(
-    text: str, routing, output_format: str, topics, reported: bool
+    text: str, routing, output_format: str, topics, reported: bool, seed: int = 0
 ) -> tuple[dict | None, str]:
     """The routing log's metrics (against the judged ``topics``; :func:`routing_metrics`'
-    fixed 10,000 resamples and seed 0), and ``text`` followed by them in a table or
-    Markdown, how the intervals were drawn said under it. In another format, and no
+    10,000 resamples, drawn from ``seed``: score's --seed), and ``text`` followed by them
+    in a table or Markdown, how the intervals were drawn said under it. In another format, and no
     --report (``reported``) to record them, they would be shown nowhere: said, and not
     computed (None); the log is still read and checked."""
     from ..renderers.routing import resampling_note
@@ -55,7 +55,7 @@ def with_routing(
             f"in --report; --format {output_format} shows none of them"
         )
         return None, text
-    routed = routing_metrics(log)
+    routed = routing_metrics(log, seed=seed)
     if shown:
         text += "\n" + render_routing(routed) + "\n" + resampling_note(routed)
     return routed, text

@@ -50,8 +50,8 @@ def routing_table(metrics: dict) -> Table:
 
 def resampling_note(metrics: dict) -> str:
     """How the routing table's intervals were drawn, a line for under the table where
-    nothing beside it says (``score --routing`` has no ``--samples`` or ``--seed``: it
-    draws a fixed 10,000 resamples with seed 0; ``--report`` records them too)."""
+    nothing beside it says (``score --routing`` has no ``--samples``: it draws a fixed
+    10,000 resamples, from ``--seed``, 0 by default; ``--report`` records them too)."""
     settings = metrics["settings"]
     return (
         f"Intervals: {settings['interval']} over queries, {settings['samples']:,} resamples, "
