@@ -30,9 +30,10 @@ def _files(folder: Path) -> tuple[str, list[str]]:
     return str(folder / "q.qrels"), [str(folder / f"{run}.run") for run in COUNTS]
 
 
-def _checked_inputs(document: dict, files: dict[str, str | None]) -> None:
+def _checked_inputs(document: dict, files: dict[str, str | None], second: str = "") -> None:
     """``document``'s ``inputs`` are ``files`` (path: run name, None for qrels), in order,
-    each with the size and sha256 of its bytes."""
+    each with the size and sha256 of its bytes (``second``: agree's second judgments,
+    kind ``qrels_b``)."""
     inputs = document["inputs"]
     assert [record["path"] for record in inputs] == list(files)
     for record in inputs:
@@ -40,7 +41,8 @@ def _checked_inputs(document: dict, files: dict[str, str | None]) -> None:
         assert record["sha256"] == hashlib.sha256(data).hexdigest()
         assert record["size"] == len(data)
         assert record.get("name") == files[record["path"]]
-        assert record["kind"] == ("qrels" if files[record["path"]] is None else "run")
+        qrels = "qrels_b" if record["path"] == second else "qrels"
+        assert record["kind"] == (qrels if files[record["path"]] is None else "run")
 
 
 def _checked_versions(document: dict) -> None:
@@ -79,7 +81,7 @@ def test_agree_json_records_both_judgments_and_the_flags(tmp_path):
     assert (evaluation["max_docs"], evaluation["relevance_level"]) == (5, 1)
     _checked_versions(document)
     files = {qrels: None} | {run: Path(run).stem for run in runs} | {str(second): None}
-    _checked_inputs(document, files)
+    _checked_inputs(document, files, second=str(second))
 
 
 def test_compare_power_s_rows_stay_without_a_second_record(tmp_path):
@@ -149,3 +151,23 @@ def test_power_and_agree_record_the_missing_topics_policy_their_means_were_made_
         assert document["evaluation"]["complete"] is True
     # compare records the same policy in its words
     assert _json("compare", qrels, *runs, "-m", "P@10")["settings"]["missing"] == "zero"
+
+
+@pytest.mark.parametrize("same", [False, True], ids=["another file", "the same file"])
+def test_agree_records_the_second_judgments_in_their_own_role(tmp_path, same):
+    # both sets were recorded as kind "qrels", and the same file given for both as one
+    # record: which one judged the runs first could not be told, nor that two roles were
+    qrels, runs = _files(tmp_path)
+    second = qrels
+    if not same:
+        second = str(tmp_path / "b.qrels")
+        Path(second).write_bytes(Path(qrels).read_bytes().replace(b" 0 R1 1", b" 0 R1 0"))
+    document = _json("agree", qrels, *runs, "-m", "P@10", "--qrels-b", second)
+    inputs = document["inputs"]
+    assert [(r["path"], r["kind"]) for r in inputs] == [
+        (qrels, "qrels"), *((run, "run") for run in runs), (second, "qrels_b")
+    ]  # fmt: skip
+    for record in (inputs[0], inputs[-1]):
+        data = Path(record["path"]).read_bytes()
+        assert (record["size"], record["sha256"]) == (len(data), hashlib.sha256(data).hexdigest())
+        assert record["lines"] == len(data.splitlines())

@@ -416,19 +416,29 @@ def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict 
     return inputs, ontology
 
 
-def evaluation_records(*evaluations: Any) -> list[dict]:
+def evaluation_records(*evaluations: Any, qrels_kinds: Sequence[str] = ()) -> list[dict]:
     """The file records of the inputs of one evaluation or several (those of
-    :func:`evaluation_provenance`, each file once, in the order the evaluations read them:
-    agree's runs under two qrels, compare's runs each with its own): as taken when an
-    evaluation read them (:attr:`Evaluation.input_records
-    <trecbench.evaluation.Evaluation>`), else taken now (:func:`input_record`)."""
+    :func:`evaluation_provenance`, each file once per role, in the order the evaluations
+    read them: agree's runs under two qrels, compare's runs each with its own): as taken
+    when an evaluation read them (:attr:`Evaluation.input_records
+    <trecbench.evaluation.Evaluation>`), else taken now (:func:`input_record`).
+    ``qrels_kinds[i]``: the kind of the ``i``-th evaluation's judgments (``qrels`` where
+    not given): agree's second set is ``qrels_b``, its own record even for the same file."""
     files: list = []
+    roles: dict = {}  # (path, kind recorded) -> (path, kind read)
     known: dict = {}
-    for evaluation in evaluations:
+    for number, evaluation in enumerate(evaluations):
         found, _ = evaluation_provenance(evaluation)
-        files += [spec for spec in found if spec not in files]
+        role = qrels_kinds[number] if number < len(qrels_kinds) else "qrels"
+        for path, kind, *rest in found:
+            spec = (path, role if kind == "qrels" else kind, *rest)
+            if spec not in files:
+                files.append(spec)
+                roles[tuple(spec[:2])] = (path, kind)
         known |= evaluation.input_records
-    return [recorded(known, spec) for spec in files]
+    return [
+        recorded(known, (*roles[tuple(spec[:2])], *spec[2:])) | {"kind": spec[1]} for spec in files
+    ]
 
 
 def recorded(known: Mapping, spec: tuple) -> dict:

@@ -261,7 +261,8 @@ def agree(
         source_name(qrels),
         source_name(qrels_b),
         warnings,
-        provenance=provenance(*scored),
+        # the second judgments' own record, even of the same file: one per role
+        provenance=provenance(*scored, qrels_kinds=("qrels", "qrels_b")),
     )
 
 

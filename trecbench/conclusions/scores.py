@@ -86,15 +86,17 @@ class Provenance:
         return json_safe(document | ({} if self.ontology is None else {"ontology": self.ontology}))
 
 
-def provenance(*scores: TopicScores) -> Provenance:
+def provenance(*scores: TopicScores, qrels_kinds: Sequence[str] = ()) -> Provenance:
     """The :class:`Provenance` of results computed from ``scores`` (each with the
-    evaluation that scored it; the first's settings, which every one shares)."""
+    evaluation that scored it; the first's settings, which every one shares);
+    ``qrels_kinds``: the kind of each one's judgments in ``inputs`` (agree's second set:
+    ``qrels_b``), ``qrels`` where not given."""
     from ..report import evaluation_provenance, evaluation_records
 
     evaluations = [s.evaluation for s in scores]
     ontologies = (evaluation_provenance(e)[1] for e in evaluations)
     ontology = next((found for found in ontologies if found is not None), None)
-    records = tuple(evaluation_records(*evaluations))
+    records = tuple(evaluation_records(*evaluations, qrels_kinds=qrels_kinds))
     # the runs were scored without -c and their absent topics filled as -c fills them
     # (topic_scores): recorded as -c, whose options reproduce the means, not as scored
     options = dict(evaluations[0].options) | {"complete": True}
