@@ -438,3 +438,27 @@ def test_optimize_fusion_tells_its_progress_as_fuse_does():
     scored = told["scoring candidates"]
     assert scored[-1][0] == scored[-1][1]
     assert tuned.best == optimize_fusion(RUNS, QRELS, "nDCG@10", folds=3).best
+
+
+def test_where_the_choice_its_seed_and_folds_are_recorded_is_as_docs_fuse_says(tmp_path, capsys):
+    # docs/fuse.md did not say where --optimize's choice, seed and folds are kept: the
+    # stderr line always, the run's ir_metadata block only with --ir-metadata (a run
+    # beginning with a header is refused by trec_eval 9.0.8: none is written unasked)
+    from trecbench.cli import run
+
+    said = (ROOT / "docs" / "fuse.md").read_text()
+    assert "the full record" in said and "written\nwith `--ir-metadata` alone" in said
+    assert "refused by trec_eval 9.0.8 (`Malformed line 1`, exit 2" in said
+    args = ["fuse", "--method", "combsum", "--optimize", "P@5", "--qrels", QRELS, "--step"]
+    plain = tmp_path / "plain.run"
+    assert run([*args, "0.5", "--seed", "3", "--folds", "4", *RUNS, "-o", str(plain)]) == 0
+    line = capsys.readouterr().err.splitlines()[0]
+    assert "(4-fold, seed 3; training " in line
+    assert not plain.read_bytes().startswith(b"#")  # nothing of the search in the run
+    described = tmp_path / "about.yaml"
+    described.write_text("actor:\n  team: t\n")
+    tagged = tmp_path / "tagged.run"
+    given = ["--seed", "3", "--folds", "4", "--ir-metadata", str(described)]
+    assert run([*args, "0.5", *given, *RUNS, "-o", str(tagged)]) == 0
+    optimized = trecbench.load_run(str(tagged)).ir_metadata["method"]["fusion"]["optimized"]
+    assert (optimized["seed"], optimized["folds"]) == (3, 4)
