@@ -178,3 +178,19 @@ def test_diff_reads_scores_bounds_and_their_options(folder, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert "unjudged bounds: a P@1 high 1.0000 -> 0.7500" in lines
     assert "tie bounds: a P@1 high 0.5000 -> 0.7500" in lines
+
+
+def test_the_libraries_that_shape_report_html_yaml_and_dask_outputs_are_recorded():
+    # environment.packages left out bokeh and jinja2 (report.html), dask and distributed
+    # (score --dask) and pyyaml (YAML configurations, ir_metadata): their versions are
+    # read from package metadata (importlib.metadata, not trecbench), null when absent
+    from importlib.metadata import PackageNotFoundError, version
+
+    packages = report.environment()["packages"]
+    for name in ("bokeh", "jinja2", "dask", "distributed", "pyyaml"):
+        try:
+            installed = version(name)
+        except PackageNotFoundError:
+            installed = None
+        assert packages[name] == installed, name
+    assert packages["pyyaml"] is not None  # a dependency of trecbench

@@ -33,9 +33,16 @@ from .naming import examined
 
 # Distributions whose versions can change a number or a file trecbench writes (with the
 # packages of ir_measures' providers, which the reports add: trecbench.report.environment);
-# ir-datasets serves the qrels of a dataset id
-PACKAGES = ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures", "click")
-OPTIONAL_PACKAGES = ("hpo3", "scipy", "matplotlib", "ir-datasets")
+# pyyaml reads YAML configurations and ir_metadata blocks (and writes fuse's), ir-datasets
+# serves the qrels of a dataset id, jinja2 and bokeh make report.html (its template, and
+# its figures' inlined JavaScript), dask and distributed score --dask's runs. Each is
+# recorded when installed, whether or not the call used it: a version read from package
+# metadata costs no import, and a record of the call's environment stays one shape.
+# Not the python lz4 package: Arrow's own codec reads .lz4 inputs (pyarrow's version).
+PACKAGES = ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures", "click", "pyyaml")
+OPTIONAL_PACKAGES = (
+    "hpo3", "scipy", "matplotlib", "ir-datasets", "jinja2", "bokeh", "dask", "distributed",
+)  # fmt: skip
 
 _BLOCK = 1 << 20
 
