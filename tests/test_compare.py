@@ -15,6 +15,7 @@ from scipy import stats as sps
 from trecbench import resampling, stats
 from trecbench.comparison import compare_scores
 from trecbench.errors import UsageError
+from trecbench.evaluation.settings import EvalSettings
 from trecbench.report import validate_against_schema
 from trecbench.rounding import enclosing
 
@@ -687,13 +688,8 @@ def test_evaluation_options_equal_score_and_move_the_numbers(trec_eval_suite, tm
         assert means == pytest.approx(_score_means(trec_eval_suite, flags), rel=1e-15), flags
         moved = [sign * (means[(run, measure)] - plain[(run, measure)]) for run in runs]
         assert min(moved) >= 0 and max(moved) > 0, (flags, moved)
-        expected = {
-            "relevance_level": 1,
-            "max_docs": None,
-            "judged_only": False,
-            "maxontsim_formula": None,
-            "ontology": None,
-        }
+        # every flag, as score's report records them (EvalSettings.record)
+        expected = EvalSettings().record()
         assert report["evaluation"] == expected | recorded
         assert "ontology" not in report
         text = (tmp_path / flags[0] / "BenchmarkComparison.md").read_text()

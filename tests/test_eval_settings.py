@@ -25,7 +25,7 @@ def test_to_json_is_the_options_dict_of_the_outputs():
         ("relevance_level", 2), ("complete", True), ("max_docs", 10), ("judged_only", False),
         ("num_docs", None), ("float32", False), ("engine", "auto"), ("compat", "10.0"),
         ("rel_format", "qrels"), ("zscores", "z.txt"), ("debug_level", 1),
-        ("debug_query", "5"), ("ontology", "hp.obo"),
+        ("debug_query", "5"), ("maxontsim_formula", None), ("ontology", "hp.obo"),
     ]  # fmt: skip
     assert settings.version.version == "10.0" and settings.traced
     with pytest.raises(dataclasses.FrozenInstanceError):

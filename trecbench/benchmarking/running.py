@@ -257,16 +257,16 @@ def _record_inputs(
 ) -> None:
     """What compare's report records of its inputs: every input file, each mode's run (a
     fused mode's none: it is a file only once written, :meth:`Benchmark.report` records
-    it there), how the modes were scored (trec_eval's -c, MaxOntSim's options) and, with a
+    it there), how the modes were scored (every flag, -c among them, and MaxOntSim's
+    options, as score's report records them) and, with a
     MaxOntSim measure, the ontology's provenance as ``score --report`` records it."""
-    from ..comparison.scoring import ScoringSettings
     from ..report import evaluation_provenance
 
     comparison.inputs = inputs
     comparison.run_inputs = {
         r.mode.name: None if r.mode.run is None else str(r.mode.run) for r in results
     }
-    comparison.evaluation = ScoringSettings(options=config.measure_options).record()
+    comparison.evaluation = evaluation.settings.record()  # as every report records them
     comparison.ontology = evaluation_provenance(evaluation)[1]
 
 

@@ -392,12 +392,7 @@ def _record_scoring(comparison: Comparison, evaluation) -> None:
     # -D level.qid change the page's numbers too); the drill-down ranks and scores with
     # those of its curve (-l, -M, -J, -c, trec_eval 10.0's ranking) and -R (prefs grade
     # no document: no drill-down)
-    settings = evaluation.settings
-    ontology = None if settings.ontology is None else os.fspath(settings.ontology)
-    comparison.evaluation = settings.flags() | {
-        "maxontsim_formula": settings.maxontsim_formula,
-        "ontology": ontology,
-    }
+    comparison.evaluation = evaluation.settings.record()
     comparison.scoreless = scoreless([evaluation.flagged], comparison.queries)
 
 

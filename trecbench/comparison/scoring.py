@@ -100,16 +100,6 @@ class ScoringSettings:
         """The MaxOntSim formula (None: its default)."""
         return self.options.get("maxontsim_formula")
 
-    def record(self) -> dict[str, Any]:
-        """The report's ``evaluation``: the flags and MaxOntSim's options."""
-        return {
-            "relevance_level": self.relevance_level,
-            "max_docs": self.max_docs,
-            "judged_only": self.judged_only,
-            "maxontsim_formula": self.maxontsim_formula,
-            "ontology": None if self.ontology is None else os.fspath(self.ontology),
-        }
-
 
 @keywords_of(StatsSettings, ScoringSettings)
 @outputs.in_input_scope
@@ -203,7 +193,9 @@ def compare(
             evaluations, comparison.queries, comparison.measures
         )
     _record_provenance(comparison, evaluations, strata)
-    comparison.evaluation = scoring.record()
+    # every flag, as score's report records them (EvalSettings.record); the runs' groups
+    # share them but their qrels
+    comparison.evaluation = evaluations[0][0].settings.record()
     return comparison
 
 

@@ -99,7 +99,7 @@ def provenance(*scores: TopicScores, qrels_kinds: Sequence[str] = ()) -> Provena
     records = tuple(evaluation_records(*evaluations, qrels_kinds=qrels_kinds))
     # the runs were scored without -c and their absent topics filled as -c fills them
     # (topic_scores): recorded as -c, whose options reproduce the means, not as scored
-    options = dict(evaluations[0].options) | {"complete": True}
+    options = evaluations[0].settings.record() | {"complete": True}
     return Provenance(options, records, ontology)
 
 

@@ -10,6 +10,7 @@ show, is :meth:`EvalSettings.to_json`.
 from __future__ import annotations
 
 import numbers
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -208,7 +209,23 @@ class EvalSettings:
         and ``-D level.qid`` too): what every record of the evaluation writes down."""
         return {name: getattr(self, name) for name in _FLAGS}
 
+    def record(self) -> dict[str, Any]:
+        """trec_eval's flags (:meth:`flags`) and the local measures' options, each by name
+        and every one of them (``maxontsim_formula`` and ``ontology`` None where not
+        given; a file as its path's text): how the runs were scored, as every record of
+        an evaluation writes it down, from this one place: score's report and JSON
+        (``options``), compare's and benchmark's BenchmarkReport, score's page, power's
+        and agree's JSON (``evaluation``)."""
+        record = self.flags() | {
+            "maxontsim_formula": self.maxontsim_formula,
+            "ontology": self.ontology,
+        }
+        return {
+            name: os.fspath(value) if isinstance(value, os.PathLike) else value
+            for name, value in record.items()
+        }
+
     def to_json(self) -> dict[str, Any]:
-        """The flags and the local options by name: what the JSON outputs and reports show
-        as ``options``."""
-        return self.flags() | self.options
+        """The flags and the local options by name (:meth:`record`): what the JSON
+        outputs and reports show as ``options``."""
+        return self.record()

@@ -241,8 +241,14 @@ def _changed(a: dict, b: dict) -> dict[str, tuple]:
     }
 
 
-# options an EvaluationReport records since score --report holds the bounds (d00ab8b)
-_RECORDED_LATER = ("tie_bounds", "unjudged_bounds")
+# options an EvaluationReport records since score --report holds the bounds (d00ab8b),
+# and the flags a BenchmarkReport's evaluation records since it holds every one of them
+# (EvalSettings.record; it had -l, -M, -J and MaxOntSim's options only)
+_RECORDED_LATER = ("tie_bounds", "unjudged_bounds") + tuple(
+    f"evaluation.{flag}"
+    for flag in ("complete", "num_docs", "float32", "engine", "compat", "rel_format", "zscores",
+                 "debug_level", "debug_query")
+)  # fmt: skip
 
 
 # options whose order is no difference: --group-by's fields (the same grouped means)
