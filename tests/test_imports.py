@@ -6,6 +6,7 @@ import ast
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -347,6 +348,23 @@ def test_pool_imports_no_pandas(tmp_path, args):
     """An empty Arrow array built from a Python list imports pandas (0.2 s: pyarrow asks
     whether the list is a pandas object); pool builds them through trecbench.arrow."""
     files = {**_plain_files(tmp_path), "OUT": str(tmp_path / "pool.txt")}
+    assert _imported(args, files, ["pandas"]) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["fuse", "RUN", "RUN2", "-o", "OUT"],
+        ["fuse", "RUN", "RUN2", "--method", "combmnz", "--norm", "z-score", "-o", "OUT"],
+    ],
+)
+def test_fuse_imports_no_pandas(tmp_path, args):
+    """A Python list or numpy array given to ``pa.array``, and a Python str given to a
+    compute function (the run's separators), import pandas (pyarrow's shim); fuse builds
+    its tag and group columns, and the run's text, through trecbench.arrow."""
+    files = {**_plain_files(tmp_path), "OUT": str(tmp_path / "fused.run")}
+    files["RUN2"] = str(tmp_path / "r2.run")
+    Path(files["RUN2"]).write_text(Path(files["RUN"]).read_text().replace(" t\n", " u\n"))
     assert _imported(args, files, ["pandas"]) == []
 
 

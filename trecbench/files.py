@@ -46,8 +46,10 @@ def _text_lines(columns: dict[str, pa.Array], sep: str) -> bytes:
         if column.null_count:
             row = int(np.flatnonzero(arrow.to_numpy(column.is_null()))[0])
             raise OutputError(f"row {row}: the {name} is missing: a TREC line holds every field")
-    joined = pc.binary_join_element_wise(*values, sep)
-    lines = pc.binary_join_element_wise(joined, arrow.scalar(""), "\n").cast(pa.large_string())
+    # separators as Arrow scalars: a Python str given to a compute function imports pandas
+    joined = pc.binary_join_element_wise(*values, arrow.scalar(sep))
+    lines = pc.binary_join_element_wise(joined, arrow.scalar(""), arrow.scalar("\n"))
+    lines = lines.cast(pa.large_string())
     # the rows are contiguous in the data buffer: one copy of that span
     offsets = np.frombuffer(lines.buffers()[1], np.int64)[
         lines.offset : lines.offset + len(lines) + 1
@@ -156,7 +158,7 @@ def _run_lines(table: pa.Table, check_ids: bool) -> bytes:
     if check_ids:
         check_text_ids(ids, "a TREC run")
     scores = format_scores(arrow.to_numpy(table.column("score")))
-    q0 = pa.repeat(pa.scalar("Q0", pa.string()), len(scores))
+    q0 = pa.repeat(arrow.scalar("Q0", pa.string()), len(scores))
     columns = {"qid": ids["qid"], "q0": q0, "docno": ids["docno"], "rank": _text(table, "rank")}
     return _text_lines(columns | {"score": scores, "tag": ids["tag"]}, "\t")
 
@@ -174,7 +176,7 @@ def _qrels_lines(table: pa.Table) -> bytes:
     names = [what for what in ("qid", "iter", "docno") if what in table.column_names]
     ids = {what: _text(table, what) for what in names}
     check_text_ids(ids, "TREC qrels", "the qrels")
-    iteration = ids.get("iter", pa.repeat(pa.scalar("0", pa.string()), len(table)))
+    iteration = ids.get("iter", pa.repeat(arrow.scalar("0", pa.string()), len(table)))
     columns = {"qid": ids["qid"], "iter": iteration, "docno": ids["docno"]}
     return _text_lines(columns | {"rel": _text(table, "rel")}, " ")
 

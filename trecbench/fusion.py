@@ -523,8 +523,8 @@ def fused_and_ties(
             "qid": qid.take(first),
             "docno": docno.take(first),
             "score": arrow.array(fused),
-            "tag": pa.array([tag or method] * len(fused), pa.large_string()),
-            "group": pa.array(np.arange(len(fused))),  # its row of sizes, below
+            "tag": pa.repeat(arrow.scalar(tag or method, pa.large_string()), len(fused)),
+            "group": arrow.array(np.arange(len(fused))),  # its row of sizes, below
         }
     )
     step()
