@@ -162,6 +162,20 @@ def test_obo_parser_hand_checked_depths(obo_file):
     assert onto.sha256 == hashlib.sha256(obo_file.read_bytes()).hexdigest()
 
 
+def test_the_ancestor_sets_are_built_when_first_asked_for(obo_file, monkeypatch):
+    """Issue 31: checking ids (``convert hpo``'s ``status``) needs no ancestor sets, which
+    take 0.04 s on HPO; they are built on first use, the same as built at once."""
+    from trecbench.ontology import terms
+
+    built, sets = [], terms.ancestor_sets
+    monkeypatch.setattr(terms, "ancestor_sets", lambda *a: built.append(1) or sets(*a))
+    onto = parse_obo(obo_file)
+    assert onto.status(["HP:0000003", "x"]) == {"HP:0000003": "known", "x": "unknown"}
+    assert onto.depth("HP:0000006") == 2 and built == []
+    _check_tiny(onto)  # ancestors, among others: as hand-checked
+    assert built == [1]
+
+
 def test_obographs_parser_same_graph(tmp_path):
     onto = parse_obographs(_obographs(tmp_path / "hp.json"))
     _check_tiny(onto)

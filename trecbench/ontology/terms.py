@@ -43,17 +43,35 @@ class Ontology:
         self.obsolete = frozenset(obsolete)
         self.replaced_by = dict(replaced_by or {})
         self.synonyms = dict(synonyms or {})
-        ids, depths, anc_ptr, anc_idx = closure(parents)
+        ids, depths, parent_idx, topological = rooted(parents)
         self.ids = ids
         self.index = {t: i for i, t in enumerate(ids)}
         self.depths = depths
-        self.anc_ptr = anc_ptr
-        self.anc_idx = anc_idx
+        # the ancestor sets (0.15 s on HPO) when first asked for: a check of ids needs none
+        self._topology: tuple[list[list[int]], list[int]] | None = (parent_idx, topological)
+        self._ancestor_sets: tuple[np.ndarray, np.ndarray] | None = None
         self.labels = {t: labels.get(t, "") for t in ids}
         self._parents = {t: tuple(p for p in parents[t] if p in self.index) for t in ids}
         self._children: dict[str, tuple[str, ...]] | None = None
         self.max_depth = int(depths.max()) if len(depths) else 0
         self._pd_index = None
+
+    @property
+    def anc_ptr(self) -> np.ndarray:
+        """Where each term's ancestors start in :attr:`anc_idx` (CSR), computed when first
+        asked for."""
+        return self._ancestors()[0]
+
+    @property
+    def anc_idx(self) -> np.ndarray:
+        """The ancestors of every term, each term's sorted (CSR, see :attr:`anc_ptr`)."""
+        return self._ancestors()[1]
+
+    def _ancestors(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._ancestor_sets is None:
+            self._ancestor_sets = ancestor_sets(*self._topology)
+            self._topology = None
+        return self._ancestor_sets
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -135,18 +153,26 @@ class Ontology:
 
 
 def closure(parents: Mapping[str, Iterable[str]]):
-    """Depths (BFS from the root) and ancestor sets (in BFS order) of the rooted terms.
+    """Depths (BFS from the root) and ancestor sets (in BFS order) of the rooted terms:
+    ``(ids, depths, anc_ptr, anc_idx)``, :func:`rooted` then :func:`ancestor_sets`.
 
     Only terms reachable from :data:`ROOT` through edges between terms of ``parents`` are
     kept; an edge to a term outside ``parents`` (e.g. an obsolete one) is ignored.
     """
+    ids, depths, parent_idx, topological = rooted(parents)
+    return (ids, depths, *ancestor_sets(parent_idx, topological))
+
+
+def rooted(parents: Mapping[str, Iterable[str]]):
+    """The rooted terms of :func:`closure` in BFS order and their depths, with what their
+    ancestor sets are built from: ``(ids, depths, parent indices, a topological order)``."""
     children: dict[str, list[str]] = {}
     for term, ps in parents.items():
         for p in ps:
             if p in parents:
                 children.setdefault(p, []).append(term)
     if ROOT not in parents:
-        return np.array([], dtype=object), np.zeros(0, np.int64), np.zeros(1, np.int64), []
+        return np.array([], dtype=object), np.zeros(0, np.int64), [], []
     depth = {ROOT: 0}
     order = [ROOT]
     queue = deque([ROOT])
@@ -166,29 +192,36 @@ def closure(parents: Mapping[str, Iterable[str]]):
     for i, ps in enumerate(parent_idx):
         for p in ps:
             kids[p].append(i)
-    anc: list[frozenset[int] | None] = [None] * len(order)
-    ready = deque(i for i, n in enumerate(pending) if n == 0)
-    while ready:
-        i = ready.popleft()
+    topological = [i for i, n in enumerate(pending) if n == 0]
+    for i in topological:  # grows while read: Kahn's queue
+        for c in kids[i]:
+            pending[c] -= 1
+            if pending[c] == 0:
+                topological.append(c)
+    # Terms on an is_a cycle never become ready: the file parsers refuse cycles with their
+    # line (user_files.is_a_cycle); hpo3's release has none. Left out of T should one slip
+    # through (a term that became ready has every parent ready: none refers to them).
+    if len(topological) != len(order):
+        keep = sorted(topological)
+        remap = {old: new for new, old in enumerate(keep)}
+        parent_idx = [[remap[p] for p in parent_idx[i]] for i in keep]
+        topological = [remap[i] for i in topological]
+        order = [order[i] for i in keep]
+    depths = np.fromiter((depth[t] for t in order), np.int64, len(order))
+    return np.array(order, dtype=object), depths, parent_idx, topological
+
+
+def ancestor_sets(parent_idx: list[list[int]], topological: list[int]):
+    """``(anc_ptr, anc_idx)``: each term's ancestors, itself included, sorted (CSR), from
+    its parents' indices and an order that has every parent before its children."""
+    anc: list[frozenset[int]] = [frozenset()] * len(parent_idx)
+    for i in topological:
         acc = {i}
         for p in parent_idx[i]:
             acc |= anc[p]
         anc[i] = frozenset(acc)
-        for c in kids[i]:
-            pending[c] -= 1
-            if pending[c] == 0:
-                ready.append(c)
-    # Terms on an is_a cycle never become ready: the file parsers refuse cycles with their
-    # line (user_files.is_a_cycle); hpo3's release has none. Left out of T should one slip
-    # through.
-    keep = [i for i in range(len(order)) if anc[i] is not None]
-    if len(keep) != len(order):
-        remap = {old: new for new, old in enumerate(keep)}
-        anc = [frozenset(remap[a] for a in anc[i] if a in remap) for i in keep]
-        order = [order[i] for i in keep]
     sizes = np.fromiter((len(a) for a in anc), np.int64, len(anc))
     anc_ptr = np.zeros(len(anc) + 1, np.int64)
     np.cumsum(sizes, out=anc_ptr[1:])
     anc_idx = np.fromiter((j for a in anc for j in sorted(a)), np.int64, int(anc_ptr[-1]))
-    depths = np.fromiter((depth[t] for t in order), np.int64, len(order))
-    return np.array(order, dtype=object), depths, anc_ptr, anc_idx
+    return anc_ptr, anc_idx
