@@ -382,7 +382,7 @@ def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array) -> _Pooled:
     by_topic = np.argsort(topic.astype(np.uint16) if len(qids) <= 1 << 16 else topic,
                           kind="stable")  # fmt: skip
     near = topic_ends[np.searchsorted(topic_ends, np.arange(SLICE, n, SLICE))]
-    cuts = np.unique(np.r_[near, n]).astype(np.int64)
+    cuts = ranked_runs.distinct_sorted(np.r_[near, n]).astype(np.int64)
     pair = np.empty(n, np.int32 if n < 1 << 31 else np.int64)
     first_topics, first_docnos, numbered = [], [], 0
     for start, stop in zip(np.r_[0, cuts[:-1]], cuts, strict=True):

@@ -255,7 +255,8 @@ def _shared_ranks(
     bound_a = np.searchsorted(topic_a, np.arange(n_topics + 1))
     bound_b = np.searchsorted(topic_b, np.arange(n_topics + 1))
     both = bound_a + bound_b
-    cuts = np.unique(np.r_[np.searchsorted(both, np.arange(SLICE, both[-1], SLICE)), n_topics])
+    cuts = np.r_[np.searchsorted(both, np.arange(SLICE, both[-1], SLICE)), n_topics]
+    cuts = ranked_runs.distinct_sorted(cuts)
     partner = np.full(len(topic_a), -1, np.int64)  # each row of a: its document's row in b
     for first, last in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
         a0, a1, b0, b1 = bound_a[first], bound_a[last], bound_b[first], bound_b[last]
@@ -319,7 +320,8 @@ def rbo(
     harmonic = np.concatenate([[0.0], np.cumsum(by_depth)])[f]
     bounds = np.searchsorted(topic, np.arange(n + 1))
     ends = np.cumsum(f)
-    cuts = np.unique(np.r_[np.searchsorted(ends, np.arange(PLACES, int(f.sum()), PLACES)), n])
+    cuts = np.r_[np.searchsorted(ends, np.arange(PLACES, int(f.sum()), PLACES)), n]
+    cuts = ranked_runs.distinct_sorted(cuts)
     cuts = cuts[cuts > 0]  # no block of no topic
     parts = [{name: np.empty(0) for name in ("rbo_ext", "rbo_min", "rbo_res")}]
     for first, last in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
