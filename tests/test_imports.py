@@ -368,6 +368,32 @@ def test_fuse_imports_no_pandas(tmp_path, args):
     assert _imported(args, files, ["pandas"]) == []
 
 
+@pytest.mark.parametrize(
+    ("args", "heavy"),
+    [
+        # np.unique imports numpy.ma (10 ms): their sorted cuts are told by neighbours
+        (["pool", "RUN", "--depth", "10", "-o", "OUT"], ["numpy.ma"]),
+        (["similarity", "RUN", "RUN2", "-q"], ["numpy.ma"]),
+        # the list of commands needs no report machinery (benchmark's --meta reads it late)
+        (["--help"], ["trecbench.report", "trecbench.provenance", "hashlib", "numpy"]),
+        # diff's text needs neither the pool's nor similarity's module (numpy, pyarrow)
+        (
+            ["diff", "REPORT", "REPORT"],
+            ["trecbench.runstudy.pool", "trecbench.runstudy.similarity"],
+        ),
+    ],  # fmt: skip
+)
+def test_paths_of_the_demo_data_import_only_what_they_need(tmp_path, args, heavy):
+    files = {**_plain_files(tmp_path), "OUT": str(tmp_path / "out.txt")}
+    files["RUN2"] = str(tmp_path / "r2.run")
+    Path(files["RUN2"]).write_text(Path(files["RUN"]).read_text().replace(" t\n", " u\n"))
+    files["REPORT"] = str(tmp_path / "report.json")
+    if "REPORT" in args:
+        score = ["score", "--report", files["REPORT"], files["QRELS"], files["RUN"]]
+        subprocess.run([sys.executable, "-m", "trecbench", *score], check=True, capture_output=True)
+    assert _imported(args, files, heavy) == []
+
+
 # what `power`, `agree` and `similarity` of a few small runs must not import (issue 31:
 # scipy.stats costs 0.4 s, scipy.optimize 0.15 s, pandas 0.3 s: more than the figures of a few
 # runs take; the per-topic values are arranged without pandas, trecbench.conclusions.scores).

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from ..report import parse_meta
 from .group import cli, echo_input_warnings, echo_written
 from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import drawn
+from .report_options import meta_pairs
 
 
 @cli.command(prints=lambda options: not options["quiet"])
@@ -24,7 +24,7 @@ from .progress import drawn
     "meta",
     metavar="KEY=VALUE",
     multiple=True,
-    callback=lambda ctx, param, value: parse_meta(value),
+    callback=meta_pairs,
     help="Metadata for the reports and manifest (repeatable; adds to the config's `meta`, "
     "replacing a key it sets).",
 )

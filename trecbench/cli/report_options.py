@@ -35,7 +35,7 @@ def manifest_options(command):
                 "meta",
                 metavar="KEY=VALUE",
                 multiple=True,
-                callback=_meta,
+                callback=meta_pairs,
                 help="Experiment metadata for the report and manifest (repeatable), e.g. "
                 "--meta model=bm25 --meta index=snap-2024-05.",
             ),
@@ -58,7 +58,7 @@ def report_options(command):
     return report(manifest_options(command))
 
 
-def _meta(ctx, param, value) -> dict[str, str]:
+def meta_pairs(ctx, param, value) -> dict[str, str]:
     """``--meta`` pairs as a dict (click calls this without pairs too: trecbench.report,
     with provenance's hashlib, is imported only for pairs to check)."""
     if not value:

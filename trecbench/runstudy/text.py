@@ -7,13 +7,16 @@ them, so that none can break a row; JSON holds them as they are."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ..escaping import escape_text, unlike
 from ..plurals import counted
 from ..renderers.text_tables import aligned
-from .pool import Pool
 from .reportdiff import MOVERS, ReportDiff, asked_as, field_text, written
-from .similarity import STATISTICS, Similarity
+
+if TYPE_CHECKING:  # (their modules import numpy and pyarrow, which diff's text needs not)
+    from .pool import Pool
+    from .similarity import Similarity
 
 FORMATS = ("table", "json")
 
@@ -30,6 +33,8 @@ def similarity_text(result: Similarity, output_format: str, per_topic: bool = Fa
     """``similarity``'s output: one row per pair (its means over topics), with
     ``per_topic`` each topic's row before the pair's ``all`` row (a topic named ``all``
     as ``%61ll``, :func:`~trecbench.escaping.unlike`); or the JSON document."""
+    from .similarity import STATISTICS
+
     if output_format == "json":
         return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
     k = result.settings.overlap_k
