@@ -151,9 +151,9 @@ def _suite(folder, where: str) -> str:
 
 def test_leaderboard_refuses_a_collection_whose_stratum_keeps_no_topic(folder, capsys):
     suite = _suite(folder, "fr")
-    message = "collection x: no topic kept by lang = 'fr' has results of a, b"
+    message = "collections.x.where: no topic kept by lang = 'fr' has results of a, b"
     err = _refused(["leaderboard", suite], capsys, 2, message)
-    assert err.startswith("trecbench: side.json: ")
+    assert err.startswith("trecbench: suite.toml:12: ")  # at the suite's setting, its line
 
 
 def test_leaderboard_with_a_stratum_of_topics_still_prints(folder, capsys):

@@ -355,12 +355,16 @@ def test_three_fields_advice_never_sends_to_a_converter_that_refuses(tmp_path, c
     if ready is None:
         assert "pool of documents to judge" in said and "beir-qrels" not in said
     elif ready:
-        assert said.endswith("convert it first (trecbench convert beir-qrels; docs/convert.md)")
+        assert said.endswith(
+            "convert it first (trecbench convert beir-qrels; see 'trecbench convert --help' "
+            "and the docs' convert.md)"
+        )
         assert convert == 0
     else:
         assert said.endswith(
             "convert it first, written as trecbench convert beir-qrels reads it: "
-            "tab-separated, under the header line 'query-id corpus-id score' (docs/convert.md)"
+            "tab-separated, under the header line 'query-id corpus-id score' (see 'trecbench "
+            "convert --help' and the docs' convert.md)"
         )
         assert convert == 2
 
