@@ -381,6 +381,8 @@ def test_fuse_imports_no_pandas(tmp_path, args):
             ["diff", "REPORT", "REPORT"],
             ["trecbench.runstudy.pool", "trecbench.runstudy.similarity"],
         ),
+        # the report's values are arranged from the runs' arrays, not pivoted DataFrames
+        (["score", "--report", "OUT", "QRELS", "RUN"], ["pandas"]),
     ],  # fmt: skip
 )
 def test_paths_of_the_demo_data_import_only_what_they_need(tmp_path, args, heavy):

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import click
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -45,10 +46,22 @@ class FakeEvaluation:
     settings: EvalSettings = field(default_factory=EvalSettings)
     input_paths: list = field(default_factory=list)
     runs: list = field(  # scored: its topics 9 and 10; the qrels' 11 too
-        default_factory=lambda: [SimpleNamespace(name="alpha", qids=["10", "9"], complete=True)]
-    )
+        default_factory=lambda: [
+            SimpleNamespace(
+                name="alpha", qids=["10", "9"], complete=True,
+                summary={"P_5": (0.2 + 1 / 3) / 2, "ndcg_cut_10": 0.15000000000000002},
+            )
+        ]
+    )  # fmt: skip
     qrels_topics: list = field(default_factory=lambda: ["10", "11", "9"])
     shown = Evaluation.shown  # a measure's name as printed (-Z: "Z" before it)
+
+    def per_query_matrix(self, run) -> np.ndarray:
+        """``per_query``'s values of ``run``: a row per ``run.qids``, a column a measure."""
+        frame = self.per_query[self.per_query["run"] == run.name]
+        wide = frame.pivot(index="qid", columns="measure", values="value")
+        return wide.reindex(index=run.qids, columns=[c.display for c in self.columns]).to_numpy()
+
     averaged_over = Evaluation.averaged_over  # its topics, or with -c the qrels' too
 
 

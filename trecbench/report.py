@@ -221,20 +221,21 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
 # builders
 
 
-def _wide(frame: Any, index: str) -> dict:
-    """``{index value: {measure: value}}`` from a long (index, measure, value) frame.
+def _json_number(value: float) -> float | None:
+    """A value as the report holds it: a float, None for NaN and infinities."""
+    value = float(value)
+    return value if math.isfinite(value) else None
 
-    Measures keep their first-appearance order; NaN and missing combinations become null.
-    """
-    if not len(frame):
+
+def _per_query_table(evaluation: Any, result: Any, names: list[str]) -> dict:
+    """``{qid: {measure: value}}`` of a run's per-topic ``names`` (in the order of its
+    per-topic columns), topics in code-point order: none without per-topic measures."""
+    if not names:
         return {}
-    measures = list(dict.fromkeys(frame["measure"].astype(str)))
-    wide = frame.astype({index: str, "measure": str}).pivot(
-        index=index, columns="measure", values="value"
-    )
-    wide = wide.reindex(columns=measures).sort_index().astype(float)
-    wide = wide.astype(object).where(wide.notna() & wide.abs().lt(math.inf), None)
-    return wide.to_dict(orient="index")
+    rows = dict(zip(result.qids, evaluation.per_query_matrix(result).tolist(), strict=True))
+    return {
+        qid: dict(zip(names, map(_json_number, rows[qid]), strict=True)) for qid in sorted(rows)
+    }
 
 
 def _results(evaluation: Any) -> list[dict]:
@@ -245,22 +246,21 @@ def _results(evaluation: Any) -> list[dict]:
     --format json`` has their text) is listed with no value, not left out. Scored with
     tie bounds (``score --tie-bounds``), each run's ``tie_bounds`` as ``score --format
     json`` writes them (:func:`trecbench.renderers.tiebounds.json_entry`)."""
+    from .measures import RUNID, STRING
     from .renderers.tiebounds import json_entry
 
-    aggregates, per_query = (
-        frame.astype({"run": str}).assign(measure=frame["measure"].map(evaluation.shown))
-        for frame in (evaluation.aggregates, evaluation.per_query)
-    )
+    per_topic = [evaluation.shown(c.display) for c in evaluation.columns if c.per_query]
+    summary = [c for c in evaluation.columns if c.summary not in (RUNID, STRING)]
     results = []
     for result in evaluation.runs:
-        run = str(result.name)
-        table = _wide(per_query[per_query["run"] == run], "qid")
-        agg = aggregates[aggregates["run"] == run].assign(key="all")
+        table = _per_query_table(evaluation, result, per_topic)
         entry = {
-            "run": run,
+            "run": str(result.name),
             "topics": evaluation.averaged_over(result),  # as score's table and num_q
             "topics_with_values": len(table),  # those per_query has
-            "aggregates": _wide(agg, "key").get("all", {}),
+            "aggregates": {
+                evaluation.shown(c.display): _json_number(result.summary[c.label]) for c in summary
+            },
             "per_query": table,
         }
         if evaluation.settings.tie_bounds:
