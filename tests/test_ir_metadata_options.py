@@ -74,7 +74,7 @@ def test_convert_records_the_options_of_its_sidecar(tmp_path, capsys):
     options = trecbench.load_run(str(out / "tfidf-word.run")).ir_metadata["method"]["conversion"][
         "options"
     ]
-    assert options["depth"] == 7 and options["results_format"] == "terms"
+    assert options["depth"] == 7 and options["results_format"] == {"tfidf-word": "terms"}
     sidecar = json.loads((out / "cases.sidecar.json").read_bytes())
     assert options == sidecar["provenance"]["options"]
 

@@ -88,10 +88,12 @@ def checksums_taken() -> bool:
 class Digest:
     """Size and sha256 of bytes seen one block at a time (hashlib releases the GIL on
     large blocks, so hashing overlaps with parsing in other threads); the size only
-    where no checksum is taken (:func:`taking_checksums`)."""
+    where no checksum is taken (:func:`taking_checksums`), unless ``checksum`` says
+    (an output's record: what is written is always checksummed)."""
 
-    def __init__(self) -> None:
-        self._sha256 = hashlib.sha256() if _checksums.get() else None
+    def __init__(self, checksum: bool | None = None) -> None:
+        taken = _checksums.get() if checksum is None else checksum
+        self._sha256 = hashlib.sha256() if taken else None
         self.size = 0
 
     def update(self, block: bytes | bytearray | memoryview) -> None:

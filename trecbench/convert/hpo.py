@@ -288,7 +288,7 @@ def convert_hpo(
     # evaluable cases as written (escaped, like info["without_relevant"]), in order
     empty = set(info["without_relevant"])
     evaluable = [q for q in escaped(qids) if q not in empty]
-    runs, result_records = _result_runs(
+    runs, result_records, formats = _result_runs(
         results, tags, results_format, name, depth, expected, qids, evaluable, report
     )
     inputs = [record, *result_records]
@@ -306,11 +306,11 @@ def convert_hpo(
             "inputs": inputs,
             "metadata": metadata,
             "ontology": ontology_info,
-            "options": {
+            "options": {  # as in effect: each run's format as read, the grading by name
                 "depth": depth,
-                "results_format": results_format,  # null: detected (each input's kind)
+                "results_format": formats,
                 "language": language,
-                "graded": graded,
+                "graded": graded or "binary",
                 "grades": grade_map,
             },
         },
@@ -362,11 +362,11 @@ def _result_runs(
     qids,
     evaluable: list[str],
     report: Report,
-) -> tuple[list, list[dict]]:
-    """``(a run per result file, their input records)``: each read (as
-    ``results_format``, or detected), named (``tags``, or after its path) and ranked;
-    evaluable cases it does not answer noted."""
-    runs, inputs = [], []
+) -> tuple[list, list[dict], dict[str, str]]:
+    """``(a run per result file, their input records, each run's format by tag)``: each
+    read (as ``results_format``, or detected), named (``tags``, or after its path) and
+    ranked; evaluable cases it does not answer noted."""
+    runs, inputs, formats = [], [], {}
     for index, path in enumerate(results):
         kind, doc = read_results(path, results_format)
         default = None if tags else results_name(path, report)
@@ -375,8 +375,9 @@ def _result_runs(
         run = ranked_run(rows, tag, name, report, depth, queries=answered, name=run_name)
         runs.append(dataclasses.replace(run, source=str(path)))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})
+        formats[tag] = kind
         _note_missing(tag, answered, evaluable, report)
-    return runs, inputs
+    return runs, inputs, formats
 
 
 def _ontology_wanted(ontology, check_ids: bool, graded: str | None, report: Report):

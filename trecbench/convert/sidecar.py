@@ -5,6 +5,7 @@ and the report of what was dropped or repaired."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,10 @@ from ..inputs.unconverted import SIDECAR_FORMAT
 from .identifiers import escaped
 from .model import Conversion
 
-SIDECAR_VERSION = 2
+# 3: provenance.environment and provenance.outputs, and effective options (hpo's
+# results_format by run tag, graded "binary"); version 2 sidecars are read the same way
+# (every reader of a sidecar takes its qrels/runs files and strata only)
+SIDECAR_VERSION = 3
 SCORE_POLICY = (
     "score = n - rank + 1 where rank is the 1-based position in the producer's order and n "
     "the number of documents written for the query; original scores are kept in "
@@ -43,8 +47,15 @@ def json_text(value: Any, indent: str = "") -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
-def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
-    """The sidecar JSON of a conversion (format: docs/convert.md, Sidecar)."""
+def sidecar_dict(
+    conversion: Conversion, files: dict, validation: dict, written: Sequence[dict] = ()
+) -> dict:
+    """The sidecar JSON of a conversion (format: docs/convert.md, Sidecar). ``written``:
+    the records (path, kind, size, sha256) of the qrels and runs written, as
+    ``provenance.outputs`` holds them; ``provenance.environment`` is the reports' own
+    (:func:`trecbench.report.environment`)."""
+    from ..report import environment  # the block every report records, not a copy of it
+
     strata = conversion.strata
     queries: dict[str, dict] = {}
     fields: list[str] = []
@@ -64,7 +75,11 @@ def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
         "trecbench": __version__,
         "converter": conversion.converter,
         "name": conversion.name,
-        "provenance": conversion.provenance,
+        "provenance": {
+            **conversion.provenance,
+            "outputs": list(written),
+            "environment": environment(),
+        },
         "score_policy": SCORE_POLICY,
         "id_policy": ID_POLICY,
         "qrels": {

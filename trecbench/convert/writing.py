@@ -7,13 +7,14 @@ from __future__ import annotations
 import itertools
 import os
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from .. import outputs
 from ..errors import InputError, Setting, UsageError
 from ..inputs.streams import LabelledProgress as Progress
 from ..inputs.streams import labelled
+from ..provenance import Digest
 from ..text_bytes import utf8
 from ..trec_eval.negative_topics import unevaluable
 from .identifiers import check_name
@@ -144,6 +145,20 @@ def _headed(conversion: Conversion, run: RunOutput) -> bytes:
     return utf8(ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}))
 
 
+def _digested(pieces: Iterable[bytes], digest: Digest) -> Iterator[bytes]:
+    """``pieces`` as they are, each counted and checksummed by ``digest`` on its way to the
+    staged file: an output's size and sha256 without reading it again."""
+    for piece in pieces:
+        digest.update(piece)
+        yield piece
+
+
+def _written(path: str, kind: str, digest: Digest) -> dict:
+    """The sidecar's ``provenance.outputs`` record of a file written (``path`` as the
+    sidecar names it), as ``provenance.inputs`` records an input."""
+    return {"path": path, "kind": kind, **digest.record()}
+
+
 def _output_words(key: str) -> str:
     """What the output of ``key`` (``qrels:NAME``, ``run:TAG``, ``sidecar``) is, in words."""
     kind, _, name = key.partition(":")
@@ -224,10 +239,12 @@ def write_conversion(
         for path in targets.values():  # every target is checked before any work
             out.check(path)
         _refuse_earlier_files(targets, inputs)
-        validation, judged = {}, {}
+        validation, judged, written = {}, {}, []
         for name, table in conversion.qrels.items():
             key = f"qrels:{name}"
-            staged = out.write(targets[key], qrels_bytes(table))
+            digest = Digest(checksum=True)
+            staged = out.write(targets[key], _digested([qrels_bytes(table)], digest))
+            written.append(_written(names[key], "qrels", digest))
             validation[names[key]], judged[name] = _validate(
                 "qrels", staged, names[key], progress=progress
             )
@@ -237,12 +254,15 @@ def write_conversion(
             # failing one is told by the validation below, a bug of trecbench's, not the input's
             made = pa.Table.from_pandas(run.table, preserve_index=False)
             pieces = run_pieces(made, labelled(progress, f"writing {names[key]}"))
-            staged = out.write(targets[key], itertools.chain([_headed(conversion, run)], pieces))
+            digest = Digest(checksum=True)
+            pieces = itertools.chain([_headed(conversion, run)], pieces)
+            staged = out.write(targets[key], _digested(pieces, digest))
+            written.append(_written(names[key], "run", digest))
             validation[names[key]], _ = _validate(
                 "run", staged, names[key], judged.get(run.qrels), progress
             )
             _say_deep(conversion, names[key], validation[names[key]])
-        sidecar = sidecar_dict(conversion, names, validation)
+        sidecar = sidecar_dict(conversion, names, validation, written)
         out.write(targets["sidecar"], json_text(sidecar) + "\n")
         if announce is not None:
             announce(targets)
