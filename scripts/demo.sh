@@ -3,8 +3,7 @@
 # line a step and one table a command; everything else goes to out/ (logs in out/logs/):
 #   1. convert Phentrieve-style test cases and three baseline result files into
 #      qrels/hpo-demo.qrels, runs/<run>.run and qrels/hpo-demo.sidecar.json (committed;
-#      regenerating them must leave `git status` clean, but for the sidecar's
-#      provenance.environment elsewhere), and one input of every other
+#      regenerating them must leave `git status` clean), and one input of every other
 #      converter (data/convert) into out/convert/;
 #   2. validate the runs against the qrels;
 #   3. score them with the KPI preset plus MaxOntSim@10, overall and per stratum

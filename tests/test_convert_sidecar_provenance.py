@@ -1,6 +1,6 @@
-"""What a conversion's sidecar records of how it was made, as the reports do: the
-environment block of the reports, the options in effect, and the size and sha256 of every
-qrels and run file it writes, taken from the bytes as they are written."""
+"""What a conversion's sidecar records of how it was made, as the reports do: the options
+in effect, and the size and sha256 of every qrels and run file it writes, taken from the
+bytes as they are written; no machine's environment (the same bytes everywhere)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import trecbench
 from trecbench import provenance
 from trecbench.cli import run
 from trecbench.convert.sidecar import listed_files
-from trecbench.report import environment
 from trecbench.strata import load_strata
 
 CASES = ROOT / "data" / "hpo-demo" / "cases.json"
@@ -75,8 +74,12 @@ def test_outputs_are_checksummed_where_inputs_are_not(tmp_path):
     assert digest.sha256 == hashlib.sha256(b"abc").hexdigest()
 
 
-def test_environment_is_the_reports_block(tmp_path):
-    assert _convert(tmp_path / "o")["provenance"]["environment"] == environment()
+def test_the_sidecar_names_no_machine(tmp_path):
+    # the same bytes on every machine: a committed sidecar (the demo's) stays as committed
+    provenance_record = _convert(tmp_path / "o")["provenance"]
+    assert "environment" not in provenance_record and "platform" not in json.dumps(
+        provenance_record
+    )
 
 
 def test_options_are_those_in_effect(tmp_path):
@@ -109,7 +112,7 @@ def test_a_version_2_sidecar_is_read_as_before(tmp_path):
     strata = load_strata(out / "cases.sidecar.json")
     older = dict(sidecar, version=2)
     provenance_before = dict(sidecar["provenance"])
-    del provenance_before["outputs"], provenance_before["environment"]
+    del provenance_before["outputs"]
     older["provenance"] = provenance_before
     path = out / "old.sidecar.json"
     path.write_text(json.dumps(older))

@@ -16,7 +16,7 @@ from ..inputs.unconverted import SIDECAR_FORMAT
 from .identifiers import escaped
 from .model import Conversion
 
-# 3: provenance.environment and provenance.outputs, and effective options (hpo's
+# 3: provenance.outputs and effective options (hpo's
 # results_format by run tag, graded "binary"); version 2 sidecars are read the same way
 # (every reader of a sidecar takes its qrels/runs files and strata only)
 SIDECAR_VERSION = 3
@@ -52,9 +52,10 @@ def sidecar_dict(
 ) -> dict:
     """The sidecar JSON of a conversion (format: docs/convert.md, Sidecar). ``written``:
     the records (path, kind, size, sha256) of the qrels and runs written, as
-    ``provenance.outputs`` holds them; ``provenance.environment`` is the reports' own
-    (:func:`trecbench.report.environment`)."""
-    from ..report import environment  # the block every report records, not a copy of it
+    ``provenance.outputs`` holds them. No environment block (the reports' Python,
+    platform and package versions): the sidecar is the same bytes on every machine, so
+    that a committed one (the demo's) stays as committed; its ``trecbench`` names the
+    version that wrote it."""
 
     strata = conversion.strata
     queries: dict[str, dict] = {}
@@ -78,7 +79,6 @@ def sidecar_dict(
         "provenance": {
             **conversion.provenance,
             "outputs": list(written),
-            "environment": environment(),
         },
         "score_policy": SCORE_POLICY,
         "id_policy": ID_POLICY,
