@@ -935,3 +935,29 @@ def test_the_pages_benchmark_part_shows_names_as_they_are(tmp_path):
     shown = html.unescape(page[page.index('<h2 id="benchmark">') : page.index('<h2 id="summary">')])
     assert ">Benchmark: trec_dl</h2>" in shown and ">bm25_rm3 (baseline)</th>" in shown
     assert "\\_" not in shown
+
+
+@pytest.mark.parametrize(
+    ("entries", "names"), [('["P@5 map"]', ["P@5", "map"]), ('["P@1 "]', ["P@1"])]
+)
+def test_a_measures_entry_is_a_dash_m_value_its_names_separated_by_blanks(tmp_path, entries, names):
+    # "P@5 map" was two measures until evaluate refused an entry holding a blank (07a64243):
+    # the configuration was then refused late, at no line. By hand: t1's one relevant
+    # document A retrieved first: P@5 = 1/5, AP = 1, P@1 = 1
+    head = f"measures = {entries}\n"
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", head)
+    assert load_benchmark_config(path).measures == names
+    frame = run_benchmark(path).evaluation.to_frame()
+    expected = {"P@5": 0.2, "map": 1.0, "P@1": 1.0}
+    assert {m: frame[m].tolist() for m in names} == {m: [expected[m]] * 2 for m in names}
+
+
+def test_a_name_refused_from_an_entry_of_several_is_told_with_the_entry(tmp_path, capsys):
+    # 'P@ 5' was refused as "illegal measure 'P@'", a fragment of no entry written
+    head = 'measures = ["map", "P@ 5"]\n'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", head)
+    assert run_cli(["benchmark", str(path), "-o", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {path}:2: measures: illegal measure 'P@': the cutoff must be a positive "
+        "integer (in the entry 'P@ 5', whose blanks separate names)\n"
+    )

@@ -174,3 +174,23 @@ def test_a_suite_loaded_earlier_is_recorded_as_it_was_read_not_read_again(tmp_pa
     made = dataclasses.replace(suite, record=None)  # a Suite made in Python: no file read
     assert leaderboard(made).inputs[0] == {"path": str(copy), "kind": "suite", "size": None,
                                            "sha256": None}  # fmt: skip
+
+
+def test_a_measures_entry_is_a_dash_m_value_its_names_separated_by_blanks(tmp_path, capsys):
+    # "P@1 map" was two boards until evaluate refused an entry holding a blank (07a64243):
+    # the suite was then refused after reading its runs, at no line. By hand, one relevant
+    # document a topic: on q, a ranks it first on both topics (P@1 = AP = R@1 = 1), b on
+    # topic 2 only (0.5); on q2 (topic 1: d2), b ranks it first, a not at all (0)
+    suite = _suite(tmp_path, '["P@1 map", "R@1 "]', "q2")
+    assert run(["leaderboard", str(suite), "--format", "json"]) == 0
+    boards = json.loads(capsys.readouterr().out)["measures"]
+    assert [board["measure"] for board in boards] == ["P@1", "MAP", "Recall@1"]
+    means = {"a": {"one": 1.0, "two": 0.0}, "b": {"one": 0.5, "two": 1.0}}
+    for board in boards:
+        assert {row["system"]: row["means"] for row in board["systems"]} == means
+    suite.write_text(suite.read_text().replace('"R@1 "', '"R@ 1"'))
+    assert run(["leaderboard", str(suite)]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {suite}:2: measures: illegal measure 'R@': the cutoff must be a positive "
+        "integer (in the entry 'R@ 1', whose blanks separate names)\n"
+    )

@@ -61,7 +61,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     preset = targets.get("preset", DEFAULT_PRESET)
     strata = document.get("strata", {})
     _check_strata(strata, source)
-    parsed = _measures(document.get("measures"), source)
+    measures, parsed = _measures(document.get("measures"), source)
     _check_maxontsim_used(document, parsed, source)
     _check_reranking_reported(document, parsed, source)
     settings = BenchmarkSettings(
@@ -74,7 +74,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
             _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, source)
             for name, spec in document["modes"].items()
         ],
-        measures=document.get("measures"),
+        measures=measures,
         topics=resolve(document.get("topics"), "topics"),
         output=resolve(_output(document.get("output"), source), "output"),
         meta={str(key): value for key, value in document.get("meta", {}).items()},
@@ -166,20 +166,20 @@ def _check_strata(strata: Mapping[str, Any], source: ConfigText) -> None:
         raise _setting_error(source, ("strata", "group_by"), message)
 
 
-def _measures(measures: list[str] | None, source: ConfigText) -> list:
-    """The configuration's ``measures`` parsed (None: the KPI preset's), each name checked
-    before any run is read (refused naming the file), as is a measure with no value per
-    topic (``gm_map``, ``num_q``: the comparison is of per-topic values, it would
-    vanish)."""
+def _measures(measures: list[str] | None, source: ConfigText) -> tuple[list[str] | None, list]:
+    """The configuration's ``measures``, as names one by one (each entry a ``-m`` value:
+    ``"P@5 map"`` is two), and parsed (None: the KPI preset's), each name checked before
+    any run is read (refused naming the file), as is a measure with no value per topic
+    (``gm_map``, ``num_q``: the comparison is of per-topic values, it would vanish)."""
     from ..measures import parse_measures
-    from ..measures.per_topic import per_topic_measures
+    from ..measures.per_topic import listed_measures
 
     if measures is None:
-        return parse_measures(None)
+        return None, parse_measures(None)
     from ..measures.trec_params import MeasureParameterError
 
     try:
-        return per_topic_measures(measures, "the benchmark's comparison is")
+        return listed_measures(measures, "the benchmark's comparison is")
     except UsageError as error:
         message = str(error).removeprefix("measures: ")  # the key, named by where() with its line
         raise _setting_error(source, ("measures",), message) from None

@@ -7,8 +7,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 
-from ..errors import TrecbenchError, UsageError, shortened
+from ..errors import TrecbenchError, UsageError, excerpt, shortened
 from . import registry
+from .expression import split_names
 from .names import Measure, parse_measure, parse_measures
 
 
@@ -39,6 +40,38 @@ def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
     except UsageError as error:
         raise UsageError(f"measures: {error}") from None
     return parsed
+
+
+def listed_measures(entries: list[str], computed: str) -> tuple[list[str], list[Measure]]:
+    """A configuration's ``measures`` list (a benchmark's, a leaderboard suite's): each
+    entry a ``-m`` value, its names separated by blanks (``"P@5 map"`` two measures,
+    ``"nDCG@10 "`` nDCG@10), as the command line's ``-m`` hands them on. Returns the names,
+    one by one (what :func:`trecbench.evaluate` takes: one name an entry), and them parsed
+    by :func:`per_topic_measures`. A name refused from an entry of several is told with
+    the whole entry quoted (``'P@ 5'`` is no ``'P@'`` alone)."""
+    names = [name for entry in entries for name in (split_names(entry) or [entry])]
+    try:
+        return names, per_topic_measures(names, computed)
+    except TrecbenchError as error:  # UsageError, or trec_eval's parameters (exit 2)
+        entry = _refused_entry(entries)
+        if entry is None:
+            raise
+        said = f"{error} (in the entry {excerpt(entry)}, whose blanks separate names)"
+        raise type(error)(said) from None
+
+
+def _refused_entry(entries: list[str]) -> str | None:
+    """The first entry of ``entries`` that is refused alone, if it holds several names
+    (None otherwise: the error already quotes what was written). Only on the way to an
+    error: the list was refused."""
+    with warnings.catch_warnings():  # the names were warned of, once
+        warnings.simplefilter("ignore")
+        for entry in entries:
+            try:
+                parse_measures([entry])
+            except TrecbenchError:
+                return entry if len(split_names(entry)) > 1 else None
+    return None
 
 
 def but_counts(names: Iterable[str]) -> str:

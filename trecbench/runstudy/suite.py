@@ -206,13 +206,12 @@ def _measures(measures: list[str], source: ConfigText) -> list[str]:
     read, as is a measure with no value per topic (the boards' means and tests are of
     per-topic values: it would vanish)."""
     from ..measures import KPI_PRESET
-    from ..measures.per_topic import per_topic_measures
+    from ..measures.per_topic import listed_measures
 
     if not measures:
         return list(KPI_PRESET)
-    try:
-        per_topic_measures(measures, "the leaderboard's means and tests are")
+    try:  # each entry a -m value: its names one by one ("P@5 map" is two)
+        return listed_measures(measures, "the leaderboard's means and tests are")[0]
     except UsageError as error:
         message = str(error).removeprefix("measures: ")  # the key, named by where()
         raise UsageError(f"{source.where(('measures',))}: {message}") from None
-    return measures
