@@ -1005,6 +1005,33 @@ def test_a_record_of_another_type_than_the_first_is_refused_naming_it():
     assert inputs.load_qrels(mixed).table.column("rel").to_pylist() == [1, 2]
 
 
+def test_records_read_by_attribute_mix_types_but_not_a_dict():
+    # read by attribute, nothing is misread: a subclass of record 0's dataclass, or a
+    # SimpleNamespace of its attributes, was refused as "record 1 is a B, not an A". By
+    # hand: each topic's one relevant document retrieved first, P@1 = 1 on both
+    import dataclasses
+
+    @dataclasses.dataclass
+    class A:
+        query_id: str
+        doc_id: str
+        score: float
+
+    class B(A):
+        pass
+
+    qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
+    for second in (
+        B("q2", "d3", 1.0),
+        types.SimpleNamespace(query_id="q2", doc_id="d3", score=1.0),
+    ):
+        result = trecbench.evaluate(qrels, [A("q1", "d1", 1.0), second], ["P_1"])
+        assert result.to_dict() == {"q1": {"P_1": 1.0}, "q2": {"P_1": 1.0}}
+    with pytest.raises(InputError) as caught:
+        trecbench.evaluate(qrels, [A("q1", "d1", 1.0), {"query_id": "q2"}], ["P_1"])
+    assert str(caught.value) == "run 'run1' (run records): record 1 is a dict, not an A as record 0"
+
+
 @pytest.mark.parametrize("column", ["qid", "docno", "tag"])
 def test_an_empty_id_in_a_table_is_refused_as_in_jsonl(tmp_path, column):
     # a Parquet docno '' was scored as a document (num_ret 2) and passed validate; an empty

@@ -6,10 +6,11 @@ and a qrels record may have ``iteration`` (the subtopic: a qrels file's second c
 named tuples are read by field position, other objects by attribute. A dict record
 (``DataFrame.to_dict("records")``, a JSON list, a Hugging Face dataset's rows) has the
 keys a DataFrame's columns may have (:mod:`trecbench.inputs.tables`: ``qid``/``docno``,
-``query_id``/``doc_id``, ...), the first record's keys for every record. Every record is
-of the first one's type (a named tuple of another type with the same fields counts as
-one): each is read as the first is, so another type is refused, naming it. The iterable
-is consumed once (a generator works).
+``query_id``/``doc_id``, ...), the first record's keys for every record. Each record is
+read as the first is: after a named tuple (read by position), a record of another type
+is refused, naming it, unless it is a named tuple of the same fields in the same order;
+after an object read by attribute, any object with those attributes is read, a dict
+refused. The iterable is consumed once (a generator works).
 """
 
 from __future__ import annotations
@@ -48,13 +49,14 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         # ir_measures' Qrel and GenericQrel: the subtopic, a qrels file's second column
         wanted = ("query_id", "iteration", *wanted[1:])
     fields = getattr(type(first), "_fields", None)
-    if fields is not None and all(name in fields for name in wanted):
+    positional = fields is not None and all(name in fields for name in wanted)
+    if positional:
         getters = [operator.itemgetter(fields.index(name)) for name in wanted]
     elif all(hasattr(first, name) for name in wanted):
         getters = [operator.attrgetter(name) for name in wanted]
     else:
         raise InputError(origin, None, _no_record(first, wanted))
-    _one_type(rows, origin)
+    _one_type(rows, origin, positional)
     columns = {}  # named by the records' fields, as the errors name them (query_id)
     for field, get in zip(wanted, getters, strict=True):
         try:
@@ -66,18 +68,24 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
     return tables.typed(pa.table(columns), kind, origin, _record)
 
 
-def _one_type(rows: list, origin: str) -> None:
-    """Refuse a record whose type is not record 0's (a named tuple's type with the same
-    fields is): read by record 0's field positions or attributes, ``Doc(doc_id, query_id,
-    score)`` after a ``ScoredDoc`` would have its ids swapped, a ``Qrel`` after a
-    ``ScoredDoc`` its grade read as a score, a ``Qrel`` after a ``GenericQrel`` its
-    subtopic dropped. One set of the records' types: no Python work per record besides."""
+def _one_type(rows: list, origin: str, positional: bool) -> None:
+    """Refuse a record that would be misread as record 0 is read. Read by record 0's
+    field positions (a named tuple), a record of another type is, unless a named tuple of
+    the same fields in the same order: ``Doc(doc_id, query_id, score)`` after a
+    ``ScoredDoc`` would have its ids swapped, a ``Qrel`` after a ``ScoredDoc`` its grade
+    read as a score, a ``Qrel`` after a ``GenericQrel`` its subtopic dropped. Read by
+    attribute, any object holding them is read by its names (a subclass, a
+    SimpleNamespace), but a dict. One set of the records' types: no Python work per record
+    besides."""
     kinds = set(map(type, rows))
     if len(kinds) == 1:
         return
     first = type(rows[0])
     fields = getattr(first, "_fields", None)
-    same = {kind for kind in kinds if getattr(kind, "_fields", first) == fields or kind is first}
+    if positional:
+        same = {kind for kind in kinds if kind is first or getattr(kind, "_fields", ()) == fields}
+    else:
+        same = {kind for kind in kinds if not issubclass(kind, Mapping)}
     if len(same) == len(kinds):
         return
     bad = next(i for i, row in enumerate(rows) if type(row) not in same)
