@@ -515,7 +515,7 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
         ('[targets.measures."Foo"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n',
          "targets.measures.Foo: illegal measure 'Foo'"),
         ('[targets.measures."P.5,10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n',
-         "targets.measures.P.5,10: a target is for one value, not several"),
+         'targets.measures."P.5,10": a target is for one value, not several'),
         ('[targets.measures."nDCG@10"]\nbaseline = [0.5, 0.1]\ngood = 0.2\n',
          r"targets.measures.nDCG@10: the levels are not in order .*: 0.5, 0.1, 0.2"),
         ('[targets.measures."nDCG@10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\nstrong = 0.25\n',
@@ -537,7 +537,7 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
          r"targets.measures.nDCG@10: nDCG@10 lies in \[0, 1\], a level outside it is never "
          r"reached or always passed: 0.1, 0.2, 1.5$"),
         ('[targets.measures."ndcg_cut.10"]\nbaseline = [-5, 0.2]\ngood = 0.5\n',
-         r"targets.measures.ndcg_cut.10: nDCG@10 lies in \[0, 1\], .*: -5, 0.2, 0.5$"),
+         r'targets.measures."ndcg_cut.10": nDCG@10 lies in \[0, 1\], .*: -5, 0.2, 0.5$'),
         ('[targets.measures."MAP@100"]\nbaseline = [0.2, 0.3]\ngood = 0.5\nstrong = 1.01\n',
          r"targets.measures.MAP@100: MAP@100 lies in \[0, 1\], .*: 0.2, 0.3, 0.5, 1.01$"),
         # beyond a 64-bit integer: an OverflowError in the completeness check (exit 70)

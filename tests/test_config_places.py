@@ -118,6 +118,27 @@ def test_an_unknown_key_of_a_suite_is_named_at_its_own_line(
     assert _refused(capsys, ["leaderboard", "s.toml"]) == f"trecbench: {said}"
 
 
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [('""', '""'), ('"bo gus"', '"bo gus"'), ('"a.b"', '"a.b"'), ("\"it's\"", "\"it's\""),
+     ("'say \"hi\"'", '"say \\"hi\\""'), ("ok-key_1", "ok-key_1")],
+)  # fmt: skip
+def test_an_unknown_key_is_quoted_in_its_path_as_toml_quotes_it(
+    tmp_path, capsys, monkeypatch, key, shown
+):
+    # joined bare, an empty key read "modes.b.: unknown key", one with a dot "modes.b.a.b"
+    # (as if nested), one with a blank "modes.b.bo gus"
+    monkeypatch.chdir(tmp_path)
+    Path("a.toml").write_text(
+        f'qrels = "q"\n[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n{key} = 1\n'
+    )
+    said = f"trecbench: a.toml:6: modes.b.{shown}: unknown key: no other key is allowed here"
+    assert _refused(capsys, ["benchmark", "a.toml"]).startswith(said)
+    Path("s.toml").write_text(f'systems = ["a"]\n{key} = 3\n[collections.x]\nqrels = "q"\n')
+    said = f"trecbench: s.toml:2: {shown}: unknown key: no other key is allowed here"
+    assert _refused(capsys, ["leaderboard", "s.toml"]).startswith(said)
+
+
 def _benchmark_of_standard_input(folder: Path, text: str, cwd: Path, piped: bool):
     """``trecbench benchmark - -o out`` in ``cwd``, the configuration ``text`` (written
     in ``folder``) piped to it or redirected from its file."""

@@ -14,6 +14,7 @@ ended in an internal RecursionError.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -129,11 +130,22 @@ def unreadable_setting(
 
 def key_path(keys: Sequence[str | int]) -> str:
     """The key at ``keys`` as every configuration message names it: dotted, a list's item
-    by its index (``modes.h.weights[0]``); ``(top level)`` for the document itself."""
+    by its index (``modes.h.weights[0]``); ``(top level)`` for the document itself. A key
+    that is empty or holds a dot, blank or quote is quoted as TOML quotes it
+    (``modes.b."bo gus"``, ``targets.measures."ndcg_cut.10"``), not read as two keys."""
     shown = ""
     for key in keys:
-        shown += f"[{key}]" if isinstance(key, int) else f".{key}" if shown else str(key)
+        part = key if isinstance(key, int) else _key_part(str(key))
+        shown += f"[{part}]" if isinstance(key, int) else f".{part}" if shown else part
     return shown or "(top level)"
+
+
+def _key_part(key: str) -> str:
+    """``key`` as a dotted path writes it: bare, or a TOML basic string (JSON's escapes
+    are TOML's) when it is empty or holds a dot, blank or quote."""
+    if key and not any(char in ".\"'" or char.isspace() for char in key):
+        return key
+    return json.dumps(key, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
