@@ -255,3 +255,29 @@ def test_a_suite_s_file_or_stratum_is_refused_at_the_setting_naming_it(
     Path("s.toml").write_text(f'systems = ["a", "b"]\n[collections.x]\n{collection}')
     err = _refused(capsys, ["leaderboard", "s.toml"], 2)
     assert err.startswith(f"trecbench: {said}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", [".nan", ".NaN", "-.Inf", "1.0e+400"])
+def test_a_non_finite_meta_value_is_said_as_the_yaml_writes_it(
+    tmp_path, capsys, monkeypatch, value
+):
+    # "read as the number nan" (inf for 1e400), where every other message quotes as written
+    monkeypatch.chdir(tmp_path)
+    Path("m.yaml").write_text(f"qrels: q\nmeta: {{x: {value}}}\nmodes:\n  a: {{run: a.run}}\n")
+    said = f"trecbench: m.yaml:2: meta.x: read as the number {value}, not as text: quote it\n"
+    assert _refused(capsys, ["benchmark", "m.yaml"]) == said
+
+
+@pytest.mark.parametrize("value", ["+nan", "+inf", "-nan"])
+def test_a_non_finite_where_value_is_said_as_the_toml_writes_it(
+    tmp_path, capsys, monkeypatch, value
+):
+    # Python's spelling: "read as the number nan" for +nan, -nan, "inf" for +inf
+    monkeypatch.chdir(tmp_path)
+    text = 'systems = ["a"]\n[collections.x]\nqrels = "q"\nruns = {a = "a.run"}\n'
+    Path("s.toml").write_text(f"{text}strata = 's.json'\nwhere = {{g = {value}}}\n")
+    said = f"read as the number {value}, not as text: quote it\n"
+    assert (
+        _refused(capsys, ["leaderboard", "s.toml"])
+        == f"trecbench: s.toml:6: collections.x.where.g: {said}"
+    )

@@ -71,13 +71,18 @@ def not_text(value: object, what: str) -> str | None:
     """Why a configuration's value that is text, kept as written (``what``: ``a meta
     value``, ``a strata value``), is not, or None when it is text: a number, boolean,
     date or time its parser made of what was written (TOML ``1.10`` is 1.1, ``1e0`` 1.0,
-    YAML ``1.50`` 1.5, ``True`` True; its text is lost, so it is to be quoted), nothing (YAML
+    YAML ``1.50`` 1.5, ``True`` True; its text is lost, so it is to be quoted; a NaN or
+    infinity is said as written, ``.nan``), nothing (YAML
     ``key:``), a table or a list."""
     if isinstance(value, str):
         return None
     if isinstance(value, bool):
         return f"read as the boolean {str(value).lower()}, not as written: quote it"
     if isinstance(value, (int, float)):
+        # a NaN or infinity keeps its text (yaml_loader.WrittenFloat: .nan, -inf, 1e400)
+        written = getattr(value, "text", None)
+        if isinstance(written, str):
+            return f"read as the number {written}, not as text: quote it"
         return f"read as the number {value!r}, not as written: quote it"
     if value is None:
         return "empty: give it a value, in quotes"
