@@ -341,11 +341,14 @@ def test_trecbench_pools_file_is_told_as_a_pool_and_its_advice_reads(tmp_path, c
         ("q1\td1\t1\nq2\td2\t0\n", False),  # no header: the converter asks for it
         ("q1 d1 1\nq2 d2 0\n", False),  # blanks: the converter splits at tabs
         ("q1 Q0 d1\nq2 0 d2\n", None),  # trecbench pool's file
-        ("q1\t0\td1\nq2\t0\td2\n", False),  # tabs: not pool's file
+        ("q1\t0\td1\nq2\t0\td2\n", None),  # pool's file tab-separated: no BEIR qrels
+        ("query-id\tcorpus-id\tscore\nq1\t0\t1\n", True),  # a header: BEIR's, corpus-id 0
     ],
 )
 def test_three_fields_advice_never_sends_to_a_converter_that_refuses(tmp_path, capsys, text,
                                                                       ready):  # fmt: skip
+    """A placeholder second on every line is pool's file whatever the separator: convert
+    beir-qrels refuses it (score '0' or 'd1' is no integer), so it is never advised."""
     path = tmp_path / "three.txt"
     path.write_text(text)
     assert run(["validate", "--qrels", str(path)]) == 2
@@ -354,6 +357,7 @@ def test_three_fields_advice_never_sends_to_a_converter_that_refuses(tmp_path, c
     capsys.readouterr()
     if ready is None:
         assert "pool of documents to judge" in said and "beir-qrels" not in said
+        assert said.endswith("(see 'trecbench pool --help' and the docs' runs.md)")
     elif ready:
         assert said.endswith(
             "convert it first (trecbench convert beir-qrels; see 'trecbench convert --help' "
@@ -379,3 +383,20 @@ def test_a_beir_file_is_one_finding_past_its_first_chunk(tmp_path, header):
     path.write_text(header + "".join(f"q{i}\td{i}\t1\n" for i in range(40)))
     found = validate_qrels(path, chunk_bytes=64).findings
     assert [f.rule for f in found] == ["Q12"]
+
+
+@pytest.mark.parametrize("text", ["q1 Q0 d1\nq1 Q0 d2\n", "q1\t0\td1\n"])
+def test_a_pool_file_given_as_a_run_is_no_msmarco_run(tmp_path, capsys, text):
+    """convert msmarco would read the placeholder as the passage id: a pool file given as
+    the run is told as what it is, with no converter named."""
+    path = tmp_path / "pool.txt"
+    path.write_text(text)
+    assert run(["score", QRELS, str(path)]) == 2
+    said = capsys.readouterr().err
+    assert f"{path}: error[R32]: 3 fields on every line, the second a placeholder (qid 0 " \
+           "docno: a pool of documents to judge, trecbench pool's output?), not a TREC run: " \
+           "give a run here; the pool, judged, is qrels (see 'trecbench pool --help' and " \
+           "the docs' runs.md)" in said  # fmt: skip
+    assert "msmarco" not in said
+    assert run(["validate", str(path)]) == 2
+    assert "not a TREC run: give a run here" in capsys.readouterr().out

@@ -278,17 +278,16 @@ POOL_PLACEHOLDERS = ("0", "Q0")
 
 
 def columns_shape(tokens: Tokens, kind: str) -> str | None:
-    """What ``tokens`` of three fields on every line are, given as a ``kind``: a run's
-    ``msmarco``; qrels' ``pool`` (trecbench pool's file, ``qid 0 docno``: blank-separated,
-    a placeholder second on every line) or ``beir``; None: not three fields a line."""
+    """What ``tokens`` of three fields on every line are, given as a ``kind``: ``pool``
+    (trecbench pool's file, ``qid 0 docno``: a placeholder second on every line, whatever
+    the separator: no converter reads a document id there); else a run's ``msmarco``, or
+    qrels' ``beir``; None: not three fields a line."""
     if not _three_fields(tokens):
         return None
-    if kind == "run":
-        return "msmarco"
     placeholders = pc.is_in(tokens.fields[1], value_set=pa.array(POOL_PLACEHOLDERS))
-    if tokens.separator != b"\t" and pc.all(placeholders).as_py():
+    if pc.all(placeholders).as_py():
         return "pool"
-    return "beir"
+    return "msmarco" if kind == "run" else "beir"
 
 
 def beir_ready(tokens: Tokens) -> bool:

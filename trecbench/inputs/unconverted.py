@@ -20,6 +20,8 @@ from ..json_limits import check_depth
 SIDECAR_FORMAT = "trecbench-sidecar"
 # where to read more, said where trecbench is installed too: no checkout's path
 CONVERT_DOCS = "see 'trecbench convert --help' and the docs' convert.md"
+# where to read more of trecbench pool's file, said the same way
+POOL_DOCS = "see 'trecbench pool --help' and the docs' runs.md"
 # the converters of JSON inputs
 JSON_CONVERTERS = "trecbench convert hpo|code-chunk|memorybench|lists|dict ..."
 # the keys every line of a JSONL run holds (trecbench.inputs.jsonl)
@@ -151,18 +153,23 @@ BEIR_HEADER = ("query-id", "corpus-id", "score")
 
 def columns_message(kind: str, shape: str = "beir", ready: bool = True) -> str:
     """What to say of a file given as a ``kind`` whose every line has three fields, of a
-    ``shape`` (:func:`~.trec_tables.columns_shape`: ``msmarco``, ``beir`` or ``pool``);
-    ``ready``: BEIR qrels as ``convert beir-qrels`` reads them (tab-separated, under
-    :data:`BEIR_HEADER`), else the advice says how to write them so (it never fails)."""
+    ``shape`` (:func:`~.trec_tables.columns_shape`: ``msmarco``, ``beir`` or ``pool``,
+    trecbench pool's file, given as either kind); ``ready``: BEIR qrels as ``convert
+    beir-qrels`` reads them (tab-separated, under :data:`BEIR_HEADER`), else the advice
+    says how to write them so (it never fails)."""
+    if shape == "pool":  # no converter reads it: convert msmarco would take 0 for a pid
+        pool = (
+            "3 fields on every line, the second a placeholder (qid 0 docno: a pool of "
+            f"documents to judge, trecbench pool's output?), not {_what(kind)}: "
+        )
+        if kind == "run":
+            return f"{pool}give a run here; the pool, judged, is qrels ({POOL_DOCS})"
+        return (
+            f"{pool}judge it, or write it with `trecbench pool --unjudged-grade G` to read "
+            f"it as qrels ({POOL_DOCS})"
+        )
     if kind == "run":
         shape, converter = "an MS MARCO qid pid rank run?", "msmarco"
-    elif shape == "pool":
-        return (
-            "3 fields on every line, the second a placeholder (qid 0 docno: a pool of "
-            "documents to judge, trecbench pool's output?), not TREC qrels: judge it, or "
-            "write it with `trecbench pool --unjudged-grade G` to read it as qrels "
-            "(docs/runs.md)"
-        )
     else:
         shape, converter = "BEIR qrels, query-id corpus-id score?", "beir-qrels"
         if not ready:

@@ -301,7 +301,9 @@ CATALOGUE = (
            "and where to read more (`trecbench convert --help`), in one finding instead of "
            "one per line. Only where the file cannot be read as a run anyway: trec_eval "
            "takes `{\"q1\"}` for a qid, and so does trecbench. An Arrow IPC file or stream "
-           "(Feather) is told the same way, by its first bytes: write it as Parquet."),
+           "(Feather) is told the same way, by its first bytes: write it as Parquet. Three "
+           "fields with a `0` or `Q0` second on every line are `trecbench pool`'s file, no "
+           "run: told so, not sent to `convert msmarco` (which reads the second as a pid)."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
@@ -358,9 +360,10 @@ CATALOGUE = (
            "every line (BEIR's `query-id corpus-id score`), named with its converter in one "
            "finding, where the file cannot be read as qrels anyway; BEIR qrels not as `convert "
            "beir-qrels` reads them (tab-separated, under that header line) are told how to "
-           "write them so. Three blank-separated fields with a `0` or `Q0` second on every line "
-           "are `trecbench pool`'s file, documents to judge: judged, or written with `pool "
-           "--unjudged-grade G`, it reads as qrels."),
+           "write them so. Three fields with a `0` or `Q0` second on every line (blank- or "
+           "tab-separated) are `trecbench pool`'s file, documents to judge: judged, or "
+           "written with `pool --unjudged-grade G`, it reads as qrels (`trecbench pool "
+           "--help`)."),
     # -- a run against qrels -----------------------------------------------------------------
     _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
            "trec_eval evaluates only topics with judgments, also with `-c`."),
