@@ -518,23 +518,28 @@ def test_a_case_twice_in_cases_jsonl_is_refused_at_its_line(tmp_path, records):
     assert str(error.value) == f"{path}:2: case_id: 'a' is used twice (first at line 1)"
 
 
+UNUSED = " (a failed case's retrieved_hpo_ids are not used)"
+
+
 @pytest.mark.parametrize(
-    ("records", "line", "counts"),
+    ("records", "line", "counts", "unused"),
     [
-        ([{**FAILED_A, "retrieved_hpo_ids": ["HP:0001250"]}], 1, "1 failed"),
+        ([{**FAILED_A, "retrieved_hpo_ids": ["HP:0001250"]}], 1, "1 failed", UNUSED),
         ([{"case_id": "b", "status": "not_evaluable"}, FAILED_A], 1, "1 failed and 1 "
-         "not_evaluable"),
+         "not_evaluable", UNUSED),
+        # no case failed: no failed case's ids to speak of
+        ([{"case_id": "b", "status": "not_evaluable"}], 1, "1 not_evaluable", ""),
     ],
 )  # fmt: skip
-def test_cases_jsonl_with_no_completed_case_says_so_at_its_line(tmp_path, records, line, counts):
+def test_cases_jsonl_with_no_completed_case_says_so_at_its_line(tmp_path, records, line, counts,
+                                                                unused):  # fmt: skip
     # it said "run f: no retrieved document", of the file, when every case had failed
     cases = write_json(tmp_path / "cases.json", RICH)
     path = write_jsonl(tmp_path / "f.jsonl", records)
     with pytest.raises(InputError) as error:
         convert_hpo(cases, [path], check_ids=False)
     assert str(error.value) == (
-        f"{path}:{line}: no case completed ({counts}): no result to write as a run (a failed "
-        "case's retrieved_hpo_ids are not used)"
+        f"{path}:{line}: no case completed ({counts}): no result to write as a run{unused}"
     )
 
 

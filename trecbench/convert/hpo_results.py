@@ -181,11 +181,12 @@ def _refuse_none_complete(doc: JsonLines, failed: list[dict], not_evaluable: lis
         f"{len(not_evaluable)} not_evaluable"
     ] * bool(not_evaluable)
     line = min(item["line"] for item in failed + not_evaluable)
+    # the ids a failed case lists are the only ones a reader might have expected used
+    unused = " (a failed case's retrieved_hpo_ids are not used)" if failed else ""
     raise InputError(
         doc.path,
         line,
-        f"no case completed ({' and '.join(counts)}): no result to write as a run (a failed "
-        "case's retrieved_hpo_ids are not used)",
+        f"no case completed ({' and '.join(counts)}): no result to write as a run{unused}",
     )
 
 
