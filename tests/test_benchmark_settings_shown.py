@@ -158,3 +158,18 @@ def test_every_runs_input_is_recorded_from_the_current_folder_as_the_manifest(de
         assert Path(path).is_file()  # each read from the current folder
     # a report made without an output folder has no file for the fused run
     assert {r["name"]: r["input"] for r in run_benchmark(config).report()["runs"]}["h"] is None
+
+
+@pytest.mark.parametrize(("written", "recorded"), [("60.0", 60), ("60", 60), ("2.5", 2.5)])
+def test_a_fusions_k_is_recorded_as_fuse_records_it(demo, written, recorded):
+    # `k = 60.0` was recorded 60.0 where `trecbench fuse --k 60` records 60
+    from trecbench.fusion import k_as_given
+
+    config = demo / "c.toml"
+    config.write_text('qrels = "hpo-rtask.qrels"\n' + MODES_TOML + f"k = {written}\n")
+    (fusion,) = [m.fusion() for m in load_benchmark_config(config).modes if m.fuse]
+    assert fusion["k"] == recorded and type(fusion["k"]) is type(recorded)
+    assert fusion["k"] == k_as_given(float(written))  # fuse's --k comes as a float
+    section = run_benchmark(config).section()  # BenchmarkReport.json's benchmark
+    (record,) = [m["fusion"] for m in section["modes"] if m["fusion"]]
+    assert json.dumps(record["k"]) == json.dumps(recorded)

@@ -153,13 +153,13 @@ class Mode:
         """The fusion as the report records it (None for a run file)."""
         if self.fuse is None:
             return None
-        from ..fusion import method_name, norm_name
+        from ..fusion import k_as_given, method_name, norm_name
 
         method = method_name(self.method)
-        return {
+        return {  # k as fuse records it: `k = 60.0` and the default both say 60
             "of": self.fuse,
             "method": method,
-            "k": self.k if method == "rrf" else None,
+            "k": k_as_given(self.k) if method == "rrf" else None,
             "norm": norm_name(self.norm, method),
             "weights": self.weights,
             "depth": self.depth,
