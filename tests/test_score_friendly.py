@@ -228,6 +228,8 @@ def test_invalid_utf8_and_truncated_gzip(example, monkeypatch):
         # it said "illegal measure '-q': not a measure name (did you mean Q?)"
         (["-m", "-q", "qrels", "run"], 1, "-m took the option '-q' as its value: give -m a"),
         (["-x", "qrels", "run"], 1, ""),
+        # trec_eval's -v prints its build's version: not taken (docs/trec-eval.md)
+        (["-v", "qrels", "run"], 1, "No such option '-v'"),
         (["qrels", "missing.run"], 2, "missing.run: cannot read"),
         (["qrels", "dup.run"], 4, "duplicate docs d1 for topic q1 (first on line 1)"),
         (["qrels", "other.run"], 7, "No queries with both results and relevance info"),
