@@ -7,6 +7,7 @@ ids are strings as written.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 
@@ -52,9 +53,13 @@ def read_beir_qrels(
         }
     )
 
+    # line_of keeps the query ids and line numbers alone, not every column, alive with the
+    # Conversion (through the write, where memory peaks)
+    line_at = dataclasses.replace(fields, columns=[]).line_at
+
     def line_of(escaped: str) -> int | None:
         rows = np.flatnonzero(np.asarray(pc.equal(qid, unescape_id(escaped))))
-        return fields.error(int(rows[0]) + 1, "").line if len(rows) else None
+        return line_at(int(rows[0]) + 1) if len(rows) else None
 
     return frame, fields.source.record, line_of
 

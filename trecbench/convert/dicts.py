@@ -10,6 +10,7 @@ meaning no longer depends on float32 rounding. Qrels come from
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pandas as pd
@@ -94,7 +95,11 @@ def convert_dict(
             frame, judged_queries = _nested(qdoc, "qrels")
             frame = frame.rename(columns={"value": "rel"})
             record = qdoc.source.record
-            qrels_lines[qrels_name] = lambda qid, doc=qdoc: doc.line_of((unescape_id(qid),))
+            # the text alone locates a query: the parsed dicts and bytes are freed before
+            # the write (where memory peaks), not kept alive with the Conversion
+            located = JsonDocument(dataclasses.replace(qdoc.source, data=b""), None, qdoc.text)
+            qrels_lines[qrels_name] = lambda qid: located.line_of((unescape_id(qid),))
+            del qdoc
         else:
             frame, record, qrels_lines[qrels_name] = read_beir_qrels(beir_qrels)
             judged_queries = list(dict.fromkeys(frame["qid"]))

@@ -25,9 +25,12 @@ class Fields:
     line: np.ndarray | None  # physical 1-based line number of each row; None: row + 1
     columns: list[pa.Array]  # one large_string array per expected field (as pandas holds it)
 
+    def line_at(self, row: int) -> int:
+        """The physical line of ``row``."""
+        return row + 1 if self.line is None else int(self.line[row])
+
     def error(self, row: int, message: str) -> InputError:
-        line = row + 1 if self.line is None else int(self.line[row])
-        return InputError(self.source.path, line, message)
+        return InputError(self.source.path, self.line_at(row), message)
 
     def first(self, bad: np.ndarray, message) -> None:
         """Raise at the first row where ``bad``; ``message(row)`` says why."""
