@@ -139,6 +139,29 @@ def test_an_unknown_key_is_quoted_in_its_path_as_toml_quotes_it(
     assert _refused(capsys, ["leaderboard", "s.toml"]).startswith(said)
 
 
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [('"\\u0062ogus"', "bogus"), ('"x\\u001b[31my"', "x\\x1b[31my"),
+     ('"x\\u2028y"', '"x\\u2028y"')],
+)  # fmt: skip
+def test_an_unknown_key_written_escaped_is_named_at_its_table_s_line(
+    tmp_path, capsys, monkeypatch, key, shown
+):
+    # its own line is not found (the file writes it escaped): it had no line at all,
+    # "a.toml: modes.b.bogus: unknown key"; the nearest key found, its table's header, is
+    monkeypatch.chdir(tmp_path)
+    Path("a.toml").write_text(
+        f'qrels = "q"\n[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n{key} = 1\n'
+    )
+    said = f"trecbench: a.toml:4: modes.b.{shown}: unknown key: no other key is allowed here"
+    assert _refused(capsys, ["benchmark", "a.toml"]).startswith(said)
+    Path("s.toml").write_text(
+        f'systems = ["a"]\n[collections.x]\nqrels = "q"\nruns = {{a = "a.run"}}\n{key} = 3\n'
+    )
+    said = f"trecbench: s.toml:2: collections.x.{shown}: unknown key: no other key is allowed"
+    assert _refused(capsys, ["leaderboard", "s.toml"]).startswith(said)
+
+
 def _benchmark_of_standard_input(folder: Path, text: str, cwd: Path, piped: bool):
     """``trecbench benchmark - -o out`` in ``cwd``, the configuration ``text`` (written
     in ``folder``) piped to it or redirected from its file."""

@@ -3,7 +3,7 @@
 a configuration gives (TOML or YAML) is made one by :func:`config_path`. A message naming
 a configuration's key says where it is once, :meth:`ConfigText.where`: ``file:line: key``,
 the key dotted (``modes.h.weights[0]``), its line where the file writes it (found by
-tomllib itself, or PyYAML's marks) or none.
+tomllib itself, or PyYAML's marks), else the nearest enclosing key's, or none.
 
 A UTF-8 byte-order mark before the first key is skipped: editors on Windows write one,
 and in a configuration it carries no meaning (in a run or qrels it is an error, R23, for
@@ -158,15 +158,23 @@ class ConfigText:
     yaml: bool = False
 
     def where(self, keys: Sequence[str | int]) -> str:
-        """``file:line: key`` (:func:`key_path`), or ``file: key`` when the key's line is
-        not found (not written in the file, or not cheaply: :func:`toml_key_line`)."""
+        """``file:line: key`` (:func:`key_path`; the line as :meth:`line` finds it), or
+        ``file: key`` when no line is found."""
         line = self.line(keys)
         return f"{self.path}{'' if line is None else f':{line}'}: {shortened(key_path(keys))}"
 
-    def line(self, keys: Sequence[str | int]) -> int | None:
-        """The line where the file writes the key at ``keys`` (None: not found)."""
-        if not keys:
-            return None
+    def line(self, keys: Sequence[str | int], *, own: bool = False) -> int | None:
+        """The line where the file writes the key at ``keys``; when that line is not found
+        (the key not written: a default; or not found cheaply: written escaped, a file
+        over :data:`MAX_SEARCHED`, see :func:`toml_key_line`), the line of the nearest
+        enclosing key that is found, unless ``own``. None: none found."""
+        for depth in range(len(keys), 0, -1):
+            line = self._own_line(keys[:depth])
+            if line is not None or own:
+                return line
+        return None
+
+    def _own_line(self, keys: Sequence[str | int]) -> int | None:
         if self.yaml:
             from .yaml_loader import key_line
 

@@ -81,7 +81,7 @@ class Suite:
         """The setting that names a system's run in a collection: its entry of a ``runs``
         table, or the ``runs`` pattern."""
         keys = ("collections", collection, "runs", system)
-        if self.config_text is not None and self.config_text.line(keys) is not None:
+        if self.config_text is not None and self.config_text.line(keys, own=True) is not None:
             return keys
         return keys[:-1]
 
