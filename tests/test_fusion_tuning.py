@@ -324,6 +324,26 @@ def test_optimize_given_no_measure_says_what_it_took_as_minus_m_does(capsys, val
     )
 
 
+def test_optimize_reads_its_value_as_minus_m_does(capsys):
+    # both were refused in the library's words: "illegal measure 'nDCG@10 ': a blank in a
+    # measure's name (each entry of a list of measures is one name ...)", while -m took them
+    from trecbench.cli import run
+
+    args = ["fuse", "--qrels", QRELS, *RUNS, "-o", "-", "--optimize"]
+    assert run([*args, "nDCG@10"]) == 0
+    plain = capsys.readouterr()
+    assert "chose k=" in plain.err and " for nDCG@10 on " in plain.err
+    assert run([*args, " nDCG@10 "]) == 0
+    assert capsys.readouterr() == plain
+    assert run([*args, "P@5 map"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "trecbench: fuse: --optimize takes one measure, not 2 ('P@5 map') "
+        "(see 'trecbench fuse --help')\n"
+    )
+
+
 def test_means_equal_on_paper_choose_the_first_candidate():
     from trecbench.runstudy.fusion_tuning import _best
 

@@ -257,12 +257,23 @@ def _write(fused, output, runs, progress) -> None:
 def _optimized_measure(ctx: click.Context, value: str | None) -> str | None:
     """--optimize's measure, refused as -m's is when it is what --optimize took for want of
     its value: the next option (``--optimize --qrels Q``: "needs --qrels" blamed the user),
-    or a path (``--optimize qrels/x.qrels``)."""
+    or a path (``--optimize qrels/x.qrels``). Its value is read as -m's: blanks around the
+    name dropped (``"nDCG@10 "``), several names refused as --optimize's, not in the
+    words of the library's measure list."""
+    from ..errors import excerpt
+    from ..measures.expression import entry_names
+
     if value is not None:
         check_measure_value(ctx, "--optimize", value)
         if not value.strip():  # said of --optimize, not of the library's measures=
             raise click.UsageError(f"empty measure name {value!r}: give --optimize a value "
                                    "(e.g. --optimize nDCG@10)", ctx)  # fmt: skip
+        names = entry_names(value)
+        if len(names) > 1:
+            raise click.UsageError(
+                f"--optimize takes one measure, not {len(names)} ({excerpt(value)})", ctx
+            )
+        value = names[0]
     return value
 
 

@@ -113,12 +113,12 @@ def measure_values(ctx: click.Context, param: click.Parameter, values: tuple[str
     no measure is named). A value's names separated by spaces (``-m "P@5 map"``) are
     given to the command one by one, as the Python API takes a list of names (each entry
     one name: :func:`trecbench.measures.parse_measures`); a value of no name as it is."""
-    from ..measures.expression import split_names
+    from ..measures.expression import entry_names
 
     names: list[str] = []
     for value in values:
         check_measure_value(ctx, "-m", value)
-        names.extend(split_names(value) or [value])
+        names.extend(entry_names(value))
     return tuple(names)
 
 

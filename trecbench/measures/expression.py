@@ -6,7 +6,8 @@ Python's parser would read it too, but it prints warnings about the user's text
 measure name holds. Values are numbers, quoted strings without escapes, ``True``,
 ``False``, ``None`` and maps of those (``gains={1:2,2:5}``); the cutoff is a number, or
 left as the text given so that the caller can say what a cutoff must be.
-:func:`split_names` splits a ``-m`` value holding several names at its spaces.
+:func:`split_names` splits a ``-m`` value holding several names at its spaces
+(:func:`entry_names`: an entry of no name kept as it is).
 """
 
 from __future__ import annotations
@@ -165,3 +166,10 @@ def split_names(text: str) -> list[str]:
     if current:
         names.append("".join(current))
     return names
+
+
+def entry_names(entry: str) -> list[str]:
+    """The names of one measure entry as a user writes it (a ``-m`` or ``--optimize``
+    value, an entry of a configuration's ``measures``): :func:`split_names`, an entry of
+    no name (``""``, blanks) kept as it is, to be refused as an empty name."""
+    return split_names(entry) or [entry]

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from ..errors import TrecbenchError, UsageError, excerpt, shortened
 from . import registry
-from .expression import split_names
+from .expression import entry_names, split_names
 from .names import Measure, parse_measure, parse_measures
 
 
@@ -49,7 +49,7 @@ def listed_measures(entries: list[str], computed: str) -> tuple[list[str], list[
     one by one (what :func:`trecbench.evaluate` takes: one name an entry), and them parsed
     by :func:`per_topic_measures`. A name refused from an entry of several is told with
     the whole entry quoted (``'P@ 5'`` is no ``'P@'`` alone)."""
-    names = [name for entry in entries for name in (split_names(entry) or [entry])]
+    names = [name for entry in entries for name in entry_names(entry)]
     try:
         return names, per_topic_measures(names, computed)
     except TrecbenchError as error:  # UsageError, or trec_eval's parameters (exit 2)
