@@ -93,3 +93,42 @@ def test_the_page_s_intervals_are_drawn_from_the_seed_and_the_report_records_it(
         }
     assert "&#34;seed&#34;: 5," in pages["5"]  # the page's provenance
     assert "&#34;seed&#34;: 0," in pages["0"]
+    # the intervals drawn: a page that recorded seed 5 but drew from 0 showed seed 0's
+    shown = {seed: _interval_text(seed) for seed in (0, 5)}
+    assert shown == {0: "[0.1320, 0.3051]", 5: "[0.1316, 0.3054]"}
+    assert shown[0] in pages["0"] and shown[5] not in pages["0"]
+    assert shown[5] in pages["5"] and shown[0] not in pages["5"]
+
+
+def _interval_text(seed: int) -> str:
+    """lexical.run's nDCG@10 interval as the page shows it, computed apart from trecbench:
+    trec_eval's per-topic values (its C code, through pytrec_eval; topics in trec_eval's
+    order), resampled as :mod:`trecbench.resampling` documents it (numpy's default_rng
+    seeded [seed, 0], blocks of 256 resamples of n draws, 10,000 in all) and the 2.5% and
+    97.5% quantiles of the resampled means."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    import numpy as np
+
+    def read(path, column: int) -> dict:
+        table: dict = {}
+        for fields in map(str.split, path.read_text().splitlines()):
+            table.setdefault(fields[0], {})[fields[2]] = fields[column]
+        return table
+
+    qrels = {
+        q: {d: int(g) for d, g in docs.items()}
+        for q, docs in read(DEMO / "hpo-rtask.qrels", 3).items()
+    }
+    run_ = {
+        q: {d: float(s) for d, s in docs.items()}
+        for q, docs in read(DEMO / "lexical.run", 4).items()
+    }
+    per_topic = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(run_)
+    values = np.array([per_topic[q]["ndcg_cut_10"] for q in sorted(per_topic)])
+    n, rng = len(values), np.random.default_rng([seed, 0])
+    means = np.concatenate(
+        [values[rng.integers(0, n, size=(min(256, 10_000 - s), n))].mean(axis=1)
+         for s in range(0, 10_000, 256)]
+    )  # fmt: skip
+    low, high = np.quantile(means, [0.025, 0.975])
+    return f"[{low:.4f}, {high:.4f}]"
