@@ -116,6 +116,9 @@ class InputError(TrecbenchError):
     # what the command line adds to the message (:meth:`cli_line`), for its user alone:
     # what trec_eval does, by its exit code, which a library caller has no use for
     cli_aside = ""
+    # why the file cannot be read (the system's words), set on a reader's ``cannot read``
+    # (:meth:`unreadable`; a qrels name that is no file nor dataset); None on any other
+    reason: str | None = None
 
     def __init__(
         self,
@@ -153,7 +156,7 @@ class InputError(TrecbenchError):
             return None
         if isinstance(self.__cause__, OSError) and self.__cause__.strerror:
             return self.__cause__.strerror  # the ontology's reader says Python's whole error
-        return getattr(self, "reason", None)
+        return self.reason
 
     def cli_line(self) -> str:
         """The error as the CLI prints it: ``file:line: message``, or for a ``finding``

@@ -89,16 +89,11 @@ class ScoringSettings:
             "unjudged_bounds": self.unjudged_bounds,
         }
 
-    # the local options are a mapping in the API (evaluate's); their two keys are read here
+    # the local options are a mapping in the API (evaluate's); compare reads the ontology
     @property
     def ontology(self) -> str | os.PathLike | None:
         """The HPO file MaxOntSim measures use (None: the bundled one)."""
         return self.options.get("ontology")
-
-    @property
-    def maxontsim_formula(self) -> str | None:
-        """The MaxOntSim formula (None: its default)."""
-        return self.options.get("maxontsim_formula")
 
 
 @keywords_of(StatsSettings, ScoringSettings)

@@ -48,7 +48,7 @@ def json_text(value: Any, indent: str = "") -> str:
 
 
 def sidecar_dict(
-    conversion: Conversion, files: dict, validation: dict, written: Sequence[dict] = ()
+    conversion: Conversion, files: dict, validation: dict, written: Sequence[dict]
 ) -> dict:
     """The sidecar JSON of a conversion (format: docs/convert.md, Sidecar). ``written``:
     the records (path, kind, size, sha256) of the qrels and runs written, as
