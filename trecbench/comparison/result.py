@@ -468,31 +468,37 @@ class Comparison:
 
         from ..outputs import OutputSet, refuse_strays
         from ..report import build_manifest, bytes_record, command_argv, json_bytes
-        from .targets import check_manifest
+        from .targets import output_paths
 
         out = Path(outdir)
         inputs = [record["path"] for record in self.inputs or []]
         experiment_id = str(uuid.uuid4()) if experiment_id is None else experiment_id
         if report is None:
             report = self.report_file(experiment_id, meta)
-        files = {
-            out / REPORT_FILE: (report, "report"),
-            out / MARKDOWN_FILE: (utf8(self.markdown()), "markdown"),
-            out / LATEX_FILE: (utf8(self.render("latex")), "latex"),
-        }
-        if html_depth is not None and html_available():
+        html = html_depth is not None and html_available()
+        if html:
             from ..html_report import documents
 
             documents.check_drill_depth(html_depth, "html_depth")  # named as given
-            page = self.to_html(html_depth, progress=progress)
-            files[out / HTML_FILE] = (utf8(page), "html")
-        if plots:
-            files |= {
-                out / name: (data, "plot") for name, data in self.plot_files(plot_order).items()
-            }
+        # what is written is what compare checked before printing (check_folder)
+        targets = output_paths(self, out, plots=plots, manifest=manifest, html=html)
+        made = {
+            "report": lambda: report,
+            "markdown": lambda: utf8(self.markdown()),
+            "latex": lambda: utf8(self.render("latex")),
+            "html": lambda: utf8(self.to_html(html_depth, progress=progress)),
+        }
+        drawn = None  # the plots, drawn after the other files as they come in targets
+        files = {}
+        for path, kind in targets.items():
+            if kind == "plot":
+                drawn = self.plot_files(plot_order) if drawn is None else drawn
+                files[path] = (drawn.pop(path.name), kind)
+            elif kind != "manifest":
+                files[path] = (made[kind](), kind)
+        if drawn:  # a plot output_paths does not name: check_folder would not check it
+            raise RuntimeError(f"plots not named by output_paths: {sorted(drawn)}")
         if manifest is not None:
-            manifest = Path(manifest)
-            check_manifest(manifest, files)
             outputs = [bytes_record(path, kind, data) for path, (data, kind) in files.items()]
             document = build_manifest(
                 command_argv() if argv is None else argv,
@@ -501,7 +507,7 @@ class Comparison:
                 meta or {},
                 experiment_id,
             )
-            files[manifest] = (json_bytes(document), "manifest")
+            files[Path(manifest)] = (json_bytes(document), "manifest")
         refuse_strays(out, folder_files(out, modes=False), files, inputs, "this comparison's")
         with OutputSet(inputs) as staged:
             for path, (data, _) in files.items():

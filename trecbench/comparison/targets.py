@@ -55,8 +55,8 @@ def check_outputs(
     for path in files:
         outputs.check_target(path, inputs)
     # other calls' files in the folder; those this call may yet write are known exactly
-    # once the comparison is made (check_folder): the page, the curve, strata's plots
-    maybe = [out / HTML_FILE, *_unnamed_plots(out, group_by)] if plots else [out / HTML_FILE]
+    # once the comparison is made (check_folder): the curve, strata's plots
+    maybe = _unnamed_plots(out, group_by) if plots else []
     outputs.refuse_strays(
         out, folder_files(out, modes=False), files + maybe, inputs, "this comparison's"
     )
@@ -72,37 +72,57 @@ def check_folder(
 ) -> None:
     """Refuse, before ``comparison`` is printed, what :meth:`Comparison.write` would refuse
     once it is: files of the kinds compare writes into ``outdir`` that this call would not
-    replace (an earlier call's plots or page), and, with ``plots``, a plot that cannot be
-    written there (:func:`check_plots`). ``html``: whether report.html is written (the
-    ``html`` extra installed: :func:`~trecbench.comparison.html_available`)."""
+    replace (an earlier call's plots or page), a manifest that is one of the plots, and,
+    with ``plots``, a plot that cannot be written there (:func:`check_plots`). ``html``:
+    whether report.html is written (the ``html`` extra installed:
+    :func:`~trecbench.comparison.html_available`)."""
     out = Path(outdir)
-    files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE)]
+    files = output_paths(comparison, out, plots=plots, manifest=manifest, html=html)
+    check_plots(path for path, kind in files.items() if kind == "plot")
+    inputs = [record["path"] for record in comparison.inputs or []]
+    outputs.refuse_strays(
+        out, folder_files(out, modes=False), list(files), inputs, "this comparison's"
+    )
+
+
+def output_paths(
+    comparison,
+    outdir: str | os.PathLike,
+    *,
+    plots: bool = False,
+    manifest: str | os.PathLike | None = None,
+    html: bool,
+) -> dict[Path, str]:
+    """Each file :meth:`Comparison.write` writes of ``comparison``, path -> kind (as its
+    manifest records it), in the order written: into ``outdir`` the report, the Markdown
+    and LaTeX tables, with ``html`` report.html, with ``plots`` each section's plots
+    (named after strata only the comparison knows; the precision-recall curve when the
+    runs' curves are known), then the ``manifest``, refused if it is one of the others
+    (:func:`check_manifest`)."""
+    out = Path(outdir)
+    files = {
+        out / REPORT_FILE: "report",
+        out / MARKDOWN_FILE: "markdown",
+        out / LATEX_FILE: "latex",
+    }
     if html:
-        files.append(out / HTML_FILE)
+        files[out / HTML_FILE] = "html"
     if plots:
-        check_plots(comparison, out, manifest)
         sections = [(section.label, section.kind) for section in comparison.sections]
         curves = bool(comparison.precision_recall())
-        files += plot_paths(out, sections, len(comparison.runs), curves)
-    if manifest is not None:
-        files.append(Path(manifest))
-    inputs = [record["path"] for record in comparison.inputs or []]
-    outputs.refuse_strays(out, folder_files(out, modes=False), files, inputs, "this comparison's")
-
-
-def check_plots(
-    comparison, outdir: str | os.PathLike, manifest: str | os.PathLike | None = None
-) -> None:
-    """Refuse, before ``comparison`` is printed, a plot :meth:`Comparison.write` would
-    write into ``outdir`` that cannot be written there, or that is the ``manifest``: each
-    section's, named after strata that only the comparison knows, and the
-    precision-recall curve, drawn when the runs' curves are known."""
-    sections = [(section.label, section.kind) for section in comparison.sections]
-    curves = bool(comparison.precision_recall())
-    files = plot_paths(Path(outdir), sections, len(comparison.runs), curves)
+        files |= dict.fromkeys(plot_paths(out, sections, len(comparison.runs), curves), "plot")
     if manifest is not None:
         check_manifest(Path(manifest), files)
-    for path in files:
+        files[Path(manifest)] = "manifest"
+    return files
+
+
+def check_plots(paths: Iterable[Path]) -> None:
+    """Refuse, before a comparison is printed, a plot :meth:`Comparison.write` would write
+    (``paths``, :func:`output_paths`) that cannot be written there: each section's, named
+    after strata that only the comparison knows, and the precision-recall curve, drawn
+    when the runs' curves are known."""
+    for path in paths:
         outputs.check_target(path)  # the call's inputs are known to its input scope
 
 
