@@ -152,20 +152,14 @@ class Ontology:
         }
 
 
-def closure(parents: Mapping[str, Iterable[str]]):
-    """Depths (BFS from the root) and ancestor sets (in BFS order) of the rooted terms:
-    ``(ids, depths, anc_ptr, anc_idx)``, :func:`rooted` then :func:`ancestor_sets`.
+def rooted(parents: Mapping[str, Iterable[str]]):
+    """The rooted terms in BFS order and their depths, with what their ancestor sets are
+    built from (:func:`ancestor_sets`): ``(ids, depths, parent indices, a topological
+    order)``.
 
     Only terms reachable from :data:`ROOT` through edges between terms of ``parents`` are
     kept; an edge to a term outside ``parents`` (e.g. an obsolete one) is ignored.
     """
-    ids, depths, parent_idx, topological = rooted(parents)
-    return (ids, depths, *ancestor_sets(parent_idx, topological))
-
-
-def rooted(parents: Mapping[str, Iterable[str]]):
-    """The rooted terms of :func:`closure` in BFS order and their depths, with what their
-    ancestor sets are built from: ``(ids, depths, parent indices, a topological order)``."""
     children: dict[str, list[str]] = {}
     for term, ps in parents.items():
         for p in ps:
