@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from conftest import ROOT
 
 from trecbench.cli import _register, cli, run
+from trecbench.comparison import StatsSettings
 from trecbench.report import validate_against_schema
 from trecbench.routing import routing_metrics
 
@@ -37,7 +38,25 @@ def test_routing_draws_its_intervals_from_the_seed_given(tmp_path):
     assert document["routing"] == routing_metrics(log, seed=2) | {"log": str(log)}
     # the seed moves an interval (0.633 to 0.933 here; seed 0's low end is 0.667)
     assert document["routing"]["routing_accuracy"] != routing_metrics(log)["routing_accuracy"]
-    assert document["resampling"] == {"seed": 2, "samples": 10_000, "drawn_for": ["routing"]}
+    samples = document["routing"]["settings"]["samples"]  # as drawn: routing_metrics' above
+    assert document["resampling"] == {"seed": 2, "samples": samples, "drawn_for": ["routing"]}
+
+
+def test_the_record_counts_the_resamples_routing_drew(tmp_path, monkeypatch):
+    # a count drawn other than the default is the one recorded, not a fixed 10,000
+    import functools
+
+    from trecbench import routing
+
+    monkeypatch.setattr(
+        routing, "routing_metrics", functools.partial(routing.routing_metrics, samples=2_000)
+    )
+    report = tmp_path / "r.json"
+    result = _score("--routing", str(DEMO / "routing.jsonl"), "--report", str(report))
+    assert result.exit_code == 0, result.output
+    document = json.loads(report.read_text())
+    assert document["routing"]["settings"]["samples"] == 2_000
+    assert document["resampling"] == {"seed": 0, "samples": 2_000, "drawn_for": ["routing"]}
 
 
 def test_a_report_of_nothing_random_records_no_seed(tmp_path):
@@ -88,7 +107,7 @@ def test_the_page_s_intervals_are_drawn_from_the_seed_and_the_report_records_it(
         validate_against_schema(document, "evaluation_report")
         assert document["resampling"] == {
             "seed": int(seed),
-            "samples": 10_000,
+            "samples": StatsSettings(seed=int(seed)).samples,  # the statistics the page used
             "drawn_for": ["html"],
         }
     assert "&#34;seed&#34;: 5," in pages["5"]  # the page's provenance

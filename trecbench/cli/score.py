@@ -17,6 +17,7 @@ from .evaluation_options import (
 from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
+from .score_page import html_page_of, resampling_record
 from .score_sections import with_routing, with_unjudged_bounds
 from .shared_options import (
     DecimalInt,
@@ -305,7 +306,8 @@ def score(
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
     grouping = (strata, sidecar, group_by)
-    page = _page(evaluation, html_page, html_depth, grouping, flags["quiet"], seed)
+    page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed)
+    resampling = resampling_record(seed, routed, page)
     # standard output before the files: a full one replaces none of them
     echo_bytes(utf8(text))  # bytes: written untranslated
     write_score_outputs(  # the report, manifest and page together: all or none
@@ -319,7 +321,7 @@ def score(
         routing=routed,
         html=page,
         unjudged_bounds=bounded,
-        resampling=_resampling(seed, routed, page),
+        resampling=resampling,
     )
     for written in (flags["report"], flags["manifest"], html_page):
         if written is not None:  # each file said, as compare and benchmark say theirs
@@ -352,39 +354,6 @@ def _check_seed(routing, html_page) -> None:
 
     if given("seed") and routing is None and html_page is None:
         raise UsageError("--seed seeds the intervals of --routing and --html: give one of them")
-
-
-def _resampling(seed: int, routed, page) -> dict | None:
-    """The report's ``resampling`` record: the seed and resamples of what was drawn
-    (``routing`` where its metrics were computed, ``html`` for the page), None where
-    nothing random was drawn."""
-    drawn = ["routing"] * (routed is not None) + ["html"] * (page is not None)
-    if not drawn:
-        return None
-    return {"seed": int(seed), "samples": 10_000, "drawn_for": drawn}
-
-
-def _page(evaluation, html_page, html_depth: int, grouping, quiet: bool, seed: int = 0):
-    """``(path, page)`` of the --html page (made before any output, a page without a mean
-    refused first; drawn unless ``quiet``; its warnings said), or None without one.
-    ``grouping``: (--strata, its table, --group-by): a section per stratum, as compare's;
-    ``seed``: of its intervals' resampling (--seed), compare's defaults otherwise."""
-    if html_page is None:
-        return None
-    from ..comparison import StatsSettings, from_evaluation
-    from ..report import input_record
-
-    strata, sidecar, group_by = grouping
-    statistics = StatsSettings(seed=seed)
-    with bars.drawn(quiet) as progress:  # ended before the warnings
-        paired = from_evaluation(
-            evaluation, statistics, strata=sidecar, group_by=group_by, progress=progress
-        )
-        paired.inputs += [input_record(strata, "strata")] if strata is not None else []
-        # the page of score's runs (a comparison of them below its means), not compare's
-        page = paired.to_html(html_depth, title="trecbench score report", progress=progress)
-    _warn(paired.warnings)
-    return html_page, page
 
 
 def _check_targets(given: list, runs: list, flags, html_page) -> None:
