@@ -109,6 +109,21 @@ def test_a_measure_one_report_asked_for_is_named_with_its_report(reports, capsys
     )
 
 
+def test_a_cause_names_a_few_of_the_measures_only_one_report_asked_for(reports, capsys):
+    # all_trec against two measures named all 34 of the others in the cause's one line
+    few, every = reports("few", "-m", "P.5", "-m", "map"), reports("every", "-m", "all_trec")
+    code, out = diff_reports(capsys, few, every)
+    assert code == 1
+    document = json.loads(diff_reports(capsys, few, every, "--format", "json")[1])
+    # as each report spelled them: the measures b alone asked for
+    only = [pair["b"] for pair in document["spellings"].values() if pair["a"] is None]
+    assert len(only) > 30  # what the cause named
+    assert out.splitlines()[0] == (
+        f"likely cause: the measures asked for differ: P.5 only in {few}; "
+        f"{', '.join(only[:3])} and {len(only) - 3} more only in {every}"
+    )
+
+
 def test_a_changed_run_file_with_moved_topics(reports, tmp_path, capsys):
     a = reports("a")
     values = json.loads(open(a).read())["results"][0]["per_query"]

@@ -508,9 +508,15 @@ def _measure_cause(measures, spellings: dict, names: tuple[str, str]) -> str:
         only = tuple([m for m in mine if m not in set(theirs)] for mine, theirs in
                      (measures, measures[::-1]))  # fmt: skip
     said = [
-        f"{', '.join(asked)} only in {name}"
+        f"{_first_names(asked)} only in {name}"
         for asked, name in zip(only, names, strict=True)
         if asked
     ]
     said += [asked_as(k, x, y, "vs") for k, (x, y) in spellings.items() if x and y]
     return "; ".join(said[:3])
+
+
+def _first_names(names: list[str], shown: int = 3) -> str:
+    """``P.5, map, ndcg and 31 more``: a cause's few words name a few measures."""
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
