@@ -83,7 +83,7 @@ def check_text_ids(columns: dict, where: str, source: str = "the run") -> None:
             ids = pa.array(ids)  # a Series (or a list of other values), converted in C
         bad = unwritable_ids(ids, what)
         if bad is not None and bad.any():
-            shown = str(pc.cast(ids, pa.large_string())[int(np.flatnonzero(bad)[0])])
+            shown = str(ids[int(np.flatnonzero(bad)[0])])  # a string column: its text
             raise OutputError(
                 f"{where} cannot hold the {what} {shown[:40]!r} ({unwritable_reason(shown)}): "
                 f"escape it (trecbench.ids.escape_id, as convert does) or rename it in {source}"
