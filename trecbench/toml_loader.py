@@ -142,8 +142,11 @@ def key_path(keys: Sequence[str | int]) -> str:
 
 def _key_part(key: str) -> str:
     """``key`` as a dotted path writes it: bare, or a TOML basic string (JSON's escapes
-    are TOML's) when it is empty or holds a dot, blank or quote."""
-    if key and not any(char in ".\"'" or char.isspace() for char in key):
+    are TOML's) when it is empty or holds a dot, blank, quote or bracket (``weights[0]``
+    would read as a list's item) or a character that does not print."""
+    if key and not any(
+        char in ".\"'[]" or char.isspace() or not char.isprintable() for char in key
+    ):
         return key
     return json.dumps(key, ensure_ascii=False)
 
