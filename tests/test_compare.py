@@ -688,8 +688,9 @@ def test_evaluation_options_equal_score_and_move_the_numbers(trec_eval_suite, tm
         assert means == pytest.approx(_score_means(trec_eval_suite, flags), rel=1e-15), flags
         moved = [sign * (means[(run, measure)] - plain[(run, measure)]) for run in runs]
         assert min(moved) >= 0 and max(moved) > 0, (flags, moved)
-        # every flag, as score's report records them (EvalSettings.record)
-        expected = EvalSettings().record()
+        # every flag, as score's report records them (EvalSettings.record), with the -c
+        # the means count absent topics by (--missing zero): they are score -c's
+        expected = EvalSettings().record() | {"complete": True}
         assert report["evaluation"] == expected | recorded
         assert "ontology" not in report
         text = (tmp_path / flags[0] / "BenchmarkComparison.md").read_text()

@@ -94,8 +94,8 @@ def test_scoring_settings_reach_the_evaluation_and_the_report():
     runs = [RUNS / "tfidf-char.run", RUNS / "tfidf-word.run"]
     scoring = ScoringSettings(max_docs=3, judged_only=True, tie_bounds=False)
     result = compare(QRELS, runs, ["P@5"], samples=40, scoring=scoring)
-    assert result.evaluation == {
-        "relevance_level": 1, "complete": False, "max_docs": 3, "judged_only": True,
+    assert result.evaluation == {  # -c: --missing zero counts absent topics as -c does
+        "relevance_level": 1, "complete": True, "max_docs": 3, "judged_only": True,
         "num_docs": None, "float32": True, "engine": "auto", "compat": "9.0.8",
         "rel_format": "qrels", "zscores": None, "debug_level": 0, "debug_query": None,
         "maxontsim_formula": None, "ontology": None,

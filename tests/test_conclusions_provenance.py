@@ -65,9 +65,9 @@ def test_power_json_records_the_flags_versions_and_checksums(tmp_path):
     _checked_inputs(cut, {qrels: None} | {run: Path(run).stem for run in runs})
     # the same record compare's report keeps of the same flags
     compared = _json("compare", qrels, *runs, "-m", "P@10", "-M", "3", "-J")
-    # every flag but -c: power's means count a topic a run lacks as -c does (its record
-    # says so), compare's come from -c's absence and its missing policy (settings.missing)
-    assert compared["evaluation"] == cut["evaluation"] | {"complete": False}
+    # every flag, -c too: power's means and compare's (--missing zero, its default) count
+    # a topic a run lacks as -c does, and both records say so
+    assert compared["evaluation"] == cut["evaluation"]
     assert compared["tool"] == cut["tool"]
     assert compared["environment"].keys() == cut["environment"].keys()
 

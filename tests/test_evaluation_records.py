@@ -41,15 +41,19 @@ def test_compare_records_every_setting_as_score_s_report_does(tmp_path):
     options = json.loads(report.read_text())["options"]
     assert {key: options[key] for key in EVERY} == EVERY
     # compare has no --compat: 9.0.8's, float32 then true
+    # (--missing zero, its default, counts every qrels topic as -c does: recorded as -c)
     compared = _json("compare", QRELS, *RUNS, *flags, "-o", str(tmp_path / "out"))
-    assert compared["evaluation"] == EVERY | {"compat": "9.0.8", "float32": True}
+    expected = EVERY | {"compat": "9.0.8", "float32": True, "complete": True}
+    assert compared["evaluation"] == expected
     validate_against_schema(compared, "benchmark_report")
     written = json.loads((tmp_path / "out" / "BenchmarkReport.json").read_text())
     assert written["evaluation"] == compared["evaluation"]
+    dropped = _json("compare", QRELS, *RUNS, *flags, "--missing", "drop")
+    assert dropped["evaluation"] == expected | {"complete": False}
     # power's and agree's hold the same keys: -c true, as their means count absent topics
     for command in ("power", "agree"):
         document = _json(command, QRELS, *RUNS, *flags)
-        assert document["evaluation"] == compared["evaluation"] | {"complete": True}, command
+        assert document["evaluation"] == expected, command
 
 
 def test_benchmark_records_every_setting_it_scored_with(tmp_path):
