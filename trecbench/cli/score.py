@@ -276,7 +276,6 @@ def score(
     """
     from .. import naming
     from ..renderers.score import ScoreView, groups_json, render_score
-    from ..report import write_score_outputs
 
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
     runs = _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth)
@@ -303,20 +302,30 @@ def score(
             text, routing, output_format, evaluation.qrels_topics, flags["report"] is not None,
             seed,
         )  # fmt: skip
-    extra_inputs = [(strata, "strata")] if strata is not None else []
-    extra_inputs += [(routing, "routing")] if routing is not None else []
     grouping = (strata, sidecar, group_by)
     page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed)
-    resampling = resampling_record(seed, routed, page)
     # standard output before the files: a full one replaces none of them
     echo_bytes(utf8(text))  # bytes: written untranslated
-    write_score_outputs(  # the report, manifest and page together: all or none
+    inputs = {"strata": strata, "routing": routing}
+    _write_files(evaluation, flags, inputs, groups_json(grouped), notes, routed, page, bounded,
+                 resampling_record(seed, routed, page), html_page)  # fmt: skip
+
+
+def _write_files(
+    evaluation, flags, inputs, groups, notes, routed, page, bounded, resampling, html_page
+) -> None:
+    """The report, manifest and page together, all or none (:func:`write_score_outputs`;
+    ``inputs``: the strata and routing files by kind, None where not given), each file
+    written then said, as compare and benchmark say theirs."""
+    from ..report import write_score_outputs
+
+    write_score_outputs(
         evaluation,
         report=flags["report"],
         manifest=flags["manifest"],
         meta=flags["meta"],
-        extra_inputs=extra_inputs,
-        groups=groups_json(grouped),
+        extra_inputs=[(path, kind) for kind, path in inputs.items() if path is not None],
+        groups=groups,
         warnings=notes,
         routing=routed,
         html=page,
@@ -324,7 +333,7 @@ def score(
         resampling=resampling,
     )
     for written in (flags["report"], flags["manifest"], html_page):
-        if written is not None:  # each file said, as compare and benchmark say theirs
+        if written is not None:
             echo_written(written)
 
 
