@@ -345,3 +345,12 @@ def test_the_top_help_lists_every_exit_code():
     text = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
     listed = text[text.index("Exit codes:") : text.index("(more on each:")]
     assert [int(n) for n in re.findall(r"(?<![\w-])(\d+) ", listed)] == [int(c) for c in ExitCode]
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "trecbench")
+def test_no_help_names_a_checkouts_docs_path(path):
+    """A pip-installed user has no docs/ folder: a help names the docs' page (the docs'
+    runs.md) or another command's help, never a clone's path such as docs/runs.md."""
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    assert not re.findall(r"docs/[\w./-]*\.md", result.output)

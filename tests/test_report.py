@@ -352,6 +352,25 @@ def test_schema_patterns_end_where_json_schema_says_before_no_newline():
         report.validate_against_schema(manifest, report.MANIFEST_SCHEMA)
 
 
+def _descriptions(value) -> list[str]:
+    """Every ``description`` of a schema, at any depth."""
+    if isinstance(value, list):
+        return [d for item in value for d in _descriptions(item)]
+    if not isinstance(value, dict):
+        return []
+    own = [value["description"]] if isinstance(value.get("description"), str) else []
+    return own + [d for item in value.values() for d in _descriptions(item)]
+
+
+def test_no_schema_description_names_a_checkouts_docs_path():
+    # the schemas ship with the package and editors show their descriptions: a reader who
+    # installed trecbench has no docs/ folder, so they name the docs' page (benchmark.md)
+    names = [p.name.removesuffix(".schema.json") for p in json_schemas._schema_files().iterdir()]
+    found = [d for name in names for d in _descriptions(json_schemas.load_schema(name))]
+    assert any("the docs' benchmark.md" in d for d in found)
+    assert [d for d in found if re.search(r"docs/[\w./-]*\.md", d)] == []
+
+
 def test_a_pattern_reached_through_a_whole_schema_ref_is_read_as_json_schema(tmp_path, monkeypatch):
     # a $ref to a whole schema (benchmark_report's to benchmark_workflow) followed its
     # $schema to jsonschema's own validator, which reads $ as Python's re does

@@ -45,7 +45,7 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     (--test, --correction) and the smallest difference found significant. With
     --qrels-b: Cohen's kappa (binary at -l) and linearly weighted kappa on the documents
     judged in both, and per measure tau-b and tau_AP between the orderings under each
-    set. See docs/conclusions.md.
+    set. See the docs' conclusions.md.
 
     \b
     Examples:

@@ -31,7 +31,7 @@ from .report_options import meta_pairs
 @click.option("--quiet", is_flag=True, help="No progress, no tables on stdout.")
 def benchmark(config, outdir, meta, quiet):
     """Run the benchmark described by CONFIG (TOML or YAML, - for standard input; see
-    docs/benchmark.md): validate every run with the TREC R-task rules, fuse the fused
+    the docs' benchmark.md): validate every run with the TREC R-task rules, fuse the fused
     modes, score every mode with one parse of the qrels, compare them against the baseline
     mode and mark each value against the targets.
 

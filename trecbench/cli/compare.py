@@ -216,7 +216,7 @@ def _drawn(outdir, plots: bool) -> bool:
 @resampling_options(
     test="Paired significance test: "
     + "; ".join(f"{name}: {test.label}" for name, test in statistical_tests.TESTS.items())
-    + ". Every test is described in docs/compare.md.",
+    + ". Every test is described in the docs' compare.md.",
     correction="Multiple-comparison correction over all comparisons (per section).",
     samples="Bootstrap resamples; also the randomisation test's sign patterns (all of them "
     "when 2^topics is not more) and Tukey HSD's permutations. At least 2/(1 - confidence) "

@@ -130,7 +130,7 @@ def convert(ctx: click.Context, metadata: Path | None, quiet: bool) -> None:
       trecbench convert hpo data/hpo-demo/cases.json \\
         --results data/hpo-demo/results/tfidf-word/terms.jsonl -o out/converted
       trecbench convert --ir-metadata about.yaml msmarco data/convert/msmarco-run.tsv \\
-        -o out/converted    # not bundled: your about.yaml (docs/runs.md)
+        -o out/converted    # not bundled: your about.yaml (the docs' runs.md)
     """
     ctx.obj = GroupOptions(ir_metadata=metadata, quiet=quiet)
 

@@ -31,7 +31,7 @@ def diff(ctx, report_a, report_b, output_format, quiet):
     The first line names the most likely cause.
 
     Exits as diff does: 0 when the evaluations are the same (versions may differ), 1
-    when they differ, 2 on bad input or a usage error. See docs/runs.md.
+    when they differ, 2 on bad input or a usage error. See the docs' runs.md.
 
     \b
     Examples:

@@ -162,7 +162,7 @@ def fuse(
       trecbench fuse --optimize nDCG@10 --qrels data/hpo-rtask/hpo-rtask.qrels \\
           data/hpo-rtask/lexical.run data/hpo-rtask/vector.run -o out/tuned.run
       trecbench fuse --ir-metadata about.yaml runs/tfidf-word.run runs/tfidf-char.run \\
-          -o out/rrf.run    # not bundled: your about.yaml (docs/runs.md)
+          -o out/rrf.run    # not bundled: your about.yaml (the docs' runs.md)
     """
     from .. import outputs
     from ..errors import UsageError

@@ -25,7 +25,7 @@ def leaderboard(suite, output_format, quiet):
     system and optionally a stratum of topics; the measures) and print one table per
     measure: each system's mean per collection with its rank there, the macro mean over
     collections and the mean rank, and paired t-tests against the baseline (the first
-    system) over collections and over all topics, Holm-adjusted. See docs/leaderboard.md.
+    system) over collections and over all topics, Holm-adjusted. See the docs' leaderboard.md.
 
     \b
     Examples:

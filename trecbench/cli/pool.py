@@ -59,7 +59,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
 
     With --qrels, documents already judged are left out, and for each run the relevant
     documents it alone retrieved within the depth are counted (leave-one-run-out pool
-    bias, Zobel 1998). See docs/runs.md.
+    bias, Zobel 1998). See the docs' runs.md.
 
     \b
     Examples:

@@ -111,7 +111,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     type=click.Choice(("9.0.8", "10.0")),
     default=None,
     help="The trec_eval reproduced: 9.0.8 (default; pytrec_eval's) or 10.0 (float64 "
-    "scores, rbp/unj, -c prints missing topics; see docs/trec-eval.md).",
+    "scores, rbp/unj, -c prints missing topics; see the docs' trec-eval.md).",
 )
 @format_option(
     FORMATS,

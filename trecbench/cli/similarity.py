@@ -51,7 +51,7 @@ def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format, q
     Jaccard index of the top k) and Kendall's tau on the documents both retrieved.
 
     Rankings are trecbench's (score descending, ties by docno descending, as trec_eval).
-    A topic only one run holds counts with RBO 0. See docs/runs.md.
+    A topic only one run holds counts with RBO 0. See the docs' runs.md.
 
     \b
     Examples:

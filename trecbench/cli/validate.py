@@ -134,8 +134,8 @@ def validate(
     """Check TREC runs and/or qrels; exit 2 if any error was found.
 
     Findings print as FILE:LINE:FIELD: severity[RULE]: message, with physical 1-based
-    line numbers. docs/validate.md describes the checks, the profiles and the JSON format;
-    docs/validate-rules.md every rule.
+    line numbers. The docs' validate.md describes the checks, the profiles and the JSON
+    format, and validate-rules.md every rule.
 
     \b
     Examples:
