@@ -370,3 +370,51 @@ def test_a_gain_map_grade_trec_eval_misreads_is_warned_of(spelling, said, te908,
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an integer grade in a C int says nothing
         parse_measure("ndcg.0=5,2147483647=1,-2147483648=2")
+
+
+# ---------------------------------------------------------------------------------------
+# said once: a configuration's measure
+
+
+def _domain_warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if "ParameterDomainWarning" in line]
+
+
+@pytest.mark.parametrize(
+    ("measure", "said"),
+    [
+        ("ndcg_cut.1.5", "trec_eval reads '1.5' only in part"),
+    ],
+)
+def test_a_benchmark_measure_outside_its_domain_is_warned_of_once(
+    tmp_path, capsys, monkeypatch, measure, said
+):
+    """The configuration's reading warned, then evaluate's own reading of the names."""
+    from trecbench.cli import run
+
+    for name in ("hpo-rtask.qrels", "lexical.run", "vector.run"):
+        (tmp_path / name).write_bytes((HERE.parent / "data" / "hpo-rtask" / name).read_bytes())
+    (tmp_path / "two.toml").write_text(
+        f'measures = ["{measure}", "P_5"]\nqrels = "hpo-rtask.qrels"\n'
+        '[modes.lexical]\nrun = "lexical.run"\n[modes.vector]\nrun = "vector.run"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert run(["benchmark", "two.toml", "-o", "out"]) == 0
+    warned = _domain_warnings(capsys.readouterr().err)
+    assert len(warned) == 1 and f"measure '{measure}': {said}" in warned[0], warned
+    assert (tmp_path / "out" / "report.html").exists()
+
+
+def test_a_leaderboard_measure_outside_its_domain_is_warned_of_once(tmp_path, capsys, monkeypatch):
+    from trecbench.cli import run
+
+    monkeypatch.chdir(HERE.parent)
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        'systems = ["tfidf-char", "tfidf-word"]\nmeasures = ["ndcg_cut.1.5"]\n'
+        f'[collections.demo]\nqrels = "{HERE.parent}/qrels/hpo-demo.qrels"\n'
+        f'runs = "{HERE.parent}/runs/{{system}}.run"\n'
+    )
+    assert run(["leaderboard", str(suite)]) == 0
+    warned = _domain_warnings(capsys.readouterr().err)
+    assert len(warned) == 1 and "measure 'ndcg_cut.1.5': trec_eval reads" in warned[0], warned

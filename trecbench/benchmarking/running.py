@@ -41,6 +41,7 @@ def run_benchmark(
     ``parsing`` (files), ``ranking`` (modes), ``fusing MODE`` (steps), ``checking modes``
     (modes), ``scoring`` (modes) and ``scoring topics``, ``resampling`` (samples)."""
     from ..evaluation import evaluate
+    from ..measures.per_topic import listed_before
 
     if not isinstance(config, BenchmarkSettings):
         config = load_benchmark_config(config)
@@ -50,7 +51,8 @@ def run_benchmark(
     ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()}, progress)
     results = _mode_results(config, validated, ranked, qrels_table, topics, progress)
     names = [mode.name for mode in config.modes]
-    with config.reading(config.ontology, "ontology"):  # read by MaxOntSim's measures
+    # a parameter outside its domain was said when the configuration was read
+    with config.reading(config.ontology, "ontology"), listed_before():
         evaluation = evaluate(
             qrels_table,
             [ranked[name] for name in names],

@@ -4,10 +4,11 @@ value on a topic a run has no results for is a count of the qrels (``num_rel``),
 
 from __future__ import annotations
 
+import contextlib
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
-from ..errors import TrecbenchError, UsageError, excerpt, shortened
+from ..errors import ParameterDomainWarning, TrecbenchError, UsageError, excerpt, shortened
 from . import registry
 from .expression import entry_names, split_names
 from .names import Measure, parse_measure, parse_measures
@@ -58,6 +59,17 @@ def listed_measures(entries: list[str], computed: str) -> tuple[list[str], list[
             raise
         said = f"{error} (in the entry {excerpt(entry)}, whose blanks separate names)"
         raise type(error)(said) from None
+
+
+@contextlib.contextmanager
+def listed_before() -> Iterator[None]:
+    """Within: no :class:`ParameterDomainWarning`, where a configuration's ``measures``,
+    read by :func:`listed_measures` when the configuration was (which said any number
+    outside its domain, before a run was read), are parsed again by
+    :func:`trecbench.evaluate`: each said once, not once more when scored."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=ParameterDomainWarning)
+        yield
 
 
 def _refused_entry(entries: list[str]) -> str | None:

@@ -226,6 +226,7 @@ def _per_query(
 def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progress) -> tuple:
     """:func:`_per_query`'s, its files' reads refused at the suite's settings naming them."""
     from ..evaluation import evaluate
+    from ..measures.per_topic import listed_before
     from ..report import evaluation_records
 
     systems = suite.systems
@@ -237,7 +238,8 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
             for system, path in ((s, collection.runs[s]) for s in systems)
         }
         try:
-            evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
+            with listed_before():  # load_suite said a parameter outside its domain
+                evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
         except NoOverlapError as error:  # a run of several collections: say which,
             if collection.entry is None:  # at the suite's line, as every refusal
                 raise NoOverlapError(f"{error} in collection {collection.name}") from None
