@@ -373,7 +373,7 @@ def test_a_gain_map_grade_trec_eval_misreads_is_warned_of(spelling, said, te908,
 
 
 # ---------------------------------------------------------------------------------------
-# said once: a configuration's measure
+# said once: a configuration's measure, and the labels looked up for each table
 
 
 def _domain_warnings(err: str) -> list[str]:
@@ -383,13 +383,16 @@ def _domain_warnings(err: str) -> list[str]:
 @pytest.mark.parametrize(
     ("measure", "said"),
     [
+        ("Rprec_mult.0", "the multiplier must be > 0"),
         ("ndcg_cut.1.5", "trec_eval reads '1.5' only in part"),
+        ("iprec_at_recall.1.5", "the recall level must be in [0, 1]"),
     ],
 )
 def test_a_benchmark_measure_outside_its_domain_is_warned_of_once(
     tmp_path, capsys, monkeypatch, measure, said
 ):
-    """The configuration's reading warned, then evaluate's own reading of the names."""
+    """The configuration's reading warned, then evaluate's own reading of the names, then
+    each table's lookup of the label (Rprec_mult_0.00): twice, up to twelve times."""
     from trecbench.cli import run
 
     for name in ("hpo-rtask.qrels", "lexical.run", "vector.run"):
@@ -403,6 +406,21 @@ def test_a_benchmark_measure_outside_its_domain_is_warned_of_once(
     warned = _domain_warnings(capsys.readouterr().err)
     assert len(warned) == 1 and f"measure '{measure}': {said}" in warned[0], warned
     assert (tmp_path / "out" / "report.html").exists()
+
+
+@pytest.mark.parametrize("output", [["--format", "table"], ["--format", "latex"], ["-o", "out"]])
+def test_a_compared_measure_outside_its_domain_is_warned_of_once(
+    tmp_path, capsys, monkeypatch, output
+):
+    from trecbench.cli import run
+
+    monkeypatch.chdir(HERE.parent)
+    runs = ["qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]
+    if output[0] == "-o":
+        output = ["-o", str(tmp_path / "out")]
+    assert run(["compare", "-m", "Rprec_mult.0", *output, *runs]) == 0
+    warned = _domain_warnings(capsys.readouterr().err)
+    assert len(warned) == 1 and "measure 'Rprec_mult.0': the multiplier" in warned[0], warned
 
 
 def test_a_leaderboard_measure_outside_its_domain_is_warned_of_once(tmp_path, capsys, monkeypatch):

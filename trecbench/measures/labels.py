@@ -4,7 +4,9 @@ values are better, each from the registry's definition of the measure."""
 
 from __future__ import annotations
 
-from ..errors import TrecbenchError
+import warnings
+
+from ..errors import ParameterDomainWarning, TrecbenchError
 from . import registry
 from .names import Measure, parse_measure
 from .registry import FLOAT_CUTOFFS, FLOAT_PARAMS, LONG_CUTOFFS, META, PAIRS
@@ -114,7 +116,7 @@ def span(name: str) -> float | None:
     for [0, 1]); None when the registry states none (unbounded, or a name it does not
     know)."""
     try:
-        measure = parse_measure(name)
+        measure = looked_up(name)
     except TrecbenchError:
         return None
     definition = measure.definition
@@ -128,6 +130,17 @@ def better(name: str) -> str | None:
     ``"higher"``, ``"lower"`` or None (counts and diagnostics); ``"higher"`` for a name
     the registry does not know."""
     try:
-        return parse_measure(name).definition.better
+        return looked_up(name).definition.better
     except TrecbenchError:
         return registry.HIGHER
+
+
+def looked_up(name: str) -> Measure:
+    """The measure ``name`` means (any spelling or label), as :func:`parse_measure` reads
+    it (and raises), without a :class:`ParameterDomainWarning`: a name looked up for what
+    its values are (their span, which are better, its table) was asked for before, and
+    warned of then (``Rprec_mult.0``); its label (``Rprec_mult_0.00``) is looked up for
+    each table and check, and said once, not each time."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=ParameterDomainWarning)
+        return parse_measure(name)

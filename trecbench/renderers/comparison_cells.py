@@ -128,10 +128,11 @@ def measure_group(measure: str) -> str:
     """The table a measure (any spelling) is shown in: its definition's group in the
     measure registry (recall-type measures apart from rank-sensitive ones)."""
     from ..errors import TrecbenchError
-    from ..measures import parse_measure, registry
+    from ..measures import registry
+    from ..measures.labels import looked_up
 
     try:
-        return parse_measure(measure).definition.group
+        return looked_up(measure).definition.group
     except TrecbenchError:
         return registry.RANKING
 
