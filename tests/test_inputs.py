@@ -1032,6 +1032,32 @@ def test_records_read_by_attribute_mix_types_but_not_a_dict():
     assert str(caught.value) == "run 'run1' (run records): record 1 is a dict, not an A as record 0"
 
 
+def test_a_qrels_record_s_iteration_is_kept_or_its_mix_refused(tmp_path):
+    # read by attribute, every record was read as record 0: one without an iteration left
+    # a later record's subtopic out of the qrels (written as 0, reports without it)
+    import ir_datasets.formats
+
+    def plain(docno, **iteration):
+        return types.SimpleNamespace(query_id="1", doc_id=docno, relevance=1, **iteration)
+
+    out = tmp_path / "out.qrels"
+    for later in (plain("d2", iteration="7"), ir_datasets.formats.TrecQrel("1", "d2", 1, "7")):
+        with pytest.raises(InputError) as caught:
+            trecbench.write_qrels([plain("d1"), plain("d0"), later], out)
+        assert str(caught.value) == (
+            "qrels records: record 2 has field iteration, record 0 has not: give it every "
+            "record or none"
+        )
+    with pytest.raises(InputError, match="^qrels records: record 1 has no field iteration$"):
+        trecbench.write_qrels([plain("d1", iteration="3"), plain("d2")], out)
+    assert not out.exists()
+    # every record with its own iteration: each kept, as the file's second column
+    trecbench.write_qrels([plain("d1", iteration="3"), plain("d2", iteration="7")], out)
+    assert out.read_text() == "1 3 d1 1\n1 7 d2 1\n"
+    trecbench.write_qrels([plain("d1"), plain("d2")], out)
+    assert out.read_text() == "1 0 d1 1\n1 0 d2 1\n"
+
+
 @pytest.mark.parametrize("column", ["qid", "docno", "tag"])
 def test_an_empty_id_in_a_table_is_refused_as_in_jsonl(tmp_path, column):
     # a Parquet docno '' was scored as a document (num_ret 2) and passed validate; an empty
