@@ -68,7 +68,7 @@ COMMANDS = {
     "score --jobs": lambda runs: ["score", "--jobs", "2", "-m", "P@5", QRELS, *runs],
     "compare": lambda runs: ["compare", "-m", "P@5", "--format", "csv", QRELS, *runs],
     "power": lambda runs: ["power", "-m", "P@5", QRELS, *runs],
-    "agree": lambda runs: ["agree", "-m", "P@5", "-m", "map", "--seed", "1", QRELS, *runs],
+    "agree": lambda runs: ["agree", "-m", "P@5", "-m", "map", QRELS, *runs],
     "fuse": lambda runs: ["fuse", "--method", "combsum", *runs[:2], "-o", "-"],
     "leaderboard": lambda runs: ["leaderboard", *_suite(runs)],
     "similarity": lambda runs: ["similarity", *runs[:2]],
@@ -120,7 +120,7 @@ def test_a_file_read_twice_is_said_once(tmp_path, capsys):
     runs = _runs(tmp_path / "dirty", True)
     crlf = tmp_path / "crlf.qrels"
     crlf.write_bytes((ROOT / "qrels" / "hpo-demo.qrels").read_bytes().replace(b"\n", b"\r\n"))
-    args = ["agree", "-m", "P@5", "--seed", "1", str(crlf), *runs, "--qrels-b", str(crlf)]
+    args = ["agree", "-m", "P@5", str(crlf), *runs, "--qrels-b", str(crlf)]
     _, warned = _call(args, capsys)
     qrels_said = (
         f"trecbench: warning: {crlf}: warning[R24]: CRLF line ends on all 60 lines "

@@ -57,6 +57,7 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     from ..conclusions.agree import agree as run_agree
 
     correction = given_correction(test, correction)
+    _check_seed(test)
     with samples_checked(), shared.progress() as progress:  # settings checked first
         result = run_agree(
             qrels,
@@ -70,3 +71,17 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
             **shared.keywords(),
         )
     shared.echo(result)
+
+
+def _check_seed(test: str) -> None:
+    """--seed given with a test that draws nothing at random (t, wilcoxon: agree resamples
+    for nothing else) is refused, as score refuses it without --routing or --html."""
+    from ..errors import UsageError
+    from ..statistical_tests import SEED, TESTS
+    from .group import given
+
+    if given("seed") and SEED not in TESTS[test].options:
+        seeded = ", ".join(name for name, kind in TESTS.items() if SEED in kind.options)
+        raise UsageError(
+            f"--seed seeds the resampling of --test {seeded}: --test {test} draws nothing at random"
+        )

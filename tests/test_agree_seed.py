@@ -1,0 +1,34 @@
+"""``agree --seed`` where nothing random is drawn: the t-test and Wilcoxon's compute their
+p-values without resampling, and agree draws for nothing else, so a seed given with them
+was taken and used for nothing. It is refused as ``score --seed`` is without --routing or
+--html; with the resampling tests it is kept (tests/test_agree.py gives it)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run
+
+DEMO = ROOT / "data" / "hpo-rtask"
+RUNS = [str(DEMO / name) for name in ("lexical.run", "reranked.run", "vector.run")]
+
+
+def _agree(*args: str) -> list[str]:
+    return ["agree", str(DEMO / "hpo-rtask.qrels"), *RUNS, "-m", "P@5", *args]
+
+
+@pytest.mark.parametrize("test", [None, "t", "wilcoxon"])
+@pytest.mark.parametrize("seed", ["1", "0"])
+def test_seed_with_a_test_that_draws_nothing_is_refused(test, seed, capsys):
+    chosen = [] if test is None else ["--test", test]
+    code = run(_agree(*chosen, "--seed", seed))
+    out, err = capsys.readouterr()
+    # score's exit code for its own --seed refused, one line, nothing on stdout
+    assert run(["score", str(DEMO / "hpo-rtask.qrels"), RUNS[0], "--seed", seed]) == code == 1
+    capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "trecbench: --seed seeds the resampling of --test bootstrap, randomization, tukey: "
+        f"--test {test or 't'} draws nothing at random\n"
+    )
