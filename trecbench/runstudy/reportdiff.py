@@ -25,7 +25,7 @@ from .. import outputs
 from ..errors import InputError
 from ..escaping import escape_text
 from ..naming import read_once_given_twice
-from .reportview import SECTIONS, ReportView, read_view
+from .reportview import RESAMPLING, SECTIONS, ReportView, read_view
 
 MOVERS = 5  # topics listed per run and measure whose values moved most
 # how the likely cause names an input of each kind the reports record (by its option)
@@ -242,9 +242,11 @@ def _changed(a: dict, b: dict) -> dict[str, tuple]:
 
 
 # options an EvaluationReport records since score --report holds the bounds (d00ab8b),
+# the seed and resamples of its resampling block, which only a call that drew records,
 # and the flags a BenchmarkReport's evaluation records since it holds every one of them
 # (EvalSettings.record; it had -l, -M, -J and MaxOntSim's options only)
-_RECORDED_LATER = ("tie_bounds", "unjudged_bounds") + tuple(
+_RECORDED_LATER = ("tie_bounds", "unjudged_bounds", *(f"resampling.{k}" for k in RESAMPLING))
+_RECORDED_LATER += tuple(
     f"evaluation.{flag}"
     for flag in ("complete", "num_docs", "float32", "engine", "compat", "rel_format", "zscores",
                  "debug_level", "debug_query")

@@ -19,6 +19,9 @@ KINDS = ("EvaluationReport", "BenchmarkReport")
 SECTIONS = ("power", "unjudged_bounds", "tie_bounds", "routing", "groups")
 ROUTING_ROWS = ("routing_accuracy", "gate_efficiency", "gate")
 GROUP_MEANS = ("macro", "micro", "spread")  # score --group-by's means over the groups
+# the settings of score's resampling block compared as options (its drawn_for says which
+# of --routing and --html drew: their own options, not the evaluation's)
+RESAMPLING = ("seed", "samples")
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,10 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     options = dict(report.get("options") or {})
     options["trec_eval_semantics"] = report.get("trec_eval_semantics")
     options |= _routing_options(report.get("routing"))
+    # score --seed: the seed and resamples of --routing's and --html's intervals, where
+    # the call drew any (a report of no drawing records none: compared where both do)
+    resampling = report.get("resampling") or {}
+    options |= {f"resampling.{k}": resampling[k] for k in RESAMPLING if k in resampling}
     groups = report.get("groups")
     # score's grouped means came with --group-by (abaa549): a report that does not
     # record group_by (older ones) says what it grouped by in its groups

@@ -1,0 +1,67 @@
+"""diff of two reports whose settings differ in what the values beside them do not show:
+score's resampling (--seed of --routing's and --html's intervals) and a comparison's
+measures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT, diff_reports
+
+from trecbench.cli import run
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUN = str(ROOT / "runs" / "tfidf-word.run")
+
+
+@pytest.fixture
+def paged(tmp_path, capsys):
+    """A score report of the demo's run written with an --html page drawn with ``seed``
+    (none: no page, nothing drawn)."""
+
+    def report(name: str, seed: int | None) -> str:
+        path = str(tmp_path / f"{name}.json")
+        page = [] if seed is None else ["--html", str(tmp_path / f"{name}.html")]
+        seeded = [] if seed is None else ["--seed", str(seed)]
+        assert run(["score", "-m", "P.5", *page, *seeded, "--report", path, QRELS, RUN]) == 0
+        capsys.readouterr()
+        return path
+
+    return report
+
+
+def test_another_seed_of_the_page_is_an_option(paged, capsys):
+    """diff said "the evaluations are the same" of two reports recording seeds 0 and 3."""
+    a, b = paged("a", 0), paged("b", 3)
+    assert json.loads(open(b).read())["resampling"]["seed"] == 3
+    code, out = diff_reports(capsys, a, b)
+    assert code == 1
+    assert out.splitlines() == [
+        "likely cause: the options differ: resampling.seed 0 vs 3",
+        "option: resampling.seed 0 -> 3",
+    ]
+    code, out = diff_reports(capsys, a, b, "--format", "json")
+    assert json.loads(out)["options"] == {"resampling.seed": {"a": 0, "b": 3}}
+
+
+def test_other_resamples_are_an_option(paged, tmp_path, capsys):
+    a = paged("a", 0)
+    report = json.loads(open(a).read())
+    assert report["resampling"]["samples"] == 10000  # score's, as its --seed help says
+    report["resampling"]["samples"] = 2000
+    fewer = tmp_path / "fewer.json"
+    fewer.write_text(json.dumps(report))
+    code, out = diff_reports(capsys, a, str(fewer))
+    assert code == 1
+    cause = "likely cause: the options differ: resampling.samples 10000 vs 2000"
+    assert out.splitlines()[0] == cause
+
+
+def test_the_same_resampling_is_the_same(paged, capsys):
+    assert diff_reports(capsys, paged("a", 3), paged("b", 3)) == (
+        0,
+        "the evaluations are the same\n",
+    )
+    # a report of a call that drew nothing records no seed: nothing to differ in
+    assert diff_reports(capsys, paged("c", None), paged("d", 3))[0] == 0
