@@ -65,3 +65,44 @@ def test_the_same_resampling_is_the_same(paged, capsys):
     )
     # a report of a call that drew nothing records no seed: nothing to differ in
     assert diff_reports(capsys, paged("c", None), paged("d", 3))[0] == 0
+
+
+@pytest.fixture
+def compared(tmp_path, capsys):
+    """compare's reports (--format json) of the demo's two runs with the measures
+    ``measures``."""
+
+    def comparison(name: str, *measures: str) -> str:
+        runs = [str(ROOT / "runs" / f"{stem}.run") for stem in ("tfidf-word", "tfidf-char")]
+        asked = [arg for measure in measures for arg in ("-m", measure)]
+        assert run(["compare", QRELS, *runs, *asked, "--format", "json"]) == 0
+        path = tmp_path / f"{name}.json"
+        path.write_text(capsys.readouterr().out)
+        return str(path)
+
+    return comparison
+
+
+def test_a_comparisons_measures_are_named_not_its_options(compared, tmp_path, capsys):
+    """diff said "the options differ: better {...} vs {...}" of compare -m P.5 against
+    five measures: settings.better holds a direction per measure."""
+    a = compared("a", "P.5", "map", "ndcg", "recip_rank", "P.10")
+    b = compared("b", "P.5")
+    asked = json.loads(open(a).read())["settings"]["measures"]
+    (shared,) = json.loads(open(b).read())["settings"]["measures"]
+    only = [measure for measure in asked if measure != shared]
+    assert len(asked) == 5 and len(only) == 4
+    code, out = diff_reports(capsys, a, b)
+    assert code == 1
+    lines = out.splitlines()
+    cause = f"the measures asked for differ: {', '.join(only[:3])} and 1 more only in {a}"
+    assert lines[0] == f"likely cause: {cause}"
+    assert not any(line.startswith("option:") for line in lines)
+    # the direction of a measure both asked for is still an option
+    report = json.loads(open(b).read())
+    report["settings"]["better"][shared] = "lower"
+    lower = tmp_path / "lower.json"
+    lower.write_text(json.dumps(report))
+    code, out = diff_reports(capsys, a, str(lower))
+    better = f'option: better {{"{shared}": "higher"}} -> {{"{shared}": "lower"}}'
+    assert code == 1 and better in out.splitlines()

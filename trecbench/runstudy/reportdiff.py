@@ -269,6 +269,28 @@ def _recorded_changes(a: dict, b: dict) -> dict[str, tuple]:
     }
 
 
+# options of a value per measure: a comparison's settings.better (which way each is better)
+_PER_MEASURE = ("better",)
+
+
+def _of_shared_measures(a: ReportView, b: ReportView) -> tuple[dict, dict]:
+    """The two reports' options, those of a value per measure (:data:`_PER_MEASURE`) on
+    the measures both asked for: a measure only one asked for is said as a measure, not
+    as an option (compare -m P@5 against -m map)."""
+    shared = set(a.measures) & set(b.measures)
+    kept = []
+    for options in (a.options, b.options):
+        kept.append(
+            {
+                key: {m: v for m, v in value.items() if m in shared}
+                if key in _PER_MEASURE and isinstance(value, dict)
+                else value
+                for key, value in options.items()
+            }
+        )
+    return kept[0], kept[1]
+
+
 def _same_items(x: Any, y: Any) -> bool:
     return isinstance(x, list) and isinstance(y, list) and sorted(x) == sorted(y)
 
@@ -429,7 +451,7 @@ def diff_reports(
         message = f"this is {article} {b.kind}, {path_a} is not: only reports of one kind compare"
         raise InputError(path_b, 1, message)
     inputs = _recorded_inputs(_paired_inputs(a, b), a.options, b.options)
-    options = _recorded_changes(a.options, b.options)
+    options = _recorded_changes(*_of_shared_measures(a, b))
     versions = _changed(a.versions, b.versions)
     # the order of -m or of the runs given is no difference between the evaluations
     measures = (a.measures, b.measures) if set(a.measures) != set(b.measures) else None
