@@ -1,5 +1,6 @@
-"""diff of two score reports' grouped means (--strata, --group-by): the grouping is an
-option, the grouped values a section; an older report's grouping is read from its groups."""
+"""diff of two score reports' grouped means (--strata, --group-by), and of two
+comparisons' strata: the grouping is an option, the grouped values a section; an older
+report's grouping is read from its groups."""
 
 from __future__ import annotations
 
@@ -132,3 +133,39 @@ def test_each_group_is_named_as_score_prints_it(tmp_path, capsys):
     places = {line.split()[3] for line in out.splitlines() if line.startswith("groups: r P@5")}
     assert code == 1 and places <= printed
     assert {"a=b=c", "a%3Db=x", "a:macro", "a%3Db:macro"} <= places
+
+
+def test_a_comparisons_strata_that_differ_are_listed(tmp_path, capsys):
+    """compare --group-by's per-stratum means were not compared: of another sidecar diff
+    named the input and nothing of what it moved. They are the groups section, named as
+    score's are; a stratum only one report holds (de) is not compared with nothing."""
+    sidecar = json.loads(open(SIDECAR).read())
+    english = [
+        q for q, fields in sidecar["strata"]["queries"].items() if fields["language"] == "en"
+    ]
+    for fields in sidecar["strata"]["queries"].values():
+        fields["language"] = "en"
+    other = tmp_path / "one-language.sidecar.json"
+    other.write_text(json.dumps(sidecar))
+    runs = [str(ROOT / "runs" / f"{stem}.run") for stem in ("tfidf-word", "tfidf-char")]
+    paths = []
+    for name, strata in (("a", SIDECAR), ("b", str(other))):
+        assert run(["compare", QRELS, *runs, "-m", "P.5", "--strata", strata, "--group-by",
+                    "language", "--format", "json"]) == 0  # fmt: skip
+        (tmp_path / f"{name}.json").write_text(capsys.readouterr().out)
+        paths.append(str(tmp_path / f"{name}.json"))
+    code, out = diff_reports(capsys, *paths)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("likely cause: the strata sidecar (--strata) differs: ")
+    # the means recomputed from the reports' own per-topic values
+    per_query = [json.loads(open(path).read())["per_query"] for path in paths]
+    topics = list(per_query[1]["tfidf-word"])
+    assert len(english) == 28 and len(topics) == 56
+    for stem in ("tfidf-word", "tfidf-char"):
+        a = sum(per_query[0][stem][q]["P@5"] for q in english) / len(english)
+        b = sum(per_query[1][stem][q]["P@5"] for q in topics) / len(topics)
+        assert f"groups: {stem} P@5 language=en {a:.4f} -> {b:.4f}" in lines
+    assert "groups: n language=en 28 -> 56" in lines
+    assert not any("language=de" in line for line in lines)
+    assert diff_reports(capsys, paths[0], paths[0]) == (0, "the evaluations are the same\n")

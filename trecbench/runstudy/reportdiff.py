@@ -7,8 +7,8 @@ trecbench's or a library's version. Values differ when their printed text (four 
 as trec_eval prints them) differs: a run's mean, or its value on a topic both reports hold
 (a mean can stay while topics move); topics only one report holds are listed too, and so
 are the values of the sections beside the means (:data:`SECTIONS`: a comparison's power,
-unjudged bounds and tie bounds, score's unjudged and tie bounds and grouped means,
-either's routing metrics), whose options (``power.target``, ``unjudged_bounds``,
+unjudged bounds, tie bounds and strata's means, score's unjudged and tie bounds and
+grouped means, either's routing metrics), whose options (``power.target``, ``unjudged_bounds``,
 ``tie_bounds``, ``routing`` and ``routing.samples``, ``group_by``...) are compared with
 the others.
 """

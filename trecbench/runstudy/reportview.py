@@ -14,8 +14,8 @@ from ..errors import InputError
 KINDS = ("EvaluationReport", "BenchmarkReport")
 # the sections of values beside the means, by what the diff calls them: per run and
 # measure, a row of fields (compare --power, --unjudged-bounds, the tie bounds, score's
-# grouped means); the routing log's metrics (score --routing, a benchmark's), a row per
-# metric, of no run
+# grouped means, compare --group-by's strata); the routing log's metrics (score
+# --routing, a benchmark's), a row per metric, of no run
 SECTIONS = ("power", "unjudged_bounds", "tie_bounds", "routing", "groups")
 ROUTING_ROWS = ("routing_accuracy", "gate_efficiency", "gate")
 GROUP_MEANS = ("macro", "micro", "spread")  # score --group-by's means over the groups
@@ -230,6 +230,7 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
         "unjudged_bounds": (report.get("unjudged_bounds") or {}).get("rows"),
         "tie_bounds": ties if settings.get("tie_bounds") else None,
         "routing": _routing_rows(routing),
+        "groups": _strata_rows(report.get("results", [])),
     }
     return ReportView(
         path,
@@ -278,6 +279,29 @@ def _group_rows(groups: dict | None) -> list[dict] | None:
             for name, values in parts:
                 for measure, value in values.items():
                     rows.setdefault((run, measure), {"run": run, "measure": measure})[name] = value
+    return list(rows.values())
+
+
+def _strata_rows(results: list[dict]) -> list[dict] | None:
+    """compare --group-by's sections beside the one of all topics as the ``groups``
+    section's rows, as score's grouped means are (:func:`_group_rows`): per run and
+    measure a field per stratum (``lang=de``) and per macro mean (``lang:macro``), its
+    mean; and a row ``n`` of no run, each stratum's topics (every run's)."""
+    from ..escaping import group_place
+
+    parts = [r for r in results if r.get("kind") in ("macro", "stratum")]
+    if not parts:
+        return None
+    rows: dict[tuple[str | None, str], dict[str, Any]] = {}
+    for part in parts:
+        by = part["field"]
+        name = group_place(by, "group", part["value"]) if part["kind"] == "stratum" else None
+        name = name or group_place(by, "macro")
+        for row in part.get("summary", []):
+            key = (row["run"], row["measure"])
+            rows.setdefault(key, {"run": key[0], "measure": key[1]})[name] = row.get("mean")
+        if part["kind"] == "stratum":
+            rows.setdefault((None, "n"), {"run": None, "measure": "n"})[name] = part["topics"]
     return list(rows.values())
 
 
