@@ -411,6 +411,27 @@ def _direct(runs, norm: str, weights) -> dict:
     return fused
 
 
+def test_an_in_memory_run_given_twice_is_refused_as_a_file_is():
+    # the API fused a DataFrame, dict or records with itself (or a copy) at double weight
+    # without a word, where a file given twice, or a copy of it, is refused
+    import pandas as pd
+
+    frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
+    as_dict = {"1": {"a": 1.0, "b": 0.5}}
+    said = (
+        "this run holds the rows of run1 (a copy); to weigh a run more, give it a weight (weights="
+    )
+    for runs in ([frame, frame], [frame, frame.copy()], [as_dict, as_dict]):
+        with pytest.raises(UsageError) as refused:
+            trecbench.fuse(runs, "combsum", norm="none")
+        assert str(refused.value).startswith(f"run2: {said}")
+    with pytest.raises(UsageError, match=r"^second: this run holds the rows of first \(a copy\)"):
+        trecbench.fuse({"first": frame, "second": frame.copy()}, "rrf")
+    # other rows, or a tag of its own, are another run
+    other = frame.assign(score=[1.0, 2.0])
+    assert len(trecbench.fuse([frame, other], "combsum", norm="none")) == 2
+
+
 # fused scores beyond float32's range tie there, warned of (a test of its own): the values
 # and order are what is checked here
 @pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
@@ -428,6 +449,12 @@ def test_fused_order_and_scores_on_extreme_inputs_match_a_direct_computation(nor
         assert score == pytest.approx(float(direct[qid, docno]), rel=1e-12, abs=1e-300)
 
 
+def _twice(run: dict) -> list[dict]:
+    """``run`` and itself with a topic of its own: fused as itself twice on every other
+    topic (the same rows twice are refused as one run given twice)."""
+    return [run, {**run, "another": {"x": 1.0}}]
+
+
 def _float32(value) -> np.float32:
     with np.errstate(over="ignore"):  # beyond float32: inf, a tie, as trec_eval ranks it
         return np.float32(float(value))
@@ -440,11 +467,11 @@ def _desc(text: str) -> list[int]:
 @pytest.mark.parametrize(
     ("runs", "kwargs"),
     [
-        ([{"q": {"a": 1.0, "b": 2.0}}] * 2, {"method": "combsum", "weights": [1e308, 1e308]}),
-        ([{"q": {"a": 1e308, "b": 2.0}}] * 2, {"method": "combsum", "norm": "none"}),
-        ([{"q": {"a": 1e308, "b": 2.0}}] * 2, {"method": "combmnz", "norm": "none"}),
+        (_twice({"q": {"a": 1.0, "b": 2.0}}), {"method": "combsum", "weights": [1e308, 1e308]}),
+        (_twice({"q": {"a": 1e308, "b": 2.0}}), {"method": "combsum", "norm": "none"}),
+        (_twice({"q": {"a": 1e308, "b": 2.0}}), {"method": "combmnz", "norm": "none"}),
         ([{"q": {"a": -1e300, "b": -2e300}}], {"method": "combsum", "norm": "max"}),
-        ([{"q": {"a": 1.0}}] * 2, {"method": "rrf", "weights": [1e308, 1e308], "k": 0}),
+        (_twice({"q": {"a": 1.0}}), {"method": "rrf", "weights": [1e308, 1e308], "k": 0}),
     ],
 )
 def test_a_fused_score_beyond_a_double_is_refused_not_written(runs, kwargs):
@@ -535,7 +562,7 @@ def test_fused_scores_beyond_float32_that_tie_against_their_order_are_flagged(tm
         # within float32's range
         ([{"q": {"a": 2e37, "b": 1.5e37}}, {"q": {"a": 2e37, "b": 2e37}}], {"norm": "none"}),
         # beyond it, but the tied scores are equal: the ranking written contradicts nothing
-        ([{"q": {"a": 2e38, "b": 2e38}}] * 2, {"norm": "none"}),
+        (_twice({"q": {"a": 2e38, "b": 2e38}}), {"norm": "none"}),
         # beyond it, tied, but docno order is the scores' order
         ([{"q": {"b": 2e38, "a": 1.5e38}}, {"q": {"b": 2e38, "a": 2e38}}], {"norm": "none"}),
     ],
@@ -677,8 +704,12 @@ def test_fused_scores_float32_reads_as_zero_against_their_order_are_flagged():
 
     run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
     with pytest.warns(ParameterDomainWarning) as said:
-        fused = trecbench.fuse([run, run], "combsum", norm="none", weights=[1e-50, 1e-50])
-    assert list(fused["docno"]) == ["c", "b", "a"]  # trec_eval 9.x's order of equal scores
+        fused = trecbench.fuse(_twice(run), "combsum", norm="none", weights=[1e-50, 1e-50])
+    assert list(fused["docno"][fused["qid"] == "q"]) == [
+        "c",
+        "b",
+        "a",
+    ]  # trec_eval 9.x's order of equal scores
     assert str(said[0].message).startswith(
         "fused scores within float32's smallest normal value (±1.2e-38) tie at float32 (as 0)"
     )
@@ -686,7 +717,7 @@ def test_fused_scores_float32_reads_as_zero_against_their_order_are_flagged():
                                          "min-max or a rank-based method (rrf)")  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # tiny, but float32 keeps them apart: no warning
-        trecbench.fuse([run, run], "combsum", norm="none", weights=[1e-30, 1e-30])
+        trecbench.fuse(_twice(run), "combsum", norm="none", weights=[1e-30, 1e-30])
 
 
 @pytest.mark.parametrize(

@@ -1097,7 +1097,7 @@ def test_a_run_dicts_topic_without_documents_is_warned_of():
         warnings.simplefilter("error", InputWarning)
         trecbench.evaluate(qrels, {"q2": {"d3": 0.5}, "q9": {}}, ["P_5"])  # q9: no qrels topic
         trecbench.load_run(run)
-        trecbench.fuse([run, run])
+        trecbench.fuse([run, {**run, "q3": {"d5": 1.0}}])  # the same run twice is refused
     import pytrec_eval
 
     theirs = pytrec_eval.RelevanceEvaluator(qrels, {"P_5"}).evaluate(run)

@@ -168,6 +168,8 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
 
 
 _WEIGH_INSTEAD = f"to weigh a run more, give it a weight (-w, with {', '.join(WEIGHTED)})"
+# the Python API's words for it (fuse's and optimize_fusion's runs not read from files)
+_WEIGH_INSTEAD_API = f"to weigh a run more, give it a weight (weights=, with {', '.join(WEIGHTED)})"
 
 
 def check_distinct_files(runs, others: Sequence = ()) -> None:
@@ -187,9 +189,10 @@ def check_distinct_files(runs, others: Sequence = ()) -> None:
 
 def ranked_tables(runs, progress: Progress | None = None, names=None) -> list[pa.Table]:
     """Each of ``runs`` (a list, named in errors by ``names`` or run1, run2...) as
-    :func:`ranked_table` gives it, each read once; a run file given twice, or a copy of one
-    (plain or compressed: the same rows, tags included), is refused, as the same run fused
-    with itself. ``progress(label, done, total)``: the bytes of each file read."""
+    :func:`ranked_table` gives it, each read once; a run given twice, or a copy of one
+    (a file plain or compressed, a DataFrame, dict or records: the same rows, tags
+    included), is refused, as the same run fused with itself. ``progress(label, done,
+    total)``: the bytes of each file read."""
     from .evaluation import load
     from .evaluation.integer_ids import refuse_lost_zeros_among
     from .inputs import held
@@ -197,19 +200,18 @@ def ranked_tables(runs, progress: Progress | None = None, names=None) -> list[pa
     check_distinct_files(runs)
     names = [one_line(str(run)) if isinstance(run, (str, os.PathLike)) else f"run{i + 1}"
              if names is None else names[i] for i, run in enumerate(runs)]  # fmt: skip
-    tables, files = [], {}  # files: index of a run read from a file -> its name
+    tables, said = [], []  # said: each run as its errors name it (a file by its path)
     for run, name in zip(runs, names, strict=True):
         with held.naming(run, name):  # as trecbench.naming.run_names names it
             loaded = load(run, "run", progress=progress)
             table = carry_integer_ids(loaded.table, rank_loaded(loaded).table())
-        if isinstance(run, (str, os.PathLike)):
-            twin = next((i for i in files if same_rows(tables[i], table)), None)
-            if twin is not None:
-                raise UsageError(
-                    f"{one_line(loaded.origin)}: this run holds the rows of "
-                    f"{one_line(files[twin])} (a copy); {_WEIGH_INSTEAD}"
-                )
-            files[len(tables)] = loaded.origin
+        from_file = isinstance(run, (str, os.PathLike))
+        said.append(one_line(loaded.origin) if from_file else name)
+        twin = next((i for i, other in enumerate(tables) if same_rows(other, table)), None)
+        if twin is not None:
+            instead = _WEIGH_INSTEAD if from_file else _WEIGH_INSTEAD_API
+            said_twice = f"{said[-1]}: this run holds the rows of {said[twin]} (a copy)"
+            raise UsageError(f"{said_twice}; {instead}")
         tables.append(table)
     refuse_lost_zeros_among(tables, names)
     return tables
@@ -574,8 +576,8 @@ def fuse(
 
     >>> fused = fuse(["lexical.run", "vector.run"], "rrf", k=60, depth=100)  # doctest: +SKIP
     """
-    check_run_tag(tag)  # before the runs are read
     sources, names = split_runs(runs)
+    checked_settings(method, norm, k, weights, len(sources), depth, tag)  # before reading
     tables = ranked_tables(sources, progress, names)
     settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
     return run_frame(fuse_tables(tables, method, **settings, progress=progress))
