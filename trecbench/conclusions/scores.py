@@ -147,7 +147,7 @@ def topic_scores(
     )
     evaluation.refuse_summaries("power and agreement are")
     topics = sorted(evaluation.qrels_topics)
-    shown, values = _values(evaluation, list(named), topics)
+    shown, values = _in_asked_order(evaluation, *_values(evaluation, list(named), topics))
     present = _present(evaluation, list(named), topics)
     _refuse_not_finite(values, present, list(named), shown, topics)
     warnings = tuple(
@@ -208,6 +208,24 @@ def _missing_topics(
                 "trec_eval -c"
             )
     return tuple(warnings)
+
+
+def _in_asked_order(evaluation, shown: tuple[str, ...], values: np.ndarray) -> tuple:
+    """``(shown, values)`` with the measures in the order they were asked: evaluate puts
+    trec_eval's names in trec_eval's printing order (``-m P.5 -m map``: map first), but
+    agreement's earlier measure is the reference, whatever its spelling. A measure of
+    several values (``P.5,10``) keeps its values' order."""
+    asked = list(evaluation.measures)
+
+    def position(column) -> int:
+        return asked.index(column.measure) if column.measure in asked else len(asked)
+
+    at: dict[str, int] = {}
+    for column in evaluation.columns:
+        if column.per_query:
+            at.setdefault(column.display, position(column))
+    order = sorted(range(len(shown)), key=lambda i: at[shown[i]])
+    return tuple(shown[i] for i in order), values[:, :, order]
 
 
 def _values(evaluation, runs: list[str], topics: list[str]) -> tuple[tuple[str, ...], np.ndarray]:
