@@ -470,9 +470,15 @@ def _tukey_reference(values: np.ndarray, samples: int, seed: int) -> list[list[f
         means = [total / n for total in sums]
         ranges.append(max(means) - min(means))
     means = [sum(row[r] for row in rows) / n for r in range(k)]
+    # the same permutation of every topic keeps the range: of the k!^n permutations at
+    # least k! reach the observed one, and no sampled p goes below that exact floor
+    floor = math.factorial(k) / math.factorial(k) ** n
     return [
         [
-            (sum(g >= abs(means[i] - means[j]) - 1e-9 for g in ranges) + 1) / (samples + 1)
+            max(
+                floor,
+                (sum(g >= abs(means[i] - means[j]) - 1e-9 for g in ranges) + 1) / (samples + 1),
+            )
             for j in range(k)
         ]
         for i in range(k)

@@ -185,14 +185,23 @@ def smallest_p(name: str, topics: int, samples: int, runs: int = 2) -> float:
     randomisation test with ``2**topics > samples``, Tukey HSD) cannot go below
     ``1 / (samples + 1)`` either.
     """
-    test = get(name)
     if topics < 2:
         return 1.0
-    if test.family_wise:
-        exact = _one_over_power(math.factorial(max(runs, 2)), topics - 1)
-    else:
-        exact = 2.0 ** (1 - topics)
+    exact = exact_smallest_p(name, topics, runs)
     return max(exact, 1 / (samples + 1)) if samples_drawn(name, topics, samples) else exact
+
+
+def exact_smallest_p(name: str, topics: int, runs: int = 2) -> float:
+    """The smallest p the exact permutation distribution of test ``name`` gives over
+    ``topics`` topics (at least 1): Tukey HSD's ``k! / k!**topics`` over ``k`` runs, any
+    other test's ``2 / 2**topics`` (the exact sign-flip test's). A test that samples
+    that distribution clips its p there (:func:`trecbench.stats.randomization_test`,
+    :func:`trecbench.tukey.tukey_hsd`): ``(count + 1) / (samples + 1)`` can fall below it
+    when ``samples + 1`` exceeds the number of distinct permutations over that bound's
+    numerator, and a p below it cannot be right."""
+    if get(name).family_wise:
+        return _one_over_power(math.factorial(max(runs, 2)), topics - 1)
+    return 2.0 ** (1 - topics)
 
 
 def _one_over_power(base: int, exponent: int) -> float:

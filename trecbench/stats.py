@@ -20,7 +20,8 @@ Conventions (documented because tools differ):
   ``2**n`` sign patterns is enumerated and ``p = count / 2**n`` (exact; ``count``
   includes the observed pattern and its mirror image, so ``p >= 2 / 2**n``); otherwise
   ``p = (count + 1) / (samples + 1)`` over sampled patterns (the +1 counts the observed
-  pattern, so the Monte Carlo p-value is never 0).
+  pattern, so the Monte Carlo p-value is never 0), but never below the exact test's
+  ``2 / 2**n``, which it can undercut when ``samples + 1 > 2**(n - 1)``: clipped there.
 * Paired t-test: two-sided, the same formula as ``scipy.stats.ttest_rel``. When the
   differences do not vary (all equal, or all 0) the statistic is undefined and so is p
   (NaN; scipy returns an infinite t and p = 0, or NaN). With a single query p is NaN.
@@ -200,7 +201,12 @@ def randomization_test(
         count += (np.abs(exact_sums.sums(parts, signs)) >= observed).sum(axis=0)
         if progress is not None:
             progress(samples * (start + size) // patterns, samples)
-    return count / patterns if exact else (count + 1) / (samples + 1)
+    if exact:
+        return count / patterns
+    # no p below the exact test's smallest, 2/2^n, which (count + 1) / (samples + 1) can
+    # undercut when samples + 1 > 2^(n-1) and no draw is as extreme as the observed signs
+    floor = statistical_tests.exact_smallest_p("randomization", n)
+    return np.maximum((count + 1) / (samples + 1), floor)
 
 
 def _t_p(t: np.ndarray, df) -> np.ndarray:

@@ -7,7 +7,9 @@ Each of ``samples`` draws permutes the runs' values within every topic (the null
 hypothesis: the runs are exchangeable on each topic) and records the largest minus the
 smallest mean. A pair's p is ``(count + 1) / (samples + 1)``, ``count`` the draws whose
 range is at least the pair's observed ``|mean_i - mean_j|``: the observed assignment counts
-as one draw, so p is never 0. As every pair is compared with the same maximum, the
+as one draw, so p is never 0; nor is it below the exact permutation distribution's smallest
+p, ``k! / k!**topics`` over ``k`` runs (the same permutation of every topic keeps every
+range): a sampled p below it is clipped there. As every pair is compared with the same maximum, the
 p-values hold for the family of all pairs of runs (no further correction). Seeded:
 ``numpy.random.default_rng([seed, 3])`` (:data:`trecbench.stats.TUKEY_STREAM`).
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .statistical_tests import exact_smallest_p
 from .stats import TUKEY_STREAM, Paired, Progress, as_matrix, generator
 
 
@@ -86,7 +89,10 @@ def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.
     tolerance = 1e-9 * max(float(np.abs(matrix).mean()), 1e-300)
     count = samples - np.searchsorted(ranges, gaps - tolerance, side="left")
     given = np.argsort(order)  # column j of the input is column given[j] of the draws'
-    return ((count + 1) / (samples + 1))[np.ix_(given, given)]
+    # no p below the exact distribution's smallest, k!/k!^n: (count + 1) / (samples + 1)
+    # is (1/41 with 40 draws, 2 runs and 5 topics against the exact 2/2^5)
+    floor = exact_smallest_p("tukey", n, matrix.shape[1])
+    return np.maximum((count + 1) / (samples + 1), floor)[np.ix_(given, given)]
 
 
 def tukey_pairs(paired: Paired) -> np.ndarray:
