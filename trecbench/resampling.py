@@ -166,7 +166,7 @@ def refuse_interval(samples: int, confidence: float) -> None:
     which leave a tail without one (:mod:`trecbench.resampling_bounds`)."""
     if not 0 < confidence < 1:
         raise ValueError("confidence must be between 0 and 1")
-    refuse_too_few(samples, 1 - confidence, interval=True)
+    refuse_too_few(samples, 1 - confidence, interval=True, confidence=confidence)
 
 
 def percentile_interval(

@@ -39,6 +39,12 @@ from fractions import Fraction
 from .errors import TooFewSamplesError, UsageError
 from .plurals import exact_percent
 
+# the smallest confidence level: alpha = 1 - confidence is rounded to 12 decimal places,
+# and below this it is 1 (under 5e-13) or 1 - 1e-12, which every p-value below 1 is below
+# (1e-300 was taken, printed as a 300-digit percentage); the other end, alpha under 1e-12,
+# is refused with the resamples (refuse_too_few)
+MIN_CONFIDENCE = 1e-12
+
 
 def _exact(alpha: float) -> Fraction:
     return Fraction(repr(round(float(alpha), 12)))
@@ -56,12 +62,17 @@ def p_value_samples(alpha: float) -> int:
     return math.floor(1 / _exact(alpha))
 
 
-def refuse_too_few(samples, alpha: float, *, interval: bool, test: str | None = None) -> None:
+def refuse_too_few(
+    samples, alpha: float, *, interval: bool, test: str | None = None, confidence=None
+) -> None:
     """Refuse ``samples`` that is not a positive integer
     (:class:`~trecbench.errors.UsageError`), or fewer than a percentile interval at level
     ``1 - alpha`` (with ``interval``) or the resampled p-values of ``test`` (a name of
     :mod:`trecbench.statistical_tests`; None or a test that does not resample: no bound)
-    need (:class:`~trecbench.errors.TooFewSamplesError`)."""
+    need (:class:`~trecbench.errors.TooFewSamplesError`). ``confidence``: the interval's
+    level as given, which a refusal prints (default ``1 - alpha`` at 12 decimal places,
+    computed exactly: 1 - 0.93 is 0.07000000000000006, whose complement 0.9299999999999999
+    was printed 92.99999999999999%)."""
     from . import statistical_tests
 
     if not isinstance(samples, numbers.Integral) or isinstance(samples, bool) or samples < 1:
@@ -72,9 +83,10 @@ def refuse_too_few(samples, alpha: float, *, interval: bool, test: str | None = 
             f"alpha = {float(alpha):.3g} is 0 at 12 decimal places: no number of resamples "
             "reaches it (alpha, or 1 - confidence, must be at least 1e-12)"
         )
+    shown = float(1 - _exact(alpha)) if confidence is None else confidence
     if interval and samples < interval_samples(alpha):
         raise TooFewSamplesError(
-            f"{samples:,} resamples are too few for a {exact_percent(float(1 - level))} percentile "
+            f"{samples:,} resamples are too few for a {exact_percent(shown)} percentile "
             f"interval (alpha = {level:g}): each tail of alpha/2 must hold a resample, so "
             f"it needs 2/alpha = {interval_samples(alpha):,} or more"
         )

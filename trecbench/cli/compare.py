@@ -12,6 +12,7 @@ import click
 
 from .. import extras, statistical_tests
 from ..errors import UsageError
+from ..resampling_bounds import MIN_CONFIDENCE
 from ..text_bytes import utf8
 from .evaluation_options import (
     compare_memory_option,
@@ -225,7 +226,7 @@ def _drawn(outdir, plots: bool) -> bool:
 )
 @click.option(
     "--confidence",
-    type=FiniteFloat(0, 1, min_open=True, max_open=True),
+    type=FiniteFloat(MIN_CONFIDENCE, 1, max_open=True),  # below it alpha is 1 (resampling_bounds)
     default=0.95,
     show_default=True,
     help="Level of the confidence intervals; 1 - confidence is the significance level.",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .. import statistical_tests, stats
 from ..errors import UsageError
-from ..resampling_bounds import refuse_too_few
+from ..resampling_bounds import MIN_CONFIDENCE, refuse_too_few
 
 MISSING = ("zero", "drop")
 ALL = "all"  # label of the section over all topics
@@ -74,9 +74,21 @@ class StatsSettings:
                 raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
         if not isinstance(self.confidence, numbers.Real) or not 0 < self.confidence < 1:
             raise UsageError(f"confidence must be between 0 and 1, not {self.confidence!r}")
+        if self.confidence < MIN_CONFIDENCE:  # alpha 1 (1e-300 printed 300 digits of it)
+            raise UsageError(
+                f"confidence {self.confidence!r} is below {MIN_CONFIDENCE:g}: alpha = 1 - "
+                "confidence, kept to 12 decimal places, would be 1 or within 1e-12 of it, "
+                "and every p-value below 1 significant"
+            )
         # every comparison has percentile intervals at the confidence, whatever the test;
         # alpha as given, not self.alpha: a refusal shows it, and rounded it can read 0.0
-        refuse_too_few(self.samples, 1 - self.confidence, interval=True, test=self.test)
+        refuse_too_few(
+            self.samples,
+            1 - self.confidence,
+            interval=True,
+            test=self.test,
+            confidence=self.confidence,
+        )
         if self.missing not in MISSING:
             known = ", ".join(MISSING)
             raise UsageError(f"unknown missing policy {self.missing!r}; choose one of {known}")
