@@ -269,34 +269,42 @@ def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
 def _evaluate_in_parts(table, name: str, path, plan: _Plan, tie_bounds, lines, counted):
     """A run held whole scored as a file read in blocks is (:func:`_evaluate_blocks`,
     trec_eval 9.0.8's reading without -R, -Z or -D): in blocks of whole topics of about
-    ``lines`` lines (a topic's lines in their order, its line numbers kept), telling
-    ``counted`` (None: nothing) ``("scoring topics", topics scored, topics)`` first and
-    after each, as a file's blocks tell it (here with their total: an ETA); ``(result,
-    columns, flags)``."""
+    ``lines`` lines (:func:`_scored_in_parts`), telling ``counted`` (None: nothing)
+    ``("scoring topics", topics scored, topics)`` first and after each, as a file's blocks
+    tell it (here with their total: an ETA); ``(result, columns, flags)``."""
+    runid = table.column("tag")[table.num_rows - 1].as_py()
+    tell = counted or (lambda *_: None)
+    blocks = list(_scored_in_parts(table, plan, tie_bounds, lines, tell))
+    return run_result(blocks, name, path, runid, plan, tie_bounds)
+
+
+def _scored_in_parts(table, plan: _Plan, tie_bounds, lines: int, tell, before: int = 0):
+    """The blocks (:func:`score_block`) of ``table``, which holds whole topics, in parts
+    of whole topics of about ``lines`` lines (a topic's lines in their order, their line
+    numbers kept), ``tell("scoring topics", before + topics scored, before + topics)``
+    after each: one vectorised call for all of a large table's topics would tell nothing
+    until it is over (a scattered run of 2M lines: 6 s)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     from .. import arrow
 
-    runid = table.column("tag")[table.num_rows - 1].as_py()
     if "line" not in table.column_names:  # a regular file's: row i is line i + 1
         table = table.append_column("line", pa.array(np.arange(1, table.num_rows + 1)))
     order = pc.sort_indices(table.column("qid"))  # stable: a topic's lines keep their order
     starts = arrow.stretches(table.column("qid").take(order))[0].tolist()
-    rows = table.num_rows
-
-    blocks, topics, first = [], 0, 0
-    tell = counted or (lambda *_: None)
-    tell("scoring topics", 0, len(starts))  # timed from here, not from the first block
+    rows, total = table.num_rows, before + len(starts)
+    topics, first = before, 0
+    tell("scoring topics", topics, total)  # all known: a bar with an ETA
     for start in [*starts[1:], rows]:
         if start - first >= lines or start == rows:
             part = table.take(order.slice(first, start - first))
-            blocks.append(score_block(part, plan, tie_bounds))
-            topics += len(blocks[-1].run_qids)
-            tell("scoring topics", topics, len(starts))  # all known: a bar with an ETA
+            block = score_block(part, plan, tie_bounds)
+            topics += len(block.run_qids)
+            yield block
+            tell("scoring topics", topics, total)
             first = start
-    return run_result(blocks, name, path, runid, plan, tie_bounds)
 
 
 def _evaluate_blocks(
@@ -305,7 +313,10 @@ def _evaluate_blocks(
     """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
     next block read while one is scored; ``(result, columns, flags, warnings)``.
     ``ahead``: its reading, started earlier (:func:`_blocks_ahead`); ``counted``: told
-    ``("scoring topics", topics scored, None)`` after each block."""
+    ``("scoring topics", topics scored, topics)`` from the start and after each block (the
+    topics :meth:`~trecbench.inputs.blocks.RunBlocks.topics_expected`: known once a
+    spill is written, else estimated from the bytes read); a block larger than a block's
+    lines (a scattered run held whole) is scored in parts, telling them."""
     from ..inputs.blocks import RESTART
 
     if ahead is None:
@@ -314,13 +325,25 @@ def _evaluate_blocks(
         ahead.blocks.resize(budget.whole_lines, budget.spill_lines)
     blocks = ahead.blocks
     scored: list[_Block] = []
-    topics = 0
+    topics = lines = 0
+    tell = counted or (lambda *_: None)
+    tell("scoring topics", 0, None)  # timed from the start, not from the first block
     for block in ahead.tables:
         if block is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
-            topics = 0
+            topics = lines = 0
             continue
         refuse_lost_zeros(plan.truth.table, plan.truth.path, block.table, path)
+        if block.stretches is None and block.table.num_rows > budget.block_lines:
+            # a scattered run held whole: one call for all its topics would tell nothing
+            lines += block.table.num_rows
+            parts = _scored_in_parts(
+                block.table, plan, tie_bounds, budget.block_lines, tell, topics
+            )
+            for part in parts:
+                scored.append(part)
+                topics += len(part.run_qids)
+            continue
         scored.append(
             score_block(
                 block.table,
@@ -330,10 +353,10 @@ def _evaluate_blocks(
                 docno_hashes=block.docno_hashes,
             )
         )
+        lines += block.table.num_rows
         del block
-        if counted is not None:
-            topics += len(scored[-1].run_qids)
-            counted("scoring topics", topics, None)
+        topics += len(scored[-1].run_qids)
+        tell("scoring topics", topics, blocks.topics_expected(lines, topics))
     if not blocks.record["lines"]:
         raise InputError(path, None, "empty run file")
     try:

@@ -123,6 +123,10 @@ class RunBlocks:
         self.warnings: list[str] = []
         self.ir_metadata: dict[str, Any] | None = None  # set by the format's block reader
         self.spilled = False  # whether the topics came through a spill
+        # the run's topics, once all its lines are read before its blocks are scored (a
+        # spill, or a scattered run held as one block): the total of a bar of topics
+        self.topics: int | None = None
+        self._lines_estimate: Callable[[], int] | None = None  # while read in one pass
         # whether the lines are the file's rows (Parquet's: tables.lines_are_rows), which
         # errors then cite; told by the tables read (_pieces)
         self.lines_are_rows = True
@@ -153,14 +157,17 @@ class RunBlocks:
         with Source(self.path, self.progress) as source:
             counts = Counts()
             pieces = self._pieces(source, counts)
+            self._lines_estimate = partial(counts.lines_estimate, source)
             try:
                 yield from _topic_blocks(pieces, self.rows, _near_end(source, counts, self.rows))
             except NotContiguous:
                 yield RESTART  # the blocks yielded so far are void
                 pieces.close()  # its reader stops before the file is read again
                 counts = Counts()
+                self._lines_estimate = None  # all lines are read before a block comes
                 tables = (piece.table for piece in self._pieces(source, counts))
-                for table in self._scattered(tables, partial(counts.lines_estimate, source)):
+                estimate = partial(counts.lines_estimate, source)
+                for table in self._scattered(tables, estimate, lambda: len(counts.qids)):
                     yield Block(table)
             file_record = source.record()
         self.runid = counts.last_tag
@@ -168,12 +175,13 @@ class RunBlocks:
         self.record |= recorded(self.ir_metadata)
 
     def _scattered(
-        self, tables: Iterator[pa.Table], estimate: Callable[[], int]
+        self, tables: Iterator[pa.Table], estimate: Callable[[], int], topics: Callable[[], int]
     ) -> Iterator[pa.Table]:
         """A run whose topics come in several stretches: one block if it has at most
         ``whole_rows`` lines, else through a spill; ``estimate()``: the file's lines, told
         from those read so far (asked once they are many: the reader's threads read
-        ahead of the lines counted, which misleads an early guess)."""
+        ahead of the lines counted, which misleads an early guess); ``topics()``: the
+        topics read so far, :attr:`topics` once every line is read."""
         held: deque[pa.Table] = deque()
         lines = 0
         for table in tables:
@@ -182,6 +190,7 @@ class RunBlocks:
             if lines > self.whole_rows:
                 break
         else:
+            self.topics = topics()
             if held:
                 yield _concat(list(held))
             return
@@ -189,7 +198,21 @@ class RunBlocks:
         # read back (they are most of what the budget allows)
         del table
         self.spilled = True
-        yield from self._spilled(itertools.chain(_emptied(held), tables), max(estimate(), lines))
+        spilled = self._spilled(itertools.chain(_emptied(held), tables), max(estimate(), lines))
+        for block in spilled:
+            self.topics = topics()  # all read (written to the spill) before the first block
+            yield block
+
+    def topics_expected(self, lines: int, topics: int) -> int | None:
+        """The run's topics for a bar of those scored (``topics`` of them, in ``lines``
+        lines): :attr:`topics` when known, else, while the file is read in one pass, as
+        many more as its lines not yet scored would hold at the same rate (an ETA from
+        the bytes read); None when there is nothing to tell it from."""
+        if self.topics is not None:
+            return self.topics
+        if self._lines_estimate is None or not lines:
+            return None
+        return max(topics, -(-topics * self._lines_estimate() // lines))
 
     def _pieces(self, source: Source, counts: Counts) -> Iterator[_Piece]:
         """The run's rows from its start, in typed tables (:attr:`columns`) with their
