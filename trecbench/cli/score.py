@@ -187,7 +187,8 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     help="Score each run on a Dask cluster (the scheduler's address, or local:N for N local "
     "worker processes): typed and shuffled by topic on the workers, averaged here; the "
     "output is the same. A RUN may then be a quoted glob of Parquet or TREC files "
-    "(together one run). Needs trecbench[dask].",
+    "(together one run); --memory and --jobs are refused with it (the workers bound "
+    "their own memory). Needs trecbench[dask].",
 )
 @click.option(
     "--routing",
@@ -278,6 +279,7 @@ def score(
     from ..renderers.score import ScoreView, groups_json, render_score
 
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
+    _check_dask(dask_address, memory, jobs)
     runs = _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth)
     _check_seed(routing, html_page)
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
@@ -353,6 +355,19 @@ def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_d
 
         check_drill_depth(html_depth, "html_depth")
     return runs
+
+
+def _check_dask(dask_address, memory, jobs) -> None:
+    """--memory or --jobs given with --dask is refused, as an option taken and unused is
+    elsewhere: they bound and share out the scoring in this process, which --dask hands
+    to the cluster's workers (it was ignored, exit 0, nothing said)."""
+    from ..errors import UsageError
+
+    if dask_address is not None and (memory is not None or jobs is not None):
+        raise UsageError(
+            "--memory and --jobs bound the scoring in this process; --dask scores the runs "
+            "on the cluster's workers: give neither with --dask"
+        )
 
 
 def _check_seed(routing, html_page) -> None:

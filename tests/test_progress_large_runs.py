@@ -1,0 +1,70 @@
+"""What a run scored in blocks tells ``progress`` (reviewer 402): a scattered run held
+whole is scored in parts on a bar with its total, a spilled or streamed run's topics have
+a total (an ETA), every job is timed from its start (it tells 0 done first), and --dask
+refuses --memory and --jobs, which it would ignore."""
+
+from __future__ import annotations
+
+import pytest
+
+from trecbench import evaluate, memory
+
+TOPICS, DOCS = 6, 20
+
+
+def _write(tmp_path, scattered: bool):
+    lines = [f"q{t} Q0 d{d} {d + 1} {100 - d} tag\n" for t in range(TOPICS) for d in range(DOCS)]
+    if scattered:  # the topics in turns: each in DOCS stretches
+        lines = [lines[t * DOCS + d] for d in range(DOCS) for t in range(TOPICS)]
+    (tmp_path / "run").write_text("".join(lines))
+    judged = [f"q{t} 0 d{d} {(d + t) % 3}\n" for t in range(TOPICS) for d in range(0, DOCS, 2)]
+    (tmp_path / "qrels").write_text("".join(judged))
+    return str(tmp_path / "qrels"), str(tmp_path / "run")
+
+
+def _scored(qrels, run, mib, calls=None):
+    told = None if calls is None else lambda *call: calls.append(call)
+    result = evaluate(qrels, run, ["official"], memory=mib, progress=told)
+    topics = [call[1:] for call in calls or () if call[0] == "scoring topics"]
+    return result.to_long(per_query=True).to_dict("records"), topics
+
+
+@pytest.mark.parametrize(
+    ("scattered", "mib"),
+    [(True, 4096), (True, 1), (False, 4096)],
+    ids=["scattered-held-whole", "scattered-spilled", "streamed"],
+)
+def test_a_run_in_blocks_tells_its_topics_with_a_total(tmp_path, monkeypatch, scattered, mib):
+    qrels, run = _write(tmp_path, scattered)
+    expected, _ = _scored(qrels, run, None)  # scored as one block: the same numbers
+    monkeypatch.setattr(memory, "BLOCK_LINES", 2 * DOCS)  # two topics a block
+    assert memory.Budget(mib).in_blocks(run)
+    got, topics = _scored(qrels, run, mib, [])
+    assert got == expected
+    # timed from the start (told 0 done first), then scored in several steps, each with
+    # the total: the held-whole run told nothing until it was over, "6 topics" with no total
+    assert topics[0][0] == 0 and topics[-1] == (TOPICS, TOPICS)
+    steps = [call for call in topics if call[0] > 0]
+    assert len(steps) >= 2 and all(total is not None for _, total in steps), topics
+    if scattered:  # all the topics known before the first is scored
+        assert all(total == TOPICS for _, total in steps), topics
+
+
+def test_dask_partitions_are_timed_from_the_start():
+    from trecbench.dask import _Told
+
+    calls = []
+    told = _Told(lambda *call: calls.append(call), None, 4)
+    told("scored", 0)
+    assert calls == [("scoring partitions", 0, 4), ("scoring partitions", 1, 4)]
+
+
+@pytest.mark.parametrize("option", [["--memory", "512"], ["--jobs", "2"]])
+def test_dask_refuses_memory_and_jobs(tmp_path, capsys, option):
+    from trecbench.cli import run
+
+    qrels, run_file = _write(tmp_path, False)
+    code = run(["score", "--dask", "local:1", *option, qrels, run_file])
+    err = capsys.readouterr().err
+    assert code != 0 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "--memory and --jobs" in err and "--dask" in err, err
