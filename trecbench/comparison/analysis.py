@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -310,7 +311,8 @@ def from_evaluation(
     run holds (``missing="drop"``), and where the runs' topics differ, score's means
     (each run's own topics) are not the page's, as ``warnings`` says. Measures score sums
     over topics (counts) or has no per-topic value for (``gm_map``, ``num_q``) are left
-    out, named in ``warnings``; none left is a :class:`UsageError`. ``group_by``: the
+    out, named in ``warnings``, and so are the measures undefined or infinite on a topic
+    (:func:`_defined_measures`); none left is a :class:`UsageError`. ``group_by``: the
     fields score grouped by (of the sidecar's ``strata`` table,
     :func:`trecbench.strata.read_sidecar`, or ``qid-prefix``), each a macro section and a
     section per stratum, as compare's. ``statistics``: compare's defaults
@@ -331,9 +333,11 @@ def from_evaluation(
             "topics or text): ask a measure averaged over topics"
         )
     per_query = _of_means(evaluation.per_query, means, evaluation.shown)
+    per_query, undefined = _defined_measures(per_query)
     bounds = None
     if evaluation.settings.tie_bounds:  # kept as the runs were scored
         bounds = _of_means(evaluation.tie_bounds_per_query, means, evaluation.shown)
+        bounds = bounds[~bounds["measure"].isin(undefined)]
     complete = evaluation.settings.complete
     held = [set(run.qids) for run in evaluation.runs]
     if not complete and held and not set.intersection(*held):
@@ -354,8 +358,50 @@ def from_evaluation(
         progress=None if progress is None else partial(progress, "resampling"),
     )
     _warn_of_page_differences(comparison, evaluation, left_out, complete)
+    comparison.warnings += [_undefined_left_out(undefined)] if undefined else []
     _record_scoring(comparison, evaluation)
     return comparison
+
+
+def _defined_measures(per_query: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, tuple]]:
+    """``per_query`` without the measures undefined (trec_eval's -nan: ``-J`` leaving
+    nothing judged in the cut) or infinite on a topic, and those measures -> the first such
+    ``(run, qid, value)``: the page's intervals and paired tests take no such value (compare
+    refuses it), and its mean is trec_eval's -nan, so the page leaves the measure out, as
+    it leaves out the counts, where score prints every value; none left is refused, before
+    score prints anything (an --html call writes all or nothing)."""
+    values = per_query["value"].to_numpy(dtype=np.float64)
+    finite = np.isfinite(values)
+    if finite.all():
+        return per_query, {}
+    undefined: dict[str, tuple] = {}
+    for row in per_query[~finite].itertuples(index=False):
+        undefined.setdefault(row.measure, (row.run, row.qid, row.value))
+    kept = per_query[~per_query["measure"].isin(undefined)]
+    if kept.empty:
+        raise UsageError(
+            f"--html: the page cannot show {_undefined_text(undefined)}: its intervals and "
+            "paired tests take no such value, and no other measure averaged over topics is "
+            "left for it: leave out --html to print the scores (-nan where undefined), or "
+            "ask a measure defined on every topic"
+        )
+    return kept, undefined
+
+
+def _undefined_text(undefined: dict[str, tuple]) -> str:
+    """``m (run 'a' on 't3' and maybe more), ...``: each measure and its first value."""
+    return ", ".join(
+        f"{measure} ({'undefined' if math.isnan(value) else value} for run {run!r} on {qid!r})"
+        for measure, (run, qid, value) in undefined.items()
+    )
+
+
+def _undefined_left_out(undefined: dict[str, tuple]) -> str:
+    """The warning of the measures the page leaves out for an undefined value."""
+    return (
+        f"the page leaves out {_undefined_text(undefined)}: its intervals and paired tests "
+        "take no such value (score's output prints every value, -nan where undefined)"
+    )
 
 
 def _warn_of_page_differences(

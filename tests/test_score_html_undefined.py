@@ -1,0 +1,111 @@
+"""score --html where a measure is undefined on a topic (trec_eval's -nan): the page leaves
+the measure out, said on stderr, and score prints every value as without --html; with no
+measure left for the page, the call is refused before anything is printed or written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+pytest.importorskip("bokeh")
+
+DATA_TAG = '<script type="application/json" id="report-data">'
+TREC_EVAL = "/work/tools/te908/trec_eval"
+# -J -M 1: nan0 retrieves nothing judged within rank 1 on t3 (d1 is unjudged there), so
+# its interpolated precision at recall 0 is undefined there (trec_eval: -nan); map is 0
+QRELS = "t1 0 d1 1\nt1 0 d2 0\nt2 0 d1 1\nt2 0 d5 1\nt3 0 d3 1\n"
+RUNS = {
+    "nan0.run": "".join(f"t{t} Q0 d{d} {d} {10 - d} n0\n" for t in (1, 2, 3) for d in range(1, 6)),
+    "nan1.run": "".join(
+        f"t{t} Q0 d{6 - d} {d} {10 - d} n1\n" for t in (1, 2, 3) for d in range(1, 6)
+    ),
+}
+FLAGS = ["-J", "-M", "1", "-q"]
+
+
+def _files(folder) -> list[str]:
+    (folder / "nan.qrels").write_text(QRELS)
+    for name, text in RUNS.items():
+        (folder / name).write_text(text)
+    return ["nan.qrels", *RUNS]
+
+
+def _score(folder, *args: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+
+
+def _trec_eval(folder, run: str, measures: list[str]) -> str:
+    """trec_eval 9.0.8's -q values of ``run`` (its lines, run tag column left out)."""
+    options = [f"-m{m}" for m in measures]
+    done = subprocess.run(
+        [TREC_EVAL, *FLAGS, *options, "nan.qrels", run],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_the_page_leaves_out_a_measure_undefined_on_a_topic_and_every_score_is_printed(
+    tmp_path,
+):
+    files = _files(tmp_path)
+    measures = ["-m", "iprec_at_recall.0.00", "-m", "map"]
+    plain = _score(tmp_path, *FLAGS, *measures, *files)
+    assert plain.returncode == 0, plain.stderr
+    paged = _score(tmp_path, *FLAGS, *measures, *files, "--html", "p.html", "--report", "r.json")
+    assert paged.returncode == 0, paged.stderr
+    # the text is score's without --html: every value, trec_eval's -nan included
+    assert paged.stdout == plain.stdout
+    assert "iprec_at_recall_0.00  \tt3\t  -nan\n" in paged.stdout
+    if os.access(TREC_EVAL, os.X_OK):  # nan0's lines are trec_eval's
+        nan0 = paged.stdout.split("# nan0\n")[1].split("# nan1\n")[0]
+        assert nan0 == _trec_eval(tmp_path, "nan0.run", ["map", "iprec_at_recall.0.00"])
+    warnings = [line for line in paged.stderr.splitlines() if "leaves out" in line]
+    assert warnings == [
+        "trecbench: warning: the page leaves out iprec_at_recall_0.00 (undefined for run "
+        "'nan0' on 't3'): its intervals and paired tests take no such value (score's "
+        "output prints every value, -nan where undefined)"
+    ]
+    page = (tmp_path / "p.html").read_text()
+    start = page.index(DATA_TAG) + len(DATA_TAG)
+    data = json.loads(page[start : page.index("</script>", start)])
+    assert data["measures"] == ["MAP"]  # as the page labels map
+    # trec_eval: nan0's map is 1, 1/2, 0 on t1..t3 (d1 at rank 1 of 1, 1 of 2, 0 of 1)
+    assert {qid: by_run["nan0"]["MAP"] for qid, by_run in data["values"].items()} == {
+        "t1": 1.0,
+        "t2": 0.5,
+        "t3": 0.0,
+    }
+    assert len(json.loads((tmp_path / "r.json").read_text())["results"]) == 2
+
+
+def test_no_measure_left_for_the_page_is_refused_before_anything_is_printed(tmp_path):
+    files = _files(tmp_path)
+    done = _score(
+        tmp_path, *FLAGS, "-m", "iprec_at_recall.0.00", *files, "--html", "p.html",
+        "--report", "r.json",
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)
+    errors = [line for line in done.stderr.splitlines() if "warning" not in line]
+    assert errors == [
+        "trecbench: --html: the page cannot show iprec_at_recall_0.00 (undefined for run "
+        "'nan0' on 't3'): its intervals and paired tests take no such value, and no other "
+        "measure averaged over topics is left for it: leave out --html to print the scores "
+        "(-nan where undefined), or ask a measure defined on every topic"
+    ]
