@@ -265,6 +265,16 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def new_stamp(experiment_id: str | None = None) -> dict[str, str]:
+    """``{"created", "experiment_id"}`` of one call's outputs, made once: its report,
+    manifest and HTML page record the same time and id (each taking the time itself, a
+    page made seconds before its report said another). ``experiment_id``: a new uuid4
+    unless given."""
+    import uuid
+
+    return {"created": utc_now(), "experiment_id": experiment_id or str(uuid.uuid4())}
+
+
 def command_argv() -> list[str]:
     """This process's command line as it can be run again: ``sys.argv``, but for a module
     run with ``python -m`` (``python -m trecbench score ...``), whose ``sys.argv[0]`` is

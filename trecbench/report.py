@@ -41,6 +41,7 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     command_argv,
     file_digest,
     git_commit,
+    new_stamp,
     utc_now,
 )
 from .text_bytes import utf8
@@ -303,6 +304,7 @@ def build_evaluation_report(
     routing: Mapping[str, Any] | None = None,
     unjudged_bounds: Sequence[Mapping[str, Any]] | None = None,
     resampling: Mapping[str, Any] | None = None,
+    created: str | None = None,
 ) -> dict:
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
 
@@ -321,13 +323,14 @@ def build_evaluation_report(
     ``unjudged_bounds`` the rows of ``score --unjudged-bounds``
     (:meth:`trecbench.conclusions.unjudged.UnjudgedBound.to_json`); ``resampling`` the
     seed and resamples of what the call drew at random (``score --seed``: ``{seed,
-    samples, drawn_for}``), where it drew anything.
+    samples, drawn_for}``), where it drew anything; ``created``: its time (default now;
+    :func:`~trecbench.provenance.new_stamp`'s, shared with the call's other outputs).
     Tie bounds, kept by the evaluation, are in its results.
     """
     report: dict[str, Any] = {
         "type": "EvaluationReport",
         "schema_version": SCHEMA_VERSION,
-        "created": utc_now(),
+        "created": created or utc_now(),
         "experiment_id": experiment_id,
         "tool": tool(),
         # the version reproduced: --compat (trecbench.trec_eval.compat), 9.0.8 by default
@@ -373,6 +376,7 @@ def build_manifest(
     experiment_id: str | None = None,
     *,
     cwd: str | os.PathLike | None = None,
+    created: str | None = None,
 ) -> dict:
     """The ExperimentManifest of one command (schema ``experiment_manifest``).
 
@@ -381,7 +385,8 @@ def build_manifest(
     the user's ``--meta`` pairs (model name and version, parameters, index snapshot id,
     seeds). A random (uuid4)
     ``experiment_id`` is made unless one is given. ``cwd`` (default: the current
-    directory) is recorded with its git commit, if it is in a git work tree.
+    directory) is recorded with its git commit, if it is in a git work tree. ``created``:
+    its ``timestamp`` (default now), as its report's and page's.
     """
     where = Path(cwd) if cwd is not None else Path.cwd()
     argv = [str(arg) for arg in argv]
@@ -389,7 +394,7 @@ def build_manifest(
         "type": "ExperimentManifest",
         "schema_version": SCHEMA_VERSION,
         "experiment_id": experiment_id or str(uuid.uuid4()),
-        "timestamp": utc_now(),
+        "timestamp": created or utc_now(),
         "command": {"argv": argv, "line": shlex.join(argv)},
         "cwd": str(where),
         "environment": environment(),
@@ -490,9 +495,11 @@ def write_score_outputs(
     html: tuple[str | os.PathLike, str] | None = None,
     unjudged_bounds: Sequence[Mapping[str, Any]] | None = None,
     resampling: Mapping[str, Any] | None = None,
+    stamp: Mapping[str, str] | None = None,
 ) -> None:
     """Write the ``--report``, ``--manifest`` and/or ``--html`` page (``(path, page)``)
-    of a finished evaluation.
+    of a finished evaluation, the report and manifest of ``stamp``'s time and experiment
+    id (:func:`~trecbench.provenance.new_stamp`: the page's; default a new one).
 
     Inputs are the evaluation's qrels and run files, the ``--ontology`` file if one was
     given, and ``extra_inputs`` (``(path, kind)`` or ``(path, kind, table)`` tuples, see
@@ -518,7 +525,8 @@ def write_score_outputs(
     known = getattr(evaluation, "input_records", {})
     records = [recorded(known, spec) for spec in inputs]
     protected = [spec[0] for spec in inputs] + list(outputs)
-    experiment_id = str(uuid.uuid4())
+    stamp = stamp or provenance.new_stamp()
+    experiment_id, created = stamp["experiment_id"], stamp["created"]
     files: list[tuple[str | os.PathLike, bytes]] = []
     written = [input_record(path, "output") for path in outputs]
     if html is not None:
@@ -537,13 +545,19 @@ def write_score_outputs(
             routing=routing,
             unjudged_bounds=unjudged_bounds,
             resampling=resampling,
+            created=created,
         )
         data = json_bytes(document)
         files.append((report, data))
         written.append(bytes_record(report, "report", data))
     if manifest is not None:
         document = build_manifest(
-            command_argv() if argv is None else argv, records, written, meta or {}, experiment_id
+            command_argv() if argv is None else argv,
+            records,
+            written,
+            meta or {},
+            experiment_id,
+            created=created,
         )
         files.append((manifest, json_bytes(document)))
     with OutputSet(protected) as out:

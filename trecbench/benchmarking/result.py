@@ -88,12 +88,14 @@ class Benchmark:
         experiment_id: str | None = None,
         meta: Mapping[str, str] | None = None,
         outdir: str | os.PathLike | None = None,
+        created: str | None = None,
     ):
         """BenchmarkReport.json: compare's report of the modes plus ``benchmark``. Each
         run's ``input`` is a path as the manifest records it (from the current folder): a
         fused mode's is its run written in ``outdir`` (default: the settings' ``output``;
-        null when neither is given, the run is in memory only)."""
-        document = self.comparison.report(experiment_id, meta)
+        null when neither is given, the run is in memory only). ``created``: its time
+        (default now), as its page's."""
+        document = self.comparison.report(experiment_id, meta, created)
         out = self.config.output if outdir is None else Path(outdir)
         written = {
             result.mode.name: str(out / result.output)
@@ -113,7 +115,11 @@ class Benchmark:
         return markdown(self, statistics)
 
     def evaluation_reports(
-        self, experiment_id: str, meta: Mapping[str, str], fused: Mapping[str, dict] | None = None
+        self,
+        experiment_id: str,
+        meta: Mapping[str, str],
+        fused: Mapping[str, dict] | None = None,
+        created: str | None = None,
     ) -> dict[str, dict]:
         """One EvaluationReport per mode (its values, flagged topics and inputs: a fused
         mode's run is its record in ``fused``, mode -> the run file written; with a
@@ -140,6 +146,7 @@ class Benchmark:
                 experiment_id=experiment_id,
                 meta=meta,
                 ontology=ontology,
+                created=created,
             )
         return reports
 
@@ -148,13 +155,15 @@ class Benchmark:
         depth: int = 20,
         path: str | os.PathLike | None = None,
         progress: Progress | None = None,
+        stamp: Mapping[str, str] | None = None,
     ) -> str:
         """The benchmark as one self-contained page (:mod:`trecbench.html_report`): the
         R-task part (KPIs against the targets, reranking, completeness and its recovery
         actions), then compare's tables and figures with the modes as runs and the
         drill-down to each mode's top ``depth`` documents. Written to ``path`` if given.
         ``progress(label, done, total)`` is told its making
-        (:func:`~trecbench.html_report.comparison_html`)."""
+        (:func:`~trecbench.html_report.comparison_html`); ``stamp``: the created time and
+        experiment id of its report (:func:`~trecbench.provenance.new_stamp`)."""
         from ..escaping import escaper
         from ..html_report import comparison_html
         from ..renderers.benchmark import rtask_blocks
@@ -168,7 +177,7 @@ class Benchmark:
         page = comparison_html(
             self.comparison, runs=runs, qrels=dict.fromkeys(runs, qrels), depth=depth,
             title=f"trecbench benchmark: {self.config.name}", preamble=preamble,
-            progress=progress,
+            progress=progress, stamp=stamp,
         )  # fmt: skip
         if path is not None:
             outputs.write_file(path, page, [record["path"] for record in self.inputs])
@@ -189,22 +198,22 @@ class Benchmark:
         (fused modes) and ExperimentManifest.json (last). ``meta`` adds to the settings'.
         ``progress(label, done, total)`` is told each file made (``writing outputs``) and
         report.html's making, a job of its own (:meth:`to_html`)."""
-        import uuid
-
-        from ..report import build_manifest, bytes_record, command_argv, json_bytes
+        from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
 
         out = output_folder(self.config, outdir)
         meta = dict(self.config.meta) | dict(meta or {})
-        experiment_id = str(uuid.uuid4())
+        stamp = new_stamp()  # the reports', the page's and the manifest's
+        experiment_id = stamp["experiment_id"]
         made = steps(progress, "writing outputs", self._file_count())
-        files, counts = self._files(out, experiment_id, meta, made, progress)
+        files, counts = self._files(out, stamp, meta, made, progress)
         written = [
             bytes_record(path, kind, data) | counts.get(path, {})
             for path, (data, kind) in files.items()
         ]
         manifest = build_manifest(
-            command_argv() if argv is None else argv, self.inputs, written, meta, experiment_id
-        )
+            command_argv() if argv is None else argv, self.inputs, written, meta, experiment_id,
+            created=stamp["created"],
+        )  # fmt: skip
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
         made()
         _refuse_strays(out, files, [record["path"] for record in self.inputs])
@@ -222,12 +231,12 @@ class Benchmark:
         return fused + len(self.modes) + 3 + html_available()
 
     def _files(
-        self, out: Path, experiment_id: str, meta: Mapping[str, str], made=lambda: None,
+        self, out: Path, stamp: Mapping[str, str], meta: Mapping[str, str], made=lambda: None,
         progress: Progress | None = None,
     ):  # fmt: skip
         """Every file but the manifest, ``path -> (bytes, kind)``, and what the manifest
         records of a fused run beyond its bytes, ``path -> counts``; ``made()`` after
-        each, ``progress`` told report.html's making."""
+        each, ``progress`` told report.html's making; each of ``stamp``'s time and id."""
         from ..comparison import HTML_FILE, MARKDOWN_FILE, REPORT_FILE, html_available
         from ..provenance import bytes_record
         from ..report import json_bytes
@@ -248,15 +257,18 @@ class Benchmark:
                 }
                 fused[result.mode.name] = bytes_record(path, "run", result.run_bytes) | counts[path]
                 made()
-        for name, document in self.evaluation_reports(experiment_id, meta, fused).items():
+        experiment_id, created = stamp["experiment_id"], stamp["created"]
+        reports = self.evaluation_reports(experiment_id, meta, fused, created)
+        for name, document in reports.items():
             files[out / report_file(name)] = (json_bytes(document), "report")
             made()
-        files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta, out)), "report")
+        document = self.report(experiment_id, meta, out, created)
+        files[out / REPORT_FILE] = (json_bytes(document), "report")
         made()
         files[out / MARKDOWN_FILE] = (utf8(self.markdown()), "markdown")
         made()
         if html_available():
-            files[out / HTML_FILE] = (utf8(self.to_html(progress=progress)), "html")
+            files[out / HTML_FILE] = (utf8(self.to_html(progress=progress, stamp=stamp)), "html")
             made()
         return files, counts
 

@@ -126,7 +126,7 @@ class Output:
         what was written. ``--format json`` prints BenchmarkReport.json as the call writes
         it, byte for byte (its ``meta`` and experiment id), and, without ``outdir``, as
         it would write it."""
-        import uuid
+        from ..provenance import new_stamp
 
         written = []
         if self.outdir is not None:
@@ -141,9 +141,10 @@ class Output:
             )  # fmt: skip
             warn_without_html()
         # one id per call: the report printed and the one written are one document
-        experiment_id, report = str(uuid.uuid4()), None
+        # and one time: the report's, the page's and the manifest's
+        stamp, report = new_stamp(), None
         if self.output_format == "json" and not self.quiet:
-            report = comparison.report_file(experiment_id, self.meta)
+            report = comparison.report_file(stamp["experiment_id"], self.meta, stamp["created"])
         if not self.quiet:
             echo_bytes(report or utf8(comparison.render(self.output_format)))
         if self.outdir is not None:
@@ -151,7 +152,8 @@ class Output:
                 written = comparison.write(
                     self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,
                     plot_order=self.plot_order, html_depth=self.html_depth, progress=progress,
-                    experiment_id=experiment_id, report=report,
+                    experiment_id=stamp["experiment_id"], report=report,
+                    created=stamp["created"],
                 )  # fmt: skip
         for path in written:
             echo_written(path)

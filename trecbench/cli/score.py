@@ -276,6 +276,7 @@ def score(
         'shards/*.parquet'    # not bundled: your files, and trecbench[dask]
     """
     from .. import naming
+    from ..provenance import new_stamp
     from ..renderers.score import ScoreView, groups_json, render_score
 
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
@@ -305,16 +306,17 @@ def score(
             seed,
         )  # fmt: skip
     grouping = (strata, sidecar, group_by)
-    page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed)
+    stamp = new_stamp()  # the page's, the report's and the manifest's alike
+    page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed, stamp)
     # standard output before the files: a full one replaces none of them
     echo_bytes(utf8(text))  # bytes: written untranslated
     inputs = {"strata": strata, "routing": routing}
     _write_files(evaluation, flags, inputs, groups_json(grouped), notes, routed, page, bounded,
-                 resampling_record(seed, routed, page), html_page)  # fmt: skip
+                 resampling_record(seed, routed, page), html_page, stamp)  # fmt: skip
 
 
 def _write_files(
-    evaluation, flags, inputs, groups, notes, routed, page, bounded, resampling, html_page
+    evaluation, flags, inputs, groups, notes, routed, page, bounded, resampling, html_page, stamp
 ) -> None:
     """The report, manifest and page together, all or none (:func:`write_score_outputs`;
     ``inputs``: the strata and routing files by kind, None where not given), each file
@@ -333,6 +335,7 @@ def _write_files(
         html=page,
         unjudged_bounds=bounded,
         resampling=resampling,
+        stamp=stamp,
     )
     for written in (flags["report"], flags["manifest"], html_page):
         if written is not None:

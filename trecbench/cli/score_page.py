@@ -7,11 +7,14 @@ from . import progress as bars  # looked up when called: tests draw them as on a
 from .group import echo_warning
 
 
-def html_page_of(evaluation, html_page, html_depth: int, grouping, quiet: bool, seed: int):
+def html_page_of(
+    evaluation, html_page, html_depth: int, grouping, quiet: bool, seed: int, stamp=None
+):
     """``(path, page)`` of the --html page (made before any output, a page without a mean
     refused first; drawn unless ``quiet``; its warnings said), or None without one.
     ``grouping``: (--strata, its table, --group-by): a section per stratum, as compare's;
-    ``seed``: of its intervals' resampling (--seed), compare's defaults otherwise."""
+    ``seed``: of its intervals' resampling (--seed), compare's defaults otherwise;
+    ``stamp``: the created time and experiment id it records, its report's."""
     if html_page is None:
         return None
     from ..comparison import from_evaluation
@@ -25,7 +28,9 @@ def html_page_of(evaluation, html_page, html_depth: int, grouping, quiet: bool, 
         )  # fmt: skip
         paired.inputs += [input_record(strata, "strata")] if strata is not None else []
         # the page of score's runs (a comparison of them below its means), not compare's
-        page = paired.to_html(html_depth, title="trecbench score report", progress=progress)
+        page = paired.to_html(
+            html_depth, title="trecbench score report", progress=progress, stamp=stamp
+        )
     for line in paired.warnings:
         echo_warning(line)
     return html_page, page

@@ -134,11 +134,17 @@ class Comparison:
             return [qid for qid in self.queries if qid in mapping]
         return [qid for qid in self.queries if mapping.get(qid) == section.value]
 
-    def report(self, experiment_id: str | None = None, meta: Mapping[str, str] | None = None):
+    def report(
+        self,
+        experiment_id: str | None = None,
+        meta: Mapping[str, str] | None = None,
+        created: str | None = None,
+    ):
         """The BenchmarkReport as a JSON-ready dict (schema ``benchmark_report``).
 
         ``experiment_id`` links it to its ExperimentManifest; ``meta`` repeats the user's
-        ``--meta`` pairs so the report stands alone.
+        ``--meta`` pairs so the report stands alone; ``created``: its time (default now),
+        its page's and manifest's (:func:`~trecbench.provenance.new_stamp`).
         """
         from ..json_values import json_safe
         from ..report import environment, tool, utc_now
@@ -170,7 +176,7 @@ class Comparison:
         document = {
             "type": "BenchmarkReport",
             "schema_version": SCHEMA_VERSION,
-            "created": utc_now(),
+            "created": created or utc_now(),
             "experiment_id": experiment_id,
             "tool": tool(),
             "environment": environment(),
@@ -223,7 +229,7 @@ class Comparison:
 
         return self._report_text(experiment_id, meta, indent, dumps)
 
-    def report_file(self, experiment_id: str | None = None, meta=None) -> bytes:
+    def report_file(self, experiment_id: str | None = None, meta=None, created=None) -> bytes:
         """BenchmarkReport.json's bytes: :func:`trecbench.report.json_bytes` of
         :meth:`report` (indent 2, NaN refused), faster (see :meth:`_report_text`)."""
         from ..report import json_bytes
@@ -231,9 +237,9 @@ class Comparison:
         def dumps(document: dict) -> str:
             return json_bytes(document).decode("utf-8")
 
-        return utf8(self._report_text(experiment_id, meta, 2, dumps))
+        return utf8(self._report_text(experiment_id, meta, 2, dumps, created))
 
-    def _report_text(self, experiment_id, meta, indent: int, dumps) -> str:
+    def _report_text(self, experiment_id, meta, indent: int, dumps, created=None) -> str:
         """``dumps(self.report(...))`` (a JSON text with ``indent``), with the per-topic
         values, most of its bytes (finite floats: see :meth:`_per_query_document`), written
         by :func:`_per_query_json` rather than json's pure-Python indenting encoder (0.75 s
@@ -242,7 +248,7 @@ class Comparison:
         import json
         import uuid
 
-        document = self.report(experiment_id, meta)
+        document = self.report(experiment_id, meta, created)
         values = self.per_query["value"]
         if values.dtype.kind != "f" or not np.isfinite(values.to_numpy()).all():
             return dumps(document)
@@ -410,6 +416,7 @@ class Comparison:
         path: str | os.PathLike | None = None,
         title: str = "trecbench comparison",
         progress=None,
+        stamp: Mapping[str, str] | None = None,
     ) -> str:
         """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`)
         headed ``title``: with run files and their qrels files (one, or each run its own)
@@ -417,7 +424,8 @@ class Comparison:
         and their grades: kept as the runs were scored with ``drill_depth=depth`` (a run
         from standard input or a pipe too), else read again (files only). Written to
         ``path`` when given (all or nothing, never over an input). ``progress(label, done,
-        total)`` is told the page's making (:func:`~trecbench.html_report.comparison_html`)."""
+        total)`` is told the page's making (:func:`~trecbench.html_report.comparison_html`);
+        ``stamp``: the created time and experiment id of its report, which it records."""
         from ..html_report import comparison_html
 
         if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
@@ -425,12 +433,15 @@ class Comparison:
         depth = int(depth)
         kept = self._kept(depth)
         if kept is not None:  # from the runs as scored: in memory, a pipe's too
-            page = comparison_html(self, depth=depth, title=title, kept=kept, progress=progress)
+            page = comparison_html(
+                self, depth=depth, title=title, kept=kept, progress=progress, stamp=stamp
+            )
         else:
             runs, qrels = self.scored_files() or (None, None)
             page = comparison_html(
-                self, runs=runs, qrels=qrels, depth=depth, title=title, progress=progress
-            )
+                self, runs=runs, qrels=qrels, depth=depth, title=title, progress=progress,
+                stamp=stamp,
+            )  # fmt: skip
         if path is not None:
             outputs.write_file(path, page, [item["path"] for item in self.inputs or []])
         return page
@@ -448,6 +459,7 @@ class Comparison:
         progress=None,
         experiment_id: str | None = None,
         report: bytes | None = None,
+        created: str | None = None,
     ) -> list[Path]:
         """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, report.html
         (with its drill-down to each run's top ``html_depth`` documents; None: no page),
@@ -457,24 +469,26 @@ class Comparison:
         written, manifest last.
 
         Everything is prepared first and committed together: on any failure no file is
-        replaced. Inputs are never overwritten. The report and the manifest share one
-        ``experiment_id`` (default a new uuid4). ``report``: BenchmarkReport.json's bytes
-        when already made, :meth:`report_file` with this ``experiment_id`` and ``meta``
+        replaced. Inputs are never overwritten. The report, the page and the manifest share
+        one ``experiment_id`` (default a new uuid4) and ``created`` time (default now).
+        ``report``: BenchmarkReport.json's bytes when already made (of this ``created``),
+        :meth:`report_file` with this ``experiment_id`` and ``meta`` otherwise
         (compare's ``--format json`` prints them: standard output is then the file, byte
         for byte). ``progress(label, done, total)`` is told report.html's making
         (:meth:`to_html`).
         """
-        import uuid
-
         from ..outputs import OutputSet, refuse_strays
-        from ..report import build_manifest, bytes_record, command_argv, json_bytes
+        from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
         from .targets import output_paths
 
         out = Path(outdir)
         inputs = [record["path"] for record in self.inputs or []]
-        experiment_id = str(uuid.uuid4()) if experiment_id is None else experiment_id
+        stamp = new_stamp(experiment_id)
+        if created is not None:  # the report's, made already (compare's --format json)
+            stamp["created"] = created
+        experiment_id = stamp["experiment_id"]
         if report is None:
-            report = self.report_file(experiment_id, meta)
+            report = self.report_file(experiment_id, meta, stamp["created"])
         html = html_depth is not None and html_available()
         if html:
             from ..html_report import documents
@@ -486,7 +500,7 @@ class Comparison:
             "report": lambda: report,
             "markdown": lambda: utf8(self.markdown()),
             "latex": lambda: utf8(self.render("latex")),
-            "html": lambda: utf8(self.to_html(html_depth, progress=progress)),
+            "html": lambda: utf8(self.to_html(html_depth, progress=progress, stamp=stamp)),
         }
         drawn = None  # the plots, drawn after the other files as they come in targets
         files = {}
@@ -506,6 +520,7 @@ class Comparison:
                 outputs,
                 meta or {},
                 experiment_id,
+                created=stamp["created"],
             )
             files[Path(manifest)] = (json_bytes(document), "manifest")
         refuse_strays(out, folder_files(out, modes=False), files, inputs, "this comparison's")

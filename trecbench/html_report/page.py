@@ -212,16 +212,20 @@ def _conclusions(comparison) -> list[tuple[str, str]]:
     return parts
 
 
-def _provenance(comparison) -> dict:
-    """The inputs, settings, versions and date, every text as read (the report's)."""
+def _provenance(comparison, stamp: dict | None) -> dict:
+    """The inputs, settings, versions, date and experiment id, every text as read (the
+    report's): ``stamp``'s date and id, those of the report the page belongs to
+    (:func:`~trecbench.provenance.new_stamp`), else now and none."""
     from ..report import environment, utc_now
 
+    stamp = stamp or {"created": utc_now(), "experiment_id": None}
     return {
         "inputs": comparison.inputs or [],
         "settings": {k: v for k, v in comparison.settings.items() if k != "names"},
         "evaluation": comparison.evaluation or {},
         "environment": environment(),
-        "created": utc_now(),
+        "created": stamp["created"],
+        "experiment_id": stamp["experiment_id"],
     }
 
 
@@ -349,6 +353,7 @@ def comparison_html(
     preamble: list | None = None,
     kept=None,
     progress=None,
+    stamp: dict | None = None,
 ) -> str:
     """The page of ``comparison`` (a :class:`~trecbench.comparison.Comparison`); the
     drill-down shows each run's top ``depth`` documents per topic and the precision-recall
@@ -360,7 +365,9 @@ def comparison_html(
     (:mod:`trecbench.renderers.blocks`: the benchmark's R-task part), their input text
     escaped as the page shows it (:func:`~trecbench.escaping.isolated_text`).
     ``progress(label, done, total)``, if given, is told the page's making as it goes
-    (:data:`PROGRESS_LABEL`, in steps: :class:`Steps`); the page is the same."""
+    (:data:`PROGRESS_LABEL`, in steps: :class:`Steps`); the page is the same. ``stamp``:
+    the created time and experiment id of the report the page belongs to
+    (:func:`~trecbench.provenance.new_stamp`), which its provenance records."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
     steps = Steps(progress, len(comparison.runs), len(comparison.measures))
@@ -368,7 +375,7 @@ def comparison_html(
     with paused():
         drill = _drill_down(comparison, runs, qrels, depth, kept, steps.step)
         steps.step(max(0, steps.first_steps - steps.done))  # the runs not drilled down
-        return _page(jinja2, comparison, drill, depth, title, preamble, steps)
+        return _page(jinja2, comparison, drill, (depth, title, preamble, stamp), steps)
 
 
 def _drill_down(comparison, runs, qrels, depth: int, kept, step) -> tuple[dict, dict | None]:
@@ -390,19 +397,21 @@ def _drill_down(comparison, runs, qrels, depth: int, kept, step) -> tuple[dict, 
     return documents.drill_down(runs, records, judged, depth, options, step)
 
 
-def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble, steps: Steps) -> str:
+def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
+    """The page; ``shown``: ``(depth, title, preamble, stamp)`` (see :func:`comparison_html`)."""
     from bokeh.resources import Resources
 
     from ..evaluation.drill import mean_curves
     from .figures import MIN_WIDTH
 
+    depth, title, preamble, stamp = shown
     values = _topic_values(comparison)
     steps.step(len(comparison.runs))
     docs, curves = drill
     if curves:  # per topic: averaged over the page's topics, as its means are
         curves = mean_curves(curves, comparison.queries)
     evaluation = comparison.evaluation or {}
-    provenance = _provenance(comparison)  # of the texts as read: the report's
+    provenance = _provenance(comparison, stamp)  # of the texts as read: the report's
     # in code-point order of the names as read: the tables' first order and their sort
     topics = [_page_text(qid) for qid in sorted(values)]
     places = _code_point_places(comparison.runs)
