@@ -65,6 +65,27 @@ def test_the_json_records_tool_environment_settings_and_every_input(capsys):
     assert document["collections"][0]["runs"] == runs
 
 
+def test_the_html_page_shows_what_the_json_records_of_what_made_it(capsys):
+    # --format html said nothing of its version, date, settings or inputs
+    pytest.importorskip("jinja2")
+    import html
+    import re
+
+    assert run(["leaderboard", str(SUITE), "--format", "html", "--quiet"]) == 0
+    page = capsys.readouterr().out
+    start = '<h2 id="provenance">Provenance</h2>\n<pre>'
+    shown = page[page.index(start) + len(start) : page.index("</pre>")]
+    provenance = json.loads(html.unescape(re.sub("</?bdi>", "", shown)))
+    assert run(["leaderboard", str(SUITE), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert provenance["created"].endswith("Z")  # the calls' times may differ
+    del document["measures"], document["created"], provenance["created"]  # tables: the page's
+    assert provenance == document
+    assert provenance["tool"] == {"name": "trecbench", "version": __version__}
+    for record in provenance["inputs"]:  # checked on the files' bytes
+        assert record["sha256"] == _sha256(Path(record["path"])), record
+
+
 def test_the_suite_read_from_a_pipe_is_recorded_as_it_was_read():
     # a pipe can be read once: its checksum is the one taken as the suite was read
     import os

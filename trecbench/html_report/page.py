@@ -259,12 +259,13 @@ def _scored_with(line: str):
     )
 
 
-def _json_shown(document: dict):
+def json_shown(document: dict):
     """``document`` as JSON text (the report's values: a text read from an input as read,
     a right-to-left name without the page's isolates), for a ``<pre>``: a character the
     page cannot show as itself written as JSON's escape (the same JSON value), and each
     string of any other than ASCII between ``<bdi>`` (markup, no character of the text),
-    so that a right-to-left name cannot reorder the JSON's own punctuation around it."""
+    so that a right-to-left name cannot reorder the JSON's own punctuation around it. The
+    provenance of each page (provenance.html.j2): report.html's, the leaderboard's."""
     from markupsafe import Markup, escape  # Jinja2's
 
     text = json.dumps(document, indent=1, ensure_ascii=False, default=str)
@@ -465,7 +466,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
             figure_print_width=MIN_WIDTH,
             figures=divs,
             data=data,
-            provenance=_json_shown(provenance),
+            provenance=json_shown(provenance),
         )
     )
     steps.step(len(comparison.measures) + 1)

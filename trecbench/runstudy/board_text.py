@@ -138,9 +138,11 @@ def leaderboard_text(board: Leaderboard, output_format: str) -> str:
 
 def _html(board: Leaderboard) -> str:
     """One self-contained page (the ``html`` extra's Jinja2): a sortable table per
-    measure, each cell sorted by its number (the rank-in-brackets text shown)."""
+    measure, each cell sorted by its number (the rank-in-brackets text shown), then its
+    provenance as report.html shows its own: the JSON's record of what made it (version,
+    date, settings, collections, inputs with their sha256), all of it but the tables."""
     from ..extras import require
-    from ..html_report.page import environment
+    from ..html_report.page import environment, json_shown
 
     jinja2 = require("jinja2", "leaderboard --format html")
     # names as the other formats show them (Jinja2 escapes what HTML reads as markup)
@@ -156,7 +158,8 @@ def _html(board: Leaderboard) -> str:
                        "names": 1 + len(measure.collections)})  # fmt: skip
     title = name(f"trecbench leaderboard: {board.suite.name}")
     page = environment(jinja2).get_template("leaderboard.html.j2")
-    return page.render(title=title, legend=LEGEND, boards=tables)
+    provenance = {k: v for k, v in board.to_json().items() if k != "measures"}
+    return page.render(title=title, legend=LEGEND, boards=tables, provenance=json_shown(provenance))
 
 
 def _row_keys(board: MeasureBoard, s: int) -> list[str]:
