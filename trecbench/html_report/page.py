@@ -445,7 +445,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
             preamble=blocks.shown(preamble or []),
             conclusions=_conclusions(comparison),
             header=[_scored_with(line) for line in cells.header_lines(comparison)],
-            legend=cells.legend_text(comparison, markdown=False),
+            legend=cells.legend_text(comparison, markdown=False, page=True),
             columns=[
                 "Measure",
                 "Run",

@@ -355,19 +355,28 @@ def scoreless_line(comparison) -> str:
     )
 
 
-def legend_text(comparison, markdown: bool) -> str:
+def legend_text(comparison, markdown: bool, page: bool = False) -> str:
+    """The legend under the tables. The text and Markdown reports' says how any count
+    without a better direction (num_ret, num_rel) is marked; the HTML ``page``'s says it of
+    the counts it shows, by name, and nothing where it shows none (score --html's page
+    never does: it leaves the counts out)."""
     alpha = comparison.statistics.alpha
     level = exact_percent(comparison.statistics.confidence)
     star = r"\*" if markdown else "*"
     best = "**bold** = best mean of the measure; " if markdown else ""
     one, two, three = star_levels(alpha)
+    counts = "; counts without a better direction (num_ret, num_rel) get"
+    if page:
+        shown = [m for m in comparison.measures if direction_of(m) is None]
+        verb = "gets" if len(shown) == 1 else "get"
+        counts = f"; {', '.join(shown)}, without a better direction, {verb}" if shown else ""
+    marks = " ↑/↓ (significantly higher/lower) and no best run" if counts else ""
     return (
         f"Legend: {best}[a, b] = {level} confidence interval; +x% = change relative to the "
         "baseline; ▲/▼ = significantly better/worse than the baseline, adjusted p < "
         f"{one:g} ({star}), < {two:g} ({star * 2}), < {three:g} ({star * 3}); "
         "W/T/L = topics where the run is better / equal / worse. Higher is better unless "
-        "a measure says lower is better; counts without a better direction (num_ret, "
-        "num_rel) get ↑/↓ (significantly higher/lower) and no best run."
+        f"a measure says lower is better{counts}{marks}."
     )
 
 
