@@ -74,8 +74,9 @@ def test_the_drill_down_lists_each_runs_ranking_and_grades(report):
 def _drawn(browser, path):
     """``browser`` on the page file ``path``, its figures drawn."""
     browser.get(path.as_uri())
+    drawn = "return !!(window.Bokeh && Bokeh.documents.length && Bokeh.documents[0].is_idle)"
     for _ in range(50):  # the figures are drawn once Bokeh's document is idle
-        if browser.execute_script("return window.Bokeh && Bokeh.documents.length") == 1:
+        if browser.execute_script(drawn):
             break
         time.sleep(0.1)
     return browser
@@ -129,6 +130,23 @@ def test_each_figure_is_an_image_named_by_what_it_shows(page):
         f"Chart: precision-recall curves of {runs}, the interpolated precision at the 11 "
         "recall levels",
     ]
+
+
+# the elements inside the figures (their shadow roots too) that are Tab stops or links
+FIGURE_TAB_STOPS = """
+function deep(node, found) { for (var element of node.querySelectorAll('*')) {
+  found.push(element); if (element.shadowRoot) { deep(element.shadowRoot, found); } }
+  return found; }
+return deep(document.querySelector('.figures'), []).filter(function (element) {
+  return element.tabIndex >= 0 || element.href; }).map(function (element) {
+  return element.href || element.title || element.className; });"""
+
+
+def test_no_figure_holds_a_tab_stop_or_a_link(page):
+    # each figure was 9 unnamed Tab stops inside an image (role="img"): Bokeh's event
+    # layer, its logo's link to https://bokeh.org/ (off an offline page), 7 toolbar buttons
+    assert page.execute_script(FIGURE_TAB_STOPS) == []
+    assert len(page.execute_script(COUNT_CANVASES)) == 2 * len(MEASURES) + 1  # still drawn
 
 
 def test_the_summary_table_sorts_by_a_column(page):
@@ -802,3 +820,4 @@ def test_no_legend_of_the_benchmark_page_covers_a_plot_area(browser, tmp_path):
     data = _data((out / "report.html").read_text())
     figures = _drawn(browser, out / "report.html").execute_script(LEGEND_BOXES)
     assert _legends_apart(figures) == _with_legends(data["measures"], data["baseline"])
+

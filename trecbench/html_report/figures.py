@@ -111,6 +111,9 @@ def _figure(title: str, frame_height: int = FRAME_HEIGHT, axis: float = Y_AXIS_R
     plot = figure(toolbar_location="below",
                   frame_height=frame_height, sizing_mode="stretch_width",
                   min_width=MIN_WIDTH, max_width=PAGE_WIDTH, **options)  # fmt: skip
+    # no Bokeh logo: a link to https://bokeh.org/ on a page meant to be offline, and one
+    # more Tab stop per figure
+    plot.toolbar.logo = None
     plot.title.text = _plain(_folded(title, room))
     plot.title.text_font_size = f"{TITLE_SIZE}px"
     return plot

@@ -1,0 +1,27 @@
+// The figures out of the Tab order.
+// Bokeh makes 8 Tab stops of each figure (its canvas's event layer, 7 toolbar buttons),
+// unnamed and inside an image (role="img"): 117 of the bundled demo's 135 Tab stops were
+// its figures'. The pointer still uses the tools; a keyboard reaches the tables, where the
+// figures' numbers are.
+(function () {
+  "use strict";
+  var box = document.querySelector(".figures");
+  function untab(node) {
+    Array.prototype.forEach.call(node.querySelectorAll("*"), function (element) {
+      if (element.tabIndex >= 0) { element.tabIndex = -1; }
+      if (element.shadowRoot) { untab(element.shadowRoot); }
+    });
+  }
+  // once the document's figures are drawn (idle), their elements made
+  function untabbedWhenIdle(doc, node) {
+    if (doc.is_idle) { untab(node); } else { doc.idle.connect(function () { untab(node); }); }
+  }
+  function untabFirst() {  // Bokeh's document is made once Bokeh is loaded and the DOM read
+    if (!window.Bokeh || !Bokeh.documents || !Bokeh.documents.length) {
+      setTimeout(untabFirst, 20);
+      return;
+    }
+    untabbedWhenIdle(Bokeh.documents[0], box);
+  }
+  if (box && box.querySelector(".figure:not([hidden])")) { untabFirst(); }
+}());
