@@ -16,6 +16,11 @@ from ..renderers import comparison_cells as cells
 from . import blocks
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
+# the measures whose figures are drawn as the page opens: Chromium draws a Bokeh figure in
+# some 0.45 s, and the 173 figures of score -m all_trec's page kept it busy for 78 s; the
+# later measures' figures are drawn when the page's measure selector chooses one (their
+# numbers are in the tables whole)
+FIGURE_MEASURES = 6
 # what a page's ``progress(label, done, total)`` is told (see :class:`Steps`)
 PROGRESS_LABEL = "rendering the page"
 # how the page shows a text read from an input (see _shown)
@@ -139,58 +144,84 @@ def _topic_values(comparison) -> dict:
     return values
 
 
-def _figures(
-    comparison, values: dict, curves: dict | None, steps: Steps
-) -> tuple[str, list[tuple]]:
-    """Bokeh's script and, per figure, its div and its text alternative (a canvas has
-    none: a screen reader read nothing of the figures); ``steps`` told each figure made
-    and their serialisation."""
-    from bokeh.embed import components
+def _measure_figures(comparison, values: dict, summary, measure: str) -> list[tuple]:
+    """``(figure, text alternative)`` of ``measure``: its means with their intervals, and
+    the per-topic differences against the baseline when a run is not the baseline (a
+    canvas has no text: a screen reader read nothing of the figures)."""
+    from . import figures
+
+    baseline = comparison.baseline
+    runs = ", ".join(comparison.runs)
+    rows = summary[summary["measure"] == measure].to_dict(orient="records")
+    made = [
+        (
+            figures.means_figure(measure, rows),
+            f"Chart: {measure}, each run's mean with its interval, a run a row ({runs}); "
+            "the numbers are in the summary table",
+        )
+    ]
+    series = {
+        run: [
+            (qid, by_run[run][measure], by_run[baseline][measure])
+            for qid, by_run in values.items()
+            if run in by_run and baseline in by_run
+        ]
+        for run in comparison.runs
+        if run != baseline
+    }
+    if series:
+        made.append(
+            (
+                figures.differences_figure(measure, baseline, series),
+                f"Chart: {measure}, per-topic difference of {', '.join(series)} against "
+                f"{baseline}, sorted; the values are in the topics table",
+            )
+        )
+    return made
+
+
+def _figures(comparison, values: dict, curves: dict | None, steps: Steps) -> dict:
+    """The page's figures: Bokeh's script and, per figure drawn as the page opens (those
+    of the first FIGURE_MEASURES measures, the curves), its div and its text alternative;
+    per later measure (``lazy``: its name, and per figure its div's id and text
+    alternative) and their documents (``items``: div id -> Bokeh's JSON), drawn when the
+    page's measure selector chooses it. ``steps`` told each figure made and serialised."""
+    from bokeh.embed import components, json_item
 
     from . import figures
 
-    summary = comparison.part(comparison.summary, "all")
-    plots, labels = [], []
-    baseline = comparison.baseline
-    runs = ", ".join(comparison.runs)
-    for measure in comparison.measures:
-        rows = summary[summary["measure"] == measure].to_dict(orient="records")
-        plots.append(figures.means_figure(measure, rows))
-        steps.step()
-        labels.append(
-            f"Chart: {measure}, each run's mean with its interval, a run a row ({runs}); "
-            "the numbers are in the summary table"
-        )
-        series = {
-            run: [
-                (qid, by_run[run][measure], by_run[baseline][measure])
-                for qid, by_run in values.items()
-                if run in by_run and baseline in by_run
-            ]
-            for run in comparison.runs
-            if run != baseline
-        }
-        if series:
-            plots.append(figures.differences_figure(measure, baseline, series))
-            steps.step()
-            labels.append(
-                f"Chart: {measure}, per-topic difference of {', '.join(series)} against "
-                f"{baseline}, sorted; the values are in the topics table"
-            )
+    summary, start = comparison.part(comparison.summary, "all"), steps.done
+    drawn = []
+    for measure in comparison.measures[:FIGURE_MEASURES]:
+        made = _measure_figures(comparison, values, summary, measure)
+        drawn += made
+        steps.step(len(made))
     if curves:
-        plots.append(figures.precision_recall_figure(curves))
-        steps.step()
-        labels.append(
-            f"Chart: precision-recall curves of {', '.join(curves)}, the interpolated "
-            "precision at the 11 recall levels"
+        drawn.append(
+            (
+                figures.precision_recall_figure(curves),
+                f"Chart: precision-recall curves of {', '.join(curves)}, the interpolated "
+                "precision at the 11 recall levels",
+            )
         )
+        steps.step()
+    lazy, items = [], {}
+    with figures.positional_ids():  # not uuid4s: the page made again is the same
+        script, divs = components(figures.rooted([plot for plot, _ in drawn]))
+        steps.step(len(drawn))
+        for measure in comparison.measures[FIGURE_MEASURES:]:
+            made = []
+            for plot, label in _measure_figures(comparison, values, summary, measure):
+                target = f"trecbench-later-figure-{len(items) + 1}"
+                items[target] = json_item(plot, target)
+                made.append((target, label))
+            lazy.append((measure, made))
+            steps.step(2 * len(made))
     # the figures the page has not (no curves, or no run but the baseline's differences):
     # neither made nor serialised
-    steps.step(2 * (steps.figures - len(plots)))
-    with figures.positional_ids():  # not uuid4s: the page made again is the same
-        script, divs = components(figures.rooted(plots))
-    steps.step(len(plots))
-    return script, list(zip(divs, labels, strict=True))
+    steps.step(start + 2 * steps.figures - steps.done)
+    divs = list(zip(divs, [label for _, label in drawn], strict=True))
+    return {"script": script, "figures": divs, "lazy": lazy, "items": items}
 
 
 def _data_block(document: dict) -> str:
@@ -418,7 +449,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
     places = _code_point_places(comparison.runs)
     comparison, values, docs, curves = _shown(comparison, values, docs, curves)
     steps.step(len(comparison.runs))
-    script, divs = _figures(comparison, values, curves, steps)
+    shown_figures = _figures(comparison, values, curves, steps)
     data = {
         "runs": comparison.runs,
         "baseline": comparison.baseline,
@@ -462,9 +493,12 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
             sections=_other_sections(comparison, places),
             # Bokeh's core only (no widgets, tables, WebGL or MathJax: 1.3 MB instead of 3.9)
             bokeh_js=Resources(mode="inline", components=["bokeh"]).render_js(),
-            figure_script=script,
+            figure_script=shown_figures["script"],
             figure_print_width=MIN_WIDTH,
-            figures=divs,
+            figures=shown_figures["figures"],
+            later_figures=shown_figures["lazy"],
+            figures_drawn=FIGURE_MEASURES,
+            later_items=_data_block(shown_figures["items"]),
             data=data,
             provenance=json_shown(provenance),
         )

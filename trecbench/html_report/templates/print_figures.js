@@ -11,7 +11,9 @@
   function figureViews() {
     if (!box || !window.Bokeh || !Bokeh.index || !Bokeh.index.roots) { return []; }
     return Array.from(Bokeh.index.roots).filter(function (view) {
-      return typeof view.export === "function" && view.el.closest(".figure") !== null;
+      // not a later measure's figures hidden when another was chosen (figures.js)
+      var figure = view.el.closest(".figure");
+      return typeof view.export === "function" && figure !== null && !figure.hidden;
     });
   }
   // each figure laid out at the box's width now (Bokeh's own layout waits for a resize
