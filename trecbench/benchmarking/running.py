@@ -7,13 +7,14 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import warnings
 from functools import partial
 from typing import Any
 
 import pyarrow as pa
 
 from .. import arrow, input_warnings, outputs
-from ..errors import UsageError
+from ..errors import ParameterDomainWarning, UsageError
 from ..inputs.streams import steps
 from .checks import (
     InvalidRuns,
@@ -107,7 +108,7 @@ def _fuse_modes(
     config: BenchmarkSettings, tables: dict[str, pa.Table], progress: Progress | None = None
 ) -> dict[str, pa.Table]:
     """Ranked tables of every mode, fused modes computed from their sources (in order)."""
-    from ..fusion import fuse_tables, ranked_table
+    from ..fusion import fused_and_ties, ranked_table
 
     step = steps(progress, "ranking", len(tables))
     ranked = {}
@@ -119,7 +120,7 @@ def _fuse_modes(
         for mode in [m for m in pending if all(source in ranked for source in m.fuse)]:
             _check_sources_differ(config, mode, ranked)
             try:
-                ranked[mode.name] = fuse_tables(
+                ranked[mode.name], ties = fused_and_ties(
                     [ranked[source] for source in mode.fuse],
                     mode.method,
                     k=mode.k,
@@ -131,6 +132,9 @@ def _fuse_modes(
                 )
             except UsageError as error:  # a fused score beyond a double: the mode's settings
                 raise UsageError(f"{config.path}: modes.{mode.name}: {error}") from None
+            for message in ties.values():  # which of several fused modes ties: its own name
+                said = f"{config.path}: modes.{mode.name}: {message}"
+                warnings.warn(ParameterDomainWarning(said), stacklevel=2)
             pending.remove(mode)
     return ranked
 
