@@ -78,6 +78,8 @@ def test_pool_writes_a_grade_its_qrels_reader_takes(folder, capsys):
         (["--method", "combsum", "-w", "1", "-w", "1", "-w", "1"], "chooses combsum's weights"),
         (["--step", "0.5"], "--step is the grid of weights"),
         (["--method", "combsum", "--k", "3"], "--k: combsum has no k"),
+        # said of 'the weight step', not of the option
+        (["--method", "combsum", "--step", "0.3"], "trecbench: --step must divide 1 (0.1, "),
         (["--tag", "a b"], "--tag 'a b': a run tag is one token of printable text, without blanks"),
     ],
 )
@@ -250,7 +252,7 @@ def test_leaderboard_ranks_no_one_on_a_count_without_a_better_direction(folder, 
             lambda t: t.optimize_fusion(
                 ["a.run", "b.run"], "q.qrels", "P@3", "combsum", step="0.1"
             ),
-            "the weight step must divide 1",
+            "^step must divide 1 \\(0.1, 0.25, ...\\): the weights. step, not .0.1.$",
         ),
         (
             lambda t: t.optimize_fusion(["a.run", "b.run"], "q.qrels", "P@3", k_grid=()),

@@ -121,7 +121,9 @@ def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Can
         real = isinstance(step, numbers.Real) and not isinstance(step, bool)
         parts = round(1 / step) if real and 0 < step <= 1 else 0
         if not parts or abs(parts * step - 1) > 1e-9:
-            raise UsageError(f"the weight step must divide 1 (0.1, 0.25, ...), not {step!r}")
+            raise UsageError(
+                f"step must divide 1 (0.1, 0.25, ...): the weights' step, not {step!r}"
+            )
         count = math.comb(parts + n_runs - 1, n_runs - 1)  # weightings summing to 1
         if count > MAX_CANDIDATES:
             # a short line: the digits of a count of 10^600 are no help
