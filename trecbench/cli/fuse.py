@@ -125,7 +125,8 @@ class RunOutput(OutputFile):
     "--output",
     required=True,
     type=RunOutput(),
-    help="The fused run (six tab-separated columns, full-precision scores); - for standard output.",
+    help="The fused run (six tab-separated columns, full-precision scores; Parquet, columns"
+    " qid, docno, rank, score, tag, for a .parquet name); - for standard output.",
 )
 @quiet_option
 def fuse(
