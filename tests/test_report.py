@@ -55,6 +55,7 @@ class FakeEvaluation:
     )  # fmt: skip
     qrels_topics: list = field(default_factory=lambda: ["10", "11", "9"])
     shown = Evaluation.shown  # a measure's name as printed (-Z: "Z" before it)
+    ontology_record = Evaluation.ontology_record  # None: no MaxOntSim measure
 
     def per_query_matrix(self, run) -> np.ndarray:
         """``per_query``'s values of ``run``: a row per ``run.qids``, a column a measure."""

@@ -415,10 +415,7 @@ def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict 
     for path, kind in ((settings.ontology, "ontology"), (settings.zscores, "zscores")):
         if path:
             inputs.append((path, kind))
-    ontology = None
-    if any(m.family == "MaxOntSim" for m in evaluation.measures):
-        ontology = evaluation.ontology
-    return inputs, ontology
+    return inputs, evaluation.ontology_record
 
 
 def evaluation_records(*evaluations: Any, qrels_kinds: Sequence[str] = ()) -> list[dict]:

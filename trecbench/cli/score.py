@@ -498,9 +498,13 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
     try:
         with provenance.taking_checksums(recorded):
             measures = list(flags["measure"]) or None
-            return evaluate(
+            evaluation = evaluate(
                 qrels, list(runs), measures, progress=progress, run_names=run_names, **arguments
             )
+            # the ontology's record (json, --report, --html) as the scoring read it: the
+            # ontology taken again outside would be read again, to take its checksum
+            _ = evaluation.ontology_record
+            return evaluation
     except TrecbenchError as error:
         # trec_eval prints the topics it evaluated before it stopped (exit 4): one run only
         partial = getattr(error, "partial", None)

@@ -426,12 +426,15 @@ def _warn_of_page_differences(
 
 
 def _record_scoring(comparison: Comparison, evaluation) -> None:
-    """The inputs, run files, drill-downs, scoring flags and scoreless topics of
-    ``evaluation``, recorded on the page's ``comparison``."""
-    from ..report import evaluation_records
+    """The inputs, ontology, run files, drill-downs, scoring flags and scoreless topics
+    of ``evaluation``, recorded on the page's ``comparison``."""
+    from ..report import evaluation_provenance, evaluation_records
 
     # every file a number was computed from: the ontology and a -Z file too
     comparison.inputs = evaluation_records(evaluation)
+    # and which HPO release and formula MaxOntSim used, as score's report and compare's
+    # page say it (docs: maxontsim)
+    comparison.ontology = evaluation_provenance(evaluation)[1]
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
     comparison.keep_drill_downs(evaluation.runs)
     # every flag the runs were scored with, as score's report records them (-N, -Z and

@@ -246,6 +246,15 @@ class Evaluation:
 
         return ontology_info(self.settings.ontology, self.settings.maxontsim_formula)
 
+    @property
+    def ontology_record(self) -> dict[str, Any] | None:
+        """:attr:`ontology` where a MaxOntSim measure was computed, else None: the record
+        every output of the evaluation holds (``--report``, ``--format json``, the pages),
+        built here once for all of them."""
+        if not any(measure.family == "MaxOntSim" for measure in self.measures):
+            return None
+        return self.ontology
+
     def unjudged_runs(self, threshold: float = UNJUDGED_THRESHOLD) -> list[RunResult]:
         """Runs that look scored against qrels not their own (:meth:`Unjudged.flagged`)."""
         return [run for run in self.runs if run.unjudged and run.unjudged.flagged(threshold)]

@@ -195,7 +195,9 @@ def render_json(
     display name, as
     :meth:`~trecbench.evaluation.Evaluation.to_long`'s: two spellings of one measure key
     one value each), options, per-run aggregates (and tie bounds when
-    computed) and per-topic values, flagged topics, and ``groups`` (grouped means,
+    computed) and per-topic values, flagged topics, ``ontology`` (the HPO release and
+    formula, :attr:`~trecbench.Evaluation.ontology_record`, the report's, with a MaxOntSim
+    measure) and ``groups`` (grouped means,
     :func:`trecbench.renderers.strata.groups_document`) when given."""
     summary = _summary_columns(evaluation, names)
     topic_columns = _per_query_columns(evaluation, names)
@@ -244,6 +246,9 @@ def render_json(
         "runs": runs,
         "flagged_topics": [vars(f) for f in evaluation.flagged],
     }
+    ontology = evaluation.ontology_record  # the record --report holds
+    if ontology is not None:  # which HPO release and formula MaxOntSim used
+        document["ontology"] = ontology
     if groups:
         document["groups"] = groups
     return json_text(document)
