@@ -79,6 +79,9 @@ def _check_recorded_as_score_does(folder, score_options: tuple[str, ...], extra:
         assert means[mode] == scored[mode]["results"][0]["aggregates"]["MaxOntSim@1"]
     ontology_inputs = [r for r in report["inputs"] if r["kind"] == "ontology"]
     assert ontology_inputs == [r for r in manifest["inputs"] if r["kind"] == "ontology"]
+    # the manifest says the release and formula too (it listed the ontology's file only)
+    validate_against_schema(manifest, "experiment_manifest")
+    assert manifest["ontology"] == report["ontology"]
     return report, modes
 
 
@@ -131,8 +134,8 @@ def test_a_configured_ontology_file_is_read_recorded_and_checksummed(tmp_path):
 
 
 def test_without_a_maxontsim_measure_no_ontology_is_recorded(files):
-    report, modes, _ = _benchmark(_config(files, measures='["P@1"]'))
-    assert "ontology" not in report
+    report, modes, manifest = _benchmark(_config(files, measures='["P@1"]'))
+    assert "ontology" not in report and "ontology" not in manifest
     assert report["evaluation"]["maxontsim_formula"] is None
     assert report["evaluation"]["ontology"] is None
     assert all("ontology" not in document for document in modes.values())

@@ -66,3 +66,49 @@ def test_plain_json_names_the_release_without_a_checksum(bundled):
     assert shown["ontology"]["formula"] == "hybrid" and shown["ontology"]["sha256"] is None
     # and no MaxOntSim measure, no ontology
     assert "ontology" not in json.loads(_score("-m", "P.5", "--format", "json", *DEMO).stdout)
+
+
+def test_the_manifest_records_the_release_and_formula(tmp_path, bundled):
+    from test_ontology import OBO
+
+    from trecbench.report import validate_against_schema
+
+    # the bundled release is no input file: the manifest named no ontology at all
+    manifest = tmp_path / "m.json"
+    _score("-m", "MaxOntSim@10", "--manifest", manifest, *DEMO)
+    document = json.loads(manifest.read_text())
+    validate_against_schema(document, "experiment_manifest")
+    assert (document["ontology"]["release"], document["ontology"]["sha256"]) == (
+        bundled["release"], bundled["sha256"],
+    )  # fmt: skip
+    assert document["ontology"]["formula"] == "hybrid"
+    assert not [r for r in document["inputs"] if r["kind"] == "ontology"]
+    # a file's: its input record (path, checksum) and, beside it, its release (hp.obo's
+    # data-version, hp/releases/2099-01-31)
+    obo = tmp_path / "hp.obo"
+    obo.write_text(OBO)
+    _score("-m", "MaxOntSim@10", "--maxontsim-formula", "simple", "--ontology", obo,
+           "--manifest", manifest, *DEMO)  # fmt: skip
+    document = json.loads(manifest.read_text())
+    sha256 = hashlib.sha256(OBO.encode()).hexdigest()
+    assert document["ontology"]["release"] == "2099-01-31"
+    assert document["ontology"]["formula"] == "simple_resnik_like"
+    assert document["ontology"]["sha256"] == sha256
+    [record] = [r for r in document["inputs"] if r["kind"] == "ontology"]
+    assert record["sha256"] == sha256
+    # no MaxOntSim measure, no ontology
+    _score("-m", "P.5", "--manifest", manifest, *DEMO)
+    assert "ontology" not in json.loads(manifest.read_text())
+
+
+def test_compares_manifest_records_the_release(tmp_path, bundled):
+    out = tmp_path / "out"
+    subprocess.run(
+        [sys.executable, "-m", "trecbench", "compare", "--quiet", "-m", "MaxOntSim@10", "-o", out,
+         "--manifest", out / "m.json", *DEMO, "runs/tfidf-word.run"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    document = json.loads((out / "m.json").read_text())
+    assert document["ontology"]["release"] == bundled["release"]
+    assert document["ontology"]["sha256"] == bundled["sha256"]

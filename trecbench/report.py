@@ -377,6 +377,7 @@ def build_manifest(
     *,
     cwd: str | os.PathLike | None = None,
     created: str | None = None,
+    ontology: Mapping[str, Any] | None = None,
 ) -> dict:
     """The ExperimentManifest of one command (schema ``experiment_manifest``).
 
@@ -387,10 +388,13 @@ def build_manifest(
     ``experiment_id`` is made unless one is given. ``cwd`` (default: the current
     directory) is recorded with its git commit, if it is in a git work tree. ``created``:
     its ``timestamp`` (default now), as its report's and page's.
+    ``ontology``: the reports' record of the HPO release and formula MaxOntSim used
+    (:attr:`~trecbench.Evaluation.ontology_record`), recorded when given: a bundled
+    release is no input file, and an input's record has no release.
     """
     where = Path(cwd) if cwd is not None else Path.cwd()
     argv = [str(arg) for arg in argv]
-    return {
+    manifest = {
         "type": "ExperimentManifest",
         "schema_version": SCHEMA_VERSION,
         "experiment_id": experiment_id or str(uuid.uuid4()),
@@ -403,6 +407,9 @@ def build_manifest(
         "inputs": list(inputs),
         "outputs": list(outputs),
     }
+    if ontology is not None:
+        manifest["ontology"] = json_safe(dict(ontology))
+    return manifest
 
 
 def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict | None]:
@@ -549,13 +556,9 @@ def write_score_outputs(
         written.append(bytes_record(report, "report", data))
     if manifest is not None:
         document = build_manifest(
-            command_argv() if argv is None else argv,
-            records,
-            written,
-            meta or {},
-            experiment_id,
-            created=created,
-        )
+            command_argv() if argv is None else argv, records, written, meta or {}, experiment_id,
+            created=created, ontology=ontology,
+        )  # fmt: skip
         files.append((manifest, json_bytes(document)))
     with OutputSet(protected) as out:
         for path, data in files:

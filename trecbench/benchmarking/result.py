@@ -213,6 +213,7 @@ class Benchmark:
         manifest = build_manifest(
             command_argv() if argv is None else argv, self.inputs, written, meta, experiment_id,
             created=stamp["created"],
+            ontology=self.comparison.ontology,
         )  # fmt: skip
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
         made()

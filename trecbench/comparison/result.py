@@ -521,6 +521,7 @@ class Comparison:
                 meta or {},
                 experiment_id,
                 created=stamp["created"],
+                ontology=self.ontology,
             )
             files[Path(manifest)] = (json_bytes(document), "manifest")
         refuse_strays(out, folder_files(out, modes=False), files, inputs, "this comparison's")
