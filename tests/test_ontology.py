@@ -189,6 +189,16 @@ def test_load_ontology_detects_format_and_caches(obo_file, tmp_path):
     assert load_ontology(obo_file) is load_ontology(str(obo_file))
 
 
+def test_an_obographs_file_with_a_byte_order_mark_is_read_as_json(tmp_path):
+    # sniffed as OBO (the mark before its '{') and refused: no [Term] stanza found
+    plain = _obographs(tmp_path / "hp.json")
+    marked = tmp_path / "bom.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    onto = load_ontology(marked)
+    _check_tiny(onto)
+    assert onto.release == "2099-02-28"
+
+
 def test_an_obo_file_with_a_byte_order_mark_or_bad_bytes(tmp_path, obo_file):
     marked = tmp_path / "bom.obo"
     marked.write_bytes(b"\xef\xbb\xbf" + obo_file.read_bytes())

@@ -24,6 +24,7 @@ The package: :mod:`.terms` (the :class:`Ontology` and its closure), :mod:`.bundl
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from pathlib import Path
@@ -54,7 +55,8 @@ _CACHE: dict[tuple, Ontology] = {}
 
 def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
     """The ontology for ``--ontology``: hpo3's bundled release when ``path`` is None, else
-    ``hp.obo`` or ``hp.json`` (chosen by the file's first non-blank character).
+    ``hp.obo`` or ``hp.json`` (chosen by the file's first non-blank character, past a
+    UTF-8 byte-order mark).
 
     Cached per process (a regular file keyed by path, size and modification time), so
     scoring several runs builds the ontology once. A file that can be read only once (a
@@ -92,5 +94,7 @@ def _cached(key: tuple, read) -> Ontology:
 def _read(path: str | os.PathLike) -> Ontology:
     """A user's ontology file read once: sniffed, parsed, hashed."""
     source = read_source(path, "ontology")
-    is_json = source.data[:4096].lstrip().startswith(b"{")
+    # a UTF-8 byte-order mark (an editor's hp.json) before the '{': dropped as the text is
+    head = source.data[:4096].removeprefix(codecs.BOM_UTF8)
+    is_json = head.lstrip().startswith(b"{")
     return read_obographs(json_document(source)) if is_json else read_obo(source)
