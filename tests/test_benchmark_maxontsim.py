@@ -147,7 +147,7 @@ def test_without_a_maxontsim_measure_no_ontology_is_recorded(files):
         (
             'maxontsim_formula = "resnik"\n',
             '["MaxOntSim@1"]',
-            r"mos\.toml: maxontsim_formula: unknown MaxOntSim formula 'resnik' \(choose from",
+            r"mos\.toml:3: maxontsim_formula: unknown MaxOntSim formula 'resnik' \(choose from",
         ),
         (
             'maxontsim_formula = "hybrid_strict"\n',

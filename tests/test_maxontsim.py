@@ -181,13 +181,35 @@ def test_an_unknown_formula_is_refused_without_a_maxontsim_measure_too():
     # it was passed unread (exit 0) when no MaxOntSim measure was asked
     with pytest.raises(UsageError, match="unknown MaxOntSim formula 'bogus'"):
         EvalSettings(options={"maxontsim_formula": "bogus"})
-    done = subprocess.run(
-        [sys.executable, "-m", "trecbench", "score", "-m", "P.1", "--maxontsim-formula",
-         "bogus", "qrels/hpo-demo.qrels", "runs/tfidf-char.run"],
+    # a bad option value names the option (docs: cli-conventions); it named none
+    done = _score("-m", "P.1", "--maxontsim-formula", "bogus")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith(
+        "trecbench: score: Invalid value for '--maxontsim-formula': unknown MaxOntSim "
+        "formula 'bogus' (choose from "
+    )
+    assert done.stderr.count("\n") == 1
+
+
+def _score(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", *args, "qrels/hpo-demo.qrels",
+         "runs/tfidf-char.run"],
         cwd=ROOT, capture_output=True, text=True, check=False,
     )  # fmt: skip
-    assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr.startswith("trecbench: unknown MaxOntSim formula 'bogus' (choose from ")
+
+
+def test_a_formula_without_a_maxontsim_measure_is_refused_as_benchmark_refuses_it():
+    # it was accepted, changing nothing, and benchmark refuses the same setting
+    for measures in (["-m", "P@1"], []):  # [] : the KPI preset, no MaxOntSim in it
+        done = _score(*measures, "--maxontsim-formula", "hybrid_strict")
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr.startswith(
+            "trecbench: --maxontsim-formula: no MaxOntSim measure is scored (measures: "
+        )
+        assert done.stderr.count("\n") == 1
+    done = _score("-q", "-m", "MaxOntSim@1", "--maxontsim-formula", "hybrid_strict")
+    assert done.returncode == 0 and done.stderr == ""
 
 
 # ---------------------------------------------------------------------------------------

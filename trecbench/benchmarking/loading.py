@@ -192,7 +192,15 @@ def _check_maxontsim_used(
 ) -> None:
     """MaxOntSim's options (``maxontsim_formula``, ``ontology``) with no MaxOntSim measure
     ``benchmarked`` (parsed) would change nothing, without a word: refused, as a target
-    of a measure not benchmarked is."""
+    of a measure not benchmarked is. A formula MaxOntSim does not know is refused at its
+    line, as the key's other errors are (the settings refuse one too, with no line)."""
+    if "maxontsim_formula" in document:
+        from ..maxontsim_formulas import resolve_formula
+
+        try:
+            resolve_formula(document["maxontsim_formula"])
+        except UsageError as error:
+            raise _setting_error(source, ("maxontsim_formula",), str(error)) from None
     if any(measure.family == "MaxOntSim" for measure in benchmarked):
         return
     for key in ("maxontsim_formula", "ontology"):

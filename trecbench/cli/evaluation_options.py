@@ -46,6 +46,7 @@ def evaluation_options(command):
             click.option(
                 "--maxontsim-formula",
                 default=None,
+                callback=_known_formula,
                 help="MaxOntSim@k formula: hybrid (default), simple_resnik_like, hybrid_strict.",
             ),
             click.option(
@@ -103,3 +104,40 @@ jobs_option = click.option(
     help="Processes scoring several run files at once (default: the cores available, when "
     "the runs are large enough to gain from it). Output is the same whatever N is.",
 )
+
+
+def _known_formula(ctx, param, value):
+    """``--maxontsim-formula`` as given, once MaxOntSim knows it: an unknown one is a bad
+    option value, refused naming the option (docs: cli-conventions), not in words of no
+    option."""
+    if value is None:
+        return None
+    from ..errors import UsageError
+    from ..maxontsim_formulas import resolve_formula
+
+    try:
+        resolve_formula(value)
+    except UsageError as error:
+        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+    return value
+
+
+def check_formula_used(measures, formula) -> None:
+    """--maxontsim-formula with no MaxOntSim measure would change nothing, without a word:
+    refused before the work (score's), as benchmark refuses its configuration's
+    ``maxontsim_formula``. Measures the scoring refuses are left to it to refuse."""
+    if formula is None:
+        return
+    from ..errors import TrecbenchError, UsageError
+    from ..measures import parse_measures
+
+    try:
+        parsed = parse_measures(list(measures) or None)
+    except TrecbenchError:
+        return
+    if not any(measure.family == "MaxOntSim" for measure in parsed):
+        names = ", ".join(measure.canonical for measure in parsed)
+        raise UsageError(
+            f"--maxontsim-formula: no MaxOntSim measure is scored (measures: {names}): "
+            "give -m MaxOntSim@k, or no formula"
+        )
