@@ -259,6 +259,24 @@ def test_a_bad_cutoff_is_named_not_echoed_in_suggestions():
     assert "did you mean nDCG, " in message and "@1O," not in message and "@1O?" not in message
 
 
+@pytest.mark.parametrize(
+    "text, each",
+    [
+        ("maxontsim.1,10", "MaxOntSim@1 MaxOntSim@10"),
+        ("MaxOntSim@1,10", "MaxOntSim@1 MaxOntSim@10"),
+        ("nDCG@5,10,20", "nDCG@5 nDCG@10 nDCG@20"),
+    ],
+)
+def test_a_list_of_cutoffs_outside_trec_evals_spelling_is_said_to_be_no_list(text, each):
+    # it was "the cutoff must be a positive integer", though P.5,10 takes a list
+    said = f"illegal measure '{text}': one cutoff a name here, not a list: give each, -m '{each}'"
+    assert _refusal(text) == said
+    cutoffs = text.replace("@", ".").split(".")[-1].split(",")
+    suggested = parse_measures([each])  # what the message says to give is taken
+    assert [m.canonical.replace("@", ".").split(".")[-1] for m in suggested] == cutoffs
+    assert _refusal("MaxOntSim@1,x").endswith("the cutoff must be a positive integer")
+
+
 def test_suggestions_keep_the_users_parameters_only_where_valid():
     message = _refusal("nDGC@10")
     assert "nDCG@10" in message and "Rndcg, " in message and "Rndcg@10" not in message

@@ -333,6 +333,13 @@ def _cutoff_text(definition: Definition, cutoff: Any, text: str) -> str | None:
             raise UsageError(f"illegal measure '{text}': the recall level must be a number")
         refuse(definition.numbers.problem(cutoff), text)
         return repr(float(cutoff))
+    # trec_eval's P.5,10 is a list, a name of trecbench's one cutoff each
+    if isinstance(cutoff, str) and re.fullmatch(r"[0-9]+(,[0-9]+)+", cutoff, re.ASCII):
+        shown = definition.display or definition.name
+        each = " ".join(f"{shown}@{part}" for part in cutoff.split(","))
+        raise UsageError(
+            f"illegal measure '{text}': one cutoff a name here, not a list: give each, -m '{each}'"
+        )
     if isinstance(cutoff, bool) or not isinstance(cutoff, int):
         raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer")
     refuse(definition.numbers.problem(cutoff), text)
