@@ -112,3 +112,18 @@ def test_compares_manifest_records_the_release(tmp_path, bundled):
     document = json.loads((out / "m.json").read_text())
     assert document["ontology"]["release"] == bundled["release"]
     assert document["ontology"]["sha256"] == bundled["sha256"]
+
+
+def test_tie_bounds_in_trec_text_say_maxontsim_is_not_bounded(tmp_path):
+    # the table said "not bounded" with the reason; trec text left MaxOntSim out silently
+    (tmp_path / "t.qrels").write_text("q1 0 HP:0001250 1\n")
+    (tmp_path / "t.run").write_text(  # three documents tied at rank 1
+        "q1 Q0 HP:0002069 1 1 a\nq1 Q0 HP:0001250 2 1 a\nq1 Q0 HP:0000118 3 1 a\n"
+    )
+    done = _score("-m", "MaxOntSim@1", "--tie-bounds", tmp_path / "t.qrels", tmp_path / "t.run")
+    assert "maxontsim_1:tie" not in done.stdout
+    said = (
+        "trecbench: warning: --tie-bounds: not bounded, maxontsim_1: its value comes from "
+        "ontology similarity, not from grades\n"
+    )
+    assert said in done.stderr

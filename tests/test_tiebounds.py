@@ -223,6 +223,13 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
         "P_1:tie_low           \tall\t0.0000",
         "P_1:tie_high          \tall\t1.0000",
     ]
+    # infAP has no lines there, and was left out without a word: said, as the table says it
+    unbounded = (
+        "not bounded, infAP: its estimate of unjudged documents is not monotone in the order"
+    )
+    assert trec.stderr == f"trecbench: warning: --tie-bounds: {unbounded}\n"
+    csv = CliRunner().invoke(cli, [*base, "--format", "csv"])
+    assert csv.stderr == trec.stderr and "infAP:tie_low" not in csv.stdout
     table = CliRunner().invoke(cli, [*base, "--format", "table"]).stdout
     # the bounds name each measure as the table above them does: as asked (P.1)
     assert "run  topics     P.1   infAP" in table

@@ -279,6 +279,7 @@ def score(
     from .. import naming
     from ..provenance import new_stamp
     from ..renderers.score import ScoreView, groups_json, render_score
+    from ..renderers.tiebounds import unbounded
 
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
     _check_dask(dask_address, memory, jobs)
@@ -299,6 +300,8 @@ def score(
     grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
     _warn(notes)
     _warn(_text_measures_left_out(evaluation, output_format))
+    if tie_bounds and output_format in ("trec", "csv"):  # lines of the bounded only
+        _warn([f"--tie-bounds: not bounded, {why}" for why in unbounded(evaluation, view.labels)])
     text = render_score(evaluation, view, grouped)
     bounded, text = with_unjudged_bounds(text, evaluation, view, unjudged_bounds)
     routed = None

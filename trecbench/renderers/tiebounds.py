@@ -74,8 +74,7 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
         [name(run), measure, _number(v), _number(lo), _number(hi), where, str(t)]
         for run, measure, v, lo, hi, where, t, _ in rows
     ]
-    reasons = sorted({f"{row[1]}: {row[7]}" for row in rows if row[7]})
-    notes = [f"not bounded: {reason}" for reason in reasons]
+    notes = [f"not bounded: {reason}" for reason in unbounded(evaluation, names)]
     right = {2, 3, 4, 6}
     if output_format == "markdown":
         lines = [f"**{TITLE}**", "", *markdown_table(header, cells, right)]
@@ -84,6 +83,12 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
     else:
         lines = [TITLE, *aligned([header, *cells], right), *notes]
     return "\n".join(lines) + "\n"
+
+
+def unbounded(evaluation, names: str = "display") -> list[str]:
+    """``"<measure>: <reason>"`` of each measure without bounds (once, in order): the
+    table's notes, and what ``score`` warns of where trec text and CSV leave them out."""
+    return sorted({f"{row[1]}: {row[7]}" for row in _rows(evaluation, names) if row[7]})
 
 
 def json_entry(run, evaluation, names: str = "display") -> dict:
