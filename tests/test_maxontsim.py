@@ -201,13 +201,19 @@ def _score(*args: str) -> subprocess.CompletedProcess:
 
 def test_a_formula_without_a_maxontsim_measure_is_refused_as_benchmark_refuses_it():
     # it was accepted, changing nothing, and benchmark refuses the same setting
-    for measures in (["-m", "P@1"], []):  # [] : the KPI preset, no MaxOntSim in it
+    said = "trecbench: --maxontsim-formula: no MaxOntSim measure is scored ({} hold none): "
+    said += "give -m MaxOntSim@k, or no formula\n"
+    # [] : the KPI preset, no MaxOntSim in it
+    for measures, given in ((["-m", "P@1"], "-m"), ([], "the default measures")):
         done = _score(*measures, "--maxontsim-formula", "hybrid_strict")
-        assert (done.returncode, done.stdout) == (1, "")
-        assert done.stderr.startswith(
-            "trecbench: --maxontsim-formula: no MaxOntSim measure is scored (measures: "
-        )
-        assert done.stderr.count("\n") == 1
+        assert (done.returncode, done.stdout, done.stderr) == (1, "", said.format(given))
+    # compare alike (it was accepted there too, changing nothing)
+    args = ["compare", "qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", *args, "-m", "P@1", "--maxontsim-formula", "hybrid"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", said.format("-m"))
     done = _score("-q", "-m", "MaxOntSim@1", "--maxontsim-formula", "hybrid_strict")
     assert done.returncode == 0 and done.stderr == ""
 

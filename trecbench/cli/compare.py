@@ -15,6 +15,7 @@ from ..errors import UsageError
 from ..resampling_bounds import MIN_CONFIDENCE
 from ..text_bytes import utf8
 from .evaluation_options import (
+    check_formula_used,
     compare_memory_option,
     evaluation_options,
     jobs_option,
@@ -367,6 +368,7 @@ def compare(
           --manifest out/manifest.json --meta model=tfidf
     """
     output.check()
+    check_formula_used(measures, scoring.options["maxontsim_formula"])
     named, shared, own = runs_and_qrels(files, names, run_qrels)
     if output.outdir is not None:  # a bad output, or one that is an input, fails before the work
         from ..comparison import check_outputs

@@ -124,8 +124,9 @@ def _known_formula(ctx, param, value):
 
 def check_formula_used(measures, formula) -> None:
     """--maxontsim-formula with no MaxOntSim measure would change nothing, without a word:
-    refused before the work (score's), as benchmark refuses its configuration's
-    ``maxontsim_formula``. Measures the scoring refuses are left to it to refuse."""
+    refused before the work (score's and compare's), as benchmark refuses its
+    configuration's ``maxontsim_formula``. Measures the scoring refuses are left to it to
+    refuse."""
     if formula is None:
         return
     from ..errors import TrecbenchError, UsageError
@@ -136,8 +137,9 @@ def check_formula_used(measures, formula) -> None:
     except TrecbenchError:
         return
     if not any(measure.family == "MaxOntSim" for measure in parsed):
-        names = ", ".join(measure.canonical for measure in parsed)
+        # the measures themselves are not listed: -m all_trec's would be 86 names
+        given = "-m" if measures else "the default measures"
         raise UsageError(
-            f"--maxontsim-formula: no MaxOntSim measure is scored (measures: {names}): "
+            f"--maxontsim-formula: no MaxOntSim measure is scored ({given} hold none): "
             "give -m MaxOntSim@k, or no formula"
         )
