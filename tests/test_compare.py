@@ -970,9 +970,13 @@ def test_compare_refuses_a_folder_holding_another_calls_files(tmp_path, capsys):
     (out / "means.png").unlink()
     for _ in range(2):  # the same call again replaces every file it wrote
         assert run(["compare", qrels, word, char, *args, "--quiet"]) == 0
-    # its own manifest, however spelled, is no stray
+    # its own manifest, however spelled, is no stray, nor marks a benchmark's folder: the
+    # second call reads the first's, and the user's runs/ and reports/ stay theirs
+    (out / "reports").mkdir()
+    (out / "reports" / "mine.json").write_text("{}\n")
     manifest = ["--manifest", str(out / "ExperimentManifest.json")]
-    assert run(["compare", qrels, word, char, *args, *manifest, "--quiet"]) == 0
+    for _ in range(2):
+        assert run(["compare", qrels, word, char, *args, *manifest, "--quiet"]) == 0
     spelled = ["-o", f"{out}/./", "--manifest", f"{out}/../out/ExperimentManifest.json"]
     assert run(["compare", qrels, word, char, *args[:-2], *spelled, "--quiet"]) == 0
     assert (out / "logo.png").exists() and (out / "runs" / "mine.run").exists()

@@ -167,3 +167,65 @@ def test_a_plot_of_a_stratum_not_compared_is_refused_before_printing(tmp_path, m
         " or write to another folder\n"
     )
     assert os.listdir(tmp_path / "out") == ["means_language-fr.png"]
+
+
+def _benchmark_folder(tmp_path):
+    """A benchmark's folder (a fused mode: reports/ and runs/) of the R-task demo's runs,
+    and the demo's qrels and the two runs compare is then given."""
+    demo = ROOT / "data" / "hpo-rtask"
+    config = tmp_path / "two.toml"
+    config.write_text(
+        f'qrels = "{demo / "hpo-rtask.qrels"}"\nmeasures = ["P@5"]\n'
+        f'[modes.lexical]\nrun = "{demo / "lexical.run"}"\n'
+        f'[modes.vector]\nrun = "{demo / "vector.run"}"\n'
+        '[modes.hybrid]\nfuse = ["lexical", "vector"]\n'
+    )
+    out = tmp_path / "bench"
+    assert run(["benchmark", str(config), "-o", str(out), "--quiet"]) == 0
+    return out, [str(demo / name) for name in ("hpo-rtask.qrels", "lexical.run", "vector.run")]
+
+
+LEFTOVERS = (
+    "reports/hybrid.json, reports/lexical.json, reports/vector.json, runs/hybrid.run"
+    " would stay beside this comparison's files"
+)
+
+
+@pytest.mark.parametrize("gone", ["nothing", "the manifest", "the report"])
+def test_compare_into_a_benchmarks_folder_names_its_mode_files(tmp_path, capsys, gone):
+    # compare -o into a benchmark's folder left its mode reports and fused run beside the
+    # new comparison when compare wrote its own manifest under the benchmark's name (or
+    # the manifest was gone): only the manifest marked such a folder. Either mark now
+    # does, and the refusal names every leftover, before the work (nothing printed)
+    out, inputs = _benchmark_folder(tmp_path)
+    if gone != "nothing":
+        (
+            out / ("ExperimentManifest.json" if gone == "the manifest" else "BenchmarkReport.json")
+        ).unlink()
+    before = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
+    manifest = ["--manifest", str(out / "ExperimentManifest.json")]
+    capsys.readouterr()
+    assert run(["compare", "-m", "P@5", "-o", str(out), *manifest, *inputs]) == ExitCode.INPUT
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"trecbench: {out}: {LEFTOVERS}, not written by this call (an earlier one's, "
+        "describing other runs): remove them or write to another folder\n"
+    )
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before
+
+
+def test_a_benchmarks_manifest_left_is_named_with_its_mode_files(tmp_path, capsys):
+    # the refusal named the manifest alone; once it was removed, as told, the call went
+    # through and left the mode files: every leftover is named at once, the count of
+    # those not shown said
+    out, inputs = _benchmark_folder(tmp_path)
+    capsys.readouterr()
+    assert run(["compare", "-m", "P@5", "-o", str(out), *inputs]) == ExitCode.INPUT
+    assert capsys.readouterr().err.startswith(
+        f"trecbench: {out}: ExperimentManifest.json, reports/hybrid.json, "
+        "reports/lexical.json, reports/vector.json, runs/hybrid.run would stay beside "
+    )
+    (out / "runs" / "other.run").write_text("q Q0 d 1 1 t\n")
+    assert run(["compare", "-m", "P@5", "-o", str(out), *inputs]) == ExitCode.INPUT
+    assert "runs/hybrid.run and 1 more would stay beside" in capsys.readouterr().err

@@ -34,7 +34,7 @@ from typing import IO, ParamSpec, TypeVar
 from . import provenance, publication, standard_output
 from .errors import OutputError, Setting, UsageError
 from .naming import file_key
-from .plurals import first_few
+from .plurals import few_and_more
 from .signals import SignalGuard
 from .text_bytes import utf8
 
@@ -376,7 +376,7 @@ def refuse_strays(
         if path.is_file() and os.path.realpath(path) not in written and file_key(path) not in read
     )
     if strays:
-        shown = first_few(strays)
+        shown = few_and_more(strays)  # the user removes each: how many there are
         raise OutputError(
             f"{folder}: {shown} would stay beside {whose} files, not written by this call "
             "(an earlier one's, describing other runs): remove them or write to another folder"

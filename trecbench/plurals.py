@@ -19,6 +19,13 @@ def first_few(items: list[str], limit: int = 5) -> str:
     return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
 
 
+def few_and_more(items: list[str], limit: int = 5) -> str:
+    """The first ``limit`` of ``items`` and how many more: ``a, b, c, d, e and 2 more``
+    (a message that asks the user to act on each says how many there are)."""
+    rest = len(items) - limit
+    return ", ".join(items[:limit]) + (f" and {rest} more" if rest > 0 else "")
+
+
 def few_reprs(names: list[str], shown: int = 6) -> str:
     """``['a', 'b', ...]`` with at most ``shown`` names and a count of the rest, as a
     result's ``repr`` lists its runs and measures."""

@@ -3,7 +3,8 @@ light module: benchmark's loading needs the names without compare's analysis).""
 
 from __future__ import annotations
 
-from pathlib import Path
+import json
+from pathlib import Path, PurePath
 
 REPORT_FILE = "BenchmarkReport.json"
 HTML_FILE = "report.html"
@@ -30,3 +31,48 @@ def folder_files(out: Path, modes: bool = True) -> list[Path]:
     patterns = PLOT_PATTERNS + ((f"{REPORTS_DIR}/*.json", f"{RUNS_DIR}/*.run") if modes else ())
     found = (path for pattern in patterns for path in out.glob(pattern))
     return [*named, out / MANIFEST_FILE, *found]
+
+
+def compare_folder_files(out: Path) -> list[Path]:
+    """:func:`folder_files` as compare counts them: a benchmark's mode reports and fused
+    runs only in a folder a benchmark wrote (:func:`benchmark_written`); elsewhere a
+    ``runs/`` beside compare's files holds the user's runs (``compare -o . runs/*.run``)."""
+    return folder_files(out, modes=benchmark_written(out))
+
+
+def benchmark_written(out: Path) -> bool:
+    """Whether ``out`` holds files of ``reports/`` and ``runs/`` and a benchmark's mark:
+    its ExperimentManifest.json recording such files, or a BenchmarkReport.json with a
+    ``benchmark`` section. Either may be gone while the other stays (compare's own
+    ``--manifest`` under the benchmark's name replaces the manifest, compare replaces the
+    report): each is read before this call writes anything."""
+    modes = (f"{REPORTS_DIR}/*.json", f"{RUNS_DIR}/*.run")
+    if not any(path.is_file() for pattern in modes for path in out.glob(pattern)):
+        return False  # nothing a benchmark's mark would make a leftover: nothing read
+    manifest = _json_object(out / MANIFEST_FILE)
+    records = manifest.get("outputs") if manifest else None
+    if isinstance(records, list) and any(_mode_record(record) for record in records):
+        return True
+    report = _json_object(out / REPORT_FILE)
+    return report is not None and "benchmark" in report
+
+
+def _mode_record(record) -> bool:
+    """Whether a manifest's output ``record`` is a benchmark's mode report or fused run."""
+    if not isinstance(record, dict) or not isinstance(record.get("path"), str):
+        return False
+    folder = PurePath(record["path"]).parent.name
+    return (folder, record.get("kind")) in ((REPORTS_DIR, "report"), (RUNS_DIR, "run"))
+
+
+def _json_object(path: Path) -> dict | None:
+    """The JSON object in ``path``; None if it is missing, unreadable or no JSON object
+    (what is not a benchmark's file marks nothing)."""
+    if not path.is_file():
+        return None
+    try:
+        with open(path, "rb") as handle:
+            document = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None

@@ -22,6 +22,7 @@ from .files import (  # noqa: F401 - the names this module's users import from i
     MARKDOWN_FILE,
     PLOT_PATTERNS,
     REPORT_FILE,
+    compare_folder_files,
     folder_files,
 )
 from .settings import ALL, MACRO, StatsSettings
@@ -524,7 +525,7 @@ class Comparison:
                 ontology=self.ontology,
             )
             files[Path(manifest)] = (json_bytes(document), "manifest")
-        refuse_strays(out, folder_files(out, modes=False), files, inputs, "this comparison's")
+        refuse_strays(out, compare_folder_files(out), files, inputs, "this comparison's")
         with OutputSet(inputs) as staged:
             for path, (data, _) in files.items():
                 staged.write(path, data)

@@ -24,7 +24,7 @@ from .files import (
     PLOT_FIGURES,
     PLOT_PATTERNS,
     REPORT_FILE,
-    folder_files,
+    compare_folder_files,
 )
 from .settings import ALL, MACRO
 
@@ -58,7 +58,7 @@ def check_outputs(
     # once the comparison is made (check_folder): the curve, strata's plots
     maybe = _unnamed_plots(out, group_by) if plots else []
     outputs.refuse_strays(
-        out, folder_files(out, modes=False), files + maybe, inputs, "this comparison's"
+        out, compare_folder_files(out), files + maybe, inputs, "this comparison's"
     )
 
 
@@ -80,9 +80,7 @@ def check_folder(
     files = output_paths(comparison, out, plots=plots, manifest=manifest, html=html)
     check_plots(path for path, kind in files.items() if kind == "plot")
     inputs = [record["path"] for record in comparison.inputs or []]
-    outputs.refuse_strays(
-        out, folder_files(out, modes=False), list(files), inputs, "this comparison's"
-    )
+    outputs.refuse_strays(out, compare_folder_files(out), list(files), inputs, "this comparison's")
 
 
 def output_paths(
