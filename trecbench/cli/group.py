@@ -58,6 +58,13 @@ class Command(click.Command):
         super().__init__(*args, **kwargs)
         self.prints = prints
 
+    def parse_args(self, ctx, args):
+        from .paths import held_refusals
+
+        # a usage error first, then a path refused as the line was read
+        with held_refusals(ctx):
+            return super().parse_args(ctx, args)
+
     def invoke(self, ctx):
         if self.prints is None or self.prints(ctx.params):
             check_writable()

@@ -2,18 +2,52 @@
 
 Paths are checked while the command line is parsed, so that a bad one fails before any
 work, with the exit code every command gives it: 2, as an unreadable input or a refused
-output (click's own path checks would make it a usage error, 1).
+output (click's own path checks would make it a usage error, 1). A usage error anywhere on
+the command line (a required option left out, a bad value) is said first: a refused path
+is held until the whole line is parsed (:func:`held_refusals`), as click would have
+stopped at the usage error before reading any file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
 from .. import standard_output
 from ..errors import InputError, OutputError
+
+# where a command's context holds the path refusals of its parsing (held_refusals)
+_REFUSED = "trecbench.refused_paths"
+
+
+@contextlib.contextmanager
+def held_refusals(ctx: click.Context) -> Iterator[None]:
+    """Parse a command line inside the block: a path the types below refuse is held, its
+    value passed on as given, and the first refused is raised once the block ends without
+    a usage error (``pool a.run b.run >> b.run``, no -o: click's "Missing option '-o'",
+    exit 1, not "input file is standard output", exit 2)."""
+    refused: list[Exception] = []
+    ctx.meta[_REFUSED] = refused
+    try:
+        yield
+    finally:
+        del ctx.meta[_REFUSED]
+    if refused:
+        raise refused[0]
+
+
+def _refused(ctx: click.Context | None, error: Exception, value):
+    """``value`` for now, ``error`` held, while a command line is parsed (held_refusals);
+    ``error`` raised at once elsewhere (a type called outside click's parsing)."""
+    held = ctx.meta.get(_REFUSED) if ctx is not None else None
+    if held is None:
+        raise error
+    held.append(error)
+    return value
 
 
 class InputFile(click.ParamType):
@@ -32,6 +66,12 @@ class InputFile(click.ParamType):
         self.patterns = patterns
 
     def convert(self, value, param, ctx):
+        try:
+            return self._checked(value, param, ctx)
+        except (InputError, OutputError) as error:
+            return _refused(ctx, error, self.path_type(os.fsdecode(value)))
+
+    def _checked(self, value, param, ctx):
         path = os.fsdecode(value)
         standard_output.check_input(path)  # a path it cannot examine passes
         if path == "-":
@@ -57,6 +97,12 @@ class OutputFile(click.ParamType):
     name = "file"
 
     def convert(self, value, param, ctx) -> Path:
+        try:
+            return self._checked(value)
+        except OutputError as error:
+            return _refused(ctx, error, Path(os.fsdecode(value)))
+
+    def _checked(self, value) -> Path:
         path = os.fsdecode(value)
         if path == "-":
             raise OutputError("-: give a file name (this output cannot go to standard output)")
@@ -76,6 +122,12 @@ class OutputFolder(click.ParamType):
         self.stdout = stdout
 
     def convert(self, value, param, ctx) -> Path:
+        try:
+            return self._checked(value)
+        except OutputError as error:
+            return _refused(ctx, error, Path(os.fsdecode(value)))
+
+    def _checked(self, value) -> Path:
         name = os.fsdecode(value)
         if not name:
             raise OutputError("an empty folder name: give the folder to write into")
