@@ -3,6 +3,7 @@ per flag (docs/cli-conventions.md, whose examples tests/test_readme.py runs)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import json
@@ -895,3 +896,35 @@ def test_a_ctrl_c_as_the_command_line_starts_is_one_line(start):
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (130, "")
     assert done.stderr == "trecbench: interrupted\n"
+
+
+def _interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _interrupted_on_closing():
+    yield
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("when", ["parsing", "working", "closing"])
+def test_a_ctrl_c_during_a_command_is_one_line(when, monkeypatch, capfd):
+    """click's main catches a Ctrl-C itself and printed an empty line before ours, to end
+    a terminal's ^C line, wherever stderr went (reviewer 410): two lines in a log. A Ctrl-C
+    as the command line is parsed, as the command works, or as its inputs' scope closes."""
+    import click
+
+    from trecbench import outputs
+    from trecbench.measures import listing
+
+    if when == "parsing":
+        monkeypatch.setattr(click.Group, "parse_args", _interrupt)
+    elif when == "working":
+        monkeypatch.setattr(listing, "text", _interrupt)
+    else:
+        monkeypatch.setattr(outputs, "input_scope", _interrupted_on_closing)
+    assert run(["measures"]) == ExitCode.INTERRUPTED
+    out, err = capfd.readouterr()
+    assert err == "trecbench: interrupted\n"
+    assert (out == "") is (when != "closing")  # the listing was printed before the close

@@ -90,7 +90,7 @@ def test_ctrl_c_while_a_local_cluster_starts_or_scores_ends_quietly(point):
         deadline = time.monotonic() + 10
         while _group(score.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert (score.returncode, out, err) == (130, "", "\ntrecbench: interrupted\n")
+        assert (score.returncode, out, err) == (130, "", "trecbench: interrupted\n")
         assert _group(score.pid) == []
     finally:
         for pid in _group(score.pid):

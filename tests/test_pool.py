@@ -334,7 +334,7 @@ def test_pool_ends_at_a_signal_while_a_fifo_is_read(tmp_path, name, code):
         process.wait()
         os.close(writer)
     assert (process.returncode, stdout) == (code, "")
-    assert stderr == ("\ntrecbench: interrupted\n" if name == "SIGINT" else "")
+    assert stderr == ("trecbench: interrupted\n" if name == "SIGINT" else "")
     assert not out.exists()
 
 

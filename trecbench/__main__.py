@@ -21,9 +21,10 @@ def main() -> None:
 
 
 def _interrupted_while_starting(number, frame) -> None:
-    """Nothing is open nor written yet: end at once, in one line, as any Ctrl-C ends."""
+    """Nothing is open nor written yet: end at once, in one line, as any Ctrl-C ends (on
+    a terminal, after ending the line it echoed ``^C`` on, as :func:`trecbench.cli.run`)."""
     try:
-        os.write(2, b"trecbench: interrupted\n")
+        os.write(2, b"\ntrecbench: interrupted\n" if os.isatty(2) else b"trecbench: interrupted\n")
     except OSError:
         pass  # no stderr: the exit code says it
     os._exit(128 + signal.SIGINT)

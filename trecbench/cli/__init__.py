@@ -171,6 +171,7 @@ def _run(args: Sequence[str] | None) -> int:
         _detach_stdout()
         return ExitCode.BROKEN_PIPE
     except (click.Abort, KeyboardInterrupt):
+        _end_the_ctrl_c_line()
         echo_line("interrupted")
         return ExitCode.INTERRUPTED
     except TrecbenchError as error:
@@ -201,6 +202,16 @@ def _run(args: Sequence[str] | None) -> int:
         echo_line(f"internal error ({detail}){hint}. Please report it.")
         return ExitCode.INTERNAL
     return result if isinstance(result, int) else ExitCode.OK
+
+
+def _end_the_ctrl_c_line() -> None:
+    """On a terminal, end the line it echoed ``^C`` on, so that ``interrupted`` is a line
+    of its own; anywhere else (a file, a pipe) nothing: the message is the one line."""
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            click.echo(err=True)
+    except (OSError, ValueError):
+        pass
 
 
 def _given(args: Sequence[str] | None) -> Sequence[str]:

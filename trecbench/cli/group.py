@@ -100,10 +100,22 @@ class Group(click.Group):
         return known + sorted(set(self.commands) - set(known))
 
 
+class _Context(click.Context):
+    """The top-level context: a Ctrl-C while it closes (its resources: the input scope,
+    staged outputs) is :func:`_our_codes`'s ``click.Abort``, not click's two lines."""
+
+    def __exit__(self, *exc_info):
+        try:
+            return super().__exit__(*exc_info)
+        except KeyboardInterrupt as error:
+            raise click.Abort() from error
+
+
 class _Commands(Group):
     """The top-level group: its commands are imported when looked up."""
 
     lazy = WORKFLOW
+    context_class = _Context
 
     def make_context(self, *args, **kwargs):
         with _our_codes():
@@ -145,8 +157,15 @@ def _flags_said(ctx: click.Context):
 
 @contextlib.contextmanager
 def _our_codes():
+    """Usage errors with our exit codes; a reader gone from stdout as
+    :class:`_StdoutClosed`; a Ctrl-C as ``click.Abort``: click's ``main`` catches a
+    ``KeyboardInterrupt`` itself and prints an empty line first, to end the line a
+    terminal echoed ``^C`` on, a second line on stderr wherever it goes (run() ends that
+    line itself, on a terminal only)."""
     try:
         yield
+    except KeyboardInterrupt as error:
+        raise click.Abort() from error
     except click.UsageError as error:
         command = error.ctx.command if error.ctx else None
         error.exit_code = getattr(command, "usage_exit_code", ExitCode.USAGE)
