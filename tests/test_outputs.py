@@ -768,3 +768,29 @@ def test_standard_input_and_inputs_read_later_are_refused_as_standard_output(tmp
             note_input(a)
     with input_scope():  # outside the command line nothing is refused
         note_input(a)
+
+
+def test_commits_held_puts_the_sets_in_place_as_the_block_ends(tmp_path):
+    """Inside a commits_held block a set is written whole but put in place only as the
+    block ends (score and compare print standard output in between: reviewer 410)."""
+    target = tmp_path / "a.txt"
+    target.write_text("old\n")
+    with outputs.commits_held():
+        write_file(target, "new\n")
+        assert target.read_text() == "old\n"  # staged, not yet in place
+        assert len(list(tmp_path.iterdir())) == 2  # the staging folder beside it
+    assert target.read_text() == "new\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_an_error_in_a_commits_held_block_removes_its_staged_sets(tmp_path):
+    """Standard output failing after the files were staged (full, closed): nothing is
+    replaced, nothing staged is left."""
+    target = tmp_path / "a.txt"
+    target.write_text("old\n")
+    with pytest.raises(OSError, match="standard output"), outputs.commits_held():
+        write_file(target, "new\n")
+        write_file(tmp_path / "sub" / "b.txt", "new\n")
+        raise OSError("standard output")
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]

@@ -42,6 +42,10 @@ PathLike = str | os.PathLike
 P = ParamSpec("P")
 R = TypeVar("R")
 
+# the sets whose commit waits for the end of a :func:`commits_held` block, if one is open
+_held: contextvars.ContextVar[list[OutputSet] | None] = contextvars.ContextVar(
+    "trecbench_commits_held", default=None
+)
 # (st_dev, st_ino) and resolved paths of the files read in the current call
 _inputs: contextvars.ContextVar[tuple[set, set] | None] = contextvars.ContextVar(
     "trecbench_inputs", default=None
@@ -304,9 +308,8 @@ class OutputSet:
     def commit(self) -> list[Path]:
         """Rename every staged file into place; all of them or, on failure, none (see
         :mod:`trecbench.publication` for what holds when the process is killed)."""
+        self._finish_writing()
         try:
-            for staged in self._staged:
-                staged.handle.close()
             for staged in self._staged:
                 check_target(staged.target, self.inputs)  # nothing changed meanwhile
         except BaseException as error:
@@ -331,6 +334,20 @@ class OutputSet:
             self._signals.remove()
         return targets
 
+    def _finish_writing(self) -> None:
+        """Close every staged file, its last bytes written (a full disk fails here, not
+        in the renames); on failure remove them all."""
+        try:
+            for staged in self._staged:
+                staged.handle.close()
+        except BaseException as error:
+            self.abort()
+            if isinstance(error, OSError):
+                raise OutputError(
+                    f"{error.filename or 'output'}: cannot write ({error.strerror})"
+                ) from None
+            raise
+
     def abort(self) -> None:
         """Remove every staged file and the folders the set created (if still empty)."""
         with publication.signals_held():  # a second Ctrl-C does not cut the clean-up short
@@ -354,10 +371,46 @@ class OutputSet:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
-        if kind is None:
-            self.commit()
-        else:
+        held = _held.get()
+        if kind is not None:
             self.abort()
+        elif held is None:
+            self.commit()
+        else:  # written whole now, put in place as the commits_held block ends
+            self._finish_writing()
+            held.append(self)
+
+
+@contextlib.contextmanager
+def commits_held() -> Iterator[None]:
+    """The output sets that end inside the block (``with OutputSet() as out: ...``) are
+    written whole, closed, but put in place only as the block ends without an error; on
+    an error (or a signal) in the block they are removed, nothing replaced. A command
+    prints its standard output in the block after its files are staged: a full disk fails
+    before anything is printed, a full standard output before any file is put in place,
+    and the renames that follow need no space. The sets are committed in the order they
+    ended, each all or nothing; one that fails removes those after it. Nested blocks
+    join the outermost one."""
+    if _held.get() is not None:
+        yield
+        return
+    pending: list[OutputSet] = []
+    token = _held.set(pending)
+    try:
+        yield
+    except BaseException:
+        for output_set in pending:
+            output_set.abort()
+        raise
+    finally:
+        _held.reset(token)
+    for done, output_set in enumerate(pending):
+        try:
+            output_set.commit()
+        except BaseException:
+            for later in pending[done + 1 :]:
+                later.abort()
+            raise
 
 
 def refuse_strays(
