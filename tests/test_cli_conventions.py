@@ -4,6 +4,7 @@ per flag (docs/cli-conventions.md, whose examples tests/test_readme.py runs)."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import io
 import json
@@ -24,6 +25,7 @@ from trecbench.errors import ExitCode
 DOC = ROOT / "docs" / "cli-conventions.md"
 QRELS, RUN = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")
 RUN2 = str(ROOT / "runs" / "tfidf-word.run")
+BENCHMARK = ROOT / "data" / "hpo-rtask" / "benchmark.toml"
 
 
 def call(capsys, *args) -> tuple[int, str, str]:
@@ -343,6 +345,44 @@ def test_a_full_stdout_replaces_none_of_the_files(tmp_path):
     for target in ("r.json", "p.html", "p.txt", "c/BenchmarkReport.json"):
         assert (tmp_path / target).read_bytes() == old, target
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["BenchmarkReport.json"]
+
+
+class _FullDisk:
+    """A staged file's handle on a full disk: every write fails with ENOSPC."""
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize("command", ["score", "html", "compare", "benchmark"])
+def test_a_full_disk_prints_nothing_on_stdout(command, tmp_path, monkeypatch, capfd):
+    """score, compare and benchmark printed their whole results, then failed to write a file (exit
+    2, reviewer 410): stdout said success, the exit code failure. The files are now
+    written whole before stdout is printed, and put in place (renamed) after it."""
+    from trecbench import outputs
+
+    real_open = outputs.OutputSet.open
+
+    def full_disk(self, path):
+        real_open(self, path)  # staged, as the real call stages it, then removed
+        return _FullDisk()
+
+    monkeypatch.setattr(outputs.OutputSet, "open", full_disk)
+    args = {
+        "score": ["score", QRELS, RUN, "--report", str(tmp_path / "r.json")],
+        "html": ["score", "--html", str(tmp_path / "p.html"), QRELS, RUN, RUN2],
+        "compare": ["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", str(tmp_path)],
+        "benchmark": ["benchmark", str(BENCHMARK), "-o", str(tmp_path)],
+    }[command]
+    assert run(args) == ExitCode.INPUT
+    out, err = capfd.readouterr()
+    assert out == ""
+    assert err.endswith(": cannot write (No space left on device)\n")
+    assert err.count("\n") == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing staged is left
 
 
 class _ShortFile(io.FileIO):

@@ -58,8 +58,13 @@ def benchmark(config, outdir, meta, quiet):
 
         echo_input_warnings()
         warn_without_html()
-        if not quiet:  # before the files: a full standard output replaces none of them
-            click.echo(result.markdown(statistics=False))
-        written = result.write(progress=progress)
+        from ..outputs import commits_held
+
+        # the files written whole, the tables printed, then the files renamed into place:
+        # a full disk prints nothing, a full standard output replaces none of them
+        with commits_held():
+            written = result.write(progress=progress)
+            if not quiet:
+                click.echo(result.markdown(statistics=False))
     for path in written:
         echo_written(path)

@@ -3,6 +3,7 @@ pairs and tie bounds; a table on stdout, report files with ``-o``."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from dataclasses import dataclass
@@ -122,11 +123,12 @@ class Output:
             )
 
     def show(self, comparison) -> None:
-        """Print the comparison, then write the files (with ``outdir``: a full standard
-        output replaces none of them; report.html's making drawn unless ``quiet``) and say
-        what was written. ``--format json`` prints BenchmarkReport.json as the call writes
-        it, byte for byte (its ``meta`` and experiment id), and, without ``outdir``, as
-        it would write it."""
+        """Write the files whole (with ``outdir``; report.html's making drawn unless
+        ``quiet``), print the comparison, then put the files in place and say them: a
+        full disk prints nothing, a full standard output replaces no file, and nothing
+        printed is followed by a failure to write (:func:`~trecbench.outputs.commits_held`).
+        ``--format json`` prints BenchmarkReport.json as the call writes it, byte for byte
+        (its ``meta`` and experiment id), and, without ``outdir``, as it would write it."""
         from ..provenance import new_stamp
 
         written = []
@@ -146,18 +148,28 @@ class Output:
         stamp, report = new_stamp(), None
         if self.output_format == "json" and not self.quiet:
             report = comparison.report_file(stamp["experiment_id"], self.meta, stamp["created"])
-        if not self.quiet:
-            echo_bytes(report or utf8(comparison.render(self.output_format)))
-        if self.outdir is not None:
-            with drawn(self.quiet) as progress:  # ended before the files are said
-                written = comparison.write(
-                    self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,
-                    plot_order=self.plot_order, html_depth=self.html_depth, progress=progress,
-                    experiment_id=stamp["experiment_id"], report=report,
-                    created=stamp["created"],
-                )  # fmt: skip
+        with self._files_after_stdout():
+            if self.outdir is not None:
+                with drawn(self.quiet) as progress:  # ended before the table is printed
+                    written = comparison.write(
+                        self.outdir, plots=self.plots, manifest=self.manifest,
+                        meta=self.meta, plot_order=self.plot_order,
+                        html_depth=self.html_depth, progress=progress,
+                        experiment_id=stamp["experiment_id"], report=report,
+                        created=stamp["created"],
+                    )  # fmt: skip
+            if not self.quiet:
+                echo_bytes(report or utf8(comparison.render(self.output_format)))
         for path in written:
             echo_written(path)
+
+    def _files_after_stdout(self):
+        """:func:`trecbench.outputs.commits_held` when the call writes files."""
+        if self.outdir is None:
+            return contextlib.nullcontext()
+        from ..outputs import commits_held
+
+        return commits_held()
 
 
 def _typed_settings(command):

@@ -18,7 +18,7 @@ from .evaluation_options import (
 from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
-from .score_page import html_page_of, resampling_record
+from .score_page import files_after_stdout, html_page_of, resampling_record, write_files
 from .score_sections import with_routing, with_unjudged_bounds
 from .shared_options import (
     DecimalInt,
@@ -313,38 +313,19 @@ def score(
     grouping = (strata, sidecar, group_by)
     stamp = new_stamp()  # the page's, the report's and the manifest's alike
     page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed, stamp)
-    # standard output before the files: a full one replaces none of them
-    echo_bytes(utf8(text))  # bytes: written untranslated
     inputs = {"strata": strata, "routing": routing}
-    _write_files(evaluation, flags, inputs, groups_json(grouped), notes, routed, page, bounded,
-                 resampling_record(seed, routed, page), html_page, stamp)  # fmt: skip
-
-
-def _write_files(
-    evaluation, flags, inputs, groups, notes, routed, page, bounded, resampling, html_page, stamp
-) -> None:
-    """The report, manifest and page together, all or none (:func:`write_score_outputs`;
-    ``inputs``: the strata and routing files by kind, None where not given), each file
-    written then said, as compare and benchmark say theirs."""
-    from ..report import write_score_outputs
-
-    write_score_outputs(
-        evaluation,
-        report=flags["report"],
-        manifest=flags["manifest"],
-        meta=flags["meta"],
-        extra_inputs=[(path, kind) for kind, path in inputs.items() if path is not None],
-        groups=groups,
-        warnings=notes,
-        routing=routed,
-        html=page,
-        unjudged_bounds=bounded,
-        resampling=resampling,
-        stamp=stamp,
-    )
-    for written in (flags["report"], flags["manifest"], html_page):
-        if written is not None:
-            echo_written(written)
+    written = [path for path in (flags["report"], flags["manifest"], html_page) if path is not None]
+    # the files written whole, standard output printed, then the files renamed into place
+    # (no space needed): a full disk prints nothing, a full stdout replaces no file
+    with files_after_stdout(written):
+        resampled = resampling_record(seed, routed, page)
+        groups = groups_json(grouped)
+        write_files(
+            evaluation, flags, inputs, groups, notes, routed, page, bounded, resampled, stamp
+        )
+        echo_bytes(utf8(text))  # bytes: written untranslated
+    for path in written:  # each said once in place, as compare and benchmark say theirs
+        echo_written(path)
 
 
 def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth):

@@ -3,6 +3,8 @@ what was resampled, as many resamples as each draw made (--routing's, the page's
 
 from __future__ import annotations
 
+import contextlib
+
 from . import progress as bars  # looked up when called: tests draw them as on a terminal
 from .group import echo_warning
 
@@ -59,3 +61,37 @@ def resampling_record(seed: int, routed, page) -> dict | None:
         raise RuntimeError(f"the resamples drawn differ, one is recorded: {counts}")
     samples = next(iter(counts.values()))
     return {"seed": int(seed), "samples": int(samples), "drawn_for": list(counts)}
+
+
+def files_after_stdout(written: list):
+    """:func:`trecbench.outputs.commits_held` when the call writes files (``written``):
+    they are staged whole in the block, which then prints standard output, and put in
+    place as it ends (the small path, writing none, imports no :mod:`trecbench.outputs`)."""
+    if not written:
+        return contextlib.nullcontext()
+    from ..outputs import commits_held
+
+    return commits_held()
+
+
+def write_files(
+    evaluation, flags, inputs, groups, notes, routed, page, bounded, resampling, stamp
+) -> None:
+    """The report, manifest and page together, all or none (:func:`write_score_outputs`;
+    ``inputs``: the strata and routing files by kind, None where not given)."""
+    from ..report import write_score_outputs
+
+    write_score_outputs(
+        evaluation,
+        report=flags["report"],
+        manifest=flags["manifest"],
+        meta=flags["meta"],
+        extra_inputs=[(path, kind) for kind, path in inputs.items() if path is not None],
+        groups=groups,
+        warnings=notes,
+        routing=routed,
+        html=page,
+        unjudged_bounds=bounded,
+        resampling=resampling,
+        stamp=stamp,
+    )
