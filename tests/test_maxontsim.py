@@ -201,19 +201,38 @@ def _score(*args: str) -> subprocess.CompletedProcess:
 
 def test_a_formula_without_a_maxontsim_measure_is_refused_as_benchmark_refuses_it():
     # it was accepted, changing nothing, and benchmark refuses the same setting
-    said = "trecbench: --maxontsim-formula: no MaxOntSim measure is scored ({} hold none): "
-    said += "give -m MaxOntSim@k, or no formula\n"
+    said = "trecbench: {}: no MaxOntSim measure is scored ({} hold none): "
+    said += "give -m MaxOntSim@k, or leave {} out\n"
+    formula = ("--maxontsim-formula", "it")
     # [] : the KPI preset, no MaxOntSim in it
     for measures, given in ((["-m", "P@1"], "-m"), ([], "the default measures")):
         done = _score(*measures, "--maxontsim-formula", "hybrid_strict")
-        assert (done.returncode, done.stdout, done.stderr) == (1, "", said.format(given))
+        assert (done.returncode, done.stdout, done.stderr) == (
+            1,
+            "",
+            said.format(formula[0], given, formula[1]),
+        )
     # compare alike (it was accepted there too, changing nothing)
     args = ["compare", "qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]
     done = subprocess.run(
         [sys.executable, "-m", "trecbench", *args, "-m", "P@1", "--maxontsim-formula", "hybrid"],
         cwd=ROOT, capture_output=True, text=True, check=False,
     )  # fmt: skip
-    assert (done.returncode, done.stdout, done.stderr) == (1, "", said.format("-m"))
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        "",
+        said.format(formula[0], "-m", "it"),
+    )
+    # an ontology file, read by MaxOntSim alone, likewise (benchmark refuses its ontology)
+    done = _score("-m", "P@1", "--ontology", "README.md")  # refused before it is read
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        "",
+        said.format("--ontology", "-m", "it"),
+    )
+    done = _score("--ontology", "README.md", "--maxontsim-formula", "hybrid")
+    both = said.format("--maxontsim-formula and --ontology", "the default measures", "them")
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", both)
     done = _score("-q", "-m", "MaxOntSim@1", "--maxontsim-formula", "hybrid_strict")
     assert done.returncode == 0 and done.stderr == ""
 

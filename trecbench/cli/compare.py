@@ -380,7 +380,7 @@ def compare(
           --manifest out/manifest.json --meta model=tfidf
     """
     output.check()
-    check_formula_used(measures, scoring.options["maxontsim_formula"])
+    check_formula_used(measures, scoring.options["maxontsim_formula"], scoring.ontology)
     named, shared, own = runs_and_qrels(files, names, run_qrels)
     if output.outdir is not None:  # a bad output, or one that is an input, fails before the work
         from ..comparison import check_outputs

@@ -122,12 +122,14 @@ def _known_formula(ctx, param, value):
     return value
 
 
-def check_formula_used(measures, formula) -> None:
-    """--maxontsim-formula with no MaxOntSim measure would change nothing, without a word:
-    refused before the work (score's and compare's), as benchmark refuses its
-    configuration's ``maxontsim_formula``. Measures the scoring refuses are left to it to
-    refuse."""
-    if formula is None:
+def check_formula_used(measures, formula, ontology=None) -> None:
+    """--maxontsim-formula or --ontology with no MaxOntSim measure would change nothing,
+    without a word: refused before the work (score's and compare's), as benchmark refuses
+    its configuration's ``maxontsim_formula`` and ``ontology``. Measures the scoring
+    refuses are left to it to refuse."""
+    given = [name for name, value in (("--maxontsim-formula", formula), ("--ontology", ontology))
+             if value is not None]  # fmt: skip
+    if not given:
         return
     from ..errors import TrecbenchError, UsageError
     from ..measures import parse_measures
@@ -138,8 +140,8 @@ def check_formula_used(measures, formula) -> None:
         return
     if not any(measure.family == "MaxOntSim" for measure in parsed):
         # the measures themselves are not listed: -m all_trec's would be 86 names
-        given = "-m" if measures else "the default measures"
+        asked = "-m" if measures else "the default measures"
         raise UsageError(
-            f"--maxontsim-formula: no MaxOntSim measure is scored ({given} hold none): "
-            "give -m MaxOntSim@k, or no formula"
+            f"{' and '.join(given)}: no MaxOntSim measure is scored ({asked} hold none): "
+            f"give -m MaxOntSim@k, or leave {'them' if len(given) > 1 else 'it'} out"
         )

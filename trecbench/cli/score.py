@@ -285,7 +285,7 @@ def score(
     _check_dask(dask_address, memory, jobs)
     runs = _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth)
     _check_seed(routing, html_page)
-    check_formula_used(flags["measure"], maxontsim_formula)
+    check_formula_used(flags["measure"], maxontsim_formula, ontology)
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
     local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
     # the page's drill-down is kept as the runs are read (inputs are read once), and
