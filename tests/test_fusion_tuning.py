@@ -482,3 +482,41 @@ def test_where_the_choice_its_seed_and_folds_are_recorded_is_as_docs_fuse_says(t
     assert run([*args, "0.5", *given, *RUNS, "-o", str(tagged)]) == 0
     optimized = trecbench.load_run(str(tagged)).ir_metadata["method"]["fusion"]["optimized"]
     assert (optimized["seed"], optimized["folds"]) == (3, 4)
+
+
+def test_a_run_given_twice_is_told_in_the_words_of_the_call(tmp_path, capsys):
+    # optimize_fusion was told to give weights= it has not (it chooses them); fuse() was
+    # told of -w when the copy came second as a file; --optimize of -w, which it refuses
+    import trecbench
+    from trecbench.cli import run as main
+    from trecbench.errors import UsageError
+
+    first = ROOT / "data" / "hpo-rtask" / "lexical.run"
+    copy = tmp_path / "copy.run"
+    copy.write_bytes(first.read_bytes())
+    frame = trecbench.read_run(first)
+    qrels = ROOT / "data" / "hpo-rtask" / "hpo-rtask.qrels"
+    with pytest.raises(UsageError, match=r"^run2: this run holds the rows of run1 \(a copy\)$"):
+        trecbench.optimize_fusion([frame, frame.copy()], qrels, "P@5", "combsum")
+    api = "(a copy); to weigh a run more, give it a weight (weights=, with rrf, combsum, wmnz)"
+    for runs, first_said in (([frame, str(copy)], "run1"), ([str(copy), frame], str(copy))):
+        with pytest.raises(UsageError) as refused:
+            trecbench.fuse(runs)
+        assert str(refused.value).endswith(f"the rows of {first_said} {api}")
+    args = ["fuse", str(first), str(copy), "--optimize", "P@5", "--qrels", str(qrels), "-o", "-"]
+    assert main(args) == 1
+    assert (
+        capsys.readouterr().err
+        == f"trecbench: {copy}: this run holds the rows of {first} (a copy)\n"
+    )
+
+
+def test_optimize_fusions_settings_are_refused_before_a_run_is_read(tmp_path):
+    # step and depth were checked in the search, after every run was read
+    import trecbench
+    from trecbench.errors import UsageError
+
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]  # never read: no such files
+    for setting, said in (({"step": 0.3}, "^step must divide 1"), ({"depth": 0}, "^depth must")):
+        with pytest.raises(UsageError, match=said):
+            trecbench.optimize_fusion(runs, "q.qrels", "P@5", "combsum", **setting)

@@ -83,15 +83,8 @@ RANK_BASED = ("rrf", "isr")
 SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
 METHODS = RANK_BASED + SCORE_BASED
 # ranx's names (and the common "wsum") for the same methods
-METHOD_ALIASES = {
-    "wsum": "combsum",
-    "sum": "combsum",
-    "mnz": "combmnz",
-    "max": "combmax",
-    "min": "combmin",
-    "med": "combmed",
-    "anz": "combanz",
-}
+METHOD_ALIASES = {"wsum": "combsum", "sum": "combsum", "mnz": "combmnz", "max": "combmax",
+                  "min": "combmin", "med": "combmed", "anz": "combanz"}  # fmt: skip
 WEIGHTED = ("rrf", "combsum", "wmnz")
 NORMS = ("none", "min-max", "z-score", "max", "sum", "rank")
 NORM_ALIASES = {"min_max": "min-max", "minmax": "min-max", "zmuv": "z-score", "zscore": "z-score"}
@@ -167,37 +160,37 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     return checked
 
 
-_WEIGH_INSTEAD = f"to weigh a run more, give it a weight (-w, with {', '.join(WEIGHTED)})"
-# the Python API's words for it (fuse's and optimize_fusion's runs not read from files)
-_WEIGH_INSTEAD_API = f"to weigh a run more, give it a weight (weights=, with {', '.join(WEIGHTED)})"
+# what a run given twice is told to do instead: in the command line's words, the API's
+WEIGH_BY_OPTION = f"to weigh a run more, give it a weight (-w, with {', '.join(WEIGHTED)})"
+WEIGH_BY_ARGUMENT = f"to weigh a run more, give it a weight (weights=, with {', '.join(WEIGHTED)})"
 
 
-def check_distinct_files(runs, others: Sequence = ()) -> None:
+def check_distinct_files(runs, others: Sequence = (), advice=WEIGH_BY_ARGUMENT) -> None:
     """Refuse a run file given twice (by any path: a link too; standard input ``-`` twice),
-    before anything is read: fused with itself it would weigh double without a word; and
-    one pipe or standard input both a run and one of ``others`` (the qrels of a search,
-    an ir_metadata file): it can be read once."""
+    before anything is read: fused with itself it would weigh double without a word (the
+    refusal ends with ``advice``, unless None); and one pipe or standard input both a run
+    and one of ``others`` (the qrels of a search, an ir_metadata file): it is read once."""
     from .naming import check_read_once, repeated_file
 
     repeated = repeated_file([run for run in runs if isinstance(run, (str, os.PathLike))])
     if repeated is not None:
         path, first = repeated
         also = "" if first == path else f" (also as {one_line(first)})"
-        raise UsageError(f"{one_line(path)}: this run is given twice{also}; {_WEIGH_INSTEAD}")
+        raise UsageError(_with(f"{one_line(path)}: this run is given twice{also}", advice))
     check_read_once([*runs, *others])
 
 
-def ranked_tables(runs, progress: Progress | None = None, names=None) -> list[pa.Table]:
-    """Each of ``runs`` (a list, named in errors by ``names`` or run1, run2...) as
-    :func:`ranked_table` gives it, each read once; a run given twice, or a copy of one
-    (a file plain or compressed, a DataFrame, dict or records: the same rows, tags
-    included), is refused, as the same run fused with itself. ``progress(label, done,
-    total)``: the bytes of each file read."""
+def ranked_tables(
+    runs, progress: Progress | None = None, names=None, advice=WEIGH_BY_ARGUMENT
+) -> list[pa.Table]:
+    """Each of ``runs`` (named in errors by ``names`` or run1, run2...) as :func:`ranked_table`
+    gives it, read once (``progress``: the bytes read); a run given twice or a copy of one
+    (the same rows, tags included) refused as :func:`check_distinct_files` says."""
     from .evaluation import load
     from .evaluation.integer_ids import refuse_lost_zeros_among
     from .inputs import held
 
-    check_distinct_files(runs)
+    check_distinct_files(runs, advice=advice)
     names = [one_line(str(run)) if isinstance(run, (str, os.PathLike)) else f"run{i + 1}"
              if names is None else names[i] for i, run in enumerate(runs)]  # fmt: skip
     tables, said = [], []  # said: each run as its errors name it (a file by its path)
@@ -205,16 +198,18 @@ def ranked_tables(runs, progress: Progress | None = None, names=None) -> list[pa
         with held.naming(run, name):  # as trecbench.naming.run_names names it
             loaded = load(run, "run", progress=progress)
             table = carry_integer_ids(loaded.table, rank_loaded(loaded).table())
-        from_file = isinstance(run, (str, os.PathLike))
-        said.append(one_line(loaded.origin) if from_file else name)
+        said.append(one_line(loaded.origin) if isinstance(run, (str, os.PathLike)) else name)
         twin = next((i for i, other in enumerate(tables) if same_rows(other, table)), None)
         if twin is not None:
-            instead = _WEIGH_INSTEAD if from_file else _WEIGH_INSTEAD_API
-            said_twice = f"{said[-1]}: this run holds the rows of {said[twin]} (a copy)"
-            raise UsageError(f"{said_twice}; {instead}")
+            copy = f"{said[-1]}: this run holds the rows of {said[twin]} (a copy)"
+            raise UsageError(_with(copy, advice))
         tables.append(table)
     refuse_lost_zeros_among(tables, names)
     return tables
+
+
+def _with(refusal: str, advice: str | None) -> str:
+    return refusal if advice is None else f"{refusal}; {advice}"
 
 
 def same_rows(a: pa.Table, b: pa.Table) -> bool:
@@ -435,6 +430,13 @@ def ranked_table(source, score_text: bool = False, **ranked) -> pa.Table:
     return ranked_run(source, score_text=score_text, **ranked).table()
 
 
+def check_depth(depth) -> None:
+    """The documents a fusion keeps per topic: None (all) or a positive integer."""
+    whole = isinstance(depth, numbers.Integral) and not isinstance(depth, bool)
+    if depth is not None and (not whole or depth < 1):
+        raise UsageError(f"depth must be a positive integer, not {depth!r}")
+
+
 def checked_settings(
     method: str, norm: str | None, k, weights, n_runs: int, depth, tag
 ) -> tuple[str, str, float, np.ndarray]:
@@ -443,9 +445,7 @@ def checked_settings(
     method = method_name(method)
     norm = norm_name(norm, method)
     k = check_number("k", DEFAULT_K if k is None else k, 0)  # None: as a candidate holds it
-    whole = isinstance(depth, numbers.Integral) and not isinstance(depth, bool)
-    if depth is not None and (not whole or depth < 1):
-        raise UsageError(f"depth must be a positive integer, not {depth!r}")
+    check_depth(depth)
     check_run_tag(tag)
     return method, norm, k, _weights(weights, n_runs, method)
 

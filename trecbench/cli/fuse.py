@@ -168,7 +168,7 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import parquet_named, run_bytes
-    from ..fusion import check_distinct_files, method_name
+    from ..fusion import WEIGH_BY_OPTION, check_distinct_files, method_name
     from ..naming import check_run_tag
     from .progress import drawn
 
@@ -181,7 +181,9 @@ def fuse(
     check_run_tag(tag)  # before --optimize's search, not after it
     if optimize is not None and qrels is None:
         raise UsageError("--optimize needs --qrels: the judgments it chooses on")
-    check_distinct_files(runs, [qrels, metadata])  # before a run is read
+    # before a run is read; --optimize chooses the weights (-w is refused with it)
+    advice = WEIGH_BY_OPTION if optimize is None else None
+    check_distinct_files(runs, [qrels, metadata], advice)
     # read and checked before the runs are: a tag at odds was refused after the search
     run_tag = tag or method_name(method)  # the fused lines' tag
     described = None if metadata is None else _description(metadata, run_tag)
@@ -212,7 +214,14 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     """The fused run (an Arrow table in trec_eval's order) and the fusion's settings as the
     ir_metadata block records them. ``fusion``: method, k, norm, weights, depth;
     ``tuning``: --optimize's measure, qrels, folds, seed and step."""
-    from ..fusion import fuse_tables, k_as_given, method_name, norm_name, ranked_tables
+    from ..fusion import (
+        WEIGH_BY_OPTION,
+        fuse_tables,
+        k_as_given,
+        method_name,
+        norm_name,
+        ranked_tables,
+    )
     from ..runstudy.fusion_tuning import FusionSearch
 
     method, k, weights = fusion["method"], fusion["k"], fusion["weights"]
@@ -221,7 +230,8 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
         given = {"folds": tuning["folds"], "seed": tuning["seed"], "step": tuning["step"]}
         with _named_options():
             search = FusionSearch(method, fusion["norm"], **given, depth=fusion["depth"])
-    tables = ranked_tables([str(run) for run in runs], progress)  # read once: searched, fused
+    advice = WEIGH_BY_OPTION if search is None else None  # --optimize chooses the weights
+    tables = ranked_tables([str(run) for run in runs], progress, advice=advice)  # read once
     if search is not None:
         tuned = _optimised(tables, search, tuning, progress)
         k = tuned.best.k if tuned.best.k is not None else k  # a search of weights keeps k

@@ -234,8 +234,9 @@ class FusionSearch:
     depth: int | None = None
 
     def __post_init__(self) -> None:
-        """``folds`` and ``seed`` checked before any candidate is fused (an integer of any
-        kind: a numpy one too); the number of topics bounds the folds once it is known."""
+        """Every setting checked before any run is read (``folds`` and ``seed``: an integer
+        of any kind, a numpy one too); the number of topics bounds the folds once it is
+        known, the number of runs the weightings."""
         if self.folds is not None and (not _whole(self.folds) or self.folds < 2):
             raise UsageError(f"folds must be an integer of 2 or more, not {self.folds!r}")
         if not _whole(self.seed) or self.seed < 0:
@@ -243,6 +244,13 @@ class FusionSearch:
         for name in ("folds", "seed"):  # as a Python int: recorded in JSON
             value = getattr(self, name)
             object.__setattr__(self, name, None if value is None else int(value))
+        from ..fusion import check_depth, method_name, norm_name
+
+        # the fusion's and the grid's own settings too, before any run is read
+        method = method_name(self.method)
+        norm_name(self.norm, method)
+        check_depth(self.depth)
+        grid(method, 2, self.k_grid, self.step)  # 2 runs: the fewest weightings to count
 
 
 @input_warnings.carried
@@ -274,8 +282,9 @@ def optimize_fusion(
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
     sources, names = split_runs(runs)  # a generator read once, here
     _check_several(len(sources))  # before a run is read
-    check_distinct_files(sources, [qrels])  # before a run is read: one pipe is read once
-    tables = ranked_tables(sources, progress, names=names)
+    # before a run is read: one pipe is read once; no advice of weights: they are chosen
+    check_distinct_files(sources, [qrels], advice=None)
+    tables = ranked_tables(sources, progress, names=names, advice=None)
     return tune_fusion(tables, qrels, measure, search, progress)
 
 
