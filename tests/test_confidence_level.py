@@ -43,17 +43,35 @@ def test_a_refusal_prints_the_level_as_given(capsys):
         resampling.refuse_interval(28, 0.93)
 
 
-@pytest.mark.parametrize("confidence", ["1e-300", "5e-324", "9e-13"])
-def test_a_level_that_makes_alpha_1_is_refused_in_one_line(capsys, confidence):
-    # alpha, kept to 12 places (StatsSettings.alpha): 1, or 1 - 1e-12 (9e-13), with which
-    # every p-value below 1 would be significant; 1e-12 is the smallest alpha kept too
-    assert round(1 - float(confidence), 12) >= 1 - 1e-12
+@pytest.mark.parametrize(
+    ("confidence", "said"),
+    [
+        ("1e-300", "every p-value below 1 significant"),
+        ("5e-324", "every p-value below 1 significant"),
+        ("9e-13", "every p-value below 1 significant"),
+        # the other end was refused by the resamples' check, naming no option
+        ("0.9999999999996", "would be 0.0, no resampling reaching it"),
+    ],
+)
+def test_a_level_beyond_12_places_is_refused_in_one_line_at_either_end(capsys, confidence, said):
+    # alpha, kept to 12 places (StatsSettings.alpha): within 1e-12 of 1, with which every
+    # p-value below 1 would be significant, or 0, which no count of resamples reaches
+    alpha = round(1 - float(confidence), 12)
+    assert alpha >= 1 - 1e-12 or alpha == 0
     argv = ["compare", QRELS, *RUNS, "-m", "P@5", "--confidence", confidence]
     code, out, err = _call(capsys, *argv)
     assert (code, out) == (ExitCode.USAGE, "")
-    assert err.startswith("trecbench: compare: Invalid value for '--confidence': ")
+    assert err.startswith(
+        f"trecbench: compare: Invalid value for '--confidence': {confidence} is not in the "
+        "range 1e-12<=x<=0.999999999999."
+    )
     assert err.count("\n") == 1 and "Traceback" not in err
-    with pytest.raises(UsageError, match="every p-value below 1 significant"):
+    with pytest.raises(
+        UsageError, match=f"^confidence must be between 1e-12 and 1 - 1e-12, .*{said}$"
+    ):
         StatsSettings(confidence=float(confidence))
-    # the smallest level kept: alpha 1 - 1e-12, below 1
-    assert 0 < StatsSettings(confidence=1e-12, samples=40).alpha < 1
+
+
+def test_the_levels_at_the_ends_are_taken():
+    assert StatsSettings(confidence=1e-12, samples=40).alpha == 0.999999999999
+    assert StatsSettings(confidence=1 - 1e-12, samples=2 * 10**12).alpha == 1e-12

@@ -39,11 +39,26 @@ from fractions import Fraction
 from .errors import TooFewSamplesError, UsageError
 from .plurals import exact_percent
 
-# the smallest confidence level: alpha = 1 - confidence is rounded to 12 decimal places,
-# and below this it is 1 (under 5e-13) or 1 - 1e-12, which every p-value below 1 is below
-# (1e-300 was taken, printed as a 300-digit percentage); the other end, alpha under 1e-12,
-# is refused with the resamples (refuse_too_few)
-MIN_CONFIDENCE = 1e-12
+# the confidence levels taken: alpha = 1 - confidence is kept to 12 decimal places, and
+# beyond these it is 0 (no number of resamples reaches it) or within 1e-12 of 1 (every
+# p-value below 1 below it; 1e-300 was taken, printed as a 300-digit percentage)
+LEVELS = (1e-12, 1 - 1e-12)
+
+
+def confidence_refusal(confidence) -> str | None:
+    """Why ``confidence`` is no level to test at (outside :data:`LEVELS`), or None."""
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        return f"confidence must be a number, not {confidence!r}"
+    low, high = LEVELS
+    if low <= confidence <= high:
+        return None
+    alpha = round(1 - float(confidence), 12) if 0 < confidence < 1 else None
+    said = "every p-value below 1 significant" if confidence < low else "no resampling reaching it"
+    return (
+        f"confidence must be between 1e-12 and 1 - 1e-12, not {confidence!r}"
+        + ("" if alpha is None else f": alpha = 1 - confidence, kept to 12 decimal places, "
+           f"would be {alpha!r}, {said}")
+    )  # fmt: skip
 
 
 def _exact(alpha: float) -> Fraction:

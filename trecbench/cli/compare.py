@@ -13,7 +13,7 @@ import click
 
 from .. import extras, statistical_tests
 from ..errors import UsageError
-from ..resampling_bounds import MIN_CONFIDENCE
+from ..resampling_bounds import LEVELS
 from ..text_bytes import utf8
 from .evaluation_options import (
     check_formula_used,
@@ -241,7 +241,7 @@ def _drawn(outdir, plots: bool) -> bool:
 )
 @click.option(
     "--confidence",
-    type=FiniteFloat(MIN_CONFIDENCE, 1, max_open=True),  # below it alpha is 1 (resampling_bounds)
+    type=FiniteFloat(*LEVELS),  # beyond them alpha is 0 or 1 at the 12 places it is kept to
     default=0.95,
     show_default=True,
     help="Level of the confidence intervals; 1 - confidence is the significance level.",

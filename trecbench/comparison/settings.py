@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .. import statistical_tests, stats
 from ..errors import UsageError
-from ..resampling_bounds import MIN_CONFIDENCE, refuse_too_few
+from ..resampling_bounds import confidence_refusal, refuse_too_few
 
 MISSING = ("zero", "drop")
 ALL = "all"  # label of the section over all topics
@@ -72,14 +72,9 @@ class StatsSettings:
             value = getattr(self, name)
             if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 0:
                 raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
-        if not isinstance(self.confidence, numbers.Real) or not 0 < self.confidence < 1:
-            raise UsageError(f"confidence must be between 0 and 1, not {self.confidence!r}")
-        if self.confidence < MIN_CONFIDENCE:  # alpha 1 (1e-300 printed 300 digits of it)
-            raise UsageError(
-                f"confidence {self.confidence!r} is below {MIN_CONFIDENCE:g}: alpha = 1 - "
-                "confidence, kept to 12 decimal places, would be 1 or within 1e-12 of it, "
-                "and every p-value below 1 significant"
-            )
+        refusal = confidence_refusal(self.confidence)
+        if refusal is not None:
+            raise UsageError(refusal)
         # every comparison has percentile intervals at the confidence, whatever the test;
         # alpha as given, not self.alpha: a refusal shows it, and rounded it can read 0.0
         refuse_too_few(
