@@ -78,6 +78,12 @@ def test_the_manifest_records_the_release_and_formula(tmp_path, bundled):
     _score("-m", "MaxOntSim@10", "--manifest", manifest, *DEMO)
     document = json.loads(manifest.read_text())
     validate_against_schema(document, "experiment_manifest")
+    # and by the manifest's schema alone, as a reader with no other schema validates it
+    # (its ontology pointed into the evaluation report's, which points back to it)
+    import jsonschema
+
+    schema = json.loads((ROOT / "trecbench/schemas/experiment_manifest.schema.json").read_text())
+    jsonschema.validate(document, schema)
     assert (document["ontology"]["release"], document["ontology"]["sha256"]) == (
         bundled["release"], bundled["sha256"],
     )  # fmt: skip
