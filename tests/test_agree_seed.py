@@ -32,3 +32,17 @@ def test_seed_with_a_test_that_draws_nothing_is_refused(test, seed, capsys):
         "trecbench: --seed seeds the resampling of --test bootstrap, randomization, tukey: "
         f"--test {test or 't'} draws nothing at random\n"
     )
+
+
+@pytest.mark.parametrize("test", [None, "t", "wilcoxon"])
+def test_samples_with_a_test_that_draws_nothing_is_refused(test, capsys):
+    # taken and recorded in the report's settings for a test that resamples nothing
+    chosen = [] if test is None else ["--test", test]
+    assert run(_agree(*chosen, "--samples", "5", "--format", "json")) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "trecbench: --samples counts the resamples of --test bootstrap, randomization, tukey: "
+        f"--test {test or 't'} draws nothing at random\n"
+    )
+    assert run(_agree("--test", "bootstrap", "--samples", "40", "--format", "json")) == 0

@@ -57,7 +57,7 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     from ..conclusions.agree import agree as run_agree
 
     correction = given_correction(test, correction)
-    _check_seed(test)
+    _check_resampling(test)
     with samples_checked(), shared.progress() as progress:  # settings checked first
         result = run_agree(
             qrels,
@@ -73,15 +73,17 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     shared.echo(result)
 
 
-def _check_seed(test: str) -> None:
-    """--seed given with a test that draws nothing at random (t, wilcoxon: agree resamples
-    for nothing else) is refused, as score refuses it without --routing or --html."""
+def _check_resampling(test: str) -> None:
+    """--seed or --samples given with a test that draws nothing at random (t, wilcoxon:
+    agree resamples for nothing else) is refused, as score refuses --seed without
+    --routing or --html: either would be recorded, changing nothing."""
     from ..errors import UsageError
-    from ..statistical_tests import SEED, TESTS
+    from ..statistical_tests import SAMPLES, SEED, TESTS
     from .group import given
 
-    if given("seed") and SEED not in TESTS[test].options:
-        seeded = ", ".join(name for name, kind in TESTS.items() if SEED in kind.options)
-        raise UsageError(
-            f"--seed seeds the resampling of --test {seeded}: --test {test} draws nothing at random"
-        )
+    for option, does in ((SEED, "seeds the resampling"), (SAMPLES, "counts the resamples")):
+        if given(option) and option not in TESTS[test].options:
+            drawn = ", ".join(name for name, kind in TESTS.items() if option in kind.options)
+            raise UsageError(
+                f"--{option} {does} of --test {drawn}: --test {test} draws nothing at random"
+            )
