@@ -132,7 +132,8 @@ def test_byte_anomalies_are_listed_by_physical_line():
     data = "q Q0 a 1 2 t\r\nq\tQ0 b  2 1 t \n\ufeffx Q0 c\u00a0 3 1 t\x0b\n\x01a\rb\n".encode()
     tokens = tokenize(data)
     assert tokens.crlf_lines.tolist() == [1]
-    assert tokens.space_control_lines.tolist() == [3, 4]  # VT, lone CR
+    assert tokens.space_control_lines.tolist() == [4]  # a lone CR between fields
+    assert tokens.trailing_control_lines.tolist() == [3]  # a VT at the line's end
     assert tokens.control_lines.tolist() == [4]
     assert tokens.unicode_space_lines.tolist() == [3]  # a BOM past the start, an NBSP
     assert tokens.trailing_space_lines.tolist() == [2, 3]

@@ -49,6 +49,8 @@ class Tokens:
     ends_with_newline: bool = True
     crlf_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     space_control_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    # VT/FF/lone CR with only blanks after them on their line: trailing whitespace
+    trailing_control_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     control_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     unicode_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     trailing_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))

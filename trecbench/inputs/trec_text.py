@@ -378,7 +378,10 @@ def _byte_anomalies(
         crlf = (cr + 1 < len(buf)) & follows
         found["crlf_lines"] = lines_of(cr[crlf])
         spacing = np.concatenate((spacing, cr[~crlf]))
-    found["space_control_lines"] = lines_of(spacing)
+    # at a line's end, only blanks after it, it separates nothing: trailing whitespace
+    trailing = _only_blanks_after(buf, starts, spacing) if len(spacing) else spacing > 0
+    found["space_control_lines"] = lines_of(spacing[~trailing])
+    found["trailing_control_lines"] = lines_of(spacing[trailing])
     if control:
         found["control_lines"] = lines_of(
             np.flatnonzero(np.isin(buf, np.frombuffer(CONTROL_BYTES, np.uint8)))
@@ -388,6 +391,14 @@ def _byte_anomalies(
             _raw_lines(data, starts), head, first_line
         )
     return found
+
+
+def _only_blanks_after(buf: np.ndarray, starts: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Mask of the byte ``positions`` with only C whitespace after them on their line."""
+    blank = np.isin(buf, np.frombuffer(b" \t\n\r\v\f", np.uint8))
+    printed = np.concatenate(([0], np.cumsum(~blank)))  # printed bytes before each one
+    ends = np.append(starts, len(buf))[_line_index(starts, positions) + 1]  # the next line
+    return printed[ends] == printed[positions]
 
 
 def _unicode_space_lines(lines: pa.Array, head: bytes, first_line: int) -> np.ndarray:

@@ -336,7 +336,19 @@ class Checker:
         )
         self._unicode(tokens)
         add("R24", tokens.crlf_lines, "line", lambda _: "CRLF line end (Windows)")
-        add("R25.trailing", tokens.trailing_space_lines, "line", lambda _: "trailing blanks")
+        trailing = tokens.trailing_space_lines
+        control = np.isin(trailing, tokens.trailing_control_lines)
+        add(
+            "R25.trailing",
+            trailing,
+            "line",
+            lambda i: (
+                "trailing whitespace: a vertical tab, form feed or lone CR at the end of the "
+                "line (a blank to trec_eval, which skips it)"
+                if control[i]
+                else "trailing blanks"
+            ),
+        )
         irregular = tokens.irregular_space_lines
         other = np.isin(irregular, tokens.other_separator_lines)
         used, first = ("spaces", "tabs") if tokens.separator == b"\t" else ("tabs", "spaces")

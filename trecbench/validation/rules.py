@@ -119,7 +119,8 @@ CATALOGUE = (
            "outside the docno; VT/FF/lone CR as separator",
            "NBSP, U+3000 or a zero-width space look like a separator but are part of a field "
            "to trec_eval; vertical tab, form feed and a lone CR are separators to trec_eval "
-           "but invisible in most editors."),
+           "but invisible in most editors (at the end of a line they separate nothing: "
+           "trailing whitespace, R25)."),
     _check("R3", "WEWE", "field 2 is not `Q0`",
            "trec_eval never reads field 2, but submission checkers (NIST, the TREC R and RAG "
            "tracks) require the literal `Q0`.", fix="writes `Q0`"),
@@ -234,7 +235,8 @@ CATALOGUE = (
            "Invisible characters that become part of an id to trec_eval."),
     _check("R24", "WWWW", "CRLF line end",
            "trec_eval treats the CR as a blank; noted because other tools keep it in the tag."),
-    _check("R25.trailing", "IIII", "trailing blanks", "Harmless; noted for tidiness."),
+    _check("R25.trailing", "IIII", "trailing whitespace (blanks, or a VT, FF or lone CR "
+           "ending a line)", "Harmless: trec_eval skips it; noted for tidiness."),
     _check("R25.spacing", "IIII", "irregular separators (tabs mixed with spaces, runs of "
            "blanks, leading blanks, or another separator than the first data line's)",
            "Harmless to trec_eval; noted because strict parsers split on one "
