@@ -222,8 +222,13 @@ def test_validate_names_a_lone_surrogates_line(tmp_path, capsys):
     run_file = tmp_path / "run.jsonl"
     run_file.write_text("\n".join([GOOD, "", GOOD.replace('"d1"', '"d\\ud800"')]) + "\n")
     assert run(["validate", str(run_file)]) == 2
-    shown = capsys.readouterr().err
-    assert shown == f"trecbench: {run_file}:3: lone surrogate \\ud800 (not a Unicode character)\n"
+    shown = capsys.readouterr()
+    # a finding at its line (issue 418), no longer an error that stops validate
+    assert shown.err == ""
+    assert (
+        f"{run_file}:3:line: error[R32]: lone surrogate \\ud800 (not a Unicode character); the "
+        "lines after it are not read\n" in shown.out
+    )
 
 
 @pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
@@ -316,8 +321,8 @@ def test_a_jsonl_run_on_standard_input_with_a_broken_first_line_is_refused_there
     for second in (GOOD, "  \n" + GOOD):  # the next line that is not blank decides
         _piped(monkeypatch, f"{broken}\n{second}\n".encode())
         assert run(["validate", "-"]) == 2
-        assert capsys.readouterr().err.strip() == (
-            f"trecbench: -:1: bad JSON: Expecting ',' delimiter at column {len(broken) + 1}"
+        assert capsys.readouterr().out.startswith(
+            f"-:1:line: error[R32]: bad JSON: Expecting ',' delimiter at column {len(broken) + 1}"
         )
     # a TREC line opening as JSON is followed by TREC lines: text it stays
     _piped(monkeypatch, b'{"q1"} Q0 d1 1 2.5 t\n{"q1"} Q0 d2 2 2.4 t\n')
@@ -501,3 +506,61 @@ def test_score_refuses_a_run_file_without_rows_with_validates_rule(
     pq.write_table(pa.table(columns | {"rel": pa.array([], pa.int64())}), empty_qrels)
     assert run(["score", str(empty_qrels), str(tmp_path / "empty.parquet")]) == 2
     assert capsys.readouterr().err == f"trecbench: {empty_qrels}: error[R26]: empty file\n"
+
+
+DICT_RUN = b'{"1": {"d1": 1.0}}\n'  # what `convert dict` reads: no JSONL run
+
+
+def _said(capsys, *args: str) -> tuple[int, str, str]:
+    code = run(["validate", *args])
+    shown = capsys.readouterr()
+    return code, shown.out, shown.err
+
+
+@pytest.mark.parametrize("data", [DICT_RUN, b'{\n  "1": {"d1": 1.0}\n}\n'], ids=["line", "lines"])
+def test_a_json_document_is_r32_however_it_arrives(data, tmp_path, monkeypatch, capsys):
+    """Issue 418: on standard input or named *.jsonl (read as JSONL), the dict stopped
+    validate with 'unknown key "1"' and no finding; named otherwise it was R32 with the
+    converter's hint. The same bytes now give the same findings and counts."""
+    named = tmp_path / "x"
+    named.write_bytes(data)
+    code, out, err = _said(capsys, str(named))
+    assert (code, err) == (2, "")
+    assert "error[R32]: a JSON document, not a TREC run: convert it first" in out
+    as_jsonl = tmp_path / "x.jsonl"
+    as_jsonl.write_bytes(data)
+    assert _said(capsys, str(as_jsonl)) == (2, out.replace(str(named), str(as_jsonl)), "")
+    _piped(monkeypatch, data)
+    assert _said(capsys, "-") == (2, out.replace(str(named), "-"), "")
+    _piped(monkeypatch, data)
+    code, out, err = _said(capsys, "--format", "json", "-")
+    (report,) = json.loads(out)
+    assert (code, err, [f["rule"] for f in report["findings"]]) == (2, "", ["R32"])
+
+
+def test_a_bad_line_of_a_jsonl_run_is_a_finding_after_the_lines_before_it(
+    tmp_path, monkeypatch, capsys
+):
+    """The lines before the bad one are checked (d1 twice: R7, and tied with itself: R15),
+    the bad one is R32 at its line, in text and in JSON, whatever the chunks."""
+    from trecbench.validation import validate_run
+
+    data = f'{GOOD}\n{GOOD}\n{{"qid": "q1", "docno": "d2", "score": "x"}}\n{GOOD}\n'.encode()
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(data)
+    for chunk_bytes in (20, 60, 1 << 20):
+        found = validate_run(path, chunk_bytes=chunk_bytes).findings
+        assert [(f.rule, f.line) for f in found] == [("R15", 1), ("R7", 2), ("R32", 3)]
+    assert found[2].message == (
+        'score must be a JSON number, not the string "x"; the lines after it are not read'
+    )
+    _piped(monkeypatch, data)
+    code, out, err = _said(capsys, "--format", "json", "-")
+    (report,) = json.loads(out)
+    assert (code, err) == (2, "")
+    assert [(f["rule"], f["line"]) for f in report["findings"]] == [
+        ("R15", 1),
+        ("R7", 2),
+        ("R32", 3),
+    ]
+    assert report["counts"]["lines"] == 2

@@ -26,6 +26,7 @@ Dask (each file read whole by one worker) and by ``validate``. An entry of
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 from collections.abc import Iterator
@@ -37,6 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, type_names
+from ..compressions import HEAD_BYTES
 from ..errors import InputError, shortened
 from ..json_limits import check_depth, check_surrogates, parser_message
 from ..text_encoding import wide_encoding, wide_file
@@ -44,8 +46,8 @@ from . import tables
 from .formats import Whole
 from .streams import Source
 from .trec_text import BOM as _BOM
-from .trec_text import Tokens, iter_byte_chunks, physical_lines
-from .unconverted import JSONL_RUN_KEYS
+from .trec_text import Tokens, iter_byte_chunks, physical_lines, tokenize
+from .unconverted import JSONL_RUN_KEYS, json_content
 
 KEYS = (*JSONL_RUN_KEYS, "rank", "tag")
 _SCHEMA = pa.schema(
@@ -83,9 +85,55 @@ def read_blocks(source: Source, reading: Any) -> Iterator[pa.Table]:
 
 
 def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> Iterator[Tokens]:
-    """The tokens of the TREC text each chunk stands for, for the validator."""
-    for chunk, first_line in iter_byte_chunks(source, chunk_bytes):
-        yield _tokens(chunk, source.path, first_line)
+    """The tokens of the TREC text each chunk stands for, for the validator.
+
+    A line that is no run's is a finding (R32.jsonl at its line, :attr:`InputError.finding`:
+    the lines after it are not read), not an error that stops validate with no finding
+    and no report. A JSON document or trecbench's sidecar (what ``convert`` reads, no JSONL
+    run: standard input is told JSONL by its first ``{"``) is read as TREC text, as a
+    file of another name: R32 with the converter's hint, the same findings for the same
+    bytes however they arrive."""
+    chunks = iter_byte_chunks(source, chunk_bytes)
+    for chunk, first_line in chunks:
+        try:
+            tokens = _tokens(chunk, source.path, first_line)
+        except InputError as error:
+            if first_line == 1 and _convert_reads(chunk, source.path):
+                yield from _as_trec_text(itertools.chain([(chunk, 1)], chunks), source.path, keep)
+                return
+            if error.line is None:
+                raise
+            if error.line > first_line:  # the lines before it are read and checked
+                before = chunk[: _line_offset(chunk, error.line - first_line)]
+                yield _tokens(before, source.path, first_line)
+            message = f"{error.message}; the lines after it are not read"
+            rule = error.rule or "R32.jsonl"
+            raise InputError(error.path, error.line, message, rule, finding=True) from None
+        yield tokens
+
+
+def _line_offset(data: bytes, lines: int) -> int:
+    """Where line ``lines`` + 1 of ``data`` starts (0-based: after its ``lines`` newlines)."""
+    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
+    return int(ends[lines - 1]) + 1
+
+
+def _convert_reads(head: bytes, path: str) -> bool:
+    """Whether a file starting with ``head`` is a JSON document or trecbench's sidecar."""
+    try:
+        return json_content(head[:HEAD_BYTES], path) in ("document", "sidecar")
+    except InputError:  # nested too deep to tell: the JSONL reader's error stands
+        return False
+
+
+def _as_trec_text(chunks: Iterator[tuple[bytes, int]], path: str, keep: int) -> Iterator[Tokens]:
+    """The tokens of ``chunks`` read as TREC text (:func:`trec_text.iter_tokens`'s; JSON
+    starts with no ir_metadata block)."""
+    separator = None
+    for chunk, first_line in chunks:
+        tokens = tokenize(chunk, path, first_line, keep, separator)
+        separator = tokens.separator or None
+        yield tokens
 
 
 def _tokens(data: bytes, path: str, first_line: int) -> Tokens:

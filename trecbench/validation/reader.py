@@ -105,7 +105,8 @@ def stream(
     ``checker`` chunk by chunk, then finish it.
 
     ``keep``: fields kept per line (6 for runs, 4 for qrels). A truncated or corrupt gzip
-    stream is a finding (R27), not an exception. ``progress(path, lines)`` is called after
+    stream (R27) or a bad line of a JSONL run (R32.jsonl: its reader's error marked as a
+    finding) is a finding, not an exception. ``progress(path, lines)`` is called after
     each chunk with the physical lines read so far.
     """
     lines = 0
@@ -118,9 +119,10 @@ def stream(
             if checker.stopped:
                 break
     except InputError as error:
-        if error.rule != "R27":
+        if not error.finding:  # R27, a JSONL run's bad line (R32.jsonl): findings
             raise
-        checker.report.add("R27", error.line, None, error.message)
+        where = None if error.line is None else "line"
+        checker.report.add(error.rule or "R27", error.line, where, error.message)
         checker.cut_short = True
     checker.finish()
 

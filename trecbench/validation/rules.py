@@ -306,6 +306,12 @@ CATALOGUE = (
            "(Feather) is told the same way, by its first bytes: write it as Parquet. Three "
            "fields with a `0` or `Q0` second on every line are `trecbench pool`'s file, no "
            "run: told so, not sent to `convert msmarco` (which reads the second as a pid)."),
+    _check("R32.jsonl", "EEEE", "a line of a JSONL run that is no run's line (bad JSON, an "
+           "unknown key, a value of the wrong type)",
+           "A JSONL run (named `*.jsonl`, or standard input holding JSON objects) is read "
+           "line by line: the first line that is no run's is said at its line, and the "
+           "lines after it are not read. A JSON document (a `{qid: {docno: score}}` dict) "
+           "is R32, however it arrives."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
