@@ -86,6 +86,6 @@ def test_the_files_read_and_the_partitions_scored_are_told_as_they_finish(tmp_pa
     assert reading[-1] == (size, size) and all(total == size for _, total in reading)
     assert [done for done, _ in reading] == sorted(done for done, _ in reading)
     scoring = [(done, total) for label, done, total in told if label == "scoring partitions"]
-    assert scoring == [(1, 3), (2, 3), (3, 3)]
+    assert scoring == [(0, 3), (1, 3), (2, 3), (3, 3)]  # timed from the start (0 told)
     assert told.index(("reading 4 files", size, size)) < told.index(("scoring partitions", 1, 3))
     assert TaskProgress().units["scoring partitions"] == " partitions"
