@@ -68,3 +68,17 @@ def test_dask_refuses_memory_and_jobs(tmp_path, capsys, option):
     err = capsys.readouterr().err
     assert code != 0 and err.count("\n") == 1 and "Traceback" not in err, err
     assert "--memory and --jobs" in err and "--dask" in err, err
+
+
+def test_a_spilled_block_scored_in_parts_tells_the_run_s_total(tmp_path, monkeypatch):
+    # reviewer 420: a spilled block larger than a block is scored in parts, which told
+    # their own block's end as the run's (the bar said 255/255 100%, then .../2000)
+    qrels, run = _write(tmp_path, True)
+    expected, _ = _scored(qrels, run, None)
+    monkeypatch.setattr(memory, "BLOCK_LINES", 3 * DOCS)  # a spill's blocks: ~3 topics
+    monkeypatch.setattr(memory.Budget, "block_lines", property(lambda _: DOCS))
+    assert memory.Budget(1).in_blocks(run)
+    got, topics = _scored(qrels, run, 1, [])
+    assert got == expected
+    scored = [call for call in topics if call[0] > 0]
+    assert len(scored) > 3 and all(total == TOPICS for _, total in scored), topics

@@ -278,12 +278,16 @@ def _evaluate_in_parts(table, name: str, path, plan: _Plan, tie_bounds, lines, c
     return run_result(blocks, name, path, runid, plan, tie_bounds)
 
 
-def _scored_in_parts(table, plan: _Plan, tie_bounds, lines: int, tell, before: int = 0):
+def _scored_in_parts(
+    table, plan: _Plan, tie_bounds, lines: int, tell, before: int = 0, total: int | None = None
+):
     """The blocks (:func:`score_block`) of ``table``, which holds whole topics, in parts
     of whole topics of about ``lines`` lines (a topic's lines in their order, their line
-    numbers kept), ``tell("scoring topics", before + topics scored, before + topics)``
-    after each: one vectorised call for all of a large table's topics would tell nothing
-    until it is over (a scattered run of 2M lines: 6 s)."""
+    numbers kept), ``tell("scoring topics", before + topics scored, total)`` after each:
+    one vectorised call for all of a large table's topics would tell nothing until it is
+    over (a scattered run of 2M lines: 6 s). ``total``: the run's topics, when known (a
+    spilled block's run), else ``before`` + this table's (one block of a spill told its
+    own end as the run's: 255/255, then 571/571, each a false 100%)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -294,7 +298,7 @@ def _scored_in_parts(table, plan: _Plan, tie_bounds, lines: int, tell, before: i
         table = table.append_column("line", pa.array(np.arange(1, table.num_rows + 1)))
     order = pc.sort_indices(table.column("qid"))  # stable: a topic's lines keep their order
     starts = arrow.stretches(table.column("qid").take(order))[0].tolist()
-    rows, total = table.num_rows, before + len(starts)
+    rows, total = table.num_rows, before + len(starts) if total is None else total
     topics, first = before, 0
     tell("scoring topics", topics, total)  # all known: a bar with an ETA
     for start in [*starts[1:], rows]:
@@ -335,10 +339,11 @@ def _evaluate_blocks(
             continue
         refuse_lost_zeros(plan.truth.table, plan.truth.path, block.table, path)
         if block.stretches is None and block.table.num_rows > budget.block_lines:
-            # a scattered run held whole: one call for all its topics would tell nothing
+            # a scattered run held whole, or a spill's large block: one call for all its
+            # topics would tell nothing; told on the run's total (all read by now)
             lines += block.table.num_rows
             parts = _scored_in_parts(
-                block.table, plan, tie_bounds, budget.block_lines, tell, topics
+                block.table, plan, tie_bounds, budget.block_lines, tell, topics, blocks.topics
             )
             for part in parts:
                 scored.append(part)
