@@ -48,6 +48,9 @@ def test_a_run_in_blocks_tells_its_topics_with_a_total(tmp_path, monkeypatch, sc
     assert len(steps) >= 2 and all(total is not None for _, total in steps), topics
     if scattered:  # all the topics known before the first is scored
         assert all(total == TOPICS for _, total in steps), topics
+        # and scored once all are read: timed from then (the reading was no scoring, and
+        # counted in its rate gave an inflated ETA), a 0 told with the total first
+        assert topics[: topics.index((0, TOPICS))] == [(0, None)], topics
 
 
 def test_dask_partitions_are_timed_from_the_start():
@@ -82,3 +85,25 @@ def test_a_spilled_block_scored_in_parts_tells_the_run_s_total(tmp_path, monkeyp
     assert got == expected
     scored = [call for call in topics if call[0] > 0]
     assert len(scored) > 3 and all(total == TOPICS for _, total in scored), topics
+
+
+def test_a_job_that_tells_0_done_again_is_timed_from_then(monkeypatch):
+    from trecbench.cli import progress as bars
+
+    now = [100.0]
+    monkeypatch.setattr(bars.time, "monotonic", lambda: now[0])
+    tasks = bars.TaskProgress(delay=1000)  # nothing drawn
+    tasks("scoring topics", 0, None)  # told as a spilled run starts to be read
+    now[0] = 160.0  # read and spilled for a minute: no topic scored
+    tasks("scoring topics", 0, TOPICS)  # its scoring starts
+    now[0] = 161.0
+    tasks("scoring topics", 3, TOPICS)
+    assert tasks.starts["scoring topics"] == 160.0  # 3 topics/s, not 3 in 61 s
+    tasks("scoring topics", TOPICS, TOPICS)
+    assert tasks.starts["scoring topics"] == 160.0
+    # a streamed run's first block: timed from the 0 told at its start
+    tasks = bars.TaskProgress(delay=1000)
+    tasks("scoring topics", 0, None)
+    now[0] = 170.0
+    tasks("scoring topics", 2, 8)
+    assert tasks.starts["scoring topics"] == 161.0

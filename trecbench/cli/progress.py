@@ -140,9 +140,10 @@ class TaskProgress:
     main thread, are shown one after the other, not in turns). A job that comes back
     (scoring, after the next run was read) keeps its start time, so its rate and ETA stay
     right; one whose count goes back (agree --qrels-b's second pass of scoring) starts
-    anew. ``delay`` counts from the command's first job, not from each one's start: a
-    command of many short jobs (validating twelve runs of a second each) draws them once
-    it has run ``delay`` seconds, and a short command draws nothing. One run's ``scoring
+    anew, as does one that tells 0 done again (a spilled run's topics: it starts now).
+    ``delay`` counts from the command's first job, not from each one's start: a command
+    of many short jobs (validating twelve runs of a second each) draws them once it has
+    run ``delay`` seconds, and a short command draws nothing. One run's ``scoring
     topics`` is shown beside the bar of the file being read, then on its own once the file
     is read. ``units`` maps a label (or its first word) to its unit (``reading`` → bytes);
     ``delay`` and ``interval`` are :class:`StderrProgress`'s."""
@@ -179,7 +180,10 @@ class TaskProgress:
         with self.lock:
             if self.began is None:
                 self.began = now
-            if done < self.dones.get(label, done):  # a new pass of the job: timed anew
+            before = self.dones.get(label, done)
+            # a new pass of the job, or 0 done told again (a spilled run's topics, told at
+            # its start, then as its scoring starts once it is read): timed anew
+            if done < before or done == before == 0:
                 self.starts.pop(label, None)
                 if label == self.label:
                     self.close_current()

@@ -319,8 +319,10 @@ def _evaluate_blocks(
     ``ahead``: its reading, started earlier (:func:`_blocks_ahead`); ``counted``: told
     ``("scoring topics", topics scored, topics)`` from the start and after each block (the
     topics :meth:`~trecbench.inputs.blocks.RunBlocks.topics_expected`: known once a
-    spill is written, else estimated from the bytes read); a block larger than a block's
-    lines (a scattered run held whole) is scored in parts, telling them."""
+    spill is written, else estimated from the bytes read), and 0 again as the first block
+    of a run read whole (held or spilled) is scored: its bar is timed from then; a block
+    larger than a block's lines (a scattered run held whole) is scored in parts, telling
+    them."""
     from ..inputs.blocks import RESTART
 
     if ahead is None:
@@ -332,11 +334,16 @@ def _evaluate_blocks(
     topics = lines = 0
     tell = counted or (lambda *_: None)
     tell("scoring topics", 0, None)  # timed from the start, not from the first block
+    anew = False  # the run read whole (held or spilled) before its first block is scored
     for block in ahead.tables:
         if block is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
             topics = lines = 0
+            anew = True
             continue
+        if anew:  # timed from now: the reading was no scoring (an ETA of it was inflated)
+            tell("scoring topics", 0, blocks.topics)
+            anew = False
         refuse_lost_zeros(plan.truth.table, plan.truth.path, block.table, path)
         if block.stretches is None and block.table.num_rows > budget.block_lines:
             # a scattered run held whole, or a spill's large block: one call for all its
