@@ -107,3 +107,16 @@ def test_a_job_that_tells_0_done_again_is_timed_from_then(monkeypatch):
     now[0] = 170.0
     tasks("scoring topics", 2, 8)
     assert tasks.starts["scoring topics"] == 161.0
+
+
+@pytest.mark.parametrize("option", [{"memory": 256}, {"jobs": 2}, {"memory": 256, "jobs": 2}])
+def test_the_dask_api_refuses_memory_and_jobs(tmp_path, option):
+    # reviewer 420: trecbench.dask.evaluate took them and ignored them (the CLI refused)
+    from trecbench import dask as tbdask
+    from trecbench.errors import UsageError
+
+    qrels, run_file = _write(tmp_path, False)
+    words = "memory and jobs bound the scoring in this process; Dask scores the runs on"
+    with pytest.raises(UsageError, match=f"^{words}") as refused:  # before a cluster starts
+        tbdask.evaluate(qrels, run_file, ["P.5"], client="local:1", **option)
+    assert "\n" not in str(refused.value) and "--" not in str(refused.value)

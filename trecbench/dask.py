@@ -59,7 +59,7 @@ import dask  # noqa: E402
 import dask.dataframe as dd  # noqa: E402
 from dask.distributed import Client  # noqa: E402
 
-from .dask_cluster import connect  # noqa: E402  (trecbench.dask.connect)
+from .dask_cluster import connect, refuse_local_bounds  # noqa: E402  (trecbench.dask.connect)
 from .dask_files import file_format, partitioned, run_files  # noqa: E402
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
@@ -230,7 +230,9 @@ def evaluate(
     ``options`` are :func:`trecbench.evaluate`'s. A client made here of an address is
     closed before the call returns, and the local cluster it started (``local:N``) with
     it, so that no scheduler or worker process outlives the call; a scheduler at an
-    address given runs on, as does a client given."""
+    address given runs on, as does a client given. ``memory`` and ``jobs`` are refused:
+    they bound the scoring in this process, which the workers do here."""
+    refuse_local_bounds(options.get("memory"), options.get("jobs"))
     if not isinstance(client, str):
         return _evaluate_on(client, qrels, runs, measures, partitions, options)
     from .dask_cluster import close

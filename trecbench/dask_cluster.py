@@ -67,6 +67,21 @@ def connect(address: str) -> Client:
     return client
 
 
+def refuse_local_bounds(memory, jobs, cli: bool = False) -> None:
+    """``memory`` or ``jobs`` given with Dask is refused (a :class:`UsageError`), as an
+    option taken and unused is elsewhere: they bound and share out the scoring in this
+    process, which Dask hands to the cluster's workers (both were ignored, nothing said).
+    ``cli``: named as ``score``'s options, else as :func:`trecbench.dask.evaluate`'s."""
+    if memory is None and jobs is None:
+        return
+    options, dask = ("--memory and --jobs", "--dask") if cli else ("memory and jobs", "Dask")
+    given = "with --dask" if cli else "to trecbench.dask.evaluate"
+    raise UsageError(
+        f"{options} bound the scoring in this process; {dask} scores the runs on the "
+        f"cluster's workers: give neither {given}"
+    )
+
+
 def close(client: Client) -> None:
     """Close ``client`` and the local cluster it started (``local:N``), Ctrl-C held until
     both are closed (one closed half-way is closed again at exit, with tracebacks)."""

@@ -347,16 +347,12 @@ def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_d
 
 
 def _check_dask(dask_address, memory, jobs) -> None:
-    """--memory or --jobs given with --dask is refused, as an option taken and unused is
-    elsewhere: they bound and share out the scoring in this process, which --dask hands
-    to the cluster's workers (it was ignored, exit 0, nothing said)."""
-    from ..errors import UsageError
+    """--memory or --jobs given with --dask is refused: trecbench.dask.evaluate's check
+    (:func:`~trecbench.dask_cluster.refuse_local_bounds`), in the options' words."""
+    if dask_address is not None:
+        from ..dask_cluster import refuse_local_bounds
 
-    if dask_address is not None and (memory is not None or jobs is not None):
-        raise UsageError(
-            "--memory and --jobs bound the scoring in this process; --dask scores the runs "
-            "on the cluster's workers: give neither with --dask"
-        )
+        refuse_local_bounds(memory, jobs, cli=True)
 
 
 def _check_seed(routing, html_page) -> None:
