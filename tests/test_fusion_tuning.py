@@ -520,3 +520,19 @@ def test_optimize_fusions_settings_are_refused_before_a_run_is_read(tmp_path):
     for setting, said in (({"step": 0.3}, "^step must divide 1"), ({"depth": 0}, "^depth must")):
         with pytest.raises(UsageError, match=said):
             trecbench.optimize_fusion(runs, "q.qrels", "P@5", "combsum", **setting)
+
+
+def test_the_weightings_count_is_the_runs_given_and_no_runs_are_nothing_to_fuse(tmp_path):
+    # ee8266d6 checked the grid when the search was made, as of 2 runs: 'over 2 runs makes
+    # 10,001 weightings' for 3 runs; and fuse([], weights=[1]) was told of its weights
+    import trecbench
+    from trecbench.errors import UsageError
+
+    runs = [str(ROOT / "data" / "hpo-rtask" / f"{name}.run") for name in ("lexical", "vector")]
+    runs.append(str(ROOT / "data" / "hpo-rtask" / "reranked.run"))
+    qrels = ROOT / "data" / "hpo-rtask" / "hpo-rtask.qrels"
+    said = r"^step 0.0001 over 3 runs makes 50,015,001 weightings to score"
+    with pytest.raises(UsageError, match=said):
+        trecbench.optimize_fusion(runs, qrels, "map", "combsum", step=0.0001)
+    with pytest.raises(UsageError, match="^nothing to fuse: no run given$"):
+        trecbench.fuse([], weights=[1])

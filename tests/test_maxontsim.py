@@ -230,6 +230,15 @@ def test_a_formula_without_a_maxontsim_measure_is_refused_as_benchmark_refuses_i
         "",
         said.format("--ontology", "-m", "it"),
     )
+    # agree and power take the same options: refused there too
+    for command in ("agree", "power"):
+        args = [command, "qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]
+        done = subprocess.run(
+            [sys.executable, "-m", "trecbench", *args, "-m", "P@1", "--ontology", "README.md"],
+            cwd=ROOT, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        expected = said.format("--ontology", "-m", "it")
+        assert (done.returncode, done.stdout, done.stderr) == (1, "", expected), command
     done = _score("--ontology", "README.md", "--maxontsim-formula", "hybrid")
     both = said.format("--maxontsim-formula and --ontology", "the default measures", "them")
     assert (done.returncode, done.stdout, done.stderr) == (1, "", both)

@@ -442,6 +442,8 @@ def checked_settings(
 ) -> tuple[str, str, float, np.ndarray]:
     """``(method, norm, k, weight per run)`` of a fusion of ``n_runs`` runs, every setting
     checked (before any run is read, where a configuration names them)."""
+    if not n_runs:
+        raise UsageError("nothing to fuse: no run given")
     method = method_name(method)
     norm = norm_name(norm, method)
     k = check_number("k", DEFAULT_K if k is None else k, 0)  # None: as a candidate holds it
@@ -497,8 +499,6 @@ def fused_and_ties(
     many settings and says each kind once (:func:`~trecbench.runstudy.fusion_tuning.tune_fusion`).
     ``searched``: the weights (RRF: k) are a search's (``--optimize``'s grid, which sums
     weights to 1), not the caller's: what the messages advise leaves them out."""
-    if not runs:
-        raise UsageError("nothing to fuse: no run given")
     method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
     ties = {}
     if method == "rrf":

@@ -35,7 +35,11 @@ class ConclusionArgs:
 
     def keywords(self) -> dict:
         """The library's keyword arguments: the measures (None: the default ones), alpha
-        and the evaluation flags."""
+        and the evaluation flags (a MaxOntSim formula or ontology no measure uses is
+        refused first, as score and compare refuse it)."""
+        from .evaluation_options import check_formula_used
+
+        check_formula_used(self.measures, self.maxontsim_formula, self.ontology)
         return {
             "measures": list(self.measures) or None,
             "alpha": self.alpha,

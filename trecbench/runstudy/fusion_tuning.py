@@ -110,12 +110,33 @@ class FusionTuning:
 
 def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Candidate]:
     """The candidates searched for ``method`` (see the module docstring)."""
-    if TUNED.get(method) == "k":
-        if not len(k_grid):
-            raise UsageError("the grid of RRF's k is empty: give at least one k")
+    parts = grid_parts(method, k_grid, step)
+    if parts is None:
         from ..fusion import check_number, k_as_given
 
         return [Candidate(k=k_as_given(check_number("k", k, 0))) for k in k_grid]
+    count = math.comb(parts + n_runs - 1, n_runs - 1)  # weightings summing to 1
+    if count > MAX_CANDIDATES:
+        # a short line: the digits of a count of 10^600 are no help
+        shown = f"{count:,}" if count < 10**15 else f"about 2^{count.bit_length() - 1}"
+        raise UsageError(
+            f"step {step:g} over {n_runs} runs makes {shown} weightings to score "
+            f"(at most {MAX_CANDIDATES:,}): take a larger step"
+        )
+    return [Candidate(weights=tuple(i / parts for i in c)) for c in _compositions(parts, n_runs)]
+
+
+def grid_parts(method: str, k_grid=K_GRID, step: float = 0.1) -> int | None:
+    """The grid's own settings checked, before the runs are known: RRF's ``k_grid`` (None
+    returned) or the weights' ``step``, which must divide 1 (its parts returned)."""
+    if TUNED.get(method) == "k":
+        from ..fusion import check_number
+
+        if not len(k_grid):
+            raise UsageError("the grid of RRF's k is empty: give at least one k")
+        for k in k_grid:
+            check_number("k", k, 0)
+        return None
     if TUNED.get(method) == "weights":
         # the range first: 1 / 0 and round(nan) would fail before the check
         real = isinstance(step, numbers.Real) and not isinstance(step, bool)
@@ -124,17 +145,7 @@ def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Can
             raise UsageError(
                 f"step must divide 1 (0.1, 0.25, ...): the weights' step, not {step!r}"
             )
-        count = math.comb(parts + n_runs - 1, n_runs - 1)  # weightings summing to 1
-        if count > MAX_CANDIDATES:
-            # a short line: the digits of a count of 10^600 are no help
-            shown = f"{count:,}" if count < 10**15 else f"about 2^{count.bit_length() - 1}"
-            raise UsageError(
-                f"step {step:g} over {n_runs} runs makes {shown} weightings to score "
-                f"(at most {MAX_CANDIDATES:,}): take a larger step"
-            )
-        return [
-            Candidate(weights=tuple(i / parts for i in c)) for c in _compositions(parts, n_runs)
-        ]
+        return parts
     tunable = ", ".join(TUNED)
     raise UsageError(f"{method} has no parameter to tune; optimise one of {tunable}")
 
@@ -250,7 +261,7 @@ class FusionSearch:
         method = method_name(self.method)
         norm_name(self.norm, method)
         check_depth(self.depth)
-        grid(method, 2, self.k_grid, self.step)  # 2 runs: the fewest weightings to count
+        grid_parts(method, self.k_grid, self.step)  # its count: by the runs, once read
 
 
 @input_warnings.carried
