@@ -2,10 +2,11 @@
 
 Paths are checked while the command line is parsed, so that a bad one fails before any
 work, with the exit code every command gives it: 2, as an unreadable input or a refused
-output (click's own path checks would make it a usage error, 1). A usage error anywhere on
-the command line (a required option left out, a bad value) is said first: a refused path
-is held until the whole line is parsed (:func:`held_refusals`), as click would have
-stopped at the usage error before reading any file.
+output (click's own path checks would make it a usage error, 1). A usage error of the
+command line itself (a required option left out, a bad value) is said first: a refused
+path is held until the whole line is parsed (:func:`held_refusals`), as click would have
+stopped at the usage error before reading any file (a rule between options that a command
+checks after parsing comes after the paths' refusals).
 """
 
 from __future__ import annotations
