@@ -295,7 +295,7 @@ def test_progress_counts_up_to_the_total():
         ({"correction": "sidak"}, "unknown correction"),
         ({"missing": "ignore"}, "unknown missing policy"),
         ({"samples": 0}, "samples must be a positive integer"),
-        ({"confidence": 95}, "confidence must be between 0 and 1"),
+        ({"confidence": 95}, "confidence must be between 1e-12 and 1 - 1e-12"),
     ],
 )
 def test_bad_options_are_usage_errors(options, message):

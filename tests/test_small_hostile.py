@@ -170,6 +170,7 @@ def test_plain_text_named_as_jsonl_is_read_as_jsonl(tmp_path, capsys, monkeypatc
         small, general = _validate_both(capsys, monkeypatch, ["--qrels", str(run_file)])
     else:
         small, general = _validate_both(capsys, monkeypatch, [str(run_file)])
-        assert small == general and small[0] == 2 and "bad JSON" in small[2]
+        # a finding at its line (R32), as validate reports a bad JSONL line (9a795e58)
+        assert small == general and small[0] == 2 and "1:line: error[R32]: bad JSON" in small[1]
         small, general = _score_both(capsys, monkeypatch, [str(qrels), str(run_file)])
     assert small == general and small[0] == 2 and small[2].count("\n") == 1
