@@ -279,12 +279,10 @@ def score(
     from .. import naming
     from ..provenance import new_stamp
     from ..renderers.score import ScoreView, groups_json, render_score
-    from ..renderers.tiebounds import unbounded
 
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
-    _check_dask(dask_address, memory, jobs)
+    _refuse_unused(dask_address, memory, jobs, routing, html_page)
     runs = _checked_before_the_work(given, runs, flags, dask_address, html_page, html_depth)
-    _check_seed(routing, html_page)
     check_formula_used(flags["measure"], maxontsim_formula, ontology)
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
     local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
@@ -300,16 +298,13 @@ def score(
     grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
     _warn(notes)
     _warn(_text_measures_left_out(evaluation, output_format))
-    if tie_bounds and output_format in ("trec", "csv"):  # lines of the bounded only
-        _warn([f"--tie-bounds: not bounded, {why}" for why in unbounded(evaluation, view.labels)])
+    _warn(_unbounded(evaluation, view, tie_bounds, output_format))
     text = render_score(evaluation, view, grouped)
     bounded, text = with_unjudged_bounds(text, evaluation, view, unjudged_bounds)
-    routed = None
-    if routing is not None:
-        routed, text = with_routing(
-            text, routing, output_format, evaluation.qrels_topics, flags["report"] is not None,
-            seed,
-        )  # fmt: skip
+    reported = flags["report"] is not None
+    routed, text = with_routing(
+        text, routing, output_format, evaluation.qrels_topics, reported, seed
+    )
     grouping = (strata, sidecar, group_by)
     stamp = new_stamp()  # the page's, the report's and the manifest's alike
     page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed, stamp)
@@ -346,21 +341,19 @@ def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_d
     return runs
 
 
-def _check_dask(dask_address, memory, jobs) -> None:
-    """--memory or --jobs given with --dask is refused: trecbench.dask.evaluate's check
-    (:func:`~trecbench.dask_cluster.refuse_local_bounds`), in the options' words."""
+def _refuse_unused(dask_address, memory, jobs, routing, html_page) -> None:
+    """Options that would change nothing, refused before the work: --memory or --jobs with
+    --dask (trecbench.dask.evaluate's check,
+    :func:`~trecbench.dask_cluster.refuse_local_bounds`, in the options' words), and
+    --seed where nothing random is drawn (no --routing, no --html), as an option taken and
+    unused is elsewhere (fuse's --seed without --optimize)."""
+    from ..errors import UsageError
+    from .group import given
+
     if dask_address is not None:
         from ..dask_cluster import refuse_local_bounds
 
         refuse_local_bounds(memory, jobs, cli=True)
-
-
-def _check_seed(routing, html_page) -> None:
-    """--seed given where nothing random is drawn (no --routing, no --html) is refused, as
-    an option taken and unused is elsewhere (fuse's --seed without --optimize)."""
-    from ..errors import UsageError
-    from .group import given
-
     if given("seed") and routing is None and html_page is None:
         raise UsageError("--seed seeds the intervals of --routing and --html: give one of them")
 
@@ -394,6 +387,16 @@ def _text_measures_left_out(evaluation, output_format: str) -> list[str]:
         f"{names}: text per topic, not in --format {output_format}; json shows it, and trec "
         "and csv with -q"
     ]
+
+
+def _unbounded(evaluation, view, tie_bounds: bool, output_format: str) -> list[str]:
+    """--tie-bounds in trec text and csv, which have lines of the bounded measures only:
+    the measures it cannot bound, each with why (a table's note says it elsewhere)."""
+    if not tie_bounds or output_format not in ("trec", "csv"):
+        return []
+    from ..renderers.tiebounds import unbounded
+
+    return [f"--tie-bounds: not bounded, {why}" for why in unbounded(evaluation, view.labels)]
 
 
 def _warn(lines: list[str]) -> None:

@@ -40,7 +40,10 @@ def with_routing(
     10,000 resamples, drawn from ``seed``: score's --seed), and ``text`` followed by them
     in a table or Markdown, how the intervals were drawn said under it. In another format, and no
     --report (``reported``) to record them, they would be shown nowhere: said, and not
-    computed (None); the log is still read and checked."""
+    computed (None); the log is still read and checked. No ``routing`` (None): ``(None,
+    text)``, as :func:`with_unjudged_bounds` returns the text unbounded."""
+    if routing is None:
+        return None, text
     from ..renderers.routing import resampling_note
     from ..routing import coverage, read_routing_log, render_routing, routing_metrics
 
