@@ -157,6 +157,11 @@ def dangling_folder(folder: Path) -> OutputError:
     return OutputError(f"{folder}: a symbolic link to a folder that does not exist")
 
 
+def _cannot_write(error: OSError) -> OutputError:
+    """An OSError of writing, said as the output it failed on."""
+    return OutputError(f"{error.filename or 'output'}: cannot write ({error.strerror})")
+
+
 def _check_writable(target: Path) -> None:
     """Refuse a target whose folder (its nearest existing one, when folders are to be
     made) this process may not write into: found before the work, not after it has
@@ -309,25 +314,16 @@ class OutputSet:
         """Rename every staged file into place; all of them or, on failure, none (see
         :mod:`trecbench.publication` for what holds when the process is killed)."""
         self._finish_writing()
-        try:
+        with self._undone_on_failure():
             for staged in self._staged:
                 check_target(staged.target, self.inputs)  # nothing changed meanwhile
-        except BaseException as error:
-            self.abort()
-            if isinstance(error, OSError):
-                raise OutputError(
-                    f"{error.filename or 'output'}: cannot write ({error.strerror})"
-                ) from None
-            raise
         targets = self.targets
         try:
             with publication.signals_held():
                 try:
                     publication.publish(list(self._stages.values()))
                 except OSError as error:
-                    raise OutputError(
-                        f"{error.filename or 'output'}: cannot write ({error.strerror})"
-                    ) from None
+                    raise _cannot_write(error) from None
                 finally:
                     self._close()
         finally:
@@ -337,15 +333,20 @@ class OutputSet:
     def _finish_writing(self) -> None:
         """Close every staged file, its last bytes written (a full disk fails here, not
         in the renames); on failure remove them all."""
-        try:
+        with self._undone_on_failure():
             for staged in self._staged:
                 staged.handle.close()
+
+    @contextlib.contextmanager
+    def _undone_on_failure(self):
+        """Within: any failure removes every staged file (:meth:`abort`); an OSError is
+        said as the output it failed on."""
+        try:
+            yield
         except BaseException as error:
             self.abort()
             if isinstance(error, OSError):
-                raise OutputError(
-                    f"{error.filename or 'output'}: cannot write ({error.strerror})"
-                ) from None
+                raise _cannot_write(error) from None
             raise
 
     def abort(self) -> None:
