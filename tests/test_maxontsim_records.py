@@ -107,6 +107,27 @@ def test_the_manifest_records_the_release_and_formula(tmp_path, bundled):
     assert "ontology" not in json.loads(manifest.read_text())
 
 
+def test_the_schemas_ontology_record_declares_every_key_the_record_has(tmp_path):
+    # the record's active_terms, max_depth and formula were undeclared (any key passed)
+    import jsonschema
+    from test_ontology import OBO
+
+    from trecbench import maxontsim_formulas
+    from trecbench.engines.maxontsim import ontology_info
+
+    schema = json.loads((ROOT / "trecbench/schemas/experiment_manifest.schema.json").read_text())
+    record_schema = schema["$defs"]["ontology"]
+    assert record_schema["properties"]["formula"]["enum"] == list(maxontsim_formulas.FORMULAS)
+    obo = tmp_path / "hp.obo"
+    obo.write_text(OBO)
+    record = ontology_info(obo, "simple")
+    assert set(record) == set(record_schema["properties"])
+    jsonschema.validate(record, record_schema)
+    for bad in ({"extra": 1}, {"formula": "simple"}, {"max_depth": -1}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(record | bad, record_schema)
+
+
 def test_compares_manifest_records_the_release(tmp_path, bundled):
     out = tmp_path / "out"
     subprocess.run(
