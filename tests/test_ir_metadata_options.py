@@ -98,3 +98,37 @@ def test_a_description_of_the_systems_libraries_is_joined_not_refused(tmp_path, 
     assert libraries["python"][0].startswith("python==")
     assert libraries["python"][-1] == "pyterrier==0.10.0"
     assert ir_metadata.merged({"x": ["a", "b"]}, {"x": ["b", "c"]}) == {"x": ["a", "b", "c"]}
+
+
+@pytest.mark.parametrize(
+    "argv, unused",
+    [
+        (["--ir-metadata", "{about}", "beir-qrels", "{beir}"], "--ir-metadata"),
+        (["--ir-metadata", "{about}", "hpo", "{cases}"], "--ir-metadata"),
+        (["hpo", "{cases}", "--runs-dir", "{out}/runs"], "--runs-dir"),
+    ],
+)
+def test_options_of_runs_are_refused_where_no_run_is_written(tmp_path, capsys, argv, unused):
+    # a conversion that writes no run printed "each run begins with its ir_metadata block"
+    # and recorded it in the sidecar, or ignored --runs-dir, though no run was written
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  team: rev\n")
+    paths = {
+        "about": about,
+        "beir": ROOT / "data" / "convert" / "beir-test.tsv",
+        "cases": ROOT / "data" / "hpo-demo" / "cases.json",
+        "out": tmp_path,
+    }
+    out = tmp_path / "cv"
+    assert run(["convert", *(a.format(**paths) for a in argv), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"{unused}: this conversion writes no run" in err and err.count("\n") == 1
+    assert not out.exists() and not (tmp_path / "runs").exists()
+
+
+def test_beir_qrels_offers_no_runs_folder_and_refuses_standard_output(capsys):
+    beir = str(ROOT / "data" / "convert" / "beir-test.tsv")
+    assert run(["convert", "beir-qrels", beir, "-o", "-"]) == 2
+    assert "this output is a folder, not standard output" in capsys.readouterr().err
+    assert run(["convert", "beir-qrels", "--help"]) == 0
+    assert "--runs-dir" not in capsys.readouterr().out

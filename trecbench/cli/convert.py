@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import click
@@ -65,20 +66,27 @@ class _Converters(Group):
     command_class = _Converter
 
 
-def _outdir(function):
+def _outdir(function=None, *, runs: bool = True):
+    """The output options of a converter; ``runs=False``: one that never writes a run
+    (no --runs-dir, and a folder holds qrels and sidecar only)."""
+    if function is None:
+        return partial(_outdir, runs=runs)
     function = click.option(
         "-o",
         "--outdir",
         required=True,
-        type=OUTPUT_FOLDER_OR_STDOUT,
+        type=OUTPUT_FOLDER_OR_STDOUT if runs else OUTPUT_FOLDER,
         help="Folder for the .qrels, .run and .sidecar.json files (created if needed); "
-        "-: a conversion's single run to standard output (no sidecar).",
+        "-: a conversion's single run to standard output (no sidecar)."
+        if runs
+        else "Folder for the .qrels and .sidecar.json files (created if needed).",
     )(function)
-    function = click.option(
-        "--runs-dir",
-        type=OUTPUT_FOLDER,
-        help="Write the .run files here instead of OUTDIR.",
-    )(function)
+    if runs:
+        function = click.option(
+            "--runs-dir",
+            type=OUTPUT_FOLDER,
+            help="Write the .run files here instead of OUTDIR.",
+        )(function)
     return click.option("--name", help="Base name of the qrels and sidecar files.")(function)
 
 
@@ -412,8 +420,8 @@ def msmarco(run, tag, depth, outdir, runs_dir, name):
 
 @convert.command("beir-qrels")
 @click.argument("qrels", type=_EXISTING)
-@_outdir
-def beir_qrels(qrels, outdir, runs_dir, name):
+@_outdir(runs=False)
+def beir_qrels(qrels, outdir, name):
     """BEIR/MTEB qrels TSV (header query-id corpus-id score) → TREC qrels.
 
     \b
@@ -423,4 +431,4 @@ def beir_qrels(qrels, outdir, runs_dir, name):
     from ..convert.beir import convert_beir_qrels
 
     inputs = _inputs(qrels)
-    finish(convert_beir_qrels(qrels, name=name), outdir, inputs, runs_dir)
+    finish(convert_beir_qrels(qrels, name=name), outdir, inputs, None)

@@ -40,8 +40,22 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     every command says ``wrote PATH``. With ``-o -``, the single run goes to stdout."""
     from ..convert.common import write_conversion
 
-    conversion = _with_metadata(conversion, inputs)
     shared = click.get_current_context().find_object(GroupOptions)
+    if not conversion.runs:  # options of runs would change nothing: refused, not ignored
+        unused = [
+            name
+            for name, given in (
+                ("--ir-metadata", shared is not None and shared.ir_metadata is not None),
+                ("--runs-dir", runs_dir is not None),
+            )
+            if given
+        ]
+        if unused:
+            raise click.UsageError(
+                f"{' and '.join(unused)}: this conversion writes no run (its qrels and "
+                "sidecar only)"
+            )
+    conversion = _with_metadata(conversion, inputs)
     progress = None if shared is None else shared.progress
     if outdir == STDOUT:
         written = _run_to_stdout(conversion, inputs, runs_dir, progress)
