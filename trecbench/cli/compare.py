@@ -284,7 +284,8 @@ def _drawn(outdir, plots: bool) -> bool:
     "-o",
     "--outdir",
     type=OUTPUT_FOLDER,
-    help="Also write BenchmarkReport.json, BenchmarkComparison.md and AllPairs.tex here.",
+    help="Also write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex and "
+    "report.html here.",
 )
 @click.option("--plots", is_flag=True, help="Also write PNG/SVG plots into OUTDIR.")
 @html_depth_option("Documents per run and topic in report.html's drill-down (0: none).")
