@@ -30,7 +30,7 @@ def power(qrels, baseline, runs, target, shared):
     the paired two-sided t-test at --alpha: the effect size d_z (mean / sd), the power
     at the current number of topics, the smallest difference detectable at --power
     (MDE, in the measure's units) and the topics needed to detect the observed effect
-    at --power. Figures that are undefined (sd 0, no difference) are shown as - with
+    at --power. Figures that are undefined (sd 0, no difference) are shown as – with
     the reason. See the docs' conclusions.md.
 
     \b
