@@ -75,12 +75,14 @@ def test_measure_spellings_and_json(reports, tmp_path, capsys):
     assert code == 1 and document["same"] is False
     # keyed by the measure, not by a spelling ("nDCG@10: None vs ndcg_cut.10" read as if
     # b had asked for ndcg_cut.10)
+    # the measure by the name its values have (the measures: line's), as each report
+    # spelled it after (reviewer 425: "ndcg_cut.10 asked as ndcg_cut.10")
     assert document["cause"] == (
-        "the measures asked for differ: ndcg_cut.10 asked as ndcg_cut.10 vs nDCG@10"
+        "the measures asked for differ: nDCG@10 asked as ndcg_cut.10 vs nDCG@10"
     )
     assert document["spellings"] == {"ndcg_cut.10": {"a": "ndcg_cut.10", "b": "nDCG@10"}}
     code, out = diff_reports(capsys, a, b)
-    assert "measure spelling: ndcg_cut.10 asked as ndcg_cut.10 -> nDCG@10\n" in out
+    assert "measure spelling: nDCG@10 asked as ndcg_cut.10 -> nDCG@10\n" in out
     empty = tmp_path / "e.json"  # no "type": it said "(None)"
     empty.write_text("{}")
     assert run(["diff", a, str(empty)]) == 2
@@ -104,7 +106,7 @@ def test_a_measure_one_report_asked_for_is_named_with_its_report(reports, capsys
     )
     code, out = diff_reports(capsys, both, other)
     assert out.splitlines()[0] == (
-        f"likely cause: the measures asked for differ: P.10 only in {other}; P.5 asked as P.5 vs "
+        f"likely cause: the measures asked for differ: P.10 only in {other}; P@5 asked as P.5 vs "
         "P_5"
     )
 

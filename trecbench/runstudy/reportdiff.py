@@ -231,8 +231,21 @@ def _by_position(left: list, right: list) -> list[tuple]:
 
 
 def asked_as(measure: str, a: str | None, b: str | None, between: str) -> str:
-    """How a measure was asked in each report: ``P.2 asked as P.2 vs P_2``."""
+    """How a measure was asked in each report: ``P@2 asked as P.2 vs P_2`` (``measure``:
+    the name its values are shown by, :func:`displayed`)."""
     return f"{measure} asked as {a or '(not asked)'} {between} {b or '(not asked)'}"
+
+
+def displayed(canonical: str, a: ReportView, b: ReportView) -> str:
+    """The name a measure's values are shown by (``nDCG@10`` for ``ndcg_cut.10``), as the
+    ``measures:`` line and the values name it; the canonical name where neither report
+    records one."""
+    return a.displays.get(canonical) or b.displays.get(canonical) or canonical
+
+
+def listed(names: list[str]) -> str:
+    """Names one after another, ``(none)`` for none (a report of no runs)."""
+    return ", ".join(map(escape_text, names)) or "(none)"
 
 
 def _changed(a: dict, b: dict) -> dict[str, tuple]:
@@ -462,7 +475,8 @@ def diff_reports(
     sections = _section_changes(a, b)
     parts = (inputs, options, versions, measures, spellings, runs, topics, values, sections)
     names = (escape_text(path_a), escape_text(path_b))
-    cause = _cause(*parts[:-1], names=names) if any(parts) else None
+    said = {k: displayed(k, a, b) for k in spellings}  # a measure named as its values are
+    cause = _cause(*parts[:-1], names=names, said=said) if any(parts) else None
     # the two reports' records (path, kind, size, sha256), taken as they were read
     record_a = input_record(path_a, "report")
     records = (
@@ -486,10 +500,12 @@ def _input_words(item: dict | None) -> str:
     return f"{escape_text(item['path'])} ({item['size']} bytes, sha256 {str(item['sha256'])[:12]})"
 
 
-def _cause(inputs, options, versions, measures, spellings, runs, topics, values, names) -> str:
+def _cause(
+    inputs, options, versions, measures, spellings, runs, topics, values, names, said
+) -> str:
     """The likeliest reason the two evaluations differ, in one line (paths and run names
     escaped reversibly, :func:`~trecbench.escaping.escape_text`); ``names``: the two
-    reports'."""
+    reports'; ``said``: each spelled measure's name as its values are shown."""
     # a run file only one report holds is a run only one holds: said as such below
     held = [(x, y) for x, y in inputs if (x and y) or (x or y)["kind"] != "run" or not runs]
     for kind in ("qrels", "run"):
@@ -506,10 +522,10 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values,
         shown = "; ".join(f"{k} {written(x)} vs {written(y)}" for k, (x, y) in changed)
         return f"the options differ: {shown}"
     if measures or spellings:
-        return f"the measures asked for differ: {_measure_cause(measures, spellings, names)}"
+        words = _measure_cause(measures, spellings, names, said)
+        return f"the measures asked for differ: {words}"
     if runs:
-        before, after = (", ".join(map(escape_text, names)) for names in runs)
-        return f"the runs differ: {before} vs {after}"
+        return f"the runs differ: {listed(runs[0])} vs {listed(runs[1])}"
     for change in topics:
         counts = f"{len(change.only_a)} only in a, {len(change.only_b)} only in b"
         return f"the topics differ: {escape_text(change.run)} has {counts}"
@@ -522,22 +538,23 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values,
     return "the values differ with the same inputs, options and versions"
 
 
-def _measure_cause(measures, spellings: dict, names: tuple[str, str]) -> str:
+def _measure_cause(measures, spellings: dict, names: tuple[str, str], said: dict) -> str:
     """How the measures asked for differ, in a few words: those only one report asked for
     (as it spelled them; by name where a report records no spellings), then those spelled
-    otherwise (``P.5 only in a.json; P.2 asked as P.2 vs P_2``)."""
+    otherwise, by the name of their values (``P.5 only in a.json; P@2 asked as P.2 vs
+    P_2``)."""
     only = ([x for x, y in spellings.values() if x and not y],
             [y for x, y in spellings.values() if y and not x])  # fmt: skip
     if measures and not any(only):  # no spellings recorded: the measures' names
         only = tuple([m for m in mine if m not in set(theirs)] for mine, theirs in
                      (measures, measures[::-1]))  # fmt: skip
-    said = [
+    told = [
         f"{_first_names(asked)} only in {name}"
         for asked, name in zip(only, names, strict=True)
         if asked
     ]
-    said += [asked_as(k, x, y, "vs") for k, (x, y) in spellings.items() if x and y]
-    return "; ".join(said[:3])
+    spelled = [asked_as(said[k], x, y, "vs") for k, (x, y) in spellings.items() if x and y]
+    return "; ".join([*told, *spelled][:3])
 
 
 def _first_names(names: list[str], shown: int = 3) -> str:

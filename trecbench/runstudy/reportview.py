@@ -44,6 +44,13 @@ class ReportView:
     # run -> the qrels input (of ``inputs``) it was scored with, where the report says
     # (a comparison's runs[].qrels: compare --run-qrels gives each run its own)
     run_qrels: dict[str, dict] = field(default_factory=dict)
+    # canonical name -> the name its values are shown by (its one column's: nDCG@10 for
+    # ndcg_cut.10; a family of several columns, P, by its canonical name)
+    displays: dict[str, str] = field(default_factory=dict)
+    # the columns whose values are counts (the registry's COUNTS: num_ret...), printed as
+    # integers as score prints them; none under -Z (z-scores) or in a benchmark report
+    # (a count's mean there is per topic)
+    counts: frozenset[str] = frozenset()
 
 
 def read_view(path: str, progress: Callable[[str, int, int], None] | None = None) -> ReportView:
@@ -193,7 +200,36 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
         {r["run"]: dict(r.get("aggregates") or {}) for r in results},
         {r["run"]: dict(r.get("per_query") or {}) for r in results},
         {section: _keyed(found) for section, found in rows.items() if found is not None},
+        displays={
+            m["canonical"]: m["columns"][0]["name"]
+            if len(m.get("columns", [])) == 1
+            else m["canonical"]
+            for m in report.get("measures", [])
+        },
+        counts=frozenset() if options.get("zscores") else _counts(report.get("measures", [])),
     )
+
+
+def _counts(measures: list[dict]) -> frozenset[str]:
+    """The columns of ``measures`` (a report's) whose family the registry sums over topics
+    (:data:`~trecbench.measures.COUNTS`, as score's text renderer decides); a name the
+    registry does not know (a report of another version) is no count."""
+    import warnings
+
+    from ..errors import TrecbenchError
+    from ..measures import COUNTS, parse_measure
+
+    counted = set()
+    for m in measures:
+        try:
+            with warnings.catch_warnings():  # (a spelling outside a domain warns)
+                warnings.simplefilter("ignore")
+                summary = parse_measure(m["canonical"]).definition.summary
+        except TrecbenchError:  # a name the registry refuses
+            continue
+        if summary in COUNTS:
+            counted.update(c["name"] for c in m.get("columns", []))
+    return frozenset(counted)
 
 
 def _benchmark_view(path: str, report: dict) -> ReportView:

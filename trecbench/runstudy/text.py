@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..escaping import escape_text, unlike
 from ..plurals import counted
 from ..renderers.text_tables import aligned
-from .reportdiff import MOVERS, ReportDiff, asked_as, field_text, written
+from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, field_text, listed, written
 
 if TYPE_CHECKING:  # (their modules import numpy and pyarrow, which diff's text needs not)
     from .pool import Pool
@@ -96,14 +96,13 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         lines.append(f"input ({kind}): {_input_line(x)} -> {_input_line(y)}")
     lines += _pairs("option", result.options)
     if result.measures is not None:
-        lines.append(
-            f"measures: {', '.join(result.measures[0])} -> {', '.join(result.measures[1])}"
-        )
-    spelled = result.spellings.items()
-    lines += [f"measure spelling: {asked_as(k, x, y, '->')}" for k, (x, y) in spelled]
+        lines.append(f"measures: {listed(result.measures[0])} -> {listed(result.measures[1])}")
+    lines += [
+        f"measure spelling: {asked_as(displayed(k, result.a, result.b), x, y, '->')}"
+        for k, (x, y) in result.spellings.items()
+    ]
     if result.runs is not None:
-        before, after = (", ".join(map(escape_text, runs)) for runs in result.runs)
-        lines.append(f"runs: {before} -> {after}")
+        lines.append(f"runs: {listed(result.runs[0])} -> {listed(result.runs[1])}")
     for change in result.topics:
         only = [
             f"only in {side}: {_qids(qids)}"
@@ -112,8 +111,12 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         ]
         lines.append(f"topics: {escape_text(change.run)} {'; '.join(only)}")
     for change in result.values:
-        run, numbers = escape_text(change.run), f"{_printed(change.a)} -> {_printed(change.b)}"
-        lines.append(f"value: {run} {change.measure} {numbers}{_movers(change)}")
+        # a count as score prints it, an integer, where its report holds it as one
+        a, b = (_printed(v, change.measure in side.counts)
+                for v, side in ((change.a, result.a), (change.b, result.b)))  # fmt: skip
+        count = change.measure in result.a.counts & result.b.counts
+        lines.append(f"value: {escape_text(change.run)} {change.measure} {a} -> {b}"
+                     f"{_movers(change, count)}")  # fmt: skip
     for change in result.sections:
         values = f"{field_text(change.a)} -> {field_text(change.b)}"
         name = change.section.replace("_", " ")
@@ -127,21 +130,25 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _movers(change) -> str:
-    """`` (moved most: q1 +0.5000, q2 null; 12 topics moved)``, or nothing when no topic
-    moved."""
+def _movers(change, count: bool = False) -> str:
+    """`` (moved most: q1 +0.5000, q2 -; 12 topics moved)`` (``-``: to or from an
+    undefined value, as a mean is printed), or nothing when no topic moved; ``count``:
+    the changes of a count, integers."""
     if not change.moved:
         return ""
-    shown = ", ".join(f"{escape_text(qid)} {_change(delta)}" for qid, delta in change.movers)
+    shown = ", ".join(f"{escape_text(qid)} {_change(delta, count)}" for qid, delta in change.movers)
     count = f"; {change.moved} topics moved" if change.moved > len(change.movers) else ""
     return f" (moved most: {shown}{count})"
 
 
-def _change(delta: float | None) -> str:
+def _change(delta: float | None, count: bool = False) -> str:
     """A topic's change: four decimals, or two significant digits where four decimals
-    would print a move of 0 (its printed values differ by rounding: 0.21545 -> 0.21555)."""
+    would print a move of 0 (its printed values differ by rounding: 0.21545 -> 0.21555);
+    a count's, an integer; ``-`` to or from an undefined value."""
     if delta is None:
-        return "null"
+        return "-"
+    if count and float(delta).is_integer():
+        return f"{int(delta):+d}"
     return f"{delta:+.4f}" if abs(delta) >= 0.00005 else f"{delta:+.1e}"
 
 
@@ -150,8 +157,12 @@ def _qids(qids: list[str]) -> str:
     return shown + (f" and {len(qids) - MOVERS} more" if len(qids) > MOVERS else "")
 
 
-def _printed(value) -> str:
-    return "-" if value is None else f"{value:.4f}"
+def _printed(value, count: bool = False) -> str:
+    """A value as score prints it: four decimals, a count as an integer (one that is not,
+    a report's edited value, with its decimals), ``-`` undefined."""
+    if value is None:
+        return "-"
+    return str(int(value)) if count and float(value).is_integer() else f"{value:.4f}"
 
 
 def _input_line(item) -> str:

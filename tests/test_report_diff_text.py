@@ -1,0 +1,83 @@
+"""diff's text: an undefined value, a report of no runs and counts printed as score prints
+them (reviewer 425)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT, diff_reports
+
+from trecbench.cli import run
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUN = str(ROOT / "runs" / "tfidf-word.run")
+
+
+@pytest.fixture
+def reports(tmp_path, capsys):
+    """Reports of the bundled demo, named by what was changed."""
+
+    def report(name: str, *args: str) -> str:
+        path = str(tmp_path / f"{name}.json")
+        assert run(["score", "--report", path, *args, QRELS, RUN]) == 0
+        capsys.readouterr()
+        return path
+
+    return report
+
+
+def _edited(path: str, tmp_path, edit) -> str:
+    report = json.loads(open(path).read())
+    edit(report)
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report))
+    return str(edited)
+
+
+def test_an_undefined_topic_value_is_a_dash_as_an_undefined_mean(reports, tmp_path, capsys):
+    # the mean's undefined value was "-", a topic's change to it JSON's "null"
+    a = reports("a", "-m", "map")
+    qid = next(iter(json.loads(open(a).read())["results"][0]["per_query"]))
+
+    def undefine(report):
+        report["results"][0]["per_query"][qid]["MAP"] = None
+
+    b = _edited(a, tmp_path, undefine)
+    code, out = diff_reports(capsys, a, b)
+    assert code == 1
+    (line,) = [line for line in out.splitlines() if line.startswith("value: ")]
+    assert line.endswith(f"(moved most: {qid} -)"), line
+    assert "null" not in out
+    document = json.loads(diff_reports(capsys, a, b, "--format", "json")[1])
+    assert document["values"][0]["movers"] == [{"qid": qid, "change": None}]  # JSON's own
+
+
+def test_a_report_of_no_runs_says_none(reports, tmp_path, capsys):
+    # schema-valid "results": [] left the cause and the runs line ending in nothing
+    a = reports("a", "-m", "map")
+    empty = _edited(a, tmp_path, lambda report: report.update(results=[]))
+    code, out = diff_reports(capsys, a, empty)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "likely cause: the runs differ: tfidf-word vs (none)"
+    assert "runs: tfidf-word -> (none)" in lines
+    code, out = diff_reports(capsys, empty, a)
+    assert "runs: (none) -> tfidf-word" in out.splitlines()
+
+
+def test_counts_are_integers_as_score_prints_them(reports, capsys):
+    # num_ret 2800.0000 -> 280.0000: score (and trec_eval) print counts as integers
+    a, b = reports("a", "-m", "all_trec"), reports("b", "-m", "all_trec", "-M", "5")
+    code, out = diff_reports(capsys, a, b)
+    assert code == 1
+    lines = {line.split()[2]: line for line in out.splitlines() if line.startswith("value: ")}
+    # the bundled run holds 50 documents on each of its 56 topics (score -q's num_ret)
+    assert lines["num_ret"].startswith("value: tfidf-word num_ret 2800 -> 280 (moved most: ")
+    assert ", de-02 -45," in lines["num_ret"] and "; 56 topics moved)" in lines["num_ret"]
+    shown = run(["score", "-m", "num_rel_ret", "-M", "5", QRELS, RUN])
+    assert shown == 0
+    printed = capsys.readouterr().out.split()  # num_rel_ret all N
+    assert lines["num_rel_ret"].split()[5] == printed[-1]
+    # a fraction keeps its four decimals
+    assert lines["MAP"].split()[3].count(".") == 1 and len(lines["MAP"].split()[3]) == 6
