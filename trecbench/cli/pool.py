@@ -92,8 +92,11 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     settings = {"depth": depth, "qrels": qrels, "relevance_level": level, "names": names}
     with drawn(quiet) as progress:
         result = compute(list(runs), **settings, progress=progress)
-    echo_input_warnings()
-    pool_file = result.to_text(unjudged_grade)  # an id no TREC file holds: refused first
+        if progress is not None:
+            progress.close()  # the bar ended before the warnings, not run into by them
+        echo_input_warnings()
+        # an id no TREC file holds: refused first (its ids checked, its lines made: a bar)
+        pool_file = result.to_text(unjudged_grade, progress)
     click.echo(pool_text(result, output_format, grade), nl=False)  # then: a full one writes no file
     outputs.write_file(output, pool_file, inputs)
     echo_written(output, counted(len(result.qid), "document"))

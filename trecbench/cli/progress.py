@@ -162,6 +162,7 @@ class TaskProgress:
         self.units |= {"fusing candidates": " candidates", "scoring candidates": " candidates"}
         self.units |= {"parsing": " files", "ranking": " runs", "checking modes": " modes"}
         self.units |= {"writing outputs": " files", "grading documents": " runs"}
+        self.units |= {"pooling": " rows", "checking ids": " ids"}  # pool's
         self.units |= units or {}
         self.stale, self.delay, self.interval = stale, delay, interval
         self.label: str | None = None

@@ -53,6 +53,10 @@ class RunContribution:
     relevant_only: int | None = None
 
 
+# the ids checked and lines made by Pool.to_text between two reports to its progress
+TEXT_PIECE = 1 << 16
+
+
 @dataclass(frozen=True)
 class Pool:
     """The documents to judge (``qid``, ``docno``; judged ones left out when qrels were
@@ -71,16 +75,31 @@ class Pool:
     # (role, id) -> (run, line): where each id a TREC line cannot hold was first read
     unwritable: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def to_text(self, grade: str | None = None) -> str:
+    def to_text(self, grade: str | None = None, progress=None) -> str:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given).
-        An id a TREC line cannot hold is refused at the run and line it was read from."""
+        An id a TREC line cannot hold is refused at the run and line it was read from.
+        ``progress(label, done, total)``: the ids checked (``checking ids``, every qid,
+        then every docno), then the lines made (``writing``), a piece at a time."""
         if grade is not None:
             check_grade(grade)
         if self.unwritable:
             self._refuse_unwritable()
-        check_text_ids({"qid": self.qid, "docno": self.docno}, "a pool file", "the runs")
+        n = len(self.qid)
+        for role, ids, before in (("qid", self.qid, 0), ("docno", self.docno, n)):
+            for start in range(0, n, TEXT_PIECE):  # in order: the first id refused as one
+                piece = ids[start : start + TEXT_PIECE]
+                check_text_ids({role: piece}, "a pool file", "the runs")
+                if progress is not None:
+                    progress("checking ids", before + start + len(piece), 2 * n)
         end = f" {grade}\n" if grade is not None else "\n"
-        return "".join(f"{q} 0 {d}{end}" for q, d in zip(self.qid, self.docno, strict=True))
+        pieces = []
+        for start in range(0, n, TEXT_PIECE):
+            stop = min(start + TEXT_PIECE, n)
+            lines = zip(self.qid[start:stop], self.docno[start:stop], strict=True)
+            pieces.append("".join(f"{q} 0 {d}{end}" for q, d in lines))
+            if progress is not None:
+                progress("writing", stop, n)
+        return "".join(pieces)
 
     def _refuse_unwritable(self) -> None:
         """Refuse the first line's id (by qid, then docno) a TREC line cannot hold, at the
@@ -174,13 +193,16 @@ def pool(
 ) -> Pool:
     """The depth-``depth`` pool of ``runs`` (paths, DataFrames, Arrow tables, dicts);
     with ``qrels``, the judged documents are left out and the pool bias is counted.
-    ``progress(label, done, total)``: the bytes of each file read (``reading <file>``).
+    ``progress(label, done, total)``: the bytes of each file read (``reading <file>``),
+    the rows of the runs folded into the pool's pairs as they are (``pooling``, every few
+    runs: :func:`_stream`), then the pool sorted (``sorting the pool``, three steps).
 
     >>> result = pool(["a.run", "b.run"], depth=10)  # doctest: +SKIP
     >>> print(result.to_text(), end="")  # doctest: +SKIP
     """
     from ..conclusions.scores import source_name
     from ..inputs import split_runs
+    from ..inputs.streams import steps
     from ..naming import check_read_once, run_names
     from ..report import read_records
 
@@ -193,6 +215,7 @@ def pool(
     judged = _judgments(qrels) if qrels is not None else None
     against = None if judged is None else (judged, source_name(qrels) or "the qrels")
     pooled = _stream(sources, labels, settings.depth, progress, against)
+    step = steps(progress, "sorting the pool", 3)
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
     topic, docno = arrow.array(pooled.topic), pooled.docno
@@ -204,10 +227,15 @@ def pool(
         pa.table({"t": topic, "d": pc.cast(docno, pa.large_binary())}),
         sort_keys=[("t", "ascending"), ("d", "ascending")],
     )
+    step()
+    qids = pooled.qids.take(topic.take(sort)).to_pylist()
+    step()
+    docnos = docno.take(sort).to_pylist()
+    step()
     return Pool(
         settings,
-        pooled.qids.take(topic.take(sort)).to_pylist(),
-        docno.take(sort).to_pylist(),
+        qids,
+        docnos,
         contributions,
         judged is not None,
         inputs=tuple(read_records([*((s, "run") for s in sources), (qrels, "qrels")])),
@@ -297,7 +325,7 @@ def _stream(sources: list, labels: list, depth: int, progress, against: tuple | 
         batch.append(table)
         size = 0 if distinct is None else distinct.num_rows
         if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):
-            folded = _fold(distinct, batch)
+            folded = _fold(distinct, batch, progress)
             numbers = [folded.order[n] for n in numbers] + folded.numbers
             distinct, batch = folded.distinct, []
             pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
@@ -340,13 +368,18 @@ class _Folded:
     pooled: _Pooled
 
 
-def _fold(distinct: pa.Table | None, batch: list[pa.Table]) -> _Folded:
+def _fold(distinct: pa.Table | None, batch: list[pa.Table], progress=None) -> _Folded:
     """Number the pairs of the earlier ``distinct`` ones (as one more run, first) and the
-    ``batch`` of runs' rows together."""
+    ``batch`` of runs' rows together; ``progress`` told of the rows (``pooling``)."""
+    from ..inputs.streams import labelled
+
     tables = ([] if distinct is None else [distinct]) + batch
-    qids, topics = ranked_runs.topic_codes(tables)
     lengths = [t.num_rows for t in tables]
-    pooled = _pooled_rows(qids, topics, _column(tables, "docno"))
+    told = labelled(progress, "pooling")
+    if told is not None:  # from its start: the topics' codes and the docnos' copy count
+        told(0, sum(lengths))
+    qids, topics = ranked_runs.topic_codes(tables)
+    pooled = _pooled_rows(qids, topics, _column(tables, "docno"), told)
     del tables, topics
     numbers = np.empty(len(pooled.pair), pooled.pair.dtype)
     numbers[pooled.order] = pooled.pair  # back in the order read
@@ -370,10 +403,11 @@ class _Pooled:
     order: np.ndarray
 
 
-def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array) -> _Pooled:
+def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array, told=None) -> _Pooled:
     """:class:`_Pooled` of the runs' kept rows (their ``topics``, indices into ``qids``,
     and ``docno``, every run's rows in turn), pairs numbered in the order they first come
-    (runs in the order given), a few whole topics at a time."""
+    (runs in the order given), a few whole topics at a time (``told(rows done, rows)``
+    after each)."""
     topic = np.concatenate(topics, dtype=np.int32) if topics else np.empty(0, np.int32)
     n = len(topic)
     topic_ends = np.cumsum(np.bincount(topic, minlength=len(qids)))
@@ -398,6 +432,8 @@ def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array) -> _Pooled:
         first_topics.append(topic[rows[firsts]])
         first_docnos.append(text.take(arrow.array(firsts)))
         numbered += len(firsts)
+        if told is not None:
+            told(int(stop), n)
     return _Pooled(
         qids,
         pair,
