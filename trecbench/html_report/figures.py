@@ -50,6 +50,10 @@ _WIDTHS = {char: width for width, chars in _HELVETICA.items() for char in chars}
 _BOLD_WIDTHS = {char: width for width, chars in _HELVETICA_BOLD.items() for char in chars}
 # a title's font size, px
 TITLE_SIZE = 13
+# the names of the models a later measure's figures fill in (later.py, figures.js): the
+# title, the measure's axis label, the means' source and each run's differences' source
+TITLE, MEASURE_LABEL = "trecbench-title", "trecbench-measure-label"
+MEANS, DIFFERENCES = "trecbench-means", "trecbench-differences-"
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")  # fmt: skip
 # past ten runs, colours repeat with another marker and dash: 80 runs told apart
@@ -107,25 +111,31 @@ def _figure(title: str, frame_height: int = FRAME_HEIGHT, axis: float = Y_AXIS_R
     # into a menu beside a long title (the baseline's name, the curves')
     # names too wide for the narrowest canvas (written whole on the means' axis, a rare
     # case) leave the title half of it
-    room = max(MIN_WIDTH - axis, MIN_WIDTH / 2)
     plot = figure(toolbar_location="below",
                   frame_height=frame_height, sizing_mode="stretch_width",
                   min_width=MIN_WIDTH, max_width=PAGE_WIDTH, **options)  # fmt: skip
     # no Bokeh logo: a link to https://bokeh.org/ on a page meant to be offline, and one
     # more Tab stop per figure
     plot.toolbar.logo = None
-    plot.title.text = _plain(_folded(title, room))
+    plot.title.text = _plain(folded_title(title, axis), TITLE)
     plot.title.text_font_size = f"{TITLE_SIZE}px"
     return plot
 
 
-def _plain(text: str):
+def folded_title(title: str, axis: float = Y_AXIS_ROOM) -> str:
+    """``title`` folded as a figure with ``axis`` px left of its plot area writes it
+    (:func:`_figure`)."""
+    return _folded(title, max(MIN_WIDTH - axis, MIN_WIDTH / 2))
+
+
+def _plain(text: str, name: str | None = None):
     """``text`` as Bokeh writes it, as it is: a plain string between ``$$`` (or ``\\(``
     and ``\\)``, ``\\[`` and ``\\]``) is read as TeX (a run named ``$$x^2$$`` shown as
-    x², a title holding it as raw TeX)."""
+    x², a title holding it as raw TeX). ``name``: the model's, by which the page's script
+    finds it in a figure's template (later.py)."""
     from bokeh.models import PlainText
 
-    return PlainText(text=text)
+    return PlainText(text=text) if name is None else PlainText(text=text, name=name)
 
 
 def _text_width(text: str, size: int, bold: bool = False) -> float:
@@ -257,6 +267,21 @@ def _shown_names(names: list[str]) -> list[str]:
     return [name if counts[label] > 1 else label for name, label in zip(names, shown, strict=True)]
 
 
+def means_axis(runs: list[str]) -> float:
+    """The room left of the means' plot area: the runs' names written left of it (the
+    axis's labels' font: 11 px)."""
+    return Y_AXIS_ROOM + max(_text_width(name, 11) for name in _shown_names(runs))
+
+
+def titles(measure: str, baseline: str, runs: list[str]) -> tuple[str, str]:
+    """The titles of ``measure``'s two figures (means, differences), folded as they write
+    them."""
+    return (
+        folded_title(f"{measure}: means with intervals", means_axis(runs)),
+        folded_title(f"{measure}: per-topic difference against {baseline}, sorted"),
+    )
+
+
 def means_figure(measure: str, rows: list[Mapping]):
     """The mean of each run with its interval (``rows``: run, mean, ci_low, ci_high), a
     run a row: its name on the y axis, written across (below each other, the names of many
@@ -266,7 +291,8 @@ def means_figure(measure: str, rows: list[Mapping]):
     runs = [row["run"] for row in rows]
     rows_at = list(range(len(runs)))
     source = ColumnDataSource(
-        {
+        name=MEANS,
+        data={
             "row": rows_at,
             "run": runs,
             "mean": [row["mean"] for row in rows],
@@ -275,14 +301,13 @@ def means_figure(measure: str, rows: list[Mapping]):
             "mean_text": _four(row["mean"] for row in rows),
             "low_text": _four(row["ci_low"] for row in rows),
             "high_text": _four(row["ci_high"] for row in rows),
-        }
+        },
     )
     shown = _shown_names(runs)
     plot = _figure(
         f"{measure}: means with intervals",
         frame_height=max(FRAME_HEIGHT, RUN_ROW * len(runs)),
-        # the axis writes the names left of the plot area (its labels' font: 11 px)
-        axis=Y_AXIS_ROOM + max(_text_width(name, 11) for name in shown),
+        axis=means_axis(runs),
         y_range=Range1d(len(runs) - 0.5, -0.5),  # the first run on top, as in the tables
     )
     # the interval a glyph too: the x range spans glyphs, not annotations (it ended at the
@@ -300,7 +325,7 @@ def means_figure(measure: str, rows: list[Mapping]):
     plot.add_tools(HoverTool(renderers=[dots], tooltips=tips))
     plot.yaxis.ticker = FixedTicker(ticks=rows_at, minor_ticks=[])
     plot.yaxis.major_label_overrides = {row: _plain(name) for row, name in enumerate(shown)}
-    plot.xaxis.axis_label = _plain(measure)
+    plot.xaxis.axis_label = _plain(measure, MEASURE_LABEL)
     return plot
 
 
@@ -319,7 +344,8 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
         # numbers as arrays: Bokeh embeds an array as one block of bytes, a list value by
         # value (the figures of 5,000 topics took seconds of serialisation)
         source = ColumnDataSource(
-            {
+            name=f"{DIFFERENCES}{index}",
+            data={
                 "x": np.arange(1, len(points) + 1, dtype=np.int32),
                 "qid": _texts(p[0] for p in points),
                 "value": value,
@@ -329,7 +355,7 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
                 "value_text": _four(value.tolist()),
                 "base_text": _four(base.tolist()),
                 "difference_text": _four((value - base).tolist(), sign=True),
-            }
+            },
         )
         color, marker, _ = style(index + 1)  # the baseline's is the first
         line = plot.scatter("x", "difference", source=source, size=5, color=color, marker=marker)
@@ -340,7 +366,7 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
     # the x axis counts topics: whole numbers only (1.2, 1.4 under two topics)
     plot.xaxis.ticker = BasicTicker(min_interval=1, num_minor_ticks=0)
     plot.xaxis.axis_label = "topics, by difference"
-    plot.yaxis.axis_label = _plain(f"{measure} difference")
+    plot.yaxis.axis_label = _plain(f"{measure} difference", MEASURE_LABEL)
     return plot
 
 

@@ -149,17 +149,12 @@ def _measure_figures(comparison, values: dict, summary, measure: str) -> list[tu
     the per-topic differences against the baseline when a run is not the baseline (a
     canvas has no text: a screen reader read nothing of the figures)."""
     from . import figures
+    from .later import made_labels
 
     baseline = comparison.baseline
-    runs = ", ".join(comparison.runs)
+    labels = made_labels(comparison, measure)
     rows = summary[summary["measure"] == measure].to_dict(orient="records")
-    made = [
-        (
-            figures.means_figure(measure, rows),
-            f"Chart: {measure}, each run's mean with its interval, a run a row ({runs}); "
-            "the numbers are in the summary table",
-        )
-    ]
+    made = [(figures.means_figure(measure, rows), labels[0])]
     series = {
         run: [
             (qid, by_run[run][measure], by_run[baseline][measure])
@@ -170,13 +165,7 @@ def _measure_figures(comparison, values: dict, summary, measure: str) -> list[tu
         if run != baseline
     }
     if series:
-        made.append(
-            (
-                figures.differences_figure(measure, baseline, series),
-                f"Chart: {measure}, per-topic difference of {', '.join(series)} against "
-                f"{baseline}, sorted; the values are in the topics table",
-            )
-        )
+        made.append((figures.differences_figure(measure, baseline, series), labels[1]))
     return made
 
 
@@ -184,11 +173,13 @@ def _figures(comparison, values: dict, curves: dict | None, steps: Steps) -> dic
     """The page's figures: Bokeh's script and, per figure drawn as the page opens (those
     of the first FIGURE_MEASURES measures, the curves), its div and its text alternative;
     per later measure (``lazy``: its name, and per figure its div's id and text
-    alternative) and their documents (``items``: div id -> Bokeh's JSON), drawn when the
-    page's measure selector chooses it. ``steps`` told each figure made and serialised."""
-    from bokeh.embed import components, json_item
+    alternative), drawn when the page's measure selector chooses it from the templates and
+    numbers of ``items`` (:func:`.later.later_figures`). ``steps`` told each figure made
+    and serialised."""
+    from bokeh.embed import components
 
     from . import figures
+    from .later import later_figures
 
     summary, start = comparison.part(comparison.summary, "all"), steps.done
     drawn = []
@@ -205,18 +196,17 @@ def _figures(comparison, values: dict, curves: dict | None, steps: Steps) -> dic
             )
         )
         steps.step()
-    lazy, items = [], {}
+    lazy, items, later = [], None, comparison.measures[FIGURE_MEASURES:]
     with figures.positional_ids():  # not uuid4s: the page made again is the same
         script, divs = components(figures.rooted([plot for plot, _ in drawn]))
         steps.step(len(drawn))
-        for measure in comparison.measures[FIGURE_MEASURES:]:
-            made = []
-            for plot, label in _measure_figures(comparison, values, summary, measure):
-                target = f"trecbench-later-figure-{len(items) + 1}"
-                items[target] = json_item(plot, target)
-                made.append((target, label))
-            lazy.append((measure, made))
-            steps.step(2 * len(made))
+        if later:  # templates without per-topic values: the page's script fills them in
+            lazy, items = later_figures(
+                comparison,
+                summary,
+                later,
+                lambda measure: _measure_figures(comparison, {}, summary, measure),
+            )
     # the figures the page has not (no curves, or no run but the baseline's differences):
     # neither made nor serialised
     steps.step(start + 2 * steps.figures - steps.done)

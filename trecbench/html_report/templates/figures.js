@@ -28,22 +28,91 @@
   var select = document.getElementById("figure-measure");
   var items = document.getElementById("figure-items");
   if (!select || !items) { return; }
-  items = JSON.parse(items.textContent);
+  // a later measure's figures: a copy of each kind's template (Bokeh's JSON, made once by
+  // later.py) filled in with the measure's titles, means and per-topic differences
+  var later = JSON.parse(items.textContent), data = null, drawn = {};
+  var numbers = window.trecbenchNumbers;
+  function own(object, key) { return object && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined; }
+  function value(qid, run, measure) { var v = own(own(own(data.values, qid), run), measure); return v === undefined ? null : v; }
+  // as Python's _four: four decimals (a difference signed), n/a for none
+  function four(v, sign) { return v === null || v !== v ? "n/a" : (sign ? numbers.signed(v) : numbers.fixed(v)); }
+  function fours(values, sign) { return values.map(function (v) { return four(v, sign); }); }
+  // Python's order of strings, by code point (UTF-16's differs past U+FFFF)
+  function byCodePoint(a, b) {
+    var x = Array.from(a), y = Array.from(b);
+    for (var i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) { return x[i].codePointAt(0) - y[i].codePointAt(0); }
+    }
+    return x.length - y.length;
+  }
+  function columns(named) { return { data: { type: "map", entries: Object.keys(named).map(function (k) { return [k, named[k]]; }) } }; }
+  function meansFill(record) {
+    var mean = [], low = [], high = [];
+    record.means.forEach(function (row) {
+      mean.push(row[0] === null ? NaN : row[0]); low.push(row[1] === null ? NaN : row[1]); high.push(row[2] === null ? NaN : row[2]);
+    });
+    return { "trecbench-title": { text: record.titles[0] }, "trecbench-measure-label": { text: record.measure },
+      "trecbench-means": columns({ row: later.runs.map(function (r, at) { return at; }), run: later.runs.slice(),
+        mean: mean, low: low, high: high, mean_text: fours(record.means.map(function (r) { return r[0]; })),
+        low_text: fours(record.means.map(function (r) { return r[1]; })), high_text: fours(record.means.map(function (r) { return r[2]; })) }) };
+  }
+  // each run's per-topic differences against the baseline, sorted by difference, then topic
+  // (figures.py's differences_figure)
+  function differencesFill(record) {
+    var measure = record.measure, fill = { "trecbench-title": { text: record.titles[1] },
+      "trecbench-measure-label": { text: measure + " difference" } };
+    data.runs.filter(function (r) { return r !== data.baseline; }).forEach(function (run, index) {
+      var points = [];
+      data.topics.forEach(function (qid) {
+        var v = value(qid, run, measure), b = value(qid, data.baseline, measure);
+        if (v !== null && b !== null) { points.push([qid, v, b, v - b]); }
+      });
+      points.sort(function (p, q) { return p[3] < q[3] ? -1 : p[3] > q[3] ? 1 : byCodePoint(p[0], q[0]); });
+      function column(at) { return points.map(function (p) { return p[at]; }); }
+      fill["trecbench-differences-" + index] = columns({
+        x: points.map(function (p, at) { return at + 1; }), qid: column(0), value: column(1), base: column(2),
+        difference: column(3), run: points.map(function () { return run; }), value_text: fours(column(1)),
+        base_text: fours(column(2)), difference_text: fours(column(3), true) });
+    });
+    return fill;
+  }
+  // a copy of Bokeh's JSON, each model's id its own (prefix), the models named in fill
+  // given its attributes
+  function filled(node, prefix, fill) {
+    if (Array.isArray(node)) { return node.map(function (item) { return filled(item, prefix, fill); }); }
+    if (node === null || typeof node !== "object") { return node; }
+    var copy = {};
+    Object.keys(node).forEach(function (key) {
+      var made = key === "id" && typeof node[key] === "string" ? prefix + node[key] : filled(node[key], prefix, fill);
+      Object.defineProperty(copy, key, { value: made, enumerable: true, writable: true, configurable: true });
+    });
+    var name = node.type === "object" && node.attributes ? node.attributes.name : undefined;
+    if (typeof name === "string" && own(fill, name)) { Object.assign(copy.attributes, fill[name]); }
+    return copy;
+  }
+  function draw(record, kind, target, figure) {
+    if (data === null) { data = JSON.parse(document.getElementById("report-data").textContent); }
+    var template = later.templates[kind], prefix = target.id + "-";
+    var fill = kind === "means" ? meansFill(record) : differencesFill(record);
+    var item = { doc: filled(template.doc, prefix, fill), root_id: prefix + template.root_id, target_id: target.id };
+    Bokeh.embed.embed_item(item, target.id).then(function () {
+      var doc = Bokeh.documents.find(function (made) {
+        return made.roots().some(function (root) { return root.id === item.root_id; });
+      });
+      untabbedWhenIdle(doc, figure);
+    });
+  }
   select.addEventListener("change", function () {
+    var record = later.measures[Number(select.value)], at = 0;
     Array.prototype.forEach.call(box.querySelectorAll(".figure[data-measure]"), function (figure) {
       var chosen = figure.getAttribute("data-measure") === select.value;
       figure.hidden = !chosen;
       var target = figure.firstElementChild;
-      if (chosen && items[target.id]) {  // drawn once
-        var item = items[target.id];
-        delete items[target.id];
-        Bokeh.embed.embed_item(item, target.id).then(function () {
-          var doc = Bokeh.documents.find(function (made) {
-            return made.roots().some(function (root) { return root.id === item.root_id; });
-          });
-          untabbedWhenIdle(doc, figure);
-        });
+      if (chosen && !drawn[target.id]) {  // drawn once
+        drawn[target.id] = true;
+        draw(record, later.kinds[at], target, figure);
       }
+      at += chosen ? 1 : 0;
     });
   });
 }());

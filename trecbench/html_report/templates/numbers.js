@@ -1,0 +1,23 @@
+// Numbers as the page's Python writes them, for its scripts (the topics table, the later
+// measures' figures): four decimals as trec_eval's printf rounds them, an exact half to
+// even (toFixed rounds it up: 0.03125 would read 0.0313, not 0.0312).
+(function () {
+  "use strict";
+  function fixed(v) {
+    if (v === null) { return ""; }
+    // printf's %.4f: a negative zero keeps its sign, and a double of 1e21 or more (an
+    // integer) is written out in full, not in toFixed's exponent form
+    if (v === 0 && 1 / v < 0) { return "-0.0000"; }
+    if (Math.abs(v) >= 1e21 && isFinite(v)) { return BigInt(v).toString() + ".0000"; }
+    var shown = v.toFixed(4), exact = Math.abs(v) < 1e21 ? v.toFixed(100) : "", cut = exact.indexOf(".") + 5;
+    var half = exact !== "" && /^50*$/.test(exact.slice(cut));
+    return half && "02468".indexOf(exact.charAt(cut - 1)) >= 0 ? exact.slice(0, cut) : shown;
+  }
+  // a difference as the page's tables print it: signed, but one that rounds to 0 unsigned
+  function signed(d) {
+    if (d === null) { return ""; }
+    var shown = fixed(d);
+    return Number(shown) === 0 ? shown.replace("-", "") : (d > 0 ? "+" : "") + shown;
+  }
+  window.trecbenchNumbers = { fixed: fixed, signed: signed };
+}());
