@@ -3,7 +3,9 @@
 :class:`TopicChecks` gets whole topic blocks (:class:`Rows`) from the run checker
 (:mod:`.runs`, which holds back a chunk's last block until the next chunk) and keeps
 what must survive between chunks: documents and first line per topic, the last score of
-each topic, and which per-topic findings were already reported.
+each topic, the per-topic findings noted (said at the end), and each row's rank, score and
+line, to check a topic that comes back in a later chunk again whole (up to
+:data:`KEEP_ROWS`).
 """
 
 from __future__ import annotations
@@ -69,6 +71,11 @@ class Rows:
         )
 
 
+# the most rows whose ranks, scores and lines are kept to check split topics again whole
+# (24 bytes each): past it, a split topic's checks count within each stretch, and say so
+KEEP_ROWS = 1 << 22
+
+
 class TopicChecks:
     """R7, R8, R11, R13-R15, R20 and X4's counts over whole topic blocks.
 
@@ -97,9 +104,22 @@ class TopicChecks:
         self.last_score: dict[str, float] = {}  # per topic, for R13 across chunks
         self.reported: dict[str, set[str]] = {}  # per check, topics already reported
         # R15 per check and topic, [tied documents, first tied line, one score], said at
-        # :meth:`finish`: a topic checked in parts (``parted``) adds up what each part has
+        # :meth:`finish`: a topic checked in parts adds up what each part has
         self.tied: dict[str, dict[str, list]] = {"R15.tie": {}, "R15.float32": {}}
+        # R11 and R14 per check and topic, (line, message), said at :meth:`finish`
+        self.notes: dict[str, dict[str, tuple[int, str]]] = {
+            "R11.unique": {},
+            "R11.sequence": {},
+            "R14": {},
+        }
+        # topics checked in parts (blocks the streaming reader met in different chunks),
+        # checked again whole at :meth:`finish` from what each batch kept: its topics
+        # (one name per stretch), where they start, and its ranks, scores and lines
         self.parted: set[str] = set()
+        self.kept: (
+            list[tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None
+        ) = []
+        self.kept_rows = 0  # past KEEP_ROWS, none is kept (self.kept is None)
 
     def check(self, rows: Rows) -> None:
         """Check ``rows``: whole topic blocks (a topic may come back in a later call)."""
@@ -126,6 +146,7 @@ class TopicChecks:
             self.counts_by_topic[name] = self.counts_by_topic.get(name, 0) + int(n)
             self.first_line.setdefault(name, int(first))
         qname = [names[c] for c in topic]  # topic name of each segment
+        self._keep(qname, start, rows)
 
         self._depth(rows, position, segment, qname)
         self._duplicates(rows, codes, names_array, segment, prior, qname)
@@ -219,8 +240,9 @@ class TopicChecks:
         )
 
     def _ranks(self, rows: Rows, local, segment, whole, qname) -> None:
-        """R11: ranks of a topic are unique and exactly 1..n (topics split across chunks:
-        skipped); the first repeated rank and the first bad start or gap of each topic."""
+        """R11: ranks of a topic are unique and exactly 1..n (a part of a topic seen
+        before: skipped, the topic checked again whole at :meth:`finish`); the first
+        repeated rank and the first bad start or gap of each topic."""
         invalid = np.zeros(segment[-1] + 1, bool)
         invalid[segment[rows.rank < 0]] = True
         check = whole & ~invalid[segment]
@@ -245,10 +267,8 @@ class TopicChecks:
 
         for key, problem in (("R11.unique", duplicate), ("R11.sequence", bad_start | gap)):
             firsts = first_per_segment(np.flatnonzero(problem & check[order]), seg)
-            firsts = self._once(key, firsts, [qname[seg[k]] for k in firsts])
-            self.report.add_many(
-                key, rows.line[order[firsts]], "rank", lambda i, f=firsts: message(f[i])
-            )
+            names = [qname[seg[k]] for k in firsts]
+            self._note(key, names, rows.line[order[firsts]], lambda i, f=firsts: message(f[i]))
 
     def _score_order(self, rows: Rows, score32, start, segment, qname) -> None:
         """R13: first score increase per topic (as float32, what trec_eval 9.x compares).
@@ -272,6 +292,23 @@ class TopicChecks:
             ),
         )
 
+    def _keep(self, qname: list[str], start: np.ndarray, rows: Rows) -> None:
+        """Keep the batch's topics, ranks, scores and lines (sorted by topic), up to
+        :data:`KEEP_ROWS` rows in all: past it, none."""
+        self.kept_rows += len(rows)
+        if self.kept is not None and self.kept_rows > KEEP_ROWS:
+            self.kept = None
+        if self.kept is not None:
+            self.kept.append((qname, start, rows.rank, rows.score, rows.line))
+
+    def _note(self, key: str, names: list[str], lines, message: Callable[[int], str]) -> None:
+        """Note the finding ``key`` of each topic of ``names`` (at ``lines[i]``,
+        ``message(i)``) that has none yet: said at :meth:`finish`."""
+        notes = self.notes[key]
+        for i, name in enumerate(names):
+            if name not in notes:
+                notes[name] = (int(lines[i]), message(i))
+
     def _once(self, key: str, rows: np.ndarray, names: list[str]) -> np.ndarray:
         """The ``rows`` whose topic has no ``key`` finding yet (per-topic checks say it once)."""
         done = self.reported.setdefault(key, set())
@@ -294,11 +331,10 @@ class TopicChecks:
             + 1
         )
         firsts = first_per_segment(bad, seg)
-        firsts = self._once("R14", firsts, [qname[seg[k]] for k in firsts])
-        self.report.add_many(
+        self._note(
             "R14",
+            [qname[seg[k]] for k in firsts],
             rows.line[order[firsts]],
-            "rank",
             lambda i: wording.rank_against_score(
                 qname[seg[firsts[i]]],
                 r[firsts[i]],
@@ -340,9 +376,19 @@ class TopicChecks:
                     earlier[:] = [earlier[0] + part[0], min(earlier[1], part[1]), False]
 
     def finish(self) -> None:
-        """Say R15's findings, a topic's once, in the order of their first lines. A topic
-        checked in parts (split into blocks that the streaming reader met in different
-        chunks) has its ties counted within each part: "at least" that many."""
+        """Check the topics checked in parts again, whole; then say R11's and R14's
+        findings, a topic's once, in the order of the topics' first lines, and R15's in
+        the order of their first lines: the same findings whatever the chunks."""
+        self._recheck_parted()
+        for key, notes in self.notes.items():
+            noted = sorted(notes.items(), key=lambda item: self.first_line[item[0]])
+            self.report.add_many(
+                key,
+                [line for _, (line, _) in noted],
+                "rank",
+                lambda i, noted=noted: noted[i][1][1] + self._in_stretches(noted[i][0]),
+            )
+            self.notes[key] = {}
         for key, text in (("R15.tie", wording.TIE), ("R15.float32", wording.FLOAT32_TIE)):
             noted = sorted(self.tied[key].items(), key=lambda item: item[1][1])
             self.report.add_many(
@@ -354,6 +400,51 @@ class TopicChecks:
                 ),
             )
             self.tied[key] = {}
+
+    def _in_stretches(self, topic: str) -> str:
+        """What R11's and R14's finding of ``topic`` adds when it was checked in parts."""
+        if topic not in self.parted:
+            return ""
+        return (
+            f" (checked within each stretch of the file: topic {topic} is split, R20, in a run "
+            f"of more than {KEEP_ROWS} lines)"
+        )
+
+    def _recheck_parted(self) -> None:
+        """R11, R14 and R15 of the topics checked in parts, again over all their rows in
+        file order (what one chunk would have checked), in place of each part's; then no
+        topic is said to be checked in parts. With more than :data:`KEEP_ROWS` rows (none
+        kept), each part's stand, said so (:meth:`_in_stretches`)."""
+        kept = self.kept
+        if not self.parted or kept is None:
+            return
+        self.kept = []
+        parted = sorted(self.parted, key=self.first_line.__getitem__)
+        code_of = {name: i for i, name in enumerate(parted)}
+        pieces = []
+        for qname, start, rank, score, line in kept:
+            codes = np.array([code_of.get(name, -1) for name in qname], np.int64)
+            per_row = np.repeat(codes, np.diff(np.append(start, len(line))))
+            take = per_row >= 0
+            pieces.append((per_row[take], rank[take], score[take], line[take]))
+        code, rank, score, line = (np.concatenate(column) for column in zip(*pieces, strict=True))
+        order = np.argsort(code, kind="stable")  # batches come in file order
+        code, n = code[order], len(order)
+        nothing = pa.nulls(n, pa.string())
+        rows = Rows(nothing, nothing, rank[order], score[order], line[order])
+        start = segment_starts(code)
+        length = np.diff(np.append(start, n))
+        segment = np.repeat(np.arange(len(start)), length)
+        local = np.arange(n) - np.repeat(start, length) + 1
+        qname = [parted[c] for c in code[start]]
+        for notes in (*self.notes.values(), *self.tied.values()):
+            for name in parted:
+                notes.pop(name, None)
+        self._ranks(rows, local, segment, np.ones(n, bool), qname)
+        score32 = as_float32(rows.score)
+        self._rank_vs_score(rows, score32, local, segment, qname)
+        self._ties(rows, score32, segment, length, qname, sorted_by_score=False)
+        self.parted = set()
 
 
 def _pair_members(pairs: np.ndarray) -> np.ndarray:

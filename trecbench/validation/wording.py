@@ -109,7 +109,8 @@ def ties(topic: str, tied: int, text: str, one_score: bool = False, parted: bool
     """R15: ``tied`` of the topic's documents in a tie (``text``: :data:`TIE` or
     :data:`FLOAT32_TIE`); ``one_score``: every document of the topic has the same score
     (not only each a neighbour's); ``parted``: the topic was checked in parts (split into
-    blocks far apart), so ``tied`` counts ties within each part only."""
+    blocks far apart in a run too long to check them again whole), so ``tied`` counts ties
+    within each part only."""
     if parted:
         return (
             f"at least {tied} documents of topic {topic} {text}, counted within each stretch "
