@@ -72,22 +72,31 @@ def test_random_runs_with_split_topics_give_the_same_findings_in_any_chunks(
     assert _found(path, chunk_bytes) == _found(path)
 
 
-def test_past_the_rows_kept_a_split_topic_says_its_checks_counted_per_stretch(
-    tmp_path, monkeypatch
-):
-    """A run longer than KEEP_ROWS keeps no rows to check a split topic again: each
-    stretch's findings stand, and say so (the ties "at least")."""
-    from trecbench.validation import run_topics
+def test_past_the_rows_kept_within_the_memory_budget_a_split_topic_says_so(tmp_path, monkeypatch):
+    """The rows kept are a share of --memory (a quarter of what the libraries leave): a
+    run with more rows keeps none to check a split topic again, and each stretch's
+    findings stand, and say so (the ties "at least")."""
+    from trecbench.validation import split_topics
 
-    monkeypatch.setattr(run_topics, "KEEP_ROWS", 2)
+    # rows of 16 MiB: --memory 278 leaves 128 MiB, a quarter of it keeps 2 rows; 1000, 13
+    monkeypatch.setattr(split_topics, "ROW_BYTES", 16 << 20)
     path = tmp_path / "s3.run"
-    # d4 tied with d3 in their stretch; d5 (rank 3) scored above d4 (rank 2)
-    path.write_bytes(SPLIT + b"1 Q0 d4 2 1.5 t\n1 Q0 d5 3 2.5 t\n")
-    found, _ = _found(path, chunk_bytes=16)
-    said = {check: message for check, _, message in found}
-    assert "R11.unique" not in said  # rank 1 again, in another stretch: not seen
-    assert said["R14"].endswith(
+    # d4 tied with d3 in their stretch; d5 (rank 3) scored above d4 (rank 2); d6 repeats
+    # rank 3 within the last stretch
+    path.write_bytes(SPLIT + b"1 Q0 d4 2 1.5 t\n1 Q0 d5 3 2.5 t\n1 Q0 d6 3 0.5 t\n")
+    whole = validate_run(path, profile="strict").findings
+    found = validate_run(path, profile="strict", chunk_bytes=16, memory=278).findings
+    said = {f.check: f.message for f in found}
+    stretch = (
         "(checked within each stretch of the file: topic 1 is split, R20, in a run of more "
-        "than 2 lines)"
+        "than 2 lines, the most kept within the memory budget)"
     )
+    assert said["R14"].endswith(stretch)
+    # rank 1 again in another stretch is not seen; rank 3 twice within the last one is
+    assert said["R11.unique"] == "rank 3 appears twice in topic 1 (also line 6) " + stretch
     assert said["R15.tie"].startswith("at least 2 documents of topic 1")
+    enough = validate_run(path, profile="strict", chunk_bytes=16, memory=1000).findings
+    assert [(f.check, f.line, f.message) for f in enough] == [
+        (f.check, f.line, f.message) for f in whole
+    ]
+    assert "also line 1" in {f.check: f.message for f in enough}["R11.unique"]

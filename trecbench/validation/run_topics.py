@@ -4,8 +4,8 @@
 (:mod:`.runs`, which holds back a chunk's last block until the next chunk) and keeps
 what must survive between chunks: documents and first line per topic, the last score of
 each topic, the per-topic findings noted (said at the end), and each row's rank, score and
-line, to check a topic that comes back in a later chunk again whole (up to
-:data:`KEEP_ROWS`).
+line, to check a topic that comes back in a later chunk again whole (within a share of the
+memory budget: :mod:`.split_topics`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from . import wording
 from .checker import first_per_segment, segment_starts
 from .cross_checks import count_unjudged
 from .findings import Collector, QrelsInfo
+from .split_topics import KeptRows
 from .topic_order import Descent, TopicOrder, is_digits, numeric_key
 
 
@@ -71,11 +72,6 @@ class Rows:
         )
 
 
-# the most rows whose ranks, scores and lines are kept to check split topics again whole
-# (24 bytes each): past it, a split topic's checks count within each stretch, and say so
-KEEP_ROWS = 1 << 22
-
-
 class TopicChecks:
     """R7, R8, R11, R13-R15, R20 and X4's counts over whole topic blocks.
 
@@ -113,13 +109,9 @@ class TopicChecks:
             "R14": {},
         }
         # topics checked in parts (blocks the streaming reader met in different chunks),
-        # checked again whole at :meth:`finish` from what each batch kept: its topics
-        # (one name per stretch), where they start, and its ranks, scores and lines
+        # checked again whole at :meth:`finish` from the rows kept (within the budget)
         self.parted: set[str] = set()
-        self.kept: (
-            list[tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None
-        ) = []
-        self.kept_rows = 0  # past KEEP_ROWS, none is kept (self.kept is None)
+        self.kept = KeptRows()
 
     def check(self, rows: Rows) -> None:
         """Check ``rows``: whole topic blocks (a topic may come back in a later call)."""
@@ -146,7 +138,7 @@ class TopicChecks:
             self.counts_by_topic[name] = self.counts_by_topic.get(name, 0) + int(n)
             self.first_line.setdefault(name, int(first))
         qname = [names[c] for c in topic]  # topic name of each segment
-        self._keep(qname, start, rows)
+        self.kept.add(qname, length, rows.rank, rows.score, rows.line)
 
         self._depth(rows, position, segment, qname)
         self._duplicates(rows, codes, names_array, segment, prior, qname)
@@ -241,12 +233,14 @@ class TopicChecks:
 
     def _ranks(self, rows: Rows, local, segment, whole, qname) -> None:
         """R11: ranks of a topic are unique and exactly 1..n (a part of a topic seen
-        before: skipped, the topic checked again whole at :meth:`finish`); the first
-        repeated rank and the first bad start or gap of each topic."""
+        before: unique within the part, the topic checked again whole at :meth:`finish`
+        if its rows were kept); the first repeated rank and the first bad start or gap of
+        each topic."""
         invalid = np.zeros(segment[-1] + 1, bool)
         invalid[segment[rows.rank < 0]] = True
         check = whole & ~invalid[segment]
-        if np.array_equal(rows.rank[check], local[check]):
+        unique = ~invalid[segment]
+        if check.all() and np.array_equal(rows.rank, local):
             return
         order = np.lexsort((rows.rank, segment))
         ranks, seg = rows.rank[order], segment[order]
@@ -265,8 +259,11 @@ class TopicChecks:
                 return wording.repeated_rank(name, rank, rows.line[order[k - 1]], self.unit())
             return wording.rank_gap(name, int(ranks[k - 1]), rank)
 
-        for key, problem in (("R11.unique", duplicate), ("R11.sequence", bad_start | gap)):
-            firsts = first_per_segment(np.flatnonzero(problem & check[order]), seg)
+        for key, problem in (
+            ("R11.unique", duplicate & unique[order]),
+            ("R11.sequence", (bad_start | gap) & check[order]),
+        ):
+            firsts = first_per_segment(np.flatnonzero(problem), seg)
             names = [qname[seg[k]] for k in firsts]
             self._note(key, names, rows.line[order[firsts]], lambda i, f=firsts: message(f[i]))
 
@@ -291,15 +288,6 @@ class TopicChecks:
                 qname[segment[firsts[i]]], rows.score[firsts[i]], previous[firsts[i]]
             ),
         )
-
-    def _keep(self, qname: list[str], start: np.ndarray, rows: Rows) -> None:
-        """Keep the batch's topics, ranks, scores and lines (sorted by topic), up to
-        :data:`KEEP_ROWS` rows in all: past it, none."""
-        self.kept_rows += len(rows)
-        if self.kept is not None and self.kept_rows > KEEP_ROWS:
-            self.kept = None
-        if self.kept is not None:
-            self.kept.append((qname, start, rows.rank, rows.score, rows.line))
 
     def _note(self, key: str, names: list[str], lines, message: Callable[[int], str]) -> None:
         """Note the finding ``key`` of each topic of ``names`` (at ``lines[i]``,
@@ -407,43 +395,37 @@ class TopicChecks:
             return ""
         return (
             f" (checked within each stretch of the file: topic {topic} is split, R20, in a run "
-            f"of more than {KEEP_ROWS} lines)"
+            f"of more than {self.kept.most_rows} lines, the most kept within the memory budget)"
         )
 
     def _recheck_parted(self) -> None:
         """R11, R14 and R15 of the topics checked in parts, again over all their rows in
-        file order (what one chunk would have checked), in place of each part's; then no
-        topic is said to be checked in parts. With more than :data:`KEEP_ROWS` rows (none
-        kept), each part's stand, said so (:meth:`_in_stretches`)."""
-        kept = self.kept
-        if not self.parted or kept is None:
+        file order (what one chunk would have checked), in place of each part's, in groups
+        of topics (:meth:`.split_topics.KeptRows.groups`); then no topic is said to be
+        checked in parts. With more rows than were kept (none is), each part's stand, said
+        so (:meth:`_in_stretches`)."""
+        if self.kept.dropped or not self.parted:
+            self.kept = KeptRows(self.kept.most_rows)  # freed
             return
-        self.kept = []
         parted = sorted(self.parted, key=self.first_line.__getitem__)
-        code_of = {name: i for i, name in enumerate(parted)}
-        pieces = []
-        for qname, start, rank, score, line in kept:
-            codes = np.array([code_of.get(name, -1) for name in qname], np.int64)
-            per_row = np.repeat(codes, np.diff(np.append(start, len(line))))
-            take = per_row >= 0
-            pieces.append((per_row[take], rank[take], score[take], line[take]))
-        code, rank, score, line = (np.concatenate(column) for column in zip(*pieces, strict=True))
-        order = np.argsort(code, kind="stable")  # batches come in file order
-        code, n = code[order], len(order)
-        nothing = pa.nulls(n, pa.string())
-        rows = Rows(nothing, nothing, rank[order], score[order], line[order])
-        start = segment_starts(code)
-        length = np.diff(np.append(start, n))
-        segment = np.repeat(np.arange(len(start)), length)
-        local = np.arange(n) - np.repeat(start, length) + 1
-        qname = [parted[c] for c in code[start]]
         for notes in (*self.notes.values(), *self.tied.values()):
             for name in parted:
                 notes.pop(name, None)
-        self._ranks(rows, local, segment, np.ones(n, bool), qname)
-        score32 = as_float32(rows.score)
-        self._rank_vs_score(rows, score32, local, segment, qname)
-        self._ties(rows, score32, segment, length, qname, sorted_by_score=False)
+        sizes = [self.counts_by_topic[name] for name in parted]
+        for names, code, rank, score, line in self.kept.groups(parted, sizes):
+            n = len(code)
+            nothing = pa.nulls(n, pa.string())
+            rows = Rows(nothing, nothing, rank, score, line)
+            start = segment_starts(code)
+            length = np.diff(np.append(start, n))
+            segment = np.repeat(np.arange(len(start)), length)
+            local = np.arange(n) - np.repeat(start, length) + 1
+            qname = [names[c] for c in code[start]]
+            self._ranks(rows, local, segment, np.ones(n, bool), qname)
+            score32 = as_float32(rows.score)
+            self._rank_vs_score(rows, score32, local, segment, qname)
+            self._ties(rows, score32, segment, length, qname, sorted_by_score=False)
+        self.kept = KeptRows(self.kept.most_rows)
         self.parted = set()
 
 
