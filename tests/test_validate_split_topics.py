@@ -72,31 +72,74 @@ def test_random_runs_with_split_topics_give_the_same_findings_in_any_chunks(
     assert _found(path, chunk_bytes) == _found(path)
 
 
-def test_past_the_rows_kept_within_the_memory_budget_a_split_topic_says_so(tmp_path, monkeypatch):
-    """The rows kept are a share of --memory (a quarter of what the libraries leave): a
-    run with more rows keeps none to check a split topic again, and each stretch's
-    findings stand, and say so (the ties "at least")."""
+# topic 1 split three ways: d4 tied with d3 in their stretch; d5 (rank 3) scored above d4
+# (rank 2); d6 repeats rank 3 within the last stretch; topic 2 split too
+SPLIT3 = SPLIT + b"1 Q0 d4 2 1.5 t\n2 Q0 x1 1 1 t\n1 Q0 d5 3 2.5 t\n1 Q0 d6 3 0.5 t\n"
+
+
+def test_rows_kept_in_a_temporary_file_give_the_findings_kept_in_memory(tmp_path, monkeypatch):
+    """Past MEMORY_ROWS the rows go to files in a scratch folder of TMPDIR, read back a
+    few rows at a time and in groups of few rows: the same findings as all in memory (and
+    as one chunk), and the folder gone after."""
+    import tempfile
+
     from trecbench.validation import split_topics
 
-    # rows of 16 MiB: --memory 278 leaves 128 MiB, a quarter of it keeps 2 rows; 1000, 13
-    monkeypatch.setattr(split_topics, "ROW_BYTES", 16 << 20)
     path = tmp_path / "s3.run"
-    # d4 tied with d3 in their stretch; d5 (rank 3) scored above d4 (rank 2); d6 repeats
-    # rank 3 within the last stretch
-    path.write_bytes(SPLIT + b"1 Q0 d4 2 1.5 t\n1 Q0 d5 3 2.5 t\n1 Q0 d6 3 0.5 t\n")
-    whole = validate_run(path, profile="strict").findings
-    found = validate_run(path, profile="strict", chunk_bytes=16, memory=278).findings
+    path.write_bytes(SPLIT3)
+    whole, _ = _found(path)
+    in_memory = _found(path, 16)
+    assert in_memory[0] == whole
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    written = []
+    write = split_topics._Files.write
+    monkeypatch.setattr(split_topics._Files, "write", lambda s, b: written.append(b) or write(s, b))
+    for memory_rows, read_rows, group_rows in ((2, 3, 1), (0, 1, 4), (5, 100, 2)):
+        monkeypatch.setattr(split_topics, "MEMORY_ROWS", memory_rows)
+        monkeypatch.setattr(split_topics, "READ_ROWS", read_rows)
+        monkeypatch.setattr(split_topics, "GROUP_ROWS", group_rows)
+        written.clear()
+        assert _found(path, 16) == in_memory, memory_rows
+        assert sum(len(batch[0]) for batch in written) == 8  # every row, once
+        assert list(scratch.iterdir()) == []
+
+
+def test_rows_that_cannot_be_written_leave_each_stretch_s_findings_said_so(tmp_path, monkeypatch):
+    """A temporary file that cannot be written (a full disk) keeps no row: a split topic's
+    R11, R14 and R15 stand per stretch and say so, and nothing is left in TMPDIR."""
+    import errno
+    import tempfile
+
+    from trecbench.validation import split_topics
+
+    def full(self, batch):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.setattr(split_topics, "MEMORY_ROWS", 2)
+    monkeypatch.setattr(split_topics._Files, "write", full)
+    path = tmp_path / "s3.run"
+    path.write_bytes(SPLIT3)
+    found = validate_run(path, profile="strict", chunk_bytes=16).findings
     said = {f.check: f.message for f in found}
     stretch = (
-        "(checked within each stretch of the file: topic 1 is split, R20, in a run of more "
-        "than 2 lines, the most kept within the memory budget)"
+        "(checked within each stretch of the file: topic 1 is split, R20, and the temporary "
+        "file of the rows to check it whole could not be written: No space left on device)"
     )
-    assert said["R14"].endswith(stretch)
-    # rank 1 again in another stretch is not seen; rank 3 twice within the last one is
-    assert said["R11.unique"] == "rank 3 appears twice in topic 1 (also line 6) " + stretch
+    # rank 1 again in another stretch is not seen, nor rank 2's score above rank 1's (R14:
+    # line 2 whole), nor topic 2's tie; rank 3 twice within the last stretch is
+    assert "R14" not in said
+    assert said["R11.unique"] == "rank 3 appears twice in topic 1 (also line 7) " + stretch
     assert said["R15.tie"].startswith("at least 2 documents of topic 1")
-    enough = validate_run(path, profile="strict", chunk_bytes=16, memory=1000).findings
-    assert [(f.check, f.line, f.message) for f in enough] == [
-        (f.check, f.line, f.message) for f in whole
+    assert list(scratch.iterdir()) == []
+    # a flush that fails at the end (what a buffered write leaves to it): the same
+    monkeypatch.setattr(split_topics._Files, "write", lambda self, batch: None)
+    monkeypatch.setattr(split_topics._Files, "flush", lambda self: full(self, None))
+    again = validate_run(path, profile="strict", chunk_bytes=16).findings
+    assert [(f.check, f.line, f.message) for f in again] == [
+        (f.check, f.line, f.message) for f in found
     ]
-    assert "also line 1" in {f.check: f.message for f in enough}["R11.unique"]

@@ -231,12 +231,6 @@ class Budget:
         file."""
         return self.free_bytes // 4 // entry_bytes
 
-    def split_rows(self, row_bytes: int) -> int:
-        """How many rows (``row_bytes`` each: topic, rank, score, line) the validator keeps
-        to check a topic split across chunks again whole at the end (a quarter of the free
-        budget, as the duplicate check's keys; past it, none)."""
-        return self.free_bytes // 4 // row_bytes
-
     def in_blocks(self, path: str | os.PathLike) -> bool:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a
         block (the rows of a format that tells them, such as Parquet from its footer;

@@ -228,17 +228,11 @@ def _stream(checker, path: File, keep: int, chunk_bytes: int, progress, read_pro
 
 
 def _bound(checker: Checker, memory: int | None) -> None:
-    """Keys of the duplicate check beyond the budget's share go to a temporary file; a
-    run's rows kept to check split topics again whole (:mod:`.split_topics`) stop at theirs."""
+    """Keys of the duplicate check beyond the budget's share go to a temporary file."""
     from ..memory import Budget
-    from .split_topics import ROW_BYTES
 
-    budget = Budget.of(memory)
     keys = checker.seen_keys
-    keys.memory_keys = budget.duplicate_keys(keys.entry_bytes)
-    blocks = getattr(checker, "blocks", None)  # a run checker's topic checks
-    if blocks is not None:
-        blocks.kept.most_rows = budget.split_rows(ROW_BYTES)
+    keys.memory_keys = Budget.of(memory).duplicate_keys(keys.entry_bytes)
 
 
 def validate_qrels(

@@ -4,8 +4,7 @@
 (:mod:`.runs`, which holds back a chunk's last block until the next chunk) and keeps
 what must survive between chunks: documents and first line per topic, the last score of
 each topic, the per-topic findings noted (said at the end), and each row's rank, score and
-line, to check a topic that comes back in a later chunk again whole (within a share of the
-memory budget: :mod:`.split_topics`).
+line, to check a topic that comes back in a later chunk again whole (:mod:`.split_topics`).
 """
 
 from __future__ import annotations
@@ -109,7 +108,7 @@ class TopicChecks:
             "R14": {},
         }
         # topics checked in parts (blocks the streaming reader met in different chunks),
-        # checked again whole at :meth:`finish` from the rows kept (within the budget)
+        # checked again whole at :meth:`finish` from the rows kept (:mod:`.split_topics`)
         self.parted: set[str] = set()
         self.kept = KeptRows()
 
@@ -394,18 +393,20 @@ class TopicChecks:
         if topic not in self.parted:
             return ""
         return (
-            f" (checked within each stretch of the file: topic {topic} is split, R20, in a run "
-            f"of more than {self.kept.most_rows} lines, the most kept within the memory budget)"
+            f" (checked within each stretch of the file: topic {topic} is split, R20, and the "
+            f"temporary file of the rows to check it whole could not be written: "
+            f"{self.kept.failed})"
         )
 
     def _recheck_parted(self) -> None:
         """R11, R14 and R15 of the topics checked in parts, again over all their rows in
         file order (what one chunk would have checked), in place of each part's, in groups
         of topics (:meth:`.split_topics.KeptRows.groups`); then no topic is said to be
-        checked in parts. With more rows than were kept (none is), each part's stand, said
-        so (:meth:`_in_stretches`)."""
-        if self.kept.dropped or not self.parted:
-            self.kept = KeptRows(self.kept.most_rows)  # freed
+        checked in parts. When the rows could not be kept (none is), each part's stand,
+        said so (:meth:`_in_stretches`)."""
+        self.kept.settle()
+        if self.kept.failed or not self.parted:
+            self.kept.close()
             return
         parted = sorted(self.parted, key=self.first_line.__getitem__)
         for notes in (*self.notes.values(), *self.tied.values()):
@@ -425,7 +426,7 @@ class TopicChecks:
             score32 = as_float32(rows.score)
             self._rank_vs_score(rows, score32, local, segment, qname)
             self._ties(rows, score32, segment, length, qname, sorted_by_score=False)
-        self.kept = KeptRows(self.kept.most_rows)
+        self.kept.close()
         self.parted = set()
 
 

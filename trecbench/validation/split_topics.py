@@ -5,14 +5,20 @@ checked per stretch as it comes; :class:`KeptRows` keeps each row's topic, rank,
 line (:data:`ROW_BYTES` a row: an int32 code of the topic's name, an int64 rank, a float64
 score, an int64 line), so that :meth:`.run_topics.TopicChecks.finish` checks such topics
 again over all their rows. Which topics come back is known only at the end, so every row is
-kept, up to ``most_rows`` (a share of ``--memory``: :meth:`trecbench.memory.Budget.split_rows`);
-past it none is (:attr:`KeptRows.dropped`), and a split topic's findings stand per stretch.
-At the end the split topics are gathered in groups of at most :data:`GROUP_ROWS` rows (a
-topic larger than that alone), each group's rows freed from the store as it is taken.
+kept: up to :data:`MEMORY_ROWS` in memory; past them, all of them in four files (a column
+each, appended batch by batch) in a scratch folder of ``TMPDIR``
+(:class:`trecbench.scratch.Scratch`: removed at the end, at exit, or by the next call's
+sweep after a SIGKILL). When none came back the files are dropped unread. If they cannot be
+written (a full disk: an :class:`OSError`) none is kept (:attr:`KeptRows.failed`), and a
+split topic's findings stand per stretch. At the end the split topics are gathered in
+groups of at most :data:`GROUP_ROWS` rows (a topic larger than that alone): in memory, each
+group's rows are freed as it is taken; on disk, each group reads the files once through,
+:data:`READ_ROWS` rows at a time, keeping its own.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import numpy as np
@@ -22,37 +28,68 @@ ROW_BYTES = 4 + 8 + 8 + 8
 # most rows of split topics checked again at once (a topic larger than that: alone); the
 # check holds ~150 bytes a row besides what is kept (40 MB)
 GROUP_ROWS = 1 << 18
+# most rows kept in memory (7 MB); past them every row goes to the files
+MEMORY_ROWS = 1 << 18
+# rows read from the files at a time at the end (7 MB: a million, 28 MB, added ~40 MB to
+# the peak of a scattered 4M-line run)
+READ_ROWS = 1 << 18
+_COLUMNS = (("code", np.int32), ("rank", np.int64), ("score", np.float64), ("line", np.int64))
 
 
 class KeptRows:
     """Each row's topic (as a code), rank, score and line, batch by batch, in file order
-    within each topic; ``most_rows`` at most (None: no bound)."""
+    within each topic; in memory up to :data:`MEMORY_ROWS`, then in files."""
 
-    def __init__(self, most_rows: int | None = None) -> None:
-        self.most_rows = most_rows
+    def __init__(self) -> None:
         self.code_of: dict[str, int] = {}  # topic name -> code
         self.batches: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self.rows = 0
-        self.dropped = False  # more rows came than most_rows: none is kept
+        self.files: _Files | None = None  # past MEMORY_ROWS
+        self.failed = ""  # why the files could not be written: nothing is kept
 
     def add(self, qname: list[str], length: np.ndarray, rank, score, line) -> None:
         """Keep a batch's rows: sorted by topic, ``length[i]`` rows of topic ``qname[i]``."""
-        if self.dropped:
-            return
-        self.rows += len(line)
-        if self.most_rows is not None and self.rows > self.most_rows:
-            self.dropped, self.batches = True, []
+        if self.failed:
             return
         code_of = self.code_of
         codes = np.array([code_of.setdefault(name, len(code_of)) for name in qname], np.int32)
-        self.batches.append(
-            (
-                np.repeat(codes, length),
-                np.array(rank, np.int64),
-                np.array(score, np.float64),
-                np.array(line, np.int64),
-            )
+        batch = (
+            np.repeat(codes, length),
+            np.asarray(rank, np.int64),
+            np.asarray(score, np.float64),
+            np.asarray(line, np.int64),
         )
+        self.rows += len(batch[0])
+        if self.files is None and self.rows <= MEMORY_ROWS:
+            self.batches.append(tuple(np.array(column) for column in batch))
+            return
+        try:
+            if self.files is None:
+                self.files = _Files()
+                for earlier in self.batches:
+                    self.files.write(earlier)
+                self.batches = []
+            self.files.write(batch)
+        except OSError as error:
+            self.close()
+            self.failed = f"{error.strerror or error}"
+
+    def settle(self) -> None:
+        """The files (if any) flushed, or, if they cannot be (a full disk), dropped, none
+        kept (:attr:`failed`)."""
+        try:
+            if self.files is not None:
+                self.files.flush()
+        except OSError as error:
+            self.close()
+            self.failed = f"{error.strerror or error}"
+
+    def close(self) -> None:
+        """Every row let go, the files (if any) removed; :attr:`failed` stays."""
+        self.batches, self.code_of = [], {}
+        if self.files is not None:
+            self.files.close()
+            self.files = None
 
     def groups(
         self, topics: list[str], sizes: list[int]
@@ -60,8 +97,8 @@ class KeptRows:
         """The rows of ``topics`` (``sizes[i]`` rows of ``topics[i]``) in groups of at most
         :data:`GROUP_ROWS` rows: each group's topics and its rows' code (an index into
         them), rank, score and line, sorted by topic in the order given and by line within
-        each. The store is emptied as it goes: a group's rows, and first every row of a
-        topic not asked for, are freed before the next group is gathered."""
+        each. In memory the store is emptied as it goes: a group's rows, and first every
+        row of a topic not asked for, are freed before the next group is gathered."""
         wanted = np.full(len(self.code_of), -1, np.int64)
         wanted[[self.code_of[name] for name in topics]] = np.arange(len(topics))
         self.code_of = {}
@@ -74,7 +111,7 @@ class KeptRows:
                 end += 1
             group = (wanted >= begin) & (wanted < end)
             pieces = []
-            for code, rank, score, line in self.batches:
+            for code, rank, score, line in self._stored():
                 take = group[code]
                 pieces.append((wanted[code[take]] - begin, rank[take], score[take], line[take]))
             self._keep_only(~group & (wanted >= end))
@@ -85,11 +122,67 @@ class KeptRows:
             yield topics[begin:end], code[order], rank[order], score[order], line[order]
             begin = end
 
+    def _stored(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """The rows kept, a batch (or, from the files, :data:`READ_ROWS` rows) at a time."""
+        if self.files is None:
+            yield from self.batches
+        else:
+            yield from self.files.read(self.rows)
+
     def _keep_only(self, wanted: np.ndarray) -> None:
-        """Free the rows whose topic's code is not ``wanted`` (a mask over codes)."""
+        """Free the rows in memory whose topic's code is not ``wanted`` (a mask over
+        codes)."""
         batches, self.batches = self.batches, []
         while batches:
             code, rank, score, line = batches.pop(0)
             take = wanted[code]
             if take.any():
                 self.batches.append((code[take], rank[take], score[take], line[take]))
+
+
+class _Files:
+    """The kept rows' columns, a file each, appended to in a scratch folder."""
+
+    def __init__(self) -> None:
+        from ..scratch import Scratch
+
+        self.scratch = Scratch("trecbench-spill-")
+        self.handles: list = []
+        try:
+            for name, _ in _COLUMNS:
+                self.handles.append(open(os.path.join(self.scratch.path, name), "wb"))  # noqa: SIM115
+        except BaseException:
+            self.close()
+            raise
+
+    def write(self, batch: tuple[np.ndarray, ...]) -> None:
+        """Append ``batch``'s columns, each to its file."""
+        for handle, column in zip(self.handles, batch, strict=True):
+            handle.write(memoryview(np.ascontiguousarray(column)).cast("B"))
+
+    def read(self, rows: int) -> Iterator[tuple[np.ndarray, ...]]:
+        """The ``rows`` written, :data:`READ_ROWS` at a time, in the order written (read,
+        not mapped: pages of a mapped file read through would count in the process's
+        resident memory)."""
+        for start in range(0, rows, READ_ROWS):
+            count = min(READ_ROWS, rows - start)
+            yield tuple(
+                _read(h.name, kind, start, count)
+                for h, (_, kind) in zip(self.handles, _COLUMNS, strict=True)
+            )
+
+    def flush(self) -> None:
+        for handle in self.handles:
+            handle.flush()
+
+    def close(self) -> None:
+        for handle in self.handles:
+            handle.close()
+        self.handles = []
+        self.scratch.close()
+
+
+def _read(path: str, kind, start: int, count: int) -> np.ndarray:
+    """``count`` values of ``kind`` from value ``start`` of the file ``path``."""
+    size = np.dtype(kind).itemsize
+    return np.fromfile(path, kind, count, offset=start * size)
