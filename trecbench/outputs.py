@@ -250,6 +250,17 @@ class OutputSet:
         self._staged.append(staged)
         return staged.handle
 
+    def hold(self, folder: PathLike) -> None:
+        """Lock ``folder`` now (made if missing), as its first staged file would: what the
+        call checks of the folder before writing (an earlier call's files beside its own,
+        :func:`refuse_strays`) stays true until the commit, another call writing there
+        waiting meanwhile; checked before the lock, a second call into the folder passed
+        the check while the first was writing, and replaced the first one's sidecar."""
+        folder = Path(folder)
+        self._signals.install()
+        self._make_parent(folder)
+        self._stage(folder)
+
     def write(self, path: PathLike, data: bytes | str | Iterable[bytes]) -> Path:
         """Stage ``data`` (text is written as UTF-8; an iterable of bytes piece by piece,
         each made as the last is written) as the content of ``path``.

@@ -238,6 +238,8 @@ def write_conversion(
     with outputs.OutputSet(inputs) as out:
         for path in targets.values():  # every target is checked before any work
             out.check(path)
+        for folder in dict.fromkeys(path.parent for path in targets.values()):
+            out.hold(folder)  # locked before the check: a call into it meanwhile waits
         _refuse_earlier_files(targets, inputs)
         validation, judged, written = {}, {}, []
         for name, table in conversion.qrels.items():
