@@ -187,6 +187,14 @@ def _plainly(folder: Path) -> Path:
         return folder
 
 
+def _converted_from(conversion: Conversion) -> list[str]:
+    """The paths of the files ``conversion`` was read from (its provenance's inputs, each
+    as given): none of them is ever written over."""
+    records = conversion.provenance.get("inputs") or []
+    paths = [record.get("path") for record in records if isinstance(record, dict)]
+    return [path for path in paths if isinstance(path, str) and path]
+
+
 def write_conversion(
     conversion: Conversion,
     outdir: str | os.PathLike,
@@ -202,11 +210,12 @@ def write_conversion(
 
     Files are staged (:class:`trecbench.outputs.OutputSet`) and validated with
     :mod:`trecbench.validation`; only if every file passes are they all put in place, as a
-    unit, never over an input. File names come from the conversion's name, qrels names and
-    run names, which must be plain file names (:func:`check_name`); run tags are unique
-    (the sidecar keys its runs by them). ``progress(label, done, total)`` is told of each
-    run written (``writing NAME``, in lines) and each file validated (``validating NAME``,
-    in bytes).
+    unit, never over an input (those of ``inputs``, the files read during the call, and
+    the files the conversion was read from, as its provenance names them). File names
+    come from the conversion's name, qrels names and run names, which must be plain file
+    names (:func:`check_name`); run tags are unique (the sidecar keys its runs by them).
+    ``progress(label, done, total)`` is told of each run written (``writing NAME``, in
+    lines) and each file validated (``validating NAME``, in bytes).
     """
     import pyarrow as pa
 
@@ -218,6 +227,8 @@ def write_conversion(
     for run in conversion.runs:
         check_name(run.name, "run name")
     check_judgeable(conversion)
+    # the files it was converted from are protected whether or not the caller names them
+    inputs = [*inputs, *_converted_from(conversion)]
     outdir = Path(outdir)
     runs_dir = outdir if runs_dir is None else Path(runs_dir)
     targets: dict[str, Path] = {}
