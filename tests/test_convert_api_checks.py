@@ -4,11 +4,18 @@ line offsets are refused as the CLI refuses them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from trecbench.convert.common import write_conversion
+from trecbench.convert.dicts import convert_dict
+from trecbench.convert.hpo import convert_hpo
+from trecbench.convert.lists import convert_lists
 from trecbench.convert.msmarco import convert_msmarco
-from trecbench.errors import OutputError
+from trecbench.errors import OutputError, UsageError
+from trecbench.resource_bounds import depth_from
 
 
 def test_a_conversion_never_replaces_the_file_it_was_read_from(tmp_path, monkeypatch):
@@ -22,3 +29,42 @@ def test_a_conversion_never_replaces_the_file_it_was_read_from(tmp_path, monkeyp
         write_conversion(conversion, "apiprot", inputs=[])
     assert source.read_bytes() == before
     assert sorted(path.name for path in (tmp_path / "apiprot").iterdir()) == ["m1.run"]
+
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CONVERTERS = {
+    "msmarco": lambda depth: convert_msmarco(DATA / "convert" / "msmarco-run.tsv", depth=depth),
+    "dict": lambda depth: convert_dict(DATA / "convert" / "bm25-results.json", depth=depth),
+    "lists": lambda depth: convert_lists(
+        DATA / "convert" / "remem-chunks.json", match="chunks", depth=depth
+    ),
+    "hpo": lambda depth: convert_hpo(
+        DATA / "hpo-demo" / "cases.json",
+        [DATA / "hpo-demo" / "results" / "tfidf-word" / "terms.jsonl"],
+        depth=depth,
+    ),
+}
+
+
+@pytest.mark.parametrize("converter", sorted(CONVERTERS))
+@pytest.mark.parametrize("depth", [-1, 0, 2.5, "3", True, 2**63, np.float64(2)])
+def test_a_depth_the_command_line_refuses_is_refused(converter, depth):
+    with pytest.raises(
+        UsageError, match=r"depth must be a whole number from 1 to 9223372036854775807"
+    ):
+        CONVERTERS[converter](depth)
+
+
+@pytest.mark.parametrize("converter", sorted(CONVERTERS))
+def test_a_numpy_depth_is_taken_as_a_python_int(converter):
+    conversion = CONVERTERS[converter](np.int64(1))
+    assert type(conversion.provenance["options"]["depth"]) is int
+    for run in conversion.runs:
+        assert run.table.groupby("qid").size().max() == 1
+
+
+def test_the_command_line_and_the_library_share_the_depth_bounds():
+    from trecbench.cli.shared_options import DEPTH
+
+    assert (DEPTH.min, DEPTH.max) == (1, 2**63 - 1)  # a C long, as trec_eval reads ranks
+    assert depth_from(2**63 - 1) == 2**63 - 1 and depth_from(None) is None

@@ -1,6 +1,8 @@
 """The least memory budget and the fewest worker processes a call takes, once for the
 command line's ``--memory``/``--jobs`` and the library's ``memory=``/``jobs=`` (a budget
-below 1 MiB or fewer than one process means nothing; ``jobs=-3`` ran as if not given)."""
+below 1 MiB or fewer than one process means nothing; ``jobs=-3`` ran as if not given);
+and the documents a call keeps per topic, once for ``--depth`` and ``depth=`` (the
+converters' ``depth=-1`` gave numpy's errors, ``depth=2.5`` or ``True`` was taken)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,22 @@ from .errors import UsageError
 
 LEAST_MEMORY_MIB = 1
 FEWEST_JOBS = 1
+# documents kept per topic: at least 1, and at most what numpy and Arrow index with
+LEAST_DEPTH, MOST_DEPTH = 1, 2**63 - 1
 
 
-def whole_from(name: str, value: object, least: int) -> int:
+def whole_from(name: str, value: object, least: int, most: int | None = None) -> int:
     """``value`` as an int: a whole number (numpy's too; not a bool, a float or text) of
-    at least ``least``, else a :class:`~trecbench.errors.UsageError` naming ``name``."""
+    at least ``least`` (and at most ``most``), else a
+    :class:`~trecbench.errors.UsageError` naming ``name``."""
     whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
-    if not whole or value < least:
-        raise UsageError(f"{name} must be a whole number from {least}, not {value!r}")
+    if not whole or value < least or (most is not None and value > most):
+        within = f"from {least}" if most is None else f"from {least} to {most}"
+        raise UsageError(f"{name} must be a whole number {within}, not {value!r}")
     return int(value)
+
+
+def depth_from(value: object) -> int | None:
+    """A ``depth=`` as ``--depth`` takes it: None (every document) or a whole number from
+    :data:`LEAST_DEPTH` to :data:`MOST_DEPTH`, as a Python int; else a UsageError."""
+    return None if value is None else whole_from("depth", value, LEAST_DEPTH, MOST_DEPTH)

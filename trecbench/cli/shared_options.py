@@ -13,6 +13,8 @@ import re
 
 import click
 
+from ..resource_bounds import LEAST_DEPTH, MOST_DEPTH
+
 # the registry: numpy-free
 from ..statistical_tests import CORRECTION_CHOICES as CORRECTIONS
 from ..statistical_tests import DEFAULT_CORRECTION
@@ -88,7 +90,7 @@ class DecimalInt(click.IntRange):
 
 # a number of documents per topic: at least 1, and at most what numpy and Arrow index with
 # (a larger one was an internal error, an OverflowError, after reading the inputs)
-DEPTH = DecimalInt(1, 2**63 - 1)
+DEPTH = DecimalInt(LEAST_DEPTH, MOST_DEPTH)  # the library's depth= too
 
 runs_argument = click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 

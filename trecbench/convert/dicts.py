@@ -19,6 +19,7 @@ from ..errors import Setting, UsageError
 from ..ids import unescape_id
 from ..inputs import mappings, to_pandas
 from ..naming import check_read_once
+from ..resource_bounds import depth_from
 from ..score_precision import as_float32
 from ..sources import JsonDocument, read_json
 from .beir import read_beir_qrels
@@ -59,6 +60,7 @@ def convert_dict(
 ) -> Conversion:
     """Convert a ``{qid: {docid: score}}`` run (and its qrels, if given; JSON, plain or
     compressed) to TREC files."""
+    depth = depth_from(depth)
     if qrels_json is not None and beir_qrels is not None:
         raise UsageError(
             "give ", Setting("qrels_json"), " or ", Setting("beir_qrels"), ", not both"

@@ -26,6 +26,7 @@ import pandas as pd
 from ..errors import InputError, Setting, TrecbenchError, UsageError
 from ..ids import STR
 from ..naming import check_read_once
+from ..resource_bounds import depth_from
 from ..sources import (
     JSON_SPACE,
     At,
@@ -278,6 +279,7 @@ def convert_hpo(
     release when None). ``graded="ontology"`` grades the qrels by ontology neighbourhood
     with ``grades`` (default :data:`GRADES`).
     """
+    depth = depth_from(depth)
     grade_map, tags = _checked_options(graded, grades, tags, results)
     check_read_once([cases, *results, ontology])  # one pipe twice: its second read is empty
     report = Report()

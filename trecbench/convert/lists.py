@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..errors import UsageError
 from ..ids import STR
+from ..resource_bounds import depth_from
 from ..sources import At, JsonDocument, read_json
 from .chunks import FUZZY_THRESHOLD, RULES, assign, empty_text
 from .common import (
@@ -177,6 +178,7 @@ def convert_lists(
     """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or compressed JSON) into
     qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the module), with the fuzzy
     step's ``fuzzy_threshold`` (0-100; None: no fuzzy step)."""
+    depth = depth_from(depth)
     if match not in MATCHES:
         raise UsageError(f"unknown match {match!r}: expected one of {', '.join(MATCHES)}")
     if fuzzy_threshold is not None and not 0 < fuzzy_threshold <= 100:

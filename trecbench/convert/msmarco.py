@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from ..ids import STR
 from ..inputs import trec_text
+from ..resource_bounds import depth_from
 from .common import Conversion, Report, ranked_run, single_input_names
 from .textfiles import read_fields
 
@@ -32,6 +33,7 @@ def convert_msmarco(
 ) -> Conversion:
     """Convert an MS MARCO ``qid pid rank`` run into a TREC run (named after the file:
     :func:`~trecbench.convert.identifiers.single_input_names`)."""
+    depth = depth_from(depth)
     frame, record = _rows(path)
     report = Report()
     name, run_name, tag = single_input_names(path, name, tag, report)

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..ids import STR
+from ..resource_bounds import depth_from
 from ..score_precision import as_float32
 from .identifiers import escape_columns, escape_ids, escaped, report_escapes
 from .model import Findings, RunOutput
@@ -56,6 +57,7 @@ def ranked_run(
     a document are reported, as they are absent from the run. ``name`` names its file
     (default: the tag).
     """
+    depth = depth_from(depth)
     # escaped first (duplicates are found among ids as written), their changes reported
     # once the rows written are known
     frame, escapes = escape_columns(frame, ("qid", "docno"))
