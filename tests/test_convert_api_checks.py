@@ -68,3 +68,23 @@ def test_the_command_line_and_the_library_share_the_depth_bounds():
 
     assert (DEPTH.min, DEPTH.max) == (1, 2**63 - 1)  # a C long, as trec_eval reads ranks
     assert depth_from(2**63 - 1) == 2**63 - 1 and depth_from(None) is None
+
+
+HPO_CASES = DATA / "hpo-demo" / "cases.json"
+HPO_RESULTS = DATA / "hpo-demo" / "results" / "tfidf-word" / "terms.jsonl"
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"results": str(HPO_RESULTS)}, "results=.*: give a list of result files, not a str"),
+        ({"results": HPO_RESULTS}, "results=.*: give a list of result files, not a PosixPath"),
+        (
+            {"results": [HPO_RESULTS, HPO_RESULTS], "tags": "xy"},
+            "tags='xy': give a list of tags, one per result file, not a str",
+        ),
+    ],
+)
+def test_a_single_path_or_tag_where_a_list_is_expected_is_refused(options, message):
+    with pytest.raises(UsageError, match=message):
+        convert_hpo(HPO_CASES, **options)

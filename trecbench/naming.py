@@ -83,19 +83,22 @@ def _utf8(name: str) -> str:
 
 
 def listed_names(names: Sequence[str] | None) -> list[str] | None:
-    """``names`` given for runs as a list (None stays None): any sequence, a numpy array
-    or a pandas Series too. A string is refused: it is a sequence of its characters
-    (``names='xy'`` named two runs ``x`` and ``y``), and read as one name it would mean
-    one thing for one run and another for several; so are a set (no order to pair it
-    with the runs), a mapping and what holds no names at all (a number)."""
-    if names is None:
-        return None
-    if isinstance(names, (str, bytes, bytearray, AbstractSet, Mapping)) or not isinstance(
-        names, Iterable
-    ):
-        kind = with_article(type(names).__name__)
-        raise UsageError(f"names={excerpt(names)}: give a list of names, one per run, not {kind}")
-    return list(names)
+    """``names`` given for runs as a list (None stays None), as :func:`listed` takes it."""
+    return None if names is None else listed(names, "names", "names, one per run")
+
+
+def listed(values: Iterable, keyword: str, items: str) -> list:
+    """``values``, given to ``keyword=`` as a list of ``items`` (words: ``names, one per
+    run``), as a list: any sequence, a numpy array or a pandas Series too. A string is
+    refused: it is a sequence of its characters (``names='xy'`` named two runs ``x`` and
+    ``y``; ``results='r.json'`` read six files), and read as one item it would mean one
+    thing for one and another for several; so are a path, a set (no order to pair it
+    with other lists), a mapping and what holds no items at all (a number)."""
+    refused = (str, bytes, bytearray, os.PathLike, AbstractSet, Mapping)
+    if isinstance(values, refused) or not isinstance(values, Iterable):
+        kind = with_article(type(values).__name__)
+        raise UsageError(f"{keyword}={excerpt(values)}: give a list of {items}, not {kind}")
+    return list(values)
 
 
 def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
