@@ -4,6 +4,7 @@ line offsets are refused as the CLI refuses them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ from trecbench.convert.common import write_conversion
 from trecbench.convert.dicts import convert_dict
 from trecbench.convert.hpo import convert_hpo
 from trecbench.convert.lists import convert_lists
+from trecbench.convert.memorybench import convert_memorybench
 from trecbench.convert.msmarco import convert_msmarco
 from trecbench.errors import OutputError, UsageError
 from trecbench.resource_bounds import depth_from
@@ -88,3 +90,26 @@ HPO_RESULTS = DATA / "hpo-demo" / "results" / "tfidf-word" / "terms.jsonl"
 def test_a_single_path_or_tag_where_a_list_is_expected_is_refused(options, message):
     with pytest.raises(UsageError, match=message):
         convert_hpo(HPO_CASES, **options)
+
+
+MEMORYBENCH = DATA / "convert" / "memorybench-export.json"
+
+
+@pytest.mark.parametrize(
+    "offsets, message",
+    [
+        ({"chonkie": 1.5}, "line offset 'chonkie': 1.5 is not an integer"),
+        ({"chonkie": "-1"}, "line offset 'chonkie': '-1' is not an integer"),
+        ({"chonkie": True}, "line offset 'chonkie': True is not an integer"),
+        ({1: -1}, "line offset 1: a provider is named by a string"),
+        ([("chonkie", -1)], "line_offsets must map providers to integers"),
+    ],
+)
+def test_a_line_offset_the_command_line_refuses_is_refused(offsets, message):
+    with pytest.raises(UsageError, match=re.escape(message)):
+        convert_memorybench(MEMORYBENCH, line_offsets=offsets)
+
+
+def test_a_numpy_line_offset_is_kept_as_a_python_int():
+    conversion = convert_memorybench(MEMORYBENCH, line_offsets={"chonkie": np.int64(-1)})
+    assert type(conversion.provenance["options"]["line_offsets"]["chonkie"]) is int

@@ -286,12 +286,13 @@ def convert_memorybench(
 
     ``relevance`` is ``auto`` (memorybench's priority, per result) or one strategy for all
     (``explicit``, ``pack``, ``location``, ``token-f1``); results it cannot judge are
-    reported and left out of the qrels. ``line_offsets`` maps a provider to the number added
-    to its chunks' line numbers (e.g. ``-1`` for 1-based providers against 0-based ground
-    truth); ``iou`` overrides each item's ``iouThreshold``; ``f1_threshold`` is the token-F1
+    reported and left out of the qrels. ``line_offsets`` maps a provider to the integer
+    added to its chunks' line numbers (e.g. ``-1`` for 1-based providers against 0-based
+    ground truth; anything but an integer is refused, as ``--line-offset`` refuses it);
+    ``iou`` overrides each item's ``iouThreshold``; ``f1_threshold`` is the token-F1
     strategy's threshold (together: :class:`Judging`).
     """
-    judging = Judging(relevance, dict(line_offsets or {}), iou, f1_threshold)
+    judging = Judging(relevance, {} if line_offsets is None else line_offsets, iou, f1_threshold)
     name = "memorybench" if name is None else name
     report = Report()
     record, results = read_results(source)

@@ -6,6 +6,7 @@ token-F1 fallback, and :func:`judge`, which applies them to one result as
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -145,6 +146,22 @@ def pack_total(meta: dict) -> int | None:
     return None
 
 
+def _offsets(given: object) -> dict[str, int]:
+    """``line_offsets`` as ``--line-offset PROVIDER=N`` takes them: a mapping of provider
+    names to integers (numpy's too, made Python's), else a UsageError (``1.5`` was kept,
+    and compared with line numbers as a fraction of a line)."""
+    if not isinstance(given, Mapping):
+        raise UsageError(f"line_offsets must map providers to integers, not {given!r}")
+    offsets = {}
+    for provider, offset in given.items():
+        if isinstance(offset, bool) or not isinstance(offset, numbers.Integral):
+            raise UsageError(f"line offset {provider!r}: {offset!r} is not an integer")
+        if not isinstance(provider, str):
+            raise UsageError(f"line offset {provider!r}: a provider is named by a string")
+        offsets[provider] = int(offset)
+    return offsets
+
+
 @dataclass(frozen=True)
 class Judging:
     """How memorybench results are judged: ``relevance`` (``auto`` or one of
@@ -164,7 +181,7 @@ class Judging:
             raise UsageError(f"the F1 threshold must be between 0 and 1, not {self.f1_threshold}")
         if self.iou is not None and not 0 <= self.iou <= 1:  # NaN too: it passes FloatRange
             raise UsageError(f"the IoU threshold must be between 0 and 1, not {self.iou}")
-        object.__setattr__(self, "line_offsets", dict(self.line_offsets))
+        object.__setattr__(self, "line_offsets", _offsets(self.line_offsets))
 
     def offset(self, provider: str) -> int:
         """The number added to ``provider``'s chunk line numbers."""
