@@ -390,3 +390,26 @@ def test_an_earlier_conversions_runs_in_the_folder_are_refused(tmp_path, monkeyp
     assert convert("tfidf-word", "word", "-o", out)[0] == 0
     sidecar = json.loads((out / "cases.sidecar.json").read_text())
     assert sorted(path.stem for path in out.glob("*.run")) == list(sidecar["runs"]) == ["word"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--fuzzy-threshold", "50"], "--fuzzy-threshold: the fuzzy step matches chunks"),
+        (["--match", "ids", "--fuzzy-threshold", "90"], "--fuzzy-threshold: the fuzzy step"),
+        (["--no-fuzzy"], "--no-fuzzy: the fuzzy step matches chunks to documents"),
+        (
+            ["--match", "chunks", "--no-fuzzy", "--fuzzy-threshold", "80"],
+            "--fuzzy-threshold: --no-fuzzy leaves out the step it sets",
+        ),
+    ],
+)
+def test_a_fuzzy_option_that_changes_nothing_is_refused(
+    tmp_path, monkeypatch, capsys, options, message
+):
+    """--fuzzy-threshold with --match ids was ignored, the sidecar saying null."""
+    source = tmp_path / "lists.json"
+    source.write_text('{"gold_docs": [["a"]], "retrieved_chunks": [["a"]]}')
+    code, err = run_main(monkeypatch, capsys, "lists", source, *options, "-o", tmp_path / "o")
+    assert code == 1 and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "o").exists()

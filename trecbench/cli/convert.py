@@ -353,6 +353,7 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
     """
     from ..convert.lists import convert_lists
 
+    _refuse_unused_fuzzy(match, no_fuzzy)
     inputs = _inputs(source)
     conversion = convert_lists(
         source,
@@ -363,6 +364,22 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
         fuzzy_threshold=None if no_fuzzy else fuzzy_threshold,
     )
     finish(conversion, outdir, inputs, runs_dir)
+
+
+def _refuse_unused_fuzzy(match: str, no_fuzzy: bool) -> None:
+    """--fuzzy-threshold and --no-fuzzy change nothing but with --match chunks (and the
+    threshold nothing with --no-fuzzy): refused, not ignored (the sidecar said null)."""
+    from ..errors import UsageError
+    from .group import given
+
+    fuzzy = sorted(given("fuzzy_threshold") | ({"no_fuzzy"} if no_fuzzy else set()))
+    if match != "chunks" and fuzzy:
+        shown = " and ".join("--" + name.replace("_", "-") for name in fuzzy)
+        raise UsageError(
+            f"{shown}: the fuzzy step matches chunks to documents, give --match chunks"
+        )
+    if len(fuzzy) == 2:
+        raise UsageError("--fuzzy-threshold: --no-fuzzy leaves out the step it sets")
 
 
 @convert.command("dict")

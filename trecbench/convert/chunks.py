@@ -12,7 +12,7 @@ as *texts*. remem decides that a chunk comes from a document with
 
 remem's documentation promises a fuzzy step its code does not have; trecbench adds it
 last: **fuzzy**: the similarity of that text to the document reaches the threshold
-(0-100, default :data:`FUZZY_THRESHOLD`; ``None`` disables the step, which reproduces
+((0, 100], default :data:`FUZZY_THRESHOLD`; ``None`` disables the step, which reproduces
 remem's code exactly). The similarity is ``rapidfuzz.fuzz.partial_ratio`` (the best
 alignment of the chunk inside the document) when the chunk is not longer than the
 document, else ``rapidfuzz.fuzz.ratio`` (the whole texts): a chunk longer than a document

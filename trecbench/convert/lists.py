@@ -177,7 +177,7 @@ def convert_lists(
 ) -> Conversion:
     """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or compressed JSON) into
     qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the module), with the fuzzy
-    step's ``fuzzy_threshold`` (0-100; None: no fuzzy step)."""
+    step's ``fuzzy_threshold`` (in (0, 100]; None: no fuzzy step)."""
     depth = depth_from(depth)
     if match not in MATCHES:
         raise UsageError(f"unknown match {match!r}: expected one of {', '.join(MATCHES)}")
