@@ -4,9 +4,11 @@
 **Ranking order.** Producers break score ties by their own order, trec_eval re-sorts by
 score and breaks ties by docno, so original scores cannot be written as they are. Every
 converter writes ``score = n - rank + 1`` (``n`` documents for the query, ``rank`` the
-1-based position in the producer's order): integers, strictly decreasing, exact in float32,
-so trec_eval reproduces the producer's order exactly. The original scores go to the sidecar
-(one value per run line, in file order), and ties or order inversions among them are counted.
+1-based position in the producer's order): integers, strictly decreasing, exact in float32
+up to 2^24 documents a query, so trec_eval reproduces the producer's order exactly (a query
+of more is noted, naming it: trec_eval 9.x ties some of its top scores). The original
+scores go to the sidecar (one value per run line, in file order), and ties or order
+inversions among them are counted.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ FOUND_ONLY_WARNING = (
     "underestimated (nDCG and recall are then overestimated): compare such numbers only "
     "with numbers judged the same way"
 )
-# Cap on itemised entries of one kind in the sidecar; the counts stay exact.
+# the most documents a query may hold for its written scores n, n - 1, ..., 1 to be exact
+# in float32, where trec_eval 9.x holds scores: every integer up to 2^24 is, 2^24 + 1 not
+FLOAT32_EXACT = 1 << 24
 
 
 def ranked_run(
@@ -97,6 +101,7 @@ def ranked_run(
     scores = _at(frame["score"].to_numpy(dtype=np.float64), index)
     stats = _score_stats(query, scores, len(lengths))
     qids, docnos = _at(qids, index), _at(docnos, index)
+    _say_inexact(qids, lengths, tag, report)
     written = (sizes - position + 1).astype(np.float64)
     del query, sizes
     tags = pa.repeat(pa.scalar(tag, pa.string()), len(index))  # not a list of millions
@@ -119,6 +124,31 @@ def ranked_run(
         qrels=qrels,
         stats=stats,
     )
+
+
+def inexact_queries(lengths: np.ndarray) -> np.ndarray:
+    """The positions of the queries (of ``lengths`` documents each) whose written scores
+    ``n - rank + 1`` float32 cannot all hold: those of more than :data:`FLOAT32_EXACT`
+    documents."""
+    return np.flatnonzero(np.asarray(lengths) > FLOAT32_EXACT)
+
+
+def _say_inexact(qids: pa.Array, lengths: np.ndarray, tag: str, report: Findings) -> None:
+    """A note (printed by the command line, kept in the sidecar) of each query whose
+    written scores are not exact in float32 (``qids``: the rows', grouped by query):
+    trec_eval 9.x ties some of the top ones and orders those by docno, not as the
+    producer did."""
+    starts = np.cumsum(lengths) - lengths
+    for position in inexact_queries(lengths):
+        n = int(lengths[position])
+        report.note(
+            f"run {tag}: query {qids[int(starts[position])].as_py()!r} holds {n} documents, "
+            f"more than 2^24 ({FLOAT32_EXACT}): the written scores of its first "
+            f"{n - FLOAT32_EXACT} lie beyond the integers float32 holds exactly, and "
+            "trec_eval 9.x (which reads scores as float32) ties some of them and orders those "
+            "by docno, not as the producer did (trec_eval 10.0 reads them exactly); "
+            f"--depth {FLOAT32_EXACT} keeps the order exact"
+        )
 
 
 def _ranking(query: np.ndarray, order: np.ndarray) -> np.ndarray:
