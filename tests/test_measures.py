@@ -72,6 +72,18 @@ def test_nicknames_and_trec_order():
     assert presentation_order(mixed) == mixed
 
 
+@pytest.mark.parametrize("text", ["official.5", "all_trec.5,7", "set.x"])
+def test_a_nickname_with_parameters_is_refused_saying_they_would_change_nothing(text):
+    # trec_eval 9.0.8 and 10.0 print -m official.5 as -m official (the parameters are
+    # ignored); it was refused as "not a measure name"
+    from trecbench.errors import UsageError
+
+    nickname = text.partition(".")[0]
+    with pytest.raises(UsageError, match=f"the nickname {nickname} takes no parameters"):
+        parse_measures([text])
+    assert parse_measures([nickname])  # the nickname alone is one
+
+
 def test_each_request_keeps_its_parameters_but_under_trec_eval_s_rule():
     """parse_measures computes every request as given (pytrec_eval's {'P.5', 'P.10'} is
     both); trec_eval's -m rule, score's, keeps a family's first parameters, and says what

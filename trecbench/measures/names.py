@@ -488,6 +488,15 @@ def parse_measures(
                 if text == "all_trec" and version is not None:
                     names = ALL_TREC[version]
                 measures.extend(Measure(n, None, (), n, True) for n in names)
+            elif text.partition(".")[0] in NICKNAMES and text.partition(".")[2]:
+                nickname = text.partition(".")[0]
+                refused.append(  # trec_eval ignores them: a parameter would change nothing
+                    UsageError(
+                        f"illegal measure {excerpt(text)}: the nickname {nickname} takes no "
+                        f"parameters (trec_eval ignores them); give -m {nickname} and the "
+                        "measures with their parameters after it, e.g. -m P.5"
+                    )
+                )
             else:
                 try:
                     measures.append(parse_measure(text, version))
