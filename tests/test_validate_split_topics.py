@@ -143,3 +143,81 @@ def test_rows_that_cannot_be_written_leave_each_stretch_s_findings_said_so(tmp_p
     assert [(f.check, f.line, f.message) for f in again] == [
         (f.check, f.line, f.message) for f in found
     ]
+
+
+def test_more_groups_than_open_files_are_routed_in_rounds_with_the_same_findings(
+    tmp_path, monkeypatch
+):
+    """Past OPEN_BUCKETS groups the kept rows are routed to the groups' files in rounds,
+    one read through the files each (not one per group): the in-memory findings, and the
+    folder gone after."""
+    import tempfile
+
+    from trecbench.validation import split_topics
+
+    # topics 1-5 each split in two (ranks 1 2 | 1 3): rank 1 twice, rank 2 missing
+    first = "".join(f"{q} Q0 a{q} 1 3 t\n{q} Q0 b{q} 2 2 t\n" for q in range(1, 6))
+    again = "".join(f"{q} Q0 c{q} 1 1 t\n{q} Q0 d{q} 3 1 t\n" for q in range(1, 6))
+    path = tmp_path / "many.run"
+    path.write_bytes((first + again).encode())
+    in_memory = _found(path, 16)
+    assert in_memory[0] == _found(path)[0]
+    assert sum(check == "R11.unique" for check, _, _ in in_memory[0]) == 5
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    reads = []
+    read = split_topics._Files.read
+    monkeypatch.setattr(
+        split_topics._Files, "read", lambda s, rows: reads.append(rows) or read(s, rows)
+    )
+    monkeypatch.setattr(split_topics, "MEMORY_ROWS", 0)
+    monkeypatch.setattr(split_topics, "READ_ROWS", 3)
+    monkeypatch.setattr(split_topics, "GROUP_ROWS", 4)  # a topic a group: 5 groups
+    for open_buckets, passes in ((2, 3), (1, 5), (64, 1)):
+        monkeypatch.setattr(split_topics, "OPEN_BUCKETS", open_buckets, raising=False)
+        reads.clear()
+        assert _found(path, 16) == in_memory, open_buckets
+        assert reads == [20] * passes  # 20 rows kept, read through once a round
+        assert list(scratch.iterdir()) == []
+
+
+def test_group_files_that_cannot_be_written_leave_each_stretch_s_findings_said_so(
+    tmp_path, monkeypatch
+):
+    """Routing the kept rows to the groups' files at the end writes too: a full disk then
+    keeps no row, as one while the file is read (the findings of the test above), and
+    nothing is left in TMPDIR."""
+    import errno
+    import os
+    import tempfile
+
+    from trecbench.validation import split_topics
+
+    def full(self, batch):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.setattr(split_topics, "MEMORY_ROWS", 2)
+    path = tmp_path / "s3.run"
+    path.write_bytes(SPLIT3)
+    whole = validate_run(path, profile="strict", chunk_bytes=16).findings
+    with monkeypatch.context() as patch:  # the rows cannot be written as the file is read
+        patch.setattr(split_topics._Files, "write", full)
+        found = validate_run(path, profile="strict", chunk_bytes=16).findings
+    assert whole != found
+
+    def full_open(name, *args):
+        if os.path.basename(name).startswith("group"):  # a group's file (not a column's)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return open(name, *args)
+
+    monkeypatch.setattr(split_topics, "open", full_open, raising=False)
+    routed = validate_run(path, profile="strict", chunk_bytes=16).findings
+    assert [(f.check, f.line, f.message) for f in routed] == [
+        (f.check, f.line, f.message) for f in found
+    ]
+    assert any("could not be written: No space left" in f.message for f in routed)
+    assert list(scratch.iterdir()) == []

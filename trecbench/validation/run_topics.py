@@ -401,19 +401,20 @@ class TopicChecks:
     def _recheck_parted(self) -> None:
         """R11, R14 and R15 of the topics checked in parts, again over all their rows in
         file order (what one chunk would have checked), in place of each part's, in groups
-        of topics (:meth:`.split_topics.KeptRows.groups`); then no topic is said to be
-        checked in parts. When the rows could not be kept (none is), each part's stand,
+        of topics (:meth:`.split_topics.KeptRows.sort`, then ``groups``); then no topic is
+        said to be checked in parts. When the rows could not be kept (none is), each part's stand,
         said so (:meth:`_in_stretches`)."""
         self.kept.settle()
+        parted = sorted(self.parted, key=self.first_line.__getitem__)
+        if parted and not self.kept.failed:  # may fail too: the rows to sort are written
+            self.kept.sort(parted, [self.counts_by_topic[name] for name in parted])
         if self.kept.failed or not self.parted:
             self.kept.close()
             return
-        parted = sorted(self.parted, key=self.first_line.__getitem__)
         for notes in (*self.notes.values(), *self.tied.values()):
             for name in parted:
                 notes.pop(name, None)
-        sizes = [self.counts_by_topic[name] for name in parted]
-        for names, code, rank, score, line in self.kept.groups(parted, sizes):
+        for names, code, rank, score, line in self.kept.groups():
             n = len(code)
             nothing = pa.nulls(n, pa.string())
             rows = Rows(nothing, nothing, rank, score, line)

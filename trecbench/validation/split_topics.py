@@ -12,8 +12,10 @@ sweep after a SIGKILL). When none came back the files are dropped unread. If the
 written (a full disk: an :class:`OSError`) none is kept (:attr:`KeptRows.failed`), and a
 split topic's findings stand per stretch. At the end the split topics are gathered in
 groups of at most :data:`GROUP_ROWS` rows (a topic larger than that alone): in memory, each
-group's rows are freed as it is taken; on disk, each group reads the files once through,
-:data:`READ_ROWS` rows at a time, keeping its own.
+group's rows are freed as it is taken; on disk, one read through the files (:data:`READ_ROWS`
+rows at a time) copies each split topic's rows to its group's own file, then each group reads
+its file: linear in the rows kept (in rounds of :data:`OPEN_BUCKETS` groups, a read each,
+when there are more groups than that).
 """
 
 from __future__ import annotations
@@ -33,7 +35,11 @@ MEMORY_ROWS = 1 << 18
 # rows read from the files at a time at the end (7 MB: a million, 28 MB, added ~40 MB to
 # the peak of a scattered 4M-line run)
 READ_ROWS = 1 << 18
+# most groups' files open at once while the rows are routed to them (a write buffer of
+# 8 KB each); more groups are routed in rounds, a read through the files each
+OPEN_BUCKETS = 64
 _COLUMNS = (("code", np.int32), ("rank", np.int64), ("score", np.float64), ("line", np.int64))
+_ROW = np.dtype(list(_COLUMNS))  # a group's file: the four columns a row, packed
 
 
 class KeptRows:
@@ -46,6 +52,11 @@ class KeptRows:
         self.rows = 0
         self.files: _Files | None = None  # past MEMORY_ROWS
         self.failed = ""  # why the files could not be written: nothing is kept
+        # set by sort() for groups(): the topics asked for, each code's index among them
+        # (-1: not asked for), and each group's first and past-last index
+        self.topics: list[str] = []
+        self.wanted = np.empty(0, np.int64)
+        self.bounds: list[tuple[int, int]] = []
 
     def add(self, qname: list[str], length: np.ndarray, rank, score, line) -> None:
         """Keep a batch's rows: sorted by topic, ``length[i]`` rows of topic ``qname[i]``."""
@@ -91,43 +102,60 @@ class KeptRows:
             self.files.close()
             self.files = None
 
-    def groups(
-        self, topics: list[str], sizes: list[int]
-    ) -> Iterator[tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-        """The rows of ``topics`` (``sizes[i]`` rows of ``topics[i]``) in groups of at most
-        :data:`GROUP_ROWS` rows: each group's topics and its rows' code (an index into
-        them), rank, score and line, sorted by topic in the order given and by line within
-        each. In memory the store is emptied as it goes: a group's rows, and first every
-        row of a topic not asked for, are freed before the next group is gathered."""
+    def sort(self, topics: list[str], sizes: list[int]) -> None:
+        """Make ready the rows of ``topics`` (``sizes[i]`` rows of ``topics[i]``) for
+        :meth:`groups`, in groups of at most :data:`GROUP_ROWS` rows taken in the order
+        given (a topic larger than that alone), and let go of every other row. On disk,
+        each group's rows go to a file of their own (:meth:`_Files.route`); if that cannot
+        be written (a full disk) none is kept (:attr:`failed`)."""
         wanted = np.full(len(self.code_of), -1, np.int64)
         wanted[[self.code_of[name] for name in topics]] = np.arange(len(topics))
         self.code_of = {}
         self._keep_only(wanted >= 0)
-        begin = 0
+        begin, bounds = 0, []
         while begin < len(topics):
             end, held = begin + 1, sizes[begin]
             while end < len(topics) and held + sizes[end] <= GROUP_ROWS:
                 held += sizes[end]
                 end += 1
-            group = (wanted >= begin) & (wanted < end)
-            pieces = []
-            for code, rank, score, line in self._stored():
-                take = group[code]
-                pieces.append((wanted[code[take]] - begin, rank[take], score[take], line[take]))
-            self._keep_only(~group & (wanted >= end))
-            columns = zip(*pieces, strict=True)
-            code, rank, score, line = (np.concatenate(column) for column in columns)
-            del pieces
-            order = np.argsort(code, kind="stable")  # batches come in file order
-            yield topics[begin:end], code[order], rank[order], score[order], line[order]
+            bounds.append((begin, end))
             begin = end
-
-    def _stored(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-        """The rows kept, a batch (or, from the files, :data:`READ_ROWS` rows) at a time."""
+        self.topics, self.wanted, self.bounds = topics, wanted, bounds
         if self.files is None:
-            yield from self.batches
-        else:
-            yield from self.files.read(self.rows)
+            return
+        # each topic's group, by code (-1: a topic not asked for)
+        group_of = np.repeat(
+            np.arange(len(bounds), dtype=np.int32), np.diff([0, *(e for _, e in bounds)])
+        )
+        group_of = np.where(wanted >= 0, group_of[np.maximum(wanted, 0)], -1).astype(np.int32)
+        try:
+            self.files.route(group_of, self.rows, len(bounds))
+        except OSError as error:
+            self.close()
+            self.failed = f"{error.strerror or error}"
+
+    def groups(self) -> Iterator[tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """The rows made ready by :meth:`sort`, a group at a time: its topics and its rows'
+        code (an index into them), rank, score and line, sorted by topic in the order
+        given and by line within each. Each group's rows are let go of before the next is
+        gathered (in memory: its rows in the batches; on disk: its file)."""
+        wanted = self.wanted
+        for index, (begin, end) in enumerate(self.bounds):
+            if self.files is None:
+                group = (wanted >= begin) & (wanted < end)
+                pieces = []
+                for code, rank, score, line in self.batches:
+                    take = group[code]
+                    pieces.append((code[take], rank[take], score[take], line[take]))
+                self._keep_only(~group & (wanted >= end))
+                columns = zip(*pieces, strict=True)
+                code, rank, score, line = (np.concatenate(column) for column in columns)
+                del pieces
+            else:
+                code, rank, score, line = self.files.bucket(index)
+            code = wanted[code] - begin
+            order = np.argsort(code, kind="stable")  # rows come in file order
+            yield self.topics[begin:end], code[order], rank[order], score[order], line[order]
 
     def _keep_only(self, wanted: np.ndarray) -> None:
         """Free the rows in memory whose topic's code is not ``wanted`` (a mask over
@@ -170,6 +198,47 @@ class _Files:
                 _read(h.name, kind, start, count)
                 for h, (_, kind) in zip(self.handles, _COLUMNS, strict=True)
             )
+
+    def route(self, group_of: np.ndarray, rows: int, groups: int) -> None:
+        """Copy each row of the ``rows`` written whose topic's code has a group
+        (``group_of[code]``, ``-1``: none) to that group's own file, in the order written,
+        then remove the columns' files. At most :data:`OPEN_BUCKETS` groups' files are
+        open at once: more groups are routed in rounds, a read through the files each."""
+        self.flush()
+        for first in range(0, groups, OPEN_BUCKETS):
+            last = min(groups, first + OPEN_BUCKETS)
+            buckets: list = []
+            try:
+                for index in range(first, last):
+                    buckets.append(open(self._bucket(index), "wb"))  # noqa: SIM115
+                for columns in self.read(rows):
+                    group = group_of[columns[0]]
+                    take = np.flatnonzero((group >= first) & (group < last))
+                    order = take[np.argsort(group[take], kind="stable")]
+                    record = np.empty(len(order), _ROW)
+                    for (name, _), column in zip(_COLUMNS, columns, strict=True):
+                        record[name] = column[order]
+                    cut = np.searchsorted(group[order], np.arange(first, last + 1))
+                    for handle, start, stop in zip(buckets, cut[:-1], cut[1:], strict=True):
+                        if start < stop:
+                            handle.write(record[start:stop].view(np.uint8))
+            finally:
+                for handle in buckets:
+                    handle.close()
+        for handle in self.handles:
+            handle.close()
+            os.remove(handle.name)
+        self.handles = []
+
+    def bucket(self, index: int) -> tuple[np.ndarray, ...]:
+        """Group ``index``'s rows (:meth:`route`), its file removed once read."""
+        path = self._bucket(index)
+        record = np.fromfile(path, _ROW)
+        os.remove(path)
+        return tuple(np.ascontiguousarray(record[name]) for name, _ in _COLUMNS)
+
+    def _bucket(self, index: int) -> str:
+        return os.path.join(self.scratch.path, f"group{index}")
 
     def flush(self) -> None:
         for handle in self.handles:
