@@ -46,7 +46,7 @@ from ..errors import (
     shortened,
 )
 from ..trec_eval import compat
-from . import registry
+from . import registry, suggestions
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
 from .expression import ExpressionError, parse_expression, split_names
 from .irm_objects import is_ir_measure, name_of
@@ -488,15 +488,8 @@ def parse_measures(
                 if text == "all_trec" and version is not None:
                     names = ALL_TREC[version]
                 measures.extend(Measure(n, None, (), n, True) for n in names)
-            elif text.partition(".")[0] in NICKNAMES and text.partition(".")[2]:
-                nickname = text.partition(".")[0]
-                refused.append(  # trec_eval ignores them: a parameter would change nothing
-                    UsageError(
-                        f"illegal measure {excerpt(text)}: the nickname {nickname} takes no "
-                        f"parameters (trec_eval ignores them); give -m {nickname} and the "
-                        "measures with their parameters after it, e.g. -m P.5"
-                    )
-                )
+            elif suggestions.nickname_with_parameters(text):
+                refused.append(suggestions.nickname_with_parameters(text))
             else:
                 try:
                     measures.append(parse_measure(text, version))

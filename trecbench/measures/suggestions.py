@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import TrecbenchError, UsageError
+from ..errors import TrecbenchError, UsageError, excerpt
 from . import registry
 from .catalog import NICKNAMES
 from .trec_params import numbers_outside
@@ -143,3 +143,17 @@ def needs_cutoff(name: str, text: str, definition, parse: Callable[[str], Any]) 
     except UsageError as error:  # Success(rel=0): its own refusal, of the text as given
         raise type(error)(str(error).replace(f"'{example}'", f"'{text}'", 1)) from None
     return f"measure '{text}' needs a cutoff, e.g. '{example}'"
+
+
+def nickname_with_parameters(text: str) -> UsageError | None:
+    """The refusal of ``text`` when it is a trec_eval nickname with parameters
+    (``official.5``), which trec_eval reads as the nickname alone: the parameters would
+    change nothing. None for any other text (``official.`` is no measure name)."""
+    nickname, _, parameters = text.partition(".")
+    if nickname not in NICKNAMES or not parameters:
+        return None
+    return UsageError(
+        f"illegal measure {excerpt(text)}: the nickname {nickname} takes no parameters (trec_eval "
+        f"ignores them); give -m {nickname} and the measures with their parameters after "
+        "it, e.g. -m P.5"
+    )
