@@ -92,6 +92,15 @@ def test_a_single_path_or_tag_where_a_list_is_expected_is_refused(options, messa
         convert_hpo(HPO_CASES, **options)
 
 
+def test_none_for_results_or_tags_is_none_given():
+    # they were refused "not a NoneType" (second reading 435), where listed_names takes
+    # None as the default
+    none = convert_hpo(HPO_CASES, results=None, tags=None)
+    assert none.runs == [] and len(none.qrels) == 1
+    [run] = convert_hpo(HPO_CASES, results=[HPO_RESULTS], tags=None).runs
+    assert run.tag == "tfidf-word"
+
+
 MEMORYBENCH = DATA / "convert" / "memorybench-export.json"
 
 

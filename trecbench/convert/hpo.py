@@ -275,14 +275,15 @@ def convert_hpo(
 
     ``results`` are ``terms.jsonl``, ``cases.jsonl`` or Chroma JSON files, plain or compressed
     (format detected unless ``results_format`` is given); ``tags`` name the runs (default:
-    from each path); each is a list (a single path or tag given alone is refused, not
-    read as the characters it is made of). ``check_ids`` checks every HPO id against
+    from each path); each is a list, None for none (a single path or tag given alone is
+    refused, not read as the characters it is made of). ``check_ids`` checks every HPO id against
     ``ontology`` (hpo3's release when None). ``graded="ontology"`` grades the qrels by
     ontology neighbourhood with ``grades`` (default :data:`GRADES`).
     """
     depth = depth_from(depth)
-    results = listed(results, "results", "result files")  # "r.json": not six files
-    tags = listed(tags, "tags", "tags, one per result file")
+    # "r.json": not six files; None: none, as the defaults
+    results = [] if results is None else listed(results, "results", "result files")
+    tags = [] if tags is None else listed(tags, "tags", "tags, one per result file")
     grade_map, tags = _checked_options(graded, grades, tags, results)
     check_read_once([cases, *results, ontology])  # one pipe twice: its second read is empty
     report = Report()
