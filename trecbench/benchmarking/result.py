@@ -217,8 +217,12 @@ class Benchmark:
         )  # fmt: skip
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
         made()
-        _refuse_strays(out, files, [record["path"] for record in self.inputs])
         with outputs.OutputSet([record["path"] for record in self.inputs]) as staged:
+            for path in files:  # every target checked before its folder is made
+                staged.check(path)
+            for folder in dict.fromkeys([out, *(path.parent for path in files)]):
+                staged.hold(folder)  # out first, as every call into it: one meanwhile waits
+            _refuse_strays(out, files, [record["path"] for record in self.inputs])
             for path, (data, _) in files.items():
                 staged.write(path, data)
         return list(files)

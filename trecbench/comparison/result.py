@@ -525,8 +525,12 @@ class Comparison:
                 ontology=self.ontology,
             )
             files[Path(manifest)] = (json_bytes(document), "manifest")
-        refuse_strays(out, compare_folder_files(out), files, inputs, "this comparison's")
         with OutputSet(inputs) as staged:
+            for path in files:  # every target checked before its folder is made
+                staged.check(path)
+            for folder in dict.fromkeys([out, *(path.parent for path in files)]):
+                staged.hold(folder)  # out first, as every call into it: one meanwhile waits
+            refuse_strays(out, compare_folder_files(out), files, inputs, "this comparison's")
             for path, (data, _) in files.items():
                 staged.write(path, data)
         return list(files)
