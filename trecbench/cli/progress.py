@@ -8,6 +8,7 @@ stay silent, and tqdm is imported only when a bar is drawn.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -43,6 +44,27 @@ def bars_cleared():
 
     with tqdm.external_write_mode(file=sys.stderr):
         yield
+
+
+def screen_shape(file) -> tuple[int | None, int | None]:
+    """The columns and rows a bar drawn on ``file`` may take (as tqdm's own measure: one
+    column and one row fewer than the terminal's), ``(None, None)`` off a terminal (tqdm's
+    default width). A terminal that tells no size (0 by 0: a pty nobody sized, ``script``
+    under a pipe) counts as ``COLUMNS`` by ``LINES``, else 80 by 24: tqdm took it as -1 by
+    -1 and drew nothing at all."""
+    try:
+        columns, lines = os.get_terminal_size(file.fileno())
+    except (AttributeError, OSError, ValueError):  # no descriptor, or not a terminal
+        return None, None
+    columns = columns if columns > 0 else _told_size("COLUMNS", 80)
+    lines = lines if lines > 0 else _told_size("LINES", 24)
+    return columns - 1, lines - 1
+
+
+def _told_size(name: str, default: int) -> int:
+    """The positive whole number the environment variable ``name`` holds, else ``default``."""
+    value = os.environ.get(name, "")
+    return int(value) if value.isdigit() and int(value) > 0 else default
 
 
 class StderrProgress:
@@ -98,6 +120,7 @@ class StderrProgress:
         """The bar, not drawn yet, timed from the job's start."""
         from tqdm import tqdm
 
+        ncols, nrows = screen_shape(sys.stderr)
         self.bar = tqdm(
             total=total,
             desc=self.label,
@@ -109,12 +132,14 @@ class StderrProgress:
             # for as much progress as the first frame showed (done before the bar appeared)
             miniters=1,
             file=sys.stderr,
-            dynamic_ncols=True,
+            ncols=ncols,
+            nrows=nrows,
             leave=self.leave,
             smoothing=0,  # the mean rate since the job began, not the last burst's
             delay=1,  # no frame at creation (0 done, no time passed): the caller draws one
         )
         self.bar.delay = 0  # our delay has passed: tqdm draws from now on
+        self.bar.dynamic_ncols = screen_shape  # the terminal's size at each frame
         # rate and ETA from the job's start, not the bar's (tqdm times by time.time())
         self.bar.start_t -= time.monotonic() - self.start
         if self.postfix:
