@@ -157,9 +157,11 @@ def dangling_folder(folder: Path) -> OutputError:
     return OutputError(f"{folder}: a symbolic link to a folder that does not exist")
 
 
-def _cannot_write(error: OSError) -> OutputError:
-    """An OSError of writing, said as the output it failed on."""
-    return OutputError(f"{error.filename or 'output'}: cannot write ({error.strerror})")
+def _cannot_write(error: OSError, said: Callable[[str], PathLike] = str) -> OutputError:
+    """An OSError of writing, said as the output it failed on (``said``: how the set names
+    a path of its staging folders, :meth:`OutputSet._names`), in the system's words."""
+    path = None if error.filename is None else said(os.fsdecode(error.filename))
+    return OutputError(f"{path or 'output'}: cannot write ({error.strerror})")
 
 
 def _check_writable(target: Path) -> None:
@@ -177,7 +179,17 @@ def _check_writable(target: Path) -> None:
     if os.access not in os.supports_effective_ids or not folder.is_dir():
         return
     if not os.access(folder, os.W_OK | os.X_OK, effective_ids=True):
-        raise OutputError(f"{folder}: cannot write here (Permission denied)")
+        raise OutputError(f"{folder}: cannot write here ({_why_not_writable(folder)})")
+
+
+def _why_not_writable(folder: Path) -> str:
+    """Why ``folder`` may not be written into, as the system says it: its file system
+    mounted read-only (EROFS, a read-only bind mount: not a matter of rights), else
+    permission denied (EACCES). os.access() tells no reason."""
+    with contextlib.suppress(OSError, AttributeError):  # no statvfs: the rights it is
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return os.strerror(errno.EROFS)
+    return os.strerror(errno.EACCES)
 
 
 def _refuse_long_names(target: Path, folder: Path) -> None:
@@ -334,7 +346,7 @@ class OutputSet:
                 try:
                     publication.publish(list(self._stages.values()))
                 except OSError as error:
-                    raise _cannot_write(error) from None
+                    raise _cannot_write(error, self._names()) from None
                 finally:
                     self._close()
         finally:
@@ -355,10 +367,29 @@ class OutputSet:
         try:
             yield
         except BaseException as error:
+            names = self._names()  # before abort() forgets them
             self.abort()
             if isinstance(error, OSError):
-                raise _cannot_write(error) from None
+                raise _cannot_write(error, names) from None
             raise
+
+    def _names(self) -> Callable[[str], PathLike]:
+        """How a path in a staging folder is said in an error: a staged file as its
+        target (``out/report.html``, not ``out/.trecbench-stage.x/new/report.html``); any
+        other (the journal, a target's backup) as the folder staged into. Taken now:
+        abort() forgets the staged files."""
+        targets = {os.fspath(staged.temporary): staged.target for staged in self._staged}
+        stages = [stage for stage in self._stages.values() if stage.path is not None]
+
+        def said(path: str) -> PathLike:
+            if path in targets:
+                return targets[path]
+            for stage in stages:
+                if Path(path).is_relative_to(stage.path):
+                    return stage.folder
+            return path
+
+        return said
 
     def abort(self) -> None:
         """Remove every staged file and the folders the set created (if still empty)."""

@@ -1,0 +1,104 @@
+"""A write that fails is said as the output it failed on, in the system's words for its
+errno (reviewer 437): a folder on a read-only file system (a read-only bind mount) is
+'Read-only file system', not 'Permission denied'; a target the rename cannot replace (a
+read-only bind mount over the file itself: EBUSY) is named as the target, not as its
+path in the staging folder."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+import types
+
+import pytest
+from conftest import ROOT
+
+from trecbench import publication
+from trecbench.errors import OutputError
+from trecbench.outputs import OutputSet, check_target
+
+
+def _denied(monkeypatch, read_only: bool) -> None:
+    """os.access() refusing every folder, statvfs() telling the file system read-only or
+    not (a read-only bind mount cannot be made without privileges)."""
+    refused = lambda *args, **kwargs: False  # noqa: E731
+    monkeypatch.setattr(os, "access", refused)
+    monkeypatch.setattr(os, "supports_effective_ids", {refused})
+    flags = os.ST_RDONLY if read_only else 0
+    monkeypatch.setattr(os, "statvfs", lambda path: types.SimpleNamespace(f_flag=flags))
+
+
+def test_a_folder_on_a_read_only_file_system_is_said_so(tmp_path, monkeypatch):
+    _denied(monkeypatch, read_only=True)
+    with pytest.raises(OutputError) as refused:
+        check_target(tmp_path / "reports" / "a.json")
+    assert str(refused.value) == f"{tmp_path}: cannot write here (Read-only file system)"
+    _denied(monkeypatch, read_only=False)  # a matter of rights: said as before
+    with pytest.raises(OutputError) as refused:
+        check_target(tmp_path / "a.json")
+    assert str(refused.value) == f"{tmp_path}: cannot write here (Permission denied)"
+
+
+def _failing_for(monkeypatch, module, name: str, target_name: str, code: int) -> None:
+    """``module.name`` (os.replace, os.rename) failing with ``code`` on a path ending in
+    ``target_name``, with the paths the system's error carries (source, then target)."""
+    real = getattr(module, name)
+
+    def failing(source, target, *args, **kwargs):
+        if os.fspath(source).endswith(target_name):
+            raise OSError(code, os.strerror(code), os.fspath(source), None, os.fspath(target))
+        return real(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(module, name, failing)
+
+
+def test_a_target_that_cannot_be_replaced_is_named_not_its_staged_file(tmp_path, monkeypatch):
+    # a read-only bind mount over ro3/report.html: the rename onto it fails with EBUSY
+    kept, target = tmp_path / "a.json", tmp_path / "report.html"
+    kept.write_text("old a")
+    target.write_text("old page")
+    _failing_for(monkeypatch, publication.os, "replace", "/report.html", errno.EBUSY)
+    with pytest.raises(OutputError) as refused:
+        with OutputSet() as out:
+            out.write(kept, "new a")
+            out.write(target, "new page")
+    assert str(refused.value) == f"{target}: cannot write (Device or resource busy)"
+    assert (kept.read_text(), target.read_text()) == ("old a", "old page")  # none of it
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.json", "report.html"]
+
+
+def test_a_staging_folder_s_own_file_that_fails_is_said_as_the_folder(tmp_path, monkeypatch):
+    # the journal renamed into place fails: the folder staged into is named, not the
+    # journal's path inside the staging folder (which is removed)
+    _failing_for(monkeypatch, publication.os, "rename", ".tmp", errno.EROFS)
+    with pytest.raises(OutputError) as refused:
+        with OutputSet() as out:
+            out.write(tmp_path / "a.json", "new a")
+    assert str(refused.value) == f"{tmp_path}: cannot write (Read-only file system)"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_read_only_bind_mount_is_said_so_by_the_command(tmp_path):
+    # the real thing where a user namespace may bind-mount (Linux, unshare allowed)
+    if shutil.which("unshare") is None or not sys.platform.startswith("linux"):
+        pytest.skip("no unshare")
+    (tmp_path / "ro").mkdir()
+    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True, timeout=30, check=False)
+    if probe.returncode != 0:
+        pytest.skip("no user namespaces here")
+    script = (
+        f"mount --bind -o ro {tmp_path}/ro {tmp_path}/ro && "
+        f'exec "$0" -m trecbench score -m map --manifest {tmp_path}/ro/m.json "$1" "$2"'
+    )
+    qrels, run = ROOT / "qrels" / "hpo-demo.qrels", ROOT / "runs" / "tfidf-word.run"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script, sys.executable, str(qrels), str(run)],
+        capture_output=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    said = f"trecbench: {tmp_path}/ro: cannot write here (Read-only file system)\n"
+    assert done.stderr.decode() == said
