@@ -32,13 +32,15 @@ class Steps:
     without ``progress``), counted in steps of about one figure's share each (as measured
     on 5 runs of 15,000 topics, 6 measures: some 0.1 s each): each run's drill-down, the
     per-topic values and the texts as shown (a step per run each), each figure made, each
-    figure serialised (Bokeh serialises them at once: told together), the page's data and
-    its template (a step per measure and one more each: they grow with the values)."""
+    figure serialised (Bokeh serialises them at once: told together), the page's data, each
+    section's tables (the strata, movers, pairs and ties: seconds in all on a benchmark's
+    strata, told as they are made, not in the template's one step) and its template (a
+    step per measure and one more each: they grow with the values)."""
 
-    def __init__(self, progress, runs: int, measures: int):
+    def __init__(self, progress, runs: int, measures: int, sections: int = 1):
         self.progress, self.done = progress, 0
         self.figures = measures * (1 + (runs > 1)) + 1  # means, differences, the curves
-        self.total = 3 * runs + 2 * self.figures + 2 * (measures + 1)
+        self.total = 3 * runs + 2 * self.figures + 2 * (measures + 1) + sections
         self.first_steps = runs  # the drill-down's
         self.step(0)
 
@@ -342,10 +344,10 @@ def _best_runs_sorted_by(comparison, label: str, places: dict[str, int]) -> list
     return [blocks.sorted_by(key, order) for key in keys]
 
 
-def _other_sections(comparison, places: dict[str, int]) -> list[dict]:
+def _other_sections(comparison, places: dict[str, int], step) -> list[dict]:
     """Strata (means per stratum), movers, all pairs and tie sensitivity, as the Markdown
     report's cells; with the places of the means' best runs (``places``: each run's, see
-    :func:`_code_point_places`)."""
+    :func:`_code_point_places`); ``step()`` told after each section."""
     sections = []
     for section in comparison.sections:
         entry = {
@@ -362,6 +364,7 @@ def _other_sections(comparison, places: dict[str, int]) -> list[dict]:
         ties = cells.tie_rows(comparison, section.label)
         entry["ties"] = [cells.TIE_HEADER, *ties] if ties else None
         sections.append(entry)
+        step()
     return sections
 
 
@@ -392,7 +395,9 @@ def comparison_html(
     (:func:`~trecbench.provenance.new_stamp`), which its provenance records."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
-    steps = Steps(progress, len(comparison.runs), len(comparison.measures))
+    steps = Steps(
+        progress, len(comparison.runs), len(comparison.measures), len(comparison.sections)
+    )
     # half a million small lists and dicts on 5,000 topics: see trecbench.collector
     with paused():
         drill = _drill_down(comparison, runs, qrels, depth, kept, steps.step)
@@ -458,6 +463,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
     }
     data = _data_block(data)
     steps.step(len(comparison.measures) + 1)
+    sections = _other_sections(comparison, places, steps.step)
     page = (
         environment(jinja2)
         .get_template("comparison.html.j2")
@@ -480,7 +486,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
             ],
             summary=_summary_rows(comparison),
             run_places=places,
-            sections=_other_sections(comparison, places),
+            sections=sections,
             # Bokeh's core only (no widgets, tables, WebGL or MathJax: 1.3 MB instead of 3.9)
             bokeh_js=Resources(mode="inline", components=["bokeh"]).render_js(),
             figure_script=shown_figures["script"],
