@@ -13,7 +13,10 @@ Three rules hold for every output of every command and API function:
   their targets, each folder it writes into locked; :meth:`OutputSet.commit` renames them
   into place together, with signals held off, and, if one rename fails, puts back what the
   others replaced (:mod:`trecbench.publication`). On an error, SIGTERM, SIGHUP or SIGINT
-  before the commit, the staged files (and folders the set created) are removed.
+  before the commit, the staged files (and folders the set created) are removed. A set
+  spanning several folders has one journal, one commit point: a process killed mid-commit
+  leaves the old set or the new one in every folder, once the next call locking any of
+  them (or looking at its files first: :func:`settle`) has finished it.
 
 Errors are :class:`~trecbench.errors.OutputError` (exit 2) with the path in the message.
 """
@@ -454,6 +457,13 @@ def commits_held() -> Iterator[None]:
             for later in pending[done + 1 :]:
                 later.abort()
             raise
+
+
+def settle(folder: PathLike) -> None:
+    """Finish what a killed call left in ``folder`` (its output set, in every folder of it:
+    :func:`trecbench.publication.settle`): done before a call looks at the folder's files,
+    so that an earlier call's set is whole, not half old, when it is looked at."""
+    publication.settle(Path(folder))
 
 
 def refuse_strays(

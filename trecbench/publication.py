@@ -1,5 +1,6 @@
 """How an :class:`~trecbench.outputs.OutputSet` puts its files in place: folder locks,
-staging folders with a journal, and signals held off while files are renamed.
+staging folders, one journal for the whole set, and signals held off while files are
+renamed.
 
 For every folder an output set writes into:
 
@@ -12,17 +13,25 @@ For every folder an output set writes into:
    is written there under its own name (``new/NAME``), created with mode 0666 for the
    kernel to apply the umask: nothing reads or changes the process-wide umask;
 3. at the commit, a hard link to each target it replaces is kept (``old/NAME``, to undo a
-   failed rename) and a **journal** naming the files is written into every staging folder
-   (``journal``, by rename: it exists whole or not at all) — the commit point;
+   failed rename); every staging folder but the first one's gets a note (``set``) of
+   where the set's journal is, and then the first folder's staging folder gets the
+   **journal** (``journal``, by rename: it exists whole or not at all), which names every
+   folder of the set, its staging folder and its files — the one commit point of the
+   whole set, however many folders it spans;
 4. then every staged file is renamed over its target, with SIGINT, SIGTERM and SIGHUP held
    off (:func:`signals_held`): a signal that lands meanwhile takes effect once every file
    is in place and the staging folders are gone.
 
-A rename that fails puts back what the others replaced (journal removed first). A process
-killed outright (SIGKILL, power loss is not covered: nothing is fsynced) leaves a staging
-folder: the next output set locking that folder finishes it (:func:`recover`): a journal
-means the set was committed, and its files still staged are renamed into place; without
-one, nothing was replaced and the folder is removed.
+A rename that fails puts back what the others replaced (the journal removed first). A
+process killed outright (SIGKILL; power loss is not covered: nothing is fsynced) leaves
+staging folders: the next output set locking **any** folder of the set finishes the whole
+set (:func:`recover`), before the call looks at the folder's files: a staging folder whose
+set's journal exists (its own, or the one its ``set`` note points to, naming it) was
+committed, and the files still staged in every folder the journal names are renamed into
+place, each of those folders locked meanwhile, the staging folders removed, the journal's
+last; without a journal, nothing was replaced, and the staging folder is removed. Old or
+new, never a mix, across every folder of the set. Calls that look at a folder before
+writing into it (an earlier call's files, refused) finish it first (:func:`settle`).
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ except ImportError:  # not POSIX: no locks
 
 STAGE_PREFIX = ".trecbench-stage."
 JOURNAL = "journal"
+SET = "set"  # in every staging folder of a set but the first: where the set's journal is
 NEW, OLD = "new", "old"
 WAIT_HOLDING = 10.0  # seconds a set that holds another folder waits for one more
 HELD_OFF = tuple(
@@ -147,6 +157,7 @@ class Stage:
         self.path: Path | None = None
         self.names: list[str] = []
         self.published: list[tuple[str, Path | None]] = []
+        self.members: Sequence[Stage] = (self,)  # the set's stages, the journal's first
 
     def open(self, holding_others: bool) -> None:
         """Lock the folder, finish what killed processes left in it, make the staging
@@ -172,14 +183,28 @@ class Stage:
         return fd, path
 
     def prepare(self) -> None:
-        """Keep a hard link to every target to be replaced, then write the journal."""
+        """Keep a hard link to every target to be replaced; then, in the set's first
+        stage, write the journal naming every stage of the set (:attr:`members`) and
+        its files — the commit point — in every other one a note of where it is."""
         (self.path / OLD).mkdir()
         for name in self.names:
             with contextlib.suppress(FileNotFoundError, OSError):
                 os.link(self.folder / name, self.path / OLD / name, follow_symlinks=False)
-        temporary = self.path / f"{JOURNAL}.tmp"
-        temporary.write_text(json.dumps(self.names))
-        os.rename(temporary, self.path / JOURNAL)
+        first = self.members[0]
+        if first is self:
+            base = os.path.realpath(self.folder)
+            entries = [
+                [
+                    os.path.relpath(os.path.realpath(stage.folder), base),
+                    stage.path.name,
+                    stage.names,
+                ]
+                for stage in self.members
+            ]
+            _write_whole(self.path / JOURNAL, {"set": entries})
+        else:
+            where = os.path.relpath(os.path.realpath(first.path), os.path.realpath(self.folder))
+            _write_whole(self.path / SET, where)
 
     def rename(self) -> None:
         """Rename every staged file over its target."""
@@ -209,39 +234,157 @@ class Stage:
 
 
 def publish(stages: Sequence[Stage]) -> None:
-    """Commit staged files: every journal, then every rename; on a failure, undo them all
-    and raise. Call it with signals held off (:func:`signals_held`)."""
+    """Commit staged files: every stage prepared, the first one last (its journal, naming
+    them all, is the commit point), then every rename; on a failure, undo them all (the
+    journal removed first) and raise. Call it with signals held off (:func:`signals_held`)."""
+    stages = list(stages)
+    for stage in stages:
+        stage.members = stages
     try:
-        for stage in stages:
+        for stage in stages[1:]:
             stage.prepare()
+        stages[0].prepare()
         for stage in stages:
             stage.rename()
     except BaseException:
+        with contextlib.suppress(OSError, TypeError):
+            os.unlink(stages[0].path / JOURNAL)
         for stage in reversed(stages):
             stage.undo()
         raise
 
 
+def _write_whole(path: Path, value) -> None:
+    """Write ``value`` as JSON into ``path``, whole or not at all (written aside, renamed)."""
+    temporary = path.with_name(f"{path.name}.tmp")
+    temporary.write_text(json.dumps(value))
+    os.rename(temporary, path)
+
+
 def recover(folder: Path) -> None:
     """Finish what killed processes left in ``folder`` (which the caller has locked): a
-    staging folder with a journal is renamed into place (the set was committed), one
-    without is removed (nothing had been replaced)."""
+    staging folder whose set was committed (:func:`_committed_set`) finishes the whole set,
+    in every folder of it (:func:`_finish`); one whose set was not is removed (nothing had
+    been replaced)."""
     try:
-        entries = [e for e in os.scandir(folder) if e.name.startswith(STAGE_PREFIX)]
+        entries = [e.name for e in os.scandir(folder) if e.name.startswith(STAGE_PREFIX)]
     except OSError:
         return
-    for entry in entries:
-        if not _own_private_folder(entry) or not _staged_only(Path(entry.path)):
+    for name in entries:
+        stage = folder / name
+        if not _ours(stage):
             continue  # not ours to finish: another user's, or a folder of that name
-        stage = Path(entry.path)
-        try:
-            names = json.loads((stage / JOURNAL).read_text())
-        except (OSError, ValueError):
-            names = []  # no journal (or not whole): not committed
-        for name in names:
-            with contextlib.suppress(OSError):
-                os.replace(stage / NEW / name, folder / name)
+        members = _committed_set(folder, stage)
+        if members:
+            _finish(folder, members)
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def settle(folder: Path) -> None:
+    """Finish what killed processes left in ``folder`` now, the folder locked meanwhile
+    (waiting for a call writing there): for a call that looks at the folder's files before
+    it writes into it. A folder this thread holds was finished as it was locked; a missing
+    one has nothing to finish."""
+    if not os.path.isdir(folder):
+        return
+    with _held_guard:  # waiting without end while holding a folder could be for ever
+        holding = threading.get_ident() in _held.values()
+    lock = _lock_unless_held(Path(folder), holding_others=holding)
+    if lock is None:
+        return
+    try:
+        if lock.locked:
+            recover(Path(folder))
+    finally:
+        lock.release()
+
+
+Member = tuple[Path, Path, list[str]]  # a folder of a set, its staging folder, its files
+
+
+def _committed_set(folder: Path, stage: Path) -> list[Member]:
+    """The set ``stage`` (in ``folder``) belongs to, as its journal names it, the
+    journal's stage first; empty when not committed: no journal (none written yet, or
+    the set was finished and its journal's stage removed), or one not naming ``stage``."""
+    first = stage
+    try:
+        if os.path.lexists(stage / SET):
+            where = json.loads((stage / SET).read_text())
+            first = Path(os.path.normpath(Path(os.path.realpath(folder)) / where))
+            if not first.name.startswith(STAGE_PREFIX) or not _ours(first):
+                return []
+        journal = json.loads((first / JOURNAL).read_text())
+        if isinstance(journal, list):  # one folder's, as trecbench wrote it before sets
+            journal = {"set": [[".", first.name, journal]]}
+        base = Path(os.path.realpath(first.parent))  # the journal's paths are from there
+        members = [
+            (Path(os.path.normpath(base / where)), Path(os.path.normpath(base / where)) / name,
+             [str(file) for file in files])
+            for where, name, files in journal["set"]
+        ]  # fmt: skip
+    except (OSError, ValueError, TypeError, KeyError):
+        return []
+    if not any(_same(staged, stage) for _, staged, _ in members):
+        return []
+    for _, staged, files in members:
+        if not staged.name.startswith(STAGE_PREFIX) or any(
+            os.sep in name or name in ("", ".", "..") for name in files
+        ):
+            return []
+    return members
+
+
+def _finish(folder: Path, members: Sequence[Member]) -> None:
+    """Rename the files still staged in every folder of a committed set into place, each
+    folder but ``folder`` (which the caller holds) locked meanwhile; then remove the
+    staging folders, the journal's (the first) last: a kill meanwhile leaves it, to be
+    finished again."""
+    locks: list[FolderLock] = []
+    try:
+        for target, staged, _ in members:
+            if os.path.lexists(staged) and not _same(target, folder):
+                lock = _lock_unless_held(target, holding_others=True)
+                if lock is not None:
+                    locks.append(lock)
+        for target, staged, files in members:
+            if not _ours(staged):
+                continue  # finished already, or not ours
+            for name in files:
+                with contextlib.suppress(OSError):  # renamed already
+                    os.replace(staged / NEW / name, target / name)
+        for _, staged, _ in [*members[1:], members[0]]:
+            if _ours(staged):
+                shutil.rmtree(staged, ignore_errors=True)
+    finally:
+        for lock in locks:
+            lock.release()
+
+
+def _lock_unless_held(folder: Path, holding_others: bool) -> FolderLock | None:
+    """``folder``'s lock, taken (see :meth:`FolderLock.acquire`); None if this thread holds
+    it already, or it cannot be opened."""
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return None
+    with _held_guard:
+        if _held.get((info.st_dev, info.st_ino)) == threading.get_ident():
+            return None
+    lock = FolderLock(folder)
+    lock.acquire(holding_others)
+    return lock
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _ours(stage: Path) -> bool:
+    """A staging folder of this user's, holding only what one holds."""
+    return _own_private_folder(stage) and _staged_only(stage)
 
 
 def _staged_only(stage: Path) -> bool:
@@ -249,17 +392,17 @@ def _staged_only(stage: Path) -> bool:
     journal): a folder that merely has the name (a user's, with files of theirs) is never
     removed."""
     try:
-        return set(os.listdir(stage)) <= {NEW, OLD, JOURNAL, f"{JOURNAL}.tmp"}
+        return set(os.listdir(stage)) <= {NEW, OLD, JOURNAL, f"{JOURNAL}.tmp", SET, f"{SET}.tmp"}
     except OSError:
         return False
 
 
-def _own_private_folder(entry: os.DirEntry) -> bool:
+def _own_private_folder(path: Path) -> bool:
     """A folder (not a link to one) of this user that no one else may write into, as
     ``mkdtemp`` makes them: in a shared folder, a staging folder planted by another user
     must not get its files renamed over this user's."""
     try:
-        info = entry.stat(follow_symlinks=False)
+        info = os.lstat(path)
     except OSError:
         return False
     owner = getattr(os, "geteuid", lambda: info.st_uid)()
