@@ -16,6 +16,7 @@ import pytest
 from conftest import ROOT
 
 from trecbench import outputs, publication
+from trecbench.cli import run as run_cli
 
 FOLDERS = (".", "reports", "runs")  # as `benchmark -o out` writes them
 FILES = {".": ["BenchmarkReport.json", "ExperimentManifest.json"], "reports": ["a.json", "b.json"]}
@@ -42,6 +43,7 @@ _KILLED_AT_STEP = (
     """
 import hashlib, json, os, sys
 from trecbench import outputs, publication
+from trecbench.cli import run as run_cli
 out, generation, step, files = sys.argv[1], "new", int(sys.argv[2]), json.loads(sys.argv[3])
 count = [0]
 def counted(call):
@@ -119,3 +121,26 @@ def test_a_set_over_three_folders_killed_at_any_step_is_old_or_new_everywhere(tm
     for folder in FOLDERS:
         outputs.write_file(out / folder / "other", "x")
     assert not list(out.rglob(f"{publication.STAGE_PREFIX}*"))
+
+
+def test_a_rerun_refused_for_an_earlier_call_s_files_finishes_the_set_first(tmp_path, capsys):
+    """`benchmark -o out` killed between two folders' renames (the top folder new,
+    reports/ old), then a `benchmark -o out` refused for the earlier call's files: the
+    check finishes the set before it looks (it used to look at the mix, refuse it, and
+    leave it mixed)."""
+    out = tmp_path / "out"
+    _commit(out, "old")
+    for step in range(1, 100):  # the first step leaving the top folder new, reports/ old
+        assert _commit(out, "new", step) == 137
+        top = (out / "BenchmarkReport.json").read_text()
+        if top.startswith("new") and (out / "reports/a.json").read_text().startswith("old"):
+            break
+        _commit(out, "old")
+    demo = ROOT / "data" / "hpo-rtask"
+    config = tmp_path / "one.toml"
+    config.write_text(
+        f'qrels = "{demo / "hpo-rtask.qrels"}"\n[modes.lexical]\nrun = "{demo / "lexical.run"}"\n'
+    )
+    assert run_cli(["benchmark", str(config), "-o", str(out), "--quiet"]) == 2
+    assert "would stay beside" in capsys.readouterr().err
+    assert _generations(out) == {"new"}

@@ -313,6 +313,7 @@ def check_outputs(config: BenchmarkSettings, outdir: str | os.PathLike | None = 
     files += [out / REPORT_FILE, out / MARKDOWN_FILE, out / HTML_FILE, out / MANIFEST_FILE]
     for path in files:
         outputs.check_target(path, config.inputs)
+    outputs.settle(out)  # a set a killed call left half in place, finished before it is looked at
     outputs.refuse_strays(out, folder_files(out), files, config.inputs, "this benchmark's")
 
 

@@ -57,6 +57,7 @@ def check_outputs(
     # other calls' files in the folder; those this call may yet write are known exactly
     # once the comparison is made (check_folder): the curve, strata's plots
     maybe = _unnamed_plots(out, group_by) if plots else []
+    outputs.settle(out)  # a set a killed call left half in place, finished before it is looked at
     outputs.refuse_strays(
         out, compare_folder_files(out), files + maybe, inputs, "this comparison's"
     )
@@ -80,6 +81,7 @@ def check_folder(
     files = output_paths(comparison, out, plots=plots, manifest=manifest, html=html)
     check_plots(path for path, kind in files.items() if kind == "plot")
     inputs = [record["path"] for record in comparison.inputs or []]
+    outputs.settle(out)
     outputs.refuse_strays(out, compare_folder_files(out), list(files), inputs, "this comparison's")
 
 
