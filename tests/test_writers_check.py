@@ -157,6 +157,31 @@ def test_ranks_are_written_as_given_when_they_are_ranks(tmp_path):
         assert " ".join(line.split("\t")[3] for line in lines) == written
 
 
+PYTERRIER = RUN.drop(columns="tag")  # PyTerrier's qid, docno, score, rank: no tag
+
+
+@pytest.mark.parametrize("tagged", [True, False], ids=["tag", "PyTerrier, no tag"])
+def test_a_rank_column_is_written_as_given_with_or_without_a_tag(tmp_path, tagged):
+    # reviewer 436: without a tag column the ranks were replaced by 1..n (rows re-sorted)
+    # and 1.7 or -5 written silently; a rank column given is written as given and checked
+    # the same way, the tag defaulting to "run"
+    frame, tag = (RUN, "t") if tagged else (PYTERRIER, "run")
+    out = tmp_path / "out.run"
+    for ranks, written in (([0, 1], "0 1"), ([5, 9], "5 9")):
+        trecbench.write_run(frame.assign(score=[0.1, 0.5], rank=ranks), out)
+        rows = [line.split("\t") for line in out.read_text().splitlines()]
+        assert [row[2] for row in rows] == ["d", "e"]  # the rows' order, not the scores'
+        assert " ".join(row[3] for row in rows) == written
+        assert {row[5] for row in rows} == {tag}
+    out.unlink()
+    for ranks, shown in (([1.7, 2.0], "1.7"), ([-5, 1], "-5")):
+        with pytest.raises(InputError) as refused:
+            trecbench.write_run(frame.assign(rank=ranks), out)
+        message = f"run DataFrame: row 0: rank {shown} is not a non-negative integer"
+        assert str(refused.value) == message
+        assert not list(tmp_path.iterdir())
+
+
 def test_a_table_made_with_a_missing_value_is_refused_not_dropped():
     # a line holding a null field was joined into a null line: zero bytes, the row gone
     from trecbench.files import run_bytes

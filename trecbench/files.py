@@ -204,9 +204,9 @@ def run_table(run) -> pa.Table:
     """``run`` as the table written (:data:`RUN_COLUMNS`), read and checked as every reader
     and :func:`trecbench.evaluate` read it (:func:`trecbench.inputs.load_run`: ids, scores,
     tags; a document listed twice in a topic, R7), each refused in the same one line: a
-    DataFrame with those columns in the order given, its ranks as given (non-negative
-    integers, R10), any other run (any input kind) in trec_eval's order with ranks 1..n
-    (:func:`trecbench.inputs.rank_run`)."""
+    DataFrame with a rank column in the order given, its ranks as given (non-negative
+    integers, R10; with or without a tag column), any other run (any input kind) in
+    trec_eval's order with ranks 1..n (:func:`trecbench.inputs.rank_run`)."""
     loaded = load_run(run)
     _refuse_listed_twice(loaded, run)
     if _written_as_given(run):
@@ -217,10 +217,13 @@ def run_table(run) -> pa.Table:
 
 
 def _written_as_given(run) -> bool:
-    """Whether ``run`` is a DataFrame with every column written: its rows and ranks are."""
+    """Whether ``run`` is a DataFrame with a rank column (and qid, docno, score): its rows
+    and ranks are written as given, checked alike with or without a tag column (a
+    PyTerrier frame has none: its tag defaults as every reader's does), never replaced by
+    1..n."""
     pandas = sys.modules.get("pandas")  # a DataFrame means pandas is imported
     columns = set(map(str, run.columns)) if pandas and isinstance(run, pandas.DataFrame) else ()
-    return set(RUN_COLUMNS) <= set(columns)
+    return set(RUN_COLUMNS) - {"tag"} <= set(columns)
 
 
 def _given_ranks(frame, origin: str) -> pa.Array:
@@ -286,8 +289,9 @@ def _parquet_bytes(table: pa.Table, columns: dict[str, pa.DataType]) -> bytes:
 def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
     """Write a run to ``path`` (atomic; never over an input, see :mod:`trecbench.outputs`).
 
-    ``run``: a DataFrame with qid, docno, rank, score, tag (rows written in the order
-    given), or any run :func:`trecbench.inputs.load_run` reads (written in trec_eval's
+    ``run``: a DataFrame with qid, docno, score and rank (rows and ranks written as
+    given, ranks non-negative integers, R10; tag, when it has none, ``run`` as every
+    reader's default), or any run :func:`trecbench.inputs.load_run` reads (written in trec_eval's
     order, ranks 1..n); read and checked as :func:`trecbench.evaluate` reads it
     (:func:`run_table`): what it refuses is refused here, in the same one line. A name
     ending in ``.parquet`` gets Parquet (columns qid, docno, rank, score, tag; ids as
