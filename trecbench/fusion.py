@@ -68,6 +68,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, fused_ties, input_warnings, ranking
+from .callers import outside_trecbench
 from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
 from .inputs import split_runs
 from .inputs.streams import steps
@@ -464,19 +465,18 @@ def fuse_tables(
     progress: Progress | None = None,
     searched: bool = False,
 ) -> pa.Table:
-    """:func:`fuse` on runs already ranked by :func:`ranked_table`; returns a pyarrow table
-    ``qid, docno, rank, score, tag`` in trec_eval's order. ``progress(label, done,
-    total)``: the steps of fusing (``fusing``: the runs' values, their documents matched,
-    combined, ranked). Each kind of :func:`fused_and_ties`' ties is warned of in one
-    :class:`~trecbench.errors.ParameterDomainWarning`: wherever the ranking written puts
-    a smaller fused score above a larger one (by more than rounding) as they tie at
-    float32. ``searched``: as :func:`fused_and_ties` takes it."""
+    """:func:`fuse` on runs already ranked by :func:`ranked_table`: a pyarrow table ``qid,
+    docno, rank, score, tag`` in trec_eval's order. ``progress(label, done, total)``: the
+    steps (``fusing``: the runs' values, their documents matched, combined, ranked). Each
+    kind of :func:`fused_and_ties`' ties is warned of in one ParameterDomainWarning (at the
+    caller outside trecbench): wherever the ranking written puts a smaller fused score
+    above a larger one (beyond rounding) as they tie at float32; ``searched``: as there."""
     fused, ties = fused_and_ties(
         runs, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag,
         progress=progress, searched=searched,
     )  # fmt: skip
     for message in ties.values():
-        warnings.warn(ParameterDomainWarning(message), stacklevel=2)
+        warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
     return fused
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import arrow, input_warnings, outputs
+from ..callers import outside_trecbench
 from ..errors import ParameterDomainWarning, UsageError
 from ..inputs.streams import steps
 from .checks import (
@@ -134,7 +135,7 @@ def _fuse_modes(
                 raise UsageError(f"{config.path}: modes.{mode.name}: {error}") from None
             for message in ties.values():  # which of several fused modes ties: its own name
                 said = f"{config.path}: modes.{mode.name}: {message}"
-                warnings.warn(ParameterDomainWarning(said), stacklevel=2)
+                warnings.warn(ParameterDomainWarning(said), stacklevel=outside_trecbench())
             pending.remove(mode)
     return ranked
 

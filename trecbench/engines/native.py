@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..callers import outside_trecbench
 from ..errors import TrecbenchError, TrecEvalUndefinedWarning
 from ..measures import (
     FLOAT_CUTOFFS,
@@ -306,7 +307,8 @@ class Evaluator:
                     detail = counts.debug if index == 0 else "Returned Cached Form_prefs\n"
                     result.traces[label][t] = start + detail
         for label, found in undefined.items():
-            warnings.warn(TrecEvalUndefinedWarning(_undefined_text(label, found)), stacklevel=2)
+            warning = TrecEvalUndefinedWarning(_undefined_text(label, found))
+            warnings.warn(warning, stacklevel=outside_trecbench())
         return result
 
 

@@ -9,6 +9,7 @@ import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..callers import outside_trecbench
 from ..engines import LOCAL, META, NATIVE, assign, engine_module
 from ..engines.native import RECALL_CUTOFFS, TRACED, labels_of
 from ..engines.native import supports as native_supports
@@ -142,7 +143,7 @@ def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Mea
     _check_collection_size(ordered, settings.num_docs)
     engines = _engines(ordered, settings)
     if any(m.family == "rbp" and engines[m] == NATIVE for m in ordered):
-        warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=2)
+        warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=outside_trecbench())
     return requested, ordered, engines
 
 

@@ -137,7 +137,7 @@ def _say_empty_topics(run: Mapping, name: str, plan: _Plan) -> None:
             f"({first_few(empty)}): left out, as trec_eval has no such topic, where "
             "pytrec_eval scores them 0 (complete=True, trec_eval -c, counts them as 0)",
             InputWarning,
-            stacklevel=5,
+            stacklevel=outside_trecbench(),
         )
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import arrow, ranking, tiebounds
+from ..callers import outside_trecbench
 from ..engines import META, NATIVE, PROVIDERS, PYTREC_EVAL
 from ..errors import TrecbenchError
 from ..measures import STRING, Measure
@@ -222,7 +223,8 @@ def _convert_to_zscores(values: dict[str, np.ndarray], qids, table, columns) -> 
         for label, z in zip(labels, converted, strict=True):
             values[label][t] = z
     if overflows:
-        warnings.warn(zscores_module.overflow_warning(table, overflows), stacklevel=2)
+        warning = zscores_module.overflow_warning(table, overflows)
+        warnings.warn(warning, stacklevel=outside_trecbench())
 
 
 # ---------------------------------------------------------------------------------------

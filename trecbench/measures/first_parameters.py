@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..callers import outside_trecbench
 from ..errors import FirstParametersWarning, TrecbenchError
 from .labels import value_names
 from .names import Measure, minus_m, parse_measure
@@ -39,7 +40,7 @@ def first_parameters(measures: list[Measure]) -> list[Measure]:
             lost = None if measure.params is None else _lost_cutoffs(measure, kept)
             if lost != set() and measure.params is not None:
                 said = _left_out(measure, kept, lost)
-                warnings.warn(FirstParametersWarning(said), stacklevel=2)
+                warnings.warn(FirstParametersWarning(said), stacklevel=outside_trecbench())
             measure = kept
         result.setdefault(measure)
     return list(result)

@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..callers import outside_trecbench
 from ..errors import (
     ParameterDomainWarning,
     Setting,
@@ -446,7 +447,7 @@ def _check_domains(measure: Measure) -> None:
         refuse(problems[0], text)
     for problem in problems:
         message = f"measure '{shortened(text)}': {problem}; computed as trec_eval computes it"
-        warnings.warn(ParameterDomainWarning(message), stacklevel=4)
+        warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
 
 
 def parse_measures(

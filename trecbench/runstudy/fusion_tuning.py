@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import input_warnings
+from ..callers import outside_trecbench
 from ..errors import ParameterDomainWarning, UsageError
 from ..plurals import first_few
 
@@ -332,7 +333,7 @@ def _fused_candidates(
                 f"({first_few(labels, 3)}) fuse scores that tie at float32 against their "
                 f"order; the first, {labels[0]}: {first}"
             ),
-            stacklevel=4,
+            stacklevel=outside_trecbench(),
         )
     return fused
 
