@@ -406,17 +406,59 @@ def test_a_measure_without_a_value_per_topic_is_warned_of_in_the_per_topic_views
     # gives its log per topic), and to_dict() of two runs was {} rather than a dict per run
     from trecbench.errors import PerTopicWarning
 
-    measures = ["runid", "gm_map", "P_5"]  # runid is not named: aggregates has it not
+    measures = ["runid", "gm_map", "P_5"]  # runid is named in a warning of its own
     evaluation = trecbench.evaluate(QRELS, [RUN, RUN], measures, names=["a", "b"])
     said = r"^gm_map: no value per topic \(a summary over topics, .*\): not in to_dict\(\)"
-    with pytest.warns(PerTopicWarning, match=said):
+    with pytest.warns(PerTopicWarning) as caught:
         shaped = evaluation.to_dict()
+    assert re.match(said, str(caught[0].message)) and "runid" in str(caught[1].message)
     assert list(shaped) == ["a", "b"] and all("gm_map" not in v for v in shaped["a"].values())
     with pytest.warns(PerTopicWarning, match=r"not in to_frame\(per_query=True\)"):
         assert "gm_map" not in evaluation.to_frame(per_query=True).columns
     alone = trecbench.evaluate(QRELS, [RUN, RUN], ["gm_map"], names=["a", "b"])
     with pytest.warns(PerTopicWarning):
         assert alone.to_dict() == {"a": {}, "b": {}}
+
+
+def test_runid_and_relstring_asked_are_in_a_view_or_named_saying_where_they_are():
+    # reviewer 436: runid and relstring asked beside map vanished from to_frame() (map only)
+    # and runid from to_dict() without a word; each view holds numbers, and names what it
+    # leaves out: runid is the run's tag (runs[i].runid), relstring text (in to_dict())
+    import warnings
+
+    from trecbench.errors import PerTopicWarning
+
+    evaluation = trecbench.evaluate(
+        {"q": {"d": 1}}, {"q": {"d": 1.0}}, ["runid", "relstring", "map"]
+    )
+    runid = (
+        "runid: the run's tag (text, not a number): not in {}; each run's runid has it "
+        "(result.runs[0].runid)"
+    )
+    relstring = "relstring: text per topic, not a number: not in {}; to_dict() has it"
+    views = {
+        "to_frame()": (evaluation.to_frame, [runid, relstring]),
+        "to_frame(per_query=True)": (
+            lambda: evaluation.to_frame(per_query=True),
+            [runid, relstring],
+        ),
+        "to_long()": (evaluation.to_long, [runid, relstring]),
+        "to_dict()": (evaluation.to_dict, [runid]),
+    }
+    for view, (call, expected) in views.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            shown = call()
+        assert [str(w.message) for w in caught] == [text.format(view) for text in expected]
+        assert {w.category for w in caught} == {PerTopicWarning}
+        assert "runid" not in str(shown)  # left out, as said
+    assert evaluation.runs[0].runid == "run"  # the tag a dict run is written with
+    with pytest.warns(PerTopicWarning):
+        assert evaluation.to_dict() == {"q": {"map": 1.0, "relstring": "1"}}
+        assert list(evaluation.to_frame().columns) == ["map"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        evaluation._repr_html_()  # a notebook's display warns of nothing
 
 
 def test_measures_of_another_type_are_refused_naming_them():

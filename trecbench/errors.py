@@ -334,8 +334,10 @@ class InputWarning(UserWarning):
 
 
 class PerTopicWarning(UserWarning):
-    """A measure asked of a per-topic view that has no value per topic (``gm_map``,
-    ``num_q``: summaries over topics, as trec_eval -q prints them only under ``all``)."""
+    """A measure asked that a view of the result leaves out, named with where it is: one
+    with no value per topic (``gm_map``, ``num_q``: summaries over topics, as trec_eval -q
+    prints them only under ``all``) from a per-topic view; ``runid`` (the run's tag, each
+    run's ``runid``) from every view; ``relstring`` (text) from the frames of numbers."""
 
 
 class ProviderWarning(UserWarning):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import tiebounds
+from ..callers import outside_trecbench
 from ..errors import PerTopicWarning, UsageError
 from ..escaping import ShownWarning
 from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure, trec_label
@@ -434,6 +435,7 @@ class Evaluation:
         asked by two spellings has a row under each, with one value."""
         import pandas as pd
 
+        self._say_left_out(f"to_long({'per_query=True' if per_query else ''})", per_query)
         long = (self.per_query if per_query else self.aggregates).rename(
             columns={"measure": "canonical"}
         )
@@ -452,9 +454,15 @@ class Evaluation:
         """A wide DataFrame, one column per measure in printing order, named as asked
         (``labels="display"``: display names, ``"trec"``: trec_eval's; a measure asked by
         two spellings has a column under each): one row per run with the aggregates, or
-        with ``per_query`` one row per ``(run, qid)``."""
-        if per_query:
-            self._say_summaries("to_frame(per_query=True)")
+        with ``per_query`` one row per ``(run, qid)``. Numbers only: runid, relstring (and
+        with ``per_query`` gm_map, num_q) asked are named in a PerTopicWarning saying
+        where they are."""
+        self._say_left_out(f"to_frame({'per_query=True' if per_query else ''})", per_query)
+        return self._wide(per_query, labels)
+
+    def _wide(self, per_query: bool, labels: str):
+        """:meth:`to_frame`'s frame, without its warnings (a notebook's display of the
+        result warns of nothing)."""
         long = self.per_query if per_query else self.aggregates
         index = ["run", "qid"] if per_query else ["run"]
         wide = long.pivot(index=index, columns="measure", values="value")
@@ -470,8 +478,9 @@ class Evaluation:
         """Per-topic values in pytrec_eval's shape: ``{qid: {measure: value}}`` for one
         run, ``{run: {qid: {measure: value}}}`` for several; measures named as asked (each
         spelling asked, or ``labels="display"`` / ``"trec"``). ``relstring`` is there too,
-        its string per topic (:attr:`per_query` and :meth:`to_frame` hold numbers only)."""
-        self._say_summaries("to_dict()")
+        its string per topic (:attr:`per_query` and :meth:`to_frame` hold numbers only);
+        runid, gm_map and num_q asked are named in a PerTopicWarning saying where they are."""
+        self._say_left_out("to_dict()", per_topic=True)
         names = {column.display: column.names(labels) for column in self.columns}
         shaped: dict[str, dict] = {run.name: {} for run in self.runs}
         for run, qid, measure, value in self.per_query.itertuples(index=False):
@@ -491,20 +500,35 @@ class Evaluation:
                 topics[qid] = {name: values[name] for name in order if name in values}
         return next(iter(shaped.values()), {}) if len(self.runs) == 1 else shaped
 
-    def _say_summaries(self, view: str) -> None:
-        """Warn that the asked measures without a value per topic are not in ``view``
-        (pytrec_eval has one for gm_map, its log; trec_eval -q prints none)."""
-        summaries = [
-            c.display for c in self.columns if not c.per_query and c.summary not in (STRING, RUNID)
-        ]
-        if summaries:
-            warnings.warn(
-                f"{', '.join(dict.fromkeys(summaries))}: no value per topic (a summary over "
-                f"topics, as trec_eval -q prints it under 'all'): not in {view}; "
-                "aggregates has it",
-                PerTopicWarning,
-                stacklevel=3,
-            )
+    def _say_left_out(self, view: str, per_topic: bool) -> None:
+        """Warn of each asked measure ``view`` leaves out, saying where it is: a summary
+        over topics (gm_map, num_q: pytrec_eval has one for gm_map, its log; trec_eval -q
+        prints none) from a ``per_topic`` view, in aggregates; runid, the run's tag, from
+        every view, in each run's :attr:`RunResult.runid`; relstring, text, from the
+        frames of numbers, in to_dict()."""
+        asked = {kind: [] for kind in ("summary", RUNID, STRING)}
+        for column in self.columns:
+            if column.summary in (RUNID, STRING):
+                asked[column.summary].append(column.display)
+            elif per_topic and not column.per_query:
+                asked["summary"].append(column.display)
+        said = {
+            "summary": "no value per topic (a summary over topics, as trec_eval -q prints "
+            "it under 'all'): not in {view}; aggregates has it",
+            RUNID: "the run's tag (text, not a number): not in {view}; each run's runid "
+            "has it (result.runs[0].runid)",
+            STRING: "text per topic, not a number: not in {view}; to_dict() has it",
+        }
+        if view == "to_dict()":
+            del asked[STRING]  # its string per topic is there
+        for kind, names in asked.items():
+            if names:
+                text = said[kind].format(view=view)
+                warnings.warn(
+                    f"{', '.join(dict.fromkeys(names))}: {text}",
+                    PerTopicWarning,
+                    stacklevel=outside_trecbench(),
+                )
 
     def _describe(self) -> str:
         runs = few_reprs([run.name for run in self.runs])
@@ -520,9 +544,8 @@ class Evaluation:
         """The aggregates as an HTML table, for notebooks."""
         from html import escape
 
-        return f"<p><code>{escape(self._describe())}</code></p>" + self.to_frame().to_html(
-            float_format=lambda value: f"{value:.4f}"
-        )
+        table = self._wide(False, "asked").to_html(float_format=lambda value: f"{value:.4f}")
+        return f"<p><code>{escape(self._describe())}</code></p>" + table
 
     @property
     def input_paths(self) -> list[tuple[str, str]]:
