@@ -106,7 +106,10 @@ def schema_refusal(
     unknown = _unknown_key(error)
     if unknown is not None:
         return unknown
-    return tuple(error.absolute_path), schema_message(error)
+    path = tuple(error.absolute_path)
+    if "propertyNames" in error.absolute_schema_path:  # a key's name refused: at that key
+        path = (*path, error.instance)
+    return path, schema_message(error)
 
 
 def _unknown_key(error: Any) -> tuple[tuple[str | int, ...], str] | None:
