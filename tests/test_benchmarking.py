@@ -525,9 +525,9 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
         ("[statistics]\nseed = -1\n", "statistics: seed must be a non-negative integer"),
         ('measures = ["Foo@3"]\n', "measures: illegal measure 'Foo@3'"),
         ('[modes.h]\nfuse = ["lexical", "vector"]\nweights = [1]\n',
-         r"modes.h: 1 weight\(s\) for 2 run\(s\)"),
+         r"modes.h.weights: 1 weight\(s\) for 2 run\(s\)"),
         ('[modes.h]\nfuse = ["lexical", "vector"]\nnorm = "z-score"\n',
-         "modes.h: rrf fuses ranks"),
+         "modes.h.norm: rrf fuses ranks"),
         ('[targets.measures."ndcg_cut.10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n'
          '[targets.measures.ndcg_cut_10]\nbaseline = [0.5, 0.6]\ngood = 0.7\n',
          "targets.measures.ndcg_cut_10: ndcg_cut.10 and ndcg_cut_10 are both nDCG@10's "
@@ -720,7 +720,7 @@ def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_p
 @pytest.mark.parametrize(
     "mode, measures, message",
     [
-        ('method = "combsum"\nk = 10\n', "", r"modes\.h: k: combsum has no k"),
+        ('method = "combsum"\nk = 10\n', "", r"modes\.h\.k: combsum has no k"),
         ("", 'measures = ["map", "gm_map"]\n', r"measures: gm_map: no value per topic"),
         (
             "",

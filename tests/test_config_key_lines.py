@@ -46,3 +46,37 @@ PATTERN = "does not match '^[A-Za-z0-9_.-]{1,25}$'"
 )
 def test_a_bad_mode_name_is_cited_at_its_own_table(tmp_path, text, name, expected):
     assert _refusal(tmp_path, text, name) == expected
+
+
+FUSED = TOML_HEAD + '[modes.h]\nfuse = ["a", "b"]\n'
+FUSED_YAML = YAML_HEAD + "  h:\n    fuse: [a, b]\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        (
+            FUSED + 'method = "combsum"\nweights = [0, 0]\n',
+            "c.toml",
+            "c.toml:9: modes.h.weights: the weights are all 0: every fused score would be 0",
+        ),
+        (
+            FUSED + 'norm = "z-score"\n',
+            "c.toml",
+            "c.toml:8: modes.h.norm: rrf fuses ranks: a score normalisation (z-score) does "
+            "not apply",
+        ),
+        (
+            FUSED + "weights = [1, 2, 3]\nk = 1\n",
+            "c.toml",
+            "c.toml:8: modes.h.weights: 3 weight(s) for 2 run(s): give one per run",
+        ),
+        (
+            FUSED_YAML + "    method: combsum\n    k: 60\n",
+            "c.yaml",
+            "c.yaml:8: modes.h.k: combsum has no k (it is RRF's constant)",
+        ),
+    ],
+)
+def test_a_fusion_setting_is_cited_at_its_own_line(tmp_path, text, name, expected):
+    assert _refusal(tmp_path, text, name) == expected

@@ -71,7 +71,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         description=document.get("description"),
         qrels=resolve(document["qrels"], "qrels"),
         modes=[
-            _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, source)
+            _checked_fusion(_mode(name, spec, resolve, max_depth), spec, source)
             for name, spec in document["modes"].items()
         ],
         measures=measures,
@@ -235,23 +235,42 @@ def _unused_setting(source: ConfigText, keys: tuple, kind: str, example: str, be
     )
 
 
-def _checked_fusion(mode: Mode, k_given: bool, source: ConfigText) -> Mode:
-    """``mode``, whose fusion settings (if it fuses) are refused naming the file and the
-    mode before any run is read; a ``k`` given to a method without one (as ``fuse``'s
-    ``--k``: it would be left out without a word)."""
-    if mode.fuse is not None:
-        from ..fusion import checked_settings, method_name
+def _checked_fusion(mode: Mode, spec: Mapping[str, Any], source: ConfigText) -> Mode:
+    """``mode``, whose fusion settings (if it fuses) are refused before any run is read,
+    each at its own key and line (``modes.h.weights``, not the mode's table); a ``k``
+    given to a method without one (as ``fuse``'s ``--k``: it would be left out without a
+    word). A depth not written is ``validation.max_depth``'s."""
+    if mode.fuse is None:
+        return mode
+    from ..fusion import (
+        check_depth,
+        check_number,
+        check_run_tag,
+        checked_settings,
+        method_name,
+        norm_name,
+    )
 
+    def check(keys: tuple, test):
         try:
-            method = method_name(mode.method)
-            if k_given and method != "rrf":
-                raise UsageError(f"k: {method} has no k (it is RRF's constant)")
-            checked_settings(
-                mode.method, mode.norm, mode.k, mode.weights, len(mode.fuse), mode.depth,
-                mode.run_tag,
-            )  # fmt: skip
+            return test()
         except UsageError as error:
-            raise _setting_error(source, ("modes", mode.name), str(error)) from None
+            raise _setting_error(source, keys, str(error)) from None
+
+    def key(name: str) -> tuple:
+        return ("modes", mode.name, name)
+
+    method = check(key("method"), lambda: method_name(mode.method))
+    if "k" in spec and method != "rrf":
+        raise _setting_error(source, key("k"), f"{method} has no k (it is RRF's constant)")
+    check(key("norm"), lambda: norm_name(mode.norm, method))
+    check(key("k"), lambda: check_number("k", mode.k, 0))
+    depth = key("depth") if "depth" in spec else ("validation", "max_depth")
+    check(depth, lambda: check_depth(mode.depth))
+    check(key("tag"), lambda: check_run_tag(mode.run_tag))
+    weights = (mode.method, mode.norm, mode.k, mode.weights, len(mode.fuse), mode.depth)
+    # the others checked above, what fuse still refuses is the weights
+    check(key("weights"), lambda: checked_settings(*weights, mode.run_tag))
     return mode
 
 
