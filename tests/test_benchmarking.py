@@ -522,7 +522,7 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
          "targets.measures.nDCG@10: the levels are not in order"),
         ('[statistics]\ntest = "tukey"\ncorrection = "holm"\nsamples = 1000\n',
          "statistics.correction: test tukey is family-wise"),
-        ("[statistics]\nseed = -1\n", "statistics: seed must be a non-negative integer"),
+        ("[statistics]\nseed = -1\n", "statistics.seed: -1 is less than the minimum of 0"),
         ('measures = ["Foo@3"]\n', "measures: illegal measure 'Foo@3'"),
         ('[modes.h]\nfuse = ["lexical", "vector"]\nweights = [1]\n',
          r"modes.h.weights: 1 weight\(s\) for 2 run\(s\)"),

@@ -80,3 +80,39 @@ FUSED_YAML = YAML_HEAD + "  h:\n    fuse: [a, b]\n"
 )
 def test_a_fusion_setting_is_cited_at_its_own_line(tmp_path, text, name, expected):
     assert _refusal(tmp_path, text, name) == expected
+
+
+TOO_FEW = (
+    "resamples are too few for a {} percentile interval (alpha = {}): each tail of alpha/2 "
+    "must hold a resample, so it needs 2/alpha = {} or more"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        (
+            TOML_HEAD + "[statistics]\nsamples = 10\n",
+            "c.toml",
+            "c.toml:7: statistics.samples: 10 " + TOO_FEW.format("95%", "0.05", "40"),
+        ),
+        (  # the default samples: the confidence needing more is the key refused
+            YAML_HEAD + "statistics:\n  test: t\n  confidence: 0.9999\n",
+            "c.yaml",
+            "c.yaml:7: statistics.confidence: 10,000 "
+            + TOO_FEW.format("99.99%", "0.0001", "20,000"),
+        ),
+        (
+            "qrels: q\nstatistics: {seed: -1}\nmodes: {a: {run: a.run}}\n",
+            "c.yaml",
+            "c.yaml:2: statistics.seed: -1 is less than the minimum of 0",
+        ),
+        (
+            TOML_HEAD + "[statistics]\ntest = 't'\nseed = -1\n",
+            "c.toml",
+            "c.toml:8: statistics.seed: -1 is less than the minimum of 0",
+        ),
+    ],
+)
+def test_a_statistics_setting_is_cited_at_its_own_line(tmp_path, text, name, expected):
+    assert _refusal(tmp_path, text, name) == expected

@@ -120,10 +120,10 @@ def test_a_benchmark_configuration_with_too_few_is_refused_naming_the_file(tmp_p
     config.write_text(text.replace("samples = 10000", "samples = 40"))
     assert load_benchmark_config(config).statistics.samples == 40
     config.write_text(text.replace("samples = 10000", "samples = 39"))
-    line = text.split("\n").index("[statistics]") + 1
+    line = text.split("\n").index("samples = 10000") + 1  # the key's line, not its table's
     with pytest.raises(
         TooFewSamplesError,
-        match=f"^{config}:{line}: statistics: 39 resamples",
+        match=f"^{config}:{line}: statistics.samples: 39 resamples",
     ):
         load_benchmark_config(config)
 

@@ -82,7 +82,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         max_depth=max_depth,
         preset=preset,
         targets=_targets(preset, targets.get("measures", {}), parsed, source),
-        statistics=_statistics(statistics, source),
+        statistics=_statistics(statistics, document.get("statistics", {}), source),
         baseline=baseline,
         strata=resolve(strata.get("sidecar"), "strata", "sidecar"),
         group_by=strata.get("group_by"),
@@ -115,11 +115,12 @@ def _output(value, source: ConfigText):
     return value
 
 
-def _statistics(statistics: dict[str, Any], source: ConfigText):
-    """compare's typed statistics settings; too few resamples for the level (a bound the
-    schema cannot say: it depends on the confidence) are refused naming the file, and so
-    is a ``correction`` given with a family-wise test (it would not be applied), by the
-    settings' one rule, naming the key (:data:`STATISTICS` leaves it unset)."""
+def _statistics(statistics: dict[str, Any], written: Mapping[str, Any], source: ConfigText):
+    """compare's typed statistics settings (``written``: the ones the file writes); too
+    few resamples for the level (a bound the schema cannot say: it depends on the
+    confidence) are refused at ``samples``' line (at ``confidence``'s when the samples are
+    the default), and a ``correction`` given with a family-wise test (it would not be
+    applied) at its own, by the settings' one rule (:data:`STATISTICS` leaves it unset)."""
     from ..comparison.settings import StatsSettings
     from ..statistical_tests import refuse_correction_of_family_wise
 
@@ -130,7 +131,9 @@ def _statistics(statistics: dict[str, Any], source: ConfigText):
     try:
         return StatsSettings(**statistics)
     except TooFewSamplesError as error:
-        raise TooFewSamplesError(f"{source.where(('statistics',))}: {error}") from None
+        # at the samples' line; not written (the default), at the confidence's that needs more
+        key = "samples" if "samples" in written else "confidence"
+        raise TooFewSamplesError(f"{source.where(('statistics', key))}: {error}") from None
     except UsageError as error:
         raise _setting_error(source, ("statistics",), str(error)) from None
 
