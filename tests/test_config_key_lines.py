@@ -116,3 +116,23 @@ TOO_FEW = (
 )
 def test_a_statistics_setting_is_cited_at_its_own_line(tmp_path, text, name, expected):
     assert _refusal(tmp_path, text, name) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key"),
+    [
+        ('qrels = "q"\nqrels = "x"\n[modes.a]\nrun = "a.run"\n', 2, "'qrels' (first on line 1)"),
+        # tomllib says "(at end of document)" when the last line has no newline
+        ('[modes.a]\nrun = "a.run"\n\nrun = "b.run"', 4, "'run' (first on line 2)"),
+        (TOML_HEAD + '[modes.a]\nlabel = "A"\n', 6, "'a' (first on line 2)"),
+        ('[modes]\na.run = "a.run"\na.run = "b.run"\n', 3, "'run' (first on line 2)"),
+    ],
+)
+def test_a_toml_key_given_twice_is_named_with_its_first_line_as_in_yaml(tmp_path, text, line, key):
+    from trecbench.errors import InputError
+
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    with pytest.raises(InputError) as refused:
+        load_benchmark_config(path)
+    assert str(refused.value) == f"{path}:{line}: not valid TOML: duplicate key {key}"

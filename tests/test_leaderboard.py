@@ -144,7 +144,7 @@ def test_cli_formats(capsys):
         ('[collections.a]\nqrels = "q"\n', "runs"),
         (  # the line where file:line puts it, not "(at line 3, column 10)" in the message
             '[collections.a]\nqrels = "q"\nqrels = "r"\nruns = {a = "a"}\n',
-            "suite.toml:3: not a valid TOML suite: Cannot overwrite a value (column 12)",
+            "suite.toml:3: not a valid TOML suite: duplicate key 'qrels' (first on line 2)",
         ),
     ],
 )

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import EMPTY_FILE, InputError, UsageError, json_excerpt, shortened
+from .errors import EMPTY_FILE, InputError, UsageError, excerpt, json_excerpt, shortened
 from .text_encoding import utf8_text
 
 
@@ -48,14 +48,56 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
         found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(error), re.DOTALL)
         if found is None:  # "(at end of document)": on the file's last line
             last_line = text_line(len(text), text)
-            raise InputError(str(path), last_line, f"not {what}: {error}") from None
+            twice = _duplicate_key(str(error), text, last_line)
+            raise InputError(str(path), last_line, f"not {what}: {twice or error}") from None
         problem, line, column = found.groups()
-        raise InputError(str(path), int(line), f"not {what}: {problem} (column {column})") from None
+        twice = _duplicate_key(problem, text, int(line))
+        problem = twice or f"{problem} (column {column})"
+        raise InputError(str(path), int(line), f"not {what}: {problem}") from None
     except RecursionError:  # tomllib parses nested arrays and tables recursively
         document = None
     if document is None or nesting_depth(document) > MAX_DEPTH:
         raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
     return document
+
+
+def _duplicate_key(problem: str, text: str, line: int) -> str | None:
+    """A key written twice, said as YAML's loader says it: ``duplicate key 'qrels' (first
+    on line 1)``, where tomllib said ``Cannot overwrite a value`` (or ``Cannot declare
+    ('modes', 'a') twice``) at ``line``, naming neither the key nor its first line. The
+    key is read from ``line`` (a table header, or a key under the last header before it);
+    None when it cannot be (an inline table, an array of tables, a value over several
+    lines), and the message stays tomllib's."""
+    if not problem.startswith(("Cannot overwrite a value", "Cannot declare")):
+        return None
+    lines = text.split("\n")
+    while 1 < line <= len(lines) and not lines[line - 1].strip():  # "at end of document"
+        line -= 1
+    written = lines[line - 1] if 1 <= line <= len(lines) else ""
+    header = re.compile(r"\s*\[(?!\[)")
+    table: tuple = ()
+    if not header.match(written):
+        above = next((s for s in reversed(lines[: line - 1]) if re.match(r"\s*\[", s)), None)
+        if above is not None:
+            table = _written_keys(above) if header.match(above) else None
+    keys = _written_keys(written)
+    if table is None or not keys:
+        return None
+    first = toml_key_line("\n".join(lines[: line - 1]), (*table, *keys))
+    if first is None:
+        return None
+    return f"duplicate key {excerpt(keys[-1])} (first on line {first})"
+
+
+def _written_keys(written: str) -> tuple:
+    """The keys one TOML line writes (``[modes.a]``: modes, a; ``a.b = 1``: a, b), read
+    by tomllib; () when the line alone is no document."""
+    document = _toml_document(written)
+    keys: tuple = ()
+    while isinstance(document, dict) and len(document) == 1:
+        key, document = next(iter(document.items()))
+        keys = (*keys, key)
+    return keys
 
 
 def refuse_empty(text: str, path: str | Path, yaml: bool = False) -> None:
