@@ -136,3 +136,21 @@ def test_a_toml_key_given_twice_is_named_with_its_first_line_as_in_yaml(tmp_path
     with pytest.raises(InputError) as refused:
         load_benchmark_config(path)
     assert str(refused.value) == f"{path}:{line}: not valid TOML: duplicate key {key}"
+
+
+def test_r8_names_the_configurations_max_depth_not_validates_flag(tmp_path):
+    from trecbench.benchmarking import InvalidRuns, run_benchmark
+
+    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
+    (tmp_path / "a.run").write_text("t1 Q0 A 1 3 a\nt1 Q0 B 2 2 a\nt1 Q0 C 3 1 a\n")
+    (tmp_path / "b.run").write_text("t1 Q0 A 1 2 b\n")
+    path = tmp_path / "c.toml"
+    text = 'qrels = "q.qrels"\n[validation]\nmax_depth = 2\n'
+    path.write_text(text + '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n')
+    with pytest.raises(InvalidRuns) as refused:
+        run_benchmark(load_benchmark_config(path))
+    found = str(refused.value).splitlines()[0]
+    assert found == (
+        f"{tmp_path / 'a.run'}:3:docno: error[R8]: topic t1 has more than 2 documents "
+        "(validation.max_depth 2); trec_eval scores them all unless run with -M2"
+    )

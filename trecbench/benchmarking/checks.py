@@ -6,6 +6,7 @@ benchmark with the findings and the R-task reference's recovery action
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,7 +96,7 @@ def validate_inputs(
                 progress=_validating(source, progress),
             )
         _validated(source, progress)
-        results[mode.name] = result
+        results[mode.name] = result = _depth_named(result, config)
         if not result.ok:
             lines += _errors(result, ACTIONS["invalid_run"])
     if lines:
@@ -148,11 +149,28 @@ def check_fused(
         topics=validated.topics,
         qrels_topics=validated.qrels.qrels_info,
     )
+    result = _depth_named(result, config)
     errors = [f.format() for f in result.findings if f.severity == "error"]
     if errors:
         errors.append(f"{output}: recovery: check the fusion of mode {mode.name}")
     # the result's counts, as for the run files: its findings stop at the limit per check
     return data, summary(result), errors
+
+
+def _depth_named(result, config: BenchmarkSettings):
+    """``result`` whose R8 findings name the configuration's ``validation.max_depth``, the
+    setting the depth came from, not validate's ``--max-depth``."""
+    from ..validation import wording
+
+    if config.max_depth is None:
+        return result
+    for index, finding in enumerate(result.findings):
+        if finding.rule == "R8":
+            message = wording.depth_renamed(
+                finding.message, config.max_depth, "validation.max_depth"
+            )
+            result.findings[index] = dataclasses.replace(finding, message=message)
+    return result
 
 
 def summary(result) -> dict:

@@ -57,9 +57,21 @@ def tag_not_name(value: str, expected: str) -> str:
 
 def too_deep(topic: str, depth: int) -> str:
     return (
-        f"topic {topic} has more than {counted(depth, 'document')} (--max-depth {depth}); "
+        f"topic {topic} has more than {counted(depth, 'document')} ({depth_setting(depth)}); "
         f"trec_eval scores them all unless run with -M{depth}"
     )
+
+
+def depth_setting(depth: int, setting: str = "--max-depth") -> str:
+    """The setting R8's depth came from, as :func:`too_deep` names it: validate's flag, or
+    the ``setting`` a caller gave it as (``validation.max_depth 50``: a benchmark's key)."""
+    return f"{setting} {depth}"
+
+
+def depth_renamed(message: str, depth: int, setting: str) -> str:
+    """An R8 message (:func:`too_deep`) naming the caller's ``setting``, not validate's
+    flag."""
+    return message.replace(f"({depth_setting(depth)})", f"({depth_setting(depth, setting)})", 1)
 
 
 def too_shallow(topic: str, documents: int, depth: int) -> str:
