@@ -198,7 +198,13 @@ def test_a_benchmark_from_standard_input_naming_it_again_is_refused(tmp_path):
     _inputs(tmp_path)
     text = f'qrels = "/dev/stdin"\n[modes.a]\nrun = "{tmp_path / "lexical.run"}"\n'
     done = _benchmark_of_standard_input(tmp_path, text, tmp_path, piped=True)
-    said = "trecbench: standard input ('-', /dev/stdin) can be read once: give it once\n"
+    # the setting naming it again, at its line, as other file refusals name theirs
+    once = "standard input ('-', /dev/stdin) can be read once: give it once\n"
+    said = f"trecbench: -:1: qrels: {once}"
+    assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")
+    text = f'qrels = "{tmp_path / "hpo-rtask.qrels"}"\n[modes.a]\nrun = "/dev/stdin"\n'
+    done = _benchmark_of_standard_input(tmp_path, text, tmp_path, piped=True)
+    said = f"trecbench: -:3: modes.a.run: {once}"
     assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")
 
 

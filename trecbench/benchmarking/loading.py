@@ -92,12 +92,31 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         ontology=resolve(document.get("ontology"), "ontology"),
         config_text=source,  # the lines of the settings naming a file that cannot be read
     )
-    from ..naming import check_read_once
-
-    # a configuration from standard input or a pipe naming it again (qrels "/dev/stdin")
-    # would find it read: refused as leaderboard refuses its suite's
-    check_read_once(settings.inputs)
+    _check_read_once(settings, source)
     return settings
+
+
+def _check_read_once(settings: BenchmarkSettings, source: ConfigText) -> None:
+    """A configuration from standard input or a pipe naming it again (qrels
+    ``/dev/stdin``), or two settings naming one pipe, would find it read: refused as
+    leaderboard refuses its suite's, at the key and line of the setting naming it again,
+    as other file refusals name their setting."""
+    from ..naming import read_once_given_twice
+
+    named = [
+        (settings.path, ()),
+        (settings.qrels, ("qrels",)),
+        (settings.topics, ("topics",)),
+        (settings.strata, ("strata", "sidecar")),
+        (settings.routing, ("routing",)),
+        (settings.ontology, ("ontology",)),
+        *((mode.run, ("modes", mode.name, "run")) for mode in settings.modes),
+    ]
+    named = [(path, keys) for path, keys in named if path]
+    for end in range(2, len(named) + 1):  # the first setting that names one again
+        problem = read_once_given_twice([path for path, _ in named[:end]])
+        if problem is not None:
+            raise _setting_error(source, named[end - 1][1], problem)
 
 
 def _setting_error(source: ConfigText, keys: tuple, message: str) -> UsageError:
