@@ -372,7 +372,9 @@ def test_yaml_config_and_schema_errors(tmp_path):
     refused(lambda d: d["modes"]["hybrid"].update(method="borda"), "modes.hybrid.method")
     refused(lambda d: d["modes"]["hybrid"].update(fuse=["lexical", "nope"]), "unknown mode 'nope'")
     refused(lambda d: d.update(colour="red"), "colour: unknown key: no other key is allowed here")
-    refused(lambda d: d["statistics"].update(baseline="x"), "statistics.baseline 'x'")
+    refused(
+        lambda d: d["statistics"].update(baseline="x"), "statistics.baseline: 'x' is not a mode"
+    )
     refused(
         lambda d: d["modes"].update(a={"fuse": ["b"]}, b={"fuse": ["a"]}),
         "in a circle: a -> b -> a",
@@ -907,7 +909,9 @@ def test_a_fusion_deeper_than_the_validation_allows_is_refused_before_any_run_is
 
     fused = '[modes.h]\nfuse = ["a", "b"]\ndepth = 200\n'
     path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 B 1 2 b\n", "", fused)
-    with pytest.raises(UsageError, match=r"modes\.h: the fusion is 200 deep, beyond valid"):
+    with pytest.raises(
+        UsageError, match=r"c\.toml:8: modes\.h\.depth: the fusion is 200 deep, beyond valid"
+    ):
         load_benchmark_config(path)
     modes = [Mode("a", "A", run=tmp_path / "a.run"), Mode("b", "B", run=tmp_path / "b.run")]
     for depth, said in ((200, "is 200 deep"), (None, "keeps every document")):

@@ -154,3 +154,33 @@ def test_r8_names_the_configurations_max_depth_not_validates_flag(tmp_path):
         f"{tmp_path / 'a.run'}:3:docno: error[R8]: topic t1 has more than 2 documents "
         "(validation.max_depth 2); trec_eval scores them all unless run with -M2"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            TOML_HEAD + "[statistics]\ntest = 't'\nbaseline = 'c'\n",
+            "c.toml:8: statistics.baseline: 'c' is not a mode",
+        ),
+        (
+            FUSED + "depth = 200\n[validation]\nmax_depth = 50\n",
+            "c.toml:8: modes.h.depth: the fusion is 200 deep, beyond validation.max_depth 50: "
+            "its run would fail R8; give a depth of at most 50",
+        ),
+        (
+            TOML_HEAD + '[modes.h]\nfuse = ["a", "x"]\n',
+            "c.toml:7: modes.h.fuse: mode 'h' refers to unknown mode 'x'",
+        ),
+        (
+            TOML_HEAD + '[modes.h]\nfuse = ["a", "a"]\n',
+            "c.toml:7: modes.h.fuse: mode 'h' fuses 'a' twice",
+        ),
+        (
+            TOML_HEAD + '[modes.c]\nrun = "c.run"\nreranks = "c"\n',
+            "c.toml:8: modes.c.reranks: mode 'c' refers to itself",
+        ),
+    ],
+)
+def test_a_setting_checked_once_built_is_cited_at_its_line(tmp_path, text, expected):
+    assert _refusal(tmp_path, text, "c.toml") == expected

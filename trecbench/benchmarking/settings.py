@@ -229,19 +229,22 @@ class BenchmarkSettings:
     config_text: ConfigText | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        _check_references(self.modes, self.path)
+        _check_references(self.modes, self.path, self.config_text)
         names = [mode.name for mode in self.modes]
         if self.baseline is None:
             object.__setattr__(self, "baseline", names[0])
         elif self.baseline not in names:
             baseline = excerpt(self.baseline)
+            if self.config_text is not None:  # at the key's line, named by where()
+                keys = ("statistics", "baseline")
+                raise _refused(self.path, self.config_text, keys, f"{baseline} is not a mode")
             raise UsageError(f"{self.path}: statistics.baseline {baseline} is not a mode")
         from ..validation.rules import CHECKS, PROFILES
 
         if self.profile not in PROFILES:
             raise UsageError(f"{self.path}: the validator has no profile {self.profile!r}")
         if self.max_depth is not None and CHECKS["R8"].severity(self.profile) == "error":
-            _check_fusion_depths(self.modes, self.max_depth, self.path)
+            _check_fusion_depths(self.modes, self.max_depth, self.path, self.config_text)
         if self.maxontsim_formula is not None:
             from ..maxontsim_formulas import resolve_formula
 
@@ -297,6 +300,13 @@ class BenchmarkSettings:
 BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
 
 
+def _refused(path: Path, text: ConfigText | None, keys: tuple, message: str) -> UsageError:
+    """The error refusing the setting at ``keys``: at the key and the line the
+    configuration ``text`` writes it (:meth:`ConfigText.where`), as the loader's refusals
+    are; settings built in Python (no text) name the file only."""
+    return UsageError(f"{path if text is None else text.where(keys)}: {message}")
+
+
 def _check_runs_once(modes: list[Mode], path: Path) -> None:
     """Each run file is one mode's (:func:`~trecbench.naming.run_given_twice`: two modes of
     one file would compare the run with itself, as ``leaderboard`` refuses two systems of
@@ -308,7 +318,7 @@ def _check_runs_once(modes: list[Mode], path: Path) -> None:
         raise UsageError(f"{path}: {problem}")
 
 
-def _check_fusion(mode: Mode, path: Path) -> None:
+def _check_fusion(mode: Mode, path: Path, text: ConfigText | None) -> None:
     """A fusion names each mode once, and its settings are those :func:`trecbench.fuse`
     takes (:func:`trecbench.fusion.checked_settings`: method, norm, k, a weight per run
     neither negative nor all 0, depth, tag), refused naming the mode before any run is
@@ -318,7 +328,8 @@ def _check_fusion(mode: Mode, path: Path) -> None:
     fused = mode.fuse or []
     twice = next((m for i, m in enumerate(fused) if m in fused[:i]), None)
     if twice is not None:
-        raise UsageError(f"{path}: mode {mode.name!r} fuses {excerpt(twice)} twice")
+        message = f"mode {mode.name!r} fuses {excerpt(twice)} twice"
+        raise _refused(path, text, ("modes", mode.name, "fuse"), message)
     if mode.fuse is None:
         return
     try:
@@ -329,19 +340,27 @@ def _check_fusion(mode: Mode, path: Path) -> None:
         raise UsageError(f"{path}: modes.{mode.name}: {error}") from None
 
 
-def _check_fusion_depths(modes: list[Mode], max_depth: int, path: Path) -> None:
+def _check_fusion_depths(
+    modes: list[Mode], max_depth: int, path: Path, text: ConfigText | None
+) -> None:
     """A fusion deeper than the validation lets a run be (or kept whole) fails R8 once
     fused, on a file never written: refused before any run is read."""
     for mode in modes:
         if mode.fuse is not None and (mode.depth is None or mode.depth > max_depth):
             deep = "keeps every document" if mode.depth is None else f"is {mode.depth} deep"
-            raise UsageError(
-                f"{path}: modes.{mode.name}: the fusion {deep}, beyond validation.max_depth "
-                f"{max_depth}: its run would fail R8; give a depth of at most {max_depth}"
+            message = (
+                f"the fusion {deep}, beyond validation.max_depth {max_depth}: its run "
+                f"would fail R8; give a depth of at most {max_depth}"
             )
+            keys = ("modes", mode.name, "depth")
+            if text is None:  # the mode named as where() names it
+                raise UsageError(f"{path}: modes.{mode.name}: {message}")
+            if text.line(keys, own=True) is None:  # the depth validation.max_depth's
+                keys = ("validation", "max_depth")
+            raise _refused(path, text, keys, message)
 
 
-def _check_references(modes: list[Mode], path: Path) -> None:
+def _check_references(modes: list[Mode], path: Path, text: ConfigText | None = None) -> None:
     """Refuse two modes of one label (the tables would show two columns of one name: the
     labels are compared as shown, blanks collapsed), two modes of one run file, a fusion
     of one mode twice or with settings ``fuse`` refuses, and unknown, self- and circular
@@ -353,15 +372,16 @@ def _check_references(modes: list[Mode], path: Path) -> None:
         if other != mode.name:
             shown = excerpt(mode.label)
             raise UsageError(f"{path}: modes {other!r} and {mode.name!r} have one label {shown}")
-        _check_fusion(mode, path)
+        _check_fusion(mode, path, text)
     _check_runs_once(modes, path)
     for mode in modes:
         for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
+            keys = ("modes", mode.name, "reranks" if other == mode.reranks else "fuse")
             if other not in known:
-                unknown = excerpt(other)
-                raise UsageError(f"{path}: mode {mode.name!r} refers to unknown mode {unknown}")
+                message = f"mode {mode.name!r} refers to unknown mode {excerpt(other)}"
+                raise _refused(path, text, keys, message)
             if other == mode.name:
-                raise UsageError(f"{path}: mode {mode.name!r} refers to itself")
+                raise _refused(path, text, keys, f"mode {mode.name!r} refers to itself")
     state: dict[str, int] = {}
 
     def visit(name: str, trail: list[str]) -> None:
