@@ -63,8 +63,10 @@ def _frames(drawn: str) -> list[str]:
     return [frame for frame in drawn.replace("\n", "\r").split("\r") if frame.strip()]
 
 
-def test_a_terminal_of_no_size_draws_a_bar_80_columns_wide():
-    frames = _frames(_drawn_on_a_pty(0, 0, {"COLUMNS": "", "LINES": ""}))
+@pytest.mark.parametrize("told", ["", "0", "\u00b2", "\u0663"])  # none, 0, '²', Arabic 3
+def test_a_terminal_of_no_size_draws_a_bar_80_columns_wide(told):
+    # COLUMNS=² was a digit to str.isdigit but no number to int(): an internal error
+    frames = _frames(_drawn_on_a_pty(0, 0, {"COLUMNS": told, "LINES": told}))
     assert any(frame.startswith("resampling:  25%|") for frame in frames), frames
     assert any(frame.startswith("resampling: 100%|") for frame in frames), frames
     bars = [frame for frame in frames if "%|" in frame]

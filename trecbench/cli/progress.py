@@ -62,9 +62,12 @@ def screen_shape(file) -> tuple[int | None, int | None]:
 
 
 def _told_size(name: str, default: int) -> int:
-    """The positive whole number the environment variable ``name`` holds, else ``default``."""
+    """The positive whole number the environment variable ``name`` holds (ASCII digits:
+    ``"²"`` is a digit to :meth:`str.isdigit` but no number to :func:`int`), else
+    ``default``."""
     value = os.environ.get(name, "")
-    return int(value) if value.isdigit() and int(value) > 0 else default
+    digits = value.isascii() and value.isdigit()
+    return int(value) if digits and int(value) > 0 else default
 
 
 class StderrProgress:
