@@ -17,6 +17,7 @@ from conftest import ROOT
 
 from trecbench import outputs, publication
 from trecbench.cli import run as run_cli
+from trecbench.errors import OutputError
 
 FOLDERS = (".", "reports", "runs")  # as `benchmark -o out` writes them
 FILES = {".": ["BenchmarkReport.json", "ExperimentManifest.json"], "reports": ["a.json", "b.json"]}
@@ -143,4 +144,40 @@ def test_a_rerun_refused_for_an_earlier_call_s_files_finishes_the_set_first(tmp_
     )
     assert run_cli(["benchmark", str(config), "-o", str(out), "--quiet"]) == 2
     assert "would stay beside" in capsys.readouterr().err
+    assert _generations(out) == {"new"}
+
+
+def test_a_set_finished_while_another_call_holds_one_of_its_folders_says_so(tmp_path, monkeypatch):
+    # the call writing into out/reports was told "out: another trecbench call has been
+    # writing here for 10 s", naming a folder it did not write into (review 442)
+    import threading
+
+    out = tmp_path / "out"
+    assert _commit(out, "old") == 0
+    for step in range(1, 100):  # killed once the set's journal is written: committed
+        assert _commit(out, "new", step) == 137
+        if list(out.glob(f"{publication.STAGE_PREFIX}*/{publication.JOURNAL}")):
+            break
+    holder = publication.FolderLock(out)
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        holder.acquire(holding_others=False)
+        held.set()
+        done.wait(30)
+        holder.release()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait(30)
+    monkeypatch.setattr(publication, "WAIT_HOLDING", 0.2)
+    try:
+        with pytest.raises(OutputError) as refused:
+            outputs.write_file(out / "reports" / "other", "x")
+    finally:
+        done.set()
+        thread.join()
+    assert str(refused.value).startswith(f"{out / 'reports'}: an interrupted trecbench call")
+    assert f"spans {out} too" in str(refused.value)
+    outputs.write_file(out / "reports" / "other", "x")  # once it ends, the set is finished
     assert _generations(out) == {"new"}

@@ -343,7 +343,15 @@ def _finish(folder: Path, members: Sequence[Member]) -> None:
     try:
         for target, staged, _ in members:
             if os.path.lexists(staged) and not _same(target, folder):
-                lock = _lock_unless_held(target, holding_others=True)
+                try:
+                    lock = _lock_unless_held(target, holding_others=True)
+                except OutputError:  # said as what this call was doing: finishing the set
+                    raise OutputError(
+                        f"{folder}: an interrupted trecbench call's output set here spans "
+                        f"{target} too, which another trecbench call has held for "
+                        f"{WAIT_HOLDING:g} s; the set is finished by the next call: try "
+                        "again when that call ends"
+                    ) from None
                 if lock is not None:
                     locks.append(lock)
         for target, staged, files in members:
