@@ -525,7 +525,7 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
         ('[statistics]\ntest = "tukey"\ncorrection = "holm"\nsamples = 1000\n',
          "statistics.correction: test tukey is family-wise"),
         ("[statistics]\nseed = -1\n", "statistics.seed: -1 is less than the minimum of 0"),
-        ('measures = ["Foo@3"]\n', "measures: illegal measure 'Foo@3'"),
+        ('measures = ["Foo@3"]\n', r"measures\[0\]: illegal measure 'Foo@3'"),
         ('[modes.h]\nfuse = ["lexical", "vector"]\nweights = [1]\n',
          r"modes.h.weights: 1 weight\(s\) for 2 run\(s\)"),
         ('[modes.h]\nfuse = ["lexical", "vector"]\nnorm = "z-score"\n',
@@ -723,11 +723,11 @@ def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_p
     "mode, measures, message",
     [
         ('method = "combsum"\nk = 10\n', "", r"modes\.h\.k: combsum has no k"),
-        ("", 'measures = ["map", "gm_map"]\n', r"measures: gm_map: no value per topic"),
+        ("", 'measures = ["map", "gm_map"]\n', r"measures\[1\]: gm_map: no value per topic"),
         (
             "",
             'measures = ["relstring", "num_q"]\n',
-            r"measures: relstring: no number per topic \(its value per topic is text: .*\); "
+            r"measures\[0\]: relstring: no number per topic \(its value per topic is text: .*\); "
             r"num_q: no value per topic",
         ),
         (  # a target of a measure not benchmarked marked nothing
@@ -962,6 +962,6 @@ def test_a_name_refused_from_an_entry_of_several_is_told_with_the_entry(tmp_path
     path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", head)
     assert run_cli(["benchmark", str(path), "-o", str(tmp_path / "out")]) == 1
     assert capsys.readouterr().err == (
-        f"trecbench: {path}:2: measures: illegal measure 'P@': the cutoff must be a positive "
+        f"trecbench: {path}:2: measures[1]: illegal measure 'P@': the cutoff must be a positive "
         "integer (in the entry 'P@ 5', whose blanks separate names)\n"
     )

@@ -394,7 +394,8 @@ def test_configuration_errors_say_what_is_wrong_in_its_words(tmp_path, text, mes
 
 def test_a_long_measure_name_is_quoted_short(tmp_path):
     text = f"qrels: q\nmeasures: [{'q' * 3000}]\nmodes: {{a: {{run: r}}}}\n"
-    with pytest.raises(UsageError, match=r"measures: illegal measure .*3,0\d\d characters") as e:
+    refused = r"measures\[0\]: illegal measure .*3,0\d\d characters"
+    with pytest.raises(UsageError, match=refused) as e:
         _config(tmp_path, text)
     assert len(str(e.value)) < 400 + len(str(tmp_path))  # a 3,105-character line before
 
@@ -644,7 +645,9 @@ fuse.method = "rrf"
         (("modes", "h"), 5),
         (("modes", "h", "fuse"), 6),
         (("modes", "h", "weights"), 8),  # after a comment and a value naming it
-        (("modes", "h", "weights", 1), 8),  # an item: its list's line
+        (("modes", "h", "weights", 0), 9),  # an item: its own line in a list of several
+        (("modes", "h", "weights", 1), 10),
+        (("modes", "h", "fuse", 1), 7),
         (("targets", "measures", "ndcg_cut.10", "good"), 13),
         (("modes", "d", "fuse", "method"), 15),  # a dotted key
         (("modes", "h", "k"), None),  # not written: a default
@@ -697,7 +700,7 @@ def test_config_errors_name_a_key_dotted_at_its_line(tmp_path):
     with pytest.raises(UsageError) as refused:
         _config(tmp_path, text, "c.toml")
     assert str(refused.value) == (
-        f"{tmp_path / 'c.toml'}:6: modes.h.weights[1]: \"x\" is not of type 'number'"
+        f"{tmp_path / 'c.toml'}:8: modes.h.weights[1]: \"x\" is not of type 'number'"
     )
     yaml_text = "qrels: q\nmodes:\n  a: {run: r}\n  h:\n    fuse: [a]\n    weights: [1, x]\n"
     with pytest.raises(UsageError) as refused:

@@ -242,6 +242,9 @@ def toml_key_line(text: str, keys: Sequence[str | int]) -> int | None:
     if name is None or len(text) > MAX_SEARCHED:
         return None
     lines = text.split("\n")
+    if len(keys) > 1 and isinstance(keys[-1], int) and isinstance(keys[-2], str):
+        start = toml_key_line(text, keys[:-1])  # an array's item: where the item is written
+        return None if start is None else _item_line(lines, start, keys[:-1], keys[-1])
     reads = iter(range(MAX_READS))
 
     def holds(end: int, step: int) -> bool | None:
@@ -263,6 +266,25 @@ def toml_key_line(text: str, keys: Sequence[str | int]) -> int | None:
                 return None
             continue
         return index + 1 if holds(index, -1) is False else None
+    return None
+
+
+def _item_line(lines: list[str], start: int, keys: Sequence[str | int], item: int) -> int | None:
+    """The line of the array's ``item`` whose key at ``keys`` is written on line
+    ``start``: the first line up to which the key's line and those after it, read alone
+    (with the array, and arrays in it, closed after them), hold the item; a list of one
+    line is there, one over several (``measures = [`` and an item a line) at the item's
+    own. None when not found within :data:`MAX_READS`."""
+    for end in range(start, min(len(lines), start - 1 + MAX_READS) + 1):
+        written = "\n".join(lines[start - 1 : end])
+        for closed in (written + "\n" + "]" * depth for depth in range(4)):  # arrays in it
+            document = _toml_document(closed)
+            if document is None:
+                continue
+            for first in range(len(keys)):  # the line names the key's last parts
+                if _holds(document, (*keys[first:], item)):
+                    return end
+            break
     return None
 
 

@@ -192,21 +192,23 @@ def _measures(measures: list[str] | None, source: ConfigText) -> tuple[list[str]
     """The configuration's ``measures``, as names one by one (each entry a ``-m`` value:
     ``"P@5 map"`` is two), and parsed (None: the KPI preset's), each name checked before
     any run is read (refused naming the file), as is a measure with no value per topic
-    (``gm_map``, ``num_q``: the comparison is of per-topic values, it would vanish)."""
+    (``gm_map``, ``num_q``: the comparison is of per-topic values, it would vanish): at
+    the refused entry's key and line (``measures[2]``)."""
     from ..measures import parse_measures
-    from ..measures.per_topic import listed_measures
+    from ..measures.per_topic import listed_measures, refused_entry_index
 
     if measures is None:
         return None, parse_measures(None)
     from ..measures.trec_params import MeasureParameterError
 
+    computed = "the benchmark's comparison is"
     try:
-        return listed_measures(measures, "the benchmark's comparison is")
-    except UsageError as error:
-        message = str(error).removeprefix("measures: ")  # the key, named by where() with its line
-        raise _setting_error(source, ("measures",), message) from None
-    except MeasureParameterError as error:  # trec_eval's exit 2 on the command line
-        raise _setting_error(source, ("measures",), str(error)) from None
+        return listed_measures(measures, computed)
+    except (UsageError, MeasureParameterError) as error:  # the latter trec_eval's exit 2
+        # the entry refused, at its own line (a list over several lines, a YAML block list)
+        keys = ("measures", refused_entry_index(measures, computed))
+        message = str(error).removeprefix("measures: ")  # the key, named by where()
+        raise _setting_error(source, keys, message) from None
 
 
 def _check_maxontsim_used(

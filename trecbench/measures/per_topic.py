@@ -100,3 +100,23 @@ def but_counts(names: Iterable[str]) -> str:
             except TrecbenchError:
                 continue
     return f" (but {', '.join(kept)}: its count of the qrels)" if kept else ""
+
+
+def refused_entry_index(entries: list[str], computed: str) -> int:
+    """The index of the entry where :func:`listed_measures` first refuses ``entries`` (a
+    list it refuses): the end of the shortest refused prefix, so a name of no measure,
+    or the second spelling of one asked twice, is the entry a message cites. Found by
+    bisection (a refused prefix stays refused as entries are added), so a long list is
+    parsed a few times, not once per entry. Only on the way to an error."""
+    low, high = 0, len(entries) - 1  # the refused prefix ends within [low, high]
+    with warnings.catch_warnings():  # the names were warned of, once
+        warnings.simplefilter("ignore")
+        while low < high:
+            middle = (low + high) // 2
+            try:
+                listed_measures(entries[: middle + 1], computed)
+            except TrecbenchError:
+                high = middle
+            else:
+                low = middle + 1
+    return high
