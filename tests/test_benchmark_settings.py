@@ -116,7 +116,9 @@ def test_two_modes_of_one_run_file_are_refused(tmp_path, second):
     one, other = tmp_path / "r.run", tmp_path / second
     named = f"'{one}'" if one == other else f"'{one}' and '{other}'"
     message = (
-        f"{config}: modes 'one' and 'two' are one run file ({named}): the run would be "
+        # at the second mode's run, naming the first's line
+        f"{config}:4: modes.two.run: modes 'one' (line 3) and 'two' are one run file ({named}): "
+        "the run would be "
         "compared with itself; give it once"
     )
     with pytest.raises(UsageError) as refused:

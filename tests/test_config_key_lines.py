@@ -184,3 +184,95 @@ def test_r8_names_the_configurations_max_depth_not_validates_flag(tmp_path):
 )
 def test_a_setting_checked_once_built_is_cited_at_its_line(tmp_path, text, expected):
     assert _refusal(tmp_path, text, "c.toml") == expected
+
+
+CIRCLE = 'qrels = "q"\n[modes.a]\nrun = "a.run"\n[modes.x]\nfuse = ["a", "y"]\n[modes.y]\n'
+CIRCLE_YAML = "qrels: q\nmodes:\n  a: {run: a.run}\n  x:\n    fuse: [a, y]\n  y:\n    fuse:\n"
+ONE_RUN = "are one run file ('a.run'): the run would be compared with itself; give it once"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        (  # the second label, naming the first's line
+            TOML_HEAD.replace('"b.run"\n', '"b.run"\nlabel = "A"\n')
+            + "[modes.c]\nrun = 'c.run'\nlabel = 'A'\n",
+            "c.toml",
+            "c.toml:9: modes.c.label: modes 'b' (line 6) and 'c' have one label 'A'",
+        ),
+        (
+            YAML_HEAD + "  c:\n    run: c.run\n    label: b\n",
+            "c.yaml",
+            "c.yaml:7: modes.c.label: modes 'b' (line 4) and 'c' have one label 'b'",
+        ),
+        (  # a label not written is the mode's name: at the mode's table
+            'qrels = "q"\n[modes.a]\nrun = "a.run"\nlabel = "b"\n[modes.b]\nrun = "b.run"\n',
+            "c.toml",
+            "c.toml:5: modes.b: modes 'a' (line 4) and 'b' have one label 'b'",
+        ),
+        (  # the second mode of one run file, naming the first's line
+            TOML_HEAD + '[modes.c]\nrun = "./a.run"\n',
+            "c.toml",
+            f"c.toml:7: modes.c.run: modes 'a' (line 3) and 'c' {ONE_RUN}",
+        ),
+        (
+            "qrels: q\nmodes:\n  a:\n    run: a.run\n  c:\n    label: C\n    run: a.run\n",
+            "c.yaml",
+            f"c.yaml:7: modes.c.run: modes 'a' (line 4) and 'c' {ONE_RUN}",
+        ),
+        (  # the edge closing the circle: y's fuse naming x, at its item's line
+            CIRCLE + 'fuse = [\n  "a",\n  "x",\n]\n',
+            "c.toml",
+            "c.toml:9: modes.y.fuse[1]: modes fuse each other in a circle: x -> y -> x",
+        ),
+        (
+            CIRCLE + 'fuse = ["x", "a"]\n',
+            "c.toml",
+            "c.toml:7: modes.y.fuse[0]: modes fuse each other in a circle: x -> y -> x",
+        ),
+        (
+            CIRCLE_YAML + "      - a\n      - x\n",
+            "c.yaml",
+            "c.yaml:9: modes.y.fuse[1]: modes fuse each other in a circle: x -> y -> x",
+        ),
+    ],
+)
+def test_modes_alike_or_in_a_circle_are_cited_at_the_second_or_closing_line(
+    tmp_path, text, name, expected
+):
+    (tmp_path / "a.run").write_text("t1 Q0 A 1 2 a\n")  # a run file named by its path
+    assert _refusal(tmp_path, text, name).replace(f"{tmp_path}/", "") == expected
+
+
+NO_SUCH = "illegal measure 'Foo@3': no such measure; `trecbench measures` lists them all"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        (  # an entry of a list over several lines, at its own line
+            'qrels = "q"\nmeasures = [\n  "map",\n  # a comment\n  "Foo@3",\n]\n'
+            '[modes.a]\nrun = "a.run"\n',
+            "c.toml",
+            f"c.toml:5: measures[1]: {NO_SUCH}",
+        ),
+        (
+            'qrels = "q"\nmeasures = ["map", "Foo@3"]\n[modes.a]\nrun = "a.run"\n',
+            "c.toml",
+            f"c.toml:2: measures[1]: {NO_SUCH}",
+        ),
+        (
+            "qrels: q\nmeasures:\n  - map\n  - Foo@3\nmodes:\n  a: {run: a.run}\n",
+            "c.yaml",
+            f"c.yaml:4: measures[1]: {NO_SUCH}",
+        ),
+        (  # no value per topic: the entry asking it
+            "qrels: q\nmeasures:\n  - map\n  - P@5\n  - gm_map\nmodes:\n  a: {run: a.run}\n",
+            "c.yaml",
+            "c.yaml:5: measures[2]: gm_map: no value per topic (a summary over topics), which "
+            "the benchmark's comparison is computed from",
+        ),
+    ],
+)
+def test_a_refused_measures_entry_is_cited_at_its_own_line(tmp_path, text, name, expected):
+    assert _refusal(tmp_path, text, name) == expected

@@ -278,13 +278,17 @@ def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list
     return run_names(paths, [given.get(key, stem) for key, stem in zip(keys, stems, strict=True)])
 
 
-def run_given_twice(runs: Mapping[str, os.PathLike], named: str) -> str | None:
+def run_given_twice(
+    runs: Mapping[str, os.PathLike], named: str, first_line: Callable | None = None
+) -> tuple[str, str] | None:
     """Why ``runs`` (each name's run file) cannot be compared: two names of one file
     (however spelt: a link, ``./``) would compare the run with itself, or fuse it with
     itself, as ``compare`` refuses a run given twice; None when each file is one name's.
-    Said as ``NAMED 'a' and 'b' are one run file ('x.run'): ...`` (``named``: "modes",
-    "systems"). A file is told by its identity (:func:`file_key`), one that cannot be
-    examined by its resolved path (its reader says why later)."""
+    Returns the second name and why, said as ``NAMED 'a' and 'b' are one run file
+    ('x.run'): ...`` (``named``: "modes", "systems"); ``first_line(name)``, if given, is
+    the line of the first name's setting, said after it (``'a' (line 3) and 'b'``). A
+    file is told by its identity (:func:`file_key`), one that cannot be examined by its
+    resolved path (its reader says why later)."""
     files: dict[object, tuple[str, str]] = {}
     for name, path in runs.items():
         spelt = os.fspath(path)
@@ -292,8 +296,10 @@ def run_given_twice(runs: Mapping[str, os.PathLike], named: str) -> str | None:
         if first[0] != name:
             one = excerpt(first[1])
             shown = one if first[1] == spelt else f"{one} and {excerpt(spelt)}"
-            return (
-                f"{named} {first[0]!r} and {name!r} are one run file ({shown}): the run would "
-                "be compared with itself; give it once"
+            line = None if first_line is None else first_line(first[0])
+            at = "" if line is None else f" (line {line})"
+            return name, (
+                f"{named} {first[0]!r}{at} and {name!r} are one run file ({shown}): the run "
+                "would be compared with itself; give it once"
             )
     return None

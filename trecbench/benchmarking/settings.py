@@ -198,7 +198,8 @@ class BenchmarkSettings:
     (None for settings built in Python): the configuration's text, whose lines name the
     setting of an input file that cannot be read (:meth:`reading`).
 
-    Raises :class:`~trecbench.errors.UsageError`, naming the configuration file, for modes
+    Raises :class:`~trecbench.errors.UsageError`, naming the configuration file (and the
+    key and its line, read from ``config_text``), for modes
     that refer to unknown modes, to themselves or to each other in a circle, two modes of
     one run file, a baseline
     that is no mode, a validator profile that does not exist and an unknown MaxOntSim
@@ -307,15 +308,41 @@ def _refused(path: Path, text: ConfigText | None, keys: tuple, message: str) -> 
     return UsageError(f"{path if text is None else text.where(keys)}: {message}")
 
 
-def _check_runs_once(modes: list[Mode], path: Path) -> None:
+def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
     """Each run file is one mode's (:func:`~trecbench.naming.run_given_twice`: two modes of
     one file would compare the run with itself, as ``leaderboard`` refuses two systems of
-    one)."""
+    one): refused at the second mode's ``run``, naming the first's line."""
     from ..naming import run_given_twice
 
-    problem = run_given_twice({mode.name: mode.run for mode in modes if mode.run}, "modes")
+    def first_line(name: str) -> int | None:
+        return None if text is None else text.line(("modes", name, "run"))
+
+    runs = {mode.name: mode.run for mode in modes if mode.run}
+    problem = run_given_twice(runs, "modes", first_line)
     if problem is not None:
-        raise UsageError(f"{path}: {problem}")
+        name, message = problem
+        raise _refused(path, text, ("modes", name, "run"), message)
+
+
+def _check_labels(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
+    """Two modes of one label (the tables would show two columns of one name: the labels
+    are compared as shown, blanks collapsed) are refused at the second's ``label`` (its
+    table when the label is its name, not written), naming the first's line."""
+    labels: dict[str, str] = {}
+    for mode in modes:
+        other = labels.setdefault(" ".join(mode.label.split()), mode.name)
+        if other == mode.name:
+            continue
+        shown = excerpt(mode.label)
+        if text is None:
+            raise UsageError(f"{path}: modes {other!r} and {mode.name!r} have one label {shown}")
+        keys: tuple = ("modes", mode.name, "label")
+        if text.line(keys, own=True) is None:  # the label is the mode's name
+            keys = keys[:-1]
+        first = text.line(("modes", other, "label"))
+        at = "" if first is None else f" (line {first})"
+        message = f"modes {other!r}{at} and {mode.name!r} have one label {shown}"
+        raise _refused(path, text, keys, message)
 
 
 def _check_fusion(mode: Mode, path: Path, text: ConfigText | None) -> None:
@@ -366,14 +393,10 @@ def _check_references(modes: list[Mode], path: Path, text: ConfigText | None = N
     of one mode twice or with settings ``fuse`` refuses, and unknown, self- and circular
     references."""
     known = {mode.name: mode for mode in modes}
-    labels: dict[str, str] = {}
+    _check_labels(modes, path, text)
     for mode in modes:
-        other = labels.setdefault(" ".join(mode.label.split()), mode.name)
-        if other != mode.name:
-            shown = excerpt(mode.label)
-            raise UsageError(f"{path}: modes {other!r} and {mode.name!r} have one label {shown}")
         _check_fusion(mode, path, text)
-    _check_runs_once(modes, path)
+    _check_runs_once(modes, path, text)
     for mode in modes:
         for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
             keys = ("modes", mode.name, "reranks" if other == mode.reranks else "fuse")
@@ -387,9 +410,10 @@ def _check_references(modes: list[Mode], path: Path, text: ConfigText | None = N
     def visit(name: str, trail: list[str]) -> None:
         if state.get(name) == 2:
             return
-        if state.get(name) == 1:
+        if state.get(name) == 1:  # at the edge closing it: its fuse list's item
             cycle = " -> ".join([*trail[trail.index(name) :], name])
-            raise UsageError(f"{path}: modes fuse each other in a circle: {cycle}")
+            keys = ("modes", trail[-1], "fuse", known[trail[-1]].fuse.index(name))
+            raise _refused(path, text, keys, f"modes fuse each other in a circle: {cycle}")
         state[name] = 1
         for other in known[name].fuse or []:
             visit(other, [*trail, name])

@@ -147,7 +147,7 @@ def _check_runs_once(runs: dict[str, Path], where) -> None:
 
     problem = run_given_twice(runs, "systems")
     if problem is not None:
-        raise UsageError(f"{where()}: {problem}")
+        raise UsageError(f"{where()}: {problem[1]}")
 
 
 def _collection_path(
