@@ -339,7 +339,17 @@ def test_a_suite_from_standard_input_naming_it_again_is_refused(tmp_path, piped)
     # found nothing left (R26 empty file): the suite is one of the inputs read once
     (tmp_path / "s.toml").write_text(_two_system_suite(tmp_path, "/dev/stdin"))
     done = _leaderboard_of_standard_input(tmp_path / "s.toml", tmp_path, piped)
-    said = "trecbench: standard input ('-', /dev/stdin) can be read once: give it once\n"
+    # at the setting naming it again, at its line, as benchmark's configuration says it
+    once = "standard input ('-', /dev/stdin) can be read once: give it once\n"
+    said = f"trecbench: -:4: collections.c.qrels: {once}"
+    assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")
+    # a run of a runs table, at its own line
+    suite = _two_system_suite(tmp_path, str(tmp_path / "q")).replace(
+        'runs = "{system}.run"\n', '[collections.c.runs]\na = "a.run"\nb = "/dev/stdin"\n'
+    )
+    (tmp_path / "s.toml").write_text(suite)
+    done = _leaderboard_of_standard_input(tmp_path / "s.toml", tmp_path, piped)
+    said = f"trecbench: -:7: collections.c.runs.b: {once}"
     assert (done.returncode, done.stderr.decode(), done.stdout) == (1, said, b"")
 
 

@@ -200,6 +200,25 @@ def read_once_given_twice(paths: Sequence) -> str | None:
     return None
 
 
+def first_read_twice(paths: Sequence) -> tuple[int, str] | None:
+    """The index of the first of ``paths`` that names again a file that can be read
+    once, and why it cannot be read (:func:`read_once_given_twice`), for a message naming
+    the setting that gave it; None when none does. Found by bisection (a refused prefix
+    stays refused as paths are added): each path examined a few times, not once per
+    later path."""
+    problem = read_once_given_twice(paths)
+    if problem is None:
+        return None
+    low, high = 1, len(paths) - 1  # the refused prefix ends within [low, high]
+    while low < high:
+        middle = (low + high) // 2
+        if read_once_given_twice(paths[: middle + 1]) is None:
+            low = middle + 1
+        else:
+            high = middle
+    return high, read_once_given_twice(paths[: high + 1]) or problem
+
+
 def check_read_once(paths: Sequence) -> None:
     """Refuse (:class:`UsageError`) two of ``paths``, in any roles (runs, qrels, a second
     set of qrels), naming one file that can be read once (:func:`read_once_given_twice`):

@@ -101,7 +101,7 @@ def _check_read_once(settings: BenchmarkSettings, source: ConfigText) -> None:
     ``/dev/stdin``), or two settings naming one pipe, would find it read: refused as
     leaderboard refuses its suite's, at the key and line of the setting naming it again,
     as other file refusals name their setting."""
-    from ..naming import read_once_given_twice
+    from ..naming import first_read_twice
 
     named = [
         (settings.path, ()),
@@ -113,10 +113,9 @@ def _check_read_once(settings: BenchmarkSettings, source: ConfigText) -> None:
         *((mode.run, ("modes", mode.name, "run")) for mode in settings.modes),
     ]
     named = [(path, keys) for path, keys in named if path]
-    for end in range(2, len(named) + 1):  # the first setting that names one again
-        problem = read_once_given_twice([path for path, _ in named[:end]])
-        if problem is not None:
-            raise _setting_error(source, named[end - 1][1], problem)
+    found = first_read_twice([path for path, _ in named])  # the first setting naming one again
+    if found is not None:
+        raise _setting_error(source, named[found[0]][1], found[1])
 
 
 def _setting_error(source: ConfigText, keys: tuple, message: str) -> UsageError:

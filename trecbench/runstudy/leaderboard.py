@@ -308,19 +308,27 @@ def _loaded(path, kind: str, read: dict, progress):
 def _check_read_once(suite: Suite) -> None:
     """Refuse a pipe or FIFO the suite names in two roles (qrels, a run, strata), or that
     the suite itself was read from (``leaderboard -``): each role's file is read once, and
-    it can be read once."""
-    from ..naming import check_read_once
+    it can be read once. Refused at the key and line of the setting naming it again (its
+    collection's ``qrels``, ``strata``, ``runs`` entry or pattern), as a benchmark's are;
+    a suite made in Python is named by the file it names only."""
+    from ..naming import first_read_twice
 
-    named: dict = {("suite", _identity(suite.path)): suite.path}
+    named: dict = {("suite", _identity(suite.path)): (suite.path, ())}
     for c in suite.collections:
-        for role, path in (
-            ("qrels", c.qrels),
-            ("strata", c.strata),
-            *(("run", c.runs[s]) for s in suite.systems),
+        for role, path, keys in (
+            ("qrels", c.qrels, ("collections", c.name, "qrels")),
+            ("strata", c.strata, ("collections", c.name, "strata")),
+            *(("run", c.runs[s], suite.run_keys(c.name, s)) for s in suite.systems),
         ):
             if path is not None:
-                named.setdefault((role, _identity(path)), path)
-    check_read_once(list(named.values()))
+                named.setdefault((role, _identity(path)), (path, keys))
+    given = list(named.values())
+    found = first_read_twice([path for path, _ in given])
+    if found is not None:
+        index, problem = found
+        if suite.config_text is not None:  # at the first setting naming one again
+            problem = f"{suite.config_text.where(given[index][1])}: {problem}"
+        raise UsageError(problem)
 
 
 def _judgments(qrels) -> dict[str, int]:
