@@ -188,8 +188,11 @@ def other_kind(tokens: Tokens, kind: str) -> str | None:
     shape on every line: a run's (6 fields or more) or qrels' (4 fields, an integer last).
 
     A run given as qrels (or the reverse) is then reported once, as swapped arguments,
-    instead of once per line.
+    instead of once per line. Lines split by a vertical tab, form feed or lone CR (R2:
+    old-Mac line ends make a whole file one line) do not count: their fields are not the
+    file's shape, and the verdict would hide the cause.
     """
+    tokens = tokens.without_lines(tokens.space_control_lines)
     if not len(tokens):
         return None
     if kind == "qrels":
@@ -267,7 +270,9 @@ def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
 
 def _three_fields(tokens: Tokens) -> bool:
     """Whether every line of ``tokens`` has three fields, none a ``#`` comment (TREC's,
-    never a converter's)."""
+    never a converter's). Lines split by a VT, FF or lone CR (R2) do not count, as in
+    :func:`other_kind`."""
+    tokens = tokens.without_lines(tokens.space_control_lines)
     if not len(tokens) or not (tokens.nfields == 3).all():
         return False
     return not pc.any(pc.starts_with(tokens.fields[0], "#")).as_py()
