@@ -539,7 +539,10 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["validate", RUN, "--fix", "-"], ExitCode.INPUT, "-: give a file name"),
+        # a usage error, as --fix o.gz and o.jsonl are (issue 444 item 2)
+        (["validate", RUN, "--fix", "-"], ExitCode.USAGE, "-: give a file name"),
+        # ... said before any file is read: a missing run is not reached
+        (["validate", "missing.run", "--fix", "-"], ExitCode.USAGE, "-: give a file name"),
         (["score", QRELS, RUN, "--report", "-"], ExitCode.INPUT, "-: give a file name"),
         (
             ["score", QRELS, RUN, "--report", "d/x/r.json", "--manifest", "d/x"],

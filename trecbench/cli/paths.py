@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from .. import standard_output
-from ..errors import InputError, OutputError
+from ..errors import InputError, OutputError, UsageError
 
 # where a command's context holds the path refusals of its parsing (held_refusals)
 _REFUSED = "trecbench.refused_paths"
@@ -93,9 +93,15 @@ class InputFile(click.ParamType):
 
 class OutputFile(click.ParamType):
     """A file to write: missing, or a regular file (see :func:`outputs.check_target`);
-    never ``-``, which would be a file of that name where standard output is meant."""
+    never ``-``, which would be a file of that name where standard output is meant. With
+    ``dash_is_usage``, ``-`` is a usage error (1), as the option's other names for what it
+    cannot write are (``validate --fix``: ``x.gz``, ``x.jsonl``); else a refused output (2).
+    """
 
     name = "file"
+
+    def __init__(self, dash_is_usage: bool = False):
+        self.dash_is_usage = dash_is_usage
 
     def convert(self, value, param, ctx) -> Path:
         try:
@@ -106,7 +112,10 @@ class OutputFile(click.ParamType):
     def _checked(self, value) -> Path:
         path = os.fsdecode(value)
         if path == "-":
-            raise OutputError("-: give a file name (this output cannot go to standard output)")
+            message = "-: give a file name (this output cannot go to standard output)"
+            if self.dash_is_usage:
+                raise UsageError(message)
+            raise OutputError(message)
         from .. import outputs  # only for a command writing a file (hashlib, json, tempfile)
 
         return outputs.check_target(path)
@@ -177,5 +186,7 @@ INPUT_FILE = InputFile()
 QRELS_INPUT = InputFile(dataset_ids=True)  # a qrels file or an ir_datasets id
 RUN_PATTERN = InputFile(patterns=True)  # a run file, or a glob of files (--dask)
 OUTPUT_FILE = OutputFile()
+# validate --fix: '-' a usage error, as a name for a format it does not write
+FIX_FILE = OutputFile(dash_is_usage=True)
 OUTPUT_FOLDER = OutputFolder()
 OUTPUT_FOLDER_OR_STDOUT = OutputFolder(stdout=True)

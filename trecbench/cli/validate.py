@@ -14,7 +14,7 @@ import click
 from ..errors import ExitCode
 from .evaluation_options import memory_budget_option
 from .group import cli, open_input_scope
-from .paths import INPUT_FILE, OUTPUT_FILE
+from .paths import FIX_FILE, INPUT_FILE
 from .progress import StderrProgress, drawn, wanted
 from .shared_options import DEPTH, DecimalInt
 
@@ -99,7 +99,7 @@ def _spooled(held: contextlib.ExitStack, run, progress):
 @click.option(
     "--fix",
     "fix_out",
-    type=OUTPUT_FILE,
+    type=FIX_FILE,
     help="Write the canonical form of the (single) RUN here and list every change; the "
     "exit code is then the fixed run's (0: it validates clean).",
 )
