@@ -760,6 +760,27 @@ def test_cli_fix_in_json(tmp_path, invoke):
     assert document["fix"]["output"] == str(out)
     assert out.read_text() == "1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
     assert document["fix"]["changes"][0]["change"].startswith("moved into trec_eval order")
+    assert document["fix"]["refused"] is None
+
+
+def test_cli_refused_fix_in_json(tmp_path, invoke):
+    """A --fix refused leaves its trace in the run's object (it was on stderr alone):
+    nothing written, and why, in stderr's words (issue 444 item 3)."""
+    run = tmp_path / "bad.run"
+    run.write_bytes(b"q1 Q0 a 1 nan t\n")
+    out = tmp_path / "bad.fixed"
+    result = invoke(run, "--fix", out, "--format", "json")
+    assert result.exit_code == 2
+    (document,) = json.loads(result.output)
+    assert [f["rule"] for f in document["findings"]] == ["R12"]
+    assert document["fix"] == {
+        "output": None,
+        "changes": [],
+        "counts": None,
+        "refused": f"{run}: --fix cannot repair R12; first: {run}:1:score: error[R12]: score "
+        "'nan' is not a number (trec_eval sorts it arbitrarily)",
+    }
+    assert not out.exists()
 
 
 def _sources_opened(monkeypatch, then) -> list[Path]:

@@ -196,9 +196,9 @@ def validate(
                 with drawn(quiet) as steps:
                     fix = (fix_out, fix_tag, profile, depth, results, verify, steps)
                     fixed = _fix(v, source, others, *fix)
-            except Exception:
+            except Exception as error:
                 if fmt == "json":  # the findings still, as text prints them before the refusal
-                    click.echo(report.to_json(results, None, checked))
+                    click.echo(report.to_json(results, _refused_fix(error), checked))
                 raise
             failed = [result for result in failed if result is not results[-1]]
         if fmt == "json":
@@ -431,6 +431,17 @@ class _FileProgress:
             self.line.close()
 
 
+def _refused_fix(error: Exception) -> dict | None:
+    """The JSON ``fix`` of a run ``--fix`` refused (or failed to write): nothing written,
+    and why, in the words stderr gives; None for an unexpected error (no message for it)."""
+    from ..errors import InputError, TrecbenchError
+
+    if not isinstance(error, TrecbenchError):
+        return None
+    why = error.cli_line() if isinstance(error, InputError) else str(error)
+    return {"output": None, "changes": [], "counts": None, "refused": why}
+
+
 def _fix(v, source, others, out, tag, profile, max_depth, results, verify, progress) -> dict:
     """Write the fixed run (verified by ``verify``); what it changed, for the report.
     ``progress``: a :class:`~.progress.TaskProgress` told of the rewrite's steps, or None."""
@@ -448,4 +459,5 @@ def _fix(v, source, others, out, tag, profile, max_depth, results, verify, progr
     )
     changed = [c.to_dict() | {"text": c.format()} for c in changes]
     counts = verify.result.counts
-    return {"output": str(out), "changes": changed, "counts": counts}  # a Path is not JSON
+    # a Path is not JSON; refused: what a refused fix says instead (_refused_fix)
+    return {"output": str(out), "changes": changed, "counts": counts, "refused": None}
