@@ -763,6 +763,22 @@ def test_cli_fix_in_json(tmp_path, invoke):
     assert document["fix"]["refused"] is None
 
 
+@pytest.mark.parametrize(("name", "spacing"), [("fixed.run", True), ("fixed.parquet", False)])
+def test_fix_lists_normalised_separators_for_text_output_only(tmp_path, name, spacing):
+    """A Parquet run has no separators nor line ends to normalise: the change is not
+    listed for it (issue 444 item 4); the text output still lists it."""
+    import pyarrow.parquet as pq
+
+    run = tmp_path / "r.run"
+    run.write_bytes(b"q1 Q0 a 1 2 t\r\nq1  Q0 b 2 1 t\r\n")
+    out = tmp_path / name
+    changes = [c.what for c in fix_run(run, out)]
+    listed = "normalised separators and line ends to single tabs and LF" in changes
+    assert listed is spacing
+    if not spacing:
+        assert pq.read_table(out).column("docno").to_pylist() == ["a", "b"]
+
+
 def test_cli_refused_fix_in_json(tmp_path, invoke):
     """A --fix refused leaves its trace in the run's object (it was on stderr alone):
     nothing written, and why, in stderr's words (issue 444 item 3)."""

@@ -193,6 +193,8 @@ def _fix(
     step()
     kept_lines = arrow.to_numpy(final.column("line"))
     renumbered, rescored, spaced = _rewritten_lines(data, fields6, line, final)
+    if files.parquet_named(out):  # a Parquet run has no separators nor line ends
+        spaced = spaced[:0]
     step()
     nf = tokens.nfields
 
