@@ -105,8 +105,8 @@ def test_the_page_is_built_with_the_collector_paused_and_resumed_after(monkeypat
     monkeypatch.setattr(page, "_topic_values", recording)
     assert gc.isenabled()
     with pytest.raises(RuntimeError):
-        # its runs and measures: the total of the page's progress, counted first
-        page.comparison_html(SimpleNamespace(runs=["a"], measures=["m"]))
+        # its runs, measures and sections: the total of the page's progress, counted first
+        page.comparison_html(SimpleNamespace(runs=["a"], measures=["m"], sections=[]))
     assert states == [False] and gc.isenabled()
 
 
