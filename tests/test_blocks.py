@@ -836,7 +836,7 @@ def test_described_blocks_tell_the_stretches_scoring_would_find(topics, count, t
 def test_blocks_read_for_scoring_come_with_their_docnos_hashed(tmp_path):
     """The thread reading ahead hashes each block's docnos (scoring's duplicate check and
     judgment lookup then hash none): the hashes of the block's own rows, in order."""
-    from trecbench.evaluation.reading import _hashed
+    from trecbench.gated.reading import _hashed
     from trecbench.hash_index import string_hash
 
     rows = [f"q{q} Q0 d{(q * 7 + d) % 50} {d} 1 t" for q in range(30) for d in range(40)]

@@ -1152,7 +1152,7 @@ def test_findings_repeating_per_line_are_counted_with_the_first_few_kept():
     and count the rest, through score's gate as through validate: the number kept does not
     grow with the lines (issue 25 item 9; a guard: the peak memory of such files is the
     tokenizer's per-line arrays, not the findings)."""
-    from trecbench.evaluation.gate import _Gate
+    from trecbench.gated.gate import _Gate
     from trecbench.validation import DEFAULT_LIMIT
 
     data = b"q1 Q0 d1 1 1.0 t\n" + b"\n" * 5000 + b"q1 Q0 d2 2 0.5 t \n" * 3000

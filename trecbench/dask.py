@@ -39,10 +39,10 @@ import pyarrow.compute as pc
 
 from . import provenance
 from .errors import DuplicateError, InputError, UsageError
-from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
 from .inputs import held
 from .inputs.blocks import Counts
+from .inputs.integer_ids import lost_zero, refuse
 from .inputs.streams import EMPTY_FILE
 from .inputs.tables import (
     FILE_LINE_BITS,
@@ -572,7 +572,7 @@ def _unsaid(plan, said) -> list:
 
 
 def _refuse_lost_zeros(truth, ids: list[tuple], places: list[str]) -> None:
-    """:func:`trecbench.evaluation.integer_ids.refuse_lost_zeros` from the id facts
+    """:func:`trecbench.inputs.integer_ids.refuse_lost_zeros` from the id facts
     (:func:`_id_facts`) of each file of the run (``places``: their paths; a frame's name),
     naming the file at fault: the run's rows stay on the workers."""
     for role in _ID_ROLES:  # in order: the query ids first, as one process says

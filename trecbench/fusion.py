@@ -78,7 +78,7 @@ from .score_precision import compares_float32
 from .trec_eval import compat as versions
 
 if TYPE_CHECKING:
-    from .evaluation.reading import Progress
+    from .gated.reading import Progress
 
 RANK_BASED = ("rrf", "isr")
 SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
@@ -187,9 +187,9 @@ def ranked_tables(
     """Each of ``runs`` (named in errors by ``names`` or run1, run2...) as :func:`ranked_table`
     gives it, read once (``progress``: the bytes read); a run given twice or a copy of one
     (the same rows, tags included) refused as :func:`check_distinct_files` says."""
-    from .evaluation import load
-    from .evaluation.integer_ids import refuse_lost_zeros_among
+    from .gated.reading import load
     from .inputs import held
+    from .inputs.integer_ids import refuse_lost_zeros_among
 
     check_distinct_files(runs, advice=advice)
     names = [one_line(str(run)) if isinstance(run, (str, os.PathLike)) else f"run{i + 1}"
@@ -406,7 +406,7 @@ def ranked_run(
     kept too (:func:`trecbench.inputs.load`); ``compat``: the trec_eval version that reads
     and ranks it (10.0: ``#`` lines are comments, scores compare as doubles), scores
     compared as float32 where it does and ``float32``."""
-    from .evaluation import load
+    from .gated.reading import load
 
     version = versions.get(compat)
     loaded = load(source, "run", progress=progress, version=version, score_text=score_text)

@@ -134,7 +134,7 @@ def given_qids(values: list, origin: str, where: Where, topics: Topics, keys: bo
     float, a bool, None or a mix of kinds refused at ``where(row)``; refused beside
     ``topics`` where integers on either side lost how the other's ids are written
     (``007`` beside ``7``)."""
-    from ..evaluation.integer_ids import refuse_lost_zeros
+    from ..inputs.integer_ids import refuse_lost_zeros
 
     qids, topics_origin, integer_topics = topics
     values = python_ids(values, "query id", origin, where, keys=keys)

@@ -291,7 +291,7 @@ def _under_second_judgments(qrels, qrels_b, runs, scores, means, flags, progress
 def _read_once(qrels, qrels_b, runs) -> tuple:
     """The judgments and the runs loaded (:class:`~trecbench.inputs.Loaded`, which every
     reader takes as it is), the runs by the names every command gives them."""
-    from ..evaluation.reading import load
+    from ..gated.reading import load
     from ..inputs import named_runs
     from ..naming import check_read_once
 

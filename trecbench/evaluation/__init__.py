@@ -9,11 +9,12 @@ worth a warning; rendering it is :mod:`trecbench.renderers.trec_format`'s job.
 
 The package, one concern a module, each importing only those listed before it:
 :mod:`.settings` (:class:`EvalSettings`, checked once), :mod:`.results` (the result
-types), :mod:`.gate` (the validator's lenient profile on inputs), :mod:`.reading` (runs
-read whole, ahead or in blocks), :mod:`.judgments` (qrels and preferences), :mod:`.plan`
+types), :mod:`.judgments` (qrels and preferences), :mod:`.plan`
 (engines, evaluators, trec_eval's loop over topics), :mod:`.scoring` (a block of whole
 topics scored), :mod:`.assembly` (a run's result from its blocks) and :mod:`.runs` (each
-run scored where it goes: whole, in blocks, on Dask, in worker processes).
+run scored where it goes: whole, in blocks, on Dask, in worker processes). The inputs are
+read through :mod:`trecbench.gated` (the validator's lenient profile; runs whole, ahead or
+in blocks), below this package so that the commands that only read runs import no engine.
 """
 
 from __future__ import annotations
@@ -23,6 +24,15 @@ from typing import Any
 
 from .. import input_warnings, inputs, outputs, provenance
 from ..errors import DuplicateError, InputError, TrecbenchError, UnevaluableTopicError, UsageError
+from ..gated.gate import ValidationFailed, forgotten_qrels
+from ..gated.reading import (
+    Progress,
+    _blocks_ahead,  # noqa: F401
+    _BlocksAhead,
+    _say_pipes_held,
+    _start_reading,
+    load,
+)
 from ..inputs import held
 from ..measures import NUM_REL, trec_mode
 from ..measures.names import one_name_each, requests
@@ -38,17 +48,8 @@ from .assembly import (
     MIN_GEO_MEAN,
     run_result,  # noqa: F401
 )
-from .gate import ValidationFailed, forgotten_qrels
 from .judgments import Preferences, Qrels, load_judgments
 from .plan import _aliases, _asked_at, _measures, _Plan, _read_whole
-from .reading import (
-    Progress,
-    _blocks_ahead,  # noqa: F401
-    _BlocksAhead,
-    _say_pipes_held,
-    _start_reading,
-    load,
-)
 from .results import (
     UNJUDGED_THRESHOLD,
     Column,

@@ -14,12 +14,12 @@ import pyarrow.compute as pc
 
 from .. import arrow, inputs, ranking
 from ..errors import Setting, TrecbenchError, UnevaluableTopicError, UsageError
+from ..gated.reading import load
 from ..inputs.tables import judged_twice, subtopics
 from ..trec_eval import judgment_groups, prefs_files
 from ..trec_eval.compat import Compat
 from ..trec_eval.negative_topics import unevaluable
 from ..trec_eval.prefs_files import PREFS_FORMATS
-from .reading import load
 from .results import FlaggedTopic
 
 # how many times the qrels' judgments Qrels.judgments keeps for reuse (see Qrels._keep)

@@ -14,14 +14,14 @@ from typing import Any
 from .. import provenance
 from ..callers import outside_trecbench
 from ..errors import DuplicateError, InputError, InputWarning, UsageError
+from ..gated.reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
 from ..inputs import held
+from ..inputs.integer_ids import refuse_lost_zeros
 from ..inputs.tables import duplicate_in_files, lines_are_rows
 from ..memory import Budget
 from ..plurals import first_few
 from .assembly import run_result
-from .integer_ids import refuse_lost_zeros
 from .plan import _Plan
-from .reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
 from .scoring import _Block, score_block
 
 # run files smaller than this in all are scored in this process: starting workers costs

@@ -280,7 +280,7 @@ def read_regular_run(
     from the first qid), no control byte but tab and newline (no CR/VT/FF/NUL, no DEL),
     exactly one space or one tab (never both) between fields, 6 non-empty fields on every
     line (no blank line), no line starting with ``#``, every score a finite decimal
-    number. Score's gate (:mod:`trecbench.evaluation.gate`) does not read regular text: on
+    number. Score's gate (:mod:`trecbench.gated.gate`) does not read regular text: on
     it the gate would say nothing but duplicates, which the ranking reports itself (what
     it warns of, fields after the tag, ``#`` lines, control bytes, makes text irregular).
     On such text Arrow's CSV reader splits lines exactly as

@@ -297,7 +297,7 @@ def _shared_runs(suite: Suite) -> set:
 def _loaded(path, kind: str, read: dict, progress):
     """The run or qrels file ``path``, loaded once for the suite (``read`` keeps it by the
     file's identity)."""
-    from ..evaluation.reading import load
+    from ..gated.reading import load
 
     key = (kind, _identity(path))
     if key not in read:

@@ -171,7 +171,7 @@ def _judgments(qrels) -> pa.Table:
     """The qrels' table, refusing a document judged twice for a topic (as trec_eval does:
     which of its grades would count is not said)."""
     from ..errors import DuplicateError
-    from ..evaluation.reading import load
+    from ..gated.reading import load
 
     loaded = load(qrels, "qrels")  # through score's gate: its errors and warnings
     table = loaded.table
@@ -268,7 +268,7 @@ class _IntegerRuns:
         """Refuse runs read from integers beside runs with ids no integer prints as (found
         among the ``pooled`` pairs' ids of each role: only the text runs' can be such),
         naming the run that holds one (``numbers``: each run's pairs)."""
-        from ..evaluation.integer_ids import lost_zero, refuse
+        from ..inputs.integer_ids import lost_zero, refuse
 
         ids = {"qid": pooled.qids.take(arrow.array(pooled.topic)), "docno": pooled.docno}
         for role, name in self.first.items():
@@ -305,7 +305,7 @@ def _stream(sources: list, labels: list, depth: int, progress, against: tuple | 
     pool, not the runs (20 runs held at once faulted in 1 GB). ``against``: the qrels'
     table and name, refused beside a run that lost its ids' leading zeros."""
     from ..conclusions.scores import source_name
-    from ..evaluation.integer_ids import refuse_lost_zeros
+    from ..inputs.integer_ids import refuse_lost_zeros
 
     distinct, batch, numbers, integers, unwritable = None, [], [], _IntegerRuns(), {}
 

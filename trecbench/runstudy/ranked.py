@@ -36,8 +36,8 @@ def load_ranked(source, depth: int | None = None, progress=None, name=None) -> p
     ranking (``ordering <name>``: sorted, its ties ordered, its duplicates checked, its
     columns moved: seconds for millions of lines); ``name``: the run's, which an error
     about a run held in memory gives (:func:`trecbench.inputs.held.naming`)."""
-    from ..evaluation import load
     from ..fusion import rank_loaded
+    from ..gated.reading import load
     from ..score_precision import compares_float32
     from ..trec_eval import compat as versions
 
@@ -63,8 +63,8 @@ def load_kept(source, depth: int | None = None, progress=None, name=None) -> pa.
 
 def _kept(source, depth: int | None, progress) -> pa.Table:
     from .. import ranking
-    from ..evaluation import load
     from ..fusion import ranked_run
+    from ..gated.reading import load
 
     loaded = load(source, "run", progress=progress)
     table = loaded.table

@@ -158,8 +158,8 @@ def similarity(
     >>> result.pairs[0].mean()["rbo_ext"]  # doctest: +SKIP
     """
     from ..conclusions.scores import source_name
-    from ..evaluation.integer_ids import refuse_lost_zeros_among
     from ..inputs import split_runs
+    from ..inputs.integer_ids import refuse_lost_zeros_among
     from ..naming import run_names
     from ..report import read_records
 

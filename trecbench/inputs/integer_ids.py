@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError
-from ..inputs.tables import integer_ids
+from .tables import integer_ids
 
 # decimal text an integer never prints as: leading zeros, a plus sign, -0
 _NOT_DECIMAL = r"^(\+[0-9]+|-?0[0-9]+|-0)$"
