@@ -271,10 +271,11 @@ def _optimized_measure(ctx: click.Context, value: str | None) -> str | None:
     or a path (``--optimize qrels/x.qrels``). Its value is read as -m's: blanks around the
     name dropped (``"nDCG@10 "``), several names refused as --optimize's, not in the
     words of the library's measure list."""
-    from ..errors import excerpt
-    from ..measures.expression import entry_names
-
     if value is not None:
+        # only here: the measure registry (0.02-0.04 s) is for a call that optimizes
+        from ..errors import excerpt
+        from ..measures.expression import entry_names
+
         check_measure_value(ctx, "--optimize", value)
         if not value.strip():  # said of --optimize, not of the library's measures=
             raise click.UsageError(f"empty measure name {value!r}: give --optimize a value "
