@@ -82,8 +82,7 @@ class KeptRows:
                 self.batches = []
             self.files.write(batch)
         except OSError as error:
-            self.close()
-            self.failed = f"{error.strerror or error}"
+            self._give_up(error)
 
     def settle(self) -> None:
         """The files (if any) flushed, or, if they cannot be (a full disk), dropped, none
@@ -92,8 +91,13 @@ class KeptRows:
             if self.files is not None:
                 self.files.flush()
         except OSError as error:
-            self.close()
-            self.failed = f"{error.strerror or error}"
+            self._give_up(error)
+
+    def _give_up(self, error: OSError) -> None:
+        """Keep no row, the files that could not be written (``error``: a full disk)
+        removed: :attr:`failed` says why."""
+        self.close()
+        self.failed = f"{error.strerror or error}"
 
     def close(self) -> None:
         """Every row let go, the files (if any) removed; :attr:`failed` stays."""
@@ -131,8 +135,7 @@ class KeptRows:
         try:
             self.files.route(group_of, self.rows, len(bounds))
         except OSError as error:
-            self.close()
-            self.failed = f"{error.strerror or error}"
+            self._give_up(error)
 
     def groups(self) -> Iterator[tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """The rows made ready by :meth:`sort`, a group at a time: its topics and its rows'
