@@ -4,10 +4,15 @@ counted per stretch, when the blocks fell in different chunks."""
 
 from __future__ import annotations
 
+import errno
+import os
+import tempfile
+
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trecbench.validation import validate_run
+from trecbench.validation import split_topics, validate_run
 
 # topic 1 (ranks 1 2, scores 3.0 2.0), topic 2, topic 1 again (rank 1 again, score 1.5)
 SPLIT = b"1 Q0 d1 1 3.0 t\n1 Q0 d2 2 2.0 t\n2 Q0 x0 1 1 t\n1 Q0 d3 1 1.5 t\n"
@@ -77,22 +82,31 @@ def test_random_runs_with_split_topics_give_the_same_findings_in_any_chunks(
 SPLIT3 = SPLIT + b"1 Q0 d4 2 1.5 t\n2 Q0 x1 1 1 t\n1 Q0 d5 3 2.5 t\n1 Q0 d6 3 0.5 t\n"
 
 
-def test_rows_kept_in_a_temporary_file_give_the_findings_kept_in_memory(tmp_path, monkeypatch):
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """An empty folder as TMPDIR, where the kept rows' scratch folder goes."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def _no_space(*_):
+    """What writing to a full disk raises."""
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_rows_kept_in_a_temporary_file_give_the_findings_kept_in_memory(
+    tmp_path, monkeypatch, scratch
+):
     """Past MEMORY_ROWS the rows go to files in a scratch folder of TMPDIR, read back a
     few rows at a time and in groups of few rows: the same findings as all in memory (and
     as one chunk), and the folder gone after."""
-    import tempfile
-
-    from trecbench.validation import split_topics
-
     path = tmp_path / "s3.run"
     path.write_bytes(SPLIT3)
     whole, _ = _found(path)
     in_memory = _found(path, 16)
     assert in_memory[0] == whole
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     written = []
     write = split_topics._Files.write
     monkeypatch.setattr(split_topics._Files, "write", lambda s, b: written.append(b) or write(s, b))
@@ -106,22 +120,13 @@ def test_rows_kept_in_a_temporary_file_give_the_findings_kept_in_memory(tmp_path
         assert list(scratch.iterdir()) == []
 
 
-def test_rows_that_cannot_be_written_leave_each_stretch_s_findings_said_so(tmp_path, monkeypatch):
+def test_rows_that_cannot_be_written_leave_each_stretch_s_findings_said_so(
+    tmp_path, monkeypatch, scratch
+):
     """A temporary file that cannot be written (a full disk) keeps no row: a split topic's
     R11, R14 and R15 stand per stretch and say so, and nothing is left in TMPDIR."""
-    import errno
-    import tempfile
-
-    from trecbench.validation import split_topics
-
-    def full(self, batch):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     monkeypatch.setattr(split_topics, "MEMORY_ROWS", 2)
-    monkeypatch.setattr(split_topics._Files, "write", full)
+    monkeypatch.setattr(split_topics._Files, "write", _no_space)
     path = tmp_path / "s3.run"
     path.write_bytes(SPLIT3)
     found = validate_run(path, profile="strict", chunk_bytes=16).findings
@@ -138,7 +143,7 @@ def test_rows_that_cannot_be_written_leave_each_stretch_s_findings_said_so(tmp_p
     assert list(scratch.iterdir()) == []
     # a flush that fails at the end (what a buffered write leaves to it): the same
     monkeypatch.setattr(split_topics._Files, "write", lambda self, batch: None)
-    monkeypatch.setattr(split_topics._Files, "flush", lambda self: full(self, None))
+    monkeypatch.setattr(split_topics._Files, "flush", _no_space)
     again = validate_run(path, profile="strict", chunk_bytes=16).findings
     assert [(f.check, f.line, f.message) for f in again] == [
         (f.check, f.line, f.message) for f in found
@@ -146,15 +151,11 @@ def test_rows_that_cannot_be_written_leave_each_stretch_s_findings_said_so(tmp_p
 
 
 def test_more_groups_than_open_files_are_routed_in_rounds_with_the_same_findings(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, scratch
 ):
     """Past OPEN_BUCKETS groups the kept rows are routed to the groups' files in rounds,
     one read through the files each (not one per group): the in-memory findings, and the
     folder gone after."""
-    import tempfile
-
-    from trecbench.validation import split_topics
-
     # topics 1-5 each split in two (ranks 1 2 | 1 3): rank 1 twice, rank 2 missing
     first = "".join(f"{q} Q0 a{q} 1 3 t\n{q} Q0 b{q} 2 2 t\n" for q in range(1, 6))
     again = "".join(f"{q} Q0 c{q} 1 1 t\n{q} Q0 d{q} 3 1 t\n" for q in range(1, 6))
@@ -163,9 +164,6 @@ def test_more_groups_than_open_files_are_routed_in_rounds_with_the_same_findings
     in_memory = _found(path, 16)
     assert in_memory[0] == _found(path)[0]
     assert sum(check == "R11.unique" for check, _, _ in in_memory[0]) == 5
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     reads = []
     read = split_topics._Files.read
     monkeypatch.setattr(
@@ -175,7 +173,7 @@ def test_more_groups_than_open_files_are_routed_in_rounds_with_the_same_findings
     monkeypatch.setattr(split_topics, "READ_ROWS", 3)
     monkeypatch.setattr(split_topics, "GROUP_ROWS", 4)  # a topic a group: 5 groups
     for open_buckets, passes in ((2, 3), (1, 5), (64, 1)):
-        monkeypatch.setattr(split_topics, "OPEN_BUCKETS", open_buckets, raising=False)
+        monkeypatch.setattr(split_topics, "OPEN_BUCKETS", open_buckets)
         reads.clear()
         assert _found(path, 16) == in_memory, open_buckets
         assert reads == [20] * passes  # 20 rows kept, read through once a round
@@ -183,35 +181,23 @@ def test_more_groups_than_open_files_are_routed_in_rounds_with_the_same_findings
 
 
 def test_group_files_that_cannot_be_written_leave_each_stretch_s_findings_said_so(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, scratch
 ):
     """Routing the kept rows to the groups' files at the end writes too: a full disk then
     keeps no row, as one while the file is read (the findings of the test above), and
     nothing is left in TMPDIR."""
-    import errno
-    import os
-    import tempfile
-
-    from trecbench.validation import split_topics
-
-    def full(self, batch):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     monkeypatch.setattr(split_topics, "MEMORY_ROWS", 2)
     path = tmp_path / "s3.run"
     path.write_bytes(SPLIT3)
     whole = validate_run(path, profile="strict", chunk_bytes=16).findings
     with monkeypatch.context() as patch:  # the rows cannot be written as the file is read
-        patch.setattr(split_topics._Files, "write", full)
+        patch.setattr(split_topics._Files, "write", _no_space)
         found = validate_run(path, profile="strict", chunk_bytes=16).findings
     assert whole != found
 
     def full_open(name, *args):
         if os.path.basename(name).startswith("group"):  # a group's file (not a column's)
-            raise OSError(errno.ENOSPC, "No space left on device")
+            _no_space()
         return open(name, *args)
 
     monkeypatch.setattr(split_topics, "open", full_open, raising=False)

@@ -1,7 +1,7 @@
-"""compare and benchmark writing into a folder another call is writing into: each checks
-the folder for an earlier call's files (refuse_strays) only once it holds the folder's
-lock, so the second waits for the first and is then refused, as it is when run after it,
-instead of both passing the check and leaving a folder of two calls' files."""
+"""convert, compare and benchmark writing into a folder another call is writing into: each
+checks the folder for an earlier call's files (refuse_strays) only once it holds the
+folder's lock, so the second waits for the first and is then refused, as it is when run
+after it, instead of both passing the check and leaving a folder of two calls' files."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from conftest import ROOT
 import trecbench
 from trecbench import publication
 from trecbench.benchmarking import run_benchmark
+from trecbench.convert.common import write_conversion
+from trecbench.convert.msmarco import convert_msmarco
 from trecbench.errors import OutputError
 
 
@@ -104,3 +106,21 @@ def test_a_call_checks_for_earlier_files_once_it_holds_the_folder(
     name = next(iter(first))
     assert f"{name} would stay beside this {whose} files" in str(error)
     assert _files(folder) == [name]  # the first call's files alone, nothing of the second's
+
+
+def test_a_conversion_checks_for_earlier_files_once_it_holds_the_folder(tmp_path, monkeypatch):
+    source = tmp_path / "big.tsv"
+    source.write_text("q1\td1\t1\nq1\td2\t2\n")
+    first = tmp_path / "first"  # the first conversion's files, as it writes them
+    write_conversion(convert_msmarco(source, tag="aa"), first, inputs=[source])
+    files = {name: (first / name).read_text() for name in ("aa.run", "big.sidecar.json")}
+    folder = tmp_path / "conc"
+    folder.mkdir()
+
+    def write(folder):
+        write_conversion(convert_msmarco(source, tag="bb"), folder, inputs=[source])
+
+    error = _second_call_meanwhile(monkeypatch, folder, write, files)
+    assert error is not None, "the second conversion replaced the sidecar"
+    assert "aa.run would stay beside this conversion's files" in str(error)
+    assert _files(folder) == ["aa.run", "big.sidecar.json"]
