@@ -536,3 +536,12 @@ def test_the_weightings_count_is_the_runs_given_and_no_runs_are_nothing_to_fuse(
         trecbench.optimize_fusion(runs, qrels, "map", "combsum", step=0.0001)
     with pytest.raises(UsageError, match="^nothing to fuse: no run given$"):
         trecbench.fuse([], weights=[1])
+
+
+def test_a_grid_too_fine_for_the_runs_given_is_refused_before_any_is_read(tmp_path):
+    # the count was checked once every run was read: three missing files were reported
+    # missing, not the grid of 50,015,001 weightings their number already made
+    runs = [str(tmp_path / f"{name}.run") for name in "abc"]  # never read: no such files
+    said = r"^step 0.0001 over 3 runs makes 50,015,001 weightings to score"
+    with pytest.raises(UsageError, match=said):
+        optimize_fusion(runs, QRELS, "map", "sum", step=0.0001)

@@ -555,3 +555,11 @@ def test_pool_refuses_an_output_named_as_another_format(folder, capsys, name):
     captured = capsys.readouterr()
     assert captured.out == "" and f"trecbench: {name}: " in captured.err
     assert not (folder / name).exists()
+
+
+def test_fuse_optimize_refuses_a_too_fine_step_before_reading_a_run(folder, capsys):
+    # the count of weightings was checked once every run was read: a bad run was said first
+    (folder / "c.run").write_text("t1 Q0 d2\n")  # not a run: three fields
+    args = [*OPTIMIZE, "--folds", "2", "--method", "combsum", "--step", "0.0001", "-o", "o.run"]
+    err = _refused(args, capsys, 1, "--step 0.0001 over 3 runs makes 50,015,001 weightings")
+    assert "c.run" not in err, err

@@ -222,7 +222,7 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
         norm_name,
         ranked_tables,
     )
-    from ..runstudy.fusion_tuning import FusionSearch
+    from ..runstudy.fusion_tuning import FusionSearch, check_grid_size
 
     method, k, weights = fusion["method"], fusion["k"], fusion["weights"]
     search = tuned = None
@@ -230,6 +230,8 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
         given = {"folds": tuning["folds"], "seed": tuning["seed"], "step": tuning["step"]}
         with _named_options():
             search = FusionSearch(method, fusion["norm"], **given, depth=fusion["depth"])
+            # one run per file: a grid too fine for them refused before any is read
+            check_grid_size(search.method, len(runs), search.k_grid, search.step)
     advice = WEIGH_BY_OPTION if search is None else None  # --optimize chooses the weights
     tables = ranked_tables([str(run) for run in runs], progress, advice=advice)  # read once
     if search is not None:

@@ -116,6 +116,19 @@ def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Can
         from ..fusion import check_number, k_as_given
 
         return [Candidate(k=k_as_given(check_number("k", k, 0))) for k in k_grid]
+    check_grid_size(method, n_runs, k_grid, step)
+    return [Candidate(weights=tuple(i / parts for i in c)) for c in _compositions(parts, n_runs)]
+
+
+def check_grid_size(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> None:
+    """Refuse a grid of weights too fine for ``n_runs`` runs: a check made as soon as the
+    number of runs is known (from the arguments, before a run is read), not once every run
+    is read. RRF's grid of k does not grow with the runs; ``method`` by any of its names."""
+    from ..fusion import method_name
+
+    parts = grid_parts(method_name(method), k_grid, step)
+    if parts is None:
+        return
     count = math.comb(parts + n_runs - 1, n_runs - 1)  # weightings summing to 1
     if count > MAX_CANDIDATES:
         # a short line: the digits of a count of 10^600 are no help
@@ -124,7 +137,6 @@ def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Can
             f"step {step:g} over {n_runs} runs makes {shown} weightings to score "
             f"(at most {MAX_CANDIDATES:,}): take a larger step"
         )
-    return [Candidate(weights=tuple(i / parts for i in c)) for c in _compositions(parts, n_runs)]
 
 
 def grid_parts(method: str, k_grid=K_GRID, step: float = 0.1) -> int | None:
@@ -262,7 +274,7 @@ class FusionSearch:
         method = method_name(self.method)
         norm_name(self.norm, method)
         check_depth(self.depth)
-        grid_parts(method, self.k_grid, self.step)  # its count: by the runs, once read
+        grid_parts(method, self.k_grid, self.step)  # its count: once the runs are counted
 
 
 @input_warnings.carried
@@ -294,6 +306,8 @@ def optimize_fusion(
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
     sources, names = split_runs(runs)  # a generator read once, here
     _check_several(len(sources))  # before a run is read
+    # each source is one run: the weightings are counted before any is read
+    check_grid_size(search.method, len(sources), search.k_grid, search.step)
     # before a run is read: one pipe is read once; no advice of weights: they are chosen
     check_distinct_files(sources, [qrels], advice=None)
     tables = ranked_tables(sources, progress, names=names, advice=None)
