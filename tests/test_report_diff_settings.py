@@ -106,3 +106,29 @@ def test_a_comparisons_measures_are_named_not_its_options(compared, tmp_path, ca
     code, out = diff_reports(capsys, a, str(lower))
     better = f'option: better {{"{shared}": "higher"}} -> {{"{shared}": "lower"}}'
     assert code == 1 and better in out.splitlines()
+
+
+def test_another_seed_of_the_routing_metrics_is_named_once(tmp_path, capsys):
+    """score --seed with --routing records the seed twice, the routing metrics' settings'
+    and the resampling block's: diff named the one change twice, routing.seed and
+    resampling.seed; it is named by the block score's --seed writes."""
+    rtask = ROOT / "data" / "hpo-rtask"
+    reports = []
+    for seed in (0, 3):
+        path = str(tmp_path / f"seed{seed}.json")
+        routing = ["--routing", str(rtask / "routing.jsonl"), "--seed", str(seed)]
+        inputs = [str(rtask / "hpo-rtask.qrels"), str(rtask / "lexical.run")]
+        assert run(["score", "--report", path, *routing, *inputs]) == 0
+        capsys.readouterr()
+        reports.append(path)
+    assert json.loads(open(reports[1]).read())["routing"]["settings"]["seed"] == 3
+    code, out = diff_reports(capsys, *reports)
+    assert (code, out.splitlines()) == (
+        1,
+        [
+            "likely cause: the options differ: resampling.seed 0 vs 3",
+            "option: resampling.seed 0 -> 3",
+        ],
+    )
+    code, out = diff_reports(capsys, *reports, "--format", "json")
+    assert json.loads(out)["options"] == {"resampling.seed": {"a": 0, "b": 3}}

@@ -273,13 +273,25 @@ _UNORDERED = ("group_by",)
 def _recorded_changes(a: dict, b: dict) -> dict[str, tuple]:
     """:func:`_changed` of the options, less one that an older report does not record
     (:data:`_RECORDED_LATER`): not recorded there is no difference; nor is the order of
-    the fields of :data:`_UNORDERED`."""
-    return {
+    the fields of :data:`_UNORDERED`. A change of score's ``--seed`` is named once, as
+    ``resampling.seed`` (the option given), not again as the routing metrics' own
+    ``routing.seed`` it set (:data:`_SAID_AS`)."""
+    changes = {
         key: (x, y)
         for key, (x, y) in _changed(a, b).items()
         if (key not in _RECORDED_LATER or (key in a and key in b))
         and not (key in _UNORDERED and _same_items(x, y))
     }
+    for key, given in _SAID_AS.items():
+        if key in changes and changes.get(given) == changes[key]:
+            del changes[key]
+    return changes
+
+
+# a setting recorded twice by score --routing --report: the routing metrics' settings
+# hold the seed and resamples of the resampling block (score --seed's): a change of one
+# is said once, by the resampling block's name
+_SAID_AS = {f"routing.{k}": f"resampling.{k}" for k in RESAMPLING}
 
 
 # options of a value per measure: a comparison's settings.better (which way each is better)
