@@ -563,4 +563,24 @@ def test_a_bad_line_of_a_jsonl_run_is_a_finding_after_the_lines_before_it(
         ("R7", 2),
         ("R32", 3),
     ]
-    assert report["counts"]["lines"] == 2
+    assert report["counts"]["lines"] == 3  # the bad line was read: counted
+
+
+@pytest.mark.parametrize("bad", [1, 3, 4], ids=["first", "middle", "last"])
+def test_the_line_count_after_a_bad_line_counts_every_line_read(bad, tmp_path, capsys):
+    """The summary counted the lines before a JSONL run's bad line, not the bad line it
+    read: "2 lines" of a file whose third line was reported; the lines after it are not
+    read, not counted."""
+    from trecbench.validation import validate_run
+
+    lines = [f'{{"qid": "q1", "docno": "d{i}", "score": {10 - i}}}' for i in range(1, 6)]
+    lines[bad - 1] = "{bad"
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    for chunk_bytes in (20, 60, 1 << 20):
+        result = validate_run(path, chunk_bytes=chunk_bytes)
+        assert [(f.rule, f.line) for f in result.findings] == [("R32", bad)]
+        assert result.counts["lines"] == bad
+    code, out, _ = _said(capsys, str(path))
+    word = "line" if bad == 1 else "lines"
+    assert code == 2 and f"FAILED: 1 file(s), {bad} {word}: 1 error(s)" in out

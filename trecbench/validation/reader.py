@@ -124,6 +124,10 @@ def stream(
         where = None if error.line is None else "line"
         checker.report.add(error.rule or "R27", error.line, where, error.message)
         checker.cut_short = True
+        if error.line is not None and not checker.refused:
+            # the bad line was read too (its reader stopped after it): counted, as every
+            # line a TREC text file's checks go through is
+            checker.physical = max(checker.physical, error.line)
     checker.finish()
 
 
