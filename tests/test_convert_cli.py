@@ -413,3 +413,31 @@ def test_a_fuzzy_option_that_changes_nothing_is_refused(
     code, err = run_main(monkeypatch, capsys, "lists", source, *options, "-o", tmp_path / "o")
     assert code == 1 and err.count("\n") == 1 and message in err, err
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "writes"),
+    [
+        (["hpo", "{in}"], "0 runs and 1 qrels"),
+        (["hpo", "{in}", "--results", "{in}", "--results", "{in}"], "2 runs and 1 qrels"),
+        (["code-chunk", "{in}"], "a run and its qrels per chunker"),
+        (["memorybench", "{in}"], "a run and its qrels per provider"),
+        (["lists", "{in}"], "1 run and 1 qrels"),
+        (["dict", "{in}", "--qrels-json", "{in}"], "1 run and 1 qrels"),
+        (["dict", "{in}", "--beir-qrels", "{in}"], "1 run and 1 qrels"),
+    ],
+)
+def test_stdout_is_refused_before_the_input_is_read(args, writes, tmp_path, capsys):
+    """-o - of a conversion that never makes a single run alone was refused only after
+    converting: an input it cannot read (here no JSON at all) was said first, or a long
+    conversion made for nothing; the arguments tell it, in the same words."""
+    garbage = tmp_path / "in.json"
+    garbage.write_text("not what any converter reads\n")
+    given = [arg.replace("{in}", str(garbage)) for arg in args]
+    assert run(["convert", *given, "-o", "-"]) == 2
+    shown = capsys.readouterr()
+    assert shown.out == ""
+    assert shown.err == (
+        f"trecbench: -: standard output takes a single run; this conversion writes {writes} "
+        "(give a folder)\n"
+    )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .convert_output import GroupOptions, finish
+from .convert_output import GroupOptions, finish, refuse_stdout
 from .group import Command, Group, cli
 from .paths import OUTPUT_FOLDER, OUTPUT_FOLDER_OR_STDOUT, InputFile
 from .shared_options import DEPTH, FiniteFloat, decimal_integer
@@ -219,6 +219,7 @@ def hpo(
 
     if grades and not graded:
         raise click.UsageError("--grade needs --graded ontology")
+    refuse_stdout(outdir, len(results), 1)  # the cases' qrels, a run per results file
     inputs = _inputs(cases, *results, ontology)
     conversion = convert_hpo(
         cases,
@@ -252,6 +253,7 @@ def code_chunk(detailed, outdir, runs_dir, name):
     """
     from ..convert.codechunk import convert_codechunk
 
+    refuse_stdout(outdir, None, 1, per="chunker")
     inputs = _inputs(detailed)
     finish(convert_codechunk(detailed, name=name), outdir, inputs, runs_dir)
 
@@ -302,6 +304,7 @@ def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs
     """
     from ..convert.memorybench import convert_memorybench
 
+    refuse_stdout(outdir, None, 1, per="provider")
     inputs = _inputs(source)
     conversion = convert_memorybench(
         source,
@@ -354,6 +357,7 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
     from ..convert.lists import convert_lists
 
     _refuse_unused_fuzzy(match, no_fuzzy)
+    refuse_stdout(outdir, 1, 1)  # the gold documents' qrels beside the run
     inputs = _inputs(source)
     conversion = convert_lists(
         source,
@@ -404,6 +408,8 @@ def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
     """
     from ..convert.dicts import convert_dict
 
+    if qrels_json is None or beir_qrels is None:  # both: refused as the library says
+        refuse_stdout(outdir, 1, int(qrels_json is not None or beir_qrels is not None))
     inputs = _inputs(run, qrels_json, beir_qrels)
     conversion = convert_dict(
         run, qrels_json=qrels_json, beir_qrels=beir_qrels, name=name, tag=tag, depth=depth

@@ -155,6 +155,25 @@ def _with_metadata(conversion, inputs):
     return dataclasses.replace(conversion, ir_metadata=metadata)
 
 
+def refuse_stdout(outdir: Path, runs: int | None, qrels: int, per: str | None = None) -> None:
+    """``-o -`` refused before any input is read where the converter's arguments say it
+    makes no single run alone: ``runs`` runs (None: one per ``per``, a count only the
+    input tells) and ``qrels`` qrels files; in the words of the refusal after converting
+    (:func:`_run_to_stdout`, which stays for what only the input tells)."""
+    if outdir != STDOUT or (runs == 1 and not qrels):
+        return
+    from ..errors import OutputError
+
+    if runs is None:
+        raise OutputError(_not_single(f"a run and its qrels per {per}"))
+    raise OutputError(_not_single(f"{counted(runs, 'run')} and {qrels} qrels"))
+
+
+def _not_single(writes: str) -> str:
+    """The refusal of ``-o -`` for a conversion that ``writes`` more than a single run."""
+    return f"-: standard output takes a single run; this conversion writes {writes} (give a folder)"
+
+
 def _run_to_stdout(conversion, inputs, runs_dir: Path | None, progress) -> dict[str, object]:
     """Print the conversion's single run (validated as a written one: it is written and
     checked in a scratch folder first); its sidecar is not kept. What was "written"."""
@@ -166,11 +185,8 @@ def _run_to_stdout(conversion, inputs, runs_dir: Path | None, progress) -> dict[
     if conversion.qrels or len(conversion.runs) != 1:  # a refused output, as pool -o - is
         from ..errors import OutputError
 
-        raise OutputError(
-            f"-: standard output takes a single run; this conversion writes "
-            f"{counted(len(conversion.runs), 'run')} and {len(conversion.qrels)} qrels "
-            "(give a folder)"
-        )
+        runs = counted(len(conversion.runs), "run")
+        raise OutputError(_not_single(f"{runs} and {len(conversion.qrels)} qrels"))
     key = f"run:{conversion.runs[0].tag}"
     # locked while it lives: one a SIGKILL leaves is removed by the next (trecbench.scratch)
     with scratch_folder("trecbench-convert.") as scratch:
