@@ -552,3 +552,19 @@ def test_latex_names_the_baseline_and_the_settings_as_every_other_format_does():
     )
     assert latex.splitlines()[: len(legend)] == [f"% {line}" for line in legend]
     assert latex.splitlines()[len(legend)].startswith(r"\begin{tabular}")
+
+
+def test_the_reason_for_too_few_topics_counts_them_in_english(tmp_path):
+    # it said "1 topic(s): the paired t-test needs 2"; compare counts with plurals.counted
+    settings = PowerSettings()
+    for differences, said in [([0.3], "1 topic"), ([], "0 topics")]:
+        row = power_row(np.array(differences), settings, "r", "b", "m")
+        assert row.reason == f"{said}: the paired t-test needs 2"
+    qrels, base, new = tmp_path / "one.qrels", tmp_path / "base.run", tmp_path / "new.run"
+    qrels.write_text("t1 0 d1 1\nt1 0 d2 0\n", encoding="utf-8")
+    base.write_text("t1 Q0 d1 1 2.0 b\nt1 Q0 d2 2 1.0 b\n", encoding="utf-8")
+    new.write_text("t1 Q0 d2 1 2.0 n\nt1 Q0 d1 2 1.0 n\n", encoding="utf-8")
+    done = CliRunner().invoke(cli, ["power", str(qrels), str(base), str(new), "-m", "P@1"])
+    assert done.exit_code == 0, done.output
+    assert "new, P@1: 1 topic: the paired t-test needs 2" in done.output
+    assert "topic(s)" not in done.output

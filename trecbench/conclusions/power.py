@@ -36,6 +36,7 @@ import numpy as np
 
 from .. import input_warnings, outputs, stats
 from ..errors import UsageError
+from ..plurals import counted
 from ..rounding import mean_difference
 from .scores import (
     EvaluationFlags,
@@ -227,7 +228,7 @@ def power_row(
     # as compare prints it: 0 where the differences add up to 0 on paper
     mean = float(mean_difference(differences)[0]) if n else None
     if n < 2:
-        return _undefined(known, mean, None, f"{n} topic(s): the paired t-test needs 2")
+        return _undefined(known, mean, None, f"{counted(n, 'topic')}: the paired t-test needs 2")
     sd = float(differences.std(ddof=1))
     if stats.constant(differences)[0]:
         why = "equal on every topic" if mean == 0 else "the same difference on every topic"
