@@ -258,3 +258,18 @@ def test_under_judged_only_no_range_bounds_a_difference(tmp_path, capsys):
     assert evaluator.evaluate(ranked["A"])["t1"]["P_3"] == pytest.approx(1 / 3)  # below B
     assert rows["B"]["could_flip"] is None and "-J" in rows["B"]["could_flip_undefined"]
     assert "could flip n/a: the ranges do not bound a difference: with judged_only (-J)" in table
+
+
+def test_the_differences_that_could_flip_are_apart_by_semicolons():
+    # each item ("B vs A, P@2") holds a comma: joined by commas, where one ended was lost
+    from trecbench.conclusions.unjudged import UnjudgedBound
+
+    bounds = [
+        UnjudgedBound(run, measure, low, high, 0.5, None)
+        for measure in ("P@2", "recip_rank")
+        for run, low, high in (("A", 0.5, 0.5), ("B", 0.0, 1.0), ("C", 0.0, 1.0))
+    ]
+    said = "B vs A, P@2; C vs A, P@2; B vs A, recip_rank; C vs A, recip_rank"
+    for fmt in ("table", "markdown"):
+        text = UnjudgedSensitivity("A", bounds).render(fmt)
+        assert f"differences whose sign could flip within the ranges: {said}\n" in text

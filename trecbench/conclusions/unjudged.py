@@ -269,7 +269,7 @@ class UnjudgedSensitivity:
         lines = []
         bounded = [(pair, flip) for pair, flip, why in flips if why is None]
         if bounded:
-            said = ", ".join(pair for pair, flip in bounded if flip) or "none"
+            said = "; ".join(pair for pair, flip in bounded if flip) or "none"
             lines.append(f"differences whose sign could flip within the ranges: {said}")
         undefined: dict[str, list[str]] = {}
         for pair, _, why in flips:
