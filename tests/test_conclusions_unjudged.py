@@ -374,3 +374,26 @@ def test_high_is_na_where_the_top_grade_is_below_the_relevance_level(tmp_path, c
     (tmp_path / "z.qrels").write_text("t1 0 d1 0\nt2 0 e1 0\n")
     (bound,) = unjudged_bounds(str(tmp_path / "z.qrels"), runs, ["P@2"])
     assert bound.high_undefined.startswith("the qrels' top grade 0 is below the relevance level 1")
+
+
+def test_an_undefined_value_is_n_a_with_its_reason_not_nan(tmp_path, capsys):
+    # -J -M 1: t2's one document is unjudged, so it ranks none and 11pt_avg is 0/0 there
+    # (trec_eval 9.0.8 prints -nan for t2 and for all). The table printed a bare "nan".
+    # Its high: t1 1, t2 with u relevant (R 2, u first) 6 of 11 points at precision 1;
+    # (1 + 6/11) / 2 = 0.7727, as trec_eval prints on the qrels with "t2 0 u 1" added.
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("t1 0 d1 1\nt1 0 d2 0\nt2 0 d9 1\n", encoding="utf-8")
+    (tmp_path / "a.run").write_text("t1 Q0 d1 1 2.0 a\nt2 Q0 u 1 1.0 a\n", encoding="utf-8")
+    args = ["score", "-J", "-M", "1", "-m", "11pt_avg", "--unjudged-bounds"]
+    args += [str(tmp_path / "q"), str(tmp_path / "a.run")]
+    note = "value (low) n/a: the measure's value is undefined here (trec_eval prints -nan)"
+    for fmt, row in [
+        ("table", "a    11pt_avg  n/a          0.7727  50.0%\n"),
+        ("markdown", "| a | 11pt_avg | n/a | 0.7727 | 50.0% |\n"),
+    ]:
+        assert run([*args, "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        bounds = out[out.index("unjudged") :]
+        assert row in bounds and "nan |" not in bounds and "  nan  " not in bounds
+        assert f"{note} — a, 11pt_avg\n" in bounds

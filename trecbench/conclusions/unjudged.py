@@ -63,6 +63,7 @@ qrels' top grade is outside the model: the ranges are over the grades the qrels 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -182,15 +183,15 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = name or escaper(output_format)
     rows = [
-        [name(b.run), b.measure, f"{b.low:.4f}", _high(b, "{:.4f}", "n/a"),
-         share_percent(b.unjudged)]
+        [name(b.run), b.measure, "n/a" if math.isnan(b.low) else f"{b.low:.4f}",
+         _high(b, "{:.4f}", "n/a"), share_percent(b.unjudged)]
         for b in bounds
     ]  # fmt: skip
     undefined: dict[str, list[str]] = {}
     for b in bounds:
-        if b.high_undefined:
-            undefined.setdefault(b.high_undefined, []).append(f"{name(b.run)}, {b.measure}")
-    notes = [f"high n/a: {why} — {'; '.join(which)}" for why, which in undefined.items()]
+        for why in _undefined_ends(b):
+            undefined.setdefault(why, []).append(f"{name(b.run)}, {b.measure}")
+    notes = [f"{why} — {'; '.join(which)}" for why, which in undefined.items()]
     if output_format == "markdown":
         table = markdown_table(header, rows, {2, 3, 4})
         # in Markdown a line right after a table is one more row of it: paragraphs apart
@@ -200,8 +201,28 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
 
 
 def _high(bound: UnjudgedBound, form: str = "{}", undefined=None):
-    """``bound``'s high end as ``form`` writes it, or ``undefined`` where it is n/a."""
-    return undefined if bound.high_undefined else form.format(bound.high)
+    """``bound``'s high end as ``form`` writes it, or ``undefined`` where it is n/a (not
+    the value with every unjudged document relevant, or a value the measure does not
+    define: trec_eval's ``-nan``)."""
+    if bound.high_undefined or math.isnan(bound.high):
+        return undefined
+    return form.format(bound.high)
+
+
+# an end that is NaN: trec_eval prints -nan (a topic's 0/0, which a mean carries on)
+_NAN = "the measure's value is undefined here (trec_eval prints -nan)"
+
+
+def _undefined_ends(bound: UnjudgedBound) -> list[str]:
+    """Why each end of ``bound`` that its table shows as n/a is, as the note says it."""
+    reasons = []
+    if math.isnan(bound.low):
+        reasons.append(f"value (low) n/a: {_NAN}")
+    if bound.high_undefined:
+        reasons.append(f"high n/a: {bound.high_undefined}")
+    elif math.isnan(bound.high):
+        reasons.append(f"high n/a: {_NAN}")
+    return reasons
 
 
 def with_unjudged_bounds(comparison):
