@@ -397,3 +397,70 @@ def test_an_undefined_value_is_n_a_with_its_reason_not_nan(tmp_path, capsys):
         bounds = out[out.index("unjudged") :]
         assert row in bounds and "nan |" not in bounds and "  nan  " not in bounds
         assert f"{note} — a, 11pt_avg\n" in bounds
+
+
+def _two_runs(folder):
+    """Three topics, each with one relevant and one non-relevant document; runs A and B
+    leave two of their six top-2 documents unjudged each. P@2: A 1/3 (high 2/3), B 1/2
+    (high 5/6); B - A per topic 0, 0, 1/2."""
+    (folder / "q.qrels").write_text(
+        "".join(f"t{i} 0 r{i} 1\nt{i} 0 n{i} 0\n" for i in (1, 2, 3)), encoding="utf-8"
+    )
+    runs = {"A": ["r1 n1", "r2 u2", "u3 n3"], "B": ["u1 r1", "n2 r2", "r3 u4"]}
+    for name, topics in runs.items():
+        lines = [
+            f"t{i} Q0 {doc} {rank} {9 - rank} {name}\n"
+            for i, docs in enumerate(topics, 1)
+            for rank, doc in enumerate(docs.split(), 1)
+        ]
+        (folder / f"{name}.run").write_text("".join(lines), encoding="utf-8")
+    return [str(folder / name) for name in ("q.qrels", "A.run", "B.run")]
+
+
+def test_compare_csv_carries_the_power_and_the_unjudged_bounds(tmp_path, capsys):
+    # --format csv dropped both without a word; its columns equal the JSON report's
+    import csv
+    import io
+
+    import numpy as np
+
+    from trecbench.cli import run
+
+    args = ["compare", *_two_runs(tmp_path), "-m", "P@2", "--unjudged-bounds"]
+    args += ["--power", "0.8", "--movers", "0", "--no-tie-bounds", "--samples", "100"]
+    assert run([*args, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert run([*args, "--format", "csv"]) == 0
+    rows = {row["run"]: row for row in csv.DictReader(io.StringIO(capsys.readouterr().out))}
+    bounds = {row["run"]: row for row in report["unjudged_bounds"]["rows"]}
+    (power,) = report["power"]["rows"]
+    for name, low, high in [("A", 1 / 3, 2 / 3), ("B", 1 / 2, 5 / 6)]:  # by hand, above
+        row, bound = rows[name], bounds[name]
+        assert float(row["unjudged_low"]) == bound["low"] == pytest.approx(low, abs=1e-12)
+        assert float(row["unjudged_high"]) == bound["high"] == pytest.approx(high, abs=1e-12)
+        assert float(row["unjudged_share"]) == bound["unjudged"] == 2 / 6
+        assert row["unjudged_high_undefined"] == row["could_flip_undefined"] == ""
+    # B's lowest 1/2 is below A's highest 2/3: B - A (+1/6) could turn negative
+    assert rows["B"]["could_flip"] == "True" and bounds["B"]["could_flip"] is True
+    assert rows["A"]["could_flip"] == "" and rows["A"]["power"] == ""
+    differences = np.array([0, 0, 0.5])
+    assert float(rows["B"]["power_effect_size"]) == power["effect_size"]
+    assert power["effect_size"] == pytest.approx(differences.mean() / differences.std(ddof=1))
+    for column, key in [("power", "power"), ("power_mde", "mde"), ("power_sd", "sd")]:
+        assert float(rows["B"][column]) == power[key]
+    assert int(rows["B"]["power_topics_needed"]) == power["topics_needed"]
+    assert float(rows["B"]["power_target"]) == 0.8 and rows["B"]["power_undefined"] == ""
+
+
+def test_compare_latex_carries_the_unjudged_bounds(tmp_path, capsys):
+    # it kept --power but dropped --unjudged-bounds
+    from trecbench.cli import run
+
+    args = ["compare", *_two_runs(tmp_path), "-m", "P@2", "--unjudged-bounds", "-m", "MAP"]
+    assert run([*args, "--movers", "0", "--samples", "100", "--format", "latex"]) == 0
+    latex = capsys.readouterr().out
+    assert "\\begin{tabular}{llrrr}\n\\toprule\nrun & measure & value (low) & high" in latex
+    assert "A & P@2 & 0.3333 & 0.6667 & 33.3\\% \\\\\n" in latex
+    assert "B & P@2 & 0.5000 & 0.8333 & 33.3\\% \\\\\n" in latex
+    assert "\n% differences whose sign could flip within the ranges: B vs A, P@2\n" in latex
+    assert "\n% could flip n/a: the ranges do not bound a difference" in latex

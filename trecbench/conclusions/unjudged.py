@@ -161,7 +161,8 @@ def evaluation_bounds(evaluation, topics=None) -> list[UnjudgedBound]:
 def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, name=None) -> str:
     """``score --unjudged-bounds``' table after the scores: per run and measure the value,
     the high end and the unjudged share of what the measure looks at (the table and the
-    Markdown of :mod:`trecbench.renderers.text_tables`; in CSV rows of score's tidy table,
+    Markdown of :mod:`trecbench.renderers.text_tables`, a LaTeX tabular under its title
+    as a comment, ``compare --format latex``'s; in CSV rows of score's tidy table,
     ``<measure>:unjudged_high`` and ``:unjudged_share``, under each name ``asked`` gives
     the measure, display name -> names; a run's name escaped as ``score`` escapes it,
     :func:`~trecbench.escaping.escaper`, or by ``name``: the HTML page's table
@@ -192,11 +193,17 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
         for why in _undefined_ends(b):
             undefined.setdefault(why, []).append(f"{name(b.run)}, {b.measure}")
     notes = [f"{why} — {'; '.join(which)}" for why, which in undefined.items()]
+    title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
+    if output_format == "latex":  # the title and the notes as comments, as power's legend
+        from ..renderers.comparison_text import booktabs, latex_escape
+
+        cells = ([latex_escape(cell) for cell in row] for row in rows)
+        tabular = booktabs("llrrr", [latex_escape(cell) for cell in header], cells)
+        return "".join(f"{line}\n" for line in [f"% {title}", *tabular, *map("% {}".format, notes)])
     if output_format == "markdown":
         table = markdown_table(header, rows, {2, 3, 4})
         # in Markdown a line right after a table is one more row of it: paragraphs apart
         return "\n".join(table) + "\n" + "".join(f"\n{note}\n" for note in notes)
-    title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
     return "\n".join([title, *aligned([header, *rows], set()), *notes]) + "\n"
 
 
@@ -297,6 +304,7 @@ class UnjudgedSensitivity:
             if why is not None:
                 undefined.setdefault(why, []).append(pair)
         lines += [f"could flip n/a: {why} — {'; '.join(pairs)}" for why, pairs in undefined.items()]
-        # in Markdown a line right after a table is one more row of it: paragraphs apart
-        gap = "\n" if fmt == "markdown" else ""
+        # in Markdown a line right after a table is one more row of it: paragraphs apart;
+        # in LaTeX each is a comment under the tabular
+        gap = {"markdown": "\n", "latex": "% "}.get(fmt, "")
         return text + "".join(f"{gap}{line}\n" for line in lines)

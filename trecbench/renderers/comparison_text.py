@@ -56,7 +56,7 @@ def _power_section(comparison, fmt: str) -> str:
         title = {"table": "\nPower (all topics)\n", "markdown": "\n## Power (all topics)\n\n"}
         text += title.get(fmt, "\n") + comparison.power.render(fmt)
     sensitivity = comparison.unjudged_sensitivity
-    if sensitivity is not None and fmt in ("table", "markdown"):
+    if sensitivity is not None:
         heading = "\n## Unjudged sensitivity\n\n" if fmt == "markdown" else "\n"
         text += heading + sensitivity.render(fmt)
     return text
@@ -228,6 +228,7 @@ def csv_text(comparison) -> str:
     sections = {section.label: section for section in comparison.sections}
     merged.insert(1, "kind", [sections[label].kind for label in merged["stratum"]])
     merged.insert(2, "topics", [sections[label].topics for label in merged["stratum"]])
+    merged = _with_conclusions(comparison, merged, sections)
     # each section's notes once: on its first row
     first = ~merged["stratum"].duplicated()
     notes = {label: " ".join(common.section_notes(comparison, s)) for label, s in sections.items()}
@@ -242,6 +243,48 @@ def csv_text(comparison) -> str:
     parts = out.getvalue().split('"')  # every other part stands outside a quoted field
     parts[::2] = [part.replace("\r\n", "\n") for part in parts[::2]]
     return '"'.join(parts)
+
+
+def _with_conclusions(comparison, merged, sections):
+    """``merged`` with the columns of ``--power`` and ``--unjudged-bounds`` when they were
+    asked for, filled on the rows of the section over all topics (both are over all
+    topics), as the tie bounds' and Welch's: per run and measure, the JSON report's
+    ``power`` rows (``power_*``, ``power`` the power reached; the baseline's row empty)
+    and ``unjudged_bounds`` rows (``unjudged_*``, ``could_flip``), at full precision."""
+    import pandas as pd
+
+    every = [label for label, section in sections.items() if section.kind == common.ALL]
+    keys = list(zip(merged["stratum"], merged["run"], merged["measure"], strict=True))
+
+    def column(values: dict, dtype=None):
+        found = [values.get((run, measure)) if label in every else None
+                 for label, run, measure in keys]  # fmt: skip
+        return pd.Series(found, index=merged.index, dtype=dtype)
+
+    added = {}
+    if comparison.power is not None:
+        rows = {(row.run, row.measure): row for row in comparison.power.rows}
+        target = {key: comparison.power.settings.target for key in rows}
+        added["power_target"] = column(target, "Float64")
+        for name, field in [
+            ("power_sd", "sd"), ("power_effect_size", "effect_size"), ("power", "power"),
+            ("power_mde", "mde"), ("power_topics_needed", "topics_needed"),
+            ("power_undefined", "reason"),
+        ]:  # fmt: skip
+            dtype = {"topics_needed": "Int64", "reason": "object"}.get(field, "Float64")
+            added[name] = column({k: getattr(r, field) for k, r in rows.items()}, dtype)
+    if comparison.unjudged_sensitivity is not None:
+        bounds = comparison.unjudged_sensitivity.to_json()["rows"]
+        rows = {(row["run"], row["measure"]): row for row in bounds}
+        for name, field in [
+            ("unjudged_low", "low"), ("unjudged_high", "high"),
+            ("unjudged_high_undefined", "high_undefined"), ("unjudged_share", "unjudged"),
+            ("could_flip", "could_flip"), ("could_flip_undefined", "could_flip_undefined"),
+        ]:  # fmt: skip
+            dtype = "boolean" if field == "could_flip" else None
+            dtype = dtype or ("object" if field.endswith("undefined") else "Float64")
+            added[name] = column({k: r[field] for k, r in rows.items()}, dtype)
+    return merged.assign(**added)
 
 
 _LATEX_SPECIAL = {
