@@ -436,8 +436,12 @@ def test_optimize_s_advice_leaves_out_the_weights_it_chose(tmp_path, capsys):
     warned = [line for line in said if "tie at float32" in line]
     assert len(warned) == 2  # the search's candidates, then the fusion with the chosen ones
     assert all(line.endswith(f"to keep the scores in range, {_REMEDY}") for line in warned)
-    # a sum beyond a double: wmnz adds the scores before it weighs them
-    huge = _write_runs(tmp_path, {"c": "1 d1 1.7e308\n1 d3 1", "d": "1 d1 1.7e308\n1 d2 1"})
+    # a sum beyond a double: wmnz adds the scores before it weighs them (2 topics: the
+    # search refuses fewer before it fuses a candidate)
+    huge = _write_runs(tmp_path, {
+        "c": "1 d1 1.7e308\n1 d3 1\n2 d1 2\n2 d2 1",
+        "d": "1 d1 1.7e308\n1 d2 1\n2 d2 2\n2 d1 1",
+    })  # fmt: skip
     args = ["fuse", "--method", "wmnz", "--norm", "none", "--optimize", "P@1", "--qrels"]
     assert run([*args, str(tmp_path / "q.qrels"), *huge, "-o", str(tmp_path / "h.run")]) == 1
     assert capsys.readouterr().err.endswith(f"(beyond a double's range): {_REMEDY}\n")

@@ -222,16 +222,20 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
         norm_name,
         ranked_tables,
     )
-    from ..runstudy.fusion_tuning import FusionSearch, check_grid_size
+    from ..runstudy import fusion_tuning
 
     method, k, weights = fusion["method"], fusion["k"], fusion["weights"]
     search = tuned = None
     if tuning["measure"] is not None:  # its settings checked before the runs are read
         given = {"folds": tuning["folds"], "seed": tuning["seed"], "step": tuning["step"]}
         with _named_options():
-            search = FusionSearch(method, fusion["norm"], **given, depth=fusion["depth"])
+            search = fusion_tuning.FusionSearch(
+                method, fusion["norm"], **given, depth=fusion["depth"]
+            )
             # one run per file: a grid too fine for them refused before any is read
-            check_grid_size(search.method, len(runs), search.k_grid, search.step)
+            fusion_tuning.check_grid_size(search.method, len(runs), search.k_grid, search.step)
+            # the measure and the qrels too: a search of 30 s is not run to refuse them
+            fusion_tuning.check_measure(tuning["measure"])
     advice = WEIGH_BY_OPTION if search is None else None  # --optimize chooses the weights
     tables = ranked_tables([str(run) for run in runs], progress, advice=advice)  # read once
     if search is not None:

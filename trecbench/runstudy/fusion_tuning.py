@@ -207,23 +207,25 @@ def _evaluated(qrels, fused: dict, measure: str, progress=None):
     """The candidates' per-topic values; without a topic in the qrels the error names the
     qrels, not a candidate (the fused runs are named by their numbers). ``progress``:
     :func:`tune_fusion`'s, told of the candidates scored (evaluate's runs)."""
-    from ..conclusions.scores import source_name
     from ..errors import NoOverlapError
     from ..evaluation import evaluate
 
-    told = None
-    if progress is not None:
-
-        def told(label: str, done: int, total: int | None = None) -> None:
-            progress("scoring candidates" if label == "scoring" else label, done, total)
-
     try:
-        return evaluate(qrels, fused, [measure], progress=told).per_query
+        return evaluate(qrels, fused, [measure], progress=_told(progress)).per_query
     except NoOverlapError:
-        name = source_name(qrels) or "the qrels"
-        why = "no topic of the runs is in the qrels: nothing to choose on"
-        message = f"{name}: No queries with both results and relevance info ({why})"
-        raise NoOverlapError(message) from None
+        _no_overlap(qrels)
+
+
+def _told(progress):
+    """``progress`` told of the evaluation's work in the search's words (its runs scored:
+    ``scoring candidates``), or None."""
+    if progress is None:
+        return None
+
+    def told(label: str, done: int, total: int | None = None) -> None:
+        progress("scoring candidates" if label == "scoring" else label, done, total)
+
+    return told
 
 
 def _check_candidates_differ(values: np.ndarray, qrels, measure: str) -> None:
@@ -304,6 +306,7 @@ def optimize_fusion(
     from ..inputs import split_runs
 
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
+    check_measure(measure)  # before a run is read, as the search's settings are
     sources, names = split_runs(runs)  # a generator read once, here
     _check_several(len(sources))  # before a run is read
     # each source is one run: the weightings are counted before any is read
@@ -312,6 +315,87 @@ def optimize_fusion(
     check_distinct_files(sources, [qrels], advice=None)
     tables = ranked_tables(sources, progress, names=names, advice=None)
     return tune_fusion(tables, qrels, measure, search, progress)
+
+
+def check_measure(measure: str) -> None:
+    """Refuse a ``measure`` the search cannot choose on, before a run is read: a name no
+    measure has (as :func:`trecbench.evaluate` refuses it), a measure without one number
+    per topic or without a better direction (a count, a diagnostic)."""
+    from ..measures import parse_measures, value_names
+    from ..measures.labels import level_label
+    from ..measures.registry import NO_TOPIC_NUMBER
+
+    columns = []  # what the evaluation's per-topic values are named
+    for parsed in parse_measures([measure]):
+        if parsed.definition.summary in NO_TOPIC_NUMBER:  # num_q, runid, gm_map, relstring
+            continue
+        names = value_names(parsed)
+        if names is None:  # a float cutoff family without levels: trec_eval's default ones
+            levels = parsed.definition.trec_defaults
+            names = [(None, level_label(parsed.family, level)) for level in levels]
+        columns += [shown for _, shown in names]
+    _chooses_on(columns)
+
+
+def _chooses_on(columns: list) -> str:
+    """The better direction of the one per-topic value named in ``columns``, refused
+    unless there is one and it has a better direction."""
+    from ..measures import better
+
+    if len(columns) != 1:
+        named = ", ".join(map(str, columns[:4])) + (", ..." if len(columns) > 4 else "")
+        got = f"it gives {named}" if columns else "it gives no number per topic"
+        raise UsageError(f"optimize_fusion needs a measure with one number per topic: {got}")
+    direction = better(columns[0])
+    if direction is None:
+        raise UsageError(
+            f"optimize_fusion needs a measure with a better direction, not {columns[0]} (a count "
+            "or a diagnostic: more of it is not better)"
+        )
+    return direction
+
+
+def load_qrels(qrels, progress=None):
+    """``qrels`` read as :func:`trecbench.evaluate` reads them (the same refusals), before
+    a candidate is fused; a :class:`~trecbench.inputs.Loaded` one returned as it is."""
+    from ..evaluation.judgments import load_judgments
+    from ..evaluation.settings import EvalSettings
+    from ..inputs import Loaded
+
+    if isinstance(qrels, Loaded):
+        return qrels
+    settings = EvalSettings()  # the evaluation's own: trec_eval 9.0.8, -l 1
+    _, loaded = load_judgments(qrels, "qrels", settings.relevance_level, settings.version,
+                               progress)  # fmt: skip
+    return loaded
+
+
+def _check_shared_topics(tables, qrels) -> None:
+    """Refuse runs and (loaded) qrels that share fewer than 2 topics, before any candidate
+    is fused: the folds need 2 or more (the fused runs hold the runs' topics)."""
+    from ..arrow import distinct
+    from ..inputs.integer_ids import refuse_lost_zeros
+
+    origin = qrels.path or qrels.origin
+    for i, table in enumerate(tables):  # "01" beside 1: refused as such, not as no topic
+        refuse_lost_zeros(qrels.table, origin, table, f"run{i + 1}")
+    judged = set(distinct(qrels.table.column("qid")).to_pylist())
+    retrieved = {str(q) for table in tables for q in distinct(table.column("qid")).to_pylist()}
+    shared = len(judged & retrieved)
+    if not shared:
+        _no_overlap(qrels)
+    if shared < 2:
+        _folds(shared, 2, 0)  # its refusal, in its words
+
+
+def _no_overlap(qrels):
+    from ..conclusions.scores import source_name
+    from ..errors import NoOverlapError
+
+    name = source_name(qrels) or "the qrels"
+    why = "no topic of the runs is in the qrels: nothing to choose on"
+    message = f"{name}: No queries with both results and relevance info ({why})"
+    raise NoOverlapError(message) from None
 
 
 def _check_several(n_runs: int) -> None:
@@ -355,32 +439,26 @@ def _fused_candidates(
 def tune_fusion(tables, qrels, measure: str, search: FusionSearch, progress=None) -> FusionTuning:
     """:func:`optimize_fusion` on runs ranked already (:func:`trecbench.fusion.ranked_table`),
     so that a caller that fuses them after the search reads each run once. ``progress
-    (label, done, total)`` is told of the search's work: ``fusing candidates``, reading
-    the qrels, ``scoring candidates`` (the folds, once every candidate is scored, take no
-    time to speak of)."""
+    (label, done, total)`` is told of the search's work: reading the qrels (checked
+    against the runs' topics before a candidate is fused), ``fusing candidates``,
+    ``scoring candidates`` (the folds, once every candidate is scored, take no time to
+    speak of). The measure is checked before anything is read or fused."""
     from ..fusion import method_name
-    from ..measures import better
 
     method = method_name(search.method)
     _check_several(len(tables))
+    check_measure(measure)  # before any candidate is fused: the search would be for nothing
     candidates = grid(method, len(tables), search.k_grid, search.step)
+    # read once, checked against the runs' topics before a candidate is fused
+    qrels = load_qrels(qrels, _told(progress))
+    _check_shared_topics(tables, qrels)
     fused = _fused_candidates(tables, method, candidates, search, progress)
     per_query = _evaluated(qrels, fused, measure, progress)
     columns = list(dict.fromkeys(per_query["measure"]))
-    if len(columns) != 1:
-        named = ", ".join(map(str, columns[:4])) + (", ..." if len(columns) > 4 else "")
-        got = f"it gives {named}" if columns else "it gives no number per topic"
-        raise UsageError(f"optimize_fusion needs a measure with one number per topic: {got}")
+    higher = _chooses_on(columns) == "higher"  # checked again: what was computed
     wide = per_query.pivot(index="qid", columns="run", values="value")
     values = wide[[str(i) for i in range(len(candidates))]].to_numpy(np.float64).T
     qids = [str(q) for q in wide.index]
-    direction = better(columns[0])
-    if direction is None:
-        raise UsageError(
-            f"optimize_fusion needs a measure with a better direction, not {columns[0]} (a count "
-            "or a diagnostic: more of it is not better)"
-        )
-    higher = direction == "higher"
     folds = min(FOLDS, len(qids)) if search.folds is None else search.folds
     fold = _folds(len(qids), folds, search.seed)
     _check_candidates_differ(values, qrels, columns[0])

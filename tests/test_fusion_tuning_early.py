@@ -1,0 +1,101 @@
+"""fuse --optimize and optimize_fusion refuse a measure or qrels they cannot choose on
+before the search: the measure before a run is read, the qrels before a candidate is
+fused (reviewer 449: 20-34 s of search, and its tie warnings, before the refusal)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trecbench.errors import InputError, NoOverlapError, UsageError
+from trecbench.runstudy import fusion_tuning
+
+NO_DIRECTION = "a better direction, not num_ret (a count or a diagnostic: more of it is not better)"
+REFUSED = {  # the words the search said at its end, said before it
+    "bogus": "illegal measure 'bogus': no such measure; `trecbench measures` lists them all",
+    "num_ret": f"optimize_fusion needs a measure with {NO_DIRECTION}",
+    "iprec_at_recall": "optimize_fusion needs a measure with one number per topic: it gives "
+    "iprec_at_recall_0.00, iprec_at_recall_0.10, iprec_at_recall_0.20, iprec_at_recall_0.30, ...",
+    "gm_map": "optimize_fusion needs a measure with one number per topic: it gives no number "
+    "per topic",
+}
+
+
+def _runs(tmp_path) -> list[str]:
+    """Two runs of topics 1 and 2, ranking d1 to d3 in two orders."""
+    paths = []
+    for name, order in (("a", ("d1", "d2", "d3")), ("b", ("d3", "d1", "d2"))):
+        lines = [f"{q} Q0 {d} {r} {4 - r} {name}\n" for q in "12" for r, d in enumerate(order, 1)]
+        (tmp_path / f"{name}.run").write_text("".join(lines))
+        paths.append(str(tmp_path / f"{name}.run"))
+    return paths
+
+
+@pytest.fixture
+def never_fused(monkeypatch):
+    """A search that fuses a candidate fails the test."""
+
+    def fused(*args, **kwargs):
+        raise AssertionError("a candidate was fused")
+
+    monkeypatch.setattr(fusion_tuning, "_fused_candidates", fused)
+
+
+@pytest.mark.parametrize("measure", sorted(REFUSED))
+def test_a_measure_the_search_cannot_choose_on_is_refused_before_a_run_is_read(tmp_path, measure):
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]  # never read: no such files
+    with pytest.raises(UsageError) as refused:
+        fusion_tuning.optimize_fusion(runs, str(tmp_path / "q"), measure, "combsum")
+    assert str(refused.value) == REFUSED[measure]
+
+
+def test_fuse_refuses_the_measure_before_it_reads_a_run(tmp_path, capsys):
+    from trecbench.cli import run
+
+    bad = [tmp_path / "a.run", tmp_path / "b.run"]  # read, they are refused for themselves
+    for path in bad:
+        path.write_text("not a run\n")
+    (tmp_path / "q.qrels").write_text("1 0 d1 1\n2 0 d2 1\n")
+    args = ["fuse", "--method", "combsum", "--qrels", str(tmp_path / "q.qrels"), *map(str, bad)]
+    assert run([*args, "--optimize", "num_ret", "-o", str(tmp_path / "f.run")]) == 1
+    assert capsys.readouterr().err == f"trecbench: --optimize needs a measure with {NO_DIRECTION}\n"
+    assert not (tmp_path / "f.run").exists()
+
+
+def test_qrels_are_read_and_checked_before_a_candidate_is_fused(tmp_path, never_fused):
+    runs = _runs(tmp_path)
+    pool = tmp_path / "pool.txt"  # three fields: a pool to judge, not qrels
+    pool.write_text("1 0 d1\n")
+    with pytest.raises(InputError, match=r"error\[Q12\]"):
+        fusion_tuning.optimize_fusion(runs, str(pool), "P@1")
+    one = tmp_path / "one.qrels"  # one topic of the runs: no folds to hold out
+    one.write_text("1 0 zz 1\n")
+    with pytest.raises(UsageError) as refused:
+        fusion_tuning.optimize_fusion(runs, str(one), "P@1")
+    assert str(refused.value) == (
+        "optimize_fusion cross-validates over topics: it needs 2 or more topics of the runs "
+        "in the qrels, not 1"
+    )
+    other = tmp_path / "other.qrels"  # none
+    other.write_text("7 0 d1 1\n8 0 d1 1\n")
+    with pytest.raises(NoOverlapError, match="No queries with both results and relevance"):
+        fusion_tuning.optimize_fusion(runs, str(other), "P@1")
+
+
+def test_fuse_refuses_its_qrels_before_a_candidate_is_fused(tmp_path, capsys, never_fused):
+    from trecbench.cli import run
+
+    runs, one = _runs(tmp_path), tmp_path / "one.qrels"
+    one.write_text("1 0 zz 1\n")
+    args = ["fuse", "--optimize", "P@1", "--qrels", str(one), *runs, "-o", str(tmp_path / "f")]
+    assert run(args) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: --optimize cross-validates over topics: it needs 2 or more topics of the "
+        "runs in the qrels, not 1\n"
+    )
+    (tmp_path / "pool.txt").write_text("1 0 d1\n")
+    args[args.index(str(one))] = str(tmp_path / "pool.txt")
+    assert run(args) == 2
+    said = capsys.readouterr().err
+    assert (
+        said.startswith(f"trecbench: {tmp_path}/pool.txt: error[Q12]: ") and said.count("\n") == 1
+    )
