@@ -99,3 +99,30 @@ def test_fuse_refuses_its_qrels_before_a_candidate_is_fused(tmp_path, capsys, ne
     assert (
         said.startswith(f"trecbench: {tmp_path}/pool.txt: error[Q12]: ") and said.count("\n") == 1
     )
+
+
+def test_a_list_of_cutoffs_is_advised_in_the_words_of_what_takes_one_measure(tmp_path, capsys):
+    # fuse --optimize 'P@1,5' was told to "give each, -m 'P@1 P@5'": fuse has no -m, and
+    # --optimize takes one measure
+    import pickle
+
+    from trecbench.cli import run
+    from trecbench.measures import parse_measure
+    from trecbench.measures.suggestions import CutoffListError
+
+    listed = "illegal measure 'P@1,5': one cutoff a name here, not a list: "
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]  # never read: no such files
+    with pytest.raises(UsageError) as refused:
+        fusion_tuning.optimize_fusion(runs, str(tmp_path / "q"), "P@1,5", "combsum")
+    said = "optimize_fusion takes one measure: give one cutoff, such as P@1"
+    assert str(refused.value) == listed + said
+    (tmp_path / "q.qrels").write_text("1 0 d1 1\n2 0 d2 1\n")
+    args = ["fuse", "--optimize", "P@1,5", "--qrels", str(tmp_path / "q.qrels"), *_runs(tmp_path)]
+    assert run([*args, "-o", str(tmp_path / "f.run")]) == 1
+    said = "--optimize takes one measure: give one cutoff, such as P@1"
+    assert capsys.readouterr().err == f"trecbench: {listed}{said}\n"
+    # -m's advice stays where a list of names is taken, and survives a worker's pickling
+    with pytest.raises(CutoffListError) as refused:
+        parse_measure("P@1,5")
+    assert str(refused.value) == listed + "give each, -m 'P@1 P@5'"
+    assert str(pickle.loads(pickle.dumps(refused.value))) == str(refused.value)

@@ -235,7 +235,7 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
             # one run per file: a grid too fine for them refused before any is read
             fusion_tuning.check_grid_size(search.method, len(runs), search.k_grid, search.step)
             # the measure and the qrels too: a search of 30 s is not run to refuse them
-            fusion_tuning.check_measure(tuning["measure"])
+            fusion_tuning.check_measure(tuning["measure"], "--optimize")
     advice = WEIGH_BY_OPTION if search is None else None  # --optimize chooses the weights
     tables = ranked_tables([str(run) for run in runs], progress, advice=advice)  # read once
     if search is not None:

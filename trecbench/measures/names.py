@@ -60,7 +60,7 @@ from .registry import (
     LONG_CUTOFFS,
     Definition,
 )
-from .suggestions import cutoff_example, did_you_mean, label_needs, needs_cutoff
+from .suggestions import CutoffListError, cutoff_example, did_you_mean, label_needs, needs_cutoff
 from .trec_params import (
     MeasureParameterError,
     c_atof,
@@ -337,10 +337,7 @@ def _cutoff_text(definition: Definition, cutoff: Any, text: str) -> str | None:
     # trec_eval's P.5,10 is a list, a name of trecbench's one cutoff each
     if isinstance(cutoff, str) and re.fullmatch(r"[0-9]+(,[0-9]+)+", cutoff, re.ASCII):
         shown = definition.display or definition.name
-        each = " ".join(f"{shown}@{part}" for part in cutoff.split(","))
-        raise UsageError(
-            f"illegal measure '{text}': one cutoff a name here, not a list: give each, -m '{each}'"
-        )
+        raise CutoffListError(text, [f"{shown}@{part}" for part in cutoff.split(",")])
     if isinstance(cutoff, bool) or not isinstance(cutoff, int):
         raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer")
     refuse(definition.numbers.problem(cutoff), text)

@@ -2,8 +2,9 @@
 names, the user's parameters kept where they are valid for the name suggested, and, for a
 name that ends in ``_<digits>`` (``ndcg_10``, which trec_eval and trecbench refuse), its
 cut family at that cutoff first, as a label and as a display name (``ndcg_cut_10``,
-``nDCG@10``); and the cutoff a name that needs one takes (:func:`cutoff_example`,
-:func:`needs_cutoff`).
+``nDCG@10``); the cutoff a name that needs one takes (:func:`cutoff_example`,
+:func:`needs_cutoff`); and what a list of cutoffs where one is taken is told to give
+(:class:`CutoffListError`, advice its caller may word).
 
 The parser is handed in (``parse``) by :mod:`.names`, which calls this module when a name
 is refused."""
@@ -23,6 +24,25 @@ LIST_HINT = "; `trecbench measures` lists them all"
 MOST_SHOWN = 4  # names suggested at most
 # a label whose number is a cutoff of a family that takes none under this name: ndcg_10
 _CUTOFF_LABEL = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_]*?)_(?P<k>[0-9]+)")
+
+
+class CutoffListError(UsageError):
+    """A list of cutoffs (``P@1,5``) where a name takes one; ``names``: one name for each
+    (``P@1``, ``P@5``). The advice is -m's, to give each, unless the caller words its own
+    (:meth:`advised`): a caller that takes one measure (fuse --optimize) has no -m."""
+
+    def __init__(self, text: str, names: list[str], advice: str | None = None):
+        self.text, self.names, self.advice = text, list(names), advice
+        if advice is None:
+            advice = f"give each, -m '{' '.join(self.names)}'"
+        super().__init__(f"illegal measure '{text}': one cutoff a name here, not a list: {advice}")
+
+    def __reduce__(self):  # rebuilt from its fields, not its message (a worker's error)
+        return type(self), (self.text, self.names, self.advice)
+
+    def advised(self, advice: str) -> CutoffListError:
+        """The same refusal with the caller's ``advice`` in place of -m's."""
+        return CutoffListError(self.text, self.names, advice)
 
 
 def did_you_mean(text: str, parse: Callable[[str], Any]) -> str:

@@ -317,16 +317,24 @@ def optimize_fusion(
     return tune_fusion(tables, qrels, measure, search, progress)
 
 
-def check_measure(measure: str) -> None:
+def check_measure(measure: str, option: str = "optimize_fusion") -> None:
     """Refuse a ``measure`` the search cannot choose on, before a run is read: a name no
     measure has (as :func:`trecbench.evaluate` refuses it), a measure without one number
-    per topic or without a better direction (a count, a diagnostic)."""
+    per topic or without a better direction (a count, a diagnostic). ``option``: what
+    takes the measure, named in the advice to a list of cutoffs (``P@1,5``)."""
     from ..measures import parse_measures, value_names
     from ..measures.labels import level_label
     from ..measures.registry import NO_TOPIC_NUMBER
+    from ..measures.suggestions import CutoffListError
 
+    try:
+        measures = parse_measures([measure])
+    except CutoffListError as error:  # -m's advice, to give each, is not the search's
+        first = error.names[0]
+        advice = f"{option} takes one measure: give one cutoff, such as {first}"
+        raise error.advised(advice) from None
     columns = []  # what the evaluation's per-topic values are named
-    for parsed in parse_measures([measure]):
+    for parsed in measures:
         if parsed.definition.summary in NO_TOPIC_NUMBER:  # num_q, runid, gm_map, relstring
             continue
         names = value_names(parsed)
