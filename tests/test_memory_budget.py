@@ -127,3 +127,16 @@ def test_a_run_on_standard_input_streams_from_a_file_and_is_held_from_a_pipe(tmp
     ]
     unbudgeted = _score(args[2:] + ["-"], subprocess.PIPE, tmp_path)  # no --memory: no word
     assert "pipe" not in unbudgeted.stderr
+
+
+def test_pytrec_evals_copies_of_the_qrels_are_counted_against_the_budget():
+    # a reviewer's case: 852,000 qrels lines, -m official under --memory 512 peaked at 589
+    # MiB; measured, pytrec_eval's dicts and its evaluator's copy hold 157 bytes a line
+    # besides the table's 199, so the runs have that much less room than the fast engine's
+    lines = 852_000
+    fast = memory.Budget.of(512, lines, engines=[FAST])
+    costly = memory.Budget.of(512, lines, engines=[PYTREC_EVAL, META])
+    assert fast.free_bytes - costly.free_bytes >= 157 * lines
+    held = memory.BASE_BYTES + lines * (memory.QRELS_BYTES_PER_LINE + costly.qrels_engine_bytes)
+    assert costly.free_bytes == 512 * memory.MIB - held
+    assert costly.with_qrels(10).qrels_engine_bytes == costly.qrels_engine_bytes  # kept

@@ -67,9 +67,18 @@ ENGINE_BYTES_PER_LINE = {"pytrec_eval": 200}
 # tells its rows)
 TEXT_BYTES_PER_LINE = 30
 COMPRESSION_RATIO = 4
-# the interpreter and libraries, and each qrels line held (table, per-topic facts)
+# the interpreter and libraries, and each qrels line held (table, per-topic facts): 199
+# bytes a line held once read (RSS after trecbench.evaluation.judgments.load_judgments of
+# 852,000 lines over 3,000 topics); reading them peaks higher (329 bytes a line), but
+# before the runs' blocks are made
 BASE_BYTES = 150 * MIB
 QRELS_BYTES_PER_LINE = 200
+# what an engine adds per qrels line held while the runs are scored: pytrec_eval (-m
+# official) gets the qrels as Python dicts, {qid: {docno: rel}} (Qrels.as_dict, kept for
+# the call), and copies them into its evaluator: 125 and 32 bytes a line (RSS after each,
+# the 852,000 lines), with a margin. Without it, `score --memory 512 -m official` on a
+# 2.6M-line scattered run against those qrels peaked at 589 MiB
+QRELS_ENGINE_BYTES_PER_LINE = {"pytrec_eval": 170}
 # the shortest qrels line: "1 0 d 1" and its newline
 SHORTEST_QRELS_LINE = 8
 SMALLEST_BUDGET_MIB = 64
@@ -161,22 +170,25 @@ def default_mib() -> int:
     return max(SMALLEST_BUDGET_MIB, available // 2) if available else 2048
 
 
-def engine_bytes(engines: Iterable[str]) -> int:
+def engine_bytes(engines: Iterable[str], costs: dict[str, int] = ENGINE_BYTES_PER_LINE) -> int:
     """What the costliest of ``engines`` (names, :mod:`trecbench.engines`) adds per line of
-    a block it scores (:data:`ENGINE_BYTES_PER_LINE`; 0 for the others)."""
-    return max((ENGINE_BYTES_PER_LINE.get(engine, 0) for engine in engines), default=0)
+    a block it scores (``costs``: :data:`ENGINE_BYTES_PER_LINE`; 0 for the others), or per
+    qrels line (:data:`QRELS_ENGINE_BYTES_PER_LINE`)."""
+    return max((costs.get(engine, 0) for engine in engines), default=0)
 
 
 @dataclass(frozen=True)
 class Budget:
     """A memory budget of ``mib`` MiB for one process scoring runs against qrels of
     ``qrels_lines`` lines; ``workers`` processes share it; ``engine_bytes``: what the
-    engines scoring the blocks add per line (:func:`engine_bytes`)."""
+    engines scoring the blocks add per line (:func:`engine_bytes`); ``qrels_engine_bytes``:
+    what they add per qrels line."""
 
     mib: int
     qrels_lines: int = 0
     workers: int = 1
     engine_bytes: int = 0
+    qrels_engine_bytes: int = 0
 
     @classmethod
     def of(
@@ -185,7 +197,9 @@ class Budget:
         """The budget of ``mib`` (None: :func:`default_mib`) for blocks scored by
         ``engines`` (their names)."""
         mib = default_mib() if mib is None else int(mib)
-        return cls(mib, qrels_lines, workers, engine_bytes(engines))
+        engines = list(engines)
+        qrels_costs = engine_bytes(engines, QRELS_ENGINE_BYTES_PER_LINE)
+        return cls(mib, qrels_lines, workers, engine_bytes(engines), qrels_costs)
 
     def with_qrels(self, lines: int) -> Budget:
         """This budget once qrels of ``lines`` lines are held."""
@@ -194,7 +208,7 @@ class Budget:
     @property
     def free_bytes(self) -> int:
         """Bytes left to one worker's runs once the libraries and the qrels are in."""
-        held = BASE_BYTES + QRELS_BYTES_PER_LINE * self.qrels_lines
+        held = BASE_BYTES + (QRELS_BYTES_PER_LINE + self.qrels_engine_bytes) * self.qrels_lines
         return max(0, self.mib * MIB // self.workers - held)
 
     @property
