@@ -140,3 +140,24 @@ def test_pytrec_evals_copies_of_the_qrels_are_counted_against_the_budget():
     held = memory.BASE_BYTES + lines * (memory.QRELS_BYTES_PER_LINE + costly.qrels_engine_bytes)
     assert costly.free_bytes == 512 * memory.MIB - held
     assert costly.with_qrels(10).qrels_engine_bytes == costly.qrels_engine_bytes  # kept
+
+
+def test_a_run_file_read_whole_for_an_option_is_said_once_to_escape_the_budget(tmp_path):
+    # --compat 10.0 (and -R, -Z, -D, native ports) read every run whole: a reviewer's 2.6M
+    # lines under --memory 128 peaked at 1.1 GB with no word, where a pipe is named
+    qrels_text, run_text = random_case(29, n_topics=6)
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    (tmp_path / "copy").write_text(run_text)
+    args = ["--memory", "64", "-q", "-c", "-m", "map", "qrels", "run", "copy"]
+    held = _score(["--compat", "10.0", *args], subprocess.DEVNULL, tmp_path)
+    assert held.returncode == 0, held.stderr
+    assert "MARK: blocks" not in held.stderr
+    said = [line for line in held.stderr.splitlines() if "whole" in line]
+    assert said == [
+        "trecbench: warning: run, copy: held in memory whole for --compat 10.0: the memory "
+        "budget (64 MiB) cannot hold for them (a run file is otherwise read in blocks)"
+    ]
+    assert "whole" not in _score(["--compat", "10.0", *args[2:]], None, tmp_path).stderr
+    streamed = _score(args, subprocess.DEVNULL, tmp_path)  # in blocks: nothing to say
+    assert "MARK: blocks" in streamed.stderr and "whole" not in streamed.stderr

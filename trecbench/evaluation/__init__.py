@@ -30,6 +30,7 @@ from ..gated.reading import (
     _blocks_ahead,  # noqa: F401
     _BlocksAhead,
     _say_pipes_held,
+    _say_read_whole,
     _start_reading,
     load,
 )
@@ -187,6 +188,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     workers = _workers(settings.jobs, sources)
     budget = Budget.of(settings.memory, workers=workers, engines=engines.values())
     _say_pipes_held(sources, settings.memory)
+    _say_read_whole(sources, read_whole, budget, settings.memory)
     # Arrow's threads read the first run while the qrels are loaded (after every check of
     # the arguments: a reader started is stopped only where the qrels may fail)
     ahead = _start_reading(

@@ -205,3 +205,20 @@ def _say_pipes_held(sources: list, mib: int | None) -> None:
             f"budget ({mib} MiB) cannot hold for it; give the file itself (or redirect "
             "standard input from it) to read it in blocks"
         ])  # fmt: skip
+
+
+def _say_read_whole(sources: list, read_whole: str | None, budget: Budget, mib: int | None):
+    """Say, once for the call (as :func:`_say_pipes_held` says it of pipes), that a memory
+    budget given (``mib``; None: the default, said nothing of) cannot hold for the run
+    files it would read in blocks when the call reads every run whole (``read_whole``: why,
+    the options of :func:`trecbench.evaluation.plan._read_whole`); a run too small for
+    blocks is read whole anyway, within the budget."""
+    if mib is None or read_whole is None:
+        return
+    large = [os.fspath(source) for source in sources if _in_blocks(source, budget)]
+    if large:
+        them = "them" if len(large) > 1 else "it"
+        input_warnings.keep([
+            f"{', '.join(large)}: held in memory whole for {read_whole}: the memory budget "
+            f"({mib} MiB) cannot hold for {them} (a run file is otherwise read in blocks)"
+        ])  # fmt: skip
