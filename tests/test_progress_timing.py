@@ -151,3 +151,20 @@ def test_topics_noted_beside_the_reading_are_timed_from_the_first_note(clock, ca
     tasks.close()
     rates = [float(r) for r in re.findall(r"([\d.]+) topics/s", capsys.readouterr().err)]
     assert rates and rates[-1] == pytest.approx(2500, rel=0.01)  # 5,000 topics in 2 s
+
+
+def test_a_run_s_topics_open_no_bar_before_they_count_or_know_their_total(clock, capsys):
+    # a streamed run tells its topics at 0 of no total as its reading starts: that drew
+    # "scoring topics: 0 topics [00:00, ? topics/s]" before the reading bar (reviewer 448)
+    tasks = progress_module.TaskProgress(delay=0, interval=0, stale=0.5)
+    tasks("scoring topics", 0, None)
+    assert capsys.readouterr().err == ""
+    clock.now += 1.0
+    tasks("reading r.run", 500, 1000)
+    tasks("reading r.run", 1000, 1000)
+    clock.now += 1.0
+    tasks("scoring topics", 40, 80)  # the first block: counted, its total known
+    tasks.close()
+    err = capsys.readouterr().err
+    assert "? topics/s" not in err and err.index("reading r.run") < err.index("scoring topics")
+    assert "40/80 [00:02<00:02, 20.00 topics/s]" in err  # timed from the 0 told

@@ -227,6 +227,10 @@ class TaskProgress:
                 # pipe's, of no known size, is never finished: once it stops, they take over)
                 self.current.note(f"{done:,} topics scored")
                 return
+            if label != self.label and done == 0 and total is None:
+                # nothing to show yet (a run's topics told as its reading starts): timed
+                # from now, drawn once it counts some or knows its total
+                return
             if label != self.label:
                 if busy:
                     return  # another job is under way: this one waits for its turn
