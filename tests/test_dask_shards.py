@@ -89,3 +89,26 @@ def test_the_files_read_and_the_partitions_scored_are_told_as_they_finish(tmp_pa
     assert scoring == [(0, 3), (1, 3), (2, 3), (3, 3)]  # timed from the start (0 told)
     assert told.index(("reading 4 files", size, size)) < told.index(("scoring partitions", 1, 3))
     assert TaskProgress().units["scoring partitions"] == " partitions"
+
+
+def test_one_text_file_is_scored_in_partitions_of_a_bounded_size(tmp_path, client, monkeypatch):
+    """Reviewer 448: an 85 MB run file was one partition, its bar at 0/1 for 5.8 s."""
+    import trecbench
+    from trecbench import dask_files
+
+    (tmp_path / "qrels").write_text("".join(f"q{t} 0 d{t} 1\n" for t in range(8)))
+    (tmp_path / "r.run").write_text("".join(_lines(t, 40) for t in range(8)))
+    size = (tmp_path / "r.run").stat().st_size
+    monkeypatch.setattr(dask_files, "TEXT_PARTITION_BYTES", size // 4 + 1)  # 4 partitions
+    told: list[tuple] = []
+    on_dask = tbdask.evaluate(
+        str(tmp_path / "qrels"),
+        str(tmp_path / "r.run"),
+        ["P.5", "map"],
+        client=client,
+        progress=lambda label, done, total=None: told.append((label, done, total)),
+    )
+    scoring = [(done, total) for label, done, total in told if label == "scoring partitions"]
+    assert scoring == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+    here = trecbench.evaluate(str(tmp_path / "qrels"), str(tmp_path / "r.run"), ["P.5", "map"])
+    assert on_dask.to_frame().equals(here.to_frame())

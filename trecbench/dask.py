@@ -60,7 +60,7 @@ import dask.dataframe as dd  # noqa: E402
 from dask.distributed import Client  # noqa: E402
 
 from .dask_cluster import connect, refuse_local_bounds  # noqa: E402  (trecbench.dask.connect)
-from .dask_files import file_format, partitioned, run_files  # noqa: E402
+from .dask_files import file_format, partitioned, run_files, text_partitions  # noqa: E402
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 _ID_ROLES = ("qid", "docno")
@@ -115,7 +115,7 @@ class DaskRun:
         with client.as_current():
             # a report's drill-down shows the scores as a file writes them, as in one process
             typed, facts, parts_read = self._typed(qrels_integers, plan.drill is not None)
-            parts = self.partitions or typed.npartitions
+            parts = self.partitions or max(typed.npartitions, text_partitions(self.files))
             shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
             # a key of its own each call (hash=False): equal data scattered again by a later
             # call must not share the key of data a finished call lets go of

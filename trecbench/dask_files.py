@@ -12,6 +12,13 @@ from typing import Any
 from . import outputs
 from .errors import InputError, UsageError
 
+# bytes of text per topic partition of the files a worker reads whole (TREC text): a file
+# is read by one worker, then its topics are shuffled into partitions of about this much,
+# so that their scoring is spread over the workers and its bar moves as they finish (an
+# 85 MB run in one partition sat at 0/1 partitions for 5.8 s); compressed files count
+# trecbench.memory.COMPRESSION_RATIO times their bytes
+TEXT_PARTITION_BYTES = 16 << 20
+
 
 def run_files(data: Any) -> list[str]:
     """The files of a path, a glob, a folder (its files, sorted) or a list of them."""
@@ -74,3 +81,23 @@ def file_format(path: str):
         return sniff(path)[1]
     except OSError as exc:
         raise InputError.unreadable(path, exc) from None
+
+
+def text_partitions(files: list[str] | None) -> int:
+    """The topic partitions of a run's files when its files are read whole (not all of them
+    Parquet): one per :data:`TEXT_PARTITION_BYTES` of each file's text, at least one a
+    file; 0 for a frame and for Parquet files, which Dask partitions itself."""
+    from .inputs.streams import sniff
+    from .memory import COMPRESSION_RATIO
+
+    if not files or all(partitioned(path) for path in files):
+        return 0
+    count = 0
+    for path in files:
+        try:
+            size, compression = os.path.getsize(path), sniff(path)[0]
+        except OSError as exc:
+            raise InputError.unreadable(path, exc) from None
+        size *= COMPRESSION_RATIO if compression else 1
+        count += max(1, -(-size // TEXT_PARTITION_BYTES))
+    return count
