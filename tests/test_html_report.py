@@ -49,7 +49,9 @@ def test_the_page_holds_every_run_measure_and_topic_with_the_reports_numbers(rep
     assert data["topics"] == sorted(document["topics"])
     for run_name, topics in document["per_query"].items():
         for qid, values in topics.items():
-            assert data["values"][qid][run_name] == pytest.approx(values, abs=1e-12)
+            # per run, an array in the order of the data's measure list
+            shown = dict(zip(data["measures"], data["values"][qid][run_name], strict=True))
+            assert shown == pytest.approx(values, abs=1e-12)
     summary = document["results"][0]["summary"]
     for row in summary:
         assert f">{row['mean']:.4f}<" in page  # the Markdown report's cells
@@ -441,7 +443,7 @@ def test_the_topic_table_rounds_an_exact_half_as_trec_eval_prints_it(halves_page
     }
     expected = {}
     for qid in ("t1", "t2", "t3"):
-        x, y = (data["values"][qid][run_name][measure] for run_name in ("X", "Y"))
+        x, y = (data["values"][qid][run_name][0] for run_name in ("X", "Y"))
         expected[qid] = [f"{x:.4f}", f"{y:.4f}", f"{y - x:+.4f}"]
     assert shown == expected
     assert shown["t2"] == ["0.5000", "0.0312", "-0.4688"]  # trec_eval -q: 0.0312

@@ -114,8 +114,9 @@ def test_a_later_measures_figures_show_its_per_topic_values(browser, inputs, tmp
     for at, qid in enumerate(points["qid"]):
         assert points["value_text"][at] == other[qid]  # trec_eval's text
         assert points["base_text"][at] == base[qid]
-        assert points["value"][at] == data["values"][qid]["r1"][MEASURE]  # the report's
-        assert points["base"][at] == data["values"][qid]["r0"][MEASURE]
+        place = data["measures"].index(MEASURE)  # each run's values in the measures' order
+        assert points["value"][at] == data["values"][qid]["r1"][place]  # the report's
+        assert points["base"][at] == data["values"][qid]["r0"][place]
         assert points["difference"][at] == points["value"][at] - points["base"][at]
         assert points["run"][at] == "r1"
     assert points["difference"] == sorted(points["difference"])

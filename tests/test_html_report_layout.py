@@ -254,7 +254,7 @@ def test_topics_and_runs_named_like_prototype_members_open_as_any_other(browser,
                 assert box.find_element(By.CSS_SELECTOR, "p.note").text == "no document retrieved"
         values = panel.find_elements(By.CSS_SELECTOR, "table")[0].find_elements(By.TAG_NAME, "td")
         shown = [cell.text for cell in values[1:]]  # after the measure's name
-        assert shown == [f"{data['values'][qid][name]['P@1']:.4f}" for name in data["runs"]]
+        assert shown == [f"{data['values'][qid][name][0]:.4f}" for name in data["runs"]]
     rows = browser.find_elements(By.CSS_SELECTOR, "#topic-table tbody tr")
     assert sorted(row.get_attribute("data-qid") for row in rows) == sorted(["q", *PROTOTYPE_IDS])
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]

@@ -61,20 +61,21 @@ def test_top_documents_give_grades_order_and_depth_as_the_page_shows_them():
 def test_topic_values_merge_rows_of_a_run_and_topic_wherever_they_are():
     frame = pd.DataFrame(
         {
-            "run": ["A", "A", "B", "A", "A", ODD],
-            "qid": ["1", "1", "1", "1", ODD, "1"],
-            "measure": ["P@5", "MAP", "P@5", "P@5", "MAP", "MAP"],
-            "value": [0.5, 0.25, 1.0, 0.75, 0.125, 0.0],
+            "run": ["A", "A", "B", "A", "A", ODD, "A"],
+            "qid": ["1", "1", "1", "1", ODD, "1", "1"],
+            "measure": ["P@5", "MAP", "P@5", "P@5", "MAP", "MAP", "unlisted"],
+            "value": [0.5, 0.25, 1.0, 0.75, 0.125, 0.0, 0.5],
         }
     )
-    values = page._topic_values(SimpleNamespace(per_query=frame))
-    # A's P@5 on topic 1 listed twice: the last value, the first place
+    comparison = SimpleNamespace(per_query=frame, measures=["MAP", "P@5"])
+    values = page._topic_values(comparison)
+    # per run an array in the measures' order, None where it has no value; A's P@5 on
+    # topic 1 listed twice: the last value; a measure the page does not list left out
     assert values == {
-        "1": {"A": {"P@5": 0.75, "MAP": 0.25}, "B": {"P@5": 1.0}, ODD: {"MAP": 0.0}},
-        ODD: {"A": {"MAP": 0.125}},
+        "1": {"A": [0.25, 0.75], "B": [None, 1.0], ODD: [0.0, None]},
+        ODD: {"A": [0.125, None]},
     }
-    assert list(values["1"]) == ["A", "B", ODD]
-    assert list(values["1"]["A"]) == ["P@5", "MAP"]
+    assert list(values) == ["1", ODD] and list(values["1"]) == ["A", "B", ODD]
 
 
 def test_the_figures_document_is_walked_once_not_once_per_figure(monkeypatch):

@@ -33,7 +33,8 @@
   var later = JSON.parse(items.textContent), data = null, drawn = {};
   var numbers = window.trecbenchNumbers;
   function own(object, key) { return object && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined; }
-  function value(qid, run, measure) { var v = own(own(own(data.values, qid), run), measure); return v === undefined ? null : v; }
+  // a run's values on a topic: an array in the order of data.measures (null: no value)
+  function value(qid, run, at) { var row = own(own(data.values, qid), run), v = row ? row[at] : undefined; return v === undefined ? null : v; }
   // as Python's _four: four decimals (a difference signed), n/a for none
   function four(v, sign) { return v === null || v !== v ? "n/a" : (sign ? numbers.signed(v) : numbers.fixed(v)); }
   function fours(values, sign) { return values.map(function (v) { return four(v, sign); }); }
@@ -59,12 +60,12 @@
   // each run's per-topic differences against the baseline, sorted by difference, then topic
   // (figures.py's differences_figure)
   function differencesFill(record) {
-    var measure = record.measure, fill = { "trecbench-title": { text: record.titles[1] },
+    var measure = record.measure, at = data.measures.indexOf(measure), fill = { "trecbench-title": { text: record.titles[1] },
       "trecbench-measure-label": { text: measure + " difference" } };
     data.runs.filter(function (r) { return r !== data.baseline; }).forEach(function (run, index) {
       var points = [];
       data.topics.forEach(function (qid) {
-        var v = value(qid, run, measure), b = value(qid, data.baseline, measure);
+        var v = value(qid, run, at), b = value(qid, data.baseline, at);
         if (v !== null && b !== null) { points.push([qid, v, b, v - b]); }
       });
       points.sort(function (p, q) { return p[3] < q[3] ? -1 : p[3] > q[3] ? 1 : byCodePoint(p[0], q[0]); });
