@@ -87,3 +87,23 @@ def test_benchmark_s_page_records_its_reports_time_and_id(tmp_path, ticking):
     assert {d["created"] for d in documents} == {recorded["timestamp"], shown["created"]}
     assert {d["experiment_id"] for d in documents} == {recorded["experiment_id"]}
     assert shown["experiment_id"] == recorded["experiment_id"]
+
+
+@pytest.mark.parametrize("depth", [None, "0", "3"])
+def test_score_s_page_records_its_html_depth_among_its_settings(tmp_path, depth):
+    # --html-depth was recorded only in the page's embedded data (its "depth": 0 where the
+    # page has no drill-down), not in the settings its provenance shows
+    page = tmp_path / "s.html"
+    given = [] if depth is None else ["--html-depth", depth]
+    args = ["score", "-m", "P.5", QRELS, *RUNS, "--html", str(page), *given, "--quiet"]
+    assert run(args) == 0
+    settings = page_provenance(page)["settings"]
+    assert settings["html_depth"] == (20 if depth is None else int(depth))  # 20: the default
+    assert settings["baseline"] == "tfidf-word"  # beside the page's other settings
+
+
+def test_compare_s_page_records_its_html_depth_among_its_settings(tmp_path):
+    out = tmp_path / "out"
+    args = ["compare", QRELS, *RUNS, "-m", "P@5", "-o", str(out), "--html-depth", "4"]
+    assert run([*args, "--quiet"]) == 0
+    assert page_provenance(out / "report.html")["settings"]["html_depth"] == 4

@@ -256,16 +256,19 @@ def _conclusions(comparison) -> list[tuple[str, str]]:
     return parts
 
 
-def _provenance(comparison, stamp: dict | None) -> dict:
+def _provenance(comparison, stamp: dict | None, depth: int) -> dict:
     """The inputs, settings, versions, date and experiment id, every text as read (the
     report's): ``stamp``'s date and id, those of the report the page belongs to
-    (:func:`~trecbench.provenance.new_stamp`), else now and none."""
+    (:func:`~trecbench.provenance.new_stamp`), else now and none. The settings are the
+    comparison's and the page's own ``html_depth`` (--html-depth, as given: the
+    drill-down's documents per run and topic)."""
     from ..report import environment, utc_now
 
     stamp = stamp or {"created": utc_now(), "experiment_id": None}
+    settings = {k: v for k, v in comparison.settings.items() if k != "names"}
     return {
         "inputs": comparison.inputs or [],
-        "settings": {k: v for k, v in comparison.settings.items() if k != "names"},
+        "settings": {**settings, "html_depth": depth},
         "evaluation": comparison.evaluation or {},
         "environment": environment(),
         "created": stamp["created"],
@@ -459,7 +462,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
     if curves:  # per topic: averaged over the page's topics, as its means are
         curves = mean_curves(curves, comparison.queries)
     evaluation = comparison.evaluation or {}
-    provenance = _provenance(comparison, stamp)  # of the texts as read: the report's
+    provenance = _provenance(comparison, stamp, depth)  # of the texts as read: the report's
     # in code-point order of the names as read: the tables' first order and their sort
     topics = [_page_text(qid) for qid in sorted(values)]
     places = _code_point_places(comparison.runs)
