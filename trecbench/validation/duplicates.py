@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..errors import OutputError
 from ..hash_index import non_decreasing
 
 
@@ -177,10 +178,30 @@ class SeenKeys:
 
 
 def _on_disk(values: np.ndarray) -> np.ndarray:
-    """``values`` in a temporary file (deleted when closed), mapped read-only."""
+    """``values`` in a temporary file (deleted when closed), mapped read-only.
+
+    A file that cannot be made or written (a full ``TMPDIR``) is an :class:`OutputError`
+    naming the folder. Written by the file's own ``write``, not numpy's ``tofile``: that
+    says a short write as an :class:`OSError` without ``errno`` ("N requested and M
+    written"), and a write that fits stdio's buffer not at all (its error at ``fclose``
+    is dropped: the map then reads a short file). A file shorter than the values after
+    the flush is a full disk too.
+    """
+    import errno
+    import os
     import tempfile
 
-    with tempfile.TemporaryFile(prefix="trecbench-keys-") as handle:
-        values.tofile(handle)
-        handle.flush()
-        return np.memmap(handle, dtype=values.dtype, mode="r", shape=values.shape)
+    try:
+        with tempfile.TemporaryFile(prefix="trecbench-keys-") as handle:
+            handle.write(memoryview(np.ascontiguousarray(values)).cast("B"))
+            handle.flush()
+            if os.fstat(handle.fileno()).st_size != values.nbytes:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return np.memmap(handle, dtype=values.dtype, mode="r", shape=values.shape)
+    except OSError as error:
+        reason = error.strerror or os.strerror(errno.ENOSPC)  # no errno: a short write
+        folder = tempfile.gettempdir()
+        raise OutputError(
+            f"{folder}: cannot write the duplicate check's temporary file ({reason}); free "
+            "space in TMPDIR, point TMPDIR to a larger folder, or give a larger --memory"
+        ) from error
