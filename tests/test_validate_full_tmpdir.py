@@ -3,6 +3,7 @@ their temporary file are one clear line, not numpy's "N requested and M written"
 
 from __future__ import annotations
 
+import errno
 import tempfile
 
 from trecbench.cli import run
@@ -30,3 +31,27 @@ def test_a_full_tmpdir_for_the_duplicate_keys_is_one_line_naming_it(tmp_path, mo
         "left on device); free space in TMPDIR, point TMPDIR to a larger folder, or give a "
         "larger --memory\n"
     )
+
+
+def test_a_split_topic_s_rank_sequence_is_not_checked_per_stretch(tmp_path, monkeypatch):
+    """Without the rows kept (a full disk), a split topic's first stretch was checked for
+    gaps as if it were the whole topic: two shards concatenated (odd ranks, then even
+    ones) gave "ranks jump from 1 to 3", or not, by the chunk size. A stretch tells its
+    repeated ranks only: none here, whatever the chunks, as the whole file says."""
+    from trecbench.validation import split_topics, validate_run
+
+    def no_space(*_):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    shard = "".join(f"{q} Q0 d{q}-{r} {r} {9 - r} t\n" for q in (1, 2) for r in (1, 3))
+    other = "".join(f"{q} Q0 d{q}-{r} {r} {9 - r} t\n" for q in (1, 2) for r in (2, 4))
+    path = tmp_path / "shards.run"
+    path.write_text(shard + other)
+    whole = validate_run(path, profile="strict").findings
+    assert sorted({f.check for f in whole}) == ["R13", "R20.order", "R20.split"]
+    monkeypatch.setattr(split_topics, "MEMORY_ROWS", 0)
+    monkeypatch.setattr(split_topics._Files, "write", no_space)
+    for chunk_bytes in (1, 20, 40, 60, 100):  # topics 1 and 2 split across chunks
+        found = validate_run(path, profile="strict", chunk_bytes=chunk_bytes).findings
+        assert not [f for f in found if f.check.startswith("R11")], chunk_bytes
+        assert {f.check for f in found} == {f.check for f in whole}, chunk_bytes

@@ -409,6 +409,10 @@ class TopicChecks:
         if parted and not self.kept.failed:  # may fail too: the rows to sort are written
             self.kept.sort(parted, [self.counts_by_topic[name] for name in parted])
         if self.kept.failed or not self.parted:
+            # a stretch is not the topic: its ranks' start and gaps tell nothing (a shard's
+            # odd ranks, its even ranks later), only its repeated ranks (R11.unique) do
+            for name in parted:
+                self.notes["R11.sequence"].pop(name, None)
             self.kept.close()
             return
         for notes in (*self.notes.values(), *self.tied.values()):
