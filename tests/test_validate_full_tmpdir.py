@@ -55,3 +55,15 @@ def test_a_split_topic_s_rank_sequence_is_not_checked_per_stretch(tmp_path, monk
         found = validate_run(path, profile="strict", chunk_bytes=chunk_bytes).findings
         assert not [f for f in found if f.check.startswith("R11")], chunk_bytes
         assert {f.check for f in found} == {f.check for f in whole}, chunk_bytes
+
+
+def test_the_memory_option_says_what_goes_to_tmpdir_whatever_it_is(capfd):
+    """--memory's help named only the duplicate keys' temporary file: the split topics'
+    rows go to TMPDIR past MEMORY_ROWS lines, ROW_BYTES a line, whatever the budget."""
+    from trecbench.validation import split_topics
+
+    assert run(["validate", "--help"]) == ExitCode.OK
+    said = " ".join(capfd.readouterr().out.split())
+    assert f"past {split_topics.MEMORY_ROWS:,} lines" in said
+    assert f"({split_topics.ROW_BYTES} bytes a line, up to twice while sorted into groups)" in said
+    assert "go to TMPDIR too, to check split topics again whole" in said
