@@ -207,3 +207,27 @@ def test_group_files_that_cannot_be_written_leave_each_stretch_s_findings_said_s
     ]
     assert any("could not be written: No space left" in f.message for f in routed)
     assert list(scratch.iterdir()) == []
+
+
+def test_the_re_check_of_split_topics_has_bars_of_its_own(tmp_path, monkeypatch, capsys, scratch):
+    """The file's bar sat at 100% while the split topics' rows were sorted into groups
+    and checked again (seconds on millions of lines): each step has its bar, on a
+    terminal only, never with --quiet."""
+    from trecbench.cli import progress, run
+
+    monkeypatch.setattr(progress.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps"))
+    monkeypatch.setitem(validate_run.__kwdefaults__, "chunk_bytes", 16)  # a line a chunk
+    monkeypatch.setattr(split_topics, "MEMORY_ROWS", 0)  # every row in the files
+    monkeypatch.setattr(split_topics, "GROUP_ROWS", 1)  # a topic a group: 2 groups
+    path = tmp_path / "s3.run"
+    path.write_bytes(SPLIT3)  # 8 lines: topics 1 and 2 split
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert run(["validate", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"grouping the split topics' lines of {path}: 100%" in err and "8/8 [" in err
+    assert f"re-checking the split topics of {path}: 100%" in err and "2/2 [" in err
+    assert run(["validate", "--quiet", str(path)]) == 0
+    assert "split topics" not in capsys.readouterr().err
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    assert run(["validate", str(path)]) == 0
+    assert "split topics" not in capsys.readouterr().err

@@ -181,6 +181,7 @@ def validate(
                 **run_checks.options(),
                 progress=progress,
                 read_progress=None if progress is None else progress.read,
+                recheck_progress=None if progress is None else progress.recheck,
                 memory=memory,
             )
             if source is not None:
@@ -419,6 +420,15 @@ class _FileProgress:
             self.line.note(f"{lines:,} lines")
         else:
             self._to(("validating", path), " lines")(lines)
+
+    def recheck(self, path: str, stage: str, done: int, total: int) -> None:
+        """``recheck_progress``: the topics split over ``path`` checked again at the end,
+        on a line of their own (the file's bar stays at 100% meanwhile): the rows kept
+        sorted into groups (``routing``), then the groups checked."""
+        if stage == "routing":
+            self._to(("grouping the split topics' lines of", path), " lines")(done, total)
+        else:
+            self._to(("re-checking the split topics of", path), " groups")(done, total)
 
     def _to(self, job: tuple[str, str], unit: str) -> StderrProgress:
         if job != self.job:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from ..errors import InputError
 from ..inputs.streams import File, Source, path_of
@@ -21,6 +22,9 @@ Progress = Callable[[str, int], None]
 # ``read_progress(path, done, total)``: bytes of the file read as stored, of ``total`` (its
 # size; None for a pipe)
 ReadProgress = Callable[[str, int, "int | None"], None]
+# ``recheck_progress(path, stage, done, total)``: the re-check of split topics at the end,
+# "routing" (rows read) then "checking" (groups checked): :data:`.split_topics.Told`
+RecheckProgress = Callable[[str, str, int, int], None]
 Topics = str | os.PathLike | Iterable[str]
 
 
@@ -167,6 +171,7 @@ def validate_run(
     progress: Progress | None = None,
     memory: int | None = None,
     read_progress: ReadProgress | None = None,
+    recheck_progress: RecheckProgress | None = None,
 ) -> ValidationResult:
     """Validate a run file (plain or compressed), streaming it chunk by chunk.
 
@@ -187,8 +192,10 @@ def validate_run(
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
     called after each chunk with the physical lines read so far, ``read_progress(path,
     done, total)`` as the file's bytes are read (``total``: its size, None for a pipe; not
-    for a Source given). ``memory``: the budget in MiB (see :mod:`trecbench.memory`) that
-    bounds the duplicate check's keys in memory.
+    for a Source given), ``recheck_progress(path, stage, done, total)`` as topics split over
+    the file are checked again at the end (``stage``: "routing", the rows kept read and
+    sorted into groups; "checking", the groups checked). ``memory``: the budget in MiB
+    (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
     """
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
@@ -210,6 +217,8 @@ def validate_run(
         docids=docids,
     )
     _bound(checker, memory)
+    if recheck_progress is not None:
+        checker.blocks.told = partial(recheck_progress, origin)
     _check(checker, path, tokens, 6, chunk_bytes, progress, read_progress)
     return _result(checker)
 
@@ -281,6 +290,7 @@ def validate_files(
     progress: Progress | None = None,
     memory: int | None = None,
     read_progress: ReadProgress | None = None,
+    recheck_progress: RecheckProgress | None = None,
 ) -> list[ValidationResult]:
     """Validate the qrels (if any) once, then each run against it; qrels result first.
 
@@ -288,7 +298,8 @@ def validate_files(
     may be an open :class:`~trecbench.inputs.streams.Source`, as for :func:`validate_run`.
     ``relevance_level``: the least grade counted relevant (Q7), as :func:`validate_qrels`.
     ``docids`` (a file or strings) is read once for every run.
-    ``memory``, ``progress``, ``read_progress``: see :func:`validate_run`.
+    ``memory``, ``progress``, ``read_progress``, ``recheck_progress``: see
+    :func:`validate_run`.
     """
     results = []
     told = {"progress": progress, "read_progress": read_progress, "memory": memory}
@@ -320,6 +331,7 @@ def validate_files(
                 docid_regex=docid_regex,
                 docids=docids,
                 expected_tag=expected,
+                recheck_progress=recheck_progress,
                 **told,
             )
         )

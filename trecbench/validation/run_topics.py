@@ -23,7 +23,7 @@ from . import wording
 from .checker import first_per_segment, segment_starts
 from .cross_checks import count_unjudged
 from .findings import Collector, QrelsInfo
-from .split_topics import KeptRows
+from .split_topics import KeptRows, Told
 from .topic_order import Descent, TopicOrder, is_digits, numeric_key
 
 
@@ -111,6 +111,7 @@ class TopicChecks:
         # checked again whole at :meth:`finish` from the rows kept (:mod:`.split_topics`)
         self.parted: set[str] = set()
         self.kept = KeptRows()
+        self.told: Told | None = None  # the re-check's progress (:data:`.split_topics.Told`)
 
     def check(self, rows: Rows) -> None:
         """Check ``rows``: whole topic blocks (a topic may come back in a later call)."""
@@ -407,7 +408,8 @@ class TopicChecks:
         self.kept.settle()
         parted = sorted(self.parted, key=self.first_line.__getitem__)
         if parted and not self.kept.failed:  # may fail too: the rows to sort are written
-            self.kept.sort(parted, [self.counts_by_topic[name] for name in parted])
+            sizes = [self.counts_by_topic[name] for name in parted]
+            self.kept.sort(parted, sizes, self.told)
         if self.kept.failed or not self.parted:
             # a stretch is not the topic: its ranks' start and gaps tell nothing (a shard's
             # odd ranks, its even ranks later), only its repeated ranks (R11.unique) do
@@ -418,7 +420,9 @@ class TopicChecks:
         for notes in (*self.notes.values(), *self.tied.values()):
             for name in parted:
                 notes.pop(name, None)
-        for names, code, rank, score, line in self.kept.groups():
+        if self.told is not None:  # a bar at 0 while the first group (maybe a large topic) is
+            self.told("checking", 0, len(self.kept.bounds))
+        for checked, (names, code, rank, score, line) in enumerate(self.kept.groups(), 1):
             n = len(code)
             nothing = pa.nulls(n, pa.string())
             rows = Rows(nothing, nothing, rank, score, line)
@@ -431,6 +435,8 @@ class TopicChecks:
             score32 = as_float32(rows.score)
             self._rank_vs_score(rows, score32, local, segment, qname)
             self._ties(rows, score32, segment, length, qname, sorted_by_score=False)
+            if self.told is not None:
+                self.told("checking", checked, len(self.kept.bounds))
         self.kept.close()
         self.parted = set()
 

@@ -21,7 +21,7 @@ when there are more groups than that).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -40,6 +40,9 @@ READ_ROWS = 1 << 18
 OPEN_BUCKETS = 64
 _COLUMNS = (("code", np.int32), ("rank", np.int64), ("score", np.float64), ("line", np.int64))
 _ROW = np.dtype(list(_COLUMNS))  # a group's file: the four columns a row, packed
+# ``told(stage, done, total)``: the re-check's progress, "routing" (rows read of the kept
+# rows, once a round) and "checking" (groups checked)
+Told = Callable[[str, int, int], None]
 
 
 class KeptRows:
@@ -106,12 +109,13 @@ class KeptRows:
             self.files.close()
             self.files = None
 
-    def sort(self, topics: list[str], sizes: list[int]) -> None:
+    def sort(self, topics: list[str], sizes: list[int], told: Told | None = None) -> None:
         """Make ready the rows of ``topics`` (``sizes[i]`` rows of ``topics[i]``) for
         :meth:`groups`, in groups of at most :data:`GROUP_ROWS` rows taken in the order
         given (a topic larger than that alone), and let go of every other row. On disk,
         each group's rows go to a file of their own (:meth:`_Files.route`); if that cannot
-        be written (a full disk) none is kept (:attr:`failed`)."""
+        be written (a full disk) none is kept (:attr:`failed`); ``told`` hears the rows
+        routed."""
         wanted = np.full(len(self.code_of), -1, np.int64)
         wanted[[self.code_of[name] for name in topics]] = np.arange(len(topics))
         self.code_of = {}
@@ -133,7 +137,7 @@ class KeptRows:
         )
         group_of = np.where(wanted >= 0, group_of[np.maximum(wanted, 0)], -1).astype(np.int32)
         try:
-            self.files.route(group_of, self.rows, len(bounds))
+            self.files.route(group_of, self.rows, len(bounds), told)
         except OSError as error:
             self._give_up(error)
 
@@ -202,12 +206,14 @@ class _Files:
                 for h, (_, kind) in zip(self.handles, _COLUMNS, strict=True)
             )
 
-    def route(self, group_of: np.ndarray, rows: int, groups: int) -> None:
+    def route(self, group_of: np.ndarray, rows: int, groups: int, told: Told | None) -> None:
         """Copy each row of the ``rows`` written whose topic's code has a group
         (``group_of[code]``, ``-1``: none) to that group's own file, in the order written,
         then remove the columns' files. At most :data:`OPEN_BUCKETS` groups' files are
-        open at once: more groups are routed in rounds, a read through the files each."""
+        open at once: more groups are routed in rounds, a read through the files each;
+        ``told("routing", rows read, rows to read)`` after each read."""
         self.flush()
+        rounds, done = -(-groups // OPEN_BUCKETS), 0
         for first in range(0, groups, OPEN_BUCKETS):
             last = min(groups, first + OPEN_BUCKETS)
             buckets: list = []
@@ -225,6 +231,9 @@ class _Files:
                     for handle, start, stop in zip(buckets, cut[:-1], cut[1:], strict=True):
                         if start < stop:
                             handle.write(record[start:stop].view(np.uint8))
+                    done += len(columns[0])
+                    if told is not None:
+                        told("routing", done, rows * rounds)
             finally:
                 for handle in buckets:
                     handle.close()
