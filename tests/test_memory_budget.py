@@ -161,3 +161,62 @@ def test_a_run_file_read_whole_for_an_option_is_said_once_to_escape_the_budget(t
     assert "whole" not in _score(["--compat", "10.0", *args[2:]], None, tmp_path).stderr
     streamed = _score(args, subprocess.DEVNULL, tmp_path)  # in blocks: nothing to say
     assert "MARK: blocks" in streamed.stderr and "whole" not in streamed.stderr
+
+
+def test_a_run_held_whole_within_a_large_budget_is_not_said_to_escape_it(tmp_path):
+    # a reviewer's case: 600,000 lines under --memory 4096 --compat 10.0 peaked at 215 MB
+    # and were said to escape the budget because they were longer than one block
+    qrels_text, run_text = random_case(29, n_topics=6)
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    args = ["--compat", "10.0", "-q", "-c", "-m", "map", "qrels", "run"]
+    large = _score(["--memory", "4096", *args], subprocess.DEVNULL, tmp_path)
+    assert large.returncode == 0, large.stderr
+    assert "whole" not in large.stderr
+    small = _score(["--memory", "64", *args], subprocess.DEVNULL, tmp_path)
+    assert "run: held in memory whole for --compat 10.0" in small.stderr
+
+
+def _tiny_blocks(monkeypatch):
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+    monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 7)
+
+
+def test_the_qrels_held_count_against_a_run_held_whole(tmp_path, monkeypatch):
+    _tiny_blocks(monkeypatch)
+    qrels_text, run_text = random_case(29, n_topics=6)
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    given = dict(measures=["map"], memory=512, compat="10.0", complete=True)
+    assert (
+        evaluation.evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), **given).input_warnings
+        == ()
+    )
+    # qrels lines costing the whole budget leave the run no room
+    monkeypatch.setattr(memory, "QRELS_BYTES_PER_LINE", 512 * memory.MIB)
+    held = evaluation.evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), **given)
+    assert held.input_warnings == (
+        f"{tmp_path / 'run'}: held in memory whole for --compat 10.0: the memory budget "
+        "(512 MiB) cannot hold for it (a run file is otherwise read in blocks)",
+    )
+
+
+def test_the_librarys_evaluation_carries_the_budgets_warnings(tmp_path, monkeypatch):
+    _tiny_blocks(monkeypatch)
+    qrels_text, run_text = random_case(29, n_topics=6)
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    os.mkfifo(tmp_path / "fifo")
+    writer = subprocess.Popen(["sh", "-c", "cat run > fifo"], cwd=tmp_path)
+    paths = [str(tmp_path / name) for name in ("qrels", "run", "fifo")]
+    result = evaluation.evaluate(
+        paths[0], paths[1:], ["map"], memory=64, compat="10.0", complete=True
+    )
+    writer.wait()
+    assert result.input_warnings == (
+        f"{paths[2]}: read from a pipe, so held in memory whole: the memory budget (64 MiB) "
+        "cannot hold for it; give the file itself (or redirect standard input from it) to "
+        "read it in blocks",
+        f"{paths[1]}: held in memory whole for --compat 10.0: the memory budget (64 MiB) "
+        "cannot hold for it (a run file is otherwise read in blocks)",
+    )

@@ -247,16 +247,23 @@ class Budget:
 
     def in_blocks(self, path: str | os.PathLike) -> bool:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a
-        block (the rows of a format that tells them, such as Parquet from its footer;
-        others' told from the file's size, a compressed file's guessed)."""
+        block (:meth:`run_lines`)."""
+        lines = self.run_lines(path)
+        return lines is not None and lines > self.block_lines
+
+    @staticmethod
+    def run_lines(path: str | os.PathLike) -> int | None:
+        """The lines of the run file ``path``, told before it is read: the rows of a
+        format that tells them (such as Parquet, from its footer), others' from the file's
+        size (a compressed file's guessed); None when not told (a pipe, a file that cannot
+        be examined, a Parquet file on standard input)."""
         found = _regular_file(path)
         if found is None:
-            return False
+            return None
         size, compression, format = found
         if format.can("rows"):
             if os.fspath(path) == STANDARD_INPUT:
-                return False  # read whole: its reader cannot open "-" again for its footer
-            rows = format.reader("rows", os.fspath(path))(os.fspath(path))
-            return rows is not None and rows > self.block_lines
+                return None  # read whole: its reader cannot open "-" again for its footer
+            return format.reader("rows", os.fspath(path))(os.fspath(path))
         size *= COMPRESSION_RATIO if compression else 1
-        return size // TEXT_BYTES_PER_LINE > self.block_lines
+        return size // TEXT_BYTES_PER_LINE

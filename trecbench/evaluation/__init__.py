@@ -187,8 +187,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     read_whole = _read_whole(settings, engines)
     workers = _workers(settings.jobs, sources)
     budget = Budget.of(settings.memory, workers=workers, engines=engines.values())
-    _say_pipes_held(sources, settings.memory)
-    _say_read_whole(sources, read_whole, budget, settings.memory)
+    with input_warnings.collected() as piped:  # said, and carried by the Evaluation
+        _say_pipes_held(sources, settings.memory)
     # Arrow's threads read the first run while the qrels are loaded (after every check of
     # the arguments: a reader started is stopped only where the qrels may fail)
     ahead = _start_reading(
@@ -203,6 +203,10 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
             if forgotten is None:
                 raise
             raise forgotten from None
+        with input_warnings.collected() as whole:  # the qrels held counted against it
+            _say_read_whole(
+                sources, read_whole, budget.with_qrels(len(truth.table)), settings.memory
+            )
         z_table = (
             None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)
         )
@@ -228,7 +232,13 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     # once for every run, worker and Dask partition: its input warnings carried
     with input_warnings.collected() as measured:
         plan.read_inputs()
-    read_aside = (*loaded.warnings, *(z_table.warnings if z_table is not None else ()), *measured)
+    read_aside = (
+        *piped,
+        *loaded.warnings,
+        *whole,
+        *(z_table.warnings if z_table is not None else ()),
+        *measured,
+    )
     evaluation = Evaluation(
         requested, [], [], settings, loaded.path, flagged, list(read_aside), loaded.record,
         truth.qids, _relevant_counts(truth, ordered, settings),

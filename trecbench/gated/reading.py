@@ -210,15 +210,25 @@ def _say_pipes_held(sources: list, mib: int | None) -> None:
 def _say_read_whole(sources: list, read_whole: str | None, budget: Budget, mib: int | None):
     """Say, once for the call (as :func:`_say_pipes_held` says it of pipes), that a memory
     budget given (``mib``; None: the default, said nothing of) cannot hold for the run
-    files it would read in blocks when the call reads every run whole (``read_whole``: why,
-    the options of :func:`trecbench.evaluation.plan._read_whole`); a run too small for
-    blocks is read whole anyway, within the budget."""
+    files the call reads whole (``read_whole``: why, the options of
+    :func:`trecbench.evaluation.plan._read_whole`) where they are estimated to need more
+    than it: more lines than ``budget`` (the qrels held counted) holds whole
+    (:attr:`~trecbench.memory.Budget.whole_lines`, the budget's own costs per line). A run
+    within it, as any run smaller than a block, is held whole within the budget."""
     if mib is None or read_whole is None:
         return
-    large = [os.fspath(source) for source in sources if _in_blocks(source, budget)]
+    large = [os.fspath(source) for source in sources if _beyond_whole(source, budget)]
     if large:
         them = "them" if len(large) > 1 else "it"
         input_warnings.keep([
             f"{', '.join(large)}: held in memory whole for {read_whole}: the memory budget "
             f"({mib} MiB) cannot hold for {them} (a run file is otherwise read in blocks)"
         ])  # fmt: skip
+
+
+def _beyond_whole(source, budget: Budget) -> bool:
+    """Whether the run file ``source`` has more lines than ``budget`` holds whole."""
+    if not isinstance(source, (str, os.PathLike)):
+        return False
+    lines = budget.run_lines(source)
+    return lines is not None and lines > budget.whole_lines
