@@ -4,9 +4,13 @@ fused (reviewer 449: 20-34 s of search, and its tie warnings, before the refusal
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
-from trecbench.errors import InputError, NoOverlapError, UsageError
+from trecbench import evaluate
+from trecbench.errors import InputError, NoOverlapError, TrecbenchError, UsageError
+from trecbench.measures import registry
 from trecbench.runstudy import fusion_tuning
 
 NO_DIRECTION = "a better direction, not num_ret (a count or a diagnostic: more of it is not better)"
@@ -15,6 +19,9 @@ REFUSED = {  # the words the search said at its end, said before it
     "num_ret": f"optimize_fusion needs a measure with {NO_DIRECTION}",
     "iprec_at_recall": "optimize_fusion needs a measure with one number per topic: it gives "
     "iprec_at_recall_0.00, iprec_at_recall_0.10, iprec_at_recall_0.20, iprec_at_recall_0.30, ...",
+    # trec_eval's default multipliers, named early as the evaluation names them late
+    "Rprec_mult": "optimize_fusion needs a measure with one number per topic: it gives "
+    "Rprec_mult_0.20, Rprec_mult_0.40, Rprec_mult_0.60, Rprec_mult_0.80, ...",
     "gm_map": "optimize_fusion needs a measure with one number per topic: it gives no number "
     "per topic",
 }
@@ -126,3 +133,32 @@ def test_a_list_of_cutoffs_is_advised_in_the_words_of_what_takes_one_measure(tmp
         parse_measure("P@1,5")
     assert str(refused.value) == listed + "give each, -m 'P@1 P@5'"
     assert str(pickle.loads(pickle.dumps(refused.value))) == str(refused.value)
+
+
+def _reason(check) -> str | None:
+    """What ``check()`` refuses (None: nothing)."""
+    try:
+        check()
+    except TrecbenchError as error:
+        return str(error)
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(d.name for d in registry.definitions()))
+def test_every_measure_is_refused_early_for_the_reason_the_search_would_give_late(tmp_path, name):
+    # Rprec_mult was refused early for giving "no number per topic", late for giving ten
+    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n2 0 d2 1\n2 0 d3 2\n")
+    lines = [f"{q} Q0 d{r} {r} {4 - r} a\n" for q in "12" for r in (1, 2, 3)]
+    (tmp_path / "r").write_text("".join(lines))
+    early = _reason(lambda: fusion_tuning.check_measure(name))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            per_query = evaluate(str(tmp_path / "q"), str(tmp_path / "r"), [name]).per_query
+    except UsageError as error:  # a measure refused as it is named: the same refusal
+        assert early == str(error)
+        return
+    except InputError as error:  # judgments of another format (-R prefs, qrels_jg)
+        pytest.skip(f"not computed from these qrels: {error}")
+    late = _reason(lambda: fusion_tuning._chooses_on(list(dict.fromkeys(per_query["measure"]))))
+    assert early == late

@@ -388,6 +388,8 @@ _trec(
     trec_params=FLOAT_CUTOFFS,
     numbers=MULTIPLIER,
     params=(),
+    # trec_eval's m_Rprec_mult.c: the multipliers given no list (pytrec_eval computes them)
+    trec_defaults=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
 )
 _trec(
     "utility",
