@@ -5,6 +5,7 @@ fused (reviewer 449: 20-34 s of search, and its tie warnings, before the refusal
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -162,3 +163,48 @@ def test_every_measure_is_refused_early_for_the_reason_the_search_would_give_lat
         pytest.skip(f"not computed from these qrels: {error}")
     late = _reason(lambda: fusion_tuning._chooses_on(list(dict.fromkeys(per_query["measure"]))))
     assert early == late
+
+
+def _lost_zeros(tmp_path) -> list[str]:
+    """Qrels in Parquet with integer query ids (1, 2) and runs of "01" and "02": the
+    runs are refused before a candidate is fused."""
+    import pandas as pd
+
+    qrels = pd.DataFrame({"qid": [1, 1, 2], "iter": 0, "docno": ["d1", "d2", "d3"], "rel": 1})
+    qrels.to_parquet(tmp_path / "q.parquet")
+    paths = []
+    for path in map(Path, _runs(tmp_path)):  # topics 1 and 2, written 01 and 02
+        lines = path.read_text().splitlines(keepends=True)
+        paths.append(str(tmp_path / f"z{path.name}"))
+        Path(paths[-1]).write_text("".join("0" + line for line in lines))
+    return paths
+
+
+def test_fuse_names_a_run_whose_ids_lost_zeros_by_its_file(tmp_path, capsys, monkeypatch):
+    # it said "run1" of the first run given
+    from trecbench.cli import run
+
+    _lost_zeros(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    args = ["fuse", "--method", "combsum", "--qrels", "q.parquet", "./za.run", "zb.run"]
+    assert run([*args, "--optimize", "P@1", "-o", "f.run"]) == 2
+    err = capsys.readouterr().err
+    assert "while ./za.run has query ids such as '01' that no integer" in err
+    assert not (tmp_path / "f.run").exists()
+
+
+def test_optimize_fusion_names_a_run_by_its_path_else_its_place(tmp_path):
+    import pandas as pd
+
+    runs = _lost_zeros(tmp_path)
+    qrels = str(tmp_path / "q.parquet")
+    with pytest.raises(InputError) as refused:
+        fusion_tuning.optimize_fusion(runs, qrels, "P@1", "combsum")
+    assert f"while {runs[0]} has query ids such as '01'" in str(refused.value)
+    frames = [pd.read_csv(r, sep=" ", header=None, dtype=str) for r in runs]
+    for frame in frames:
+        frame.columns = ["qid", "Q0", "docno", "rank", "score", "tag"]
+        frame["score"] = frame["score"].astype(float)
+    with pytest.raises(InputError) as refused:
+        fusion_tuning.optimize_fusion(frames, qrels, "P@1", "combsum")
+    assert "while run1 has query ids such as '01'" in str(refused.value)

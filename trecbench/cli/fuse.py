@@ -239,7 +239,7 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     advice = WEIGH_BY_OPTION if search is None else None  # --optimize chooses the weights
     tables = ranked_tables([str(run) for run in runs], progress, advice=advice)  # read once
     if search is not None:
-        tuned = _optimised(tables, search, tuning, progress)
+        tuned = _optimised(tables, search, tuning, progress, runs)
         k = tuned.best.k if tuned.best.k is not None else k  # a search of weights keeps k
         weights = tuned.best.weights or ()
     weights = list(weights) or None
@@ -341,18 +341,19 @@ def _named_options():
         raise
 
 
-def _optimised(tables, search, tuning: dict, progress):
+def _optimised(tables, search, tuning: dict, progress, runs):
     """The :class:`~trecbench.runstudy.fusion_tuning.FusionTuning` of
     :func:`~trecbench.runstudy.fusion_tuning.tune_fusion` on the ranked runs with
     ``search`` (a :class:`~trecbench.runstudy.fusion_tuning.FusionSearch`), said on
-    stderr with the held-out score; ``tuning`` and ``progress`` as :func:`_fused` takes
-    them."""
+    stderr with the held-out score; ``tuning``, ``progress`` and ``runs`` as
+    :func:`_fused` takes them (a refusal names each run by its file, as given)."""
     from ..errors import one_line
     from ..runstudy.fusion_tuning import tune_fusion
 
     seed, qrels = search.seed, tuning["qrels"]
+    names = [one_line(str(run)) for run in runs]
     with _named_options():
-        tuned = tune_fusion(tables, qrels, tuning["measure"], search, progress)
+        tuned = tune_fusion(tables, qrels, tuning["measure"], search, progress, names)
     if progress is not None:
         progress.close()  # the search's bar ended before its choice is said
     click.echo(

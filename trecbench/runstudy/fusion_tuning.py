@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import os
 import warnings
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from .. import input_warnings
 from ..callers import outside_trecbench
-from ..errors import ParameterDomainWarning, UsageError
+from ..errors import ParameterDomainWarning, UsageError, one_line
 from ..plurals import first_few
 
 K_GRID = tuple(range(10, 101, 10))
@@ -314,7 +315,9 @@ def optimize_fusion(
     # before a run is read: one pipe is read once; no advice of weights: they are chosen
     check_distinct_files(sources, [qrels], advice=None)
     tables = ranked_tables(sources, progress, names=names, advice=None)
-    return tune_fusion(tables, qrels, measure, search, progress)
+    said = [one_line(os.fspath(source)) if isinstance(source, (str, os.PathLike)) else None
+            for source in sources]  # fmt: skip
+    return tune_fusion(tables, qrels, measure, search, progress, said)
 
 
 def check_measure(measure: str, option: str = "optimize_fusion") -> None:
@@ -378,15 +381,17 @@ def load_qrels(qrels, progress=None):
     return loaded
 
 
-def _check_shared_topics(tables, qrels) -> None:
+def _check_shared_topics(tables, qrels, names=None) -> None:
     """Refuse runs and (loaded) qrels that share fewer than 2 topics, before any candidate
-    is fused: the folds need 2 or more (the fused runs hold the runs' topics)."""
+    is fused: the folds need 2 or more (the fused runs hold the runs' topics). ``names``:
+    as :func:`tune_fusion` takes them."""
     from ..arrow import distinct
     from ..inputs.integer_ids import refuse_lost_zeros
 
     origin = qrels.path or qrels.origin
     for i, table in enumerate(tables):  # "01" beside 1: refused as such, not as no topic
-        refuse_lost_zeros(qrels.table, origin, table, f"run{i + 1}")
+        name = names[i] if names is not None else None
+        refuse_lost_zeros(qrels.table, origin, table, name or f"run{i + 1}")
     judged = set(distinct(qrels.table.column("qid")).to_pylist())
     retrieved = {str(q) for table in tables for q in distinct(table.column("qid")).to_pylist()}
     shared = len(judged & retrieved)
@@ -444,13 +449,17 @@ def _fused_candidates(
     return fused
 
 
-def tune_fusion(tables, qrels, measure: str, search: FusionSearch, progress=None) -> FusionTuning:
+def tune_fusion(
+    tables, qrels, measure: str, search: FusionSearch, progress=None, names=None
+) -> FusionTuning:
     """:func:`optimize_fusion` on runs ranked already (:func:`trecbench.fusion.ranked_table`),
     so that a caller that fuses them after the search reads each run once. ``progress
     (label, done, total)`` is told of the search's work: reading the qrels (checked
     against the runs' topics before a candidate is fused), ``fusing candidates``,
     ``scoring candidates`` (the folds, once every candidate is scored, take no time to
-    speak of). The measure is checked before anything is read or fused."""
+    speak of). The measure is checked before anything is read or fused. ``names``: each
+    run as a refusal names it (its file, as given); a run without one (None, or no
+    ``names``) by its position, ``run1``..."""
     from ..fusion import method_name
 
     method = method_name(search.method)
@@ -459,7 +468,7 @@ def tune_fusion(tables, qrels, measure: str, search: FusionSearch, progress=None
     candidates = grid(method, len(tables), search.k_grid, search.step)
     # read once, checked against the runs' topics before a candidate is fused
     qrels = load_qrels(qrels, _told(progress))
-    _check_shared_topics(tables, qrels)
+    _check_shared_topics(tables, qrels, names)
     fused = _fused_candidates(tables, method, candidates, search, progress)
     per_query = _evaluated(qrels, fused, measure, progress)
     columns = list(dict.fromkeys(per_query["measure"]))
