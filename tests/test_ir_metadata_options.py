@@ -132,3 +132,24 @@ def test_beir_qrels_offers_no_runs_folder_and_refuses_standard_output(capsys):
     assert "this output is a folder, not standard output" in capsys.readouterr().err
     assert run(["convert", "beir-qrels", "--help"]) == 0
     assert "--runs-dir" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("converter", "given", "written"),
+    [
+        ("beir-qrels", "beir-test.tsv", ["beir-test.qrels", "beir-test.sidecar.json"]),
+        ("msmarco", "msmarco-run.tsv", ["msmarco-run.run", "msmarco-run.sidecar.json"]),
+    ],
+)
+def test_dot_slash_dash_names_a_folder_called_dash(
+    tmp_path, monkeypatch, capsys, converter, given, written
+):
+    # the refusal of -o - advises ./-, which was then taken for standard output itself:
+    # Path("./-") == Path("-")
+    monkeypatch.chdir(tmp_path)
+    source = str(ROOT / "data" / "convert" / given)
+    assert run(["convert", converter, source, "-o", "./-"]) == 0, capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert sorted(p.name for p in (tmp_path / "-").iterdir()) == written
+    assert f"wrote -/{written[0]}" in captured.err

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .convert_output import GroupOptions, finish, refuse_stdout
+from .convert_output import STDOUT, GroupOptions, finish, refuse_stdout
 from .group import Command, Group, cli
 from .paths import OUTPUT_FOLDER, OUTPUT_FOLDER_OR_STDOUT, InputFile
 from .shared_options import DEPTH, FiniteFloat, decimal_integer
@@ -38,7 +38,7 @@ class _Converter(Command):
 
     def __init__(self, *args, **kwargs):
         # stdout is the run's with -o - alone: the summary is said on stderr
-        kwargs.setdefault("prints", lambda params: str(params.get("outdir")) == "-")
+        kwargs.setdefault("prints", lambda params: params.get("outdir") == STDOUT)
         super().__init__(*args, **kwargs)
         _ir_metadata_option(self)
         _quiet_option(self)

@@ -17,7 +17,9 @@ from .stdout import echo_bytes
 if TYPE_CHECKING:
     from .progress import TaskProgress
 
-STDOUT = Path("-")  # -o -: a conversion's single run to standard output
+# -o -: a conversion's single run to standard output; the text as given (OutputFolder),
+# never a Path: Path("./-") == Path("-"), and -o ./- names a folder called -
+STDOUT = "-"
 
 # "1 query", "2 queries"
 _queries = partial(counted, singular="query", plural="queries")
@@ -34,7 +36,7 @@ class GroupOptions:
     progress: TaskProgress | None = None
 
 
-def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
+def finish(conversion, outdir: Path | str, inputs, runs_dir: Path | None) -> None:
     """Write (validated) outputs and say on stderr what was written, in a short summary
     (and, for several runs each with its own qrels, the command that compares them), as
     every command says ``wrote PATH``. With ``-o -``, the single run goes to stdout."""
@@ -155,7 +157,7 @@ def _with_metadata(conversion, inputs):
     return dataclasses.replace(conversion, ir_metadata=metadata)
 
 
-def refuse_stdout(outdir: Path, runs: int | None, qrels: int, per: str | None = None) -> None:
+def refuse_stdout(outdir: Path | str, runs: int | None, qrels: int, per: str | None = None) -> None:
     """``-o -`` refused before any input is read where the converter's arguments say it
     makes no single run alone: ``runs`` runs (None: one per ``per``, a count only the
     input tells) and ``qrels`` qrels files; in the words of the refusal after converting

@@ -124,25 +124,30 @@ class OutputFile(click.ParamType):
 class OutputFolder(click.ParamType):
     """A folder to write into: missing (it is created) or a folder, as are the existing
     folders on its path; ``-`` only where ``stdout`` (convert's single run), never the
-    empty name (an unset ``$OUT`` is not the current folder)."""
+    empty name (an unset ``$OUT`` is not the current folder). ``-`` is returned as the
+    text itself, not as a Path: ``Path("./-") == Path("-")``, and ``./-`` names a folder."""
 
     name = "directory"
 
     def __init__(self, stdout: bool = False):
         self.stdout = stdout
 
-    def convert(self, value, param, ctx) -> Path:
+    def convert(self, value, param, ctx) -> Path | str:
         try:
             return self._checked(value)
         except OutputError as error:
             return _refused(ctx, error, Path(os.fsdecode(value)))
 
-    def _checked(self, value) -> Path:
+    def _checked(self, value) -> Path | str:
         name = os.fsdecode(value)
         if not name:
             raise OutputError("an empty folder name: give the folder to write into")
-        if name == "-" and not self.stdout:
-            raise OutputError("-: this output is a folder, not standard output (./- names one -)")
+        if name == "-":  # the text as given: ./- is a folder named -
+            if not self.stdout:
+                raise OutputError(
+                    "-: this output is a folder, not standard output (./- names one -)"
+                )
+            return name
         folder = Path(name)
         probe = folder
         while not os.path.lexists(probe) and probe.parent != probe:
