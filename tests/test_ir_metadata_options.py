@@ -153,3 +153,23 @@ def test_dot_slash_dash_names_a_folder_called_dash(
     assert captured.out == ""
     assert sorted(p.name for p in (tmp_path / "-").iterdir()) == written
     assert f"wrote -/{written[0]}" in captured.err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["compare", str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")],
+        ["convert", "msmarco", "-o", "out"],
+    ],
+)
+def test_dot_slash_dash_names_an_input_file_called_dash(tmp_path, monkeypatch, capsys, command):
+    # an input given as ./- was read from standard input: Path("./-") == Path("-")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_bytes((ROOT / "runs" / "tfidf-word.run").read_bytes())
+    code = run([*command, "./-"])
+    err = capsys.readouterr().err
+    assert "empty file" not in err and "standard input" not in err
+    if command[0] == "compare":
+        assert code == 0, err
+    else:  # a TREC run is no MS MARCO run: refused for its own first line
+        assert code != 0 and f"{tmp_path / '-'}:1: expected 3 fields" in err

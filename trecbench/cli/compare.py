@@ -23,7 +23,7 @@ from .evaluation_options import (
     unjudged_threshold_option,
 )
 from .group import cli, echo_input_warnings, echo_warning, echo_written
-from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
+from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT, file_path
 from .progress import TaskProgress, drawn, wanted
 from .report_options import manifest_options
 from .shared_options import (
@@ -56,19 +56,19 @@ def runs_and_qrels(
     ``[QRELS] [RUN]...``, ``--names`` and ``--run-qrels RUN QRELS``: positional and named
     runs use QRELS unless they have their own; QRELS may be left out when every run has
     its own."""
-    own = {str(Path(run)): str(qrels) for run, qrels in run_qrels}
+    own = {str(file_path(run)): str(qrels) for run, qrels in run_qrels}
     if len(own) < len(run_qrels):
         raise UsageError("--run-qrels: a run is given twice")
     shared = str(arguments[0]) if arguments else None
     from ..naming import check_runs_once, named_pairs, named_runs, run_names
 
-    positional = [str(Path(p)) for p in arguments[1:]]
+    positional = [str(file_path(p)) for p in arguments[1:]]
     listed = {os.path.normpath(p) for p in positional} | {os.path.normpath(r) for r, _ in run_qrels}
 
     def is_run(path: str) -> bool:  # a run listed, or a file (a run named only here)
         return path in listed or os.path.isfile(path)
 
-    named_paths = [str(Path(path)) for path in named_pairs(names, is_run)]
+    named_paths = [str(file_path(path)) for path in named_pairs(names, is_run)]
     check_runs_once(positional)  # twice, it was merged into one run without a word
     # a run may be both listed and named (--names) or given its qrels (--run-qrels)
     paths = list(dict.fromkeys(positional + named_paths + list(own)))
@@ -394,8 +394,8 @@ def compare(
     if baseline is not None and baseline not in named:  # a file, however spelt
         from ..naming import file_key
 
-        by_file = {file_key(path) or str(Path(path)): name for name, path in named.items()}
-        baseline = by_file.get(file_key(baseline) or str(Path(baseline)), baseline)
+        by_file = {file_key(path) or str(file_path(path)): name for name, path in named.items()}
+        baseline = by_file.get(file_key(baseline) or str(file_path(baseline)), baseline)
     progress = TaskProgress() if wanted(output.quiet) else None
     from ..comparison import compare as run_compare
 

@@ -88,7 +88,15 @@ class InputFile(click.ParamType):
                 refuse_taken_option(ctx, param.opts[-1], path, f"give {param.opts[-1]} a file")
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
             raise InputError.unreadable(path, reason)
-        return self.path_type(path)
+        return self.path_type(path) if self.path_type is str else file_path(path)
+
+
+def file_path(path: str | os.PathLike) -> Path:
+    """``path`` as a :class:`~pathlib.Path`, never standard input's ``-`` when it names a
+    file: ``Path("./-")`` is ``Path("-")``, so a file called ``-`` given as ``./-`` is kept
+    as its absolute path (read as ``-``, it would read standard input)."""
+    text = os.fspath(path)
+    return Path(os.path.abspath(text)) if text != "-" and Path(text) == Path("-") else Path(text)
 
 
 class OutputFile(click.ParamType):
