@@ -40,17 +40,41 @@ def tukey_ranges(
     order given (:func:`tukey_hsd` gives them in :func:`canonical_order`).
     """
     matrix = as_matrix(values)
-    n, k = matrix.shape
+    return _shared_ranges([matrix], samples, seed, weights, progress)[0]
+
+
+def _draw_orders(rng: np.random.Generator, size: int, n: int, k: int) -> np.ndarray:
+    """``size`` draws of one permutation of ``k`` runs per topic: ``argsort`` of ``k``
+    uniforms of ``rng`` each. With two runs the order is read off one comparison (argsort
+    of 4M pairs of uniforms costs ~10x the comparison): the same orders, as ties, whose
+    order is argsort's own, are left to argsort."""
+    uniforms = rng.random((size, n, k))
+    if k == 2 and not (uniforms[..., 0] == uniforms[..., 1]).any():
+        order = np.empty(uniforms.shape, dtype=np.intp)
+        np.less(uniforms[..., 1], uniforms[..., 0], out=order[..., 0], casting="unsafe")
+        np.subtract(1, order[..., 0], out=order[..., 1])
+        return order
+    return np.argsort(uniforms, axis=-1)
+
+
+def _shared_ranges(
+    matrices: list[np.ndarray], samples: int, seed: int, weights, progress: Progress | None
+) -> list[np.ndarray]:
+    """:func:`tukey_ranges` of each of ``matrices`` (all of one shape), from one set of
+    draws: the draws depend on the seed and the sizes only, so every matrix gets the
+    ranges it would get alone, each draw made once for all of them."""
+    n, k = matrices[0].shape
     w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
     rng = generator(seed, TUKEY_STREAM)
-    out = np.empty(samples)
+    out = [np.empty(samples) for _ in matrices]
     step = max(1, (1 << 22) // (n * k))  # draws per block: a few tens of MB at most
     rows = np.arange(n)[None, :, None]
     for start in range(0, samples, step):
         size = min(step, samples - start)
-        order = np.argsort(rng.random((size, n, k)), axis=-1)
-        means = np.einsum("bnk,n->bk", matrix[rows, order], w)
-        out[start : start + size] = means.max(axis=1) - means.min(axis=1)
+        order = _draw_orders(rng, size, n, k)
+        for matrix, ranges in zip(matrices, out, strict=True):
+            means = np.einsum("bnk,n->bk", matrix[rows, order], w)
+            ranges[start : start + size] = means.max(axis=1) - means.min(axis=1)
         if progress is not None:
             progress(start + size, samples)
     return out
@@ -74,7 +98,25 @@ def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.
     macro means. The diagonal is 1. The draws are made over the runs in
     :func:`canonical_order` and the p-values put back in the order given.
     """
-    matrix = as_matrix(values)
+    return tukey_hsd_shared([values], samples, seed, weights)[0]
+
+
+def tukey_hsd_shared(
+    families: list, samples: int = 10_000, seed: int = 0, weights=None, progress=None
+) -> list[np.ndarray]:
+    """:func:`tukey_hsd` of each of ``families`` (matrices of one shape, topics x runs),
+    the draws made once for all of them: each gets the p-values it gets alone."""
+    prepared = [_centred(as_matrix(values), weights) for values in families]
+    w = prepared[0][2] if prepared else None
+    ranges = _shared_ranges([matrix for _, matrix, _ in prepared], samples, seed, w, progress)
+    return [
+        _p_values(order, matrix, w, np.sort(found), samples)
+        for (order, matrix, w), found in zip(prepared, ranges, strict=True)
+    ]
+
+
+def _centred(matrix: np.ndarray, weights):
+    """The runs of ``matrix`` in :func:`canonical_order`, that order, and the weights."""
     order = canonical_order(matrix)
     matrix = matrix[:, order]
     n = matrix.shape[0]
@@ -82,8 +124,11 @@ def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.
     # each topic centred on its mean: permuting within a topic keeps it, so the ranges and
     # gaps are the same; what is left is the runs' differences, whose size sets the
     # tolerance (an offset of 1e9 on every value made it 1, every p 1)
-    matrix = matrix - matrix.mean(axis=1, keepdims=True)
-    ranges = np.sort(tukey_ranges(matrix, samples, seed, w))
+    return order, matrix - matrix.mean(axis=1, keepdims=True), w
+
+
+def _p_values(order, matrix, w, ranges, samples: int) -> np.ndarray:
+    """The p-values of the centred ``matrix`` given its sorted null ``ranges``."""
     means = np.einsum("nk,n->k", matrix, w)  # numpy's own loop, as the ranges: no BLAS threads
     gaps = np.abs(means[:, None] - means[None, :])
     tolerance = 1e-9 * max(float(np.abs(matrix).mean()), 1e-300)
@@ -91,23 +136,43 @@ def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.
     given = np.argsort(order)  # column j of the input is column given[j] of the draws'
     # no p below the exact distribution's smallest, k!/k!^n: (count + 1) / (samples + 1)
     # is (1/41 with 40 draws, 2 runs and 5 topics against the exact 2/2^5)
-    floor = exact_smallest_p("tukey", n, matrix.shape[1])
+    floor = exact_smallest_p("tukey", matrix.shape[0], matrix.shape[1])
     return np.maximum((count + 1) / (samples + 1), floor)[np.ix_(given, given)]
 
 
 def tukey_pairs(paired: Paired) -> np.ndarray:
-    """Randomised Tukey HSD of every pair, family-wise within its family of columns."""
+    """Randomised Tukey HSD of every pair, family-wise within its family of columns. The
+    families of one size share their draws (:func:`tukey_hsd_shared`): a compare of many
+    measures drew and sorted the same permutations once per measure."""
     family = np.full(paired.values.shape[1], -1)
     position = np.zeros(paired.values.shape[1], dtype=np.int64)
     for f, columns in enumerate(paired.families):
         family[columns], position[columns] = f, np.arange(len(columns))
     p = np.full(len(paired.left), np.nan)
-    for f, columns in enumerate(paired.families):
-        mine = np.flatnonzero(family[paired.left] == f)
-        if not len(mine):
-            continue
-        matrix = tukey_hsd(paired.values[:, columns], paired.samples, paired.seed, paired.weights)
-        p[mine] = matrix[position[paired.left[mine]], position[paired.right[mine]]]
-        if paired.progress is not None:
-            paired.progress(paired.samples * (f + 1) // len(paired.families), paired.samples)
+    tested = [f for f, _ in enumerate(paired.families) if (family[paired.left] == f).any()]
+    by_size: dict[int, list[int]] = {}
+    for f in tested:
+        by_size.setdefault(len(paired.families[f]), []).append(f)
+    done, total = 0, len(paired.families)
+    for group in by_size.values():
+        matrices = [paired.values[:, paired.families[f]] for f in group]
+        progress = _scaled(paired, done, len(group), total)
+        found = tukey_hsd_shared(matrices, paired.samples, paired.seed, paired.weights, progress)
+        for f, matrix in zip(group, found, strict=True):
+            mine = np.flatnonzero(family[paired.left] == f)
+            p[mine] = matrix[position[paired.left[mine]], position[paired.right[mine]]]
+        done += len(group)
     return p
+
+
+def _scaled(paired: Paired, done: int, share: int, total: int) -> Progress | None:
+    """``paired.progress`` over the draws of ``share`` of ``total`` families, ``done``
+    before them: the samples drawn as the share of families they stand for."""
+    if paired.progress is None:
+        return None
+    samples, progress = paired.samples, paired.progress
+
+    def report(drawn: int, _of: int) -> None:
+        progress((samples * done + share * drawn) // total, samples)
+
+    return report
