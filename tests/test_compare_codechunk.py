@@ -123,3 +123,18 @@ def test_cli_with_run_qrels_prints_the_macro_table(converted, monkeypatch):
     # shared qrels: refused, exit 1, one line
     refused = CliRunner().invoke(cli, ["compare", "codechunk-ast.qrels", "ast.run", "fixed.run"])
     assert refused.exit_code == 1 and "99.5%" in str(refused.exception)
+
+
+def test_the_conversion_sidecar_keeps_the_refusal_of_another_chunkers_qrels(converted):
+    # its qrels are complete, for the ast chunker's documents: the sidecar pairs the
+    # fixed run with its own qrels, so it does not vouch for ast's
+    out, _ = converted
+    (sidecar,) = out.glob("*.sidecar.json")
+    with pytest.raises(UsageError, match="^fixed: 99.5% of the documents"):
+        trecbench.compare(
+            out / "codechunk-ast.qrels",
+            {"ast": out / "ast.run", "fixed": out / "fixed.run"},
+            ["nDCG@5"],
+            samples=50,
+            strata=sidecar,
+        )

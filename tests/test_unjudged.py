@@ -210,3 +210,59 @@ def test_a_run_of_negative_grades_is_flagged_as_one_the_qrels_do_not_list(tmp_pa
         monkeypatch,
     )
     assert refused.exit_code == 1 and "neg: 100.0% of the documents" in str(refused.exception)
+
+
+def _sidecar(root, qrels: str, complete: bool = True, runs: dict | None = None) -> str:
+    """A converter's sidecar describing ``qrels`` (complete or pooled) and pairing run tags
+    with their qrels (``runs``: tag -> qrels file), as hpo's and code-chunk's do."""
+    import json
+
+    described = {"file": qrels, "complete": complete, "pooled": not complete}
+    document = {
+        "format": "trecbench-sidecar",
+        "strata": {"fields": [], "queries": {}},
+        "qrels": {"q": described},
+        "runs": {tag: {"file": "run.run", "qrels": file} for tag, file in (runs or {}).items()},
+    }
+    (root / "s.json").write_text(json.dumps(document))
+    return "s.json"
+
+
+def test_qrels_a_sidecar_describes_as_complete_are_not_doubted(tmp_path, monkeypatch):
+    # gold-only qrels (hpo's): a run that finds little is scored 0, not refused
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text().replace(" t\n", " u\n"))
+    argv = ["compare", "-m", "P.2", "--samples", "40", "theirs.qrels", "run.run", "copy.run"]
+    side = _sidecar(root, "theirs.qrels")
+    done = _cli([*argv, "--strata", side], root, monkeypatch)
+    assert done.exit_code == 0, done.output
+    assert "are these the qrels" not in done.stderr
+    score = ["score", "-m", "P.2", "theirs.qrels", "run.run", "--strata", side]
+    assert "unjudged in" not in _cli(score, root, monkeypatch).stderr
+    # read from the sidecar alone (no --group-by needed); without it, score warns
+    assert _cli(score[:-2], root, monkeypatch).stderr.count("are these the qrels") == 1
+
+
+@pytest.mark.parametrize(
+    ("complete", "runs"),
+    [
+        (False, {}),  # pooled qrels: unjudged is not "not relevant"
+        (True, {"t": "mine.qrels"}),  # the run's own qrels are others (code-chunk's chunkers)
+    ],
+)
+def test_the_refusal_stays_where_the_sidecar_does_not_vouch(tmp_path, monkeypatch, complete, runs):
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text())
+    side = _sidecar(root, "theirs.qrels", complete, runs)
+    argv = ["compare", "-m", "P.2", "--samples", "40", "theirs.qrels", "run.run", "copy.run"]
+    refused = _cli([*argv, "--strata", side], root, monkeypatch)
+    assert refused.exit_code == 1 and "are these the qrels" in str(refused.exception)
+
+
+def test_the_refusal_says_how_to_go_on_with_complete_qrels(tmp_path, monkeypatch):
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text())
+    argv = ["compare", "-m", "P.2", "--samples", "40", "theirs.qrels", "run.run", "copy.run"]
+    message = str(_cli(argv, root, monkeypatch).exception)
+    assert "give the sidecar that describes them as complete, --strata" in message
+    assert "--allow-unjudged" in message

@@ -46,10 +46,35 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
     against the sidecar's folder. Read once in a call (a pipe's, ``<(...)``, is read by
     the first reader, what it made of it kept for the others: compare's output checks
     and its analysis)."""
-    return read_in_call(sidecar, "strata", lambda: _read_sidecar(sidecar))
+    return read_in_call(sidecar, "strata", lambda: _read_sidecar(sidecar))[:2]
 
 
-def _read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+def vouches(sidecar: str | os.PathLike | None, qrels: Any, run_tag: str) -> bool:
+    """Whether the ``sidecar`` says that ``qrels`` (a path) are complete for a run tagged
+    ``run_tag``: it describes that file (resolved against the sidecar's folder) as
+    ``complete`` (every relevant document listed, not pooled: a document it does not
+    judge is not relevant, as in hpo's gold-only qrels), and pairs no run of that tag
+    with other qrels (code-chunk's ``fixed`` run against the ``ast`` chunker's qrels: its
+    documents are not the ones the qrels know, complete as they are)."""
+    if sidecar is None or not isinstance(qrels, (str, os.PathLike)):
+        return False
+    complete, paired = read_in_call(sidecar, "strata", lambda: _read_sidecar(sidecar))[2]
+    target = os.path.realpath(qrels)
+    if run_tag in paired and paired[run_tag] != target:
+        return False
+    return target in complete
+
+
+def doubted(evaluation, threshold: float, sidecar: Any) -> list:
+    """The evaluation's runs the qrels mostly do not know (its ``unjudged_runs``), but
+    those whose qrels the ``sidecar`` (None: no sidecar) :func:`vouches` for."""
+    flagged = evaluation.unjudged_runs(threshold)
+    if sidecar is None or not flagged:
+        return flagged
+    return [run for run in flagged if not vouches(sidecar, evaluation.qrels_path, run.runid)]
+
+
+def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
     doc = read_json(sidecar, "strata")
     data = doc.value
     strata = data.get("strata") if isinstance(data, dict) else None
@@ -83,7 +108,29 @@ def _read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[
             warning = (place / "warning").expect_string(info["warning"])
             file = (place / "file").expect_string(info.get("file"))
             notes.append((os.path.join(os.path.dirname(sidecar), file), warning))
-    return frame.astype(STR), notes
+    return frame.astype(STR), notes, _pairings(data, os.path.dirname(sidecar))
+
+
+def _pairings(data: dict, folder: str) -> tuple[set[str], dict[str, str]]:
+    """The qrels files a sidecar describes as complete and not pooled, and each run tag's
+    qrels file (``runs.<tag>.qrels``), as real paths; what is not as a converter writes
+    it is left out (the strata are what the sidecar is read for)."""
+
+    def path(file: Any) -> str | None:
+        return os.path.realpath(os.path.join(folder, file)) if isinstance(file, str) else None
+
+    qrels, runs = data.get("qrels"), data.get("runs")
+    complete = {
+        path(info.get("file"))
+        for info in (qrels.values() if isinstance(qrels, dict) else ())
+        if isinstance(info, dict) and info.get("complete") is True and not info.get("pooled")
+    }
+    paired = {
+        tag: path(info.get("qrels"))
+        for tag, info in (runs.items() if isinstance(runs, dict) else ())
+        if isinstance(info, dict) and isinstance(info.get("qrels"), str)
+    }
+    return complete - {None}, paired
 
 
 def _group_name(place: At, field: str, value: Any) -> str:

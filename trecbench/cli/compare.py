@@ -257,7 +257,8 @@ def _drawn(outdir, plots: bool) -> bool:
 @click.option(
     "--strata",
     type=INPUT_FILE,
-    help="Sidecar JSON with per-topic fields (written by trecbench convert).",
+    help="Sidecar JSON with per-topic fields (written by trecbench convert); qrels it "
+    "describes as complete are not doubted for their unjudged documents.",
 )
 @click.option(
     "--group-by",

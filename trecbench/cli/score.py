@@ -139,7 +139,8 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "--strata",
     type=INPUT_FILE,
     default=None,
-    help="Sidecar JSON written by 'trecbench convert': per-query strata for --group-by.",
+    help="Sidecar JSON written by 'trecbench convert': per-query strata for --group-by; "
+    "qrels it describes as complete are not doubted for their unjudged documents.",
 )
 @click.option(
     "--group-by",
@@ -293,7 +294,7 @@ def score(
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()
-    _warn(_evaluation_warnings(evaluation, unjudged_threshold))
+    _warn(_evaluation_warnings(evaluation, unjudged_threshold, strata))
     _warn(_topics_named_all(evaluation, flags["query"]))
     grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
     _warn(notes)
@@ -404,14 +405,16 @@ def _warn(lines: list[str]) -> None:
         echo_warning(line)
 
 
-def _evaluation_warnings(evaluation, unjudged_threshold: float) -> list[str]:
+def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[str]:
     """What the evaluation warns about (its inputs' warnings aside: :func:`echo_input_warnings`
     says them), the flagged topics and the runs whose retrieved documents the qrels mostly
-    do not know."""
-    unjudged = [
-        run.unjudged.message(run.name, evaluation.qrels_path)
-        for run in evaluation.unjudged_runs(unjudged_threshold)
-    ]
+    do not know (but where the ``strata`` sidecar describes the qrels as complete)."""
+    runs = evaluation.unjudged_runs(unjudged_threshold)
+    if strata is not None and runs:  # strata imports pandas: only when it may be needed
+        from ..strata import doubted
+
+        runs = doubted(evaluation, unjudged_threshold, strata)
+    unjudged = [run.unjudged.message(run.name, evaluation.qrels_path) for run in runs]
     return _flag_summary(evaluation) + unjudged
 
 
@@ -523,11 +526,7 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str], obje
     """``{field: grouped means}`` for each --group-by (see trecbench.strata), the
     warnings (groups too small, what the sidecar says about the qrels) and the sidecar's
     strata table (None without one; read once, the --html page groups by it too)."""
-    from ..errors import UsageError
-
-    if strata is not None and not group_by:
-        raise UsageError("--strata needs --group-by FIELD")
-    if not group_by:
+    if not group_by:  # a sidecar alone says which qrels are complete (_evaluation_warnings)
         return {}, [], None  # strata imports pandas: only when grouping
     from ..strata import (
         evaluation_groups,

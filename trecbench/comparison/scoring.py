@@ -161,7 +161,8 @@ def compare(
     evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
     evaluations[0][0].refuse_two_spellings("compare")
     evaluations[0][0].refuse_summaries("compare's means and tests are")
-    warnings = _unjudged_warnings(evaluations, scoring.unjudged_threshold, scoring.allow_unjudged)
+    sidecar = strata if isinstance(strata, (str, os.PathLike)) else None
+    warnings = _unjudged_warnings(evaluations, scoring, sidecar)
     topics, unpaired = _paired_topics(evaluations, named)
     per_query = pd.concat([e.per_query for e, _ in evaluations], ignore_index=True)
     bounds = None
@@ -243,19 +244,21 @@ def _unjudged_values(evaluations, queries: list[str], measures: list[str]) -> li
     ]
 
 
-def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:
+def _unjudged_warnings(evaluations, scoring: ScoringSettings, sidecar) -> list[str]:
     """What to say about runs whose retrieved documents the qrels mostly do not know
     (:class:`~trecbench.evaluation.results.UnjudgedWarning`: in parts, so that each output
-    escapes the run's name and the qrels path as it escapes the rest); refused
-    (:class:`~trecbench.errors.UsageError`) unless ``allow``."""
+    escapes the run's name and the qrels path as it escapes the rest), but those whose
+    qrels the strata's ``sidecar`` describes as complete; refused
+    (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``."""
     from ..evaluation.results import UnjudgedWarning
+    from ..strata import doubted
 
     warnings = [
         UnjudgedWarning(run.name, evaluation.qrels_path, run.unjudged)
         for evaluation, _ in evaluations
-        for run in evaluation.unjudged_runs(threshold)
+        for run in doubted(evaluation, scoring.unjudged_threshold, sidecar)
     ]
-    if warnings and not allow:
+    if warnings and not scoring.allow_unjudged:
         raise UsageError(
             "; ".join(warnings) + ". compare refuses to rank runs on documents the qrels "
             "do not know (--allow-unjudged, allow_unjudged=True: compare anyway)"

@@ -143,7 +143,9 @@ class Unjudged:
             f"{qrels} ({self.unjudged:,} of {self.retrieved:,}; "
             f"none judged in {self.empty_topics:,} of {self.topics:,} topics), so its "
             "scores are mostly zeros: are these the qrels of this run? (each run of a "
-            "code-chunk or memorybench conversion has its own qrels)"
+            "code-chunk or memorybench conversion has its own qrels; qrels that list every "
+            "relevant document, as hpo's do, leave the rest unjudged: give the sidecar that "
+            "describes them as complete, --strata)"
         )
 
 
@@ -257,7 +259,8 @@ class Evaluation:
         return self.ontology
 
     def unjudged_runs(self, threshold: float = UNJUDGED_THRESHOLD) -> list[RunResult]:
-        """Runs that look scored against qrels not their own (:meth:`Unjudged.flagged`)."""
+        """Runs that look scored against qrels not their own (:meth:`Unjudged.flagged`);
+        :func:`trecbench.strata.doubted` leaves out those whose qrels a sidecar vouches for."""
         return [run for run in self.runs if run.unjudged and run.unjudged.flagged(threshold)]
 
     @cached_property
