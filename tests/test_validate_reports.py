@@ -178,6 +178,18 @@ def test_r1_points_at_a_unicode_blank_used_as_a_separator(tmp_path):
     }
 
 
+def test_r1_names_the_query_id_column_when_a_line_starts_with_q0(tmp_path):
+    """trec_eval's prefs.rank20 lines read '     Q0 FR940620-1-00007 9 2.971818 STANDARD':
+    the qid is what is missing, not Q0 (reviewer 460)."""
+    path = tmp_path / "r.run"
+    path.write_text("     Q0 FR940620-1-00007 9 2.971818 STANDARD\n")
+    found = [f.message for f in validate_run(path).findings if f.rule == "R1"]
+    assert found == [
+        "expected 6 fields (qid Q0 docno rank score tag), found 5 (is the query id column "
+        "missing? the line starts with Q0)"
+    ]
+
+
 def test_r25_says_when_a_line_only_uses_another_separator_than_the_file(tmp_path):
     """Lines of single spaces in a file whose first line uses tabs were 'irregular
     separators (tabs mixed with spaces, or several blanks)': neither is the case."""

@@ -120,6 +120,8 @@ class RunChecker(Checker):
                 hint = COMMENT_HINT
             elif joined:
                 hint = joined
+            elif nf[row] == 5 and fields[0][row].as_py() == "Q0":  # "  Q0 doc 9 2.9 t"
+                hint = " (is the query id column missing? the line starts with Q0)"
             elif nf[row] == 5 and fields[1][row].as_py() != "Q0":
                 hint = " (is the Q0 column missing?)"
             elif nf[row] == 3:
