@@ -113,3 +113,21 @@ def test_settings_built_in_python_name_the_setting_without_a_line(tmp_path):
         run_benchmark(settings)
     missing = tmp_path / "x.run"
     assert str(refused.value) == f"bench.toml: modes.b.run: cannot read '{missing}': {MISSING}"
+
+
+def test_a_file_of_the_other_kind_is_named_at_its_key_and_line(tmp_path, capsys):
+    # validate's R29 and Q11 ask whether arguments are swapped: a configuration has none
+    config = _toml(tmp_path, run_b="q.qrels")
+    code = run(["benchmark", str(config), "-o", str(tmp_path / "o"), "--quiet"])
+    first = capsys.readouterr().err.splitlines()[0]
+    assert code == 2 and first == (
+        f"trecbench: {config}:6: modes.b.run: {tmp_path / 'q.qrels'} looks like qrels, not a "
+        "run (every line has 4 fields, an integer last): the key names a qrels file"
+    )
+    config = _toml(tmp_path, qrels="a.run")
+    code = run(["benchmark", str(config), "-o", str(tmp_path / "o"), "--quiet"])
+    first = capsys.readouterr().err.splitlines()[0]
+    assert code == 2 and first == (
+        f"trecbench: {config}:2: qrels: {tmp_path / 'a.run'} looks like a run, not qrels "
+        "(every line has 6 or more fields): the key names a run file"
+    )

@@ -77,7 +77,7 @@ def validate_inputs(
         )
     _validated(qrels_source, progress)
     if not qrels.ok:
-        raise InvalidRuns(_errors(qrels, ACTIONS["invalid_qrels"]))
+        raise InvalidRuns(_errors(qrels, ACTIONS["invalid_qrels"], config, ("qrels",)))
     # read where the first run's validation read it (there is one: fusions end in runs)
     with config.reading(config.topics, "topics"):
         topics = None if config.topics is None else read_topics(config.topics)
@@ -98,7 +98,7 @@ def validate_inputs(
         _validated(source, progress)
         results[mode.name] = result = _depth_named(result, config)
         if not result.ok:
-            lines += _errors(result, ACTIONS["invalid_run"])
+            lines += _errors(result, ACTIONS["invalid_run"], config, ("modes", mode.name, "run"))
     if lines:
         raise InvalidRuns(lines)
     return Validated(qrels, results, topics, qrels_source, sources)
@@ -184,9 +184,27 @@ def summary(result) -> dict:
     }
 
 
-def _errors(result, action: str, limit: int = FINDINGS_SHOWN) -> list[str]:
+# the file of the other kind (validate's R29 and Q11): what it looks like, what it is
+OTHER_KIND = {
+    "R29": ("qrels, not a run (every line has 4 fields, an integer last)", "a qrels file"),
+    "Q11": ("a run, not qrels (every line has 6 or more fields)", "a run file"),
+}
+
+
+def _errors(result, action: str, config=None, keys=(), limit: int = FINDINGS_SHOWN) -> list[str]:
+    """The file's error findings (at most ``limit``) and the recovery ``action``; a file of
+    the other kind is named at the ``config``'s key ``keys`` and its line, as the
+    configuration's other refusals are: there are no arguments to swap."""
     errors = [f for f in result.findings if f.severity == "error"]
     lines = [finding.format() for finding in errors[:limit]]
+    other = next((f.rule for f in errors if f.rule in OTHER_KIND), None)
+    if other is not None and config is not None:
+        from ..toml_loader import key_path
+
+        text = config.config_text
+        where = text.where(keys) if text is not None else f"{config.path}: {key_path(keys)}"
+        looks, kind = OTHER_KIND[other]
+        lines = [f"{where}: {result.path} looks like {looks}: the key names {kind}"]
     if result.counts["error"] > len(lines):
         lines.append(f"{result.path}: ... {result.counts['error'] - len(lines)} more error(s)")
     return [*lines, f"{result.path}: recovery: {action} (TREC R-task reference)"]
