@@ -186,6 +186,24 @@ def test_score_help_says_unjudged_bounds_read_each_input_once(bundled_copy):
 
 
 @pytest.mark.parametrize(
+    ("converter", "offered"),
+    [
+        ("hpo", False),
+        ("code-chunk", False),
+        ("memorybench", False),
+        ("lists", False),
+        ("msmarco", True),
+        ("dict", True),
+    ],
+)
+def test_only_a_converter_that_can_write_a_single_run_offers_o_dash(converter, offered):
+    """hpo, code-chunk, memorybench and lists always write qrels beside their runs: ``-o -``
+    is refused for them, and their help offered it (reviewer 460)."""
+    text = " ".join(CliRunner().invoke(cli, ["convert", converter, "--help"]).output.split())
+    assert ("-: a conversion's single run to standard output" in text) is offered
+
+
+@pytest.mark.parametrize(
     ("argv", "loaded"),
     [(["score", "--help"], {"score"}), (["convert", "--help"], {"convert"})],
 )

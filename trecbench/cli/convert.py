@@ -66,20 +66,25 @@ class _Converters(Group):
     command_class = _Converter
 
 
-def _outdir(function=None, *, runs: bool = True):
+def _outdir(function=None, *, runs: bool = True, single: bool = True):
     """The output options of a converter; ``runs=False``: one that never writes a run
-    (no --runs-dir, and a folder holds qrels and sidecar only)."""
+    (no --runs-dir, and a folder holds qrels and sidecar only); ``single=False``: one that
+    always writes qrels beside its runs, so never a single run alone (``-o -`` is not
+    offered in its help; :func:`refuse_stdout` says why when it is given)."""
     if function is None:
-        return partial(_outdir, runs=runs)
+        return partial(_outdir, runs=runs, single=single)
+    help_text = "Folder for the .qrels and .sidecar.json files (created if needed)."
+    if runs:
+        help_text = "Folder for the .qrels, .run and .sidecar.json files (created if needed)"
+        help_text += (
+            "; -: a conversion's single run to standard output (no sidecar)." if single else "."
+        )
     function = click.option(
         "-o",
         "--outdir",
         required=True,
         type=OUTPUT_FOLDER_OR_STDOUT if runs else OUTPUT_FOLDER,
-        help="Folder for the .qrels, .run and .sidecar.json files (created if needed); "
-        "-: a conversion's single run to standard output (no sidecar)."
-        if runs
-        else "Folder for the .qrels and .sidecar.json files (created if needed).",
+        help=help_text,
     )(function)
     if runs:
         function = click.option(
@@ -186,7 +191,7 @@ def convert(ctx: click.Context, metadata: Path | None, quiet: bool) -> None:
     help="With --graded: the grade of exact, parent or child terms (0 leaves them out).",
 )
 @_depth
-@_outdir
+@_outdir(single=False)
 def hpo(
     cases,
     results,
@@ -239,7 +244,7 @@ def hpo(
 
 @convert.command("code-chunk")
 @click.argument("detailed", type=_EXISTING)
-@_outdir
+@_outdir(single=False)
 def code_chunk(detailed, outdir, runs_dir, name):
     """code-chunk retrieval eval → one qrels/run pair per chunker (strata: repo).
 
@@ -284,7 +289,7 @@ def code_chunk(detailed, outdir, runs_dir, name):
     show_default=True,
     help="token-f1: a chunk is relevant when its token F1 with the answer reaches this.",
 )
-@_outdir
+@_outdir(single=False)
 def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs_dir, name):
     """memorybench export JSON or results.db → one qrels/run pair per provider.
 
@@ -341,7 +346,7 @@ def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs
     "--no-fuzzy", is_flag=True, help="--match chunks without the fuzzy step (remem's code)."
 )
 @_depth
-@_outdir
+@_outdir(single=False)
 def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir, name):
     """{gold_docs, retrieved_chunks, query_ids?} lists → qrels and a run.
 
