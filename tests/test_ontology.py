@@ -396,3 +396,14 @@ def test_terms_left_out_of_the_active_set_are_warned_of(obo_file, tmp_path):
     complete = tmp_path / "complete.obo"
     complete.write_text(OBO[: OBO.index("[Term]\nid: HP:0000008")])
     assert parse_obo(complete).warnings == ()
+
+
+def test_a_json_array_is_refused_as_no_obo_graphs_not_parsed_as_obo(tmp_path):
+    # a Phentrieve cases file given to --ontology was read as OBO: "expected 'tag: value'"
+    cases = tmp_path / "cases.json"
+    cases.write_text('\n  [{"case_id": "1", "expected_hpo_ids": ["HP:0000118"]}]\n')
+    with pytest.raises(InputError) as refused:
+        load_ontology(cases)
+    assert str(refused.value) == (
+        f"{cases}:2: not an OBO Graphs JSON (such as hp.json): a JSON array"
+    )

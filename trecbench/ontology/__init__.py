@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -51,12 +52,14 @@ __all__ = [
 # hpo3's release and regular files, by path, size and modification time, for the
 # process's life (a file that can be read once is kept for its call: load_ontology)
 _CACHE: dict[tuple, Ontology] = {}
+# a JSON array's start: '[' and a value (an OBO stanza, "[Term]", opens with a word)
+JSON_ARRAY = re.compile(rb'\[\s*(?:[\[{"\]0-9-]|true|false|null|$)')
 
 
 def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
     """The ontology for ``--ontology``: hpo3's bundled release when ``path`` is None, else
     ``hp.obo`` or ``hp.json`` (chosen by the file's first non-blank character, past a
-    UTF-8 byte-order mark).
+    UTF-8 byte-order mark: ``{``, or ``[`` opening a JSON array, not an OBO stanza).
 
     Cached per process (a regular file keyed by path, size and modification time), so
     scoring several runs builds the ontology once. A file that can be read only once (a
@@ -96,5 +99,7 @@ def _read(path: str | os.PathLike) -> Ontology:
     source = read_source(path, "ontology")
     # a UTF-8 byte-order mark (an editor's hp.json) before the '{': dropped as the text is
     head = source.data[:4096].removeprefix(codecs.BOM_UTF8)
-    is_json = head.lstrip().startswith(b"{")
+    # an array (a cases file, say) is JSON too, refused as no OBO Graphs; OBO's stanzas
+    # start with '[' too ("[Term]")
+    is_json = head.lstrip().startswith(b"{") or JSON_ARRAY.match(head.lstrip()) is not None
     return read_obographs(json_document(source)) if is_json else read_obo(source)

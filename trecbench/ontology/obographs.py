@@ -58,6 +58,8 @@ def read_obographs(doc: JsonDocument) -> Ontology:
 def _first_graph(doc: JsonDocument) -> tuple[At, list, list, str]:
     """The document's first graph: where it is, its nodes, its edges and its release (the
     date in its meta version, else the version, else ``unknown``)."""
+    if isinstance(doc.value, list):  # a cases file, say: not read as OBO text
+        raise doc.root.error("not an OBO Graphs JSON (such as hp.json): a JSON array")
     root = doc.root.expect_object(doc.value)
     graphs = (doc.root / "graphs").expect_list(root.get("graphs"))
     if not graphs:
