@@ -230,6 +230,21 @@ def test_input_shapes_are_checked_with_their_line(tmp_path, mutate, message):
         convert_codechunk(path)
 
 
+def test_the_producer_s_summary_file_is_named_as_such(tmp_path):
+    # keys of code-chunk's summary_*.json; any other object keeps the generic refusal
+    summary = tmp_path / "summary_x.json"
+    summary.write_text('{"overall": {}, "perRepo": {}, "config": {}, "timestamp": "t"}')
+    with pytest.raises(InputError) as refused:
+        convert_codechunk(summary)
+    assert str(refused.value) == (
+        f"{summary}:1: this is a summary (summary_*.json: overall and perRepo metrics); "
+        "convert the detailed results (detailed_*.json)"
+    )
+    summary.write_text('{"overall": {}}')
+    with pytest.raises(InputError, match="expected a JSON array of .* found an object"):
+        convert_codechunk(summary)
+
+
 def test_chunkers_with_the_same_run_tag_are_refused(tmp_path):
     """Names "p 1" and "p_1" both give the tag p_1: one qrels and run would replace the other."""
 

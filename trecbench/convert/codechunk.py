@@ -134,6 +134,11 @@ def _producer_metrics(found: _Read) -> dict:
 def _read_entries(doc, report: Report) -> _Read:
     """Every (chunker, repo) entry's query results, their shape checked as they are read;
     a chunker whose name is not its run tag is reported."""
+    if isinstance(doc.value, dict) and {"overall", "perRepo"} <= doc.value.keys():
+        raise doc.root.error(
+            "this is a summary (summary_*.json: overall and perRepo metrics); convert the "
+            "detailed results (detailed_*.json)"
+        )
     entries = doc.root.expect_list(doc.value, "a JSON array of (chunker, repo) entries")
     found = _Read()
     for index, entry in enumerate(entries):
