@@ -89,6 +89,25 @@ _ROW_CELLS = {
 }
 
 
+def graded_runs(folder: Path, count: int) -> tuple[Path, list[Path]]:
+    """``(qrels, runs)``: 4 topics of 8 documents graded 0-2 (a relevant at ranks 1 and 2),
+    and ``count`` runs, each ordering them its own way, so that their values differ by
+    topic and from one another (the HTML pages' tests read them per topic)."""
+    qrels = folder / "q.qrels"
+    qrels.write_text("".join(f"t{t} 0 d{d} {d % 3}\n" for t in range(4) for d in range(8)))
+    runs = []
+    for index in range(count):
+        ranked = folder / f"r{index}.run"
+        lines = (
+            f"t{t} Q0 d{(d * (2 * index + 1) + t) % 8} {d} {9 - d} r{index}\n"
+            for t in range(4)
+            for d in range(8)
+        )
+        ranked.write_text("".join(lines))
+        runs.append(ranked)
+    return qrels, runs
+
+
 def shown_rows(text: str, first_header: str, fmt: str = "table") -> list[dict[str, str]]:
     """The rows of the table in ``text`` whose header's first cell is ``first_header``, as
     the command printed them in ``fmt`` (aligned table, Markdown, LaTeX tabular): each row

@@ -11,6 +11,7 @@ import subprocess
 import time
 
 import pytest
+from conftest import graded_runs
 
 from trecbench.cli import run
 from trecbench.html_report import figures, page
@@ -25,20 +26,7 @@ MEASURE = "P@5"  # trec_eval's P_5, past the first FIGURE_MEASURES of all_trec: 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
     """2 runs over 4 topics whose P_5 differ by topic (graded 0-2, a relevant at 1 and 2)."""
-    folder = tmp_path_factory.mktemp("later")
-    qrels = folder / "q.qrels"
-    qrels.write_text("".join(f"t{t} 0 d{d} {d % 3}\n" for t in range(4) for d in range(8)))
-    runs = []
-    for index in range(2):
-        ranked = folder / f"r{index}.run"
-        lines = (
-            f"t{t} Q0 d{(d * (2 * index + 1) + t) % 8} {d} {9 - d} r{index}\n"
-            for t in range(4)
-            for d in range(8)
-        )
-        ranked.write_text("".join(lines))
-        runs.append(ranked)
-    return qrels, runs
+    return graded_runs(tmp_path_factory.mktemp("later"), 2)
 
 
 def _page(folder, qrels, runs, name="all.html"):

@@ -10,6 +10,7 @@ import os
 import subprocess
 
 import pytest
+from conftest import graded_runs
 
 from trecbench.cli import run
 
@@ -28,18 +29,7 @@ def scored(tmp_path_factory):
     """``(page, data, {run: {qid: {trec_eval measure: text}}})``: 3 runs over 4 topics whose
     five measures differ from one another on most topics (graded 0-2, a relevant at 1, 2)."""
     folder = tmp_path_factory.mktemp("values")
-    qrels = folder / "q.qrels"
-    qrels.write_text("".join(f"t{t} 0 d{d} {d % 3}\n" for t in range(4) for d in range(8)))
-    runs = []
-    for index in range(3):
-        ranked = folder / f"r{index}.run"
-        lines = (
-            f"t{t} Q0 d{(d * (2 * index + 1) + t) % 8} {d} {9 - d} r{index}\n"
-            for t in range(4)
-            for d in range(8)
-        )
-        ranked.write_text("".join(lines))
-        runs.append(ranked)
+    qrels, runs = graded_runs(folder, 3)
     page = folder / "values.html"
     args = ["score", *MEASURES, str(qrels), *map(str, runs), "--html", str(page)]
     assert run([*args, "--quiet"]) == 0
