@@ -45,7 +45,7 @@ def never_fused(monkeypatch):
     def fused(*args, **kwargs):
         raise AssertionError("a candidate was fused")
 
-    monkeypatch.setattr(fusion_tuning, "_fused_candidates", fused)
+    monkeypatch.setattr(fusion_tuning, "_scored_candidates", fused)
 
 
 @pytest.mark.parametrize("measure", sorted(REFUSED))

@@ -129,7 +129,7 @@ def test_fuse_optimize_ends_its_bar_before_its_choice_and_warnings(tmp_path, cap
     command = ["fuse", "--optimize", "P@5", "--qrels", qrels, *runs, "-o", str(tmp_path / "f")]
     assert run(command) == 0
     err = capsys.readouterr().err
-    assert "scoring candidates: " in err
+    assert "fusing and scoring candidates: " in err
     for line in err.split("\n"):  # each said on a line of its own, the bar's cleared
         for said in ("chose ", "trecbench: warning", "wrote "):
             if said in line:

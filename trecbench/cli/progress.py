@@ -187,7 +187,7 @@ class TaskProgress:
         self.units |= {"scoring partitions": " partitions"}  # a run on Dask
         self.units |= {"resampling": " samples", "writing": " lines", "comparing": " pairs"}
         self.units |= {"validating": "B"}
-        self.units |= {"fusing candidates": " candidates", "scoring candidates": " candidates"}
+        self.units |= {"fusing and scoring candidates": " candidates"}  # fuse --optimize
         self.units |= {"parsing": " files", "ranking": " runs", "checking modes": " modes"}
         self.units |= {"writing outputs": " files", "grading documents": " runs"}
         self.units |= {"pooling": " rows", "checking ids": " ids"}  # pool's

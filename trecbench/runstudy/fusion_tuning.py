@@ -204,29 +204,17 @@ def _best(means: np.ndarray, higher: bool) -> int:
     return int(np.argmax(tied) if higher else np.argmin(tied))
 
 
-def _evaluated(qrels, fused: dict, measure: str, progress=None):
-    """The candidates' per-topic values; without a topic in the qrels the error names the
-    qrels, not a candidate (the fused runs are named by their numbers). ``progress``:
-    :func:`tune_fusion`'s, told of the candidates scored (evaluate's runs)."""
+def _evaluated(qrels, fused, measure: str):
+    """One candidate's per-topic values (``evaluate``'s ``per_query``); without a topic in
+    the qrels the error names the qrels, not the candidate (a fused run named by its
+    number)."""
     from ..errors import NoOverlapError
     from ..evaluation import evaluate
 
     try:
-        return evaluate(qrels, fused, [measure], progress=_told(progress)).per_query
+        return evaluate(qrels, {"0": fused}, [measure]).per_query
     except NoOverlapError:
         _no_overlap(qrels)
-
-
-def _told(progress):
-    """``progress`` told of the evaluation's work in the search's words (its runs scored:
-    ``scoring candidates``), or None."""
-    if progress is None:
-        return None
-
-    def told(label: str, done: int, total: int | None = None) -> None:
-        progress("scoring candidates" if label == "scoring" else label, done, total)
-
-    return told
 
 
 def _check_candidates_differ(values: np.ndarray, qrels, measure: str) -> None:
@@ -416,37 +404,62 @@ def _check_several(n_runs: int) -> None:
         raise UsageError("optimize_fusion chooses how runs are fused: give two runs or more")
 
 
-def _fused_candidates(
-    tables, method: str, candidates: list[Candidate], search, progress=None
-) -> dict:
-    """Each candidate's fused run, by its number; what ties at float32 against its order
+SEARCHING = "fusing and scoring candidates"  # the search's one bar: a candidate at a time
+
+
+def _scored_candidates(tables, qrels, method: str, candidates: list[Candidate], search,
+                       measure: str, progress=None):  # fmt: skip
+    """Each candidate fused, scored on ``measure`` and let go before the next is fused:
+    memory holds one fused run and every candidate's per-topic values (``{qid: value}``,
+    returned with the measure's name), not every fused run (reviewer 458: 1,001
+    candidates of 5 runs, 6.2 GB). What ties at float32 against its order
     (:func:`trecbench.fusion.fused_and_ties`) is warned of once per kind, not once per
     candidate (a screen of one warning, each with its own numbers). ``progress``:
-    :func:`tune_fusion`'s, told of the candidates fused."""
+    :func:`tune_fusion`'s, told of the candidates searched."""
     from ..fusion import fused_and_ties
 
-    fused, tied = {}, {}
+    scored, tied, names = [], {}, []
     for i, c in enumerate(candidates):
         if progress is not None:
-            progress("fusing candidates", i, len(candidates))
+            progress(SEARCHING, i, len(candidates))
         settings = {"norm": search.norm, "weights": c.weights, "depth": search.depth}
         settings |= {"k": c.k} if c.k is not None else {}  # RRF's alone
-        fused[str(i)], ties = fused_and_ties(tables, method, **settings, searched=True)
+        fused, ties = fused_and_ties(tables, method, **settings, searched=True)
         for kind, message in ties.items():
             tied.setdefault(kind, []).append((c.label(), message))
+        per_query = _evaluated(qrels, fused, measure)
+        del fused  # let go before the next candidate is fused
+        names += per_query["measure"].drop_duplicates().tolist()
+        scored.append(dict(zip(per_query["qid"], per_query["value"], strict=True)))
     if progress is not None:
-        progress("fusing candidates", len(candidates), len(candidates))
+        progress(SEARCHING, len(candidates), len(candidates))
+    _warn_ties(tied, len(candidates))
+    return scored, list(dict.fromkeys(names))
+
+
+def _warn_ties(tied: dict, searched: int) -> None:
+    """What ties at float32 against its order, ``{kind: [(label, message)]}``, warned of
+    once per kind, with the first candidate's numbers."""
     for found in tied.values():
         labels, (_, first) = [label for label, _ in found], found[0]
         warnings.warn(
             ParameterDomainWarning(
-                f"{len(found)} of the {len(candidates)} candidates searched "
+                f"{len(found)} of the {searched} candidates searched "
                 f"({first_few(labels, 3)}) fuse scores that tie at float32 against their "
                 f"order; the first, {labels[0]}: {first}"
             ),
             stacklevel=outside_trecbench(),
         )
-    return fused
+
+
+def _values(scored: list[dict]) -> tuple[np.ndarray, list[str]]:
+    """``values[candidate, topic]`` over the topics of any candidate, in order (NaN where
+    a candidate has no value), as a pivot of every candidate's values would hold them."""
+    qids = sorted(set().union(*scored))
+    values = np.full((len(scored), len(qids)), np.nan)
+    for row, by_qid in zip(values, scored, strict=True):
+        row[:] = [by_qid.get(q, np.nan) for q in qids]
+    return values, qids
 
 
 def tune_fusion(
@@ -455,11 +468,11 @@ def tune_fusion(
     """:func:`optimize_fusion` on runs ranked already (:func:`trecbench.fusion.ranked_table`),
     so that a caller that fuses them after the search reads each run once. ``progress
     (label, done, total)`` is told of the search's work: reading the qrels (checked
-    against the runs' topics before a candidate is fused), ``fusing candidates``,
-    ``scoring candidates`` (the folds, once every candidate is scored, take no time to
-    speak of). The measure is checked before anything is read or fused. ``names``: each
-    run as a refusal names it (its file, as given); a run without one (None, or no
-    ``names``) by its position, ``run1``..."""
+    against the runs' topics before a candidate is fused), then ``fusing and scoring
+    candidates``, one bar: each candidate is fused and scored in turn (the folds, once
+    every candidate is scored, take no time to speak of). The measure is checked before
+    anything is read or fused. ``names``: each run as a refusal names it (its file, as
+    given); a run without one (None, or no ``names``) by its position, ``run1``..."""
     from ..fusion import method_name
 
     method = method_name(search.method)
@@ -467,15 +480,14 @@ def tune_fusion(
     check_measure(measure)  # before any candidate is fused: the search would be for nothing
     candidates = grid(method, len(tables), search.k_grid, search.step)
     # read once, checked against the runs' topics before a candidate is fused
-    qrels = load_qrels(qrels, _told(progress))
+    qrels = load_qrels(qrels, progress)
     _check_shared_topics(tables, qrels, names)
-    fused = _fused_candidates(tables, method, candidates, search, progress)
-    per_query = _evaluated(qrels, fused, measure, progress)
-    columns = list(dict.fromkeys(per_query["measure"]))
+    scored, columns = _scored_candidates(
+        tables, qrels, method, candidates, search, measure, progress
+    )
     higher = _chooses_on(columns) == "higher"  # checked again: what was computed
-    wide = per_query.pivot(index="qid", columns="run", values="value")
-    values = wide[[str(i) for i in range(len(candidates))]].to_numpy(np.float64).T
-    qids = [str(q) for q in wide.index]
+    values, qids = _values(scored)
+    del scored
     folds = min(FOLDS, len(qids)) if search.folds is None else search.folds
     fold = _folds(len(qids), folds, search.seed)
     _check_candidates_differ(values, qrels, columns[0])
@@ -489,7 +501,7 @@ def tune_fusion(
     chosen = _best(values.mean(axis=1), higher)
     return FusionTuning(
         method,
-        str(per_query["measure"].iloc[0]),
+        str(columns[0]),
         candidates,
         qids,
         values,
