@@ -64,3 +64,27 @@ def test_each_candidate_is_fused_scored_and_let_go_before_the_next(tmp_path, mon
     for qid, fold in zip(tuned.qids, tuned.fold, strict=True):
         assert tuned.candidates[tuned.fold_choice[fold]].weights == HELD_OUT_CHOICE[qid]
     assert tuned.held_out == 0.0  # topics 1 and 3 by (0, 1), topic 2 by (1, 0): all 0
+
+
+def test_the_qrels_are_prepared_once_for_every_candidate(tmp_path, monkeypatch):
+    # each candidate's evaluation built the qrels' per-topic facts and duplicates anew
+    from trecbench.evaluation import judgments
+    from trecbench.trec_eval.compat import V9
+
+    built = []
+    preparing = judgments.Qrels.__init__
+
+    def prepared(self, *args, **kwargs):
+        built.append(args[0].num_rows)
+        preparing(self, *args, **kwargs)
+
+    monkeypatch.setattr(judgments.Qrels, "__init__", prepared)
+    runs, qrels = _write(tmp_path)
+    tuned = optimize_fusion(runs, qrels, "P@1", "combsum", step=0.25)  # 5 candidates
+    assert len(tuned.candidates) == 5
+    # once as the qrels are read (checked before a candidate is fused), once for the
+    # candidates' evaluations, not once per candidate (6 builds before)
+    assert built == [3, 3]
+    # outside the search, each evaluation prepares its own
+    judgments.load_judgments(qrels, "qrels", 1, V9)
+    assert len(built) == 3

@@ -416,21 +416,23 @@ def _scored_candidates(tables, qrels, method: str, candidates: list[Candidate], 
     (:func:`trecbench.fusion.fused_and_ties`) is warned of once per kind, not once per
     candidate (a screen of one warning, each with its own numbers). ``progress``:
     :func:`tune_fusion`'s, told of the candidates searched."""
+    from ..evaluation.judgments import reused
     from ..fusion import fused_and_ties
 
     scored, tied, names = [], {}, []
-    for i, c in enumerate(candidates):
-        if progress is not None:
-            progress(SEARCHING, i, len(candidates))
-        settings = {"norm": search.norm, "weights": c.weights, "depth": search.depth}
-        settings |= {"k": c.k} if c.k is not None else {}  # RRF's alone
-        fused, ties = fused_and_ties(tables, method, **settings, searched=True)
-        for kind, message in ties.items():
-            tied.setdefault(kind, []).append((c.label(), message))
-        per_query = _evaluated(qrels, fused, measure)
-        del fused  # let go before the next candidate is fused
-        names += per_query["measure"].drop_duplicates().tolist()
-        scored.append(dict(zip(per_query["qid"], per_query["value"], strict=True)))
+    with reused(qrels):  # the qrels prepared once for every candidate's evaluation
+        for i, c in enumerate(candidates):
+            if progress is not None:
+                progress(SEARCHING, i, len(candidates))
+            settings = {"norm": search.norm, "weights": c.weights, "depth": search.depth}
+            settings |= {"k": c.k} if c.k is not None else {}  # RRF's alone
+            fused, ties = fused_and_ties(tables, method, **settings, searched=True)
+            for kind, message in ties.items():
+                tied.setdefault(kind, []).append((c.label(), message))
+            per_query = _evaluated(qrels, fused, measure)
+            del fused  # let go before the next candidate is fused
+            names += per_query["measure"].drop_duplicates().tolist()
+            scored.append(dict(zip(per_query["qid"], per_query["value"], strict=True)))
     if progress is not None:
         progress(SEARCHING, len(candidates), len(candidates))
     _warn_ties(tied, len(candidates))
