@@ -4,10 +4,15 @@ the numbers, ``convert``'s options (--depth...) as its sidecar records them."""
 
 from __future__ import annotations
 
+import csv
 import gzip
+import io
 import json
 import math
+import os
 import platform
+import subprocess
+import sys
 from importlib.metadata import version
 
 import pytest
@@ -173,3 +178,46 @@ def test_dot_slash_dash_names_an_input_file_called_dash(tmp_path, monkeypatch, c
         assert code == 0, err
     else:  # a TREC run is no MS MARCO run: refused for its own first line
         assert code != 0 and f"{tmp_path / '-'}:1: expected 3 fields" in err
+
+
+_DASH_QRELS = "1 0 d1 1\n1 0 d2 0\n2 0 d3 1\n2 0 d4 0\n"
+# MAP 1.0 (the file called -), 0.75 (the other run) and 0.5 (what standard input holds)
+_DASH_RUNS = {
+    "-": "1 Q0 d1 1 2 f\n1 Q0 d2 2 1 f\n2 Q0 d3 1 2 f\n2 Q0 d4 2 1 f\n",
+    "r1": "1 Q0 d2 1 2 r\n1 Q0 d1 2 1 r\n2 Q0 d3 1 2 r\n2 Q0 d4 2 1 r\n",
+}
+_DASH_STDIN = "1 Q0 d2 1 2 s\n1 Q0 d1 2 1 s\n2 Q0 d4 1 2 s\n2 Q0 d3 2 1 s\n"
+
+
+def _in_dash_folder(tmp_path, argv: list[str]) -> subprocess.CompletedProcess:
+    """``trecbench ARGV`` in a folder holding qrels ``q``, a run ``r1`` and a run file
+    called ``-``, with another run on standard input."""
+    (tmp_path / "q").write_text(_DASH_QRELS)
+    for name, text in _DASH_RUNS.items():
+        (tmp_path / name).write_text(text)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "trecbench", *argv], cwd=tmp_path, env=env,
+        input=_DASH_STDIN, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("listed", [[], ["./-"]])
+def test_names_dot_slash_dash_names_the_file_called_dash(tmp_path, listed):
+    # --names base=./- read standard input as the run base: named_pairs normalised to -
+    argv = ["compare", "-m", "map", "--samples", "100", "--format", "csv", "q", "r1", *listed]
+    done = _in_dash_folder(tmp_path, [*argv, "--names", "base=./-"])
+    assert done.returncode == 0, done.stderr
+    rows = {row["run"]: row for row in csv.DictReader(io.StringIO(done.stdout))}
+    assert set(rows) == {"r1", "base"}
+    assert float(rows["base"]["mean"]) == 1.0  # AP 1/1 on both topics: not stdin's 0.5
+
+
+def test_a_suite_in_the_current_folder_reads_its_run_called_dash(tmp_path):
+    # Path(".") / "./-" is Path("-"): the suite's run b was standard input
+    suite = 'measures = ["map"]\n[collections.c]\nqrels = "q"\nruns = {a = "r1", b = "./-"}\n'
+    (tmp_path / "suite.toml").write_text(suite)
+    done = _in_dash_folder(tmp_path, ["leaderboard", "suite.toml"])
+    assert done.returncode == 0, done.stderr
+    means = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines()[2:4]}
+    assert means == {"a": "0.7500", "b": "1.0000"}

@@ -9,7 +9,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
 from .compressions import without_suffixes
@@ -20,6 +20,22 @@ from .type_names import with_article
 # what a JSONL run is named (told by its name, or standard input's by its content:
 # trecbench.inputs.formats)
 JSONL_SUFFIX = ".jsonl"
+
+
+def file_path(path: str | os.PathLike) -> Path:
+    """``path`` as a :class:`~pathlib.Path`, never standard input's ``-`` when it names a
+    file: ``Path("./-")`` is ``Path("-")``, so a file called ``-`` given as ``./-`` is kept
+    as its absolute path (read as ``-``, it would read standard input)."""
+    text = os.fspath(path)
+    return Path(os.path.abspath(text)) if text != "-" and Path(text) == Path("-") else Path(text)
+
+
+def normalised(path: str | os.PathLike) -> str:
+    """``os.path.normpath`` of ``path``, except that a file called ``-`` (``./-``) is kept
+    as its absolute path, as :func:`file_path` keeps it: normalised to ``-``, it would be
+    standard input (``--names base=./-`` read stdin as the run ``base``)."""
+    text = os.fspath(path)
+    return os.fspath(file_path(text)) if os.path.normpath(text) == "-" else os.path.normpath(text)
 
 
 def file_stem(path: str | os.PathLike) -> str:
@@ -261,9 +277,9 @@ def named_pairs(
         name, equals, path = _split(pair, is_run)
         if not (name and equals and path):
             raise UsageError(f"--names {pair!r}: expected NAME=RUN")
-        if os.path.normpath(path) in given:
+        if normalised(path) in given:
             raise UsageError(f"--names {pair!r}: {path} is named twice")
-        given[os.path.normpath(path)] = name
+        given[normalised(path)] = name
     return given
 
 
@@ -273,7 +289,7 @@ def _split(pair: str, is_run: Callable[[str], bool] | None) -> tuple[str, str, s
     first = pair.partition("=")
     if is_run is not None:
         for at in (i for i, c in enumerate(pair) if c == "="):
-            if is_run(os.path.normpath(pair[at + 1 :]) if at + 1 < len(pair) else ""):
+            if is_run(normalised(pair[at + 1 :]) if at + 1 < len(pair) else ""):
                 return pair[:at], "=", pair[at + 1 :]
     return first
 
@@ -288,7 +304,7 @@ def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list
     """
     if not pairs:
         return None
-    keys = [os.path.normpath(os.fspath(path)) for path in paths]
+    keys = [normalised(path) for path in paths]
     given = named_pairs(pairs, keys.__contains__)
     for pair, path in zip(pairs, given, strict=True):  # a dict in the pairs' order
         if path not in keys:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import EMPTY_FILE, InputError, UsageError, excerpt, json_excerpt, shortened
+from .naming import file_path
 from .text_encoding import utf8_text
 
 
@@ -145,7 +146,8 @@ def config_path(config: ConfigText, base: Path, value: str, keys: Sequence[str |
     if "\0" in value:
         message = f"{json_excerpt(value)} holds a NUL byte: no path can"
         raise UsageError(f"{config.where(keys)}: {message}")
-    return base / value
+    # a file called - (by a configuration in the current folder): never standard input
+    return file_path(os.path.join(base, value))
 
 
 def unreadable_setting(

@@ -60,10 +60,10 @@ def runs_and_qrels(
     if len(own) < len(run_qrels):
         raise UsageError("--run-qrels: a run is given twice")
     shared = str(arguments[0]) if arguments else None
-    from ..naming import check_runs_once, named_pairs, named_runs, run_names
+    from ..naming import check_runs_once, named_pairs, named_runs, normalised, run_names
 
     positional = [str(file_path(p)) for p in arguments[1:]]
-    listed = {os.path.normpath(p) for p in positional} | {os.path.normpath(r) for r, _ in run_qrels}
+    listed = {normalised(p) for p in positional} | {normalised(r) for r, _ in run_qrels}
 
     def is_run(path: str) -> bool:  # a run listed, or a file (a run named only here)
         return path in listed or os.path.isfile(path)

@@ -20,6 +20,7 @@ import click
 
 from .. import standard_output
 from ..errors import InputError, OutputError, UsageError
+from ..naming import file_path
 
 # where a command's context holds the path refusals of its parsing (held_refusals)
 _REFUSED = "trecbench.refused_paths"
@@ -89,14 +90,6 @@ class InputFile(click.ParamType):
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
             raise InputError.unreadable(path, reason)
         return self.path_type(path) if self.path_type is str else file_path(path)
-
-
-def file_path(path: str | os.PathLike) -> Path:
-    """``path`` as a :class:`~pathlib.Path`, never standard input's ``-`` when it names a
-    file: ``Path("./-")`` is ``Path("-")``, so a file called ``-`` given as ``./-`` is kept
-    as its absolute path (read as ``-``, it would read standard input)."""
-    text = os.fspath(path)
-    return Path(os.path.abspath(text)) if text != "-" and Path(text) == Path("-") else Path(text)
 
 
 class OutputFile(click.ParamType):
