@@ -266,3 +266,71 @@ def test_the_refusal_says_how_to_go_on_with_complete_qrels(tmp_path, monkeypatch
     message = str(_cli(argv, root, monkeypatch).exception)
     assert "give the sidecar that describes them as complete, --strata" in message
     assert "--allow-unjudged" in message
+
+
+def _sidecar_of_fields(root, warning: str | None = None) -> str:
+    """A sidecar offering the field ``lang`` and describing ``mine.qrels`` (with the
+    converter's ``warning`` about them, when given)."""
+    import json
+
+    described = {"file": "mine.qrels", "complete": False, "pooled": True}
+    if warning is not None:
+        described["warning"] = warning
+    strata = {"fields": ["lang"], "queries": {q: {"lang": "de"} for q in "abc"}}
+    document = {"strata": strata, "qrels": {"q": described}}
+    (root / "f.json").write_text(json.dumps(document))
+    return "f.json"
+
+
+_SCORE = ["score", "-m", "P.2", "mine.qrels", "run.run"]
+_COMPARE = ["compare", "-m", "P.2", "--samples", "40", "mine.qrels", "run.run", "copy.run"]
+
+
+@pytest.mark.parametrize("argv", [_SCORE, _COMPARE])
+@pytest.mark.parametrize("group_by", [[], ["--group-by", "lang"]])
+def test_the_sidecars_qrels_warning_is_said_with_or_without_group_by(
+    tmp_path, monkeypatch, argv, group_by
+):
+    # said only with --group-by (score) or never (compare)
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text().replace(" t\n", " u\n"))
+    side = _sidecar_of_fields(root, "found-only qrels: judged where found")
+    done = _cli([*argv, "--strata", side, *group_by], root, monkeypatch)
+    assert done.exit_code == 0, done.output
+    said = "trecbench: warning: mine.qrels: found-only qrels: judged where found\n"
+    assert done.stderr.count(said) == 1
+
+
+@pytest.mark.parametrize("argv", [_SCORE, _COMPARE])
+def test_a_sidecar_without_group_by_says_it_stratifies_nothing(tmp_path, monkeypatch, argv):
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text().replace(" t\n", " u\n"))
+    side = _sidecar_of_fields(root)
+    said = (
+        "trecbench: warning: --strata: nothing is stratified without --group-by FIELD "
+        "(this sidecar offers: lang); read for its qrels only\n"
+    )
+    alone = _cli([*argv, "--strata", side], root, monkeypatch)
+    assert alone.exit_code == 0, alone.output
+    assert alone.stderr.count(said) == 1
+    grouped = _cli([*argv, "--strata", side, "--group-by", "lang"], root, monkeypatch)
+    assert grouped.exit_code == 0, grouped.output
+    assert "nothing is stratified" not in grouped.stderr
+
+
+@pytest.mark.parametrize("argv", [_SCORE, _COMPARE])
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("nope\n", "bad.json:1: invalid JSON: Expecting value at column 1"),
+        ('{"x": 1}\n', "bad.json: not a trecbench sidecar (no strata.queries)"),
+    ],
+)
+def test_a_bad_sidecar_is_refused_whatever_the_runs(tmp_path, monkeypatch, argv, text, said):
+    # refused only when a run was flagged unjudged; mine.qrels judge these runs' documents
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text().replace(" t\n", " u\n"))
+    (root / "bad.json").write_text(text)
+    done = _cli([*argv, "--strata", "bad.json"], root, monkeypatch)
+    # the command line's entry point says it as one line, exit 2 (an InputError)
+    assert type(done.exception).__name__ == "InputError" and str(done.exception) == said

@@ -15,6 +15,7 @@ that are undefined.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -176,6 +177,24 @@ def qrels_warnings(notes: list[tuple[str, str]], qrels: str | os.PathLike) -> li
     """The sidecar's warnings (:func:`read_sidecar`) about the qrels file ``qrels``."""
     target = os.path.realpath(qrels)
     return [f"{qrels}: {warning}" for file, warning in notes if os.path.realpath(file) == target]
+
+
+def sidecar_notes(
+    sidecar: str | os.PathLike, qrels: list[Any], group_by: Sequence[str] | None
+) -> list[str]:
+    """What the CLI says of the ``sidecar`` given (--strata), read now whatever the data
+    (a bad one refused before the scoring): its warnings about the ``qrels`` used, and,
+    without ``group_by``, that it stratifies nothing (it still vouches for complete qrels)."""
+    table, notes = read_sidecar(sidecar)
+    paths = [path for path in dict.fromkeys(qrels) if isinstance(path, (str, os.PathLike))]
+    lines = [line for path in paths for line in qrels_warnings(notes, path)]
+    fields = [field for field in table.columns if field != "qid"]
+    if not group_by and fields:
+        lines.append(
+            "--strata: nothing is stratified without --group-by FIELD (this sidecar offers: "
+            f"{', '.join(fields)}); read for its qrels only"
+        )
+    return lines
 
 
 def strata_missing(by: str, configured: bool = False) -> UsageError:

@@ -397,6 +397,11 @@ def compare(
 
         by_file = {file_key(path) or str(file_path(path)): name for name, path in named.items()}
         baseline = by_file.get(file_key(baseline) or str(file_path(baseline)), baseline)
+    notes = []
+    if strata is not None:  # read now: a bad sidecar is refused before the work
+        from ..strata import sidecar_notes
+
+        notes = sidecar_notes(strata, [shared, *own.values()], group_by)
     progress = TaskProgress() if wanted(output.quiet) else None
     from ..comparison import compare as run_compare
 
@@ -410,7 +415,7 @@ def compare(
         if progress is not None:
             progress.close()
     echo_input_warnings()
-    for warning in comparison.warnings:
+    for warning in [*notes, *comparison.warnings]:
         echo_warning(warning)
     output.show(_with_conclusions(comparison, target_power, unjudged_bounds))
 

@@ -291,6 +291,10 @@ def score(
     drill_depth = html_depth if html_page is not None else None
     # so are the unjudged bounds (a pipe serves as well as a file)
     settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth, unjudged_bounds)
+    if strata is not None:  # a bad sidecar refused before the work, whatever the runs
+        from ..strata import read_sidecar
+
+        read_sidecar(strata)  # read once in the call: _grouped finds it read
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()
@@ -527,7 +531,11 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str], obje
     warnings (groups too small, what the sidecar says about the qrels) and the sidecar's
     strata table (None without one; read once, the --html page groups by it too)."""
     if not group_by:  # a sidecar alone says which qrels are complete (_evaluation_warnings)
-        return {}, [], None  # strata imports pandas: only when grouping
+        if strata is None:
+            return {}, [], None  # strata imports pandas: only with a sidecar
+        from ..strata import sidecar_notes
+
+        return {}, sidecar_notes(strata, [qrels], group_by), None
     from ..strata import (
         evaluation_groups,
         group_warnings,
