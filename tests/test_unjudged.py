@@ -334,3 +334,24 @@ def test_a_bad_sidecar_is_refused_whatever_the_runs(tmp_path, monkeypatch, argv,
     done = _cli([*argv, "--strata", "bad.json"], root, monkeypatch)
     # the command line's entry point says it as one line, exit 2 (an InputError)
     assert type(done.exception).__name__ == "InputError" and str(done.exception) == said
+
+
+@pytest.mark.parametrize("argv", [_SCORE, _COMPARE])
+def test_the_sidecar_is_not_advised_for_qrels_from_a_pipe(tmp_path, monkeypatch, argv):
+    # a sidecar names a qrels file: none can vouch for qrels read from <(...) or -
+    import os
+
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text().replace(" t\n", " u\n"))
+    read, write = os.pipe()
+    os.write(write, (root / "theirs.qrels").read_bytes())
+    os.close(write)
+    try:
+        piped = [f"/dev/fd/{read}" if a == "mine.qrels" else a for a in argv]
+        done = _cli(piped, root, monkeypatch)
+    finally:
+        os.close(read)
+    said = done.stderr if argv is _SCORE else str(done.exception)
+    assert "are these the qrels of this run? (each run of a code-chunk" in said
+    assert "memorybench conversion has its own qrels)" in said
+    assert "--strata" not in said

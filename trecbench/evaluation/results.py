@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -136,17 +137,27 @@ class Unjudged:
         and the ``qrels`` path, read from inputs, as ``shown`` shows them (an output's
         :func:`~trecbench.escaping.escaper`)."""
         where = "" if self.depth is None else f" within rank {self.depth}"
-        qrels = "the qrels" if not qrels else shown(qrels)
+        path, qrels = qrels, "the qrels" if not qrels else shown(qrels)
         share = share_percent(self.fraction)  # 0% or 100% only when it is
         return (
             f"{shown(run)}: {share} of the documents it retrieved{where} are unjudged in "
             f"{qrels} ({self.unjudged:,} of {self.retrieved:,}; "
             f"none judged in {self.empty_topics:,} of {self.topics:,} topics), so its "
             "scores are mostly zeros: are these the qrels of this run? (each run of a "
-            "code-chunk or memorybench conversion has its own qrels; qrels that list every "
-            "relevant document, as hpo's do, leave the rest unjudged: give the sidecar that "
-            "describes them as complete, --strata)"
+            f"code-chunk or memorybench conversion has its own qrels{_sidecar_hint(path)})"
         )
+
+
+def _sidecar_hint(qrels: str | None) -> str:
+    """How to go on with complete qrels, said only where a sidecar can vouch for them: a
+    sidecar names a qrels file, so not for standard input, a pipe (``<(...)``), an
+    ir_datasets id or qrels in memory (None)."""
+    if not qrels or os.fspath(qrels) == "-" or not os.path.isfile(qrels):
+        return ""
+    return (
+        "; qrels that list every relevant document, as hpo's do, leave the rest unjudged: "
+        "give the sidecar that describes them as complete, --strata"
+    )
 
 
 class UnjudgedWarning(ShownWarning):
