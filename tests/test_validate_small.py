@@ -33,6 +33,7 @@ NOT_ON_PLAIN_FILES = {  # printable ASCII, one separator, 6 or 4 fields, numbers
 DECLINED = {
     "R6",  # --docid-regex (RE2's, not Python's); Unicode blanks are not plain
     "R20.split",  # a topic in several blocks
+    "R20.unchecked",  # a split topic, not re-checked whole (a full TMPDIR)
     "X6",  # validate is given no measures
 }
 

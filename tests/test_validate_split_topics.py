@@ -231,3 +231,25 @@ def test_the_re_check_of_split_topics_has_bars_of_its_own(tmp_path, monkeypatch,
     monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
     assert run(["validate", str(path)]) == 0
     assert "split topics" not in capsys.readouterr().err
+
+
+def test_a_full_tmpdir_is_said_even_when_no_stretch_shows_anything(tmp_path, monkeypatch, scratch):
+    """Topics 1 and 2, then both again with ranks restarting at 1: each stretch is clean,
+    so without a finding of its own the lost re-check (rank 1 twice in each topic) went
+    unsaid; one info says it, in the JSON output too."""
+    monkeypatch.setattr(split_topics, "MEMORY_ROWS", 2)
+    monkeypatch.setattr(split_topics._Files, "write", _no_space)
+    half = "1 Q0 a{0} 1 2 t\n1 Q0 b{0} 2 1 t\n2 Q0 c{0} 1 2 t\n2 Q0 d{0} 2 1 t\n"
+    path = tmp_path / "big2.run"
+    path.write_text(half.format(1) + half.format(2))
+    result = validate_run(path, chunk_bytes=16)
+    found = result.findings
+    said = (
+        "topics 1, 2 (split, R20) could not be re-checked whole (TMPDIR: No space left on "
+        "device): R11/R14/R15 checked within each stretch only"
+    )
+    assert not [f for f in found if f.rule in ("R11", "R14", "R15")]  # each stretch clean
+    unchecked = [(f.severity, f.line, f.message) for f in found if f.check == "R20.unchecked"]
+    assert unchecked == [("info", 1, said)]
+    # the JSON output (validate --format json) carries it
+    assert said in [f["message"] for f in result.to_dict()["findings"]]

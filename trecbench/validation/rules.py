@@ -206,6 +206,12 @@ CATALOGUE = (
     _check("R20.split", "WWWW", "topic split into non-contiguous blocks",
            "A topic that comes back after other topics is often a concatenation mistake; its "
            "documents are still one topic to trec_eval."),
+    _check("R20.unchecked", "IIII", "split topics not re-checked whole (a full `TMPDIR`)",
+           "A split topic's R11, R14 and R15 are checked again over all its lines, kept in "
+           "a temporary file past 262,144 lines; when that file cannot be written (a full "
+           "`TMPDIR`), they stand as checked within each stretch, and this one finding, at "
+           "the first split topic's first line, says so with the reason, even when no "
+           "stretch shows anything."),
     _check("R21", "WWWW", "blank line",
            "trec_eval skips blank lines in runs (they are fatal in qrels: Q2).",
            fix="drops the line"),

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..plurals import few_and_more
 from ..score_precision import as_float32
 from . import wording
 from .checker import first_per_segment, segment_starts
@@ -415,6 +416,13 @@ class TopicChecks:
             # odd ranks, its even ranks later), only its repeated ranks (R11.unique) do
             for name in parted:
                 self.notes["R11.sequence"].pop(name, None)
+            if self.kept.failed and parted:  # said even when no stretch shows anything
+                self.report.add(
+                    "R20.unchecked", self.first_line[parted[0]], "qid",
+                    f"{'topic' if len(parted) == 1 else 'topics'} {few_and_more(parted)} "
+                    "(split, R20) could not be re-checked whole (TMPDIR: "
+                    f"{self.kept.failed}): R11/R14/R15 checked within each stretch only",
+                )  # fmt: skip
             self.kept.close()
             return
         for notes in (*self.notes.values(), *self.tied.values()):
