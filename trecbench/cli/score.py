@@ -32,6 +32,15 @@ from .stdout import echo_bytes
 FORMATS = ("trec", "table", "markdown", "csv", "json")
 
 
+def _read_sidecar_first(strata) -> None:
+    """A bad ``--strata`` sidecar refused before the work, whatever the runs (read once in
+    the call: ``_grouped`` finds it read)."""
+    if strata is not None:
+        from ..strata import read_sidecar
+
+        read_sidecar(strata)
+
+
 @cli.command()
 @click.option(
     "-m",
@@ -291,10 +300,7 @@ def score(
     drill_depth = html_depth if html_page is not None else None
     # so are the unjudged bounds (a pipe serves as well as a file)
     settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth, unjudged_bounds)
-    if strata is not None:  # a bad sidecar refused before the work, whatever the runs
-        from ..strata import read_sidecar
-
-        read_sidecar(strata)  # read once in the call: _grouped finds it read
+    _read_sidecar_first(strata)
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()
