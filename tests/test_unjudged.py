@@ -355,3 +355,20 @@ def test_the_sidecar_is_not_advised_for_qrels_from_a_pipe(tmp_path, monkeypatch,
     assert "are these the qrels of this run? (each run of a code-chunk" in said
     assert "memorybench conversion has its own qrels)" in said
     assert "--strata" not in said
+
+
+def test_a_sidecar_read_from_a_pipe_says_its_qrels_warning(tmp_path, monkeypatch):
+    # its qrels' file was resolved against /dev/fd, where no qrels are: never said
+    import os
+
+    root = _files(tmp_path)
+    side = root / _sidecar_of_fields(root, "found-only qrels: judged where found")
+    read, write = os.pipe()
+    os.write(write, side.read_bytes())
+    os.close(write)
+    try:
+        done = _cli([*_SCORE, "--strata", f"/dev/fd/{read}"], root, monkeypatch)
+    finally:
+        os.close(read)
+    assert done.exit_code == 0, done.output
+    assert "trecbench: warning: mine.qrels: found-only qrels: judged where found\n" in done.stderr

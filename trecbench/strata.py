@@ -25,6 +25,7 @@ from .ids import STR
 from .plurals import first_few
 from .provenance import read_in_call
 from .sources import At, read_json
+from .toml_loader import config_folder
 
 QID_PREFIX = "qid-prefix"
 MISSING = "(none)"
@@ -44,7 +45,8 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
     """The strata of a sidecar (see :func:`load_strata`) and its qrels warnings:
     ``(qrels file, warning)`` for each qrels the converter marked (found-only qrels carry
     memorybench's warning that their ideal DCG may be underestimated); the file is resolved
-    against the sidecar's folder. Read once in a call (a pipe's, ``<(...)``, is read by
+    against the sidecar's folder (the current one for a sidecar read from a pipe, as a
+    configuration's). Read once in a call (a pipe's, ``<(...)``, is read by
     the first reader, what it made of it kept for the others: compare's output checks
     and its analysis)."""
     return read_in_call(sidecar, "strata", lambda: _read_sidecar(sidecar))[:2]
@@ -101,6 +103,7 @@ def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
         }
     )
     notes = []
+    folder = str(config_folder(sidecar))  # a pipe's: the current folder
     qrels = data.get("qrels")
     for name, info in qrels.items() if isinstance(qrels, dict) else ():
         place = doc.root / "qrels" / name
@@ -108,8 +111,8 @@ def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
         if info.get("warning") is not None:
             warning = (place / "warning").expect_string(info["warning"])
             file = (place / "file").expect_string(info.get("file"))
-            notes.append((os.path.join(os.path.dirname(sidecar), file), warning))
-    return frame.astype(STR), notes, _pairings(data, os.path.dirname(sidecar))
+            notes.append((os.path.join(folder, file), warning))
+    return frame.astype(STR), notes, _pairings(data, folder)
 
 
 def _pairings(data: dict, folder: str) -> tuple[set[str], dict[str, str]]:
