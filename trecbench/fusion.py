@@ -55,21 +55,27 @@ are grouped once by (topic, document).
 
 from __future__ import annotations
 
-import math
 import numbers
 import os
 import warnings
-from collections.abc import Iterable, Sequence
-from functools import partial
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from . import arrow, fused_ties, input_warnings, ranking
+from . import input_warnings, ranking
 from .callers import outside_trecbench
-from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
+from .errors import ParameterDomainWarning, UsageError, one_line
+from .fusion_plan import (
+    DEFAULT_K,
+    RANK_BASED,
+    SCORE_BASED,
+    WEIGHTED,
+    FusionPlan,
+    check_number,
+    checked_weights,
+)
 from .inputs import split_runs
 from .inputs.streams import steps
 from .inputs.tables import carry_integer_ids
@@ -80,17 +86,13 @@ from .trec_eval import compat as versions
 if TYPE_CHECKING:
     from .gated.reading import Progress
 
-RANK_BASED = ("rrf", "isr")
-SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
 METHODS = RANK_BASED + SCORE_BASED
 # ranx's names (and the common "wsum") for the same methods
 METHOD_ALIASES = {"wsum": "combsum", "sum": "combsum", "mnz": "combmnz", "max": "combmax",
                   "min": "combmin", "med": "combmed", "anz": "combanz"}  # fmt: skip
-WEIGHTED = ("rrf", "combsum", "wmnz")
 NORMS = ("none", "min-max", "z-score", "max", "sum", "rank")
 NORM_ALIASES = {"min_max": "min-max", "minmax": "min-max", "zmuv": "z-score", "zscore": "z-score"}
 DEFAULT_NORM = "min-max"  # ranx's default for score-based methods
-FLOOR = 1e-9  # ranx's floor under every normalisation denominator
 
 
 def method_name(method: str) -> str:
@@ -118,47 +120,11 @@ def norm_name(norm: str | None, method: str) -> str:
     return name
 
 
-def check_number(name: str, value, minimum: float) -> float:
-    """``value`` as a float, refused unless a finite real number of at least ``minimum``."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or value < minimum
-    ):
-        at_least = f" >= {minimum:g}" if math.isfinite(minimum) else ""
-        raise UsageError(f"{name} must be a finite number{at_least}, not {value!r}")
-    return float(value)
-
-
-DEFAULT_K = 60  # RRF's k unless given (Cormack et al. 2009)
-
-
 def k_as_given(k: float) -> float:
     """RRF's (checked) ``k`` as given: a whole number as an integer (``--k 60`` and the
     default 60 come as 60.0 from the option's type; records say 60), else as it is."""
     whole = isinstance(k, float) and k.is_integer() and abs(k) < 2**53
     return int(k) if whole else k
-
-
-def _weights(weights, n_runs: int, method: str) -> np.ndarray:
-    if weights is None:
-        if method == "wmnz":
-            raise UsageError("wmnz needs one weight per run")
-        return np.ones(n_runs)
-    if method not in WEIGHTED:
-        raise UsageError(f"weights apply to {', '.join(WEIGHTED)}, not to {method}")
-    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
-        raise UsageError(f"weights are one number per run, not {excerpt(weights)}")
-    weights = list(weights)
-    if len(weights) != n_runs:
-        raise UsageError(f"{len(weights)} weight(s) for {n_runs} run(s): give one per run")
-    # a weight is a run's share of the fused score: below 0, the documents a run ranks
-    # highest would lose the most, falling below those it never retrieved
-    checked = np.array([check_number("a weight", w, 0) for w in weights], np.float64)
-    if not checked.any():
-        raise UsageError("the weights are all 0: every fused score would be 0")
-    return checked
 
 
 # what a run given twice is told to do instead: in the command line's words, the API's
@@ -225,173 +191,6 @@ def same_rows(a: pa.Table, b: pa.Table) -> bool:
     return all(a.column(c).cast(t).equals(b.column(c).cast(t)) for c, t in types.items())
 
 
-def _topic_scale(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Per topic, the power of two ``2**(e-1)`` with ``2**e > max |s|`` (1 when every
-    ``|s| < 2``), so that every scaled score lies within (-2, 2).
-
-    The score normalisations are ratios of differences, sums and square roots of squares:
-    computed on ``s / 2**(e-1)`` (and the floor scaled alike) they give bit for bit the
-    values of the direct formulas, since scaling by a power of two is exact, but no
-    difference, sum or square can overflow (scores near ±1e300 made the z-score infinite
-    and reversed the fused order). ``2**(e-1)`` rather than ``2**e``: the largest doubles
-    (1.7e308) have ``e = 1024``, and ``2**1024`` is no double."""
-    largest = np.maximum.reduceat(np.abs(scores), starts)
-    _, exponent = np.frexp(largest)
-    return np.ldexp(1.0, np.maximum(exponent - 1, 0))
-
-
-def normalise(scores: np.ndarray, ranks: np.ndarray, starts: np.ndarray, norm: str) -> np.ndarray:
-    """Per-topic normalised scores of one ranked run (rows grouped by topic, ``starts`` the
-    topics' first rows, ``ranks`` 1-based); see the module docstring. Computed on scores
-    scaled per topic (:func:`_topic_scale`): no intermediate value overflows."""
-    lengths = np.diff(np.append(starts, len(scores)))
-    block = np.repeat(np.arange(len(starts)), lengths)
-    if norm == "none":
-        return scores
-    if norm == "rank":
-        return 1 - (ranks - 1) / lengths[block]
-    scale = _topic_scale(scores, starts)
-    scores = scores / scale[block]
-    over = partial(_over_floored, scale=scale, block=block)
-    low = np.minimum.reduceat(scores, starts)
-    if norm == "min-max":
-        return over(scores - low[block], np.maximum.reduceat(scores, starts) - low)
-    if norm == "max":
-        return over(scores, np.maximum.reduceat(scores, starts))
-    order = _ranx_order(scores, block)
-    total = sums_in_order(scores[order], starts, lengths)
-    if norm == "sum":
-        return over(scores - low[block], total - low * lengths)
-    deviation = scores - (total / lengths)[block]
-    squares = (deviation * deviation)[order]
-    return over(deviation, np.sqrt(sums_in_order(squares, starts, lengths) / lengths))
-
-
-def _ranx_order(scores: np.ndarray, block: np.ndarray) -> slice | np.ndarray:
-    """The rows in the order ranx adds a topic's scores: the doubles descending. A ranked
-    run is in that order but where scores tie only at float32 (1.00000005 and 1, ranked by
-    docno); only then are its rows sorted again."""
-    if not ((np.diff(scores) > 0) & (np.diff(block) == 0)).any():
-        return slice(None)
-    return np.lexsort((-scores, block))
-
-
-def sums_in_order(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The sum of each block of rows (``lengths[i]`` rows from ``starts[i]``), added one
-    row after the other from 0 as ranx's loops add, so that the last bit is ranx's too
-    (``np.add.reduceat`` adds in pairs: its last bit differs). Vectorised: the blocks of
-    at most √rows rows advance one position at a time, all at once; each longer block
-    (fewer than √rows of them) is summed by a running sum (``np.cumsum`` adds in order)."""
-    sums = np.zeros(len(starts))
-    longest = math.isqrt(len(values))
-    for block in np.flatnonzero(lengths > longest):
-        start = starts[block]
-        # + 0.0: ranx's sum starts at 0, so that a sum of -0.0s is 0.0
-        sums[block] = np.cumsum(values[start : start + lengths[block]])[-1] + 0.0
-    short = np.flatnonzero(lengths <= longest)
-    short = short[np.argsort(-lengths[short], kind="stable")]  # the longest first
-    # at each position, the blocks that reach it are the first `count` of them
-    deepest = int(lengths[short].max(initial=0))
-    reach = np.searchsorted(-lengths[short], -np.arange(deepest), side="left")
-    for position, count in enumerate(reach):
-        blocks = short[:count]
-        sums[blocks] += values[starts[blocks] + position]
-    return sums
-
-
-def _over_floored(numerator, denominator, scale, block) -> np.ndarray:
-    """``numerator / max(denominator, FLOOR)`` per row, of values scaled per topic by
-    ``scale`` (the denominator per topic): where the floor is the larger it divides the
-    value unscaled, as the scaled floor beside the largest doubles is subnormal and
-    loses bits. (The floor under a negative largest score can still overflow: refused
-    later, :func:`_refuse_non_finite`.)"""
-    floor = FLOOR / scale
-    floored = denominator < floor
-    with np.errstate(over="ignore"):
-        result = numerator / np.maximum(denominator, floor)[block]
-        rows = floored[block]
-        result[rows] = numerator[rows] * scale[block][rows] / FLOOR
-    return result
-
-
-def _refuse_non_finite(fused: np.ndarray, qids: pa.Array, docnos: pa.Array, settings) -> None:
-    """A fused score beyond a double (huge weights, or scores near the largest double under
-    ``none`` or ``max``) is refused: written, it would be ``inf`` or ``nan``. ``settings``:
-    the call's method, normalisation and whether it gave weights (:func:`_remedies`)."""
-    bad = np.flatnonzero(~np.isfinite(fused))
-    if len(bad):
-        row = int(bad[0])
-        raise UsageError(
-            f"the fused score of document {excerpt(docnos[row].as_py())} in topic "
-            f"{excerpt(qids[row].as_py())} is {fused[row]} (beyond a double's range): "
-            f"{_remedies(*settings)}"
-        )
-
-
-def _remedies(method: str, norm: str, weighted: bool, weight_size: str = "smaller") -> str:
-    """What keeps the fused scores within range (a double's; float32's, where
-    ``weight_size``, smaller or larger, says which way they are out of it), among what
-    this call did not choose: weights of that size (where the caller gave them:
-    --optimize's sum to 1 whatever its grid); a normalisation that bounds the scores
-    (min-max: within [0, 1]); a method of ranks."""
-    ways = [f"{weight_size} weights"] if weighted else []
-    if method in SCORE_BASED and norm in ("none", "max"):
-        ways.append("a normalisation such as min-max")
-    if method in SCORE_BASED:
-        ways.append("a rank-based method (rrf)")
-    if not ways:  # RRF of a huge k: its own warning names k
-        return "give a smaller k"
-    return "give " + (", ".join(ways[:-1]) + " or " if len(ways) > 1 else "") + ways[-1]
-
-
-def _values(ranked: pa.Table, method: str, norm: str, k: float) -> np.ndarray:
-    """What one ranked run contributes for each of its rows."""
-    ranks = arrow.to_numpy(ranked.column("rank")).astype(np.float64)
-    if method == "rrf":
-        return 1.0 / (k + ranks)
-    if method == "isr":
-        return 1.0 / (ranks * ranks)
-    scores = arrow.to_numpy(ranked.column("score")).astype(np.float64)
-    return normalise(scores, ranks, ranking.topic_starts(ranked.column("qid")), norm)
-
-
-def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
-    """The fused score of every group of (topic, document) rows (a group's rows in the
-    runs' order: its sums add them as ranx does)."""
-    if method in ("rrf", "combsum"):
-        return _group_sums(groups, values * weights)
-    if method == "combmax":
-        return groups.reduce(np.maximum, values)
-    if method == "combmin":
-        return groups.reduce(np.minimum, values)
-    total = _group_sums(groups, values)
-    if method in ("combmnz", "isr"):
-        return total * groups.counts
-    if method == "combanz":  # a mean: the sum may overflow where the mean does not
-        mean = total / groups.counts
-        over = ~np.isfinite(total)
-        if over.any():
-            counts = np.empty(len(values))
-            counts[groups.order] = np.repeat(groups.counts, groups.counts)
-            mean[over] = _group_sums(groups, values / counts)[over]
-        return mean
-    if method == "wmnz":
-        return total * _group_sums(groups, weights)
-    # combmed: sort each group's values, average the two middle ones (one when odd)
-    group = np.repeat(np.arange(len(groups.counts)), groups.counts)
-    ordered = values[groups.order]
-    ordered = ordered[np.lexsort((ordered, group))]
-    low = ordered[groups.starts + (groups.counts - 1) // 2]
-    high = ordered[groups.starts + groups.counts // 2]
-    total = low + high  # a sum beyond a double's range: halves first (exact)
-    return np.where(np.isfinite(total), total / 2, low / 2 + high / 2)
-
-
-def _group_sums(groups: arrow.Groups, values: np.ndarray) -> np.ndarray:
-    """Each group's sum of ``values``, added in the order of its rows (:func:`sums_in_order`)."""
-    return sums_in_order(values[groups.order], groups.starts, groups.counts)
-
-
 def ranked_run(
     source,
     progress: Progress | None = None,
@@ -450,7 +249,7 @@ def checked_settings(
     k = check_number("k", DEFAULT_K if k is None else k, 0)  # None: as a candidate holds it
     check_depth(depth)
     check_run_tag(tag)
-    return method, norm, k, _weights(weights, n_runs, method)
+    return method, norm, k, checked_weights(weights, n_runs, method)
 
 
 def fuse_tables(
@@ -499,48 +298,24 @@ def fused_and_ties(
     many settings and says each kind once (:func:`~trecbench.runstudy.fusion_tuning.tune_fusion`).
     ``searched``: the weights (RRF: k) are a search's (``--optimize``'s grid, which sums
     weights to 1), not the caller's: what the messages advise leaves them out."""
-    method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
-    ties = {}
-    if method == "rrf":
-        ties["rrf ranks"] = fused_ties.rrf_ranks(k, max(_deepest_rank(t) for t in runs))
+    method, norm, _, _ = checked_settings(method, norm, k, weights, len(runs), depth, tag)
     step = steps(progress, "fusing", 4)
-    qids, docnos, values, row_weights = [], [], [], []
-    for index, ranked in enumerate(runs):
-        qids.append(pc.cast(ranked.column("qid"), pa.large_string()).combine_chunks())
-        docnos.append(pc.cast(ranked.column("docno"), pa.large_string()).combine_chunks())
-        values.append(_values(ranked, method, norm, k))
-        row_weights.append(np.full(ranked.num_rows, weight[index]))
-    qid, docno = pa.concat_arrays(qids), pa.concat_arrays(docnos)
-    step()
-    groups = arrow.Groups(arrow.row_keys(qid, docno))
-    step()
-    values, row_weights = np.concatenate(values), np.concatenate(row_weights)
-    with np.errstate(over="ignore", invalid="ignore"):  # refused below, not warned about
-        fused = _combine(method, groups, values, row_weights)
-    first = arrow.array(groups.first)
-    settings = (method, norm, weights is not None and not searched)
-    _refuse_non_finite(fused, qid.take(first), docno.take(first), settings)
-    table = pa.table(
-        {
-            "qid": qid.take(first),
-            "docno": docno.take(first),
-            "score": arrow.array(fused),
-            "tag": pa.repeat(arrow.scalar(tag or method, pa.large_string()), len(fused)),
-            "group": arrow.array(np.arange(len(fused))),  # its row of sizes, below
-        }
-    )
-    step()
-    ranked = ranking.truncate(ranking.rank_table(table), depth)
-    remedies = {"overflow": _remedies(*settings)}
-    if not ties.get("rrf ranks"):  # RRF of a huge k: said already
-        remedies["underflow"] = _remedies(*settings, weight_size="larger")
-        remedies["precision"] = fused_ties.kept_apart(given_k=method == "rrf" and not searched)
-    sizes = partial(_combine, method, groups, np.abs(values), row_weights)  # when asked
-    ties.update(fused_ties.against_order(ranked, remedies, sizes))
-    step()
-    fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
-    found = {kind: message for kind, message in ties.items() if message is not None}
-    return carry_integer_ids(list(runs), fused_table), found
+    plan = FusionPlan(runs, method, norm, depth, step)
+    return plan.fused_and_ties(weights, k, tag, searched, step)
+
+
+def fusion_plan(runs: Sequence[pa.Table], method: str = "rrf", *, norm: str | None = None,
+                depth: int | None = None) -> FusionPlan:  # fmt: skip
+    """What fusing ``runs`` (ranked, as :func:`fuse_tables` takes them) computes whatever
+    the weights (RRF: k), prepared once for a search that fuses many settings of them
+    (:meth:`FusionPlan.fused_and_ties`, as :func:`fused_and_ties` fuses one); ``method``,
+    ``norm`` and ``depth`` checked as it checks them."""
+    if not runs:
+        raise UsageError("nothing to fuse: no run given")
+    method = method_name(method)
+    norm = norm_name(norm, method)
+    check_depth(depth)
+    return FusionPlan(runs, method, norm, depth)
 
 
 @input_warnings.carried
@@ -581,13 +356,6 @@ def fuse(
     tables = ranked_tables(sources, progress, names)
     settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
     return run_frame(fuse_tables(tables, method, **settings, progress=progress))
-
-
-def _deepest_rank(ranked: pa.Table) -> int:
-    """The deepest rank of a ranked run (its row count when it has no ranks)."""
-    if "rank" not in ranked.column_names or not ranked.num_rows:
-        return ranked.num_rows
-    return int(pc.max(ranked.column("rank")).as_py())
 
 
 def run_frame(fused: pa.Table):
