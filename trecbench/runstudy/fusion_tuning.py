@@ -414,19 +414,21 @@ def _scored_candidates(tables, qrels, method: str, candidates: list[Candidate], 
     returned with the measure's name), not every fused run (reviewer 458: 1,001
     candidates of 5 runs, 6.2 GB). What ties at float32 against its order
     (:func:`trecbench.fusion.fused_and_ties`) is warned of once per kind, not once per
-    candidate (a screen of one warning, each with its own numbers). ``progress``:
-    :func:`tune_fusion`'s, told of the candidates searched."""
+    candidate (a screen of one warning, each with its own numbers). What does not depend
+    on a candidate's weights (RRF: k), the runs' documents grouped by (topic, document)
+    and their normalised scores, is prepared once (:func:`trecbench.fusion.fusion_plan`:
+    it was half of each candidate's time). ``progress``: :func:`tune_fusion`'s, told of
+    the candidates searched."""
     from ..evaluation.judgments import reused
-    from ..fusion import fused_and_ties
+    from ..fusion import fusion_plan
 
+    plan = fusion_plan(tables, method, norm=search.norm, depth=search.depth)
     scored, tied, names = [], {}, []
     with reused(qrels):  # the qrels prepared once for every candidate's evaluation
         for i, c in enumerate(candidates):
             if progress is not None:
                 progress(SEARCHING, i, len(candidates))
-            settings = {"norm": search.norm, "weights": c.weights, "depth": search.depth}
-            settings |= {"k": c.k} if c.k is not None else {}  # RRF's alone
-            fused, ties = fused_and_ties(tables, method, **settings, searched=True)
+            fused, ties = plan.fused_and_ties(c.weights, c.k, searched=True)  # k: RRF's alone
             for kind, message in ties.items():
                 tied.setdefault(kind, []).append((c.label(), message))
             per_query = _evaluated(qrels, fused, measure)
