@@ -16,17 +16,27 @@ from .group import cli
     default="text",
     show_default=True,
 )
-def measures(names, fmt):
+@click.option(
+    "--compat",
+    type=click.Choice(("9.0.8", "10.0")),
+    default="9.0.8",
+    show_default=True,
+    help="The trec_eval whose -m names NAMES are read as, as score --compat reads them "
+    "(10.0's rbp is not 9.0.8's, where rbp is trecbench's RBP).",
+)
+def measures(names, fmt, compat):
     """List every measure: spellings, parameters with defaults, what it computes, the
     engines that compute it, what its numbers are checked against, which trec_eval versions
     have it, and its citation. With NAMES, say what each name means instead, with each
-    parameter's value and domain (where its numbers have a meaning, and why).
+    parameter's value and domain (where its numbers have a meaning, and why), each
+    name read as score reads it (trec_eval 9.0.8's names; --compat 10.0: 10.0's).
 
     \b
     Examples:
       trecbench measures
       trecbench measures --format markdown > measures-table.md
       trecbench measures 'nDCG@10' P_5 "nDCG(dcg='exp-log2')@10" hit@10
+      trecbench measures --compat 10.0 rbp unj.10
     """
     from .. import engines  # noqa: F401  (engines register what they compute)
     from ..measures import listing, parse_measures
@@ -37,13 +47,13 @@ def measures(names, fmt):
         said = [
             (name, measure, engines.assign([measure])[measure])
             for name in names
-            for measure in parse_measures([name])
+            for measure in parse_measures([name], compat)
         ]
         for _, measure, _ in said:  # what score stops at on its first topic is no meaning
             error = uncalculable(measure.definition, measure.params)
             if error is not None:
                 raise error
-        click.echo(listing.meanings(said, fmt), nl=False)
+        click.echo(listing.meanings(said, fmt, compat), nl=False)
         return
     render = {"text": listing.text, "markdown": listing.markdown, "json": listing.as_json}[fmt]
     click.echo(render(), nl=False)

@@ -112,11 +112,12 @@ def _numbers_record(domain: registry.Domain) -> dict:
     return {"what": domain.what, **_domain(domain)}
 
 
-def meanings(said: list[tuple], output_format: str = "text") -> str:
+def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0.8") -> str:
     """What ``trecbench measures NAMES`` prints: per ``(name, measure, engine)`` what the
     name means, as text (a line and its :func:`parameter_lines`), Markdown (a list) or
     JSON (``name``, ``canonical``, ``description``, ``engine``, ``checked_against``,
-    ``parameters``)."""
+    ``compat``, ``parameters``); ``version``: the trec_eval whose names were read (said,
+    since ``rbp`` is one measure under 9.0.8 and another under 10.0)."""
     if output_format == "json":
         import json
 
@@ -124,7 +125,7 @@ def meanings(said: list[tuple], output_format: str = "text") -> str:
             {
                 "name": name, "canonical": measure.canonical,
                 "description": measure.definition.description, "engine": engine,
-                "checked_against": measure.provider,
+                "checked_against": measure.provider, "compat": version,
                 "parameters": [line.strip() for line in parameter_lines(measure)],
             }
             for name, measure, engine in said
@@ -134,7 +135,8 @@ def meanings(said: list[tuple], output_format: str = "text") -> str:
     for name, measure, engine in said:
         what = (
             f"{measure.canonical} — {measure.definition.description} "
-            f"(engine {engine}, checked against {measure.provider})"
+            f"(engine {engine}, checked against {measure.provider}; read as trec_eval "
+            f"{version}'s names)"
         )
         if output_format == "markdown":
             out.append(f"- `{name}`: {what}")
