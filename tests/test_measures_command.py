@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from trecbench.cli import run
 
 
@@ -31,3 +33,35 @@ def test_names_are_read_as_score_reads_them(capsys):
     assert {"rbp", "unj"} <= names
     assert run(["measures", "rbp"]) == 0
     assert "read as trec_eval 9.0.8's names" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [("offical", "official"), ("all_trc", "all_trec"), ("al_trec", "all_trec"),
+     ("qrels_j", "qrels_jg")],
+)  # fmt: skip
+def test_a_nickname_is_suggested(text, meant, capsys, tmp_path):
+    # did_you_mean offered the nicknames but checked each with parse_measure, which
+    # refuses them: no suggestion at all
+    (tmp_path / "q").write_text("1 0 d1 1\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 1 r\n")
+    assert run(["score", "-m", text, str(tmp_path / "q"), str(tmp_path / "r")]) == 1
+    assert f"(did you mean {meant}" in capsys.readouterr().err
+    assert run(["measures", meant]) == 0  # what is suggested is taken
+
+
+def test_the_nicknames_are_listed(capsys):
+    from trecbench.measures.catalog import NICKNAMES
+
+    said = _said(capsys)
+    nicknames = {r["name"]: r for r in said if r["nickname"]}
+    assert list(nicknames) == list(NICKNAMES) and len(nicknames) == 6
+    assert nicknames["official"]["measures"] == NICKNAMES["official"]
+    assert {"unj", "rbp", "rbp_resid"} <= set(nicknames["all_trec"]["measures_10"])
+    assert run(["measures"]) == 0
+    text = capsys.readouterr().out
+    assert run(["measures", "--format", "markdown"]) == 0
+    markdown = capsys.readouterr().out
+    for name in NICKNAMES:
+        assert f"\n{name}: trec_eval's nickname for " in text
+        assert f"\n| {name} | `{name}` | — | trec_eval's nickname for " in markdown

@@ -11,6 +11,7 @@ import json
 
 from ..markdown_text import markdown_cell
 from . import registry
+from .catalog import ALL_TREC, NICKNAMES
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -214,6 +215,25 @@ def rows() -> list[dict]:
     return records
 
 
+def nickname_rows() -> list[dict]:
+    """One record per trec_eval nickname (``-m official``): the measures it names, in
+    trec_eval 9.0.8 (10.0's all_trec adds ``unj``, ``rbp`` and ``rbp_resid``)."""
+    records = []
+    for name, names in NICKNAMES.items():
+        added = [n for n in ALL_TREC["10.0"] if n not in names] if name == "all_trec" else []
+        description = f"trec_eval's nickname for {' '.join(names)}"
+        if added:
+            description += f" (10.0 adds {' '.join(added)})"
+        records.append(
+            {
+                "name": name, "nickname": True, "spellings": [name], "measures": list(names),
+                "measures_10": [*ALL_TREC["10.0"]] if added else list(names),
+                "description": description, "trec_eval": ["9.0.8", "10.0"],
+            }
+        )  # fmt: skip
+    return records
+
+
 def _cell(text: str) -> str:
     """A cell of the table: a line break would end its row."""
     return markdown_cell(text.replace("\n", " "))
@@ -240,6 +260,9 @@ def markdown() -> str:
             ", ".join(r["trec_eval"]) or "—",
             r["citation"] or "—",
         ]  # fmt: skip
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    for r in nickname_rows():
+        cells = [r["name"], f"`{r['name']}`", "—", r["description"], "—", "—", "9.0.8, 10.0", "—"]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -268,8 +291,12 @@ def text() -> str:
         if r["citation"]:
             lines.append(f"  cite:       {r['citation']}")
         blocks.append("\n".join(lines))
+    for r in nickname_rows():
+        blocks.append(f"{r['name']}: {r['description']}\n  trec_eval: {', '.join(r['trec_eval'])}")
     return "\n".join(READING) + "\n\n" + "\n\n".join(blocks) + "\n"
 
 
 def as_json() -> str:
-    return json.dumps(rows(), indent=1, default=str, ensure_ascii=False) + "\n"
+    """Every family's record (``"nickname": false``), then every nickname's."""
+    records = [{**r, "nickname": False} for r in rows()] + nickname_rows()
+    return json.dumps(records, indent=1, default=str, ensure_ascii=False) + "\n"

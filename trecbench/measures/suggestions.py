@@ -70,7 +70,11 @@ def did_you_mean(text: str, parse: Callable[[str], Any]) -> str:
 def _kept(name: str, definition: Any, rest: str, parse: Callable[[str], Any]) -> str | None:
     """``name + rest`` when that is a valid measure with its numbers in their domains,
     else ``name`` alone, else ``name`` with a cutoff it takes (the one in ``rest``, or
-    :func:`cutoff_example`'s: ``HitRate@10``, ``recip_rank_cut.10``); None when none is."""
+    :func:`cutoff_example`'s: ``HitRate@10``, ``recip_rank_cut.10``); None when none is.
+    A nickname (``official``), which no parser of one name reads, is kept as itself when
+    nothing follows it (:func:`nickname_with_parameters` refuses ``official.5``)."""
+    if definition is None and name in NICKNAMES:
+        return None if rest else name
     tries = [name + rest] if rest else []
     tries.append(name)
     if definition is not None and definition.numbers is not None:
