@@ -4,6 +4,7 @@ version, its output name), with what the table says of the same family."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -65,3 +66,58 @@ def test_the_nicknames_are_listed(capsys):
     for name in NICKNAMES:
         assert f"\n{name}: trec_eval's nickname for " in text
         assert f"\n| {name} | `{name}` | — | trec_eval's nickname for " in markdown
+
+
+def _suggested(text: str, version: str | None = "9.0.8") -> list[str]:
+    from trecbench.errors import TrecbenchError
+    from trecbench.measures import parse_measure
+
+    with pytest.raises(TrecbenchError) as error:
+        parse_measure(text, version)
+    said = re.search(r"\(did you mean (.*)\?\);", str(error.value))
+    return [] if said is None else re.split(r", (?![^(]*\))", said[1])
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [("P10", "P@10"), ("P5", "P@5"), ("map100", "MAP@100"), ("ndcg10", "nDCG@10"),
+     ("nDCG10", "nDCG@10"), ("MaxOntSim5", "MaxOntSim@5"), ("Success.10", "success.10")],
+)  # fmt: skip
+def test_a_cutoff_glued_on_suggests_the_cut_form_first(text, first):
+    # P10 had no suggestion, P5 -> P, ndcg10 -> nDCG, MaxOntSim5 -> MaxOntSim@10,
+    # Success.10 -> Success (its cutoff dropped)
+    from trecbench.measures import parse_measure
+
+    suggested = _suggested(text)
+    assert suggested[0] == first, suggested
+    k = int(re.search(r"[0-9]+$", text)[0])
+    assert parse_measure(first, "9.0.8").params in (k, str(k))
+
+
+def _typos(name: str) -> list[str]:
+    """A name with a letter dropped, two swapped, one doubled, and a cutoff glued on."""
+    out = [name[:i] + name[i + 1 :] for i in range(len(name))]
+    out += [name[:i] + name[i + 1] + name[i] + name[i + 2 :] for i in range(len(name) - 1)]
+    out += [name[:i] + name[i] + name[i:] for i in range(len(name))]
+    return [*out, f"{name}10", f"{name}.5", name.lower() + "3"]
+
+
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
+def test_every_suggestion_for_generated_typos_parses():
+    from trecbench.errors import TrecbenchError
+    from trecbench.measures import parse_measures, registry
+
+    names = {
+        s
+        for d in registry.definitions()
+        for s in (d.trec_name, d.label, d.display, d.ir_measures, d.name)
+        if s
+    }
+    for version in ("9.0.8", "10.0"):
+        for name in sorted(names):
+            for typo in _typos(name):
+                try:
+                    parse_measures([typo], version)
+                except TrecbenchError:  # a refusal: its suggestions are checked
+                    for suggestion in _suggested(typo, version) if " " not in typo else []:
+                        assert parse_measures([suggestion], version), (typo, suggestion)

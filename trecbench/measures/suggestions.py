@@ -24,6 +24,8 @@ LIST_HINT = "; `trecbench measures` lists them all"
 MOST_SHOWN = 4  # names suggested at most
 # a label whose number is a cutoff of a family that takes none under this name: ndcg_10
 _CUTOFF_LABEL = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_]*?)_(?P<k>[0-9]+)")
+# a name with its cutoff glued on (P10, ndcg10) or after a dot its label lacks (Success.10)
+_GLUED = re.compile(r"(?P<name>[A-Za-z][A-Za-z_]*?)(?P<dot>\.?)(?P<k>[0-9]+)")
 
 
 class CutoffListError(UsageError):
@@ -62,7 +64,8 @@ def did_you_mean(text: str, parse: Callable[[str], Any]) -> str:
 
     close = difflib.get_close_matches(name.lower(), list(spellings), n=MOST_SHOWN, cutoff=0.6)
     kept = (_kept(*spellings[c], rest, parse) for c in close)
-    shown = [s for s in dict.fromkeys([*_cut_forms(text, parse), *kept]) if s and s != text]
+    first = [*_cut_forms(text, parse), *_glued_forms(text, parse)]
+    shown = [s for s in dict.fromkeys([*first, *kept]) if s and s != text]
     shown = shown[:MOST_SHOWN]
     return f" (did you mean {', '.join(shown)}?){LIST_HINT}" if shown else LIST_HINT
 
@@ -123,6 +126,32 @@ def _cut_forms(text: str, parse: Callable[[str], Any]) -> list[str]:
         shown = [f for f in dict.fromkeys(forms) if f and _valid(f, parse) == measure]
         return shown[:2]  # a label and a display name
     return []
+
+
+def _glued_forms(text: str, parse: Callable[[str], Any]) -> list[str]:
+    """The cut family ``text`` names when it is a name of a family that takes a cutoff (in
+    any case) and a cutoff glued on (``P10``: ``P@10``, ``P.10``; ``ndcg10``: ``nDCG@10``,
+    ``ndcg_cut.10``) or after a dot (``Success.10``: ``success.10``, ``Success@10``, the
+    label first, as the dot asks); none otherwise. Each reads back as that measure."""
+    match = _GLUED.fullmatch(text)
+    if match is None:
+        return []
+    given, k = match["name"], match["k"]
+    labels = [  # trec_eval's labels are case-sensitive: Success.10 is none, success.10 is
+        f"{s}.{k}"
+        for d in registry.definitions()
+        for s in (d.trec_name, d.label)
+        if s and d.numbers is not None and s.lower() == given.lower() and _valid(f"{s}.{k}", parse)
+    ]
+    measure = _valid(f"{given}@{k}", parse)
+    forms = []
+    if measure is not None and measure.params is not None:
+        definition, k = measure.definition, measure.params
+        label = definition.trec_name or definition.label
+        name = definition.display or definition.ir_measures or definition.name
+        forms = [f"{name}@{k}", f"{label}.{k}" if label else None]
+        forms = [f for f in forms if f and _valid(f, parse) == measure]
+    return list(dict.fromkeys([*labels, *forms] if match["dot"] else [*forms, *labels]))
 
 
 def _valid(spelling: str, parse: Callable[[str], Any]) -> Any:
