@@ -121,3 +121,28 @@ def test_every_suggestion_for_generated_typos_parses():
                 except TrecbenchError:  # a refusal: its suggestions are checked
                     for suggestion in _suggested(typo, version) if " " not in typo else []:
                         assert parse_measures([suggestion], version), (typo, suggestion)
+
+
+@pytest.mark.parametrize(
+    "text", ["RBP", "HitRate@10", "MRR@10", "Recall_all@5", "Q", "relstring.5", "P@5", "ERR@10"]
+)
+def test_a_name_and_the_table_say_the_same_checked_against(text, capsys):
+    # measures RBP said "checked against local" where the table said cwl_eval's
+    [said] = _said(capsys, text)
+    rows = {r["name"]: r for r in _said(capsys)}
+    from trecbench.measures import parse_measure
+
+    family = parse_measure(text, "9.0.8").family
+    assert said["checked_against"] == rows[family]["source"]
+    assert said["checked_against"] not in ("local", "pytrec_eval")
+
+
+def test_a_family_lists_no_spelling_that_reads_as_another():
+    # HitRate listed success.k, which is trec_eval's success family
+    from trecbench.measures import listing, parse_measure, registry
+
+    for definition in registry.definitions():
+        for spelling in listing.spellings(definition):
+            if spelling.endswith(".k") and "(" not in spelling:
+                measure = parse_measure(spelling.replace(".k", ".10"))
+                assert measure.family == definition.name, spelling

@@ -29,17 +29,6 @@ _TREC_SYNTAX = {
     FLOAT_PARAMS: ".params",
     PAIRS: ".g=gain,...",
 }
-_SOURCES = {
-    "pytrec_eval": "trec_eval 9.0.8",
-    "local": "trecbench (formula in its notes)",
-    "trecbench": "the evaluation itself",
-    "gdeval": "gdeval (ir_measures' provider)",
-    "judged": "ir_measures' judged provider",
-    "cwl_eval": "cwl_eval (ir_measures' provider)",
-    "pyndeval": "ndeval via pyndeval (ir_measures' provider)",
-    "compat": "ir_measures' compat provider",
-    "accuracy": "ir_measures' accuracy provider",
-}
 
 
 # what every family's spellings take besides those listed (measures/names.py reads them):
@@ -65,8 +54,8 @@ def spellings(definition: registry.Definition) -> list[str]:
     names = []
     if definition.trec_name is not None:
         names.append(definition.trec_name + _TREC_SYNTAX.get(definition.trec_params, ""))
-    elif definition.label is not None:
-        names.append(f"{definition.label}.k")
+    elif definition.label is not None and definition.label not in registry.index().trec:
+        names.append(f"{definition.label}.k")  # success.k is trec_eval's success, not HitRate
     at = _at(definition)
     when = "".join(
         f"({key}=…)" if value is ... else f"({key}={value!r})"
@@ -126,7 +115,8 @@ def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0
             {
                 "name": name, "canonical": measure.canonical,
                 "description": measure.definition.description, "engine": engine,
-                "checked_against": measure.provider, "compat": version,
+                "checked_against": registry.checked_against(measure.definition, measure.provider),
+                "compat": version,
                 "parameters": [line.strip() for line in parameter_lines(measure)],
             }
             for name, measure, engine in said
@@ -136,7 +126,8 @@ def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0
     for name, measure, engine in said:
         what = (
             f"{measure.canonical} — {measure.definition.description} "
-            f"(engine {engine}, checked against {measure.provider}; read as trec_eval "
+            f"(engine {engine}, checked against "
+            f"{registry.checked_against(measure.definition, measure.provider)}; read as trec_eval "
             f"{version}'s names)"
         )
         if output_format == "markdown":
@@ -206,7 +197,7 @@ def rows() -> list[dict]:
                 "summary": d.summary,
                 "better": d.better,
                 "engines": ["evaluate"] if d.source == META else registry.engines_for(d),
-                "source": d.checked or _SOURCES.get(d.source, d.source),
+                "source": registry.checked_against(d),
                 "trec_eval": list(d.trec_eval),
                 "diversity": d.diversity,
                 "citation": d.citation,

@@ -431,3 +431,26 @@ def engine(name: str) -> Engine | None:
 def engines_for(definition: Definition) -> list[str]:
     """Names of the engines registered for a family."""
     return [e.name for e in _ENGINES.values() if definition.name in e.families]
+
+
+SOURCES = {
+    "pytrec_eval": "trec_eval 9.0.8",
+    "local": "trecbench (formula in its notes)",
+    "trecbench": "the evaluation itself",
+    "gdeval": "gdeval (ir_measures' provider)",
+    "judged": "ir_measures' judged provider",
+    "cwl_eval": "cwl_eval (ir_measures' provider)",
+    "pyndeval": "ndeval via pyndeval (ir_measures' provider)",
+    "compat": "ir_measures' compat provider",
+    "accuracy": "ir_measures' accuracy provider",
+}
+
+
+def checked_against(definition: Definition, source: str | None = None) -> str:
+    """What ``definition``'s numbers are checked against, in words: its ``checked`` text,
+    else its reference's (:data:`SOURCES`). ``source``: a variant's reference (a parameter
+    whose values another provider computes), said in its place when it differs. The one
+    fact the table and ``trecbench measures NAME`` both say."""
+    if source is None or source == definition.source:
+        return definition.checked or SOURCES.get(definition.source, definition.source)
+    return SOURCES.get(source, source)
