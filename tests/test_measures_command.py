@@ -146,3 +146,25 @@ def test_a_family_lists_no_spelling_that_reads_as_another():
             if spelling.endswith(".k") and "(" not in spelling:
                 measure = parse_measure(spelling.replace(".k", ".10"))
                 assert measure.family == definition.name, spelling
+
+
+@pytest.mark.parametrize(
+    "text", ["RR@10", "hit@10", "MaxOntSim@5", "Judged@10", "P", "iprec_at_recall", "map"]
+)
+def test_a_name_says_what_score_prints_it_as(text, capsys, tmp_path):
+    # measures RR@10 never said score prints recip_rank_cut_10, nor P its 9 cutoffs
+    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n")
+    assert run(["score", "-m", text, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
+    printed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    [said] = _said(capsys, text)
+    assert said["prints_as"] == printed
+    assert run(["measures", text]) == 0
+    assert f"  prints as {', '.join(printed)} (score's trec format)\n" in capsys.readouterr().out
+
+
+def test_a_family_says_its_default_cutoffs(capsys):
+    # measures P said "cutoff;" with no value though score -m P prints 9 cutoffs
+    assert run(["measures", "P"]) == 0
+    said = capsys.readouterr().out
+    assert "  cutoff = 5, 10, 15, 20, 30, 100, 200, 500, 1000 (trec_eval's defaults); " in said

@@ -102,6 +102,17 @@ def _numbers_record(domain: registry.Domain) -> dict:
     return {"what": domain.what, **_domain(domain)}
 
 
+def printed_names(measure) -> list[str]:
+    """The names ``score`` prints a measure's values under (trec_eval's format: ``RR@10``
+    is ``recip_rank_cut_10``, ``P`` its default cutoffs' ``P_5`` ... ``P_1000``)."""
+    from .labels import level_key, value_names
+
+    names = value_names(measure)
+    if names is None:  # a float cutoff family without levels: trec_eval's defaults
+        return [level_key(measure.family, v) for v in measure.definition.trec_defaults]
+    return [label for label, _ in names]
+
+
 def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0.8") -> str:
     """What ``trecbench measures NAMES`` prints: per ``(name, measure, engine)`` what the
     name means, as text (a line and its :func:`parameter_lines`), Markdown (a list) or
@@ -116,7 +127,7 @@ def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0
                 "name": name, "canonical": measure.canonical,
                 "description": measure.definition.description, "engine": engine,
                 "checked_against": registry.checked_against(measure.definition, measure.provider),
-                "compat": version,
+                "compat": version, "prints_as": printed_names(measure),
                 "parameters": [line.strip() for line in parameter_lines(measure)],
             }
             for name, measure, engine in said
@@ -130,11 +141,13 @@ def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0
             f"{registry.checked_against(measure.definition, measure.provider)}; read as trec_eval "
             f"{version}'s names)"
         )
+        printed = f"  prints as {', '.join(printed_names(measure))} (score's trec format)"
         if output_format == "markdown":
             out.append(f"- `{name}`: {what}")
+            out.append(f"  - {printed.strip()}")
             out += [f"  - {line.strip()}" for line in parameter_lines(measure)]
         else:
-            out += [f"{name}: {what}", *parameter_lines(measure)]
+            out += [f"{name}: {what}", printed, *parameter_lines(measure)]
     return "\n".join(out) + "\n"
 
 
@@ -162,8 +175,15 @@ def parameter_lines(measure) -> list[str]:
     domain = definition.numbers
     if domain is not None and definition.param(_bare(domain.what)) is None:
         value = f" = {', '.join(numbers)}" if numbers else ""
+        if not numbers and measure.params is None and definition.trec_defaults:
+            defaults = ", ".join(_number(v) for v in definition.trec_defaults)
+            value = f" = {defaults} (trec_eval's defaults)"
         lines.append(f"  {_bare(domain.what)}{value}; {domain}: {domain.reason}")
     return lines
+
+
+def _number(value) -> str:
+    return str(int(value)) if isinstance(value, int) else f"{value:g}"
 
 
 def _shown(value) -> str:
