@@ -163,7 +163,7 @@ def test_several_measures_in_one_value():
         ("bpref@10", "bpref takes no cutoff"),
         ("P(foo=1)@5", "P has no parameter 'foo' (parameters: rel, judged_only, denominator)"),
         # the name asked, then the family it reads as: it said "MRR has no parameter"
-        ("RR(judged_only=True)@10", "RR@k (MRR) has no parameter 'judged_only' (parameters: rel)"),
+        ("RR(foo=1)@10", "RR@k (MRR) has no parameter 'foo' (parameters: rel, judged_only)"),
         ("nDCG(dcg='exp')@5", "dcg must be one of 'log2', 'exp-log2'"),
         ("P(rel=0)@5", "rel must be in [1, 2147483647] (the smallest grade counted relevant"),
         ("P(rel='2')@5", "rel must be int"),

@@ -168,3 +168,33 @@ def test_a_family_says_its_default_cutoffs(capsys):
     assert run(["measures", "P"]) == 0
     said = capsys.readouterr().out
     assert "  cutoff = 5, 10, 15, 20, 30, 100, 200, 500, 1000 (trec_eval's defaults); " in said
+
+
+_QRELS = "1 0 a 0\n1 0 b 1\n1 0 c 0\n2 0 e 1\n"
+_RUN = "1 Q0 x 1 9 r\n1 Q0 a 2 8 r\n1 Q0 y 3 7 r\n1 Q0 b 4 6 r\n1 Q0 c 5 5 r\n"
+_RUN += "2 Q0 z 1 9 r\n2 Q0 w 2 8 r\n2 Q0 e 3 7 r\n"
+# by hand: the judged documents in order are a b c (b relevant, rank 2) and e (rank 1)
+_RR_JUDGED = {1: {"1": 0.0, "2": 1.0}, 2: {"1": 0.5, "2": 1.0}, 3: {"1": 0.5, "2": 1.0}}
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("name", ["RR", "MRR"])
+def test_rr_at_k_takes_judged_only_as_rr_does(name, k, tmp_path, capsys):
+    # RR(judged_only=True)@10 was refused "has no parameter 'judged_only'" though
+    # RR(judged_only=True) and ir_measures' RR(judged_only=True)@k compute
+    (tmp_path / "q").write_text(_QRELS)
+    (tmp_path / "r").write_text(_RUN)
+    text = f"{name}(judged_only=True)@{k}"
+    argv = ["score", "-q", "--format", "csv", "-m", text, str(tmp_path / "q"), str(tmp_path / "r")]
+    assert run(argv) == 0
+    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    got = {qid: float(value) for _, qid, _, _, value in rows if qid != "all"}
+    assert got == _RR_JUDGED[k]
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels = list(ir_measures.read_trec_qrels(str(tmp_path / "q")))
+    run_ = list(ir_measures.read_trec_run(str(tmp_path / "r")))
+    provider = ir_measures.providers.registry["pytrec_eval"]
+    measure = ir_measures.parse_measure(f"RR(judged_only=True)@{k}")
+    theirs = {m.query_id: m.value for m in provider.iter_calc([measure], qrels, run_)}
+    if k >= 2:  # pytrec_eval's recip_rank ignores the cutoff: it agrees where k reaches b
+        assert theirs == _RR_JUDGED[k]

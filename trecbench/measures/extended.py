@@ -64,7 +64,7 @@ _local(
     ir_measures="RR",
     # recip_rank@10, as map@10 is map_cut's and ndcg@10 ndcg_cut's (recip_rank is RR)
     aliases=("recip_rank",),
-    ir_measures_unset=(("judged_only", False),),
+    params=(REL, JUDGED_ONLY),  # as RR (recip_rank) and ir_measures' RR(judged_only=True)@k
     notes="trec_eval's recip_rank on the run cut at k (-M k); under -J, like P@k and "
     "nDCG@k, the judged documents cut at k (trec_eval's -M k -J cuts first: docs/"
     "trec-eval.md); ir_measures' RR@k comes from the msmarco provider, which breaks ties "
