@@ -429,7 +429,7 @@ def test_measures_names_says_each_name_in_the_format_asked(tmp_path, monkeypatch
     from trecbench.cli import cli
 
     refused = CliRunner().invoke(cli, ["measures", "utility.1,-1,0"])  # as score stops
-    assert refused.exception.exit_code == 4  # main() exits with it
+    assert refused.exception.exit_code == 1  # main() exits with it: a name, nothing scored
     assert "utility needs 4 coefficients" in str(refused.exception)
     markdown = _cli(["measures", "--format", "markdown", "P@5"], tmp_path, monkeypatch)
     assert markdown.startswith("- `P@5`: P.5 — relevant documents in the top k")

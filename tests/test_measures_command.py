@@ -198,3 +198,34 @@ def test_rr_at_k_takes_judged_only_as_rr_does(name, k, tmp_path, capsys):
     theirs = {m.query_id: m.value for m in provider.iter_calc([measure], qrels, run_)}
     if k >= 2:  # pytrec_eval's recip_rank ignores the cutoff: it agrees where k reaches b
         assert theirs == _RR_JUDGED[k]
+
+
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
+def test_small_things_said_of_a_name(capsys, tmp_path):
+    # measures utility.inf exited 4 (a scoring code) where it describes a name
+    assert run(["measures", "utility.inf"]) == 1
+    assert "utility needs 4 coefficients" in capsys.readouterr().err
+    # score -m recip_rank_cut_0 quoted 'recip_rank_cut.0', not what was typed
+    (tmp_path / "q").write_text(_QRELS)
+    (tmp_path / "r").write_text(_RUN)
+    assert run(["score", "-m", "recip_rank_cut_0", str(tmp_path / "q"), str(tmp_path / "r")]) == 1
+    assert capsys.readouterr().err.startswith("trecbench: illegal measure 'recip_rank_cut_0': ")
+    # relstring.0's cutoff was 0.0, Rprec_mult.0's name Rprec_mult.0.0
+    assert run(["measures", "relstring.0", "Rprec_mult.0"]) == 0
+    said = capsys.readouterr().out
+    assert "  cutoff = 0; " in said and "Rprec_mult.0: Rprec_mult.0 — " in said
+    # an unclosed parenthesis was "rel must be a literal value"
+    assert run(["measures", "P(rel=2"]) == 1
+    assert (
+        capsys.readouterr().err
+        == "trecbench: illegal measure 'P(rel=2': the parenthesis is not closed\n"
+    )
+    assert run(["measures", "P(rel=2x)"]) == 1
+    assert "rel must be a literal value" in capsys.readouterr().err
+
+
+def test_set_f_says_beta_once(capsys):
+    # its row read "`beta=1.0 (> 0)`, beta > 0"
+    assert run(["measures", "--format", "markdown"]) == 0
+    [row] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| set_F ")]
+    assert row.split(" | ")[2].count("beta") == 1

@@ -39,6 +39,7 @@ def measures(names, fmt, compat):
       trecbench measures --compat 10.0 rbp unj.10
     """
     from .. import engines  # noqa: F401  (engines register what they compute)
+    from ..errors import UsageError
     from ..measures import listing, parse_measures
 
     if names:  # each name on its own: two names of one measure are each said
@@ -51,8 +52,8 @@ def measures(names, fmt, compat):
         ]
         for _, measure, _ in said:  # what score stops at on its first topic is no meaning
             error = uncalculable(measure.definition, measure.params)
-            if error is not None:
-                raise error
+            if error is not None:  # a name described, nothing scored: a usage error
+                raise UsageError(str(error))
         click.echo(listing.meanings(said, fmt, compat), nl=False)
         return
     render = {"text": listing.text, "markdown": listing.markdown, "json": listing.as_json}[fmt]

@@ -112,6 +112,8 @@ def _keywords(tokens: _Tokens) -> dict[str, Any]:
         if not tokens.take(","):
             if tokens.take(")"):
                 break
+            if tokens.next()[0] == "end":  # P(rel=2: its value read, nothing after it
+                raise ExpressionError("the parenthesis is not closed")
             raise ExpressionError(f"{key} must be a literal value")
     return params
 

@@ -83,9 +83,16 @@ def _numbers_text(definition: registry.Definition) -> str:
     return "" if numbers is None else f"{_bare(numbers.what)} {numbers}"
 
 
+def _numbers_apart(definition: registry.Definition) -> bool:
+    """Whether a family's trec_eval numbers are no keyword parameter (set_F's is beta,
+    said with the parameters)."""
+    numbers = definition.numbers
+    return numbers is not None and definition.param(_bare(numbers.what)) is None
+
+
 def _parameters_cell(definition: registry.Definition) -> str:
     parts = [f"`{_param_text(param)}`" for param in definition.params]
-    if definition.numbers is not None:
+    if _numbers_apart(definition):
         parts.append(_numbers_text(definition))
     return ", ".join(parts) or "—"
 
@@ -100,6 +107,15 @@ def _domain(domain: registry.Domain) -> dict:
 
 def _numbers_record(domain: registry.Domain) -> dict:
     return {"what": domain.what, **_domain(domain)}
+
+
+def _name(measure) -> str:
+    """A measure's canonical name, a trec_eval float list without Python's ``.0``
+    (``Rprec_mult.0``, not ``Rprec_mult.0.0``)."""
+    if measure.definition.trec_params == FLOAT_CUTOFFS and measure.params and not measure.options:
+        values = (_number(float(v)) for v in str(measure.params).split(","))
+        return f"{measure.family}.{','.join(values)}"
+    return measure.canonical
 
 
 def printed_names(measure) -> list[str]:
@@ -136,7 +152,7 @@ def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0
     out = []
     for name, measure, engine in said:
         what = (
-            f"{measure.canonical} — {measure.definition.description} "
+            f"{_name(measure)} — {measure.definition.description} "
             f"(engine {engine}, checked against "
             f"{registry.checked_against(measure.definition, measure.provider)}; read as trec_eval "
             f"{version}'s names)"
@@ -161,7 +177,7 @@ def parameter_lines(measure) -> list[str]:
         if definition.param(key) is not None:  # rbp.p=0.8, set_F.0.5 (beta)
             given[key] = value
         else:
-            numbers.append(str(value) if name is None else f"{name}={value}")
+            numbers.append(_number(value) if name is None else f"{name}={_number(value)}")
     lines = []
     for param in definition.params:
         shown = _shown(given.get(param.name, param.default))
@@ -173,7 +189,7 @@ def parameter_lines(measure) -> list[str]:
             shown += f"; {param.domain}: {param.domain.reason}"
         lines.append(f"  {param.name} = {shown}")
     domain = definition.numbers
-    if domain is not None and definition.param(_bare(domain.what)) is None:
+    if _numbers_apart(definition):
         value = f" = {', '.join(numbers)}" if numbers else ""
         if not numbers and measure.params is None and definition.trec_defaults:
             defaults = ", ".join(_number(v) for v in definition.trec_defaults)
@@ -183,7 +199,10 @@ def parameter_lines(measure) -> list[str]:
 
 
 def _number(value) -> str:
-    return str(int(value)) if isinstance(value, int) else f"{value:g}"
+    """A number as written (relstring.0's cutoff is 0, not 0.0)."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
 def _shown(value) -> str:
@@ -291,7 +310,7 @@ def text() -> str:
         ]
         if params:
             lines.append(f"  parameters: {params}")
-        if r["numbers"]:
+        if _numbers_apart(registry.get(r["name"])):
             lines.append(f"  numbers:    {_numbers_text(registry.get(r['name']))}")
         if r["notes"]:
             lines.append(f"  notes:      {r['notes']}")

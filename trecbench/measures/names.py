@@ -234,6 +234,8 @@ def _parse_label(text: str, version: str | None = None) -> Measure | None:
             measure = _parse_trec(f"{prefix}.{params}")
         except MeasureParameterError:  # ndcg_10: no parameter list of ndcg, so no label
             continue
+        except UsageError as error:  # recip_rank_cut_0: quoted as typed, not as read
+            raise type(error)(str(error).replace(f"'{prefix}.{params}'", f"'{text}'")) from None
         # pytrec_eval's spelling, not trec_eval's -m syntax (which refuses P_5): -m's
         # "first parameter list wins" is not for it, P_5 and P_10 are both computed
         return None if measure is None else replace(measure, requested=text, labelled=True)
