@@ -9,6 +9,7 @@ from functools import partial
 from ..errors import InputError
 from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
+from ..resource_bounds import whole_from
 from .checker import Checker
 from .cross_checks import file_name
 from .docids import DocidList, Docids, docid_list
@@ -26,6 +27,18 @@ ReadProgress = Callable[[str, int, "int | None"], None]
 # "routing" (rows read) then "checking" (groups checked): :data:`.split_topics.Told`
 RecheckProgress = Callable[[str, str, int, int], None]
 Topics = str | os.PathLike | Iterable[str]
+
+
+def _check_keywords(**given: object) -> None:
+    """Refuse, as a :class:`~trecbench.errors.UsageError` naming the keyword, a setting
+    that ``trecbench validate`` refuses by the same bounds: ``chunk_bytes=0`` read nothing
+    and reported a valid file empty (R26)."""
+    for name, value in given.items():
+        whole_from(name, value, *_BOUNDS[name])
+
+
+# the least (and most) of each whole-number keyword
+_BOUNDS = {"chunk_bytes": (1,)}
 
 
 def _run_checker(
@@ -197,6 +210,7 @@ def validate_run(
     sorted into groups; "checking", the groups checked). ``memory``: the budget in MiB
     (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
     """
+    _check_keywords(chunk_bytes=chunk_bytes)
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
         if checked.qrels_info is None:
@@ -266,6 +280,7 @@ def validate_qrels(
     not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
     run check X4 (unjudged documents in the top 10) needs.
     """
+    _check_keywords(chunk_bytes=chunk_bytes)
     tokens = _memory_tokens(path, "qrels")
     origin = path_of(path) if tokens is None else tokens.path
     report = Collector(origin, profile, limit)
