@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from trecbench.errors import UsageError
-from trecbench.validation import validate_qrels, validate_run
+from trecbench.validation import validate_files, validate_qrels, validate_run
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN, QRELS = ROOT / "runs" / "tfidf-char.run", ROOT / "qrels" / "hpo-demo.qrels"
@@ -35,3 +35,50 @@ def test_a_small_chunk_still_reads_every_line():
     lines = RUN.read_bytes().count(b"\n")  # counted apart from the validator: 2,800
     result = validate_run(RUN, chunk_bytes=4096)
     assert result.counts["lines"] == lines == 2800
+
+
+# each refused as `trecbench validate`'s option refuses it (--profile, --docid-regex,
+# --max-depth, --min-depth, --memory, -l); limit has no option: from 0
+BAD_RUN_KEYWORDS = [
+    ("profile", "nope"),
+    ("profile", ["strict"]),
+    ("docid_regex", "("),
+    ("docid_regex", ""),
+    ("docid_regex", 5),
+    ("max_depth", -1),
+    ("max_depth", 0),
+    ("max_depth", 2.5),
+    ("max_depth", 2**63),
+    ("min_depth", -5),
+    ("min_depth", 0),
+    ("limit", -1),
+    ("memory", 0),
+]
+
+
+@pytest.mark.parametrize("keyword, value", BAD_RUN_KEYWORDS)
+def test_validate_run_refuses_what_the_command_line_refuses(keyword, value):
+    """``max_depth=-1`` turned R8 off; ``profile='nope'`` raised a bare ValueError."""
+    refused(lambda **kw: validate_run(RUN, **kw), keyword, **{keyword: value})
+
+
+@pytest.mark.parametrize("keyword, value", [*BAD_RUN_KEYWORDS[:2], ("limit", -1), ("memory", 0)])
+def test_validate_qrels_refuses_what_the_command_line_refuses(keyword, value):
+    refused(lambda **kw: validate_qrels(QRELS, **kw), keyword, **{keyword: value})
+
+
+@pytest.mark.parametrize("level", [0, -1, 1.5])
+def test_relevance_level_below_one_is_refused(level):
+    """``relevance_level=0`` was taken, where ``validate -l 0`` is refused."""
+    refused(lambda **kw: validate_qrels(QRELS, **kw), "relevance_level", relevance_level=level)
+    refused(
+        lambda **kw: validate_files([RUN], qrels=QRELS, **kw),
+        "relevance_level",
+        relevance_level=level,
+    )
+
+
+def test_the_settings_that_mean_not_set_are_still_taken():
+    result = validate_run(RUN, max_depth=None, min_depth=None, memory=None, limit=0)
+    assert result.counts["lines"] == 2800
+    assert validate_run(RUN, max_depth=1).counts["rules"].get("R8")  # 100 lines a topic

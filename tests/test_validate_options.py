@@ -9,7 +9,7 @@ import gzip
 import pytest
 
 from trecbench.cli import run
-from trecbench.errors import InputError
+from trecbench.errors import InputError, UsageError
 from trecbench.validation import read_topics, validate_files, validate_qrels, validate_run
 
 
@@ -168,9 +168,9 @@ def test_a_docid_regex_that_is_no_pattern_alone_is_refused_quoting_it(
     assert code == 1 and not out
     assert err.startswith(f"trecbench: validate: Invalid value for --docid-regex: {message} ")
     assert len(err.splitlines()) == 1
-    with pytest.raises(ValueError) as raised:  # the Python API refuses it alike
+    with pytest.raises(UsageError) as raised:  # the Python API refuses it alike, naming it
         validate_run(path, docid_regex=pattern)
-    assert str(raised.value) == message
+    assert str(raised.value) == f"docid_regex: {message}"
 
 
 # --topics: the ids of the files users bring (BEIR, ir_datasets, TSV with a header)

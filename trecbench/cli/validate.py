@@ -252,15 +252,10 @@ def _print_fixed(run, out, fixed: dict, summary: str) -> None:
 
 
 def _check_regex(v, docid_regex: str | None) -> None:
-    """Refuse a ``--docid-regex`` that the validator (``v``) cannot use, as a usage error,
-    and an empty one: it would match only an empty docno, which no run holds (R1), so
-    every line would fail R6; an unset shell variable (``--docid-regex "$PATTERN"``)
-    gives it, never a pattern meant."""
+    """Refuse a ``--docid-regex`` that the validator (``v``) refuses (an empty one, or one
+    it cannot use), as a usage error."""
     if docid_regex is None:
         return
-    if not docid_regex:
-        message = "an empty pattern matches no docno (none is empty); give the pattern"
-        raise click.BadParameter(message, param_hint="--docid-regex")
     try:
         v.check_regex(docid_regex)
     except ValueError as error:

@@ -6,17 +6,17 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
-from ..resource_bounds import whole_from
+from ..resource_bounds import LEAST_DEPTH, LEAST_MEMORY_MIB, MOST_DEPTH, whole_from
 from .checker import Checker
 from .cross_checks import file_name
 from .docids import DocidList, Docids, docid_list
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
 from .qrels import QrelsChecker
 from .reader import CHUNK_BYTES, read_topics, stream
-from .rules import PROFILE_DEPTH, Default, resolve_depth
+from .rules import PROFILE_DEPTH, PROFILES, Default, resolve_depth
 from .runs import RunChecker, full_match_pattern
 
 Progress = Callable[[str, int], None]
@@ -31,14 +31,42 @@ Topics = str | os.PathLike | Iterable[str]
 
 def _check_keywords(**given: object) -> None:
     """Refuse, as a :class:`~trecbench.errors.UsageError` naming the keyword, a setting
-    that ``trecbench validate`` refuses by the same bounds: ``chunk_bytes=0`` read nothing
-    and reported a valid file empty (R26)."""
+    that ``trecbench validate``'s option refuses, by the same bounds: ``chunk_bytes=0``
+    read nothing and reported a valid file empty (R26), ``max_depth=-1`` turned R8 off,
+    ``relevance_level=0`` was taken, and ``profile='nope'`` or ``docid_regex='('`` raised
+    a bare ValueError. None is taken where it means "not set"."""
     for name, value in given.items():
-        whole_from(name, value, *_BOUNDS[name])
+        if name == "profile":
+            if not (isinstance(value, str) and value in PROFILES):
+                raise UsageError(f"profile must be one of {', '.join(PROFILES)}, not {value!r}")
+        elif name == "docid_regex":
+            _check_docid_regex(value)
+        elif not (value is None and name in _UNSET) and value is not PROFILE_DEPTH:
+            whole_from(name, value, *_BOUNDS[name])
 
 
-# the least (and most) of each whole-number keyword
-_BOUNDS = {"chunk_bytes": (1,)}
+# the least (and most) of each whole-number keyword: the command line's (--max-depth,
+# --min-depth, -l, --memory); limit (no option) from 0, findings counted but none kept
+_BOUNDS = {
+    "chunk_bytes": (1,),
+    "max_depth": (LEAST_DEPTH, MOST_DEPTH),
+    "min_depth": (1,),
+    "relevance_level": (1,),
+    "memory": (LEAST_MEMORY_MIB,),
+    "limit": (0,),
+}
+_UNSET = {"max_depth", "min_depth", "memory"}  # None: no limit, no least, the default
+
+
+def _check_docid_regex(pattern: object) -> None:
+    if pattern is None:
+        return
+    if not isinstance(pattern, str):
+        raise UsageError(f"docid_regex must be a str, not {pattern!r}")
+    try:
+        check_regex(pattern)
+    except ValueError as error:
+        raise UsageError(f"docid_regex: {error}") from None
 
 
 def _run_checker(
@@ -94,6 +122,14 @@ class TokenChecker:
         relevance_level: int = 1,
         docids: Docids | DocidList | None = None,
     ):
+        _check_keywords(
+            profile=profile,
+            max_depth=max_depth,
+            min_depth=min_depth,
+            docid_regex=docid_regex,
+            limit=limit,
+            relevance_level=relevance_level,
+        )
         self.report = Collector(path, profile, limit)
         self.checker: Checker
         if kind == "qrels":
@@ -210,7 +246,15 @@ def validate_run(
     sorted into groups; "checking", the groups checked). ``memory``: the budget in MiB
     (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
     """
-    _check_keywords(chunk_bytes=chunk_bytes)
+    _check_keywords(
+        profile=profile,
+        max_depth=max_depth,
+        min_depth=min_depth,
+        docid_regex=docid_regex,
+        limit=limit,
+        chunk_bytes=chunk_bytes,
+        memory=memory,
+    )
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
         if checked.qrels_info is None:
@@ -280,7 +324,13 @@ def validate_qrels(
     not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
     run check X4 (unjudged documents in the top 10) needs.
     """
-    _check_keywords(chunk_bytes=chunk_bytes)
+    _check_keywords(
+        profile=profile,
+        relevance_level=relevance_level,
+        limit=limit,
+        chunk_bytes=chunk_bytes,
+        memory=memory,
+    )
     tokens = _memory_tokens(path, "qrels")
     origin = path_of(path) if tokens is None else tokens.path
     report = Collector(origin, profile, limit)
@@ -316,6 +366,14 @@ def validate_files(
     ``memory``, ``progress``, ``read_progress``, ``recheck_progress``: see
     :func:`validate_run`.
     """
+    _check_keywords(  # all before the qrels are read
+        profile=profile,
+        max_depth=max_depth,
+        min_depth=min_depth,
+        docid_regex=docid_regex,
+        relevance_level=relevance_level,
+        memory=memory,
+    )
     results = []
     told = {"progress": progress, "read_progress": read_progress, "memory": memory}
     info = None
@@ -355,5 +413,10 @@ def validate_files(
 
 def check_regex(pattern: str) -> None:
     """Raise ValueError, quoting ``pattern``, if it is not a valid (RE2) regular
-    expression on its own (as ``docid_regex`` is matched: in full)."""
+    expression on its own (as ``docid_regex`` is matched: in full), or if it is empty: it
+    would match only an empty docno, which no run holds (R1), so every line would fail
+    R6; an unset shell variable (``--docid-regex "$PATTERN"``) gives it, never a pattern
+    meant."""
+    if not pattern:
+        raise ValueError("an empty pattern matches no docno (none is empty); give the pattern")
     full_match_pattern(pattern)
