@@ -82,3 +82,35 @@ def test_the_settings_that_mean_not_set_are_still_taken():
     result = validate_run(RUN, max_depth=None, min_depth=None, memory=None, limit=0)
     assert result.counts["lines"] == 2800
     assert validate_run(RUN, max_depth=1).counts["rules"].get("R8")  # 100 lines a topic
+
+
+RUNS = [ROOT / "runs" / "tfidf-word.run", ROOT / "runs" / "tfidf-char.run"]
+
+
+@pytest.mark.parametrize("method", ["combsum", "isr", "wsum", "combmnz"])
+def test_fuse_refuses_k_for_a_method_without_one(method):
+    """``fuse(runs, 'combsum', k=30)`` ignored k, where ``fuse --k`` is refused."""
+    from trecbench import fuse
+
+    message = refused(lambda **kw: fuse(RUNS, method, **kw), "k", k=30)
+    assert message.startswith("k: ") and "has no k (it is RRF's constant)" in message
+
+
+def test_fuse_still_takes_rrf_k_and_no_k_elsewhere():
+    from trecbench import fuse
+
+    default, given = fuse(RUNS, "rrf"), fuse(RUNS, "rrf", k=60)
+    assert default.equals(given)
+    assert len(fuse(RUNS, "combsum")) == len(fuse(RUNS, "combsum", k=None))
+
+
+@pytest.mark.parametrize(
+    "method, keyword, value",
+    [("combsum", "k_grid", (5, 7)), ("wmnz", "k_grid", [5]), ("rrf", "step", 0.3)],
+)
+def test_optimize_fusion_refuses_the_grid_of_a_parameter_not_tuned(method, keyword, value):
+    """``k_grid`` with combsum, ``step`` with rrf were taken and recorded as if searched."""
+    from trecbench.runstudy.fusion_tuning import optimize_fusion
+
+    call = lambda **kw: optimize_fusion(RUNS, QRELS, "P@10", method, **kw)  # noqa: E731
+    refused(call, keyword, **{keyword: value})

@@ -240,12 +240,13 @@ def check_depth(depth) -> None:
 def checked_settings(
     method: str, norm: str | None, k, weights, n_runs: int, depth, tag
 ) -> tuple[str, str, float, np.ndarray]:
-    """``(method, norm, k, weight per run)`` of a fusion of ``n_runs`` runs, every setting
-    checked (before any run is read, where a configuration names them)."""
+    """``(method, norm, k, weight per run)`` of ``n_runs`` runs, checked before any is read."""
     if not n_runs:
         raise UsageError("nothing to fuse: no run given")
     method = method_name(method)
     norm = norm_name(norm, method)
+    if k is not None and method != "rrf":  # as fuse --k: it was ignored without a word
+        raise UsageError(f"k: {method} has no k (it is RRF's constant)")
     k = check_number("k", DEFAULT_K if k is None else k, 0)  # None: as a candidate holds it
     check_depth(depth)
     check_run_tag(tag)
@@ -256,7 +257,7 @@ def fuse_tables(
     runs: Sequence[pa.Table],
     method: str = "rrf",
     *,
-    k: float | None = DEFAULT_K,
+    k: float | None = None,
     norm: str | None = None,
     weights: Sequence[float] | None = None,
     depth: int | None = None,
@@ -283,7 +284,7 @@ def fused_and_ties(
     runs: Sequence[pa.Table],
     method: str = "rrf",
     *,
-    k: float | None = DEFAULT_K,
+    k: float | None = None,
     norm: str | None = None,
     weights: Sequence[float] | None = None,
     depth: int | None = None,
@@ -323,7 +324,7 @@ def fuse(
     runs,
     method: str = "rrf",
     *,
-    k: float | None = DEFAULT_K,
+    k: float | None = None,
     norm: str | None = None,
     weights: Sequence[float] | None = None,
     depth: int | None = None,
@@ -335,9 +336,8 @@ def fuse(
     ``runs``: paths (plain or .gz), DataFrames or pyarrow tables (``qid, docno, score``)
     or dicts: one, or any number in a collection or ``{name: run}``
     (:func:`trecbench.inputs.split_runs`); their topics need not agree. ``method``:
-    ``rrf`` (with ``k``, default 60, as None gives it: an optimize_fusion candidate of
-    weights holds k None), ``isr``, ``combsum`` (a weighted sum with ``weights``),
-    ``combmnz``, ``combmax``, ``combmin``, ``combmed``, ``combanz``, ``wmnz``
+    ``rrf`` (``k``: 60 unless given; no other method takes one), ``isr``, ``combsum`` (weighted
+    by ``weights``), ``combmnz``, ``combmax``, ``combmin``, ``combmed``, ``combanz``, ``wmnz``
     (ranx's ``sum``, ``wsum``, ``mnz``, ``max``, ``min``, ``med``, ``anz`` are accepted).
     ``norm``: the per-topic score normalisation of score-based methods, ``min-max``
     (default), ``z-score`` (``zmuv``), ``max``, ``sum``, ``rank`` or ``none``. ``weights``:

@@ -291,7 +291,7 @@ def _checked_fusion(mode: Mode, spec: Mapping[str, Any], source: ConfigText) -> 
     depth = key("depth") if "depth" in spec else ("validation", "max_depth")
     check(depth, lambda: check_depth(mode.depth))
     check(key("tag"), lambda: check_run_tag(mode.run_tag))
-    weights = (mode.method, mode.norm, mode.k, mode.weights, len(mode.fuse), mode.depth)
+    weights = (mode.method, mode.norm, mode.fused_k, mode.weights, len(mode.fuse), mode.depth)
     # the others checked above, what fuse still refuses is the weights
     check(key("weights"), lambda: checked_settings(*weights, mode.run_tag))
     return mode

@@ -166,6 +166,14 @@ class Mode:
             "tag": self.run_tag,
         }
 
+    @property
+    def fused_k(self) -> float | None:
+        """The ``k`` the fusion is given: RRF's; None for a method that has none (``k``
+        defaults to 60 in every mode, and :func:`trecbench.fuse` refuses a k it would drop)."""
+        from ..fusion import method_name
+
+        return self.k if method_name(self.method) == "rrf" else None
+
     def describe(self) -> str:
         """One phrase: the run file, or the fusion and its parameters."""
         if self.fuse is None:
@@ -361,7 +369,7 @@ def _check_fusion(mode: Mode, path: Path, text: ConfigText | None) -> None:
         return
     try:
         checked_settings(
-            mode.method, mode.norm, mode.k, mode.weights, len(fused), mode.depth, mode.run_tag
+            mode.method, mode.norm, mode.fused_k, mode.weights, len(fused), mode.depth, mode.run_tag
         )
     except UsageError as error:
         raise UsageError(f"{path}: modes.{mode.name}: {error}") from None

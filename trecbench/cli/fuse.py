@@ -243,6 +243,7 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
         k = tuned.best.k if tuned.best.k is not None else k  # a search of weights keeps k
         weights = tuned.best.weights or ()
     weights = list(weights) or None
+    k = k if method_name(method) == "rrf" else None  # --k's default: RRF's alone
     chosen = {"k": k, "norm": fusion["norm"], "weights": weights, "depth": fusion["depth"]}
     searched = tuned is not None  # the weights are the search's: no remedy names them
     fused = fuse_tables(tables, method, **chosen, tag=tag, progress=progress, searched=searched)

@@ -140,6 +140,20 @@ def check_grid_size(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) 
         )
 
 
+def check_grid_given(method: str, k_grid, step) -> None:
+    """Refuse the grid of a parameter ``method`` does not tune (None: not given), as fuse
+    refuses --k and --step: it was taken, and recorded in the search, as if searched."""
+    from ..fusion import method_name
+
+    tuned = TUNED.get(method_name(method))
+    if tuned == "weights" and k_grid is not None:
+        raise UsageError(f"k_grid: {method} has no k (it is RRF's constant); its grid is step")
+    if tuned == "k" and step is not None:
+        raise UsageError(
+            "step is the grid of the weights optimize_fusion searches; rrf's is k_grid"
+        )
+
+
 def grid_parts(method: str, k_grid=K_GRID, step: float = 0.1) -> int | None:
     """The grid's own settings checked, before the runs are known: RRF's ``k_grid`` (None
     returned) or the weights' ``step``, which must divide 1 (its parts returned)."""
@@ -278,8 +292,8 @@ def optimize_fusion(
     norm: str | None = None,
     folds: int | None = None,
     seed: int = 0,
-    k_grid=K_GRID,
-    step: float = 0.1,
+    k_grid=None,
+    step: float | None = None,
     depth: int | None = None,
     progress=None,
 ) -> FusionTuning:
@@ -294,6 +308,8 @@ def optimize_fusion(
     from ..fusion import check_distinct_files, ranked_tables
     from ..inputs import split_runs
 
+    check_grid_given(method, k_grid, step)
+    k_grid, step = K_GRID if k_grid is None else k_grid, 0.1 if step is None else step
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
     check_measure(measure)  # before a run is read, as the search's settings are
     sources, names = split_runs(runs)  # a generator read once, here
