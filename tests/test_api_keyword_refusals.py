@@ -114,3 +114,35 @@ def test_optimize_fusion_refuses_the_grid_of_a_parameter_not_tuned(method, keywo
 
     call = lambda **kw: optimize_fusion(RUNS, QRELS, "P@10", method, **kw)  # noqa: E731
     refused(call, keyword, **{keyword: value})
+
+
+def _conclusions():
+    import trecbench
+
+    return {
+        "compare": lambda runs: trecbench.compare(QRELS, runs, ["P@10"]),
+        "agree": lambda runs: trecbench.agree(QRELS, runs, ["P@10", "map"]),
+        "power": lambda runs: trecbench.power(QRELS, *_baseline_apart(runs), ["P@10"]),
+    }
+
+
+def _baseline_apart(runs):
+    """power's baseline and runs: the first run and the others, in dicts if given one."""
+    if isinstance(runs, dict):
+        items = list(runs.items())
+        return dict(items[:1]), dict(items[1:])
+    return runs[0], runs[1:]
+
+
+@pytest.mark.parametrize("name", ["compare", "agree", "power"])
+def test_runs_named_alike_are_told_to_name_them_in_a_dict(name):
+    """The advice was "e.g. with names", a keyword these calls do not have (TypeError)."""
+    call = _conclusions()[name]
+    word = RUNS[0]
+    same = [word, word.parent / "." / word.name, RUNS[1]]  # two paths, one stem
+    message = refused(lambda: call(same), "tfidf-word")
+    assert message == (
+        "two runs are named 'tfidf-word'; name them apart "
+        "(e.g. give the runs as a {name: run} dict)"
+    )
+    call({"a": same[0], "b": same[1], "c": same[2]})  # the advice, followed, is taken

@@ -117,8 +117,17 @@ def listed(values: Iterable, keyword: str, items: str) -> list:
     return list(values)
 
 
-def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
-    """The display name of each run of ``sources``; two runs never share a name.
+# how to name two runs apart: the advice of a caller with ``names=`` (``--names`` said on a
+# command line), and of one whose runs may be a ``{name: run}`` dict instead
+BY_NAMES: tuple[str | Setting, ...] = ("e.g. with ", Setting("names"))
+BY_DICT: tuple[str | Setting, ...] = ("e.g. give the runs as a {name: run} dict",)
+
+
+def run_names(
+    sources: Sequence[Any], names: Sequence[str] | None = None, advice=BY_NAMES
+) -> list[str]:
+    """The display name of each run of ``sources``; two runs never share a name (refused
+    with ``advice``, :data:`BY_NAMES` or :data:`BY_DICT`: the caller's way to name them).
 
     >>> run_names(["a/bm25.run", "b/bm25.run", "dense.run.gz", {"q": {"d": 1.0}}])
     ['a/bm25', 'b/bm25', 'dense', 'run4']
@@ -138,9 +147,7 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
         if not name.strip():
             raise UsageError(f"run names must not be blank, not {name!r}: name every run")
         if name in seen:
-            raise UsageError(
-                f"two runs are named {name!r}; name them apart (e.g. with ", Setting("names"), ")"
-            )
+            raise UsageError(f"two runs are named {name!r}; name them apart (", *advice, ")")
         seen.add(name)
     return names
 

@@ -293,13 +293,15 @@ def named_runs(runs) -> dict[str, Any]:
     """``{name: run}`` from one run, a sequence of runs or a mapping (see
     :func:`trecbench.inputs.split_runs`), named as every command names runs
     (:func:`trecbench.naming.run_names`: a file by its stem, made distinct by its shortest
-    parent folders; an in-memory run ``run1``, ``run2``...)."""
-    from ..naming import run_names
+    parent folders; an in-memory run ``run1``, ``run2``...). Two runs named alike are
+    refused advising a ``{name: run}`` dict: its callers (compare, agree, power) have no
+    ``names=``."""
+    from ..naming import BY_DICT, run_names
 
     sources, names = split_runs(runs)
     if not sources:
         raise UsageError("nothing to compare: no run given")
-    return dict(zip(run_names(sources, names), sources, strict=True))
+    return dict(zip(run_names(sources, names, BY_DICT), sources, strict=True))
 
 
 def to_pandas(table: pa.Table) -> pd.DataFrame:
