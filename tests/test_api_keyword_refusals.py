@@ -146,3 +146,50 @@ def test_runs_named_alike_are_told_to_name_them_in_a_dict(name):
         "(e.g. give the runs as a {name: run} dict)"
     )
     call({"a": same[0], "b": same[1], "c": same[2]})  # the advice, followed, is taken
+
+
+def _asking_text_and_summaries():
+    import trecbench
+
+    measures = ["P@10", "runid", "relstring", "gm_map"]
+    return trecbench.evaluate(QRELS, RUNS[0], measures)
+
+
+@pytest.mark.parametrize(
+    "view, said",
+    [("per_query", ["runid", "relstring", "gm_map"]), ("aggregates", ["runid", "relstring"])],
+)
+def test_the_long_tables_say_what_they_leave_out(view, said):
+    """``per_query`` and ``aggregates`` dropped asked measures without the PerTopicWarning
+    docs/python-api.md promises, which to_frame(), to_long() and to_dict() give."""
+    import warnings
+
+    from trecbench.errors import PerTopicWarning
+
+    result = _asking_text_and_summaries()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = getattr(result, view)
+    told = [w for w in caught if issubclass(w.category, PerTopicWarning)]
+    text = " ".join(str(w.message) for w in told)
+    assert all(name in text for name in said), text
+    assert all(w.filename == __file__ for w in told)  # at the caller's line
+    assert set(frame["measure"]).isdisjoint(said)
+    # the values themselves: P@10 of the first topic, counted from the files
+    if view == "per_query":
+        row = frame[frame["measure"] == "P@10"].iloc[0]
+        assert row["value"] == _p_at_10(row["qid"])
+
+
+def _p_at_10(qid: str) -> float:
+    """P@10 of ``qid`` in RUNS[0], counted apart: its 10 best-scored documents (ties by
+    docno descending, trec_eval's order) among the qrels' relevant ones."""
+    relevant = {
+        line.split()[2]
+        for line in QRELS.read_text().splitlines()
+        if line.split()[0] == qid and int(line.split()[3]) > 0
+    }
+    rows = [line.split() for line in RUNS[0].read_text().splitlines()]
+    ranked = sorted((r for r in rows if r[0] == qid), key=lambda r: r[2], reverse=True)
+    ranked = sorted(ranked, key=lambda r: -float(r[4]))  # stable: docno descending in ties
+    return sum(r[2] in relevant for r in ranked[:10]) / 10

@@ -337,7 +337,7 @@ def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.Da
     the ordinary average.
     """
     shown = [c.display for c in evaluation.columns if _grouped(c)]
-    per_query = evaluation.per_query
+    per_query = evaluation.per_query_values
     per_query = per_query[per_query["measure"].isin(shown)]
     if evaluation.settings.complete:
         missing = [

@@ -212,7 +212,7 @@ def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress)
     try:
         empty = evaluation.empty_values()
         return compare_scores(
-            evaluation.per_query,
+            evaluation.per_query_values,
             empty={run.name: empty for run in evaluation.runs},
             statistics=config.statistics,
             queries=topics,

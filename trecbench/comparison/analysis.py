@@ -332,7 +332,7 @@ def from_evaluation(
             f"{'has' if len(left_out) == 1 else 'have'} none (a count, a summary over "
             "topics or text): ask a measure averaged over topics"
         )
-    per_query = _of_means(evaluation.per_query, means, evaluation.shown)
+    per_query = _of_means(evaluation.per_query_values, means, evaluation.shown)
     per_query, undefined = _defined_measures(per_query)
     bounds = None
     if evaluation.settings.tie_bounds:  # kept as the runs were scored

@@ -164,7 +164,7 @@ def compare(
     sidecar = strata if isinstance(strata, (str, os.PathLike)) else None
     warnings = _unjudged_warnings(evaluations, scoring, sidecar)
     topics, unpaired = _paired_topics(evaluations, named)
-    per_query = pd.concat([e.per_query for e, _ in evaluations], ignore_index=True)
+    per_query = pd.concat([e.per_query_values for e, _ in evaluations], ignore_index=True)
     bounds = None
     if scoring.tie_bounds:
         bounds = pd.concat([e.tie_bounds_per_query for e, _ in evaluations], ignore_index=True)

@@ -242,7 +242,7 @@ def _values(evaluation, runs: list[str], topics: list[str]) -> tuple[tuple[str, 
     if held and (repeated or any(len(set(run.qids)) < len(run.qids) for run in held)):
         from ..comparison.tables import values_cube
 
-        return shown, values_cube(evaluation.per_query, runs, list(shown), topics)
+        return shown, values_cube(evaluation.per_query_values, runs, list(shown), topics)
     row_of = {qid: row for row, qid in enumerate(topics)}
     values = np.full((len(topics), len(runs), len(shown)), np.nan)
     for run in held:  # evaluated under the names given: runs.index finds each

@@ -242,8 +242,7 @@ class Evaluation:
 
     @cached_property
     def options(self) -> dict[str, Any]:
-        """The settings by name (trec_eval flags and local-measure options): what the JSON
-        outputs and reports record."""
+        """The settings by name (trec_eval flags, local-measure options): what outputs record."""
         return self.settings.to_json()
 
     @property
@@ -303,10 +302,17 @@ class Evaluation:
         columns = ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
         return pd.DataFrame(rows, columns=columns)
 
-    @cached_property
+    @property
     def per_query(self):
         """DataFrame ``run, qid, measure, value`` (measure = display name), topics in
-        trec_eval's order, one row per topic and per-topic measure."""
+        trec_eval's order, a row per topic and per-topic measure; an asked measure left out
+        (runid, relstring, gm_map, num_q) is said in a PerTopicWarning (as to_frame's)."""
+        self._say_left_out("per_query", per_topic=True)
+        return self.per_query_values
+
+    @cached_property
+    def per_query_values(self):
+        """:attr:`per_query` without its warning (trecbench's own views and tables)."""
         import pandas as pd
 
         columns = [c for c in self.columns if c.per_query]
@@ -364,9 +370,16 @@ class Evaluation:
             )
         return pd.concat(frames, ignore_index=True)
 
-    @cached_property
+    @property
     def aggregates(self):
-        """DataFrame ``run, measure, value``: the summary values (``runid`` left out)."""
+        """DataFrame ``run, measure, value``: the summaries; runid, relstring asked said in a
+        PerTopicWarning."""
+        self._say_left_out("aggregates", per_topic=False)
+        return self.aggregate_values
+
+    @cached_property
+    def aggregate_values(self):
+        """:attr:`aggregates` without its warning (trecbench's own views and tables)."""
         import pandas as pd
 
         rows = [
@@ -450,7 +463,7 @@ class Evaluation:
         import pandas as pd
 
         self._say_left_out(f"to_long({'per_query=True' if per_query else ''})", per_query)
-        long = (self.per_query if per_query else self.aggregates).rename(
+        long = (self.per_query_values if per_query else self.aggregate_values).rename(
             columns={"measure": "canonical"}
         )
         spelled = pd.DataFrame(
@@ -475,9 +488,8 @@ class Evaluation:
         return self._wide(per_query, labels)
 
     def _wide(self, per_query: bool, labels: str):
-        """:meth:`to_frame`'s frame, without its warnings (a notebook's display of the
-        result warns of nothing)."""
-        long = self.per_query if per_query else self.aggregates
+        """:meth:`to_frame`'s frame, unsaid (a notebook's display warns of nothing)."""
+        long = self.per_query_values if per_query else self.aggregate_values
         index = ["run", "qid"] if per_query else ["run"]
         wide = long.pivot(index=index, columns="measure", values="value")
         runs = [run.name for run in self.runs]
@@ -497,7 +509,7 @@ class Evaluation:
         self._say_left_out("to_dict()", per_topic=True)
         names = {column.display: column.names(labels) for column in self.columns}
         shaped: dict[str, dict] = {run.name: {} for run in self.runs}
-        for run, qid, measure, value in self.per_query.itertuples(index=False):
+        for run, qid, measure, value in self.per_query_values.itertuples(index=False):
             values = shaped.setdefault(run, {}).setdefault(qid, {})
             for name in names[measure]:
                 values[name] = float(value)

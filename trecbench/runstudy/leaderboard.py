@@ -245,7 +245,7 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
                 raise NoOverlapError(f"{error} in collection {collection.name}") from None
             raise NoOverlapError(f"{collection.entry}: {error}") from None
         _check_spelt_once(suite, evaluation)
-        frame = evaluation.per_query
+        frame = evaluation.per_query_values
         read[key] = (
             frame[frame["qid"] != "all"],
             _judgments(qrels.table),
