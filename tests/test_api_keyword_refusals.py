@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from trecbench.errors import UsageError
@@ -193,3 +194,28 @@ def _p_at_10(qid: str) -> float:
     ranked = sorted((r for r in rows if r[0] == qid), key=lambda r: r[2], reverse=True)
     ranked = sorted(ranked, key=lambda r: -float(r[4]))  # stable: docno descending in ties
     return sum(r[2] in relevant for r in ranked[:10]) / 10
+
+
+@pytest.mark.parametrize("view", ["to_frame", "to_long"])
+@pytest.mark.parametrize("value", ["False", 1, None])
+def test_per_query_of_the_frames_must_be_true_or_false(view, value):
+    """``to_frame(per_query="False")`` gave the per-topic frame: a non-empty string is
+    true. Refused as evaluate(judged_only="False") is."""
+    import trecbench
+
+    result = trecbench.evaluate(QRELS, RUNS[0], ["P@10"])
+    message = refused(lambda **kw: getattr(result, view)(**kw), "per_query", per_query=value)
+    assert message == f"per_query must be True or False, not {value!r}"
+    assert len(getattr(result, view)(per_query=np.bool_(False))) == 1  # numpy's bool: taken
+
+
+def test_benchmark_markdown_statistics_must_be_true_or_false(tmp_path):
+    from trecbench.benchmarking import run_benchmark
+
+    (tmp_path / "q.qrels").write_text("1 0 d1 1\n")
+    (tmp_path / "a.run").write_text("1 Q0 d1 1 1.0 a\n")
+    path = tmp_path / "bench.toml"
+    path.write_text('qrels = "q.qrels"\nmeasures = ["P@1"]\n[modes.a]\nrun = "a.run"\n')
+    bench = run_benchmark(path)
+    refused(lambda **kw: bench.markdown(**kw), "statistics", statistics="False")
+    assert bench.markdown(np.bool_(False)) == bench.markdown(False)  # numpy's bool: taken

@@ -62,6 +62,17 @@ def yes_or_no(value: object) -> bool | None:
     return bool(value) if isinstance(value, bool) or kind == "b" else None
 
 
+def flag_from(name: str, value: object) -> bool:
+    """The keyword ``name``'s True or False (:func:`yes_or_no`); anything else ("False",
+    which is true, or 1) a :class:`~trecbench.errors.UsageError` naming it."""
+    flag = yes_or_no(value)
+    if flag is None:
+        from .errors import UsageError
+
+        raise UsageError(f"{name} must be True or False, not {value!r}")
+    return flag
+
+
 def with_article(noun: str) -> str:
     """``noun`` after its indefinite article: ``an array``, ``a string``, ``an int64``."""
     return f"{'an' if noun[0] in 'aeiouAEIOU' else 'a'} {noun}"

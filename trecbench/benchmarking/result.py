@@ -111,8 +111,9 @@ class Benchmark:
         """BenchmarkComparison.md; without ``statistics``, only the R-task part (KPI table,
         targets, reranking, completeness, routing), without compare's tables."""
         from ..renderers.benchmark import markdown
+        from ..type_names import flag_from
 
-        return markdown(self, statistics)
+        return markdown(self, flag_from("statistics", statistics))  # "False" is true
 
     def evaluation_reports(
         self,

@@ -19,6 +19,7 @@ from ..errors import PerTopicWarning, UsageError
 from ..escaping import ShownWarning
 from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure, trec_label
 from ..plurals import few_reprs, share_percent
+from ..type_names import flag_from
 from .settings import EvalSettings
 
 if TYPE_CHECKING:
@@ -225,8 +226,7 @@ class Evaluation:
     ``provider``), ``columns`` the values they produced in printing order, ``flagged`` the
     topics worth a warning, ``warnings`` the validator's warnings, ``settings`` how it was
     computed (:class:`~trecbench.evaluation.settings.EvalSettings`; ``options`` shows them
-    by name, as the JSON outputs do).
-    """
+    by name, as the JSON outputs do)."""
 
     measures: list[Measure]
     columns: list[Column]
@@ -479,11 +479,10 @@ class Evaluation:
 
     def to_frame(self, per_query: bool = False, labels: str = "asked"):
         """A wide DataFrame, one column per measure in printing order, named as asked
-        (``labels="display"``: display names, ``"trec"``: trec_eval's; a measure asked by
-        two spellings has a column under each): one row per run with the aggregates, or
-        with ``per_query`` one row per ``(run, qid)``. Numbers only: runid, relstring (and
-        with ``per_query`` gm_map, num_q) asked are named in a PerTopicWarning saying
-        where they are."""
+        (``labels="display"``: display names, ``"trec"``: trec_eval's; a measure asked by two
+        spellings has a column under each): a row per run with the aggregates, or with
+        ``per_query`` (True or False) a row per ``(run, qid)``. Numbers only: runid, relstring
+        (``per_query``: gm_map, num_q too) asked are said in a PerTopicWarning."""
         self._say_left_out(f"to_frame({'per_query=True' if per_query else ''})", per_query)
         return self._wide(per_query, labels)
 
@@ -532,6 +531,7 @@ class Evaluation:
         prints none) from a ``per_topic`` view, in aggregates; runid, the run's tag, from
         every view, in each run's :attr:`RunResult.runid`; relstring, text, from the
         frames of numbers, in to_dict()."""
+        flag_from("per_query", per_topic)  # to_frame's, to_long's: "False" is true
         asked = {kind: [] for kind in ("summary", RUNID, STRING)}
         for column in self.columns:
             if column.summary in (RUNID, STRING):

@@ -21,7 +21,7 @@ from ..resource_bounds import FEWEST_JOBS, LEAST_MEMORY_MIB, whole_from
 from ..score_precision import compares_float32
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
-from ..type_names import python_type, yes_or_no
+from ..type_names import flag_from, python_type
 
 REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
 # trec_eval's flags, in the order the JSON outputs list them (before the local options)
@@ -148,11 +148,7 @@ class EvalSettings:
             if value is not None:
                 object.__setattr__(self, name, whole_from(name, value, least))
         for name in _YES_NO:
-            value = getattr(self, name)
-            flag = yes_or_no(value)
-            if flag is None:
-                raise UsageError(f"{name} must be True or False, not {value!r}")
-            object.__setattr__(self, name, flag)
+            object.__setattr__(self, name, flag_from(name, getattr(self, name)))
 
     def _check(self) -> None:
         if self.rel_format not in REL_FORMATS:

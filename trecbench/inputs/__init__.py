@@ -37,7 +37,7 @@ import pyarrow as pa
 
 from .. import arrow, provenance
 from ..errors import UsageError
-from ..type_names import python_type, yes_or_no
+from ..type_names import flag_from, python_type
 from . import ir_metadata
 from .streams import Progress, Source
 
@@ -355,9 +355,7 @@ def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
 
     from ..ranking import rank_table
 
-    flag = yes_or_no(float32)  # numpy's bool too
-    if flag is None:
-        raise UsageError(f"float32 must be True or False, not {float32!r}")
+    flag = flag_from("float32", float32)  # numpy's bool too
     table = load_run(source).table
     # the readers' tables differ beyond these (a file read by the general tokenizer keeps
     # its Q0, rank and line columns, as large strings): one shape, whichever reader read it
