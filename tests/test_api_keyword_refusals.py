@@ -219,3 +219,23 @@ def test_benchmark_markdown_statistics_must_be_true_or_false(tmp_path):
     bench = run_benchmark(path)
     refused(lambda **kw: bench.markdown(**kw), "statistics", statistics="False")
     assert bench.markdown(np.bool_(False)) == bench.markdown(False)  # numpy's bool: taken
+
+
+def test_first_parameters_tells_a_script_its_measures_not_minus_m():
+    """evaluate(first_parameters=True) advised ``-m P.5,10 given first or -m P@10``: a
+    script has no -m; it names measures. The command line keeps its -m words."""
+    import trecbench
+    from trecbench.errors import FirstParametersWarning
+
+    with pytest.warns(FirstParametersWarning) as said:
+        trecbench.evaluate(QRELS, RUNS[0], ["P.5", "P.10"], first_parameters=True)
+    (warning,) = [w for w in said if issubclass(w.category, FirstParametersWarning)]
+    assert str(warning.message) == (
+        "'P.10' not computed: trec_eval computes P with the first parameters given only "
+        "(P.5); for both, 'P.5,10' given first or 'P@10' in measures"
+    )
+    assert warning.filename == __file__
+    assert warning.message.cli_line == (
+        "-m P.10 not computed: trec_eval computes P with the first parameters given only "
+        "(P.5); for both, -m P.5,10 given first or -m P@10"
+    )

@@ -99,13 +99,14 @@ def test_each_request_keeps_its_parameters_but_under_trec_eval_s_rule():
         (
             ["P.5", "P.10"],
             ["P.5"],
-            "-m P.10 not computed: .* \\(P.5\\); for both, -m P.5,10 given first or -m P@10",
+            "'P.10' not computed: .* \\(P.5\\); for both, 'P.5,10' given first or 'P@10' "
+            "in measures",
         ),
-        (["ndcg.1=3", "ndcg.1=4"], ["ndcg.1=3"], "; for both, -m ndcg_1=4$"),
+        (["ndcg.1=3", "ndcg.1=4"], ["ndcg.1=3"], "; for both, 'ndcg_1=4' in measures$"),
         (
             ["success.5", "success.10"],
             ["success.5"],
-            "-m success.5,10 given first or -m success_10$",
+            "'success.5,10' given first or 'success_10' in measures$",
         ),
     ]
     for names, kept, said in cases:
@@ -118,12 +119,12 @@ def test_each_request_keeps_its_parameters_but_under_trec_eval_s_rule():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             first_parameters(parse_measures(names, repeats=True))
-    with pytest.warns(FirstParametersWarning, match="^-m P.5,10: P_10 not computed: "):
+    with pytest.warns(FirstParametersWarning, match="^'P.5,10': P_10 not computed: "):
         first_parameters(parse_measures(["P.5", "P.5,10"], repeats=True))
     # the first -m spelling wins wherever another spelling of it stands (a P_5 before
     # P.5 made P.10 the first list: P_5 and P_10 printed)
     for names in (["P_5", "P.5", "P.10"], ["P.5", "P_5", "P.10"]):
-        with pytest.warns(FirstParametersWarning, match="-m P.10 not computed"):
+        with pytest.warns(FirstParametersWarning, match="'P.10' not computed"):
             kept = first_parameters(parse_measures(names, repeats=True))
         assert [m.canonical for m in kept] == ["P.5"], names
     # a friendly spelling, or a label, is its own request; a bare family takes the list

@@ -90,8 +90,8 @@ def test_suite_as_trec_eval_10_prints_it(expected, trec_eval_suite, monkeypatch)
 
 def test_first_parameter_list_wins(trec_eval_suite, monkeypatch):
     # trec_eval's gotcha: -m P.5 -m P.10 computes P_5 only (and bare P takes the params),
-    # said in a warning (the CLI prints it as one line on stderr)
-    with pytest.warns(FirstParametersWarning, match="-m P.10 not computed"):
+    # said in a warning (the CLI prints its cli_line, in -m options, as one line on stderr)
+    with pytest.warns(FirstParametersWarning, match="'P.10' not computed") as said:
         stdout, _, _ = run_score(
             "-m P.5 -m P.10 -m P qrels.test results.test".split(), trec_eval_suite, monkeypatch
         )
@@ -100,6 +100,8 @@ def test_first_parameter_list_wins(trec_eval_suite, monkeypatch):
     )
     p5 = [line for line in official.decode().splitlines() if line.startswith("P_5 ")]
     assert stdout.decode().splitlines() == p5
+    told = [w.message for w in said if isinstance(w.message, FirstParametersWarning)]
+    assert told[0].cli_line.startswith("-m P.10 not computed")
 
 
 def test_nosummary_and_per_query_lines_match_the_suite(trec_eval_suite, monkeypatch):

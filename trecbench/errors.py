@@ -354,7 +354,13 @@ class ParameterDomainWarning(UserWarning):
 class FirstParametersWarning(UserWarning):
     """A trec_eval spelling whose parameters trec_eval's ``-m`` rule replaced (``-m P.10``
     after ``-m P.5``: not computed): ``trecbench score`` computes what trec_eval computes
-    and says so in one line (:mod:`trecbench.measures.first_parameters`)."""
+    and says so in one line (:mod:`trecbench.measures.first_parameters`). Its text is a
+    script's, in ``measures`` names (``'P.5,10' given first``); ``cli_line``, which the
+    command line prints, the same in ``-m`` options."""
+
+    def __init__(self, message: str, cli_line: str | None = None):
+        super().__init__(message)
+        self.cli_line = message if cli_line is None else cli_line
 
 
 class TooFewSamplesError(UsageError):

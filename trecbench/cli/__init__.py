@@ -280,4 +280,6 @@ def _show_warning(python_way, message, category, filename, lineno, file=None, li
         from .progress import bars_cleared
 
         with bars_cleared():  # not run on after a bar's frame
-            echo_line(f"warning: {category.__name__}: {message}")
+            # a warning worded apart for the command line (its options, not keywords)
+            said = getattr(message, "cli_line", message)
+            echo_line(f"warning: {category.__name__}: {said}")

@@ -2,7 +2,8 @@
 given wins, for every request of the family spelt as ``-m`` takes it (``-m P.5 -m P.10``
 computes ``P_5`` alone, ``-m P -m P.10`` ``P_10`` alone). ``trecbench score`` reproduces
 it, byte for byte, and says in one line which parameter list it left out and how to get
-it (:class:`~trecbench.errors.FirstParametersWarning`); a bare ``P`` taking the list given
+it (:class:`~trecbench.errors.FirstParametersWarning`: the command line's ``-m``, a
+script's ``measures`` names); a bare ``P`` taking the list given
 is what pytrec_eval does too, and goes unsaid. The Python API computes every request as
 given, as pytrec_eval does (:func:`~trecbench.measures.names.parse_measures`: a bare ``P``
 there takes the lists given too).
@@ -39,8 +40,10 @@ def first_parameters(measures: list[Measure]) -> list[Measure]:
             # first list, as pytrec_eval's does: nothing lost
             lost = None if measure.params is None else _lost_cutoffs(measure, kept)
             if lost != set() and measure.params is not None:
-                said = _left_out(measure, kept, lost)
-                warnings.warn(FirstParametersWarning(said), stacklevel=outside_trecbench())
+                said = _left_out(measure, kept, lost, cli=False)
+                on_command_line = _left_out(measure, kept, lost, cli=True)
+                warning = FirstParametersWarning(said, on_command_line)
+                warnings.warn(warning, stacklevel=outside_trecbench())
             measure = kept
         result.setdefault(measure)
     return list(result)
@@ -55,25 +58,33 @@ def _lost_cutoffs(measure: Measure, kept: Measure) -> set[int] | None:
     return set(long_cutoffs(measure.params)) - set(long_cutoffs(kept.params))
 
 
-def _left_out(measure: Measure, kept: Measure, lost: set[int] | None) -> str:
+def _left_out(measure: Measure, kept: Measure, lost: set[int] | None, cli: bool) -> str:
     """That the rule left out ``measure``'s parameters for ``kept``'s (``lost``: the
-    cutoffs, :func:`_lost_cutoffs`), and how to have both."""
-    ways, what = [], f"-m {measure.requested or measure.canonical} not computed"
+    cutoffs, :func:`_lost_cutoffs`), and how to have both: as ``-m`` options (``cli``), or
+    as names in the library's ``measures`` (``-m P@10`` told a script that has no ``-m``)."""
+
+    def spelled(name: str) -> str:
+        return f"-m {name}" if cli else repr(name)
+
+    asked_as = measure.requested or measure.canonical
+    ways, what = [], f"{spelled(asked_as)} not computed"
     if lost is not None:
         asked = set(long_cutoffs(measure.params))
         if lost != asked:  # P.5,10 beside P.5: P_10
             labels = ", ".join(f"{measure.family}_{c}" for c in sorted(lost))
-            what = f"-m {measure.requested or measure.canonical}: {labels} not computed"
+            what = f"{spelled(asked_as)}: {labels} not computed"
         cutoffs = sorted(asked | set(long_cutoffs(kept.params)))
-        ways.append(f"-m {measure.family}.{','.join(map(str, cutoffs))} given first")
+        listed = f"{measure.family}.{','.join(map(str, cutoffs))}"
+        ways.append(f"{spelled(listed)} given first")
     other = _other_spelling(measure)
     if other is not None:
-        ways.append(f"-m {other}")
+        ways.append(spelled(other))
     how = " or ".join(ways) if ways else "score it in a call of its own"
+    where = "" if cli or not ways else " in measures"
     return (
         f"{what}: trec_eval computes "
         f"{measure.family} with the first parameters given only ({kept.canonical}); for "
-        f"both, {how}"
+        f"both, {how}{where}"
     )
 
 
