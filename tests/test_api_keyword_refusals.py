@@ -239,3 +239,27 @@ def test_first_parameters_tells_a_script_its_measures_not_minus_m():
         "-m P.10 not computed: trec_eval computes P with the first parameters given only "
         "(P.5); for both, -m P.5,10 given first or -m P@10"
     )
+
+
+@pytest.mark.parametrize("threshold", [50, 90.0, None, "x"])
+def test_convert_lists_refuses_a_fuzzy_threshold_without_chunks(tmp_path, threshold):
+    """``convert_lists(match="ids", fuzzy_threshold=50)`` was taken and dropped (the
+    sidecar said null), where ``convert lists --fuzzy-threshold`` without ``--match
+    chunks`` is refused."""
+    import json
+
+    from trecbench.convert.lists import convert_lists
+
+    path = tmp_path / "lists.json"
+    path.write_text(json.dumps({"gold_docs": [["d1"]], "retrieved_chunks": [["d1", "d2"]]}))
+    message = refused(
+        lambda **kw: convert_lists(path, **kw),
+        "fuzzy_threshold",
+        match="ids",
+        fuzzy_threshold=threshold,
+    )
+    assert message.endswith('the fuzzy step matches chunks to documents, give match="chunks"')
+    ids = convert_lists(path)  # not given: taken, and recorded as none
+    assert ids.provenance["options"]["fuzzy_threshold"] is None
+    chunks = convert_lists(path, match="chunks")  # not given with chunks: the default, 90
+    assert chunks.provenance["options"]["fuzzy_threshold"] == 90.0

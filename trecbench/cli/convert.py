@@ -364,13 +364,15 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
     _refuse_unused_fuzzy(match, no_fuzzy)
     refuse_stdout(outdir, 1, 1)  # the gold documents' qrels beside the run
     inputs = _inputs(source)
+    # the fuzzy step's, given with chunks alone (the library refuses it, 90 too, with ids)
+    fuzzy = {"fuzzy_threshold": None if no_fuzzy else fuzzy_threshold}
     conversion = convert_lists(
         source,
         name=name,
         tag=tag,
         depth=depth,
         match=match,
-        fuzzy_threshold=None if no_fuzzy else fuzzy_threshold,
+        **(fuzzy if match == "chunks" else {}),
     )
     finish(conversion, outdir, inputs, runs_dir)
 

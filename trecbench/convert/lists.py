@@ -15,6 +15,8 @@ every assignment and its rule go to the sidecar's ``matching`` section.
 
 from __future__ import annotations
 
+import enum
+import numbers
 import os
 from pathlib import Path
 
@@ -131,6 +133,23 @@ def _rapidfuzz_version() -> str:
     return rapidfuzz.__version__
 
 
+def _fuzzy_threshold(value, match: str) -> float | None:
+    """``fuzzy_threshold`` as given, refused where it changes nothing (as ``convert lists``
+    refuses ``--fuzzy-threshold`` and ``--no-fuzzy`` without ``--match chunks``: any value
+    was taken and dropped) or outside (0, 100]."""
+    if value is _NotGiven.FUZZY:
+        return FUZZY_THRESHOLD if match == "chunks" else None
+    if match != "chunks":
+        raise UsageError(
+            f"fuzzy_threshold={value!r}: the fuzzy step matches chunks to documents, "
+            'give match="chunks"'
+        )
+    real = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if value is not None and not (real and 0 < value <= 100):
+        raise UsageError(f"the fuzzy threshold must be in (0, 100], not {value!r}")
+    return value
+
+
 def _read_lists(
     doc: JsonDocument, texts: bool
 ) -> tuple[list[list[str]], list[list[str]], list[str]]:
@@ -166,6 +185,12 @@ def _read_lists(
     return gold, retrieved, qids
 
 
+class _NotGiven(enum.Enum):
+    """Sentinel of ``fuzzy_threshold``: not given (:data:`FUZZY_THRESHOLD` for chunks)."""
+
+    FUZZY = "FUZZY_THRESHOLD"
+
+
 def convert_lists(
     source: str | os.PathLike,
     *,
@@ -173,16 +198,16 @@ def convert_lists(
     tag: str | None = None,
     depth: int | None = None,
     match: str = "ids",
-    fuzzy_threshold: float | None = FUZZY_THRESHOLD,
+    fuzzy_threshold: float | None | _NotGiven = _NotGiven.FUZZY,
 ) -> Conversion:
     """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or compressed JSON) into
     qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the module), with the fuzzy
-    step's ``fuzzy_threshold`` (in (0, 100]; None: no fuzzy step)."""
+    step's ``fuzzy_threshold`` (``match="chunks"`` alone; in (0, 100], 90 unless given;
+    None: no fuzzy step)."""
     depth = depth_from(depth)
     if match not in MATCHES:
         raise UsageError(f"unknown match {match!r}: expected one of {', '.join(MATCHES)}")
-    if fuzzy_threshold is not None and not 0 < fuzzy_threshold <= 100:
-        raise UsageError(f"the fuzzy threshold must be in (0, 100], not {fuzzy_threshold}")
+    fuzzy_threshold = _fuzzy_threshold(fuzzy_threshold, match)
     path = Path(source)
     report = Report()
     name, run_name, tag = single_input_names(path, name, tag, report)
