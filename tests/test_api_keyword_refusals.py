@@ -263,3 +263,23 @@ def test_convert_lists_refuses_a_fuzzy_threshold_without_chunks(tmp_path, thresh
     assert ids.provenance["options"]["fuzzy_threshold"] is None
     chunks = convert_lists(path, match="chunks")  # not given with chunks: the default, 90
     assert chunks.provenance["options"]["fuzzy_threshold"] == 90.0
+
+
+@pytest.mark.parametrize("threshold", [np.int64(80), np.float32(80), 80])
+def test_convert_lists_writes_a_numpy_fuzzy_threshold(tmp_path, threshold):
+    """A numpy threshold was taken (a number in (0, 100]) and then failed to be written:
+    the sidecar's JSON said ``TypeError: Object of type int64 is not JSON serializable``.
+    It is recorded as the command line's ``--fuzzy-threshold`` is, a float."""
+    import json
+
+    from trecbench.convert.common import write_conversion
+    from trecbench.convert.lists import convert_lists
+
+    path = tmp_path / "lists.json"
+    lists = {"gold_docs": [["doc one"]], "retrieved_chunks": [["doc one", "other"]]}
+    path.write_text(json.dumps(lists))
+    conversion = convert_lists(path, match="chunks", fuzzy_threshold=threshold)
+    written = write_conversion(conversion, tmp_path / "out", [path])
+    recorded = json.loads(written["sidecar"].read_text())
+    assert recorded["matching"]["fuzzy_threshold"] == 80.0
+    assert isinstance(conversion.provenance["options"]["fuzzy_threshold"], float)

@@ -136,7 +136,8 @@ def _rapidfuzz_version() -> str:
 def _fuzzy_threshold(value, match: str) -> float | None:
     """``fuzzy_threshold`` as given, refused where it changes nothing (as ``convert lists``
     refuses ``--fuzzy-threshold`` and ``--no-fuzzy`` without ``--match chunks``: any value
-    was taken and dropped) or outside (0, 100]."""
+    was taken and dropped) or outside (0, 100]; a number as a Python float (numpy's too:
+    the sidecar records it, as the command line's --fuzzy-threshold)."""
     if value is _NotGiven.FUZZY:
         return FUZZY_THRESHOLD if match == "chunks" else None
     if match != "chunks":
@@ -147,7 +148,7 @@ def _fuzzy_threshold(value, match: str) -> float | None:
     real = isinstance(value, numbers.Real) and not isinstance(value, bool)
     if value is not None and not (real and 0 < value <= 100):
         raise UsageError(f"the fuzzy threshold must be in (0, 100], not {value!r}")
-    return value
+    return None if value is None else float(value)
 
 
 def _read_lists(
