@@ -283,3 +283,15 @@ def test_convert_lists_writes_a_numpy_fuzzy_threshold(tmp_path, threshold):
     recorded = json.loads(written["sidecar"].read_text())
     assert recorded["matching"]["fuzzy_threshold"] == 80.0
     assert isinstance(conversion.provenance["options"]["fuzzy_threshold"], float)
+
+
+@pytest.mark.parametrize("k_grid", [5, "10", 60.0, {10: 1}])
+def test_optimize_fusion_refuses_a_k_grid_that_is_not_a_list(k_grid):
+    """``k_grid=5`` was a TypeError (``'int' object is not iterable``), ``k_grid="10"``
+    the grid of its characters (refused as ``k ... not '1'``)."""
+    from trecbench.runstudy.fusion_tuning import optimize_fusion
+
+    message = refused(
+        lambda **kw: optimize_fusion(RUNS, QRELS, "P@10", **kw), "k_grid=", k_grid=k_grid
+    )
+    assert "give a list of RRF's k values" in message

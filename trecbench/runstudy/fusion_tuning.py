@@ -154,6 +154,17 @@ def check_grid_given(method: str, k_grid, step) -> None:
         )
 
 
+def _ks(k_grid) -> tuple:
+    """``k_grid`` as a tuple of its ks: numbers in any collection (``5`` was a TypeError,
+    ``"10"`` the grid of its characters, refused as ``k ... not '1'``)."""
+    from collections.abc import Iterable, Mapping
+
+    if isinstance(k_grid, (str, bytes, Mapping)) or not isinstance(k_grid, Iterable):
+        kind = type(k_grid).__name__
+        raise UsageError(f"k_grid={k_grid!r}: give a list of RRF's k values, not a {kind}")
+    return tuple(k_grid)
+
+
 def grid_parts(method: str, k_grid=K_GRID, step: float = 0.1) -> int | None:
     """The grid's own settings checked, before the runs are known: RRF's ``k_grid`` (None
     returned) or the weights' ``step``, which must divide 1 (its parts returned)."""
@@ -309,7 +320,8 @@ def optimize_fusion(
     from ..inputs import split_runs
 
     check_grid_given(method, k_grid, step)
-    k_grid, step = K_GRID if k_grid is None else k_grid, 0.1 if step is None else step
+    k_grid = K_GRID if k_grid is None else _ks(k_grid)
+    step = 0.1 if step is None else step
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
     check_measure(measure)  # before a run is read, as the search's settings are
     sources, names = split_runs(runs)  # a generator read once, here
