@@ -295,3 +295,29 @@ def test_optimize_fusion_refuses_a_k_grid_that_is_not_a_list(k_grid):
         lambda **kw: optimize_fusion(RUNS, QRELS, "P@10", **kw), "k_grid=", k_grid=k_grid
     )
     assert "give a list of RRF's k values" in message
+
+
+@pytest.mark.parametrize("threshold", [0, 100.5, -3])
+def test_convert_lists_names_fuzzy_threshold_out_of_its_range(tmp_path, threshold):
+    """The range refusal said 'the fuzzy threshold', not the keyword given."""
+    import json
+
+    from trecbench.convert.lists import convert_lists
+
+    path = tmp_path / "lists.json"
+    path.write_text(json.dumps({"gold_docs": [["d1"]], "retrieved_chunks": [["d1", "d2"]]}))
+    message = refused(
+        lambda **kw: convert_lists(path, match="chunks", **kw),
+        "fuzzy_threshold",
+        fuzzy_threshold=threshold,
+    )
+    assert message == f"fuzzy_threshold must be in (0, 100], not {threshold!r}"
+
+
+def test_token_checker_refuses_a_kind_as_a_usage_error():
+    """``TokenChecker(path, "nope")`` raised a bare ValueError, where its other settings
+    are refused as UsageErrors naming them."""
+    from trecbench.validation import TokenChecker
+
+    message = refused(lambda **kw: TokenChecker("x.run", **kw), "kind", kind="nope")
+    assert message == "kind must be 'run' or 'qrels', not 'nope'"

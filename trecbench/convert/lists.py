@@ -147,7 +147,7 @@ def _fuzzy_threshold(value, match: str) -> float | None:
         )
     real = isinstance(value, numbers.Real) and not isinstance(value, bool)
     if value is not None and not (real and 0 < value <= 100):
-        raise UsageError(f"the fuzzy threshold must be in (0, 100], not {value!r}")
+        raise UsageError(f"fuzzy_threshold must be in (0, 100], not {value!r}")
     return None if value is None else float(value)
 
 

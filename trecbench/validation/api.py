@@ -150,7 +150,7 @@ class TokenChecker:
                 docids=docids,
             )
         else:
-            raise ValueError(f"kind must be 'run' or 'qrels', not {kind!r}")
+            raise UsageError(f"kind must be 'run' or 'qrels', not {kind!r}")
 
     def feed(self, tokens: Tokens) -> None:
         self.checker.feed(tokens)
