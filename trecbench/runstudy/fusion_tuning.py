@@ -230,14 +230,14 @@ def _best(means: np.ndarray, higher: bool) -> int:
 
 
 def _evaluated(qrels, fused, measure: str):
-    """One candidate's per-topic values (``evaluate``'s ``per_query``); without a topic in
+    """One candidate's per-topic values (``evaluate``'s ``per_query_values``); without a topic in
     the qrels the error names the qrels, not the candidate (a fused run named by its
     number)."""
     from ..errors import NoOverlapError
     from ..evaluation import evaluate
 
     try:
-        return evaluate(qrels, {"0": fused}, [measure]).per_query
+        return evaluate(qrels, {"0": fused}, [measure]).per_query_values
     except NoOverlapError:
         _no_overlap(qrels)
 
