@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import trecbench
-from trecbench.errors import UsageError
+from trecbench.errors import PerTopicWarning, UsageError
 from trecbench.measures import parse_measure, parse_measures, registry
 from trecbench.renderers import trec_format
 
@@ -342,7 +342,9 @@ def test_every_measure_in_every_output_format():
     requested = {c.measure.requested for c in result.columns}
     assert requested == set(EVERY)
     per_query = [c for c in result.columns if c.per_query]
-    assert len(result.per_query) == 2 * 4 * len(per_query)
+    with pytest.warns(PerTopicWarning) as said:  # the summaries, num_q among them
+        assert len(result.per_query) == 2 * 4 * len(per_query)
+    assert any(str(w.message).startswith("num_q: no value per topic") for w in said)
     assert len(result.aggregates) == 2 * len(result.columns)
     outputs = {
         "trec": trec_format.render_trec(result, per_query=True),
