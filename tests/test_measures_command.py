@@ -149,8 +149,13 @@ def test_a_family_lists_no_spelling_that_reads_as_another():
 
 
 @pytest.mark.parametrize(
-    "text", ["RR@10", "hit@10", "MaxOntSim@5", "Judged@10", "P", "iprec_at_recall", "map"]
-)
+    "text",
+    [
+        "RR@10", "hit@10", "MaxOntSim@5", "Judged@10", "P", "iprec_at_recall", "map",
+        # a level trec_eval prints with two decimals (%3.2f): said in full before
+        "IPrec@0.005", "iprec_at_recall.0.125", "Rprec_mult.0.123456789,2",
+    ],
+)  # fmt: skip
 def test_a_name_says_what_score_prints_it_as(text, capsys, tmp_path):
     # measures RR@10 never said score prints recip_rank_cut_10, nor P its 9 cutoffs
     (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n")
@@ -229,3 +234,27 @@ def test_set_f_says_beta_once(capsys):
     assert run(["measures", "--format", "markdown"]) == 0
     [row] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| set_F ")]
     assert row.split(" | ")[2].count("beta") == 1
+
+
+def test_a_number_is_said_with_every_digit(capsys):
+    # %g said Rprec_mult.0.123456789 was Rprec_mult.0.123457, its multiplier 0.123457
+    assert run(["measures", "Rprec_mult.0.123456789", "IPrec@0.123456789"]) == 0
+    said = capsys.readouterr().out
+    assert "Rprec_mult.0.123456789: Rprec_mult.0.123456789 — " in said
+    assert "  multiplier = 0.123456789; " in said
+    assert "IPrec@0.123456789: iprec_at_recall.0.123456789 — " in said
+    assert "0.123457" not in said
+
+
+@pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
+def test_no_name_suggested_that_score_cannot_calculate(compat, tmp_path, capsys):
+    # score -m utility10 suggested utility.10, which score refuses (4 coefficients)
+    (tmp_path / "q").write_text(_QRELS)
+    (tmp_path / "r").write_text(_RUN)
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    assert run(["score", "--compat", compat, "-m", "utility10", *files]) == 1
+    [suggested] = re.findall(r"\(did you mean (.*)\?\)", capsys.readouterr().err)
+    assert "utility.10" not in suggested.split(", ")
+    for name in suggested.split(", "):
+        assert run(["score", "--compat", compat, "-m", name, *files]) == 0, name
+        capsys.readouterr()

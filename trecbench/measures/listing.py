@@ -121,12 +121,13 @@ def _name(measure) -> str:
 def printed_names(measure) -> list[str]:
     """The names ``score`` prints a measure's values under (trec_eval's format: ``RR@10``
     is ``recip_rank_cut_10``, ``P`` its default cutoffs' ``P_5`` ... ``P_1000``)."""
-    from .labels import level_key, value_names
+    from .labels import level_key, trec_label, value_names
 
     names = value_names(measure)
     if names is None:  # a float cutoff family without levels: trec_eval's defaults
         return [level_key(measure.family, v) for v in measure.definition.trec_defaults]
-    return [label for label, _ in names]
+    # a level's label as trec text prints it (IPrec@0.005: iprec_at_recall_0.01)
+    return [trec_label(measure, label) for label, _ in names]
 
 
 def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0.8") -> str:
@@ -199,9 +200,11 @@ def parameter_lines(measure) -> list[str]:
 
 
 def _number(value) -> str:
-    """A number as written (relstring.0's cutoff is 0, not 0.0)."""
+    """A number as written (relstring.0's cutoff is 0, not 0.0), every digit kept
+    (Rprec_mult.0.123456789's multiplier is not %g's 0.123457)."""
     if isinstance(value, float):
-        return f"{value:g}"
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text
     return str(value)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import TrecbenchError, UsageError, excerpt
 from . import registry
 from .catalog import NICKNAMES
-from .trec_params import numbers_outside
+from .trec_params import numbers_outside, uncalculable
 
 LIST_HINT = "; `trecbench measures` lists them all"
 MOST_SHOWN = 4  # names suggested at most
@@ -155,10 +155,13 @@ def _glued_forms(text: str, parse: Callable[[str], Any]) -> list[str]:
 
 
 def _valid(spelling: str, parse: Callable[[str], Any]) -> Any:
-    """The measure ``spelling`` means with its numbers in their domains, else None."""
+    """The measure ``spelling`` means with its numbers in their domains and calculable
+    (not utility.10, which score and measures refuse), else None."""
     try:
         measure = parse(spelling)
     except TrecbenchError:
+        return None
+    if uncalculable(measure.definition, measure.params) is not None:
         return None
     return None if numbers_outside(measure.definition, measure.params) else measure
 
