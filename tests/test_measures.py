@@ -278,6 +278,9 @@ def test_a_bad_cutoff_is_named_not_echoed_in_suggestions():
         ("maxontsim.1,10", "MaxOntSim@1 MaxOntSim@10"),
         ("MaxOntSim@1,10", "MaxOntSim@1 MaxOntSim@10"),
         ("nDCG@5,10,20", "nDCG@5 nDCG@10 nDCG@20"),
+        # the advice dropped the keyword parameters: P@5 P@10 (rel=1), MRR@10 MRR@20
+        ("P(rel=2)@5,10", "P(rel=2)@5 P(rel=2)@10"),
+        ("RR(judged_only=True)@10,20", "RR(judged_only=True)@10 RR(judged_only=True)@20"),
     ],
 )
 def test_a_list_of_cutoffs_outside_trec_evals_spelling_is_said_to_be_no_list(text, each):
@@ -287,6 +290,8 @@ def test_a_list_of_cutoffs_outside_trec_evals_spelling_is_said_to_be_no_list(tex
     cutoffs = text.replace("@", ".").split(".")[-1].split(",")
     suggested = parse_measures([each])  # what the message says to give is taken
     assert [m.canonical.replace("@", ".").split(".")[-1] for m in suggested] == cutoffs
+    options = {m.options for m in parse_measures([text[: text.index(",")]])}
+    assert {m.options for m in suggested} == options  # each with the parameters given
     assert _refusal("MaxOntSim@1,x").endswith("the cutoff must be a positive integer")
 
 

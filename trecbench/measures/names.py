@@ -371,7 +371,14 @@ def _parse_named(text: str) -> Measure:
     if params and cutoff is None and definition.trec_params in (LONG_CUTOFFS, FLOAT_CUTOFFS):
         raise UsageError(needs_cutoff(name, text, definition, _parse_named))
     options, pinned = keyword_options(definition, params, text, named)
-    params_text = trec_text or _cutoff_text(definition, cutoff, text)
+    try:
+        params_text = trec_text or _cutoff_text(definition, cutoff, text)
+    except CutoffListError as error:  # P(rel=2)@5,10: each keeps its parameters, P(rel=2)@5
+        if not options:
+            raise
+        each = [name.rpartition("@")[2] for name in error.names]
+        names = [Measure(definition.name, k, options, text, pinned=pinned).spelled() for k in each]
+        raise CutoffListError(text, names) from None
     return Measure(definition.name, params_text, options, text, pinned=pinned)
 
 
