@@ -10,10 +10,8 @@
 * display names and the seeds' spellings: ``MAP@100``, ``MRR@10``, ``HitRate@10``,
   ``hit@10``, ``mrr``, ``map@10``, ``ndcg_at_10``, ``precision_at_5``.
 
-``MRR@10`` (``RR@10``, ``recip_rank@10``) is reciprocal rank over the run cut at 10 — what
-trec_eval computes with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its
-trec-style label is ``recip_rank_cut_10``, by analogy with ``ndcg_cut_10`` and
-``map_cut_100``.
+``MRR@10`` (``RR@10``, ``recip_rank@10``) is reciprocal rank over the run cut at 10
+(trec_eval's ``-M 10 -m recip_rank``), never the uncut one; its label ``recip_rank_cut_10``.
 
 :func:`parse_measures` reads a list of names (trec_eval's nicknames expanded), each request
 computed as given, as pytrec_eval computes them (``P.5`` and ``P.10`` are both, and a bare
@@ -374,11 +372,9 @@ def _parse_named(text: str) -> Measure:
     try:
         params_text = trec_text or _cutoff_text(definition, cutoff, text)
     except CutoffListError as error:  # P(rel=2)@5,10: each keeps its parameters, P(rel=2)@5
-        if not options:
-            raise
-        each = [name.rpartition("@")[2] for name in error.names]
+        each = [name.rpartition("@")[2] for name in error.names] if options else []
         names = [Measure(definition.name, k, options, text, pinned=pinned).spelled() for k in each]
-        raise CutoffListError(text, names) from None
+        raise CutoffListError(text, names) if options else error from None
     return Measure(definition.name, params_text, options, text, pinned=pinned)
 
 
