@@ -431,3 +431,16 @@ def test_a_string_alone_and_the_command_line_keep_names_separated_by_spaces(caps
     assert measure_values(None, None, ("P@5 map", "nDCG(dcg='exp-log2')@10")) == (
         "P@5", "map", "nDCG(dcg='exp-log2')@10"
     )  # fmt: skip
+
+
+def test_a_list_of_cutoffs_advice_pastes_into_a_shell():
+    # names with their own single quotes were advised inside single quotes:
+    # -m 'nDCG(dcg='exp-log2')@5 ...', which a shell reads as other words
+    import shlex
+
+    text = "nDCG(dcg='exp-log2')@5,10"
+    advice = _refusal(text).split("give each, -m ", 1)[1]
+    assert shlex.split(advice) == ["nDCG(dcg='exp-log2')@5 nDCG(dcg='exp-log2')@10"]
+    assert [m.options for m in parse_measures(shlex.split(advice))] == [
+        m.options for m in parse_measures([text[: text.index(",")]])
+    ] * 2

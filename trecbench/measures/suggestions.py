@@ -12,6 +12,7 @@ is refused."""
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +37,7 @@ class CutoffListError(UsageError):
     def __init__(self, text: str, names: list[str], advice: str | None = None):
         self.text, self.names, self.advice = text, list(names), advice
         if advice is None:
-            advice = f"give each, -m '{' '.join(self.names)}'"
+            advice = f"give each, -m {_shell_word(' '.join(self.names))}"
         super().__init__(f"illegal measure '{text}': one cutoff a name here, not a list: {advice}")
 
     def __reduce__(self):  # rebuilt from its fields, not its message (a worker's error)
@@ -45,6 +46,14 @@ class CutoffListError(UsageError):
     def advised(self, advice: str) -> CutoffListError:
         """The same refusal with the caller's ``advice`` in place of -m's."""
         return CutoffListError(self.text, self.names, advice)
+
+
+def _shell_word(text: str) -> str:
+    """``text`` quoted as one shell word that pastes as it reads: in single quotes, or in
+    double quotes around a name's own single quotes (``nDCG(dcg='exp-log2')@5``)."""
+    if "'" in text and not set(text) & set('"$`\\!'):
+        return f'"{text}"'
+    return shlex.quote(text)
 
 
 def did_you_mean(text: str, parse: Callable[[str], Any]) -> str:
