@@ -114,3 +114,29 @@ def test_the_runs_are_grouped_once_for_every_candidate(tmp_path, monkeypatch, me
         with pytest.raises(UsageError, match="every candidate scores the same P@1"):
             optimize_fusion(runs, qrels, "P@1", method, k_grid=[1, 10, 60, 100, 1000])
     assert grouped.count(18) == 1  # 2 runs x 3 topics x 3 documents, once (5 before)
+
+
+def test_what_every_candidate_evaluation_warns_of_is_said_once(tmp_path, capsys):
+    """Each candidate is scored by an evaluation of its own: what every one of them warns
+    of (pyndeval: qrels without subtopics) is said once, as the one evaluation of every
+    candidate said it, located where the search was called, not once per candidate."""
+    pytest.importorskip("pyndeval")
+    import warnings
+
+    from trecbench.cli import run
+
+    runs, qrels = _write(tmp_path)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        tuned = optimize_fusion(runs, qrels, "alpha_nDCG@3", "combsum", step=0.5)
+    assert len(tuned.candidates) == 3
+    subtopics = [w for w in said if "one subtopic" in str(w.message)]
+    assert [w.category.__name__ for w in subtopics] == ["ProviderWarning"]
+    assert subtopics[0].filename == __file__
+    out = tmp_path / "fused.run"
+    args = ["fuse", "--method", "combsum", "--step", "0.5", "--qrels", qrels, *runs]
+    assert run([*args, "--optimize", "alpha_nDCG@3", "-o", str(out)]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert sum("one subtopic" in line for line in lines) == 1, lines
+    assert lines[0].startswith("trecbench: warning: ProviderWarning: alpha_nDCG@3: "), lines
+    assert lines[1].startswith("chose weights="), lines

@@ -452,21 +452,40 @@ def _scored_candidates(tables, qrels, method: str, candidates: list[Candidate], 
 
     plan = fusion_plan(tables, method, norm=search.norm, depth=search.depth)
     scored, tied, names = [], {}, []
-    with reused(qrels):  # the qrels prepared once for every candidate's evaluation
-        for i, c in enumerate(candidates):
-            if progress is not None:
-                progress(SEARCHING, i, len(candidates))
-            fused, ties = plan.fused_and_ties(c.weights, c.k, searched=True)  # k: RRF's alone
-            for kind, message in ties.items():
-                tied.setdefault(kind, []).append((c.label(), message))
-            per_query = _evaluated(qrels, fused, measure)
-            del fused  # let go before the next candidate is fused
-            names += per_query["measure"].drop_duplicates().tolist()
-            scored.append(dict(zip(per_query["qid"], per_query["value"], strict=True)))
+    said: list[warnings.WarningMessage] = []  # the evaluations' warnings, said once below
+    try:
+        # the filters stay: a warning ignored is not kept, one made an error raises here
+        with reused(qrels), warnings.catch_warnings(record=True) as said:
+            for i, c in enumerate(candidates):
+                if progress is not None:
+                    progress(SEARCHING, i, len(candidates))
+                fused, ties = plan.fused_and_ties(c.weights, c.k, searched=True)  # k: RRF's
+                for kind, message in ties.items():
+                    tied.setdefault(kind, []).append((c.label(), message))
+                per_query = _evaluated(qrels, fused, measure)
+                del fused  # let go before the next candidate is fused
+                names += per_query["measure"].drop_duplicates().tolist()
+                scored.append(dict(zip(per_query["qid"], per_query["value"], strict=True)))
+    except BaseException:
+        _warn_once(said)  # what the evaluations said before the error
+        raise
     if progress is not None:
         progress(SEARCHING, len(candidates), len(candidates))
     _warn_ties(tied, len(candidates))
+    _warn_once(said)
     return scored, list(dict.fromkeys(names))
+
+
+def _warn_once(said: list[warnings.WarningMessage]) -> None:
+    """The warnings the candidates' evaluations raised, each text once, in the order first
+    raised: each candidate is scored by an evaluation of its own, and what one says of the
+    qrels or the measure (pyndeval's "one subtopic" of alpha_nDCG) every one says; one
+    evaluation of every candidate said it once, after the ties."""
+    first: dict[tuple, warnings.WarningMessage] = {}
+    for caught in said:
+        first.setdefault((caught.category, str(caught.message)), caught)
+    for caught in first.values():  # where it was raised (trecbench's: outside_trecbench)
+        warnings.warn_explicit(caught.message, caught.category, caught.filename, caught.lineno)
 
 
 def _warn_ties(tied: dict, searched: int) -> None:
