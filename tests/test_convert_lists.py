@@ -263,7 +263,7 @@ def test_query_ids_depth_and_errors(tmp_path):
     path.write_text(json.dumps({"gold_docs": [[1]], "retrieved_chunks": [["a"]]}))
     with pytest.raises(InputError, match=r"gold_docs\[0\]\[0\]: expected a string"):
         convert_lists(path, match="chunks")
-    with pytest.raises(UsageError, match="fuzzy threshold"):
+    with pytest.raises(UsageError, match="fuzzy_threshold"):
         convert_lists(path, match="chunks", fuzzy_threshold=0)
 
 
