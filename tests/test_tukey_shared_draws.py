@@ -5,6 +5,7 @@ and argsorted the same ones once per measure (5-7x the time of the other tests).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from trecbench import stats, tukey
 
@@ -67,3 +68,10 @@ def test_two_runs_are_ordered_as_argsort_orders_them_ties_included():
         order = tukey._draw_orders(Fixed(case), 5, 7, 2)
         assert order.dtype == np.intp
         assert (order == np.argsort(case, axis=-1)).all()
+
+
+def test_families_of_other_shapes_are_refused_not_drawn_for_the_first():
+    # a 10 x 4 family got p-values from draws made for 10 x 3 (wrong, without an error)
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="differ in shape"):
+        tukey.tukey_hsd_shared([rng.random((10, 3)), rng.random((10, 4))], samples=50)

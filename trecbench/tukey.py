@@ -107,6 +107,8 @@ def tukey_hsd_shared(
     """:func:`tukey_hsd` of each of ``families`` (matrices of one shape, topics x runs),
     the draws made once for all of them: each gets the p-values it gets alone."""
     prepared = [_centred(as_matrix(values), weights) for values in families]
+    if len({matrix.shape for _, matrix, _ in prepared}) > 1:  # one draw fits one shape
+        raise ValueError("tukey_hsd_shared: the families' matrices differ in shape")
     w = prepared[0][2] if prepared else None
     ranges = _shared_ranges([matrix for _, matrix, _ in prepared], samples, seed, w, progress)
     return [
