@@ -253,3 +253,31 @@ def test_a_full_tmpdir_is_said_even_when_no_stretch_shows_anything(tmp_path, mon
     assert unchecked == [("info", 1, said)]
     # the JSON output (validate --format json) carries it
     assert said in [f["message"] for f in result.to_dict()["findings"]]
+
+
+def test_the_lost_re_check_is_printed_past_show_s_cap_of_r20(tmp_path, monkeypatch, capsys):
+    """R20.unchecked shares its rule with R20.split and R20.order, whose findings the text
+    output caps at --show per rule: six topics split early within one chunk (re-checked
+    whole there) put their R20 lines first, and the one info saying that topic z's R11,
+    R14 and R15 were not re-checked whole went into 'N more [R20] not shown', rank 1
+    twice in z unsaid. It is printed whatever --show (and counted as printed)."""
+    from trecbench.cli import run
+
+    monkeypatch.setattr(split_topics, "MEMORY_ROWS", 0)
+    monkeypatch.setattr(split_topics._Files, "write", _no_space)
+    # a-f twice (lines 1-12), then z, y, z again with rank 1 once more: z comes back in
+    # the next chunk (of 13 lines of 14 bytes), a-f do not
+    early = "".join(f"{q} Q0 {q}{n} {n + 1} {9 - n} t\n" for n in range(2) for q in "abcdef")
+    path = tmp_path / "late.run"
+    path.write_text(early + "z Q0 z1 1 2 t\ny Q0 y1 1 1 t\nz Q0 z2 1 1 t\n")
+    monkeypatch.setitem(validate_run.__kwdefaults__, "chunk_bytes", 13 * 14)
+    said = (
+        f"{path}:13:qid: info[R20]: topic z (split, R20) could not be re-checked whole "
+        "(TMPDIR: No space left on device): R11/R14/R15 checked within each stretch only"
+    )
+    for show, more in (("5", 3), ("1", 7)):
+        assert run(["validate", "--quiet", "--show", show, str(path)]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert said in out, show
+        # 7 R20.split (a-f, z), R20.order and R20.unchecked: the note counts what is not shown
+        assert f"{path}: note: {more} more [R20] not shown (9 in total)" in out, show

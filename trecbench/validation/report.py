@@ -12,14 +12,19 @@ from .findings import ValidationResult
 from .rules import CHECKS, SEVERITIES, rule_sort_key
 
 SHOW = 5  # findings printed per rule and file before a note gives the rest
+# printed whatever the cap (counted as printed): said at most once a file, it tells what
+# no other finding of its rule does (R20.unchecked: the split topics' R11, R14 and R15
+# not re-checked whole), and R20.split's and R20.order's lines come before it
+UNCAPPED = frozenset({"R20.unchecked"})
 
 
 def text_lines(
     result: ValidationResult, show: int = SHOW, checks: Callable[[str], bool] | None = None
 ) -> list[str]:
-    """Findings sorted by line, at most ``show`` per rule (0: all that were kept), then a
-    note per rule with how many were left out: ``FILE: note: 95 more [R12] not shown (100
-    in total)``. ``checks``: which check keys to include (default: all)."""
+    """Findings sorted by line, at most ``show`` per rule (0: all that were kept; a check of
+    :data:`UNCAPPED` always), then a note per rule with how many were left out: ``FILE:
+    note: 95 more [R12] not shown (100 in total)``. ``checks``: which check keys to include
+    (default: all)."""
     wanted = checks or (lambda _: True)
     totals: Counter[str] = Counter()
     for key, count in result.check_counts.items():
@@ -28,7 +33,8 @@ def text_lines(
     printed: Counter[str] = Counter()
     lines = []
     for finding in result.findings:
-        if not wanted(finding.check) or (show and printed[finding.rule] >= show):
+        capped = show and printed[finding.rule] >= show and finding.check not in UNCAPPED
+        if not wanted(finding.check) or capped:
             continue
         printed[finding.rule] += 1
         lines.append(finding.format())

@@ -211,7 +211,8 @@ CATALOGUE = (
            "a temporary file past 262,144 lines; when that file cannot be written (a full "
            "`TMPDIR`), they stand as checked within each stretch, and this one finding, at "
            "the first split topic's first line, says so with the reason, even when no "
-           "stretch shows anything."),
+           "stretch shows anything; the text output prints it whatever `--show` caps of "
+           "R20."),
     _check("R21", "WWWW", "blank line",
            "trec_eval skips blank lines in runs (they are fatal in qrels: Q2).",
            fix="drops the line"),
