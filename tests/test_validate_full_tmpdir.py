@@ -6,8 +6,10 @@ from __future__ import annotations
 import errno
 import tempfile
 
+import pytest
+
 from trecbench.cli import run
-from trecbench.errors import ExitCode
+from trecbench.errors import ExitCode, OutputError
 
 # topic 1 comes back after topic 2: its keys are looked up, those of earlier chunks
 # held past a budget of 1 MiB (none in memory) go to a temporary file
@@ -69,3 +71,34 @@ def test_the_memory_option_says_what_goes_to_tmpdir_whatever_it_is(capfd):
     assert f"past {split_topics.MEMORY_ROWS:,} lines" in said
     assert f"({split_topics.ROW_BYTES} bytes a line, up to twice while sorted into groups)" in said
     assert "go to TMPDIR too, to check split topics again whole" in said
+
+
+def test_no_usable_temporary_folder_for_the_duplicate_keys_is_that_line_too(
+    tmp_path, monkeypatch, capfd
+):
+    """With no usable temporary folder at all (TMPDIR, /tmp, /var/tmp and the working
+    folder unwritable), tempfile.gettempdir() raises FileNotFoundError, and asking it
+    again for the folder to name did so inside the handler: the command said only
+    Python's 'No usable temporary directory found in [...]' and validate_run raised
+    FileNotFoundError, as for a missing run. Now the OutputError's line, naming TMPDIR."""
+    from trecbench.validation import validate_run
+
+    path = tmp_path / "scattered.run"
+    path.write_bytes(SCATTERED)
+
+    def nowhere():
+        raise FileNotFoundError(errno.ENOENT, "No usable temporary directory found in ['/x']")
+
+    with monkeypatch.context() as patch:  # undone before capfd's own temporary files go
+        patch.setattr(tempfile, "tempdir", None)
+        patch.setattr(tempfile, "_get_default_tempdir", nowhere)
+        code = run(["validate", str(path), "--memory", "1", "--quiet"])
+        with pytest.raises(OutputError):
+            validate_run(path, memory=1)
+    out, err = capfd.readouterr()
+    assert (code, out) == (ExitCode.INPUT, "")
+    assert err == (
+        "trecbench: TMPDIR: cannot write the duplicate check's temporary file (No usable "
+        "temporary directory found in ['/x']); free space in TMPDIR, point TMPDIR to a "
+        "larger folder, or give a larger --memory\n"
+    )

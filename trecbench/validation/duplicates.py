@@ -180,12 +180,12 @@ class SeenKeys:
 def _on_disk(values: np.ndarray) -> np.ndarray:
     """``values`` in a temporary file (deleted when closed), mapped read-only.
 
-    A file that cannot be made or written (a full ``TMPDIR``) is an :class:`OutputError`
-    naming the folder. Written by the file's own ``write``, not numpy's ``tofile``: that
-    says a short write as an :class:`OSError` without ``errno`` ("N requested and M
-    written"), and a write that fits stdio's buffer not at all (its error at ``fclose``
-    is dropped: the map then reads a short file). A file shorter than the values after
-    the flush is a full disk too.
+    A file that cannot be made or written (a full ``TMPDIR``, or no usable temporary
+    folder at all) is an :class:`OutputError` naming the folder. Written by the file's own
+    ``write``, not numpy's ``tofile``: that says a short write as an :class:`OSError`
+    without ``errno`` ("N requested and M written"), and a write that fits stdio's buffer
+    not at all (its error at ``fclose`` is dropped: the map then reads a short file). A
+    file shorter than the values after the flush is a full disk too.
     """
     import errno
     import os
@@ -200,7 +200,10 @@ def _on_disk(values: np.ndarray) -> np.ndarray:
             return np.memmap(handle, dtype=values.dtype, mode="r", shape=values.shape)
     except OSError as error:
         reason = error.strerror or os.strerror(errno.ENOSPC)  # no errno: a short write
-        folder = tempfile.gettempdir()
+        try:
+            folder = tempfile.gettempdir()
+        except OSError:  # no usable folder at all (what failed): asked again, it fails again
+            folder = "TMPDIR"
         raise OutputError(
             f"{folder}: cannot write the duplicate check's temporary file ({reason}); free "
             "space in TMPDIR, point TMPDIR to a larger folder, or give a larger --memory"
