@@ -372,3 +372,32 @@ def test_a_sidecar_read_from_a_pipe_says_its_qrels_warning(tmp_path, monkeypatch
         os.close(read)
     assert done.exit_code == 0, done.output
     assert "trecbench: warning: mine.qrels: found-only qrels: judged where found\n" in done.stderr
+
+
+def test_the_library_refuses_a_bad_sidecar_whatever_the_runs(tmp_path):
+    # as the command line does: compare(strata=) without group_by reads it before the
+    # scoring, not only when a run is flagged (these runs are not: mine.qrels know them)
+    from trecbench.errors import InputError
+
+    root = _files(tmp_path)
+    (root / "bad.json").write_text("nope\n")
+    runs = {"a": root / "run.run", "b": root / "run.run"}
+    with pytest.raises(InputError, match="bad.json:1: invalid JSON"):
+        trecbench.compare(root / "mine.qrels", runs, ["P.2"], samples=40, strata=root / "bad.json")
+
+
+def test_strata_that_cannot_vouch_still_need_group_by(tmp_path):
+    # a strata table, or a sidecar given to compare_scores (which scores nothing), says
+    # nothing without group_by: refused as before, not silently dropped
+    from trecbench.comparison import compare_scores
+    from trecbench.strata import load_strata
+
+    root = _files(tmp_path)
+    side = root / _sidecar_of_fields(root)
+    runs = {"a": root / "run.run", "b": root / "run.run"}
+    with pytest.raises(UsageError, match="^strata needs group_by "):
+        trecbench.compare(root / "mine.qrels", runs, ["P.2"], samples=40, strata=load_strata(side))
+    values = trecbench.evaluate(root / "mine.qrels", root / "run.run", ["P.2"]).per_query_values
+    both = pd.concat([values, values.assign(run="b")])
+    with pytest.raises(UsageError, match="^strata needs group_by "):
+        compare_scores(both, samples=40, strata=side)

@@ -158,10 +158,10 @@ def compare(
     statistics = settings_from(StatsSettings, statistics, settings)
     scoring = settings_from(ScoringSettings, scoring, settings)
     refuse_unknown("compare", settings)
+    sidecar = _sidecar_read(strata)
     evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
     evaluations[0][0].refuse_two_spellings("compare")
     evaluations[0][0].refuse_summaries("compare's means and tests are")
-    sidecar = strata if isinstance(strata, (str, os.PathLike)) else None
     warnings = _unjudged_warnings(evaluations, scoring, sidecar)
     topics, unpaired = _paired_topics(evaluations, named)
     per_query = pd.concat([e.per_query_values for e, _ in evaluations], ignore_index=True)
@@ -173,7 +173,9 @@ def compare(
         statistics=statistics,
         queries=topics,
         baseline=baseline,
-        strata=strata_map(strata, group_by, topics),
+        strata=strata_map(
+            None if sidecar is not None and not group_by else strata, group_by, topics
+        ),
         group_by=group_by,
         progress=None if progress is None else partial(progress, "resampling"),
         bounds=bounds,
@@ -242,6 +244,18 @@ def _unjudged_values(evaluations, queries: list[str], measures: list[str]) -> li
         for row in bound_rows(evaluation, queries)
         if row[1] in compared
     ]
+
+
+def _sidecar_read(strata) -> str | os.PathLike | None:
+    """The sidecar path among ``strata`` (None: none), read now, before the scoring: a bad
+    one is refused whatever the runs, as the command line refuses it (read once in the
+    call, what it vouches for kept for :func:`_unjudged_warnings`)."""
+    if not isinstance(strata, (str, os.PathLike)):
+        return None
+    from ..strata import read_sidecar
+
+    read_sidecar(strata)
+    return strata
 
 
 def _unjudged_warnings(evaluations, scoring: ScoringSettings, sidecar) -> list[str]:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..escaping import ShownWarning
 from ..inputs.python_objects import index_label
 from ..rounding import mean_difference
@@ -232,7 +232,11 @@ def strata_map(
     if isinstance(strata, Mapping):
         fields_held = strata_fields(strata, group_by, (topics, topics_origin, integers))
         return _held(fields_held, topics, not fields)
-    if not fields:  # a sidecar alone still says which qrels are complete (vouches)
+    if not fields:  # compare reads a sidecar path alone for its complete qrels, not here
+        if strata is not None:
+            raise UsageError(
+                Setting("strata"), " needs ", Setting("group_by"), " (which stratum to compare by)"
+            )
         return None
     from ..strata import group_labels, load_strata
 
