@@ -401,3 +401,27 @@ def test_strata_that_cannot_vouch_still_need_group_by(tmp_path):
     both = pd.concat([values, values.assign(run="b")])
     with pytest.raises(UsageError, match="^strata needs group_by "):
         compare_scores(both, samples=40, strata=side)
+
+
+@pytest.mark.parametrize(
+    ("runs", "said"),
+    [
+        ([{"t": {"qrels": "mine.qrels"}}], "s.json:1: runs: expected an object, found an array ("),
+        (
+            {"t": "mine.qrels"},
+            's.json:1: runs.t: expected an object, found a string ("mine.qrels")',
+        ),
+        ({"t": {"qrels": 5}}, "s.json:1: runs.t.qrels: expected a string, found a number (5)"),
+    ],
+)
+def test_a_sidecars_pairing_not_as_written_is_refused(tmp_path, monkeypatch, runs, said):
+    # read as no pairing, it vouched for other qrels: the run's own are mine.qrels
+    import json
+
+    root = _files(tmp_path)
+    document = json.loads((root / _sidecar(root, "theirs.qrels")).read_text())
+    (root / "s.json").write_text(json.dumps({**document, "runs": runs}))
+    argv = ["score", "-m", "P.2", "theirs.qrels", "run.run", "--strata", "s.json"]
+    done = _cli(argv, root, monkeypatch)
+    assert type(done.exception).__name__ == "InputError"
+    assert str(done.exception).startswith(said) and "\n" not in str(done.exception)

@@ -112,13 +112,14 @@ def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
             warning = (place / "warning").expect_string(info["warning"])
             file = (place / "file").expect_string(info.get("file"))
             notes.append((os.path.join(folder, file), warning))
-    return frame.astype(STR), notes, _pairings(data, folder)
+    return frame.astype(STR), notes, _pairings(doc.root, data, folder)
 
 
-def _pairings(data: dict, folder: str) -> tuple[set[str], dict[str, str]]:
+def _pairings(root: At, data: dict, folder: str) -> tuple[set[str], dict[str, str]]:
     """The qrels files a sidecar describes as complete and not pooled, and each run tag's
-    qrels file (``runs.<tag>.qrels``), as real paths; what is not as a converter writes
-    it is left out (the strata are what the sidecar is read for)."""
+    qrels file (``runs.<tag>.qrels``; null: none), as real paths. A pairing not as a
+    converter writes it is refused at its place: read as none, it would vouch for qrels
+    the run does not belong to; a ``complete`` not ``true`` vouches for nothing."""
 
     def path(file: Any) -> str | None:
         return os.path.realpath(os.path.join(folder, file)) if isinstance(file, str) else None
@@ -129,11 +130,13 @@ def _pairings(data: dict, folder: str) -> tuple[set[str], dict[str, str]]:
         for info in (qrels.values() if isinstance(qrels, dict) else ())
         if isinstance(info, dict) and info.get("complete") is True and not info.get("pooled")
     }
-    paired = {
-        tag: path(info.get("qrels"))
-        for tag, info in (runs.items() if isinstance(runs, dict) else ())
-        if isinstance(info, dict) and isinstance(info.get("qrels"), str)
-    }
+    paired = {}
+    if runs is not None:
+        for tag, info in (root / "runs").expect_object(runs).items():
+            place = root / "runs" / tag
+            file = place.expect_object(info).get("qrels")
+            if file is not None:
+                paired[tag] = path((place / "qrels").expect_string(file))
     return complete - {None}, paired
 
 
