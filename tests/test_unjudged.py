@@ -259,6 +259,24 @@ def test_the_refusal_stays_where_the_sidecar_does_not_vouch(tmp_path, monkeypatc
     assert refused.exit_code == 1 and "are these the qrels" in str(refused.exception)
 
 
+def test_a_run_a_sidecar_of_several_qrels_does_not_list_is_not_vouched_for(tmp_path, monkeypatch):
+    # code-chunk's sidecar describes each chunker's qrels, complete for its own documents:
+    # a run whose tag it does not list (retagged, or another system's) may belong to any
+    import json
+
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text().replace(" t\n", " u\n"))
+    side = _sidecar(root, "theirs.qrels", runs={"t": "theirs.qrels"})
+    argv = ["compare", "-m", "P.2", "--samples", "40", "theirs.qrels", "run.run", "copy.run"]
+    assert _cli([*argv, "--strata", side], root, monkeypatch).exit_code == 0  # one qrels file
+    document = json.loads((root / side).read_text())
+    document["qrels"]["m"] = {"file": "mine.qrels", "complete": True, "pooled": False}
+    (root / side).write_text(json.dumps(document))
+    refused = _cli([*argv, "--strata", side], root, monkeypatch)
+    assert refused.exit_code == 1 and "copy: " in str(refused.exception)
+    assert "run: " not in str(refused.exception)  # its tag is paired with these qrels
+
+
 def test_the_refusal_says_how_to_go_on_with_complete_qrels(tmp_path, monkeypatch):
     root = _files(tmp_path)
     (root / "copy.run").write_text((root / "run.run").read_text())

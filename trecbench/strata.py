@@ -58,12 +58,15 @@ def vouches(sidecar: str | os.PathLike | None, qrels: Any, run_tag: str) -> bool
     ``complete`` (every relevant document listed, not pooled: a document it does not
     judge is not relevant, as in hpo's gold-only qrels), and pairs no run of that tag
     with other qrels (code-chunk's ``fixed`` run against the ``ast`` chunker's qrels: its
-    documents are not the ones the qrels know, complete as they are)."""
+    documents are not the ones the qrels know, complete as they are), nor, describing
+    several qrels files, leaves that tag out (which of them the run belongs to is unknown)."""
     if sidecar is None or not isinstance(qrels, (str, os.PathLike)):
         return False
-    complete, paired = read_in_call(sidecar, "strata", lambda: _read_sidecar(sidecar))[2]
+    complete, paired, several = read_in_call(sidecar, "strata", lambda: _read_sidecar(sidecar))[2]
     target = os.path.realpath(qrels)
     if run_tag in paired and paired[run_tag] != target:
+        return False
+    if run_tag not in paired and several:  # a run it did not make: whose qrels is unknown
         return False
     return target in complete
 
@@ -115,11 +118,13 @@ def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
     return frame.astype(STR), notes, _pairings(doc.root, data, folder)
 
 
-def _pairings(root: At, data: dict, folder: str) -> tuple[set[str], dict[str, str]]:
-    """The qrels files a sidecar describes as complete and not pooled, and each run tag's
-    qrels file (``runs.<tag>.qrels``; null: none), as real paths. A pairing not as a
-    converter writes it is refused at its place: read as none, it would vouch for qrels
-    the run does not belong to; a ``complete`` not ``true`` vouches for nothing."""
+def _pairings(root: At, data: dict, folder: str) -> tuple[set[str], dict[str, str], bool]:
+    """The qrels files a sidecar describes as complete and not pooled, each run tag's
+    qrels file (``runs.<tag>.qrels``; null: none), as real paths, and whether it describes
+    several qrels files (then a run of a tag it does not list may belong to any: code-chunk's
+    chunkers). A pairing not as a converter writes it is refused at its place: read as
+    none, it would vouch for qrels the run does not belong to; a ``complete`` not ``true``
+    vouches for nothing."""
 
     def path(file: Any) -> str | None:
         return os.path.realpath(os.path.join(folder, file)) if isinstance(file, str) else None
@@ -137,7 +142,7 @@ def _pairings(root: At, data: dict, folder: str) -> tuple[set[str], dict[str, st
             file = place.expect_object(info).get("qrels")
             if file is not None:
                 paired[tag] = path((place / "qrels").expect_string(file))
-    return complete - {None}, paired
+    return complete - {None}, paired, isinstance(qrels, dict) and len(qrels) > 1
 
 
 def _group_name(place: At, field: str, value: Any) -> str:
