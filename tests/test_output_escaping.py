@@ -637,7 +637,7 @@ def test_a_name_that_starts_a_list_item_stays_text(name, tmp_path, capsys, monke
 @pytest.mark.parametrize(
     "warning",
     [
-        pytest.param(("trecbench.evaluation.results", "UnjudgedWarning"), id="unjudged"),
+        pytest.param(("trecbench.evaluation.unjudged", "UnjudgedWarning"), id="unjudged"),
         pytest.param(("trecbench.comparison.tables", "OneStratumWarning"), id="one-stratum"),
     ],
 )
@@ -654,9 +654,9 @@ def test_a_warning_quoting_input_text_is_plain_text_escaped_by_each_output(warni
     module, name = warning
     kind = getattr(importlib.import_module(module), name)
     if name == "UnjudgedWarning":
-        from trecbench.evaluation.results import Unjudged
+        from trecbench.evaluation.unjudged import Unjudged
 
-        values = ("run\nb|c", "q rels", Unjudged(10, 100, 90, 5, 5))
+        values = ("run\nb|c", "q rels", Unjudged(10, 100, 90, 5, 5), False)
     else:
         values = ("lang\nx", "d|e*", 7)
     made = kind(*values)

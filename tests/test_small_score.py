@@ -178,9 +178,9 @@ def test_a_terminal_keeps_the_small_path(tmp_path, capsys, monkeypatch):
 
 
 def test_the_small_path_expects_an_unjudged_warning_where_the_general_path_gives_it():
-    """small_score cannot import evaluation.results (numpy): its copy of the share of
+    """small_score cannot import trecbench.evaluation (numpy): its copy of the share of
     topics beyond which the general path warns must stay that one."""
     from trecbench import small_score
-    from trecbench.evaluation import results
+    from trecbench.evaluation import unjudged
 
-    assert small_score._NEARLY_ALL == results.NEARLY_ALL
+    assert small_score._NEARLY_ALL == unjudged.NEARLY_ALL

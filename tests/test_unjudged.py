@@ -257,6 +257,14 @@ def test_the_refusal_stays_where_the_sidecar_does_not_vouch(tmp_path, monkeypatc
     argv = ["compare", "-m", "P.2", "--samples", "40", "theirs.qrels", "run.run", "copy.run"]
     refused = _cli([*argv, "--strata", side], root, monkeypatch)
     assert refused.exit_code == 1 and "are these the qrels" in str(refused.exception)
+    # the sidecar was given: it is not advised again, its declining is said
+    assert "give the sidecar that describes them" not in str(refused.exception)
+    assert "the sidecar given (--strata) does not vouch for them" in str(refused.exception)
+    score = ["score", "-m", "P.2", "theirs.qrels", "run.run", "--strata", side]
+    warned = _cli(score, root, monkeypatch).stderr
+    assert (
+        "the sidecar given (--strata) does not vouch" in warned and "give the sidecar" not in warned
+    )
 
 
 def test_a_run_a_sidecar_of_several_qrels_does_not_list_is_not_vouched_for(tmp_path, monkeypatch):

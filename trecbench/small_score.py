@@ -32,7 +32,7 @@ from .measures import MEAN, NUM_REL, SUM, Measure, parse_measures, presentation_
 from .measures.first_parameters import first_parameters
 from .renderers import trec_format
 
-_NEARLY_ALL = 0.9  # evaluation.results.NEARLY_ALL: where an unjudged warning may be due
+_NEARLY_ALL = 0.9  # evaluation.unjudged.NEARLY_ALL: where an unjudged warning may be due
 
 
 # the views trec_format reads are named tuples: a dataclass costs a call of this path

@@ -424,7 +424,8 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[
         from ..strata import doubted
 
         runs = doubted(evaluation, unjudged_threshold, strata)
-    unjudged = [run.unjudged.message(run.name, evaluation.qrels_path) for run in runs]
+    said = strata is not None  # a sidecar given that does not vouch: not advised again
+    unjudged = [run.unjudged.message(run.name, evaluation.qrels_path, sidecar=said) for run in runs]
     return _flag_summary(evaluation) + unjudged
 
 

@@ -260,15 +260,15 @@ def _sidecar_read(strata) -> str | os.PathLike | None:
 
 def _unjudged_warnings(evaluations, scoring: ScoringSettings, sidecar) -> list[str]:
     """What to say about runs whose retrieved documents the qrels mostly do not know
-    (:class:`~trecbench.evaluation.results.UnjudgedWarning`: in parts, so that each output
+    (:class:`~trecbench.evaluation.unjudged.UnjudgedWarning`: in parts, so that each output
     escapes the run's name and the qrels path as it escapes the rest), but those whose
     qrels the strata's ``sidecar`` describes as complete; refused
     (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``."""
-    from ..evaluation.results import UnjudgedWarning
+    from ..evaluation.unjudged import UnjudgedWarning
     from ..strata import doubted
 
     warnings = [
-        UnjudgedWarning(run.name, evaluation.qrels_path, run.unjudged)
+        UnjudgedWarning(run.name, evaluation.qrels_path, run.unjudged, sidecar is not None)
         for evaluation, _ in evaluations
         for run in doubted(evaluation, scoring.unjudged_threshold, sidecar)
     ]

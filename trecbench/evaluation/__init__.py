@@ -51,14 +51,7 @@ from .assembly import (
 )
 from .judgments import Preferences, Qrels, load_judgments
 from .plan import _aliases, _asked_at, _measures, _Plan, _read_whole
-from .results import (
-    UNJUDGED_THRESHOLD,
-    Column,
-    Evaluation,
-    FlaggedTopic,
-    RunResult,
-    Unjudged,
-)
+from .results import Column, Evaluation, FlaggedTopic, RunResult
 from .runs import (
     PARALLEL_BYTES,
     WorkersProgress,
@@ -73,6 +66,7 @@ from .scoring import (
     score_block,  # noqa: F401
 )
 from .settings import REL_FORMATS, EvalSettings
+from .unjudged import UNJUDGED_THRESHOLD, Unjudged
 
 __all__ = [
     "MIN_GEO_MEAN", "PARALLEL_BYTES", "REL_FORMATS", "UNJUDGED_THRESHOLD", "Column",

@@ -21,9 +21,10 @@ from ..plurals import counted
 from . import bounds
 from .drill import DrillDown, joined, topic_curves
 from .plan import _Plan, _plan_topics, _TopicPlan
-from .results import Column, FlaggedTopic, RunResult, Unjudged
+from .results import Column, FlaggedTopic, RunResult
 from .scoring import _Block, evaluated_depth
 from .settings import EvalSettings
+from .unjudged import Unjudged
 
 MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
 

@@ -1,11 +1,10 @@
 """What an evaluation gives: per run its per-topic values and summary
 (:class:`RunResult`), per call the columns, flagged topics and tidy tables
-(:class:`Evaluation`); documents without judgment (:class:`Unjudged`)."""
+(:class:`Evaluation`); documents without judgment: :mod:`.unjudged`."""
 
 from __future__ import annotations
 
 import math
-import os
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,11 +15,11 @@ import numpy as np
 from .. import tiebounds
 from ..callers import outside_trecbench
 from ..errors import PerTopicWarning, UsageError
-from ..escaping import ShownWarning
 from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure, trec_label
-from ..plurals import few_reprs, share_percent
+from ..plurals import few_reprs
 from ..type_names import flag_from
 from .settings import EvalSettings
+from .unjudged import UNJUDGED_THRESHOLD, Unjudged
 
 if TYPE_CHECKING:
     from .bounds import HighEnd
@@ -94,88 +93,6 @@ class FlaggedTopic:
     reason: str
     message: str
     run: str | None = None
-
-
-@dataclass(frozen=True)
-class Unjudged:
-    """A run's documents the qrels leave unjudged, over its evaluated topics (not counted
-    when every measure credits unjudged documents, as MaxOntSim does): within the
-    evaluated ``depth`` (the deepest rank its measures look at; None: the whole ranking,
-    after ``-M``) it ``retrieved`` documents, ``unjudged`` of them have no judgment or a
-    negative grade (trec_eval's "in the pool, unjudged", as the unjudged bounds, X4 and
-    10.0's ``unj`` count them; ``Judged@k`` counts any qrels line), and in
-    ``empty_topics`` of its ``topics`` none has a grade of 0 or more."""
-
-    depth: int | None
-    retrieved: int
-    unjudged: int
-    topics: int
-    empty_topics: int
-
-    @property
-    def fraction(self) -> float:
-        """Share of the retrieved documents unjudged."""
-        return self.unjudged / self.retrieved if self.retrieved else 0.0
-
-    def flagged(self, threshold: float = 0.5) -> bool:
-        """Whether the run looks scored against qrels that do not know its documents: over
-        ``threshold`` of its retrieved documents have no judgment and, in nearly every
-        topic (:data:`NEARLY_ALL`), none has.
-
-        The share of documents alone cannot tell: qrels that list only relevant documents
-        (code-chunk's, BEIR's, the HPO demo's) leave every non-relevant document unjudged,
-        so a run scored against its own such qrels has 1 - precision of them unjudged
-        (59% for code-chunk's fixed chunker at rank 5; 99% for the HPO demo's tf-idf
-        baselines at rank 100). What qrels made for other documents do is leave nothing
-        judged in (nearly) every topic: 363 of 373 topics for the other chunker's qrels,
-        where the HPO demo's tfidf-word baseline still finds something in 16 of 56.
-        """
-        empty = self.empty_topics / self.topics if self.topics else 0.0
-        return self.fraction > threshold and empty >= NEARLY_ALL
-
-    def message(self, run: str, qrels: str | None, shown=str) -> str:
-        """The warning: the fractions, the counts and the likely cause; the ``run``'s name
-        and the ``qrels`` path, read from inputs, as ``shown`` shows them (an output's
-        :func:`~trecbench.escaping.escaper`)."""
-        where = "" if self.depth is None else f" within rank {self.depth}"
-        path, qrels = qrels, "the qrels" if not qrels else shown(qrels)
-        share = share_percent(self.fraction)  # 0% or 100% only when it is
-        return (
-            f"{shown(run)}: {share} of the documents it retrieved{where} are unjudged in "
-            f"{qrels} ({self.unjudged:,} of {self.retrieved:,}; "
-            f"none judged in {self.empty_topics:,} of {self.topics:,} topics), so its "
-            "scores are mostly zeros: are these the qrels of this run? (each run of a "
-            f"code-chunk or memorybench conversion has its own qrels{_sidecar_hint(path)})"
-        )
-
-
-def _sidecar_hint(qrels: str | None) -> str:
-    """How to go on with complete qrels, said only where a sidecar can vouch for them: a
-    sidecar names a qrels file, so not for standard input, a pipe (``<(...)``), an
-    ir_datasets id or qrels in memory (None)."""
-    if not qrels or os.fspath(qrels) == "-" or not os.path.isfile(qrels):
-        return ""
-    return (
-        "; qrels that list every relevant document, as hpo's do, leave the rest unjudged: "
-        "give the sidecar that describes them as complete, --strata"
-    )
-
-
-class UnjudgedWarning(ShownWarning):
-    """The warning about a run the qrels mostly do not know, in parts: the ``run``'s name,
-    the ``qrels`` path it was scored with (None: in memory) and its :class:`Unjudged`
-    counts, so that each output escapes the name and the path as it escapes its other
-    input text (:meth:`~trecbench.escaping.ShownWarning.text`)."""
-
-    parts = ("run", "qrels", "unjudged")
-
-    @staticmethod
-    def said(run: str, qrels: str | None, unjudged: Unjudged, shown) -> str:
-        return unjudged.message(run, qrels, shown)
-
-
-UNJUDGED_THRESHOLD = 0.5  # default share of unjudged documents of Unjudged.flagged
-NEARLY_ALL = 0.9  # share of topics with nothing judged that Unjudged.flagged also needs
 
 
 @dataclass(repr=False)
