@@ -285,3 +285,16 @@ def test_a_process_substitution_is_named_as_given_not_by_its_number(tmp_path):
     )
     shown = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True)
     assert "/dev/fd/" in shown.stdout and "\n63 " not in shown.stdout
+
+
+def test_a_file_called_dash_given_as_dot_slash_dash_is_named_apart_from_stdin(
+    tmp_path, monkeypatch
+):
+    # '-' (standard input) and './-' (a file called -) both normalised to '-': no folder
+    # told them apart, so score/similarity/pool refused them as two runs named '-' even
+    # when --names named both (named_runs made the default names first)
+    from trecbench.naming import named_runs, run_names
+
+    monkeypatch.chdir(tmp_path)
+    assert run_names(["-", "./-"]) == ["-", f"{tmp_path.name}/-"]
+    assert named_runs(["-", "./-"], ["stdin=-", "file=./-"]) == ["stdin", "file"]

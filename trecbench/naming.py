@@ -65,7 +65,7 @@ def _descriptor(path: str | os.PathLike) -> bool:
 def _with_parents(path: str | os.PathLike, parents: int) -> str:
     if _descriptor(path):  # named as given, as standard input is '-'
         return os.fspath(path)
-    folders = PurePath(os.path.normpath(os.fspath(path))).parent.parts[::-1][:parents]
+    folders = PurePath(normalised(path)).parent.parts[::-1][:parents]
     return "/".join([*folders[::-1], file_stem(path)])
 
 
@@ -73,12 +73,13 @@ def _distinct_file_names(paths: list[str | os.PathLike]) -> list[str]:
     """Each path's stem, with parent folders added to those that share a name until they
     no longer do (a path given twice keeps its stem: no folder tells it apart)."""
     parents = [0] * len(paths)
-    deepest = [len(PurePath(os.path.normpath(os.fspath(p))).parts) - 1 for p in paths]
+    # normalised, not normpath: ./- is a file called -, told apart from standard input's -
+    deepest = [len(PurePath(normalised(p)).parts) - 1 for p in paths]
     while True:
         names = [_with_parents(path, n) for path, n in zip(paths, parents, strict=True)]
         same = {}
         for name, path in zip(names, paths, strict=True):
-            same.setdefault(name, set()).add(os.path.normpath(os.fspath(path)))
+            same.setdefault(name, set()).add(normalised(path))
         # names shared by different files (one file twice: no folder tells it apart)
         shared = {name for name, files in same.items() if len(files) > 1}
         grown = False
