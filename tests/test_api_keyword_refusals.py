@@ -285,7 +285,7 @@ def test_convert_lists_writes_a_numpy_fuzzy_threshold(tmp_path, threshold):
     assert isinstance(conversion.provenance["options"]["fuzzy_threshold"], float)
 
 
-@pytest.mark.parametrize("k_grid", [5, "10", 60.0, {10: 1}])
+@pytest.mark.parametrize("k_grid", [5, "10", 60.0, {10: 1}, {10, 60}])
 def test_optimize_fusion_refuses_a_k_grid_that_is_not_a_list(k_grid):
     """``k_grid=5`` was a TypeError (``'int' object is not iterable``), ``k_grid="10"``
     the grid of its characters (refused as ``k ... not '1'``)."""

@@ -26,6 +26,7 @@ import numpy as np
 from .. import input_warnings
 from ..callers import outside_trecbench
 from ..errors import ParameterDomainWarning, UsageError, one_line
+from ..naming import listed
 from ..plurals import first_few
 
 K_GRID = tuple(range(10, 101, 10))
@@ -152,17 +153,6 @@ def check_grid_given(method: str, k_grid, step) -> None:
         raise UsageError(
             "step is the grid of the weights optimize_fusion searches; rrf's is k_grid"
         )
-
-
-def _ks(k_grid) -> tuple:
-    """``k_grid`` as a tuple of its ks: numbers in any collection (``5`` was a TypeError,
-    ``"10"`` the grid of its characters, refused as ``k ... not '1'``)."""
-    from collections.abc import Iterable, Mapping
-
-    if isinstance(k_grid, (str, bytes, Mapping)) or not isinstance(k_grid, Iterable):
-        kind = type(k_grid).__name__
-        raise UsageError(f"k_grid={k_grid!r}: give a list of RRF's k values, not a {kind}")
-    return tuple(k_grid)
 
 
 def grid_parts(method: str, k_grid=K_GRID, step: float = 0.1) -> int | None:
@@ -320,7 +310,8 @@ def optimize_fusion(
     from ..inputs import split_runs
 
     check_grid_given(method, k_grid, step)
-    k_grid = K_GRID if k_grid is None else _ks(k_grid)
+    # as names= is read: a number, a string or a set (no order for ties) refused
+    k_grid = K_GRID if k_grid is None else listed(k_grid, "k_grid", "RRF's k values")
     step = 0.1 if step is None else step
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
     check_measure(measure)  # before a run is read, as the search's settings are
