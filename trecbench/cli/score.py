@@ -424,9 +424,9 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[
         from ..strata import doubted
 
         runs = doubted(evaluation, unjudged_threshold, strata)
-    said = strata is not None  # a sidecar given that does not vouch: not advised again
-    unjudged = [run.unjudged.message(run.name, evaluation.qrels_path, sidecar=said) for run in runs]
-    return _flag_summary(evaluation) + unjudged
+    given = strata is not None  # a sidecar given that does not vouch: not advised again
+    said = [run.unjudged.message(run.name, evaluation.qrels_path, sidecar=given) for run in runs]
+    return _flag_summary(evaluation) + said
 
 
 def _topics_named_all(evaluation, per_query: bool) -> list[str]:
