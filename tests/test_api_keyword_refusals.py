@@ -26,15 +26,17 @@ def refused(call, keyword: str, **given) -> str:
 
 
 @pytest.mark.parametrize("call, path", [(validate_run, RUN), (validate_qrels, QRELS)])
-@pytest.mark.parametrize("chunk_bytes", [0, -1, 2.5, "4096", True])
-def test_chunk_bytes_below_one_or_not_whole_is_refused(call, path, chunk_bytes):
-    """``chunk_bytes=0`` read nothing: a valid file of 2,800 lines was R26, empty."""
+@pytest.mark.parametrize("chunk_bytes", [0, -1, 2.5, "4096", True, (1 << 30) + 1, 1 << 40])
+def test_chunk_bytes_out_of_bounds_or_not_whole_is_refused(call, path, chunk_bytes):
+    """``chunk_bytes=0`` read nothing: a valid file of 2,800 lines was R26, empty;
+    ``chunk_bytes=2**40`` raised a MemoryError allocating the chunk."""
     refused(lambda **kw: call(path, **kw), "chunk_bytes", chunk_bytes=chunk_bytes)
 
 
-def test_a_small_chunk_still_reads_every_line():
+@pytest.mark.parametrize("chunk_bytes", [4096, 1 << 30])
+def test_a_chunk_within_bounds_still_reads_every_line(chunk_bytes):
     lines = RUN.read_bytes().count(b"\n")  # counted apart from the validator: 2,800
-    result = validate_run(RUN, chunk_bytes=4096)
+    result = validate_run(RUN, chunk_bytes=chunk_bytes)
     assert result.counts["lines"] == lines == 2800
 
 

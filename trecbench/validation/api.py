@@ -15,7 +15,7 @@ from .cross_checks import file_name
 from .docids import DocidList, Docids, docid_list
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
 from .qrels import QrelsChecker
-from .reader import CHUNK_BYTES, read_topics, stream
+from .reader import CHUNK_BYTES, MOST_CHUNK_BYTES, read_topics, stream
 from .rules import PROFILE_DEPTH, PROFILES, Default, resolve_depth
 from .runs import RunChecker, full_match_pattern
 
@@ -32,7 +32,8 @@ Topics = str | os.PathLike | Iterable[str]
 def _check_keywords(**given: object) -> None:
     """Refuse, as a :class:`~trecbench.errors.UsageError` naming the keyword, a setting
     that ``trecbench validate``'s option refuses, by the same bounds: ``chunk_bytes=0``
-    read nothing and reported a valid file empty (R26), ``max_depth=-1`` turned R8 off,
+    read nothing and reported a valid file empty (R26) and ``chunk_bytes=2**40`` raised a
+    MemoryError, ``max_depth=-1`` turned R8 off,
     ``relevance_level=0`` was taken, and ``profile='nope'`` or ``docid_regex='('`` raised
     a bare ValueError. None is taken where it means "not set"."""
     for name, value in given.items():
@@ -46,9 +47,10 @@ def _check_keywords(**given: object) -> None:
 
 
 # the least (and most) of each whole-number keyword: the command line's (--max-depth,
-# --min-depth, -l, --memory); limit (no option) from 0, findings counted but none kept
+# --min-depth, -l, --memory); limit (no option) from 0, findings counted but none kept;
+# chunk_bytes (no option) to 1 GiB: a chunk is allocated whole, 2**40 was a MemoryError
 _BOUNDS = {
-    "chunk_bytes": (1,),
+    "chunk_bytes": (1, MOST_CHUNK_BYTES),
     "max_depth": (LEAST_DEPTH, MOST_DEPTH),
     "min_depth": (1,),
     "relevance_level": (1,),
@@ -245,6 +247,7 @@ def validate_run(
     the file are checked again at the end (``stage``: "routing", the rows kept read and
     sorted into groups; "checking", the groups checked). ``memory``: the budget in MiB
     (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
+    ``chunk_bytes``: the bytes read at a time, from 1 to 1 GiB (default 4 MiB).
     """
     _check_keywords(
         profile=profile,

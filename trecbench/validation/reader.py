@@ -22,6 +22,8 @@ from .cross_checks import topic_ids
 
 # smaller than the reader's default: peak memory is several times the chunk, speed the same
 CHUNK_BYTES = 4 << 20
+# the most a caller may ask for: a chunk's buffer is allocated whole, before it is read
+MOST_CHUNK_BYTES = 1 << 30
 
 
 class Prefetched:
