@@ -97,6 +97,9 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
         ({"norm": "bogus"}, r"bogus"),
         ({"method": "nope"}, r"nope"),
         ({"depth": 0}, r"depth must be a positive integer, not 0"),
+        # k was dropped without a word: Mode's default of 60 hid whether one was given
+        ({"k": 30}, r"k: combsum has no k \(it is RRF's constant\)"),
+        ({"k": 60}, r"k: combsum has no k"),
     ]
     for fields, message in refused:
         fusion = Mode("h", "H", fuse=["a", "b"], **{"method": "combsum", **fields})
@@ -261,3 +264,13 @@ def test_a_mean_equal_on_paper_to_a_threshold_reaches_it(value, mark):
     from trecbench.benchmarking.settings import Target
 
     assert Target((0.45, 0.5), 0.55, 0.6).mark(value) == mark
+
+
+def test_rrf_k_is_60_unless_given():
+    """A mode built in Python fuses, records and describes k as a configuration's does."""
+    default = Mode("h", "H", fuse=["a", "b"])
+    given = Mode("h", "H", fuse=["a", "b"], k=30)
+    assert (default.rrf_k, given.rrf_k) == (60, 30)
+    assert (default.fusion()["k"], given.fusion()["k"]) == (60, 30)
+    assert "rrf (k=60)" in default.describe() and "rrf (k=30)" in given.describe()
+    assert Mode("h", "H", fuse=["a", "b"], method="combsum").fusion()["k"] is None

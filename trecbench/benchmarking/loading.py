@@ -165,7 +165,7 @@ def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) ->
         run=resolve(spec.get("run"), "modes", name, "run"),
         fuse=None if fused is None else list(fused),
         method=spec.get("method", "rrf"),
-        k=spec.get("k", 60),
+        k=spec.get("k"),
         norm=spec.get("norm"),
         weights=spec.get("weights"),
         depth=spec.get("depth", max_depth) if fused is not None else None,
@@ -287,11 +287,12 @@ def _checked_fusion(mode: Mode, spec: Mapping[str, Any], source: ConfigText) -> 
     if "k" in spec and method != "rrf":
         raise _setting_error(source, key("k"), f"{method} has no k (it is RRF's constant)")
     check(key("norm"), lambda: norm_name(mode.norm, method))
-    check(key("k"), lambda: check_number("k", mode.k, 0))
+    if mode.k is not None:
+        check(key("k"), lambda: check_number("k", mode.k, 0))
     depth = key("depth") if "depth" in spec else ("validation", "max_depth")
     check(depth, lambda: check_depth(mode.depth))
     check(key("tag"), lambda: check_run_tag(mode.run_tag))
-    weights = (mode.method, mode.norm, mode.fused_k, mode.weights, len(mode.fuse), mode.depth)
+    weights = (mode.method, mode.norm, mode.k, mode.weights, len(mode.fuse), mode.depth)
     # the others checked above, what fuse still refuses is the weights
     check(key("weights"), lambda: checked_settings(*weights, mode.run_tag))
     return mode

@@ -124,7 +124,7 @@ def _fuse_modes(
                 ranked[mode.name], ties = fused_and_ties(
                     [ranked[source] for source in mode.fuse],
                     mode.method,
-                    k=mode.fused_k,
+                    k=mode.k,
                     norm=mode.norm,
                     weights=mode.weights,
                     depth=mode.depth,

@@ -129,15 +129,15 @@ def default_statistics() -> StatsSettings:
 @dataclass(frozen=True)
 class Mode:
     """One retrieval mode: a run file, or a fusion of other modes (``fuse``, with its
-    method, ``k``, normalisation, weights, depth and run tag); ``reranks``: the mode this
-    one reranks (its nDCG improvement is reported)."""
+    method, ``k`` (RRF's alone; None: 60), normalisation, weights, depth and run tag);
+    ``reranks``: the mode this one reranks (its nDCG improvement is reported)."""
 
     name: str
     label: str
     run: Path | None = None
     fuse: list[str] | None = None
     method: str = "rrf"
-    k: float = 60
+    k: float | None = None
     norm: str | None = None
     weights: list[float] | None = None
     depth: int | None = None
@@ -159,7 +159,7 @@ class Mode:
         return {  # k as fuse records it: `k = 60.0` and the default both say 60
             "of": self.fuse,
             "method": method,
-            "k": k_as_given(self.k) if method == "rrf" else None,
+            "k": k_as_given(self.rrf_k) if method == "rrf" else None,
             "norm": norm_name(self.norm, method),
             "weights": self.weights,
             "depth": self.depth,
@@ -167,12 +167,11 @@ class Mode:
         }
 
     @property
-    def fused_k(self) -> float | None:
-        """The ``k`` the fusion is given: RRF's; None for a method that has none (``k``
-        defaults to 60 in every mode, and :func:`trecbench.fuse` refuses a k it would drop)."""
-        from ..fusion import method_name
+    def rrf_k(self) -> float:
+        """RRF's ``k``: the one given, else 60."""
+        from ..fusion_plan import DEFAULT_K
 
-        return self.k if method_name(self.method) == "rrf" else None
+        return DEFAULT_K if self.k is None else self.k
 
     def describe(self) -> str:
         """One phrase: the run file, or the fusion and its parameters."""
@@ -181,7 +180,7 @@ class Mode:
         from ..fusion import method_name, norm_name
 
         method = method_name(self.method)
-        detail = f"k={self.k:g}" if method == "rrf" else f"norm {norm_name(self.norm, method)}"
+        detail = f"k={self.rrf_k:g}" if method == "rrf" else f"norm {norm_name(self.norm, method)}"
         weights = f", weights {self.weights}" if self.weights else ""
         # no depth (validation.max_depth null): the fused run keeps every document
         depth = "every document kept" if self.depth is None else f"depth {self.depth}"
@@ -369,7 +368,7 @@ def _check_fusion(mode: Mode, path: Path, text: ConfigText | None) -> None:
         return
     try:
         checked_settings(
-            mode.method, mode.norm, mode.fused_k, mode.weights, len(fused), mode.depth, mode.run_tag
+            mode.method, mode.norm, mode.k, mode.weights, len(fused), mode.depth, mode.run_tag
         )
     except UsageError as error:
         raise UsageError(f"{path}: modes.{mode.name}: {error}") from None
