@@ -464,3 +464,40 @@ def test_compare_latex_carries_the_unjudged_bounds(tmp_path, capsys):
     assert "B & P@2 & 0.5000 & 0.8333 & 33.3\\% \\\\\n" in latex
     assert "\n% differences whose sign could flip within the ranges: B vs A, P@2\n" in latex
     assert "\n% could flip n/a: the ranges do not bound a difference" in latex
+
+
+@pytest.mark.parametrize("complete", [True, False])
+def test_qrels_a_sidecar_vouches_for_complete_leave_high_at_low(tmp_path, capsys, complete):
+    """hpo's qrels list every correct term: a sidecar that says so (``complete``) leaves
+    no unjudged document relevant. Its runs' high was 1.0 all the same, and compare said
+    their P@5 difference could flip."""
+    from trecbench.cli import run
+
+    sidecar = json.loads((ROOT / "qrels" / "hpo-demo.sidecar.json").read_text())
+    sidecar["qrels"]["hpo-demo"] |= {"file": str(QRELS), "complete": complete}
+    for made in sidecar["runs"].values():  # each run paired with the qrels, where they are
+        made["qrels"] = str(QRELS)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(sidecar))
+    word = ROOT / "runs" / "tfidf-word.run"
+    runs = {"tfidf-char": str(RUN), "tfidf-word": str(word)}
+    plain = unjudged_bounds(str(QRELS), runs, ["P@5", "nDCG@10"])
+    given = unjudged_bounds(str(QRELS), runs, ["P@5", "nDCG@10"], sidecar=str(path))
+    why = "the sidecar given describes the qrels as complete for the run"
+    for bound, alone in zip(given, plain, strict=True):
+        assert (bound.low, bound.unjudged) == (alone.low, alone.unjudged)
+        if complete:  # P@5 at the value, not 1.0; nDCG's ranges now bound the difference
+            assert bound.high == bound.low and bound.high_undefined.startswith(why)
+            assert bound.difference_unbounded is None and alone.high > alone.low
+        else:
+            assert bound == alone
+    args = ["compare", str(QRELS), str(RUN), str(word), "-m", "P@5", "--unjudged-bounds"]
+    assert run([*args, "--strata", str(path), "--allow-unjudged"]) == 0
+    text = capsys.readouterr().out
+    flips = "differences whose sign could flip within the ranges: "
+    assert flips + ("none" if complete else "tfidf-word vs tfidf-char, P@5") in text
+    assert (f"high n/a: {why}" in text) is complete
+    args = ["score", "-m", "P@5", "--unjudged-bounds", "--format", "json", str(QRELS), str(RUN)]
+    assert run([*args, "--strata", str(path)]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["unjudged_bounds"]
+    assert (row["high"] is None) is complete and row["value"] == plain[0].low

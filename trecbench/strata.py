@@ -80,6 +80,15 @@ def doubted(evaluation, threshold: float, sidecar: Any) -> list:
     return [run for run in flagged if not vouches(sidecar, evaluation.qrels_path, run.runid)]
 
 
+def vouched_runs(evaluation, sidecar: Any) -> set[str]:
+    """The names of the evaluation's runs whose qrels the ``sidecar`` (None: no sidecar)
+    :func:`vouches` for: complete, every document they do not judge not relevant."""
+    if sidecar is None:
+        return set()
+    path = evaluation.qrels_path
+    return {run.name for run in evaluation.runs if vouches(sidecar, path, run.runid)}
+
+
 def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
     doc = read_json(sidecar, "strata")
     data = doc.value

@@ -311,7 +311,7 @@ def score(
     _warn(_text_measures_left_out(evaluation, output_format))
     _warn(_unbounded(evaluation, view, tie_bounds, output_format))
     text = render_score(evaluation, view, grouped)
-    bounded, text = with_unjudged_bounds(text, evaluation, view, unjudged_bounds)
+    bounded, text = with_unjudged_bounds(text, evaluation, view, unjudged_bounds, strata)
     reported = flags["report"] is not None
     routed, text = with_routing(
         text, routing, output_format, evaluation.qrels_topics, reported, seed

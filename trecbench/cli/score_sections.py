@@ -9,16 +9,19 @@ import json
 from .group import echo_warning
 
 
-def with_unjudged_bounds(text: str, evaluation, view, wanted: bool) -> tuple[list | None, str]:
+def with_unjudged_bounds(
+    text: str, evaluation, view, wanted: bool, sidecar=None
+) -> tuple[list | None, str]:
     """The unjudged bounds the scoring kept, when ``wanted`` (--unjudged-bounds), as the
     report's rows (else None), and ``text`` followed by them (in JSON: inside its
-    document)."""
+    document); a run whose qrels the ``sidecar`` (--strata) vouches for complete has its
+    high at its low."""
     if not wanted:
         return None, text
     from ..conclusions.unjudged import evaluation_bounds, render_bounds
     from ..renderers.trec_format import json_text
 
-    bounds = evaluation_bounds(evaluation)
+    bounds = evaluation_bounds(evaluation, sidecar=sidecar)
     # named as printed (-Z: ZP@2, its values z-scores), as the scores and the report are
     shown = [dataclasses.replace(b, measure=evaluation.shown(b.measure)) for b in bounds]
     rows = [bound.to_json() for bound in shown]

@@ -188,7 +188,7 @@ def compare(
     comparison.unpaired = unpaired
     if scoring.unjudged_bounds:
         comparison.unjudged_values = _unjudged_values(
-            evaluations, comparison.queries, comparison.measures
+            evaluations, comparison.queries, comparison.measures, sidecar
         )
     _record_provenance(comparison, evaluations, strata)
     # every flag, as score's report records them (EvalSettings.record); the runs' groups
@@ -230,18 +230,20 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
     return topics, unpaired
 
 
-def _unjudged_values(evaluations, queries: list[str], measures: list[str]) -> list[tuple]:
+def _unjudged_values(evaluations, queries: list[str], measures: list[str], sidecar) -> list:
     """:attr:`Comparison.unjudged_values`: each run's bounds over the compared topics,
     each counting (a topic the run lacks: 0), as the comparison's means are; for the
     compared ``measures`` only (a summary-only column such as ``num_q`` is scored, not
-    compared)."""
+    compared); a run whose qrels the strata's ``sidecar`` vouches for complete has its
+    high at its low (:func:`~trecbench.evaluation.assembly.bound_rows`)."""
     from ..evaluation.assembly import bound_rows
+    from ..strata import vouched_runs
 
     compared = set(measures)
     return [
         row
         for evaluation, _ in evaluations
-        for row in bound_rows(evaluation, queries)
+        for row in bound_rows(evaluation, queries, vouched_runs(evaluation, sidecar))
         if row[1] in compared
     ]
 

@@ -116,7 +116,7 @@ class UnjudgedBound:
 
 
 def unjudged_bounds(
-    qrels, runs, measures=None, *, names=None, topics=None, **options
+    qrels, runs, measures=None, *, names=None, topics=None, sidecar=None, **options
 ) -> list[UnjudgedBound]:
     """:class:`UnjudgedBound` of every run and column (see the module docstring); ``runs``
     and ``measures`` as :func:`trecbench.evaluate` takes them, with its ``options``
@@ -125,7 +125,10 @@ def unjudged_bounds(
     file. ``topics``: only these count, each for every run (a run without results for
     one scores 0 on it, trec_eval ``-c``), as in the comparison the bounds are set
     against (its ``queries``); a topic the qrels do not hold is refused (it has no
-    bounds: trec_eval leaves a topic without judgments out).
+    bounds: trec_eval leaves a topic without judgments out). ``sidecar``: a sidecar of
+    ``trecbench convert``; a run whose qrels it describes as complete
+    (:func:`trecbench.strata.vouches`) has no unjudged relevant document: ``high`` is
+    ``low``, n/a with that reason.
 
     >>> bounds = unjudged_bounds("qrels.txt", ["bm25.run"], ["nDCG@10"])  # doctest: +SKIP
     >>> bounds[0].low, bounds[0].high  # doctest: +SKIP
@@ -133,14 +136,14 @@ def unjudged_bounds(
     from ..evaluation import evaluate
 
     evaluation = evaluate(qrels, runs, measures, names=names, unjudged_bounds=True, **options)
-    return evaluation_bounds(evaluation, topics)
+    return evaluation_bounds(evaluation, topics, sidecar)
 
 
-def evaluation_bounds(evaluation, topics=None) -> list[UnjudgedBound]:
+def evaluation_bounds(evaluation, topics=None, sidecar=None) -> list[UnjudgedBound]:
     """The bounds an :class:`~trecbench.evaluation.Evaluation` kept as it scored its runs
     (``evaluate(..., unjudged_bounds=True)``): over each run's topics, its values as the
-    evaluation summarised them (score's), or over ``topics`` as :func:`unjudged_bounds`
-    says."""
+    evaluation summarised them (score's), or over ``topics``, and with the ``sidecar``'s
+    complete qrels, as :func:`unjudged_bounds` says."""
     from ..errors import Setting, UsageError
     from ..evaluation.assembly import bound_rows
 
@@ -155,7 +158,12 @@ def evaluation_bounds(evaluation, topics=None) -> list[UnjudgedBound]:
                 f": the qrels do not judge topic {missing[0]!r}"
                 + (f" (nor {len(missing) - 1:,} more)" if len(missing) > 1 else ""),
             )
-    return [UnjudgedBound(*row) for row in bound_rows(evaluation, topics)]
+    complete = set()
+    if sidecar is not None:  # strata imports pandas: only with a sidecar
+        from ..strata import vouched_runs
+
+        complete = vouched_runs(evaluation, sidecar)
+    return [UnjudgedBound(*row) for row in bound_rows(evaluation, topics, complete)]
 
 
 def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, name=None) -> str:

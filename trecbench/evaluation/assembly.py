@@ -164,26 +164,31 @@ def _counted(blocks: list[_Block], depth, place: dict[str, int]) -> tuple:
     return looked, unjudged
 
 
-def bound_rows(evaluation, topics=None) -> list[tuple]:
+def bound_rows(evaluation, topics=None, complete=frozenset()) -> list[tuple]:
     """``(run, measure, low, high, unjudged share, why the ranges of two runs do not bound
     their difference or None, why high is not the value with every unjudged document
     relevant or None)`` of each run of ``evaluation`` (scored with
     :attr:`~EvalSettings.unjudged_bounds`) and each bounded column (display names), as
     :func:`bound_values`, :func:`bounds.difference_unbounded` and
-    :func:`bounds.high_undefined` give them."""
+    :func:`bounds.high_undefined` give them. A run named in ``complete`` (its qrels
+    vouched for by a sidecar, :func:`trecbench.strata.vouched_runs`) has no unjudged
+    relevant document: its high is its low, whatever the measure, for
+    :data:`bounds.COMPLETE_QRELS`."""
     settings = evaluation.settings
     level = settings.relevance_level
-    return [
-        (
-            run.name, column.display, low, high, share,
-            bounds.difference_unbounded(column.measure, settings.judged_only),
-            bounds.high_undefined(column.measure, run.unjudged_high.grade, level, low, high),
-        )
-        for run in evaluation.runs
-        for column, low, high, share in bound_values(
-            run, evaluation.columns, evaluation.settings, topics, evaluation.relevant_counts
-        )
-    ]  # fmt: skip
+    rows = []
+    for run in evaluation.runs:
+        values = bound_values(run, evaluation.columns, settings, topics, evaluation.relevant_counts)
+        for column, low, high, share in values:
+            if run.name in complete:
+                rows.append((run.name, column.display, low, low, share, None,
+                             bounds.COMPLETE_QRELS))  # fmt: skip
+                continue
+            unbounded = bounds.difference_unbounded(column.measure, settings.judged_only)
+            undefined = bounds.high_undefined(column.measure, run.unjudged_high.grade, level,
+                                              low, high)  # fmt: skip
+            rows.append((run.name, column.display, low, high, share, unbounded, undefined))
+    return rows
 
 
 def bound_values(

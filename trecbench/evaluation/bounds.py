@@ -105,6 +105,14 @@ def high_undefined(
     )
 
 
+# why high is low for a run whose qrels a convert sidecar describes as complete
+# (:func:`trecbench.strata.vouches`): there is no unjudged relevant document to find
+COMPLETE_QRELS = (
+    "the sidecar given describes the qrels as complete for the run: a document they do "
+    "not judge is not relevant"
+)
+
+
 def bounded(columns) -> list:
     """The columns that have bounds: every summary value but the run's id and strings."""
     return [column for column in columns if column.summary not in (RUNID, STRING)]
