@@ -568,3 +568,15 @@ def test_the_reason_for_too_few_topics_counts_them_in_english(tmp_path):
     assert done.exit_code == 0, done.output
     assert "new, P@1: 1 topic: the paired t-test needs 2" in done.output
     assert "topic(s)" not in done.output
+
+
+def test_markdown_and_latex_right_align_the_columns_of_numbers_as_the_table_does():
+    """The Markdown table's alignment row was ``---`` throughout (numbers left-aligned
+    where the terminal's table puts them right) and LaTeX set the measure's names right."""
+    base = ["power", QRELS, RUNS["tfidf-word"], RUNS["tfidf-word"].replace("word", "char")]
+    rendered = {
+        fmt: CliRunner().invoke(cli, [*base, "-m", "P@5", "--format", fmt]).output
+        for fmt in ("markdown", "latex")
+    }
+    assert "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n" in rendered["markdown"]
+    assert "\\begin{tabular}{llrrrrrr}\n" in rendered["latex"]

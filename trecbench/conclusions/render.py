@@ -36,18 +36,20 @@ def _count(value: int | None) -> str:
 
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str:
-    """Rows under headers: aligned columns (text left, numbers right), a Markdown table or a
-    LaTeX (booktabs) tabular."""
+    """Rows under headers, text left and numbers right (a column of numbers, or of
+    undefined figures, throughout): aligned columns, a Markdown table or a LaTeX
+    (booktabs) tabular."""
+    numeric = {i for i in range(len(headers)) if rows and all(_is_number(row[i]) for row in rows)}
     if fmt == "latex":
         from ..renderers.comparison_text import booktabs, latex_cell, latex_escape
 
         escaped = ([latex_cell(c) for c in row] for row in rows)
-        columns = "l" + "r" * (len(headers) - 1)
+        columns = "".join("r" if i in numeric else "l" for i in range(len(headers)))
         return "\n".join(booktabs(columns, [latex_escape(h) for h in headers], escaped)) + "\n"
     if fmt == "markdown":
-        lines = [headers, ["---"] * len(headers), *rows]
-        return "".join("| " + " | ".join(map(markdown_cell, row)) + " |\n" for row in lines)
-    numeric = {i for i in range(len(headers)) if rows and all(_is_number(row[i]) for row in rows)}
+        align = ["---:" if i in numeric else "---" for i in range(len(headers))]
+        cells = [[markdown_cell(cell) for cell in row] for row in [headers, *rows]]
+        return "".join("| " + " | ".join(row) + " |\n" for row in [cells[0], align, *cells[1:]])
     return "".join(line + "\n" for line in aligned([list(headers), *map(list, rows)], numeric))
 
 
