@@ -723,6 +723,7 @@ def test_cli_json(tmp_path, invoke):
     assert documents[1]["file"] == str(run)
     assert documents[1]["findings"][1] == {
         "rule": "R7",
+        "check": "R7",
         "severity": "error",
         "line": 2,
         "field": "docno",
@@ -733,6 +734,19 @@ def test_cli_json(tmp_path, invoke):
         "R7": 1,
         "X4": 1,
     }
+
+
+def test_cli_json_names_the_check_of_each_finding_and_counts_each_check(tmp_path, invoke):
+    """A rule of several checks (R25: trailing, spacing, newline) was one id in JSON: the
+    check that --limit caps and the text's rule list could not be told apart."""
+    run = tmp_path / "r.run"
+    run.write_bytes(b"1 Q0 a 1 2 t \n1  Q0 b 2 1 t")
+    documents = json.loads(invoke(run, "--format", "json").output)
+    found = [(f["rule"], f["check"]) for f in documents[0]["findings"]]
+    assert found == [("R25", "R25.trailing"), ("R25", "R25.spacing"), ("R25", "R25.newline")]
+    counts = documents[0]["counts"]
+    assert counts["rules"] == {"R25": 3}
+    assert counts["checks"] == {"R25.trailing": 1, "R25.spacing": 1, "R25.newline": 1}
 
 
 def test_cli_fix(tmp_path, invoke):

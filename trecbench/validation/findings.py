@@ -44,8 +44,12 @@ class Finding:
         return f"{where}: {self.severity}[{self.rule}]: {escape_text(self.message)}"
 
     def to_dict(self) -> dict:
+        """The finding as JSON holds it; ``check``: which of its rule's checks found it
+        (``R25.trailing``; the rule id for a rule of one check), the unit findings are
+        listed up to the limit by."""
         return {
             "rule": self.rule,
+            "check": self.check or self.rule,
             "severity": self.severity,
             "line": self.line,
             "field": self.field,
@@ -65,6 +69,11 @@ class QrelsInfo:
     negative_only: dict[str, int] = field(default_factory=dict)
     # False when the qrels file broke off (R27): a topic may be in the part never read
     complete: bool = True
+
+
+def _order(item: tuple[str, int]) -> int:
+    """A check's count in the registry's order of the checks (R7 before R25)."""
+    return RULE_ORDER[item[0]]
 
 
 @dataclass
@@ -95,7 +104,7 @@ class ValidationResult:
             "file": self.path,
             "kind": self.kind,
             "findings": [f.to_dict() for f in self.findings],
-            "counts": self.counts,
+            "counts": self.counts | {"checks": dict(sorted(self.check_counts.items(), key=_order))},
         }
 
 
