@@ -115,21 +115,27 @@ def test_an_unreadable_file_says_why(tmp_path, client):
     "measures, options, cause",
     [
         (["dcg", "map"], {}, r"this call has dcg \(trecbench's native port\)$"),
-        (["map"], {"compat": "10.0"}, r"this call has --compat 10.0$"),
-        (["map"], {"debug_level": 1}, r"this call has -D$"),
+        (["map"], {"compat": "10.0"}, r"this call has compat='10.0'$"),
+        (["map"], {"debug_level": 1}, r"this call has debug_level$"),
     ],
 )
 def test_a_run_dask_cannot_score_names_the_cause(measures, options, cause, tmp_path):
     """Refused before the run goes to a cluster (none is needed), naming what the user
-    asked for: a native port's measure is no flag."""
+    asked for, in the library's keywords (a command line's flags: ``--compat 10.0``,
+    ``-D``): a native port's measure is no flag."""
+    from trecbench.cli.group import KEYWORD_FLAGS
     from trecbench.errors import UsageError
 
     qrels_text, run_text = random_case(9400, n_topics=3)
     (tmp_path / "qrels").write_text(qrels_text)
     (tmp_path / "run").write_text(run_text)
     run = tbdask.DaskRun(str(tmp_path / "run"))
-    with pytest.raises(UsageError, match=cause):
+    with pytest.raises(UsageError, match=cause) as refused:
         evaluate(str(tmp_path / "qrels"), run, measures, **options)
+    worded = refused.value.worded(KEYWORD_FLAGS)
+    assert "without -R, -Z, -D or the measures" in worded
+    flag = {"compat": "--compat 10.0", "debug_level": "-D"}.get(next(iter(options), None))
+    assert worded.endswith(f"this call has {flag}") if flag else "has dcg" in worded
 
 
 @pytest.mark.parametrize("address", ["local:0", "local:-1", "local:two", "local:"])

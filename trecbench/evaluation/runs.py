@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import provenance
 from ..callers import outside_trecbench
-from ..errors import DuplicateError, InputError, InputWarning, UsageError
+from ..errors import DuplicateError, InputError, InputWarning, Setting, SettingsText, UsageError
 from ..gated.reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
 from ..inputs import held
 from ..inputs.integer_ids import refuse_lost_zeros
@@ -60,7 +60,7 @@ class _Runs:
     names: list[str]  # one per run (evaluation._named)
     plan: _Plan
     budget: Budget
-    read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
+    read_whole: SettingsText | None  # why run files are read whole (:func:`_read_whole`)
     checksums: bool = True  # whether the files' checksums are taken (in worker processes too)
     # what the call read of files that can be read once (a FIFO --ontology): a worker
     # process takes it, never opens them (provenance.read_so_far)
@@ -72,9 +72,11 @@ class _Runs:
         if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
             if self.read_whole is not None:
                 raise UsageError(
-                    "a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D or the "
-                    f"measures of trecbench's native ports; this call has {self.read_whole}"
-                )
+                    "a run on Dask is scored as trec_eval 9.0.8 without ",
+                    Setting("rel_format"), ", ", Setting("zscores"), ", ",
+                    Setting("debug_level"), " or the measures of trecbench's native ports; "
+                    "this call has ", self.read_whole,
+                )  # fmt: skip
             return source.score_run(plan, tie_bounds, name, progress)
         in_blocks = ahead is None and self.read_whole is None and _in_blocks(source, self.budget)
         if in_blocks or isinstance(ahead, _BlocksAhead):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import input_warnings, inputs, memory
-from ..errors import InputError
+from ..errors import InputError, SettingsText
 from ..inputs.streams import STANDARD_INPUT
 from ..memory import Budget, most_qrels_lines, read_into_memory
 from ..trec_eval import compat as _compat
@@ -207,7 +207,9 @@ def _say_pipes_held(sources: list, mib: int | None) -> None:
         ])  # fmt: skip
 
 
-def _say_read_whole(sources: list, read_whole: str | None, budget: Budget, mib: int | None):
+def _say_read_whole(
+    sources: list, read_whole: SettingsText | None, budget: Budget, mib: int | None
+):
     """Say, once for the call (as :func:`_say_pipes_held` says it of pipes), that a memory
     budget given (``mib``; None: the default, said nothing of) cannot hold for the run
     files the call reads whole (``read_whole``: why, the options of
@@ -220,10 +222,11 @@ def _say_read_whole(sources: list, read_whole: str | None, budget: Budget, mib: 
     large = [os.fspath(source) for source in sources if _beyond_whole(source, budget)]
     if large:
         them = "them" if len(large) > 1 else "it"
-        input_warnings.keep([
-            f"{', '.join(large)}: held in memory whole for {read_whole}: the memory budget "
-            f"({mib} MiB) cannot hold for {them} (a run file is otherwise read in blocks)"
-        ])  # fmt: skip
+        input_warnings.keep([SettingsText(
+            f"{', '.join(large)}: held in memory whole for ", read_whole, ": the memory "
+            f"budget ({mib} MiB) cannot hold for {them} (a run file is otherwise read in "
+            "blocks)"
+        )])  # fmt: skip
 
 
 def _beyond_whole(source, budget: Budget) -> bool:
