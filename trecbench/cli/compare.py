@@ -258,7 +258,8 @@ def _drawn(outdir, plots: bool) -> bool:
     "--strata",
     type=INPUT_FILE,
     help="Sidecar JSON with per-topic fields (written by trecbench convert); qrels it "
-    "describes as complete are not doubted for their unjudged documents.",
+    "describes as complete are not doubted for their unjudged documents (no warning; "
+    "--unjudged-bounds' high is the value).",
 )
 @click.option(
     "--group-by",
