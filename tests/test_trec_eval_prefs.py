@@ -232,7 +232,10 @@ def test_float32_off_leaves_preference_levels_as_the_version_holds_them(tmp_path
     [
         # trec_eval: "Internal docid 0 occurs with different rel_level in same jsg", exit 4
         ("q1 a s1 d1 2\nq1 a s1 d2 1\nq1 a s1 d1 0\n",
-         "docid 0 occurs with different rel_level in same jsg"),
+         "doc 'd1' occurs with different rel_level in same jsg (trec_eval: Internal docid 0)"),
+        # the internal docid is a rank, not the docno: d9, retrieved second, is docid 1
+        ("q1 a s1 d1 2\nq1 a s1 d9 1\nq1 a s1 d9 0\n",
+         "doc 'd9' occurs with different rel_level in same jsg (trec_eval: Internal docid 1)"),
         ("q1 a s1 d1 2\nq1 a s1 d2 1\nq1 a s2 d2 2\nq1 a s2 d1 1\n",
          "preferences contradict each other within a judgment group"),
     ],

@@ -191,7 +191,7 @@ class PrefsCounter:
                 # every row goes to the pool, a class dropped by _form_ec's -3.0 included
                 pool_parts.append(rank[rows])
                 pool_used += len(rows)
-                _count_ec(group, counts, num_judged_ret)
+                _count_ec(group, counts, num_judged_ret, list(docid))
             groups.append(group)
         if pool_parts:
             self.pool[:pool_used] = np.concatenate(pool_parts)
@@ -297,9 +297,9 @@ def _form_ec(group: JudgmentGroup, rows, levels, rank) -> None:
         del group.ecs[-1]
 
 
-def _count_ec(group: JudgmentGroup, counts: np.ndarray, njr: int) -> None:
+def _count_ec(group: JudgmentGroup, counts: np.ndarray, njr: int, docnos: list[str]) -> None:
     """``add_ec_pref_to_jg``: every document of a higher EC is preferred to every one of a
-    lower EC."""
+    lower EC (``docnos``: each internal docid's docno, named where trec_eval stops)."""
     for index, (level, ranks) in enumerate(group.ecs):
         retrieved = int(np.searchsorted(ranks, njr))  # ranks are sorted
         if level > 0.0:
@@ -314,8 +314,10 @@ def _count_ec(group: JudgmentGroup, counts: np.ndarray, njr: int) -> None:
             np.add.at(counts, (r1, r2), np.uint16(1))
             same = r1 == r2
             if same.any():
+                internal = int(r1[same][0])  # trec_eval names this index, not the docno
                 raise PrefsError(
-                    f"docid {int(r1[same][0])} occurs with different rel_level in same jsg"
+                    f"doc '{docnos[internal]}' occurs with different rel_level in same jsg "
+                    f"(trec_eval: Internal docid {internal})"
                 )
             ahead = r1 < r2
             group.ful_ret += int(np.count_nonzero(ahead & (r2 < njr)))
