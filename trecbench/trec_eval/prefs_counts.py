@@ -176,6 +176,7 @@ class PrefsCounter:
             self.pool = np.zeros(len(self.pool) + len(judged_docnos), np.int64)
             self.pool_written = 0  # freed and malloc'd anew: nothing written in it yet
         groups, pool_parts, pool_used = [], [], 0
+        names = list(docid)  # each internal docid's docno, in its order
         jg_sorted = [jg[i] for i in order]
         bounds = [0] + [i for i in range(1, len(order)) if jg_sorted[i] != jg_sorted[i - 1]]
         bounds.append(len(order))
@@ -191,7 +192,7 @@ class PrefsCounter:
                 # every row goes to the pool, a class dropped by _form_ec's -3.0 included
                 pool_parts.append(rank[rows])
                 pool_used += len(rows)
-                _count_ec(group, counts, num_judged_ret, list(docid))
+                _count_ec(group, counts, num_judged_ret, names)
             groups.append(group)
         if pool_parts:
             self.pool[:pool_used] = np.concatenate(pool_parts)
