@@ -16,20 +16,43 @@ import numpy as np
 from . import exact_sums
 
 
-def rounding_noise(diffs) -> np.ndarray:
+def rounding_noise(diffs, scale=None) -> np.ndarray:
     """Per column, the spread that differences equal on paper can show: a measure's
     values are rounded fractions, so one gain of 1/5 on every topic comes out as
     0.20000000000000007 and 0.19999999999999996. A difference carries the rounding of
     the values it subtracts, units in the last place of values up to 1 (most measures;
-    counts are exact) or of the difference when larger: 64 of those."""
+    counts are exact) or of the difference when larger: 64 of those.
+
+    ``scale`` (per column, or one number): the largest magnitude of the values the
+    differences subtract (:func:`value_scale`), where it is known; values all below 1
+    carry the rounding of their own size, not of 1. Without it the values are taken to
+    reach 1, and differences of a measure whose values are all tiny (RBP with p = 0.01:
+    1e-15 and below) were all noise: a difference of 1e-15 on every topic printed as 0
+    beside an interval below 0, its tests undefined "as the differences do not vary"."""
     matrix = np.asarray(diffs, dtype=np.float64)
     matrix = matrix[:, None] if matrix.ndim == 1 else matrix
     sizes = np.where(np.isfinite(matrix), np.abs(matrix), 0.0)  # an infinity is no scale
     largest = sizes.max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
-    return 64 * np.finfo(np.float64).eps * np.maximum(largest, 1.0)
+    floor = 1.0 if scale is None else np.minimum(np.asarray(scale, np.float64), 1.0)
+    return 64 * np.finfo(np.float64).eps * np.maximum(largest, floor)
 
 
-def mean_difference(diffs, weights=None) -> np.ndarray:
+def value_scale(left, right=None) -> np.ndarray:
+    """Per column, the largest finite magnitude of the values ``left`` (and ``right``:
+    topics x columns, or one column each) whose differences are taken: the ``scale`` of
+    :func:`rounding_noise`."""
+    scales = []
+    for values in (left, right):
+        if values is None:
+            continue
+        matrix = np.asarray(values, dtype=np.float64)
+        matrix = matrix[:, None] if matrix.ndim == 1 else matrix
+        sizes = np.where(np.isfinite(matrix), np.abs(matrix), 0.0)
+        scales.append(sizes.max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1]))
+    return np.maximum.reduce(scales)
+
+
+def mean_difference(diffs, weights=None, scale=None) -> np.ndarray:
     """Per column of ``diffs`` (topics x columns of paired differences, or one column),
     their mean, or with ``weights`` per topic their weighted sum (a macro mean: the
     weights of :func:`trecbench.stats.macro_weights`): the difference compare, benchmark,
@@ -41,7 +64,8 @@ def mean_difference(diffs, weights=None) -> np.ndarray:
     each other (``+0.0000`` beside a d_z of ``-0.00``). So the differences are summed
     exactly (:mod:`trecbench.exact_sums`: no order of addition, whose rounding grows with
     the topics, and a pair's mean is exactly the negative of the reversed pair's), and a
-    mean within :func:`rounding_noise` of 0, what the values' rounding alone leaves, is 0."""
+    mean within :func:`rounding_noise` of 0, what the values' rounding alone leaves, is 0.
+    ``scale``: the values' size, as :func:`rounding_noise` takes it."""
     matrix = np.asarray(diffs, dtype=np.float64)
     matrix = matrix[:, None] if matrix.ndim == 1 else matrix
     n = matrix.shape[0]
@@ -50,7 +74,7 @@ def mean_difference(diffs, weights=None) -> np.ndarray:
     terms = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
     total = exact_sums.sums(exact_sums.split(terms, n), np.ones((1, n)))[0]
     mean = total / n if weights is None else total
-    return np.where(np.abs(mean) <= rounding_noise(matrix), 0.0, mean)
+    return np.where(np.abs(mean) <= rounding_noise(matrix, scale), 0.0, mean)
 
 
 def equal_on_paper(values, noise: float | None = None) -> np.ndarray:

@@ -78,7 +78,7 @@ from .resampling import (
     percentile_interval,
     refuse_interval,
 )
-from .rounding import REORDERED, mean_difference, rounding_noise
+from .rounding import REORDERED, mean_difference, rounding_noise, value_scale
 
 TESTS = statistical_tests.NAMES
 CORRECTIONS = statistical_tests.CORRECTION_CHOICES
@@ -115,7 +115,9 @@ def topic_mean(matrix: np.ndarray, weights=None) -> np.ndarray:
     return total / len(terms) if weights is None else total
 
 
-def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -> np.ndarray:
+def bootstrap_p(
+    diffs, resampled_means: np.ndarray, weights=None, strata=None, scale=None
+) -> np.ndarray:
     """Two-sided paired bootstrap p-value per column of ``diffs`` (queries x columns).
 
     ``resampled_means`` are the bootstrap means of the *unshifted* differences (from
@@ -129,14 +131,15 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
     stratum) give NaN: every resample is the observed mean, there is no null distribution;
     so does a stratum of one topic (:func:`stratum_of_one`): its topic is drawn every time,
     and a null distribution without its variance made one topic's gain significant.
+    ``scale``: the size of the values subtracted (:func:`~trecbench.rounding.rounding_noise`).
     """
     matrix = as_matrix(diffs)
     if strata is not None and stratum_of_one(strata):
         return np.full(matrix.shape[1], np.nan)
-    observed = mean_difference(matrix, weights)  # the difference compare prints
+    observed = mean_difference(matrix, weights, scale)  # the difference compare prints
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
     p = (extreme.sum(axis=0) + 1) / (resampled_means.shape[0] + 1)
-    return np.where(constant(matrix, strata), np.nan, p)
+    return np.where(constant(matrix, strata, scale), np.nan, p)
 
 
 def stratum_of_one(strata) -> bool:
@@ -146,12 +149,13 @@ def stratum_of_one(strata) -> bool:
     return bool(np.unique(np.asarray(strata), return_counts=True)[1].min() < 2)
 
 
-def constant(diffs, strata=None) -> np.ndarray:
+def constant(diffs, strata=None, scale=None) -> np.ndarray:
     """Per column: do the differences not vary, beyond :func:`rounding_noise` (within
     every stratum, with ``strata``)? Then a resample of them is always the observed mean
-    and a t statistic is undefined."""
+    and a t statistic is undefined. ``scale``: the size of the values subtracted, as
+    :func:`rounding_noise` takes it (the values' own for a column of values)."""
     matrix = as_matrix(diffs)
-    noise = rounding_noise(matrix)
+    noise = rounding_noise(matrix, scale)
     if strata is None:
         return np.ptp(matrix, axis=0) <= noise
     labels = np.asarray(strata)
@@ -216,26 +220,27 @@ def _t_p(t: np.ndarray, df) -> np.ndarray:
     return 2 * stdtr(df, -np.abs(t))
 
 
-def paired_t_test(diffs) -> np.ndarray:
+def paired_t_test(diffs, scale=None) -> np.ndarray:
     """Two-sided paired t-test p-value per column, as ``scipy.stats.ttest_rel`` computes it.
 
     ``t = mean(d) / (sd(d) / sqrt(n))`` with ``n - 1`` degrees of freedom and
     ``p = 2 * stdtr(n - 1, -|t|)`` (Student's t CDF from ``scipy.special``, which loads
     several times faster than ``scipy.stats``). Differences that do not vary (``sd`` 0,
     where scipy gives an infinite t and p = 0, or NaN when all are 0) and fewer than two
-    queries give NaN: the statistic is undefined.
+    queries give NaN: the statistic is undefined. ``scale``: the size of the values
+    subtracted (:func:`~trecbench.rounding.rounding_noise`).
     """
     matrix = as_matrix(diffs)
     n = matrix.shape[0]
     if n < 2:
         return np.full(matrix.shape[1], np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = mean_difference(matrix) / (matrix.std(axis=0, ddof=1) / np.sqrt(n))
+        t = mean_difference(matrix, None, scale) / (matrix.std(axis=0, ddof=1) / np.sqrt(n))
         p = _t_p(t, n - 1)
-    return np.where(constant(matrix), np.nan, p)
+    return np.where(constant(matrix, None, scale), np.nan, p)
 
 
-def stratified_t_test(diffs, strata) -> np.ndarray:
+def stratified_t_test(diffs, strata, scale=None) -> np.ndarray:
     """Two-sided t-test of a macro mean difference of 0 (the mean of the strata's mean
     differences), per column.
 
@@ -254,12 +259,12 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     g = len(groups)
     parts = np.array([matrix[rows].var(axis=0, ddof=1) / (len(rows) * g * g) for rows in groups])
     sizes = np.array([len(rows) for rows in groups], dtype=np.float64)[:, None]
-    difference = mean_difference(matrix, macro_weights(labels))  # sum_g mean_g / G
+    difference = mean_difference(matrix, macro_weights(labels), scale)  # sum_g mean_g / G
     variance = parts.sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         df = variance**2 / (parts**2 / (sizes - 1)).sum(axis=0)
         p = _t_p(difference / np.sqrt(variance), df)
-    return np.where(constant(matrix, labels), np.nan, p)
+    return np.where(constant(matrix, labels, scale), np.nan, p)
 
 
 def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -279,12 +284,15 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return nan, nan.copy(), nan.copy()
     va, vb = a.var(axis=0, ddof=1) / n_a, b.var(axis=0, ddof=1) / n_b
     # samples of one size: the difference of means is the paired one, as compare prints it
-    difference = mean_difference(a - b) if n_a == n_b else a.mean(axis=0) - b.mean(axis=0)
+    paired = n_a == n_b
+    difference = (
+        mean_difference(a - b, None, value_scale(a, b)) if paired else a.mean(0) - b.mean(0)
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
         t = difference / np.sqrt(va + vb)
         df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
         p = _t_p(t, df)
-    neither_varies = constant(a) & constant(b)
+    neither_varies = constant(a, None, value_scale(a)) & constant(b, None, value_scale(b))
     return tuple(np.where(neither_varies, np.nan, x) for x in (t, df, p))
 
 
@@ -307,15 +315,17 @@ def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.nd
     return mean - margin, mean + margin
 
 
-def effect_size(diffs) -> np.ndarray:
+def effect_size(diffs, scale=None) -> np.ndarray:
     """Paired Cohen's d_z per column: mean difference (:func:`mean_difference`: 0 where
-    the differences add up to 0 on paper) / sample sd of the differences."""
+    the differences add up to 0 on paper) / sample sd of the differences. ``scale``: the
+    size of the values subtracted (:func:`~trecbench.rounding.rounding_noise`)."""
     matrix = as_matrix(diffs)
     if matrix.shape[0] < 2:
         return np.full(matrix.shape[1], np.nan)
     sd = matrix.std(axis=0, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(constant(matrix), np.nan, mean_difference(matrix) / sd)
+        difference = mean_difference(matrix, None, scale)
+        return np.where(constant(matrix, None, scale), np.nan, difference / sd)
 
 
 def adjust(pvalues, method: str = DEFAULT_CORRECTION) -> np.ndarray:
@@ -385,6 +395,11 @@ class Paired:
     def diffs(self, block: np.ndarray) -> np.ndarray:
         return self.values[:, self.left[block]] - self.values[:, self.right[block]]
 
+    def scale(self, block: np.ndarray) -> np.ndarray:
+        """The size of the values each pair of ``block`` subtracts
+        (:func:`~trecbench.rounding.value_scale`)."""
+        return value_scale(self.values[:, self.left[block]], self.values[:, self.right[block]])
+
 
 def pair_p_values(test: str, paired: Paired) -> np.ndarray:
     """p-value of every pair of ``paired`` under registered test ``test`` (a name of
@@ -419,8 +434,10 @@ def per_block(paired: Paired, p_of: Callable[[np.ndarray, np.ndarray], np.ndarra
 def t_pairs(paired: Paired) -> np.ndarray:
     """The paired t-test (stratified with ``strata``) of every pair."""
     if paired.strata is None:
-        return per_block(paired, lambda diffs, _: paired_t_test(diffs))
-    return per_block(paired, lambda diffs, _: stratified_t_test(diffs, paired.strata))
+        return per_block(paired, lambda diffs, block: paired_t_test(diffs, paired.scale(block)))
+    return per_block(
+        paired, lambda diffs, block: stratified_t_test(diffs, paired.strata, paired.scale(block))
+    )
 
 
 def bootstrap_pairs(paired: Paired) -> np.ndarray:
@@ -429,7 +446,7 @@ def bootstrap_pairs(paired: Paired) -> np.ndarray:
 
     def p_of(diffs: np.ndarray, block: np.ndarray) -> np.ndarray:
         resampled = boot[:, paired.left[block]] - boot[:, paired.right[block]]
-        return bootstrap_p(diffs, resampled, weights, paired.strata)
+        return bootstrap_p(diffs, resampled, weights, paired.strata, paired.scale(block))
 
     return per_block(paired, p_of)
 

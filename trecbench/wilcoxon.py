@@ -33,31 +33,37 @@ def wilcoxon_pairs(paired: Paired) -> np.ndarray:
     ``paired``; it has no form for macro means (NaN with strata)."""
     if paired.strata is not None:
         return np.full(len(paired.left), np.nan)
-    return per_block(paired, lambda diffs, _: signed_rank_test(diffs))
+    return per_block(paired, lambda diffs, block: signed_rank_test(diffs, paired.scale(block)))
 
 
-def signed_rank_test(diffs) -> np.ndarray:
-    """Two-sided Wilcoxon signed-rank p-value per column of ``diffs`` (topics x columns)."""
+def signed_rank_test(diffs, scale=None) -> np.ndarray:
+    """Two-sided Wilcoxon signed-rank p-value per column of ``diffs`` (topics x columns);
+    ``scale``: per column, the size of the values subtracted
+    (:func:`~trecbench.rounding.rounding_noise`)."""
     matrix = np.asarray(diffs, dtype=np.float64)
     if matrix.ndim == 1:
         matrix = matrix[:, None]
-    return np.array([_p(matrix[:, c]) for c in range(matrix.shape[1])])
+    scales = np.broadcast_to(np.nan if scale is None else scale, matrix.shape[1])
+    return np.array(
+        [_p(matrix[:, c], None if np.isnan(scales[c]) else scales[c]) for c in range(len(scales))]
+    )
 
 
-def on_paper(d: np.ndarray) -> np.ndarray:
+def on_paper(d: np.ndarray, scale=None) -> np.ndarray:
     """``d`` with the differences equal on paper made equal: magnitudes equal on paper
     (:func:`~trecbench.rounding.equal_on_paper`) share one, and those within the rounding
     noise of 0 are 0 (P@5 gains of 1/5 come out as 0.20000000000000007 and
-    0.19999999999999996: scipy, comparing the floats, ranks them apart)."""
-    noise = rounding_noise(d)[0]
+    0.19999999999999996: scipy, comparing the floats, ranks them apart). ``scale``: the
+    size of the values subtracted, as :func:`~trecbench.rounding.rounding_noise` takes it."""
+    noise = rounding_noise(d, scale)[0]
     size = equal_on_paper(np.abs(d), noise)
     size[size <= noise] = 0.0
     return np.sign(d) * size
 
 
-def _p(d: np.ndarray) -> float:
+def _p(d: np.ndarray, scale=None) -> float:
     n = d.size
-    d = on_paper(d)
+    d = on_paper(d, scale)
     d = d[d != 0]
     m = d.size
     if m == 0:

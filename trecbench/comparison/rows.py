@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import stats
-from ..rounding import enclosing, equal_on_paper
+from ..rounding import enclosing, equal_on_paper, value_scale
 from .settings import StatsSettings, better_first
 from .significance import adjusted_and_significant, welch_undefined
 from .tables import Section, View
@@ -67,8 +67,8 @@ def pair_rows(
     label = {"stratum": section.label}
     rows = []
     for k, (m, i, j) in enumerate(pairs):
-        columns = [view.column(m, i)], [view.column(m, j)]
-        difference = view.mean_difference(view.flat[:, columns[0]] - view.flat[:, columns[1]])[0]
+        first, second = view.flat[:, [view.column(m, i)]], view.flat[:, [view.column(m, j)]]
+        difference = view.mean_difference(first - second, value_scale(first, second))[0]
         winner = None
         if significant[k] and difference != 0:
             ahead = better_first(np.array([difference]), measures[m])[0] > 0
@@ -100,7 +100,8 @@ def comparison_rows(
     diffs = flat[:, left] - flat[:, right]
     means = view.mean_of(flat)
     pairs = (np.array(left), np.array(right))
-    differences = view.mean_difference(diffs)  # the difference of means, 0 if so on paper
+    scale = value_scale(flat[:, left], flat[:, right])  # the size of the values subtracted
+    differences = view.mean_difference(diffs, scale)  # the difference of means, 0 if so on paper
     diff_low, diff_high = enclosing(
         differences,
         *_interval(boot, statistics.confidence, section, pairs),
@@ -108,7 +109,7 @@ def comparison_rows(
     )
     p, why = tested
     adjusted, significant = adjusted_and_significant(p, statistics, section)
-    effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs)
+    effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs, scale)
     welch = [np.full(len(compared), np.nan)] * 3
     if not macro:
         welch = list(stats.welch_t_test(flat[:, left], flat[:, right]))

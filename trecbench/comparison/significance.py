@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from .. import statistical_tests, stats
+from ..rounding import value_scale
 from .settings import MACRO, StatsSettings
 from .tables import FEWER_THAN_TWO, STRATUM_OF_ONE, Section, View
 
@@ -90,17 +91,19 @@ def pair_tests(
     undefined = np.flatnonzero(np.isnan(p))
     why: list[str | None] = [None] * len(pairs)
     for k in undefined:
-        diffs = view.flat[:, left[k]] - view.flat[:, right[k]]
-        why[k] = undefined_p_reason(name, diffs, view.part.strata)
+        first, second = view.flat[:, left[k]], view.flat[:, right[k]]
+        scale = value_scale(first, second)
+        why[k] = undefined_p_reason(name, first - second, view.part.strata, scale)
     return p, why
 
 
-def undefined_p_reason(name: str, diffs: np.ndarray, strata=None) -> str:
+def undefined_p_reason(name: str, diffs: np.ndarray, strata=None, scale=None) -> str:
     """Why test ``name`` (a key of :data:`trecbench.statistical_tests.TESTS`) gives no
     p-value for a pair whose per-topic differences are ``diffs`` (one a topic): in the
     words compare's outputs give as the pair's ``p_undefined`` and agree's
     discriminative power gives for such a pair. ``strata`` (one label a topic): the
-    pair is tested in a macro section, by the test's macro form; None: over the topics."""
+    pair is tested in a macro section, by the test's macro form; None: over the topics.
+    ``scale``: the size of the values subtracted (:func:`~trecbench.rounding.value_scale`)."""
     test = statistical_tests.get(name)
     if diffs.size < 2:
         return FEWER_THAN_TWO
@@ -110,7 +113,7 @@ def undefined_p_reason(name: str, diffs: np.ndarray, strata=None) -> str:
         return STRATUM_OF_ONE.format(test.stratum_of_one)
     if not diffs.any():
         return "every per-topic difference is 0"
-    if test.undefined_if_constant and stats.constant(diffs, strata)[0]:
+    if test.undefined_if_constant and stats.constant(diffs, strata, scale)[0]:
         within = " within every stratum" if strata is not None else ""
         return f"the per-topic differences do not vary{within}: {test.undefined_if_constant}"
     return "the test is undefined for these differences"
@@ -131,7 +134,9 @@ def welch_undefined(welch_p: np.ndarray, run_values, base_values, macro: bool) -
         return [WELCH_MACRO] * len(welch_p)
     if run_values.shape[0] < 2:
         return [FEWER_THAN_TWO] * len(welch_p)
-    neither_varies = stats.constant(run_values) & stats.constant(base_values)
+    neither_varies = stats.constant(run_values, None, value_scale(run_values)) & stats.constant(
+        base_values, None, value_scale(base_values)
+    )
     return [
         None
         if not np.isnan(p)

@@ -292,8 +292,8 @@ class View:
         mark, do not move with the runs and measures beside it."""
         return stats.topic_mean(matrix, self.weights)
 
-    def mean_difference(self, diffs: np.ndarray) -> np.ndarray:
+    def mean_difference(self, diffs: np.ndarray, scale=None) -> np.ndarray:
         """Per column of paired differences, their mean (macro: weighted) as printed and
         tested: :func:`~trecbench.rounding.mean_difference`, 0 where they add up to 0 on
-        paper."""
-        return mean_difference(diffs, self.weights)
+        paper (``scale``: the size of the values subtracted)."""
+        return mean_difference(diffs, self.weights, scale)

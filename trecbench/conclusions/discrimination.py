@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .. import statistical_tests, stats
-from ..rounding import mean_difference
+from ..rounding import mean_difference, value_scale
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,13 @@ def pair_differences(values: np.ndarray) -> np.ndarray:
     """``topics x pairs``: run ``i``'s value minus run ``j``'s for every pair."""
     first, second = np.array(pairs(values.shape[1])).reshape(-1, 2).T
     return values[:, first] - values[:, second]
+
+
+def pair_scales(values: np.ndarray) -> np.ndarray:
+    """Per pair (:func:`pairs` order), the size of the two runs' values
+    (:func:`~trecbench.rounding.value_scale`)."""
+    first, second = np.array(pairs(values.shape[1])).reshape(-1, 2).T
+    return value_scale(values[:, first], values[:, second])
 
 
 def pair_p_values(values: np.ndarray, settings: DiscriminationSettings) -> np.ndarray:
@@ -173,7 +180,7 @@ def discriminative_power(
     adjusted = stats.adjust(p, settings.applied_correction)
     # a pair without a p-value is not significant, as compare marks it (undefined)
     significant = np.nan_to_num(adjusted, nan=1.0) < settings.alpha
-    differences = np.abs(mean_difference(pair_differences(values)))  # as compare's
+    differences = np.abs(mean_difference(pair_differences(values), None, pair_scales(values)))
     smallest = float(differences[significant].min()) if significant.any() else None
     return Discrimination(
         measure,
@@ -194,10 +201,10 @@ def undefined_pairs(
         return ()
     from ..comparison.significance import undefined_p_reason
 
-    differences = pair_differences(values)
+    differences, scales = pair_differences(values), pair_scales(values)
     by_reason: dict[str, list[tuple[str, str]]] = {}
     for k, (i, j) in enumerate(pairs(values.shape[1])):
         if undefined[k]:
-            why = undefined_p_reason(test, differences[:, k])
+            why = undefined_p_reason(test, differences[:, k], None, scales[k])
             by_reason.setdefault(why, []).append((runs[i], runs[j]))
     return tuple((why, tuple(named)) for why, named in by_reason.items())

@@ -37,7 +37,7 @@ import numpy as np
 from .. import input_warnings, outputs, stats
 from ..errors import UsageError
 from ..plurals import counted
-from ..rounding import mean_difference
+from ..rounding import mean_difference, value_scale
 from .scores import (
     EvaluationFlags,
     Provenance,
@@ -220,17 +220,24 @@ def _undefined(known: dict, mean: float | None, sd: float | None, reason: str) -
 
 
 def power_row(
-    differences: np.ndarray, settings: PowerSettings, run: str, baseline: str, measure: str
+    differences: np.ndarray,
+    settings: PowerSettings,
+    run: str,
+    baseline: str,
+    measure: str,
+    scale: float | None = None,
 ) -> PowerRow:
-    """The figures of one comparison from its per-topic differences (run − baseline)."""
+    """The figures of one comparison from its per-topic differences (run − baseline);
+    ``scale``: the size of the values subtracted (:func:`~trecbench.rounding.value_scale`;
+    None: values up to 1)."""
     n = len(differences)
     known = {"run": run, "baseline": baseline, "measure": measure, "n_topics": n}
     # as compare prints it: 0 where the differences add up to 0 on paper
-    mean = float(mean_difference(differences)[0]) if n else None
+    mean = float(mean_difference(differences, None, scale)[0]) if n else None
     if n < 2:
         return _undefined(known, mean, None, f"{counted(n, 'topic')}: the paired t-test needs 2")
     sd = float(differences.std(ddof=1))
-    if stats.constant(differences)[0]:
+    if stats.constant(differences, None, scale)[0]:
         why = "equal on every topic" if mean == 0 else "the same difference on every topic"
         return _undefined(known, mean, 0.0, f"{why} (sd 0): the effect size is undefined")
     effect = mean / sd
@@ -341,7 +348,14 @@ def power_rows(values: np.ndarray, runs: Sequence[str], measures: Sequence[str],
     """A :class:`PowerRow` per run after the first (the baseline) and measure, from the
     ``topics x runs x measures`` values."""
     return tuple(
-        power_row(values[:, r, m] - values[:, 0, m], settings, run, runs[0], measure)
+        power_row(
+            values[:, r, m] - values[:, 0, m],
+            settings,
+            run,
+            runs[0],
+            measure,
+            float(value_scale(values[:, r, m], values[:, 0, m])[0]),
+        )
         for r, run in enumerate(runs[1:], start=1)
         for m, measure in enumerate(measures)
     )

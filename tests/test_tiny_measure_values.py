@@ -1,0 +1,61 @@
+"""A measure whose values are all tiny (RBP with p = 0.01: a relevant document at rank 10
+scores 1e-18) is compared as any other: its differences are not taken for the rounding
+noise of values up to 1. compare printed the difference 0 beside an interval below 0,
+W/T/L 0/0/6 beside "the per-topic differences do not vary", every p undefined, and power
+said "equal on every topic (sd 0)"; checked against scipy and statsmodels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as scipy_stats
+
+from trecbench.comparison import compare_scores
+from trecbench.conclusions.discrimination import DiscriminationSettings, discriminative_power
+from trecbench.conclusions.power import PowerSettings, power_rows
+
+MEASURE = "m@2"  # a name the registry does not bound
+A = np.array([9.9e-15, 9.9e-17, 9.9e-19, 9.9e-21, 9.9e-23, 9.9e-25])  # RBP(p=0.01)'s values
+B = np.array([9.9e-19, 9.9e-23, 9.9e-27, 9.9e-31, 9.9e-35, 9.9e-39])
+
+
+def _frame() -> pd.DataFrame:
+    rows = [
+        (run, f"q{i}", MEASURE, value)
+        for run, column in (("a", A), ("b", B))
+        for i, value in enumerate(column)
+    ]
+    return pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+
+
+@pytest.mark.parametrize("test", ["t", "wilcoxon", "bootstrap"])
+def test_a_difference_of_tiny_values_is_a_difference(test):
+    result = compare_scores(_frame(), test=test, samples=1000)
+    row = result.comparisons.iloc[0]
+    assert row["difference"] == pytest.approx((B - A).mean(), rel=1e-12)
+    assert row["ci_low"] <= row["difference"] <= row["ci_high"]
+    assert row["effect_size"] == pytest.approx((B - A).mean() / (B - A).std(ddof=1), rel=1e-12)
+    assert row["p_undefined"] is None and row["welch_undefined"] is None
+    assert row["welch_p"] == pytest.approx(
+        scipy_stats.ttest_ind(B, A, equal_var=False).pvalue, rel=1e-9
+    )
+    if test == "t":
+        assert row["p_value"] == pytest.approx(scipy_stats.ttest_rel(B, A).pvalue, rel=1e-9)
+    if test == "wilcoxon":
+        assert row["p_value"] == pytest.approx(scipy_stats.wilcoxon(B, A).pvalue, rel=1e-12)
+
+
+def test_the_power_of_tiny_values_is_statsmodels():
+    from statsmodels.stats.power import TTestPower
+
+    values = np.stack([A, B], axis=1)[:, :, None]  # topics x runs x measures
+    (row,) = power_rows(values, ["a", "b"], [MEASURE], PowerSettings())
+    d_z = (B - A).mean() / (B - A).std(ddof=1)
+    assert row.reason is None and row.effect_size == pytest.approx(d_z, rel=1e-12)
+    assert row.power == pytest.approx(TTestPower().power(abs(d_z), len(A), 0.05), rel=1e-9)
+
+
+def test_discriminative_power_tests_tiny_values():
+    found = discriminative_power(np.stack([A, B], axis=1), MEASURE, DiscriminationSettings())
+    assert found.undefined == () and found.significant == 0
