@@ -59,3 +59,59 @@ def test_the_power_of_tiny_values_is_statsmodels():
 def test_discriminative_power_tests_tiny_values():
     found = discriminative_power(np.stack([A, B], axis=1), MEASURE, DiscriminationSettings())
     assert found.undefined == () and found.significant == 0
+
+
+def _write(folder, ranks: dict[str, list[int]], prefix: str = "q"):
+    """qrels with one relevant document (R) per topic, and a run per entry of ``ranks``
+    holding it at the rank given per topic, below documents judged not relevant."""
+    folder.mkdir(parents=True, exist_ok=True)
+    topics = len(next(iter(ranks.values())))
+    qrels = [f"{prefix}{t} 0 R 1\n" for t in range(topics)]
+    qrels += [f"{prefix}{t} 0 N{d} 0\n" for t in range(topics) for d in range(30)]
+    (folder / "q.qrels").write_text("".join(qrels))
+    for run, where in ranks.items():
+        lines = []
+        for t, rank in enumerate(where):
+            documents = [f"N{d}" for d in range(rank - 1)] + ["R"]
+            lines += [
+                f"{prefix}{t} Q0 {doc} {r} {100 - r} {run}\n" for r, doc in enumerate(documents, 1)
+            ]
+        (folder / f"{run}.run").write_text("".join(lines))
+    return folder
+
+
+def test_agree_orders_runs_by_their_tiny_means(tmp_path):
+    import trecbench
+
+    # RBP(p=0.01) means of 1.7e-15 and 1.7e-19 are not "equal on paper": agree said one
+    # ordering ties every run and gave no tau
+    folder = _write(tmp_path, {"a": [8, 9, 10], "b": [10, 12, 14], "c": [2, 30, 30]})
+    runs = [str(folder / f"{run}.run") for run in "abc"]
+    result = trecbench.agree(str(folder / "q.qrels"), runs, ["RBP(p=0.01)", "P@10"])
+    rbp = [row[0] for row in result.means]
+    assert rbp[0] > rbp[1] > 0
+    (ordering,) = result.measure_orderings
+    p10 = [row[1] for row in result.means]
+    assert ordering.kendall_tau == pytest.approx(scipy_stats.kendalltau(rbp, p10).statistic)
+
+
+def test_the_leaderboard_tests_tiny_differences(tmp_path):
+    from trecbench.runstudy.leaderboard import leaderboard
+
+    ranks = {"a": [8, 9, 10, 8], "b": [10, 12, 14, 9]}
+    _write(tmp_path / "x", ranks, "x")
+    _write(tmp_path / "y", {"a": [9, 8, 11, 10], "b": [9, 13, 12, 15]}, "y")
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        'name = "tiny"\nmeasures = ["RBP(p=0.01)"]\nsystems = ["a", "b"]\n'
+        + "".join(
+            f'[collections.{c}]\nqrels = "{c}/q.qrels"\nruns = "{c}/{{system}}.run"\n' for c in "xy"
+        )
+    )
+    (table,) = leaderboard(str(suite)).boards
+    assert table.ranks.tolist() == [[1.0, 1.0], [2.0, 2.0]]
+    per_collection = table.means[1] - table.means[0]
+    test = table.over_collections[1]
+    assert test.reason is None and test.difference == pytest.approx(per_collection.mean())
+    assert test.p == pytest.approx(scipy_stats.ttest_rel(table.means[1], table.means[0]).pvalue)
+    assert table.over_topics[1].reason is None and table.over_topics[1].p is not None

@@ -79,7 +79,8 @@ def mean_difference(diffs, weights=None, scale=None) -> np.ndarray:
 
 def equal_on_paper(values, noise: float | None = None) -> np.ndarray:
     """``values`` (one column) with those equal on paper made equal: each group of values
-    within ``noise`` (default: :func:`rounding_noise` of them) of the group's smallest
+    within ``noise`` (default: :func:`rounding_noise` of them at their own size, so that
+    means all below 1e-14, RBP(p=0.01)'s, are not one group) of the group's smallest
     takes the smallest's value. A value more than ``noise`` above the last starts a group,
     and so does one more than ``noise`` above its group's first: a chain of values a few
     ulp apart is not one group however long, and no value moves by more than ``noise``."""
@@ -87,8 +88,8 @@ def equal_on_paper(values, noise: float | None = None) -> np.ndarray:
     known = ~np.isnan(column)  # NaN (no value) stays NaN, in no group
     if not known.any():
         return column.copy()
-    if noise is None:
-        noise = float(rounding_noise(column[known])[0])
+    if noise is None:  # values (means) carry the rounding of their own size
+        noise = float(rounding_noise(column[known], value_scale(column[known]))[0])
     order = np.flatnonzero(known)[np.argsort(column[known], kind="stable")]
     ordered = column[order]
     starts = _groups(ordered, noise)

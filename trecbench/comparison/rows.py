@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import stats
-from ..rounding import enclosing, equal_on_paper, value_scale
+from ..rounding import enclosing, equal_on_paper, rounding_noise, value_scale
 from .settings import StatsSettings, better_first
 from .significance import adjusted_and_significant, welch_undefined
 from .tables import Section, View
@@ -157,10 +157,12 @@ def _mover_rows(head: dict, better, diffs, values, qids: list[str], count: int) 
     baseline's and the run's per topic; ``better``: the differences turned so that
     positive is better)."""
     rows = []
+    noise = float(rounding_noise(diffs, value_scale(*values))[0])  # of the values subtracted
     for kind, sign in (("gain", 1), ("loss", -1)):
         moved = np.flatnonzero(sign * better > 0)
         # largest moves first; equal moves (on paper: 0.7 - 0.6 and 0.8 - 0.7) in topic order
-        moved = moved[np.argsort(equal_on_paper(-sign * better[moved]), kind="stable")][:count]
+        by_size = equal_on_paper(-sign * better[moved], noise)
+        moved = moved[np.argsort(by_size, kind="stable")][:count]
         rows += [
             head
             | {

@@ -29,6 +29,7 @@ import pandas as pd
 from .. import input_warnings, outputs
 from ..errors import InputError, NoOverlapError, UsageError
 from ..plurals import first_few
+from ..rounding import value_scale
 from .suite import Collection, Suite, load_suite
 
 ALPHA = 0.05  # the adjusted p below which a test is starred (board_text's LEGEND says it)
@@ -467,8 +468,13 @@ def _board(suite: Suite, frames: list[pd.DataFrame], measure: str, summed: bool)
         ranks = np.full(means.shape, np.nan)
     else:
         ranks = _ranks(means if direction == "higher" else -means)
-    over_collections = _tests([means[s] - means[0] for s in range(len(systems))])
-    diffs = [np.concatenate([_paired(t, system, systems[0]) for t in tables]) for system in systems]
+    over_collections = _tests(
+        [means[s] - means[0] for s in range(len(systems))],
+        [float(value_scale(means[s], means[0])[0]) for s in range(len(systems))],
+    )
+    paired = [[_paired(t, system, systems[0]) for t in tables] for system in systems]
+    diffs = [np.concatenate([d for d, _ in pairs]) for pairs in paired]
+    scales = [max(scale for _, scale in pairs) for pairs in paired]
     return MeasureBoard(
         measure,
         direction,
@@ -480,14 +486,17 @@ def _board(suite: Suite, frames: list[pd.DataFrame], measure: str, summed: bool)
         ranks,
         ranks.mean(axis=1),
         over_collections,
-        _tests(diffs),
+        _tests(diffs, scales),
         summed,
     )
 
 
-def _paired(table: pd.DataFrame, system: str, baseline: str) -> np.ndarray:
+def _paired(table: pd.DataFrame, system: str, baseline: str) -> tuple[np.ndarray, float]:
+    """The differences of ``system`` and ``baseline`` on the topics both hold, and the
+    size of the values subtracted (:func:`~trecbench.rounding.value_scale`)."""
     both = table[[system, baseline]].dropna()
-    return (both[system] - both[baseline]).to_numpy(np.float64)
+    first, second = both[system].to_numpy(np.float64), both[baseline].to_numpy(np.float64)
+    return first - second, float(value_scale(first, second)[0])
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:
@@ -500,22 +509,23 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
     return np.column_stack([average_ranks(-equal_on_paper(column)) for column in scores.T])
 
 
-def _tests(differences: list[np.ndarray]) -> list[PairedTest | None]:
-    """Paired t-tests (against the baseline, the first entry: None) with Holm's adjustment."""
+def _tests(differences: list[np.ndarray], scales: list[float]) -> list[PairedTest | None]:
+    """Paired t-tests (against the baseline, the first entry: None) with Holm's adjustment;
+    ``scales``: the size of the values each entry's differences subtract."""
     from .. import stats
     from ..rounding import mean_difference
 
     raw: list[tuple[float | None, int, float | None, str | None]] = []
-    for diffs in differences[1:]:
+    for diffs, scale in zip(differences[1:], scales[1:], strict=True):
         n = len(diffs)
         reason = None
         if n < 2:
             reason = "fewer than 2 pairs"
-        elif stats.constant(diffs)[0]:  # beyond the rounding of the values subtracted
+        elif stats.constant(diffs, None, scale)[0]:  # beyond the values' rounding
             reason = "the differences do not vary"
-        p = None if reason else float(stats.paired_t_test(diffs)[0])
+        p = None if reason else float(stats.paired_t_test(diffs, scale)[0])
         # as compare prints it: 0 where the differences add up to 0 on paper
-        difference = float(mean_difference(diffs)[0]) if n else None
+        difference = float(mean_difference(diffs, None, scale)[0]) if n else None
         raw.append((difference, n, p, reason))
     adjusted = stats.adjust([np.nan if p is None else p for _, _, p, _ in raw], "holm")
     tests: list[PairedTest | None] = [None]
