@@ -115,3 +115,15 @@ def test_the_leaderboard_tests_tiny_differences(tmp_path):
     assert test.reason is None and test.difference == pytest.approx(per_collection.mean())
     assert test.p == pytest.approx(scipy_stats.ttest_rel(table.means[1], table.means[0]).pvalue)
     assert table.over_topics[1].reason is None and table.over_topics[1].p is not None
+
+
+def test_unjudged_ranges_of_tiny_values_are_not_equal_on_paper():
+    """could flip read ends 1e-15 apart as equal (the noise of values up to 1): two
+    ranges that overlap were said to allow no flip."""
+    from trecbench.conclusions.unjudged import UnjudgedBound
+
+    low, high = 1e-15, 3e-15
+    mine = UnjudgedBound("a", "RBP", low, high, 0.5, None)
+    theirs = UnjudgedBound("b", "RBP", 2e-15, 2e-15, 0.0, None)
+    assert mine.flips(theirs) is True  # a: 1e-15 below b's 2e-15, up to 3e-15 above
+    assert UnjudgedBound("a", "RBP", 1e-15, 1e-15, 0.0, None).flips(theirs) is False

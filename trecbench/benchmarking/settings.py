@@ -50,9 +50,9 @@ class Target:
         """``below-baseline``, ``baseline``, ``good`` or ``strong``. A mean equal on paper
         to a threshold reaches it (:mod:`trecbench.rounding`): 11/20 summed as
         0.5499999999999998 is 0.55, and printed so."""
-        from ..rounding import rounding_noise
+        from ..rounding import rounding_noise, value_scale
 
-        reached = value + float(rounding_noise([value])[0])
+        reached = value + float(rounding_noise([value], value_scale([value]))[0])
         if reached < self.baseline[0]:
             return "below-baseline"
         if reached < self.good:

@@ -91,10 +91,11 @@ class UnjudgedBound:
         the difference (:attr:`difference_unbounded` says why)."""
         if self.difference_unbounded or other.difference_unbounded:
             return None
-        from ..rounding import rounding_noise
+        from ..rounding import rounding_noise, value_scale
 
         mine, theirs = sorted((self.low, self.high)), sorted((other.low, other.high))
-        noise = float(rounding_noise([*mine, *theirs])[0])  # the values' last bits
+        ends = [*mine, *theirs]  # the values' last bits, at their own size (RBP's 1e-15)
+        noise = float(rounding_noise(ends, value_scale(ends))[0])
 
         def sign(difference: float) -> int:
             return 0 if abs(difference) <= noise else 1 if difference > 0 else -1
