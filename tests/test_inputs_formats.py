@@ -161,6 +161,28 @@ def test_a_line_column_is_taken_only_when_it_holds_line_numbers(tmp_path, lines,
     assert str(raised.value) == f"{path}{cited}"
 
 
+@pytest.mark.parametrize("kind", ["DataFrame", "table"])
+@pytest.mark.parametrize(
+    ("lines", "cited"),
+    [
+        # read_run's frames concatenated: each line twice, the rows numbered; they were cited
+        # as lines (":3: ... (first on line 1)"), an Arrow table's lines as rows ("row 8")
+        ([1, 2, 1], ": row 2: duplicate docs d1 for topic q1 (first at row 0)"),
+        ([7, 8, 9], ":9: duplicate docs d1 for topic q1 (first on line 7)"),
+    ],
+)
+def test_a_held_run_s_line_column_is_cited_only_when_it_holds_line_numbers(kind, lines, cited):
+    import pandas as pd
+
+    columns = {"qid": ["q1"] * 3, "docno": ["d1", "d2", "d1"], "score": [1.0, 0.5, 0.2]}
+    run = pd.DataFrame(columns | {"line": lines})
+    if kind == "table":
+        run = pa.Table.from_pandas(run, preserve_index=False)
+    with pytest.raises(InputError) as raised:
+        evaluate({"q1": {"d1": 1}}, run, ["P.5"])
+    assert str(raised.value) == f"run 'run1' (run {kind}){cited}"
+
+
 def _parquet_with_bytes(path, columns: dict, mark: bytes, written: bytes) -> None:
     """A Parquet file of ``columns`` whose one value ``mark`` is replaced by the bytes
     ``written`` (plain pages: the value is stored as it is)."""

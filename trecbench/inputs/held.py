@@ -9,8 +9,11 @@ import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping
 
+import pyarrow as pa
+
 from ..errors import DuplicateError, InputError
 from .python_objects import index_label
+from .tables import _given_lines
 
 
 def is_held(source: object) -> bool:
@@ -29,7 +32,7 @@ def renamed(error: InputError, source: object, origin: str) -> InputError:
     a duplicate cited by its rows unless the run has lines of its own (a ``line``
     column). What the error carries besides (a partial evaluation) is kept."""
     listing = getattr(error, "listing", None)
-    if listing is None or "line" in getattr(source, "columns", ()):
+    if listing is None or _own_lines(source):
         return error.moved(origin, error.line)
     what, first, second = listing
     row = _row_named(source, origin)
@@ -42,11 +45,26 @@ def at_row(error: InputError, source: object, origin: str) -> InputError:
     by its row as the input's other errors are (``qrels DataFrame: row 1: ...``, not
     ``qrels DataFrame:2``); a dict's by the topic the message names, its line dropped.
     Unchanged when the input has lines of its own (a ``line`` column) or the error none."""
-    if error.line is None or "line" in getattr(source, "columns", ()):
+    if error.line is None or _own_lines(source):
         return error.moved(origin, error.line)
     if isinstance(source, Mapping):
         return error.moved(origin, None)
     return error.moved(origin, None, f"{_row_named(source, origin)(error.line)}: {error.message}")
+
+
+def _own_lines(source: object) -> bool:
+    """Whether ``source`` has lines of its own: a ``line`` column that its reading takes
+    as line numbers (a DataFrame of ``read_run``'s, an Arrow table's), not one whose
+    values are no line numbers (two such frames concatenated: each value twice), whose
+    rows are numbered and cited as rows instead."""
+    if isinstance(source, pa.Table):
+        column = source.column("line") if "line" in source.column_names else None
+    else:
+        try:
+            column = pa.array(source["line"]) if "line" in getattr(source, "columns", ()) else None
+        except (pa.ArrowException, TypeError, ValueError):  # not a column Arrow reads
+            return "line" in getattr(source, "columns", ())
+    return column is not None and _given_lines(pa.table({"line": column})) is not None
 
 
 def _row_named(source: object, origin: str) -> Callable[[int], str]:
