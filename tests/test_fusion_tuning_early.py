@@ -129,10 +129,11 @@ def test_a_list_of_cutoffs_is_advised_in_the_words_of_what_takes_one_measure(tmp
     assert run([*args, "-o", str(tmp_path / "f.run")]) == 1
     said = "--optimize takes one measure: give one cutoff, such as P@1"
     assert capsys.readouterr().err == f"trecbench: {listed}{said}\n"
-    # -m's advice stays where a list of names is taken, and survives a worker's pickling
+    # the advice to give each stays where a list of names is taken, and survives a worker's
+    # pickling
     with pytest.raises(CutoffListError) as refused:
         parse_measure("P@1,5")
-    assert str(refused.value) == listed + "give each, -m 'P@1 P@5'"
+    assert str(refused.value) == listed + "give each, measures=['P@1', 'P@5']"
     assert str(pickle.loads(pickle.dumps(refused.value))) == str(refused.value)
 
 

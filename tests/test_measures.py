@@ -285,8 +285,11 @@ def test_a_bad_cutoff_is_named_not_echoed_in_suggestions():
 )
 def test_a_list_of_cutoffs_outside_trec_evals_spelling_is_said_to_be_no_list(text, each):
     # it was "the cutoff must be a positive integer", though P.5,10 takes a list
-    said = f"illegal measure '{text}': one cutoff a name here, not a list: give each, -m '{each}'"
-    assert _refusal(text) == said
+    said = f"illegal measure '{text}': one cutoff a name here, not a list: give each, "
+    assert _refusal(text) == said + f"measures={each.split()!r}"  # the library's list
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    assert error.value.worded({"measures": "-m"}) == said + f"-m '{each}'"  # a command's
     cutoffs = text.replace("@", ".").split(".")[-1].split(",")
     suggested = parse_measures([each])  # what the message says to give is taken
     assert [m.canonical.replace("@", ".").split(".")[-1] for m in suggested] == cutoffs
@@ -433,13 +436,35 @@ def test_a_string_alone_and_the_command_line_keep_names_separated_by_spaces(caps
     )  # fmt: skip
 
 
+def test_a_list_of_cutoffs_is_advised_in_the_words_of_what_was_given_the_names(tmp_path, capsys):
+    # evaluate(..., ["P@5,10"]) was told to "give each, -m 'P@5 P@10'": the library has no
+    # -m, and one entry holding both is refused; `measures NAMES` has no -m either
+    from trecbench.cli import run
+
+    said = "illegal measure 'P@5,10': one cutoff a name here, not a list: give each"
+    with pytest.raises(UsageError) as refused:
+        trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P@5,10"])
+    assert str(refused.value) == said + ", measures=['P@5', 'P@10']"
+    assert trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P@5", "P@10"])
+    (tmp_path / "q").write_text("q 0 a 1\n")
+    (tmp_path / "r").write_text("q Q0 a 1 1 t\n")
+    for args, advice in [
+        (["score", "-m", "P@5,10", str(tmp_path / "q"), str(tmp_path / "r")], ", -m 'P@5 P@10'"),
+        (["measures", "P@5,10"], ": P@5 P@10"),
+    ]:
+        assert run(args) == 1
+        assert capsys.readouterr().err == f"trecbench: {said}{advice}\n"
+
+
 def test_a_list_of_cutoffs_advice_pastes_into_a_shell():
     # names with their own single quotes were advised inside single quotes:
     # -m 'nDCG(dcg='exp-log2')@5 ...', which a shell reads as other words
     import shlex
 
     text = "nDCG(dcg='exp-log2')@5,10"
-    advice = _refusal(text).split("give each, -m ", 1)[1]
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    advice = error.value.worded({"measures": "-m"}).split("give each, -m ", 1)[1]
     assert shlex.split(advice) == ["nDCG(dcg='exp-log2')@5 nDCG(dcg='exp-log2')@10"]
     assert [m.options for m in parse_measures(shlex.split(advice))] == [
         m.options for m in parse_measures([text[: text.index(",")]])

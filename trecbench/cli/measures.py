@@ -43,13 +43,17 @@ def measures(names, fmt, compat):
     from ..measures import listing, parse_measures
 
     if names:  # each name on its own: two names of one measure are each said
+        from ..measures.suggestions import CutoffListError, shell_word
         from ..measures.trec_params import uncalculable
 
-        said = [
-            (name, measure, engines.assign([measure])[measure])
-            for name in names
-            for measure in parse_measures([name], compat)
-        ]
+        try:
+            said = [
+                (name, measure, engines.assign([measure])[measure])
+                for name in names
+                for measure in parse_measures([name], compat)
+            ]
+        except CutoffListError as error:  # NAMES, not -m's: each its own argument
+            raise error.advised("give each: " + " ".join(map(shell_word, error.names))) from None
         for _, measure, _ in said:  # what score stops at on its first topic is no meaning
             error = uncalculable(measure.definition, measure.params)
             if error is not None:  # a name described, nothing scored: a usage error

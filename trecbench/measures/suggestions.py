@@ -4,7 +4,7 @@ name that ends in ``_<digits>`` (``ndcg_10``, which trec_eval and trecbench refu
 cut family at that cutoff first, as a label and as a display name (``ndcg_cut_10``,
 ``nDCG@10``); the cutoff a name that needs one takes (:func:`cutoff_example`,
 :func:`needs_cutoff`); and what a list of cutoffs where one is taken is told to give
-(:class:`CutoffListError`, advice its caller may word).
+(:class:`CutoffListError`, advice in its caller's words).
 
 The parser is handed in (``parse``) by :mod:`.names`, which calls this module when a name
 is refused."""
@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TrecbenchError, UsageError, excerpt
+from ..errors import Setting, TrecbenchError, UsageError, excerpt
 from . import registry
 from .catalog import NICKNAMES
 from .trec_params import numbers_outside, uncalculable
@@ -31,24 +32,41 @@ _GLUED = re.compile(r"(?P<name>[A-Za-z][A-Za-z_]*?)(?P<dot>\.?)(?P<k>[0-9]+)")
 
 class CutoffListError(UsageError):
     """A list of cutoffs (``P@1,5``) where a name takes one; ``names``: one name for each
-    (``P@1``, ``P@5``). The advice is -m's, to give each, unless the caller words its own
-    (:meth:`advised`): a caller that takes one measure (fuse --optimize) has no -m."""
+    (``P@1``, ``P@5``). The advice is to give each, in the words of what was given the
+    names (:class:`_EachName`: the library's list ``measures=['P@1', 'P@5']``, a command's
+    ``-m 'P@1 P@5'``), unless the caller words its own (:meth:`advised`): a caller that
+    takes one measure (fuse --optimize) has neither."""
 
     def __init__(self, text: str, names: list[str], advice: str | None = None):
         self.text, self.names, self.advice = text, list(names), advice
+        said = f"illegal measure '{text}': one cutoff a name here, not a list: "
         if advice is None:
-            advice = f"give each, -m {_shell_word(' '.join(self.names))}"
-        super().__init__(f"illegal measure '{text}': one cutoff a name here, not a list: {advice}")
+            super().__init__(said + "give each, ", _EachName("measures", tuple(self.names)))
+        else:
+            super().__init__(said + advice)
 
     def __reduce__(self):  # rebuilt from its fields, not its message (a worker's error)
         return type(self), (self.text, self.names, self.advice)
 
     def advised(self, advice: str) -> CutoffListError:
-        """The same refusal with the caller's ``advice`` in place of -m's."""
+        """The same refusal with the caller's ``advice`` in place of the one to give each."""
         return CutoffListError(self.text, self.names, advice)
 
 
-def _shell_word(text: str) -> str:
+@dataclass(frozen=True)
+class _EachName(Setting):
+    """The names to give one each (``value``, a tuple): a list entry each in the library's
+    words (``measures=['P@1', 'P@5']``, where one entry holding both is refused), one
+    ``-m`` value on a command line (``-m 'P@1 P@5'``, one shell word)."""
+
+    def said(self, flags: Mapping[str, str]) -> str:
+        flag = flags.get(self.keyword)
+        if flag is None:
+            return f"{self.keyword}={list(self.value)!r}"
+        return f"{flag} {shell_word(' '.join(self.value))}"
+
+
+def shell_word(text: str) -> str:
     """``text`` quoted as one shell word that pastes as it reads: in single quotes, or in
     double quotes around a name's own single quotes (``nDCG(dcg='exp-log2')@5``)."""
     if "'" in text and not set(text) & set('"$`\\!'):
