@@ -79,9 +79,12 @@ def test_a_nickname_with_parameters_is_refused_saying_they_would_change_nothing(
     from trecbench.errors import UsageError
 
     nickname = text.partition(".")[0]
-    with pytest.raises(UsageError, match=f"the nickname {nickname} takes no parameters"):
+    with pytest.raises(UsageError, match=f"the nickname {nickname} takes no parameters") as error:
         parse_measures([text])
     assert parse_measures([nickname])  # the nickname alone is one
+    # in the words of what was given the names: a list of them (it was -m's words alone)
+    assert str(error.value).endswith(f"after it, e.g. measures=['{nickname}', 'P.5']")
+    assert error.value.worded({"measures": "-m"}).endswith(f"after it, e.g. -m '{nickname} P.5'")
 
 
 def test_each_request_keeps_its_parameters_but_under_trec_eval_s_rule():

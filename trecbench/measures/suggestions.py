@@ -237,6 +237,6 @@ def nickname_with_parameters(text: str) -> UsageError | None:
         return None
     return UsageError(
         f"illegal measure {excerpt(text)}: the nickname {nickname} takes no parameters (trec_eval "
-        f"ignores them); give -m {nickname} and the measures with their parameters after "
-        "it, e.g. -m P.5"
+        "ignores them); give it alone and the measures with their parameters after it, e.g. ",
+        _EachName("measures", (nickname, "P.5")),
     )
