@@ -539,6 +539,16 @@ def test_no_run_beside_the_baseline_is_refused_as_the_command_line_refuses_it(ru
         trecbench.power(QRELS, {"base": RUNS["tfidf-word"]}, runs, ["P@5"])
 
 
+def test_runs_given_as_the_baseline_are_refused_saying_where_the_runs_go():
+    """power(qrels, [a, b], measures), compare's order, said "give one baseline run": no
+    word of the list it was given, nor of where the runs go."""
+    runs = [RUNS["tfidf-word"], RUNS["tfidf-word"].replace("word", "char")]
+    said = "baseline: 2 runs given; give one baseline run, and the runs to compare with it "
+    with pytest.raises(UsageError) as refused:
+        trecbench.power(QRELS, runs, ["P@5"])
+    assert str(refused.value) == said + "after it: power(qrels, baseline, runs, measures)"
+
+
 def test_latex_names_the_baseline_and_the_settings_as_every_other_format_does():
     """power --format latex was a bare tabular: its difference and d_z columns did not
     say against which run, at which alpha and target (reviewer 364)."""

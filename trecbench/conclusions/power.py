@@ -319,7 +319,10 @@ def power(
     base_sources, base_names = split_runs(baseline)
     sources, names = split_runs(runs)
     if len(base_sources) != 1:
-        raise UsageError("give one baseline run")
+        raise UsageError(  # compare's order, power(qrels, runs, measures), is a likely slip
+            f"baseline: {len(base_sources)} runs given; give one baseline run, and the runs to "
+            "compare with it after it: power(qrels, baseline, runs, measures)"
+        )
     # {} is one empty run to split_runs; here, as [], no run beside the baseline (the
     # command line's RUNS... is required): refused rather than an empty result
     if not sources or (isinstance(runs, Mapping) and not runs):
