@@ -1058,6 +1058,26 @@ def test_a_qrels_record_s_iteration_is_kept_or_its_mix_refused(tmp_path):
     assert out.read_text() == "1 0 d1 1\n1 0 d2 1\n"
 
 
+def test_ir_datasets_diversity_qrels_keep_their_subtopic_id(tmp_path):
+    # TREC Web's diversity qrels (irds:clueweb09/catb/trec-web-2009/diversity...) are
+    # ir_datasets' TrecSubQrel(query_id, doc_id, relevance, subtopic_id): the subtopic was
+    # dropped, a document judged for two subtopics refused as "duplicate docs d1 for topic 1
+    # subtopic 0", one judged for one scored as if every topic had a single subtopic
+    from ir_datasets.formats import TrecSubQrel
+
+    judged = [("1", "d1", 1, "1"), ("1", "d1", 1, "2"), ("1", "d2", 1, "2"), ("2", "d3", 1, "1")]
+    (tmp_path / "div.qrels").write_text("".join(f"{q} {s} {d} {r}\n" for q, d, r, s in judged))
+    run = {"1": {"d2": 2.0, "d1": 1.0}, "2": {"d3": 1.0}}
+    records = [TrecSubQrel(*row) for row in judged]
+    measures = ["alpha_nDCG@5", "StRecall@1"]
+    expected = trecbench.evaluate(str(tmp_path / "div.qrels"), run, measures).to_dict()
+    assert expected["1"]["StRecall@1"] == 0.5  # d2 alone covers subtopic 2 of 2
+    for qrels in (records, pd.DataFrame(records), [row._asdict() for row in records]):
+        assert trecbench.evaluate(qrels, run, measures).to_dict() == expected
+    trecbench.write_qrels(records, tmp_path / "out.qrels")
+    assert (tmp_path / "out.qrels").read_text() == (tmp_path / "div.qrels").read_text()
+
+
 @pytest.mark.parametrize("column", ["qid", "docno", "tag"])
 def test_an_empty_id_in_a_table_is_refused_as_in_jsonl(tmp_path, column):
     # a Parquet docno '' was scored as a document (num_ret 2) and passed validate; an empty

@@ -2,7 +2,8 @@
 any record with the same field names) or of dicts → the typed run/qrels table.
 
 A record has ``query_id`` and ``doc_id``, and ``score`` (runs) or ``relevance`` (qrels),
-and a qrels record may have ``iteration`` (the subtopic: a qrels file's second column):
+and a qrels record may have ``iteration`` or ``subtopic_id`` (ir_datasets' ``TrecSubQrel``;
+the subtopic: a qrels file's second column):
 named tuples are read by field position, other objects by attribute. A dict record
 (``DataFrame.to_dict("records")``, a JSON list, a Hugging Face dataset's rows) has the
 keys a DataFrame's columns may have (:mod:`trecbench.inputs.tables`: ``qid``/``docno``,
@@ -32,6 +33,9 @@ from ..type_names import python_type
 from . import python_objects, tables
 
 FIELDS = {"run": ("query_id", "doc_id", "score"), "qrels": ("query_id", "doc_id", "relevance")}
+# a qrels record's subtopic: ir_measures' and ir_datasets' iteration, the subtopic_id of
+# ir_datasets' diversity qrels (TrecSubQrel: TREC Web 2009-2014), dropped no more
+SUBTOPIC_FIELDS = ("iteration", "subtopic_id")
 
 
 def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
@@ -47,9 +51,11 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
     first = rows[0]
     if isinstance(first, Mapping):
         return _mapping_table(rows, kind, origin)
-    if kind == "qrels" and hasattr(first, "iteration"):
-        # ir_measures' Qrel and GenericQrel: the subtopic, a qrels file's second column
-        wanted = ("query_id", "iteration", *wanted[1:])
+    subtopic = next((name for name in SUBTOPIC_FIELDS if hasattr(first, name)), None)
+    if kind == "qrels" and subtopic is not None:
+        # ir_measures' Qrel and GenericQrel, ir_datasets' TrecQrel (iteration) and its
+        # diversity qrels' TrecSubQrel (subtopic_id): a qrels file's second column
+        wanted = ("query_id", subtopic, *wanted[1:])
     fields = getattr(type(first), "_fields", None)
     positional = fields is not None and all(name in fields for name in wanted)
     if positional:
@@ -59,7 +65,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
     else:
         raise InputError(origin, None, _no_record(first, wanted))
     _one_type(rows, origin, positional)
-    if kind == "qrels" and not positional and "iteration" not in wanted:
+    if kind == "qrels" and not positional and subtopic is None:
         _no_later_iteration(rows, origin)
     columns = {}  # named by the records' fields, as the errors name them (query_id)
     for field, get in zip(wanted, getters, strict=True):

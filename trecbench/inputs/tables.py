@@ -60,7 +60,7 @@ QID_NAMES = ("qid", "query_id", "q_id", "query-id")
 DOCNO_NAMES = ("docno", "doc_id", "docid", "corpus-id")
 SCORE_NAMES = ("score",)
 REL_NAMES = ("rel", "relevance", "label", "score")
-SUBTOPIC_NAMES = ("iter", "iteration")
+SUBTOPIC_NAMES = ("iter", "iteration", "subtopic_id")  # ir_datasets' TrecSubQrel's last
 DEFAULT_TAG = "run"
 # a run's only document id an integer `docid`: PyTerrier's, Terrier's internal number, which
 # would match the qrels' numeric docnos (MS MARCO's) silently (Pyserini's, text, is read)
