@@ -273,6 +273,22 @@ def test_warnings_are_one_line_without_a_source_path(capsys, monkeypatch, catego
     assert err == (f"trecbench: warning: {category.__name__}: something odd\n" if shown else "")
 
 
+def test_a_run_named_after_measures_is_said_to_be_given_with_m(capsys, tmp_path, monkeypatch):
+    # ir_measures' command line takes QRELS RUN MEASURES: `score QRELS RUN nDCG@10` said
+    # "nDCG@10: cannot read: No such file" alone
+    monkeypatch.chdir(tmp_path)
+    code, _, err = call(capsys, "score", QRELS, RUN, "nDCG@10 P@5")
+    assert code == ExitCode.INPUT
+    assert err == (
+        "trecbench: nDCG@10 P@5: cannot read: No such file (measures are given with -m: "
+        "-m 'nDCG@10 P@5')\n"
+    )
+    code, _, err = call(capsys, "score", QRELS, RUN, "bm25.run")  # no measure: as it was
+    assert err == "trecbench: bm25.run: cannot read: No such file\n"
+    code, _, err = call(capsys, "fuse", RUN, "map", "-o", "f.run")  # no -m to point at
+    assert err == "trecbench: map: cannot read: No such file\n"
+
+
 def test_messages_escape_control_characters(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, _, err = call(capsys, "score", QRELS, "fake\nP_1 all 1.0\tx.run")

@@ -88,8 +88,30 @@ class InputFile(click.ParamType):
             if isinstance(param, click.Option):  # --qrels -l: -l taken for want of a file
                 refuse_taken_option(ctx, param.opts[-1], path, f"give {param.opts[-1]} a file")
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
-            raise InputError.unreadable(path, reason)
+            raise InputError.unreadable(path, reason + _measures_hint(ctx, path))
         return self.path_type(path) if self.path_type is str else file_path(path)
+
+
+def _measures_hint(ctx: click.Context | None, path: str) -> str:
+    """Where a file named after measures was not found by a command taking ``-m``: how it
+    takes them (``score QRELS RUN nDCG@10``, ir_measures' command line's order), else
+    nothing."""
+    import warnings
+
+    from ..errors import TrecbenchError
+    from ..measures import parse_measures
+    from ..measures.suggestions import shell_word
+
+    command = ctx.command if ctx is not None else None
+    if not any("-m" in p.opts for p in getattr(command, "params", ())):
+        return ""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a trec_eval spelling's domain warning
+            parse_measures(path)  # names separated by spaces, as -m's value
+    except TrecbenchError:
+        return ""
+    return f" (measures are given with -m: -m {shell_word(path)})"
 
 
 class OutputFile(click.ParamType):
