@@ -74,6 +74,18 @@ def test_what_is_no_per_query_table_is_refused_in_one_line(given, error, message
         compare_scores(given, samples=40)
 
 
+def test_an_evaluation_is_told_to_give_its_per_query():
+    # compare_scores(trecbench.evaluate(...)) said "..., not an Evaluation" alone
+    evaluation = trecbench.evaluate({"1": {"a": 1}}, {"1": {"a": 1.0}}, ["P@5"])
+    with pytest.raises(UsageError) as refused:
+        compare_scores(evaluation, samples=40)
+    assert str(refused.value) == (
+        "per_query: a DataFrame (or records) of run, qid, measure, value, not an Evaluation: "
+        "give its per_query, which is one"
+    )
+    assert compare_scores(evaluation.per_query, samples=40).summary is not None
+
+
 @pytest.mark.parametrize(
     ("qids", "message"),
     [

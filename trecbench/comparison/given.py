@@ -72,7 +72,9 @@ def _frame(given, origin: str) -> pd.DataFrame:
         return given
     text = isinstance(given, (str, bytes, os.PathLike))
     if text or isinstance(given, Mapping) or not isinstance(given, Iterable):
-        raise UsageError(f"{origin}: {SHAPE}, not {python_type(given)}")
+        held = isinstance(getattr(given, "per_query", None), pd.DataFrame)  # an Evaluation
+        hint = ": give its per_query, which is one" if held else ""
+        raise UsageError(f"{origin}: {SHAPE}, not {python_type(given)}{hint}")
     records = list(given)
     try:
         return pd.DataFrame(records)
