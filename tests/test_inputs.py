@@ -213,6 +213,23 @@ def test_a_value_that_is_no_run_is_named_in_the_messages_words(source, message):
     assert str(raised.value).startswith(message)
 
 
+def test_ranx_s_qrels_and_run_are_told_of_their_to_dict():
+    # ranx.Qrels and ranx.Run (ranx's columns are read) were refused without a word of the
+    # dict each holds
+    import ranx
+
+    qrels, run = ranx.Qrels({"q": {"d": 1}}), ranx.Run({"q": {"d": 1.0}})
+    for load, source in ((inputs.load_qrels, qrels), (inputs.load_run, run)):
+        with pytest.raises(UsageError) as raised:
+            load(source)
+        assert str(raised.value).endswith("or dict records; its to_dict() may be one")
+    assert trecbench.evaluate(qrels.to_dict(), run.to_dict(), ["P@1"]).to_dict() == {
+        "q": {"P@1": 1.0}
+    }
+    with pytest.raises(UsageError, match="dict records$"):  # no to_dict(): as it was
+        inputs.load_run(3)
+
+
 @pytest.mark.parametrize(
     ("documents", "shown"),
     [("abc", "text ('abc')"), (3, "a number (3)"), (True, "a bool (True)"), (None, "None"),

@@ -205,9 +205,11 @@ def load(
 
         origin = f"{kind} records"
         return Loaded(kind, records.to_table(source, kind, origin), origin)
+    # ranx's Qrels and Run hold a dict {qid: {docno: value}} behind to_dict()
+    hint = "; its to_dict() may be one" if callable(getattr(source, "to_dict", None)) else ""
     raise UsageError(
         f"cannot read a {kind} from {python_type(source)}: give a path, a DataFrame or "
-        "Arrow table, a dict {qid: {docno: value}}, ir_measures records or dict records"
+        "Arrow table, a dict {qid: {docno: value}}, ir_measures records or dict records" + hint
     )
 
 
