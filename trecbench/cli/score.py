@@ -148,9 +148,8 @@ def _read_sidecar_first(strata) -> None:
     "--strata",
     type=INPUT_FILE,
     default=None,
-    help="Sidecar JSON written by 'trecbench convert': per-query strata for --group-by; "
-    "qrels it describes as complete are not doubted for their unjudged documents (no "
-    "warning; --unjudged-bounds' high is the value).",
+    help="Sidecar JSON written by 'trecbench convert': per-query strata for --group-by; qrels "
+    "it calls complete are not doubted (no warning; --unjudged-bounds' high is the value).",
 )
 @click.option(
     "--group-by",
