@@ -472,3 +472,17 @@ def test_a_list_of_cutoffs_advice_pastes_into_a_shell():
     assert [m.options for m in parse_measures(shlex.split(advice))] == [
         m.options for m in parse_measures([text[: text.index(",")]])
     ] * 2
+
+
+@pytest.mark.parametrize(
+    "given, advised",
+    [("nDCG@10(rel=2)", "nDCG(rel=2)@10"), ("P@5(rel=2)", "P(rel=2)@5")],
+)
+def test_parameters_after_the_cutoff_are_advised_before_it(given, advised):
+    """ir_measures writes P(rel=2)@5; P@5(rel=2) said only that the cutoff must be a
+    positive integer."""
+    assert _refusal(given) == (
+        f"illegal measure '{given}': the cutoff must be a positive integer; parameters go "
+        f"before it: {advised}"
+    )
+    parse_measure(advised.replace("nDCG", "P"))  # the advice parses (nDCG's has no rel)

@@ -208,9 +208,8 @@ def _parse_trec(text: str, version: str | None = None) -> Measure | None:
 
 def _parse_label(text: str, version: str | None = None) -> Measure | None:
     """A label trec_eval (or trecbench's trec format) prints: ``P_5``, ``ndcg_cut_10``,
-    ``iprec_at_recall_0.20``, ``recip_rank_cut_10``, ``ndcg_1=3,2=9``, ``Judged_10``;
-    one of a family ``version`` lacks is refused as its ``-m`` spelling is (``unj_10``
-    as ``unj.10``)."""
+    ``iprec_at_recall_0.20``, ``recip_rank_cut_10``, ``ndcg_1=3,2=9``, ``Judged_10``; one
+    of a family ``version`` lacks is refused as its ``-m`` spelling is (``unj_10``)."""
     index = registry.index()
     for cut in (m.start() for m in re.finditer("_", text)):
         prefix, params = text[:cut], text[cut + 1 :]
@@ -339,7 +338,8 @@ def _cutoff_text(definition: Definition, cutoff: Any, text: str) -> str | None:
         shown = definition.display or definition.name
         raise CutoffListError(text, [f"{shown}@{part}" for part in cutoff.split(",")])
     if isinstance(cutoff, bool) or not isinstance(cutoff, int):
-        raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer")
+        after = suggestions.parameters_after(text, cutoff)
+        raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer{after}")
     refuse(definition.numbers.problem(cutoff), text)
     return str(cutoff)
 

@@ -240,3 +240,12 @@ def nickname_with_parameters(text: str) -> UsageError | None:
         "ignores them); give it alone and the measures with their parameters after it, e.g. ",
         _EachName("measures", (nickname, "P.5")),
     )
+
+
+def parameters_after(text: str, cutoff: Any) -> str:
+    """Advice for parameters written after the cutoff (``nDCG@10(rel=2)``): where they go
+    (``nDCG(rel=2)@10``, ir_measures' order), else nothing."""
+    after = re.fullmatch(r"([0-9]+)(\(.*\))", cutoff, re.ASCII) if isinstance(cutoff, str) else None
+    if after is None or not text.endswith(f"@{cutoff}"):
+        return ""
+    return f"; parameters go before it: {text[: -len(cutoff) - 1]}{after[2]}@{after[1]}"
