@@ -4,6 +4,7 @@ screen of field errors, 12 lines for Phentrieve's tiny_v1.json, that never said 
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 
@@ -400,3 +401,25 @@ def test_a_pool_file_given_as_a_run_is_no_msmarco_run(tmp_path, capsys, text):
     assert "msmarco" not in said
     assert run(["validate", str(path)]) == 2
     assert "not a TREC run: give a run here" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "kind, rule, what", [("run", "R32", "a TREC run"), ("qrels", "Q12", "TREC qrels")]
+)
+def test_an_sqlite_database_is_told_to_be_converted_in_one_line(tmp_path, capsys, kind, rule, what):
+    """memorybench's results.db given as a run was read as text: R12 and R23 findings
+    full of escaped bytes, no word of `convert memorybench`, which reads it."""
+    import sqlite3
+
+    database = tmp_path / "results.db"
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        connection.execute("CREATE TABLE results (question_id TEXT, score REAL)")
+        connection.execute("INSERT INTO results VALUES ('q1', 1.0)")
+        connection.commit()
+    inputs = [QRELS, str(database)] if kind == "run" else [str(database), RUN]
+    code, err = _err(capsys, "score", "-m", "map", *inputs)
+    assert (code, err) == (2, [
+        f"trecbench: {database}: error[{rule}]: an SQLite database, not {what}: convert it "
+        "first if it is memorybench's results.db (trecbench convert memorybench; see "
+        "'trecbench convert --help' and the docs' convert.md)"
+    ])  # fmt: skip

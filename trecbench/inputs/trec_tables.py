@@ -24,6 +24,7 @@ from .unconverted import (
     columns_message,
     json_content,
     json_message,
+    sqlite_message,
 )
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
@@ -261,9 +262,9 @@ def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
     content = json_content(tokens.head, tokens.path)
     if content is not None:
         return json_message(content, kind)
-    arrow = arrow_message(tokens.head, kind)
-    if arrow is not None:
-        return arrow
+    binary = arrow_message(tokens.head, kind) or sqlite_message(tokens.head, kind)
+    if binary is not None:
+        return binary
     shape = columns_shape(tokens, kind)
     return None if shape is None else columns_message(kind, shape, beir_ready(tokens))
 

@@ -147,6 +147,22 @@ def arrow_message(head: bytes, kind: str) -> str | None:
     )
 
 
+# how an SQLite database begins (its file format's 16-byte header string)
+_SQLITE = b"SQLite format 3\0"
+
+
+def sqlite_message(head: bytes, kind: str) -> str | None:
+    """What to say of a file given as a ``kind`` whose first bytes ``head`` are an SQLite
+    database's (memorybench's ``results.db``, which ``convert memorybench`` reads); None
+    when they are not. It was read as text: R12 and R23 findings full of escaped bytes."""
+    if not head.startswith(_SQLITE):
+        return None
+    return (
+        f"an SQLite database, not {_what(kind)}: convert it first if it is memorybench's "
+        f"results.db (trecbench convert memorybench; {CONVERT_DOCS})"
+    )
+
+
 # the header line of BEIR's qrels, which `convert beir-qrels` reads (tab-separated)
 BEIR_HEADER = ("query-id", "corpus-id", "score")
 

@@ -310,7 +310,8 @@ CATALOGUE = (
            "and where to read more (`trecbench convert --help`), in one finding instead of "
            "one per line. Only where the file cannot be read as a run anyway: trec_eval "
            "takes `{\"q1\"}` for a qid, and so does trecbench. An Arrow IPC file or stream "
-           "(Feather) is told the same way, by its first bytes: write it as Parquet. Three "
+           "(Feather) is told the same way, by its first bytes: write it as Parquet; an SQLite "
+           "database too (memorybench's results.db: `convert memorybench` reads it). Three "
            "fields with a `0` or `Q0` second on every line are `trecbench pool`'s file, no "
            "run: told so, not sent to `convert msmarco` (which reads the second as a pid)."),
     _check("R32.jsonl", "EEEE", "a line of a JSONL run that is no run's line (bad JSON, an "
