@@ -29,27 +29,24 @@ def rounding_noise(diffs, scale=None) -> np.ndarray:
     reach 1, and differences of a measure whose values are all tiny (RBP with p = 0.01:
     1e-15 and below) were all noise: a difference of 1e-15 on every topic printed as 0
     beside an interval below 0, its tests undefined "as the differences do not vary"."""
-    matrix = np.asarray(diffs, dtype=np.float64)
-    matrix = matrix[:, None] if matrix.ndim == 1 else matrix
-    sizes = np.where(np.isfinite(matrix), np.abs(matrix), 0.0)  # an infinity is no scale
-    largest = sizes.max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
     floor = 1.0 if scale is None else np.minimum(np.asarray(scale, np.float64), 1.0)
-    return 64 * np.finfo(np.float64).eps * np.maximum(largest, floor)
+    return 64 * np.finfo(np.float64).eps * np.maximum(_largest(diffs), floor)
 
 
 def value_scale(left, right=None) -> np.ndarray:
     """Per column, the largest finite magnitude of the values ``left`` (and ``right``:
     topics x columns, or one column each) whose differences are taken: the ``scale`` of
     :func:`rounding_noise`."""
-    scales = []
-    for values in (left, right):
-        if values is None:
-            continue
-        matrix = np.asarray(values, dtype=np.float64)
-        matrix = matrix[:, None] if matrix.ndim == 1 else matrix
-        sizes = np.where(np.isfinite(matrix), np.abs(matrix), 0.0)
-        scales.append(sizes.max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1]))
-    return np.maximum.reduce(scales)
+    return _largest(left) if right is None else np.maximum(_largest(left), _largest(right))
+
+
+def _largest(values) -> np.ndarray:
+    """Per column of ``values`` (topics x columns, or one column), the largest finite
+    magnitude (an infinity is no scale), 0 for a column without rows."""
+    matrix = np.asarray(values, dtype=np.float64)
+    matrix = matrix[:, None] if matrix.ndim == 1 else matrix
+    sizes = np.where(np.isfinite(matrix), np.abs(matrix), 0.0)
+    return sizes.max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
 
 
 def mean_difference(diffs, weights=None, scale=None) -> np.ndarray:

@@ -292,8 +292,13 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t = difference / np.sqrt(va + vb)
         df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
         p = _t_p(t, df)
-    neither_varies = constant(a, None, value_scale(a)) & constant(b, None, value_scale(b))
-    return tuple(np.where(neither_varies, np.nan, x) for x in (t, df, p))
+    return tuple(np.where(neither_varies(a, b), np.nan, x) for x in (t, df, p))
+
+
+def neither_varies(a, b) -> np.ndarray:
+    """Per column: do neither ``a``'s values nor ``b``'s vary beyond their own rounding
+    (:func:`constant` at each one's size)? Then Welch's t is undefined."""
+    return constant(a, None, value_scale(a)) & constant(b, None, value_scale(b))
 
 
 def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

@@ -43,10 +43,9 @@ def signed_rank_test(diffs, scale=None) -> np.ndarray:
     matrix = np.asarray(diffs, dtype=np.float64)
     if matrix.ndim == 1:
         matrix = matrix[:, None]
-    scales = np.broadcast_to(np.nan if scale is None else scale, matrix.shape[1])
-    return np.array(
-        [_p(matrix[:, c], None if np.isnan(scales[c]) else scales[c]) for c in range(len(scales))]
-    )
+    # a scale of 1 is rounding_noise's own floor: the same as none given
+    scales = np.broadcast_to(1.0 if scale is None else scale, matrix.shape[1])
+    return np.array([_p(matrix[:, c], scales[c]) for c in range(matrix.shape[1])])
 
 
 def on_paper(d: np.ndarray, scale=None) -> np.ndarray:

@@ -134,9 +134,7 @@ def welch_undefined(welch_p: np.ndarray, run_values, base_values, macro: bool) -
         return [WELCH_MACRO] * len(welch_p)
     if run_values.shape[0] < 2:
         return [FEWER_THAN_TWO] * len(welch_p)
-    neither_varies = stats.constant(run_values, None, value_scale(run_values)) & stats.constant(
-        base_values, None, value_scale(base_values)
-    )
+    neither_varies = stats.neither_varies(run_values, base_values)
     return [
         None
         if not np.isnan(p)

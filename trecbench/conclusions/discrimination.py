@@ -74,17 +74,12 @@ def pairs(runs: int) -> list[tuple[int, int]]:
     return list(combinations(range(runs), 2))
 
 
-def pair_differences(values: np.ndarray) -> np.ndarray:
-    """``topics x pairs``: run ``i``'s value minus run ``j``'s for every pair."""
-    first, second = np.array(pairs(values.shape[1])).reshape(-1, 2).T
-    return values[:, first] - values[:, second]
-
-
-def pair_scales(values: np.ndarray) -> np.ndarray:
-    """Per pair (:func:`pairs` order), the size of the two runs' values
+def pair_differences(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``topics x pairs``: run ``i``'s value minus run ``j``'s for every pair (:func:`pairs`
+    order), and per pair the size of the two runs' values
     (:func:`~trecbench.rounding.value_scale`)."""
     first, second = np.array(pairs(values.shape[1])).reshape(-1, 2).T
-    return value_scale(values[:, first], values[:, second])
+    return values[:, first] - values[:, second], value_scale(values[:, first], values[:, second])
 
 
 def pair_p_values(values: np.ndarray, settings: DiscriminationSettings) -> np.ndarray:
@@ -180,7 +175,8 @@ def discriminative_power(
     adjusted = stats.adjust(p, settings.applied_correction)
     # a pair without a p-value is not significant, as compare marks it (undefined)
     significant = np.nan_to_num(adjusted, nan=1.0) < settings.alpha
-    differences = np.abs(mean_difference(pair_differences(values), None, pair_scales(values)))
+    per_topic, scales = pair_differences(values)
+    differences = np.abs(mean_difference(per_topic, None, scales))  # as compare's
     smallest = float(differences[significant].min()) if significant.any() else None
     return Discrimination(
         measure,
@@ -201,7 +197,7 @@ def undefined_pairs(
         return ()
     from ..comparison.significance import undefined_p_reason
 
-    differences, scales = pair_differences(values), pair_scales(values)
+    differences, scales = pair_differences(values)
     by_reason: dict[str, list[tuple[str, str]]] = {}
     for k, (i, j) in enumerate(pairs(values.shape[1])):
         if undefined[k]:
