@@ -77,7 +77,8 @@ def doubted(evaluation, threshold: float, sidecar: Any) -> list:
     flagged = evaluation.unjudged_runs(threshold)
     if sidecar is None or not flagged:
         return flagged
-    return [run for run in flagged if not vouches(sidecar, evaluation.qrels_path, run.runid)]
+    vouched = vouched_runs(evaluation, sidecar)
+    return [run for run in flagged if run.name not in vouched]
 
 
 def vouched_runs(evaluation, sidecar: Any) -> set[str]:
