@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from ..errors import DuplicateError, InputError
 from .python_objects import index_label
-from .tables import _given_lines
+from .tables import given_lines
 
 
 def is_held(source: object) -> bool:
@@ -64,7 +64,7 @@ def _own_lines(source: object) -> bool:
             column = pa.array(source["line"]) if "line" in getattr(source, "columns", ()) else None
         except (pa.ArrowException, TypeError, ValueError):  # not a column Arrow reads
             return "line" in getattr(source, "columns", ())
-    return column is not None and _given_lines(pa.table({"line": column})) is not None
+    return column is not None and given_lines(pa.table({"line": column})) is not None
 
 
 def _row_named(source: object, origin: str) -> Callable[[int], str]:

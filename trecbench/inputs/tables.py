@@ -384,7 +384,7 @@ def ranks(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
     return arrow.array(numbers.astype(np.int64))
 
 
-def _given_lines(table: pa.Table) -> pa.Array | None:
+def given_lines(table: pa.Table) -> pa.Array | None:
     """The ``line`` column if it holds line numbers (integers from 1, no nulls, within
     int64, each once: a table read from a file, sorted anew or not), else None: the rows
     are numbered instead (a message citing line 0, or -3, or one line for two rows would
@@ -463,7 +463,7 @@ def typed(
             columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
         rel_name = names(REL_NAMES, "relevance")
         columns["rel"] = grades(column(rel_name), origin, where)
-    lines = _given_lines(table)
+    lines = given_lines(table)
     rows = lines is None
     if rows:  # numbered from the input's row the table starts at
         lines = arrow.array(np.arange(first + 1, first + table.num_rows + 1, dtype=np.int64))
