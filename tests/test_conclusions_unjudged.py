@@ -501,3 +501,30 @@ def test_qrels_a_sidecar_vouches_for_complete_leave_high_at_low(tmp_path, capsys
     assert run([*args, "--strata", str(path)]) == 0
     (row,) = json.loads(capsys.readouterr().out)["unjudged_bounds"]
     assert (row["high"] is None) is complete and row["value"] == plain[0].low
+
+
+@pytest.mark.parametrize("sidecar", [123, {"qrels": {}}])
+def test_a_sidecar_that_is_no_path_is_refused_before_the_runs_are_scored(tmp_path, sidecar):
+    """``sidecar=123`` raised a TypeError from os.path, after every run was scored."""
+    from trecbench.errors import UsageError
+
+    missing = str(tmp_path / "missing.run")  # never read: the sidecar is refused first
+    with pytest.raises(UsageError, match=r"^sidecar: give the path of a sidecar"):
+        unjudged_bounds(str(QRELS), [missing], ["P@5"], sidecar=sidecar)
+
+
+def test_a_sidecar_from_a_pipe_is_read_once_and_vouches(tmp_path):
+    """Read before the runs are scored and again to vouch: a FIFO gives its text once."""
+    import os
+    import subprocess
+
+    sidecar = json.loads((ROOT / "qrels" / "hpo-demo.sidecar.json").read_text())
+    sidecar["qrels"]["hpo-demo"]["file"] = str(QRELS)
+    for made in sidecar["runs"].values():
+        made["qrels"] = str(QRELS)
+    (tmp_path / "s.json").write_text(json.dumps(sidecar))
+    os.mkfifo(tmp_path / "fifo")
+    writer = subprocess.Popen(["sh", "-c", "cat s.json > fifo"], cwd=tmp_path)
+    (bound,) = unjudged_bounds(str(QRELS), [str(RUN)], ["P@5"], sidecar=str(tmp_path / "fifo"))
+    writer.wait(timeout=10)
+    assert bound.high == bound.low and bound.high_undefined.startswith("the sidecar given")

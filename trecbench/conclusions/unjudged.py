@@ -135,9 +135,12 @@ def unjudged_bounds(
     >>> bounds[0].low, bounds[0].high  # doctest: +SKIP
     """
     from ..evaluation import evaluate
+    from ..outputs import input_scope
 
-    evaluation = evaluate(qrels, runs, measures, names=names, unjudged_bounds=True, **options)
-    return evaluation_bounds(evaluation, topics, sidecar)
+    with input_scope():  # the sidecar read once, before the runs are scored
+        _read_sidecar(sidecar)
+        evaluation = evaluate(qrels, runs, measures, names=names, unjudged_bounds=True, **options)
+        return evaluation_bounds(evaluation, topics, sidecar)
 
 
 def evaluation_bounds(evaluation, topics=None, sidecar=None) -> list[UnjudgedBound]:
@@ -160,11 +163,33 @@ def evaluation_bounds(evaluation, topics=None, sidecar=None) -> list[UnjudgedBou
                 + (f" (nor {len(missing) - 1:,} more)" if len(missing) > 1 else ""),
             )
     complete = set()
-    if sidecar is not None:  # strata imports pandas: only with a sidecar
+    if _read_sidecar(sidecar):  # strata imports pandas: only with a sidecar
         from ..strata import vouched_runs
 
         complete = vouched_runs(evaluation, sidecar)
     return [UnjudgedBound(*row) for row in bound_rows(evaluation, topics, complete)]
+
+
+def _read_sidecar(sidecar) -> bool:
+    """Whether a ``sidecar`` is given: a path, read (once in a call: what
+    :func:`trecbench.strata.vouches` reads of it is kept), else a
+    :class:`~trecbench.errors.UsageError`; None: none given."""
+    import os
+
+    if sidecar is None:
+        return False
+    if not isinstance(sidecar, (str, os.PathLike)):
+        from ..errors import Setting, UsageError
+        from ..type_names import python_type
+
+        raise UsageError(
+            Setting("sidecar"),
+            f": give the path of a sidecar 'trecbench convert' wrote, not {python_type(sidecar)}",
+        )
+    from ..strata import read_sidecar
+
+    read_sidecar(sidecar)
+    return True
 
 
 def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, name=None) -> str:
