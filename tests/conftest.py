@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -80,6 +81,18 @@ def write_tenths(folder: Path, relevant_in_top_10: dict[str, list[int]], prefix=
             lines += [f"{prefix}{q} Q0 {d} {i + 1} {100 - i} {run}" for i, d in enumerate(docs)]
         (folder / f"{run}.run").write_text("\n".join(lines) + "\n")
     return folder
+
+
+def suite_of_x_and_y(folder: Path, name: str, measure: str, systems: list[str]) -> Path:
+    """A leaderboard suite ``folder/suite.toml`` of two collections, ``x`` and ``y``, each a
+    folder holding ``q.qrels`` and a ``{system}.run`` of each of ``systems``."""
+    collections = "".join(
+        f'[collections.{c}]\nqrels = "{c}/q.qrels"\nruns = "{c}/{{system}}.run"\n' for c in "xy"
+    )
+    suite = folder / "suite.toml"  # TOML's strings and arrays as JSON writes them
+    head = f"name = {json.dumps(name)}\nmeasures = {json.dumps([measure])}\n"
+    suite.write_text(head + f"systems = {json.dumps(systems)}\n" + collections)
+    return suite
 
 
 _ROW_CELLS = {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, write_tenths
+from conftest import ROOT, suite_of_x_and_y, write_tenths
 from scipy.stats import ttest_rel
 
 from trecbench.cli import run
@@ -104,13 +104,7 @@ def test_means_and_differences_equal_on_paper_tie(tmp_path, capsys):
     # 0.09999999999999999 (a) or the other way round (b); c - a is -1/15 on both
     write_tenths(tmp_path / "x", {"a": [1, 2, 0], "b": [3, 0, 0], "c": [0, 0, 1]})
     write_tenths(tmp_path / "y", {"a": [3, 0, 0], "b": [1, 2, 0], "c": [0, 0, 1]}, "U")
-    suite = tmp_path / "suite.toml"
-    suite.write_text(
-        'name = "tied"\nmeasures = ["P@10"]\nsystems = ["a", "b", "c"]\n'
-        + "".join(
-            f'[collections.{c}]\nqrels = "{c}/q.qrels"\nruns = "{c}/{{system}}.run"\n' for c in "xy"
-        )
-    )
+    suite = suite_of_x_and_y(tmp_path, "tied", "P@10", ["a", "b", "c"])
     (table,) = leaderboard(str(suite)).boards
     assert table.means[0, 0] != table.means[1, 0]  # the floats differ
     assert table.ranks.tolist() == [[1.5, 1.5], [1.5, 1.5], [3.0, 3.0]]

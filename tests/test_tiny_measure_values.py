@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import suite_of_x_and_y
 from scipy import stats as scipy_stats
 
 from trecbench.comparison import compare_scores
@@ -101,13 +102,7 @@ def test_the_leaderboard_tests_tiny_differences(tmp_path):
     ranks = {"a": [8, 9, 10, 8], "b": [10, 12, 14, 9]}
     _write(tmp_path / "x", ranks, "x")
     _write(tmp_path / "y", {"a": [9, 8, 11, 10], "b": [9, 13, 12, 15]}, "y")
-    suite = tmp_path / "suite.toml"
-    suite.write_text(
-        'name = "tiny"\nmeasures = ["RBP(p=0.01)"]\nsystems = ["a", "b"]\n'
-        + "".join(
-            f'[collections.{c}]\nqrels = "{c}/q.qrels"\nruns = "{c}/{{system}}.run"\n' for c in "xy"
-        )
-    )
+    suite = suite_of_x_and_y(tmp_path, "tiny", "RBP(p=0.01)", ["a", "b"])
     (table,) = leaderboard(str(suite)).boards
     assert table.ranks.tolist() == [[1.0, 1.0], [2.0, 2.0]]
     per_collection = table.means[1] - table.means[0]
