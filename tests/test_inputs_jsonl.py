@@ -144,6 +144,9 @@ def _refused(run_file, blocks: bool, monkeypatch) -> pytest.ExceptionInfo:
          "not the number 1.5"),
         ('{"qid": "q1", "docno": "d2", "score": 1, "tag": 3}', "tag must be a JSON string, not "
          "the number 3 (ids are never inferred)"),
+        # as a null qid, not the default tag "run" put in its place (Arrow reads it as absent)
+        ('{"qid": "q1", "docno": "d2", "score": 1, "tag": null}', "tag must be a JSON string, "
+         "not null (ids are never inferred)"),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])

@@ -10,7 +10,8 @@ says nothing (standard input ``-``, ``/dev/fd/63``) by its content, a JSON objec
 * ``score``: a finite JSON number (read as the nearest double, as trec_eval's ``atof``
   reads the same decimal text);
 * optionally ``rank`` (a JSON integer: trec_eval ignores it, the validator shows it) and
-  ``tag`` (a JSON string, the run tag; ``run`` when absent, as for Parquet and tables).
+  ``tag`` (a JSON string, the run tag; ``run`` when absent, as for Parquet and tables;
+  ``"tag": null`` is refused, as a null qid or docno is: no tag is inferred).
 
 Any other key, a key given twice, bad JSON (or JSON nested deeper than
 :data:`~trecbench.json_limits.MAX_DEPTH`, or a lone surrogate escape) or a value of the
@@ -29,6 +30,7 @@ import dataclasses
 import itertools
 import json
 import math
+import re
 from collections.abc import Iterator
 from functools import partial
 from typing import Any
@@ -163,7 +165,12 @@ def _parsed(data: bytes, path: str, first_line: int) -> tuple[pa.Table, pa.Chunk
         table = _read_json(data)
     except (pa.ArrowException, UnicodeDecodeError) as exc:
         table, refused = None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if table is None or not _well_formed(table, len(lines)) or not _object_a_line(data, first_line):
+    if (
+        table is None
+        or not _well_formed(table, len(lines))
+        or not _object_a_line(data, first_line)
+        or _null_tag(table, data)
+    ):
         _raise_first_error(data, path, first_line)
         # every line is well formed as JSON, yet Arrow refused them (a line beyond its
         # block): its reason, so the line can be found
@@ -215,6 +222,18 @@ def _well_formed(table: pa.Table, lines: int) -> bool:
         if pc.any(pc.equal(pc.binary_length(table.column(name)), 0)).as_py():
             return False
     return bool(pc.all(pc.is_finite(table.column("score"))).as_py())
+
+
+# a "tag" key, each letter as itself or its \u escape (JSON spells a key no other way),
+# then null; any match is a line refused (a key ending in "tag", escaped quote and all, is
+# unknown, a match over a line break an object over two lines)
+_NULL_TAG = re.compile(rb'"(?:t|\\u0074)(?:a|\\u0061)(?:g|\\u0067)"[ \t\r\n]*:[ \t\r\n]*null')
+
+
+def _null_tag(table: pa.Table, data: bytes) -> bool:
+    """Whether a line of ``data`` gives ``"tag": null``, which Arrow reads as a line
+    without a tag: refused (an id is a string, never the default tag put in its place)."""
+    return bool(table.column("tag").null_count) and _NULL_TAG.search(data) is not None
 
 
 def _bom_bytes(data: bytes, first_line: int) -> int:
@@ -343,12 +362,12 @@ def _line_problem(text: str) -> str | None:
         if key not in value:
             return f"no {key!r}"
     for key in ("qid", "docno", "tag"):
-        given = value.get(key, "" if key == "tag" else None)
-        if given is None and key == "tag":  # null: as when absent
+        if key not in value:  # only tag may be absent (the run's tag is then "run")
             continue
+        given = value[key]  # null too: an id never inferred, "tag": null no "run"
         if not isinstance(given, str):
             return f"{key} must be a JSON string, not {_what(given)} (ids are never inferred)"
-        if key in value and not given:
+        if not given:
             return f"empty {key}"
     score = value["score"]
     if isinstance(score, bool) or not isinstance(score, (int, float)):
