@@ -146,3 +146,22 @@ def test_a_difference_that_rounds_to_0_prints_unsigned():
     assert [signed_text(value, 2) for value in (-1.3e-17, 0.25)] == ["0.00", "+0.25"]
     changes = (-1.55e-14, 12.5, -0.04, math.inf)
     assert [change_text(value) for value in changes] == ["0.0%", "+12.5%", "0.0%", "n/a"]
+
+
+def test_an_interval_end_that_rounding_alone_leaves_off_0_is_0():
+    """Values equal on paper with other last bits (0.6 reached by 0.2 + 0.2 + 0.2 is
+    0.6000000000000001) left a resampled difference of -1.1e-16 at the interval's end,
+    where it is 0 on paper: the end is 0, as a difference is."""
+    import pandas as pd
+
+    from trecbench.comparison import compare_scores
+
+    a = [sum([0.2] * k) for k in (2, 0, 4, 3, 5, 2)]
+    b = [k / 5 for k in (2, 0, 4, 3, 5, 3)]  # one topic up by 1/5
+    rows = [
+        (r, f"q{i}", "P@5", v) for r, values in (("a", a), ("b", b)) for i, v in enumerate(values)
+    ]
+    frame = pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+    compared = compare_scores(frame, test="t", samples=1000)
+    row = compared.comparisons.iloc[0]
+    assert _zero(row["ci_low"]) and row["ci_high"] == pytest.approx(0.1)

@@ -5,9 +5,9 @@ fractions come out a few units in the last place apart (one gain of 1/5 on every
 :func:`equal_on_paper` makes them one value again; statistics, rankings of means and tie
 breaks compare values through them (:mod:`trecbench.stats`, :mod:`trecbench.wilcoxon`,
 agreement, leaderboards, fusion tuning), and :func:`mean_difference` is the one mean of
-paired differences they print and test. Sums of the same values in another order differ
-in their last bits too (:data:`REORDERED`): :func:`enclosing` keeps an estimate inside
-its interval across that."""
+paired differences they print and test (:func:`zero_on_paper`: its interval's ends too).
+Sums of the same values in another order differ in their last bits too (:data:`REORDERED`):
+:func:`enclosing` keeps an estimate inside its interval across that."""
 
 from __future__ import annotations
 
@@ -71,7 +71,19 @@ def mean_difference(diffs, weights=None, scale=None) -> np.ndarray:
     terms = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
     total = exact_sums.sums(exact_sums.split(terms, n), np.ones((1, n)))[0]
     mean = total / n if weights is None else total
-    return np.where(np.abs(mean) <= rounding_noise(matrix, scale), 0.0, mean)
+    return zero_on_paper(mean, matrix, scale)
+
+
+def zero_on_paper(values, diffs, scale=None) -> np.ndarray:
+    """``values`` (one per column of the paired differences ``diffs``: their mean, an
+    interval's end) with those within :func:`rounding_noise` of 0 made 0 (``scale``: as
+    it takes it): what the values' rounding alone leaves. A resampled mean of 0.6 and
+    0.6000000000000001 (one value reached by two sums) less one of 0.6 and 0.6 is -1.1e-16,
+    and a table prints a difference that is not 0 in scientific notation
+    (:func:`~trecbench.renderers.text_tables.value_text`): the interval read
+    ``[-1.1e-16, +0.2000]`` where it is ``[0.0000, +0.2000]`` on paper."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.where(np.abs(values) <= rounding_noise(diffs, scale), 0.0, values)
 
 
 def equal_on_paper(values, noise: float | None = None) -> np.ndarray:

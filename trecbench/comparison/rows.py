@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import stats
-from ..rounding import enclosing, equal_on_paper, rounding_noise, value_scale
+from ..rounding import enclosing, equal_on_paper, rounding_noise, value_scale, zero_on_paper
 from .settings import StatsSettings, better_first
 from .significance import adjusted_and_significant, welch_undefined
 from .tables import Section, View
@@ -102,10 +102,14 @@ def comparison_rows(
     pairs = (np.array(left), np.array(right))
     scale = value_scale(flat[:, left], flat[:, right])  # the size of the values subtracted
     differences = view.mean_difference(diffs, scale)  # the difference of means, 0 if so on paper
-    diff_low, diff_high = enclosing(
-        differences,
-        *_interval(boot, statistics.confidence, section, pairs),
-        np.maximum(np.abs(means[left]), np.abs(means[right])),
+    # the ends 0 where the values' rounding alone leaves them off it, as the difference
+    diff_low, diff_high = (
+        zero_on_paper(end, diffs, scale)
+        for end in enclosing(
+            differences,
+            *_interval(boot, statistics.confidence, section, pairs),
+            np.maximum(np.abs(means[left]), np.abs(means[right])),
+        )
     )
     p, why = tested
     adjusted, significant = adjusted_and_significant(p, statistics, section)
