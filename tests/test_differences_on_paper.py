@@ -165,3 +165,9 @@ def test_an_interval_end_that_rounding_alone_leaves_off_0_is_0():
     compared = compare_scores(frame, test="t", samples=1000)
     row = compared.comparisons.iloc[0]
     assert _zero(row["ci_low"]) and row["ci_high"] == pytest.approx(0.1)
+    # and it prints 0.0000: a table writes an end that is not 0 as -1.1e-16 (value_text)
+    from trecbench.renderers.comparison_text import render
+
+    lines = render(compared, "table").splitlines()
+    (line,) = [line for line in lines if line.split()[:1] == ["b"]]
+    assert line.split()[5:7] == ["[0.0000,", "+0.1000]"]

@@ -1,21 +1,23 @@
 """Power and agreement results as a terminal table, Markdown, JSON and (power) LaTeX.
 
 Computation lives in :mod:`.power` and :mod:`.agree`; this module only formats. Numbers
-are shown with four decimals (JSON: full precision); an undefined figure is ``–`` (LaTeX:
-``--``; JSON: null) and its reason is listed under the table. Text read from an input (run
-names, qrels paths) is escaped reversibly where it is shown, as ``score`` escapes it
-(:func:`~trecbench.escaping.escaper`).
+are shown with four decimals, one that is not 0 but would read 0 so in scientific notation
+(:func:`~trecbench.renderers.text_tables.value_text`; JSON: full precision); an undefined
+figure is ``–`` (LaTeX: ``--``; JSON: null) and its reason is listed under the table. Text
+read from an input (run names, qrels paths) is escaped reversibly where it is shown, as
+``score`` escapes it (:func:`~trecbench.escaping.escaper`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 
 from ..escaping import escaper
 from ..markdown_text import markdown_cell
 from ..plurals import counted
-from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned, signed_text
+from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned, value_text
 
 FORMATS = ("table", "markdown", "json", "latex")
 
@@ -28,7 +30,7 @@ def _undefined_mark(fmt: str) -> str:
 def _number(value: float | None, signed: bool = False) -> str:
     if value is None:
         return UNDEFINED
-    return signed_text(value) if signed else f"{value:.4f}"  # 0 unsigned: no sign to read
+    return value_text(value, signed)  # 0 unsigned: no sign to read
 
 
 def _count(value: int | None) -> str:
@@ -53,8 +55,12 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str
     return "".join(line + "\n" for line in aligned([list(headers), *map(list, rows)], numeric))
 
 
+# a number's cell: 1,355, -0.0123, and a tiny value's 1.7e-15 (value_text)
+_NUMBER = re.compile(r"[+-]?[\d,]*\d(\.\d+)?(e[+-]\d+)?")
+
+
 def _is_number(cell: str) -> bool:
-    return cell == UNDEFINED or cell.lstrip("+-").replace(".", "", 1).replace(",", "").isdigit()
+    return cell == UNDEFINED or _NUMBER.fullmatch(cell) is not None
 
 
 def _note(text: str, fmt: str) -> str:

@@ -94,11 +94,9 @@ def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
             row = [
                 (measure, measure),
                 (run, run),
-                (cells.number_text(mean["mean"]), _sort_key(mean["mean"])),
+                (cells.value_text(mean["mean"]), _sort_key(mean["mean"])),
             ]
-            interval = (
-                f"[{cells.number_text(mean['ci_low'])}, {cells.number_text(mean['ci_high'])}]"
-            )
+            interval = f"[{cells.value_text(mean['ci_low'])}, {cells.value_text(mean['ci_high'])}]"
             row.append((interval, _sort_key(mean["ci_low"])))
             if run == comparison.baseline:
                 row += [("baseline", "")] + [("", "")] * 4

@@ -15,7 +15,7 @@ import pandas as pd
 from ..escaping import ShownWarning, escaper
 from ..plurals import exact_percent, first_few
 from .scoring_flags import flag_text
-from .text_tables import change_text, signed_text
+from .text_tables import change_text, value_text
 from .text_tables import p_text as tables_p_text
 
 # the kinds of trecbench.comparison.Section
@@ -108,14 +108,16 @@ def _escaped_record(record: Mapping | None, keys: tuple[str, ...], escaped) -> d
 # numbers and markers
 
 
-def number_text(value: float, digits: int = 4) -> str:
+def number_text(value: float, digits: int) -> str:
+    """A statistic (a t, its df, a d_z) with ``digits`` decimals, ``n/a`` when undefined; a
+    measure's value is :func:`~.text_tables.value_text`'s."""
     return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
 
 
 def difference_text(row: Mapping) -> str:
     """A comparison's difference with its interval: ``+0.1234 [+0.0500, +0.2000]``."""
-    low, high = signed_text(row["ci_low"]), signed_text(row["ci_high"])
-    return f"{signed_text(row['difference'])} [{low}, {high}]"
+    low, high = value_text(row["ci_low"], True), value_text(row["ci_high"], True)
+    return f"{value_text(row['difference'], True)} [{low}, {high}]"
 
 
 def p_text(value: float, alpha: float) -> str:
@@ -391,7 +393,8 @@ def mover_lines(comparison, label: str, markdown: bool) -> list[str]:
             chosen = part[part["kind"] == kind]
             texts[kind] = (
                 "; ".join(
-                    f"{row.qid} {row.difference:+.4f} ({row.baseline_value:.4f}→{row.value:.4f})"
+                    f"{row.qid} {value_text(row.difference, True)} "
+                    f"({value_text(row.baseline_value)}→{value_text(row.value)})"
                     for row in chosen.itertuples()
                 )
                 or "none"
@@ -425,9 +428,9 @@ def tie_rows(comparison, label: str) -> list[list[str]] | None:
             [
                 row["measure"],
                 row["run"],
-                number_text(row["mean"]),
-                number_text(low),
-                number_text(high),
+                value_text(row["mean"]),
+                value_text(low),
+                value_text(high),
                 where,
             ]
         )
@@ -452,10 +455,10 @@ def welch_rows(comparison, label: str) -> list[list[str]]:
     for measure in comparison.measures:
         for run in comparison.runs:
             row = summary.loc[(measure, run)]
-            interval = f"[{number_text(row['normal_low'])}, {number_text(row['normal_high'])}]"
+            interval = f"[{value_text(row['normal_low'])}, {value_text(row['normal_high'])}]"
             if _past_range(measure, row["normal_low"], row["normal_high"]):
                 interval += PAST_RANGE_MARK
-            cells = [measure, run, number_text(row["mean"]), interval]
+            cells = [measure, run, value_text(row["mean"]), interval]
             if run != comparison.baseline and (measure, run) in tests.index:
                 test = tests.loc[(measure, run)]
                 alpha = comparison.statistics.alpha
@@ -522,7 +525,7 @@ def pairs_rows(comparison, label: str, bold) -> list[list[str]]:
         cells = [mark[run], run]
         for measure in comparison.measures:
             means = summary.loc[measure]
-            text = number_text(means[run])
+            text = value_text(means[run])
             if run in best_runs(means, comparison.runs, direction_of(measure)):
                 text = bold(text)
             losers = set(beaten.get((run, measure), []))
@@ -562,9 +565,9 @@ def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> l
         cells = []
         for run in comparison.runs:
             row = summary.loc[(measure, run)]
-            mean = number_text(row["mean"])
+            mean = value_text(row["mean"])
             cell = f"{bold}{mean}{bold}" if run in best else mean
-            cell += f" [{number_text(row['ci_low'])}, {number_text(row['ci_high'])}]"
+            cell += f" [{value_text(row['ci_low'])}, {value_text(row['ci_high'])}]"
             if run != comparison.baseline:
                 test = tests.loc[(measure, run)]
                 change = test["relative_change"]

@@ -87,15 +87,15 @@ def _section_table(comparison, section) -> list[str]:
         for i, run in enumerate(comparison.runs):
             row = summary.loc[(measure, run)]
             shown = f"{run} (base)" if run == comparison.baseline and compared else run
-            cells = [name if i == 0 else "", shown, common.number_text(row["mean"])]
+            cells = [name if i == 0 else "", shown, common.value_text(row["mean"])]
             cells.append(
-                f"[{common.number_text(row['ci_low'])}, {common.number_text(row['ci_high'])}]"
+                f"[{common.value_text(row['ci_low'])}, {common.value_text(row['ci_high'])}]"
             )
             if compared and run != comparison.baseline:
                 test = tests.loc[(measure, run)]
-                low, high = (common.signed_text(test[side]) for side in ("ci_low", "ci_high"))
+                low, high = (common.value_text(test[side], True) for side in ("ci_low", "ci_high"))
                 cells += [
-                    common.signed_text(test["difference"]),
+                    common.value_text(test["difference"], True),
                     f"[{low}, {high}]",
                     common.change_text(test["relative_change"]),
                 ]
@@ -129,7 +129,7 @@ def _strata_table(comparison, field: str) -> list[str]:
                 measure,
             ]
             for run in comparison.runs:
-                cell = common.number_text(summary.loc[(measure, run), "mean"])
+                cell = common.value_text(summary.loc[(measure, run), "mean"])
                 if run != comparison.baseline:
                     marker = common.marker_text(
                         tests.loc[(measure, run)], alpha, common.direction_of(measure)
