@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
+import subprocess
+from importlib import resources
 
 import numpy as np
 import pandas as pd
@@ -137,3 +140,29 @@ def test_value_text_undefined():
     from trecbench.renderers.text_tables import value_text
 
     assert value_text(math.nan) == "n/a" == value_text(math.inf, signed=True)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run numbers.js")
+def test_the_pages_script_writes_numbers_as_python():
+    """numbers.js (the topics table, the later measures' figures) as value_text: the
+    page's topics table read 0.0000 for every value of RBP(p=0.01)."""
+    from trecbench.renderers.text_tables import value_text
+
+    script = resources.files("trecbench.html_report").joinpath("templates/numbers.js")
+    program = (
+        "var window = {};\n"
+        + script.read_text(encoding="utf-8")
+        + f"\nvar values = {VALUES!r};\n"
+        + "values.forEach(function (v) { var n = window.trecbenchNumbers;"
+        + " console.log(n.fixed(v) + ' ' + n.signed(v)); });\n"
+    )
+    found = subprocess.run(
+        ["node", "-e", program], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert found == [f"{value_text(v)} {value_text(v, signed=True)}" for v in VALUES]
+    # and the hover texts of the figures drawn as the page opens, which Python writes
+    pytest.importorskip("bokeh")
+    from trecbench.html_report.figures import _four
+
+    pairs = zip(_four(VALUES), _four(VALUES, sign=True), strict=True)
+    assert [f"{fixed} {signed}" for fixed, signed in pairs] == found

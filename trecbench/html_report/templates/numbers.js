@@ -1,10 +1,17 @@
 // Numbers as the page's Python writes them, for its scripts (the topics table, the later
 // measures' figures): four decimals as trec_eval's printf rounds them, an exact half to
-// even (toFixed rounds it up: 0.03125 would read 0.0313, not 0.0312).
+// even (toFixed rounds it up: 0.03125 would read 0.0313, not 0.0312); a value that is not 0
+// but would read 0.0000, with two significant digits in scientific notation (1.7e-15), as
+// Python's text_tables.value_text writes it.
 (function () {
   "use strict";
   function fixed(v) {
     if (v === null) { return ""; }
+    var shown = decimals(v);
+    // Python's exponent has two digits at least: 4.9e-05, where toExponential writes 4.9e-5
+    return v !== 0 && Number(shown) === 0 ? v.toExponential(1).replace(/e([+-])(\d)$/, "e$10$2") : shown;
+  }
+  function decimals(v) {
     // printf's %.4f: a negative zero keeps its sign, and a double of 1e21 or more (an
     // integer) is written out in full, not in toFixed's exponent form
     if (v === 0 && 1 / v < 0) { return "-0.0000"; }
@@ -13,7 +20,7 @@
     var half = exact !== "" && /^50*$/.test(exact.slice(cut));
     return half && "02468".indexOf(exact.charAt(cut - 1)) >= 0 ? exact.slice(0, cut) : shown;
   }
-  // a difference as the page's tables print it: signed, but one that rounds to 0 unsigned
+  // a difference as the page's tables print it: signed, but 0 unsigned
   function signed(d) {
     if (d === null) { return ""; }
     var shown = fixed(d);
