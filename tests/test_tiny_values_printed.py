@@ -114,6 +114,15 @@ def test_the_power_table_prints_the_difference():
     assert "\\begin{tabular}{llrrrrrr}" in result.render("latex")
 
 
+def test_the_unjudged_table_prints_tiny_ends():
+    from trecbench.conclusions.unjudged import UnjudgedBound, render_bounds
+
+    bound = UnjudgedBound("a", MEASURE, A.mean(), B.mean() + A.mean(), 0.5, None)
+    for fmt in ("table", "markdown", "latex"):
+        text = render_bounds([bound], fmt)
+        assert _shown(A.mean()) in text and _shown(A.mean() + B.mean()) in text, fmt
+
+
 def test_normal_values_keep_their_four_decimals():
     a = np.array([0.5, 0.3, 0.7, 0.2, 0.6, 0.4])
     b = a + np.array([0.1, 0.1, 0.0, 0.2, 0.1, 0.1])

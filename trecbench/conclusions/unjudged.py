@@ -205,7 +205,7 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     table."""
     from ..escaping import escaper
     from ..plurals import share_percent
-    from ..renderers.text_tables import aligned, csv_line, markdown_table
+    from ..renderers.text_tables import aligned, csv_line, markdown_table, value_text
 
     if output_format == "csv":
         named = asked or {}
@@ -218,8 +218,8 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = name or escaper(output_format)
     rows = [
-        [name(b.run), b.measure, "n/a" if math.isnan(b.low) else f"{b.low:.4f}",
-         _high(b, "{:.4f}", "n/a"), share_percent(b.unjudged)]
+        [name(b.run), b.measure, value_text(b.low), _high(b, value_text, "n/a"),
+         share_percent(b.unjudged)]
         for b in bounds
     ]  # fmt: skip
     undefined: dict[str, list[str]] = {}
@@ -241,13 +241,14 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     return "\n".join([title, *aligned([header, *rows], set()), *notes]) + "\n"
 
 
-def _high(bound: UnjudgedBound, form: str = "{}", undefined=None):
-    """``bound``'s high end as ``form`` writes it, or ``undefined`` where it is n/a (not
+def _high(bound: UnjudgedBound, form=str, undefined=None):
+    """``bound``'s high end as ``form`` writes it (a table's text: value_text, never 0 where
+    RBP(p=0.01)'s tiny values are not), or ``undefined`` where it is n/a (not
     the value with every unjudged document relevant, or a value the measure does not
     define: trec_eval's ``-nan``)."""
     if bound.high_undefined or math.isnan(bound.high):
         return undefined
-    return form.format(bound.high)
+    return form(bound.high)
 
 
 # an end that is NaN: trec_eval prints -nan (a topic's 0/0, which a mean carries on)
