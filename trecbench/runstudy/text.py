@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..escaping import escape_text, unlike
 from ..plurals import counted
-from ..renderers.text_tables import aligned
+from ..renderers.text_tables import aligned, value_text
 from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, field_text, listed, written
 
 if TYPE_CHECKING:  # (their modules import numpy and pyarrow, which diff's text needs not)
@@ -143,13 +143,14 @@ def _movers(change, count: bool = False) -> str:
 
 def _change(delta: float | None, count: bool = False) -> str:
     """A topic's change: four decimals, or two significant digits where four decimals
-    would print a move of 0 (its printed values differ by rounding: 0.21545 -> 0.21555);
-    a count's, an integer; ``-`` to or from an undefined value."""
+    would print a move of 0 (its printed values differ by rounding: 0.21545 -> 0.21555;
+    :func:`~trecbench.renderers.text_tables.value_text`); a count's, an integer; ``-`` to
+    or from an undefined value."""
     if delta is None:
         return "-"
     if count and float(delta).is_integer():
         return f"{int(delta):+d}"
-    return f"{delta:+.4f}" if abs(delta) >= 0.00005 else f"{delta:+.1e}"
+    return value_text(delta, signed=True)
 
 
 def _qids(qids: list[str]) -> str:
