@@ -339,6 +339,18 @@ def test_difference_plot_puts_one_topic_at_one_x_and_always_has_a_legend():
         "+0.0750 [-0.1000, +0.2000]",
         "+0.0500 [-0.2000, +0.3000]",
     ]
+    tiny = plots.differences_figure(  # RBP(p=0.01)'s differences: not +0.0000
+        ["r1"],
+        ["P@5"],
+        baseline,
+        runs[:, :1],
+        np.array([[[1.7e-15, -2e-16, 0.0]]]),
+        baseline="b",
+        title="t",
+    )
+    assert [t.get_text() for t in tiny.axes[0].get_legend().get_texts()] == [
+        "+1.7e-15 [-2.0e-16, 0.0000]"
+    ]
     single = plots.differences_figure(
         ["r1"], ["P@5"], baseline, runs[:, :1], intervals[:, :1], baseline="b", title="t"
     )

@@ -112,6 +112,28 @@ def test_the_leaderboard_tests_tiny_differences(tmp_path):
     assert table.over_topics[1].reason is None and table.over_topics[1].p is not None
 
 
+def test_the_leaderboard_prints_tiny_means(tmp_path):
+    """The board's means and macro means in two significant digits, never 0.0000 (the
+    ranks beside them would rank equal values)."""
+    from trecbench.renderers.text_tables import value_text
+    from trecbench.runstudy.board_text import leaderboard_text
+    from trecbench.runstudy.leaderboard import leaderboard
+
+    _write(tmp_path / "x", {"a": [8, 9, 10, 8], "b": [10, 12, 14, 9]}, "x")
+    _write(tmp_path / "y", {"a": [9, 8, 11, 10], "b": [9, 13, 12, 15]}, "y")
+    board = leaderboard(str(suite_of_x_and_y(tmp_path, "tiny", "RBP(p=0.01)", ["a", "b"])))
+    (table,) = board.boards
+    text = leaderboard_text(board, "table")
+    assert "0.0000" not in text
+    for system, means in enumerate(table.means):
+        assert 0 < means.max() < 5e-5
+        ranks = table.ranks[system]
+        expected = [f"{mean:.1e} ({rank:g})" for mean, rank in zip(means, ranks, strict=True)]
+        expected.append(f"{np.mean(means):.1e}")  # the macro mean: numpy's, formatted apart
+        assert all(cell in text for cell in expected), (expected, text)
+        assert value_text(table.macro[system]) == expected[-1]
+
+
 def test_unjudged_ranges_of_tiny_values_are_not_equal_on_paper():
     """could flip read ends 1e-15 apart as equal (the noise of values up to 1): two
     ranges that overlap were said to allow no flip."""

@@ -25,6 +25,8 @@ import textwrap
 
 import numpy as np
 
+from .renderers.text_tables import value_text
+
 FORMATS = ("png", "svg")
 ORDERS = ("difference", "baseline")
 _PANEL = (3.6, 2.8)  # inches per subplot
@@ -179,10 +181,10 @@ def differences_figure(
             diffs = (run_values[m, r] - baseline_values[m])[positions]
             mean, low, high = intervals[m, r]
             axis.plot(x, diffs, linestyle="none", color=colors[r], rasterized=True, **marker)
-            label = f"{mean:+.4f}"
+            label = value_text(mean, signed=True)
             if interval_undefined is None:
                 axis.axhspan(low, high, color=colors[r], alpha=0.2, linewidth=0)
-                label += f" [{low:+.4f}, {high:+.4f}]"
+                label += f" [{value_text(low, signed=True)}, {value_text(high, signed=True)}]"
             axis.axhline(mean, color=colors[r], linestyle="--", linewidth=1.2, label=label)
         axis.axhline(0, color="black", linewidth=0.8)
         axis.set_xlim(0, topics + 1)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..escaping import escaper
 from ..markdown_text import markdown_cell
-from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
+from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text, value_text
 from .leaderboard import ALPHA, Leaderboard, MeasureBoard, PairedTest
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
@@ -41,14 +41,14 @@ def _rows(board: MeasureBoard, name: Names) -> tuple[list[str], list[list[str]]]
     rows = []
     for s, system in enumerate(board.systems):
         cells = [
-            f"{v:.4f}" if board.better is None else f"{v:.4f} ({r:g})"
+            value_text(v) if board.better is None else f"{value_text(v)} ({r:g})"
             for v, r in zip(board.means[s], board.ranks[s], strict=True)
         ]
         rows.append(
             [
                 name(system),
                 *cells,
-                f"{board.macro[s]:.4f}",
+                value_text(board.macro[s]),
                 UNDEFINED if board.better is None else f"{board.mean_rank[s]:.2f}",
                 _p(board.over_collections[s]),
                 _p(board.over_topics[s]),

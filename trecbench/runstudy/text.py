@@ -26,7 +26,7 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def _number(value) -> str:
-    return "-" if value is None else f"{value:.4f}"
+    return "-" if value is None else value_text(value)
 
 
 def similarity_text(result: Similarity, output_format: str, per_topic: bool = False) -> str:
