@@ -136,7 +136,8 @@ def test_power_and_the_leaderboard_give_0_for_a_difference_of_0_on_paper(tmp_pat
 
 
 def test_a_difference_that_rounds_to_0_prints_unsigned():
-    from trecbench.renderers.text_tables import change_text, signed_text
+    from trecbench.number_text import signed_text
+    from trecbench.renderers.text_tables import change_text
 
     zeros = (0.0, -0.0, -5.55e-17, 4e-5, -4e-5)
     assert [signed_text(value) for value in zeros] == ["0.0000"] * len(zeros)

@@ -115,7 +115,7 @@ def test_the_leaderboard_tests_tiny_differences(tmp_path):
 def test_the_leaderboard_prints_tiny_means(tmp_path):
     """The board's means and macro means in two significant digits, never 0.0000 (the
     ranks beside them would rank equal values)."""
-    from trecbench.renderers.text_tables import value_text
+    from trecbench.number_text import value_text
     from trecbench.runstudy.board_text import leaderboard_text
     from trecbench.runstudy.leaderboard import leaderboard
 

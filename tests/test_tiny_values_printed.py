@@ -139,14 +139,14 @@ VALUES = [1.7e-15, -1.7e-15, 4.9e-5, 5e-5, -4e-6, 0.0, 0.03125, 0.1234, -0.5, 12
 
 @pytest.mark.parametrize("value", VALUES)
 def test_value_text_is_the_rule(value):
-    from trecbench.renderers.text_tables import value_text
+    from trecbench.number_text import value_text
 
     assert value_text(value) == _shown(value)
     assert value_text(value, signed=True) == _shown(value, signed=True)
 
 
 def test_value_text_undefined():
-    from trecbench.renderers.text_tables import value_text
+    from trecbench.number_text import value_text
 
     assert value_text(math.nan) == "n/a" == value_text(math.inf, signed=True)
 
@@ -155,7 +155,7 @@ def test_value_text_undefined():
 def test_the_pages_script_writes_numbers_as_python():
     """numbers.js (the topics table, the later measures' figures) as value_text: the
     page's topics table read 0.0000 for every value of RBP(p=0.01)."""
-    from trecbench.renderers.text_tables import value_text
+    from trecbench.number_text import value_text
 
     script = resources.files("trecbench.html_report").joinpath("templates/numbers.js")
     program = (

@@ -25,7 +25,7 @@ import textwrap
 
 import numpy as np
 
-from .renderers.text_tables import value_text
+from .number_text import value_text
 
 FORMATS = ("png", "svg")
 ORDERS = ("difference", "baseline")

@@ -80,7 +80,7 @@ def zero_on_paper(values, diffs, scale=None) -> np.ndarray:
     it takes it): what the values' rounding alone leaves. A resampled mean of 0.6 and
     0.6000000000000001 (one value reached by two sums) less one of 0.6 and 0.6 is -1.1e-16,
     and a table prints a difference that is not 0 in scientific notation
-    (:func:`~trecbench.renderers.text_tables.value_text`): the interval read
+    (:func:`~trecbench.number_text.value_text`): the interval read
     ``[-1.1e-16, +0.2000]`` where it is ``[0.0000, +0.2000]`` on paper."""
     values = np.asarray(values, dtype=np.float64)
     return np.where(np.abs(values) <= rounding_noise(diffs, scale), 0.0, values)

@@ -2,7 +2,7 @@
 
 Computation lives in :mod:`.power` and :mod:`.agree`; this module only formats. Numbers
 are shown with four decimals, one that is not 0 but would read 0 so in scientific notation
-(:func:`~trecbench.renderers.text_tables.value_text`; JSON: full precision); an undefined
+(:func:`~trecbench.number_text.value_text`; JSON: full precision); an undefined
 figure is ``–`` (LaTeX: ``--``; JSON: null) and its reason is listed under the table. Text
 read from an input (run names, qrels paths) is escaped reversibly where it is shown, as
 ``score`` escapes it (:func:`~trecbench.escaping.escaper`).
@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 
 from ..escaping import escaper
 from ..markdown_text import markdown_cell
+from ..number_text import value_text
 from ..plurals import counted
-from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned, value_text
+from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned
 
 FORMATS = ("table", "markdown", "json", "latex")
 

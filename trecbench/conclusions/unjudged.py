@@ -204,8 +204,9 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     (:attr:`UnjudgedBound.high_undefined`) says so, its reason in a line after the
     table."""
     from ..escaping import escaper
+    from ..number_text import value_text
     from ..plurals import share_percent
-    from ..renderers.text_tables import aligned, csv_line, markdown_table, value_text
+    from ..renderers.text_tables import aligned, csv_line, markdown_table
 
     if output_format == "csv":
         named = asked or {}

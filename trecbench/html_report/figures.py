@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
-from ..renderers.text_tables import value_text
+from ..number_text import value_text
 
 # a canvas is as wide as the page's content (fixed widths ran past a window of 800 px): at
 # most 1180 px (the template's body max-width), at least MIN_WIDTH, the content of a window
@@ -96,7 +96,7 @@ def _four(values, sign: bool = False) -> _Texts:
     """``values`` with four decimals, as the page's tables and trec_eval print them (an
     exact half to even: Bokeh's own ``{0.0000}`` rounds 0.03125 up to 0.0313; a value
     that is not 0 but would print so, in scientific notation:
-    :func:`~trecbench.renderers.text_tables.value_text`); n/a for a value that is not
+    :func:`~trecbench.number_text.value_text`); n/a for a value that is not
     there (NaN, None)."""
     return _texts(
         "n/a" if value is None or value != value else value_text(value, sign) for value in values

@@ -13,9 +13,10 @@ from dataclasses import replace
 import pandas as pd
 
 from ..escaping import ShownWarning, escaper
+from ..number_text import value_text
 from ..plurals import exact_percent, first_few
 from .scoring_flags import flag_text
-from .text_tables import change_text, value_text
+from .text_tables import change_text
 from .text_tables import p_text as tables_p_text
 
 # the kinds of trecbench.comparison.Section
@@ -110,7 +111,7 @@ def _escaped_record(record: Mapping | None, keys: tuple[str, ...], escaped) -> d
 
 def number_text(value: float, digits: int) -> str:
     """A statistic (a t, its df, a d_z) with ``digits`` decimals, ``n/a`` when undefined; a
-    measure's value is :func:`~.text_tables.value_text`'s."""
+    measure's value is :func:`~trecbench.number_text.value_text`'s."""
     return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
 
 

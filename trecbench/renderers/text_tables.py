@@ -1,8 +1,8 @@
 """Tables of text cells, written once for every renderer: aligned for a terminal, as
 Markdown (the columns in ``right`` right-aligned in both), and CSV records; a p-value's
 cell (:func:`p_text`), printed alike by every table that shows one; trec_eval's measure
-column (:func:`trec_label`); a difference's and a change's, 0 unsigned (:func:`signed_text`,
-:func:`change_text`); a measure's value, never 0 where it is not (:func:`value_text`)."""
+column (:func:`trec_label`); a change's, 0 unsigned (:func:`change_text`; a value's and a
+difference's: :mod:`trecbench.number_text`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable
 
 from ..escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
+from ..number_text import signed_text
 from ..text_bytes import utf8
 
 # trec_eval prints a measure's name with printf("%-22s"): at least 22 bytes
@@ -72,34 +73,6 @@ def _csv_cell(cell) -> str:
     text = "" if cell is None else str(cell)
     if any(c in text for c in ',"\r\n'):
         return '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def signed_text(value: float, digits: int = 4) -> str:
-    """A difference as every table prints it: ``digits`` decimals with its sign
-    (``+0.0123``, ``-0.0123``), ``n/a`` when undefined; one that rounds to 0 there
-    unsigned (``0.0000``): no gain and no loss, where ``-0.0000`` beside ``+0.0%`` read
-    as contradicting signs."""
-    if not math.isfinite(value):
-        return "n/a"
-    text = f"{value:+.{digits}f}"
-    return text[1:] if float(text) == 0 else text
-
-
-def value_text(value: float, signed: bool = False, digits: int = 4) -> str:
-    """A measure's value (a mean, a difference, an interval's end) as every table prints it:
-    ``digits`` decimals (``signed``: with its sign, 0 unsigned, :func:`signed_text`),
-    ``n/a`` when undefined; but a value that is not 0 and would print as 0 there (below
-    half a unit of the last decimal, 0.00005 at four) with two significant digits in
-    scientific notation: ``1.7e-15``, ``+1.7e-15``, ``-1.7e-15``. RBP(p=0.01)'s values are
-    1e-15 and below, and its difference of 1.7e-15 read ``0.0000`` beside ``▼*``: no
-    difference beside a significant one. An exact 0 stays ``0.0000``; other values keep
-    their decimals (trec_eval's ``%.4f``)."""
-    if not math.isfinite(value):
-        return "n/a"
-    text = signed_text(value, digits) if signed else f"{value:.{digits}f}"
-    if value != 0 and float(text) == 0:
-        return f"{value:+.1e}" if signed else f"{value:.1e}"
     return text
 
 

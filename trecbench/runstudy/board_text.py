@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from ..escaping import escaper
 from ..markdown_text import markdown_cell
-from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text, value_text
+from ..number_text import value_text
+from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
 from .leaderboard import ALPHA, Leaderboard, MeasureBoard, PairedTest
 
 FORMATS = ("table", "markdown", "latex", "json", "html")

@@ -10,8 +10,9 @@ import json
 from typing import TYPE_CHECKING
 
 from ..escaping import escape_text, unlike
+from ..number_text import value_text
 from ..plurals import counted
-from ..renderers.text_tables import aligned, value_text
+from ..renderers.text_tables import aligned
 from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, field_text, listed, written
 
 if TYPE_CHECKING:  # (their modules import numpy and pyarrow, which diff's text needs not)
@@ -144,7 +145,7 @@ def _movers(change, count: bool = False) -> str:
 def _change(delta: float | None, count: bool = False) -> str:
     """A topic's change: four decimals, or two significant digits where four decimals
     would print a move of 0 (its printed values differ by rounding: 0.21545 -> 0.21555;
-    :func:`~trecbench.renderers.text_tables.value_text`); a count's, an integer; ``-`` to
+    :func:`~trecbench.number_text.value_text`); a count's, an integer; ``-`` to
     or from an undefined value."""
     if delta is None:
         return "-"

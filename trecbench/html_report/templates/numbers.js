@@ -2,7 +2,7 @@
 // measures' figures): four decimals as trec_eval's printf rounds them, an exact half to
 // even (toFixed rounds it up: 0.03125 would read 0.0313, not 0.0312); a value that is not 0
 // but would read 0.0000, with two significant digits in scientific notation (1.7e-15), as
-// Python's text_tables.value_text writes it.
+// Python's number_text.value_text writes it.
 (function () {
   "use strict";
   function fixed(v) {

@@ -1,0 +1,36 @@
+"""A measure's value and a difference as every table and figure prints them: four
+decimals, a difference signed but 0 unsigned (:func:`signed_text`), and never 0 where the
+value is not (:func:`value_text`). Its own module, among the foundations: the renderers'
+tables, the pages and the plots drawn from plain arrays print numbers alike."""
+
+from __future__ import annotations
+
+import math
+
+
+def signed_text(value: float, digits: int = 4) -> str:
+    """A difference as every table prints it: ``digits`` decimals with its sign
+    (``+0.0123``, ``-0.0123``), ``n/a`` when undefined; one that rounds to 0 there
+    unsigned (``0.0000``): no gain and no loss, where ``-0.0000`` beside ``+0.0%`` read
+    as contradicting signs."""
+    if not math.isfinite(value):
+        return "n/a"
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
+def value_text(value: float, signed: bool = False, digits: int = 4) -> str:
+    """A measure's value (a mean, a difference, an interval's end) as every table prints it:
+    ``digits`` decimals (``signed``: with its sign, 0 unsigned, :func:`signed_text`),
+    ``n/a`` when undefined; but a value that is not 0 and would print as 0 there (below
+    half a unit of the last decimal, 0.00005 at four) with two significant digits in
+    scientific notation: ``1.7e-15``, ``+1.7e-15``, ``-1.7e-15``. RBP(p=0.01)'s values are
+    1e-15 and below, and its difference of 1.7e-15 read ``0.0000`` beside ``▼*``: no
+    difference beside a significant one. An exact 0 stays ``0.0000``; other values keep
+    their decimals (trec_eval's ``%.4f``)."""
+    if not math.isfinite(value):
+        return "n/a"
+    text = signed_text(value, digits) if signed else f"{value:.{digits}f}"
+    if value != 0 and float(text) == 0:
+        return f"{value:+.1e}" if signed else f"{value:.1e}"
+    return text
