@@ -82,6 +82,24 @@ def test_every_method_s_scores_that_tie_at_float32_against_their_order_are_warne
     ]
 
 
+def test_a_depth_cut_that_keeps_the_smaller_scores_of_a_float32_tie_is_warned_of(tmp_path):
+    # at depth 2 the file holds d4 and d3 alone: both trec_eval versions score it alike,
+    # but the cut dropped d1 and d2, whose fused scores are larger (P@2 0 where it was 1)
+    (tmp_path / "rA.run").write_text(RUN_A)
+    (tmp_path / "rB.run").write_text(RUN_B)
+    paths = [str(tmp_path / "rA.run"), str(tmp_path / "rB.run")]
+    with pytest.warns(ParameterDomainWarning) as said:
+        fused = trecbench.fuse(paths, "rrf", k=K, depth=2)
+    assert list(fused["docno"]) == ["d4", "d3"]
+    assert [str(w.message) for w in said] == [SAID]
+    # a tie wholly beyond the cut is not in the file: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        trecbench.fuse(
+            [{"q": {"a": 1.00000005, "b": 1.0, "c": 7.0}}], "combsum", norm="none", depth=1
+        )
+
+
 def test_scores_equal_on_paper_are_not_warned_of():
     # x ranks 1, 2 and 7 in the three runs, y 7, 1 and 2: the same sum on paper, whose
     # doubles differ by one unit in the last place (0.0474478480153437 and ...369) as they

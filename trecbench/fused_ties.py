@@ -63,7 +63,10 @@ ROUNDING = 2.0**-40
 
 
 def against_order(
-    ranked: pa.Table, remedies: dict[str, str], sizes: Callable[[], np.ndarray]
+    ranked: pa.Table,
+    remedies: dict[str, str],
+    sizes: Callable[[], np.ndarray],
+    depth: int | None = None,
 ) -> dict[str, str]:
     """The warnings, ``{kind: text}``, where the ranking written (scores descending at
     float32, trec_eval 9.x's precision; ties by docno) puts a smaller fused score above a
@@ -71,12 +74,16 @@ def against_order(
     ``precision``); only the kinds ``remedies`` names (``{kind: what keeps them apart, as
     the fusion words it}``) are looked for. Scores equal on paper are no contradiction: no
     warning where they are equal or within :func:`rounding` of one another. ``ranked``:
-    the fused run in trecbench's ranking, cut at its depth, with each document's ``group``
-    in ``sizes()`` (asked only when some pair is out of order)."""
+    the fused run in trecbench's ranking, whole, with each document's ``group`` in
+    ``sizes()`` (asked only when some pair is out of order); ``depth``: where the run
+    written is cut, a pair whose upper row is kept counted (a tie across the cut keeps the
+    smaller score and drops the larger)."""
     score = arrow.to_numpy(ranked.column("score"))
     rank = arrow.to_numpy(ranked.column("rank"))
     # ranked as float32, descending: a larger double below within a topic is a float32 tie
     pairs = np.flatnonzero((rank[1:] != 1) & (score[1:] > score[:-1]))
+    if depth is not None:
+        pairs = pairs[rank[pairs] <= depth]
     if not len(pairs):
         return {}
     with np.errstate(over="ignore", invalid="ignore"):  # a size beyond doubles: see rounding

@@ -128,13 +128,14 @@ class FusionPlan:
             }
         )
         step()
-        ranked = ranking.truncate(ranking.rank_table(table), self.depth)
+        whole = ranking.rank_table(table)
+        ranked = ranking.truncate(whole, self.depth)
         remedies = {"overflow": _remedies(*refusal)}
         if not ties.get("rrf ranks"):  # RRF of a huge k: said already
             remedies["underflow"] = _remedies(*refusal, weight_size="larger")
             remedies["precision"] = fused_ties.kept_apart(given_k=method == "rrf" and not searched)
         sizes = partial(_combine, method, groups, np.abs(values), row_weights)  # when asked
-        ties.update(fused_ties.against_order(ranked, remedies, sizes))
+        ties.update(fused_ties.against_order(whole, remedies, sizes, self.depth))
         step()
         fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
         found = {kind: message for kind, message in ties.items() if message is not None}
