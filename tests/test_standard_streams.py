@@ -26,10 +26,10 @@ TSV = str(ROOT / "data" / "convert" / "msmarco-run.tsv")
 UNWRITABLE = "trecbench: standard output: cannot write (Bad file descriptor)\n"
 
 
-def _closed(stream: str, args) -> subprocess.CompletedProcess:
+def _closed(stream: str, args, redirect: str | None = None) -> subprocess.CompletedProcess:
     """``trecbench ARGS`` with descriptor 1 (``stream`` "stdout") or 2 ("stderr") closed
-    by the shell; the other one captured."""
-    redirect = {"stdout": "1>&-", "stderr": "2>&-"}[stream]
+    by the shell (or redirected by ``redirect``); the other one captured."""
+    redirect = redirect or {"stdout": "1>&-", "stderr": "2>&-"}[stream]
     command = ["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-m", "trecbench"]
     return subprocess.run(
         [*command, *map(str, args)], capture_output=True, text=True, timeout=120, check=False
@@ -78,11 +78,14 @@ def test_a_closed_stdout_leaves_a_command_that_prints_nothing_alone(tmp_path):
     assert (done.returncode, done.stderr) == (0, "")
 
 
+@pytest.mark.parametrize("redirect", ["2>&-", "2>/dev/full"])
 @pytest.mark.parametrize("name", PRINTING)
-def test_a_closed_stderr_lets_the_command_run(name, tmp_path):
-    """As under ``2>/dev/null``: the output whole, the exit code the command's own."""
+def test_a_closed_stderr_lets_the_command_run(name, redirect, tmp_path):
+    """As under ``2>/dev/null``: the output whole, the exit code the command's own. A full
+    stderr too: its ``wrote PATH``, once the files were in place, ended the call with exit
+    2 (``standard output: cannot write``), the files replaced all the same."""
     args = [arg.format(tmp=tmp_path) for arg in PRINTING[name]]
-    done = _closed("stderr", args)
+    done = _closed("stderr", args, redirect)
     assert done.returncode == 0
     printed = {  # what each prints (under 2>/dev/null alike)
         "score-small": "P_5                   \tall\t0.0929\n",  # as trec_eval 9.0.8
@@ -97,6 +100,21 @@ def test_a_closed_stderr_lets_the_command_run(name, tmp_path):
     written = {"score-general": "r.json", "pool": "pool.txt", "compare": "c/BenchmarkReport.json"}
     if name in written:
         assert (tmp_path / written[name]).is_file()
+
+
+def test_a_full_stderr_neither_stops_a_warned_call_nor_fails_a_written_one(tmp_path):
+    """A warning said into a full stderr ended the call before its work (exit 2, nothing
+    printed); ``fuse -o`` replaced its file, then exited 2 on its ``wrote`` line."""
+    crlf = tmp_path / "crlf.run"
+    crlf.write_bytes(b"q1 Q0 d1 1 2.0 run\r\nq1 Q0 d2 2 1.0 run\r\n")
+    (tmp_path / "q.qrels").write_text("q1 0 d1 1\n")
+    done = _closed("stderr", ["score", "-m", "P.1", tmp_path / "q.qrels", crlf], "2>/dev/full")
+    assert (done.returncode, done.stdout) == (0, "P_1                   \tall\t1.0000\n")
+    fused = tmp_path / "f.run"
+    fused.write_text("old\n")
+    done = _closed("stderr", ["fuse", RUN, RUN2, "-o", fused], "2>/dev/full")
+    assert done.returncode == 0
+    assert fused.read_text().startswith("de-01\tQ0\tHP:0032155\t1\t")
 
 
 def test_a_closed_stderr_keeps_an_errors_exit_code():

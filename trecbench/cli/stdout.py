@@ -7,7 +7,8 @@ to the file, and a short write (a disk filling up) loses the rest of the text wi
 error. :func:`whole_writes` puts, for the length of a command, a stdout whose every write
 is repeated until all its bytes are taken and raises :class:`OSError` when the system
 takes none, so that the guard (:func:`trecbench.cli.run`) reports it as it reports a
-failed write: one line, exit 2.
+failed write: one line, exit 2; and a stderr that drops what its file refuses (a full
+one, ``2>/dev/full``), as it drops everything when closed: messages never end a call.
 
 A stream the command line closed (``>&-``, ``2>&-``) Python makes None, to which click
 writes nothing without a word: a closed stdout lost every result with exit 0, and a
@@ -63,6 +64,19 @@ class WholeWriter(io.RawIOBase):
         return done
 
 
+class DroppingWriter(WholeWriter):
+    """A :class:`WholeWriter` for stderr whose write, when the system refuses it (a full
+    file, ``2>/dev/full``; a reader gone), drops the bytes instead of raising: a message
+    that cannot be said must not change how the call ends (``wrote PATH`` after the files
+    were put in place turned a call that replaced them into exit 2; a warning ended a
+    call before its work), as a closed stderr is ``/dev/null``."""
+
+    def write(self, data) -> int:
+        with contextlib.suppress(OSError):
+            return super().write(data)
+        return memoryview(data).nbytes
+
+
 def _stdout_file(stream) -> io.RawIOBase | None:
     """The :class:`io.FileIO` under a text stream (straight, or under its buffer); None
     for anything else (a test's capture, a replaced stream)."""
@@ -74,27 +88,40 @@ def _stdout_file(stream) -> io.RawIOBase | None:
 @contextlib.contextmanager
 def whole_writes() -> Iterator[None]:
     """Inside the block, ``sys.stdout`` (text and ``.buffer``) writes whole: same file,
-    encoding and buffering as before, every write checked (see :class:`WholeWriter`)."""
-    stream = sys.stdout
+    encoding and buffering as before, every write checked (see :class:`WholeWriter`);
+    ``sys.stderr`` writes whole or drops what its file refuses (:class:`DroppingWriter`)."""
+    with _rewritten("stdout", WholeWriter), _rewritten("stderr", DroppingWriter):
+        yield
+
+
+@contextlib.contextmanager
+def _rewritten(name: str, writer: type[WholeWriter]) -> Iterator[None]:
+    """Inside the block, the standard stream ``name`` writes through ``writer`` over its
+    file: same encoding and buffering as before."""
+    stream = getattr(sys, name)
     raw = _stdout_file(stream)
     if raw is None or not isinstance(stream, io.TextIOWrapper):
         yield
         return
     stream.flush()
-    whole = WholeWriter(raw)
     unbuffered = isinstance(stream.buffer, io.RawIOBase)  # PYTHONUNBUFFERED, python -u
-    sys.stdout = io.TextIOWrapper(
-        whole if unbuffered else io.BufferedWriter(whole),
-        encoding=stream.encoding,
-        errors=stream.errors,
-        line_buffering=stream.line_buffering,
-        write_through=stream.write_through,
+    setattr(
+        sys,
+        name,
+        io.TextIOWrapper(
+            writer(raw) if unbuffered else io.BufferedWriter(writer(raw)),
+            encoding=stream.encoding,
+            errors=stream.errors,
+            line_buffering=stream.line_buffering,
+            write_through=stream.write_through,
+        ),
     )
     try:
         yield
     finally:
-        replaced, sys.stdout = sys.stdout, stream
-        # the guard flushed it and reported a failure (and then sent stdout to /dev/null)
+        replaced = getattr(sys, name)
+        setattr(sys, name, stream)
+        # the guard flushed stdout and reported a failure (and then sent it to /dev/null)
         with contextlib.suppress(OSError, ValueError):
             replaced.flush()
 
