@@ -131,6 +131,9 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
         raise OutputError("an empty file name: give the file to write")
     if name.endswith(("/", os.sep)):  # Path() would drop it: open("f/") is ENOTDIR
         raise OutputError(f"{name}: ends in a slash, a folder's name; give a file name")
+    last = os.path.basename(name)
+    if last in (".", "..") and last != name:  # Path() drops a last ".": f/. wrote the file f
+        raise OutputError(f"{name}: ends in {last}, a folder's name; give a file name")
     target = Path(path)
     try:
         info = os.lstat(target)
