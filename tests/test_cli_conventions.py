@@ -880,6 +880,28 @@ def test_a_folder_that_is_a_link_to_nothing_is_refused_before_the_work(tmp_path,
     assert not (tmp_path / "missing").exists()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", "{out}"],
+        ["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", "{out}/cmp"],
+        ["convert", "msmarco", str(ROOT / "data" / "convert" / "msmarco-run.tsv"), "-o", "{out}"],
+        ["pool", RUN, RUN2, "-o", "{out}/sub/p.txt"],
+    ],
+)
+def test_a_folder_that_is_a_symbolic_link_loop_is_refused_as_a_loop(tmp_path, args):
+    # it was "a symbolic link to a folder that does not exist"
+    out, other = tmp_path / "out", tmp_path / "other"
+    out.symlink_to(other)
+    other.symlink_to(out)
+    argv = [sys.executable, "-m", "trecbench", *(str(a).format(out=out) for a in args)]
+    done = subprocess.run(argv, capture_output=True, check=False)
+    assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
+    said = done.stderr.decode()  # the folder, or the file below it (the system's ELOOP)
+    assert said.startswith(f"trecbench: {out}") and said.count("\n") == 1
+    assert said.endswith(": cannot write here (Too many levels of symbolic links)\n")
+
+
 CASES = str(ROOT / "data" / "hpo-demo" / "cases.json")
 
 

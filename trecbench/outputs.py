@@ -159,7 +159,13 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
 
 def dangling_folder(folder: Path) -> OutputError:
     """The error of a folder to write into that is a symbolic link to nothing (making
-    it would fail once the work is done)."""
+    it would fail once the work is done), or to itself through others: a loop, said as
+    the system says it (it was "a folder that does not exist")."""
+    try:
+        os.stat(folder)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return OutputError(f"{folder}: cannot write here ({error.strerror})")
     return OutputError(f"{folder}: a symbolic link to a folder that does not exist")
 
 
