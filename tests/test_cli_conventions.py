@@ -902,6 +902,31 @@ def test_a_folder_that_is_a_symbolic_link_loop_is_refused_as_a_loop(tmp_path, ar
     assert said.endswith(": cannot write here (Too many levels of symbolic links)\n")
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["fuse", RUN, RUN2, "-o", "--quiet"], "fuse: --output took the option '--quiet'"),
+        (["score", QRELS, RUN, "--report", "-q"], "score: --report took the option '-q'"),
+        (["score", QRELS, RUN, "--html", "--report"], "score: --html took the option '--report'"),
+        (["validate", RUN, "--fix", "--quiet"], "validate: --fix took the option '--quiet'"),
+        (["pool", RUN, "-o", "--depth=5"], "pool: --output took the option '--depth=5'"),
+        (
+            ["compare", QRELS, RUN, RUN2, "-o", "--plots"],
+            "compare: --outdir took the option '--plots'",
+        ),
+    ],
+)
+def test_an_output_option_that_took_the_next_option_says_so(
+    tmp_path, monkeypatch, capsys, args, said
+):
+    # fuse -o --quiet wrote a file named --quiet (the flag lost), exit 0
+    monkeypatch.chdir(tmp_path)
+    assert run(args) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert err.startswith(f"trecbench: {said} as its value: give ") and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 CASES = str(ROOT / "data" / "hpo-demo" / "cases.json")
 
 

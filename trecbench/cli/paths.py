@@ -127,6 +127,7 @@ class OutputFile(click.ParamType):
         self.dash_is_usage = dash_is_usage
 
     def convert(self, value, param, ctx) -> Path:
+        _refuse_taken_output(ctx, param, value, "a file")
         try:
             return self._checked(value)
         except OutputError as error:
@@ -156,6 +157,7 @@ class OutputFolder(click.ParamType):
         self.stdout = stdout
 
     def convert(self, value, param, ctx) -> Path | str:
+        _refuse_taken_output(ctx, param, value, "a folder")
         try:
             return self._checked(value)
         except OutputError as error:
@@ -200,6 +202,15 @@ def refuse_taken_option(ctx: click.Context | None, flag: str, value: str, give: 
     }
     if value.partition("=")[0] in options:
         raise click.UsageError(f"{flag} took the option '{value}' as its value: {give}", ctx)
+
+
+def _refuse_taken_output(ctx: click.Context | None, param, value, what: str) -> None:
+    """Refuse an output option's ``value`` that is one of the command's options, as an
+    input's is (:func:`refuse_taken_option`): ``fuse a b -o --quiet`` wrote a file named
+    ``--quiet``, its flag lost (``./--quiet`` names such a file)."""
+    if isinstance(param, click.Option):
+        flag = param.opts[-1]
+        refuse_taken_option(ctx, flag, os.fsdecode(value), f"give {flag} {what}")
 
 
 def _is_dataset_id(text: str) -> bool:
