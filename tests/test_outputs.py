@@ -798,3 +798,31 @@ def test_an_error_in_a_commits_held_block_removes_its_staged_sets(tmp_path):
         raise OSError("standard output")
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def _deep_folder(root: Path, length: int) -> Path:
+    """A folder below ``root`` whose path is ``length`` bytes long (components of at most
+    200 bytes)."""
+    folder = root
+    while len(os.fsencode(folder)) < length:
+        folder = folder / ("d" * min(200, length - len(os.fsencode(folder)) - 1))
+    folder.mkdir(parents=True)
+    return folder
+
+
+@pytest.mark.parametrize("name", ["report.json", "r"])  # r: the journal's path is longer
+def test_a_target_whose_staged_copy_passes_the_path_limit_is_refused_before_the_work(
+    tmp_path, name
+):
+    """The target's path fits PATH_MAX, its staged copy's (two folders deeper) or the
+    journal's does not: refused by check_target, which commands call before their work;
+    it failed once the work was done. One whose staging fits to the byte is written."""
+    limit = os.pathconf(tmp_path, "PC_PATH_MAX") - 1  # the bytes a path can have
+    overhead = len(os.fsencode(outputs.publication.Stage.longest_path(Path("f"), name))) - 1
+    too_deep = _deep_folder(tmp_path / "a", limit - overhead + 1)
+    assert len(os.fsencode(too_deep / name)) <= limit
+    with pytest.raises(OutputError, match="File name too long: staged beside it"):
+        check_target(too_deep / name)
+    deep = _deep_folder(tmp_path / "b", limit - overhead)
+    write_file(deep / name, "x")
+    assert [p.name for p in deep.iterdir()] == [name]

@@ -208,14 +208,25 @@ def _refuse_long_names(target: Path, folder: Path) -> None:
     """Refuse a name on ``target``'s path below ``folder`` (its nearest existing one) that
     is longer than ``folder``'s file system takes: the system says so of a file in a
     folder that exists, but of one in a folder still to be made only when it is made, once
-    the work is done (a plot named after a long stratum in a new ``-o`` folder)."""
+    the work is done (a plot named after a long stratum in a new ``-o`` folder). So is a
+    target whose path fits the system's limit but whose staged copy's does not (it lies
+    two folders deeper): it failed once the work was done."""
+    too_long = os.strerror(errno.ENAMETOOLONG)
     try:
         limit = os.pathconf(folder, "PC_NAME_MAX")
         below = target.relative_to(folder).parts
     except (OSError, ValueError):  # no limit told, or no folder of it: the write says
         return
     if any(len(os.fsencode(name)) > limit for name in below):
-        raise OutputError(f"{target}: cannot write here ({os.strerror(errno.ENAMETOOLONG)})")
+        raise OutputError(f"{target}: cannot write here ({too_long})")
+    with contextlib.suppress(OSError):  # no limit told: the write says
+        staged = os.fsencode(publication.Stage.longest_path(target.parent, target.name))
+        path_limit = os.pathconf(folder, "PC_PATH_MAX")  # with the closing NUL
+        if len(staged) >= path_limit:
+            raise OutputError(
+                f"{target}: cannot write here ({too_long}: staged beside it, in a path of "
+                f"{len(staged)} bytes, beyond the {path_limit - 1} a path can have)"
+            )
 
 
 class _Staged:

@@ -167,11 +167,23 @@ class Stage:
             if self.lock.locked:
                 recover(self.folder)  # what a killed process left, now none can be staging
             with signals_held():  # the folder noted as it is made: close() removes it
-                self.path = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=self.folder))
+                # named from the folder as given (Python 3.12's mkdtemp makes it absolute),
+                # as longest_path() says
+                made = tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=self.folder)
+                self.path = self.folder / os.path.basename(made)
             (self.path / NEW).mkdir()
         except OSError as error:
             self.close()
             raise OutputError(f"{self.folder}: cannot write here ({error.strerror})") from None
+
+    @staticmethod
+    def longest_path(folder: Path, name: str) -> Path:
+        """The longest path a set staging a file ``name`` into ``folder`` opens: its staged
+        copy (or backup) or the journal written aside, the staging folder's random part
+        (``mkdtemp``'s eight characters) as ``X``."""
+        stage = folder / f"{STAGE_PREFIX}XXXXXXXX"
+        paths = (stage / NEW / name, stage / f"{JOURNAL}.tmp")
+        return max(paths, key=lambda path: len(os.fsencode(path)))
 
     def create(self, name: str) -> tuple[int, Path]:
         """A new file to stage as ``name``: its descriptor and path (mode 0666 less the
