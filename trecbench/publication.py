@@ -12,12 +12,12 @@ For every folder an output set writes into:
 2. a fresh **staging folder** ``.trecbench-stage.XXXX`` is made inside it, and every file
    is written there under its own name (``new/NAME``), created with mode 0666 for the
    kernel to apply the umask: nothing reads or changes the process-wide umask;
-3. at the commit, a hard link to each target it replaces is kept (``old/NAME``, to undo a
-   failed rename); every staging folder but the first one's gets a note (``set``) of
-   where the set's journal is, and then the first folder's staging folder gets the
-   **journal** (``journal``, by rename: it exists whole or not at all), which names every
-   folder of the set, its staging folder and its files — the one commit point of the
-   whole set, however many folders it spans;
+3. at the commit, a hard link (else a copy) to each target it replaces is kept
+   (``old/NAME``, to undo a failed rename); every staging folder but the first one's gets
+   a note (``set``) of where the set's journal is, and then the first folder's staging
+   folder gets the **journal** (``journal``, by rename: it exists whole or not at all),
+   which names every folder of the set, its staging folder and its files — the one commit
+   point of the whole set, however many folders it spans;
 4. then every staged file is renamed over its target, with SIGINT, SIGTERM and SIGHUP held
    off (:func:`signals_held`): a signal that lands meanwhile takes effect once every file
    is in place and the staging folders are gone.
@@ -195,13 +195,12 @@ class Stage:
         return fd, path
 
     def prepare(self) -> None:
-        """Keep a hard link to every target to be replaced; then, in the set's first
+        """Keep every target to be replaced (:func:`_keep_old`); then, in the set's first
         stage, write the journal naming every stage of the set (:attr:`members`) and
         its files — the commit point — in every other one a note of where it is."""
         (self.path / OLD).mkdir()
         for name in self.names:
-            with contextlib.suppress(FileNotFoundError, OSError):
-                os.link(self.folder / name, self.path / OLD / name, follow_symlinks=False)
+            _keep_old(self.folder / name, self.path / OLD / name)
         first = self.members[0]
         if first is self:
             base = os.path.realpath(self.folder)
@@ -243,6 +242,21 @@ class Stage:
         if self.path is not None:
             shutil.rmtree(self.path, ignore_errors=True)
         self.lock.release()
+
+
+def _keep_old(target: Path, backup: Path) -> None:
+    """Keep ``target`` (a file to be replaced; nothing when there is none) as ``backup``, to
+    put back if a later rename of the set fails: a hard link, else a copy (a file system
+    without hard links; a file of another user, where the kernel protects such links). An
+    OSError when neither can be made: the set is refused before anything is replaced (it
+    once went on without a backup, and undoing it deleted the file it had replaced)."""
+    try:
+        os.link(target, backup, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    except OSError:
+        with contextlib.suppress(FileNotFoundError):  # gone meanwhile: nothing to keep
+            shutil.copyfile(target, backup, follow_symlinks=False)
 
 
 def publish(stages: Sequence[Stage]) -> None:
