@@ -976,3 +976,26 @@ def test_a_runs_counts_are_one_class_for_its_blocks_and_its_dask_partitions():
     counts.add(2, ["1", "3"], ["c"], "c")
     assert counts.record() == {"lines": 5, "topics": 3, "run_tag": "c", "run_tags": ["a", "b", "c"]}
     assert run_blocks.Counts().record()["run_tag"] is None
+
+
+def test_a_spilled_run_names_the_lost_zero_its_whole_run_names(tmp_path, monkeypatch, tiny_blocks):
+    """Qrels of integer qids beside a scattered run whose text qids no integer prints as:
+    the spill's blocks come by topic hash, and each was refused on its own as it came, so
+    the spilled run named another qid than the run checked whole (its first in file
+    order: '07')."""
+    import pyarrow.parquet as pq
+
+    rounds = [f"{t} Q0 d{t}-{k} {k} {9 - k} tag\n" for k in (1, 2) for t in range(1, 13)]
+    lost = [f"{q} Q0 dz {1} 1 tag\n" for q in ("07", "+3", "011", "05", "009", "+12")]
+    run = tmp_path / "run"
+    run.write_text("".join(rounds + lost))
+    qrels = tmp_path / "qrels.parquet"
+    topics = list(range(1, 13))
+    pq.write_table(
+        pa.table({"query_id": topics, "doc_id": ["d"] * 12, "relevance": [1] * 12}), qrels
+    )
+    whole = _outcome(lambda: _whole(monkeypatch, str(qrels), str(run)))
+    assert "such as '07'" in whole[1]
+    blocks = run_blocks.RunBlocks(run, 7, 7, spill_dir=tmp_path)
+    assert [t for t in blocks if t is not None] and blocks.spilled
+    assert _outcome(lambda: evaluate(str(qrels), str(run), memory=1)) == whole

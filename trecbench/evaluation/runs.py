@@ -16,7 +16,7 @@ from ..callers import outside_trecbench
 from ..errors import DuplicateError, InputError, InputWarning, Setting, SettingsText, UsageError
 from ..gated.reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
 from ..inputs import held
-from ..inputs.integer_ids import refuse_lost_zeros
+from ..inputs.integer_ids import lost_zeros_refusal, refuse_lost_zeros
 from ..inputs.tables import duplicate_in_files, lines_are_rows
 from ..memory import Budget
 from ..plurals import first_few
@@ -337,6 +337,9 @@ def _evaluate_blocks(
     tell = counted or (lambda *_: None)
     tell("scoring topics", 0, None)  # timed from the start, not from the first block
     anew = False  # the run read whole (held or spilled) before its first block is scored
+    # a spilled run's refusal of lost zeros: its blocks come by topic hash, so the one the
+    # run read whole names (the least place) is known once every block is checked
+    refusal = None
     for block in ahead.tables:
         if block is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
@@ -346,7 +349,12 @@ def _evaluate_blocks(
         if anew:  # timed from now: the reading was no scoring (an ETA of it was inflated)
             tell("scoring topics", 0, blocks.topics)
             anew = False
-        refuse_lost_zeros(plan.truth.table, plan.truth.path, block.table, path)
+        found = lost_zeros_refusal(plan.truth.table, plan.truth.path, block.table, path)
+        if found is not None and not blocks.spilled:
+            raise found[1]
+        if found is not None or refusal is not None:  # refused: no more blocks are scored
+            refusal = min(filter(None, (refusal, found)), key=lambda each: each[0])
+            continue
         if block.stretches is None and block.table.num_rows > budget.block_lines:
             # a scattered run held whole, or a spill's large block: one call for all its
             # topics would tell nothing; told on the run's total (all read by now)
@@ -371,6 +379,8 @@ def _evaluate_blocks(
         del block
         topics += len(scored[-1].run_qids)
         tell("scoring topics", topics, blocks.topics_expected(lines, topics))
+    if refusal is not None:
+        raise refusal[1]
     if not blocks.record["lines"]:
         raise InputError(path, None, "empty run file")
     try:

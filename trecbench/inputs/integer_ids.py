@@ -20,27 +20,52 @@ _ROLES = {"qid": "query id", "docno": "document id"}
 def refuse_lost_zeros(qrels: pa.Table, qrels_origin: str, run: pa.Table, run_origin: str) -> None:
     """Refuse a qrels or run whose ``qid`` or ``docno`` column was read from integers when
     the other holds ids of that column that no integer prints as (``0123``, ``+5``)."""
+    found = lost_zeros_refusal(qrels, qrels_origin, run, run_origin)
+    if found is not None:
+        raise found[1]
+
+
+def lost_zeros_refusal(
+    qrels: pa.Table, qrels_origin: str, run: pa.Table, run_origin: str
+) -> tuple[tuple[int, int], InputError] | None:
+    """What :func:`refuse_lost_zeros` raises, or None, with its place among those of the
+    run's other blocks of whole topics: the check that found it, then the ``line`` of the
+    run's id it names (0 when it names the qrels'). A spilled run's blocks come by topic
+    hash, not in file order: the least place is what the run checked whole names."""
     sides = ((qrels, qrels_origin, run, run_origin), (run, run_origin, qrels, qrels_origin))
-    for role in _ROLES:
-        for numbers, numbers_origin, text, text_origin in sides:
-            if not integer_ids(numbers, role) or integer_ids(text, role):
-                continue
-            example = lost_zero(text.column(role))
-            if example is not None:
-                refuse(numbers_origin, text_origin, role, example)
+    checks = ((role, side) for role in _ROLES for side in sides)
+    for check, (role, (numbers, numbers_origin, text, text_origin)) in enumerate(checks):
+        if not integer_ids(numbers, role) or integer_ids(text, role):
+            continue
+        found = _lost_zeros(text.column(role))
+        if pc.any(found).as_py():
+            lines = text.column("line") if text is run and "line" in run.column_names else None
+            line = 0 if lines is None else lines.filter(found)[0].as_py()
+            example = text.column(role).filter(found)[0].as_py()
+            return (check, line), _refusal(numbers_origin, text_origin, role, example)
+    return None
 
 
 def lost_zero(ids: pa.Array | pa.ChunkedArray) -> str | None:
     """The first of ``ids`` that no integer prints as (``0123``, ``+5``, ``-0``), or None."""
-    found = pc.filter(ids, pc.match_substring_regex(ids, _NOT_DECIMAL))
+    found = pc.filter(ids, _lost_zeros(ids))
     return found[0].as_py() if len(found) else None
+
+
+def _lost_zeros(ids: pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
+    """Per id, whether no integer prints as it."""
+    return pc.match_substring_regex(ids, _NOT_DECIMAL)
 
 
 def refuse(numbers_origin: str, text_origin: str, role: str, example: str) -> NoReturn:
     """The refusal of ``role`` ids read from integers in ``numbers_origin`` beside
     ``example``, an id of ``text_origin`` that no integer prints as."""
+    raise _refusal(numbers_origin, text_origin, role, example)
+
+
+def _refusal(numbers_origin: str, text_origin: str, role: str, example: str) -> InputError:
     what = _ROLES[role]
-    raise InputError(
+    return InputError(
         numbers_origin,
         None,
         f"its {what}s are integers (written in decimal), while {text_origin} has "
