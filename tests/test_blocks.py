@@ -999,3 +999,35 @@ def test_a_spilled_run_names_the_lost_zero_its_whole_run_names(tmp_path, monkeyp
     blocks = run_blocks.RunBlocks(run, 7, 7, spill_dir=tmp_path)
     assert [t for t in blocks if t is not None] and blocks.spilled
     assert _outcome(lambda: evaluate(str(qrels), str(run), memory=1)) == whole
+
+
+def test_a_spill_on_a_full_tmpdir_is_one_line_naming_it(tmp_path, monkeypatch, tiny_blocks, capfd):
+    """A spill that cannot be written (a full TMPDIR) said Arrow's words, 'trecbench: Error
+    writing bytes to file. Detail: [errno 28] No space left on device', naming neither the
+    folder nor the run: it is one line as validate's temporary files say it, exit 2,
+    nothing on stdout, and the spill folder removed."""
+    import errno
+
+    import pyarrow.dataset as ds
+
+    from trecbench.cli import run as cli
+
+    qrels, run = _write(tmp_path, *random_case(23, n_topics=8, shuffle=True))
+    spills = tmp_path / "tmp"
+    spills.mkdir()
+    monkeypatch.setenv("TMPDIR", str(spills))
+    monkeypatch.setattr("tempfile.tempdir", None)
+
+    def full(batches, *args, **kwargs):
+        next(iter(batches))  # Arrow's words, and its errno, on a full disk
+        detail = "Error writing bytes to file. Detail: [errno 28] No space left on device"
+        raise OSError(errno.ENOSPC, detail)
+
+    monkeypatch.setattr(ds, "write_dataset", full)
+    code = cli(["score", "--memory", "1", "--quiet", qrels, run])
+    out, err = capfd.readouterr()
+    assert (code, out, os.listdir(spills)) == (2, "", [])
+    assert err == (
+        f"trecbench: {spills}: cannot write the spill of {run} (No space left on device); "
+        "free space in TMPDIR, point TMPDIR to a larger folder, or give a larger --memory\n"
+    )

@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..errors import OutputError
 from ..scratch import scratch_folder
 from . import trec_text
 from .ir_metadata import recorded
@@ -257,26 +258,37 @@ class RunBlocks:
         integers: set[str] = set()  # the marks of ids read from integers, which a spill
         # drops: the blocks read back carry them as the tables written did
 
+        failed: list[BaseException] = []  # the run's reading, whose errors are its own
+
         def parted() -> Iterator[pa.RecordBatch]:
-            for table in tables:
-                integers.update(r for r in ("qid", "docno") if integer_ids(table, r))
-                columns = [pc.cast(table.column(name), _TYPES[name]) for name in self.columns]
-                part = arrow.array(_partition(table.column("qid"), partitions))
-                yield from pa.table([*columns, part], schema=schema).to_batches()
+            try:
+                for table in tables:
+                    integers.update(r for r in ("qid", "docno") if integer_ids(table, r))
+                    columns = [pc.cast(table.column(n), _TYPES[n]) for n in self.columns]
+                    part = arrow.array(_partition(table.column("qid"), partitions))
+                    yield from pa.table([*columns, part], schema=schema).to_batches()
+            except BaseException as error:
+                failed.append(error)
+                raise
 
         # locked while it lives: one a SIGKILL leaves is removed by the next spill (scratch)
         with scratch_folder("trecbench-spill-", self.spill_dir) as folder:
-            ds.write_dataset(
-                parted(),
-                folder,
-                schema=schema,
-                format="arrow",
-                partitioning=ds.partitioning(parts),
-                existing_data_behavior="overwrite_or_ignore",
-                # Arrow refuses a batch spread over more than 1024 partitions by default;
-                # beyond its 1024 open files it closes the least recently used ones
-                max_partitions=partitions,
-            )
+            try:
+                ds.write_dataset(
+                    parted(),
+                    folder,
+                    schema=schema,
+                    format="arrow",
+                    partitioning=ds.partitioning(parts),
+                    existing_data_behavior="overwrite_or_ignore",
+                    # Arrow refuses a batch spread over more than 1024 partitions by
+                    # default; beyond its 1024 open files it closes the least recently used
+                    max_partitions=partitions,
+                )
+            except OSError as error:
+                if failed:
+                    raise
+                raise _unwritable(self.path, folder, error) from error
             # a partition's files are in its folder (none when it has no row): read alone,
             # not filtered out of the whole dataset (a scan per partition of every file)
             present = set(os.listdir(folder))
@@ -294,6 +306,17 @@ class RunBlocks:
                 held += piece.num_rows
             if pending:
                 yield with_integer_ids(_in_file_order(pending, self.columns), [*integers])
+
+
+def _unwritable(path: str, folder: str, error: OSError) -> OutputError:
+    """The error of a spill of the run ``path`` that could not be written in ``folder``
+    (a full ``TMPDIR``): one line naming where and why, as ``validate``'s temporary files
+    say it, not Arrow's words ("Error writing bytes to file. Detail: ...")."""
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    return OutputError(
+        f"{os.path.dirname(folder)}: cannot write the spill of {path} ({reason}); free "
+        "space in TMPDIR, point TMPDIR to a larger folder, or give a larger --memory"
+    )
 
 
 class Block(NamedTuple):
