@@ -441,3 +441,38 @@ def test_stdout_is_refused_before_the_input_is_read(args, writes, tmp_path, caps
         f"trecbench: -: standard output takes a single run; this conversion writes {writes} "
         "(give a folder)\n"
     )
+
+
+def test_score_inversions_are_said_beside_the_ties(tmp_path):
+    # a producer ranking 0.5 above 0.9 was counted in the sidecar only: the summary said
+    # nothing of a ranking whose order is not its scores'
+    cases = tmp_path / "cases.json"
+    cases.write_text('[{"case_id": "c1", "text": "x", "expected_hpo_ids": ["HP:0001250"]}]')
+    terms = tmp_path / "terms.jsonl"
+    terms.write_text(
+        '{"case_id": "c1", "hpo_id": "HP:0001250", "rank": 1, "score": 0.5}\n'
+        '{"case_id": "c1", "hpo_id": "HP:0001251", "rank": 2, "score": 0.9}\n'
+        '{"case_id": "c1", "hpo_id": "HP:0001252", "rank": 3, "score": 0.1}\n'
+    )
+    out = tmp_path / "out"
+    result = run_cli("hpo", cases, "--results", terms, "--tag", "t", "--no-id-check", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert (
+        "t.run: 1 query, 3 documents; 1 score inversion (a score above the one ranked before "
+        "it) kept in producer order\n" in result.output
+    )
+    sidecar = json.loads((out / "cases.sidecar.json").read_text())
+    assert sidecar["runs"]["t"]["score_inversions"] == 1
+
+
+def test_a_float32_tie_is_no_score_inversion(tmp_path):
+    # pytrec_eval orders 1.0 before 1.00000001 (a float32 tie, docid descending): that pair
+    # is a tie at float32 precision, counted as such, not also as an inversion
+    source = tmp_path / "near.json"
+    source.write_text('{"q1": {"a": 1.00000001, "b": 1.0}}')
+    result = run_cli("dict", source, "-o", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "near.run: 1 query, 2 documents; 1 tie at float32 precision only" in result.output
+    assert "inversion" not in result.output
+    sidecar = json.loads((tmp_path / "out" / "near.sidecar.json").read_text())
+    assert sidecar["runs"]["near"]["score_inversions"] == 0

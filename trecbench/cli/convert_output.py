@@ -96,6 +96,12 @@ def _summary(conversion, paths: dict, progress=None) -> None:
         single = stats.get("float32_only_ties", 0)
         if single:  # trec_eval 9.x holds scores as float32: these tie there too
             tie_text += f"; {counted(single, 'tie')} at float32 precision only (trec_eval 9.x's)"
+        inversions = stats.get("score_inversions", 0)
+        if inversions:  # a ranking whose order is not its scores': the run keeps the ranking
+            tie_text += (
+                f"; {counted(inversions, 'score inversion')} (a score above the one ranked "
+                f"before it) kept in {conversion.tie_order}"
+            )
         echo(
             f"wrote {escape_text(paths['run:' + run.tag])}: {_queries(stats['queries'])}, "
             f"{counted(stats['documents'], 'document')}{tie_text}"

@@ -216,7 +216,9 @@ def _without_duplicates(index, query, order, qids, docnos, tag: str, report: Fin
 
 def _score_stats(query: np.ndarray, scores: np.ndarray, queries: int) -> dict:
     """The run's sidecar statistics: its size, and ties and inversions between adjacent
-    original scores of a query (NaN: no score), ties also at float32 precision."""
+    original scores of a query (NaN: no score), ties also at float32 precision. An
+    inversion is a rise at float32 precision, as trec_eval 9.x reads scores: a rise within
+    a float32 tie (pytrec_eval's 1.0 before 1.00000001) is that tie, not also an inversion."""
     both = (query[1:] == query[:-1]) & ~np.isnan(scores[1:]) & ~np.isnan(scores[:-1])
     tied = both & (scores[1:] == scores[:-1])
     single = as_float32(scores)  # as trec_eval 9.x holds them
@@ -226,7 +228,7 @@ def _score_stats(query: np.ndarray, scores: np.ndarray, queries: int) -> dict:
         "tied_adjacent_scores": int(tied.sum()),
         "queries_with_ties": int(len(np.unique(query[1:][tied]))),
         "float32_only_ties": int((both & ~tied & (single[1:] == single[:-1])).sum()),
-        "score_inversions": int((both & (scores[1:] > scores[:-1])).sum()),
+        "score_inversions": int((both & (single[1:] > single[:-1])).sum()),
     }
 
 
