@@ -646,3 +646,20 @@ def test_a_signal_ends_a_long_query(tmp_path, name, code):
     # one line: no empty line first where stderr is no terminal (click printed one)
     assert said == ("trecbench: interrupted\n" if name == "SIGINT" else "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["v.db"]
+
+
+def test_a_line_offset_for_an_absent_provider_is_refused(tmp_path, capsys):
+    # --line-offset chonky=-1 (a misspelt chonkie) left chonkie's lines unshifted, judged
+    # against 0-based ground truth, and wrote with exit 0 after a note among the others
+    from trecbench.cli import run
+
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({"run": {"id": "run1"}, "results": results(), "metrics": []}))
+    with pytest.raises(UsageError) as raised:
+        convert_memorybench(path, line_offsets={"chonky": -1})
+    said = "names a provider absent from the results: 'chonky' (providers: chonkie, code-chunk-ast)"
+    assert str(raised.value) == f"line_offsets {said}"
+    out = tmp_path / "out"
+    assert run(["convert", "memorybench", str(path), "--line-offset", "chonky=-1", "-o", str(out)])
+    assert capsys.readouterr().err == f"trecbench: --line-offset {said}\n"
+    assert not out.exists()

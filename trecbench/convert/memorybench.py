@@ -40,7 +40,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, Setting, UsageError
 from ..ids import STR, escape_id
 from ..inputs import streams
 from ..sources import At, Content, Rows, described, json_document, parse_json, read_source
@@ -303,8 +303,13 @@ def convert_memorybench(
     for one in parsed:
         runs_of.setdefault(one.provider, set()).add(one.run_id)
     unknown_offsets = sorted(set(judging.line_offsets) - set(runs_of))
-    if unknown_offsets:
-        report.note(f"--line-offset for absent provider(s): {', '.join(unknown_offsets)}")
+    if unknown_offsets:  # a misspelt provider's offset would leave its lines unshifted
+        raise UsageError(
+            Setting("line_offsets"),
+            f" names {'a provider' if len(unknown_offsets) == 1 else 'providers'} absent from"
+            f" the results: {', '.join(map(repr, unknown_offsets))}"
+            f" (providers: {', '.join(sorted(runs_of))})",
+        )
     collected = _Collected()
     owners: dict[str, str] = {}  # run tag -> the provider (or provider-runId) it is for
     for one in parsed:
