@@ -842,3 +842,26 @@ def test_the_language_help_names_the_schemas_languages_read_once():
     *most, last = hpo.languages()
     assert option.help.endswith(f": {', '.join(most)} or {last}.")
     assert hpo.languages() is hpo.languages()
+
+
+@pytest.mark.parametrize(
+    ("grade", "said"),
+    [
+        ("exact=0", "the exact term's grade must be at least 1"),
+        ("sibling=1", "unknown grade 'sibling': expected exact, parent, child"),
+        ("parent=1001", "grade parent=1001 must be an integer from 0 to 1000"),
+    ],
+)
+def test_a_grade_refused_names_the_option(tmp_path, capsys, grade, said):
+    # "trecbench: the exact term's grade must be at least 1" named no option (a usage
+    # error names the option or the file: docs/cli-conventions.md)
+    from trecbench.cli import run
+
+    cases = write_json(tmp_path / "cases.json", RICH)
+    args = ["convert", "hpo", str(cases), "--graded", "ontology", "--grade", grade]
+    assert run([*args, "--no-id-check", "-o", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == f"trecbench: --grade: {said}\n"
+    key, value = grade.split("=")
+    with pytest.raises(UsageError) as raised:
+        convert_hpo(cases, graded="ontology", grades={key: int(value)}, check_ids=False)
+    assert str(raised.value) == f"grades: {said}"

@@ -244,12 +244,16 @@ def _grades(grades: Mapping[str, int] | None) -> dict[str, int]:
     chosen = {**GRADES, **(grades or {})}
     unknown = sorted(set(chosen) - set(GRADES))
     if unknown:
-        raise UsageError(f"unknown grade {unknown[0]!r}: expected {', '.join(GRADES)}")
+        raise UsageError(
+            Setting("grades"), f": unknown grade {unknown[0]!r}: expected {', '.join(GRADES)}"
+        )
     for key, value in chosen.items():
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
-            raise UsageError(f"grade {key}={value!r} must be an integer from 0 to 1000")
+            raise UsageError(
+                Setting("grades"), f": grade {key}={value!r} must be an integer from 0 to 1000"
+            )
     if chosen["exact"] < 1:
-        raise UsageError("the exact term's grade must be at least 1")
+        raise UsageError(Setting("grades"), ": the exact term's grade must be at least 1")
     return chosen
 
 
