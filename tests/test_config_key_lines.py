@@ -276,3 +276,25 @@ NO_SUCH = "illegal measure 'Foo@3': no such measure; `trecbench measures` lists 
 )
 def test_a_refused_measures_entry_is_cited_at_its_own_line(tmp_path, text, name, expected):
     assert _refusal(tmp_path, text, name) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        (
+            TOML_HEAD.replace('"b.run"\n', '"b.run"\nlabel = " \\t "\n'),
+            "c.toml",
+            "c.toml:6: modes.b.label: ' \\t ' is blank: the label titles the mode's column",
+        ),
+        (
+            "qrels: q\nmodes:\n  a:\n    run: a.run\n    label: '  '\n",
+            "c.yaml",
+            "c.yaml:5: modes.a.label: '  ' is blank: the label titles the mode's column",
+        ),
+    ],
+)
+def test_a_blank_label_is_refused_as_an_empty_one(tmp_path, text, name, expected):
+    # label = "   " (shown as it is compared, blanks collapsed: empty) titled the mode's
+    # column, its best-mode cells and the statistics' baseline with nothing readable,
+    # where label = "" is refused by the schema
+    assert _refusal(tmp_path, text, name) == expected

@@ -334,10 +334,15 @@ def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> 
 def _check_labels(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
     """Two modes of one label (the tables would show two columns of one name: the labels
     are compared as shown, blanks collapsed) are refused at the second's ``label`` (its
-    table when the label is its name, not written), naming the first's line."""
+    table when the label is its name, not written), naming the first's line; so is a
+    blank label, shown as the empty one the schema refuses."""
     labels: dict[str, str] = {}
     for mode in modes:
-        other = labels.setdefault(" ".join(mode.label.split()), mode.name)
+        shown_as = " ".join(mode.label.split())
+        if not shown_as:
+            message = f"{excerpt(mode.label)} is blank: the label titles the mode's column"
+            raise _refused(path, text, ("modes", mode.name, "label"), message)
+        other = labels.setdefault(shown_as, mode.name)
         if other == mode.name:
             continue
         shown = excerpt(mode.label)
