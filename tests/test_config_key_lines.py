@@ -298,3 +298,9 @@ def test_a_blank_label_is_refused_as_an_empty_one(tmp_path, text, name, expected
     # column, its best-mode cells and the statistics' baseline with nothing readable,
     # where label = "" is refused by the schema
     assert _refusal(tmp_path, text, name) == expected
+
+
+def test_a_blank_name_is_refused_as_an_empty_one(tmp_path):
+    # name = "   " titled the outputs "# Benchmark:    ", where name = "" is refused
+    expected = "c.toml:1: name: '   ' is blank: the name titles the benchmark's outputs"
+    assert _refusal(tmp_path, 'name = "   "\n' + TOML_HEAD, "c.toml") == expected

@@ -237,6 +237,9 @@ class BenchmarkSettings:
     config_text: ConfigText | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not self.name.strip():  # shown as the empty name the schema refuses
+            message = f"{excerpt(self.name)} is blank: the name titles the benchmark's outputs"
+            raise _refused(self.path, self.config_text, ("name",), message)
         _check_references(self.modes, self.path, self.config_text)
         names = [mode.name for mode in self.modes]
         if self.baseline is None:
