@@ -330,3 +330,20 @@ def test_the_sidecar_names_each_query_as_written(tmp_path):
         "gold": 1,
     }
     assert list(conversion.sections["matching"]["assignments"]) == ["q%201"]
+
+
+def test_query_ids_of_another_count_are_counted_in_words(tmp_path):
+    # "query_ids: 2 ids for 1 queries"
+    path = tmp_path / "x.json"
+    path.write_text(
+        '{"gold_docs": [["d1"]], "retrieved_chunks": [["d1"]], "query_ids": ["a", "b"]}'
+    )
+    with pytest.raises(InputError) as raised:
+        convert_lists(path)
+    assert str(raised.value) == f"{path}:1: query_ids: 2 ids for 1 query"
+    path.write_text(
+        '{"gold_docs": [["d1"], []], "retrieved_chunks": [["d1"], []], "query_ids": ["a"]}'
+    )
+    with pytest.raises(InputError) as raised:
+        convert_lists(path)
+    assert str(raised.value) == f"{path}:1: query_ids: 1 id for 2 queries"

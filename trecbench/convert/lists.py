@@ -24,6 +24,7 @@ import pandas as pd
 
 from ..errors import UsageError
 from ..ids import STR
+from ..plurals import counted
 from ..resource_bounds import depth_from
 from ..sources import At, JsonDocument, read_json
 from .chunks import FUZZY_THRESHOLD, RULES, assign, empty_text
@@ -179,7 +180,8 @@ def _read_lists(
     else:
         qids = (doc.root / "query_ids").expect_ids(ids)
         if len(qids) != len(gold):
-            raise (doc.root / "query_ids").error(f"{len(qids)} ids for {len(gold)} queries")
+            said = f"{counted(len(qids), 'id')} for {counted(len(gold), 'query', 'queries')}"
+            raise (doc.root / "query_ids").error(said)
     first: dict[str, str] = {}
     for index, qid in enumerate(qids):
         refuse_repeat(first, qid, doc.root / "query_ids" / index, None, repr(qid))
