@@ -965,3 +965,14 @@ def test_a_name_refused_from_an_entry_of_several_is_told_with_the_entry(tmp_path
         f"trecbench: {path}:2: measures[1]: illegal measure 'P@': the cutoff must be a positive "
         "integer (in the entry 'P@ 5', whose blanks separate names)\n"
     )
+
+
+def test_a_reranking_improvement_over_zero_says_why_it_is_n_a(tmp_path):
+    # the mode reranked scores nDCG@10 0: the improvement is n/a, and nothing said why
+    lenient = 'measures = ["nDCG@10"]\n[validation]\nprofile = "lenient"\n'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 X 1 2 a\n", "t1 Q0 A 1 2 b\n", lenient)
+    path.write_text(path.read_text() + 'reranks = "a"\n')
+    markdown = run_benchmark(path).markdown()
+    assert "| b | a | nDCG@10 | 0.0000 | 1.0000 | n/a |" in markdown
+    said = "n/a: the reranked mode's value is 0, from which no relative change is defined."
+    assert f"| n/a |\n\n{said}\n" in markdown

@@ -227,7 +227,11 @@ def _reranking(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
                 *map(cell, (f"{row['baseline']:.4f}", f"{row['reranked']:.4f}", change)),
             )
         )
-    return [Heading(2, "Reranking improvement"), Table(columns, tuple(rows))]
+    said = [Heading(2, "Reranking improvement"), Table(columns, tuple(rows))]
+    if any(row["improvement"] is None for row in bench.reranking):  # an n/a says why
+        why = "n/a: the reranked mode's value is 0, from which no relative change is defined."
+        said.append(Paragraph(line(why)))
+    return said
 
 
 def _completeness(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
