@@ -121,6 +121,23 @@ def test_a_set_is_all_or_nothing_on_any_error(tmp_path):
 
 
 def test_a_failed_rename_puts_back_what_was_replaced(tmp_path, monkeypatch):
+    _second_rename_fails_and_the_set_is_undone(tmp_path, monkeypatch)
+
+
+def test_a_failed_rename_puts_back_a_file_no_hard_link_could_keep(tmp_path, monkeypatch):
+    """Where no hard link can be made (a file system without them; a file of another user
+    under protected_hardlinks), the file replaced is kept as a copy: undoing the set put
+    nothing back and deleted it."""
+
+    def no_link(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_link)
+    _second_rename_fails_and_the_set_is_undone(tmp_path, monkeypatch)
+
+
+def _second_rename_fails_and_the_set_is_undone(tmp_path, monkeypatch):
+    """A set of two files replacing two, the second rename failing: both old files back."""
     first, second = tmp_path / "1", tmp_path / "2"
     first.write_text("old 1")
     second.write_text("old 2")
@@ -133,34 +150,6 @@ def test_a_failed_rename_puts_back_what_was_replaced(tmp_path, monkeypatch):
             raise OSError(28, "No space left on device", str(dst))
         return real_replace(src, dst)
 
-    monkeypatch.setattr(outputs.os, "replace", failing)
-    with pytest.raises(OutputError, match="No space left"):
-        with OutputSet() as out:
-            out.write(first, "new 1")
-            out.write(second, "new 2")
-    assert (first.read_text(), second.read_text()) == ("old 1", "old 2")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["1", "2"]
-
-
-def test_a_failed_rename_puts_back_a_file_no_hard_link_could_keep(tmp_path, monkeypatch):
-    """Where no hard link can be made (a file system without them; a file of another user
-    under protected_hardlinks), the file replaced is kept as a copy: undoing the set put
-    nothing back and deleted it."""
-    first, second = tmp_path / "1", tmp_path / "2"
-    first.write_text("old 1")
-    second.write_text("old 2")
-
-    def no_link(*args, **kwargs):
-        raise PermissionError(1, "Operation not permitted")
-
-    real_replace = os.replace
-
-    def failing(src, dst):
-        if str(dst) == str(second):
-            raise OSError(28, "No space left on device", str(dst))
-        return real_replace(src, dst)
-
-    monkeypatch.setattr(os, "link", no_link)
     monkeypatch.setattr(outputs.os, "replace", failing)
     with pytest.raises(OutputError, match="No space left"):
         with OutputSet() as out:
