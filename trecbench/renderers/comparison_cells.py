@@ -109,7 +109,7 @@ def _escaped_record(record: Mapping | None, keys: tuple[str, ...], escaped) -> d
 # numbers and markers
 
 
-def number_text(value: float, digits: int) -> str:
+def statistic_text(value: float, digits: int) -> str:
     """A statistic (a t, its df, a d_z) with ``digits`` decimals, ``n/a`` when undefined; a
     measure's value is :func:`~trecbench.number_text.value_text`'s."""
     return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
@@ -464,8 +464,8 @@ def welch_rows(comparison, label: str) -> list[list[str]]:
                 test = tests.loc[(measure, run)]
                 alpha = comparison.statistics.alpha
                 cells += [
-                    number_text(test["welch_t"], 3),
-                    number_text(test["welch_df"], 1),
+                    statistic_text(test["welch_t"], 3),
+                    statistic_text(test["welch_df"], 1),
                     p_text(test["welch_p"], alpha),
                     p_text(test["welch_p_adjusted"], alpha),
                 ]

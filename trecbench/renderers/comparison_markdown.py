@@ -37,7 +37,7 @@ def _md_differences(comparison, section) -> list[str]:
         if not macro:
             cells += [
                 f"{row['wins']}/{row['ties']}/{row['losses']}",
-                common.number_text(row["effect_size"], 2),
+                common.statistic_text(row["effect_size"], 2),
             ]
         marker = common.marker_text(row, settings.alpha, common.direction_of(row["measure"]))
         cells += [
