@@ -663,3 +663,47 @@ def test_a_line_offset_for_an_absent_provider_is_refused(tmp_path, capsys):
     assert run(["convert", "memorybench", str(path), "--line-offset", "chonky=-1", "-o", str(out)])
     assert capsys.readouterr().err == f"trecbench: --line-offset {said}\n"
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("relevance", "keyword", "flag", "value", "strategy"),
+    [
+        ("token-f1", "iou", "--iou", 0.5, "location"),
+        ("explicit", "iou", "--iou", 0.5, "location"),
+        ("pack", "iou", "--iou", 0.5, "location"),
+        ("explicit", "f1_threshold", "--f1-threshold", 0.4, "token-f1"),
+        ("location", "f1_threshold", "--f1-threshold", 0.4, "token-f1"),
+    ],
+)
+def test_a_threshold_the_strategy_never_applies_is_refused(
+    tmp_path, capsys, relevance, keyword, flag, value, strategy
+):
+    # it was taken and dropped (as convert lists refuses --fuzzy-threshold without chunks)
+    from trecbench.cli import run
+
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({"run": {"id": "run1"}, "results": results(), "metrics": []}))
+    with pytest.raises(UsageError) as raised:
+        convert_memorybench(path, relevance=relevance, **{keyword: value})
+    said = (
+        f"is the {strategy} strategy's threshold, which relevance {relevance!r} never "
+        f"applies; give it with {strategy} or auto"
+    )
+    assert str(raised.value) == f"{keyword} {said}"
+    out = tmp_path / "out"
+    argv = ["convert", "memorybench", str(path), "--relevance", relevance, flag, str(value)]
+    assert run([*argv, "-o", str(out)])
+    assert capsys.readouterr().err == f"trecbench: {flag} {said}\n"
+    assert not out.exists()
+
+
+def test_thresholds_are_taken_where_their_strategy_may_apply():
+    from trecbench.convert.memorybench_rules import F1_THRESHOLD, Judging
+
+    assert Judging("auto", {}, 0.5, 0.4).record() | {"line_offsets": {}} == {
+        "relevance": "auto", "f1_threshold": 0.4, "line_offsets": {}, "iou": 0.5
+    }  # fmt: skip
+    assert Judging("location", {}, 0.5).record()["iou"] == 0.5
+    assert Judging("token-f1", {}, None, 0.4).record()["f1_threshold"] == 0.4
+    unsaid = Judging("explicit").record()  # recorded as before: the default threshold
+    assert unsaid["f1_threshold"] == F1_THRESHOLD == 0.3 and unsaid["iou"] is None

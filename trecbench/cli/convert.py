@@ -273,7 +273,9 @@ def code_chunk(detailed, outdir, runs_dir, name):
     help="Add N to PROVIDER's chunk line numbers (e.g. -1 for 1-based providers).",
 )
 @click.option(
-    "--iou", type=FiniteFloat(0, 1), help="Line IoU threshold (default: each item's own)."
+    "--iou",
+    type=FiniteFloat(0, 1),
+    help="location: line IoU threshold (default: each item's own).",
 )
 @click.option(
     "--relevance",
@@ -285,9 +287,8 @@ def code_chunk(detailed, outdir, runs_dir, name):
 @click.option(
     "--f1-threshold",
     type=FiniteFloat(0, 1),
-    default=0.3,
-    show_default=True,
-    help="token-f1: a chunk is relevant when its token F1 with the answer reaches this.",
+    help="token-f1: a chunk is relevant when its token F1 with the answer reaches this "
+    "(default: 0.3).",
 )
 @_outdir(single=False)
 def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs_dir, name):

@@ -279,7 +279,7 @@ def convert_memorybench(
     line_offsets: Mapping[str, int] | None = None,
     iou: float | None = None,
     relevance: str = AUTO,
-    f1_threshold: float = F1_THRESHOLD,
+    f1_threshold: float | None = None,
 ) -> Conversion:
     """Convert memorybench results into a qrels/run pair per provider (tag = provider, or
     ``provider-runId`` when a provider has several runs).
@@ -290,7 +290,8 @@ def convert_memorybench(
     added to its chunks' line numbers (e.g. ``-1`` for 1-based providers against 0-based
     ground truth; anything but an integer is refused, as ``--line-offset`` refuses it);
     ``iou`` overrides each item's ``iouThreshold``; ``f1_threshold`` is the token-F1
-    strategy's threshold (together: :class:`Judging`).
+    strategy's threshold (None: :data:`F1_THRESHOLD`); either is refused with a
+    ``relevance`` that never applies its strategy (together: :class:`Judging`).
     """
     judging = Judging(relevance, {} if line_offsets is None else line_offsets, iou, f1_threshold)
     name = "memorybench" if name is None else name

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ecma_regex import ecma_pattern
-from ..errors import UsageError
+from ..errors import Setting, UsageError
 from ..ids import escape_id
 from ..sources import At
 from .common import Report
@@ -167,16 +167,27 @@ class Judging:
     """How memorybench results are judged: ``relevance`` (``auto`` or one of
     :data:`STRATEGIES`), ``line_offsets`` (provider -> number added to its chunks' line
     numbers), ``iou`` (overrides each item's ``iouThreshold``) and the token-F1 strategy's
-    ``f1_threshold``; checked when built."""
+    ``f1_threshold`` (None: :data:`F1_THRESHOLD`); checked when built: a threshold of a
+    strategy ``relevance`` never applies is refused."""
 
     relevance: str = AUTO
     line_offsets: Mapping[str, int] = field(default_factory=dict)
     iou: float | None = None
-    f1_threshold: float = F1_THRESHOLD
+    f1_threshold: float | None = None  # None: F1_THRESHOLD
 
     def __post_init__(self) -> None:
         if self.relevance not in (AUTO, *STRATEGIES):
             raise UsageError(f"unknown relevance strategy {self.relevance!r}")
+        # a threshold of a strategy the one asked never applies would be taken and dropped
+        # (as convert lists refuses --fuzzy-threshold without --match chunks)
+        for name, strategy in (("iou", "location"), ("f1_threshold", "token-f1")):
+            if getattr(self, name) is not None and self.relevance not in (AUTO, strategy):
+                raise UsageError(
+                    Setting(name), f" is the {strategy} strategy's threshold, which relevance "
+                    f"{self.relevance!r} never applies; give it with {strategy} or auto"
+                )  # fmt: skip
+        if self.f1_threshold is None:
+            object.__setattr__(self, "f1_threshold", F1_THRESHOLD)
         if not 0 <= self.f1_threshold <= 1:
             raise UsageError(f"the F1 threshold must be between 0 and 1, not {self.f1_threshold}")
         if self.iou is not None and not 0 <= self.iou <= 1:  # NaN too: it passes FloatRange
