@@ -126,14 +126,15 @@ def test_memorybench_judging_is_checked_when_built(settings, message):
 
 
 def test_memorybench_judging_is_recorded_as_given():
-    judging = Judging("token-f1", {"chonkie": -1}, 0.5, 0.25)
+    # auto: both thresholds (each strategy's alone is refused with the other's threshold)
+    judging = Judging("auto", {"chonkie": -1}, 0.5, 0.25)
     assert judging.offset("chonkie") == -1 and judging.offset("other") == 0
     conversion = convert_memorybench(
         ROOT / "data" / "convert" / "memorybench-export.json",
-        relevance="token-f1", line_offsets={"chonkie": -1}, iou=0.5, f1_threshold=0.25,
+        relevance="auto", line_offsets={"chonkie": -1}, iou=0.5, f1_threshold=0.25,
     )  # fmt: skip
     assert conversion.provenance["options"] == judging.record() == {
-        "relevance": "token-f1", "f1_threshold": 0.25, "line_offsets": {"chonkie": -1},
+        "relevance": "auto", "f1_threshold": 0.25, "line_offsets": {"chonkie": -1},
         "iou": 0.5,
     }  # fmt: skip
 
