@@ -27,10 +27,23 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .errors import OutputError
+
 try:
     import fcntl
 except ImportError:  # not POSIX: no lock, no sweep
     fcntl = None  # type: ignore[assignment]
+
+
+def unwritable(folder: str, what: str, reason: str) -> OutputError:
+    """The one line of scratch data (``what``: a spill, a temporary file) that ``folder``
+    could not take, ``reason`` the system's words (a full ``TMPDIR``), with the remedies:
+    said alike wherever large data goes to disk."""
+    return OutputError(
+        f"{folder}: cannot write {what} ({reason}); free space in TMPDIR, point TMPDIR to a "
+        "larger folder, or give a larger --memory"
+    )
+
 
 # every prefix of trecbench's scratch folders: a sweep removes an abandoned one of each
 PREFIXES = ("trecbench-spill-", "trecbench-workers-", "trecbench-convert.", "trecbench-dask-")

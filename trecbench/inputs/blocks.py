@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import OutputError
-from ..scratch import scratch_folder
+from ..scratch import scratch_folder, unwritable
 from . import trec_text
 from .ir_metadata import recorded
 from .streams import Progress, Source
@@ -310,13 +310,10 @@ class RunBlocks:
 
 def _unwritable(path: str, folder: str, error: OSError) -> OutputError:
     """The error of a spill of the run ``path`` that could not be written in ``folder``
-    (a full ``TMPDIR``): one line naming where and why, as ``validate``'s temporary files
-    say it, not Arrow's words ("Error writing bytes to file. Detail: ...")."""
+    (a full ``TMPDIR``): :func:`~trecbench.scratch.unwritable`'s line, the system's words
+    for why, not Arrow's ("Error writing bytes to file. Detail: ...")."""
     reason = os.strerror(error.errno) if error.errno else str(error)
-    return OutputError(
-        f"{os.path.dirname(folder)}: cannot write the spill of {path} ({reason}); free "
-        "space in TMPDIR, point TMPDIR to a larger folder, or give a larger --memory"
-    )
+    return unwritable(os.path.dirname(folder), f"the spill of {path}", reason)
 
 
 class Block(NamedTuple):

@@ -8,8 +8,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import OutputError
 from ..hash_index import non_decreasing
+from ..scratch import unwritable
 
 
 def duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line: np.ndarray):
@@ -204,7 +204,4 @@ def _on_disk(values: np.ndarray) -> np.ndarray:
             folder = tempfile.gettempdir()
         except OSError:  # no usable folder at all (what failed): asked again, it fails again
             folder = "TMPDIR"
-        raise OutputError(
-            f"{folder}: cannot write the duplicate check's temporary file ({reason}); free "
-            "space in TMPDIR, point TMPDIR to a larger folder, or give a larger --memory"
-        ) from error
+        raise unwritable(folder, "the duplicate check's temporary file", reason) from error
