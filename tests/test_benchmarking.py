@@ -626,18 +626,25 @@ def test_strata_messages_name_the_configurations_keys_not_the_commands_options(t
     assert str(raised.value) == f"{path}:7: {needs}"
     # settings built in Python are refused so when the benchmark runs
     path.write_text(path.read_text().replace('"language"', '"qid-prefix"'))
+    # (at group_by's line: the file writes the key)
     settings = dataclasses.replace(load_benchmark_config(path), group_by="language")
     with pytest.raises(UsageError) as raised:
         run_benchmark(settings)
+    assert str(raised.value) == f"{path}:7: {needs}"
+    # without the configuration's text, the file and the key
+    with pytest.raises(UsageError) as raised:
+        run_benchmark(dataclasses.replace(settings, config_text=None))
     assert str(raised.value) == f"{path}: {needs}"
-    # a sidecar giving none of the topics a language: said without the options too
+    # a sidecar giving none of the topics a language: said without the options too, and
+    # at the sidecar's key (it is at fault, not the grouping), not at group_by's
     sidecar = tmp_path / "s.json"
     sidecar.write_text(json.dumps({"strata": {"queries": {"t9": {"language": "en"}}}}))
-    settings = dataclasses.replace(settings, strata=sidecar)
+    path.write_text(path.read_text() + f'sidecar = "{sidecar.name}"\n')
+    settings = dataclasses.replace(load_benchmark_config(path), group_by="language")
     with pytest.raises(UsageError) as raised:
         run_benchmark(settings)
     assert str(raised.value) == (
-        f"{path}: strata.group_by: the strata hold none of these 1 topics (e.g. 't1'): the "
+        f"{path}:8: strata.sidecar: the strata hold none of these 1 topics (e.g. 't1'): the "
         "sidecar of other qrels?"
     )
 

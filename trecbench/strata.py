@@ -35,6 +35,11 @@ KINDS = ("group", "macro", "micro", "spread")
 SPREAD_OF_ONE = "one group only (a spread is between two or more group means)"
 
 
+class OtherTopics(UsageError):
+    """Strata that hold none of the topics grouped (the sidecar of other qrels): the
+    sidecar is at fault, not the grouping (a configuration names its ``strata.sidecar``)."""
+
+
 def load_strata(sidecar: str | os.PathLike) -> pd.DataFrame:
     """``DataFrame[qid, <field>...]`` (all strings, missing values NA) from a sidecar JSON
     (plain or compressed)."""
@@ -267,7 +272,7 @@ def group_labels(
         topics = f"none of these {len(qids.unique())} topics"
         if qids.isin(mapping.index).any():
             raise UsageError(*asked, f"the strata give {topics} a {by}")
-        raise UsageError(
+        raise OtherTopics(
             *asked, f"the strata hold {topics} (e.g. {qids.iloc[0]!r}): the sidecar of other qrels?"
         )
     return labels.fillna(MISSING).astype(STR)

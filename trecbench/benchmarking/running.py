@@ -230,15 +230,16 @@ def _strata(config: BenchmarkSettings, topics: list[str]) -> dict[str, str] | No
         return None
     import pandas as pd
 
-    from ..strata import group_labels, load_strata
+    from ..strata import OtherTopics, group_labels, load_strata
 
     with config.reading(config.strata, "strata", "sidecar"):
         table = None if config.strata is None else load_strata(config.strata)
     try:
         qids = pd.Series(topics, dtype=object)
         labels = group_labels(qids, table, config.group_by, configured=True)
-    except UsageError as error:
-        raise UsageError(f"{config.path}: strata.group_by: {error}") from None
+    except UsageError as error:  # at the key at fault, and its line
+        keys = ("strata", "sidecar" if isinstance(error, OtherTopics) else "group_by")
+        raise config.refused(keys, str(error)) from None
     return dict(zip(topics, labels.astype(str), strict=True))
 
 

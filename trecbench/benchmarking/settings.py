@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import InputError, UsageError, excerpt
+from ..errors import InputError, UsageError, excerpt, shortened
 
 if TYPE_CHECKING:  # compare's package loads pandas: imported where settings are made
     from ..comparison.settings import StatsSettings
@@ -239,17 +239,14 @@ class BenchmarkSettings:
     def __post_init__(self) -> None:
         if not self.name.strip():  # shown as the empty name the schema refuses
             message = f"{excerpt(self.name)} is blank: the name titles the benchmark's outputs"
-            raise _refused(self.path, self.config_text, ("name",), message)
+            raise self.refused(("name",), message)
         _check_references(self.modes, self.path, self.config_text)
         names = [mode.name for mode in self.modes]
         if self.baseline is None:
             object.__setattr__(self, "baseline", names[0])
         elif self.baseline not in names:
-            baseline = excerpt(self.baseline)
-            if self.config_text is not None:  # at the key's line, named by where()
-                keys = ("statistics", "baseline")
-                raise _refused(self.path, self.config_text, keys, f"{baseline} is not a mode")
-            raise UsageError(f"{self.path}: statistics.baseline {baseline} is not a mode")
+            message = f"{excerpt(self.baseline)} is not a mode"
+            raise self.refused(("statistics", "baseline"), message)
         from ..validation.rules import CHECKS, PROFILES
 
         if self.profile not in PROFILES:
@@ -267,6 +264,12 @@ class BenchmarkSettings:
     def mode(self, name: str) -> Mode:
         """The mode called ``name``."""
         return next(mode for mode in self.modes if mode.name == name)
+
+    def refused(self, keys: tuple, message: str) -> UsageError:
+        """The error refusing the setting at ``keys`` (``("strata", "sidecar")``): the
+        configuration file, the key and the line that writes it (no line for settings
+        built in Python), then ``message``."""
+        return _refused(self.path, self.config_text, keys, message)
 
     @contextlib.contextmanager
     def reading(self, path: Path | None, *keys: str | int) -> Iterator[None]:
@@ -314,8 +317,12 @@ BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
 def _refused(path: Path, text: ConfigText | None, keys: tuple, message: str) -> UsageError:
     """The error refusing the setting at ``keys``: at the key and the line the
     configuration ``text`` writes it (:meth:`ConfigText.where`), as the loader's refusals
-    are; settings built in Python (no text) name the file only."""
-    return UsageError(f"{path if text is None else text.where(keys)}: {message}")
+    are; settings built in Python (no text) name the file and the key."""
+    if text is None:
+        from ..toml_loader import key_path
+
+        return UsageError(f"{path}: {shortened(key_path(keys))}: {message}")
+    return UsageError(f"{text.where(keys)}: {message}")
 
 
 def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
