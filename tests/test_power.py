@@ -108,6 +108,20 @@ def test_row_from_differences_equals_ttest_rel_and_statsmodels(seed):
     assert row.reason is None
 
 
+def test_tiny_differences_have_the_figures_of_the_same_differences_at_unit_size():
+    # RBP(p=0.001)'s values deep in a ranking (1e-300): the sd of such differences
+    # underflowed to 0 and the row failed (ZeroDivisionError, an internal error)
+    differences = np.array([-1.0, -2.0, -3.0, 0.5])
+    settings = PowerSettings()
+    row = power_row(differences, settings, "run", "base", "m")
+    tiny = power_row(differences * 1e-300, settings, "run", "base", "m", 1e-300)
+    assert tiny.effect_size == pytest.approx(row.effect_size, rel=1e-12)
+    assert tiny.power == pytest.approx(row.power, rel=1e-9)
+    assert tiny.sd / 1e-300 == pytest.approx(row.sd, rel=1e-12)
+    assert tiny.topics_needed == row.topics_needed
+    assert tiny.reason is None
+
+
 def test_undefined_figures_are_none_with_a_reason():
     settings = PowerSettings()
     one = power_row(np.array([0.3]), settings, "r", "b", "m")

@@ -10,6 +10,7 @@ import pytest
 from scipy import stats as sps
 
 from trecbench import resampling, stats, tukey
+from trecbench.rounding import value_scale
 
 
 def test_t_test_equals_scipy_on_the_same_per_query_values():
@@ -40,6 +41,36 @@ def test_identical_runs_have_no_t_or_bootstrap_p_and_randomisation_p_one():
     assert stats.randomization_test(zeros, samples=50).tolist() == [1.0, 1.0]
     assert stats.randomization_test(zeros, samples=5000).tolist() == [1.0, 1.0]  # exact
     assert np.isnan(stats.effect_size(zeros)).all()
+
+
+def test_tiny_values_give_the_statistics_of_the_same_values_at_unit_size():
+    # RBP(p=0.001) deep in a ranking is 1e-240 to 1e-300: the squares of such differences
+    # underflow to 0, which gave sd 0, d_z -inf, t-test p 0 (significant ***) and a point
+    # as the normal interval of values that vary; a power of two changes none of them
+    rng = np.random.default_rng(3)
+    a, b = rng.random((8, 2)), rng.random((8, 2))
+    for size in (1e-160, 1e-240, 1e-300):
+        small_a, small_b = a * size, b * size
+        scale = value_scale(small_a, small_b)  # as compare gives it: the values' size
+        assert stats.paired_t_test(small_a - small_b, scale) == pytest.approx(
+            sps.ttest_rel(a, b).pvalue, rel=1e-9
+        )
+        assert stats.effect_size(small_a - small_b, scale) == pytest.approx(
+            stats.effect_size(a - b), rel=1e-9
+        )
+        welch = sps.ttest_ind(a, b, equal_var=False)
+        t, df, p = stats.welch_t_test(small_a, small_b)
+        assert t == pytest.approx(welch.statistic, rel=1e-9)
+        assert df == pytest.approx(welch.df, rel=1e-9)
+        assert p == pytest.approx(welch.pvalue, rel=1e-9)
+        low, high = stats.normal_interval(small_a)
+        expected_low, expected_high = stats.normal_interval(a)
+        assert low / size == pytest.approx(expected_low, rel=1e-9)
+        assert high / size == pytest.approx(expected_high, rel=1e-9)
+        strata = np.array([0, 0, 0, 1, 1, 1, 1, 1])
+        assert stats.stratified_t_test(small_a - small_b, strata, scale) == pytest.approx(
+            stats.stratified_t_test(a - b, strata), rel=1e-9
+        )
 
 
 def test_a_single_query_cannot_be_t_tested():

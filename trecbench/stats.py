@@ -88,12 +88,13 @@ DEFAULT_CORRECTION = statistical_tests.DEFAULT_CORRECTION
 __all__ = [
     "BLOCK", "BOOTSTRAP_STREAM", "CORRECTIONS", "DEFAULT_CORRECTION", "PAIRS",
     "RANDOMIZATION_STREAM", "STRATIFIED_STREAM", "TESTS", "TUKEY_STREAM", "Paired",
-    "Progress", "adjust", "all_pairs_p", "as_matrix", "bootstrap_ci", "bootstrap_means",
-    "bootstrap_p", "bootstrap_pairs", "constant", "effect_size", "generator",
-    "macro_weights", "normal_interval", "paired_bootstrap_test", "paired_t_test",
-    "pair_p_values", "per_block", "percentile_interval", "randomization_pairs",
-    "randomization_test", "refuse_interval", "stratified_t_test", "stratum_of_one",
-    "t_pairs", "topic_mean", "welch_t_test",
+    "Progress", "adjust", "all_pairs_p", "as_matrix", "bootstrap_ci",
+    "bootstrap_means", "bootstrap_p", "bootstrap_pairs", "constant", "effect_size",
+    "generator", "macro_weights", "normal_interval", "paired_bootstrap_test",
+    "paired_t_test", "pair_p_values", "per_block", "percentile_interval",
+    "randomization_pairs", "randomization_test", "refuse_interval", "sample_sd",
+    "stratified_t_test", "stratum_of_one", "t_pairs", "topic_mean", "unit_exponents",
+    "welch_t_test",
 ]  # fmt: skip
 
 
@@ -213,6 +214,32 @@ def randomization_test(
     return np.maximum((count + 1) / (samples + 1), floor)
 
 
+def unit_exponents(*matrices: np.ndarray) -> np.ndarray:
+    """Per column, the exponent ``e`` that puts the largest size of a value of
+    ``matrices`` in [2^(e - 1), 2^e): values times 2^-e (exact: a power of two) are at
+    most 1 in size, so their squares do not underflow where the values' own do (RBP(p=0.01)
+    deep in a ranking is 1e-200, whose square is 0: an sd of 0, a p of 0). A t, a d_z and
+    Welch's df do not change with the scale; in the usual range neither do their bits."""
+    largest = np.max([np.abs(matrix).max(axis=0) for matrix in matrices], axis=0)
+    return np.frexp(largest)[1]
+
+
+def _unit_mean_and_sd(matrix: np.ndarray, scale=None) -> tuple[np.ndarray, np.ndarray]:
+    """Per column, the mean difference (:func:`mean_difference`, of the values as given)
+    and the sample sd, both times 2^-e (:func:`unit_exponents`): their quotient, a d_z or
+    a t, without the squares underflowing."""
+    exponents = unit_exponents(matrix)
+    sd = np.ldexp(matrix, -exponents).std(axis=0, ddof=1)
+    return np.ldexp(mean_difference(matrix, None, scale), -exponents), sd
+
+
+def sample_sd(matrix: np.ndarray) -> np.ndarray:
+    """Per column, the sample standard deviation (ddof 1), computed at unit scale
+    (:func:`unit_exponents`): ``std(ddof=1)`` without its squares underflowing."""
+    exponents = unit_exponents(matrix)
+    return np.ldexp(np.ldexp(matrix, -exponents).std(axis=0, ddof=1), exponents)
+
+
 def _t_p(t: np.ndarray, df) -> np.ndarray:
     """Two-sided p-value of Student's t with ``df`` degrees of freedom."""
     from scipy.special import stdtr
@@ -235,7 +262,8 @@ def paired_t_test(diffs, scale=None) -> np.ndarray:
     if n < 2:
         return np.full(matrix.shape[1], np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = mean_difference(matrix, None, scale) / (matrix.std(axis=0, ddof=1) / np.sqrt(n))
+        difference, sd = _unit_mean_and_sd(matrix, scale)  # no square underflows
+        t = difference / (sd / np.sqrt(n))
         p = _t_p(t, n - 1)
     return np.where(constant(matrix, None, scale), np.nan, p)
 
@@ -257,9 +285,12 @@ def stratified_t_test(diffs, strata, scale=None) -> np.ndarray:
     labels = np.asarray(strata)
     groups = [np.flatnonzero(labels == label) for label in np.unique(labels)]
     g = len(groups)
-    parts = np.array([matrix[rows].var(axis=0, ddof=1) / (len(rows) * g * g) for rows in groups])
+    exponents = unit_exponents(matrix)  # t and df at unit scale: no variance underflows
+    unit = np.ldexp(matrix, -exponents)
+    parts = np.array([unit[rows].var(axis=0, ddof=1) / (len(rows) * g * g) for rows in groups])
     sizes = np.array([len(rows) for rows in groups], dtype=np.float64)[:, None]
-    difference = mean_difference(matrix, macro_weights(labels), scale)  # sum_g mean_g / G
+    # sum_g mean_g / G
+    difference = np.ldexp(mean_difference(matrix, macro_weights(labels), scale), -exponents)
     variance = parts.sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         df = variance**2 / (parts**2 / (sizes - 1)).sum(axis=0)
@@ -282,11 +313,14 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if min(n_a, n_b) < 2:
         nan = np.full(a.shape[1], np.nan)
         return nan, nan.copy(), nan.copy()
-    va, vb = a.var(axis=0, ddof=1) / n_a, b.var(axis=0, ddof=1) / n_b
+    exponents = unit_exponents(a, b)  # t and df at unit scale: no variance underflows
+    unit_a, unit_b = np.ldexp(a, -exponents), np.ldexp(b, -exponents)
+    va, vb = unit_a.var(axis=0, ddof=1) / n_a, unit_b.var(axis=0, ddof=1) / n_b
     # samples of one size: the difference of means is the paired one, as compare prints it
     paired = n_a == n_b
-    difference = (
-        mean_difference(a - b, None, value_scale(a, b)) if paired else a.mean(0) - b.mean(0)
+    difference = np.ldexp(
+        mean_difference(a - b, None, value_scale(a, b)) if paired else a.mean(0) - b.mean(0),
+        -exponents,
     )
     with np.errstate(divide="ignore", invalid="ignore"):
         t = difference / np.sqrt(va + vb)
@@ -315,7 +349,7 @@ def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.nd
     if n < 2:
         nan = np.full(matrix.shape[1], np.nan)
         return nan, nan.copy()
-    margin = ndtri((1 + confidence) / 2) * matrix.std(axis=0, ddof=1) / np.sqrt(n)
+    margin = ndtri((1 + confidence) / 2) * sample_sd(matrix) / np.sqrt(n)
     mean = matrix.mean(axis=0)
     return mean - margin, mean + margin
 
@@ -327,9 +361,8 @@ def effect_size(diffs, scale=None) -> np.ndarray:
     matrix = as_matrix(diffs)
     if matrix.shape[0] < 2:
         return np.full(matrix.shape[1], np.nan)
-    sd = matrix.std(axis=0, ddof=1)
+    difference, sd = _unit_mean_and_sd(matrix, scale)  # no square underflows
     with np.errstate(divide="ignore", invalid="ignore"):
-        difference = mean_difference(matrix, None, scale)
         return np.where(constant(matrix, None, scale), np.nan, difference / sd)
 
 

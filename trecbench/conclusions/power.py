@@ -236,11 +236,11 @@ def power_row(
     mean = float(mean_difference(differences, None, scale)[0]) if n else None
     if n < 2:
         return _undefined(known, mean, None, f"{counted(n, 'topic')}: the paired t-test needs 2")
-    sd = float(differences.std(ddof=1))
+    sd = float(stats.sample_sd(stats.as_matrix(differences))[0])  # no square underflows
     if stats.constant(differences, None, scale)[0]:
         why = "equal on every topic" if mean == 0 else "the same difference on every topic"
         return _undefined(known, mean, 0.0, f"{why} (sd 0): the effect size is undefined")
-    effect = mean / sd
+    effect = float(stats.effect_size(differences, scale)[0])  # compare's d_z, at unit scale
     try:
         figures = _figures(n, effect, sd, settings, measure)
     except Unreliable as failure:
