@@ -21,7 +21,7 @@ from .overflow import refuse_overflow
 from .result import Comparison
 from .rows import COLUMNS, comparison_rows, pair_rows, summary_rows
 from .settings import StatsSettings
-from .significance import pair_tests, pairs_left_out, tested_section
+from .significance import estimates_left_out, pair_tests, pairs_left_out, tested_section
 from .tables import (
     Section,
     SectionPart,
@@ -66,7 +66,7 @@ def _analyse(
     }
     section = tested_section(part.section, statistics, n_runs)
     if n_runs < 2:
-        return result, section
+        return result, _noted(section, estimates_left_out(result, statistics.samples))
     every = n_runs <= significance.PAIRS_RUNS
     pairs = [
         (m, i, j)
@@ -92,8 +92,13 @@ def _analyse(
         families[significance.PAIRS_FAMILY] = p
     section = significance.corrected_section(section, statistics, n_runs, families)
     if not every:
-        section = replace(section, notes=(*section.notes, pairs_left_out(n_runs)))
-    return result, section
+        section = _noted(section, pairs_left_out(n_runs))
+    return result, _noted(section, estimates_left_out(result, statistics.samples))
+
+
+def _noted(section: Section, note: str | None) -> Section:
+    """``section`` with ``note`` after its notes (as it is, without one)."""
+    return section if note is None else replace(section, notes=(*section.notes, note))
 
 
 def _stage(advance: Callable[[int], None] | None, offset: int) -> stats.Progress | None:

@@ -8,6 +8,8 @@ from dataclasses import replace
 import numpy as np
 
 from .. import statistical_tests, stats
+from ..number_text import signed_text, value_text
+from ..plurals import counted
 from ..rounding import value_scale
 from .settings import MACRO, StatsSettings
 from .tables import FEWER_THAN_TWO, STRATUM_OF_ONE, Section, View
@@ -149,6 +151,35 @@ def pairs_left_out(runs: int) -> str:
     return (
         f"All pairs: not listed for {runs} runs (over {PAIRS_RUNS}: the table would grow "
         "with the square of the runs); the comparisons with the baseline are complete."
+    )
+
+
+def estimates_left_out(result: dict[str, list[dict]], samples: int) -> str | None:
+    """A note when a bootstrap percentile interval of the section leaves out its own
+    estimate (a mean or a difference), or None. Its ends are order statistics of the
+    resampled means, which may all fall on one side of the estimate (few resamples, few
+    topics, a skewed distribution): an honest interval, but one a reader would take for
+    a misprint, so it is said, not widened (:func:`~trecbench.rounding.enclosing` widens
+    only what rounding alone moved)."""
+    estimates = [(row, row["mean"]) for row in result["summary"]]
+    estimates += [(row, row["difference"]) for row in result["comparisons"]]
+    missed = [(row, x) for row, x in estimates if x < row["ci_low"] or x > row["ci_high"]]
+    if not missed:
+        return None
+    row, estimate = missed[0]
+    shown = signed_text if "baseline" in row else value_text
+    named = f"{row['measure']} {row['run']}"
+    if "baseline" in row:
+        named += f" vs {row['baseline']}"
+    interval = f"[{shown(row['ci_low'])}, {shown(row['ci_high'])}]"
+    one = len(missed) == 1
+    return (
+        f"{counted(len(missed), 'bootstrap interval')} "
+        f"{'leaves out its' if one else 'leave out their'} estimate "
+        f"({'' if one else 'e.g. '}{named}: {shown(estimate)} outside {interval}): "
+        f"{'its' if one else 'their'} {counted(samples, 'resample')} fell on one side of "
+        f"{'it' if one else 'each'}; "
+        "more resamples place the ends better."
     )
 
 
