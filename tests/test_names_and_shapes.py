@@ -769,6 +769,25 @@ def test_a_bare_family_takes_the_parameter_lists_given_as_pytrec_eval_reads_it(m
         assert "P_1000" in columns
 
 
+@pytest.mark.parametrize(
+    ("measures", "other"),
+    [
+        (["ndcg", "nDCG", "ndcg.1=3"], "nDCG"),
+        (["nDCG", "ndcg", "ndcg.1=3"], "nDCG"),
+        (["set_F", "SetF", "set_F.0.5"], "SetF"),
+    ],
+)
+def test_a_bare_family_leaves_out_no_other_spelling_of_its_measure(measures, other):
+    """['ndcg', 'nDCG', 'ndcg.1=3'] computed ndcg.1=3 alone: nDCG, merged into the bare
+    ndcg asked before it, was left out with it, unsaid (asked first, it was kept). nDCG's
+    own parameters are its defaults whatever the order, as beside ndcg.1=3 alone."""
+    shaped = trecbench.evaluate(QRELS, RUN, measures).to_dict()
+    alone = trecbench.evaluate(QRELS, RUN, [other]).to_dict()
+    for qid, values in alone.items():
+        assert shaped[qid][other] == values[other]
+        assert shaped[qid][measures[-1]] is not None
+
+
 # one topic: d1 and d3 relevant, d2 judged not; the run ranks dX (unjudged), d1, d3. By
 # hand: AP = (1/2 + 2/3) / 2 = 0.5833; judged only (d1, d3 at ranks 1, 2) AP = 1
 J_QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n"
