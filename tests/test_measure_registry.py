@@ -344,7 +344,7 @@ def test_every_measure_in_every_output_format():
     per_query = [c for c in result.columns if c.per_query]
     with pytest.warns(PerTopicWarning) as said:  # the summaries, num_q among them
         assert len(result.per_query) == 2 * 4 * len(per_query)
-    assert any(str(w.message).startswith("num_q: no value per topic") for w in said)
+    assert any(str(w.message).startswith("NumQ: no value per topic") for w in said)  # as asked
     assert len(result.aggregates) == 2 * len(result.columns)
     outputs = {
         "trec": trec_format.render_trec(result, per_query=True),

@@ -420,6 +420,21 @@ def test_a_measure_without_a_value_per_topic_is_warned_of_in_the_per_topic_views
         assert alone.to_dict() == {"a": {}, "b": {}}
 
 
+def test_a_measure_left_out_of_a_view_is_named_as_asked():
+    """relstring.3 asked was named relstring_3 (its label) in the warning of every view,
+    which said to_dict() had it: to_dict() keys it relstring.3, as asked."""
+    from trecbench.errors import PerTopicWarning
+
+    evaluation = trecbench.evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, ["relstring.3", "map"])
+    assert evaluation.to_dict() == {"q": {"relstring.3": "1", "map": 1.0}}
+    for view in ("to_frame", "to_long", "per_query", "aggregates"):
+        with pytest.warns(PerTopicWarning) as caught:
+            getattr(evaluation, view)() if view.startswith("to_") else getattr(evaluation, view)
+        assert str(caught[0].message).startswith("relstring.3: text per topic"), view
+    with pytest.warns(PerTopicWarning, match=r"^relstring_3: text"):
+        evaluation.to_frame(labels="trec")
+
+
 def test_runid_and_relstring_asked_are_in_a_view_or_named_saying_where_they_are():
     # reviewer 436: runid and relstring asked beside map vanished from to_frame() (map only)
     # and runid from to_dict() without a word; each view holds numbers, and names what it

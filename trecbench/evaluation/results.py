@@ -379,7 +379,7 @@ class Evaluation:
         asked by two spellings has a row under each, with one value."""
         import pandas as pd
 
-        self._say_left_out(f"to_long({'per_query=True' if per_query else ''})", per_query)
+        self._say_left_out(f"to_long({'per_query=True' if per_query else ''})", per_query, labels)
         long = (self.per_query_values if per_query else self.aggregate_values).rename(
             columns={"measure": "canonical"}
         )
@@ -400,7 +400,7 @@ class Evaluation:
         spellings has a column under each): a row per run with the aggregates, or with
         ``per_query`` (True or False) a row per ``(run, qid)``. Numbers only: runid, relstring
         (``per_query``: gm_map, num_q too) asked are said in a PerTopicWarning."""
-        self._say_left_out(f"to_frame({'per_query=True' if per_query else ''})", per_query)
+        self._say_left_out(f"to_frame({'per_query=True' if per_query else ''})", per_query, labels)
         return self._wide(per_query, labels)
 
     def _wide(self, per_query: bool, labels: str):
@@ -422,7 +422,7 @@ class Evaluation:
         spelling asked, or ``labels="display"`` / ``"trec"``). ``relstring`` is there too,
         its string per topic (:attr:`per_query` and :meth:`to_frame` hold numbers only);
         runid, gm_map and num_q asked are named in a PerTopicWarning saying where they are."""
-        self._say_left_out("to_dict()", per_topic=True)
+        self._say_left_out("to_dict()", per_topic=True, labels=labels)
         names = {column.display: column.names(labels) for column in self.columns}
         shaped: dict[str, dict] = {run.name: {} for run in self.runs}
         for run, qid, measure, value in self.per_query_values.itertuples(index=False):
@@ -442,8 +442,10 @@ class Evaluation:
                 topics[qid] = {name: values[name] for name in order if name in values}
         return next(iter(shaped.values()), {}) if len(self.runs) == 1 else shaped
 
-    def _say_left_out(self, view: str, per_topic: bool) -> None:
-        """Warn of each asked measure ``view`` leaves out, saying where it is: a summary
+    def _say_left_out(self, view: str, per_topic: bool, labels: str = "asked") -> None:
+        """Warn of each asked measure ``view`` leaves out, named as asked (or by ``labels``,
+        the view's: ``relstring.3``, as to_dict() keys it, not its label ``relstring_3``),
+        saying where it is: a summary
         over topics (gm_map, num_q: pytrec_eval has one for gm_map, its log; trec_eval -q
         prints none) from a ``per_topic`` view, in aggregates; runid, the run's tag, from
         every view, in each run's :attr:`RunResult.runid`; relstring, text, from the
@@ -452,9 +454,9 @@ class Evaluation:
         asked = {kind: [] for kind in ("summary", RUNID, STRING)}
         for column in self.columns:
             if column.summary in (RUNID, STRING):
-                asked[column.summary].append(column.display)
+                asked[column.summary] += column.names(labels)
             elif per_topic and not column.per_query:
-                asked["summary"].append(column.display)
+                asked["summary"] += column.names(labels)
         said = {
             "summary": "no value per topic (a summary over topics, as trec_eval -q prints "
             "it under 'all'): not in {view}; aggregates has it",
