@@ -107,3 +107,18 @@ def test_compare_s_page_records_its_html_depth_among_its_settings(tmp_path):
     args = ["compare", QRELS, *RUNS, "-m", "P@5", "-o", str(out), "--html-depth", "4"]
     assert run([*args, "--quiet"]) == 0
     assert page_provenance(out / "report.html")["settings"]["html_depth"] == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["score", "-m", "P.5"], "the drill-down depth of the --html page: give --html"),
+        (["compare", "-m", "P@5"], "the drill-down depth of report.html: give -o OUTDIR"),
+    ],
+)
+def test_html_depth_without_a_page_is_refused(tmp_path, capsys, args, message):
+    # taken and dropped: no page, no drill-down, and not a word (as --seed without anything
+    # random is refused)
+    assert run([*args, QRELS, *RUNS, "--html-depth", "3"]) == 1
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"trecbench: --html-depth is {message}\n")

@@ -22,7 +22,7 @@ from .evaluation_options import (
     jobs_option,
     unjudged_threshold_option,
 )
-from .group import cli, echo_input_warnings, echo_warning, echo_written
+from .group import cli, echo_input_warnings, echo_warning, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT, file_path
 from .progress import TaskProgress, drawn, wanted
 from .report_options import manifest_options
@@ -107,12 +107,14 @@ class Output:
     quiet: bool
 
     def check(self) -> None:
-        """Refuse, before any work, what needs files without a folder to write them, and
-        --meta where no report records it."""
+        """Refuse, before any work, what needs files without a folder to write them (a
+        drill-down depth with no report.html), and --meta where no report records it."""
         if self.plots and self.outdir is None:
             raise UsageError("--plots writes files: give -o OUTDIR")
         if self.plots:  # before the work, not after it
             extras.require("matplotlib", "--plots")
+        if given("html_depth") and self.outdir is None:  # taken, and no page to use it
+            raise UsageError("--html-depth is the drill-down depth of report.html: give -o OUTDIR")
         if self.manifest is not None and self.outdir is None:
             raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
         printed = self.output_format == "json" and not self.quiet

@@ -354,10 +354,8 @@ def _checked_before_the_work(given, runs, flags, dask_address, html_page, html_d
 
 def _refuse_unused(dask_address, memory, jobs, routing, html_page) -> None:
     """Options that would change nothing, refused before the work: --memory or --jobs with
-    --dask (trecbench.dask.evaluate's check,
-    :func:`~trecbench.dask_cluster.refuse_local_bounds`, in the options' words), and
-    --seed where nothing random is drawn (no --routing, no --html), as an option taken and
-    unused is elsewhere (fuse's --seed without --optimize)."""
+    --dask (:func:`~trecbench.dask_cluster.refuse_local_bounds`), --seed without --routing
+    or --html, --html-depth without --html (as fuse's --seed without --optimize is)."""
     from ..errors import UsageError
     from .group import given
 
@@ -367,6 +365,8 @@ def _refuse_unused(dask_address, memory, jobs, routing, html_page) -> None:
         refuse_local_bounds(memory, jobs, cli=True)
     if given("seed") and routing is None and html_page is None:
         raise UsageError("--seed seeds the intervals of --routing and --html: give one of them")
+    if given("html_depth") and html_page is None:
+        raise UsageError("--html-depth is the drill-down depth of the --html page: give --html")
 
 
 def _check_targets(given: list, runs: list, flags, html_page) -> None:
