@@ -173,3 +173,32 @@ def test_a_fusions_k_is_recorded_as_fuse_records_it(demo, written, recorded):
     section = run_benchmark(config).section()  # BenchmarkReport.json's benchmark
     (record,) = [m["fusion"] for m in section["modes"] if m["fusion"]]
     assert json.dumps(record["k"]) == json.dumps(recorded)
+
+
+def test_a_mean_that_is_not_0_is_never_written_0_in_the_kpi_and_reranking_tables(tmp_path):
+    # RBP(p=0.01)'s means of 9.9e-19 and 2.5e-13 read "0.0000 | **0.0000**" (the second
+    # bold as the better of two equal numbers), where the summary wrote 9.9e-19 and 2.5e-13
+    qrels, runs = [], {"a": [], "b": []}
+    for topic, deep in enumerate((7, 8, 9, 8)):  # b's one relevant document at rank 7 to 9
+        qrels.append(f"t{topic} 0 rel 1\n")
+        for mode, at in (("a", 10), ("b", deep)):
+            documents = [f"n{i}" for i in range(11)]
+            documents.insert(at - 1, "rel")
+            runs[mode] += [
+                f"t{topic} Q0 {d} {r} {100 - r} {mode}\n" for r, d in enumerate(documents, 1)
+            ]
+    (tmp_path / "q.qrels").write_text("".join(qrels))
+    for mode, lines in runs.items():
+        (tmp_path / f"{mode}.run").write_text("".join(lines))
+    config = tmp_path / "c.toml"
+    config.write_text(
+        'qrels = "q.qrels"\nmeasures = ["RBP(p=0.01)", "nDCG@10"]\n[modes.a]\nrun = "a.run"\n'
+        '[modes.b]\nrun = "b.run"\nreranks = "a"\n'
+    )
+    bench = run_benchmark(config)
+    text = bench.markdown(False)
+    assert "| RBP(p=0.01) | 9.9e-19 | **2.5e-13** | b |" in text
+    assert "| b | a | nDCG@10 | 0.2891 | 0.3163 |" in text
+    if html_available():
+        page = bench.to_html()
+        assert "<strong>2.5e-13</strong>" in page and ">0.0000<" not in page
