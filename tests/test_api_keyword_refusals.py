@@ -323,3 +323,14 @@ def test_token_checker_refuses_a_kind_as_a_usage_error():
 
     message = refused(lambda **kw: TokenChecker("x.run", **kw), "kind", kind="nope")
     assert message == "kind must be 'run' or 'qrels', not 'nope'"
+
+
+@pytest.mark.parametrize("title", [None, 5, b"x", ["a"]])
+def test_a_page_title_that_is_not_text_is_refused(title):
+    """``to_html(title=None)`` titled and headed the page "None", 5 "5"."""
+    import trecbench
+
+    pytest.importorskip("bokeh")
+    comparison = trecbench.compare(QRELS, [RUN, ROOT / "runs" / "tfidf-word.run"], ["P@5"])
+    message = refused(comparison.to_html, "title", title=title)
+    assert message.startswith("title must be text, not ")

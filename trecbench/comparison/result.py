@@ -432,6 +432,10 @@ class Comparison:
         if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
             raise UsageError(f"depth must be a whole number from 0, not {depth!r}")
         depth = int(depth)
+        if not isinstance(title, str):  # None was the page's title and heading: "None"
+            from ..type_names import python_type
+
+            raise UsageError(f"title must be text, not {python_type(title)}")
         kept = self._kept(depth)
         if kept is not None:  # from the runs as scored: in memory, a pipe's too
             page = comparison_html(
