@@ -368,6 +368,20 @@ def test_a_drill_down_kept_deeper_is_cut_and_a_bad_depth_refused():
             comparison.to_html(depth=depth)
 
 
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_page_of_no_documents_still_draws_the_precision_recall_curves(tmp_path, kept):
+    # --html-depth 0 (to_html(depth=0)) left the curves out with the documents: "0: none"
+    # is the drill-down's documents, and the curves are kept at any depth
+    comparison = trecbench.compare(QRELS, RUNS[:2], ["P@5"], drill_depth=0 if kept else None)
+    curves = "Chart: precision-recall curves of tfidf-word, tfidf-char"
+    page = comparison.to_html(depth=0)
+    assert _data(page)["depth"] == 0 and _data(page)["documents"] == {}
+    assert curves in page and curves in comparison.to_html(depth=20)
+    args = ["score", "-m", "P.5", QRELS, *RUNS[:2], "--html-depth", "0", "--quiet"]
+    assert run([*args, "--html", str(tmp_path / "s.html")]) == 0
+    assert curves in (tmp_path / "s.html").read_text()
+
+
 def test_empty_cells_sort_last_in_either_direction(page):
     # the baseline's p is empty: it came first when sorted descending
     from selenium.webdriver.common.by import By

@@ -433,9 +433,11 @@ def _drill_down(comparison, runs, qrels, depth: int, kept, step) -> tuple[dict, 
     from ..inputs.streams import rereadable
     from . import documents
 
-    if kept is not None and depth > 0:  # as the runs were scored: in memory, a pipe's too
+    # depth 0: no documents, but the precision-recall curves all the same (they were left
+    # out of the page with the documents)
+    if kept is not None:  # as the runs were scored: in memory, a pipe's too
         return documents.from_kept(kept, depth, step)
-    if not (runs and qrels and depth > 0):
+    if not (runs and qrels):
         return {}, None
     # a run read from standard input cannot be read again: the page has no drill-down
     if not rereadable(runs.values()):
