@@ -382,6 +382,15 @@ def test_a_page_of_no_documents_still_draws_the_precision_recall_curves(tmp_path
     assert curves in (tmp_path / "s.html").read_text()
 
 
+def test_every_column_heading_has_a_name(page):
+    # the all-pairs table's letters column: a sortable heading (a Tab stop) of no text,
+    # read by a screen reader as a blank column header
+    tree = page.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    headings = [n for n in tree if n.get("role", {}).get("value") == "columnheader"]
+    assert len(headings) > 10
+    assert [n for n in headings if not n.get("name", {}).get("value", "").strip()] == []
+
+
 def test_empty_cells_sort_last_in_either_direction(page):
     # the baseline's p is empty: it came first when sorted descending
     from selenium.webdriver.common.by import By
