@@ -251,6 +251,21 @@ def test_markdown_table_bold_best_markers_and_legend():
     assert "Legend:" in text and "adjusted p < 0.05" in text
 
 
+@pytest.mark.parametrize(
+    "test, correction, marked",
+    [("t", "none", "p"), ("t", "holm", "adjusted p"), ("t", "bh", "adjusted p"),
+     ("tukey", None, "adjusted p")],
+)  # fmt: skip
+def test_the_legends_say_adjusted_p_only_where_a_correction_adjusts_it(test, correction, marked):
+    # --correction none: the legend said "adjusted p < 0.05" beside "p-values not adjusted"
+    result = compare_scores(_per_query(n=12), samples=100, test=test, correction=correction)
+    for text in (result.render("table"), result.markdown()):
+        legend = text[text.index("Legend:") :]
+        assert f"baseline, {marked} < 0.05 (" in " ".join(legend.split())
+        assert ("adjusted p <" in text) == (marked != "p")
+    latex = result.render("latex")  # its captions: the all-pairs letters
+    assert f"measures, {marked} \\textless{{}} 0.05)" in latex or test == "tukey"
+    assert ("adjusted p \\textless" in latex) == (marked != "p")
 def test_a_single_run_gets_intervals_only():
     frame = _per_query(n=8)
     result = compare_scores(frame[frame["run"] == "vector"], samples=100)

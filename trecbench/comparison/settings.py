@@ -115,6 +115,21 @@ class StatsSettings:
         return CORRECTION_NAMES[self.resolved_correction]
 
     @property
+    def marked_p(self) -> str:
+        """What a significance mark compares with alpha, as a legend says it: ``adjusted
+        p``, or ``p`` where nothing adjusts it (``correction="none"``; a family-wise
+        test's own p-values are adjusted by the test)."""
+        unadjusted = not self.registered.family_wise and self.resolved_correction == "none"
+        return "p" if unadjusted else "adjusted p"
+
+    @property
+    def correction_words(self) -> str:
+        """The correction as a sentence names it: ``Holm correction``, ``family-wise
+        correction``, ``no correction``."""
+        name = self.correction_name
+        return name if name == CORRECTION_NAMES["none"] else f"{name} correction"
+
+    @property
     def welch_correction_name(self) -> str:
         """How the independent view's Welch p-values are adjusted: with ``correction``,
         whatever the paired test (a family-wise one's own p-values are not adjusted)."""

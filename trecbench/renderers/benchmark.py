@@ -99,9 +99,7 @@ def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
             else f"at most {config.max_depth} documents per topic"
         ),
         f"Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
-        f"{'family-wise' if tests.registered.family_wise else tests.resolved_correction} "
-        "correction, "
-        f"adjusted p < {tests.alpha:g}; "
+        f"{tests.correction_words}, {tests.marked_p} < {tests.alpha:g}; "
         f"{tests.samples:,} bootstrap samples, seed {tests.seed}",
     ]
     described = [Paragraph(line(escape(config.description)))] if config.description else []
@@ -150,7 +148,7 @@ def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
         "Legend: ",
         Span("bold", STRONG),
         f" = best mean; {marks}▲/▼ = significantly better/worse than the baseline mode "
-        f"(adjusted p < {bench.config.statistics.alpha:g}).{untargeted}",
+        f"({bench.config.statistics.marked_p} < {bench.config.statistics.alpha:g}).{untargeted}",
     )
     if counts:
         legend += line(

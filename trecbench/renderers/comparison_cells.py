@@ -376,8 +376,9 @@ def legend_text(comparison, markdown: bool, page: bool = False) -> str:
     marks = " ↑/↓ (significantly higher/lower) and no best run" if counts else ""
     return (
         f"Legend: {best}[a, b] = {level} confidence interval; +x% = change relative to the "
-        "baseline; ▲/▼ = significantly better/worse than the baseline, adjusted p < "
-        f"{one:g} ({star}), < {two:g} ({star * 2}), < {three:g} ({star * 3}); "
+        "baseline; ▲/▼ = significantly better/worse than the baseline, "
+        f"{comparison.statistics.marked_p} < {one:g} ({star}), < {two:g} ({star * 2}), "
+        f"< {three:g} ({star * 3}); "
         "W/T/L = topics where the run is better / equal / worse. Higher is better unless "
         f"a measure says lower is better{counts}{marks}."
     )
@@ -546,7 +547,7 @@ def pairs_note(comparison, section) -> str:
     return (
         f"every run against every other: superscript letters = significantly better than "
         f"those runs ({test_label(comparison, section)}, {family}, "
-        f"adjusted p < {settings.alpha:g})"
+        f"{settings.marked_p} < {settings.alpha:g})"
     )
 
 
