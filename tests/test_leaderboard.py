@@ -150,6 +150,21 @@ def test_bad_suites_are_refused_in_one_line(tmp_path, text, message):
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize("name", ['"my system"', '""', '"a\\u00a0b"'])
+def test_a_system_named_by_a_runs_table_alone_is_checked_as_the_systems_list(
+    tmp_path, capsys, name
+):
+    # without a systems list the first runs table names the systems: a blank in a name was
+    # taken (docs/leaderboard.md: a system's name may not contain whitespace), an empty
+    # name refused later without the suite's line ("run names must not be blank")
+    suite = tmp_path / "suite.toml"
+    suite.write_text(f'[collections.c]\nqrels = "q"\nruns = {{a = "a.run", {name} = "b.run"}}\n')
+    assert run(["leaderboard", str(suite)]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"trecbench: {suite}:3: collections.c.runs.")
+    assert said.endswith("does not match '^[^\\\\s]+$'\n") and said.count("\n") == 1
+
+
 # (an empty suite is no setting but an empty file, exit 2: tests/test_configs.py)
 @pytest.mark.parametrize("text", ["bogus = 1\n", 'measures = 5\n[collections.a]\nqrels = "q"\n'])
 def test_a_suite_setting_the_schema_refuses_is_a_usage_error_as_benchmark_s(tmp_path, capsys, text):
