@@ -165,6 +165,15 @@ def test_a_system_named_by_a_runs_table_alone_is_checked_as_the_systems_list(
     assert said.endswith("does not match '^[^\\\\s]+$'\n") and said.count("\n") == 1
 
 
+def test_a_collection_without_a_name_is_refused_at_its_line(tmp_path, capsys):
+    # its column's header was empty and its topics read "topics:  56", a count of nothing
+    suite = tmp_path / "suite.toml"
+    suite.write_text('systems = ["a"]\n[collections.""]\nqrels = "q"\nruns = "{system}.run"\n')
+    assert run(["leaderboard", str(suite)]) == 1
+    said = capsys.readouterr().err
+    assert said == f'trecbench: {suite}:2: collections."": "" should be non-empty\n'
+
+
 # (an empty suite is no setting but an empty file, exit 2: tests/test_configs.py)
 @pytest.mark.parametrize("text", ["bogus = 1\n", 'measures = 5\n[collections.a]\nqrels = "q"\n'])
 def test_a_suite_setting_the_schema_refuses_is_a_usage_error_as_benchmark_s(tmp_path, capsys, text):
