@@ -273,6 +273,22 @@ def test_a_topic_value_turned_null_is_counted_among_the_moved(reports, tmp_path,
     assert change["moved"] == 1 and change["movers"][0]["change"] is None
 
 
+def test_a_mean_one_report_lacks_is_a_difference(reports, tmp_path, capsys):
+    # a mean of a measure both asked for, deleted from one report: it was skipped, and
+    # diff said "the evaluations are the same" (exit 0)
+    a = reports("a")
+    report = json.loads(open(a).read())
+    del report["results"][0]["aggregates"]["MAP@100"]
+    b = tmp_path / "lacking.json"
+    b.write_text(json.dumps(report))
+    code, out = diff_reports(capsys, a, str(b))
+    assert code == 1
+    assert "value: tfidf-word MAP@100 0.2329 -> -" in out.splitlines()
+    code, out = diff_reports(capsys, str(b), a, "--format", "json")
+    (change,) = json.loads(out)["values"]
+    assert (code, change["measure"], change["a"]) == (1, "MAP@100", None)
+
+
 def test_a_move_smaller_than_the_printed_digits_is_not_shown_as_zero(reports, tmp_path, capsys):
     # a value nudged across a rounding edge printed its move as -0.0000
     report = json.loads(open(reports("a")).read())

@@ -60,7 +60,7 @@ class SectionChange:
 class ValueChange:
     """A run's mean of a measure in both reports, how many of the topics both report
     moved (their printed values differ), and the ones that moved most (a change is None
-    when one side's value is null)."""
+    when one side's value is null); a mean one report lacks is None too."""
 
     run: str
     measure: str
@@ -386,17 +386,29 @@ def _value_changes(
     pairs = [
         (run_a, run_b, measure)
         for run_a, run_b in _paired_runs(a, b)
-        for measure in [m for m in a.values[run_a] if m in b.values[run_b]]
+        for measure in _compared(a, b, run_a, run_b)
     ]
     step = steps(progress, "diffing values", len(pairs))
     for run_a, run_b, measure in pairs:
-        x, y = a.values[run_a][measure], b.values[run_b][measure]
+        x, y = a.values[run_a].get(measure), b.values[run_b].get(measure)
         moved = _moved(a.per_query.get(run_a, {}), b.per_query.get(run_b, {}), measure)
         if _printed(x) != _printed(y) or moved:
             movers = moved[:MOVERS]
             changes.append(ValueChange(_label(run_a, run_b), measure, x, y, movers, len(moved)))
         step()
     return changes
+
+
+def _compared(a: ReportView, b: ReportView, run_a: str, run_b: str) -> list[str]:
+    """The measures whose means of a run are compared: those both reports hold, and those
+    both asked for, where a mean one report lacks is none (null), as a topic's value one
+    lacks is (:func:`_moved`); skipped, a report with a mean deleted was "the same" (exit
+    0). A measure only one asked for is a difference of the measures, said there."""
+    held_a, held_b = a.values[run_a], b.values[run_b]
+    asked = set(a.measures) & set(b.measures)
+    return [
+        m for m in dict.fromkeys([*held_a, *held_b]) if (m in held_a and m in held_b) or m in asked
+    ]
 
 
 def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
