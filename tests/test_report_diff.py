@@ -449,6 +449,22 @@ def test_a_bound_that_moved_alone_is_a_difference(comparisons, tmp_path, capsys,
     assert any(line.startswith(said) for line in lines[1:]), out
 
 
+@pytest.mark.parametrize("swapped", [False, True])
+def test_a_bound_one_report_lacks_is_a_difference(reports, tmp_path, capsys, swapped):
+    # a measure's tie bounds deleted from one report (both asked for them): the row was
+    # skipped, and diff said "the evaluations are the same" (exit 0)
+    a = reports("a", "--tie-bounds")
+    report = json.loads(open(a).read())
+    del report["results"][0]["tie_bounds"]["measures"]["MAP@100"]
+    b = tmp_path / "lacking.json"
+    b.write_text(json.dumps(report))
+    sides = (str(b), a) if swapped else (a, str(b))
+    code, out = diff_reports(capsys, *sides)
+    assert code == 1
+    high = ("null", "0.2329") if swapped else ("0.2329", "null")
+    assert f"tie bounds: tfidf-word MAP@100 high {high[0]} -> {high[1]}" in out.splitlines()
+
+
 @pytest.mark.parametrize("asked", [["--tie-bounds"], ["--unjudged-bounds"], []])
 def test_what_an_older_report_does_not_record_is_no_difference(reports, tmp_path, capsys, asked):
     """Reviewer 201: a report of 916af7b (no bounds option, no -Z file among its inputs)

@@ -414,20 +414,29 @@ def _compared(a: ReportView, b: ReportView, run_a: str, run_b: str) -> list[str]
 def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
     """Every field of a section both reports hold whose value differs, on the runs they
     share (a section only one holds differs in its option: said there; so does a group
-    only one holds, :data:`_BY_GROUP`)."""
+    only one holds, :data:`_BY_GROUP`). A row only one holds, of a measure both asked
+    for, differs in each of its fields (the other side's null): skipped, a report with a
+    bound deleted was "the same" (exit 0), as one with a mean deleted was."""
     paired: dict[str | None, str | None] = dict(_paired_runs(a, b))
     paired[None] = None  # the rows of no run (the routing metrics) pair with each other
+    back = {run_b: run_a for run_a, run_b in paired.items()}
+    asked = set(a.measures) & set(b.measures)
     changes = []
     for section in [name for name in SECTIONS if name in a.sections and name in b.sections]:
-        for (run, measure), x in a.sections[section].items():
-            y = b.sections[section].get((paired.get(run), measure))
-            if y is None:
-                continue
+        rows_a, rows_b = a.sections[section], b.sections[section]
+        only_b = [(back[run], measure) for run, measure in rows_b if run in back]
+        for run, measure in dict.fromkeys([*rows_a, *only_b]):
+            x = rows_a.get((run, measure))
+            y = rows_b.get((paired.get(run), measure))
+            alone = x is None or y is None
+            if alone and (run not in paired or measure not in asked):
+                continue  # a run or measure only one report has: said there
+            x, y = x or {}, y or {}
             label = _label(run, paired[run])
             names = [
                 n
                 for n in dict.fromkeys([*x, *y])
-                if section not in _BY_GROUP or (n in x and n in y)
+                if alone or section not in _BY_GROUP or (n in x and n in y)
             ]
             changes += [
                 SectionChange(section, label, measure, name, x.get(name), y.get(name))
