@@ -174,6 +174,20 @@ def test_a_collection_without_a_name_is_refused_at_its_line(tmp_path, capsys):
     assert said == f'trecbench: {suite}:2: collections."": "" should be non-empty\n'
 
 
+@pytest.mark.parametrize("name", ["macro", "system", '"mean rank"'])
+def test_a_collection_named_as_another_column_is_refused_at_its_line(tmp_path, capsys, name):
+    # a collection "macro" headed a column beside the macro mean's, both titled "macro"
+    suite = tmp_path / "suite.toml"
+    suite.write_text(f'systems = ["a"]\n[collections.{name}]\nqrels = "q"\nruns = "{{system}}"\n')
+    assert run(["leaderboard", str(suite)]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"trecbench: {suite}:2: collections.{name}: ")
+    columns = "system, macro, mean rank, p (collections), p (topics)"
+    assert said.endswith(
+        f"another column of the tables ({columns}): name the collection otherwise\n"
+    )
+
+
 # (an empty suite is no setting but an empty file, exit 2: tests/test_configs.py)
 @pytest.mark.parametrize("text", ["bogus = 1\n", 'measures = 5\n[collections.a]\nqrels = "q"\n'])
 def test_a_suite_setting_the_schema_refuses_is_a_usage_error_as_benchmark_s(tmp_path, capsys, text):

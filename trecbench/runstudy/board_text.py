@@ -14,6 +14,7 @@ from ..markdown_text import markdown_cell
 from ..number_text import value_text
 from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
 from .leaderboard import ALPHA, Leaderboard, MeasureBoard, PairedTest
+from .suite import COLUMNS
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
 
@@ -31,14 +32,7 @@ Names = Callable[[str], str]  # how a format shows a system's or a collection's 
 
 
 def _rows(board: MeasureBoard, name: Names) -> tuple[list[str], list[list[str]]]:
-    header = [
-        "system",
-        *map(name, board.collections),
-        "macro",
-        "mean rank",
-        "p (collections)",
-        "p (topics)",
-    ]
+    header = [COLUMNS[0], *map(name, board.collections), *COLUMNS[1:]]
     rows = []
     for s, system in enumerate(board.systems):
         cells = [

@@ -27,6 +27,9 @@ from ..toml_loader import ConfigText, config_folder, config_path
 from ..type_names import not_text
 
 SCHEMA = "leaderboard_suite"
+# the tables' columns beside the collections' (runstudy/board_text.py), which no collection
+# may be named as: a collection "macro" headed a column beside the macro mean's, alike
+COLUMNS = ("system", "macro", "mean rank", "p (collections)", "p (topics)")
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,13 @@ def load_suite(path) -> Suite:
     base, listed = config_folder(path), document.get("systems")
     collections = []
     for name, spec in document["collections"].items():
+        if name in COLUMNS:
+            place = source.where(("collections", name))
+            listed_columns = ", ".join(COLUMNS)
+            raise UsageError(
+                f"{place}: {name!r} heads another column of the tables ({listed_columns}): "
+                "name the collection otherwise"
+            )
         where = partial(source.where, ("collections", name, "runs"))  # said when refused
         resolve = partial(_collection_path, source, base, name)
         strata = spec.get("strata")
