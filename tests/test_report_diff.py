@@ -289,6 +289,24 @@ def test_a_mean_one_report_lacks_is_a_difference(reports, tmp_path, capsys):
     assert (code, change["measure"], change["a"]) == (1, "MAP@100", None)
 
 
+@pytest.mark.parametrize("part", ["aggregates", "per_query"])
+def test_a_value_of_no_column_of_the_reports_measures_is_refused(reports, tmp_path, capsys, part):
+    # an edited report's mean (or topic's value) of a measure it did not ask for was never
+    # compared: diff said "the evaluations are the same" (exit 0)
+    a = reports("a")
+    report = json.loads(open(a).read())
+    held = report["results"][0][part]
+    (held if part == "aggregates" else next(iter(held.values())))["P@5"] = 0.5
+    b = tmp_path / "stray.json"
+    b.write_text(json.dumps(report))
+    code = run(["diff", a, str(b)])
+    said = capsys.readouterr().err
+    assert code == 2
+    assert (
+        said == f"trecbench: {b}: results[0].{part}: 'P@5' is no column of the report's measures\n"
+    )
+
+
 def test_a_move_smaller_than_the_printed_digits_is_not_shown_as_zero(reports, tmp_path, capsys):
     # a value nudged across a rounding edge printed its move as -0.0000
     report = json.loads(open(reports("a")).read())

@@ -174,6 +174,7 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
     if twice is not None:
         raise InputError(path, None, f"results: the run {twice!r} is listed twice")
+    _check_columns(path, results, columns)
     # score --tie-bounds and --unjudged-bounds: options, and sections of values
     ties = [
         {"run": r["run"], "measure": name, "tied_topics": r["tie_bounds"]["tied_topics"], **entry}
@@ -208,6 +209,21 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
         },
         counts=frozenset() if options.get("zscores") else _counts(report.get("measures", [])),
     )
+
+
+def _check_columns(path: str, results: list[dict], columns: list[str]) -> None:
+    """Every mean and topic's value of ``results`` is of a column of the report's
+    measures: one of no column (an edited report) was never compared, and diff said "the
+    same" of a report holding a mean the other has not."""
+    known = set(columns)
+    for i, result in enumerate(results):
+        for part in ("aggregates", "per_query"):
+            held = result.get(part) or {}
+            names = held if part == "aggregates" else set().union(*held.values())
+            stray = next((name for name in names if name not in known), None)
+            if stray is not None:
+                message = f"results[{i}].{part}: {stray!r} is no column of the report's measures"
+                raise InputError(path, None, message)
 
 
 def _counts(measures: list[dict]) -> frozenset[str]:
