@@ -178,6 +178,29 @@ def test_benchmark_reports_compare_their_modes(tmp_path, capsys):
     shutil.rmtree(tmp_path / "o")
 
 
+@pytest.mark.parametrize("part", ["summary", "per_query"])
+def test_a_comparisons_value_of_no_measure_it_asked_is_refused(tmp_path, capsys, part):
+    # a BenchmarkReport's mean (or topic's value) of a measure it did not ask for, added
+    # by an edit, was never compared: diff said "the evaluations are the same" (exit 0)
+    outdir = tmp_path / "o"
+    assert run(["compare", "-m", "P@5", "-o", str(outdir), "--quiet", QRELS, RUN, CHAR]) == 0
+    capsys.readouterr()
+    a = outdir / "BenchmarkReport.json"
+    report = json.loads(a.read_text())
+    if part == "summary":
+        summary = report["results"][0]["summary"]
+        summary.append({**summary[0], "measure": "MAP"})
+        place = "results[0].summary"
+    else:
+        next(iter(report["per_query"]["tfidf-char"].values()))["MAP"] = 0.5
+        place = "per_query.tfidf-char"
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(report))
+    assert run(["diff", str(a), str(b)]) == 2
+    said = capsys.readouterr().err
+    assert said == f"trecbench: {b}: {place}: 'MAP' is no column of the report's measures\n"
+
+
 @pytest.mark.parametrize("bad", ["qrels", "other kind"])
 def test_bad_input_exits_2_in_one_line(reports, tmp_path, capsys, bad):
     a = reports("a")

@@ -5,7 +5,7 @@ spellings, values, and the sections of values beside the means).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,7 +174,11 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
     if twice is not None:
         raise InputError(path, None, f"results: the run {twice!r} is listed twice")
-    _check_columns(path, results, columns)
+    held: list[tuple[str, Iterable[str]]] = []
+    for i, r in enumerate(results):
+        held.append((f"results[{i}].aggregates", r.get("aggregates") or {}))
+        held.append((f"results[{i}].per_query", _topic_measures(r.get("per_query") or {})))
+    _check_columns(path, held, columns)
     # score --tie-bounds and --unjudged-bounds: options, and sections of values
     ties = [
         {"run": r["run"], "measure": name, "tied_topics": r["tie_bounds"]["tied_topics"], **entry}
@@ -211,19 +215,22 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     )
 
 
-def _check_columns(path: str, results: list[dict], columns: list[str]) -> None:
-    """Every mean and topic's value of ``results`` is of a column of the report's
-    measures: one of no column (an edited report) was never compared, and diff said "the
-    same" of a report holding a mean the other has not."""
+def _check_columns(path: str, held: list[tuple[str, Iterable[str]]], columns: list[str]) -> None:
+    """Every mean and topic's value a report holds (``held``: where, the measures there)
+    is of a column of its measures: one of no column (an edited report) was never
+    compared, and diff said "the same" of a report holding a mean the other has not."""
     known = set(columns)
-    for i, result in enumerate(results):
-        for part in ("aggregates", "per_query"):
-            held = result.get(part) or {}
-            names = held if part == "aggregates" else set().union(*held.values())
-            stray = next((name for name in names if name not in known), None)
-            if stray is not None:
-                message = f"results[{i}].{part}: {stray!r} is no column of the report's measures"
-                raise InputError(path, None, message)
+    for place, names in held:
+        stray = next((name for name in names if name not in known), None)
+        if stray is not None:
+            raise InputError(
+                path, None, f"{place}: {stray!r} is no column of the report's measures"
+            )
+
+
+def _topic_measures(values: dict) -> set[str]:
+    """The measures the per-topic values ``values`` (topic -> measure -> value) hold."""
+    return set().union(*values.values())
 
 
 def _counts(measures: list[dict]) -> frozenset[str]:
@@ -263,6 +270,15 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
     run_qrels = {
         run["name"]: qrels[run["qrels"]] for run in report["runs"] if run.get("qrels") in qrels
     }
+    held: list[tuple[str, Iterable[str]]] = [
+        (f"results[{i}].summary", {row["measure"] for row in part.get("summary", [])})
+        for i, part in enumerate(report.get("results", []))
+    ]
+    held += [
+        (f"per_query.{run}", _topic_measures(topics))
+        for run, topics in (report.get("per_query") or {}).items()
+    ]
+    _check_columns(path, held, measures)
     overall = next((r for r in report.get("results", []) if r.get("kind") == "all"), {})
     values: dict[str, dict] = {}
     for row in overall.get("summary", []):
