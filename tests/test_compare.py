@@ -266,6 +266,8 @@ def test_the_legends_say_adjusted_p_only_where_a_correction_adjusts_it(test, cor
     latex = result.render("latex")  # its captions: the all-pairs letters
     assert f"measures, {marked} \\textless{{}} 0.05)" in latex or test == "tukey"
     assert ("adjusted p \\textless" in latex) == (marked != "p")
+
+
 def test_a_single_run_gets_intervals_only():
     frame = _per_query(n=8)
     result = compare_scores(frame[frame["run"] == "vector"], samples=100)

@@ -229,3 +229,15 @@ def test_a_benchmarks_manifest_left_is_named_with_its_mode_files(tmp_path, capsy
     (out / "runs" / "other.run").write_text("q Q0 d 1 1 t\n")
     assert run(["compare", "-m", "P@5", "-o", str(out), *inputs]) == ExitCode.INPUT
     assert "runs/hybrid.run and 1 more would stay beside" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("outdir", [False, True])
+def test_a_plot_order_without_plots_is_refused_before_the_work(tmp_path, capsys, outdir):
+    # taken and dropped: no figure to order, and not a word (exit 0)
+    given = ["-o", str(tmp_path / "out")] if outdir else []
+    args = ["compare", str(QRELS), *map(str, RUNS), "-m", "P@5", *given]
+    assert run([*args, "--plot-order", "baseline"]) == 1
+    out, err = capsys.readouterr()
+    message = "trecbench: --plot-order orders the topics of the --plots figures: give --plots\n"
+    assert (out, err) == ("", message)
+    assert not (tmp_path / "out").exists()

@@ -108,13 +108,16 @@ class Output:
 
     def check(self) -> None:
         """Refuse, before any work, what needs files without a folder to write them (a
-        drill-down depth with no report.html), and --meta where no report records it."""
+        drill-down depth with no report.html), an order of no figure, and --meta where no
+        report records it."""
         if self.plots and self.outdir is None:
             raise UsageError("--plots writes files: give -o OUTDIR")
         if self.plots:  # before the work, not after it
             extras.require("matplotlib", "--plots")
         if given("html_depth") and self.outdir is None:  # taken, and no page to use it
             raise UsageError("--html-depth is the drill-down depth of report.html: give -o OUTDIR")
+        if given("plot_order") and not self.plots:  # taken, and no figure to order
+            raise UsageError("--plot-order orders the topics of the --plots figures: give --plots")
         if self.manifest is not None and self.outdir is None:
             raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
         printed = self.output_format == "json" and not self.quiet
