@@ -983,3 +983,23 @@ def test_a_reranking_improvement_over_zero_says_why_it_is_n_a(tmp_path):
     assert "| b | a | nDCG@10 | 0.0000 | 1.0000 | n/a |" in markdown
     said = "n/a: the reranked mode's value is 0, from which no relative change is defined."
     assert f"| n/a |\n\n{said}\n" in markdown
+
+
+def test_a_benchmark_is_not_written_from_another_working_folder(tmp_path, monkeypatch):
+    # loaded as "c.toml" in its folder: its files' paths are relative to that folder, and
+    # after an os.chdir they name others (an input could be written over): refused
+    folder = tmp_path / "here"
+    folder.mkdir()
+    lenient = '[validation]\nprofile = "lenient"\n'
+    _two_modes(folder, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", lenient)
+    monkeypatch.chdir(folder)
+    bench = run_benchmark("c.toml")
+    monkeypatch.chdir(tmp_path)
+    message = f"the inputs were read in {folder} \\('c.toml' among them\\)"
+    with pytest.raises(UsageError, match=message):
+        bench.write(folder / "out")
+    with pytest.raises(UsageError, match=message):
+        bench.to_html(path=folder / "a.run")
+    assert (folder / "a.run").read_text() == "t1 Q0 A 1 2 a\n"
+    monkeypatch.chdir(folder)
+    assert bench.write("out")

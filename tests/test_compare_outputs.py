@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT
 
 from trecbench.cli import run
-from trecbench.errors import ExitCode, OutputError
+from trecbench.errors import ExitCode, OutputError, UsageError
 
 QRELS, SIDECAR = ROOT / "qrels" / "hpo-demo.qrels", ROOT / "qrels" / "hpo-demo.sidecar.json"
 RUNS = [ROOT / "runs" / "tfidf-char.run", ROOT / "runs" / "tfidf-word.run"]
@@ -241,3 +241,31 @@ def test_a_plot_order_without_plots_is_refused_before_the_work(tmp_path, capsys,
     message = "trecbench: --plot-order orders the topics of the --plots figures: give --plots\n"
     assert (out, err) == ("", message)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_comparison_is_not_written_from_another_working_folder(tmp_path, monkeypatch):
+    # read in a/ by relative paths, then os.chdir("../b"): "../a/tfidf-char.run" was no
+    # input to the check (the inputs were "tfidf-char.run", now b's) and the page replaced
+    # the run; a relative path names another file there, so the writing is refused
+    import shutil
+
+    import trecbench
+
+    read_in, elsewhere = tmp_path / "a", tmp_path / "b"
+    elsewhere.mkdir()
+    shutil.copytree(QRELS.parent, read_in)
+    for path in RUNS:
+        shutil.copy(path, read_in)
+    monkeypatch.chdir(read_in)
+    names = [run.name for run in RUNS]
+    comparison = trecbench.compare(QRELS.name, names, ["P@5"], samples=100)
+    before = (read_in / names[0]).read_bytes()
+    monkeypatch.chdir(elsewhere)
+    message = f"the inputs were read in {read_in} \\('{QRELS.name}' among them\\)"
+    with pytest.raises(UsageError, match=message):
+        comparison.to_html(path=f"../a/{names[0]}")
+    with pytest.raises(UsageError, match=message):
+        comparison.write("out")
+    assert (read_in / names[0]).read_bytes() == before and not (elsewhere / "out").exists()
+    monkeypatch.chdir(read_in)  # back where they were read: written
+    assert comparison.write("out") and (read_in / "out" / "report.html").exists()

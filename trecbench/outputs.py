@@ -117,6 +117,34 @@ def _is_input(target: Path, info: os.stat_result | None, extra: Iterable[PathLik
     return False
 
 
+def working_folder() -> str | None:
+    """The working folder now (None when it was removed): where a result made by the
+    library read its inputs, for :func:`refuse_other_folder` when it writes later."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
+def refuse_other_folder(read_in: str | None, inputs: Iterable[PathLike | None]) -> None:
+    """Refuse (:class:`UsageError`) a result's writing (or reading its inputs again) from
+    a working folder other than ``read_in``, the one it read ``inputs`` in, when one of
+    them is a relative path: there it names another file, so an input could be written
+    over (and another file read) after an ``os.chdir`` between making and writing."""
+    now = working_folder()
+    if now == read_in:
+        return
+    relative = next(
+        (p for p in inputs if p is not None and os.fspath(p) != "-" and not os.path.isabs(p)),
+        None,
+    )
+    if relative is not None:
+        raise UsageError(
+            f"the inputs were read in {read_in} ({os.fspath(relative)!r} among them), the "
+            f"working folder is now {now}: write from the folder they were read in"
+        )
+
+
 def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     """Refuse ``path`` as an output unless it is missing or a regular file that is not an
     input of the call (nor one of ``inputs``, where None stands for an optional input not

@@ -54,6 +54,12 @@ class Benchmark:
     inputs: list[dict]
     qrels_table: Any = None  # the one parse of the qrels (the page's grades: not read again)
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
+    # the working folder its inputs were read in (their paths as given are relative to it)
+    read_in: str | None = dataclasses.field(default_factory=outputs.working_folder, repr=False)
+
+    def _refuse_other_folder(self) -> None:
+        """Its inputs' relative paths name other files after an os.chdir: refused there."""
+        outputs.refuse_other_folder(self.read_in, [r["path"] for r in self.inputs])
 
     def section(self) -> dict:
         """The ``benchmark`` section of BenchmarkReport.json (schema ``benchmark_workflow``)."""
@@ -169,6 +175,7 @@ class Benchmark:
         from ..html_report import comparison_html
         from ..renderers.benchmark import rtask_blocks
 
+        self._refuse_other_folder()
         runs = {result.mode.name: result.table for result in self.modes}
         qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)
         # the R-task part's tables, lists and headings as the Markdown's, as HTML: input
@@ -201,6 +208,7 @@ class Benchmark:
         report.html's making, a job of its own (:meth:`to_html`)."""
         from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
 
+        self._refuse_other_folder()
         out = output_folder(self.config, outdir)
         meta = dict(self.config.meta) | dict(meta or {})
         stamp = new_stamp()  # the reports', the page's and the manifest's

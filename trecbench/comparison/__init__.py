@@ -48,7 +48,7 @@ _HOMES = {
     "SCHEMA_VERSION": "result",
     "Comparison": "result",
     "check_outputs": "targets",
-    "html_available": "result",
+    "html_available": "files",
     "ScoringSettings": "scoring",
     "compare": "scoring",
     "named_runs": "scoring",

@@ -76,3 +76,10 @@ def _json_object(path: Path) -> dict | None:
     except (OSError, ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
+
+
+def html_available() -> bool:
+    """Whether report.html can be written (the ``html`` extra: Jinja2 and Bokeh)."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in ("jinja2", "bokeh"))

@@ -24,6 +24,7 @@ from .files import (  # noqa: F401 - the names this module's users import from i
     REPORT_FILE,
     compare_folder_files,
     folder_files,
+    html_available,
 )
 from .settings import ALL, MACRO, StatsSettings
 from .tables import Section
@@ -100,6 +101,8 @@ class Comparison:
     drill_downs: dict[str, Any] | None = None
     unjudged_values: list[tuple] | None = None
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
+    # the working folder its inputs were read in (their paths as given are relative to it)
+    read_in: str | None = field(default_factory=outputs.working_folder, repr=False)
 
     @property
     def statistics(self) -> StatsSettings:
@@ -362,6 +365,10 @@ class Comparison:
             return None
         return files
 
+    def _refuse_other_folder(self) -> None:
+        """Its inputs' relative paths name other files after an os.chdir: refused there."""
+        outputs.refuse_other_folder(self.read_in, [r["path"] for r in self.inputs or []])
+
     def keep_drill_downs(self, results) -> None:
         """Keep the :class:`~trecbench.evaluation.drill.DrillDown` of each run scored
         (``results``: RunResults), when every run kept one."""
@@ -429,6 +436,7 @@ class Comparison:
         ``stamp``: the created time and experiment id of its report, which it records."""
         from ..html_report import comparison_html
 
+        self._refuse_other_folder()
         if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
             raise UsageError(f"depth must be a whole number from 0, not {depth!r}")
         depth = int(depth)
@@ -486,6 +494,7 @@ class Comparison:
         from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
         from .targets import output_paths
 
+        self._refuse_other_folder()
         out = Path(outdir)
         inputs = [record["path"] for record in self.inputs or []]
         stamp = new_stamp(experiment_id)
@@ -538,13 +547,6 @@ class Comparison:
             for path, (data, _) in files.items():
                 staged.write(path, data)
         return list(files)
-
-
-def html_available() -> bool:
-    """Whether report.html can be written (the ``html`` extra: Jinja2 and Bokeh)."""
-    import importlib.util
-
-    return all(importlib.util.find_spec(name) for name in ("jinja2", "bokeh"))
 
 
 def _per_query_json(mapping: dict, indent: int, level: int) -> str:
