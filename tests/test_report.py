@@ -194,8 +194,12 @@ def test_parse_meta():
     [
         ("model", "expected KEY=VALUE"),
         ("=x", "key ''"),
-        ("9lives=x", "must start with a letter"),
-        ("a b=x", "must start with a letter"),
+        ("9lives=x", "must start with an ASCII letter"),
+        ("a b=x", "must start with an ASCII letter"),
+        # é is a letter, but not one a key may hold (it said "a letter"); a final newline
+        # was taken (re's $ matches before it)
+        ("é=x", "key 'é' must start with an ASCII letter or '_' and contain only ASCII"),
+        ("a\n=x", r"key 'a\\n' must start"),
     ],
 )
 def test_parse_meta_errors(pair, message):

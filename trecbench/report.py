@@ -50,7 +50,7 @@ REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
 SCHEMA_VERSION = 1
 
-_META_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+_META_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")  # whole keys: fullmatch
 
 
 # ---------------------------------------------------------------------------------------
@@ -162,7 +162,7 @@ def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
     """``["model=bm25", "k1=0.9"]`` → ``{"model": "bm25", "k1": "0.9"}``.
 
     Values stay strings (split at the first ``=``; they may contain ``=``). A pair without
-    ``=``, a key that is not an identifier-like word (letters, digits, ``_ . -``) or a key
+    ``=``, a key that is not an identifier-like word (ASCII letters, digits, ``_ . -``) or a key
     given twice raises :class:`UsageError`.
     """
     meta: dict[str, str] = {}
@@ -170,10 +170,10 @@ def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep:
             raise UsageError(f"--meta {pair!r}: expected KEY=VALUE")
-        if not _META_KEY.match(key):
+        if not _META_KEY.fullmatch(key):  # ($ would match before a final newline)
             raise UsageError(
-                f"--meta {pair!r}: key {key!r} must start with a letter or '_' and contain "
-                "only letters, digits, '_', '.', '-'"
+                f"--meta {pair!r}: key {key!r} must start with an ASCII letter or '_' and "
+                "contain only ASCII letters and digits, '_', '.', '-'"
             )
         if key in meta:
             raise UsageError(f"--meta {pair!r}: key {key!r} given twice")
