@@ -20,7 +20,7 @@ import pytest
 from conftest import ROOT
 
 from trecbench.cli import run
-from trecbench.errors import ExitCode
+from trecbench.errors import ExitCode, InputError
 
 DOC = ROOT / "docs" / "cli-conventions.md"
 QRELS, RUN = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")
@@ -287,6 +287,23 @@ def test_a_run_named_after_measures_is_said_to_be_given_with_m(capsys, tmp_path,
     assert err == "trecbench: bm25.run: cannot read: No such file\n"
     code, _, err = call(capsys, "fuse", RUN, "map", "-o", "f.run")  # no -m to point at
     assert err == "trecbench: map: cannot read: No such file\n"
+
+
+def test_an_empty_path_is_said_to_be_one(capsys, tmp_path, monkeypatch):
+    # "trecbench: : cannot read: No such file": no file named before the colon; in Python
+    # a run "" was "run names must not be blank, not ''"
+    import trecbench
+    from trecbench.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    said = "trecbench: '': cannot read: an empty file name; give the file's path\n"
+    for args in (("score", QRELS, ""), ("score", "", RUN), ("validate", "")):
+        code, out, err = call(capsys, *args)
+        assert (code, out, err) == (ExitCode.INPUT, "", said)
+    with pytest.raises(UsageError, match=r"^a run's path is empty \(''\): give the run's file$"):
+        trecbench.evaluate(QRELS, "", ["P@1"])
+    with pytest.raises(InputError, match=r"^'': cannot read: an empty file name"):
+        trecbench.evaluate(QRELS, "", ["P@1"], names=["x"])
 
 
 def test_messages_escape_control_characters(capsys, tmp_path, monkeypatch):

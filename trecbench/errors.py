@@ -164,8 +164,13 @@ class InputError(TrecbenchError):
         self.message = message
         self.rule = rule
         self.finding = finding
-        where = f"{self.path}:{line}" if line is not None else self.path
+        where = f"{self.shown_path}:{line}" if line is not None else self.shown_path
         super().__init__(f"{where}: {message}")
+
+    @property
+    def shown_path(self) -> str:
+        """The path as messages name it: an empty one as ``''`` (not nothing before ``:``)."""
+        return self.path or "''"
 
     @classmethod
     def unreadable(cls, path: str | os.PathLike, reason: str | OSError) -> InputError:
@@ -174,6 +179,8 @@ class InputError(TrecbenchError):
         for a caller that names the file otherwise (benchmark by its config key)."""
         if isinstance(reason, OSError):
             reason = reason.strerror or str(reason)
+        if not os.fspath(path):  # open("") fails as a missing file would
+            reason = "an empty file name; give the file's path"
         error = cls(os.fspath(path), None, f"cannot read: {reason}")
         error.reason = reason
         return error
@@ -193,7 +200,7 @@ class InputError(TrecbenchError):
         ``file:line: error[RULE]: message``, as docs/score.md promises of a refused input."""
         if not self.finding:
             return str(self) + self.cli_aside
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        where = f"{self.shown_path}:{self.line}" if self.line is not None else self.shown_path
         return f"{where}: error[{self.rule}]: {self.message}{self.cli_aside}"
 
     def moved(self, path: str, line: int | None, message: str | None = None) -> InputError:

@@ -139,6 +139,8 @@ def run_names(
             raise UsageError(f"{len(names)} name(s) for {len(sources)} run(s): give one per run")
     else:
         files = [i for i, s in enumerate(sources) if isinstance(s, (str, os.PathLike))]
+        if any(not os.fspath(sources[i]) for i in files):  # named "" it was a blank name
+            raise UsageError("a run's path is empty (''): give the run's file")
         distinct = dict(zip(files, _distinct_file_names([sources[i] for i in files]), strict=True))
         names = [_utf8(distinct.get(i, f"run{i + 1}")) for i in range(len(sources))]
     seen: set[str] = set()
