@@ -220,6 +220,8 @@ def test_invalid_utf8_and_truncated_gzip(example, monkeypatch):
     [
         (["-m", "foo", "qrels", "run"], 1, "illegal measure 'foo'"),
         (["-m", "P.0", "qrels", "run"], 2, "illegal measure 'P.0': the cutoff '0' is not positive"),
+        # a later list trec_eval never parses (it prints P_3): refused too (docs/score.md)
+        (["-m", "P.3", "-m", "P.0", "qrels", "run"], 2, "illegal measure 'P.0': the cutoff"),
         # as trec_eval 9.0.8 answers it (was "malformed pair parameters in '10'", exit 2)
         (["-m", "ndcg_10", "qrels", "run"], 1, "illegal measure 'ndcg_10': no such measure"),
         # -m without its value takes the next argument: it said "Missing argument 'RUNS...'"
