@@ -156,3 +156,24 @@ def test_a_run_judged_by_a_table_is_not_graded_by_the_other_runs_qrels_file(tmp_
     comparison = trecbench.compare(str(tmp_path / "q1.txt"), runs, ["P_1"], run_qrels={"b": own})
     assert comparison.run_qrels == {"a": str(tmp_path / "q1.txt"), "b": None}
     assert comparison.judged_files() is None
+
+
+def test_a_page_without_documents_says_why(files, tmp_path):
+    # every box said "(documents not included)", whatever kept them out
+    from types import SimpleNamespace
+
+    from trecbench.html_report.page import _why_no_documents
+
+    page = tmp_path / "c0.html"
+    qrels, run_file = files
+    args = ["score", "-m", "P.1", qrels, run_file, "--html", str(page), "--html-depth", "0"]
+    assert run([*args, "--quiet"]) == 0
+    data = _data(page.read_text())
+    assert (data["depth"], data["documents"]) == (0, {})
+    assert data["no_documents"] == "documents not included: the page was asked for a depth of 0"
+    prefs = SimpleNamespace(evaluation={"rel_format": "prefs"})
+    assert _why_no_documents(prefs, 20).endswith("preferences (-R) grade no document")
+    unread = SimpleNamespace(evaluation={"rel_format": "qrels"})
+    assert "cannot be read again" in _why_no_documents(unread, 20)
+    # the page's script shows it in each box
+    assert '"(" + data.no_documents + ")"' in page.read_text()

@@ -427,6 +427,18 @@ def comparison_html(
         return _page(jinja2, comparison, drill, (depth, title, preamble, stamp), steps)
 
 
+def _why_no_documents(comparison, depth: int) -> str:
+    """What each drill-down box says in place of documents the page has none of."""
+    if depth == 0:
+        return "documents not included: the page was asked for a depth of 0"
+    if (comparison.evaluation or {}).get("rel_format", "qrels") != "qrels":
+        return "documents not included: preferences (-R) grade no document"
+    return (
+        "documents not included: the runs or their judgments cannot be read again "
+        "(standard input, a pipe, or a table given without its file)"
+    )
+
+
 def _drill_down(comparison, runs, qrels, depth: int, kept, step) -> tuple[dict, dict | None]:
     """``(documents, curves)`` of the page (see :func:`comparison_html`), ``step()`` told
     after each run's."""
@@ -477,6 +489,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
         "values": values,
         "documents": docs,
         "depth": depth if docs else 0,
+        "no_documents": None if docs else _why_no_documents(comparison, depth),
         # how the drill-down marks documents as the scores saw them: relevant from -l,
         # ranks beyond -M not scored, unjudged left out by -J
         "scoring": {
