@@ -46,3 +46,16 @@ def test_samples_with_a_test_that_draws_nothing_is_refused(test, capsys):
         f"--test {test or 't'} draws nothing at random\n"
     )
     assert run(_agree("--test", "bootstrap", "--samples", "40", "--format", "json")) == 0
+
+
+@pytest.mark.parametrize(
+    ("test", "recorded"),
+    [("t", (None, None)), ("wilcoxon", (None, None)), ("randomization", (10_000, 0))],
+)
+def test_the_json_records_resamples_and_seed_only_of_a_test_that_draws(test, recorded, capsys):
+    # the t-test's JSON said "samples": 10000, "seed": 0: the defaults, resampled with nothing
+    import json
+
+    assert run(_agree("--test", test, "--format", "json")) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert (settings["samples"], settings["seed"]) == recorded

@@ -62,11 +62,18 @@ class DiscriminationSettings:
 
     def record(self) -> dict[str, Any]:
         """The JSON's ``settings``: the correction applied, and ``family_wise`` (as
-        compare's report has it)."""
-        return asdict(self) | {
-            "correction": self.applied_correction,
-            "family_wise": self.family_wise,
-        }
+        compare's report has it); ``samples`` and ``seed`` null for a test that draws
+        nothing (t, Wilcoxon: the defaults were recorded as if resampled with)."""
+        drawn = {"samples", "seed"} & set(statistical_tests.get(self.test).options)
+        unused = {key: None for key in ("samples", "seed") if key not in drawn}
+        return (
+            asdict(self)
+            | unused
+            | {
+                "correction": self.applied_correction,
+                "family_wise": self.family_wise,
+            }
+        )
 
 
 def pairs(runs: int) -> list[tuple[int, int]]:
