@@ -281,6 +281,9 @@ def test_a_long_value_is_quoted_on_one_line_and_cut():
          'null where trecbench records "none";'),
         ("method:\n  fusion:\n    depth: yes\n", "method.fusion.depth: the description gives "
          "true where trecbench records null;"),
+        # a search this call did not make (no --optimize) was taken into the block
+        ("method:\n  fusion:\n    optimized:\n      measure: P@3\n", "method.fusion.optimized: "
+         'the description gives {"measure": "P@3"} where trecbench records null;'),
     ],
 )  # fmt: skip
 def test_a_description_clashing_with_what_fuse_records_is_refused(tmp_path, capsys, description,
@@ -522,7 +525,7 @@ def test_fuse_records_the_fusion_as_applied(tmp_path, capsys):
         recorded[method] = trecbench.load_run(str(fused)).ir_metadata["method"]["fusion"]
     assert recorded["combsum"] | {"runs": None} == {
         "name": "combsum", "k": None, "norm": "min-max", "weights": None, "depth": None,
-        "runs": None,
+        "optimized": None, "runs": None,
     }  # fmt: skip
     assert (recorded["sum"]["name"], recorded["sum"]["norm"]) == ("combsum", "z-score")
     assert (recorded["rrf"]["k"], recorded["rrf"]["norm"]) == (60, "none")

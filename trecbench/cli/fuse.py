@@ -252,10 +252,10 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
         "k": k_as_given(k) if method == "rrf" else None,
         "norm": norm_name(fusion["norm"], method),
     }
-    settings = {"name": method, **chosen, **applied}
-    if tuned is not None:  # how k or the weights were chosen, the folds' seed included
-        settings["optimized"] = _tuning_record(tuned, tuning["qrels"])
-    return fused, settings
+    # how k or the weights were chosen, the folds' seed included; null when nothing was
+    # searched, so that a description cannot claim a search this call did not make
+    optimized = None if tuned is None else _tuning_record(tuned, tuning["qrels"])
+    return fused, {"name": method, **chosen, **applied, "optimized": optimized}
 
 
 def _write(fused, output, runs, progress) -> None:
