@@ -373,10 +373,19 @@ def test_fuse_refuses_to_write_ids_trec_text_cannot_hold(folder, capsys, docno):
     frame = {"qid": ["t1", "t1"], "docno": [docno, "d2"], "score": [2.0, 1.0]}
     pd.DataFrame(frame).to_parquet(folder / "ids.parquet")
     args = ["fuse", "ids.parquet", "a.run", "-o"]
-    # 'd 1' read back as docno 'd' with score 3.0 (the rank), and exit 0
-    _refused([*args, "fused.run"], capsys, 2, "a TREC run cannot hold the docno")
+    # 'd 1' read back as docno 'd' with score 3.0 (the rank), and exit 0; the refusal
+    # named no file ('a TREC run cannot hold the docno'): now the run and row holding it
+    _refused([*args, "fused.run"], capsys, 2, "ids.parquet:1: a fused run cannot hold the docno")
     assert not (folder / "fused.run").exists()
     assert run([*args, "fused.parquet"]) == 0  # Parquet holds any id
+
+
+def test_fuse_refuses_an_id_at_the_run_and_line_it_was_read_from(folder, capsys):
+    (folder / "hash.run").write_text("t1 Q0 d1 1 2 h\n#2 Q0 d1 1 1 h\n")
+    # 'a TREC run cannot hold the qid' named neither the file nor its line
+    said = "hash.run:2: a fused run cannot hold the qid '#2' (a leading '#'"
+    _refused(["fuse", "a.run", "hash.run", "-o", "fused.run"], capsys, 2, said)
+    assert not (folder / "fused.run").exists()
 
 
 @pytest.mark.parametrize(("fmt", "start"), [("table", "\n"), ("markdown", "\n"), ("latex", "\n% ")])

@@ -190,7 +190,7 @@ def fuse(
     with drawn(quiet) as progress:
         fusion = {"method": method, "k": k, "norm": norm, "weights": weights, "depth": depth}
         tuning = {"measure": optimize, "qrels": qrels, "folds": folds, "seed": seed, "step": step}
-        fused, settings = _fused(runs, fusion, tuning, tag, progress)
+        fused, settings = _fused(runs, fusion, tuning, tag, progress, text=not parquet)
         if progress is not None:
             progress.close()  # the bar ended before the warnings, not run into by them
         echo_input_warnings()
@@ -210,10 +210,11 @@ def fuse(
     echo_written(where, f"{documents}, {counted(topics, 'topic')}")
 
 
-def _fused(runs, fusion: dict, tuning: dict, tag, progress):
+def _fused(runs, fusion: dict, tuning: dict, tag, progress, text: bool = True):
     """The fused run (an Arrow table in trec_eval's order) and the fusion's settings as the
     ir_metadata block records them. ``fusion``: method, k, norm, weights, depth;
-    ``tuning``: --optimize's measure, qrels, folds, seed and step."""
+    ``tuning``: --optimize's measure, qrels, folds, seed and step; ``text``: written as TREC
+    text, whose lines cannot hold every id (:func:`_refuse_unwritable`)."""
     from ..fusion import (
         WEIGH_BY_OPTION,
         fuse_tables,
@@ -247,6 +248,8 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     chosen = {"k": k, "norm": fusion["norm"], "weights": weights, "depth": fusion["depth"]}
     searched = tuned is not None  # the weights are the search's: no remedy names them
     fused = fuse_tables(tables, method, **chosen, tag=tag, progress=progress, searched=searched)
+    if text:
+        _refuse_unwritable(fused, tables, runs)
     method = method_name(method)  # recorded as applied: RRF's k, the norm a default gave
     applied = {
         "k": k_as_given(k) if method == "rrf" else None,
@@ -256,6 +259,37 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     # searched, so that a description cannot claim a search this call did not make
     optimized = None if tuned is None else _tuning_record(tuned, tuning["qrels"])
     return fused, {"name": method, **chosen, **applied, "optimized": optimized}
+
+
+def _refuse_unwritable(fused, tables, runs) -> None:
+    """An id of the fused run that no line of TREC text can hold (a qid '#1', a docno with
+    a blank), refused at the first run and line it was read from, as pool refuses one: the
+    writer's refusal named no file ('a TREC run cannot hold the qid'). One the fusion cut
+    (``--depth``) is not written, so not refused."""
+    import pyarrow.compute as pc
+
+    from ..errors import InputError
+    from ..escaping import escape_text
+    from ..files import unwritable_ids, unwritable_reason
+
+    for what in ("qid", "docno"):
+        bad = unwritable_ids(fused.column(what), what)
+        if bad is None or not bad.any():
+            continue
+        shown = str(fused.column(what)[int(bad.argmax())])
+        for run, table in zip(runs, tables, strict=True):
+            held = pc.equal(pc.cast(table.column(what), "large_string"), shown)
+            if not pc.any(held).as_py():
+                continue
+            # a run of plain ids read straight into columns keeps no line numbers
+            lines = pc.filter(table.column("line"), held) if "line" in table.column_names else None
+            raise InputError(
+                str(run),
+                None if lines is None else pc.min(lines).as_py(),
+                f"a fused run cannot hold the {what} '{escape_text(shown[:40], ' ')}' "
+                f"({unwritable_reason(shown)}): escape it (trecbench.ids.escape_id, as "
+                "convert does) or rename it in the run",
+            )
 
 
 def _write(fused, output, runs, progress) -> None:
