@@ -105,6 +105,22 @@ def unwritable_ids(ids: pa.Array | pa.ChunkedArray, what: str) -> np.ndarray | N
     return arrow.to_numpy(pc.fill_null(bad, False)).astype(bool)
 
 
+def unwritable_id(path: str, line: int | None, written: str, what: str, text: str):
+    """The :class:`~trecbench.errors.InputError` refusing the ``what`` (``qid``,
+    ``docno``) ``text`` of the run ``path`` at ``line``, which no line of the ``written``
+    TREC text (``a pool file``, ``a fused run``) can hold (:func:`unwritable_reason`)."""
+    from .errors import InputError
+    from .escaping import escape_text
+
+    return InputError(
+        path,
+        line,
+        f"{written} cannot hold the {what} '{escape_text(text[:40], ' ')}' "
+        f"({unwritable_reason(text)}): escape it (trecbench.ids.escape_id, as convert "
+        "does) or rename it in the run",
+    )
+
+
 def unwritable_reason(text: str) -> str:
     """Why a line of TREC text cannot hold the id ``text`` (:func:`check_text_ids`)."""
     found = _NO_TREC_ID_HOLDS.search(text)

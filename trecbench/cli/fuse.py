@@ -268,9 +268,7 @@ def _refuse_unwritable(fused, tables, runs) -> None:
     (``--depth``) is not written, so not refused."""
     import pyarrow.compute as pc
 
-    from ..errors import InputError
-    from ..escaping import escape_text
-    from ..files import unwritable_ids, unwritable_reason
+    from ..files import unwritable_id, unwritable_ids
 
     for what in ("qid", "docno"):
         bad = unwritable_ids(fused.column(what), what)
@@ -283,13 +281,8 @@ def _refuse_unwritable(fused, tables, runs) -> None:
                 continue
             # a run of plain ids read straight into columns keeps no line numbers
             lines = pc.filter(table.column("line"), held) if "line" in table.column_names else None
-            raise InputError(
-                str(run),
-                None if lines is None else pc.min(lines).as_py(),
-                f"a fused run cannot hold the {what} '{escape_text(shown[:40], ' ')}' "
-                f"({unwritable_reason(shown)}): escape it (trecbench.ids.escape_id, as "
-                "convert does) or rename it in the run",
-            )
+            line = None if lines is None else pc.min(lines).as_py()
+            raise unwritable_id(str(run), line, "a fused run", what, shown)
 
 
 def _write(fused, output, runs, progress) -> None:

@@ -104,9 +104,7 @@ class Pool:
     def _refuse_unwritable(self) -> None:
         """Refuse the first line's id (by qid, then docno) a TREC line cannot hold, at the
         first run and line it was read from (%XX-quoted, as findings quote input)."""
-        from ..errors import InputError
-        from ..escaping import escape_text
-        from ..files import unwritable_ids, unwritable_reason
+        from ..files import unwritable_id, unwritable_ids
 
         bad = {what: unwritable_ids(arrow.array(ids, pa.string()), what)
                for what, ids in (("qid", self.qid), ("docno", self.docno))}  # fmt: skip
@@ -117,13 +115,7 @@ class Pool:
         for what, ids in (("qid", self.qid), ("docno", self.docno)):
             if bad[what] is not None and bad[what][row] and (what, ids[row]) in self.unwritable:
                 run, line = self.unwritable[what, ids[row]]
-                raise InputError(
-                    run,
-                    line,
-                    f"a pool file cannot hold the {what} '{escape_text(ids[row][:40], ' ')}' "
-                    f"({unwritable_reason(ids[row])}): escape it (trecbench.ids.escape_id, "
-                    "as convert does) or rename it in the run",
-                )
+                raise unwritable_id(run, line, "a pool file", what, ids[row])
 
     def to_json(self, unjudged_grade: str | None = None) -> dict:
         """The summary of ``pool --format json`` (the documents are in the pool file), with
