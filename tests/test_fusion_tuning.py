@@ -548,3 +548,16 @@ def test_a_grid_too_fine_for_the_runs_given_is_refused_before_any_is_read(tmp_pa
     said = r"^step 0.0001 over 3 runs makes 50,015,001 weightings to score"
     with pytest.raises(UsageError, match=said):
         optimize_fusion(runs, QRELS, "map", "sum", step=0.0001)
+
+
+def test_candidates_that_differ_have_labels_that_differ():
+    # ":g" labelled k = 1000000 and 1000001 both "k=1e+06", weights 0.1234567 and
+    # 0.1234568 both 0.123457: one label for two candidates in the JSON's choices
+    from trecbench.runstudy.fusion_tuning import Candidate
+
+    assert Candidate(k=1_000_000).label() == "k=1e+06"
+    assert Candidate(k=1_000_001).label() == "k=1000001.0"
+    assert Candidate(k=60).label() == "k=60"
+    close = Candidate(weights=(0.1234567, 0.8765433)), Candidate(weights=(0.1234568, 0.8765432))
+    assert close[0].label() != close[1].label()
+    assert Candidate(weights=(0.25, 0.75)).label() == "weights=0.25,0.75"

@@ -49,8 +49,16 @@ class Candidate:
 
     def label(self) -> str:
         if self.weights is None:
-            return f"k={self.k:g}"
-        return "weights=" + ",".join(f"{w:g}" for w in self.weights)
+            return f"k={_grid_text(self.k)}"
+        return "weights=" + ",".join(_grid_text(w) for w in self.weights)
+
+
+def _grid_text(value: float) -> str:
+    """A grid value as ``:g`` writes it where that reads back as the value, else in full:
+    ``:g`` alone labelled k = 1000000 and 1000001 both ``1e+06`` (two candidates, one
+    label, in the JSON's ``chosen`` and ``fold_choices`` too)."""
+    text = format(value, "g")
+    return text if float(text) == value else repr(float(value))
 
 
 @dataclass(frozen=True)
