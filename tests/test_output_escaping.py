@@ -634,6 +634,18 @@ def test_a_name_that_starts_a_list_item_stays_text(name, tmp_path, capsys, monke
     assert markdown_text("1.50") == "1.50" and markdown_text("tfidf-word") == "tfidf-word"
 
 
+@pytest.mark.parametrize("text", ["---", "-- -", " ---", "  - a", "   # h", "  1. x"])
+def test_a_text_alone_on_its_line_stays_a_paragraph(text):
+    # a benchmark's description is a line of its own: "---" drew a rule in its place and
+    # "  - a" a list of "a" (CommonMark takes up to three blanks before a block's marker)
+    markdown_it = pytest.importorskip("markdown_it")
+    from trecbench.escaping import markdown_text
+
+    html = markdown_it.MarkdownIt("commonmark").render(f"# B\n\n{markdown_text(text)}\n")
+    assert html == f"<h1>B</h1>\n<p>{text.strip()}</p>\n"  # a paragraph's blanks dropped
+    assert markdown_text("---x") == "---x" and markdown_text("--") == "--"
+
+
 @pytest.mark.parametrize(
     "warning",
     [

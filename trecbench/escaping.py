@@ -16,7 +16,11 @@ MARKDOWN = "|*"
 # backslash, code, emphasis, strike-through, raw HTML and comments, entities, links),
 # backslash-escaped as CommonMark lets any ASCII punctuation be: rendered, it reads as given
 _MARKDOWN_SYNTAX = re.compile(r"([\\`_~<>&\[\]])")
-_BLOCK_START = re.compile(r"^(\d*)([.)](?<=\d[.)])|#{1,6}|[-+])(?=\s|$)")
+# (after up to three blanks, which CommonMark allows before any of them; a line of three
+# or more '-' is a thematic break, which showed a benchmark's description "---" as a rule)
+_BLOCK_START = re.compile(
+    r"^( {0,3}\d*)([.)](?<=\d[.)])(?=\s|$)|#{1,6}(?=\s|$)|[-+](?=\s|$)|-(?=(?:[ \t]*-){2,}[ \t]*$))"
+)
 
 
 def escape_text(text, also: str = "") -> str:
@@ -71,7 +75,8 @@ def markdown_text(text) -> str:
     :data:`MARKDOWN`, then the other characters Markdown reads as syntax backslash-escaped
     (``a_b_`` as ``a\\_b\\_``, ``<!--`` as ``\\<!--``): rendered, it shows as given."""
     escaped = _MARKDOWN_SYNTAX.sub(r"\\\1", escape_text(text, MARKDOWN))
-    # what starts a block where the text starts a line or a list item: a heading, a list
+    # what starts a block where the text starts a line or a list item: a heading, a list,
+    # a thematic break
     return _BLOCK_START.sub(r"\1\\\2", escaped, count=1)
 
 
