@@ -678,3 +678,16 @@ def test_a_warning_quoting_input_text_is_plain_text_escaped_by_each_output(warni
     for again in (pickle.loads(pickle.dumps(made)), copy.deepcopy(made)):
         assert again == made and type(again) is kind
         assert again.text(escaper("markdown")) == markdown
+
+
+def test_a_long_topic_id_is_never_broken_across_compare_lines(tmp_path, capsys, monkeypatch):
+    # the movers' line is wrapped at 100 characters: a longer id was cut in two, a line
+    # break and ten blanks inside it
+    monkeypatch.chdir(tmp_path)
+    long = "q" * 150 + "|end"
+    (tmp_path / "q").write_text(f"{long} 0 a 1\n{long} 0 b 1\nt 0 a 1\n")
+    (tmp_path / "a.run").write_text(f"{long} Q0 a 1 2 a\n{long} Q0 c 2 1 a\nt Q0 a 1 1 a\n")
+    (tmp_path / "b.run").write_text(f"{long} Q0 c 1 2 b\n{long} Q0 d 2 1 b\nt Q0 a 1 1 b\n")
+    assert run(["compare", "q", "a.run", "b.run", "-m", "P.1", "--samples", "40"]) == 0
+    out = capsys.readouterr().out
+    assert any(long in line for line in out.splitlines()), out

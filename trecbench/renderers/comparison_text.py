@@ -146,7 +146,11 @@ WIDTH = 100  # prose of the terminal report is wrapped at this width; tables are
 def _wrap(text: str, indent: str = "  ") -> list[str]:
     import textwrap
 
-    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
+    # a word longer than a line (a long topic id, a run name, a path) stays whole on a line
+    # of its own: broken, it read as two words, an id with a line break and blanks inside
+    return textwrap.wrap(
+        text, WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False
+    )
 
 
 def terminal_table(comparison) -> str:
