@@ -56,6 +56,8 @@ def test_a_topic_named_all_is_told_apart_from_the_mean_row(capsys, tmp_path, mon
 
 # each joined by TeX into another glyph: an en dash, “, ”, ”, ¡, „ (T1)
 LIGATURES = ["bm25--rm3", "x``y", "bob''s", 'say "hi"', "!`", "a,,b", "a---b", "it's"]
+# each read by the \\ ending the row before as its own: \\* (the star gone), \\[length]
+ROW_STARTS = ["*star", "[l](u)"]
 
 
 @pytest.mark.parametrize("name", LIGATURES)
@@ -63,6 +65,12 @@ def test_latex_breaks_every_ligature_of_a_name(name):
     escaped = latex_escape(name)
     assert not re.search(r"--|``|''|!`|,,|\"", escaped.replace(r"{\ttfamily\char34}", ""))
     assert latex_escape("a-b") == "a-b"  # a lone hyphen stays as it is
+
+
+@pytest.mark.parametrize("name", [*ROW_STARTS, " *x"])
+def test_latex_ends_the_look_ahead_of_the_row_before(name):
+    assert latex_escape(name) == "{}" + name
+    assert latex_escape("a*[b]") == "a*[b]"  # only where a row starts
 
 
 def test_compare_latex_prints_a_run_named_with_dashes_as_named(capsys, tmp_path, monkeypatch):
@@ -82,7 +90,7 @@ def test_compare_latex_prints_a_run_named_with_dashes_as_named(capsys, tmp_path,
 )
 @pytest.mark.parametrize("encoding", ["OT1", "T1"])
 def test_names_print_as_given_in_a_compiled_table(tmp_path, encoding):
-    body = " \\\\\n".join(latex_escape(name) for name in LIGATURES)
+    body = " \\\\\n".join(latex_escape(name) for name in LIGATURES + ROW_STARTS)
     source = (
         f"\\documentclass{{article}}\\usepackage[{encoding}]{{fontenc}}\\begin{{document}}"
         f"\\begin{{tabular}}{{l}}\n{body}\n\\end{{tabular}}\\end{{document}}\n"
@@ -102,4 +110,5 @@ def test_names_print_as_given_in_a_compiled_table(tmp_path, encoding):
         text=True,
     ).stdout
     # a lone ' prints as the apostrophe ’, as in the captions' prose
-    assert text.replace("\u2019", "'").splitlines()[: len(LIGATURES)] == LIGATURES
+    names = LIGATURES + ROW_STARTS
+    assert text.replace("\u2019", "'").splitlines()[: len(names)] == names

@@ -319,8 +319,11 @@ _LIGATURES = re.compile(r"([-,'])(?=\1)")
 def latex_escape(text: str) -> str:
     """``text`` with LaTeX's special characters escaped, so that it prints as given with
     the default (OT1) and the T1 fonts alike (checked with pdflatex)."""
-    escaped = "".join(_LATEX_SPECIAL.get(char, char) for char in text)
-    return _LIGATURES.sub(r"\1{}", escaped)
+    escaped = _LIGATURES.sub(r"\1{}", "".join(_LATEX_SPECIAL.get(char, char) for char in text))
+    # a row's first cell follows the row before's \\ (or \midrule), which took a leading '*'
+    # as its star (gone from the name) and '[' as its [length] (an error): an empty group
+    # ends their look-ahead, which skips blanks
+    return "{}" + escaped if escaped.lstrip(" ").startswith(("*", "[")) else escaped
 
 
 def latex_cell(text: str) -> str:
