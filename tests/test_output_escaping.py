@@ -691,3 +691,17 @@ def test_a_long_topic_id_is_never_broken_across_compare_lines(tmp_path, capsys, 
     assert run(["compare", "q", "a.run", "b.run", "-m", "P.1", "--samples", "40"]) == 0
     out = capsys.readouterr().out
     assert any(long in line for line in out.splitlines()), out
+
+
+def test_a_name_ending_a_markdown_heading_keeps_its_hashes(tmp_path, capsys, monkeypatch):
+    # "### Differences against b ##": CommonMark reads a final run of '#' after a blank as
+    # the heading's closing sequence, and showed the baseline as "b"
+    markdown_it = pytest.importorskip("markdown_it")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q").write_text("1 0 d 1\n2 0 d 1\n")
+    (tmp_path / "b ##.run").write_text("1 Q0 d 1 1.0 t\n2 Q0 e 1 1.0 t\n")
+    (tmp_path / "c.run").write_text("1 Q0 e 1 1.0 t\n2 Q0 d 1 1.0 t\n")
+    args = ["compare", "q", "b ##.run", "c.run", "-m", "P.1", "--samples", "40"]
+    assert run([*args, "--format", "markdown"]) == 0
+    html = markdown_it.MarkdownIt("commonmark").render(capsys.readouterr().out)
+    assert "<h3>Differences against b ##</h3>" in html

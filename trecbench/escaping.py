@@ -21,6 +21,9 @@ _MARKDOWN_SYNTAX = re.compile(r"([\\`_~<>&\[\]])")
 _BLOCK_START = re.compile(
     r"^( {0,3}\d*)([.)](?<=\d[.)])(?=\s|$)|#{1,6}(?=\s|$)|[-+](?=\s|$)|-(?=(?:[ \t]*-){2,}[ \t]*$))"
 )
+# what closes a heading where the text ends its line ("# Benchmark: a ##" showed "a"): a
+# run of '#' at the text's end, after a blank or as the whole text
+_HEADING_END = re.compile(r"(?:^|(?<= ))(#+ *)$")
 
 
 def escape_text(text, also: str = "") -> str:
@@ -75,6 +78,7 @@ def markdown_text(text) -> str:
     :data:`MARKDOWN`, then the other characters Markdown reads as syntax backslash-escaped
     (``a_b_`` as ``a\\_b\\_``, ``<!--`` as ``\\<!--``): rendered, it shows as given."""
     escaped = _MARKDOWN_SYNTAX.sub(r"\\\1", escape_text(text, MARKDOWN))
+    escaped = _HEADING_END.sub(r"\\\1", escaped, count=1)
     # what starts a block where the text starts a line or a list item: a heading, a list,
     # a thematic break
     return _BLOCK_START.sub(r"\1\\\2", escaped, count=1)
