@@ -20,7 +20,7 @@ HOSTILE = ["de\nP_1                   \tall\t1.0000", "a b", "50%", "x|y", "tab\
 
 def _read(text: str) -> str:
     """An escaped text read back: Markdown's backslash escapes dropped, then unquoted."""
-    return unquote(re.sub(r"\\([\\`_~<>&\[\]])", r"\1", text))
+    return unquote(re.sub(r"\\([\\`_~<>&\[\]$])", r"\1", text))
 
 
 @pytest.mark.parametrize("text", [*HOSTILE, "plain", "é\u2028", "", "%41"])
@@ -705,3 +705,18 @@ def test_a_name_ending_a_markdown_heading_keeps_its_hashes(tmp_path, capsys, mon
     assert run([*args, "--format", "markdown"]) == 0
     html = markdown_it.MarkdownIt("commonmark").render(capsys.readouterr().out)
     assert "<h3>Differences against b ##</h3>" in html
+
+
+def test_a_dollar_in_a_markdown_cell_opens_no_math(tmp_path, capsys, monkeypatch):
+    # GitHub's Markdown sets $...$ as math: a run named $x$ showed as an italic x; every $
+    # is backslash-escaped, which CommonMark renders as the $ itself
+    markdown_it = pytest.importorskip("markdown_it")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q").write_text("1 0 d 1\n")
+    (tmp_path / "r.run").write_text("1 Q0 d 1 1.0 t\n")
+    args = ["score", "-m", "P.1", "--format", "markdown", "--names", "$x$ $$y$$=r.run"]
+    assert run([*args, "q", "r.run"]) == 0
+    out = capsys.readouterr().out
+    assert "$" in out and not re.search(r"(?<!\\)\$", out)
+    html = markdown_it.MarkdownIt("commonmark").enable("table").render(out)
+    assert re.findall(r"<td>(.*?)</td>", html)[0] == "$x$ $$y$$"

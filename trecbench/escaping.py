@@ -13,9 +13,10 @@ import unicodedata
 # (and read as compare's significance stars)
 MARKDOWN = "|*"
 # the other ASCII punctuation Markdown reads as syntax inside a cell (CommonMark, GFM: a
-# backslash, code, emphasis, strike-through, raw HTML and comments, entities, links),
-# backslash-escaped as CommonMark lets any ASCII punctuation be: rendered, it reads as given
-_MARKDOWN_SYNTAX = re.compile(r"([\\`_~<>&\[\]])")
+# backslash, code, emphasis, strike-through, raw HTML and comments, entities, links; and
+# GitHub's math, which set a run named $x$ as an italic x), backslash-escaped as CommonMark
+# lets any ASCII punctuation be: rendered, it reads as given
+_MARKDOWN_SYNTAX = re.compile(r"([\\`_~<>&\[\]$])")
 # (after up to three blanks, which CommonMark allows before any of them; a line of three
 # or more '-' is a thematic break, which showed a benchmark's description "---" as a rule)
 _BLOCK_START = re.compile(
