@@ -218,6 +218,14 @@ def test_invalid_utf8_and_truncated_gzip(example, monkeypatch):
 @pytest.mark.parametrize(
     ("args", "code", "text"),
     [
+        # taken and dropped: a table of means has no topic's line to add, no summary to skip
+        (
+            ["-q", "--format", "table", "qrels", "run"],
+            1,
+            "-q chooses trec_eval's lines, and "
+            "--format table shows one row of means per run: give --format trec or csv",
+        ),
+        (["-n", "--format", "markdown", "qrels", "run"], 1, "-n chooses trec_eval's lines"),
         (["-m", "foo", "qrels", "run"], 1, "illegal measure 'foo'"),
         (["-m", "P.0", "qrels", "run"], 2, "illegal measure 'P.0': the cutoff '0' is not positive"),
         # a later list trec_eval never parses (it prints P_3): refused too (docs/score.md)
@@ -443,7 +451,8 @@ def test_score_z_scores_are_named_and_kept_whole_in_every_format(fmt, tmp_path, 
     (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n2 0 e2 1\n")
     (tmp_path / "r").write_text("1 Q0 d1 1 2 a\n1 Q0 d2 2 1 a\n2 Q0 e1 1 2 a\n2 Q0 e2 2 1 a\n")
     (tmp_path / "z").write_text("1 num_ret 1.5 0.7\n2 num_ret 1 0.3\n1 P_5 0.1 0.05\n")
-    args = ["score", "-q", "-Z", str(tmp_path / "z"), "-m", "num_ret", "-m", "P.5"]
+    each = [] if fmt == "table" else ["-q"]  # a table has no topic's line (-q refused)
+    args = ["score", *each, "-Z", str(tmp_path / "z"), "-m", "num_ret", "-m", "P.5"]
     assert run([*args, "--format", fmt, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out
     topic_1, whole = (2 - 1.5) / 0.7, (2 - 1.5) / 0.7 + (2 - 1) / 0.3  # counts: summed

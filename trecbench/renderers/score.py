@@ -9,6 +9,10 @@ from dataclasses import dataclass
 
 from . import trec_format
 
+# the formats of one row of means per run: no topic's line (-q) to add, no summary (-n) to
+# leave out
+MEANS_ONLY = ("table", "markdown")
+
 
 @dataclass(frozen=True)
 class ScoreView:
@@ -25,6 +29,14 @@ class ScoreView:
     tie_bounds: bool = False
 
     def __post_init__(self) -> None:
+        if self.output_format in MEANS_ONLY and (self.per_query or not self.summary):
+            from ..errors import UsageError
+
+            given = "-q" if self.per_query else "-n"  # taken, and no line to take them from
+            raise UsageError(
+                f"{given} chooses trec_eval's lines, and --format {self.output_format} shows "
+                "one row of means per run: give --format trec or csv (json holds both)"
+            )
         if self.labels is None:
             chosen = "trec" if self.output_format == "trec" else "asked"
             object.__setattr__(self, "labels", chosen)
