@@ -714,6 +714,30 @@ def test_a_signal_as_a_staging_folder_is_made_leaves_nothing(name, tmp_path, mon
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
 
 
+def test_a_signal_between_the_last_checks_and_the_renames_leaves_nothing(tmp_path, monkeypatch):
+    """A Ctrl-C that landed in commit() after its last checks, before the renames' signals
+    were held, left the staging folder and the folder locked: the thread's next set into
+    it failed ('another output set of this thread is writing here')."""
+    from trecbench import publication
+
+    real = publication.signals_held
+
+    def late(*args, **kwargs):
+        if sys._getframe(1).f_code.co_name == "commit":
+            signal.raise_signal(signal.SIGINT)  # lands just before the block is entered
+        return real(*args, **kwargs)
+
+    (tmp_path / "f").write_text("old")
+    monkeypatch.setattr(publication, "signals_held", late)
+    with pytest.raises(KeyboardInterrupt):
+        write_file(tmp_path / "f", "new")
+    assert [p.name for p in tmp_path.iterdir()] == ["f"]
+    assert (tmp_path / "f").read_text() == "old"
+    monkeypatch.undo()
+    write_file(tmp_path / "f", "new")  # the folder's lock was released
+    assert (tmp_path / "f").read_text() == "new"
+
+
 def _run_into(stdout_path: Path, mode: str, argv: list[str], monkeypatch) -> int:
     """``trecbench ARGV`` with standard output opened on ``stdout_path`` in ``mode``
     (``a``: ``>>``, ``r+``: ``1<>``), as the shell opens it."""

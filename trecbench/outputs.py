@@ -387,12 +387,12 @@ class OutputSet:
     def commit(self) -> list[Path]:
         """Rename every staged file into place; all of them or, on failure, none (see
         :mod:`trecbench.publication` for what holds when the process is killed)."""
-        self._finish_writing()
-        with self._undone_on_failure():
-            for staged in self._staged:
-                check_target(staged.target, self.inputs)  # nothing changed meanwhile
         targets = self.targets
         try:
+            self._finish_writing()
+            with self._undone_on_failure():
+                for staged in self._staged:
+                    check_target(staged.target, self.inputs)  # nothing changed meanwhile
             with publication.signals_held():
                 try:
                     publication.publish(list(self._stages.values()))
@@ -400,6 +400,12 @@ class OutputSet:
                     raise _cannot_write(error, self._names()) from None
                 finally:
                     self._close()
+        except BaseException:
+            # a signal that landed between the checks and the renames' signals held: the
+            # staging folders stayed, the folders locked (the thread's next set into them
+            # refused); after the renames (or their undoing) there is nothing left to abort
+            self.abort()
+            raise
         finally:
             self._signals.remove()
         return targets
