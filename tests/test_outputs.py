@@ -738,6 +738,29 @@ def test_a_signal_between_the_last_checks_and_the_renames_leaves_nothing(tmp_pat
     assert (tmp_path / "f").read_text() == "new"
 
 
+def test_a_signal_as_the_handlers_are_swapped_leaves_them_as_they_were(monkeypatch):
+    """A SIGTERM that landed as signals_held() swapped the handlers, SIGINT's swapped
+    already, ended the block before its clean-up: SIGINT's handler stayed the one
+    noting signals into a list no one read, and every later Ctrl-C was dropped."""
+    from trecbench import publication
+    from trecbench.signals import signals_end_the_call
+
+    real = signal.signal
+
+    def installing(number, handler):
+        previous = real(number, handler)
+        if number == signal.SIGINT and handler is not signal.default_int_handler:
+            signal.raise_signal(signal.SIGTERM)  # lands just after SIGINT's is swapped
+        return previous
+
+    with signals_end_the_call(), pytest.raises(SystemExit):
+        monkeypatch.setattr(signal, "signal", installing)
+        with publication.signals_held():
+            pass
+    monkeypatch.undo()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def _run_into(stdout_path: Path, mode: str, argv: list[str], monkeypatch) -> int:
     """``trecbench ARGV`` with standard output opened on ``stdout_path`` in ``mode``
     (``a``: ``>>``, ``r+``: ``1<>``), as the shell opens it."""

@@ -456,12 +456,17 @@ def signals_held(numbers: tuple[int, ...] = HELD_OFF) -> Iterator[list[int]]:
         yield caught
         return
     previous = {}
-    for number in numbers:
-        if signal.getsignal(number) is signal.SIG_IGN:
-            continue
-        with contextlib.suppress(ValueError, OSError):
-            previous[number] = signal.signal(number, lambda number, frame: caught.append(number))
-    try:
+    try:  # a signal landing as the handlers are swapped (SIGTERM's SystemExit) still has
+        # those swapped so far put back: Ctrl-C was otherwise caught, into nothing, for ever
+        for number in numbers:
+            handler = signal.getsignal(number)
+            if handler is signal.SIG_IGN:
+                continue
+            previous[number] = handler  # noted before it is replaced
+            try:
+                signal.signal(number, lambda number, frame: caught.append(number))
+            except (ValueError, OSError):
+                del previous[number]
         yield caught
     finally:
         for number, handler in previous.items():
