@@ -652,6 +652,24 @@ def test_a_file_written_in_pieces_is_all_or_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.run"]  # nothing staged is left
 
 
+def test_another_users_file_in_a_sticky_folder_is_refused_before_the_work(tmp_path, monkeypatch):
+    """`score --report /tmp/r.json`, r.json another user's in a sticky folder: the kernel
+    refuses the rename (EPERM), and that was found at the commit, once the results were
+    printed (exit 2 after them). Another user is played by an effective uid owning
+    neither the file nor the folder."""
+    from trecbench import publication
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / "r.json").write_text("old")
+    monkeypatch.setattr(publication.os, "geteuid", lambda: os.getuid() + 4242, raising=False)
+    check_target(folder / "r.json")  # without the sticky bit, anyone writing here may
+    folder.chmod(0o1777)
+    with pytest.raises(OutputError, match=r"r\.json: cannot write here \(.*sticky bit\)$"):
+        check_target(folder / "r.json")
+    check_target(folder / "new.json")  # a new file is this user's
+
+
 def test_a_file_name_ending_in_a_slash_a_dot_or_empty_and_a_folder_named_dash_are_refused(
     tmp_path, capsys, monkeypatch
 ):

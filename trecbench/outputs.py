@@ -182,6 +182,8 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
         raise OutputError(f"{target}: refusing to overwrite an input file")
     standard_output.check_output(target, info)
     _check_writable(target)
+    if info is not None:
+        publication.refuse_sticky(target, info)
     return target
 
 

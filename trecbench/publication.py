@@ -287,6 +287,37 @@ def _write_whole(path: Path, value) -> None:
     os.rename(temporary, path)
 
 
+def refuse_sticky(target: Path, info: os.stat_result) -> None:
+    """Refuse ``target`` (``info``: its ``lstat``) when its folder has the sticky bit
+    (``/tmp``) and neither the file nor the folder is this user's: the kernel refuses the
+    rename over it (EPERM) to all but a process with CAP_FOWNER, and that was found at
+    the commit, once the results were printed (exit 2 after them)."""
+    try:
+        folder = os.stat(target.parent)
+    except OSError:  # the write says
+        return
+    uid = getattr(os, "geteuid", lambda: info.st_uid)()
+    if not folder.st_mode & stat.S_ISVTX or uid in (info.st_uid, folder.st_uid):
+        return
+    if uid == 0 and _fowner():
+        return
+    raise OutputError(
+        f"{target}: cannot write here ({os.strerror(errno.EPERM)}: a file of another user, "
+        "in a folder with the sticky bit)"
+    )
+
+
+def _fowner() -> bool:
+    """Whether this process has CAP_FOWNER (Linux's /proc), True where that cannot be
+    told: root, then, is taken to have it, and the rename says if not."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            line = next(line for line in status if line.startswith("CapEff:"))
+        return bool(int(line.split()[1], 16) >> 3 & 1)  # CAP_FOWNER is capability 3
+    except (OSError, ValueError, StopIteration, IndexError):
+        return True
+
+
 def recover(folder: Path) -> None:
     """Finish what killed processes left in ``folder`` (which the caller has locked): a
     staging folder whose set was committed (:func:`_committed_set`) finishes the whole set,
