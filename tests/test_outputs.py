@@ -670,6 +670,26 @@ def test_another_users_file_in_a_sticky_folder_is_refused_before_the_work(tmp_pa
     check_target(folder / "new.json")  # a new file is this user's
 
 
+def test_a_folder_that_cannot_be_read_is_refused_before_the_work(tmp_path, monkeypatch):
+    """A folder one may write into but not read (mode 0733; its rights played here, root
+    reading any folder): the lock opens it to read, and that failed once the work was
+    done (`fuse ... -o dropbox/f.run`); refused by the check, a folder made in it not."""
+    box = tmp_path / "box"
+    box.mkdir()
+    access = os.access
+
+    def unreadable(path, mode, **kwargs):
+        if Path(path) == box and mode & os.R_OK:
+            return False
+        return access(path, mode, **kwargs)
+
+    monkeypatch.setattr(outputs.os, "access", unreadable)
+    monkeypatch.setattr(outputs.os, "supports_effective_ids", {unreadable})
+    with pytest.raises(OutputError, match=r"box: cannot write here \(Permission denied\)$"):
+        check_target(box / "f.run")
+    check_target(box / "made" / "f.run")  # the folder made is locked, not box
+
+
 def test_a_file_name_ending_in_a_slash_a_dot_or_empty_and_a_folder_named_dash_are_refused(
     tmp_path, capsys, monkeypatch
 ):

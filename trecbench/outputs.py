@@ -211,7 +211,9 @@ def _check_writable(target: Path) -> None:
     made) this process may not write into: found before the work, not after it has
     printed its results. Checked with the process's effective rights (root without its
     capabilities too); where that cannot be told, the write itself says so. A folder to
-    be made that is a symbolic link to nothing could not be made: refused here too."""
+    be made that is a symbolic link to nothing could not be made: refused here too. The
+    target's own folder is read too (opened to be locked): a folder one may write into
+    but not read (mode 0733, a drop box) was refused once the work was done."""
     folder = target.parent
     while not folder.exists() and folder != folder.parent:
         if folder.is_symlink():
@@ -220,7 +222,8 @@ def _check_writable(target: Path) -> None:
     _refuse_long_names(target, folder)
     if os.access not in os.supports_effective_ids or not folder.is_dir():
         return
-    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=True):
+    rights = os.W_OK | os.X_OK | (os.R_OK if folder == target.parent else 0)
+    if not os.access(folder, rights, effective_ids=True):
         raise OutputError(f"{folder}: cannot write here ({_why_not_writable(folder)})")
 
 
