@@ -1031,6 +1031,38 @@ def _interrupted_on_closing():
     raise KeyboardInterrupt
 
 
+@pytest.mark.parametrize("working", [False, True])
+def test_a_ctrl_c_as_the_call_flushes_its_output_is_one_line(working, monkeypatch, capfd):
+    """A Ctrl-C past the command's guard, as standard output was flushed at the end —
+    often a second one, the first said as `interrupted` — printed Python's traceback and
+    ended the process by SIGINT (exit -2 for the shell's 130, `benchmark` Ctrl-C'd twice):
+    exit 130, `interrupted` said once."""
+    from trecbench import cli
+    from trecbench.measures import listing
+
+    if working:
+        monkeypatch.setattr(listing, "text", _interrupt)
+    monkeypatch.setattr(cli, "_flush_stdout", _interrupt)
+    assert run(["measures"]) == ExitCode.INTERRUPTED
+    assert capfd.readouterr().err == "trecbench: interrupted\n"
+
+
+def test_a_ctrl_c_in_the_exit_functions_ends_the_process_at_once():
+    """A Ctrl-C as the exit functions ran (multiprocessing's, logging's) printed their
+    traceback ('Exception ignored in atexit callback'): the call's work is done and said,
+    the process ends at once, exit 130."""
+    code = (
+        "import atexit, os, signal, sys, time\n"
+        "from trecbench.cli import main\n"
+        "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(5)))\n"
+        "sys.argv = ['trecbench', 'measures']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "")
+    assert done.stdout  # the listing, printed before
+
+
 @pytest.mark.parametrize("when", ["parsing", "working", "closing"])
 def test_a_ctrl_c_during_a_command_is_one_line(when, monkeypatch, capfd):
     """click's main catches a Ctrl-C itself and printed an empty line before ours, to end

@@ -11,9 +11,11 @@ from __future__ import annotations
 import atexit
 import errno
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
+from contextvars import ContextVar
 from functools import partial
 from typing import NoReturn
 
@@ -64,6 +66,10 @@ def _exit(code: int) -> NoReturn:
     file a command opened is closed (each lives in a ``with`` block), the standard streams
     are flushed here, and the exit functions registered with :mod:`atexit` (logging's,
     multiprocessing's) run as they would."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        # a Ctrl-C in the exit functions printed their traceback: what the call did is
+        # done and said, the process ends at once
+        signal.signal(signal.SIGINT, lambda number, frame: os._exit(ExitCode.INTERRUPTED))
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -109,7 +115,7 @@ def run(args: Sequence[str] | None = None) -> int:
     one, or one that takes no write (closed, ``>&-``), is an output error. A closed stderr
     is ``/dev/null`` (:func:`~trecbench.cli.stdout.closed_streams_held`).
     """
-    token = _debug.set(False)
+    token, said = _debug.set(False), _said_interrupted.set(False)
     try:
         with (
             closed_streams_held(),
@@ -125,8 +131,27 @@ def run(args: Sequence[str] | None = None) -> int:
             except OSError as error:  # what was left in stdout's buffer at the end
                 return _stdout_error(error)
         return code
+    except KeyboardInterrupt:
+        # past the command's guard: a Ctrl-C as standard output is flushed and the guards
+        # close, often a second one as the first is said; it printed Python's traceback
+        _say_interrupted()
+        return ExitCode.INTERRUPTED
     finally:
+        _said_interrupted.reset(said)
         _debug.reset(token)
+
+
+# whether this call said `interrupted` already (a second Ctrl-C says nothing more)
+_said_interrupted: ContextVar[bool] = ContextVar("trecbench_said_interrupted", default=False)
+
+
+def _say_interrupted() -> None:
+    """``trecbench: interrupted``, once a call, on a line of its own."""
+    if _said_interrupted.get():
+        return
+    _said_interrupted.set(True)
+    _end_the_ctrl_c_line()
+    echo_line("interrupted")
 
 
 def _show(error: click.ClickException) -> int:
@@ -171,8 +196,7 @@ def _run(args: Sequence[str] | None) -> int:
         _detach_stdout()
         return ExitCode.BROKEN_PIPE
     except (click.Abort, KeyboardInterrupt):
-        _end_the_ctrl_c_line()
-        echo_line("interrupted")
+        _say_interrupted()
         return ExitCode.INTERRUPTED
     except TrecbenchError as error:
         whole = error.cli_line() if isinstance(error, InputError) else str(error)
