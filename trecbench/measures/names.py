@@ -520,10 +520,8 @@ def one_name_each(items: list[str | Measure]) -> None:
 
 
 def distinct(measures: list[Measure]) -> list[Measure]:
-    """``measures`` (:func:`parse_measures` with ``repeats``) as computed: equal measures
-    once, in order, a bare family beside its lists left out (:func:`_lists_given`)."""
-    # the bare names left out before equal measures merge: merged first, a bare ndcg
-    # asked before nDCG stood for both, and nDCG beside ndcg.1=3 went uncomputed, unsaid
+    """``measures`` (:func:`parse_measures` with ``repeats``) as computed: a bare family
+    beside its lists left out (:func:`_lists_given`), then equal measures once, in order."""
     return list(dict.fromkeys(_lists_given(measures)))
 
 
