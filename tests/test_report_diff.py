@@ -635,3 +635,18 @@ def test_each_runs_own_qrels_pair_through_the_run(tmp_path, capsys):
     assert [line.split()[2] for line in lines if line.startswith("input (qrels)")] == [
         f"{tmp_path}/qa.qrels", f"{tmp_path}/qb.qrels",
     ]  # fmt: skip
+
+
+def test_reports_of_a_file_name_that_is_not_utf8_are_read_back(reports, tmp_path, capsys):
+    # score records such a name with its byte as a lone surrogate's escape (\udcff) and
+    # diff refused its own report: "a.json:81: lone surrogate \udcff", exit 2
+    import os
+
+    named = os.path.join(os.fsencode(tmp_path), b"tfidf\xffword.run")
+    shutil.copy(RUN, named)
+    runs = (os.fsdecode(named),)
+    a, b = reports("a", runs=runs), reports("b", "-l", "2", runs=runs)
+    assert "\\udcff" in open(a, encoding="utf-8").read()
+    assert diff_reports(capsys, a, a) == (0, "the evaluations are the same\n")
+    code, out = diff_reports(capsys, a, b)
+    assert code == 1 and "value: tfidf%25FFword MAP@100 0.2329 -> 0.0000" in out

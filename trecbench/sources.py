@@ -206,15 +206,20 @@ def _token_line(text: str, token: str | None) -> int | None:
     return None
 
 
-def parse_json(text: str, path: str, first_line: int = 1, cell: bool = False) -> Any:
+def parse_json(
+    text: str, path: str, first_line: int = 1, cell: bool = False, file_names: bool = False
+) -> Any:
     """Parse JSON text with the limits of this module; errors name ``path`` and the line
     (``first_line`` is the line the text starts at). ``cell``: the text is a value in
     ``path`` (a database's cell), whose lines are not the file's: every refusal's message
     says the line within it, the error none (:func:`~trecbench.json_limits.parser_message`,
-    :func:`~trecbench.json_limits.in_cell`)."""
+    :func:`~trecbench.json_limits.in_cell`). ``file_names``: the text records file names
+    (trecbench's reports), whose bytes that are not UTF-8 it holds as lone surrogates, as
+    :func:`~trecbench.text_bytes.utf8` writes them: taken, not refused."""
     try:
         check_depth(text, path, first_line, per_line=False)
-        check_surrogates(text, path, first_line)
+        if not file_names:
+            check_surrogates(text, path, first_line)
         return _decode(text, path, first_line, cell)
     except InputError as error:
         if not cell or error.line is None:
@@ -311,19 +316,23 @@ class Rows:
         return None
 
 
-def read_json(path: str | os.PathLike, kind: str) -> JsonDocument:
-    """Read and parse a JSON file (plain or compressed) once; see the module's limits."""
-    return json_document(read_source(path, kind))
+def read_json(path: str | os.PathLike, kind: str, file_names: bool = False) -> JsonDocument:
+    """Read and parse a JSON file (plain or compressed) once; see the module's limits
+    (``file_names``: see :func:`parse_json`)."""
+    return json_document(read_source(path, kind), file_names=file_names)
 
 
-def json_document(source: Content, text: str | None = None) -> JsonDocument:
+def json_document(
+    source: Content, text: str | None = None, file_names: bool = False
+) -> JsonDocument:
     """Parse a source already read as JSON (see the module's limits; ``text``: its
-    :func:`source_text`, when taken already). Nothing but blanks is an empty file, as
-    score says of one, not JSON's "Expecting value"."""
+    :func:`source_text`, when taken already; ``file_names``: see :func:`parse_json`).
+    Nothing but blanks is an empty file, as score says of one, not JSON's "Expecting
+    value"."""
     text = source_text(source) if text is None else text
     if not text.strip(JSON_SPACE):
         raise InputError(source.path, None, streams.EMPTY_FILE)
-    return JsonDocument(source, parse_json(text, source.path), text)
+    return JsonDocument(source, parse_json(text, source.path, file_names=file_names), text)
 
 
 def read_jsonl(path: str | os.PathLike, kind: str, blank: str | None = None) -> JsonLines:

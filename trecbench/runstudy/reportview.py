@@ -71,7 +71,7 @@ def read_view(path: str, progress: Callable[[str, int, int], None] | None = None
             progress(label, done, total)
 
     try:
-        document = read_json(path, "report")
+        document = read_json(path, "report", file_names=True)  # as score wrote them
     except InputError as error:
         if not error.message.startswith("invalid JSON"):
             raise
