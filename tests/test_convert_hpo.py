@@ -151,7 +151,7 @@ def test_a_cases_file_on_one_line_is_parsed_once(tmp_path, monkeypatch):
     parsed = []
 
     def counted(parse):
-        return lambda text, *args: parsed.append(text) or parse(text, *args)
+        return lambda text, *args, **kwargs: parsed.append(text) or parse(text, *args, **kwargs)
 
     monkeypatch.setattr(sources, "parse_json", counted(sources.parse_json))
     monkeypatch.setattr(hpo_results, "parse_json", counted(hpo_results.parse_json))

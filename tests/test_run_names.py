@@ -280,9 +280,7 @@ def test_a_process_substitution_is_named_as_given_not_by_its_number(tmp_path):
     assert run_names(["/dev/fd/63", "/proc/self/fd/3", "a/63", "-"]) == [
         "/dev/fd/63", "/proc/self/fd/3", "63", "-",
     ]  # fmt: skip
-    script = (
-        f"exec {sys.executable} -m trecbench score -m P.5 -q --format table {QRELS} <(cat {RUN})"
-    )
+    script = f"exec {sys.executable} -m trecbench score -m P.5 --format table {QRELS} <(cat {RUN})"
     shown = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True)
     assert "/dev/fd/" in shown.stdout and "\n63 " not in shown.stdout
 
