@@ -268,6 +268,23 @@ def test_the_legends_say_adjusted_p_only_where_a_correction_adjusts_it(test, cor
     assert ("adjusted p \\textless" in latex) == (marked != "p")
 
 
+@pytest.mark.parametrize(
+    "correction, heading", [("none", "p (no correction)"), ("holm", "p adjusted")]
+)
+def test_a_column_of_p_values_nothing_adjusts_is_not_headed_adjusted(correction, heading):
+    # --correction none: the Welch view (text, Markdown) and the page's summary headed a
+    # column of the p-values as they are "p adjusted", beside "p-values not adjusted"
+    pytest.importorskip("jinja2")
+    result = compare_scores(_per_query(n=12), samples=100, correction=correction)
+    table, markdown = result.render("table"), result.markdown()
+    assert re.search(rf"Welch t +df +p +{re.escape(heading)}\n", table)
+    assert f"| Welch t | df | p | {heading} |" in markdown
+    assert ("p adjusted" in table + markdown) == (correction != "none")
+    page = result.to_html(depth=0)
+    assert re.search(rf">p</th><th [^>]*>{re.escape(heading)}</th>", page)
+    assert (">p adjusted</th>" in page) == (correction != "none")
+
+
 def test_a_single_run_gets_intervals_only():
     frame = _per_query(n=8)
     result = compare_scores(frame[frame["run"] == "vector"], samples=100)

@@ -123,6 +123,13 @@ class StatsSettings:
         return "p" if unadjusted else "adjusted p"
 
     @property
+    def adjusted_heading(self) -> str:
+        """The heading of a column of adjusted p-values (the Welch view's; the page's
+        summary): ``p adjusted``, or ``p (no correction)`` where nothing adjusts them
+        (``correction="none"``), as the paired table heads its own column."""
+        return "p (no correction)" if self.resolved_correction == "none" else "p adjusted"
+
+    @property
     def correction_words(self) -> str:
         """The correction as a sentence names it: ``Holm correction``, ``family-wise
         correction``, ``no correction``."""

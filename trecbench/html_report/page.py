@@ -519,7 +519,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
                 "Change",
                 "W/T/L",
                 "p",
-                "p adjusted",
+                comparison.statistics.adjusted_heading,
             ],
             summary=_summary_rows(comparison),
             run_places=places,

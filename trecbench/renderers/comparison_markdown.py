@@ -57,7 +57,8 @@ def _md_welch(comparison, section) -> list[str]:
         common.welch_title(comparison) + ".",
         "",
     ]
-    header = ["Measure", "Run", "Mean", "Normal CI", "Welch t", "df", "p", "p adjusted"]
+    header = ["Measure", "Run", "Mean", "Normal CI", "Welch t", "df", "p"]
+    header.append(comparison.statistics.adjusted_heading)
     rows = common.welch_rows(comparison, section.label)
     lines += markdown_table(header, rows, {2, 4, 5, 6, 7})
     for note in common.welch_notes(comparison, section.label, rows):

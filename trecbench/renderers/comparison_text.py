@@ -195,7 +195,8 @@ def terminal_table(comparison) -> str:
             lines += aligned([header, *ties], {2, 3, 4})
     if several:
         lines += [""] + _wrap(common.welch_title(comparison))
-        header = ["measure", "run", "mean", "normal CI", "Welch t", "df", "p", "p adjusted"]
+        header = ["measure", "run", "mean", "normal CI", "Welch t", "df", "p"]
+        header.append(comparison.statistics.adjusted_heading)
         rows = common.welch_rows(comparison, common.ALL)
         lines += aligned([header, *rows], {2, 4, 5, 6, 7})
         lines += [
