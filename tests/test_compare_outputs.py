@@ -266,6 +266,11 @@ def test_a_comparison_is_not_written_from_another_working_folder(tmp_path, monke
         comparison.to_html(path=f"../a/{names[0]}")
     with pytest.raises(UsageError, match=message):
         comparison.write("out")
+    # the runs read again for the curves (plot_files too) were looked for in b: b's files
+    # of those names read (or refused as changed), or no curves at all: refused as well
+    shutil.copy(RUNS[1], elsewhere / names[0])
+    with pytest.raises(UsageError, match=message):
+        comparison.precision_recall()
     assert (read_in / names[0]).read_bytes() == before and not (elsewhere / "out").exists()
     monkeypatch.chdir(read_in)  # back where they were read: written
     assert comparison.write("out") and (read_in / "out" / "report.html").exists()

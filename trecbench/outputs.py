@@ -141,7 +141,8 @@ def refuse_other_folder(read_in: str | None, inputs: Iterable[PathLike | None]) 
     if relative is not None:
         raise UsageError(
             f"the inputs were read in {read_in} ({os.fspath(relative)!r} among them), the "
-            f"working folder is now {now}: write from the folder they were read in"
+            f"working folder is now {now}: write (or read them again) from the folder they were "
+            "read in"
         )
 
 

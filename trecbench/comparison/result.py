@@ -357,9 +357,10 @@ class Comparison:
 
     def scored_files(self) -> tuple[dict[str, str], dict[str, str]] | None:
         """:meth:`judged_files` when they can all be read again (not standard input or a
-        pipe, which the first read emptied), else None."""
+        pipe, which the first read emptied), else None; refused after an os.chdir."""
         from ..inputs.streams import rereadable
 
+        self._refuse_other_folder()  # plot_files, precision_recall: other files read there
         files = self.judged_files()
         if files is None or not rereadable([*files[0].values(), *set(files[1].values())]):
             return None
