@@ -1001,5 +1001,7 @@ def test_a_benchmark_is_not_written_from_another_working_folder(tmp_path, monkey
     with pytest.raises(UsageError, match=message):
         bench.to_html(path=folder / "a.run")
     assert (folder / "a.run").read_text() == "t1 Q0 A 1 2 a\n"
+    # a page not written is made from the modes and qrels in memory, reading no file
+    assert "<html" in bench.to_html()
     monkeypatch.chdir(folder)
     assert bench.write("out")

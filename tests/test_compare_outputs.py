@@ -272,5 +272,13 @@ def test_a_comparison_is_not_written_from_another_working_folder(tmp_path, monke
     with pytest.raises(UsageError, match=message):
         comparison.precision_recall()
     assert (read_in / names[0]).read_bytes() == before and not (elsewhere / "out").exists()
+    # its drill-downs kept as scored: a page not written reads no file, and is made; one
+    # deeper than kept reads the runs again, and is refused
+    monkeypatch.chdir(read_in)
+    kept = trecbench.compare(QRELS.name, names, ["P@5"], samples=100, drill_depth=5)
+    monkeypatch.chdir(elsewhere)
+    assert "<html" in kept.to_html(depth=5)
+    with pytest.raises(UsageError, match=message):
+        kept.to_html(depth=6)
     monkeypatch.chdir(read_in)  # back where they were read: written
     assert comparison.write("out") and (read_in / "out" / "report.html").exists()

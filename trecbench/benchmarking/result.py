@@ -175,7 +175,9 @@ class Benchmark:
         from ..html_report import comparison_html
         from ..renderers.benchmark import rtask_blocks
 
-        self._refuse_other_folder()
+        # the modes' runs and the qrels are in memory: a page not written reads no file
+        if path is not None or self.qrels_table is None:
+            self._refuse_other_folder()
         runs = {result.mode.name: result.table for result in self.modes}
         qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)
         # the R-task part's tables, lists and headings as the Markdown's, as HTML: input

@@ -366,9 +366,10 @@ class Comparison:
             return None
         return files
 
-    def _refuse_other_folder(self) -> None:
-        """Its inputs' relative paths name other files after an os.chdir: refused there."""
-        outputs.refuse_other_folder(self.read_in, [r["path"] for r in self.inputs or []])
+    def _refuse_other_folder(self) -> list[str]:
+        """Its inputs' paths; relative, they name other files after an os.chdir: refused."""
+        outputs.refuse_other_folder(self.read_in, paths := [r["path"] for r in self.inputs or []])
+        return paths
 
     def keep_drill_downs(self, results) -> None:
         """Keep the :class:`~trecbench.evaluation.drill.DrillDown` of each run scored
@@ -437,7 +438,7 @@ class Comparison:
         ``stamp``: the created time and experiment id of its report, which it records."""
         from ..html_report import comparison_html
 
-        self._refuse_other_folder()
+        inputs = self._refuse_other_folder() if path is not None else []  # reads: scored_files
         if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
             raise UsageError(f"depth must be a whole number from 0, not {depth!r}")
         depth = int(depth)
@@ -457,7 +458,7 @@ class Comparison:
                 stamp=stamp,
             )  # fmt: skip
         if path is not None:
-            outputs.write_file(path, page, [item["path"] for item in self.inputs or []])
+            outputs.write_file(path, page, inputs)
         return page
 
     def write(
@@ -495,9 +496,8 @@ class Comparison:
         from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
         from .targets import output_paths
 
-        self._refuse_other_folder()
         out = Path(outdir)
-        inputs = [record["path"] for record in self.inputs or []]
+        inputs = self._refuse_other_folder()
         stamp = new_stamp(experiment_id)
         if created is not None:  # the report's, made already (compare's --format json)
             stamp["created"] = created
