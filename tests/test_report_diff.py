@@ -650,3 +650,20 @@ def test_reports_of_a_file_name_that_is_not_utf8_are_read_back(reports, tmp_path
     assert diff_reports(capsys, a, a) == (0, "the evaluations are the same\n")
     code, out = diff_reports(capsys, a, b)
     assert code == 1 and "value: tfidf%25FFword MAP@100 0.2329 -> 0.0000" in out
+
+
+def test_diff_json_of_a_file_name_that_is_not_utf8_is_utf8(reports, tmp_path):
+    # the path's lone surrogate was written as its raw byte (\xff): JSON that is no UTF-8,
+    # which json.load refused; it is written as the reports write it, its escape \udcff
+    import os
+    import subprocess
+    import sys
+
+    named = os.path.join(os.fsencode(tmp_path), b"tfidf\xffchar.run")
+    shutil.copy(ROOT / "runs" / "tfidf-char.run", named)  # another input: its path said
+    a, b = reports("a"), reports("b", runs=(os.fsdecode(named),))
+    argv = [sys.executable, "-m", "trecbench", "diff", a, b, "--format", "json"]
+    shown = subprocess.run(argv, capture_output=True, check=False)
+    assert shown.returncode == 1, shown.stderr
+    document = json.loads(shown.stdout.decode("utf-8"))
+    assert os.fsdecode(named) in json.dumps(document, ensure_ascii=False)

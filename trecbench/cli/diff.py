@@ -41,10 +41,14 @@ def diff(ctx, report_a, report_b, output_format, quiet):
     """
     from ..runstudy.reportdiff import diff_reports
     from ..runstudy.text import diff_text
+    from ..text_bytes import utf8
     from .progress import drawn
+    from .stdout import echo_bytes
 
     with drawn(quiet) as progress:
         result = diff_reports(report_a, report_b, progress=progress)
-    click.echo(diff_text(result, output_format), nl=False)
+    # a report's path of a byte that is not UTF-8 (a lone surrogate) as the reports write
+    # it, its escape \udcff: written raw, the JSON was no UTF-8 (json.load failed on it)
+    echo_bytes(utf8(diff_text(result, output_format)))
     if not result.same:
         ctx.exit(1)
