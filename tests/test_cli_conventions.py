@@ -304,6 +304,8 @@ def test_an_empty_path_is_said_to_be_one(capsys, tmp_path, monkeypatch):
         trecbench.evaluate(QRELS, "", ["P@1"])
     with pytest.raises(InputError, match=r"^'': cannot read: an empty file name"):
         trecbench.evaluate(QRELS, "", ["P@1"], names=["x"])
+    with pytest.raises(InputError, match=r"^'': cannot read: an empty file name"):
+        trecbench.evaluate("", RUN, ["P@1"])  # not "no such file, nor an ir_datasets dataset"
 
 
 def test_messages_escape_control_characters(capsys, tmp_path, monkeypatch):

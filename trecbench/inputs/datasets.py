@@ -32,7 +32,7 @@ def is_dataset_id(text: str) -> bool:
     is standard input, never a dataset id (``score - run.txt < qrels.txt``)."""
     if text.startswith(PREFIX):
         return True
-    if text == "-":
+    if text in ("-", ""):  # an empty name is no id either: the file's reader says it
         return False
     return not os.path.exists(text) and importlib.util.find_spec("ir_datasets") is not None
 
