@@ -1107,3 +1107,14 @@ def test_the_one_stratum_warning_shows_its_stratum_escaped_in_markdown():
     (warning,) = result.warnings
     assert warning.startswith("--group-by f: one stratum only, p|q\nr (2 topics): ")
     assert "p%7Cq%0Ar (2 topics)" in result.markdown()
+
+
+def test_wins_ties_and_losses_take_rounding_as_a_tie_as_the_mean_does():
+    # 0.1 + 0.2 against 0.3 on every topic (5.6e-17 apart): W/T/L said 20/0/0 beside a
+    # difference of 0.0000 and "the per-topic differences do not vary"
+    rows = [("a", f"q{t:02d}", "m@2", 0.1 + 0.2) for t in range(20)]
+    rows += [("b", f"q{t:02d}", "m@2", 0.3 + (0.25 if t == 0 else 0.0)) for t in range(20)]
+    frame = pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+    row = compare_scores(frame, baseline="a", samples=100).comparisons.iloc[0]
+    assert (row["wins"], row["ties"], row["losses"]) == (1, 19, 0)  # q00 alone is apart
+    assert 0.1 + 0.2 != 0.3  # the raw values do differ
