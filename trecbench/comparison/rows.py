@@ -102,6 +102,9 @@ def comparison_rows(
     pairs = (np.array(left), np.array(right))
     scale = value_scale(flat[:, left], flat[:, right])  # the size of the values subtracted
     differences = view.mean_difference(diffs, scale)  # the difference of means, 0 if so on paper
+    # a topic's difference within the values' rounding is a tie (W/T/L), as the mean and
+    # the tests take it: counted raw, 20/0/0 stood beside a difference of 0.0000
+    on_paper = zero_on_paper(diffs, diffs, scale)
     # the ends 0 where the values' rounding alone leaves them off it, as the difference
     diff_low, diff_high = (
         zero_on_paper(end, diffs, scale)
@@ -124,10 +127,7 @@ def comparison_rows(
     for k, (m, r) in enumerate(compared):
         base_mean, difference = means[right[k]], differences[k]
         change, change_undefined = _relative(difference, base_mean)
-        # a topic's difference within the values' rounding is a tie, as the mean and the
-        # tests take it: counted raw, 20/0/0 stood beside a difference of 0.0000
-        noise = rounding_noise(diffs[:, k], scale[k])[0]
-        better = better_first(np.where(np.abs(diffs[:, k]) <= noise, 0.0, diffs[:, k]), measures[m])
+        better = better_first(on_paper[:, k], measures[m])
         head = label | {"run": runs[r], "baseline": runs[baseline], "measure": measures[m]}
         rows.append(
             head
