@@ -54,12 +54,6 @@ class Benchmark:
     inputs: list[dict]
     qrels_table: Any = None  # the one parse of the qrels (the page's grades: not read again)
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
-    # the working folder its inputs were read in (their paths as given are relative to it)
-    read_in: str | None = dataclasses.field(default_factory=outputs.working_folder, repr=False)
-
-    def _refuse_other_folder(self) -> None:
-        """Its inputs' relative paths name other files after an os.chdir: refused there."""
-        outputs.refuse_other_folder(self.read_in, [r["path"] for r in self.inputs])
 
     def section(self) -> dict:
         """The ``benchmark`` section of BenchmarkReport.json (schema ``benchmark_workflow``)."""
@@ -177,7 +171,7 @@ class Benchmark:
 
         # the modes' runs and the qrels are in memory: a page not written reads no file
         if path is not None or self.qrels_table is None:
-            self._refuse_other_folder()
+            self.comparison.input_paths()  # its inputs, where it was read: the benchmark's
         runs = {result.mode.name: result.table for result in self.modes}
         qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)
         # the R-task part's tables, lists and headings as the Markdown's, as HTML: input
@@ -190,7 +184,7 @@ class Benchmark:
             progress=progress, stamp=stamp,
         )  # fmt: skip
         if path is not None:
-            outputs.write_file(path, page, [record["path"] for record in self.inputs])
+            outputs.write_file(path, page, self.comparison.input_paths())
         return page
 
     def write(
@@ -210,7 +204,7 @@ class Benchmark:
         report.html's making, a job of its own (:meth:`to_html`)."""
         from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
 
-        self._refuse_other_folder()
+        inputs = self.comparison.input_paths()  # the benchmark's, refused after an os.chdir
         out = output_folder(self.config, outdir)
         meta = dict(self.config.meta) | dict(meta or {})
         stamp = new_stamp()  # the reports', the page's and the manifest's
@@ -228,12 +222,12 @@ class Benchmark:
         )  # fmt: skip
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
         made()
-        with outputs.OutputSet([record["path"] for record in self.inputs]) as staged:
+        with outputs.OutputSet(inputs) as staged:
             for path in files:  # every target checked before its folder is made
                 staged.check(path)
             for folder in dict.fromkeys([out, *(path.parent for path in files)]):
                 staged.hold(folder)  # out first, as every call into it: one meanwhile waits
-            _refuse_strays(out, files, [record["path"] for record in self.inputs])
+            _refuse_strays(out, files, inputs)
             for path, (data, _) in files.items():
                 staged.write(path, data)
         return list(files)

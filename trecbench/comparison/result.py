@@ -360,13 +360,13 @@ class Comparison:
         pipe, which the first read emptied), else None; refused after an os.chdir."""
         from ..inputs.streams import rereadable
 
-        self._refuse_other_folder()  # plot_files, precision_recall: other files read there
+        self.input_paths()  # plot_files, precision_recall: other files read there
         files = self.judged_files()
         if files is None or not rereadable([*files[0].values(), *set(files[1].values())]):
             return None
         return files
 
-    def _refuse_other_folder(self) -> list[str]:
+    def input_paths(self) -> list[str]:
         """Its inputs' paths; relative, they name other files after an os.chdir: refused."""
         outputs.refuse_other_folder(self.read_in, paths := [r["path"] for r in self.inputs or []])
         return paths
@@ -438,7 +438,7 @@ class Comparison:
         ``stamp``: the created time and experiment id of its report, which it records."""
         from ..html_report import comparison_html
 
-        inputs = self._refuse_other_folder() if path is not None else []  # reads: scored_files
+        inputs = self.input_paths() if path is not None else []  # reads: scored_files
         if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
             raise UsageError(f"depth must be a whole number from 0, not {depth!r}")
         depth = int(depth)
@@ -497,7 +497,7 @@ class Comparison:
         from .targets import output_paths
 
         out = Path(outdir)
-        inputs = self._refuse_other_folder()
+        inputs = self.input_paths()
         stamp = new_stamp(experiment_id)
         if created is not None:  # the report's, made already (compare's --format json)
             stamp["created"] = created
