@@ -9,6 +9,7 @@ import pytest
 from conftest import ROOT, diff_reports
 
 from trecbench.cli import run
+from trecbench.renderers.text_tables import p_text
 
 QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
 RUN = str(ROOT / "runs" / "tfidf-word.run")
@@ -667,3 +668,43 @@ def test_diff_json_of_a_file_name_that_is_not_utf8_is_utf8(reports, tmp_path):
     assert shown.returncode == 1, shown.stderr
     document = json.loads(shown.stdout.decode("utf-8"))
     assert os.fsdecode(named) in json.dumps(document, ensure_ascii=False)
+
+
+def test_another_test_lists_the_comparisons_p_values(comparisons, capsys):
+    # compare --test wilcoxon against the t-test: diff named the option alone, not the
+    # p-values it moved, so a verdict that changed with them went unsaid
+    a, b = comparisons("a"), comparisons("b", "--test", "wilcoxon")
+    rows = [json.loads(open(path).read())["results"][0]["comparisons"][0] for path in (a, b)]
+    assert rows[0]["run"] == "tfidf-char" and rows[0]["p_value"] != rows[1]["p_value"]
+    code, out = diff_reports(capsys, a, b)
+    assert code == 1
+    said = f"comparisons: tfidf-char P@5 p_value {p_text(rows[0]['p_value'])} -> "
+    assert f"{said}{p_text(rows[1]['p_value'])}" in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("field", "x", "y", "said"),
+    [
+        ("significant", True, False, "significant true -> false"),
+        ("p_value", 2.8e-17, 3.1e-10, "p_value 2.8e-17 -> 3.1e-10"),  # not 0.0000 -> 0.0000
+        ("p_adjusted", 0.0123, 0.0123000001, None),  # the same printed: no difference
+    ],
+)
+def test_a_comparisons_verdict_or_p_value_that_moved_is_a_difference(
+    comparisons, tmp_path, capsys, field, x, y, said
+):
+    a = comparisons("a")
+    reports = []
+    for name, value in (("x", x), ("y", y)):
+        report = json.loads(open(a).read())
+        report["results"][0]["comparisons"][0][field] = value
+        reports.append(tmp_path / f"{name}.json")
+        reports[-1].write_text(json.dumps(report))
+    code, out = diff_reports(capsys, *map(str, reports))
+    if said is None:
+        assert (code, out) == (0, "the evaluations are the same\n")
+        return
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == "likely cause: the values differ with the same inputs, options and versions"
+    assert f"comparisons: tfidf-char P@5 {said}" in lines[1:]

@@ -6,11 +6,10 @@ cause first, in this order: the qrels, a run file, the options, the measures ask
 trecbench's or a library's version. Values differ when their printed text (four decimals,
 as trec_eval prints them) differs: a run's mean, or its value on a topic both reports hold
 (a mean can stay while topics move); topics only one report holds are listed too, and so
-are the values of the sections beside the means (:data:`SECTIONS`: a comparison's power,
-unjudged bounds, tie bounds and strata's means, score's unjudged and tie bounds and
-grouped means, either's routing metrics), whose options (``power.target``, ``unjudged_bounds``,
-``tie_bounds``, ``routing`` and ``routing.samples``, ``group_by``...) are compared with
-the others.
+are the values of the sections beside the means (:data:`SECTIONS`: a comparison's tests
+against the baseline, power, unjudged bounds, tie bounds and strata's means, score's
+unjudged and tie bounds and grouped means, either's routing metrics), whose options
+(``power.target``, ``unjudged_bounds``, ``routing``, ``group_by``...) are compared too.
 """
 
 from __future__ import annotations
@@ -25,7 +24,8 @@ from .. import outputs
 from ..errors import InputError
 from ..escaping import escape_text
 from ..naming import read_once_given_twice
-from .reportview import RESAMPLING, SECTIONS, ReportView, read_view
+from ..renderers.text_tables import p_text
+from .reportview import P_VALUES, RESAMPLING, SECTIONS, ReportView, read_view
 
 MOVERS = 5  # topics listed per run and measure whose values moved most
 # how the likely cause names an input of each kind the reports record (by its option)
@@ -441,7 +441,7 @@ def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
             changes += [
                 SectionChange(section, label, measure, name, x.get(name), y.get(name))
                 for name in names
-                if field_text(x.get(name)) != field_text(y.get(name))
+                if field_text(x.get(name), name) != field_text(y.get(name), name)
             ]
     return changes
 
@@ -451,9 +451,12 @@ def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
 _BY_GROUP = ("groups",)
 
 
-def field_text(value: Any) -> str:
-    """A section's value as compared: a fraction by its printed text, four decimals (as
-    the means), anything else (a count, a flag, a reason) as the report writes it."""
+def field_text(value: Any, name: str = "") -> str:
+    """A section's value ``name`` as compared: a p-value as compare prints it (2.8e-17,
+    not 0.0000), a fraction by its printed text, four decimals (as the means), anything
+    else (a count, a flag, a reason) as the report writes it."""
+    if isinstance(value, float) and name in P_VALUES:
+        return p_text(value)
     return _printed(value) if isinstance(value, float) else written(value)
 
 

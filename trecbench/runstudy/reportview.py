@@ -13,10 +13,12 @@ from ..errors import InputError
 
 KINDS = ("EvaluationReport", "BenchmarkReport")
 # the sections of values beside the means, by what the diff calls them: per run and
-# measure, a row of fields (compare --power, --unjudged-bounds, the tie bounds, score's
-# grouped means, compare --group-by's strata); the routing log's metrics (score
-# --routing, a benchmark's), a row per metric, of no run
-SECTIONS = ("power", "unjudged_bounds", "tie_bounds", "routing", "groups")
+# measure, a row of fields (compare's tests against the baseline, --power,
+# --unjudged-bounds, the tie bounds, score's grouped means, compare --group-by's strata);
+# the routing log's metrics (score --routing, a benchmark's), a row per metric, of no run
+SECTIONS = ("comparisons", "power", "unjudged_bounds", "tie_bounds", "routing", "groups")
+# a comparison's p-values (its rows against the baseline), compared as compare prints them
+P_VALUES = ("p_value", "p_adjusted", "welch_p", "welch_p_adjusted")
 ROUTING_ROWS = ("routing_accuracy", "gate_efficiency", "gate")
 GROUP_MEANS = ("macro", "micro", "spread")  # score --group-by's means over the groups
 # the settings of score's resampling block compared as options (its drawn_for says which
@@ -294,6 +296,9 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
         if "tie_low" in row or "tie_high" in row
     ]
     rows = {
+        # each run against the baseline over all topics: the difference, its interval,
+        # tests and verdict (the all-pairs rows and the strata's tests are not compared)
+        "comparisons": overall.get("comparisons"),
         "power": (power or {}).get("rows"),
         "unjudged_bounds": (report.get("unjudged_bounds") or {}).get("rows"),
         "tie_bounds": ties if settings.get("tie_bounds") else None,

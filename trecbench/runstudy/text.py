@@ -119,7 +119,7 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         lines.append(f"value: {escape_text(change.run)} {change.measure} {a} -> {b}"
                      f"{_movers(change, count)}")  # fmt: skip
     for change in result.sections:
-        values = f"{field_text(change.a)} -> {field_text(change.b)}"
+        values = f"{field_text(change.a, change.field)} -> {field_text(change.b, change.field)}"
         name = change.section.replace("_", " ")
         row = (
             change.measure if change.run is None else f"{escape_text(change.run)} {change.measure}"
