@@ -707,3 +707,16 @@ def test_thresholds_are_taken_where_their_strategy_may_apply():
     assert Judging("token-f1", {}, None, 0.4).record()["f1_threshold"] == 0.4
     unsaid = Judging("explicit").record()  # recorded as before: the default threshold
     assert unsaid["f1_threshold"] == F1_THRESHOLD == 0.3 and unsaid["iou"] is None
+
+
+def test_an_item_of_several_providers_keeps_its_repo(tmp_path):
+    # the last provider's result set the stratum: one without a repo took it away, and a
+    # second repo replaced the first, both without a word
+    given = item("q", [ctx("c1")], provider="a", repo="x", relevantIds=["c1"])
+    without = item("q", [ctx("c1")], provider="b", relevantIds=["c1"])
+    conversion = convert_memorybench(export(tmp_path, [given, without]))
+    assert conversion.strata.values.tolist() == [["q", "x"]]
+    other = item("q", [ctx("c1")], provider="b", repo="y", relevantIds=["c1"])
+    with pytest.raises(InputError, match=r"export.json:\d+: results\[1\].metadata.repo: item "
+                       r"'q' belongs to repo 'x' in another result"):  # fmt: skip
+        convert_memorybench(export(tmp_path, [given, other]))

@@ -373,8 +373,7 @@ def _collect(
         run = collected.runs[key] = _Run(one.provider, run_tag)
     tag = run.run_tag  # one per run (unique_tag): what its rows are kept under
     refuse_repeat(collected.seen, (tag, qid), at, "itemId", f"{qid!r} of run {tag!r}")
-    repo = one.meta.get("repo")
-    collected.strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
+    _stratum(collected.strata, qid, one.meta.get("repo"), at / "metadata" / "repo")
     chunks, scores, made_up = _chunks(one.result.get("retrievedContext"), at)
     # the sidecar names the query and documents as the files write them (escaped)
     where = {"run": run.run_tag, "qid": escape_id(qid)}
@@ -394,6 +393,18 @@ def _collect(
         (tag, qid, chunk.docno, position, score)
         for position, (chunk, score) in enumerate(zip(chunks, scores, strict=True))
     ]
+
+
+def _stratum(strata: dict[str, str | None], qid: str, repo: Any, at: At) -> None:
+    """The item's repo kept as its stratum: an item of several providers keeps the repo
+    one gives (the last one's overwrote it: a provider without a repo took the stratum
+    away), and two different repos for one item are refused, as code-chunk refuses them."""
+    repo = None if repo is None else at.expect_id(repo)
+    known = strata.get(qid)
+    if repo is not None and known is not None and repo != known:
+        raise at.error(f"item {qid!r} belongs to repo {known!r} in another result")
+    if known is None:
+        strata[qid] = repo
 
 
 def _per_run(collected: _Collected, name: str, judging: Judging, report: Report):
