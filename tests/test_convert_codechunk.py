@@ -218,6 +218,17 @@ def _entries(tmp_path, mutate):
         (lambda d: d.append(3), r"\[4\]: expected an object, found a number"),
         (lambda d: d[3].update(repo="r9"),
          r"\[3\].queryResults\[0\].taskId: taskId 'r2/0' belongs to repo 'r2' for another"),
+        # two files of two folders became one docno: the run kept one as a duplicate, the
+        # qrels judged both by the other's judgment
+        (lambda d: d[0]["queryResults"][0]["retrievedChunks"][2].update(
+            id="/elsewhere/r1/src/m.py:0-10"),
+         r"\[0\].queryResults\[0\].retrievedChunks\[2\].id: chunk ids "
+         r"'/home/u/eval/repositories/function_level/r1/src/m.py:0-10' and "
+         r"'/elsewhere/r1/src/m.py:0-10' of chunker 'ast' are both 'r1/src/m.py:0-10' once "
+         r"normalised"),
+        (lambda d: d[2]["queryResults"][0]["relevantChunkIds"].append(
+            "/elsewhere/r1/src/m.py:0-10"),
+         r"\[2\].queryResults\[0\].relevantChunkIds\[1\]: chunk ids .* of chunker 'fixed'"),
         # ranks given and not: the rankless chunk took its position, without a word
         (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].pop("rank"),
          r"\[0\].queryResults\[0\].retrievedChunks\[1\].rank: gives no rank, unlike the "
@@ -228,6 +239,22 @@ def test_input_shapes_are_checked_with_their_line(tmp_path, mutate, message):
     path = _entries(tmp_path, mutate)
     with pytest.raises(InputError, match=r"detailed_x.json:\d+: " + message):
         convert_codechunk(path)
+
+
+def test_a_relative_id_and_other_chunkers_prefixes_are_no_merge(tmp_path):
+    # a relative id names its repo's file; each chunker may have run on its own machine
+    def mutate(d):
+        d[0]["queryResults"][0]["relevantChunkIds"].append("src/m.py:0-10")
+        query = d[2]["queryResults"][0]
+        for chunk in query["retrievedChunks"]:
+            chunk["id"] = chunk["id"].replace("/home/u/eval", "/other")
+        query["relevantChunkIds"] = [
+            i.replace("/home/u/eval", "/other") for i in query["relevantChunkIds"]
+        ]
+
+    conversion = convert_codechunk(_entries(tmp_path, mutate))
+    for qrels in ("codechunk-ast", "codechunk-fixed"):
+        assert conversion.qrels[qrels]["docno"].tolist() == ["r1/src/m.py:0-10", "r2/src/m.py:0-10"]
 
 
 def test_the_producer_s_summary_file_is_named_as_such(tmp_path):

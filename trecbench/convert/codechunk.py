@@ -105,7 +105,7 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     doc = read_json(detailed, "detailed results")
     report = Report()
     found = _read_entries(doc, report)
-    qrels, runs, info = _per_chunker(found, name, report)
+    qrels, runs, info = _per_chunker(doc, found, name, report)
     return Conversion(
         name=name,
         converter="code-chunk",
@@ -183,9 +183,44 @@ def _read_query(found: _Read, here, query, chunker: str, repo: str) -> None:
     found.producer.append((chunker, qid, query.get("metrics")))
 
 
-def _per_chunker(found: _Read, name: str, report: Report):
+def _refuse_merged(doc, chunkers: list[str], read: list[str], written: list[str]) -> None:
+    """Refuse two absolute chunk ids of one chunker that normalise to one (``/a/r/x.py:1-2``
+    and ``/b/r/x.py:1-2``: ``r/x.py:1-2``), at the second's place: two files on disk, of
+    which the run would keep one as a duplicate of the other, and the qrels judge both by
+    either's judgment. A relative id is not one: it names its repo's file (``x.py:1-2``
+    is ``/.../r/x.py:1-2``)."""
+    first: dict[tuple[str, str], str] = {}
+    for chunker, raw, docno in zip(chunkers, read, written, strict=True):
+        if not raw.startswith("/"):
+            continue
+        earlier = first.setdefault((chunker, docno), raw)
+        if earlier != raw:
+            raise _place_of(doc, chunker, raw).error(
+                f"chunk ids {earlier!r} and {raw!r} of chunker {chunker!r} are both "
+                f"{docno!r} once normalised: two chunks would become one"
+            )
+
+
+def _place_of(doc, chunker: str, raw: str):
+    """The first place of chunk id ``raw`` among ``chunker``'s entries (an error's; the
+    input was read whole, its shape checked)."""
+    for index, entry in enumerate(doc.value):
+        if str(entry.get("chunker")) != chunker:
+            continue
+        for qindex, query in enumerate(entry["queryResults"]):
+            here = doc.root / index / "queryResults" / qindex
+            for position, chunk in enumerate(query["retrievedChunks"]):
+                if str(chunk.get("id")) == raw:
+                    return here / "retrievedChunks" / position / "id"
+            for position, chunk_id in enumerate(query["relevantChunkIds"]):
+                if str(chunk_id) == raw:
+                    return here / "relevantChunkIds" / position
+    return doc.root
+
+
+def _per_chunker(doc, found: _Read, name: str, report: Report):
     """``(qrels by name, runs, qrels summaries)``: one qrels and one run per chunker, its
-    chunk ids normalised (:func:`normalise_ids`)."""
+    chunk ids normalised (:func:`normalise_ids`; two that become one refused)."""
     runs_frame = pd.DataFrame(
         found.retrieved, columns=["chunker", "repo", "qid", "docno", "order", "score"]
     )
@@ -194,6 +229,8 @@ def _per_chunker(found: _Read, name: str, report: Report):
     # listed once in the sidecar (it was listed for each)
     both = pd.concat([runs_frame[["docno", "repo"]], rel_frame[["docno", "repo"]]])
     docnos = normalise_ids(both["docno"], both["repo"], report).to_numpy()
+    chunkers = pd.concat([runs_frame["chunker"], rel_frame["chunker"]]).tolist()
+    _refuse_merged(doc, chunkers, both["docno"].tolist(), docnos.tolist())
     runs_frame["docno"] = pd.Series(docnos[: len(runs_frame)], runs_frame.index, dtype=STR)
     rel_frame["docno"] = pd.Series(docnos[len(runs_frame) :], rel_frame.index, dtype=STR)
 
