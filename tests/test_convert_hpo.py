@@ -304,6 +304,23 @@ def test_graded_relevance_from_the_ontology(tmp_path):
         convert_hpo(cases, ontology=obo, graded="ontology", grades={"exact": 0})
 
 
+def test_an_id_listed_twice_is_reported_graded_or_not(tmp_path):
+    # graded, the second copy vanished without a word; a neighbour two terms share is none
+    obo = tmp_path / "hp.obo"
+    obo.write_text(TINY_OBO)
+    cases = write_json(
+        tmp_path / "cases.json",
+        [{"case_id": "a 1", "text": "x", "expected_hpo_ids": ["HP:0004322", "HP:0001250",
+                                                             "HP:0004322"]}],
+    )  # fmt: skip
+    reason = "duplicate judgment (cases; the highest grade is kept)"
+    for graded in (None, "ontology"):
+        conversion = convert_hpo(cases, ontology=obo, graded=graded)
+        assert conversion.report.counts[reason] == 1
+        (entry,) = [d for d in conversion.report.dropped if d["reason"] == reason]
+        assert (entry["qid"], entry["docno"]) == ("a%201", "HP:0004322")
+
+
 def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):
     cases = write_json(tmp_path / "cases.json", RICH)
     # lines out of order, a tie (0.5/0.5) in rank order against docno order, a duplicate

@@ -349,7 +349,9 @@ def _case_qrels(
 ) -> tuple[pd.DataFrame, dict]:
     """``(the qrels, their sidecar summary)`` of the test cases' expected ids, graded by
     ontology neighbourhood when ``graded``."""
-    judged = graded_qrels(expected, loaded, grade_map) if graded else expected
+    judged = expected
+    if graded:  # an id a case lists twice: graded_qrels keeps it once, without a word
+        judged = graded_qrels(_once(expected, name, report), loaded, grade_map)
     qrels = make_qrels(judged, name, report)
     info = qrels_summary(
         qrels,
@@ -360,6 +362,21 @@ def _case_qrels(
     if graded:
         info["graded"] = {"by": graded, "grades": grade_map, "release": loaded.release}
     return qrels, info
+
+
+def _once(expected: pd.DataFrame, name: str, report: Report) -> pd.DataFrame:
+    """``expected`` with each id a case lists twice kept once, reported as the binary
+    qrels report it (a duplicate judgment); the neighbours two terms share are none."""
+    repeated = expected.duplicated(["qid", "docno"])
+    rows = expected[repeated]
+    report.drop(
+        f"duplicate judgment ({name}; the highest grade is kept)",
+        (
+            {"qrels": name, "qid": qid, "docno": docno}
+            for qid, docno in zip(escaped(rows["qid"]), escaped(rows["docno"]), strict=True)
+        ),
+    )
+    return expected[~repeated]
 
 
 def _result_runs(
