@@ -409,6 +409,20 @@ def test_longmemeval_pack_relevance(tmp_path):
     assert values["q2_abs"] == 0.0
 
 
+def test_longmemeval_turn_suffix_is_javascript_s(tmp_path):
+    # memorybench strips /_(\d+)$/: ASCII digits, at the very end of the id
+    chunks = [
+        ctx("c1", "x", corpusId="sess_7_\u0663"),  # ARABIC-INDIC DIGIT THREE
+        ctx("c2", "x", corpusId="sess_8_3\n"),
+        ctx("c3", "x", corpusId="sess_7_3"),
+    ]
+    answers = ["sess_7", "sess_8\n"]
+    path = export(tmp_path, [item("q1", chunks, "longmemeval", answerCorpusIds=answers)])
+    qrels = convert_memorybench(path).qrels["memorybench-p"]
+    relevant = qrels.loc[qrels["rel"] > 0, "docno"].tolist()
+    assert relevant == ["c3", "unretrieved-relevant-1"]  # c1 and c2 judged 0
+
+
 def test_token_f1_fallback_is_found_only(tmp_path):
     """Strategy (C): token F1 with the expected answer >= 0.3 (memorybench's default)."""
     answer = "The capital of France is Paris"

@@ -25,7 +25,9 @@ F1_THRESHOLD = 0.3  # memorybench's NDCGAtKMetric default
 NONE = "none"
 _CTXID = re.compile(r"^\[CTXID:([^\]]+)\]\s*")
 _DIALOG_ID = re.compile(r"D\d+:\d+")
-_TURN_SUFFIX = re.compile(r"_(\d+)$")
+# memorybench's /_(\d+)$/: ASCII digits at the very end (Python's \d took "_٣", its $ the
+# "_3" of "s_3\n", matching answer ids memorybench does not match)
+_TURN_SUFFIX = re.compile(ecma_pattern(r"_(\d+)$"))
 # memorybench tokenises in TypeScript: JavaScript's \s, and its ASCII-only \w
 _JS_NOT_WORD = re.compile(ecma_pattern(r"[^\w\s]"))
 _JS_SPLIT = re.compile(ecma_pattern(r"\s+"))
