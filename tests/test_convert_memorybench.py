@@ -423,6 +423,15 @@ def test_longmemeval_turn_suffix_is_javascript_s(tmp_path):
     assert relevant == ["c3", "unretrieved-relevant-1"]  # c1 and c2 judged 0
 
 
+def test_explicit_ids_are_trimmed_as_javascript_trims(tmp_path):
+    # String(id).trim(): U+FEFF is white space to JavaScript, U+001C not (str.strip()
+    # kept the first and removed the second)
+    chunks = [ctx("c1"), ctx("\x1cc2"), ctx("c2")]
+    path = export(tmp_path, [item("q1", chunks, relevantIds=["\ufeffc1", "\x1cc2"])])
+    qrels = convert_memorybench(path).qrels["memorybench-p"]
+    assert qrels["docno"].tolist() == ["c1", "%1Cc2"]
+
+
 def test_token_f1_fallback_is_found_only(tmp_path):
     """Strategy (C): token F1 with the expected answer >= 0.3 (memorybench's default)."""
     answer = "The capital of France is Paris"

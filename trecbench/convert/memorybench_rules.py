@@ -28,6 +28,9 @@ _DIALOG_ID = re.compile(r"D\d+:\d+")
 # memorybench's /_(\d+)$/: ASCII digits at the very end (Python's \d took "_٣", its $ the
 # "_3" of "s_3\n", matching answer ids memorybench does not match)
 _TURN_SUFFIX = re.compile(ecma_pattern(r"_(\d+)$"))
+# memorybench's String.prototype.trim(): JavaScript's white space, U+FEFF included and the
+# separators U+001C-U+001F and U+0085 not (Python's str.strip() has it the other way)
+_JS_TRIM = re.compile(ecma_pattern(r"^\s+|\s+$"))
 # memorybench tokenises in TypeScript: JavaScript's \s, and its ASCII-only \w
 _JS_NOT_WORD = re.compile(ecma_pattern(r"[^\w\s]"))
 _JS_SPLIT = re.compile(ecma_pattern(r"\s+"))
@@ -85,9 +88,14 @@ class Chunk:
     location: tuple[str, int, int] | None = None  # file, start and end line (type-checked)
 
 
+def _trim(text: str) -> str:
+    """``text`` without the white space JavaScript's ``trim()`` removes around it."""
+    return _JS_TRIM.sub("", text)
+
+
 def _listed(value: Any) -> list[str]:
     values = value if isinstance(value, list) else [value]
-    return [str(v).strip() for v in values if str(v).strip()]
+    return [_trim(str(v)) for v in values if _trim(str(v))]
 
 
 def locomo_relevant(evidence: Any, chunk: Chunk) -> bool:
@@ -98,14 +106,14 @@ def locomo_relevant(evidence: Any, chunk: Chunk) -> bool:
     found = set()
     listed = chunk.meta.get("dialogIds")
     if isinstance(listed, list):
-        found |= {i.strip() for i in listed if isinstance(i, str) and i.strip()}
+        found |= {_trim(i) for i in listed if isinstance(i, str) and _trim(i)}
     single = chunk.meta.get("dialogId", chunk.meta.get("dia_id"))
-    if isinstance(single, str) and single.strip():
-        found.add(single.strip())
+    if isinstance(single, str) and _trim(single):
+        found.add(_trim(single))
     content = chunk.content or ""
     prefix = _CTXID.match(content)
     if prefix:
-        found |= {i.strip() for i in prefix.group(1).split(",") if i.strip()}
+        found |= {_trim(i) for i in prefix.group(1).split(",") if _trim(i)}
     found |= set(_DIALOG_ID.findall(chunk.docno)) | set(_DIALOG_ID.findall(content))
     return not wanted.isdisjoint(found)
 
@@ -140,7 +148,7 @@ def pack_total(meta: dict) -> int | None:
     if evidence is not None:
         if isinstance(evidence, list):
             return len(evidence)
-        if isinstance(evidence, str) and evidence.strip():
+        if isinstance(evidence, str) and _trim(evidence):
             return 1
     answers = meta.get("answerCorpusIds")
     if isinstance(answers, list) and answers:
@@ -230,10 +238,11 @@ def _explicit(meta: dict, at: At, report: Report, where: dict) -> list[str] | No
     ids = []
     for position, item in enumerate(items):
         text = (place / position).expect_id(item) if item != "" else ""
-        if text.strip() != text:
+        trimmed = _trim(text)
+        if trimmed != text:
             report.repair("blanks around an explicit relevant id removed", [{**where, "id": text}])
-        if text.strip():
-            ids.append(text.strip())
+        if trimmed:
+            ids.append(trimmed)
         else:
             report.drop("empty explicit relevant id", [{**where, "position": position}])
     return ids or None
