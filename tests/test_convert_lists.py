@@ -53,6 +53,9 @@ def test_example_with_index_qids(tmp_path):
         "duplicate document in a query (rag_eval; the best-ranked copy is kept)": 1,
         "query without gold docs (not in the qrels)": 1,
     }
+    # the dropped copy and the kept one by their ranks (0-based positions named "rank 0")
+    (dropped,) = [d for d in conversion.report.dropped if "duplicate" in d["reason"]]
+    assert (dropped["docno"], dropped["order"], dropped["kept_order"]) == ("doc4", 3, 1)
 
 
 def test_scores_match_hand_worked_values(tmp_path):

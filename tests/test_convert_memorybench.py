@@ -432,6 +432,12 @@ def test_explicit_ids_are_trimmed_as_javascript_trims(tmp_path):
     assert qrels["docno"].tolist() == ["c1", "%1Cc2"]
 
 
+def test_a_duplicate_chunk_is_reported_at_its_rank(tmp_path):
+    path = export(tmp_path, [item("q1", [ctx("c1"), ctx("c2"), ctx("c1")], relevantIds=["c1"])])
+    (dropped,) = convert_memorybench(path).report.dropped
+    assert (dropped["docno"], dropped["order"], dropped["kept_order"]) == ("c1", 3, 1)
+
+
 def test_token_f1_fallback_is_found_only(tmp_path):
     """Strategy (C): token F1 with the expected answer >= 0.3 (memorybench's default)."""
     answer = "The capital of France is Paris"

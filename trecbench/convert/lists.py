@@ -95,7 +95,7 @@ def _matched(
                 counts["repeat" if item.repeat else item.rule] += 1
                 counts["ambiguous"] += bool(item.also)
                 docno = f"chunk-{item.chunk}" if item.repeat else f"gold-{item.gold}"
-            run_rows.append((qid, docno, item.chunk, float("nan")))
+            run_rows.append((qid, docno, item.chunk + 1, float("nan")))  # chunk-i's rank
         assignments[written] = [item.as_dict() for item in result if item.gold is not None]
     section = {
         "mode": "chunks",
@@ -228,7 +228,7 @@ def convert_lists(
         run_rows = [
             (q, d, j, float("nan"))
             for q, docs in zip(qids, retrieved, strict=True)
-            for j, d in enumerate(docs)
+            for j, d in enumerate(docs, 1)  # its rank: a dropped copy's order, reported
         ]
     qrels = make_qrels(
         pd.DataFrame(gold_rows, columns=["qid", "docno", "rel"]).astype({"qid": STR}), name, report

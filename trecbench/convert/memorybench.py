@@ -391,7 +391,8 @@ def _collect(
     collected.judged += [(tag, qid, docno, grade) for docno, grade in outcome.rows]
     collected.retrieved += [
         (tag, qid, chunk.docno, position, score)
-        for position, (chunk, score) in enumerate(zip(chunks, scores, strict=True))
+        # 1-based: the rank a dropped duplicate is reported at
+        for position, (chunk, score) in enumerate(zip(chunks, scores, strict=True), 1)
     ]
 
 
