@@ -828,7 +828,7 @@ def test_the_sidecar_names_every_case_as_written(tmp_path):
         [
             {"case_id": "c 1", "status": "complete", "retrieved_hpo_ids": ["HP:0001250"],
              "expected_hpo_ids": ["HP:0000118 x"]},
-            {"case_id": "c 9", "status": "failed", "error": "timeout"},
+            {"case_id": "c 9", "status": "failed", "error": {"timeout": True}},
             {"case_id": "c 8", "status": "not_evaluable"},
             {"case_id": "x 2", "status": "complete", "retrieved_hpo_ids": ["HP:0001250"]},
         ],
@@ -840,7 +840,8 @@ def test_the_sidecar_names_every_case_as_written(tmp_path):
         if "percent-escaped" not in entry["reason"]
     }
     assert named == {
-        "failed case": {"qid": "c%209", "line": 2, "error": "timeout"},
+        # a JSON value as JSON spells it (str() gave Python's: {'timeout': True})
+        "failed case": {"qid": "c%209", "line": 2, "error": '{"timeout": true}'},
         "case marked not_evaluable by the producer": {"qid": "c%208", "line": 3},
         "run query not among the test cases": {"run": "dense", "qid": "x%202"},
         "producer's gold ids differ from the test cases": {

@@ -4,6 +4,7 @@ Chroma-style query results; the producer's gold ids checked against the test cas
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -142,7 +143,7 @@ def cases_rows(
         refuse_repeat(first, qid, at, "case_id", repr(qid))
         status = record.get("status", "complete")
         if status == "failed":
-            error = "" if record.get("error") is None else str(record["error"])
+            error = _error_text(record.get("error"))
             failed.append({"qid": qid, "line": at.line, "error": error})
             continue
         if status == "not_evaluable":
@@ -172,6 +173,14 @@ def cases_rows(
     report.drop("failed case (no results; -c counts it as 0)", _as_written(failed))
     report.drop("case marked not_evaluable by the producer", _as_written(not_evaluable))
     return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"]), expected, complete
+
+
+def _error_text(error: Any) -> str:
+    """A failed case's ``error`` as the sidecar keeps it: text as given, another JSON value
+    in JSON's spelling (str() wrote Python's: {'code': 5}, True, None)."""
+    if error is None:
+        return ""
+    return error if isinstance(error, str) else json.dumps(error, ensure_ascii=False)
 
 
 def _refuse_none_complete(doc: JsonLines, failed: list[dict], not_evaluable: list[dict]) -> None:
