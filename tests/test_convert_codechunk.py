@@ -229,6 +229,10 @@ def _entries(tmp_path, mutate):
         (lambda d: d[2]["queryResults"][0]["relevantChunkIds"].append(
             "/elsewhere/r1/src/m.py:0-10"),
          r"\[2\].queryResults\[0\].relevantChunkIds\[1\]: chunk ids .* of chunker 'fixed'"),
+        # strata score --strata refused in the sidecar the conversion wrote
+        (lambda d: d[0].update(repo="  "),
+         r"\[0\].repo: blank group name '  ': a topic without a repo goes in \(none\)"),
+        (lambda d: d[0].update(repo="(none)"), r"\[0\].repo: \(none\) names the topics"),
         # ranks given and not: the rankless chunk took its position, without a word
         (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].pop("rank"),
          r"\[0\].queryResults\[0\].retrievedChunks\[1\].rank: gives no rank, unlike the "

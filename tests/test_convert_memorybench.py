@@ -438,6 +438,14 @@ def test_a_duplicate_chunk_is_reported_at_its_rank(tmp_path):
     assert (dropped["docno"], dropped["order"], dropped["kept_order"]) == ("c1", 3, 1)
 
 
+@pytest.mark.parametrize("repo", ["  ", "(none)"])
+def test_a_repo_no_group_can_be_named_by_is_refused(tmp_path, repo):
+    # written into the sidecar, which score --strata then refused
+    path = export(tmp_path, [item("q", [ctx("c1")], repo=repo, relevantIds=["c1"])])
+    with pytest.raises(InputError, match=r"export.json:\d+: results\[0\].metadata.repo: "):
+        convert_memorybench(path)
+
+
 def test_token_f1_fallback_is_found_only(tmp_path):
     """Strategy (C): token F1 with the expected answer >= 0.3 (memorybench's default)."""
     answer = "The capital of France is Paris"

@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..ids import STR
 from ..sources import read_json
+from ..strata import group_name_problem
 from .common import (
     Conversion,
     Report,
@@ -150,6 +151,10 @@ def _read_entries(doc, report: Report) -> _Read:
                 chunker, found.owners, at / "chunker", "chunker", report
             )
         repo = (at / "repo").expect_id(entry.get("repo"))
+        # the queries' stratum: a name score --strata refuses in the sidecar refused here
+        problem = group_name_problem("repo", repo, "every entry names its repo")
+        if problem is not None:
+            raise (at / "repo").error(problem)
         found.config.setdefault(chunker, {})[repo] = entry.get("config")
         queries = (at / "queryResults").expect_list(entry.get("queryResults"))
         for qindex, query in enumerate(queries):

@@ -44,6 +44,7 @@ from ..errors import InputError, Setting, UsageError
 from ..ids import STR, escape_id
 from ..inputs import streams
 from ..sources import At, Content, Rows, described, json_document, parse_json, read_source
+from ..strata import group_name_problem
 from .common import (
     Conversion,
     Report,
@@ -401,6 +402,10 @@ def _stratum(strata: dict[str, str | None], qid: str, repo: Any, at: At) -> None
     one gives (the last one's overwrote it: a provider without a repo took the stratum
     away), and two different repos for one item are refused, as code-chunk refuses them."""
     repo = None if repo is None else at.expect_id(repo)
+    # a name score --strata refuses in the sidecar ("  ", "(none)") is refused here
+    problem = None if repo is None else group_name_problem("repo", repo, "leave it out, or null")
+    if problem is not None:
+        raise at.error(problem)
     known = strata.get(qid)
     if repo is not None and known is not None and repo != known:
         raise at.error(f"item {qid!r} belongs to repo {known!r} in another result")
