@@ -276,21 +276,34 @@ def test_the_producer_s_summary_file_is_named_as_such(tmp_path):
         convert_codechunk(summary)
 
 
-def test_chunkers_with_the_same_run_tag_are_refused(tmp_path):
-    """Names "p 1" and "p_1" both give the tag p_1: one qrels and run would replace the other."""
-
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        # "p 1" and "p_1" both give the tag p_1: one qrels and run would replace the other
+        (
+            ("p 1", "p_1"),
+            "chunker 'p 1' and chunker 'p_1' would both be written as 'p_1' (a run tag "
+            "keeps at most 25 of A-Z a-z 0-9 _ . -): rename one",
+        ),
+        # x.run and X.run (and their qrels) are one file on macOS's and Windows' file
+        # systems, where the second chunker's would replace the first's
+        (
+            ("x", "X"),
+            "chunker 'x' and chunker 'X' would be written as 'x' and 'X': one file where "
+            "case is not told apart (macOS, Windows): rename one",
+        ),
+    ],
+)
+def test_chunkers_with_one_run_file_are_refused(tmp_path, names, said):
     def rename(data):
-        for entry, chunker in zip(data, ("p 1", "p 1", "p_1", "p_1"), strict=True):
+        for entry, chunker in zip(data, (names[0], names[0], names[1], names[1]), strict=True):
             entry["chunker"] = chunker
 
     path = _entries(tmp_path, rename)
     with pytest.raises(InputError) as error:
         convert_codechunk(path)
-    line = path.read_text().splitlines().index('  "chunker": "p_1",') + 1  # entry [2]
-    assert str(error.value) == (
-        f"{path}:{line}: [2].chunker: chunker 'p 1' and chunker 'p_1' would both be written "
-        "as 'p_1' (a run tag keeps at most 25 of A-Z a-z 0-9 _ . -): rename one"
-    )
+    line = path.read_text().splitlines().index(f'  "chunker": "{names[1]}",') + 1  # entry [2]
+    assert str(error.value) == f"{path}:{line}: [2].chunker: {said}"
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,8 @@ class _Read:
     strata: dict[str, str] = field(default_factory=dict)  # qid -> repo
     seen: dict[tuple[str, str], str] = field(default_factory=dict)  # (chunker, taskId) -> place
     tags: dict[str, str] = field(default_factory=dict)  # chunker -> its run tag
-    owners: dict[str, str] = field(default_factory=dict)  # run tag -> "chunker '<chunker>'"
+    # run tag in lower case -> ("chunker '<chunker>'", the tag)
+    owners: dict[str, tuple[str, str]] = field(default_factory=dict)
     # chunker -> repo -> its entry's configuration (one per entry, as the input holds them:
     # a chunker's configuration kept once lost the others without a word)
     config: dict = field(default_factory=dict)

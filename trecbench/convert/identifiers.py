@@ -88,16 +88,26 @@ def unique_tag(name: str, owners: dict[str, str], at: At, what: str, report: Fin
     A tag that differs from its name is reported (``from``, ``to``): the sidecar's
     provenance stays keyed by the name, its runs by the tag.
 
-    ``owners`` maps each tag given so far to its name, as the error names it (filled
-    here); ``at`` is where ``name`` was read.
+    Tags that differ only in case are refused too: their files (``x.run``, ``X.run``) are
+    one file on a case-insensitive file system (macOS's, Windows'), where the second
+    would replace the first.
+
+    ``owners`` maps each tag given so far, in lower case, to its name, as the error names
+    it (filled here); ``at`` is where ``name`` was read.
     """
     tag = clean_tag(name)
-    if tag in owners:
+    first = owners.get(tag.lower())
+    if first is not None and first[1] == tag:
         raise at.error(
-            f"{owners[tag]} and {what} {name!r} would both be written as {tag!r} (a run tag "
+            f"{first[0]} and {what} {name!r} would both be written as {tag!r} (a run tag "
             "keeps at most 25 of A-Z a-z 0-9 _ . -): rename one"
         )
-    owners[tag] = f"{what} {name!r}"
+    if first is not None:
+        raise at.error(
+            f"{first[0]} and {what} {name!r} would be written as {first[1]!r} and {tag!r}: "
+            "one file where case is not told apart (macOS, Windows): rename one"
+        )
+    owners[tag.lower()] = (f"{what} {name!r}", tag)
     _say_tag(name, tag, what, report)
     return tag
 

@@ -313,7 +313,8 @@ def convert_memorybench(
             f" (providers: {', '.join(sorted(runs_of))})",
         )
     collected = _Collected()
-    owners: dict[str, str] = {}  # run tag -> the provider (or provider-runId) it is for
+    # the run tags in lower case -> (the provider, or provider-runId, named so; the tag)
+    owners: dict[str, tuple[str, str]] = {}
     for one in parsed:
         _collect(collected, one, len(runs_of[one.provider]) == 1, owners, judging, report)
     qrels, runs, info = _per_run(collected, name, judging, report)
@@ -358,7 +359,7 @@ def _parse_result(at: At, result: Any) -> _Result:
 
 
 def _collect(
-    collected: _Collected, one: _Result, single: bool, owners: dict[str, str],
+    collected: _Collected, one: _Result, single: bool, owners: dict[str, tuple[str, str]],
     judging: Judging, report: Report,
 ) -> None:  # fmt: skip
     """Judge one result and add its run rows and judgments to its run (``single``: its
