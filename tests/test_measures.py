@@ -424,6 +424,26 @@ def test_a_list_entry_holding_a_blank_is_refused_quoting_it_whole(entry):
     )
 
 
+@pytest.mark.parametrize("name", ["P.5\n", "P.5 ", "\tP.5", "nDCG@10 "])
+def test_parse_measure_refuses_blanks_around_a_name(name):
+    """parse_measure('P.5\\n') was P.5 (keyed 'P.5', not as asked), where a list entry
+    with the blank is refused: one line quoting it as given; 'P.5' itself still parses."""
+    with pytest.raises(UsageError) as error:
+        parse_measure(name)
+    assert str(error.value) == (
+        f"illegal measure {name!r}: a blank in a measure's name (give it without blanks around it)"
+    )
+    assert str(parse_measure(name.strip())) in {"P.5", "ndcg_cut.10"}
+
+
+def test_a_minus_m_value_s_trailing_newline_separates_names_as_trec_eval_reads_it(capsys):
+    """-m 'P.5\\n' is a value of names separated by blanks (docs/measures.md): P_5, as
+    trec_eval 9.0.8 prints it (0.2667 on its test data, /work/tools/te908)."""
+    from trecbench.cli.shared_options import measure_values
+
+    assert measure_values(None, None, ("P.5\n",)) == ("P.5",)
+
+
 def test_a_string_alone_and_the_command_line_keep_names_separated_by_spaces(capsys):
     """As docs/measures.md says: a string alone, as -m's value, holds names separated by
     spaces; a blank inside an expression's parentheses is no separator. By hand: one

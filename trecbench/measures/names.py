@@ -392,6 +392,8 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     text = _ir_measure_name(text) if is_ir_measure(text) else text  # as evaluate takes it
     if not isinstance(text, str):
         raise UsageError(f"measure {text!r} ({type(text).__name__}): give a name (str)")
+    if text.strip() and text != text.strip():  # 'P.5\n' was read as P.5 and keyed so
+        raise _blank_in(text, "give it without blanks around it")
     try:
         measure = _parse(text.strip(), version)
     except _UnknownName as error:
@@ -512,11 +514,16 @@ def one_name_each(items: list[str | Measure]) -> None:
     alone, as ``-m``'s value, holds names separated by spaces."""
     for item in items:
         if isinstance(item, str) and item.strip() and split_names(item) != [item]:
-            raise UsageError(
-                f"illegal measure {excerpt(item)}: a blank in a measure's name (each entry "
-                "of a list of measures is one name, without blanks around or inside it; "
-                "several measures are several entries)"
+            raise _blank_in(
+                item,
+                "each entry of a list of measures is one name, without blanks around or "
+                "inside it; several measures are several entries",
             )
+
+
+def _blank_in(text: str, advice: str) -> UsageError:
+    """The refusal of a measure name holding a blank, one line quoting it as given."""
+    return UsageError(f"illegal measure {excerpt(text)}: a blank in a measure's name ({advice})")
 
 
 def distinct(measures: list[Measure]) -> list[Measure]:
