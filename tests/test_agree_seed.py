@@ -59,3 +59,22 @@ def test_the_json_records_resamples_and_seed_only_of_a_test_that_draws(test, rec
     assert run(_agree("--test", test, "--format", "json")) == 0
     settings = json.loads(capsys.readouterr().out)["settings"]
     assert (settings["samples"], settings["seed"]) == recorded
+
+
+@pytest.mark.parametrize("test", ["t", "wilcoxon"])
+@pytest.mark.parametrize(
+    ("option", "does"), [("seed", "seeds the resampling"), ("samples", "counts the resamples")]
+)
+def test_the_library_refuses_seed_and_samples_with_a_test_that_draws_nothing(test, option, does):
+    # trecbench.agree(..., test="t", seed=5) was taken (the command refused --seed so)
+    import trecbench
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError) as error:
+        trecbench.agree(DEMO / "hpo-rtask.qrels", RUNS, ["P@5"], test=test, **{option: 5})
+    assert str(error.value) == (
+        f"{option} {does} of test bootstrap, randomization, tukey: test {test} draws "
+        "nothing at random"
+    )
+    drawn = trecbench.agree(DEMO / "hpo-rtask.qrels", RUNS, ["P@5"], test="t")
+    assert (drawn.settings.samples, drawn.settings.seed) == (10_000, 0)  # the defaults

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 SAMPLES, SEED, CORRECTION = "samples", "seed", "correction"
@@ -164,6 +165,23 @@ def refuse_correction_of_family_wise(
             f"{named_test} {test} is family-wise over all pairs: its p-values are not "
             f"corrected again; leave {named_correction} out"
         )
+
+
+def refuse_undrawn(test: str, given: Iterable[str], prefix: str = "") -> None:
+    """The one rule of agree's front ends (the library and its command): ``samples`` or
+    ``seed`` among ``given`` (those not left at their defaults) with a ``test`` that draws
+    nothing at random (t, wilcoxon) is refused, a :class:`~trecbench.errors.UsageError`:
+    either would be recorded, changing nothing, as score refuses --seed without anything to
+    seed. ``prefix``: how the caller's users spell an option (``--`` on the command line)."""
+    for option, does in ((SEED, "seeds the resampling"), (SAMPLES, "counts the resamples")):
+        if option in given and option not in get(test).options:
+            from .errors import UsageError
+
+            drawn = ", ".join(name for name, kind in TESTS.items() if option in kind.options)
+            raise UsageError(
+                f"{prefix}{option} {does} of {prefix}test {drawn}: {prefix}test {test} "
+                "draws nothing at random"
+            )
 
 
 def function(name: str):

@@ -57,7 +57,7 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     from ..conclusions.agree import agree as run_agree
 
     correction = given_correction(test, correction)
-    _check_resampling(test)
+    drawn = _drawn(test, samples, seed)
     with samples_checked(), shared.progress() as progress:  # settings checked first
         result = run_agree(
             qrels,
@@ -65,25 +65,22 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
             qrels_b=qrels_b,
             test=test,
             correction=correction,
-            samples=samples,
-            seed=seed,
+            **drawn,
             progress=progress,
             **shared.keywords(),
         )
     shared.echo(result)
 
 
-def _check_resampling(test: str) -> None:
-    """--seed or --samples given with a test that draws nothing at random (t, wilcoxon:
-    agree resamples for nothing else) is refused, as score refuses --seed without
-    --routing or --html: either would be recorded, changing nothing."""
-    from ..errors import UsageError
-    from ..statistical_tests import SAMPLES, SEED, TESTS
+def _drawn(test: str, samples: int, seed: int) -> dict:
+    """--samples and --seed as the library takes them: None where left at their defaults
+    (the library's own); given with a test that draws nothing at random, refused."""
+    from ..statistical_tests import SAMPLES, SEED, refuse_undrawn
     from .group import given
 
-    for option, does in ((SEED, "seeds the resampling"), (SAMPLES, "counts the resamples")):
-        if given(option) and option not in TESTS[test].options:
-            drawn = ", ".join(name for name, kind in TESTS.items() if option in kind.options)
-            raise UsageError(
-                f"--{option} {does} of --test {drawn}: --test {test} draws nothing at random"
-            )
+    chosen = given(SAMPLES, SEED)
+    refuse_undrawn(test, chosen, "--")
+    return {
+        SAMPLES: samples if SAMPLES in chosen else None,
+        SEED: seed if SEED in chosen else None,
+    }

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import input_warnings, outputs
+from .. import input_warnings, outputs, statistical_tests
 from ..errors import InputError, UsageError
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
@@ -207,8 +207,8 @@ def agree(
     alpha: float = 0.05,
     test: str = "t",
     correction: str | None = None,
-    samples: int = 10_000,
-    seed: int = 0,
+    samples: int | None = None,
+    seed: int | None = None,
     relevance_level: int = 1,
     max_docs: int | None = None,
     judged_only: bool = False,
@@ -222,14 +222,27 @@ def agree(
 
     Per pair of measures (the earlier one the reference): Kendall's τ-b and τ_AP of the
     systems' orderings by mean. Per measure: discriminative power under ``test`` and
-    ``correction`` at ``alpha`` (resampling tests: ``samples``, ``seed``; ``correction``
+    ``correction`` at ``alpha`` (resampling tests: ``samples``, 10,000, and ``seed``, 0;
+    either given with a test that draws nothing at random, t or wilcoxon, is refused, as
+    the command refuses ``--seed``; ``correction``
     default Holm, refused with the family-wise ``tukey``: :class:`DiscriminationSettings`). With
     ``qrels_b``: Cohen's κ of the two sets of judgments (binary at ``relevance_level``),
     linearly weighted κ on the grades, and per measure τ-b and τ_AP of the ordering
     under ``qrels_b`` against the one under ``qrels``. ``progress(label, done, total)``
     is told of the reading and scoring (:func:`trecbench.evaluate`'s).
     """
-    settings = DiscriminationSettings(alpha, test, correction, samples, seed)
+    drawn = {"samples": samples, "seed": seed}
+    defaults = DiscriminationSettings()  # of the tests that resample
+    settings = DiscriminationSettings(
+        alpha,
+        test,
+        correction,
+        defaults.samples if samples is None else samples,
+        defaults.seed if seed is None else seed,
+    )
+    statistical_tests.refuse_undrawn(
+        test, [key for key, value in drawn.items() if value is not None]
+    )
     flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
     if qrels_b is not None:  # both sets of judgments score the runs: each read once
         qrels, qrels_b, runs = _read_once(qrels, qrels_b, runs)
