@@ -87,3 +87,28 @@ def test_a_wrongly_shaped_run_is_named_by_what_it_is(run, message):
 )  # fmt: skip
 def test_wrongly_shaped_qrels_are_named_by_what_they_are(qrels, message):
     assert _message(qrels, RUN) == message
+
+
+@pytest.mark.parametrize(
+    ("columns", "shown"),
+    [
+        ({"query_id": ["1"], "doc_id": ["a"], "score": [2]}, "query_id, doc_id, score"),
+        ({"qid": ["1"], "docno": ["a"], "score": [2], "rank": [1]}, "qid, docno, score, rank"),
+        ({"q_id": ["1"], "doc_id": ["a"], "score": [2], "tag": ["r"]}, "q_id, doc_id, score, tag"),
+    ],
+)
+def test_a_run_frame_given_as_qrels_is_refused_naming_the_columns_expected(columns, shown):
+    # a run frame with integral scores was read as qrels (its scores as grades): a run
+    # scored against itself, P@1 = 1; ranx's and BEIR's qrels alone name grades `score`
+    run = pd.DataFrame(columns)
+    with pytest.raises(UsageError) as error:
+        trecbench.evaluate(run, run, ["P@1"])
+    qid, doc = list(columns)[:2]
+    assert str(error.value) == (
+        f"qrels DataFrame: columns {shown} are a run's, not qrels': give the grades as "
+        f"{qid}, {doc}, rel (or relevance, label; score only beside ranx's q_id or BEIR's "
+        "query-id, without rank or tag)"
+    )
+    for ids in ({"q_id": ["1"], "doc_id": ["a"]}, {"query-id": ["1"], "corpus-id": ["a"]}):
+        qrels = pd.DataFrame({**ids, "score": [1]})  # ranx's and BEIR's qrels: read
+        assert trecbench.evaluate(qrels, run, ["P@1"]).to_dict() == {"1": {"P@1": 1.0}}

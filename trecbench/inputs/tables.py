@@ -15,6 +15,9 @@ iter       —                                          ``iter``, ``iteration`` 
                                                       PyTerrier; optional)
 =========  =========================================  ==================================
 
+A qrels' ``score`` is ranx's and BEIR's alone: beside other query ids, or beside a run's
+``rank``, ``tag`` or ``Q0``, the columns are a run's and are refused as qrels.
+
 PyTerrier's results hold both ``docno`` (the document's name) and ``docid`` (Terrier's
 internal number): ``docno`` is read, ``docid`` ignored. A run whose only document id is
 an integer ``docid`` is refused: Terrier's number would match numeric docnos (MS MARCO's)
@@ -45,7 +48,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import DuplicateError, InputError, UsageError, excerpt, shortened
+from ..errors import DuplicateError, InputError, UsageError, excerpt
+from .columns import (  # noqa: F401  (their names, imported from here by other modules)
+    DOCNO_NAMES,
+    QID_NAMES,
+    REL_NAMES,
+    SCORE_NAMES,
+    SUBTOPIC_NAMES,
+    column_error,
+    need_column,
+    pick_column,
+    refuse_a_run,
+)
 from .python_objects import ARROW_REFUSALS, Where, from_python, index_label, row_named
 from .trec_tables import (
     MAX_GRADE,
@@ -56,11 +70,6 @@ from .trec_tables import (
     shown_value,
 )
 
-QID_NAMES = ("qid", "query_id", "q_id", "query-id")
-DOCNO_NAMES = ("docno", "doc_id", "docid", "corpus-id")
-SCORE_NAMES = ("score",)
-REL_NAMES = ("rel", "relevance", "label", "score")
-SUBTOPIC_NAMES = ("iter", "iteration", "subtopic_id")  # ir_datasets' TrecSubQrel's last
 DEFAULT_TAG = "run"
 # a run's only document id an integer `docid`: PyTerrier's, Terrier's internal number, which
 # would match the qrels' numeric docnos (MS MARCO's) silently (Pyserini's, text, is read)
@@ -76,38 +85,6 @@ def _file_row(i: int) -> str:
 
 def _shifted(where: Where, first: int, row: int) -> str:
     return where(first + row)
-
-
-def _column_error(origin: str, file: bool, message: str) -> InputError | UsageError:
-    """A column missing or named twice: bad input in a file read (exit 2), a usage error
-    in a table the caller built (exit 1)."""
-    return InputError(origin, None, message) if file else UsageError(f"{origin}: {message}")
-
-
-def pick_column(
-    columns: list[str], names: tuple[str, ...], role: str, origin: str, file=False, noun="column"
-) -> str | None:
-    """Which of ``columns`` names the ``role`` (one of ``names``), or None; two of them
-    are ambiguous and refused (``file``: read from a file, bad input; ``noun``: a column's)."""
-    present = [name for name in names if name in columns]
-    if "docno" in present and "docid" in present:
-        present.remove("docid")  # PyTerrier's frames: docid is Terrier's internal number
-    if len(present) > 1:
-        raise _column_error(origin, file, f"{noun}s {present} all name the {role}; keep one")
-    return present[0] if present else None
-
-
-def need_column(
-    columns: list[str], names: tuple[str, ...], role: str, origin: str, file=False, noun="column"
-) -> str:
-    """:func:`pick_column`'s column, which must be there: none is refused naming ``names``
-    and the columns there are."""
-    name = pick_column(columns, names, role, origin, file, noun)
-    if name is None:
-        shown = shortened(", ".join(map(str, columns)))
-        message = f"no {role} {noun} (one of {', '.join(names)}); {noun}s: {shown}"
-        raise _column_error(origin, file, message)
-    return name
 
 
 def _refuse_nulls(values: pa.Array, what: str, origin: str, where: Where, hint: str = "") -> None:
@@ -462,6 +439,7 @@ def typed(
             subtopic = _subtopics(column(subtopic_name), subtopic_name, origin, where, nul)
             columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
         rel_name = names(REL_NAMES, "relevance")
+        refuse_a_run(table.column_names, (qid_name, doc_name, rel_name), origin, file, noun)
         columns["rel"] = grades(column(rel_name), origin, where)
     lines = given_lines(table)
     rows = lines is None
