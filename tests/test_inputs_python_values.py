@@ -258,3 +258,28 @@ def test_a_bool_among_given_values_is_refused():
         trecbench.compare_scores(given)
     message = "row 1: value True is a bool, not an int, float or Decimal"
     assert str(refused.value) == f"per_query: {message}"
+
+
+@pytest.mark.parametrize("text", ["NaN", "sNaN", "-NaN"])
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_a_decimal_nan_is_refused_in_one_message_whatever_holds_it(text, kind):
+    # a DataFrame's Decimal('NaN') was "missing" (a dict's "NaN is not a number"), its
+    # Decimal('sNaN') a raw decimal.InvalidOperation from pandas' isna
+    role, name, said = (
+        ("score", "score", "is not a number")
+        if kind == "run"
+        else ("rel", "relevance", "is not an integer")
+    )
+    value = Decimal(text)
+    held = {
+        "dict": ({"q": {"a": value}}, "query 'q', document 'a'"),
+        "records": ([{"qid": "q", "docno": "a", role: value}], "record 0"),
+        "DataFrame": (
+            pd.DataFrame({"qid": ["q"], "docno": ["a"], role: pd.Series([value], dtype=object)}),
+            "row 0",
+        ),
+    }
+    for holder, (source, where) in held.items():
+        with pytest.raises(InputError) as refused:
+            trecbench.load_run(source) if kind == "run" else trecbench.load_qrels(source)
+        assert str(refused.value) == f"{kind} {holder}: {where}: {name} {text} {said}"

@@ -41,6 +41,7 @@ decimal text); grades integers (or integral numbers, or integer text) within
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from functools import partial
 
 import numpy as np
@@ -541,6 +542,19 @@ def integer_ids(table: pa.Table, role: str) -> bool:
     return role in names and table.schema.field(role).metadata == INTEGER_IDS
 
 
+def _given_numbers(column) -> list:
+    """An object column's Python numbers, pandas' missing markers (None, NaN, NA) as None
+    but a Decimal read by its value, as a dict's is (NaN, sNaN: refused naming it): pandas
+    took Decimal('NaN') for missing, and raised decimal.InvalidOperation on 'sNaN'."""
+    values = column.tolist()
+    decimal = np.array([isinstance(value, Decimal) for value in values], dtype=bool)
+    missing = column.mask(decimal).isna().tolist()  # no Decimal compared: NaN in its place
+    return [
+        None if gone and not number else value
+        for value, gone, number in zip(values, missing, decimal, strict=True)
+    ]
+
+
 def frame_table(
     frame, origin: str, *, ids: tuple[str, ...] = (), numbers: tuple[str, ...] = ()
 ) -> tuple[pa.Table, Where]:
@@ -565,8 +579,7 @@ def frame_table(
         column = frame.iloc[:, position]
         number = name in numbers
         if number and column.dtype == object:  # Python numbers: read as a dict's are
-            values = column.where(column.notna(), None).tolist()  # NaN, NA: missing
-            columns[name] = from_python(values, name, origin, where, number)
+            columns[name] = from_python(_given_numbers(column), name, origin, where, number)
             continue
         try:
             columns[name] = pa.Array.from_pandas(column)
