@@ -21,18 +21,22 @@ def _message(source, kind: str) -> str:
     return str(caught.value)
 
 
+FIX = "; give ids as text (str), as they are written where they come from"
+
+
 @pytest.mark.parametrize(
     ("mapping", "located", "named"),
     [
         ({None: {"a": 1.0}}, "query None: a query id", "None"),
-        ({np.bool_(True): {"a": 1.0}}, "query True: a query id", "a bool"),
+        ({np.bool_(True): {"a": 1.0}}, "query True: a query id", "a bool (np.True_)"),
         ({b"q": {"a": 1.0}}, "query b'q': a query id", "bytes"),
         ({"q": {"a": 1.0}, None: {"a": 1.0}}, "query None: a query id", "None"),
         ({"q1": {b"x": 1.0}}, "query 'q1', document b'x': a document id", "bytes"),
         ({"q1": {"a": 1.0, b"x": 1.0}}, "query 'q1', document b'x': a document id", "bytes"),
         ({"q1": {("a",): 1.0}}, "query 'q1', document ('a',): a document id", "a tuple"),
         ({"q1": {1.5: 1.0}}, "query 'q1', document 1.5: a document id", "a float"),
-        ({"q1": {np.float64(1.0): 1.0}}, "query 'q1', document 1.0: a document id", "a float"),
+        ({"q1": {np.float64(1.0): 1.0}}, "query 'q1', document 1.0: a document id",
+         "a float64 (np.float64(1.0))"),
         ({"q1": {Decimal("1"): 1.0}}, "query 'q1', document Decimal('1'): a document id",
          "a Decimal"),
         ({"q1": {pd.NA: 1.0}}, "query 'q1', document <NA>: a document id",
@@ -44,7 +48,7 @@ def test_a_dict_key_of_no_id_kind_is_named_in_a_dicts_words(mapping, located, na
     """Refused with a DataFrame's message before: "qid column has type null: ... read the
     data with dtype=str (pandas: dtype=str, keep_default_na=False)"."""
     message = _message(mapping, kind)
-    assert message == f"{kind} dict: {located} must be text or an integer, not {named}"
+    assert message == f"{kind} dict: {located} must be text or an integer, not {named}{FIX}"
 
 
 @pytest.mark.parametrize(
@@ -59,7 +63,25 @@ def test_a_record_id_of_no_id_kind_is_named_with_its_record(value, named, beside
     rows = [types.SimpleNamespace(query_id="q", doc_id="d", score=1.0)] if beside else []
     rows.append(types.SimpleNamespace(query_id="q", doc_id=value, score=1.0))
     message = _message(rows, "run")
-    assert message == f"run records: record {len(rows) - 1}: doc_id {named}, not text or an integer"
+    located = f"run records: record {len(rows) - 1}: doc_id"
+    assert message == f"{located} {named}, not text or an integer{FIX}"
+
+
+@pytest.mark.parametrize(
+    ("qid", "given"),
+    [(np.float64(1e3), "np.float64(1000.0) is a float64"), (1e3, "1000.0 is a float")],
+)
+def test_a_numeric_id_refused_is_quoted_as_given_saying_how_to_give_it(qid, given):
+    # np.float64(1e3) was quoted as the float it holds, 1000.0 (a float), and no message
+    # said how to give the id
+    message = _message([types.SimpleNamespace(query_id=qid, doc_id="d", score=1.0)], "run")
+    assert message == f"run records: record 0: query_id {given}, not text or an integer{FIX}"
+    keyed = _message({qid: {"d": 1.0}}, "run")
+    shown = f" ({qid!r})" if isinstance(qid, np.generic) else ""
+    kind = given.split(" is ")[1]
+    assert keyed == (
+        f"run dict: query 1000.0: a query id must be text or an integer, not {kind}{shown}{FIX}"
+    )
 
 
 def test_records_whose_ids_are_all_none_miss_them():

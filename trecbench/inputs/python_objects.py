@@ -99,10 +99,17 @@ def kind_in_role(value: object, numbers: bool) -> str:
     return python_type(value)
 
 
+# how to give an id refused (a float, a Decimal, bytes): a number has lost how the id was
+# written (1e3, 1000 and 1000.0 are one float), so the id is asked for as its text
+ID_FIX = "; give ids as text (str), as they are written where they come from"
+
+
 def _stray(value: object, what: str, located: str, numbers: bool) -> str:
     """The message for ``value``, of no kind the role ``what`` takes, at ``located``."""
     expected = "an int, float or Decimal" if numbers else "text or an integer"
-    return f"{located}: {what} {excerpt(value)} is {kind_in_role(value, numbers)}, not {expected}"
+    fix = "" if numbers else ID_FIX
+    kind = kind_in_role(value, numbers)
+    return f"{located}: {what} {excerpt(value)} is {kind}, not {expected}{fix}"
 
 
 def python_ids(
@@ -117,14 +124,16 @@ def python_ids(
     the kind alone (``query 2.5: a query id must be text or an integer, not a float``)."""
     if not values:  # no id to type: an empty string column (built without pandas)
         return arrow.array([], pa.string())
-    values = python_values(values)  # np.str_('a') is the text 'a'
+    given, values = values, python_values(values)  # np.str_('a') is the text 'a'
     row = stray_id(values, missing=not keys)
-    if row is not None:
-        value, located = values[row], where(row)
+    if row is not None:  # quoted as given: np.float64(1000.0), not the float it holds
+        value, located = given[row], where(row)
         if not keys:
             raise InputError(origin, None, _stray(value, what, located, numbers=False))
         kind = kind_in_role(value, numbers=False)
-        message = f"{located}: a {what} must be text or an integer, not {kind}"
+        if value is not values[row]:  # the key ``located`` shows is the value it holds
+            kind += f" ({excerpt(value)})"
+        message = f"{located}: a {what} must be text or an integer, not {kind}{ID_FIX}"
         raise InputError(origin, None, message)
     array = from_python(values, what, origin, where)
     return array.cast(pa.string()) if pa.types.is_null(array.type) else array
