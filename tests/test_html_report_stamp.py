@@ -122,3 +122,40 @@ def test_html_depth_without_a_page_is_refused(tmp_path, capsys, args, message):
     assert run([*args, QRELS, *RUNS, "--html-depth", "3"]) == 1
     out, err = capsys.readouterr()
     assert (out, err) == ("", f"trecbench: --html-depth is {message}\n")
+
+
+SHAPE = (
+    "a stamp is None or {'created': text, 'experiment_id': text or None}, as "
+    "trecbench.provenance.new_stamp() makes it"
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"stamp": "x"}, f"stamp is text: {SHAPE}"),
+        ({"stamp": {"created": "2030"}}, f"stamp has the keys ['created']: {SHAPE}"),
+        (
+            {"stamp": {"created": "2030", "experiment_id": 5}},
+            f"stamp {{'created': '2030', 'experiment_id': 5}}: {SHAPE}",
+        ),
+        (
+            {"progress": 5},
+            "progress must be a function progress(label, done, total) or None, not an int",
+        ),
+    ],
+)
+def test_to_html_refuses_a_bad_stamp_or_progress_naming_it(arguments, message):
+    # to_html(stamp="x") was a raw TypeError (string indices), {"created": ...} a KeyError,
+    # progress=5 "'int' object is not callable"; a stamp new_stamp made is taken
+    import trecbench
+    from trecbench.errors import UsageError
+    from trecbench.provenance import new_stamp
+
+    comparison = trecbench.compare(QRELS, RUNS, ["P@5"])
+    with pytest.raises(UsageError) as refused:
+        comparison.to_html(depth=0, **arguments)
+    assert str(refused.value) == message
+    assert "2030-01-01" in comparison.to_html(
+        depth=0, stamp=new_stamp() | {"created": "2030-01-01"}
+    )

@@ -415,6 +415,7 @@ def comparison_html(
     (:data:`PROGRESS_LABEL`, in steps: :class:`Steps`); the page is the same. ``stamp``:
     the created time and experiment id of the report the page belongs to
     (:func:`~trecbench.provenance.new_stamp`), which its provenance records."""
+    _refuse_arguments(progress, stamp)  # before anything is read or drawn
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
     steps = Steps(
@@ -425,6 +426,34 @@ def comparison_html(
         drill = _drill_down(comparison, runs, qrels, depth, kept, steps.step)
         steps.step(max(0, steps.first_steps - steps.done))  # the runs not drilled down
         return _page(jinja2, comparison, drill, (depth, title, preamble, stamp), steps)
+
+
+def _refuse_arguments(progress, stamp) -> None:
+    """Refuse, in one line naming the argument and what it takes, a ``progress`` that is
+    no function and a ``stamp`` that is not :func:`~trecbench.provenance.new_stamp`'s
+    shape: either was a raw TypeError or KeyError from deep in the page's making."""
+    from collections.abc import Mapping
+
+    from ..errors import UsageError, excerpt
+    from ..type_names import python_type
+
+    if progress is not None and not callable(progress):
+        raise UsageError(
+            f"progress must be a function progress(label, done, total) or None, not "
+            f"{python_type(progress)}"
+        )
+    shape = (
+        "a stamp is None or {'created': text, 'experiment_id': text or None}, as "
+        "trecbench.provenance.new_stamp() makes it"
+    )
+    if stamp is None:
+        return
+    if not isinstance(stamp, Mapping):
+        raise UsageError(f"stamp is {python_type(stamp)}: {shape}")
+    if set(stamp) != {"created", "experiment_id"}:
+        raise UsageError(f"stamp has the keys {excerpt(list(stamp))}: {shape}")
+    if not isinstance(stamp["created"], str) or not isinstance(stamp["experiment_id"], str | None):
+        raise UsageError(f"stamp {excerpt(dict(stamp))}: {shape}")
 
 
 def _why_no_documents(comparison, depth: int) -> str:
