@@ -169,3 +169,24 @@ def test_a_comparisons_strata_that_differ_are_listed(tmp_path, capsys):
     assert "groups: n language=en 28 -> 56" in lines
     assert not any("language=de" in line for line in lines)
     assert diff_reports(capsys, paths[0], paths[0]) == (0, "the evaluations are the same\n")
+
+
+def test_score_s_csv_names_each_group_once_as_its_trec_text_does(tmp_path, capsys):
+    # csv wrote the field a=b's group c and the field a's group b=c both as a=b=c: two
+    # rows of one place, P@1 1.0 and 0.0 (by hand: topic 1 retrieves its relevant
+    # document first, topic 2 does not); trec text printed a%3Db=c
+    strata = tmp_path / "s.json"
+    strata.write_text('{"strata": {"queries": {"1": {"a=b": "c", "a": "x"}, '
+                      '"2": {"a=b": "d", "a": "b=c"}}}}')  # fmt: skip
+    (tmp_path / "r.run").write_text("1 Q0 a 1 2 r\n2 Q0 c 1 1 r\n")
+    (tmp_path / "q.qrels").write_text("1 0 a 1\n2 0 b 1\n")
+    args = ["score", "-m", "P.1", "--strata", str(strata), "--group-by", "a=b",
+            "--group-by", "a", str(tmp_path / "q.qrels"), str(tmp_path / "r.run")]  # fmt: skip
+    assert run([*args, "--format", "csv"]) == 0
+    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    values = {(row[1], row[2]): row[4] for row in rows if row[2] == "P.1"}
+    assert len(values) == len([row for row in rows if row[2] == "P.1"])  # one row a place
+    assert values[("a%3Db=c", "P.1")] == "1.0" and values[("a=b=c", "P.1")] == "0.0"
+    assert run(args) == 0
+    printed = {line.split("\t")[1] for line in capsys.readouterr().out.splitlines() if "\t" in line}
+    assert {place for place, _ in values} <= printed  # named as trec text names them

@@ -43,15 +43,18 @@ def escape_text(text, also: str = "") -> str:
     return "".join(_quoted(c) if c == "%" or c in also or not c.isprintable() else c for c in text)
 
 
-def group_place(by: str, kind: str, group=None) -> str:
+def group_place(by: str, kind: str, group=None, blanks: bool = True) -> str:
     """Where ``score --group-by`` puts a mean in place of the topic, as its trec text
     prints it: ``<by>=<group>`` for a group (``kind`` "group"), ``<by>:<kind>`` for the
     means over the groups (macro, micro, spread). The field's ``=`` and blanks and the
     group's blanks are escaped (:func:`escape_text`): one place, one name (the field
     ``a`` and group ``b=c`` are ``a=b=c``, the field ``a=b`` and group ``c`` are
-    ``a%3Db=c``), in one field of a whitespace-separated line."""
-    field = escape_text(by, " =")
-    return f"{field}={escape_text(group, ' ')}" if kind == "group" else f"{field}:{kind}"
+    ``a%3Db=c``), in one field of a whitespace-separated line. Without ``blanks`` (CSV,
+    whose fields hold any text) the field's ``=`` alone is escaped, the group as it is."""
+    field = escape_text(by, " =" if blanks else "=")
+    if kind != "group":
+        return f"{field}:{kind}"
+    return f"{field}={escape_text(group, ' ') if blanks else group}"
 
 
 def unlike(escaped: str, labels) -> str:

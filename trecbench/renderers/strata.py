@@ -121,10 +121,10 @@ def render_groups(
                     title = f"{escape_text(run)}: grouped by {escape_text(by)}"
                     out.write(f"# {title} (macro = mean of the group means)\n")
                     current = run
-                if output_format == "trec":  # where the qid goes: one field, no blanks
-                    where = group_place(by, kind, group)
-                else:  # csv quotes what it must
-                    where = f"{by}={group}" if kind == "group" else f"{by}:{kind}"
+                # where the qid goes: trec text's one field without blanks; csv quotes
+                # what it must, but a field's '=' is escaped there too (a=b=c was both
+                # the field a=b's group c and the field a's group b=c)
+                where = group_place(by, kind, group, blanks=output_format == "trec")
                 why = part["undefined"].iloc[0]
                 not_applicable = not pd.isna(why)
                 if output_format == "trec" and not_applicable:
