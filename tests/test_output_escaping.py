@@ -642,8 +642,27 @@ def test_a_text_alone_on_its_line_stays_a_paragraph(text):
     from trecbench.escaping import markdown_text
 
     html = markdown_it.MarkdownIt("commonmark").render(f"# B\n\n{markdown_text(text)}\n")
-    assert html == f"<h1>B</h1>\n<p>{text.strip()}</p>\n"  # a paragraph's blanks dropped
+    assert html.startswith("<h1>B</h1>\n<p>") and html.endswith("</p>\n")
+    assert unquote(html[len("<h1>B</h1>\n<p>") : -len("</p>\n")]) == text  # its blanks too
     assert markdown_text("---x") == "---x" and markdown_text("--") == "--"
+
+
+@pytest.mark.parametrize("text", ["    code", "     x", " a ", "a  ", "\u00a0  b"])
+def test_a_text_s_blanks_at_its_ends_are_shown_as_given(text):
+    # four blanks at a line's start made the text an indented code block, and a table's
+    # cell is trimmed: an id " a " showed as "a", another id's name
+    markdown_it = pytest.importorskip("markdown_it")
+    from html import unescape
+
+    from trecbench.escaping import markdown_text
+
+    shown = markdown_text(text)
+    page = markdown_it.MarkdownIt("commonmark").enable("table")
+    html = page.render(f"# B\n\n{shown}\n\n| id |\n|---|\n| {shown} |\n")
+    assert "<pre>" not in html and "<code>" not in html
+    paragraph = re.search(r"<p>(.*?)</p>", html, re.S).group(1)
+    cell = re.search(r"<td>(.*?)</td>", html, re.S).group(1)
+    assert unquote(unescape(paragraph)) == unquote(unescape(cell)) == text
 
 
 @pytest.mark.parametrize(

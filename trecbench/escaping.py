@@ -22,6 +22,9 @@ _MARKDOWN_SYNTAX = re.compile(r"([\\`_~<>&\[\]$])")
 _BLOCK_START = re.compile(
     r"^( {0,3}\d*)([.)](?<=\d[.)])(?=\s|$)|#{1,6}(?=\s|$)|[-+](?=\s|$)|-(?=(?:[ \t]*-){2,}[ \t]*$))"
 )
+# the blanks at a text's ends, which Markdown drops (a table's cell is trimmed, " a" shown
+# "a") or reads as syntax (four at a line's start indent a code block): as %20, reversibly
+_END_BLANKS = re.compile(r"^ +| +$")
 # what closes a heading where the text ends its line ("# Benchmark: a ##" showed "a"): a
 # run of '#' at the text's end, after a blank or as the whole text
 _HEADING_END = re.compile(r"(?:^|(?<= ))(#+ *)$")
@@ -80,8 +83,11 @@ def _quoted(character: str) -> str:
 def markdown_text(text) -> str:
     """``text`` read from an input for a Markdown cell: :func:`escape_text` with
     :data:`MARKDOWN`, then the other characters Markdown reads as syntax backslash-escaped
-    (``a_b_`` as ``a\\_b\\_``, ``<!--`` as ``\\<!--``): rendered, it shows as given."""
+    (``a_b_`` as ``a\\_b\\_``, ``<!--`` as ``\\<!--``), and the blanks at its ends as
+    ``%20`` (Markdown trims them, and four at a line's start make a code block): rendered,
+    it shows as given."""
     escaped = _MARKDOWN_SYNTAX.sub(r"\\\1", escape_text(text, MARKDOWN))
+    escaped = _END_BLANKS.sub(lambda blanks: "%20" * len(blanks.group()), escaped)
     escaped = _HEADING_END.sub(r"\\\1", escaped, count=1)
     # what starts a block where the text starts a line or a list item: a heading, a list,
     # a thematic break
