@@ -424,16 +424,21 @@ def test_a_list_entry_holding_a_blank_is_refused_quoting_it_whole(entry):
     )
 
 
-@pytest.mark.parametrize("name", ["P.5\n", "P.5 ", "\tP.5", "nDCG@10 "])
-def test_parse_measure_refuses_blanks_around_a_name(name):
-    """parse_measure('P.5\\n') was P.5 (keyed 'P.5', not as asked), where a list entry
-    with the blank is refused: one line quoting it as given; 'P.5' itself still parses."""
+@pytest.mark.parametrize(
+    "name", ["P.5\n", "P.5 ", "\tP.5", "nDCG@10 ", "P@ 5", "P @5", "P(rel=1) @5"]
+)
+def test_parse_measure_refuses_blanks_around_or_in_a_name(name):
+    """parse_measure('P.5\\n') and parse_measure('P@ 5') were P.5 (keyed 'P.5', not as
+    asked), where a list entry with the blank is refused: one line quoting it as given;
+    the name without its blanks still parses, and so do blanks inside parentheses."""
     with pytest.raises(UsageError) as error:
         parse_measure(name)
     assert str(error.value) == (
-        f"illegal measure {name!r}: a blank in a measure's name (give it without blanks around it)"
+        f"illegal measure {name!r}: a blank in a measure's name (give it without blanks "
+        "around or inside it)"
     )
-    assert str(parse_measure(name.strip())) in {"P.5", "ndcg_cut.10"}
+    assert str(parse_measure("".join(name.split()))) in {"P.5", "ndcg_cut.10", "P(rel=1)@5"}
+    assert str(parse_measure("P(rel = 1)@5")) == "P(rel=1)@5"
 
 
 def test_a_minus_m_value_s_trailing_newline_separates_names_as_trec_eval_reads_it(capsys):

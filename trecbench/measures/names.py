@@ -392,8 +392,9 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     text = _ir_measure_name(text) if is_ir_measure(text) else text  # as evaluate takes it
     if not isinstance(text, str):
         raise UsageError(f"measure {text!r} ({type(text).__name__}): give a name (str)")
-    if text.strip() and text != text.strip():  # 'P.5\n' was read as P.5 and keyed so
-        raise _blank_in(text, "give it without blanks around it")
+    # 'P.5\n' was read as P.5 and keyed so, 'P@ 5' and 'P @5' as P.5 too
+    if text.strip() and split_names(text) != [text]:
+        raise _blank_in(text, "give it without blanks around or inside it")
     try:
         measure = _parse(text.strip(), version)
     except _UnknownName as error:
