@@ -281,3 +281,20 @@ def test_the_lost_re_check_is_printed_past_show_s_cap_of_r20(tmp_path, monkeypat
         assert said in out, show
         # 7 R20.split (a-f, z), R20.order and R20.unchecked: the note counts what is not shown
         assert f"{path}: note: {more} more [R20] not shown (9 in total)" in out, show
+
+
+def test_a_split_topic_has_one_top_ten_whatever_the_chunks(tmp_path):
+    """X4 counted each part's top 10 of a topic split over chunks (20 documents in the
+    top 10 of topic 1 here, beside 10 from a file read as one chunk)."""
+    lines = [f"1 Q0 a{i} {i + 1} {30 - i} t\n" for i in range(10)]
+    lines += ["2 Q0 x 1 1 t\n"]
+    lines += [f"1 Q0 b{i} {i + 11} {40 - i} t\n" for i in range(10)]
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("".join(lines))
+    # judged: topic 1's a0-a4 (its b0-b9 rank above them: the top 10 is all unjudged)
+    qrels.write_text("".join(f"1 0 a{i} 1\n" for i in range(5)))
+    for chunk_bytes in (None, 1, 64, 200):
+        options = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
+        result = validate_run(run, qrels=qrels, **options)
+        (x4,) = [f.message for f in result.findings if f.check == "X4"]
+        assert x4.startswith("10 of 10 documents in the top 10"), chunk_bytes

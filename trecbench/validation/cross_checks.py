@@ -61,11 +61,50 @@ def normal_id(qid: str) -> str:
     return qid.lstrip("\ufeff").lower().lstrip("0") or "0"
 
 
-def count_unjudged(
+def top_ten(
     qrels: QrelsInfo, qid: pa.Array, docno: pa.Array, score: np.ndarray, names: list[str], codes
-) -> tuple[int, int]:
-    """X4's counts for whole topic blocks: unjudged and all documents in the top 10 (in
-    trec_eval's order) of the topics the qrels have. ``codes`` index rows into ``names``."""
+) -> pa.Table | None:
+    """The top 10 (in trec_eval's order) of each topic the qrels have, among whole topic
+    blocks or a part of a topic (qid, docno, score; None when there is none): what
+    :func:`count_unjudged` ranks again, the parts of a split topic together. ``codes``
+    index rows into ``names``."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .. import arrow
+    from ..ranking import rank_table
+
+    in_qrels = np.array([n in qrels.topics for n in names], bool)
+    keep = np.flatnonzero(in_qrels[codes] & ~np.isnan(score))
+    if not len(keep):
+        return None
+    index = arrow.array(keep)
+    large = pa.large_string()  # one type for every chunk's rows, concatenated at the end
+    table = pa.table(
+        {
+            "qid": pc.cast(qid.take(index), large),
+            "docno": pc.cast(docno.take(index), large),
+            "score": arrow.array(score[keep]),
+        }
+    )
+    return _in_top_ten(rank_table(table)).drop_columns(["rank"])
+
+
+def _in_top_ten(ranked: pa.Table) -> pa.Table:
+    import pyarrow.compute as pc
+
+    from .. import arrow
+
+    # a mask, not an expression: filtering by expression loads pyarrow.dataset (pandas)
+    return ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(10)))
+
+
+def count_unjudged(qrels: QrelsInfo, tops: list[pa.Table]) -> tuple[int, int]:
+    """X4's counts: unjudged and all documents in the top 10 of the topics the qrels have,
+    from the :func:`top_ten` of each part of the run. Ranked again together: a topic split
+    over chunks (R20) has one top 10, not one a part (each part's was counted, 20
+    documents in the top 10 of a topic in two chunks)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -74,17 +113,9 @@ def count_unjudged(
     from ..ranking import rank_table
     from .checker import pair_text
 
-    in_qrels = np.array([n in qrels.topics for n in names], bool)
-    keep = np.flatnonzero(in_qrels[codes] & ~np.isnan(score))
-    if not len(keep):
+    if not tops:
         return 0, 0
-    index = arrow.array(keep)
-    table = pa.table(
-        {"qid": qid.take(index), "docno": docno.take(index), "score": arrow.array(score[keep])}
-    )
-    ranked = rank_table(table)
-    # a mask, not an expression: filtering by expression loads pyarrow.dataset (pandas)
-    top = ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(10)))
+    top = _in_top_ten(rank_table(pa.concat_tables(tops)))
     keys = pair_text(top.column("qid"), top.column("docno"))
     judged = arrow.to_numpy(pc.is_in(keys, value_set=qrels.judged))
     return int(np.count_nonzero(~judged)), len(judged)

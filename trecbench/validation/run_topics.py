@@ -22,7 +22,7 @@ from ..plurals import few_and_more
 from ..score_precision import as_float32
 from . import wording
 from .checker import first_per_segment, segment_starts
-from .cross_checks import count_unjudged
+from .cross_checks import count_unjudged, top_ten
 from .findings import Collector, QrelsInfo
 from .split_topics import KeptRows, Told
 from .topic_order import Descent, TopicOrder, is_digits, numeric_key
@@ -96,7 +96,7 @@ class TopicChecks:
         self.split_reported: set[str] = set()
         self.last_block_qid: str | None = None
         self.order = TopicOrder()  # R20.order, said once
-        self.unjudged = (0, 0)  # unjudged and all documents in the top 10 of judged topics
+        self.tops: list[pa.Table] = []  # the top 10 of judged topics, a part at a time (X4)
         self.last_score: dict[str, float] = {}  # per topic, for R13 across chunks
         self.reported: dict[str, set[str]] = {}  # per check, topics already reported
         # R15 per check and topic, [tied documents, first tied line, one score], said at
@@ -155,8 +155,13 @@ class TopicChecks:
         in_order = not up.any() and not np.isnan(rows.score).any()
         self._ties(rows, score32, segment, length, qname, sorted_by_score=in_order)
         if self.qrels is not None and self.qrels.judged is not None:
-            found = count_unjudged(self.qrels, rows.qid, rows.docno, rows.score, names, codes)
-            self.unjudged = (self.unjudged[0] + found[0], self.unjudged[1] + found[1])
+            top = top_ten(self.qrels, rows.qid, rows.docno, rows.score, names, codes)
+            if top is not None:
+                self.tops.append(top)
+
+    def unjudged(self) -> tuple[int, int]:
+        """X4's counts: unjudged and all documents in the top 10 of judged topics."""
+        return count_unjudged(self.qrels, self.tops) if self.qrels is not None else (0, 0)
 
     def _order(self, names, block_codes, block_lines) -> None:
         """R20: topics split into several blocks (W), topics not ascending (I). A block is a

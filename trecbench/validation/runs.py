@@ -263,7 +263,7 @@ class RunChecker(Checker):
         if self.topics is not None:
             against_topics(self.report, self.topics, counts, first, whole)
         if self.qrels is not None:
-            against_qrels(self.report, self.qrels, counts, first, self.blocks.unjudged, whole)
+            against_qrels(self.report, self.qrels, counts, first, self.blocks.unjudged(), whole)
 
 
 def _held_back(codes: np.ndarray, most: int) -> int:
