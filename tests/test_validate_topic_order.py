@@ -37,6 +37,10 @@ BYTEWISE = sorted(NUMERIC)  # 1, 10, 11, 12, 2, ...: trec_eval's order
         # digits in numeric order, then an id that is not: only byte-wise applies, left at 10
         (["1", "2", "10", "x"], [(3, "topic 10 after 2: topics are not in ascending order")]),
         (["10", "9", "x"], []),  # byte-wise ascending
+        # both orders left while every id was digits, then one that is not: byte-wise
+        # alone applies, left at 13 (the general path said 10, where it had left both)
+        (["5", "13", "10", "x"], [(2, "topic 13 after 5: topics are not in ascending order")]),
+        (["5", "13", "10", "x", "y"], [(2, "topic 13 after 5: topics are not in ascending order")]),
         (["0001", "2", "10"], []),  # numerically 1, 2, 10 (no int(): any length)
         (["1" * 5000, "2" + "0" * 5000], []),
     ],

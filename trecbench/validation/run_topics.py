@@ -203,7 +203,9 @@ class TopicChecks:
             return Descent(int(block_lines[at]), names[block_codes[at]], before)
 
         numeric = descent(numeric_key) if digits and self.order.digits else None
-        found = self.order.add(digits, numeric, descent(str.encode))
+        self._say_order(self.order.add(digits, numeric, descent(str.encode)))
+
+    def _say_order(self, found: Descent | None) -> None:
         if found is not None:
             self.report.add(
                 "R20.order", found.line, "qid", wording.descending_topic(found.topic, found.before)
@@ -374,6 +376,7 @@ class TopicChecks:
         findings, a topic's once, in the order of the topics' first lines, and R15's in
         the order of their first lines: the same findings whatever the chunks."""
         self._recheck_parted()
+        self._say_order(self.order.finish())
         for key, notes in self.notes.items():
             noted = sorted(notes.items(), key=lambda item: self.first_line[item[0]])
             self.report.add_many(

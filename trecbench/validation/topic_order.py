@@ -59,18 +59,26 @@ class TopicOrder:
         """One stretch of blocks, compared with the last block of the stretch before:
         whether its ids are all digits, and its first descent in each order (``numeric``
         is looked for only while :attr:`digits`). The descent to report, once: when the
-        topics have left every order that applies to them."""
+        topics have left the byte-wise order and an id is not digits; of ids all digits so
+        far, :meth:`finish` says it (a later id that is not digits takes the numeric order
+        away: ``5, 13, 10, x`` leaves the byte-wise order at 13, not at 10)."""
         if self.said:
             return None
         self.bytewise = self.bytewise or bytewise
         self.digits = self.digits and digits
         if self.digits:
             self.numeric = self.numeric or numeric
-        if self.bytewise is None or (self.digits and self.numeric is None):
+        if self.bytewise is None or self.digits:
             return None
         self.said = True
-        if not self.digits:
-            return self.bytewise
+        return self.bytewise
+
+    def finish(self) -> Descent | None:
+        """After the last stretch: the descent of ids all digits (the later of the first
+        descents in both orders), when :meth:`add` has not said one."""
+        if self.said or self.bytewise is None or self.numeric is None:
+            return None
+        self.said = True
         return max(self.numeric, self.bytewise, key=lambda descent: descent.line)
 
 
@@ -84,7 +92,8 @@ def out_of_order(ids: Sequence[str], lines: Sequence[int]) -> Descent | None:
         return None if at is None else Descent(lines[at], ids[at], ids[at - 1])
 
     numeric = descent([numeric_key(qid) for qid in ids]) if digits else None
-    return TopicOrder().add(digits, numeric, descent([qid.encode() for qid in ids]))
+    order = TopicOrder()
+    return order.add(digits, numeric, descent([qid.encode() for qid in ids])) or order.finish()
 
 
 def ascending(ids: Sequence[str]) -> bool:
