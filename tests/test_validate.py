@@ -1604,3 +1604,24 @@ def test_what_is_checked_of_a_cut_file_does_not_depend_on_the_chunk_size(tmp_pat
     sizes = (4096, 64 << 10, 4 << 20)
     counts = {validate_run(cut, chunk_bytes=size).counts["lines"] for size in sizes}
     assert len(counts) == 1 and counts.pop() > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "header"),
+    [
+        (
+            "h.run",
+            "qid Q0 docno rank score tag\nqid Q0 docno rank score tag\n1 Q0 d 1 1 t\n",
+            "R28",
+        ),
+        ("h.qrels", "qid iter docno rel\nqid iter docno rel\n1 0 d 1\n", "Q9"),
+    ],
+)
+def test_only_the_first_record_is_a_header_whatever_the_chunks(tmp_path, name, text, header):
+    """A header line alone in a chunk made the next chunk's first record a header too (R28
+    or Q9 at line 2, where a file read whole checks it as data)."""
+    path = tmp_path / name
+    path.write_text(text)
+    validate = validate_run if name.endswith(".run") else validate_qrels
+    found = _same_whatever_the_chunks(validate, path)
+    assert [line for rule, line, _ in found if rule == header] == [1]

@@ -190,6 +190,8 @@ class Checker:
         self.physical = 0
         self.cut_short = False  # the stream broke off (R27): no line read is not "empty"
         self.records = 0  # data lines that are not comments or a header
+        # a line that is not a comment read (a header too): the header is looked for there
+        self.first_record_read = False
         self.read_as_data = 0  # lines trec_eval 9.0.8 reads (comments too): R9.empty
         self.ends_with_newline = True
         # refused at its first bytes (UTF-16, double gzip): read no further
@@ -204,6 +206,13 @@ class Checker:
         self.seen_keys = SeenKeys(width=self.duplicate_numbers)  # keys of earlier chunks
         # what the file's line numbers are, as a finding citing another one names it
         self.unit = "line"
+
+    def _classify(self, tokens: Tokens, number: int) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`classify` of a chunk, a header looked for at the file's first record
+        only: a header alone in a chunk made the next chunk's first record one too."""
+        comment, header = classify(tokens, not self.first_record_read, number)
+        self.first_record_read = self.first_record_read or not comment.all()
+        return comment, header
 
     def feed(self, tokens: Tokens) -> None:
         if self.stopped:

@@ -12,7 +12,7 @@ from ..errors import excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import QRELS_FIELDS, Tokens
 from . import wording
-from .checker import Checker, classify, pair_text
+from .checker import Checker, pair_text
 from .findings import Collector, QrelsInfo
 
 NO_GRADE = np.iinfo(np.int64).min  # the "highest grade" of a topic without a valid one
@@ -49,7 +49,7 @@ class QrelsChecker(Checker):
 
     def _rows(self, tokens: Tokens) -> None:
         fields, nf, line = tokens.fields, tokens.nfields, tokens.line
-        comment, header = classify(tokens, self.records == 0, 3)
+        comment, header = self._classify(tokens, 3)
         add = self.report.add_many
         commented = line[comment]
         add(

@@ -17,7 +17,7 @@ from ..errors import excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
-from .checker import Checker, classify, invisible_character, segment_starts
+from .checker import Checker, invisible_character, segment_starts
 from .cross_checks import against_qrels, against_topics, tag_names_file, too_shallow
 from .docids import DocidList
 from .findings import Collector, QrelsInfo
@@ -87,7 +87,7 @@ class RunChecker(Checker):
 
     def _rows(self, tokens: Tokens) -> None:
         fields = tokens.fields
-        comment, header = classify(tokens, self.records == 0, 4)
+        comment, header = self._classify(tokens, 4)
         # comment lines stay data: trec_eval 9.x reads them as it reads any other line
         data = (tokens.nfields >= 6) & ~header
         add = self.report.add_many
