@@ -5,8 +5,10 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import os
 import random
 import re
+import subprocess
 import zlib
 from pathlib import Path
 from types import SimpleNamespace
@@ -1625,3 +1627,23 @@ def test_only_the_first_record_is_a_header_whatever_the_chunks(tmp_path, name, t
     validate = validate_run if name.endswith(".run") else validate_qrels
     found = _same_whatever_the_chunks(validate, path)
     assert [line for rule, line, _ in found if rule == header] == [1]
+
+
+def test_x3_says_what_each_trec_eval_does_with_no_topic_in_common(tmp_path):
+    """X3 said 'trec_eval exits 7', which 9.0.8 does; 10.0 stops at the first qrels topic
+    the run lacks (exit 4), and with -c scores it 0 (exit 0)."""
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("q1 Q0 d1 1 1 t\n")
+    qrels.write_text("q2 0 d1 1\n")
+    (x3,) = [f.message for f in validate_run(run, qrels=qrels).findings if f.check == "X3"]
+    assert "9.0.8 exits 7" in x3 and "10.0 stops" in x3 and "exit 4" in x3 and "-c" in x3
+    binaries = {"te908": (7, 7), "te100": (4, 0)}  # exit without -c, with -c
+    for name, exits in binaries.items():
+        binary = f"/work/tools/{name}/trec_eval"
+        if not os.access(binary, os.X_OK):
+            continue
+        got = tuple(
+            subprocess.run([binary, *flags, str(qrels), str(run)], capture_output=True).returncode
+            for flags in ([], ["-c"])
+        )
+        assert got == exits, name

@@ -310,7 +310,13 @@ def against_qrels(
     )
     if counts and not any(q in judged for q in counts):
         report.add(
-            "X3", None, None, "no topic is in both the run and the qrels (trec_eval exits 7)"
+            "X3",
+            None,
+            None,
+            # 10.0 stops at the first qrels topic the run lacks (X2's), one there always is
+            "no topic is in both the run and the qrels (trec_eval 9.0.8 exits 7; 10.0 stops "
+            'at the first qrels topic, "result qid ... not found in qrels", exit 4, or with '
+            "-c scores every topic 0)",
         )
     count, total = unjudged
     if total:

@@ -390,8 +390,9 @@ CATALOGUE = (
            "`-c` both score it 0: the mean depends on the flag. A warning in every profile "
            "but rtask, as `validate` checks for no one trec_eval version. The R task requires "
            "every query covered."),
-    _check("X3", "EEEE", "no topic in both run and qrels (trec_eval exits 7)",
-           "Nothing can be evaluated: wrong qrels for this run?"),
+    _check("X3", "EEEE", "no topic in both run and qrels (trec_eval 9.0.8 exits 7, 10.0 4)",
+           "Nothing can be evaluated: wrong qrels for this run? trec_eval 10.0 stops at the "
+           "first qrels topic (X2), or with `-c` scores every topic 0."),
     _check("X4", "IIII", "share of unjudged documents in the top 10 (trec_eval order)",
            "A high share means the qrels' pool did not reach this run: its scores are "
            "underestimated."),
