@@ -1647,3 +1647,14 @@ def test_x3_says_what_each_trec_eval_does_with_no_topic_in_common(tmp_path):
             for flags in ([], ["-c"])
         )
         assert got == exits, name
+
+
+def test_tags_beyond_the_first_100_are_one_finding_whatever_the_chunks(tmp_path):
+    """R17's cap was per chunk: read whole, 99 tags said one by one and 'more than 100'
+    for the rest at line 1; in small chunks every tag one by one (249 findings)."""
+    path = tmp_path / "tags.run"
+    path.write_text("".join(f"1 Q0 d{i} {i + 1} {1000 - i} t{i}\n" for i in range(250)))
+    found = [f for f in _same_whatever_the_chunks(validate_run, path) if f[0] == "R17"]
+    assert len(found) == 100
+    assert found[-1] == ("R17", 101, "more than 100 distinct run tags")
+    assert validate_run(path).counts["rules"]["R17"] == 249  # every other tag counted

@@ -52,6 +52,9 @@ def _compiled(regex: str, pattern: str) -> str:
     return regex
 
 
+MOST_TAGS = 100  # distinct run tags checked one by one (R17-R19); the rest counted
+
+
 class RunChecker(Checker):
     def __init__(
         self,
@@ -227,7 +230,9 @@ class RunChecker(Checker):
         if self.first_tag is None:
             self.first_tag = tag[0].as_py()
         new = [t for t in pc.unique(tag).to_pylist() if t not in self.tags_seen]
-        for value in new[:100]:  # a tag per line is one R17 finding per tag: cap the lookups
+        capped = len(self.tags_seen) > MOST_TAGS  # the tags beyond were said (once a file)
+        room = max(0, MOST_TAGS - len(self.tags_seen))
+        for value in new[:room]:  # a tag per line is one R17 finding per tag: cap the lookups
             self.tags_seen.add(value)
             row = pc.index(tag, arrow.scalar(value, tag.type)).as_py()
             at = int(line[row])
@@ -238,11 +243,16 @@ class RunChecker(Checker):
                 self.report.add("R18", at, "tag", wording.bad_tag(value))
             if self.expected_tag is not None and not tag_names_file(value, self.expected_tag):
                 self.report.add("R19", at, "tag", wording.tag_not_name(value, self.expected_tag))
-        if len(new) > 100:
-            self.report.add(
-                "R17", int(line[0]), "tag", "more than 100 distinct run tags", count=len(new) - 100
-            )
-            self.tags_seen.update(new)
+        beyond = new[room:]  # past the file's first 100 tags, not each chunk's
+        if not beyond:
+            return
+        if capped:  # counted in the one finding said at the first of them
+            self.report.add_many("R17", [], "tag", lambda _: "", count=len(beyond))
+        else:
+            at = int(line[pc.index(tag, arrow.scalar(beyond[0], tag.type)).as_py()])
+            message = f"more than {MOST_TAGS} distinct run tags"
+            self.report.add("R17", at, "tag", message, count=len(beyond))
+        self.tags_seen.update(beyond)
 
     def finish(self) -> None:
         if self._settle():

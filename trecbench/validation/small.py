@@ -47,7 +47,7 @@ from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult
 from .rules import TAG_PATTERN
 from .topic_order import out_of_order
 
-_MOST_TAGS = 100  # the general path checks at most 100 new tags per chunk
+_MOST_TAGS = 100  # the general path checks the first 100 tags of a file (runs.MOST_TAGS)
 _RANK_DIGITS = 18  # a longer rank is not an int64 to the general path (R10)
 _TEXT = re.compile(rb"[ -~\t\n\r\v\f]+")  # a topics file of printable ASCII
 
