@@ -272,6 +272,12 @@ NO_SUCH = "illegal measure 'Foo@3': no such measure; `trecbench measures` lists 
             "c.yaml:5: measures[2]: gm_map: no value per topic (a summary over topics), which "
             "the benchmark's comparison is computed from",
         ),
+        (  # 10.0's unj.10, which the default 9.0.8 scoring refuses: here, not by the scoring
+            'qrels = "q"\nmeasures = ["map", "unj.10"]\n[modes.a]\nrun = "a.run"\n',
+            "c.toml",
+            "c.toml:2: measures[1]: illegal measure 'unj.10': trec_eval 10.0's unj with "
+            "parameters (score and compare read it with --compat 10.0)",
+        ),
     ],
 )
 def test_a_refused_measures_entry_is_cited_at_its_own_line(tmp_path, text, name, expected):

@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Iterable, Iterator
 
 from ..errors import ParameterDomainWarning, TrecbenchError, UsageError, excerpt, shortened
+from ..trec_eval.compat import DEFAULT
 from . import registry
 from .expression import entry_names, split_names
 from .names import Measure, parse_measure, parse_measures
@@ -31,9 +32,12 @@ def refuse_summaries(named: Iterable[tuple[str, Measure]], computed: str) -> Non
 def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
     """``measures`` parsed for what is ``computed`` from their per-topic values; one that
     is no measure, or has none (:func:`refuse_summaries`), refused as a
-    :class:`UsageError` after ``measures:``."""
+    :class:`UsageError` after ``measures:``. They are parsed as the trec_eval version the
+    configurations are scored with (the default: a benchmark and a leaderboard suite have no
+    ``--compat``) parses them, so that 10.0's ``unj.10`` is refused at its entry, not by
+    the scoring, without the file or line."""
     try:
-        parsed = parse_measures(measures)
+        parsed = parse_measures(measures, DEFAULT)
     except UsageError as error:
         raise UsageError(f"measures: {shortened(str(error))}") from None
     try:
@@ -80,7 +84,7 @@ def _refused_entry(entries: list[str]) -> str | None:
         warnings.simplefilter("ignore")
         for entry in entries:
             try:
-                parse_measures([entry])
+                parse_measures([entry], DEFAULT)
             except TrecbenchError:
                 return entry if len(split_names(entry)) > 1 else None
     return None
