@@ -503,6 +503,18 @@ def test_targets_within_a_measures_values_or_of_an_unbounded_one_are_taken(tmp_p
     assert (targets["nDCG@10"].good, targets["num_rel_ret"].good) == (1, 40)
 
 
+def test_a_target_of_a_measure_better_lower_is_refused(tmp_path):
+    # its levels are reached upward: the mode with the most judged non-relevant documents
+    # retrieved was marked strong
+    folder = _copy_demo(tmp_path)
+    extra = "[targets.measures.num_nonrel_judged_ret]\nbaseline = [3, 4]\ngood = 5\n"
+    path = _config(folder, extra)
+    path.write_text('measures = ["nDCG@10", "num_nonrel_judged_ret"]\n' + path.read_text())
+    with pytest.raises(UsageError, match=r"two.toml:7: targets.measures.num_nonrel_judged_ret: "
+                       r"lower values of num_nonrel_judged_ret are better"):  # fmt: skip
+        load_benchmark_config(path)
+
+
 def test_a_target_under_any_spelling_is_the_measures(tmp_path):
     folder = _copy_demo(tmp_path)
     for key in ("ndcg_cut.10", "ndcg@10", "nDCG@10"):

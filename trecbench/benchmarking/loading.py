@@ -305,10 +305,12 @@ def _targets(
     keyed by the one value it names in any spelling ``measures`` takes (``ndcg_cut.10``
     is nDCG@10), its levels in order (baseline low <= high <= good <= strong) and within
     the measure's values where the registry bounds them (nDCG@10 in [0, 1]: a good of 1.5
-    is never reached), and a value of the ``benchmarked`` measures (parsed): a target for
-    another would mark nothing, without a word."""
-    from ..measures import parse_measure
-    from ..measures.labels import past_unit_span, span, value_names
+    is never reached), of a measure whose lower values are better refused (the levels are
+    reached upward: num_nonrel_judged_ret's worst means would be strong), and a value of
+    the ``benchmarked`` measures (parsed): a target for another would mark nothing,
+    without a word."""
+    from ..measures import LOWER, parse_measure
+    from ..measures.labels import better, past_unit_span, span, value_names
 
     shown = {display for m in benchmarked for _, display in value_names(m) or ()}
     # a family of decimal cutoffs asked without them (iprec_at_recall) names its values
@@ -336,6 +338,13 @@ def _targets(
                 where,
                 f"{name} lies in [0, 1], a level outside it is never "
                 f"reached or always passed: {', '.join(map(str, levels))}",
+            )
+        if better(key) == LOWER:  # the levels are reached upward: the worst would be strong
+            raise _setting_error(
+                source,
+                where,
+                f"lower values of {name} are better, and a target's levels are reached upward "
+                "(good and strong at or above them): the worst means would be marked strong",
             )
         if name not in shown and parse_measure(key).family not in whole:
             raise _setting_error(
