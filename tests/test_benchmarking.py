@@ -503,6 +503,27 @@ def test_targets_within_a_measures_values_or_of_an_unbounded_one_are_taken(tmp_p
     assert (targets["nDCG@10"].good, targets["num_rel_ret"].good) == (1, 40)
 
 
+def test_kpi_marks_follow_the_measures_better_direction(tmp_path):
+    # fewer judged non-relevant documents retrieved is better (▲, as compare's own table
+    # marks it), not ▼; num_ret is neither way better: ↑/↓
+    folder = _copy_demo(tmp_path)
+    lines = (folder / "lexical.run").read_text().splitlines(keepends=True)
+    (folder / "short.run").write_text("".join(lines[:3000]))  # 30 of the 56 topics
+    path = folder / "dir.toml"
+    path.write_text(
+        'qrels = "hpo-rtask.qrels"\nmeasures = ["num_nonrel_judged_ret", "num_ret"]\n'
+        '[modes.a]\nrun = "lexical.run"\n[modes.b]\nrun = "short.run"\n'
+        '[validation]\nprofile = "lenient"\n[completeness]\nmin_coverage = 0\n'
+    )
+    bench = run_benchmark(path)
+    kpis = {row["measure"]: row["values"]["b"] for row in bench.kpis}
+    assert all(v["significant"] and v["difference"] < 0 for v in kpis.values())
+    table = bench.markdown(statistics=False)
+    assert "| num_nonrel_judged_ret (per-topic mean) | 9.7143 | **5.3036** ▲ | b |" in table
+    assert "| num_ret (per-topic mean) | 100.0000 | 53.5714 ↓ | n/a |" in table
+    assert "num_ret, without a better direction, gets ↑/↓ (significantly higher/lower)" in table
+
+
 def test_a_target_of_a_measure_better_lower_is_refused(tmp_path):
     # its levels are reached upward: the mode with the most judged non-relevant documents
     # retrieved was marked strong

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..escaping import escaper
+from ..measures import better as direction_of  # comparison_cells' would load pandas
 from ..measures import but_counts
 from ..number_text import value_text
 from ..plurals import counted as plural_count
@@ -128,7 +129,10 @@ def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
         rows.append(
             (
                 cell(name),
-                *(cell(_kpi_text(row["values"][mode], mode in row["best"])) for mode in runs),
+                *(
+                    cell(_kpi_text(row["values"][mode], mode in row["best"], row["measure"]))
+                    for mode in runs
+                ),
                 cell(best, _names(bench, row["best"])),
             )
         )
@@ -150,6 +154,13 @@ def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
         f" = best mean; {marks}▲/▼ = significantly better/worse than the baseline mode "
         f"({bench.config.statistics.marked_p} < {bench.config.statistics.alpha:g}).{untargeted}",
     )
+    undirected = [row["measure"] for row in bench.kpis if direction_of(row["measure"]) is None]
+    if undirected:  # as compare's legend says them
+        verb = "gets" if len(undirected) == 1 else "get"
+        legend += line(
+            f" {', '.join(undirected)}, without a better direction, {verb} ↑/↓ (significantly "
+            "higher/lower) and no best mode."
+        )
     if counts:
         legend += line(
             f" A count's mean is per topic: {', '.join(sorted(counts))} in reports/ and in ",
@@ -167,14 +178,19 @@ def _counts(bench) -> set[str]:
     return {c.display for c in bench.evaluation.columns if c.summary in COUNTS}
 
 
-def _kpi_text(entry: dict, best: bool) -> tuple[Span, ...]:
+def _kpi_text(entry: dict, best: bool, measure: str) -> tuple[Span, ...]:
     """A mode's mean (strong where it is the best), its target level and its significance
-    mark."""
+    mark: ▲/▼ better/worse as ``measure``'s better values are (a lower num_nonrel_judged_ret
+    is better), ↑/↓ higher/lower for a measure neither way better, as compare marks them."""
     marks = ""
     if entry["mark"]:
         marks += f" {SHOWN_MARKS[entry['mark']]}"
     if entry.get("significant"):
-        marks += " ▲" if entry["difference"] > 0 else " ▼"
+        better, higher = direction_of(measure), entry["difference"] > 0
+        if better is None:
+            marks += " ↑" if higher else " ↓"
+        else:
+            marks += " ▲" if higher == (better == "higher") else " ▼"
     # never 0.0000 where the mean is not (RBP(p=0.01)'s 1.7e-13 beside 9.9e-19, the first
     # bold as the best: two equal numbers, one the better), as the summary writes it
     mean = Span(value_text(entry["mean"]), STRONG if best else PLAIN)
