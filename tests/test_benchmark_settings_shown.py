@@ -133,6 +133,18 @@ def test_no_target_of_any_benchmarked_measure_leaves_the_targets_table_out(demo)
     assert "No benchmarked measure" not in text
 
 
+def test_a_range_of_negative_target_levels_reads_as_a_range(demo):
+    # a hyphen joined them: -90--80 (and -5-0.2 read as a subtraction)
+    config = demo / "c.toml"
+    target = "[targets.measures.utility]\nbaseline = [-90, -80]\ngood = -70\n"
+    config.write_text(
+        'qrels = "hpo-rtask.qrels"\nmeasures = ["nDCG@10", "utility"]\n' + MODES_TOML + target
+    )
+    text = run_benchmark(config).markdown(False)
+    assert "| utility | -90–-80 | ≥ -70 | n/a |" in text
+    assert "| nDCG@10 | 0.3–0.32 | ≥ 0.35 | ≥ 0.4 |" in text
+
+
 def test_every_runs_input_is_recorded_from_the_current_folder_as_the_manifest(demo, monkeypatch):
     # the fused mode's input was "runs/h.run" (from the output folder), the run modes' and
     # the manifest's from the current folder

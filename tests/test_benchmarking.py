@@ -802,7 +802,7 @@ def test_a_family_of_decimal_cutoffs_asked_whole_is_benchmarked(tmp_path):
     # a target of one of its values is taken (it was refused as not benchmarked)
     target = '[targets.measures."iprec_at_recall..10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n'
     path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", b, head, target)
-    assert "| iprec_at_recall_0.10 | 0.1-0.2 | ≥ 0.3 |" in run_benchmark(path).markdown()
+    assert "| iprec_at_recall_0.10 | 0.1–0.2 | ≥ 0.3 |" in run_benchmark(path).markdown()
 
 
 @pytest.mark.parametrize(

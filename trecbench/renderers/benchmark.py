@@ -212,7 +212,8 @@ def _targets(bench) -> list[blocks.Block]:
     for measure in targeted:
         target = bench.config.targets[measure]
         low, high = target.baseline
-        span = f"{low:g}" if low == high else f"{low:g}-{high:g}"
+        # an en dash: a hyphen made a range of negative levels -10--5, or -5-0.2 read as one
+        span = f"{low:g}" if low == high else f"{low:g}–{high:g}"
         strong = "n/a" if target.strong is None else f"≥ {target.strong:g}"
         rows.append(tuple(map(cell, (measure, span, f"≥ {target.good:g}", strong))))
     columns = (
