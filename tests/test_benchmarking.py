@@ -342,7 +342,8 @@ def test_a_fusion_of_one_run_under_two_files_is_refused(tmp_path, capsys):
     out = tmp_path / "out"
     assert run(["benchmark", str(folder / "benchmark.toml"), "-o", str(out), "--quiet"]) == 1
     assert capsys.readouterr().err == (
-        f"trecbench: {folder / 'benchmark.toml'}: mode 'hybrid' fuses one run twice: "
+        f"trecbench: {folder / 'benchmark.toml'}:25: modes.hybrid.fuse[1]: mode 'hybrid' "
+        "fuses one run twice: "
         "'lexical' and 'vector' hold the same rows (a copy or a link)\n"
     )
     assert not out.exists()

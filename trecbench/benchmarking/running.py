@@ -149,15 +149,17 @@ def _relabelled(progress: Progress | None, label: str) -> Progress | None:
 
 def _check_sources_differ(config: BenchmarkSettings, mode, ranked: dict[str, pa.Table]) -> None:
     """Refuse a fusion of two modes that hold one run (a link to one file, or a copy of
-    it, plain or compressed): the run would be fused with itself, weighing double."""
+    it, plain or compressed): the run would be fused with itself, weighing double. Cited
+    at the second one's ``fuse`` item and its line, as the loader's refusals are."""
     from ..fusion import same_rows
 
     for i, first in enumerate(mode.fuse):
-        for second in mode.fuse[i + 1 :]:
+        for j, second in enumerate(mode.fuse[i + 1 :], start=i + 1):
             if same_rows(ranked[first], ranked[second]):
-                raise UsageError(
-                    f"{config.path}: mode {mode.name!r} fuses one run twice: {first!r} and "
-                    f"{second!r} hold the same rows (a copy or a link)"
+                raise config.refused(
+                    ("modes", mode.name, "fuse", j),
+                    f"mode {mode.name!r} fuses one run twice: {first!r} and {second!r} hold "
+                    "the same rows (a copy or a link)",
                 )
 
 
