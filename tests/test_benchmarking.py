@@ -684,14 +684,15 @@ def test_strata_messages_name_the_configurations_keys_not_the_commands_options(t
 
 
 def test_a_fused_score_beyond_a_double_is_refused_naming_the_file_and_the_mode(tmp_path):
-    # "the fused score of document 'A' in topic 't1' is inf ...", no file, no mode
+    # "the fused score of document 'A' in topic 't1' is inf ...", no file, no mode; then
+    # the file and the mode without the mode's line
     fused = '[modes.h]\nfuse = ["a", "b"]\nmethod = "combsum"\nnorm = "none"\n'
     fused += "weights = [1e308, 1e308]\n"
     path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", "", fused)
     with pytest.raises(UsageError) as raised:
         run_benchmark(path)
     assert str(raised.value).startswith(
-        f"{path}: modes.h: the fused score of document 'A' in topic 't1' is inf (beyond a "
+        f"{path}:6: modes.h: the fused score of document 'A' in topic 't1' is inf (beyond a "
         "double's range): "
     )
 

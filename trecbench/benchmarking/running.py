@@ -131,8 +131,9 @@ def _fuse_modes(
                     tag=mode.run_tag,
                     progress=_relabelled(progress, f"fusing {mode.name}"),
                 )
-            except UsageError as error:  # a fused score beyond a double: the mode's settings
-                raise UsageError(f"{config.path}: modes.{mode.name}: {error}") from None
+            except UsageError as error:  # a fused score beyond a double: the mode's settings,
+                # at the mode's line as the loader's refusals are
+                raise config.refused(("modes", mode.name), str(error)) from None
             for message in ties.values():  # which of several fused modes ties: its own name
                 said = f"{config.path}: modes.{mode.name}: {message}"
                 warnings.warn(ParameterDomainWarning(said), stacklevel=outside_trecbench())
