@@ -820,7 +820,7 @@ def test_a_family_of_decimal_cutoffs_asked_whole_is_benchmarked(tmp_path):
     ],
 )
 def test_a_measure_asked_by_two_spellings_is_refused(tmp_path, capsys, measures, spellings, shown):
-    # merged into one without a word, where compare refuses it
+    # merged into one without a word, where compare refuses it; then without the line
     from trecbench.cli import run
 
     b = "t1 Q0 B 1 2 b\nt1 Q0 A 2 1 b\n"
@@ -829,7 +829,7 @@ def test_a_measure_asked_by_two_spellings_is_refused(tmp_path, capsys, measures,
     out = tmp_path / "out"
     assert run(["benchmark", str(path), "-o", str(out), "--quiet"]) == 1
     assert capsys.readouterr().err == (
-        f"trecbench: {path}: measures: {spellings} are one measure ({shown}): "
+        f"trecbench: {path}:2: measures: {spellings} are one measure ({shown}): "
         "benchmark shows and tests each measure once, by that name; ask it by one spelling\n"
     )
     assert not out.exists()

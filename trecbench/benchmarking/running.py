@@ -202,8 +202,8 @@ def _check_spelt_once(config: BenchmarkSettings, evaluation) -> None:
 
     try:
         evaluation.refuse_two_spellings("benchmark")
-    except UsageError as error:
-        raise UsageError(f"{config.path}: measures: {error}") from None
+    except UsageError as error:  # at the measures' line, as the loader's refusals are
+        raise config.refused(("measures",), str(error)) from None
 
 
 def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress):
