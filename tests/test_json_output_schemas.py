@@ -9,8 +9,9 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, write_tenths
 
+from trecbench import statistical_tests
 from trecbench.cli import cli
 from trecbench.errors import OutputError
 from trecbench.report import validate_against_schema
@@ -41,7 +42,7 @@ def _refused(document: dict, schema: str, change) -> None:
         validate_against_schema(broken, schema)
 
 
-OUTPUT_SCHEMAS = ["power"]
+OUTPUT_SCHEMAS = ["power", "agree"]
 
 
 @pytest.mark.parametrize("name", OUTPUT_SCHEMAS)
@@ -103,3 +104,58 @@ def test_power_schema_refuses_a_wrong_type_or_a_missing_key():
     _refused(document, "power", lambda d: d.pop("inputs"))
     _refused(document, "power", lambda d: d.update(extra=1))
     _refused(document, "power", lambda d: d["evaluation"].update(complete="yes"))
+
+
+# --- agree ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["agree", QRELS, *RUNS, "-m", "nDCG@10", "-m", "MRR@10", "-m", "Recall@100"],
+        # --qrels-b adds the judgments' kappas (one null, with its reason) and orderings;
+        # a resampling test records its samples and seed
+        ["agree", RTASK_QRELS, *RTASK_RUNS, "-m", "nDCG@10", "-m", "Recall@100",
+         "--qrels-b", QRELS, "--test", "randomization", "--seed", "1"],
+        # family-wise: correction none; too few resamples for Holm: no share, a reason
+        ["agree", QRELS, *RUNS, "-m", "nDCG@10", "--test", "tukey", "--samples", "100"],
+        ["agree", QRELS, *RUNS, "-m", "P@10", "--test", "randomization", "--samples", "20"],
+        # two runs tied on Recall@100 everywhere: tau undefined; MaxOntSim: the ontology
+        ["agree", RTASK_QRELS, RTASK_RUNS[0], RTASK_RUNS[2], "-m", "Recall@100",
+         "-m", "MaxOntSim@10", "--test", "wilcoxon", "--correction", "bh"],
+    ],
+)  # fmt: skip
+def test_agree_json_matches_its_schema(argv):
+    document = _json(*argv)
+    validate_against_schema(document, "agree")
+    assert document["discriminative_power"]
+
+
+def test_agree_json_with_pairs_without_a_p_value_matches_its_schema(tmp_path):
+    counts = {"r0": [2, 1, 3, 2, 1, 3], "r1": [5, 4, 6, 5, 4, 6], "r2": [3, 2, 4, 3, 2, 4]}
+    write_tenths(tmp_path, counts)
+    runs = [str(tmp_path / f"{run}.run") for run in counts]
+    document = _json("agree", str(tmp_path / "q.qrels"), *runs, "-m", "P@10", "-m", "P@5")
+    validate_against_schema(document, "agree")
+    assert document["discriminative_power"][0]["undefined_pairs"] == 3
+
+
+def test_agree_schema_takes_the_tests_and_corrections_of_the_registry():
+    from trecbench.json_schemas import load_schema
+
+    settings = load_schema("agree")["properties"]["settings"]["properties"]
+    assert settings["test"]["enum"] == list(statistical_tests.NAMES)
+    assert settings["correction"]["enum"] == list(statistical_tests.CORRECTION_CHOICES)
+
+
+def test_agree_schema_refuses_a_wrong_type_or_a_missing_key():
+    argv = ["agree", RTASK_QRELS, *RTASK_RUNS, "-m", "nDCG@10", "--qrels-b", QRELS]
+    document = _json(*argv)
+    validate_against_schema(document, "agree")
+    _refused(document, "agree", lambda d: d["settings"].update(test="anova"))
+    _refused(document, "agree", lambda d: d["judgments"].pop("weighted_kappa"))
+    _refused(document, "agree", lambda d: d["judgments"].update(both=-1))
+    _refused(document, "agree", lambda d: d["means"][0].update(mean="0.2"))
+    _refused(document, "agree", lambda d: d["qrels_orderings"][0].pop("tau_ap"))
+    _refused(document, "agree", lambda d: d["discriminative_power"][0].update(pairs=None))
+    _refused(document, "agree", lambda d: d.pop("judgments"))
