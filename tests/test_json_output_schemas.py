@@ -42,7 +42,7 @@ def _refused(document: dict, schema: str, change) -> None:
         validate_against_schema(broken, schema)
 
 
-OUTPUT_SCHEMAS = ["power", "agree"]
+OUTPUT_SCHEMAS = ["power", "agree", "similarity"]
 
 
 @pytest.mark.parametrize("name", OUTPUT_SCHEMAS)
@@ -159,3 +159,54 @@ def test_agree_schema_refuses_a_wrong_type_or_a_missing_key():
     _refused(document, "agree", lambda d: d["qrels_orderings"][0].pop("tau_ap"))
     _refused(document, "agree", lambda d: d["discriminative_power"][0].update(pairs=None))
     _refused(document, "agree", lambda d: d.pop("judgments"))
+
+
+# --- similarity ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["--rbo-p", "0.98", "--overlap-k", "5"],
+        ["--depth", "3"],
+        ["-q", "--names", f"first stage={RTASK_RUNS[0]}"],
+    ],
+)
+def test_similarity_json_matches_its_schema(options):
+    document = _json("similarity", *RTASK_RUNS, *options)
+    validate_against_schema(document, "similarity")
+    assert len(document["pairs"]) == 3 and document["pairs"][0]["topics"]
+
+
+def test_similarity_json_of_runs_without_a_topic_in_common_matches_its_schema(tmp_path):
+    # a and b share no topic (every figure null, with the reason); c shares one with each:
+    # a topic only one run holds counts with RBO 0, and tau is undefined on one document
+    for name, lines in {"a": ["q1"], "b": ["q2"], "c": ["q1", "q2"]}.items():
+        (tmp_path / f"{name}.run").write_text("".join(f"{q} Q0 d1 1 2 {name}\n" for q in lines))
+    runs = [str(tmp_path / f"{name}.run") for name in "abc"]
+    document = _json("similarity", *runs)
+    validate_against_schema(document, "similarity")
+    undefined, defined, _ = document["pairs"]
+    assert undefined["undefined"] and set(undefined["mean"].values()) == {None}
+    assert defined["undefined"] is None and defined["mean"]["kendall_tau"] is None
+
+
+def test_similarity_schema_names_the_statistics_of_the_code():
+    from trecbench.json_schemas import load_schema
+    from trecbench.runstudy.similarity import STATISTICS
+
+    pair = load_schema("similarity")["properties"]["pairs"]["items"]["properties"]
+    assert pair["mean"]["required"] == list(STATISTICS)
+    topic = pair["topics"]["items"]["required"]
+    assert topic == ["qid", *STATISTICS, "n_a", "n_b", "shared"]
+
+
+def test_similarity_schema_refuses_a_wrong_type_or_a_missing_key():
+    document = _json("similarity", *RUNS[:2])
+    _refused(document, "similarity", lambda d: d["pairs"][0]["mean"].update(rbo_ext=1.5))
+    _refused(document, "similarity", lambda d: d["pairs"][0]["topics"][0].pop("shared"))
+    _refused(document, "similarity", lambda d: d["pairs"][0]["topics"][0].update(qid=1))
+    _refused(document, "similarity", lambda d: d["settings"].update(depth=0))
+    _refused(document, "similarity", lambda d: d["pairs"][0].pop("undefined"))
+    _refused(document, "similarity", lambda d: d.update(pairs=[]))
