@@ -42,7 +42,7 @@ def _refused(document: dict, schema: str, change) -> None:
         validate_against_schema(broken, schema)
 
 
-OUTPUT_SCHEMAS = ["power", "agree", "similarity"]
+OUTPUT_SCHEMAS = ["power", "agree", "similarity", "pool"]
 
 
 @pytest.mark.parametrize("name", OUTPUT_SCHEMAS)
@@ -210,3 +210,39 @@ def test_similarity_schema_refuses_a_wrong_type_or_a_missing_key():
     _refused(document, "similarity", lambda d: d["settings"].update(depth=0))
     _refused(document, "similarity", lambda d: d["pairs"][0].pop("undefined"))
     _refused(document, "similarity", lambda d: d.update(pairs=[]))
+
+
+# --- pool ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [*RUNS, "--depth", "10"],
+        [RUNS[0]],  # a single run: every document unique
+        [*RUNS, "--depth", "10", "--qrels", QRELS, "-l", "2"],  # judged and relevant_only
+        [*RTASK_RUNS, "--qrels", RTASK_QRELS, "--unjudged-grade", "-1"],
+        [*RUNS[:2], "--depth", "1000", "--qrels", QRELS, "--names", f"word={RUNS[0]}"],
+    ],
+)
+def test_pool_json_matches_its_schema(options, tmp_path):
+    document = _json("pool", *options, "-o", str(tmp_path / "pool.txt"))
+    validate_against_schema(document, "pool")
+    assert document["documents"] == len((tmp_path / "pool.txt").read_text().splitlines())
+    assert ("judged" in document["runs"][0]) == ("--qrels" in options)
+
+
+def test_pool_schema_refuses_a_wrong_type_or_a_missing_key(tmp_path):
+    bare = _json("pool", *RUNS, "--depth", "5", "-o", str(tmp_path / "a.txt"))
+    judged = _json("pool", *RUNS, "--qrels", QRELS, "-o", str(tmp_path / "b.txt"))
+    _refused(bare, "pool", lambda d: d["runs"][0].update(pooled=-1))
+    _refused(bare, "pool", lambda d: d["runs"][0].update(judged=3))  # without relevant_only
+    _refused(bare, "pool", lambda d: d["settings"].update(qrels="q.qrels"))  # rows unjudged
+    _refused(bare, "pool", lambda d: d["settings"].pop("unjudged_grade"))
+    _refused(bare, "pool", lambda d: d.update(topics="56"))
+    _refused(judged, "pool", lambda d: d["runs"][1].pop("relevant_only"))
+    _refused(
+        judged,
+        "pool",
+        lambda d: [row.pop(k) for row in d["runs"] for k in ("judged", "relevant_only")],
+    )
