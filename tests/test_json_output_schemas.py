@@ -42,7 +42,7 @@ def _refused(document: dict, schema: str, change) -> None:
         validate_against_schema(broken, schema)
 
 
-OUTPUT_SCHEMAS = ["power", "agree", "similarity", "pool"]
+OUTPUT_SCHEMAS = ["power", "agree", "similarity", "pool", "leaderboard"]
 
 
 @pytest.mark.parametrize("name", OUTPUT_SCHEMAS)
@@ -246,3 +246,77 @@ def test_pool_schema_refuses_a_wrong_type_or_a_missing_key(tmp_path):
         "pool",
         lambda d: [row.pop(k) for row in d["runs"] for k in ("judged", "relevant_only")],
     )
+
+
+# --- leaderboard ---------------------------------------------------------------------------
+
+SUITE = """measures = ["P@5", "num_ret", "num_nonrel_judged_ret"]
+systems = ["a", "b"]
+[collections.one]
+qrels = "q.qrels"
+runs = "{system}.run"
+[collections.two]
+qrels = "q3.qrels"
+runs = { a = "x3.run", b = "y3.run" }
+"""
+
+
+def _suite(folder) -> str:
+    """A suite whose systems lack topics (warnings), whose tests have too few pairs or
+    differences that do not vary (p null), with a count that ranks no one (num_ret: ranks
+    null) and a lower-is-better measure; and its one-system twin (no test at all)."""
+    files = {
+        "q.qrels": "q1 0 d1 1\nq2 0 d1 1\n",
+        "q3.qrels": "q3 0 d1 1\n",
+        "a.run": "q1 Q0 d1 1 2 a\n",
+        "b.run": "q2 Q0 d1 1 2 b\n",
+        "x3.run": "q3 Q0 d1 1 2 x\n",
+        "y3.run": "q3 Q0 d2 1 2 y\nq3 Q0 d1 2 1 y\n",
+        "suite.toml": SUITE,
+        "one.toml": SUITE.replace('["a", "b"]', '["a"]').split("[collections.two]")[0],
+    }
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return str(folder / "suite.toml")
+
+
+def test_leaderboard_json_matches_its_schema(tmp_path):
+    document = _json("leaderboard", str(ROOT / "data/leaderboard.toml"))
+    validate_against_schema(document, "leaderboard")
+    assert document["collections"][0]["where"] == {"language": "de"}
+    document = _json("leaderboard", _suite(tmp_path))
+    validate_against_schema(document, "leaderboard")
+    assert document["warnings"] and document["collections"][0]["where"] is None
+    count = document["measures"][1]
+    assert count["better"] is None and count["systems"][0]["mean_rank"] is None
+    assert document["measures"][0]["systems"][1]["over_topics"]["p"] is None
+    document = _json("leaderboard", str(tmp_path / "one.toml"))
+    validate_against_schema(document, "leaderboard")
+    assert document["measures"][0]["systems"][0]["over_collections"] is None
+
+
+def test_leaderboard_schema_refuses_a_wrong_type_or_a_missing_key(tmp_path):
+    document = _json("leaderboard", _suite(tmp_path))
+    row = ("measures", 0, "systems", 1)
+
+    def at(d, keys=row):
+        for key in keys:
+            d = d[key]
+        return d
+
+    _refused(document, "leaderboard", lambda d: at(d)["over_topics"].pop("reason"))
+    _refused(document, "leaderboard", lambda d: at(d)["over_collections"].update(n="2"))
+    _refused(document, "leaderboard", lambda d: at(d).update(mean_rank=0))
+    _refused(document, "leaderboard", lambda d: at(d)["means"].update(one=None))
+    _refused(document, "leaderboard", lambda d: d["measures"][0].update(better="up"))
+    _refused(document, "leaderboard", lambda d: d["settings"].update(seed=1))
+    _refused(document, "leaderboard", lambda d: d.pop("created"))
+    _refused(document, "leaderboard", lambda d: d["collections"][0].pop("where"))
+
+
+def test_leaderboard_schema_takes_the_directions_of_the_registry():
+    from trecbench.json_schemas import load_schema
+    from trecbench.measures.registry import HIGHER, LOWER
+
+    board = load_schema("leaderboard")["properties"]["measures"]["items"]["properties"]
+    assert board["better"]["enum"] == [HIGHER, LOWER, None]
