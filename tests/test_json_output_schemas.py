@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -42,7 +43,7 @@ def _refused(document: dict, schema: str, change) -> None:
         validate_against_schema(broken, schema)
 
 
-OUTPUT_SCHEMAS = ["power", "agree", "similarity", "pool", "leaderboard"]
+OUTPUT_SCHEMAS = ["power", "agree", "similarity", "pool", "leaderboard", "diff"]
 
 
 @pytest.mark.parametrize("name", OUTPUT_SCHEMAS)
@@ -320,3 +321,91 @@ def test_leaderboard_schema_takes_the_directions_of_the_registry():
 
     board = load_schema("leaderboard")["properties"]["measures"]["items"]["properties"]
     assert board["better"]["enum"] == [HIGHER, LOWER, None]
+
+
+# --- diff ----------------------------------------------------------------------------------
+
+
+def _diff(a: str, b: str) -> dict:
+    """``trecbench diff a b --format json`` parsed: exit 0 when the evaluations are the
+    same, 1 when they differ (``same`` says which)."""
+    done = CliRunner().invoke(cli, ["diff", a, b, "--format", "json"])
+    assert done.exit_code in (0, 1), done.output
+    document = json.loads(done.stdout)
+    assert document["same"] == (done.exit_code == 0)
+    return document
+
+
+def _report(folder, name: str, *argv: str) -> str:
+    """An EvaluationReport of ``score --report`` (``argv``: its options, qrels, runs)."""
+    path = str(folder / f"{name}.json")
+    done = CliRunner().invoke(cli, ["score", "--report", path, *argv])
+    assert done.exit_code == 0, done.output
+    return path
+
+
+def _benchmark_report(folder, name: str, *argv: str) -> str:
+    """compare's BenchmarkReport.json (``argv``: its options, qrels, runs)."""
+    done = CliRunner().invoke(cli, ["compare", "-o", str(folder / name), "--quiet", *argv])
+    assert done.exit_code == 0, done.output
+    return str(folder / name / "BenchmarkReport.json")
+
+
+def test_diff_json_of_evaluation_reports_matches_its_schema(tmp_path):
+    bounds = [
+        "--tie-bounds",
+        "--unjudged-bounds",
+        "--strata",
+        str(ROOT / "qrels/hpo-demo.sidecar.json"),
+    ]
+    bounds += ["--group-by", "language"]
+    base = _report(tmp_path, "a", *bounds, QRELS, RUNS[0])
+    fewer = tmp_path / "fewer.qrels"
+    fewer.write_text("".join(Path(QRELS).read_text().splitlines(keepends=True)[:-5]))
+    others = {
+        "same": [*bounds, QRELS, RUNS[0]],  # same: cause null, nothing listed
+        "level": ["-l", "2", *bounds, QRELS, RUNS[0]],  # options, values and sections
+        "spelled": ["-m", "ndcg_cut.10", QRELS, RUNS[0]],  # measures and spellings
+        "more": [*bounds, QRELS, *RUNS[:2]],  # a run and its file only in b
+        "fewer": [*bounds, str(fewer), RUNS[0]],  # the qrels, topics only in a
+    }
+    found = set()
+    for name, argv in others.items():
+        document = _diff(base, _report(tmp_path, name, *argv))
+        validate_against_schema(document, "diff")
+        found |= {key for key, value in document.items() if value not in ([], {}, None, False)}
+    assert {"cause", "options", "values", "sections", "measures", "runs", "topics"} <= found
+    assert {"inputs", "same", "reports", "spellings"} <= found
+
+
+def test_diff_json_of_benchmark_reports_matches_its_schema(tmp_path):
+    argv = [QRELS, *RUNS, "-m", "P@5", "-m", "nDCG@10", "--power", "0.8", "--unjudged-bounds"]
+    a = _benchmark_report(tmp_path, "a", *argv)
+    b = _benchmark_report(tmp_path, "b", "-l", "2", *argv)
+    document = _diff(a, b)
+    validate_against_schema(document, "diff")
+    assert {change["section"] for change in document["sections"]} >= {"comparisons", "power"}
+    validate_against_schema(_diff(a, a), "diff")
+
+
+def test_diff_schema_takes_the_sections_of_the_code():
+    from trecbench.json_schemas import load_schema
+    from trecbench.runstudy.reportview import SECTIONS
+
+    change = load_schema("diff")["properties"]["sections"]["items"]["properties"]
+    assert change["section"]["enum"] == list(SECTIONS)
+
+
+def test_diff_schema_refuses_a_wrong_type_or_a_missing_key(tmp_path):
+    a = _report(tmp_path, "a", "--tie-bounds", QRELS, RUNS[0])
+    document = _diff(a, _report(tmp_path, "b", "-l", "2", "--tie-bounds", QRELS, *RUNS[:2]))
+    validate_against_schema(document, "diff")
+    _refused(document, "diff", lambda d: d.update(same="no"))
+    _refused(document, "diff", lambda d: d.update(same=True))  # with a cause
+    _refused(document, "diff", lambda d: d["values"][0].pop("movers"))
+    _refused(document, "diff", lambda d: d["values"][0].update(moved=-1))
+    _refused(document, "diff", lambda d: d["sections"][0].update(section="means"))
+    _refused(document, "diff", lambda d: d["options"]["relevance_level"].pop("b"))
+    _refused(document, "diff", lambda d: d["inputs"][0].update(a={"path": "x"}))
+    _refused(document, "diff", lambda d: d["runs"].update(a="tfidf-word"))
+    _refused(document, "diff", lambda d: d.pop("reports"))
