@@ -43,7 +43,7 @@ def _refused(document: dict, schema: str, change) -> None:
         validate_against_schema(broken, schema)
 
 
-OUTPUT_SCHEMAS = ["power", "agree", "similarity", "pool", "leaderboard", "diff"]
+OUTPUT_SCHEMAS = ["power", "agree", "similarity", "pool", "leaderboard", "diff", "sidecar"]
 
 
 @pytest.mark.parametrize("name", OUTPUT_SCHEMAS)
@@ -409,3 +409,77 @@ def test_diff_schema_refuses_a_wrong_type_or_a_missing_key(tmp_path):
     _refused(document, "diff", lambda d: d["inputs"][0].update(a={"path": "x"}))
     _refused(document, "diff", lambda d: d["runs"].update(a="tfidf-word"))
     _refused(document, "diff", lambda d: d.pop("reports"))
+
+
+# --- convert's sidecar ---------------------------------------------------------------------
+
+CONVERT = ROOT / "data/convert"
+HPO = ROOT / "data/hpo-demo"
+CONVERSIONS = {
+    "beir-qrels": [str(CONVERT / "beir-test.tsv")],
+    "code-chunk": [str(CONVERT / "code-chunk-detailed.json")],
+    "dict": [str(CONVERT / "bm25-results.json"), "--depth", "2"],
+    "hpo": [str(HPO / "cases.json"), "--no-id-check"],
+    "hpo graded": [
+        str(HPO / "cases.json"),
+        *("--results", str(HPO / "results/tfidf-word/terms.jsonl"), "--tag", "w"),
+        *("--results", str(HPO / "results/tfidf-char/terms.jsonl"), "--tag", "c"),
+        *("--graded", "ontology"),
+    ],
+    "lists": [str(CONVERT / "remem-chunks.json")],
+    "lists chunks": [str(CONVERT / "remem-chunks.json"), "--match", "chunks"],
+    "memorybench": [str(CONVERT / "memorybench-export.json")],
+    "msmarco": [str(CONVERT / "msmarco-run.tsv")],
+}
+
+
+def _sidecar(folder, conversion: str) -> dict:
+    """The sidecar ``convert`` writes of ``conversion`` (a key of :data:`CONVERSIONS`)."""
+    command = conversion.split()[0]
+    argv = ["convert", "--quiet", command, *CONVERSIONS[conversion], "-o", str(folder)]
+    done = CliRunner().invoke(cli, argv)
+    assert done.exit_code == 0, done.output
+    (path,) = folder.glob("*.sidecar.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("conversion", CONVERSIONS)
+def test_every_converters_sidecar_matches_its_schema(conversion, tmp_path):
+    document = _sidecar(tmp_path / "out", conversion)
+    validate_against_schema(document, "sidecar")
+    assert ("matching" in document) == (conversion == "lists chunks")
+
+
+def test_the_bundled_sidecar_matches_its_schema():
+    path = ROOT / "qrels/hpo-demo.sidecar.json"
+    validate_against_schema(json.loads(path.read_text(encoding="utf-8")), "sidecar")
+
+
+def test_sidecar_schema_takes_the_codes_format_version_converters_and_severities():
+    from trecbench.cli.convert import convert
+    from trecbench.convert.sidecar import SIDECAR_VERSION
+    from trecbench.inputs.unconverted import SIDECAR_FORMAT
+    from trecbench.json_schemas import load_schema
+    from trecbench.validation.rules import SEVERITIES
+
+    schema = load_schema("sidecar")
+    top = schema["properties"]
+    assert (top["format"]["const"], top["version"]["const"]) == (SIDECAR_FORMAT, SIDECAR_VERSION)
+    assert top["converter"]["enum"] == sorted(convert.commands)
+    finding = top["validation"]["additionalProperties"]["properties"]["findings"]["items"]
+    assert finding["properties"]["severity"]["enum"] == list(SEVERITIES)
+
+
+def test_sidecar_schema_refuses_a_wrong_type_or_a_missing_key(tmp_path):
+    document = _sidecar(tmp_path / "out", "hpo graded")
+    run = next(iter(document["runs"]))
+    _refused(document, "sidecar", lambda d: d["runs"][run].pop("original_scores"))
+    _refused(document, "sidecar", lambda d: d["runs"][run].update(queries="56"))
+    _refused(document, "sidecar", lambda d: d["provenance"]["outputs"][0].update(kind="x"))
+    _refused(document, "sidecar", lambda d: d["provenance"].pop("inputs"))
+    _refused(document, "sidecar", lambda d: d["strata"]["queries"]["en-01"].update(language=[]))
+    _refused(document, "sidecar", lambda d: d["report"].pop("notes"))
+    _refused(document, "sidecar", lambda d: d.update(version=2))
+    _refused(document, "sidecar", lambda d: d.update(converter="fuse"))
+    name = next(iter(document["validation"]))
+    _refused(document, "sidecar", lambda d: d["validation"][name]["counts"].pop("error"))
