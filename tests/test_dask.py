@@ -563,6 +563,18 @@ def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_
         tbdask.DaskRun(path)
 
 
+def test_a_folder_a_glob_matches_is_refused_as_a_folder(tmp_path):
+    """shards/* over a subfolder was refused as 'not a regular file (a pipe?)', told to
+    write it to a file or score it in this process."""
+    from trecbench.errors import InputError
+
+    (tmp_path / "a.run").write_text("1 Q0 d 1 1 t\n")
+    (tmp_path / "sub").mkdir()
+    said = f"{re.escape(str(tmp_path / 'sub'))}: a folder, not a run file: give the run's files"
+    with pytest.raises(InputError, match=f"^{said}$"):
+        tbdask.DaskRun(str(tmp_path / "*"))
+
+
 @pytest.mark.parametrize("suffix", [".run", ".parquet"])
 def test_a_document_in_two_shards_names_each_shard_and_line(suffix, tmp_path, client):
     """It was reported at `run1:9223372036854775807`, no shard named (both listings on

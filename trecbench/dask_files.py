@@ -54,10 +54,13 @@ def check_regular(path: str) -> None:
     import stat
 
     try:
-        regular = path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+        mode = None if path == "-" else os.stat(path).st_mode
     except OSError:
         return  # a missing file: the reader says so
-    if not regular:
+    if mode is not None and stat.S_ISDIR(mode):
+        # a glob's match (shards/* over a subfolder): not a pipe, nor to be written to a file
+        raise InputError(path, None, "a folder, not a run file: give the run's files")
+    if mode is None or not stat.S_ISREG(mode):
         what = "standard input" if path == "-" else "not a regular file (a pipe?)"
         raise InputError(
             path,
