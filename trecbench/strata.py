@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import InputError, Setting, UsageError, excerpt
+from .escaping import escape_text
 from .ids import STR
 from .plurals import first_few
 from .provenance import read_in_call
@@ -399,7 +400,8 @@ def group_warnings(grouped: dict[str, pd.DataFrame]) -> list[str]:
         sizes = frame[frame["kind"] == "group"].groupby("group")["n"].min()
         small = sizes[sizes < MIN_GROUP_SIZE]
         if len(small):
-            listed = ", ".join(f"{group} ({n})" for group, n in small.items())
+            # each group as the trec text names it (its blanks escaped: "a b" is a%20b)
+            listed = ", ".join(f"{escape_text(group, ' ')} ({n})" for group, n in small.items())
             warnings.append(
                 f"--group-by {by}: {len(small)} of {len(sizes)} groups have fewer than "
                 f"{MIN_GROUP_SIZE} queries, too few for a stable mean: {listed} (read their "
