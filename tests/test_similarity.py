@@ -116,8 +116,26 @@ def test_kendall_tau_is_scipys_tau_b_to_the_last_bit(monkeypatch, counter):
         shared = [d for d in s if d in t]
         expected = np.nan
         if len(shared) >= 2:
-            expected = kendalltau([s.index(d) for d in shared], [t.index(d) for d in shared])[0]
+            ranks = [s.index(d) for d in shared], [t.index(d) for d in shared]
+            expected = kendalltau(*ranks)[0]
+            if ranks[1] == sorted(ranks[1]) or ranks[1] == sorted(ranks[1], reverse=True):
+                expected = 1.0 if ranks[1] == sorted(ranks[1]) else -1.0  # scipy: 0.99999...
         np.testing.assert_array_equal(pair.values["kendall_tau"][index], expected)
+
+
+@pytest.mark.parametrize("counter", ["scipy's", "gone", "every pair"])
+def test_a_run_against_itself_has_a_tau_of_exactly_one(monkeypatch, counter):
+    """Five shared documents in one order: scipy's tau-b is 0.9999999999999999 (10 pairs,
+    10 / sqrt(10) / sqrt(10)), printed so in similarity's JSON; reversed, -1."""
+    from trecbench.runstudy import similarity as module
+
+    if counter == "gone":
+        monkeypatch.setattr(module, "_discordant_counter", lambda: None)
+    monkeypatch.setattr(module, "SMALL_PAIRS", 10**9 if counter == "every pair" else -1)
+    docs = [f"d{i}" for i in range(5)]
+    a, b = _run(docs)["q"], _run(docs[::-1])["q"]
+    pair = similarity({"a": {"q": a}, "b": {"q": a}, "c": {"q": b}}).pairs
+    assert [p.values["kendall_tau"][0] for p in pair] == [1.0, -1.0, -1.0]
 
 
 def test_rbo_a_few_topics_at_a_time_is_rbo_of_all_at_once(monkeypatch):

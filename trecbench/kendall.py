@@ -7,7 +7,10 @@ exact integers, and tau-b is then evaluated with scipy's own expression
 
     tau = (concordant − discordant) / sqrt(pairs − tied in x) / sqrt(pairs − tied in y)
 
-clipped to [−1, 1], so both give the same float to the last bit (tests/test_kendall.py).
+clipped to [−1, 1], so both give the same float to the last bit (tests/test_kendall.py)
+— but for orderings that agree (or are reversed) on every pair, whose tau-b is exactly 1
+(−1), which scipy's two roots can miss by an ulp or two (0.9999999999999998). Beyond
+:data:`SMALL` values scipy's own result is taken.
 """
 
 from __future__ import annotations
@@ -57,5 +60,9 @@ def tau_b(x, y) -> float:
     difference, tied_x, tied_y = pair_counts(x, y)
     if pairs == 0 or tied_x == pairs or tied_y == pairs:
         return math.nan
+    if difference * difference == (pairs - tied_x) * (pairs - tied_y):
+        # the orderings agree (or are reversed) on every pair: tau-b is 1 (-1) exactly,
+        # where scipy's two roots leave 0.9999999999999998 (two equal orderings of 5)
+        return math.copysign(1.0, difference)
     tau = difference / math.sqrt(pairs - tied_x) / math.sqrt(pairs - tied_y)
     return min(1.0, max(-1.0, tau))

@@ -404,7 +404,8 @@ def _discordant_counter():
 
 def _kendall_tau(topic, rank_a, rank_b, n_topics: int, told=lambda more: None) -> np.ndarray:
     """Kendall's tau between the ranks of the shared documents, per topic (NaN below two
-    shared documents), as ``scipy.stats.kendalltau`` computes it (tau-b) to the last bit.
+    shared documents), as ``scipy.stats.kendalltau`` computes it (tau-b) to the last bit,
+    but 1 and -1 exactly where no pair or every pair is discordant.
 
     Ranks are distinct within a run, so no pair ties and tau-b is
     ``(tot - 2 dis) / sqrt(tot) / sqrt(tot)`` with ``tot = n (n - 1) / 2`` pairs, as scipy
@@ -432,7 +433,7 @@ def _kendall_tau(topic, rank_a, rank_b, n_topics: int, told=lambda more: None) -
             taus[t] = kendalltau(x[bounds[t] : bounds[t + 1]], y[bounds[t] : bounds[t + 1]])[0]
             pace(t + 1)
         pace(n_topics)
-        return taus
+        return _exact_ends(taus, pairs)
     discordant = np.zeros(n_topics, np.int64)
     for t in defined.tolist():
         discordant[t] = count(x[bounds[t] : bounds[t + 1]], y[bounds[t] : bounds[t + 1]])
@@ -440,7 +441,17 @@ def _kendall_tau(topic, rank_a, rank_b, n_topics: int, told=lambda more: None) -
     pace(n_topics)
     root = np.sqrt(pairs[defined])
     taus[defined] = np.clip((pairs[defined] - 2 * discordant[defined]) / root / root, -1.0, 1.0)
-    return taus
+    return _exact_ends(taus, pairs)
+
+
+def _exact_ends(taus: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """``taus`` with those of no (every) pair discordant 1 (-1) exactly, where scipy's
+    two roots can leave 0.9999999999999998 (a run against itself, five shared documents).
+    Without ties tau is 1 - 2 dis / pairs on paper, in steps of 2 / pairs: one within
+    half a step of 1 is 1 (a rounding error is ten orders of magnitude smaller)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ends = np.abs(np.abs(taus) - 1.0) < 1.0 / pairs
+    return np.where(ends, np.sign(taus), taus)
 
 
 # Kendall's tau's topics told at a time
