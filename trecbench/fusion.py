@@ -66,6 +66,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import input_warnings, ranking
+from .callbacks import refuse_uncallable
 from .callers import outside_trecbench
 from .errors import ParameterDomainWarning, UsageError, one_line
 from .fusion_plan import (
@@ -352,6 +353,7 @@ def fuse(
 
     >>> fused = fuse(["lexical.run", "vector.run"], "rrf", k=60, depth=100)  # doctest: +SKIP
     """
+    refuse_uncallable(progress)
     sources, names = split_runs(runs)
     checked_settings(method, norm, k, weights, len(sources), depth, tag)  # before reading
     tables = ranked_tables(sources, progress, names)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import type_names
+from .callbacks import refuse_uncallable
 from .compressions import compression_of
 from .errors import InputError, excerpt
 from .inputs import streams
@@ -62,7 +63,8 @@ def reading_shown(progress: streams.LabelledProgress | None) -> Iterator[None]:
     """Within the block, :func:`read_source` tells ``progress("reading PATH", bytes read,
     bytes stored)`` as it reads each file (None: nothing told). A converter reads every
     input through it: a command draws their bars without each converter taking a
-    ``progress`` of its own."""
+    ``progress`` of its own. A ``progress`` that is no function is refused first."""
+    refuse_uncallable(progress)
     token = _shown.set(progress)
     try:
         yield

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import outputs
+from ..callbacks import refuse_uncallable
 from ..comparison.files import MANIFEST_FILE, REPORTS_DIR, RUNS_DIR, folder_files
 from ..inputs.streams import steps
 from ..text_bytes import utf8
@@ -165,6 +166,7 @@ class Benchmark:
         ``progress(label, done, total)`` is told its making
         (:func:`~trecbench.html_report.comparison_html`); ``stamp``: the created time and
         experiment id of its report (:func:`~trecbench.provenance.new_stamp`)."""
+        refuse_uncallable(progress)
         from ..escaping import escaper
         from ..html_report import comparison_html
         from ..renderers.benchmark import rtask_blocks
@@ -202,6 +204,7 @@ class Benchmark:
         (fused modes) and ExperimentManifest.json (last). ``meta`` adds to the settings'.
         ``progress(label, done, total)`` is told each file made (``writing outputs``) and
         report.html's making, a job of its own (:meth:`to_html`)."""
+        refuse_uncallable(progress)
         from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
 
         inputs = self.comparison.input_paths()  # the benchmark's, refused after an os.chdir

@@ -14,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import arrow, input_warnings, outputs
+from ..callbacks import refuse_uncallable
 from ..callers import outside_trecbench
 from ..errors import ParameterDomainWarning, UsageError
 from ..inputs.streams import steps
@@ -42,6 +43,7 @@ def run_benchmark(
     ``trecbench benchmark`` draws them: ``reading FILE`` and ``validating FILE`` (bytes),
     ``parsing`` (files), ``ranking`` (modes), ``fusing MODE`` (steps), ``checking modes``
     (modes), ``scoring`` (modes) and ``scoring topics``, ``resampling`` (samples)."""
+    refuse_uncallable(progress)
     from ..evaluation import evaluate
     from ..measures.per_topic import listed_before
 

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import statistical_tests, stats
+from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from . import significance
 from .absent import EmptyValues, checked_empty, fill_absent, not_finite
@@ -142,6 +143,7 @@ def compare_scores(
     ``correction``, ``samples``, ``seed``, ``confidence``, ``missing``, ``movers``: how
     many topics to list per run, measure and direction), which then replace its own.
     """
+    refuse_uncallable(progress, "progress(done, total)")
     statistics = settings_from(StatsSettings, statistics, settings)
     refuse_unknown("compare_scores", settings)
     given = given_values(per_query, "per_query")

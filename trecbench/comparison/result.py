@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .. import outputs
+from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..text_bytes import utf8
 from .files import (  # noqa: F401 - the names this module's users import from it
@@ -476,22 +477,21 @@ class Comparison:
         report: bytes | None = None,
         created: str | None = None,
     ) -> list[Path]:
-        """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, report.html
-        (with its drill-down to each run's top ``html_depth`` documents; None: no page),
-        (with ``plots``) the PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an
-        ExperimentManifest there (inputs and outputs with sha256, ``meta``, the command line
-        ``argv``, default this process's, as it can be run again); returns the paths
-        written, manifest last.
+        """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, report.html (with its
+        drill-down to each run's top ``html_depth`` documents; None: no page), (with ``plots``) the
+        PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an ExperimentManifest there
+        (inputs and outputs with sha256, ``meta``, the command line ``argv``, default this
+        process's, as it can be run again); returns the paths written, manifest last.
 
         Everything is prepared first and committed together: on any failure no file is
         replaced. Inputs are never overwritten. The report, the page and the manifest share
         one ``experiment_id`` (default a new uuid4) and ``created`` time (default now).
         ``report``: BenchmarkReport.json's bytes when already made (of this ``created``),
-        :meth:`report_file` with this ``experiment_id`` and ``meta`` otherwise
-        (compare's ``--format json`` prints them: standard output is then the file, byte
-        for byte). ``progress(label, done, total)`` is told report.html's making
-        (:meth:`to_html`).
+        :meth:`report_file` with this ``experiment_id`` and ``meta`` otherwise (compare's
+        ``--format json`` prints them: standard output is then the file, byte for byte).
+        ``progress(label, done, total)`` is told report.html's making (:meth:`to_html`).
         """
+        refuse_uncallable(progress)
         from ..outputs import OutputSet, refuse_strays
         from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
         from .targets import output_paths

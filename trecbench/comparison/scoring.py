@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 
 from .. import input_warnings, outputs
+from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..inputs import QrelsInput, RunInput, named_runs
 from .analysis import compare_scores, scoreless
@@ -154,6 +155,7 @@ def compare(
       refused (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``; it then
       stays in ``Comparison.warnings``.
     """
+    refuse_uncallable(progress)
     named = named_runs(runs)
     statistics = settings_from(StatsSettings, statistics, settings)
     scoring = settings_from(ScoringSettings, scoring, settings)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import input_warnings, outputs, statistical_tests
+from ..callbacks import refuse_uncallable
 from ..errors import InputError, UsageError
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
@@ -231,6 +232,7 @@ def agree(
     under ``qrels_b`` against the one under ``qrels``. ``progress(label, done, total)``
     is told of the reading and scoring (:func:`trecbench.evaluate`'s).
     """
+    refuse_uncallable(progress)
     drawn = {"samples": samples, "seed": seed}
     defaults = DiscriminationSettings()  # of the tests that resample
     settings = DiscriminationSettings(

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from .. import input_warnings, outputs, stats
+from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..plurals import counted
 from ..rounding import mean_difference, value_scale
@@ -312,6 +313,7 @@ def power(
     >>> result = power("qrels.txt", "base.run", ["new.run"], ["nDCG@10"])  # doctest: +SKIP
     >>> result.rows[0].topics_needed                                       # doctest: +SKIP
     """
+    refuse_uncallable(progress)
     from ..inputs import split_runs
 
     settings = PowerSettings(alpha, target_power)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from .. import outputs
+from ..callbacks import refuse_uncallable
 from ..errors import InputError, Setting, UsageError
 from ..inputs.streams import LabelledProgress as Progress
 from ..inputs.streams import labelled
@@ -217,6 +218,7 @@ def write_conversion(
     ``progress(label, done, total)`` is told of each run written (``writing NAME``, in
     lines) and each file validated (``validating NAME``, in bytes).
     """
+    refuse_uncallable(progress)
     import pyarrow as pa
 
     from ..files import qrels_bytes, run_pieces

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .. import input_warnings, inputs, outputs, provenance
+from ..callbacks import refuse_uncallable
 from ..errors import DuplicateError, InputError, TrecbenchError, UnevaluableTopicError, UsageError
 from ..gated.gate import ValidationFailed, forgotten_qrels
 from ..gated.reading import (
@@ -149,6 +150,7 @@ def evaluate(
     >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
     >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
     """
+    refuse_uncallable(progress)
     settings = EvalSettings(
         relevance_level=relevance_level, complete=complete, max_docs=max_docs,
         judged_only=judged_only, num_docs=num_docs, float32=float32, engine=engine,

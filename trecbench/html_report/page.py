@@ -434,14 +434,11 @@ def _refuse_arguments(progress, stamp) -> None:
     shape: either was a raw TypeError or KeyError from deep in the page's making."""
     from collections.abc import Mapping
 
+    from ..callbacks import refuse_uncallable
     from ..errors import UsageError, excerpt
     from ..type_names import python_type
 
-    if progress is not None and not callable(progress):
-        raise UsageError(
-            f"progress must be a function progress(label, done, total) or None, not "
-            f"{python_type(progress)}"
-        )
+    refuse_uncallable(progress)
     shape = (
         "a stamp is None or {'created': text, 'experiment_id': text or None}, as "
         "trecbench.provenance.new_stamp() makes it"

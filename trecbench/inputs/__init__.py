@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Union
 import pyarrow as pa
 
 from .. import arrow, provenance
+from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..type_names import flag_from, python_type
 from . import ir_metadata
@@ -227,6 +228,7 @@ def load_run(
     0  q1    d1    2.0
     1  q1    d2    1.0
     """
+    refuse_uncallable(progress)
     return load(source, "run", check=check, progress=progress, full=full)
 
 
@@ -234,6 +236,7 @@ def load_qrels(
     source: QrelsInput, *, check: Check | None = None, progress: Progress | None = None
 ) -> Loaded:
     """Qrels (any input kind, including an ir_datasets id ``irds:ID``) as a typed table."""
+    refuse_uncallable(progress)
     return load(source, "qrels", check=check, progress=progress)
 
 

@@ -46,6 +46,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import outputs, provenance
+from ..callbacks import LabelledProgress, Progress
 from ..compressions import HEAD_BYTES, NAMED, compression_of, gzip_trailing_data
 from ..errors import EMPTY_FILE as EMPTY_FILE  # (read as streams.EMPTY_FILE too)
 from ..errors import InputError
@@ -62,10 +63,6 @@ from .formats import (
     nameless,
     parquet_laid_out,
 )
-
-Progress = Callable[[int, "int | None"], None]
-# ``progress(label, done, total)``: a command's bars, each job told by its label
-LabelledProgress = Callable[[str, int, "int | None"], None]
 
 
 def labelled(progress: LabelledProgress | None, label: str) -> Progress | None:

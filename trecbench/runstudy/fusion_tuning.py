@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import input_warnings
+from ..callbacks import refuse_uncallable
 from ..callers import outside_trecbench
 from ..errors import ParameterDomainWarning, UsageError, one_line
 from ..naming import listed
@@ -314,6 +315,7 @@ def optimize_fusion(
     >>> tuned = optimize_fusion(["a.run", "b.run"], "dev.qrels", "nDCG@10")  # doctest: +SKIP
     >>> tuned.best.k, tuned.held_out  # doctest: +SKIP
     """
+    refuse_uncallable(progress)
     from ..fusion import check_distinct_files, ranked_tables
     from ..inputs import split_runs
 

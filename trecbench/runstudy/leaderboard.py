@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .. import input_warnings, outputs
+from ..callbacks import refuse_uncallable
 from ..errors import InputError, NoOverlapError, UsageError
 from ..plurals import first_few
 from ..rounding import value_scale
@@ -388,6 +389,7 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     >>> board = leaderboard("data/leaderboard.toml")  # doctest: +SKIP
     >>> board.boards[0].macro  # doctest: +SKIP
     """
+    refuse_uncallable(progress)
     if not isinstance(suite, Suite):
         suite = load_suite(suite)
     _check_read_once(suite)

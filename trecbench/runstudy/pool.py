@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, input_warnings, outputs
+from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..files import check_text_ids
 from . import ranked as ranked_runs
@@ -192,6 +193,7 @@ def pool(
     >>> result = pool(["a.run", "b.run"], depth=10)  # doctest: +SKIP
     >>> print(result.to_text(), end="")  # doctest: +SKIP
     """
+    refuse_uncallable(progress)
     from ..conclusions.scores import source_name
     from ..inputs import split_runs
     from ..inputs.streams import steps

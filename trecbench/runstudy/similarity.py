@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, input_warnings, outputs
+from ..callbacks import refuse_uncallable
 from ..errors import NoOverlapError, Setting, UsageError
 from ..inputs.streams import steps
 from ..kendall import pair_counts
@@ -163,6 +164,7 @@ def similarity(
     >>> result = similarity(["bm25.run", "rerank.run"], rbo_p=0.9)  # doctest: +SKIP
     >>> result.pairs[0].mean()["rbo_ext"]  # doctest: +SKIP
     """
+    refuse_uncallable(progress)
     from ..conclusions.scores import source_name
     from ..inputs import split_runs
     from ..inputs.integer_ids import refuse_lost_zeros_among

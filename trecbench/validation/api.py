@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
+from ..callbacks import refuse_uncallable
 from ..errors import InputError, UsageError
 from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
@@ -27,6 +28,14 @@ ReadProgress = Callable[[str, int, "int | None"], None]
 # "routing" (rows read) then "checking" (groups checked): :data:`.split_topics.Told`
 RecheckProgress = Callable[[str, str, int, int], None]
 Topics = str | os.PathLike | Iterable[str]
+
+
+def _refuse_callbacks(progress, read_progress, recheck_progress=None) -> None:
+    """Refuse a callback that is neither a function nor None, naming it, before a byte is
+    read (it was a raw "'int' object is not callable" after the first chunk)."""
+    refuse_uncallable(progress, "progress(path, lines)")
+    refuse_uncallable(read_progress, "read_progress(path, done, total)")
+    refuse_uncallable(recheck_progress, "recheck_progress(path, stage, done, total)")
 
 
 def _check_keywords(**given: object) -> None:
@@ -249,6 +258,7 @@ def validate_run(
     (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
     ``chunk_bytes``: the bytes read at a time, from 1 to 1 GiB (default 4 MiB).
     """
+    _refuse_callbacks(progress, read_progress, recheck_progress)
     _check_keywords(
         profile=profile,
         max_depth=max_depth,
@@ -327,6 +337,7 @@ def validate_qrels(
     not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
     run check X4 (unjudged documents in the top 10) needs.
     """
+    _refuse_callbacks(progress, read_progress)
     _check_keywords(
         profile=profile,
         relevance_level=relevance_level,
@@ -369,6 +380,7 @@ def validate_files(
     ``memory``, ``progress``, ``read_progress``, ``recheck_progress``: see
     :func:`validate_run`.
     """
+    _refuse_callbacks(progress, read_progress, recheck_progress)
     _check_keywords(  # all before the qrels are read
         profile=profile,
         max_depth=max_depth,
