@@ -102,3 +102,28 @@ def test_a_read_only_bind_mount_is_said_so_by_the_command(tmp_path):
     assert done.returncode == 2, done.stderr
     said = f"trecbench: {tmp_path}/ro: cannot write here (Read-only file system)\n"
     assert done.stderr.decode() == said
+
+
+def test_a_path_up_through_a_missing_folder_is_refused_before_the_work(tmp_path, monkeypatch):
+    # compare -o sub/.. (sub missing) wrote into the working folder through a sub it made
+    # and removed once empty: the paths printed and in the manifest, sub/../report.html,
+    # opened nothing
+    monkeypatch.chdir(tmp_path)
+    qrels, run = ROOT / "qrels" / "hpo-demo.qrels", ROOT / "runs" / "tfidf-word.run"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+    other = ROOT / "runs" / "tfidf-char.run"
+    command = [sys.executable, "-m", "trecbench", "compare", str(qrels), str(run), str(other)]
+    done = subprocess.run([*command, "-o", "sub/.."], capture_output=True, env=env, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == b""  # refused before the work
+    assert done.stderr.decode() == (
+        "trecbench: sub/../BenchmarkReport.json: the folder sub does not exist, so sub/.. "
+        "names no folder; give the path without it\n"
+    )
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(OutputError, match="^sub/a/../../x.json: the folder sub/a does not"):
+        check_target("sub/a/../../x.json")
+    (tmp_path / "sub").mkdir()  # through a folder that is there: written and opened
+    with OutputSet() as out:
+        out.write("sub/../x.json", b"{}")
+    assert (tmp_path / "sub" / ".." / "x.json").read_bytes() == b"{}"

@@ -287,6 +287,20 @@ def _write_whole(path: Path, value) -> None:
     os.rename(temporary, path)
 
 
+def refuse_missing_before_up(name: str) -> None:
+    """Refuse a target named through a folder that does not exist and then ``..``
+    (``sub/../a.json``): the set made ``sub`` to write through it and removed it once
+    empty, so the path it printed and recorded in the manifest opened nothing."""
+    parts = Path(name).parts
+    for i in range(1, len(parts)):
+        before = os.path.join(*parts[:i])
+        if parts[i] == ".." and not os.path.lexists(before):
+            raise OutputError(
+                f"{name}: the folder {before} does not exist, so {before}/.. names no "
+                "folder; give the path without it"
+            )
+
+
 def refuse_sticky(target: Path, info: os.stat_result) -> None:
     """Refuse ``target`` (``info``: its ``lstat``) when its folder has the sticky bit
     (``/tmp``) and neither the file nor the folder is this user's: the kernel refuses the
