@@ -29,7 +29,11 @@ CONFIG = ROOT / "data" / "hpo-rtask" / "benchmark.toml"
 
 
 def _settings(**changes) -> BenchmarkSettings:
-    modes = [Mode("a", "A", run=Path("a.run")), Mode("b", "B", fuse=["a"], depth=10)]
+    modes = [
+        Mode("a", "A", run=Path("a.run")),
+        Mode("d", "D", run=Path("d.run")),
+        Mode("b", "B", fuse=["a", "d"], depth=10),
+    ]
     fields = {"path": Path("bench.toml"), "name": "n", "qrels": Path("q"), "modes": modes}
     return BenchmarkSettings(**(fields | changes))
 
@@ -55,7 +59,7 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
         _settings(profile="rtsak")
     with pytest.raises(UsageError, match=r"mode 'b' refers to unknown mode 'x'"):
         _settings(modes=[Mode("a", "A", run=Path("a")), Mode("b", "B", fuse=["a", "x"])])
-    circle = [Mode("a", "A", fuse=["b"]), Mode("b", "B", fuse=["a"])]
+    circle = [Mode("a", "A", fuse=["b", "c"]), Mode("b", "B", fuse=["a", "c"]), Mode("c", "C")]
     # the key too, as a file's refusal names it (but no line: there is no text)
     with pytest.raises(UsageError, match=r"^bench.toml: modes.b.fuse\[0\]: modes fuse each oth"):
         _settings(modes=circle)
@@ -63,6 +67,12 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
     same_label = [Mode("a", "A", run=Path("a")), Mode("b", "A", run=Path("b"))]
     with pytest.raises(UsageError, match=r"modes 'a' and 'b' have one label 'A'"):
         _settings(modes=same_label)
+    # a fusion of one mode ranks as its run: compared with itself, as two modes of one file
+    alone = [Mode("a", "A", run=Path("a")), Mode("b", "B", fuse=["a"])]
+    with pytest.raises(
+        UsageError, match=r"^bench.toml: modes.b.fuse: mode 'b' fuses one mode, 'a'"
+    ):
+        _settings(modes=alone)
     fused_twice = [Mode("a", "A", run=Path("a")), Mode("b", "B", fuse=["a", "a"])]
     with pytest.raises(UsageError, match=r"mode 'b' fuses 'a' twice"):
         _settings(modes=fused_twice)
@@ -275,3 +285,24 @@ def test_rrf_k_is_60_unless_given():
     assert (default.fusion()["k"], given.fusion()["k"]) == (60, 30)
     assert "rrf (k=60)" in default.describe() and "rrf (k=30)" in given.describe()
     assert Mode("h", "H", fuse=["a", "b"], method="combsum").fusion()["k"] is None
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("b.toml", 'qrels = "q"\n[modes.a]\nrun = "r"\n\n[modes.b]\nfuse = ["a"]\n'),
+        ("b.yaml", "qrels: q\nmodes:\n  a: {run: r}\n\n  b: {fuse: [a]}\n"),
+    ],
+)
+def test_a_fusion_of_one_mode_is_refused_at_its_line(tmp_path, name, text):
+    # it was fused and compared: the same ranking as its one mode's run, a column of
+    # differences that are all 0
+    config = tmp_path / name
+    config.write_text(text)
+    with pytest.raises(UsageError) as caught:
+        load_benchmark_config(config)
+    line = 6 if name.endswith("toml") else 5
+    assert str(caught.value) == (
+        f"{config}:{line}: modes.b.fuse: mode 'b' fuses one mode, 'a': it would rank as that "
+        "mode's run, compared with itself; fuse two modes or more"
+    )

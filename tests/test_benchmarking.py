@@ -377,7 +377,7 @@ def test_yaml_config_and_schema_errors(tmp_path):
         lambda d: d["statistics"].update(baseline="x"), "statistics.baseline: 'x' is not a mode"
     )
     refused(
-        lambda d: d["modes"].update(a={"fuse": ["b"]}, b={"fuse": ["a"]}),
+        lambda d: d["modes"].update(a={"fuse": ["b", "vector"]}, b={"fuse": ["a", "vector"]}),
         "in a circle: a -> b -> a",
     )
     refused(lambda d: d["modes"]["lexical"].update(k=3), "modes.lexical: k is a fusion's")

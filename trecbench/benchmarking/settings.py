@@ -368,16 +368,22 @@ def _check_labels(modes: list[Mode], path: Path, text: ConfigText | None) -> Non
 
 
 def _check_fusion(mode: Mode, path: Path, text: ConfigText | None) -> None:
-    """A fusion names each mode once, and its settings are those :func:`trecbench.fuse`
-    takes (:func:`trecbench.fusion.checked_settings`: method, norm, k, a weight per run
-    neither negative nor all 0, depth, tag), refused naming the mode before any run is
-    read, as a configuration's are."""
+    """A fusion names two modes or more, each once, and its settings are those
+    :func:`trecbench.fuse` takes (:func:`trecbench.fusion.checked_settings`: method, norm,
+    k, a weight per run neither negative nor all 0, depth, tag), refused naming the mode
+    before any run is read, as a configuration's are."""
     from ..fusion import checked_settings
 
     fused = mode.fuse or []
     twice = next((m for i, m in enumerate(fused) if m in fused[:i]), None)
     if twice is not None:
         message = f"mode {mode.name!r} fuses {excerpt(twice)} twice"
+        raise _refused(path, text, ("modes", mode.name, "fuse"), message)
+    if len(fused) == 1:  # as two modes of one run file are (_check_runs_once)
+        message = (
+            f"mode {mode.name!r} fuses one mode, {excerpt(fused[0])}: it would rank as that "
+            "mode's run, compared with itself; fuse two modes or more"
+        )
         raise _refused(path, text, ("modes", mode.name, "fuse"), message)
     if mode.fuse is None:
         return
