@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import math
 import os
 import shutil
 import sys
@@ -30,6 +31,7 @@ from test_demo_against_trec_eval import PRESET as KPI  # measure -> (fixture, tr
 
 import trecbench
 from trecbench.benchmarking import SHOWN_MARKS, InvalidRuns, load_benchmark_config, run_benchmark
+from trecbench.benchmarking.settings import reranking_measure
 from trecbench.cli import _register, cli
 from trecbench.cli import run as run_cli
 from trecbench.errors import TrecbenchError, UsageError
@@ -1040,3 +1042,24 @@ def test_a_benchmark_is_not_written_from_another_working_folder(tmp_path, monkey
     assert "<html" in bench.to_html()
     monkeypatch.chdir(folder)
     assert bench.write("out")
+
+
+def test_every_ndcg_measure_benchmarked_has_its_reranking_row(tmp_path):
+    # the rows were for names starting "ndcg": Rndcg (nDCG at rank R) had none, and a
+    # reranks with Rndcg alone benchmarked was refused as no nDCG measure benchmarked
+    qrels = "t1 0 A 1\nt1 0 B 1\n"
+    a = "t1 Q0 C 1 3 a\nt1 Q0 A 2 2 a\nt1 Q0 B 3 1 a\n"
+    b = "t1 Q0 A 1 3 b\nt1 Q0 B 2 2 b\nt1 Q0 C 3 1 b\n"
+    head = 'measures = ["Rndcg", "map", "ndcg_rel", "nDCG@10"]\n'
+    lenient = '[validation]\nprofile = "lenient"\n'
+    path = _two_modes(tmp_path, qrels, a, b, head, f'reranks = "a"\n{lenient}')
+    rows = run_benchmark(path).reranking
+    assert [row["measure"] for row in rows] == ["Rndcg", "ndcg_rel", "nDCG@10"]
+    # Rndcg of a: C unjudged first, A at 2 of R = 2: (1 / log2 3) / (1 + 1 / log2 3), by hand
+    # (trec_eval 9.0.8 -m Rndcg prints 0.3869); b ranks both relevant first: 1
+    before = (1 / math.log2(3)) / (1 + 1 / math.log2(3))
+    assert rows[0]["baseline"] == pytest.approx(before, abs=1e-12)
+    assert rows[0]["reranked"] == 1.0
+    assert rows[0]["improvement"] == pytest.approx((1 - before) / before * 100, abs=1e-9)
+    assert not reranking_measure("SDCG@10") and not reranking_measure("dcg")
+    assert reranking_measure("alpha_nDCG@10") and not reranking_measure("no such measure")

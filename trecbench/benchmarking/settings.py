@@ -115,8 +115,17 @@ STATISTICS = {"test": "t", "correction": None, "samples": 10_000, "seed": 0, "co
 
 def reranking_measure(name: str) -> bool:
     """Whether the improvement of a mode that reranks another is reported for the measure
-    the KPI table names ``name``: the nDCG measures (RAG spec §4.3)."""
-    return name.lower().startswith("ndcg")
+    the KPI table names ``name``: every nDCG measure (RAG spec §4.3), told by the registry's
+    family of the name (nDCG@10 is ndcg_cut's; ndcg, ndcg_rel, Rndcg, alpha_nDCG), not by
+    its spelling, whose prefix left Rndcg out; DCG, ideal_dcg and SDCG are no nDCG."""
+    from ..errors import TrecbenchError
+    from ..measures.labels import looked_up
+
+    try:
+        family = looked_up(name).family
+    except TrecbenchError:  # a name the registry does not know: no nDCG of its
+        return False
+    return "ndcg" in family.lower()
 
 
 def default_statistics() -> StatsSettings:
