@@ -510,6 +510,35 @@ def test_a_topic_named_all_is_said_to_read_as_the_summary(tmp_path, capsys):
     assert "named 'all'" not in capsys.readouterr().err
 
 
+def test_a_topic_named_as_a_group_row_is_said_to_read_as_the_group(tmp_path, capsys):
+    # score -q --group-by a printed the topic a=x's line 'P_1 a=x 0.0000' and then the
+    # group x's 'P_1 a=x 1.0000', in trec text and in CSV, without a word (a topic named
+    # all was warned of); a:macro read as the macro mean's
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 d1 1\na=x 0 d2 1\na:macro 0 d3 1\n2 0 d3 1\n")
+    (tmp_path / "r").write_text(
+        "1 Q0 d1 1 2 r\na=x Q0 d9 1 2 r\na:macro Q0 d3 1 1 r\n2 Q0 d3 1 1 r\n"
+    )
+    strata = {"1": {"a": "x"}, "a=x": {"a": "y"}, "a:macro": {"a": "y"}, "2": {"a": "x"}}
+    sidecar = {"format": "trecbench-sidecar", "version": 3}
+    sidecar["strata"] = {"fields": ["a"], "queries": strata}
+    (tmp_path / "s.json").write_text(json.dumps(sidecar))
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    grouped = ["-m", "P.1", "--strata", str(tmp_path / "s.json"), "--group-by", "a", *files]
+    for output_format in ("trec", "csv"):
+        assert run(["score", "-q", "--format", output_format, *grouped]) == 0
+        captured = capsys.readouterr()
+        assert "P_1                   \ta=x\t0.0000" in captured.out or output_format == "csv"
+        assert (
+            "trecbench: warning: 2 topics are named as groups' rows (a:macro, a=x): with -q "
+            "their lines read as the groups' (trec_eval's text and the CSV's qid column "
+            "alike); rename them to tell them apart\n"
+        ) in captured.err
+    assert run(["score", *grouped]) == 0  # no topic lines: nothing to say
+    assert "named as" not in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("options", "said"),
     [

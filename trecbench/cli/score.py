@@ -288,7 +288,7 @@ def score(
     """
     from .. import naming
     from ..provenance import new_stamp
-    from ..renderers.score import ScoreView, groups_json, render_score
+    from ..renderers.score import ScoreView, groups_json, render_score, topics_read_as_rows
 
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
     _refuse_unused(dask_address, memory, jobs, routing, html_page)
@@ -305,8 +305,8 @@ def score(
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()
     _warn(_evaluation_warnings(evaluation, unjudged_threshold, strata))
-    _warn(_topics_named_all(evaluation, flags["query"]))
     grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
+    _warn(topics_read_as_rows(evaluation, flags["query"], grouped))
     _warn(notes)
     _warn(_text_measures_left_out(evaluation, output_format))
     _warn(_unbounded(evaluation, view, tie_bounds, output_format))
@@ -427,16 +427,6 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[
     given = strata is not None  # a sidecar given that does not vouch: not advised again
     said = [run.unjudged.message(run.name, evaluation.qrels_path, sidecar=given) for run in runs]
     return _flag_summary(evaluation) + said
-
-
-def _topics_named_all(evaluation, per_query: bool) -> list[str]:
-    """A topic named ``all`` beside the summary (``-q``): its lines read as the summary's."""
-    if not per_query or not any("all" in run.qids for run in evaluation.runs):
-        return []
-    return [
-        "a topic is named 'all': with -q its lines read as the summary's (trec_eval's text "
-        "and the CSV's qid column alike); rename it to tell them apart"
-    ]
 
 
 def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None,

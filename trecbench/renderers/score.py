@@ -87,3 +87,22 @@ def groups_json(grouped: dict | None, names: dict[str, list[str]] | None = None)
     from .strata import groups_document
 
     return groups_document(grouped, names)
+
+
+def topics_read_as_rows(evaluation, per_query: bool, grouped: dict | None = None) -> list[str]:
+    """Warnings of topics whose ``-q`` lines read as the output's own rows, their ids
+    printed as trec_eval prints them: one named ``all`` as the summary's, one named as a
+    group's row (``grouped``: :func:`~trecbench.renderers.strata.topics_read_as_groups`)."""
+    if not per_query:
+        return []
+    said = []
+    if any("all" in run.qids for run in evaluation.runs):
+        said.append(
+            "a topic is named 'all': with -q its lines read as the summary's (trec_eval's "
+            "text and the CSV's qid column alike); rename it to tell them apart"
+        )
+    if grouped:
+        from .strata import topics_read_as_groups
+
+        said += topics_read_as_groups(evaluation, grouped)
+    return said

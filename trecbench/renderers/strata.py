@@ -8,6 +8,7 @@ import math
 import pandas as pd
 
 from ..escaping import escape_text, escaper, group_place, unlike
+from ..plurals import first_few
 from ..strata import KINDS, MIN_GROUP_SIZE, undefined_notes
 from .text_tables import aligned, csv_line, markdown_table, trec_label
 
@@ -162,3 +163,28 @@ def render_groups(
             lines = [title, *aligned([header, *rows], right), *notes]
         blocks.append("\n".join(lines) + "\n")
     return "\n".join(blocks) if output_format != "csv" else "".join(blocks)
+
+
+def topics_read_as_groups(evaluation, grouped: dict[str, pd.DataFrame]) -> list[str]:
+    """The warning of topics named as a group's row (a topic ``a=x`` beside ``--group-by
+    a``'s group ``x``, or ``a:macro``): trec text prints a topic's id unescaped, as
+    trec_eval does, where the group goes, and CSV's qid column alike. ``[]`` where none is."""
+    places = set()
+    for by, frame in grouped.items():
+        for kind, group in frame[["kind", "group"]].drop_duplicates().itertuples(index=False):
+            places.add(group_place(by, kind, group))  # trec text's
+            places.add(group_place(by, kind, group, blanks=False))  # CSV's
+    named = sorted(places.intersection(q for run in evaluation.runs for q in run.qids))
+    if not named:
+        return []
+    said = (  # as the warning of a topic named all says it
+        "a topic is named as a group's row ({}): with -q its lines read as the group's"
+        if len(named) == 1
+        else f"{len(named)} topics are named as groups' rows ({{}}): with -q their lines "
+        "read as the groups'"
+    )
+    rename = "it" if len(named) == 1 else "them"
+    return [
+        f"{said.format(first_few(named))} (trec_eval's text and the CSV's qid column alike); "
+        f"rename {rename} to tell them apart"
+    ]
