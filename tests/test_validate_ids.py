@@ -231,3 +231,30 @@ def test_a_field_end_is_named_before_a_milder_character_that_comes_first(tmp_pat
     rows = [{"qid": "q1", "docno": docno, "score": 1.0, "tag": "t"}]
     [(_, _, _, message)] = _r31(validate_run(_jsonl(tmp_path, rows)))
     assert message.startswith(f"docno {docno!r} holds a line feed")
+
+
+def test_a_run_held_in_memory_has_its_given_ranks_checked_as_its_parquet_file(tmp_path):
+    # a DataFrame (or Arrow table) with an integer rank column got no R11 or R14, where
+    # the same rows as a Parquet file got both: its ranks were made up in trec_eval's order
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        {
+            "qid": ["q1", "q1", "q1", "q2", "q2"],
+            "docno": ["a", "b", "c", "a", "b"],
+            "rank": [1, 1, 3, 2, 1],
+            "score": [3.0, 2.0, 1.0, 5.0, 4.0],
+        }
+    )
+    frame.to_parquet(tmp_path / "r.parquet")
+
+    def said(result):  # (a row held in memory is cited as a line, a file's as a row)
+        found = [f for f in result.findings if f.rule in {"R11", "R14"}]
+        return [(f.rule, f.line, f.message.replace("row", "line")) for f in found]
+
+    expected = said(validate_run(tmp_path / "r.parquet"))
+    assert {rule for rule, _, _ in expected} == {"R11", "R14"}
+    assert said(validate_run(frame)) == expected
+    assert said(validate_run(pa.Table.from_pandas(frame))) == expected
+    # ranks not given as integers stand at their places, as a Parquet file's: unchecked
+    assert said(validate_run(frame.assign(rank=frame["rank"].astype(float)))) == []

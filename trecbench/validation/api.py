@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
@@ -203,7 +204,29 @@ def _memory_tokens(source: object, kind: str) -> Tokens | None:
     from ..inputs.parquet import table_tokens
 
     loaded = load(source, kind)
-    return table_tokens(loaded.table, kind, loaded.origin)
+    given = _given_rank(source, loaded.table) if kind == "run" else None
+    return table_tokens(loaded.table, kind, loaded.origin, given)
+
+
+def _given_rank(source: object, table) -> object:
+    """A DataFrame's or Arrow table's own ``rank`` column, its rows those of ``table`` (read
+    from it), for the rank rules (R11, R14) to check as a Parquet file's: they
+    were never checked held in memory. None where there is none (a dict, records); one not
+    of integers is no ranks given, as in a Parquet file."""
+    import pyarrow as pa
+
+    pandas = sys.modules.get("pandas")  # a DataFrame means pandas is imported
+    if pandas is not None and isinstance(source, pandas.DataFrame) and "rank" in source:
+        try:
+            column = pa.chunked_array([pa.Array.from_pandas(source["rank"])])
+        except (pa.ArrowException, TypeError, ValueError):  # objects of mixed kinds
+            return None
+    elif isinstance(source, pa.Table) and "rank" in source.column_names:
+        column = source.column("rank")
+    else:
+        return None
+    # row for row, as a Parquet file's (a table's own line column says nothing of them)
+    return column if len(column) == table.num_rows else None
 
 
 def _check(checker: Checker, path: File, tokens: Tokens | None, keep: int, *reading) -> None:
