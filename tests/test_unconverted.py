@@ -386,6 +386,25 @@ def test_a_beir_file_is_one_finding_past_its_first_chunk(tmp_path, header):
     assert [f.rule for f in found] == ["Q12"]
 
 
+@pytest.mark.parametrize("compressed", [False, True])
+def test_the_verdict_of_json_lines_does_not_change_with_the_chunk_size(tmp_path, compressed):
+    """JSON lines up to a TREC line at line 41, named as a run: their first 64 KiB are no
+    JSON, so they are read as TREC text at every chunk size. With chunks of 100 bytes the
+    first chunk's were told alone: one R32 "JSON lines, not a TREC run", where 4 MiB
+    chunks gave the lines' findings."""
+    from trecbench.validation import validate_run
+
+    lines = [json.dumps({"qid": "q1", "docno": f"d{i}", "score": 60 - i}) for i in range(60)]
+    lines[40] = "q1 Q0 dx 1 1.5 t"
+    data = ("\n".join(lines) + "\n").encode()
+    path = tmp_path / ("j.run.gz" if compressed else "j.run")
+    path.write_bytes(gzip.compress(data) if compressed else data)
+    whole = validate_run(path)
+    assert "R32" not in whole.counts["rules"] and whole.counts["rules"]["R3"] == 59
+    for chunk_bytes in (100, 1000, 4096):
+        assert validate_run(path, chunk_bytes=chunk_bytes).to_dict() == whole.to_dict()
+
+
 @pytest.mark.parametrize("text", ["q1 Q0 d1\nq1 Q0 d2\n", "q1\t0\td1\n"])
 def test_a_pool_file_given_as_a_run_is_no_msmarco_run(tmp_path, capsys, text):
     """convert msmarco would read the placeholder as the passage id: a pool file given as

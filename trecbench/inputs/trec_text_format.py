@@ -3,9 +3,12 @@ whole, in blocks and for the validator, by :mod:`trecbench.inputs.trec_text`."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..compressions import HEAD_BYTES
+from ..errors import InputError
 from . import trec_regular, trec_tables, trec_text
 from .formats import Whole
 from .streams import Source
@@ -95,5 +98,29 @@ def read_blocks(source: Source, reading: Any) -> Iterator:
 def validate_tokens(
     source: Source, kind: str, keep: int, chunk_bytes: int
 ) -> Iterator[trec_text.Tokens]:
-    """The file's tokens chunk by chunk (``keep`` fields a line), for the validator."""
-    yield from trec_text.iter_tokens(source, keep, chunk_bytes, metadata=kind == "run")
+    """The file's tokens chunk by chunk (``keep`` fields a line), for the validator. The
+    first chunk's ``head`` (what the file is told to be by: JSON lines, a wide encoding)
+    is the content's first :data:`~trecbench.compressions.HEAD_BYTES` whatever
+    ``chunk_bytes``: a smaller first chunk's alone changed the verdict with the chunk
+    size (JSON lines up to a TREC line at line 41 were JSON lines at 100 bytes a chunk)."""
+    head = _head(source) if chunk_bytes < HEAD_BYTES else None  # read before the chunks
+    for tokens in trec_text.iter_tokens(source, keep, chunk_bytes, metadata=kind == "run"):
+        if head and tokens.head and len(tokens.head) < len(head) and head.startswith(tokens.head):
+            tokens = dataclasses.replace(tokens, head=head)
+        head = None  # the first chunk's only
+        yield tokens
+
+
+def _head(source: Source) -> bytes | None:
+    """The content's first :data:`~trecbench.compressions.HEAD_BYTES` (all of a shorter
+    one), read apart from the chunks (every :meth:`Source.stream` starts again); None
+    where they cannot be read: the chunks' reading says why, after the lines before."""
+    stream = source.stream()
+    parts, size = [], 0
+    try:
+        while size < HEAD_BYTES and (block := stream.read(HEAD_BYTES - size)):
+            parts.append(block)
+            size += len(block)
+    except InputError:
+        return None
+    return b"".join(parts)
