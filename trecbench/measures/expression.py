@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..errors import UsageError, excerpt
+
 _NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _TOKEN = re.compile(
     rf"""\s*(?:
@@ -175,3 +177,24 @@ def entry_names(entry: str) -> list[str]:
     value, an entry of a configuration's ``measures``): :func:`split_names`, an entry of
     no name (``""``, blanks) kept as it is, to be refused as an empty name."""
     return split_names(entry) or [entry]
+
+
+def one_name_each(items: list) -> None:
+    """Refuse (:class:`UsageError`, one line quoting the whole entry) an entry of the
+    Python API's list of measures that holds a blank outside its parentheses: each entry
+    is one name, where ``"nDCG@10 "`` would be computed and keyed as ``nDCG@10`` (a
+    KeyError for its caller), ``"P@ 5"`` refused as ``'P@'``, ``"nDCG@10 map"`` computed
+    as two. A blank entry is left to the parser (an empty name); a string alone, as
+    ``-m``'s value, holds names separated by spaces."""
+    for item in items:
+        if isinstance(item, str) and item.strip() and split_names(item) != [item]:
+            raise blank_in(
+                item,
+                "each entry of a list of measures is one name, without blanks around or "
+                "inside it; several measures are several entries",
+            )
+
+
+def blank_in(text: str, advice: str) -> UsageError:
+    """The refusal of a measure name holding a blank, one line quoting it as given."""
+    return UsageError(f"illegal measure {excerpt(text)}: a blank in a measure's name ({advice})")

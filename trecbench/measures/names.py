@@ -41,13 +41,12 @@ from ..errors import (
     Setting,
     TrecbenchError,
     UsageError,
-    excerpt,
     shortened,
 )
 from ..trec_eval import compat
 from . import registry, suggestions
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
-from .expression import ExpressionError, parse_expression, split_names
+from .expression import ExpressionError, blank_in, parse_expression, split_names
 from .irm_objects import is_ir_measure, name_of
 from .keywords import keyword_options, refuse
 from .registry import (
@@ -394,7 +393,7 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
         raise UsageError(f"measure {text!r} ({type(text).__name__}): give a name (str)")
     # 'P.5\n' was read as P.5 and keyed so, 'P@ 5' and 'P @5' as P.5 too
     if text.strip() and split_names(text) != [text]:
-        raise _blank_in(text, "give it without blanks around or inside it")
+        raise blank_in(text, "give it without blanks around or inside it")
     try:
         measure = _parse(text.strip(), version)
     except _UnknownName as error:
@@ -466,7 +465,7 @@ def parse_measures(
     them, for trec_eval's rule, which reads every spelling where it stands).
 
     Each string may hold several names separated by spaces (a ``-m`` value; the Python
-    API's list holds one name an entry: :func:`one_name_each`); trec_eval's nicknames
+    API's list holds one name an entry: :func:`.expression.one_name_each`); trec_eval's nicknames
     (``official``, ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``) expand to
     their measures. Each request is computed with its own parameters, as pytrec_eval
     computes them (``P.5`` and ``P.10`` both; a bare ``P`` beside them takes their lists,
@@ -504,27 +503,6 @@ def parse_measures(
     if refused:  # trec_eval checks every name before any parameters: a usage error first
         raise min(refused, key=lambda error: error.exit_code)
     return measures if repeats else distinct(measures)
-
-
-def one_name_each(items: list[str | Measure]) -> None:
-    """Refuse (:class:`UsageError`, one line quoting the whole entry) an entry of the
-    Python API's list of measures that holds a blank outside its parentheses: each entry
-    is one name, where ``"nDCG@10 "`` would be computed and keyed as ``nDCG@10`` (a
-    KeyError for its caller), ``"P@ 5"`` refused as ``'P@'``, ``"nDCG@10 map"`` computed
-    as two. A blank entry is left to :func:`parse_measures` (an empty name); a string
-    alone, as ``-m``'s value, holds names separated by spaces."""
-    for item in items:
-        if isinstance(item, str) and item.strip() and split_names(item) != [item]:
-            raise _blank_in(
-                item,
-                "each entry of a list of measures is one name, without blanks around or "
-                "inside it; several measures are several entries",
-            )
-
-
-def _blank_in(text: str, advice: str) -> UsageError:
-    """The refusal of a measure name holding a blank, one line quoting it as given."""
-    return UsageError(f"illegal measure {excerpt(text)}: a blank in a measure's name ({advice})")
 
 
 def distinct(measures: list[Measure]) -> list[Measure]:
