@@ -298,6 +298,25 @@ def test_a_description_clashing_with_what_fuse_records_is_refused(tmp_path, caps
     assert not (tmp_path / "g.run").exists()
 
 
+@pytest.mark.parametrize(
+    "description",
+    ["implementation:\n  source:\n    version: 9.9.9\n", "method: RRF of two\n"],
+)
+def test_a_clash_known_before_the_fusion_is_refused_before_the_runs_are_read(
+    tmp_path, capsys, description
+):
+    # it was refused once the runs were read and fused (after a whole --optimize search):
+    # a run that cannot be read shows which came first
+    about, bad = tmp_path / "about.yaml", tmp_path / "bad.run"
+    about.write_text(description)
+    bad.write_text("q1 Q0 d1 1 not-a-score t\n")
+    args = ["fuse", "--ir-metadata", str(about), str(RUN), str(bad), "-o", str(tmp_path / "g.run")]
+    assert run(args) == 2
+    err = capsys.readouterr().err
+    assert f"{about}: " in err and "the description gives" in err
+    assert str(bad) not in err
+
+
 def test_convert_records_its_conversion_and_leaves_the_implementation_to_the_description(
     tmp_path, capsys
 ):

@@ -417,28 +417,45 @@ def _description(given, tag: str) -> dict:
             f"tag {ir_metadata.as_written(description['tag'])} is not the fused run's tag "
             f"{ir_metadata.as_written(tag)}: leave the tag out or give --tag",
         )
+    _merged(given, _known(tag, {}), description)  # what clashes before the fusion is known
     return description
+
+
+def _known(tag: str, fusion: dict) -> dict:
+    """What trecbench records of the fused run in its ir_metadata block; ``fusion``: the
+    settings applied and the runs (empty before the fusion: its keys are added then)."""
+    from .. import __version__
+    from ..inputs import ir_metadata
+    from ..report import environment
+
+    return {
+        "tag": tag,
+        "method": {"fusion": fusion},
+        "implementation": {"source": {"name": "trecbench", "version": __version__}},
+        "platform": ir_metadata.platform(environment()),  # the versions behind the numbers
+    }
+
+
+def _merged(given, known: dict, description: dict) -> dict:
+    """``known`` with the ``description`` read from ``given`` over it; a value both give
+    differently refused at ``given``."""
+    from ..errors import InputError
+    from ..inputs import ir_metadata
+
+    try:
+        return ir_metadata.merged(known, description)
+    except ValueError as error:
+        raise InputError(str(given), None, str(error)) from None
 
 
 def _with_metadata(data: bytes, given, description: dict, runs, fusion: dict, tag: str) -> bytes:
     """The fused run's text with an ir_metadata block atop it: what trecbench knows of the
     fusion, with ``description`` (read from ``given``, :func:`_description`) over it."""
-    from .. import __version__, provenance
-    from ..errors import InputError
+    from .. import provenance
     from ..inputs import ir_metadata
-    from ..report import environment
 
     inputs = [
         {"path": str(run), "sha256": (provenance.recorded(run) or {}).get("sha256")} for run in runs
     ]
-    known = {
-        "tag": tag,
-        "method": {"fusion": {**fusion, "runs": inputs}},
-        "implementation": {"source": {"name": "trecbench", "version": __version__}},
-        "platform": ir_metadata.platform(environment()),  # the versions behind the numbers
-    }
-    try:
-        block = ir_metadata.block_text(ir_metadata.merged(known, description))
-    except ValueError as error:
-        raise InputError(str(given), None, str(error)) from None
-    return utf8(block) + data
+    known = _known(tag, {**fusion, "runs": inputs})
+    return utf8(ir_metadata.block_text(_merged(given, known, description))) + data
