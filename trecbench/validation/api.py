@@ -205,7 +205,9 @@ def _memory_tokens(source: object, kind: str) -> Tokens | None:
 
     loaded = load(source, kind)
     given = _given_rank(source, loaded.table) if kind == "run" else None
-    return table_tokens(loaded.table, kind, loaded.origin, given)
+    tokens = table_tokens(loaded.table, kind, loaded.origin, given)
+    tokens.rows = True  # a finding citing another row cites it as a row, as Parquet's do
+    return tokens
 
 
 def _given_rank(source: object, table) -> object:
