@@ -139,6 +139,22 @@ def test_every_optional_package_is_in_its_extra_and_not_a_dependency():
     assert "trecbench[all,demo-data,docs]" in optional["test"]
 
 
+def test_the_install_page_says_what_each_extra_installs():
+    # docs/install.md's table of extras: a row per extra, naming the packages it installs
+    # (and "all of the above" where it installs other extras); a package added to an extra
+    # (pygments, for the site's highlighting) must not leave the page saying less
+    page = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([\w-]+)` \| ([^|]*) \|", page, re.M)
+    said = {extra: cell.strip() for extra, cell in rows}
+    optional = PYPROJECT["project"]["optional-dependencies"]
+    assert set(said) == set(optional)
+    for extra, requirements in optional.items():
+        own = [r for r in requirements if not r.startswith("trecbench[")]
+        cell = said[extra].removesuffix("all of the above").removesuffix(" and ")
+        assert set(filter(None, cell.split(", "))) == requirement_names(own), extra
+        assert said[extra].endswith("all of the above") == (own != requirements), extra
+
+
 def _lower_bounds(requirements: list[str]) -> dict[str, str]:
     bounds = {}
     for requirement in requirements:
