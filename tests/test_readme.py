@@ -17,7 +17,7 @@ HTML comments right before a block (or a table) control it:
   status per command, in order);
 - ``<!-- needs: NAME -->``: runs in ../shared/data/NAME's files as well (skips without it);
 - ``<!-- file: NAME -->``: the block is an input file NAME that every example of the page
-  can use;
+  can use (a bundled file, ``data/leaderboard.toml``, must read as the bundled one);
 - ``<!-- output-of: COMMAND -->``: the block (or table) is COMMAND's exact stdout;
 - ``<!-- stderr-of: COMMAND -->``: the block is COMMAND's exact stderr (what it says it
   wrote, its notes).
@@ -38,6 +38,11 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SHARED
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
@@ -224,7 +229,7 @@ def test_every_example_is_checked():
     for block in BLOCKS:
         if block.lang == "sh" and "norun" not in block.markers:
             assert commands(block), block.id
-        if block.lang in {"json", "text"}:
+        if block.lang in {"json", "text", "toml"}:
             # shown output nobody checks would rot: it must be a file or an output-of
             assert {"file", "output-of", "stderr-of", "norun"} & set(block.markers), block.id
     assert all(b.markers.get("norun") for b in BLOCKS if "norun" in b.markers)
@@ -242,6 +247,22 @@ def test_every_input_file_is_named_where_a_reader_sees_it():
         if not prose or f"`{block.markers['file']}`" not in prose[-1]:
             unnamed.append(f"{block.page}:{block.line}: {block.markers['file']}")
     assert unnamed == []
+
+
+def test_a_bundled_file_a_page_shows_is_the_bundled_one():
+    # `<!-- file: data/leaderboard.toml -->` replaces the bundled file in the examples'
+    # folder: what the page shows must be what a reader's clone holds (TOML: the same
+    # document, the page's comments aside), or the page's output would be checked on a
+    # file nobody has
+    for block in BLOCKS:
+        bundled = ROOT / block.markers.get("file", "")
+        if "file" not in block.markers or not bundled.is_file():
+            continue
+        held = bundled.read_text(encoding="utf-8")
+        if block.lang == "toml":
+            assert tomllib.loads(block.body) == tomllib.loads(held), block.id
+        else:
+            assert block.body == held, block.id
 
 
 def test_no_two_pages_create_one_input_file():
