@@ -398,6 +398,22 @@ def test_the_api_functions_are_functions_with_signatures():
     assert resources.files("trecbench").joinpath("py.typed").is_file()
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["load_run", "load_qrels", "read_run", "read_qrels", "parse_run", "parse_qrels", "rank_run"],
+)
+def test_the_readers_docstrings_say_what_they_take_and_return(name):
+    # the public way in: each parameter named (``source``, ``check``, ``full``...) and what
+    # comes back (load_run's ``full`` and parse_qrels' columns were said nowhere)
+    import inspect
+
+    function = getattr(trecbench, name)
+    doc = " ".join(function.__doc__.split())
+    unsaid = [p for p in inspect.signature(function).parameters if f"``{p}" not in doc]
+    assert unsaid == []
+    assert re.search(r"``qid, |typed (pyarrow )?table", doc), name
+
+
 def test_split_runs_tells_one_run_from_several():
     one = {"q": {"d": 1.0}}
     assert inputs.split_runs(one) == ([one], None)

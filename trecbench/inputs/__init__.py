@@ -20,7 +20,8 @@
 * or a :class:`Loaded` input (returned as it is: nothing is read twice).
 
 The result is a :class:`Loaded`: the typed table (run: ``qid, docno, score, tag`` and, from
-the tokenizer or in-memory inputs, ``line``; qrels: ``qid, docno, rel, line``; ids are
+the tokenizer or in-memory inputs, ``line``; qrels: ``qid, docno, rel, line``, and ``iter``
+from a TREC file; ids are
 strings, never inferred), where it came from, and for a file its provenance record (size,
 sha256, lines, topics, run tags) taken while it was parsed.
 """
@@ -221,7 +222,15 @@ def load_run(
     progress: Progress | None = None,
     full: bool = False,
 ) -> Loaded:
-    """A run (any input kind, see the module docstring) as a typed table.
+    """A run as a :class:`Loaded`: its typed table (``qid, docno, score, tag``, and
+    ``line`` from in-memory inputs), ``origin`` (its name in messages), ``path`` and, for a
+    file, its provenance ``record`` (size, sha256, lines, topics, run tags).
+
+    ``source``: any input kind (see the module docstring); a :class:`Loaded` run is
+    returned as it is. ``check(tokens, kind)`` runs on a TREC text file's tokens before
+    its table is built (:data:`Check`: returns warnings, raises on errors);
+    ``progress(label, done, total)`` is told the bytes read of a file; ``full`` keeps
+    every column of a TREC text run (``q0``, ``rank``, ``line`` too: :func:`parse_run`).
 
     >>> load_run({"q1": {"d1": 2.0, "d2": 1.0}}).to_frame()[["qid", "docno", "score"]]
       qid docno  score
@@ -235,7 +244,13 @@ def load_run(
 def load_qrels(
     source: QrelsInput, *, check: Check | None = None, progress: Progress | None = None
 ) -> Loaded:
-    """Qrels (any input kind, including an ir_datasets id ``irds:ID``) as a typed table."""
+    """Qrels as a :class:`Loaded`: their typed table (``qid, docno, rel, line``, and
+    ``iter`` where the input has an iteration: a TREC file's second column), ``origin``,
+    ``path`` and, for a file, its provenance ``record``.
+
+    ``source``: any input kind (see the module docstring), an ir_datasets id ``irds:ID``,
+    or a :class:`Loaded` qrels returned as it is; ``check`` and ``progress`` as
+    :func:`load_run` takes them."""
     refuse_uncallable(progress)
     return load(source, "qrels", check=check, progress=progress)
 
@@ -321,7 +336,7 @@ def to_pandas(table: pa.Table) -> pd.DataFrame:
 
 
 def read_run(source: RunInput) -> pd.DataFrame:
-    """A run as a DataFrame: from a TREC file, ``qid, q0, docno, rank, score, tag`` (as
+    """Run ``source`` as a DataFrame: from a TREC file, ``qid, q0, docno, rank, score, tag`` (as
     written: strings, integer rank, nullable only if some rank is not an integer; float64
     score) and ``line`` (the physical 1-based line), rows in file order; from any other
     input kind (see :func:`load_run`), ``qid, docno, score, tag, line``."""
@@ -329,23 +344,26 @@ def read_run(source: RunInput) -> pd.DataFrame:
 
 
 def read_qrels(source: QrelsInput) -> pd.DataFrame:
-    """Qrels as a DataFrame: ``qid, iter, docno, rel, line`` from a TREC file (``qid,
-    docno, rel, line`` from other input kinds)."""
+    """Qrels ``source`` (any input kind, as :func:`load_qrels` takes it) as a DataFrame:
+    ``qid, iter, docno, rel, line`` from a TREC file (``qid, docno, rel, line`` from other
+    input kinds)."""
     return to_pandas(load_qrels(source).table)
 
 
 def parse_run(source: RunInput) -> pa.Table:
-    """A run as its typed pyarrow table, every column kept (see :func:`read_run`)."""
+    """Run ``source`` (any input kind, as :func:`load_run` takes it) as its typed pyarrow
+    table, every column kept: :func:`read_run`'s columns, without pandas."""
     return load_run(source, full=True).table
 
 
 def parse_qrels(source: QrelsInput) -> pa.Table:
-    """Qrels as their typed pyarrow table."""
+    """Qrels ``source`` (any input kind, as :func:`load_qrels` takes it) as their typed
+    pyarrow table: :func:`read_qrels`'s columns, without pandas."""
     return load_qrels(source).table
 
 
 def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
-    """A run (any input kind, see :func:`load_run`) in trec_eval's order, as every
+    """Run ``source`` (any input kind, see :func:`load_run`) in trec_eval's order, as every
     measure sees it: topics in byte-wise qid order (``10`` before ``9``, integer ids
     read as their decimal text), each by score descending (compared as float32 when
     ``float32``, as trec_eval 9.x holds scores; as doubles otherwise), ties by docno
