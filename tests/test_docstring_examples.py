@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 
 import pytest
 from conftest import ROOT
+
+import trecbench
 
 PACKAGE = ROOT / "trecbench"
 MODULES = sorted(
@@ -38,3 +41,27 @@ def test_docstring_examples(name):
     for test in doctest.DocTestFinder().find(module):
         runner.run(test, out=said.append)
     assert runner.failures == 0, "".join(said)
+
+
+SAID_ELSEWHERE = {
+    # their docstrings name where the rest is said: EvalSettings' fields (evaluate, and
+    # compare's drill_depth), the module's docstring (optimize_fusion), validate_run's and
+    # validate_tokens' options, compare's
+    "evaluate",
+    "optimize_fusion",
+    "validate_qrels",
+    "check_tokens",
+    "compare",
+    "compare_scores",
+}
+
+
+@pytest.mark.parametrize("name", sorted(set(trecbench.__all__) - SAID_ELSEWHERE))
+def test_a_public_functions_docstring_names_what_it_takes(name):
+    # help(trecbench.NAME) is a user's reference: every parameter is named in it
+    function = getattr(trecbench, name)
+    if not inspect.isfunction(function):
+        pytest.skip(f"{name} is no function")
+    doc = " ".join((function.__doc__ or "").split())
+    parameters = inspect.signature(function).parameters
+    assert [p for p in parameters if f"``{p}" not in doc] == []

@@ -303,7 +303,8 @@ def _parquet_bytes(table: pa.Table, columns: dict[str, pa.DataType]) -> bytes:
 
 @outputs.in_input_scope  # a run read from a path is an input: never written over
 def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
-    """Write a run to ``path`` (atomic; never over an input, see :mod:`trecbench.outputs`).
+    """Write a run to ``path`` (atomic; never over an input, the files read and those
+    in ``inputs``, see :mod:`trecbench.outputs`).
 
     ``run``: a DataFrame with qid, docno, score and rank (rows and ranks written as
     given, ranks non-negative integers, R10; tag, when it has none, ``run`` as every
@@ -332,7 +333,8 @@ def _refuse_empty(table: pa.Table, kind: str, path) -> pa.Table:
 
 @outputs.in_input_scope
 def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
-    """Write qrels to ``path`` (atomic; never over an input): Parquet (qid, docno, rel,
+    """Write qrels to ``path`` (atomic; never over an input, nor the files in
+    ``inputs``): Parquet (qid, docno, rel,
     and iter when the qrels have an iteration) when the name ends in ``.parquet``, else
     :func:`qrels_bytes`. ``qrels``: any qrels :func:`trecbench.inputs.load_qrels` reads, in
     the order given, read and checked as :func:`trecbench.evaluate` reads them

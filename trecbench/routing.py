@@ -180,8 +180,10 @@ def routing_metrics(
     seed: int = 0,
     confidence: float = 0.95,
 ) -> dict:
-    """Routing accuracy (a share) and gate efficiency (a percentage) of a routing log, each
-    with a bootstrap percentile interval over queries (resampled in the qids' byte-wise
+    """Routing accuracy (a share) and gate efficiency (a percentage) of a routing ``log``
+    (a :class:`RoutingLog` or the path of its JSON lines), each with a bootstrap
+    percentile interval at ``confidence`` (``samples`` resamples, drawn from ``seed``) over
+    queries (resampled in the qids' byte-wise
     order, whatever the order of the log's lines), plus the gate's counts. What the log
     and the judged topics do not share is :func:`coverage`'s to say.
 

@@ -42,8 +42,8 @@ class OtherTopics(UsageError):
 
 
 def load_strata(sidecar: str | os.PathLike) -> pd.DataFrame:
-    """``DataFrame[qid, <field>...]`` (all strings, missing values NA) from a sidecar JSON
-    (plain or compressed)."""
+    """``DataFrame[qid, <field>...]`` (all strings, missing values NA) from the path of a
+    ``sidecar`` JSON that ``trecbench convert`` wrote (plain or compressed)."""
     return read_sidecar(sidecar)[0]
 
 
@@ -292,7 +292,9 @@ def _spread(means: pd.Series) -> float:
 def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
     """Per-group means with macro and micro means and the spread.
 
-    ``per_query`` has columns ``run, qid, measure, value``. Returns one row per run,
+    ``per_query`` has columns ``run, qid, measure, value``; ``strata`` is
+    :func:`load_strata`'s table and ``by`` the field grouped by (or ``qid-prefix``, the
+    qid up to its last ``/``, without ``strata``). Returns one row per run,
     measure and group with columns ``run, measure, kind, group, n, value, undefined``:
     ``kind`` is ``group`` (``n`` = queries in the group), ``macro`` (mean of the group
     means, ``n`` = groups), ``micro`` (mean over queries, ``n`` = queries) or ``spread``

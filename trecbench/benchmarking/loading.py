@@ -37,7 +37,8 @@ CONFIG_SCHEMA = "benchmark_config"
 
 
 def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
-    """Read and check a benchmark configuration (TOML or YAML; see ``docs/benchmark.md``).
+    """Read and check the benchmark configuration at ``path`` (TOML or YAML; see
+    ``docs/benchmark.md``) into its :class:`BenchmarkSettings`.
 
     The document is checked against the shipped JSON Schema ``benchmark_config`` (one-line
     error naming the offending key), then for what a schema cannot say: modes refer to

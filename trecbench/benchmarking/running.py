@@ -37,9 +37,11 @@ from .settings import ACTIONS, BenchmarkSettings, reranking_measure
 def run_benchmark(
     config: BenchmarkSettings | str | os.PathLike, *, progress: Progress | None = None
 ) -> Benchmark:
-    """Validate, fuse, score and compare the modes of a benchmark configuration (see
-    :mod:`trecbench.benchmarking`). Raises :class:`InvalidRuns` (exit 2) when the qrels or
-    a run fails validation. ``progress(label, done, total)`` is told of each step, as
+    """Validate, fuse, score and compare the modes of a benchmark configuration, ``config``
+    (:func:`load_benchmark_config`'s settings or the file's path; see
+    :mod:`trecbench.benchmarking`), into a :class:`Benchmark` (``write`` writes its
+    files). Raises :class:`InvalidRuns` (exit 2) when the qrels or a run fails validation.
+    ``progress(label, done, total)`` is told of each step, as
     ``trecbench benchmark`` draws them: ``reading FILE`` and ``validating FILE`` (bytes),
     ``parsing`` (files), ``ranking`` (modes), ``fusing MODE`` (steps), ``checking modes``
     (modes), ``scoring`` (modes) and ``scoring topics``, ``resampling`` (samples)."""

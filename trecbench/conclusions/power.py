@@ -300,8 +300,11 @@ def power(
     progress=None,
 ) -> PowerResult:
     """Power of each run's comparison with ``baseline`` on each measure (paired two-sided
-    t-test over the qrels' topics; a run without results for a topic scores 0 on it, but
-    ``num_rel`` its count of the qrels).
+    t-test over the topics of ``qrels``; a run without results for a topic scores 0 on it,
+    but ``num_rel`` its count of the qrels): a :class:`PowerResult`, a row per run and
+    measure. ``measures``: any spelling (None: the KPI preset); ``alpha``: the test's
+    significance level; ``target_power``: the power (1 - beta) the smallest detectable
+    difference and the topics needed are given for.
 
     ``baseline`` and ``runs`` are runs as :func:`trecbench.evaluate` takes them (``runs``
     one, a list or ``{name: run}``; with a dict, ``baseline`` may be a ``{name: run}`` of

@@ -65,7 +65,10 @@ def read_beir_qrels(
 
 
 def convert_beir_qrels(path: str | os.PathLike, *, name: str | None = None) -> Conversion:
-    """Convert a BEIR/MTEB qrels TSV alone into TREC qrels."""
+    """Convert a BEIR/MTEB qrels TSV at ``path`` alone into TREC qrels; ``name`` names the
+    qrels and sidecar files (default: made of the file's name).
+    Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
+    :func:`trecbench.write_conversion` writes."""
     report = Report()
     name = default_name(path, report) if name is None else name
     frame, record, line_of = read_beir_qrels(path)

@@ -101,7 +101,10 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     chunker.
 
     Qrels are named ``<name>-<chunker>`` (chunkers cut the corpus differently, so their
-    relevant chunks differ); runs are tagged with the chunker.
+    relevant chunks differ; ``name``: default made of the file's name); runs are tagged
+    with the chunker.
+    Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
+    :func:`trecbench.write_conversion` writes.
     """
     name = "codechunk" if name is None else name
     doc = read_json(detailed, "detailed results")

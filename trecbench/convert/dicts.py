@@ -58,8 +58,13 @@ def convert_dict(
     tag: str | None = None,
     depth: int | None = None,
 ) -> Conversion:
-    """Convert a ``{qid: {docid: score}}`` run (and its qrels, if given; JSON, plain or
-    compressed) to TREC files."""
+    """Convert a ``{qid: {docid: score}}`` ``run`` (JSON, plain or compressed) and its qrels,
+    if given (``qrels_json``: ``{qid: {docid: grade}}`` JSON; ``beir_qrels``: a BEIR TSV),
+    to TREC files. ``name`` names the qrels and sidecar files, ``tag`` the run and its
+    file (default: made of the run file's name); ``depth``: the first documents kept per
+    query (default: all).
+    Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
+    :func:`trecbench.write_conversion` writes."""
     depth = depth_from(depth)
     if qrels_json is not None and beir_qrels is not None:
         raise UsageError(

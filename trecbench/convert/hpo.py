@@ -282,7 +282,12 @@ def convert_hpo(
     from each path); each is a list, None for none (a single path or tag given alone is
     refused, not read as the characters it is made of). ``check_ids`` checks every HPO id against
     ``ontology`` (hpo3's release when None). ``graded="ontology"`` grades the qrels by
-    ontology neighbourhood with ``grades`` (default :data:`GRADES`).
+    ontology neighbourhood with ``grades`` (default :data:`GRADES`). ``name`` names the
+    qrels and sidecar files (default: made of the cases file's name); ``depth``: the
+    first terms kept per case (default: all); ``language``: the language stratum where
+    the cases do not say (``de``, ``en``, ``fr``, ``es`` or ``nl``).
+    Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
+    :func:`trecbench.write_conversion` writes.
     """
     depth = depth_from(depth)
     # "r.json": not six files; None: none, as the defaults

@@ -203,10 +203,14 @@ def convert_lists(
     match: str = "ids",
     fuzzy_threshold: float | None | _NotGiven = _NotGiven.FUZZY,
 ) -> Conversion:
-    """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or compressed JSON) into
-    qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the module), with the fuzzy
-    step's ``fuzzy_threshold`` (``match="chunks"`` alone; in (0, 100], 90 unless given;
-    None: no fuzzy step)."""
+    """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (``source``: plain or
+    compressed JSON) into qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the
+    module), with the fuzzy step's ``fuzzy_threshold`` (``match="chunks"`` alone; in
+    (0, 100], 90 unless given; None: no fuzzy step). ``name`` names the qrels and sidecar
+    files, ``tag`` the run and its file (default: made of the file's name); ``depth``: the
+    first documents kept per query (default: all).
+    Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
+    :func:`trecbench.write_conversion` writes."""
     depth = depth_from(depth)
     if match not in MATCHES:
         raise UsageError(f"unknown match {match!r}: expected one of {', '.join(MATCHES)}")

@@ -282,8 +282,11 @@ def convert_memorybench(
     relevance: str = AUTO,
     f1_threshold: float | None = None,
 ) -> Conversion:
-    """Convert memorybench results into a qrels/run pair per provider (tag = provider, or
-    ``provider-runId`` when a provider has several runs).
+    """Convert memorybench results (``source``) into a qrels/run pair per provider (tag =
+    provider, or ``provider-runId`` when a provider has several runs); ``name`` names the
+    files (default: made of the source's name).
+    Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
+    :func:`trecbench.write_conversion` writes.
 
     ``relevance`` is ``auto`` (memorybench's priority, per result) or one strategy for all
     (``explicit``, ``pack``, ``location``, ``token-f1``); results it cannot judge are

@@ -31,8 +31,12 @@ def convert_msmarco(
     tag: str | None = None,
     depth: int | None = None,
 ) -> Conversion:
-    """Convert an MS MARCO ``qid pid rank`` run into a TREC run (named after the file:
-    :func:`~trecbench.convert.identifiers.single_input_names`)."""
+    """Convert an MS MARCO ``qid pid rank`` run at ``path`` into a TREC run: ``name`` names
+    the sidecar, ``tag`` the run and its file (default: made of the file's name,
+    :func:`~trecbench.convert.identifiers.single_input_names`); ``depth``: the first
+    documents kept per query (default: all).
+    Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
+    :func:`trecbench.write_conversion` writes."""
     depth = depth_from(depth)
     frame, record = _rows(path)
     report = Report()

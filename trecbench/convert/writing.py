@@ -204,7 +204,8 @@ def write_conversion(
     announce: Callable[[dict[str, Path]], None] | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Path]:
-    """Validate and write qrels and the sidecar into ``outdir``, runs into ``runs_dir``
+    """Validate and write the qrels and sidecar of ``conversion`` (a converter's result)
+    into ``outdir``, runs into ``runs_dir``
     (default ``outdir``); return the paths. The sidecar names the files relative to itself.
     ``announce(paths)`` is called once every file is staged and valid, before any is put in
     place: what it prints comes first, and if printing fails nothing is replaced.

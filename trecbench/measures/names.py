@@ -378,7 +378,7 @@ def _parse_named(text: str) -> Measure:
 
 
 def parse_measure(text: str, version: str | None = None) -> Measure:
-    """Parse one measure name in any of the accepted spellings.
+    """Parse ``text``, one measure name in any spelling accepted, into its :class:`Measure`.
 
     ``version`` ("9.0.8", "10.0"): the trec_eval whose ``-m`` names are known (its
     families that the other version lacks are read as ordinary names); None: all.
@@ -460,9 +460,9 @@ def parse_measures(
     *,
     repeats: bool = False,
 ) -> list[Measure]:
-    """Parse a list of names (None: the KPI preset; a set in a natural order of its
-    names, :func:`requests`), in request order, without duplicates (``repeats``: with
-    them, for trec_eval's rule, which reads every spelling where it stands).
+    """Parse ``texts``, a list of names, into :class:`Measure` objects (None: the KPI preset;
+    a set in a natural order of its names, :func:`requests`), in request order, without
+    duplicates (``repeats``: with them, for trec_eval's rule: every spelling where it is).
 
     Each string may hold several names separated by spaces (a ``-m`` value; the Python
     API's list holds one name an entry: :func:`.expression.one_name_each`); trec_eval's nicknames

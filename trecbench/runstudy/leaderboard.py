@@ -382,7 +382,9 @@ def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> Non
 @outputs.in_input_scope  # each input's checksum taken as it is read, not read again
 @input_warnings.carried
 def leaderboard(suite, progress=None) -> Leaderboard:
-    """The leaderboard of a suite (a :class:`Suite` or the path of its TOML file).
+    """The :class:`Leaderboard` of ``suite`` (a :class:`Suite` or the path of its TOML
+    file): a board per measure, each system's value per collection, their macro mean,
+    mean rank and p-values.
     ``progress(label, done, total)``: the reading and scoring of each collection, as
     :func:`trecbench.evaluate` tells them.
 

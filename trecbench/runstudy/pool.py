@@ -185,7 +185,9 @@ def pool(
     runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=None, progress=None
 ) -> Pool:
     """The depth-``depth`` pool of ``runs`` (paths, DataFrames, Arrow tables, dicts);
-    with ``qrels``, the judged documents are left out and the pool bias is counted.
+    with ``qrels``, the judged documents are left out and the pool bias is counted
+    (relevant: a grade of at least ``relevance_level``). ``names``: one per run (default:
+    as :func:`trecbench.evaluate` names them). Returns a :class:`Pool`.
     ``progress(label, done, total)``: the bytes of each file read (``reading <file>``),
     the rows of the runs folded into the pool's pairs as they are (``pooling``, every few
     runs: :func:`_stream`), then the pool sorted (``sorting the pool``, three steps).

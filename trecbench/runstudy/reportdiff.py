@@ -476,8 +476,9 @@ def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
 def diff_reports(
     path_a: str, path_b: str, progress: Callable[[str, int, int], None] | None = None
 ) -> ReportDiff:
-    """Compare two report files (see the module docstring); ``progress(label, done,
-    total)`` is told of reading each (``reading PATH``, bytes), checking it
+    """Compare report files ``path_a`` and ``path_b`` (see the module docstring) into a
+    :class:`ReportDiff`; ``progress(label, done, total)`` is told of reading each
+    (``reading PATH``, bytes), checking it
     (``checking PATH``, :func:`~trecbench.runstudy.reportview.read_view`) and comparing
     the values (``diffing values``, a step per run and measure).
 

@@ -155,6 +155,10 @@ def similarity(
 ):
     """Similarity of every pair of ``runs`` (paths, DataFrames, Arrow tables, dicts; at
     least two), per topic and averaged: see :mod:`trecbench.runstudy.similarity`.
+    ``names``: one per run (default: as :func:`trecbench.evaluate` names them);
+    ``rbo_p``: RBO's persistence, in (0, 1); ``overlap_k``: the depth of overlap@k;
+    ``depth``: the documents of each run kept per topic before comparing (None: all).
+    Returns a :class:`Similarity` (``pairs``, each pair's values per topic).
     ``progress(label, done, total)``: the bytes of each file read (``reading <file>``)
     and the steps of ranking it (``ordering <run>``, :func:`ranked.load_ranked`), then the
     pairs compared (``comparing pairs``), each pair's topics as they are measured
