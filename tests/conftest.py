@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,33 @@ TREC_EVAL_SUITE = SHARED / "trec_eval-9.0.8-test"
 PHENTRIEVE = SHARED / "phentrieve-benchmarks"
 CODE_CHUNK = SHARED / "code-chunk"
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+
+
+BUNDLED_FILES = {
+    path.relative_to(ROOT).as_posix()
+    for name in ("qrels", "runs", "data")
+    for path in (ROOT / name).rglob("*")
+    if path.is_file()
+}
+
+
+def unignored(folder: Path) -> list[str]:
+    """The files in ``folder``, a scratch copy of the bundled folders where examples ran,
+    that are not bundled and that the repository's .gitignore does not ignore: what the
+    examples would leave in `git status` run from the repository's root (none checked in
+    a source tree without git)."""
+    if not (ROOT / ".git").exists():
+        return []
+    written = sorted(
+        name
+        for path in folder.rglob("*")
+        if path.is_file() and (name := path.relative_to(folder).as_posix()) not in BUNDLED_FILES
+    )
+    check = ["git", "-C", str(ROOT), "check-ignore", "--no-index", "--verbose", "--non-matching"]
+    done = subprocess.run(
+        [*check, "--stdin"], input="\n".join(written), capture_output=True, text=True
+    )
+    return [line.split("\t")[1] for line in done.stdout.splitlines() if line.startswith("::")]
 
 
 def _require(path: Path) -> Path:

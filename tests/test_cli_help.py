@@ -30,7 +30,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, unignored
 
 from trecbench.cli import _register, cli
 
@@ -155,6 +155,8 @@ def test_help_examples_run(path, bundled_copy):
     for example in examples:
         if example.runs:
             run_example(example)
+    # run from the repository's root, a help's examples leave `git status` clean
+    assert unignored(bundled_copy) == []
 
 
 def test_a_broken_help_example_fails(bundled_copy):

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, unignored
 
 try:
     import tomllib
@@ -170,30 +170,11 @@ def argv(command: str, cwd: Path) -> list[str]:
     return [sys.executable, "-m", "trecbench", *expanded]
 
 
-BUNDLED_FILES = {
-    path.relative_to(ROOT).as_posix()
-    for name in BUNDLED
-    for path in (ROOT / name).rglob("*")
-    if path.is_file()
-}
-
-
 def assert_ignored_by_git(block: Block, workspace: Path) -> None:
     """What a block's examples wrote (and the page's files a reader saves) is ignored by
     .gitignore: run by hand from the repository's root, the pages leave `git status` clean."""
-    if "needs" in block.markers or not (ROOT / ".git").exists():
-        return  # ../shared's files are copied in; a source tree without git has no status
-    written = sorted(
-        path.relative_to(workspace).as_posix()
-        for path in workspace.rglob("*")
-        if path.is_file() and path.relative_to(workspace).as_posix() not in BUNDLED_FILES
-    )
-    check = ["git", "-C", str(ROOT), "check-ignore", "--no-index", "--verbose", "--non-matching"]
-    done = subprocess.run(
-        [*check, "--stdin"], input="\n".join(written), capture_output=True, text=True
-    )
-    kept = [line.split("\t")[1] for line in done.stdout.splitlines() if line.startswith("::")]
-    assert kept == [], f"{block.id} writes files .gitignore does not ignore"
+    if "needs" not in block.markers:  # ../shared's files are copied in, not written
+        assert unignored(workspace) == [], f"{block.id} writes files .gitignore does not ignore"
 
 
 @pytest.mark.parametrize("block", runnable("commands"))
