@@ -770,3 +770,28 @@ def test_a_ranked_run_refuses_hashes_that_are_not_one_a_row():
         ranking.RankedRun(table, order, ["1"], docno_hashes=hashes[:1])
     ranked = ranking.RankedRun(table, order, ["1"], docno_hashes=hashes)
     assert ranked.first_duplicate() is None
+
+
+@pytest.mark.parametrize(
+    ("engine", "said"),
+    [
+        ("fast", "engine fast does not compute every measure asked: bpref by pytrec_eval"),
+        ("pytrec_eval", None),  # it computes both
+        ("auto", None),  # auto picks an engine per call: nothing to say
+    ],
+)
+def test_a_measure_the_engine_asked_for_does_not_compute_is_said(capsys, engine, said):
+    # --engine fast -m bpref was computed by pytrec_eval without a word
+    from conftest import ROOT
+
+    from trecbench.cli import run
+    from trecbench.engines import assign
+    from trecbench.measures import parse_measures
+
+    args = ["score", "--engine", engine, "-m", "bpref", "-m", "P.5"]
+    files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
+    assert run([*args, *files]) == 0
+    err = capsys.readouterr().err
+    assert (said in err) if said else "EngineWarning" not in err
+    chosen = assign(parse_measures(["bpref", "P.5"]), "auto")
+    assert sorted(chosen.values()) == ["pytrec_eval", "pytrec_eval"]  # one engine a call

@@ -377,6 +377,12 @@ class PerTopicWarning(UserWarning):
     run's ``runid``) from every view; ``relstring`` (text) from the frames of numbers."""
 
 
+class EngineWarning(UserWarning):
+    """Measures the engine asked for (``--engine fast``, ``engine="pytrec_eval"``) does not
+    compute, named with the engine that computes them instead: the values are the same
+    measures', but not that engine's."""
+
+
 class ProviderWarning(UserWarning):
     """What one of ir_measures' providers says of a measure's inputs (pyndeval: qrels
     without subtopics), in one line naming the measures."""

@@ -168,7 +168,8 @@ def _read_sidecar_first(strata) -> None:
     help="Who computes trec_eval's measures: pytrec_eval (trec_eval's own code), fast "
     "(vectorised: P, recall, success, map, map_cut, ndcg, ndcg_cut, recip_rank, Rprec, "
     "num_*, iprec_at_recall, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it "
-    "computes every measure).",
+    "computes every measure). A measure the engine does not compute is computed by one "
+    "that does, with a warning.",
 )
 @click.option(
     "--tie-bounds",

@@ -67,7 +67,31 @@ def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:
         if not candidates:
             raise UsageError(*_uncomputed(measure))
         chosen[measure] = engine if engine in candidates else candidates[0]
+    if engine != "auto":
+        _say_elsewhere(engine, chosen)
     return chosen
+
+
+def _say_elsewhere(engine: str, chosen: dict[Measure, str]) -> None:
+    """Warn (:class:`~trecbench.errors.EngineWarning`, one line) of the measures the
+    ``engine`` asked for does not compute, named with the engines that do: ``--engine
+    fast -m bpref`` was computed by pytrec_eval without a word."""
+    import warnings
+
+    from ..callers import outside_trecbench
+    from ..errors import EngineWarning
+
+    elsewhere: dict[str, list[str]] = {}
+    for measure, name in chosen.items():
+        if name not in (engine, META):
+            elsewhere.setdefault(name, []).append(measure.requested or measure.canonical)
+    if elsewhere:
+        computed = "; ".join(f"{', '.join(names)} by {by}" for by, names in elsewhere.items())
+        warnings.warn(
+            f"engine {engine} does not compute every measure asked: {computed}",
+            EngineWarning,
+            stacklevel=outside_trecbench(),
+        )
 
 
 def _uncomputed(measure: Measure) -> tuple[str | Setting, ...]:
