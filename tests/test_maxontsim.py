@@ -361,3 +361,15 @@ def test_through_evaluate_uses_trec_eval_order_and_options():
     assert got["q1"] == pytest.approx(0.4666666666666667) and got["q2"] == 1.0
     assert values(options={"maxontsim_formula": "hybrid_strict"})["q2"] == pytest.approx(0.52)
     assert values(relevance_level=2)["q1"] == 0.0
+
+
+def test_similarity_takes_an_ontology_path_as_ontology_options_do(tmp_path):
+    # a path (as --ontology and options={"ontology": ...} take it) was used as an Ontology
+    # and failed with an AttributeError
+    from test_ontology import OBO
+
+    path = tmp_path / "hp.obo"
+    path.write_text(OBO)
+    assert similarity("HP:0000006", "HP:0000004", "hybrid_strict", str(path)) == pytest.approx(0.94)
+    assert similarity("HP:0000006", "HP:0000004", "hybrid_strict", path) == pytest.approx(0.94)
+    assert pair_similarities(["HP:0000006"], ["HP:0000004"], "hybrid", path).tolist() == [1.0]

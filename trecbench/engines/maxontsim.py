@@ -75,11 +75,19 @@ def lca_depths(ontology: Ontology, e_idx: np.ndarray, r_idx: np.ndarray) -> np.n
 
 
 def pair_similarities(
-    expected, retrieved, formula: str = DEFAULT_FORMULA, ontology: Ontology | None = None
+    expected,
+    retrieved,
+    formula: str = DEFAULT_FORMULA,
+    ontology: Ontology | str | PathLike | None = None,
 ) -> np.ndarray:
-    """sim(e, r) for aligned arrays of HPO ids (vectorised; see the module docstring)."""
+    """sim(e, r) for aligned arrays of HPO ids (vectorised; see the module docstring).
+
+    ``formula`` is a formula's name or alias; ``ontology`` an :class:`Ontology`, an
+    ``hp.obo`` / ``hp.json`` path (as ``--ontology`` takes it) or None (hpo3's release).
+    """
     formula = resolve_formula(formula)
-    ontology = ontology if ontology is not None else load_ontology()
+    # a path, as --ontology and options={"ontology": ...} take it, loaded (and cached)
+    ontology = ontology if isinstance(ontology, Ontology) else load_ontology(ontology)
     expected = np.asarray(expected, dtype=object)
     retrieved = np.asarray(retrieved, dtype=object)
     out = (expected == retrieved).astype(np.float64)
@@ -107,9 +115,13 @@ def pair_similarities(
 
 
 def similarity(
-    expected: str, retrieved: str, formula: str = DEFAULT_FORMULA, ontology=None
+    expected: str,
+    retrieved: str,
+    formula: str = DEFAULT_FORMULA,
+    ontology: Ontology | str | PathLike | None = None,
 ) -> float:
-    """sim(e, r) for one pair of HPO ids."""
+    """sim(e, r) for one pair of HPO ids, with ``formula`` and ``ontology`` as
+    :func:`pair_similarities` takes them."""
     return float(pair_similarities([expected], [retrieved], formula, ontology)[0])
 
 
