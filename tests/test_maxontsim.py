@@ -373,3 +373,13 @@ def test_similarity_takes_an_ontology_path_as_ontology_options_do(tmp_path):
     assert similarity("HP:0000006", "HP:0000004", "hybrid_strict", str(path)) == pytest.approx(0.94)
     assert similarity("HP:0000006", "HP:0000004", "hybrid_strict", path) == pytest.approx(0.94)
     assert pair_similarities(["HP:0000006"], ["HP:0000004"], "hybrid", path).tolist() == [1.0]
+
+
+@pytest.mark.parametrize(
+    "expected, retrieved",
+    [([SEIZURE], [SEIZURE, FOCAL]), ([SEIZURE, FOCAL], [SEIZURE]), (SEIZURE, FOCAL)],
+)
+def test_pairs_not_aligned_are_refused(onto, expected, retrieved):
+    # lengths 1 and 2 broadcast or failed with an IndexError; two strings with a TypeError
+    with pytest.raises(UsageError, match="of one length"):
+        pair_similarities(expected, retrieved, "hybrid", onto)

@@ -90,6 +90,12 @@ def pair_similarities(
     ontology = ontology if isinstance(ontology, Ontology) else load_ontology(ontology)
     expected = np.asarray(expected, dtype=object)
     retrieved = np.asarray(retrieved, dtype=object)
+    # unequal lengths broadcast (one id against all) or failed with an IndexError
+    if expected.ndim != 1 or expected.shape != retrieved.shape:
+        raise UsageError(
+            "pair_similarities: expected and retrieved must be two sequences of ids of one "
+            f"length (pairs, aligned), not of shapes {expected.shape} and {retrieved.shape}"
+        )
     out = (expected == retrieved).astype(np.float64)
     e_idx, r_idx = ontology.indices(expected), ontology.indices(retrieved)
     todo = np.flatnonzero((out == 0) & (e_idx >= 0) & (r_idx >= 0))
