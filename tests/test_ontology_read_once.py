@@ -149,3 +149,24 @@ def test_what_the_ontology_leaves_out_is_carried_by_the_evaluation(files, jobs):
     scored = evaluate(files / "h.qrels", runs, ["MaxOntSim@1"], options=options, jobs=jobs)
     (warning,) = scored.input_warnings
     assert warning.startswith(f"{files / 'hp.obo'}: 1 is_a edge to an id the file does not")
+
+
+@needs_fifos
+def test_the_ontology_record_of_a_result_is_taken_in_its_call(files):
+    # asked for after evaluate() returned (a report of the result), the record loaded a
+    # FIFO --ontology again, outside the call that read it, and waited for good
+    fifo, runs = files / "p", [str(files / name) for name in RUNS]
+
+    def scored_then_recorded():
+        result = evaluate(files / "h.qrels", runs, ["MaxOntSim@1"], options={"ontology": fifo})
+        return result.ontology_record
+
+    record = _within_one_feed(scored_then_recorded, fifo, OBO)
+    assert record["release"] == "2099-01-31" and record["source"] == str(fifo)
+
+
+def test_the_ontology_record_is_of_the_file_scored_not_as_changed_since(files):
+    obo, runs = files / "hp.obo", [str(files / name) for name in RUNS]
+    result = evaluate(files / "h.qrels", runs, ["MaxOntSim@1"], options={"ontology": obo})
+    obo.write_text(OBO.replace("2099-01-31", "2099-12-31"))
+    assert result.ontology_record["release"] == "2099-01-31"

@@ -240,6 +240,10 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         requested, [], [], settings, loaded.path, flagged, list(read_aside), loaded.record,
         truth.qids, _relevant_counts(truth, ordered, settings),
     )  # fmt: skip
+    # the ontology's record (release, sha256) made now, in the call that read the file:
+    # asked for after the call (a report of the result) a FIFO --ontology was opened again
+    # and waited for good, and a regular file changed since was recorded in its place
+    _ = evaluation.ontology_record
     done = _scored(scoring, workers, progress, ahead)
     try:
         _collect(evaluation, done, len(sources), workers > 1, progress)
