@@ -383,3 +383,25 @@ def test_pairs_not_aligned_are_refused(onto, expected, retrieved):
     # lengths 1 and 2 broadcast or failed with an IndexError; two strings with a TypeError
     with pytest.raises(UsageError, match="of one length"):
         pair_similarities(expected, retrieved, "hybrid", onto)
+
+
+def test_relevant_ids_the_ontology_does_not_know_are_said_once(tmp_path, capsys):
+    # an obsolete (HP:0000057) or mistyped (hp:0001250) gold id scored 0 against every
+    # other id without a word, where convert hpo reports such ids
+    from trecbench.cli import run
+
+    qrels, ranked = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("x 0 HP:0000057 1\nx 0 HP:9 0\ny 0 hp:0001250 1\nz 0 HP:0001250 1\n")
+    ranked.write_text("x Q0 HP:0008665 1 1.0 r\ny Q0 HP:0001250 1 1.0 r\nz Q0 HP:0001250 1 1 r\n")
+    for jobs in ("1", "2"):
+        assert run(["score", "-m", "MaxOntSim@10", "-j", jobs, str(qrels), str(ranked)]) == 0
+        out, err = capsys.readouterr()
+        assert out == "maxontsim_10          \tall\t0.3333\n"  # x 0, y 0, z 1
+        said = (
+            f"trecbench: warning: {qrels}: 2 relevant ids not among the ontology's terms "
+            "(obsolete, unknown or mistyped: HP:0000057, hp:0001250): MaxOntSim scores such "
+            "an id 1 where a run retrieves it and 0 against every other id\n"
+        )
+        assert err == said  # HP:9, judged 0, is no gold id: not said
+    assert run(["score", "-m", "P.1", str(qrels), str(ranked)]) == 0
+    assert "ontology" not in capsys.readouterr().err  # no MaxOntSim: no ontology read

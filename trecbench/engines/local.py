@@ -46,8 +46,8 @@ class LocalMeasure:
     family: str
     compute: Callable
     # what the family reads besides the run and the qrels (MaxOntSim: its ontology), given
-    # the settings: read before any run is scored (:func:`read_inputs`)
-    read: Callable[[Settings], object] | None = None
+    # the settings and the judgments: read before any run is scored (:func:`read_inputs`)
+    read: Callable[[Settings, object], object] | None = None
 
     @property
     def definition(self) -> registry.Definition:
@@ -71,7 +71,7 @@ _plugins_loaded = False
 
 
 def register(
-    family: str, compute: Callable, read: Callable[[Settings], object] | None = None
+    family: str, compute: Callable, read: Callable[[Settings, object], object] | None = None
 ) -> None:
     """Register the compute function of a local family described in the measure catalog
     (:mod:`trecbench.measures.catalog`: its spellings, parameters and description), and
@@ -110,16 +110,18 @@ def families() -> list[LocalMeasure]:
     return list(_REGISTRY.values())
 
 
-def read_inputs(measures: list[Measure], settings: Settings) -> None:
+def read_inputs(measures: list[Measure], settings: Settings, truth) -> None:
     """Read now what the ``measures`` read besides the runs and the qrels (MaxOntSim: its
     ontology), in this process, before worker processes are started: a file that can be
     read only once (a FIFO) is read here and handed to them
-    (:func:`trecbench.provenance.read_so_far`), where each would wait on it for good."""
+    (:func:`trecbench.provenance.read_so_far`), where each would wait on it for good.
+    ``truth``: the judgments (:class:`~trecbench.evaluation.judgments.Qrels`), which a
+    reader may check against what it read."""
     _load_plugins()
     for family in dict.fromkeys(measure.family for measure in measures):
         reader = _REGISTRY[family].read if family in _REGISTRY else None
         if reader is not None:
-            reader(settings)
+            reader(settings, truth)
 
 
 def _supports(measure: Measure) -> bool:

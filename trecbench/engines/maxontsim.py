@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import UsageError
+from ..escaping import escape_text
 from ..maxontsim_formulas import DEFAULT_FORMULA, resolve_formula
 from ..ontology import Ontology, load_ontology
 from . import local
@@ -178,4 +179,29 @@ def max_ont_sim(ranked: pd.DataFrame, qrels: pd.DataFrame, k: int, settings: Set
     return result
 
 
-local.register("MaxOntSim", max_ont_sim, lambda settings: load_ontology(settings.ontology))
+def _read(settings: Settings, truth) -> Ontology:
+    """The ontology MaxOntSim reads (before any run is scored), and an input warning of the
+    gold ids it does not know: obsolete or mistyped, they score 1 only where a run
+    retrieves the same id and 0 against any other, without a word (``convert hpo``
+    reports them; ``score`` did not)."""
+    from .. import input_warnings
+    from ..arrow import to_numpy
+    from ..plurals import counted
+
+    ontology = load_ontology(settings.ontology)
+    table = truth.table
+    gold = to_numpy(table.column("rel")) >= settings.relevance_level
+    ids = np.unique(to_numpy(table.column("docno"))[gold].astype(object))
+    unknown = ids[ontology.indices(ids) < 0] if len(ids) else ids
+    if len(unknown):
+        shown = ", ".join(escape_text(str(term)) for term in unknown[:5])
+        more = ", ..." if len(unknown) > 5 else ""
+        input_warnings.keep([
+            f"{truth.path or 'qrels'}: {counted(len(unknown), 'relevant id')} not among the "
+            f"ontology's terms (obsolete, unknown or mistyped: {shown}{more}): MaxOntSim "
+            "scores such an id 1 where a run retrieves it and 0 against every other id"
+        ])  # fmt: skip
+    return ontology
+
+
+local.register("MaxOntSim", max_ont_sim, _read)

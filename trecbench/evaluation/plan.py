@@ -306,7 +306,7 @@ class _Plan:
         (MaxOntSim's ontology), before worker processes score the runs
         (:func:`trecbench.engines.local.read_inputs`)."""
         if LOCAL in self.groups:
-            engine_module(LOCAL).read_inputs(self.groups[LOCAL], self.engine_settings)
+            engine_module(LOCAL).read_inputs(self.groups[LOCAL], self.engine_settings, self.truth)
 
     @property
     def table_needed(self) -> bool:
