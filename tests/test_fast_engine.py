@@ -795,3 +795,19 @@ def test_a_measure_the_engine_asked_for_does_not_compute_is_said(capsys, engine,
     assert (said in err) if said else "EngineWarning" not in err
     chosen = assign(parse_measures(["bpref", "P.5"]), "auto")
     assert sorted(chosen.values()) == ["pytrec_eval", "pytrec_eval"]  # one engine a call
+
+
+def test_a_measure_computed_elsewhere_is_said_by_the_engine_that_computes_it(capsys):
+    # --engine fast -m gm_bpref -D 1: a port of trec_eval computes gm_bpref (its trace),
+    # and the warning said pytrec_eval did
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    args = ["score", "--engine", "fast", "-m", "gm_bpref", "-D", "1", "--format", "json"]
+    files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
+    assert run([*args, *files]) == 0
+    out, err = capsys.readouterr()
+    assert '"engine": "native"' in out
+    assert "engine fast does not compute every measure asked: gm_bpref by native" in err
+    assert "by pytrec_eval" not in err

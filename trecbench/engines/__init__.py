@@ -67,24 +67,27 @@ def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:
         if not candidates:
             raise UsageError(*_uncomputed(measure))
         chosen[measure] = engine if engine in candidates else candidates[0]
-    if engine != "auto":
-        _say_elsewhere(engine, chosen)
     return chosen
 
 
-def _say_elsewhere(engine: str, chosen: dict[Measure, str]) -> None:
+def say_elsewhere(engine: str, assigned: dict[Measure, str], computing: dict[Measure, str]) -> None:
     """Warn (:class:`~trecbench.errors.EngineWarning`, one line) of the measures the
-    ``engine`` asked for does not compute, named with the engines that do: ``--engine
-    fast -m bpref`` was computed by pytrec_eval without a word."""
+    ``engine`` asked for does not compute (:func:`assign`'s ``assigned`` them another),
+    named with the engines ``computing`` them: ``--engine fast -m bpref`` was computed by
+    pytrec_eval without a word. Named by ``computing``, not ``assigned``: with ``-D`` a
+    port of trec_eval computes gm_bpref, which was said to be pytrec_eval's."""
     import warnings
 
     from ..callers import outside_trecbench
     from ..errors import EngineWarning
 
+    if engine == "auto":  # auto picks an engine per call: nothing to say
+        return
     elsewhere: dict[str, list[str]] = {}
-    for measure, name in chosen.items():
+    for measure, name in assigned.items():
         if name not in (engine, META):
-            elsewhere.setdefault(name, []).append(measure.requested or measure.canonical)
+            by = computing[measure]
+            elsewhere.setdefault(by, []).append(measure.requested or measure.canonical)
     if elsewhere:
         computed = "; ".join(f"{', '.join(names)} by {by}" for by, names in elsewhere.items())
         warnings.warn(

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..callers import outside_trecbench
-from ..engines import LOCAL, META, NATIVE, assign, engine_module
+from ..engines import LOCAL, META, NATIVE, assign, engine_module, say_elsewhere
 from ..engines.native import RECALL_CUTOFFS, TRACED, labels_of
 from ..engines.native import supports as native_supports
 from ..errors import (
@@ -216,12 +216,14 @@ def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
     """The engine of each measure: :func:`assign`'s, except trecbench's ports of trec_eval
     for 10.0's rounded recall cutoffs and, with ``-D``, the measures that print a trace
     (pytrec_eval computes 9.0.8's cutoffs and prints nothing)."""
-    engines = assign(measures, settings.engine)
+    assigned = assign(measures, settings.engine)
+    engines = dict(assigned)
     for measure in measures:
         ported = settings.version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
         traced = settings.debug_level > 0 and measure.family in TRACED
         if (ported or traced) and engines[measure] != META and native_supports(measure):
             engines[measure] = NATIVE
+    say_elsewhere(settings.engine, assigned, engines)
     return engines
 
 
