@@ -883,3 +883,21 @@ def test_a_grade_refused_names_the_option(tmp_path, capsys, grade, said):
     with pytest.raises(UsageError) as raised:
         convert_hpo(cases, graded="ontology", grades={key: int(value)}, check_ids=False)
     assert str(raised.value) == f"grades: {said}"
+
+
+def test_two_results_whose_run_files_differ_only_in_case_are_refused(tmp_path):
+    # --results a/Tfidf/terms.jsonl --results b/tfidf/terms.jsonl wrote Tfidf.run and
+    # tfidf.run, one file on macOS and Windows, where the second replaced the first
+    from trecbench.convert.common import write_conversion
+
+    terms = (DEMO / "results" / "tfidf-word" / "terms.jsonl").read_bytes()
+    results = []
+    for folder in ("a/Tfidf", "b/tfidf"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "terms.jsonl").write_bytes(terms)
+        results.append(tmp_path / folder / "terms.jsonl")
+    conversion = convert_hpo(DEMO / "cases.json", results, check_ids=False)
+    message = "two runs would be written as Tfidf.run and tfidf.run, one file where case"
+    with pytest.raises(UsageError, match=message):
+        write_conversion(conversion, tmp_path / "out", inputs=[])
+    assert not (tmp_path / "out").exists()

@@ -196,6 +196,21 @@ def _converted_from(conversion: Conversion) -> list[str]:
     return [path for path in paths if isinstance(path, str) and path]
 
 
+def _refuse_case_twins(names: list[str]) -> None:
+    """Refuse two runs whose file names (``names``) differ only in case: ``x.run`` and
+    ``X.run`` are one file on macOS's and Windows' file systems, where the second replaced
+    the first (hpo's ``--results a/X/...`` and ``--results b/x/...``)."""
+    files: dict[str, str] = {}  # a name in lower case -> the name
+    for name in names:
+        first = files.setdefault(name.lower(), name)
+        if first != name:
+            raise UsageError(
+                f"two runs would be written as {first}.run and {name}.run, one file where "
+                "case is not told apart (macOS, Windows): give each its ",
+                Setting("tag"),
+            )
+
+
 def write_conversion(
     conversion: Conversion,
     outdir: str | os.PathLike,
@@ -237,6 +252,7 @@ def write_conversion(
     targets: dict[str, Path] = {}
     for name in conversion.qrels:
         targets[f"qrels:{name}"] = outdir / f"{name}.qrels"
+    _refuse_case_twins([run.name for run in conversion.runs])
     for run in conversion.runs:
         key = f"run:{run.tag}"
         if key in targets:
