@@ -220,6 +220,12 @@ ONE_RUN = "are one run file ('a.run'): the run would be compared with itself; gi
             "c.yaml",
             f"c.yaml:7: modes.c.run: modes 'a' (line 4) and 'c' {ONE_RUN}",
         ),
+        (  # names apart only in case: reports/A.json and reports/a.json, one file on macOS
+            TOML_HEAD + '[modes.A]\nrun = "c.run"\n',
+            "c.toml",
+            "c.toml:6: modes.A: modes 'a' (line 2) and 'A' would write one file where case "
+            "is not told apart (macOS, Windows: reports/<mode>.json): rename one",
+        ),
         (  # the edge closing the circle: y's fuse naming x, at its item's line
             CIRCLE + 'fuse = [\n  "a",\n  "x",\n]\n',
             "c.toml",

@@ -350,6 +350,24 @@ def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> 
         raise _refused(path, text, ("modes", name, "run"), message)
 
 
+def _check_names_apart(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
+    """Two modes whose names differ only in case (``H``, ``h``) are refused at the
+    second's table, naming the first's line: their files (``reports/H.json`` and
+    ``reports/h.json``, a fusion's ``runs/H.run``) are one file on macOS's and Windows'
+    file systems, where the second replaced the first, as convert refuses such tags."""
+    names: dict[str, str] = {}
+    for mode in modes:
+        other = names.setdefault(mode.name.lower(), mode.name)
+        if other != mode.name:
+            first = None if text is None else text.line(("modes", other))
+            at = "" if first is None else f" (line {first})"
+            message = (
+                f"modes {other!r}{at} and {mode.name!r} would write one file where case is "
+                "not told apart (macOS, Windows: reports/<mode>.json): rename one"
+            )
+            raise _refused(path, text, ("modes", mode.name), message)
+
+
 def _check_labels(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
     """Two modes of one label (the tables would show two columns of one name: the labels
     are compared as shown, blanks collapsed) are refused at the second's ``label`` (its
@@ -430,6 +448,7 @@ def _check_references(modes: list[Mode], path: Path, text: ConfigText | None = N
     of one mode twice or with settings ``fuse`` refuses, and unknown, self- and circular
     references."""
     known = {mode.name: mode for mode in modes}
+    _check_names_apart(modes, path, text)
     _check_labels(modes, path, text)
     for mode in modes:
         _check_fusion(mode, path, text)
