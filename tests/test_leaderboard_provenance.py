@@ -215,3 +215,14 @@ def test_a_measures_entry_is_a_dash_m_value_its_names_separated_by_blanks(tmp_pa
         f"trecbench: {suite}:2: measures: illegal measure 'R@': the cutoff must be a positive "
         "integer (in the entry 'R@ 1', whose blanks separate names)\n"
     )
+
+
+def test_a_measure_with_parameters_trec_eval_refuses_is_cited_at_the_suite_s_line(tmp_path, capsys):
+    # P.abc (trec_eval's exit 2) was told without the suite's file or line, where benchmark
+    # cites it at its entry
+    suite = _suite(tmp_path, '["P@10", "P.abc"]')
+    assert run(["leaderboard", str(suite)]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {suite}:2: measures: illegal measure 'P.abc': 'abc' is not a cutoff "
+        "(a positive integer; trec_eval reads it as 0)\n"
+    )

@@ -217,11 +217,13 @@ def _measures(measures: list[str], source: ConfigText) -> list[str]:
     per-topic values: it would vanish)."""
     from ..measures import KPI_PRESET
     from ..measures.per_topic import listed_measures
+    from ..measures.trec_params import MeasureParameterError
 
     if not measures:
         return list(KPI_PRESET)
     try:  # each entry a -m value: its names one by one ("P@5 map" is two)
         return listed_measures(measures, "the leaderboard's means and tests are")[0]
-    except UsageError as error:
+    except (UsageError, MeasureParameterError) as error:  # the latter trec_eval's (P.abc),
+        # which was told without the file or line, where benchmark tells both
         message = str(error).removeprefix("measures: ")  # the key, named by where()
         raise UsageError(f"{source.where(('measures',))}: {message}") from None
