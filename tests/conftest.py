@@ -171,6 +171,18 @@ def shown_rows(text: str, first_header: str, fmt: str = "table") -> list[dict[st
     return rows
 
 
+def validation_texts(results, shows=(0,)) -> list[str]:
+    """Every report of validation ``results`` as text: JSON, the summary line and the
+    text lines with each of ``shows`` findings shown per rule (the differential tests
+    compare them byte for byte)."""
+    from trecbench.validation import report
+
+    texts = [report.to_json(results), report.summary_line(results)]
+    for show in shows:
+        texts += ["\n".join(report.text_lines(result, show)) for result in results]
+    return texts
+
+
 def diff_reports(capsys, a: str, b: str, *options: str) -> tuple[int, str]:
     """``trecbench diff`` of the reports ``a`` and ``b``: its exit code and what it printed."""
     from trecbench.cli import run

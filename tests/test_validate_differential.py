@@ -9,7 +9,9 @@ from __future__ import annotations
 import gzip
 import random
 
-from trecbench.validation import report, validate_files, validate_qrels, validate_run
+from conftest import validation_texts
+
+from trecbench.validation import validate_files, validate_qrels, validate_run
 from trecbench.validation.rules import PROFILES
 from trecbench.validation.small import SmallSettings, validate_small
 
@@ -109,12 +111,6 @@ def _qrels_fields(rng: random.Random, run: list[list[str]]) -> list[list[str]]:
     return rows
 
 
-def _reports(results) -> list[str]:
-    texts = [report.to_json(results), report.summary_line(results)]
-    texts += ["\n".join(report.text_lines(result, 0)) for result in results]
-    return texts
-
-
 def test_every_way_of_reading_gives_the_same_report(tmp_path):
     rng = random.Random(28)
     small_taken = 0
@@ -132,7 +128,7 @@ def test_every_way_of_reading_gives_the_same_report(tmp_path):
         level = rng.choice([1, 1, 2, 3])
         judged = qrels if rng.random() < 0.7 else None
         whole = validate_files([run], qrels=judged, relevance_level=level, **options)
-        expected = _reports(whole)
+        expected = validation_texts(whole)
         where = (case, run.read_bytes(), qrels.read_bytes(), options, level, judged)
 
         chunk = rng.choice(CHUNKS)
@@ -148,7 +144,7 @@ def test_every_way_of_reading_gives_the_same_report(tmp_path):
             read.append(kept)
         info = read[0].qrels_info if read else None
         read.append(validate_run(run, qrels=info, chunk_bytes=chunk, **options))
-        assert _reports(read) == expected, (chunk, where)
+        assert validation_texts(read) == expected, (chunk, where)
 
         gzipped = []
         for path in (qrels, run):
@@ -160,7 +156,7 @@ def test_every_way_of_reading_gives_the_same_report(tmp_path):
         )
         renamed = [
             text.replace(gzipped[0].name, qrels.name).replace(gzipped[1].name, run.name)
-            for text in _reports(packed_results)
+            for text in validation_texts(packed_results)
         ]
         assert renamed == expected, ("gzip", where)
 
@@ -168,6 +164,6 @@ def test_every_way_of_reading_gives_the_same_report(tmp_path):
         small = validate_small([run], judged, settings)
         if small is not None:
             small_taken += 1
-            assert _reports(small) == expected, ("small", where)
+            assert validation_texts(small) == expected, ("small", where)
             assert [r.check_counts for r in small] == [r.check_counts for r in whole]
     assert small_taken > 10  # the small path takes plain files (a test that can fail)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import validation_texts
 
 from trecbench.cli import cli
-from trecbench.validation import report, validate_files
+from trecbench.validation import validate_files
 from trecbench.validation.rules import CHECKS, PROFILES
 from trecbench.validation.small import SmallSettings, validate_small
 
@@ -129,10 +130,7 @@ def _topics_text(rng: random.Random, run: str, separator: str) -> str:
 
 
 def _reports(results) -> list[str]:
-    texts = [report.to_json(results), report.summary_line(results)]
-    for show in (0, 1, 5):
-        texts += ["\n".join(report.text_lines(result, show)) for result in results]
-    return texts
+    return validation_texts(results, shows=(0, 1, 5))
 
 
 def test_small_path_reports_are_the_general_paths(tmp_path):
