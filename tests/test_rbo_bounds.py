@@ -48,3 +48,22 @@ def test_rbo_ext_lies_between_rbo_min_and_rbo_min_plus_rbo_res(topics, p):
     b = {f"q{t}": _run(ranking) for t, (_, ranking) in enumerate(topics)}
     pair = similarity({"a": a, "b": b}, rbo_p=p).pairs[0]
     assert _within_bounds(pair)
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=100)
+@given(st.lists(RANKING, min_size=1, max_size=6), PERSISTENCE)
+def test_equal_rankings_have_an_rbo_ext_of_exactly_one(rankings, p):
+    # a run against its copy printed a mean rbo_ext of 0.9999999999999999 (the sums of
+    # rbo_min and rbo_res an ulp below 1, and rbo_ext clipped under them)
+    run = {f"q{t}": _run(ranking) for t, ranking in enumerate(rankings)}
+    pair = similarity({"a": run, "b": dict(run)}, rbo_p=p).pairs[0]
+    assert (pair.values["rbo_ext"] == 1.0).all() and pair.mean()["rbo_ext"] == 1.0
+    assert _within_bounds(pair)
+
+
+def test_a_ranking_that_differs_anywhere_is_not_made_one():
+    a, b = _run(["d0", "d1", "d2"]), _run(["d0", "d2", "d1"])
+    pair = similarity({"a": {"q": a}, "b": {"q": b}}, rbo_p=0.9).pairs[0]
+    assert pair.values["rbo_ext"][0] < 1.0 and _within_bounds(pair)
+    longer = similarity({"a": {"q": a}, "b": {"q": _run(["d0", "d1", "d2", "d3"])}}, rbo_p=0.9)
+    assert longer.pairs[0].values["rbo_ext"][0] < 1.0  # X_d = d to 3 of 4 documents

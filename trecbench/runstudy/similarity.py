@@ -99,10 +99,18 @@ class PairSimilarity:
             means[name] = float(defined.mean()) if len(defined) else None
         # each topic's rbo_ext is within its bounds, but the mean of rbo_min plus that of
         # rbo_res rounds apart from the mean of their sums (three topics of one document,
-        # the same in both runs, p = 0.001: 1 ulp below the mean rbo_ext)
+        # the same in both runs, p = 0.001: 1 ulp below the mean rbo_ext of 1): the mean
+        # rbo_ext stays the mean of the topics', rbo_res moves up by that rounding
         if means["rbo_ext"] is not None:
-            bounds = (means["rbo_ext"], means["rbo_min"], means["rbo_res"])
-            means["rbo_ext"] = float(_bounded(*bounds))
+            means["rbo_ext"] = ext = max(means["rbo_ext"], means["rbo_min"])
+            residual = means["rbo_res"]
+            if means["rbo_min"] + residual < ext:  # by the rounding of the means alone
+                residual = ext - means["rbo_min"]
+                for _ in range(4):  # the difference rounded down: an ulp or two more
+                    if means["rbo_min"] + residual >= ext:
+                        break
+                    residual = float(np.nextafter(residual, math.inf))
+                means["rbo_res"] = residual
         return means
 
 
@@ -380,7 +388,13 @@ def _rbo_block(topic, deepest, overlap_at_l, s, l_, harmonic, by_depth, p: float
     held = s > 0  # a topic one run lacks: 0 and 1 exactly, not a sum rounded near them
     residual = np.where(held, np.clip(maximum - minimum, 0.0, 1.0), 1.0)
     minimum = np.where(held, np.clip(minimum, 0.0, 1.0), 0.0)
-    return {"rbo_ext": _bounded(ext, minimum, residual), "rbo_min": minimum, "rbo_res": residual}
+    ext = _bounded(ext, minimum, residual)
+    # two equal rankings (X_d = d at every depth): rbo_ext and rbo_max are 1 on paper,
+    # where the sums left 0.9999999999999999; rbo_min + (1 - rbo_min) rounds to 1 exactly
+    unequal = np.bincount(owner, weights=seen & (x != d), minlength=n)
+    same = held & (s == l_) & (unequal == 0)
+    residual = np.where(same, 1.0 - minimum, residual)
+    return {"rbo_ext": np.where(same, 1.0, ext), "rbo_min": minimum, "rbo_res": residual}
 
 
 def _bounded(ext, minimum, residual):
