@@ -26,6 +26,7 @@ class Default(enum.Enum):
 
 PROFILE_DEPTH = Default.PROFILE
 TAG_PATTERN = r"^[A-Za-z0-9_.-]{1,25}$"  # R18: NIST's limit on run tags
+MOST_TAGS = 100  # a file's distinct run tags checked one by one (R17-R19); the rest counted
 
 
 @dataclass(frozen=True)

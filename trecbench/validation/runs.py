@@ -21,7 +21,7 @@ from .checker import Checker, invisible_character, segment_starts
 from .cross_checks import against_qrels, against_topics, tag_names_file, too_shallow
 from .docids import DocidList
 from .findings import Collector, QrelsInfo
-from .rules import TAG_PATTERN
+from .rules import MOST_TAGS, TAG_PATTERN
 from .run_topics import Rows, TopicChecks
 
 COMMENT_HINT = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
@@ -50,9 +50,6 @@ def _compiled(regex: str, pattern: str) -> str:
         reason = " ".join(str(error).removeprefix("Invalid regular expression: ").split())
         raise ValueError(f"invalid regular expression {pattern!r}: {reason}") from None
     return regex
-
-
-MOST_TAGS = 100  # distinct run tags checked one by one (R17-R19); the rest counted
 
 
 class RunChecker(Checker):

@@ -44,10 +44,9 @@ from .cross_checks import (
     topic_ids,
 )
 from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult
-from .rules import TAG_PATTERN
+from .rules import MOST_TAGS, TAG_PATTERN
 from .topic_order import out_of_order
 
-_MOST_TAGS = 100  # the general path checks the first 100 tags of a file (runs.MOST_TAGS)
 _RANK_DIGITS = 18  # a longer rank is not an int64 to the general path (R10)
 _TEXT = re.compile(rb"[ -~\t\n\r\v\f]+")  # a topics file of printable ASCII
 
@@ -167,7 +166,7 @@ def _run(
         return None
     blocks = _blocks(qid)
     tags = list(dict.fromkeys(tag))
-    if blocks is None or len(tags) > _MOST_TAGS:
+    if blocks is None or len(tags) > MOST_TAGS:
         return None
     report = Collector(path, settings.profile, settings.limit)
     _fields(report, q0, score)
