@@ -212,8 +212,8 @@ def test_a_measures_entry_is_a_dash_m_value_its_names_separated_by_blanks(tmp_pa
     suite.write_text(suite.read_text().replace('"R@1 "', '"R@ 1"'))
     assert run(["leaderboard", str(suite)]) == 1
     assert capsys.readouterr().err == (
-        f"trecbench: {suite}:2: measures: illegal measure 'R@': the cutoff must be a positive "
-        "integer (in the entry 'R@ 1', whose blanks separate names)\n"
+        f"trecbench: {suite}:2: measures[1]: illegal measure 'R@': the cutoff must be a "
+        "positive integer (in the entry 'R@ 1', whose blanks separate names)\n"
     )
 
 
@@ -223,6 +223,14 @@ def test_a_measure_with_parameters_trec_eval_refuses_is_cited_at_the_suite_s_lin
     suite = _suite(tmp_path, '["P@10", "P.abc"]')
     assert run(["leaderboard", str(suite)]) == 1
     assert capsys.readouterr().err == (
-        f"trecbench: {suite}:2: measures: illegal measure 'P.abc': 'abc' is not a cutoff "
+        f"trecbench: {suite}:2: measures[1]: illegal measure 'P.abc': 'abc' is not a cutoff "
         "(a positive integer; trec_eval reads it as 0)\n"
     )
+
+
+def test_a_refused_measure_is_cited_at_its_own_entry_s_line(tmp_path, capsys):
+    # a list over several lines was cited at its first line (the key's), where benchmark
+    # cites the refused entry's own
+    suite = _suite(tmp_path, '[\n  "P@10",\n  "map",\n  "P.abc",\n]')
+    assert run(["leaderboard", str(suite)]) == 1
+    assert capsys.readouterr().err.startswith(f"trecbench: {suite}:5: measures[2]: illegal ")

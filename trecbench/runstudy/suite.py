@@ -216,14 +216,17 @@ def _measures(measures: list[str], source: ConfigText) -> list[str]:
     read, as is a measure with no value per topic (the boards' means and tests are of
     per-topic values: it would vanish)."""
     from ..measures import KPI_PRESET
-    from ..measures.per_topic import listed_measures
+    from ..measures.per_topic import listed_measures, refused_entry_index
     from ..measures.trec_params import MeasureParameterError
 
     if not measures:
         return list(KPI_PRESET)
+    computed = "the leaderboard's means and tests are"
     try:  # each entry a -m value: its names one by one ("P@5 map" is two)
-        return listed_measures(measures, "the leaderboard's means and tests are")[0]
+        return listed_measures(measures, computed)[0]
     except (UsageError, MeasureParameterError) as error:  # the latter trec_eval's (P.abc),
-        # which was told without the file or line, where benchmark tells both
+        # which was told without the file or line, where benchmark tells both: at the
+        # refused entry's own line (a list over several lines), as benchmark cites it
+        keys = ("measures", refused_entry_index(measures, computed))
         message = str(error).removeprefix("measures: ")  # the key, named by where()
-        raise UsageError(f"{source.where(('measures',))}: {message}") from None
+        raise UsageError(f"{source.where(keys)}: {message}") from None
