@@ -811,3 +811,21 @@ def test_a_measure_computed_elsewhere_is_said_by_the_engine_that_computes_it(cap
     assert '"engine": "native"' in out
     assert "engine fast does not compute every measure asked: gm_bpref by native" in err
     assert "by pytrec_eval" not in err
+
+
+@pytest.mark.parametrize("flags", [["-D", "1"], ["--compat", "10.0"]])
+def test_a_measure_moved_to_the_ports_from_the_engine_asked_for_is_said(capsys, flags):
+    # --engine fast -m ndcg -D 1 (its trace) or --compat 10.0 -m iprec_at_recall.0.5
+    # (10.0's rounded recall cutoffs): fast computes the measure, but trec_eval's ports
+    # did, without a word
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    measure = "ndcg" if flags[0] == "-D" else "iprec_at_recall.0.5"
+    args = ["score", "--engine", "fast", "-m", measure, *flags, "--format", "json"]
+    files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
+    assert run([*args, *files]) == 0
+    out, err = capsys.readouterr()
+    assert '"engine": "native"' in out
+    assert f"engine fast does not compute every measure asked: {measure} by native" in err

@@ -72,10 +72,11 @@ def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:
 
 def say_elsewhere(engine: str, assigned: dict[Measure, str], computing: dict[Measure, str]) -> None:
     """Warn (:class:`~trecbench.errors.EngineWarning`, one line) of the measures the
-    ``engine`` asked for does not compute (:func:`assign`'s ``assigned`` them another),
-    named with the engines ``computing`` them: ``--engine fast -m bpref`` was computed by
-    pytrec_eval without a word. Named by ``computing``, not ``assigned``: with ``-D`` a
-    port of trec_eval computes gm_bpref, which was said to be pytrec_eval's."""
+    ``engine`` asked for does not compute (:func:`assign`'s ``assigned`` them another, or
+    ``computing`` moved them to trec_eval's ports: ``-D``, ``--compat 10.0``), named with
+    the engines ``computing`` them: ``--engine fast -m bpref`` was computed by pytrec_eval
+    without a word. Named by ``computing``, not ``assigned``: with ``-D`` a port of
+    trec_eval computes gm_bpref, which was said to be pytrec_eval's."""
     import warnings
 
     from ..callers import outside_trecbench
@@ -84,9 +85,9 @@ def say_elsewhere(engine: str, assigned: dict[Measure, str], computing: dict[Mea
     if engine == "auto":  # auto picks an engine per call: nothing to say
         return
     elsewhere: dict[str, list[str]] = {}
-    for measure, name in assigned.items():
-        if name not in (engine, META):
-            by = computing[measure]
+    for measure in assigned:
+        by = computing[measure]
+        if by not in (engine, META):
             elsewhere.setdefault(by, []).append(measure.requested or measure.canonical)
     if elsewhere:
         computed = "; ".join(f"{', '.join(names)} by {by}" for by, names in elsewhere.items())
