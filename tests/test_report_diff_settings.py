@@ -132,3 +132,27 @@ def test_another_seed_of_the_routing_metrics_is_named_once(tmp_path, capsys):
     )
     code, out = diff_reports(capsys, *reports, "--format", "json")
     assert json.loads(out)["options"] == {"resampling.seed": {"a": 0, "b": 3}}
+
+
+def test_an_alias_of_the_maxontsim_formula_is_no_option_change(tmp_path, capsys):
+    """--maxontsim-formula complex (an alias of the default, hybrid) was named a changed
+    option (exit 1) beside a report with the default; another formula still is."""
+    from test_ontology import OBO
+
+    (tmp_path / "hp.obo").write_text(OBO)
+    (tmp_path / "q").write_text("1 0 HP:0000004 1\n2 0 HP:0000003 1\n")
+    (tmp_path / "a.run").write_text("1 Q0 HP:0000006 1 0.9 t\n2 Q0 HP:0000002 1 0.9 t\n")
+    files = [str(tmp_path / name) for name in ("q", "a.run")]
+    reports = {}
+    for formula in (None, "complex", "simple_resnik_like"):
+        path = reports[formula] = str(tmp_path / f"{formula}.json")
+        chosen = [] if formula is None else ["--maxontsim-formula", formula]
+        options = ["-m", "MaxOntSim@5", "--ontology", str(tmp_path / "hp.obo"), *chosen]
+        assert run(["score", *options, "--report", path, *files]) == 0
+    capsys.readouterr()
+    assert diff_reports(capsys, reports[None], reports["complex"]) == (
+        0,
+        "the evaluations are the same\n",
+    )
+    code, out = diff_reports(capsys, reports["complex"], reports["simple_resnik_like"])
+    assert code == 1 and 'option: maxontsim_formula "complex" -> "simple_resnik_like"' in out

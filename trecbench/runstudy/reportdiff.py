@@ -281,6 +281,7 @@ def _recorded_changes(a: dict, b: dict) -> dict[str, tuple]:
         for key, (x, y) in _changed(a, b).items()
         if (key not in _RECORDED_LATER or (key in a and key in b))
         and not (key in _UNORDERED and _same_items(x, y))
+        and not (key.endswith(_FORMULA) and _same_formula(x, y))
     }
     for key, given in _SAID_AS.items():
         if key in changes and changes.get(given) == changes[key]:
@@ -318,6 +319,24 @@ def _of_shared_measures(a: ReportView, b: ReportView) -> tuple[dict, dict]:
 
 def _same_items(x: Any, y: Any) -> bool:
     return isinstance(x, list) and isinstance(y, list) and sorted(x) == sorted(y)
+
+
+# MaxOntSim's formula option (score's, or a benchmark's evaluation.maxontsim_formula): as
+# given, so an alias (``complex``) or the default (null) of one formula is no difference
+_FORMULA = "maxontsim_formula"
+
+
+def _same_formula(x: Any, y: Any) -> bool:
+    """Whether two recorded ``--maxontsim-formula`` values name one formula (an alias, or
+    null: the default); a name MaxOntSim does not know (an edited report) is compared as
+    written."""
+    from ..errors import UsageError
+    from ..maxontsim_formulas import resolve_formula
+
+    try:
+        return resolve_formula(x) == resolve_formula(y)
+    except UsageError:
+        return False
 
 
 # input kinds recorded only by newer reports, each named by the option of its name
