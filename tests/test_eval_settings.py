@@ -127,7 +127,8 @@ def test_engines_are_given_the_settings_typed(tmp_path, monkeypatch):
     qrels.write_text(QRELS)
     run.write_text(RUN)
     ontology = {"maxontsim_formula": "simple"}
-    evaluate(qrels, run, ["relstring"], relevance_level=7, max_docs=3, options=ontology)
+    measures = ["relstring", "MaxOntSim@3"]  # the options need a MaxOntSim measure
+    evaluate(qrels, run, measures, relevance_level=7, max_docs=3, options=ontology)
     (settings,) = seen
     assert isinstance(settings, EvalSettings)
     assert (settings.max_docs, settings.maxontsim_formula, settings.ontology) == (3, "simple", None)
@@ -171,3 +172,21 @@ def test_numpy_flags_are_python_s_and_an_evaluation_needs_a_run(tmp_path):
     for runs in ([], ()):  # the evaluation of nothing lost its measures, then crashed
         with pytest.raises(UsageError, match="nothing to evaluate: no run given"):
             evaluate({"1": {"a": 1}}, runs, ["P.5"])
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"maxontsim_formula": "simple"}, "options maxontsim_formula: no MaxOntSim measure"),
+        ({"ontology": "hp.obo"}, "options ontology: no MaxOntSim measure .* leave it out"),
+    ],
+)
+def test_maxontsim_options_without_a_maxontsim_measure_are_refused(tmp_path, options, said):
+    # evaluate(..., options={"maxontsim_formula": "simple"}) with no MaxOntSim measure
+    # changed nothing without a word, where score, compare and benchmark refuse it
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    with pytest.raises(UsageError, match=said):
+        evaluate(qrels, run, ["P@5"], options=options)
+    evaluate(qrels, run, ["P@5"], options={"maxontsim_formula": None})  # the default: taken

@@ -130,6 +130,19 @@ def _check_collection_size(measures: list[Measure], num_docs: int | None) -> Non
             )
 
 
+def _check_local_options_used(measures: list[Measure], options: dict) -> None:
+    """Refuse MaxOntSim's options (``options={"maxontsim_formula": ..., "ontology": ...}``)
+    with no MaxOntSim measure asked: they would change nothing, without a word (the
+    commands refuse ``--maxontsim-formula`` and ``--ontology`` so, and benchmark its
+    configuration's keys)."""
+    given = [key for key, value in options.items() if value is not None]
+    if given and not any(measure.family == "MaxOntSim" for measure in measures):
+        raise UsageError(
+            f"options {' and '.join(given)}: no MaxOntSim measure is evaluated (the measures "
+            f"hold none): ask MaxOntSim@k, or leave {'them' if len(given) > 1 else 'it'} out"
+        )
+
+
 def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Measure], dict]:
     """``(requested, ordered, engines)``: the measures as requested (any spelling, None:
     the KPI preset), in trec_eval's printing order, and the engine of each."""
@@ -142,6 +155,7 @@ def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Mea
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, settings.version)
     _check_collection_size(ordered, settings.num_docs)
+    _check_local_options_used(ordered, settings.options)
     engines = _engines(ordered, settings)
     if any(m.family == "rbp" and engines[m] == NATIVE for m in ordered):
         warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=outside_trecbench())
