@@ -566,3 +566,28 @@ def test_a_measure_asked_by_two_spellings_is_grouped_under_both(tmp_path, capsys
     }
     assert cli_run([*args, "--format", "table"]) == 0
     assert "run  group     n  ndcg_cut.10  nDCG@10\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("head", "said"),
+    [
+        ({"format": "trecbench-sidecar", "version": 4}, ":3: version: 4: this trecbench reads"),
+        ({"format": "trecbench-sidecar", "version": "3"}, ":3: version: '3': this trecbench"),
+        ({"format": "other", "version": 3}, ":2: format: 'other': not a trecbench sidecar"),
+    ],
+)
+def test_a_sidecar_of_another_format_or_a_later_version_is_refused(tmp_path, head, said):
+    # a later sidecar's strata (or another tool's document) were read as this one's
+    path = tmp_path / "s.json"
+    strata = {"fields": ["g"], "queries": {"1": {"g": "a"}}}
+    path.write_text(json.dumps({**head, "strata": strata}, indent=1))
+    with pytest.raises(InputError) as raised:
+        load_strata(path)
+    assert str(raised.value).startswith(f"{path}{said}")
+    for version in (2, 3):  # the versions trecbench reads, and strata written by hand
+        path.write_text(
+            json.dumps({"format": "trecbench-sidecar", "version": version, "strata": strata})
+        )
+        assert load_strata(path)["g"].tolist() == ["a"]
+    path.write_text(json.dumps({"strata": strata}))
+    assert load_strata(path)["g"].tolist() == ["a"]

@@ -99,6 +99,7 @@ def vouched_runs(evaluation, sidecar: Any) -> set[str]:
 def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
     doc = read_json(sidecar, "strata")
     data = doc.value
+    _check_kind(doc.root, data)
     strata = data.get("strata") if isinstance(data, dict) else None
     if not isinstance(strata, dict) or not isinstance(strata.get("queries"), dict):
         raise InputError(str(sidecar), None, "not a trecbench sidecar (no strata.queries)")
@@ -132,6 +133,25 @@ def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
             file = (place / "file").expect_string(info.get("file"))
             notes.append((os.path.join(folder, file), warning))
     return frame.astype(STR), notes, _pairings(doc.root, data, folder)
+
+
+def _check_kind(root: At, data: Any) -> None:
+    """Refuse a document that says it is something else (``format``), or a sidecar of a
+    later version than this trecbench writes, whose strata may mean what it cannot tell;
+    strata written by hand (``{"strata": {"queries": ...}}``, no ``format``) are read."""
+    from .inputs.unconverted import SIDECAR_FORMAT, SIDECAR_VERSION
+
+    if not isinstance(data, dict) or "format" not in data:
+        return
+    if data["format"] != SIDECAR_FORMAT:
+        said = excerpt(data["format"])
+        raise (root / "format").error(f"{said}: not a trecbench sidecar ({SIDECAR_FORMAT!r})")
+    version = data.get("version")
+    if type(version) is not int or not 1 <= version <= SIDECAR_VERSION:
+        raise (root / "version").error(
+            f"{excerpt(version)}: this trecbench reads sidecars of versions up to "
+            f"{SIDECAR_VERSION} (a later one was written by a later trecbench)"
+        )
 
 
 def _pairings(root: At, data: dict, folder: str) -> tuple[set[str], dict[str, str], bool]:

@@ -12,14 +12,10 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from ..inputs.unconverted import SIDECAR_FORMAT
+from ..inputs.unconverted import SIDECAR_FORMAT, SIDECAR_VERSION
 from .identifiers import escaped
 from .model import Conversion
 
-# 3: provenance.outputs and effective options (hpo's
-# results_format by run tag, graded "binary"); version 2 sidecars are read the same way
-# (every reader of a sidecar takes its qrels/runs files and strata only)
-SIDECAR_VERSION = 3
 SCORE_POLICY = (
     "score = n - rank + 1 where rank is the 1-based position in the producer's order and n "
     "the number of documents written for the query; original scores are kept in "

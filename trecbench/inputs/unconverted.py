@@ -18,6 +18,10 @@ from ..json_limits import check_depth
 
 # the "format" of the sidecar a conversion writes beside its files (docs/convert.md)
 SIDECAR_FORMAT = "trecbench-sidecar"
+# its "version" (3: provenance.outputs and effective options, hpo's results_format by run
+# tag, graded "binary"); version 2 sidecars are read the same way (every reader of a
+# sidecar takes its qrels/runs files and strata only), a later one is refused
+SIDECAR_VERSION = 3
 # where to read more, said where trecbench is installed too: no checkout's path
 CONVERT_DOCS = "see 'trecbench convert --help' and the docs' convert.md"
 # where to read more of trecbench pool's file, said the same way
