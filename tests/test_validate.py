@@ -1658,3 +1658,19 @@ def test_tags_beyond_the_first_100_are_one_finding_whatever_the_chunks(tmp_path)
     assert len(found) == 100
     assert found[-1] == ("R17", 101, "more than 100 distinct run tags")
     assert validate_run(path).counts["rules"]["R17"] == 249  # every other tag counted
+
+
+def test_a_stream_broken_off_says_after_which_line(tmp_path):
+    """A truncated gzip run (R27) was said without a line: the finding now names the last
+    whole line read (zcat's count of them), so the user knows how much was read."""
+    import subprocess
+
+    lines = b"".join(b"q%d Q0 d%d 1 %d.5 t\n" % (i // 100, i, 5000 - i) for i in range(5000))
+    cut = tmp_path / "cut.run.gz"
+    cut.write_bytes(gzip.compress(lines)[:-2000])
+    whole = subprocess.run(["sh", "-c", f"zcat {cut} | wc -l"], capture_output=True)
+    read = int(whole.stdout)
+    assert 0 < read < 5000
+    (finding,) = [f for f in validate_run(cut).findings if f.rule == "R27"]
+    assert finding.line is None
+    assert finding.message.endswith(f" (after line {read}, the last whole line read)")

@@ -64,6 +64,9 @@ from .formats import (
     parquet_laid_out,
 )
 
+# a compressed stream broken off (cut short, corrupt); the validator adds the line it read
+BROKEN_OFF = "corrupt or truncated"
+
 
 def labelled(progress: LabelledProgress | None, label: str) -> Progress | None:
     """``progress`` told of the job ``label`` as ``(done, total)``; None without progress."""
@@ -233,7 +236,7 @@ class _Decompressed(ReadOnly):
                     "with a warning)"
                 )
             else:
-                message = f"corrupt or truncated {self.compression} data: {exc}"
+                message = f"{BROKEN_OFF} {self.compression} data: {exc}"
             error = InputError(self.path, None, message, "R27", finding=True)
             self.pending = self._salvaged()
             if not self.pending:
