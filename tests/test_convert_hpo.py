@@ -292,10 +292,10 @@ def test_graded_relevance_from_the_ontology(tmp_path):
     assert not [d for d in conversion.report.repaired if "gold" in d["reason"]]
 
     no_children = convert_hpo(
-        cases, ontology=obo, graded="ontology", grades={"child": 0, "parent": 3}
+        cases, ontology=obo, graded="ontology", grades={"child": 0, "parent": 3, "exact": 4}
     )
     assert no_children.qrels["cases"].values.tolist()[:2] == [
-        ["a", "HP:0001250", 2],
+        ["a", "HP:0001250", 4],
         ["a", "HP:0000118", 3],
     ]
     with pytest.raises(UsageError, match="unknown grade 'sibling'"):
@@ -868,6 +868,12 @@ def test_the_language_help_names_the_schemas_languages_read_once():
         ("exact=0", "the exact term's grade must be at least 1"),
         ("sibling=1", "unknown grade 'sibling': expected exact, parent, child"),
         ("parent=1001", "grade parent=1001 must be an integer from 0 to 1000"),
+        # an expected term that is another's child was graded 3, above the exact grade
+        (
+            "child=3",
+            "grade child=3 is above exact=2: a neighbouring term would be judged more "
+            "relevant than an expected one",
+        ),
     ],
 )
 def test_a_grade_refused_names_the_option(tmp_path, capsys, grade, said):

@@ -254,6 +254,13 @@ def _grades(grades: Mapping[str, int] | None) -> dict[str, int]:
             )
     if chosen["exact"] < 1:
         raise UsageError(Setting("grades"), ": the exact term's grade must be at least 1")
+    above = next((key for key in ("parent", "child") if chosen[key] > chosen["exact"]), None)
+    if above is not None:  # an expected term that is another's neighbour would take it
+        raise UsageError(
+            Setting("grades"),
+            f": grade {above}={chosen[above]} is above exact={chosen['exact']}: a neighbouring "
+            "term would be judged more relevant than an expected one",
+        )
     return chosen
 
 
