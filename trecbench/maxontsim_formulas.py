@@ -29,3 +29,13 @@ def resolve_formula(name: str | None) -> str:
         choices = ", ".join(sorted(ALIASES))
         raise UsageError(f"unknown MaxOntSim formula {name!r} (choose from {choices})")
     return canonical
+
+
+def same_formula(first: str | None, second: str | None) -> bool:
+    """Whether two recorded formula options (``--maxontsim-formula`` as given: an alias,
+    or None for the default) name one formula; a name MaxOntSim does not know (an edited
+    report) is the same only as itself."""
+    try:
+        return resolve_formula(first) == resolve_formula(second)
+    except UsageError:
+        return first == second

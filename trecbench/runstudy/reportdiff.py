@@ -6,10 +6,9 @@ cause first, in this order: the qrels, a run file, the options, the measures ask
 trecbench's or a library's version. Values differ when their printed text (four decimals,
 as trec_eval prints them) differs: a run's mean, or its value on a topic both reports hold
 (a mean can stay while topics move); topics only one report holds are listed too, and so
-are the values of the sections beside the means (:data:`SECTIONS`: a comparison's tests
-against the baseline, power, unjudged bounds, tie bounds and strata's means, score's
-unjudged and tie bounds and grouped means, either's routing metrics), whose options
-(``power.target``, ``unjudged_bounds``, ``routing``, ``group_by``...) are compared too.
+are the sections beside the means (:data:`SECTIONS`: a comparison's tests against the
+baseline, power, unjudged and tie bounds, strata's means; score's unjudged and tie bounds,
+grouped means; routing metrics), whose options (``power.target``...) are compared too.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from typing import Any
 from .. import outputs
 from ..errors import InputError
 from ..escaping import escape_text
+from ..maxontsim_formulas import same_formula
 from ..naming import read_once_given_twice
 from ..renderers.text_tables import p_text
 from .reportview import P_VALUES, RESAMPLING, SECTIONS, ReportView, read_view
@@ -271,17 +271,16 @@ _UNORDERED = ("group_by",)
 
 
 def _recorded_changes(a: dict, b: dict) -> dict[str, tuple]:
-    """:func:`_changed` of the options, less one that an older report does not record
-    (:data:`_RECORDED_LATER`): not recorded there is no difference; nor is the order of
-    the fields of :data:`_UNORDERED`. A change of score's ``--seed`` is named once, as
-    ``resampling.seed`` (the option given), not again as the routing metrics' own
-    ``routing.seed`` it set (:data:`_SAID_AS`)."""
+    """:func:`_changed` of the options, less one an older report does not record
+    (:data:`_RECORDED_LATER`), the order of :data:`_UNORDERED`'s fields and MaxOntSim's
+    formula named by an alias (or by default); score's ``--seed`` is named once, as
+    ``resampling.seed``, not again as the ``routing.seed`` it set (:data:`_SAID_AS`)."""
     changes = {
         key: (x, y)
         for key, (x, y) in _changed(a, b).items()
         if (key not in _RECORDED_LATER or (key in a and key in b))
         and not (key in _UNORDERED and _same_items(x, y))
-        and not (key.endswith(_FORMULA) and _same_formula(x, y))
+        and not (key.endswith("maxontsim_formula") and same_formula(x, y))
     }
     for key, given in _SAID_AS.items():
         if key in changes and changes.get(given) == changes[key]:
@@ -319,24 +318,6 @@ def _of_shared_measures(a: ReportView, b: ReportView) -> tuple[dict, dict]:
 
 def _same_items(x: Any, y: Any) -> bool:
     return isinstance(x, list) and isinstance(y, list) and sorted(x) == sorted(y)
-
-
-# MaxOntSim's formula option (score's, or a benchmark's evaluation.maxontsim_formula): as
-# given, so an alias (``complex``) or the default (null) of one formula is no difference
-_FORMULA = "maxontsim_formula"
-
-
-def _same_formula(x: Any, y: Any) -> bool:
-    """Whether two recorded ``--maxontsim-formula`` values name one formula (an alias, or
-    null: the default); a name MaxOntSim does not know (an edited report) is compared as
-    written."""
-    from ..errors import UsageError
-    from ..maxontsim_formulas import resolve_formula
-
-    try:
-        return resolve_formula(x) == resolve_formula(y)
-    except UsageError:
-        return False
 
 
 # input kinds recorded only by newer reports, each named by the option of its name
