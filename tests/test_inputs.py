@@ -1081,6 +1081,13 @@ def test_a_qrels_record_s_iteration_is_kept_or_its_mix_refused(tmp_path):
             "qrels records: record 2 has field iteration, record 0 has not: give it every "
             "record or none"
         )
+    # ir_datasets' TrecSubQrel's subtopic_id alike: it was dropped, the qrels written as 0
+    with pytest.raises(InputError) as caught:
+        trecbench.write_qrels([plain("d1"), plain("d2", subtopic_id="7")], out)
+    assert str(caught.value) == (
+        "qrels records: record 1 has field subtopic_id, record 0 has not: give it every "
+        "record or none"
+    )
     with pytest.raises(InputError, match="^qrels records: record 1 has no field iteration$"):
         trecbench.write_qrels([plain("d1", iteration="3"), plain("d2")], out)
     assert not out.exists()

@@ -11,9 +11,9 @@ keys a DataFrame's columns may have (:mod:`trecbench.inputs.tables`: ``qid``/``d
 read as the first is: after a named tuple (read by position), a record of another type
 is refused, naming it, unless it is a named tuple of the same fields in the same order;
 after an object read by attribute, any object with those attributes is read, a dict
-refused, and a qrels record with an ``iteration`` is refused after a record 0 without one
-(and one without after one with: its subtopic is never dropped). The iterable is
-consumed once (a generator works).
+refused, and a qrels record with an ``iteration`` (or ``subtopic_id``) is refused after a
+record 0 without one (and one without after one with: its subtopic is never dropped). The
+iterable is consumed once (a generator works).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         raise InputError(origin, None, _no_record(first, wanted))
     _one_type(rows, origin, positional)
     if kind == "qrels" and not positional and subtopic is None:
-        _no_later_iteration(rows, origin)
+        _no_later_subtopic(rows, origin)
     columns = {}  # named by the records' fields, as the errors name them (query_id)
     for field, get in zip(wanted, getters, strict=True):
         try:
@@ -106,15 +106,21 @@ def _one_type(rows: list, origin: str, positional: bool) -> None:
     raise InputError(origin, None, f"record {bad} is {shown[0]}, not {shown[1]} as record 0")
 
 
-def _no_later_iteration(rows: list, origin: str) -> None:
-    """Refuse a qrels record read by attribute with an ``iteration`` after a record 0
-    without one: read as record 0 is, its subtopic was dropped silently (written qrels
-    and reports then held another iteration than it). The reverse, record 0 with one and a
-    later record without, is refused already (``record N has no field iteration``)."""
-    bad = next((i for i, row in enumerate(rows) if hasattr(row, "iteration")), None)
+def _no_later_subtopic(rows: list, origin: str) -> None:
+    """Refuse a qrels record read by attribute with an ``iteration`` or a ``subtopic_id``
+    after a record 0 without either: read as record 0 is, its subtopic was dropped silently
+    (written qrels and reports then held another iteration than it). The reverse, record 0
+    with one and a later record without, is refused already (``record N has no field
+    iteration``)."""
+    iteration, subtopic_id = SUBTOPIC_FIELDS
+    bad = next(
+        (i for i, row in enumerate(rows) if hasattr(row, iteration) or hasattr(row, subtopic_id)),
+        None,
+    )
     if bad is not None:
+        field = iteration if hasattr(rows[bad], iteration) else subtopic_id
         raise InputError(
-            origin, None, f"record {bad} has field iteration, record 0 has not: give it "
+            origin, None, f"record {bad} has field {field}, record 0 has not: give it "
             "every record or none"
         )  # fmt: skip
 
