@@ -1002,12 +1002,48 @@ def test_xz_streams_are_read_across_their_padding_and_junk_after_one_refused(tmp
             [ir_measures.ScoredDoc("q", "d", 1.0), {"qid": "q", "docno": "e", "score": 2.0}],
             "run 'run1' (run records): record 1 is a dict, not a ScoredDoc as record 0",
         ),
+        (  # read with record 0's keys, its tag was dropped: written as "run"
+            [
+                {"qid": "q", "docno": "d", "score": 1.0},
+                {"qid": "q", "docno": "e", "score": 2.0, "tag": "x"},
+            ],
+            "run 'run1' (run records): record 1 has key 'tag', record 0 has not: give every "
+            "record the same keys",
+        ),
+        (  # a second query id, ignored, where a DataFrame of these records refuses it
+            [
+                {"qid": "q", "docno": "d", "score": 1.0},
+                {"qid": "q", "docno": "e", "score": 2.0, "query_id": "p"},
+            ],
+            "run 'run1' (run records): record 1 has key 'query_id', record 0 has not: give "
+            "every record the same keys",
+        ),
     ],
 )
 def test_dict_records_are_refused_naming_the_record(rows, message):
     with pytest.raises(InputError) as caught:
         trecbench.evaluate({"q": {"d": 1}}, rows, ["P@5"])
     assert str(caught.value).startswith(message)
+
+
+def test_a_dict_qrels_record_s_iteration_after_a_first_without_is_refused(tmp_path):
+    # read with record 0's keys, a later record's iteration was dropped: written as 0
+    qrels = [
+        {"qid": "1", "docno": "d1", "rel": 1},
+        {"qid": "1", "iteration": "7", "docno": "d2", "rel": 1},
+    ]
+    out = tmp_path / "out.qrels"
+    with pytest.raises(InputError) as caught:
+        trecbench.write_qrels(qrels, out)
+    assert str(caught.value) == (
+        "qrels records: record 1 has key 'iteration', record 0 has not: give every record "
+        "the same keys"
+    )
+    assert not out.exists()
+    # a key no qrels reads (a run's tag, PyTerrier's query text) is no role: ignored
+    qrels[1] = {"qid": "1", "docno": "d2", "rel": 1, "tag": "x", "query": "text"}
+    trecbench.write_qrels(qrels, out)
+    assert out.read_text() == "1 0 d1 1\n1 0 d2 1\n"
 
 
 def test_a_record_of_another_type_than_the_first_is_refused_naming_it():

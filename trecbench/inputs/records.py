@@ -7,7 +7,8 @@ the subtopic: a qrels file's second column):
 named tuples are read by field position, other objects by attribute. A dict record
 (``DataFrame.to_dict("records")``, a JSON list, a Hugging Face dataset's rows) has the
 keys a DataFrame's columns may have (:mod:`trecbench.inputs.tables`: ``qid``/``docno``,
-``query_id``/``doc_id``, ...), the first record's keys for every record. Each record is
+``query_id``/``doc_id``, ...), the first record's keys for every record (a later record
+with a key read that record 0 has not refused, never its value dropped). Each record is
 read as the first is: after a named tuple (read by position), a record of another type
 is refused, naming it, unless it is a named tuple of the same fields in the same order;
 after an object read by attribute, any object with those attributes is read, a dict
@@ -175,6 +176,7 @@ def _mapping_table(rows: list, kind: str, origin: str) -> pa.Table:
     if stray is not None:
         kind_of = python_type(rows[stray])
         raise InputError(origin, None, f"record {stray} is {kind_of}, not a dict as record 0")
+    _no_later_key(rows, kind, origin)
     columns = []
     for name in rows[0]:
         if name not in (*roles, "tag"):
@@ -188,6 +190,22 @@ def _mapping_table(rows: list, kind: str, origin: str) -> pa.Table:
         columns.append(_column(values, name, origin))
     table = pa.Table.from_arrays(columns, names=list(map(str, rows[0])))
     return tables.typed(table, kind, origin, _record, noun="key")
+
+
+def _no_later_key(rows: list, kind: str, origin: str) -> None:
+    """Refuse a dict record holding a key that a ``kind`` reads (an id's, the score's or
+    grade's, a run's tag, a qrels' subtopic) and record 0 has not: read with record 0's
+    keys, its value was dropped silently (a subtopic or tag written as the default, a
+    second query id beside ``qid`` ignored, which a DataFrame of the records refuses)."""
+    read = tables.QID_NAMES + tables.DOCNO_NAMES
+    read += tables.SCORE_NAMES + ("tag",) if kind == "run" else tables.REL_NAMES
+    read += tables.SUBTOPIC_NAMES if kind == "qrels" else ()
+    unread = set(read).difference(rows[0])
+    bad = next((i for i, row in enumerate(rows) if not unread.isdisjoint(row)), None)
+    if bad is not None:
+        key = next(name for name in rows[bad] if name in unread)
+        message = f"record {bad} has key {key!r}, record 0 has not: give every record the same keys"
+        raise InputError(origin, None, message)
 
 
 def _column(values: list, field: str, origin: str) -> pa.Array:
