@@ -230,6 +230,25 @@ def test_ranx_s_qrels_and_run_are_told_of_their_to_dict():
         inputs.load_run(3)
 
 
+def test_a_dask_dataframe_is_told_as_one_not_as_records_of_its_column_names():
+    # it iterates its column names: read as records, it was refused as "record 0 is text:
+    # expected query_id, doc_id, score (ir_measures' ScoredDoc/Qrel)"
+    dd = pytest.importorskip("dask.dataframe")
+    frame = pd.DataFrame({"qid": ["q"], "docno": ["d"], "score": [1.0]})
+    with pytest.raises(UsageError) as raised:
+        trecbench.evaluate({"q": {"d": 1}}, dd.from_pandas(frame, npartitions=1), ["P@1"])
+    assert str(raised.value) == (
+        "cannot read a run from a Dask DataFrame here: give its compute(), a pandas "
+        "DataFrame (trecbench.dask.evaluate scores a run on its cluster)"
+    )
+    qrels = dd.from_pandas(frame.rename(columns={"score": "rel"}).assign(rel=1), npartitions=1)
+    with pytest.raises(UsageError) as raised:
+        inputs.load_qrels(qrels)
+    assert str(raised.value) == (
+        "cannot read a qrels from a Dask DataFrame here: give its compute(), a pandas DataFrame"
+    )
+
+
 @pytest.mark.parametrize(
     ("documents", "shown"),
     [("abc", "text ('abc')"), (3, "a number (3)"), (True, "a bool (True)"), (None, "None"),

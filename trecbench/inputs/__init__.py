@@ -197,6 +197,14 @@ def load(
 
         origin = f"{kind} table"
         return Loaded(kind, tables.typed(table, kind, origin), origin)
+    if hasattr(source, "columns") and hasattr(source, "__dask_graph__"):
+        # a Dask DataFrame iterates its column names: read as records, it was refused as
+        # "record 0 is text: expected query_id, doc_id, score (ir_measures' ScoredDoc/Qrel)"
+        cluster = " (trecbench.dask.evaluate scores a run on its cluster)" if kind == "run" else ""
+        raise UsageError(
+            f"cannot read a {kind} from a Dask DataFrame here: give its compute(), a pandas "
+            f"DataFrame{cluster}"
+        )
     if isinstance(source, Mapping):
         from . import mappings
 
