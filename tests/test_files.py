@@ -369,7 +369,19 @@ def test_an_iteration_that_is_no_id_or_no_field_is_refused(tmp_path):
     blank = pd.DataFrame({"qid": ["1"], "docno": ["d"], "rel": [1], "iter": ["a b"]})
     with pytest.raises(OutputError, match="cannot hold the iter 'a b'"):
         trecbench.write_qrels(blank, tmp_path / "b.qrels")
+    # text beside an integer (ir_measures' Qrel's '0' beside an int), which Arrow holds as
+    # no one type: the column was dropped, the qrels written as iteration 0 and scored by
+    # the diversity measures as one subtopic each (alpha_nDCG@5 1.0)
+    mixed = pd.DataFrame(
+        {"qid": ["1", "1"], "iteration": ["3", 7], "docno": ["a", "b"], "rel": [1, 1]}
+    )
+    with pytest.raises(InputError, match="not ids .*text beside integers"):
+        trecbench.write_qrels(mixed, tmp_path / "c.qrels")
+    with pytest.raises(InputError, match="not ids .*text beside integers"):
+        trecbench.evaluate(mixed, {"1": {"a": 1.0, "b": 0.5}}, ["alpha_nDCG@5"])
     assert not list(tmp_path.iterdir())
+    # the measures that read no subtopic score them as before
+    assert trecbench.evaluate(mixed, {"1": {"a": 1.0}}, ["P@1"]).to_dict() == {"1": {"P@1": 1.0}}
 
 
 @pytest.mark.parametrize("name", ["jg.qrels", "jg.parquet"])

@@ -200,8 +200,8 @@ def subtopics(table: pa.Table, origin: str) -> pa.Array | None:
             origin,
             None,
             "the subtopic (iter or iteration) column holds values that are not ids (floats, "
-            "or missing values); give strings or integers: the diversity measures and "
-            "-R qrels_jg read it",
+            "missing values, or text beside integers); give strings or integers: the "
+            "diversity measures and -R qrels_jg read it",
         )
     return column
 
@@ -588,4 +588,6 @@ def frame_table(
         except (UnicodeEncodeError, OverflowError, *ARROW_REFUSALS):
             if name in read:
                 columns[name] = from_python(column.tolist(), name, origin, where, number)
+            elif name in SUBTOPIC_NAMES:  # not dropped, as if the qrels had no subtopics:
+                columns[name] = pa.nulls(len(column), pa.string())  # refused where read
     return pa.table(columns) if columns else pa.table({}), where
