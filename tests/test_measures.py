@@ -511,3 +511,17 @@ def test_parameters_after_the_cutoff_are_advised_before_it(given, advised):
         f"before it: {advised}"
     )
     parse_measure(advised.replace("nDCG", "P"))  # the advice parses (nDCG's has no rel)
+
+
+def test_ranx_hits_is_said_to_be_another_measure_than_hit():
+    # hits@3 (ranx: the relevant documents in the top 3) was told "did you mean hit@3?",
+    # which is Success@3, 0 or 1: a different number
+    import ranx
+
+    qrels = ranx.Qrels({"q": {"a": 1, "b": 1, "c": 1}})
+    run = ranx.Run({"q": {"a": 3.0, "x": 2.0, "b": 1.0}})
+    assert ranx.evaluate(qrels, run, "hits@3") == 2  # not 0 or 1: P@3 times 3
+    message = _refusal("hits@3")
+    assert "did you mean" not in message
+    assert "ranx's hits@k, the relevant documents in the top k, is P@k times k here" in message
+    assert "did you mean hit@3" in _refusal("hitt@3")  # a misspelt hit is still suggested

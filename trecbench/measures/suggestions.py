@@ -74,6 +74,14 @@ def shell_word(text: str) -> str:
     return shlex.quote(text)
 
 
+# names of other libraries whose nearest name here means another measure: said, not
+# suggested (ranx's hits@k counts the relevant documents of the top k; hit@k is 0 or 1)
+_OTHER_MEANING = {
+    "hits": "ranx's hits@k, the relevant documents in the top k, is P@k times k here; "
+    "hit@k is Success@k, 0 or 1",
+}
+
+
 def did_you_mean(text: str, parse: Callable[[str], Any]) -> str:
     """`` (did you mean X, Y?)`` and where the list of every measure is, for the refused
     name ``text``; ``parse(spelling)``: the measure a spelling means (the parser of the
@@ -81,6 +89,8 @@ def did_you_mean(text: str, parse: Callable[[str], Any]) -> str:
     Each name suggested reads as a measure (one that needs a cutoff with one:
     ``recip_rank_cut.10``), and none is ``text`` itself."""
     name = re.split(r"[(@.]", text, maxsplit=1)[0]
+    if name.lower() in _OTHER_MEANING:
+        return f" ({_OTHER_MEANING[name.lower()]}){LIST_HINT}"
     rest = text[len(name) :]
     spellings: dict[str, tuple[str, Any]] = {n: (n, None) for n in NICKNAMES}
     for d in registry.definitions():  # the preferred spelling of a name is written last
