@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pyarrow as pa
 import pytest
 from conftest import shown_rows
 
@@ -365,3 +366,20 @@ def test_an_unwritable_id_judged_already_is_left_out_not_refused(tmp_path, capsy
     args = ["pool", str(tmp_path / "u.run"), "--qrels", str(tmp_path / "q.qrels"), "-o", str(out)]
     assert run(args) == 0
     assert out.read_text() == "1 0 d1\n"
+
+
+def test_a_run_given_twice_to_the_python_pool_is_refused(tmp_path):
+    """As the command line refuses it: pooled with itself, a run's documents would be
+    no run's own (unique 0, relevant_only 0), said without a word."""
+    path = tmp_path / "a.run"
+    path.write_text("1 Q0 d1 1 2 a\n1 Q0 d2 2 1 a\n")
+    other = tmp_path / "b.run"
+    other.write_text("1 Q0 d3 1 2 b\n")
+    spelt_again = f"{tmp_path}/./a.run"
+    with pytest.raises(UsageError, match="the same run as .*a.run: give it once"):
+        pool([path, spelt_again, other], depth=2, names=["x", "y", "z"])
+    with pytest.raises(UsageError, match="a.run: the same run is given twice"):
+        pool([path, path, other], depth=2, names=["x", "y", "z"])
+    table = pa.table({"qid": ["1", "1"], "docno": ["d1", "d2"], "score": [2.0, 1.0]})
+    with pytest.raises(UsageError, match="run2: the same run as run1 is given twice"):
+        pool([table, table, str(other)], depth=2)
