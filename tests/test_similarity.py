@@ -157,6 +157,32 @@ def test_rbo_a_few_topics_at_a_time_is_rbo_of_all_at_once(monkeypatch):
             np.testing.assert_array_equal(blocks[name], whole[name])
 
 
+@pytest.mark.parametrize(("p", "shared_from"), [(0.9, 500), (0.5, 200)])
+def test_rbo_of_runs_that_agree_only_deep_is_tiny_not_rounding_noise(p, shared_from):
+    """Two runs 1,000 deep sharing documents only from ``shared_from`` on: RBO is
+    1.25e-36 at p 0.9 (the rbo package's, and exact fractions'), where rbo_min's tail,
+    taken as the whole series less its first terms, cancelled to noise that 500 shared
+    documents made 1.4e-13, and rbo_ext was held up to it: printed, 1.4e-13."""
+    from fractions import Fraction
+
+    a = [f"a{i}" for i in range(1000)]
+    b = [f"b{i}" for i in range(shared_from)] + a[::-1][: 1000 - shared_from]
+    values = similarity([_run(a), _run(b)], rbo_p=p).pairs[0].values
+    exact, seen_a, seen_b, overlap, q = Fraction(0), set(), set(), 0, Fraction(p)
+    for depth, (x, y) in enumerate(zip(a, b, strict=True), 1):
+        overlap += (x in seen_b) + (y in seen_a) + (x == y)
+        seen_a.add(x)
+        seen_b.add(y)
+        exact += Fraction(overlap, depth) * q**depth
+    exact = (1 - q) / q * exact + Fraction(overlap, 1000) * q**1000
+    assert values["rbo_ext"][0] == pytest.approx(float(exact), rel=1e-9, abs=0)
+    assert values["rbo_ext"][0] == pytest.approx(
+        rbo.RankingSimilarity(a, b).rbo_ext(p=p), rel=1e-9, abs=0
+    )
+    # nothing agrees beyond the lists' ends at the least: rbo_min is rbo_ext here
+    assert values["rbo_min"][0] == pytest.approx(float(exact), rel=1e-9, abs=0)
+
+
 def test_rankings_follow_trec_eval_tie_order():
     # equal scores: docno descending, so "b" ranks before "a" in both runs -> identical
     tied = {"q": {"a": 1.0, "b": 1.0, "c": 0.5}}

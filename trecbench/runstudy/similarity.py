@@ -334,10 +334,11 @@ def rbo(
     f = s + l_ - overlap_at_l
     # (1 - p)/p * p^d/d as one factor: (1 - p)/p alone overflows for a subnormal p;
     # computed once per depth, not once per place
-    depths = np.arange(1, int(f.max(initial=0)) + 1)
+    deepest_f = int(f.max(initial=0))
+    depths = np.arange(1, deepest_f + _tail_depths(p) + 1)
     by_depth = (1 - p) * np.exp((depths - 1) * math.log(p)) / depths
-    # sum_{d<=f} weight, added in order as a per-topic sum of the places adds it
-    harmonic = np.concatenate([[0.0], np.cumsum(by_depth)])[f]
+    beyond = _weight_beyond(by_depth, p)[f]  # sum_{d>f} weight: rbo_min's X_l term
+    by_depth = by_depth[:deepest_f]
     bounds = np.searchsorted(topic, np.arange(n + 1))
     ends = np.cumsum(f)
     cuts = np.r_[np.searchsorted(ends, np.arange(PLACES, int(f.sum()), PLACES)), n]
@@ -347,13 +348,42 @@ def rbo(
     for first, last in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
         rows, topics = slice(bounds[first], bounds[last]), slice(first, last)
         shared = (topic[rows] - first, deepest[rows], overlap_at_l[topics])
-        parts.append(_rbo_block(*shared, s[topics], l_[topics], harmonic[topics], by_depth, p))
+        parts.append(_rbo_block(*shared, s[topics], l_[topics], beyond[topics], by_depth, p))
         told(last - first)
     return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
 
 
-def _rbo_block(topic, deepest, overlap_at_l, s, l_, harmonic, by_depth, p: float) -> dict:
-    """:func:`rbo` of some topics (``topic`` numbers them from 0)."""
+# the most depths summed past the deepest list for rbo_min's tail (1M: 8 MB a column); a p
+# so near 1 that more are needed (above about 0.99995) takes the rest by subtraction
+MOST_TAIL_DEPTHS = 1 << 20
+
+
+def _tail_depths(p: float) -> int:
+    """How many depths past a topic's last one carry its tail's weight to double precision:
+    beyond them, ``p**m / (m + 1)`` is below ``2**-53 (1 - p)`` of the first weight past
+    it, as the tail is at least that weight (0 where that needs more than
+    :data:`MOST_TAIL_DEPTHS`)."""
+    needed = math.ceil((53 * math.log(2) - math.log1p(-p)) / -math.log(p))
+    return needed if needed <= MOST_TAIL_DEPTHS else 0
+
+
+def _weight_beyond(by_depth: np.ndarray, p: float) -> np.ndarray:
+    """``(1 - p)/p * sum_{d>f} p^d/d`` for every f up to ``len(by_depth)`` (``by_depth``:
+    each depth's weight, far enough past the lists' ends, :func:`_tail_depths`), added
+    from the deepest up: as the whole series less ``sum_{d<=f}`` it cancelled to rounding
+    noise (1e-16), which X_l times made rbo_min (and rbo_ext, held above it) 1.4e-13
+    where it is 1.25e-36 (runs sharing documents only below depth 500, p 0.9)."""
+    every_depth = (1 - p) * (-math.log1p(-p) / p)
+    rest = 0.0
+    if _tail_depths(p) == 0:  # p too near 1 to sum far enough: the rest by subtraction
+        rest = max(every_depth - math.fsum(by_depth), 0.0)
+    from_the_deepest = np.cumsum(by_depth[::-1])[::-1]
+    return np.concatenate([from_the_deepest, [0.0]]) + rest
+
+
+def _rbo_block(topic, deepest, overlap_at_l, s, l_, beyond, by_depth, p: float) -> dict:
+    """:func:`rbo` of some topics (``topic`` numbers them from 0); ``beyond``: each topic's
+    weight past its last depth f (:func:`_weight_beyond`)."""
     n = len(s)
     f = s + l_ - overlap_at_l
     starts, owner, d = _segments(f)
@@ -377,10 +407,8 @@ def _rbo_block(topic, deepest, overlap_at_l, s, l_, harmonic, by_depth, p: float
     ext += ((overlap_at_l - x_s) / np.maximum(l_, 1) + x_s / np.maximum(s, 1)) * p_l
     ext = np.where(s > 0, ext, 0.0)
 
-    # no document lies deeper than l, so x is X_l beyond the lists' ends:
-    # (1 - p)/p * sum_{d>f} p^d/d = (1 - p)/p * -log(1 - p) - sum_{d<=f} weight
-    every_depth = (1 - p) * (-math.log1p(-p) / p)
-    minimum = _per_topic(x_weight, owner, n) + overlap_at_l * (every_depth - harmonic)
+    # no document lies deeper than l, so x is X_l beyond the lists' ends
+    minimum = _per_topic(x_weight, owner, n) + overlap_at_l * beyond
 
     x_max = np.where(d <= s_at, x, x + d - s_at)
     x_max = np.where(seen, x_max, overlap_at_l[owner] + 2 * d - s_at - l_at)
@@ -400,8 +428,8 @@ def _rbo_block(topic, deepest, overlap_at_l, s, l_, harmonic, by_depth, p: float
 def _bounded(ext, minimum, residual):
     """``ext`` within ``[minimum, min(minimum + residual, 1)]``: rbo_min <= rbo_ext <=
     rbo_min + rbo_res holds exactly, but the three are different sums, and rounding alone
-    put rbo_ext an ulp or so outside (1e-14 at a tiny p, where rbo_min's sums cancel): a
-    value that cannot be right, moved back by no more than that rounding."""
+    put rbo_ext an ulp or so outside: a value that cannot be right, moved back by no more
+    than that rounding."""
     return np.clip(ext, minimum, np.minimum(minimum + residual, 1.0))
 
 
