@@ -383,3 +383,14 @@ def test_a_run_given_twice_to_the_python_pool_is_refused(tmp_path):
     table = pa.table({"qid": ["1", "1"], "docno": ["d1", "d2"], "score": [2.0, 1.0]})
     with pytest.raises(UsageError, match="run2: the same run as run1 is given twice"):
         pool([table, table, str(other)], depth=2)
+
+
+def test_a_grade_refused_by_the_python_pool_is_named_as_its_argument(tmp_path):
+    """Pool.to_text(grade) refused a grade in the command line's words, "--unjudged-grade
+    must be ...", an option no Python call has."""
+    path = tmp_path / "a.run"
+    path.write_text("1 Q0 d1 1 2 a\n")
+    result = pool([path], depth=2)
+    with pytest.raises(UsageError, match=r"^grade must be an integer within \+-1,000,000"):
+        result.to_text("1.5")
+    assert result.to_text("-1") == "1 0 d1 -1\n"

@@ -82,7 +82,8 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     if grade is not None and (not grade or grade.split() != [grade]):
         raise UsageError(f"--unjudged-grade must be one word, not {unjudged_grade!r}")
     if grade is not None:
-        check_grade(grade)  # before the runs are read, not after the summary is printed
+        # before the runs are read, not after the summary is printed
+        check_grade(grade, "--unjudged-grade")
     check_runs_once(runs)  # a run twice would be counted twice
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)

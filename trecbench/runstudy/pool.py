@@ -147,16 +147,16 @@ class Pool:
         }
 
 
-def check_grade(grade: str) -> None:
+def check_grade(grade: str, name: str = "grade") -> None:
     """Refuse a grade the pool file could not be read back with: trecbench's qrels reader
-    takes an ASCII integer within +-MAX_GRADE."""
+    takes an ASCII integer within +-MAX_GRADE. ``name``: what gave it, as the refusal
+    says (:meth:`Pool.to_text`'s ``grade``; the command line's ``--unjudged-grade``)."""
     from ..inputs.trec_text import MAX_GRADE, parse_grades
 
     parsed = parse_grades(arrow.array([str(grade)], pa.string()))
     if not parsed.integer[0] or parsed.huge[0]:
         raise UsageError(
-            f"--unjudged-grade must be an integer within +-{MAX_GRADE:,}, as qrels grades "
-            f"are, not {grade!r}"
+            f"{name} must be an integer within +-{MAX_GRADE:,}, as qrels grades are, not {grade!r}"
         )
 
 
