@@ -520,3 +520,23 @@ def test_the_schema_takes_text_where_values_only():
         suite["collections"]["c"]["where"] = {"g": value}
         with pytest.raises(OutputError, match="collections/c/where/g: .* is not of type 'string'"):
             validate_against_schema(suite, "leaderboard_suite")
+
+
+def test_a_suite_made_in_python_is_refused_not_a_traceback(tmp_path):
+    # a Suite built by hand skipped every check of load_suite: a system without a run was
+    # a KeyError, no collection an IndexError; load_suite's Suite is still taken
+    from trecbench.runstudy.suite import Collection, Suite, load_suite
+
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    for system in ("s1", "s2"):
+        (tmp_path / f"{system}.run").write_text(f"1 Q0 a 1 1 {system}\n")
+    runs = {"s1": tmp_path / "s1.run"}
+    built = Suite(Path("x"), "n", ["P@1"], ["s1", "s2"], [Collection("c", tmp_path / "q", runs)])
+    with pytest.raises(TrecbenchError, match="a Suite made in Python is not checked"):
+        leaderboard(built)
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        'measures = ["P@1"]\nsystems = ["s1", "s2"]\n[collections.c]\nqrels = "q"\n'
+        'runs = "{system}.run"\n'
+    )
+    assert [b.measure for b in leaderboard(load_suite(suite)).boards] == ["P@1"]

@@ -382,9 +382,11 @@ def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> Non
 @outputs.in_input_scope  # each input's checksum taken as it is read, not read again
 @input_warnings.carried
 def leaderboard(suite, progress=None) -> Leaderboard:
-    """The :class:`Leaderboard` of ``suite`` (a :class:`Suite` or the path of its TOML
-    file): a board per measure, each system's value per collection, their macro mean,
-    mean rank and p-values.
+    """The :class:`Leaderboard` of ``suite`` (the path of its TOML file, or the
+    :class:`Suite` :func:`~trecbench.runstudy.suite.load_suite` read from one): a board
+    per measure, each system's value per collection, their macro mean, mean rank and
+    p-values. A :class:`Suite` made in Python, which no file's checks have passed, is
+    refused.
     ``progress(label, done, total)``: the reading and scoring of each collection, as
     :func:`trecbench.evaluate` tells them.
 
@@ -394,6 +396,11 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     refuse_uncallable(progress)
     if not isinstance(suite, Suite):
         suite = load_suite(suite)
+    elif suite.config_text is None:  # its runs, systems and collections never checked
+        raise UsageError(
+            "suite: a Suite made in Python is not checked as a suite file is (a system "
+            "without a run, no collection); give the suite file's path, or load_suite's Suite"
+        )
     _check_read_once(suite)
     read: dict = {}
     shared = _shared_runs(suite)
