@@ -23,8 +23,8 @@ REFUSED = {  # the words the search said at its end, said before it
     # trec_eval's default multipliers, named early as the evaluation names them late
     "Rprec_mult": "optimize_fusion needs a measure with one number per topic: it gives "
     "Rprec_mult_0.20, Rprec_mult_0.40, Rprec_mult_0.60, Rprec_mult_0.80, ...",
-    "gm_map": "optimize_fusion needs a measure with one number per topic: it gives no number "
-    "per topic",
+    "gm_map": "optimize_fusion needs a measure with one number per topic: gm_map gives no "
+    "number per topic",
 }
 
 
@@ -162,7 +162,8 @@ def test_every_measure_is_refused_early_for_the_reason_the_search_would_give_lat
         return
     except InputError as error:  # judgments of another format (-R prefs, qrels_jg)
         pytest.skip(f"not computed from these qrels: {error}")
-    late = _reason(lambda: fusion_tuning._chooses_on(list(dict.fromkeys(per_query["measure"]))))
+    computed = list(dict.fromkeys(per_query["measure"]))
+    late = _reason(lambda: fusion_tuning._chooses_on(computed, name))
     assert early == late
 
 
@@ -209,3 +210,10 @@ def test_optimize_fusion_names_a_run_by_its_path_else_its_place(tmp_path):
     with pytest.raises(InputError) as refused:
         fusion_tuning.optimize_fusion(frames, qrels, "P@1", "combsum")
     assert "while run1 has query ids such as '01'" in str(refused.value)
+
+
+def test_a_measure_with_no_number_per_topic_is_named():
+    # "--optimize gm_map" was refused as "it gives no number per topic", naming nothing
+    for name in ("gm_map", "num_q"):
+        said = _reason(lambda name=name: fusion_tuning.check_measure(name))
+        assert said.endswith(f": {name} gives no number per topic")

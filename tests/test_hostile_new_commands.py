@@ -104,7 +104,7 @@ def test_fuse_refuses_k_for_a_method_without_k(folder, capsys):
     [
         ("P", "it gives P@5, P@10, P@15, P@20, ..."),
         ("P_1,3", "it gives P@1, P@3"),
-        ("runid", "it gives no number per topic"),
+        ("runid", "runid gives no number per topic"),
         ("num_ret", "a better direction, not num_ret (a count or a diagnostic"),
         ("Judged@3", "a better direction, not Judged@3"),
     ],

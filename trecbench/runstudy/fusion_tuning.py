@@ -362,17 +362,17 @@ def check_measure(measure: str, option: str = "optimize_fusion") -> None:
             levels = parsed.definition.trec_defaults
             names = [(None, level_label(parsed.family, level)) for level in levels]
         columns += [shown for _, shown in names]
-    _chooses_on(columns)
+    _chooses_on(columns, measure)
 
 
-def _chooses_on(columns: list) -> str:
-    """The better direction of the one per-topic value named in ``columns``, refused
-    unless there is one and it has a better direction."""
+def _chooses_on(columns: list, measure: str) -> str:
+    """The better direction of the one per-topic value named in ``columns`` (of
+    ``measure``, as given), refused unless there is one and it has a better direction."""
     from ..measures import better
 
     if len(columns) != 1:
         named = ", ".join(map(str, columns[:4])) + (", ..." if len(columns) > 4 else "")
-        got = f"it gives {named}" if columns else "it gives no number per topic"
+        got = f"it gives {named}" if columns else f"{measure} gives no number per topic"
         raise UsageError(f"optimize_fusion needs a measure with one number per topic: {got}")
     direction = better(columns[0])
     if direction is None:
@@ -537,7 +537,7 @@ def tune_fusion(
     scored, columns = _scored_candidates(
         tables, qrels, method, candidates, search, measure, progress
     )
-    higher = _chooses_on(columns) == "higher"  # checked again: what was computed
+    higher = _chooses_on(columns, measure) == "higher"  # checked again: what was computed
     values, qids = _values(scored)
     del scored
     folds = min(FOLDS, len(qids)) if search.folds is None else search.folds
