@@ -299,21 +299,21 @@ def test_a_description_clashing_with_what_fuse_records_is_refused(tmp_path, caps
 
 
 @pytest.mark.parametrize(
-    "description",
-    ["implementation:\n  source:\n    version: 9.9.9\n", "method: RRF of two\n"],
+    ("description", "line"),
+    [("implementation:\n  source:\n    version: 9.9.9\n", 3), ("# why\nmethod: RRF of two\n", 2)],
 )
 def test_a_clash_known_before_the_fusion_is_refused_before_the_runs_are_read(
-    tmp_path, capsys, description
+    tmp_path, capsys, description, line
 ):
     # it was refused once the runs were read and fused (after a whole --optimize search):
-    # a run that cannot be read shows which came first
+    # a run that cannot be read shows which came first; at the key's line (it named none)
     about, bad = tmp_path / "about.yaml", tmp_path / "bad.run"
     about.write_text(description)
     bad.write_text("q1 Q0 d1 1 not-a-score t\n")
     args = ["fuse", "--ir-metadata", str(about), str(RUN), str(bad), "-o", str(tmp_path / "g.run")]
     assert run(args) == 2
     err = capsys.readouterr().err
-    assert f"{about}: " in err and "the description gives" in err
+    assert f"{about}:{line}: " in err and "the description gives" in err
     assert str(bad) not in err
 
 
@@ -408,11 +408,12 @@ def test_a_description_that_is_no_mapping_is_refused(tmp_path, text):
 def test_convert_refuses_a_block_tag_that_is_not_the_runs(tmp_path, capsys):
     source = ROOT / "data" / "convert" / "msmarco-run.tsv"
     about = tmp_path / "about.yaml"
-    about.write_text("tag: other\n")
+    about.write_text("# about the run\ntag: other\n")
     out = tmp_path / "out"
     argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
     assert run(argv) == 2
-    assert 'about.yaml: tag "other" is not the tag of run "msmarco-run"' in capsys.readouterr().err
+    said = 'about.yaml:2: tag "other" is not the tag of run "msmarco-run"'  # at its line
+    assert said in capsys.readouterr().err
     assert not out.exists()
     assert run([*argv, "--tag", "other"]) == 0  # the same tag: written
     assert trecbench.load_run(str(out / "other.run")).ir_metadata["tag"] == "other"
@@ -714,3 +715,16 @@ def test_a_description_s_tag_at_odds_is_refused_before_any_run_is_read(
     assert run(argv) == 2
     err = capsys.readouterr().err
     assert 'tag "hybrid" is not the fused run\'s tag "combsum"' in err and "chose" not in err
+
+
+def test_fuse_refuses_a_block_tag_that_is_not_the_fused_run_s_at_its_line(tmp_path, capsys):
+    # refused as "about.yaml: tag ...", with no line
+    about = tmp_path / "about.yaml"
+    about.write_text("# about the fusion\ntag: other\n")
+    runs = [str(RUN), str(ROOT / "runs" / "tfidf-word.run")]
+    out = tmp_path / "g.run"
+    argv = ["fuse", "--ir-metadata", str(about), "--tag", "mine", *runs, "-o", str(out)]
+    assert run(argv) == 2
+    said = f'{about}:2: tag "other" is not the fused run\'s tag "mine": leave the tag out'
+    assert said in capsys.readouterr().err
+    assert not out.exists()

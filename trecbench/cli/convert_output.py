@@ -126,7 +126,6 @@ def _with_metadata(conversion, inputs):
     import dataclasses
 
     from .. import provenance
-    from ..errors import InputError
     from ..inputs import ir_metadata
     from ..report import tool
 
@@ -135,9 +134,8 @@ def _with_metadata(conversion, inputs):
     if stray:  # each run's block names the run's own tag
         params = click.get_current_context().command.params
         tagged = any(param.name in ("tag", "tags") for param in params)
-        raise InputError(
-            str(given),
-            None,
+        raise description.refusal(
+            ("tag",),
             f"tag {ir_metadata.as_written(description['tag'])} is not the tag of run "
             f"{ir_metadata.as_written(stray[0])}: leave the tag out (each run's block names "
             "its own)" + (" or give --tag" if tagged else ""),
@@ -152,10 +150,7 @@ def _with_metadata(conversion, inputs):
     if options is not None:  # the sidecar's: the options that changed the runs (--depth...)
         made["options"] = options
     known = {"method": {"conversion": made}, "data": {"converted": sources}}
-    try:
-        metadata = ir_metadata.merged(known, description)
-    except ValueError as error:
-        raise InputError(str(given), None, str(error)) from None
+    metadata = description.merged_under(known)
     conversion.report.notes.append(  # said where it is seen, not in the sidecar only
         "each run begins with its ir_metadata block: trecbench and trec_eval 10.0 skip it, "
         "trec_eval 9.0.8 cannot read the file (R30)"

@@ -406,18 +406,16 @@ def _description(given, tag: str) -> dict:
     """The description in ``given`` (a YAML file) an ir_metadata block is made from, read
     before the fusion: a ``tag`` of its own must be the fused run's ``tag``, as convert's
     block names its run's."""
-    from ..errors import InputError
     from ..inputs import ir_metadata
 
     description = ir_metadata.read_file(given)
     if str(description.get("tag", tag)) != tag:
-        raise InputError(
-            str(given),
-            None,
+        raise description.refusal(
+            ("tag",),
             f"tag {ir_metadata.as_written(description['tag'])} is not the fused run's tag "
             f"{ir_metadata.as_written(tag)}: leave the tag out or give --tag",
         )
-    _merged(given, _known(tag, {}), description)  # what clashes before the fusion is known
+    description.merged_under(_known(tag, {}))  # what clashes before the fusion is known
     return description
 
 
@@ -436,18 +434,6 @@ def _known(tag: str, fusion: dict) -> dict:
     }
 
 
-def _merged(given, known: dict, description: dict) -> dict:
-    """``known`` with the ``description`` read from ``given`` over it; a value both give
-    differently refused at ``given``."""
-    from ..errors import InputError
-    from ..inputs import ir_metadata
-
-    try:
-        return ir_metadata.merged(known, description)
-    except ValueError as error:
-        raise InputError(str(given), None, str(error)) from None
-
-
 def _with_metadata(data: bytes, given, description: dict, runs, fusion: dict, tag: str) -> bytes:
     """The fused run's text with an ir_metadata block atop it: what trecbench knows of the
     fusion, with ``description`` (read from ``given``, :func:`_description`) over it."""
@@ -458,4 +444,4 @@ def _with_metadata(data: bytes, given, description: dict, runs, fusion: dict, ta
         {"path": str(run), "sha256": (provenance.recorded(run) or {}).get("sha256")} for run in runs
     ]
     known = _known(tag, {**fusion, "runs": inputs})
-    return utf8(ir_metadata.block_text(_merged(given, known, description))) + data
+    return utf8(ir_metadata.block_text(description.merged_under(known))) + data

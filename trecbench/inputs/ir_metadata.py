@@ -172,34 +172,67 @@ def read_file(path) -> dict[str, Any]:
         raise InputError.unreadable(path, error) from None
     except UnicodeDecodeError:
         raise InputError(str(path), None, "not UTF-8") from None
-    return _mapping(text, str(path), first_line=1)
+    return Description(_mapping(text, str(path), first_line=1), str(path), text)
 
 
-def merged(known: dict[str, Any], given: dict[str, Any], at: str = "") -> dict[str, Any]:
+class Description(dict):
+    """A description read from a YAML file (:func:`read_file`): its mapping, and the text
+    its refusals find a key's line in."""
+
+    def __init__(self, value: dict[str, Any], path: str, text: str):
+        super().__init__(value)
+        self.path, self.text = path, text
+
+    def refusal(self, keys: tuple, message: str) -> InputError:
+        """An error at the line where the file writes the key at ``keys``."""
+        from ..yaml_loader import key_line
+
+        return InputError(self.path, key_line(self.text, keys), message)
+
+    def merged_under(self, known: dict[str, Any]) -> dict[str, Any]:
+        """:func:`merged` of ``known`` and this description, a clash refused at its line."""
+        try:
+            return merged(known, self)
+        except Clash as error:
+            raise self.refusal(error.keys, str(error)) from None
+
+
+class Clash(ValueError):
+    """A value the description gives and trecbench records otherwise; ``keys``: where."""
+
+    def __init__(self, message: str, keys: tuple):
+        super().__init__(message)
+        self.keys = keys
+
+
+def merged(known: dict[str, Any], given: dict[str, Any], at: tuple = ()) -> dict[str, Any]:
     """``known`` (what trecbench records of a run it writes) and ``given`` (the user's
     description) together, mapping by mapping: the description adds what trecbench does
-    not record; a value both give and that differs is a :class:`ValueError` naming its
-    key (neither is dropped without a word). A list of texts both give (the libraries of
+    not record; a value both give and that differs is a :class:`Clash` naming its key
+    (neither is dropped without a word). A list of texts both give (the libraries of
     ``platform.software.libraries.python``: trecbench's, and the system's that made the
     runs) is both lists, trecbench's first, each text once."""
     result = {}
     for key in dict.fromkeys([*known, *given]):  # trecbench's keys first, in its order
         mine, theirs = known.get(key), given.get(key)
-        where = f"{at}.{key}" if at else str(key)
+        keys = (*at, key)
+        where = ".".join(map(str, keys))
         if isinstance(mine, dict) and isinstance(theirs, dict):
-            result[key] = merged(mine, theirs, where)
+            result[key] = merged(mine, theirs, keys)
         elif _texts(mine) and _texts(theirs):
             result[key] = list(dict.fromkeys([*mine, *theirs]))
         elif key in known and key in given and mine != theirs:
             if isinstance(mine, dict):  # a text where trecbench keeps a mapping
-                keys = ", ".join(f"{where}.{name}" for name in mine)
-                raise ValueError(
+                names = ", ".join(f"{where}.{name}" for name in mine)
+                raise Clash(
                     f"{where}: the description gives {as_written(theirs)} where trecbench "
-                    f"records a mapping ({keys}): give a mapping of other keys"
+                    f"records a mapping ({names}): give a mapping of other keys",
+                    keys,
                 )
-            raise ValueError(
+            raise Clash(
                 f"{where}: the description gives {as_written(theirs)} where trecbench records "
-                f"{as_written(mine)}; leave it out (trecbench records it)"
+                f"{as_written(mine)}; leave it out (trecbench records it)",
+                keys,
             )
         else:
             result[key] = mine if key in known else theirs
