@@ -177,3 +177,20 @@ def test_a_page_without_documents_says_why(files, tmp_path):
     assert "cannot be read again" in _why_no_documents(unread, 20)
     # the page's script shows it in each box
     assert '"(" + data.no_documents + ")"' in page.read_text()
+
+
+def test_a_page_of_per_topic_values_says_it_has_no_runs(tmp_path):
+    # compare_scores reads no run: its page said the runs "cannot be read again (standard
+    # input, a pipe, or a table given without its file)"
+    from trecbench.comparison import compare_scores
+
+    rows = [
+        {"run": run, "qid": f"t{i}", "measure": "P@5", "value": v}
+        for run, values in {"a": [0.5, 0.2, 0.3], "b": [0.4, 0.6, 0.1]}.items()
+        for i, v in enumerate(values)
+    ]
+    data = _data(compare_scores(rows).to_html(path=tmp_path / "values.html"))
+    assert (data["depth"], data["documents"]) == (0, {})
+    assert data["no_documents"] == (
+        "documents not included: the comparison was made of per-topic values, not runs"
+    )

@@ -457,6 +457,8 @@ def _why_no_documents(comparison, depth: int) -> str:
     """What each drill-down box says in place of documents the page has none of."""
     if depth == 0:
         return "documents not included: the page was asked for a depth of 0"
+    if comparison.evaluation is None:  # compare_scores: per-topic values, no run read
+        return "documents not included: the comparison was made of per-topic values, not runs"
     if (comparison.evaluation or {}).get("rel_format", "qrels") != "qrels":
         return "documents not included: preferences (-R) grade no document"
     return (
