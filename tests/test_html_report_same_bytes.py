@@ -53,3 +53,19 @@ def test_score_s_page_made_twice_is_the_same_bytes_but_its_creation_time(tmp_pat
     for page in ("s1.html", "s2.html"):
         _cli(tmp_path, "score", *inputs, "--html", page)
     assert _page(tmp_path / "s1.html") == _page(tmp_path / "s2.html")
+
+
+def test_a_page_made_twice_in_one_process_is_the_same_bytes(tmp_path):
+    # its models' ids (p1000...) went on from Bokeh's process-wide count: to_html called
+    # twice gave pages differing in every model's id
+    from bokeh.models import Range1d
+
+    import trecbench
+
+    inputs = [str(RTASK / name) for name in ("hpo-rtask.qrels", "lexical.run", "vector.run")]
+    comparison = trecbench.compare(inputs[0], inputs[1:], ["P@5"])
+    stamp = {"created": "2026-12-02T00:00:00Z", "experiment_id": None}
+    first, second = (comparison.to_html(stamp=stamp).encode() for _ in range(2))
+    assert b'"p1000"' in first and first == second
+    # the process's next model numbered past the pages' models, not among them
+    assert int(Range1d().id[1:]) > max(map(int, re.findall(rb'"p(\d+)"', first)))

@@ -389,18 +389,23 @@ def rooted(plots: list) -> list:
     return plots
 
 
+_FIRST_MODEL_ID = 999  # Bokeh's count starts here: its first model is p1000
 _IDS_LOCK = threading.Lock()  # one page's ids made at a time: the names are Bokeh's module's
 
 
 @contextlib.contextmanager
 def positional_ids() -> Iterator[None]:
-    """Bokeh's ``components`` called inside gives the page's document and each figure's
-    ``<div>`` ids by position (``trecbench-document-1``, ``trecbench-figure-1``...), not
-    uuid4s (Bokeh's default): two makings of one page are then byte-identical apart from
-    what the report says differs (its ``created``, ``experiment_id``). The page holds
-    one Bokeh document, so the ids are unique in it. (The models' own ids, ``p1001``...,
-    are Bokeh's process-wide counter: alike in each process making one page.)"""
+    """Bokeh's figures made and ``components`` called inside give the page's document and
+    each figure's ``<div>`` ids by position (``trecbench-document-1``,
+    ``trecbench-figure-1``...), not uuid4s (Bokeh's default), and its models' ids
+    (``p1000``...) from Bokeh's first, not from its process-wide count (a second page of a
+    process, ``to_html`` called twice, numbered them on from the first's): two makings of
+    one page are then byte-identical apart from what the report says differs (its
+    ``created``, ``experiment_id``). The page holds one Bokeh document, so the ids are
+    unique in it; the count goes on after from the highest id made, so that the models of
+    the process's other documents keep ids of their own."""
     from bokeh.embed import util
+    from bokeh.util import serialization
 
     names = ("make_globally_unique_id", "make_globally_unique_css_safe_id")
     if not all(hasattr(util, name) for name in names):  # another Bokeh: its own ids
@@ -409,12 +414,17 @@ def positional_ids() -> Iterator[None]:
     documents, elements = itertools.count(1), itertools.count(1)
     with _IDS_LOCK:
         saved = util.make_globally_unique_id, util.make_globally_unique_css_safe_id
+        count = getattr(serialization, "_simple_id", None)  # another Bokeh's: left alone
         util.make_globally_unique_id = lambda: f"trecbench-document-{next(documents)}"
         util.make_globally_unique_css_safe_id = lambda: f"trecbench-figure-{next(elements)}"
+        if isinstance(count, int):
+            serialization._simple_id = _FIRST_MODEL_ID
         try:
             yield
         finally:
             util.make_globally_unique_id, util.make_globally_unique_css_safe_id = saved
+            if isinstance(count, int):
+                serialization._simple_id = max(count, serialization._simple_id)
 
 
 def precision_recall_figure(curves: Mapping[str, list[float]]):

@@ -190,20 +190,12 @@ def _measure_figures(comparison, values: dict, summary, measure: str) -> list[tu
     return made
 
 
-def _figures(comparison, values: dict, curves: dict | None, steps: Steps) -> dict:
-    """The page's figures: Bokeh's script and, per figure drawn as the page opens (those
-    of the first FIGURE_MEASURES measures, the curves), its div and its text alternative;
-    per later measure (``lazy``: its name, and per figure its div's id and text
-    alternative), drawn when the page's measure selector chooses it from the templates and
-    numbers of ``items`` (:func:`.later.later_figures`). ``steps`` told each figure made
-    and serialised."""
-    from bokeh.embed import components
-
+def _drawn_figures(comparison, values: dict, curves: dict | None, steps: Steps) -> list[tuple]:
+    """``(figure, text alternative)`` of each figure drawn as the page opens: those of the
+    first FIGURE_MEASURES measures, and the curves; ``steps`` told each figure made."""
     from . import figures
-    from .later import later_figures
 
-    summary, start = comparison.part(comparison.summary, "all"), steps.done
-    drawn = []
+    summary, drawn = comparison.part(comparison.summary, "all"), []
     for measure in comparison.measures[:FIGURE_MEASURES]:
         made = _measure_figures(comparison, values, summary, measure)
         drawn += made
@@ -217,8 +209,26 @@ def _figures(comparison, values: dict, curves: dict | None, steps: Steps) -> dic
             )
         )
         steps.step()
+    return drawn
+
+
+def _figures(comparison, values: dict, curves: dict | None, steps: Steps) -> dict:
+    """The page's figures: Bokeh's script and, per figure drawn as the page opens (those
+    of the first FIGURE_MEASURES measures, the curves), its div and its text alternative;
+    per later measure (``lazy``: its name, and per figure its div's id and text
+    alternative), drawn when the page's measure selector chooses it from the templates and
+    numbers of ``items`` (:func:`.later.later_figures`). ``steps`` told each figure made
+    and serialised."""
+    from bokeh.embed import components
+
+    from . import figures
+    from .later import later_figures
+
+    summary, start = comparison.part(comparison.summary, "all"), steps.done
     lazy, items, later = [], None, comparison.measures[FIGURE_MEASURES:]
-    with figures.positional_ids():  # not uuid4s: the page made again is the same
+    # every id by position (the models' too, made here): the page made again is the same
+    with figures.positional_ids():
+        drawn = _drawn_figures(comparison, values, curves, steps)
         script, divs = components(figures.rooted([plot for plot, _ in drawn]))
         steps.step(len(drawn))
         if later:  # templates without per-topic values: the page's script fills them in
