@@ -79,7 +79,7 @@ def test_the_page_leaves_out_a_measure_undefined_on_a_topic_and_every_score_is_p
     assert warnings == [
         "trecbench: warning: the page leaves out iprec_at_recall_0.00 (undefined for run "
         "'nan0' on 't3'): its intervals and paired tests take no such value (score's "
-        "output prints every value, -nan where undefined)"
+        "output prints every value, -nan or nan where undefined, as trec_eval prints them)"
     ]
     page = (tmp_path / "p.html").read_text()
     start = page.index(DATA_TAG) + len(DATA_TAG)
@@ -107,5 +107,25 @@ def test_no_measure_left_for_the_page_is_refused_before_anything_is_printed(tmp_
         "trecbench: --html: the page cannot show iprec_at_recall_0.00 (undefined for run "
         "'nan0' on 't3'): its intervals and paired tests take no such value, and no other "
         "measure averaged over topics is left for it: leave out --html to print the scores "
-        "(-nan where undefined), or ask a measure defined on every topic"
+        "(-nan or nan where undefined, as trec_eval prints them), or ask a measure defined "
+        "on every topic"
+    ]
+
+
+def test_a_z_score_undefined_is_told_as_score_prints_it_nan(tmp_path):
+    # -Z with a nan mean: score printed "nan" where the warning said it prints "-nan"
+    files = _files(tmp_path)
+    (tmp_path / "z").write_text(
+        "t1 map nan nan\n" + "".join(f"t{t} map 0.5 0.2\nt{t} P_1 0.5 0.2\n" for t in (1, 2, 3))
+    )
+    done = _score(
+        tmp_path, "-q", "-Z", "z", "-m", "map", "-m", "P.1", *files[:2], "--html", "p.html"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Zmap                   \tt1\t   nan\n" in done.stdout
+    warnings = [line for line in done.stderr.splitlines() if "leaves out" in line]
+    assert warnings == [
+        "trecbench: warning: the page leaves out ZMAP (undefined for run 'nan0' on 't1'): its "
+        "intervals and paired tests take no such value (score's output prints every value, "
+        "-nan or nan where undefined, as trec_eval prints them)"
     ]

@@ -389,8 +389,8 @@ def _defined_measures(per_query: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, 
         raise UsageError(
             f"--html: the page cannot show {_undefined_text(undefined)}: its intervals and "
             "paired tests take no such value, and no other measure averaged over topics is "
-            "left for it: leave out --html to print the scores (-nan where undefined), or "
-            "ask a measure defined on every topic"
+            "left for it: leave out --html to print the scores (-nan or nan where undefined, "
+            "as trec_eval prints them), or ask a measure defined on every topic"
         )
     return kept, undefined
 
@@ -407,7 +407,8 @@ def _undefined_left_out(undefined: dict[str, tuple]) -> str:
     """The warning of the measures the page leaves out for an undefined value."""
     return (
         f"the page leaves out {_undefined_text(undefined)}: its intervals and paired tests "
-        "take no such value (score's output prints every value, -nan where undefined)"
+        "take no such value (score's output prints every value, -nan or nan where undefined, "
+        "as trec_eval prints them)"
     )
 
 
