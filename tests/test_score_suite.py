@@ -74,6 +74,22 @@ def test_trec_evals_flags_that_change_nothing_are_taken(flags, trec_eval_suite, 
     assert (code, stdout) == (0, (trec_eval_suite / "out.test.aq").read_bytes())
 
 
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (["--Output_old_results_format", "-q", "-m", "all_trec"], "out.test.a"),
+        (["--Output_old_results_format=x", "-m", "all_trec", "-q"], "out.test.aq"),
+    ],
+)
+def test_trec_evals_long_o_takes_a_value(flags, expected, trec_eval_suite, monkeypatch):
+    # trec_eval's getopt table gives --Output_old_results_format an argument (-o has none):
+    # the next word is taken (here -q, so no topic is printed), '=x' accepted; trecbench
+    # read it as a flag, printed each topic for the first, refused the second
+    argv = [*flags, "qrels.test", "results.test"]
+    stdout, _, code = run_score(argv, trec_eval_suite, monkeypatch)
+    assert (code, stdout) == (0, (trec_eval_suite / expected).read_bytes())
+
+
 @pytest.mark.filterwarnings(PARTLY_READ)
 @pytest.mark.filterwarnings("ignore:rbp. trec_eval 10.0 rescales")  # test_trec_eval_fixtures
 @pytest.mark.parametrize("expected", sorted(MANIFEST_10))

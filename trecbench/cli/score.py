@@ -94,10 +94,16 @@ def _read_sidecar_first(strata) -> None:
 )
 @click.option(
     "-o",
-    "--Output_old_results_format",
     "old_results_format",
     is_flag=True,
     help="Obsolete in trec_eval, where it does nothing: accepted, and does nothing.",
+)
+# trec_eval's long -o takes a value (its getopt table says so, unlike -o): the next word
+@click.option(
+    "--Output_old_results_format",
+    "old_results_value",
+    metavar="VALUE",
+    help="trec_eval's long -o, which takes a value: accepted, and ignored.",
 )
 @click.option(
     "-Z",

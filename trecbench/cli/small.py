@@ -17,7 +17,7 @@ from .stdout import echo_bytes
 # the parameters a small call may give; every other one is left at its default
 _TAKEN = frozenset(
     {"qrels", "runs", "measure", "query", "nosummary", "output_format", "names", "quiet"}
-    | {"results_format", "old_results_format"}  # trec_eval's that change nothing
+    | {"results_format", "old_results_format", "old_results_value"}  # change nothing
 )
 
 
