@@ -374,6 +374,23 @@ def test_a_parameter_trec_eval_reads_in_part_is_computed_so_with_a_warning(spell
     assert value_names(measure)[0][0] == label
 
 
+@pytest.mark.parametrize(
+    ("spelling", "part"),
+    [("set_F.abc", "abc"), ("ndcg.1=", ""), ("iprec_at_recall.x", "x"), ("utility.1,,2,0", "")],
+)
+def test_a_parameter_without_a_number_is_said_to_be_read_as_0(spelling, part):
+    # atof reads no number in 'abc' or '': 0, not a number "read only in part (what follows
+    # its number is ignored)", as the warning said
+    from trecbench.errors import ParameterDomainWarning
+    from trecbench.measures import parse_measure
+
+    with pytest.warns(ParameterDomainWarning) as said:
+        parse_measure(spelling)
+    texts = [str(w.message) for w in said if issubclass(w.category, ParameterDomainWarning)]
+    assert any(f"reads '{part}' as 0 (no number there, C's atof)" in t for t in texts), texts
+    assert not any("only in part" in t for t in texts), texts
+
+
 @pytest.mark.parametrize("length", ["0x1p70", "0x1p9999", "1e999", "nan", "1e19", "-3"])
 def test_relstring_s_length_is_the_c_long_of_its_double(length, tmp_path, capsys):
     # m_relstring.c takes (long) of the parameter: 1e19, 2^70 or nan is LONG_MIN, and no

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from ..errors import TrecbenchError, excerpt
-from ..trec_eval.clib import atol_saturates, c_atof, c_atol, read_whole
+from ..trec_eval.clib import atol_saturates, c_atof, c_atol, read_whole, reads_a_number
 from .params import GRADE
 from .registry import (
     FLOAT_CUTOFF,
@@ -172,8 +172,12 @@ def misread(definition: Definition, written: str) -> list[str]:
     """What trec_eval reads otherwise than ``written`` (a trec_eval parameter list as
     given) says, one line each: numbers read only in part, cutoffs beyond a C long, and
     gain map grades that are no integer (:func:`misread_grades`)."""
+    integer = definition.trec_params == LONG_CUTOFFS
+    reader = "atol" if integer else "atof"
     problems = [
         f"trec_eval reads {value!r} only in part (what follows its number is ignored)"
+        if reads_a_number(value, integer)
+        else f"trec_eval reads {value!r} as 0 (no number there, C's {reader})"
         for value in partly_read(definition, written)
     ]
     problems += [

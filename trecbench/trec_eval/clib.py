@@ -87,6 +87,13 @@ def read_whole(text: str, integer: bool) -> bool:
     return any((found := p.match(text)) and found.end() == len(text) for p in patterns)
 
 
+def reads_a_number(text: str, integer: bool) -> bool:
+    """Whether C's ``atol`` (``integer``) or ``atof`` finds a number at the start of
+    ``text`` (``abc`` and an empty text have none: read as 0)."""
+    patterns = (_ATOL,) if integer else (_HEX, _ATOF)
+    return any(p.match(text) for p in patterns)
+
+
 def to_long(x: float) -> int:
     """C's conversion of a ``double`` to a 64-bit ``long``: truncation toward zero;
     ``LONG_MIN`` (what x86-64's ``cvttsd2si`` returns) for NaN and values out of range."""
