@@ -315,8 +315,11 @@ def test_debug_one_topic_keeps_the_runs_topic_flags(tmp_path):
     assert flagged == [("3", "run_only"), ("2", "qrels_only")]
     one = evaluate(*files, ["ndcg"], debug_level=1, debug_query="1")
     assert [(f.qid, f.reason) for f in one.flagged] == flagged
-    with pytest.raises(TrecbenchError, match=r"\(-D names topic 9, not one of them\)"):
+    with pytest.raises(TrecbenchError, match=r"\(-D names topic '9', not one of them\)"):
         evaluate(*files, ["ndcg"], debug_level=1, debug_query="9")
+    # -D 0. (an empty topic) said "names topic , not one of them"
+    with pytest.raises(TrecbenchError, match=r"\(-D names topic '', not one of them\)"):
+        evaluate(*files, ["ndcg"], debug_level=1, debug_query="")
 
 
 def test_standard_input_is_one_run(tmp_path):

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import ranking, tiebounds
 from ..callers import outside_trecbench
-from ..errors import NoOverlapError, ProviderWarning, TrecbenchError, one_line
+from ..errors import NoOverlapError, ProviderWarning, TrecbenchError, excerpt, one_line
 from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
 from ..measures.params import CWL_HORIZON
 from ..plurals import counted
@@ -246,7 +246,7 @@ def _run_topics(blocks: list[_Block], run_qids: list[str], plan: _Plan, label) -
     topics = planned[0] if planned else _plan_topics(run_qids, plan, label)
     if not topics.qids:
         why = (
-            f"-D names topic {plan.settings.debug_query}, not one of them"
+            f"-D names topic {excerpt(plan.settings.debug_query)}, not one of them"
             if topics.looped
             else "no topic of the run is in the qrels"
         )
