@@ -474,6 +474,28 @@ def test_compare_power_equals_trecbench_power_and_is_in_every_report(tmp_path, c
     assert "## Power (all topics)" in (out / "BenchmarkComparison.md").read_text()
 
 
+def test_compare_power_of_one_run_is_refused_before_the_work(monkeypatch):
+    """compare --power with the baseline alone printed a power table of no row under its
+    heading (and with_power gave an empty one): refused, as `trecbench power` refuses a
+    baseline alone, before any run is scored."""
+    import trecbench.comparison as comparison
+    from trecbench.conclusions.power import with_power
+
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    run = str(ROOT / "runs" / "tfidf-word.run")
+    with pytest.raises(UsageError, match="^the power of one run: nothing to compare with"):
+        with_power(trecbench.compare(qrels, [run], ["P@5"], samples=100), 0.8)
+
+    def scored(*_args, **_kwargs):
+        raise AssertionError("scored before refusing")
+
+    monkeypatch.setattr(comparison, "compare", scored)
+    done = CliRunner().invoke(cli, ["compare", qrels, run, "-m", "P@5", "--power", "0.8"])
+    assert isinstance(done.exception, UsageError), done.output
+    assert "nothing to compare with the baseline" in str(done.exception)
+    assert done.stdout == ""
+
+
 def _tails_with_warnings(functions, x, df, nc, q):
     import warnings
 

@@ -390,6 +390,10 @@ def compare(
     output.check()
     check_formula_used(measures, scoring.options["maxontsim_formula"], scoring.ontology)
     named, shared, own = runs_and_qrels(files, names, run_qrels)
+    if target_power is not None:  # before the work: one run has no power to give
+        from ..conclusions.power import refuse_alone
+
+        refuse_alone(len(named))
     if output.outdir is not None:  # a bad output, or one that is an input, fails before the work
         from ..comparison import check_outputs
 

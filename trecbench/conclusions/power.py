@@ -49,6 +49,8 @@ from .scores import (
 )
 
 MAX_TOPICS = 1e9  # beyond this many topics a search for n stops: "not reachable"
+# power's refusal of a baseline alone, and compare --power's: no row to give
+NOTHING_TO_COMPARE = "nothing to compare with the baseline: give at least one run"
 
 
 @dataclass(frozen=True)
@@ -331,7 +333,7 @@ def power(
     # {} is one empty run to split_runs; here, as [], no run beside the baseline (the
     # command line's RUNS... is required): refused rather than an empty result
     if not sources or (isinstance(runs, Mapping) and not runs):
-        raise UsageError("nothing to compare with the baseline: give at least one run")
+        raise UsageError(NOTHING_TO_COMPARE)
     if (base_names is None) != (names is None):
         raise UsageError("name the baseline and the runs alike: all in dicts, or none")
     everything = base_sources + sources
@@ -369,6 +371,13 @@ def power_rows(values: np.ndarray, runs: Sequence[str], measures: Sequence[str],
     )
 
 
+def refuse_alone(runs: int) -> None:
+    """A comparison of one run has no power to give (every row is a run against the
+    baseline): refused, where its power table was printed empty under its heading."""
+    if runs < 2:
+        raise UsageError(f"the power of one run: {NOTHING_TO_COMPARE} beside it (--power)")
+
+
 def with_power(comparison, target: float = 0.8):
     """``comparison`` (a :class:`~trecbench.comparison.Comparison`) with its ``power``:
     for each run and measure against the baseline over all topics, the effect size, the
@@ -378,6 +387,7 @@ def with_power(comparison, target: float = 0.8):
 
     from ..comparison.tables import values_cube
 
+    refuse_alone(len(comparison.runs))
     settings = PowerSettings(comparison.statistics.alpha, target)
     baseline = comparison.baseline
     runs = [baseline, *(run for run in comparison.runs if run != baseline)]
