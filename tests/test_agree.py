@@ -24,7 +24,7 @@ from trecbench.conclusions.discrimination import (
     discriminative_power,
     pair_p_values,
 )
-from trecbench.errors import InputError, UsageError
+from trecbench.errors import DuplicateError, UsageError
 
 QRELS = str(ROOT / "qrels/hpo-demo.qrels")
 RTASK = ROOT / "data/hpo-rtask"
@@ -138,8 +138,28 @@ def test_judgment_agreement_counts_and_levels(tmp_path):
     weighted = _sklearn_kappa(grades_a, grades_b, "linear")
     assert found.weighted_kappa == pytest.approx(weighted, abs=1e-12)
     twice = _write(tmp_path / "twice.qrels", ["1 0 d1 1", "1 0 d2 0", "1 0 d1 0"])
-    with pytest.raises(InputError, match=r"twice.qrels:3: document d1 judged twice"):
+    with pytest.raises(DuplicateError, match=r"twice.qrels:3: duplicate docs d1 for topic 1 \("):
         judgment_agreement(a, twice)
+
+
+def test_a_document_judged_twice_is_refused_alike_in_either_set(tmp_path, capsys):
+    """A document judged twice in --qrels-b was told in other words and exit 2, where in
+    the first qrels scoring refuses it as trec_eval does (duplicate docs, exit 4)."""
+    run = _write(tmp_path / "r.run", ["1 Q0 d1 1 2 r", "1 Q0 d2 2 1 r", "2 Q0 d4 1 1 r"])
+    other = _write(tmp_path / "s.run", ["1 Q0 d2 1 2 s", "1 Q0 d1 2 1 s", "2 Q0 d4 1 1 s"])
+    good = _write(tmp_path / "good.qrels", ["1 0 d1 1", "1 0 d2 0", "2 0 d4 1"])
+    twice = _write(tmp_path / "twice.qrels", ["1 0 d1 1", "1 0 d2 0", "1 0 d1 0", "2 0 d4 1"])
+    from trecbench.cli import run as cli_run
+
+    said = []
+    for first, second in ((twice, good), (good, twice)):
+        assert cli_run(["agree", first, run, other, "-m", "P@1", "--qrels-b", second]) == 4
+        said.append(capsys.readouterr().err)
+    assert (
+        said[0]
+        == said[1]
+        == f"trecbench: {twice}:3: duplicate docs d1 for topic 1 (first on line 1)\n"
+    )
 
 
 def test_a_negative_grade_is_unjudged_in_its_set_and_said_to_be(tmp_path):

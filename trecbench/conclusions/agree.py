@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import input_warnings, outputs, statistical_tests
 from ..callbacks import refuse_uncallable
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
 from .scores import (
@@ -141,16 +141,24 @@ def ordering(reference: str, evaluated: str, a: np.ndarray, b: np.ndarray) -> Or
 
 
 def _judged(source) -> tuple[Any, str]:
-    """``(qrels frame, name)``; a (qid, docno) judged twice is refused at its line."""
-    from ..inputs import read_qrels
+    """``(qrels frame, name)``; a (qid, docno) judged twice is refused as scoring refuses
+    it (trec_eval's "duplicate docs", exit 4) at its two lines (a frame's rows), whichever
+    of the two sets it is in: the second's was told in other words, exit 2."""
+    from ..inputs import held, load_qrels, to_pandas
+    from ..ranking import duplicate_error
 
-    frame = read_qrels(source)
+    loaded = load_qrels(source)
+    frame = to_pandas(loaded.table)
     name = source_name(source) or "qrels"
-    twice = frame.duplicated(["qid", "docno"], keep="first")
+    twice = frame.duplicated(["qid", "docno"], keep=False)
     if twice.any():
-        row = frame[twice].iloc[0]
-        line = int(row["line"]) if "line" in frame else None
-        raise InputError(name, line, f"document {row['docno']} judged twice for topic {row['qid']}")
+        rows = frame[twice]
+        first = rows.iloc[0]
+        same = rows[(rows["qid"] == first["qid"]) & (rows["docno"] == first["docno"])]
+        lines = same["line"] if "line" in frame else same.index.to_series() + 1
+        origin = loaded.origin
+        error = duplicate_error(origin, first["qid"], first["docno"], *map(int, lines[:2]), "Q5")
+        raise held.renamed(error, source, origin) if held.is_held(source) else error
     return frame[["qid", "docno", "rel"]], name
 
 
