@@ -477,7 +477,7 @@ def test_compare_power_equals_trecbench_power_and_is_in_every_report(tmp_path, c
 def test_compare_power_of_one_run_is_refused_before_the_work(monkeypatch):
     """compare --power with the baseline alone printed a power table of no row under its
     heading (and with_power gave an empty one): refused, as `trecbench power` refuses a
-    baseline alone, before any run is scored."""
+    baseline alone, before any run is scored; so is a target power at or below alpha."""
     import trecbench.comparison as comparison
     from trecbench.conclusions.power import with_power
 
@@ -494,6 +494,11 @@ def test_compare_power_of_one_run_is_refused_before_the_work(monkeypatch):
     assert isinstance(done.exception, UsageError), done.output
     assert "nothing to compare with the baseline" in str(done.exception)
     assert done.stdout == ""
+    # a target at or below alpha (1 - confidence) was refused once every run was scored
+    two = [qrels, run, str(ROOT / "runs" / "tfidf-char.run"), "-m", "P@5", "--power", "0.01"]
+    done = CliRunner().invoke(cli, ["compare", *two])
+    assert isinstance(done.exception, UsageError), done.output
+    assert "must be above alpha (0.05)" in str(done.exception)
 
 
 def _tails_with_warnings(functions, x, df, nc, q):

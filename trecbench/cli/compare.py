@@ -390,10 +390,10 @@ def compare(
     output.check()
     check_formula_used(measures, scoring.options["maxontsim_formula"], scoring.ontology)
     named, shared, own = runs_and_qrels(files, names, run_qrels)
-    if target_power is not None:  # before the work: one run has no power to give
-        from ..conclusions.power import refuse_alone
+    if target_power is not None:  # before the work: one run, or a target below alpha
+        from ..conclusions.power import power_settings
 
-        refuse_alone(len(named))
+        power_settings(len(named), statistics.alpha, target_power)
     if output.outdir is not None:  # a bad output, or one that is an input, fails before the work
         from ..comparison import check_outputs
 

@@ -371,11 +371,14 @@ def power_rows(values: np.ndarray, runs: Sequence[str], measures: Sequence[str],
     )
 
 
-def refuse_alone(runs: int) -> None:
-    """A comparison of one run has no power to give (every row is a run against the
-    baseline): refused, where its power table was printed empty under its heading."""
+def power_settings(runs: int, alpha: float, target: float) -> PowerSettings:
+    """The settings of the power of a comparison of ``runs`` runs at ``alpha``, checked
+    (compare --power's, before the work: a target at or below alpha was refused once every
+    run was scored). A comparison of one run has no power to give (every row is a run
+    against the baseline): refused, where its power table was printed empty."""
     if runs < 2:
         raise UsageError(f"the power of one run: {NOTHING_TO_COMPARE} beside it (--power)")
+    return PowerSettings(alpha, target)
 
 
 def with_power(comparison, target: float = 0.8):
@@ -387,8 +390,7 @@ def with_power(comparison, target: float = 0.8):
 
     from ..comparison.tables import values_cube
 
-    refuse_alone(len(comparison.runs))
-    settings = PowerSettings(comparison.statistics.alpha, target)
+    settings = power_settings(len(comparison.runs), comparison.statistics.alpha, target)
     baseline = comparison.baseline
     runs = [baseline, *(run for run in comparison.runs if run != baseline)]
     values = values_cube(comparison.per_query, runs, comparison.measures, comparison.queries)
