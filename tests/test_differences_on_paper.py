@@ -172,3 +172,23 @@ def test_an_interval_end_that_rounding_alone_leaves_off_0_is_0():
     lines = render(compared, "table").splitlines()
     (line,) = [line for line in lines if line.split()[:1] == ["b"]]
     assert line.split()[5:7] == ["[0.0000,", "+0.1000]"]
+
+
+def test_a_d_z_or_welch_t_that_rounds_to_0_prints_unsigned():
+    """compare's Markdown printed a d_z of -0.003 as -0.00 (and a Welch t of -0.0004 as
+    -0.000), where a difference and a change that round to 0 print unsigned."""
+    import pandas as pd
+
+    from trecbench.comparison import compare_scores
+    from trecbench.renderers.comparison_cells import statistic_text
+
+    assert [statistic_text(v, 2) for v in (-0.003, -0.0, 0.004, -0.25, math.nan)] == [
+        "0.00", "0.00", "0.00", "-0.25", "n/a",
+    ]  # fmt: skip
+    assert statistic_text(-0.0004, 3) == "0.000"
+    a, b = [0.5, 0.5, 0.5, 0.5], [0.499, 0.4, 0.6, 0.5]  # d_z -0.0031
+    rows = [(r, f"q{i}", "P@5", v) for r, vs in (("a", a), ("b", b)) for i, v in enumerate(vs)]
+    compared = compare_scores(pd.DataFrame(rows, columns=["run", "qid", "measure", "value"]))
+    assert compared.comparisons["effect_size"].iloc[0] == pytest.approx(-0.0030618, rel=1e-4)
+    line = next(x for x in compared.render("markdown").splitlines() if "| 1/1/2 |" in x)
+    assert "| 1/1/2 | 0.00 |" in line, line

@@ -111,8 +111,13 @@ def _escaped_record(record: Mapping | None, keys: tuple[str, ...], escaped) -> d
 
 def statistic_text(value: float, digits: int) -> str:
     """A statistic (a t, its df, a d_z) with ``digits`` decimals, ``n/a`` when undefined; a
-    measure's value is :func:`~trecbench.number_text.value_text`'s."""
-    return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
+    measure's value is :func:`~trecbench.number_text.value_text`'s. One that rounds to 0
+    there prints unsigned, as a difference does: a d_z of -0.003 read ``-0.00`` beside a
+    change of ``-0.1%``, a Welch t of -0.0004 ``-0.000``."""
+    if not math.isfinite(value):
+        return "n/a"
+    text = f"{value:.{digits}f}"
+    return text.lstrip("-") if float(text) == 0 else text
 
 
 def difference_text(row: Mapping) -> str:
