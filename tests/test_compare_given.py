@@ -114,6 +114,16 @@ def test_integer_qids_are_written_in_decimal_and_refused_beside_queries_they_los
         compare_scores(BASE, queries=[1.0, 2.0, 3.0], samples=40)
 
 
+def test_queries_given_as_one_string_are_refused_not_read_as_characters():
+    """queries="12" counted topics '1' and '2' (its characters), not '12'; 5 raised a bare
+    TypeError. A set, whose order the topics' sorting makes no matter, is taken."""
+    frame = BASE.assign(qid=["1", "2", "12"] * 2)
+    for given, kind in (("12", "a str"), (b"12", "a bytes"), (5, "an int")):
+        with pytest.raises(UsageError, match=f"^queries=.*: give a list of query ids, not {kind}$"):
+            compare_scores(frame, queries=given, samples=40)
+    assert compare_scores(frame, queries={"12", "1"}, samples=40).queries == ["1", "12"]
+
+
 def test_integer_run_names_and_baseline_are_written_in_decimal():
     integers = BASE.assign(run=[1] * 3 + [2] * 3)
     comparison = compare_scores(integers, baseline=2, samples=40)

@@ -104,14 +104,15 @@ def listed_names(names: Sequence[str] | None) -> list[str] | None:
     return None if names is None else listed(names, "names", "names, one per run")
 
 
-def listed(values: Iterable, keyword: str, items: str) -> list:
+def listed(values: Iterable, keyword: str, items: str, unordered: bool = False) -> list:
     """``values``, given to ``keyword=`` as a list of ``items`` (words: ``names, one per
     run``), as a list: any sequence, a numpy array or a pandas Series too. A string is
     refused: it is a sequence of its characters (``names='xy'`` named two runs ``x`` and
     ``y``; ``results='r.json'`` read six files), and read as one item it would mean one
     thing for one and another for several; so are a path, a set (no order to pair it
-    with other lists), a mapping and what holds no items at all (a number)."""
-    refused = (str, bytes, bytearray, os.PathLike, AbstractSet, Mapping)
+    with other lists; taken where the order does not count, ``unordered``), a mapping and
+    what holds no items at all (a number)."""
+    refused = (str, bytes, bytearray, os.PathLike, Mapping, *(() if unordered else (AbstractSet,)))
     if isinstance(values, refused) or not isinstance(values, Iterable):
         kind = with_article(type(values).__name__)
         raise UsageError(f"{keyword}={excerpt(values)}: give a list of {items}, not {kind}")

@@ -117,12 +117,15 @@ def given_queries(queries, given: Given) -> list[str] | None:
     the other's ids are written (``007``); None stays None."""
     if queries is None:
         return None
+    from ..naming import listed
 
     def where(row: int) -> str:
         return f"item {row}"
 
+    # a string is refused: queries="12" counted topics '1' and '2', not '12'
+    queries = listed(queries, "queries", "query ids", unordered=True)
     qids = given.frame["qid"].unique()
-    return given_qids(list(queries), "queries", where, (qids, "per_query", given.integer_qids))
+    return given_qids(queries, "queries", where, (qids, "per_query", given.integer_qids))
 
 
 # the topics ids are read beside: their qids (strings), what holds them (an error's

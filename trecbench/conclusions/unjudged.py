@@ -154,6 +154,10 @@ def evaluation_bounds(evaluation, topics=None, sidecar=None) -> list[UnjudgedBou
     if any(run.unjudged_high is None for run in evaluation.runs):
         raise UsageError("unjudged bounds were not kept: evaluate(..., unjudged_bounds=True)")
     if topics is not None:
+        from ..naming import listed
+
+        # a string is refused: topics="12" bounded topics '1' and '2', not '12'
+        topics = listed(topics, "topics", "topic ids", unordered=True)
         judged = set(evaluation.qrels_topics)
         missing = [topic for topic in topics if topic not in judged]
         if missing:  # dropped, the bounds would be over fewer topics than asked
