@@ -227,3 +227,17 @@ def test_compare_with_strata_given_as_a_table_records_no_strata_file(tmp_path):
     assert [record["kind"] for record in comparison.inputs] == []  # in memory: no file
     assert comparison.report()["strata"] == {"lang": {"1": "x", "2": "x", "3": "y"}}
     validate_against_schema(comparison.report(), "benchmark_report")
+
+
+def test_one_measure_given_by_two_spellings_is_refused():
+    """P_5 and P@5 rows (one measure, from two tools) were compared as two measures and
+    counted twice in the correction: Holm doubled the p of each, where compare refuses
+    the two spellings asked. Names the registry does not know are measures of their own."""
+    frame = pd.concat([BASE.assign(measure=name) for name in ("P_5", "P@5")])
+    with pytest.raises(UsageError, match=r"^P_5 and P@5 are one measure \(P\.5\): compare"):
+        compare_scores(frame, samples=40)
+    frame = pd.concat([BASE.assign(measure=name) for name in ("mine", "P@5", "AP", "MAP")])
+    with pytest.raises(UsageError, match=r"^AP and MAP are one measure \(map\)"):
+        compare_scores(frame, samples=40)
+    kept = pd.concat([BASE.assign(measure=name) for name in ("mine", "yours", "P@5", "P@10")])
+    assert compare_scores(kept, samples=40).measures == ["mine", "yours", "P@5", "P@10"]

@@ -199,6 +199,27 @@ def _refuse_out_of_range(per_query: pd.DataFrame) -> None:
             )
 
 
+def _refuse_two_spellings(measures: list[str]) -> None:
+    """Refuse one measure given by two spellings (``P_5`` and ``P@5``), as compare refuses
+    it asked so: tested twice, it was counted twice in the correction (Holm doubled its
+    p). A name the registry does not know is a measure of its own."""
+    from ..errors import TrecbenchError
+    from ..measures.labels import looked_up
+
+    seen: dict = {}
+    for name in measures:
+        try:
+            measure = looked_up(name)
+        except TrecbenchError:
+            continue
+        if measure in seen:
+            raise UsageError(
+                f"{seen[measure]} and {name} are one measure ({measure.canonical}): compare "
+                "shows and tests each measure once; give its values by one spelling"
+            )
+        seen[measure] = name
+
+
 def _checked(per_query: pd.DataFrame, baseline: str | None):
     """``(per_query, runs, measures, the baseline)`` of values read
     (:func:`~.given.given_values`); undefined or infinite values, no values at all and an
@@ -214,6 +235,7 @@ def _checked(per_query: pd.DataFrame, baseline: str | None):
     measures = per_query["measure"].unique().tolist()
     if not runs:
         raise UsageError("nothing to compare: no per-query values")
+    _refuse_two_spellings(measures)
     baseline = runs[0] if baseline is None else baseline
     if baseline not in runs:
         raise UsageError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}")
