@@ -166,8 +166,8 @@ def test_an_exact_test_s_smallest_p_times_the_pairs_is_out_of_reach_too():
     assert found.discriminative_power is None
     assert found.reason.startswith(
         "With 6 topics the randomisation (sign-flip permutation) test gives no p below 2/2^6 "
-        "= 0.0312, and the Holm correction over 6 p-values makes the smallest adjusted p "
-        "6 × 0.0312 = 0.188"
+        "= 0.03125, and the Holm correction over 6 p-values makes the smallest adjusted p "
+        "6 × 0.03125 = 0.188"  # 0.0312 printed its product 0.1872 as 0.188
     )
     boot = DiscriminationSettings(test="bootstrap", samples=100, correction="bonferroni")
     assert "1/(100 + 1) = 0.0099" in discriminative_power(FAR_APART, "m", boot).reason

@@ -163,3 +163,17 @@ def test_the_command_line_says_it(tmp_path):
     assert done.exit_code == 0, done.output
     text = " ".join(done.output.split())
     assert _note(40, 3, BASELINE, "0.0732") in text and _note(40, 6, PAIRS, "0.146") in text
+
+
+def test_the_note_s_arithmetic_holds_as_printed():
+    """2/2^6 = 0.03125 printed as 0.0312 made "2 × 0.0312 = 0.0625" (and 3 × 0.0312 =
+    0.0938): the floor gets the digits its product needs to read true."""
+    import re
+
+    values = np.array([[0.2 + 0.01 * t, 0.5 + 0.01 * t, 0.51 + 0.01 * t] for t in range(6)])
+    result = compare_scores(_frame(values), test="randomization", samples=1000)
+    notes = result.sections[0].notes
+    assert len(notes) == 2 and all("2/2^6 = 0.03125" in note for note in notes), notes
+    for note in notes:
+        family, floor, product = re.search(r"p (\d+) × ([\d.]+) = ([\d.]+):", note).groups()
+        assert f"{int(family) * float(floor):.3g}" == product, note

@@ -332,20 +332,31 @@ def _corrected_out_of_reach(
     else:
         fraction = _floor_fraction(test, topics, runs)
         why = f"With {topics} topics the {label} gives no p below {fraction}"
-    product = family * floor
+    product, factor = family * floor, _factor_text(floor, family)
     lifted = (
-        f"the smallest adjusted p {family} × {floor:.3g} = {product:.3g}"
+        f"the smallest adjusted p {family} × {factor} = {product:.3g}"
         if product < 1
-        else f"every adjusted p 1 ({family} × {floor:.3g} is 1 or more)"
+        else f"every adjusted p 1 ({family} × {factor} is 1 or more)"
     )
     over, marked = counted(family, "p-value"), ". Nothing is marked significant here."
     if family_name is not None:
         over = f"the {over} of {family_name}"
         marked = f", and nothing in {family_name} is marked significant."
     return (
-        f"{why} = {floor:.3g}, and the {CORRECTIONS[correction]} correction over {over} "
+        f"{why} = {factor}, and the {CORRECTIONS[correction]} correction over {over} "
         f"makes {lifted}: none can fall below alpha = {alpha:g}{marked}"
     )
+
+
+def _factor_text(floor: float, family: int) -> str:
+    """``floor`` with the fewest significant digits, 3 at least, that times ``family``
+    prints as the product does (3 digits): 2/2^6 read 0.0312 in "2 × 0.0312 = 0.0625"."""
+    product = f"{family * floor:.3g}"
+    for digits in range(3, 18):
+        text = f"{floor:.{digits}g}"
+        if f"{family * float(text):.3g}" == product:
+            return text
+    return repr(floor)
 
 
 def _floor_fraction(test: StatisticalTest, topics: int, runs: int) -> str:
