@@ -631,3 +631,20 @@ def test_markdown_and_latex_right_align_the_columns_of_numbers_as_the_table_does
     }
     assert "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n" in rendered["markdown"]
     assert "\\begin{tabular}{llrrrrrr}\n" in rendered["latex"]
+
+
+def test_a_power_below_one_never_prints_as_one():
+    # a power of 0.99996 printed as 1.0000: power reached for certain, which no test has
+    from scipy.optimize import brentq
+
+    from trecbench.conclusions.power import PowerResult
+
+    n, wanted = 20, 0.99996
+    effect = brentq(lambda d: _reference(d, n, 0.05) - wanted, 0.5, 5.0)
+    alternating = np.resize([1.0, -1.0], n)
+    differences = alternating + effect * np.std(alternating, ddof=1)
+    row = power_row(differences, PowerSettings(), "run", "base", "m")
+    assert row.power == pytest.approx(wanted, abs=1e-9)  # statsmodels' noncentral t
+    shown = PowerResult(PowerSettings(), "base", (row,)).render("table")
+    (line,) = [line for line in shown.splitlines() if line.split()[:2] == ["run", "m"]]
+    assert "0.99996" in line.split() and "1.0000" not in line.split()

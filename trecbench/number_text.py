@@ -34,3 +34,17 @@ def value_text(value: float, signed: bool = False, digits: int = 4) -> str:
     if value != 0 and float(text) == 0:
         return f"{value:+.1e}" if signed else f"{value:.1e}"
     return text
+
+
+def below_one_text(value: float, digits: int = 4) -> str:
+    """A value below 1 by its meaning (a test's power) as :func:`value_text` prints it, but
+    one that would print as 1 there (0.99996 as ``1.0000``, power reached for certain) with
+    the decimals it needs to print below 1 (``0.99996``); a value the double holds as 1
+    exactly prints ``1.0000``, as no decimal tells it from 1."""
+    text = value_text(value, digits=digits)
+    if not value < 1 or float(text) < 1:
+        return text
+    return next(
+        (f"{value:.{d}f}" for d in range(digits + 1, 18) if float(f"{value:.{d}f}") < 1),
+        text,
+    )

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from ..escaping import escaper
 from ..markdown_text import markdown_cell
-from ..number_text import value_text
+from ..number_text import below_one_text, value_text
 from ..plurals import counted
 from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned
 
@@ -95,7 +95,7 @@ def _power_rows(result, name: Callable[[str], str]) -> list[list[str]]:
             _count(row.n_topics),
             _number(row.mean_difference, True),
             _number(row.effect_size, True),
-            _number(row.power),
+            UNDEFINED if row.power is None else below_one_text(row.power),  # never 1
             _number(row.mde),
             _count(row.topics_needed),
         ]
