@@ -127,3 +127,37 @@ def test_a_path_up_through_a_missing_folder_is_refused_before_the_work(tmp_path,
     with OutputSet() as out:
         out.write("sub/../x.json", b"{}")
     assert (tmp_path / "sub" / ".." / "x.json").read_bytes() == b"{}"
+
+
+@pytest.mark.parametrize(
+    "command, output",
+    [
+        (["compare", "{qrels}", "{run}", "{other}", "-o", "out"], "out"),
+        (["convert", "msmarco", "{tsv}", "-o", "out"], "out"),
+        (["fuse", "{run}", "{other}", "-o", "fused.run"], "fused.run"),
+    ],
+)
+def test_a_relative_output_in_a_removed_working_folder_is_named(tmp_path, command, output):
+    # cd gone && rmdir ../gone: compare and convert (after its work) said only "trecbench:
+    # No such file or directory", a relative path spelled out (realpath) with no getcwd
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    files = {
+        "qrels": ROOT / "qrels" / "hpo-demo.qrels",
+        "run": ROOT / "runs" / "tfidf-word.run",
+        "other": ROOT / "runs" / "tfidf-char.run",
+        "tsv": ROOT / "data" / "convert" / "msmarco-run.tsv",
+    }
+    argv = [part.format(**files) for part in command]
+    script = 'cd "$1" && rmdir "$1" && shift && exec "$@"'
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run(
+        ["sh", "-c", script, "sh", str(gone), sys.executable, "-m", "trecbench", *argv],
+        capture_output=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.decode() == (
+        f"trecbench: {output}: cannot write here (No such file or directory: the working "
+        "folder was removed; give an absolute path)\n"
+    )
+    assert os.listdir(tmp_path) == []

@@ -163,6 +163,7 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     last = os.path.basename(name)
     if last in (".", "..") and last != name:  # Path() drops a last ".": f/. wrote the file f
         raise OutputError(f"{name}: ends in {last}, a folder's name; give a file name")
+    publication.refuse_lost_working_folder(name)
     publication.refuse_missing_before_up(name)
     target = Path(path)
     try:

@@ -287,6 +287,21 @@ def _write_whole(path: Path, value) -> None:
     os.rename(temporary, path)
 
 
+def refuse_lost_working_folder(name: str) -> None:
+    """Refuse a relative target ``name`` once the working folder was removed (``getcwd``
+    fails): nothing can be made there, and spelling it out (``realpath``, ``relpath``)
+    failed later, without a path ("No such file or directory"; convert's after its work)."""
+    if os.path.isabs(name):
+        return
+    try:
+        os.getcwd()
+    except OSError:
+        raise OutputError(
+            f"{name}: cannot write here ({os.strerror(errno.ENOENT)}: the working folder "
+            "was removed; give an absolute path)"
+        ) from None
+
+
 def refuse_missing_before_up(name: str) -> None:
     """Refuse a target named through a folder that does not exist and then ``..``
     (``sub/../a.json``): the set made ``sub`` to write through it and removed it once

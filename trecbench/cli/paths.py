@@ -173,6 +173,9 @@ class OutputFolder(click.ParamType):
                     "-: this output is a folder, not standard output (./- names one -)"
                 )
             return name
+        from ..publication import refuse_lost_working_folder
+
+        refuse_lost_working_folder(name)
         folder = Path(name)
         probe = folder
         while not os.path.lexists(probe) and probe.parent != probe:
