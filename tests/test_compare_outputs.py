@@ -67,6 +67,34 @@ def test_a_plot_a_sidecars_stratum_names_is_refused_before_the_work(
     assert sorted(os.listdir(tmp_path)) == [*folders, "s.sidecar.json"]
 
 
+@pytest.mark.parametrize(
+    ("made", "more", "code", "message"),
+    [
+        ("out/precision_recall.png", [], ExitCode.INPUT,
+         "out/precision_recall.png: is a directory"),
+        (None, ["--manifest", "out/precision_recall.svg"], ExitCode.USAGE,
+         "out/precision_recall.svg: written twice by one command, as --manifest and as"
+         " compare's plot"),
+    ],
+    ids=["a folder", "the manifest"],
+)  # fmt: skip
+def test_the_precision_recall_plot_is_refused_before_the_work(
+    tmp_path, monkeypatch, capsys, made, more, code, message
+):
+    # the command line keeps every run's curve as it reads them: the plot is always drawn,
+    # yet it was checked once the runs were scored (a folder of its name, a manifest)
+    monkeypatch.chdir(tmp_path)
+
+    def scored(*args, **kwargs):
+        raise AssertionError("the runs were scored before the plot was refused")
+
+    monkeypatch.setattr("trecbench.comparison.compare", scored)
+    if made is not None:
+        os.makedirs(made)
+    assert run([str(arg) for arg in [*COMPARE, *more]]) == code
+    assert capsys.readouterr() == ("", f"trecbench: {message}\n")
+
+
 def test_the_library_refuses_them_before_the_comparison(tmp_path):
     from trecbench.comparison import check_outputs
 

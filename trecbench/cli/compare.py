@@ -401,6 +401,7 @@ def compare(
         check_outputs(
             output.outdir, plots=output.plots, runs=len(named), manifest=output.manifest,
             inputs=given, strata=strata, group_by=list(group_by) or None,
+            curves=True,  # kept as the runs are read, whenever there are plots (_drawn)
         )  # fmt: skip
     if baseline is not None and baseline not in named:  # a file, however spelt
         from ..naming import file_key

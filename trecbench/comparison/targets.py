@@ -38,17 +38,21 @@ def check_outputs(
     inputs: Sequence[str | os.PathLike] = (),
     strata=None,
     group_by: str | Sequence[str] | None = None,
+    curves: bool = False,
 ) -> None:
     """Refuse, before a comparison of ``runs`` runs is computed, what
     :meth:`Comparison.write` would refuse only once it is: one of the files it writes
     whatever the results (report, Markdown, LaTeX, with ``plots`` the plots over all
     topics and those of each stratum a sidecar's ``strata`` gives the fields of
     ``group_by``, the ``manifest``) that is one of ``inputs``, a symbolic link or not a
-    regular file, a name the system refuses, or a manifest that is one of the others."""
+    regular file, a name the system refuses, or a manifest that is one of the others.
+    ``curves``: the runs' precision-recall curves will be known (the command line keeps
+    them as it reads the runs), so its plots are checked too."""
     out = Path(outdir)
     files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE, HTML_FILE)]
     if plots:
-        files += plot_paths(out, [(ALL, ALL), *_sidecar_sections(strata, group_by)], runs, False)
+        sections = [(ALL, ALL), *_sidecar_sections(strata, group_by)]
+        files += plot_paths(out, sections, runs, curves)
     if manifest is not None:
         check_manifest(Path(manifest), files)
         files.append(Path(manifest))
