@@ -929,3 +929,19 @@ def test_a_target_whose_staged_copy_passes_the_path_limit_is_refused_before_the_
     deep = _deep_folder(tmp_path / "b", limit - overhead)
     write_file(deep / name, "x")
     assert [p.name for p in deep.iterdir()] == [name]
+
+
+def test_the_library_refuses_a_dash_as_the_file_to_write(tmp_path, monkeypatch):
+    # write_run(run, "-") wrote a file named "-" into the working folder, which every
+    # reader (read_run("-"), evaluate) takes for standard input: refused as the command
+    # line refuses it; ./- names that file
+    import trecbench
+
+    monkeypatch.chdir(tmp_path)
+    run = {"q1": {"d1": 2.5}}
+    for write, value in ((trecbench.write_run, run), (trecbench.write_qrels, {"q1": {"d1": 1}})):
+        with pytest.raises(OutputError, match=r"^-: give a file name \(this output cannot go"):
+            write(value, "-")
+    assert list(tmp_path.iterdir()) == []
+    trecbench.write_run(run, "./-")
+    assert (tmp_path / "-").read_text() == "q1\tQ0\td1\t1\t2.5\trun\n"

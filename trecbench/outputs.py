@@ -158,6 +158,8 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     name = os.fsdecode(path)
     if not name:
         raise OutputError("an empty file name: give the file to write")
+    if path in ("-", b"-"):  # readers' standard input (a Path: ./- too, a file: passes)
+        raise OutputError("-: give a file name (this output cannot go to standard output)")
     if name.endswith(("/", os.sep)):  # Path() would drop it: open("f/") is ENOTDIR
         raise OutputError(f"{name}: ends in a slash, a folder's name; give a file name")
     last = os.path.basename(name)

@@ -135,14 +135,14 @@ class OutputFile(click.ParamType):
 
     def _checked(self, value) -> Path:
         path = os.fsdecode(value)
-        if path == "-":
-            message = "-: give a file name (this output cannot go to standard output)"
-            if self.dash_is_usage:
-                raise UsageError(message)
-            raise OutputError(message)
         from .. import outputs  # only for a command writing a file (hashlib, json, tempfile)
 
-        return outputs.check_target(path)
+        try:
+            return outputs.check_target(path)  # "-" refused there, as for the library
+        except OutputError as error:
+            if path == "-" and self.dash_is_usage:
+                raise UsageError(str(error)) from None
+            raise
 
 
 class OutputFolder(click.ParamType):
