@@ -161,3 +161,27 @@ def test_a_relative_output_in_a_removed_working_folder_is_named(tmp_path, comman
         "folder was removed; give an absolute path)\n"
     )
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("option", "name", "what", "suffix"),
+    [
+        ("--report", "r.json.gz", "JSON", ".json"),
+        ("--manifest", "m.JSON.zst", "JSON", ".json"),
+        ("--html", "p.html.bz2", "an HTML page", ".html"),
+    ],
+)
+def test_a_json_or_page_output_named_compressed_is_refused(
+    tmp_path, capsys, option, name, what, suffix
+):
+    # score --report r.json.gz wrote plain JSON under a compressed name (zcat, a browser
+    # then failed on it), where fuse -o f.run.gz and pool -o p.gz refuse such a name
+    from trecbench.cli import run
+
+    files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
+    target = tmp_path / name
+    assert run(["score", "-m", "P.5", option, str(target), *files]) == 1
+    found = name.rsplit(".", 1)[1]
+    said = f"trecbench: {target}: trecbench writes {what} here, uncompressed, not {found}: "
+    assert capsys.readouterr().err == said + f"name it otherwise ({suffix})\n"
+    assert not target.exists()

@@ -123,8 +123,10 @@ class OutputFile(click.ParamType):
 
     name = "file"
 
-    def __init__(self, dash_is_usage: bool = False):
-        self.dash_is_usage = dash_is_usage
+    def __init__(self, dash_is_usage: bool = False, written: tuple[str, str] | None = None):
+        # written: what the option writes and its suffix, ("JSON", ".json"): a name that
+        # says compressed is refused (r.json.gz held plain JSON), as fuse -o f.run.gz is
+        self.dash_is_usage, self.written = dash_is_usage, written
 
     def convert(self, value, param, ctx) -> Path:
         _refuse_taken_output(ctx, param, value, "a file")
@@ -135,6 +137,8 @@ class OutputFile(click.ParamType):
 
     def _checked(self, value) -> Path:
         path = os.fsdecode(value)
+        if self.written is not None:
+            _refuse_compressed_name(path, *self.written)
         from .. import outputs  # only for a command writing a file (hashlib, json, tempfile)
 
         try:
@@ -143,6 +147,20 @@ class OutputFile(click.ParamType):
             if path == "-" and self.dash_is_usage:
                 raise UsageError(str(error)) from None
             raise
+
+
+def _refuse_compressed_name(path: str, what: str, suffix: str) -> None:
+    """Refuse (a usage error) a name ending in a compression suffix for an output written
+    uncompressed: every reader told it compressed by its name (``zcat``, a browser)."""
+    from ..compressions import SUFFIXES
+    from ..errors import one_line
+
+    found = next((s for s in SUFFIXES if path.lower().endswith(s)), None)
+    if found is not None:
+        raise UsageError(
+            f"{one_line(path)}: trecbench writes {what} here, uncompressed, not {found[1:]}: "
+            f"name it otherwise ({suffix})"
+        )
 
 
 class OutputFolder(click.ParamType):
@@ -228,6 +246,8 @@ INPUT_FILE = InputFile()
 QRELS_INPUT = InputFile(dataset_ids=True)  # a qrels file or an ir_datasets id
 RUN_PATTERN = InputFile(patterns=True)  # a run file, or a glob of files (--dask)
 OUTPUT_FILE = OutputFile()
+JSON_FILE = OutputFile(written=("JSON", ".json"))  # --report, --manifest
+PAGE_FILE = OutputFile(written=("an HTML page", ".html"))  # score --html
 # validate --fix: '-' a usage error, as a name for a format it does not write
 FIX_FILE = OutputFile(dash_is_usage=True)
 OUTPUT_FOLDER = OutputFolder()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .paths import OUTPUT_FILE
+from .paths import JSON_FILE
 
 
 def stack_options(command, decorators):
@@ -25,7 +25,7 @@ def manifest_options(command):
         [
             click.option(
                 "--manifest",
-                type=OUTPUT_FILE,
+                type=JSON_FILE,
                 default=None,
                 help="Write an ExperimentManifest (JSON): id, time, command line, environment, "
                 "git commit, --meta pairs, inputs and outputs with sha256.",
@@ -50,7 +50,7 @@ def report_options(command):
     """
     report = click.option(
         "--report",
-        type=OUTPUT_FILE,
+        type=JSON_FILE,
         default=None,
         help="Write an EvaluationReport (JSON): values, measures, options, inputs "
         "with sha256, versions.",

@@ -16,7 +16,7 @@ from .evaluation_options import (
     unjudged_threshold_option,
 )
 from .group import cli, echo_input_warnings, echo_warning, echo_written
-from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
+from .paths import INPUT_FILE, PAGE_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 from .score_page import files_after_stdout, html_page_of, resampling_record, write_files
 from .score_sections import with_routing, with_unjudged_bounds
@@ -221,7 +221,7 @@ def _read_sidecar_first(strata) -> None:
 @click.option(
     "--html",
     "html_page",
-    type=OUTPUT_FILE,
+    type=PAGE_FILE,
     default=None,
     help="Also write one self-contained page for a browser: the runs' means with intervals, "
     "figures, every topic's values and documents (the html extra).",
