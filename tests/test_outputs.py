@@ -945,3 +945,16 @@ def test_the_library_refuses_a_dash_as_the_file_to_write(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
     trecbench.write_run(run, "./-")
     assert (tmp_path / "-").read_text() == "q1\tQ0\td1\t1\t2.5\trun\n"
+
+
+def test_a_file_named_dash_is_said_as_written_to_dot_slash_dash(tmp_path, capsys, monkeypatch):
+    # fuse -o ./- wrote the file ./- and said "wrote -: ...", which reads as standard output
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    monkeypatch.chdir(tmp_path)
+    runs = [str(ROOT / "runs" / "tfidf-char.run"), str(ROOT / "runs" / "tfidf-word.run")]
+    assert run(["fuse", *runs, "-o", "./-"]) == 0
+    assert capsys.readouterr().err.startswith("wrote ./-: ")
+    assert (tmp_path / "-").is_file()

@@ -226,8 +226,10 @@ def given(*names: str, ctx: click.Context | None = None) -> set[str]:
 
 def echo_written(path, detail: str = "") -> None:
     """``wrote PATH`` (``: detail``) on stderr, in one line: control characters in the
-    path escaped, as in every message."""
-    click.echo(f"wrote {one_line(str(path))}" + (f": {detail}" if detail else ""), err=True)
+    path escaped, as in every message; a file named ``-`` as ``./-`` (given so: a Path
+    drops the ``./``), where ``-`` reads as standard output."""
+    name = "./-" if str(path) == "-" else one_line(str(path))
+    click.echo(f"wrote {name}" + (f": {detail}" if detail else ""), err=True)
 
 
 def echo_input_warnings() -> None:
