@@ -958,3 +958,24 @@ def test_a_file_named_dash_is_said_as_written_to_dot_slash_dash(tmp_path, capsys
     assert run(["fuse", *runs, "-o", "./-"]) == 0
     assert capsys.readouterr().err.startswith("wrote ./-: ")
     assert (tmp_path / "-").is_file()
+
+
+def test_a_nul_byte_in_a_file_name_is_refused_naming_the_file(tmp_path):
+    # write_run(x, "a\x00b") and evaluate(q, ["r", "a\x00b"]) raised Python's bare
+    # ValueError "embedded null byte", naming no file
+    from conftest import ROOT
+
+    import trecbench
+    from trecbench.errors import InputError
+
+    qrels, run = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")
+    with pytest.raises(OutputError, match=r"^x\\x00y: a file name cannot hold a NUL byte$"):
+        trecbench.write_run({"1": {"a": 1.0}}, "x\x00y")
+    bad = "r\x00"
+    for call in (
+        lambda: trecbench.load_run(bad),
+        lambda: trecbench.evaluate(qrels, [run, bad]),  # two runs: the worker count's stat
+        lambda: trecbench.compare(qrels, [run, bad]),
+    ):
+        with pytest.raises(InputError, match="cannot read: a file name cannot hold a NUL byte"):
+            call()

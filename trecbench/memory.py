@@ -111,7 +111,7 @@ def _regular_file(path: str | os.PathLike) -> tuple[int, str | None, Format] | N
         if not stat.S_ISREG(info.st_mode):
             return None
         return (info.st_size, *sniff(path))
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the name, which its reader says
         return None
 
 

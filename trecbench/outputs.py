@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
 from . import provenance, publication, standard_output
-from .errors import OutputError, Setting, UsageError
+from .errors import OutputError, Setting, UsageError, one_line
 from .naming import file_key
 from .plurals import few_and_more
 from .signals import SignalGuard
@@ -100,7 +100,7 @@ def _note(path: PathLike, identities: set, resolved: set) -> None:
     if key is not None:
         identities.add(key)
     if os.fspath(path) != "-":
-        with contextlib.suppress(OSError, RuntimeError):
+        with contextlib.suppress(OSError, RuntimeError, ValueError):  # ValueError: a NUL
             resolved.add(str(Path(path).resolve()))
 
 
@@ -158,6 +158,8 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     name = os.fsdecode(path)
     if not name:
         raise OutputError("an empty file name: give the file to write")
+    if "\0" in name:  # the system's calls raised a bare ValueError ("embedded null byte")
+        raise OutputError(f"{one_line(name)}: a file name cannot hold a NUL byte")
     if path in ("-", b"-"):  # readers' standard input (a Path: ./- too, a file: passes)
         raise OutputError("-: give a file name (this output cannot go to standard output)")
     if name.endswith(("/", os.sep)):  # Path() would drop it: open("f/") is ENOTDIR

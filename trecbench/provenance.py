@@ -197,6 +197,8 @@ def opened(path: str | os.PathLike) -> tuple[Any, bool]:
     """``path`` opened for reading, unbuffered, and whether the object is borrowed (not
     to be closed): ``-`` is standard input's descriptor (left open), or ``sys.stdin``'s
     bytes where it has none (a test runner's, a notebook's)."""
+    if "\0" in os.fsdecode(path):  # open() raised a bare ValueError ("embedded null byte")
+        raise OSError(errno.EINVAL, "a file name cannot hold a NUL byte")
     if os.fspath(path) != "-":
         return open(path, "rb", buffering=0), False  # noqa: SIM115 - the caller closes it
     stdin = getattr(sys.stdin, "buffer", None)

@@ -42,7 +42,7 @@ def _workers(jobs: int | None, sources: list) -> int:
     if jobs is None:
         try:
             size = sum(os.stat(source).st_size for source in sources)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL in a name
             return 1  # the reader says what is wrong
         if size < PARALLEL_BYTES:
             return 1
