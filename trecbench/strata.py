@@ -138,7 +138,8 @@ def _read_sidecar(sidecar: str | os.PathLike) -> tuple:
 def _check_kind(root: At, data: Any) -> None:
     """Refuse a document that says it is something else (``format``), or a sidecar of a
     later version than this trecbench writes, whose strata may mean what it cannot tell;
-    strata written by hand (``{"strata": {"queries": ...}}``, no ``format``) are read."""
+    strata written by hand (``{"strata": {"queries": ...}}``, no ``format`` or no
+    ``version``) are read."""
     from .inputs.unconverted import SIDECAR_FORMAT, SIDECAR_VERSION
 
     if not isinstance(data, dict) or "format" not in data:
@@ -146,7 +147,7 @@ def _check_kind(root: At, data: Any) -> None:
     if data["format"] != SIDECAR_FORMAT:
         said = excerpt(data["format"])
         raise (root / "format").error(f"{said}: not a trecbench sidecar ({SIDECAR_FORMAT!r})")
-    version = data.get("version")
+    version = data.get("version", SIDECAR_VERSION)  # none given: as this one's
     if type(version) is not int or not 1 <= version <= SIDECAR_VERSION:
         raise (root / "version").error(
             f"{excerpt(version)}: this trecbench reads sidecars of versions up to "
