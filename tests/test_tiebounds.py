@@ -326,3 +326,28 @@ def test_only_the_topics_ties_can_change_are_scored_again():
         for label, values in expected.items():
             np.testing.assert_array_equal(merged[side][label], values, err_msg=label)
     assert any(not np.array_equal(merged[0][k], reported[k]) for k in reported)
+
+
+def test_undefined_bounds_are_nan_in_neither_trec_text_nor_csv(tmp_path):
+    # -J leaves topic b nothing judged: iprec_at_recall is -nan in every order, so its
+    # bounds are undefined; trec text left its lines out unsaid, CSV printed "nan"
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "q").write_text("a 0 d1 1\nb 0 d1 1\n")
+    (tmp_path / "r").write_text("a Q0 d1 1 3 t\nb Q0 d8 1 3 t\nb Q0 d7 2 3 t\n")
+    base = ["score", "-J", "-m", "iprec_at_recall.0", "--tie-bounds"]
+    base += [str(tmp_path / "q"), str(tmp_path / "r")]
+    trec = CliRunner().invoke(cli, [*base, "--format", "trec"])
+    assert trec.exit_code == 0, trec.output
+    assert trec.stdout.splitlines()[-2:] == [
+        "iprec_at_recall_0.00:tie_low\tall\t  -nan",
+        "iprec_at_recall_0.00:tie_high\tall\t  -nan",
+    ]
+    csv = CliRunner().invoke(cli, [*base, "--format", "csv"]).stdout.splitlines()
+    assert csv[-2:] == [
+        "r,all,iprec_at_recall.0:tie_low,iprec_at_recall_0.00:tie_low,",
+        "r,all,iprec_at_recall.0:tie_high,iprec_at_recall_0.00:tie_high,",
+    ]

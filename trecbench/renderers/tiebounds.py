@@ -38,6 +38,12 @@ def _number(value: float) -> str:
     return "n/a" if value != value else f"{value:.4f}"
 
 
+def _trec_number(value: float) -> str:
+    """A bound as trec_eval prints an average: an undefined one (a topic's value undefined
+    in every order) as its ``-nan``, as the measure's own line above prints it."""
+    return f"{'-nan':>6}" if value != value else f"{value:6.4f}"
+
+
 def render(evaluation, output_format: str, names: str = "display") -> str:
     """The bounds of an evaluation made with ``tie_bounds=True`` in one of ``score``'s text
     formats: ``trec`` (lines ``<measure>:tie_low`` and ``<measure>:tie_high`` per run, as
@@ -50,11 +56,11 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
         for run in dict.fromkeys(row[0] for row in rows):
             if len(evaluation.runs) > 1:
                 lines.append(f"# {name(run)}: {TITLE}")
-            for _, measure, _, low, high, *_ in (row for row in rows if row[0] == run):
-                if low == low:  # bounded
+            for _, measure, _, low, high, *_, reason in (row for row in rows if row[0] == run):
+                if not reason:  # bounded; undefined bounds (nan) print as the value's -nan
                     lines += [
-                        f"{trec_label(measure + ':tie_low')}\tall\t{low:6.4f}",
-                        f"{trec_label(measure + ':tie_high')}\tall\t{high:6.4f}",
+                        f"{trec_label(measure + ':tie_low')}\tall\t{_trec_number(low)}",
+                        f"{trec_label(measure + ':tie_high')}\tall\t{_trec_number(high)}",
                     ]
         return "".join(line + "\n" for line in lines)
     if output_format == "csv":  # rows of score's tidy table, as trec text's lines
@@ -68,6 +74,8 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
             for name in shown[row.measure]
             for side, value in (("tie_low", row.low), ("tie_high", row.high))
         ]
+        for line in lines:  # an undefined bound empty, as score's undefined all row
+            line[-1] = None if line[-1] != line[-1] else line[-1]
         return "".join(csv_line(line) for line in lines)
     header = ["run", "measure", "value", "lowest", "highest", "reported order", "tied topics"]
     cells = [
