@@ -7,6 +7,7 @@ scientific notation where four decimals would print 0), not by trecbench."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import shutil
@@ -175,3 +176,32 @@ def test_the_pages_script_writes_numbers_as_python():
 
     pairs = zip(_four(VALUES), _four(VALUES, sign=True), strict=True)
     assert [f"{fixed} {signed}" for fixed, signed in pairs] == found
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown"])
+def test_score_tables_print_a_tiny_mean_as_the_unjudged_table_does(fmt, tmp_path):
+    # RBP(p=0.01) with the one relevant document at rank 5: 0.99 * 0.01^4 = 9.9e-09 on
+    # topics a and c, 0 on b; mean 6.6e-09. The scores, the grouped means and the tie
+    # bounds printed 0.0000 above the unjudged table's 6.6e-09 of the same value
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "q").write_text("a 0 d5 1\nb 0 d1 1\nc 0 d5 1\n")
+    ranked = "".join(f"{q} Q0 d{i} {i} {10 - i} t\n" for q in "ac" for i in range(1, 6))
+    (tmp_path / "r").write_text(ranked + "b Q0 d9 1 3 t\n")
+    groups = {q: {"f": g} for q, g in zip("abc", "xyy", strict=True)}
+    (tmp_path / "s.json").write_text(json.dumps({"strata": {"queries": groups}}))
+    argv = ["score", "-m", MEASURE, "--tie-bounds", "--unjudged-bounds", "--format", fmt]
+    argv += ["--strata", str(tmp_path / "s.json"), "--group-by", "f"]
+    result = CliRunner().invoke(cli, [*argv, str(tmp_path / "q"), str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    rows = [line.replace("|", " ").split() for line in result.stdout.splitlines()]
+    # the scores, the tie bounds (value, lowest, highest) and the unjudged table's low
+    assert ["r", "3", "6.6e-09"] in rows
+    assert ["r", MEASURE, "6.6e-09", "6.6e-09", "6.6e-09", "fixed", "0"] in rows
+    assert any(row[:3] == ["r", MEASURE, "6.6e-09"] for row in rows if len(row) == 5)
+    # the grouped means: x 9.9e-09, y 4.95e-09, macro 7.425e-09, micro, spread 4.95e-09
+    assert ["r", "x", "1", "9.9e-09"] in rows and ["r", "(micro)", "3", "6.6e-09"] in rows
+    assert ["r", "(macro)", "2", f"{(9.9e-09 + 4.95e-09) / 2:.1e}"] in rows

@@ -4,6 +4,7 @@ its JSON entry (the bounds themselves are :mod:`trecbench.tiebounds`')."""
 from __future__ import annotations
 
 from ..escaping import escaper
+from ..number_text import value_text
 from ..tiebounds import position
 from .text_tables import aligned, csv_line, markdown_table, trec_label
 
@@ -35,7 +36,8 @@ def _rows(evaluation, names: str) -> list[list]:
 
 
 def _number(value: float) -> str:
-    return "n/a" if value != value else f"{value:.4f}"
+    # as every table prints a value (never 0.0000 where it is not 0), n/a where undefined
+    return value_text(value)
 
 
 def _trec_number(value: float) -> str:

@@ -14,6 +14,7 @@ import math
 from ..errors import OutputError
 from ..escaping import escape_text, markdown_text
 from ..measures import COUNTS, RUNID, STRING
+from ..number_text import value_text
 from .text_tables import aligned, csv_line, markdown_table, trec_label
 
 NAMES = ("trec", "display", "asked")
@@ -136,10 +137,19 @@ def _table_rows(evaluation, names: str, shown=escape_text) -> tuple[list[str], l
     z = bool(evaluation.settings.zscores)
     rows = [
         [shown(run.name), str(evaluation.averaged_over(run))]
-        + [_number(c, run.summary[c.label], z).strip() for c, _ in columns]
+        + [_cell(c, run.summary[c.label], z) for c, _ in columns]
         for run in evaluation.runs
     ]
     return header, rows
+
+
+def _cell(column, value, zscores: bool) -> str:
+    """A table's value: a count as an integer, an undefined one as trec_eval's ``-nan``,
+    any other as every table prints it (:func:`~trecbench.number_text.value_text`: a
+    value that is not 0 never ``0.0000``, as the unjudged table under it prints it)."""
+    if (column.summary in COUNTS and not zscores) or math.isnan(value):
+        return _number(column, value, zscores).strip()
+    return value_text(value)
 
 
 def render_table(evaluation, names: str = "display") -> str:
