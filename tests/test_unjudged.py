@@ -218,8 +218,11 @@ def _sidecar(root, qrels: str, complete: bool = True, runs: dict | None = None) 
     import json
 
     described = {"file": qrels, "complete": complete, "pooled": not complete}
+    from trecbench.inputs.unconverted import SIDECAR_VERSION
+
     document = {
         "format": "trecbench-sidecar",
+        "version": SIDECAR_VERSION,  # as a converter writes it (a format without one is refused)
         "strata": {"fields": [], "queries": {}},
         "qrels": {"q": described},
         "runs": {tag: {"file": "run.run", "qrels": file} for tag, file in (runs or {}).items()},
