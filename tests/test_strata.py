@@ -592,3 +592,31 @@ def test_a_sidecar_of_another_format_or_a_later_version_is_refused(tmp_path, hea
     for written in ({"strata": strata}, {"format": "trecbench-sidecar", "strata": strata}):
         path.write_text(json.dumps(written))  # no format, or no version: read
         assert load_strata(path)["g"].tolist() == ["a"]
+
+
+
+def test_micro_mean_prints_as_trec_eval_prints_all(tmp_path):
+    # P@5 of 32 topics (k relevant documents in the top 5 of topic q<i>): trec_eval 9.0.8
+    # prints all 0.5687 (its sum in topic order); pandas' mean, summed another way, gave
+    # the group and the micro mean 0.5688, one line below trec_eval's own
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    ks = [5, 4, 5, 3, 4, 1, 5, 5, 4, 3, 1, 4, 5, 0, 3, 5, 4, 2, 5, 5, 3, 0, 5, 2, 1, 1, 0, 2]
+    ks += [0, 0, 2, 2]
+    qrels = "".join(f"q{i:02d} 0 d{j} {int(j < k)}\n" for i, k in enumerate(ks) for j in range(5))
+    run = "".join(f"q{i:02d} Q0 d{j} {j} {9 - j} t\n" for i in range(32) for j in range(5))
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "r").write_text(run)
+    strata = {"strata": {"queries": {f"q{i:02d}": {"f": "x"} for i in range(32)}}}
+    (tmp_path / "s.json").write_text(json.dumps(strata))
+    argv = ["score", "-m", "P.5", "--strata", str(tmp_path / "s.json"), "--group-by", "f"]
+    result = CliRunner().invoke(cli, [*argv, str(tmp_path / "q"), str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "P_5                   \tall\t0.5687" in lines  # trec_eval 9.0.8's line
+    assert "P_5                   \tf=x\t0.5687" in lines
+    assert "P_5                   \tf:micro\t0.5687" in lines
+    assert "P_5                   \tf:macro\t0.5687" in lines
