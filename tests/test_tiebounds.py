@@ -351,3 +351,24 @@ def test_undefined_bounds_are_nan_in_neither_trec_text_nor_csv(tmp_path):
         "r,all,iprec_at_recall.0:tie_low,iprec_at_recall_0.00:tie_low,",
         "r,all,iprec_at_recall.0:tie_high,iprec_at_recall_0.00:tie_high,",
     ]
+
+
+def test_json_bounds_are_under_each_spelling_the_aggregates_use(tmp_path):
+    # -m P.1 -m P@1: the aggregates (and CSV's bound rows) had both names, the JSON's
+    # tie_bounds only P.1, so tie_bounds["measures"]["P@1"] was missing
+    import json
+
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "run.run").write_text("q Q0 d1 1 0.5 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.1 t\n")
+    (tmp_path / "q.qrels").write_text("q 0 d1 1\nq 0 d3 0\n")
+    argv = ["score", "-m", "P.1", "-m", "P@1", "--tie-bounds", "--format", "json"]
+    result = CliRunner().invoke(cli, [*argv, str(tmp_path / "q.qrels"), str(tmp_path / "run.run")])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.stdout)["runs"]
+    assert list(run["aggregates"]) == ["P.1", "P@1"]
+    bound = {"low": 0.0, "high": 1.0, "position": "lowest"}
+    assert run["tie_bounds"]["measures"] == {"P.1": bound, "P@1": bound}

@@ -103,14 +103,15 @@ def unbounded(evaluation, names: str = "display") -> list[str]:
 
 def json_entry(run, evaluation, names: str = "display") -> dict:
     """One run's bounds for ``score --format json``: ``{"tied_topics": n, "measures":
-    {name: {"low", "high", "position"} or {"reason"}}}``."""
+    {name: {"low", "high", "position"} or {"reason"}}}``, under each name the aggregates
+    give the measure (two spellings asked: both, as CSV's rows)."""
     measures = {}
     bounds = run.tie_bounds
-    for column in evaluation.columns:
+    for column, shown in evaluation.labelled(names):
         value = run.summary.get(column.label)
         if value is None or isinstance(value, str):
             continue
-        name = evaluation.shown(column.name(names))
+        name = evaluation.shown(shown)
         if column.label in bounds.unbounded:
             measures[name] = {"reason": bounds.unbounded[column.label]}
             continue
