@@ -535,3 +535,19 @@ def test_a_sidecar_from_a_pipe_is_read_once_and_vouches(tmp_path):
     (bound,) = unjudged_bounds(str(QRELS), [str(RUN)], ["P@5"], sidecar=str(tmp_path / "fifo"))
     writer.wait(timeout=10)
     assert bound.high == bound.low and bound.high_undefined.startswith("the sidecar given")
+
+
+def test_score_markdown_titles_the_unjudged_table_as_the_terminal_table_does(tmp_path, capsys):
+    # the terminal table starts with its title; the Markdown's table stood untitled under
+    # the scores (and under the tie bounds' titled table), as if one more of theirs
+    from trecbench.cli import run
+    from trecbench.conclusions.unjudged import TITLE
+
+    (tmp_path / "q").write_text("t1 0 d1 1\n", encoding="utf-8")
+    (tmp_path / "a.run").write_text("t1 Q0 u 1 2.0 a\nt1 Q0 d1 2 1.0 a\n", encoding="utf-8")
+    args = ["score", "-m", "P.1", "--unjudged-bounds", "--tie-bounds", "--format", "markdown"]
+    assert run([*args, str(tmp_path / "q"), str(tmp_path / "a.run")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    title = lines.index(f"**{TITLE}**")
+    assert lines[title + 1 : title + 3] == ["", "| run | measure | value (low) | high | unjudged |"]
+    assert lines[title - 1] == "" and lines[title - 2].startswith("| a | P.1 |")  # tie bounds

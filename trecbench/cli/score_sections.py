@@ -18,7 +18,7 @@ def with_unjudged_bounds(
     high at its low."""
     if not wanted:
         return None, text
-    from ..conclusions.unjudged import evaluation_bounds, render_bounds
+    from ..conclusions.unjudged import TITLE, evaluation_bounds, render_bounds
     from ..renderers.trec_format import json_text
 
     bounds = evaluation_bounds(evaluation, sidecar=sidecar)
@@ -30,7 +30,10 @@ def with_unjudged_bounds(
             evaluation.shown(c.display): [evaluation.shown(n) for n in c.names(view.labels)]
             for c in evaluation.columns
         }
-        return rows, text + view.separator + render_bounds(shown, view.output_format, asked)
+        # titled as the table titles it (compare's Markdown has a heading of its own)
+        title = f"**{TITLE}**\n\n" if view.output_format == "markdown" else ""
+        bounds = render_bounds(shown, view.output_format, asked)
+        return rows, text + view.separator + title + bounds
     document = json.loads(text)
     document["unjudged_bounds"] = rows
     return rows, json_text(document)  # as plain --format json writes it

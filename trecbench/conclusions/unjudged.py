@@ -196,6 +196,10 @@ def _read_sidecar(sidecar) -> bool:
     return True
 
 
+# the table's title: the terminal table's first line, score's Markdown's bold line
+TITLE = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
+
+
 def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, name=None) -> str:
     """``score --unjudged-bounds``' table after the scores: per run and measure the value,
     the high end and the unjudged share of what the measure looks at (the table and the
@@ -232,18 +236,17 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
         for why in _undefined_ends(b):
             undefined.setdefault(why, []).append(f"{name(b.run)}, {b.measure}")
     notes = [f"{why} — {'; '.join(which)}" for why, which in undefined.items()]
-    title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
     if output_format == "latex":  # the title and the notes as comments, as power's legend
         from ..renderers.comparison_text import booktabs, latex_escape
 
         cells = ([latex_escape(cell) for cell in row] for row in rows)
         tabular = booktabs("llrrr", [latex_escape(cell) for cell in header], cells)
-        return "".join(f"{line}\n" for line in [f"% {title}", *tabular, *map("% {}".format, notes)])
+        return "".join(f"{line}\n" for line in [f"% {TITLE}", *tabular, *map("% {}".format, notes)])
     if output_format == "markdown":
         table = markdown_table(header, rows, {2, 3, 4})
         # in Markdown a line right after a table is one more row of it: paragraphs apart
         return "\n".join(table) + "\n" + "".join(f"\n{note}\n" for note in notes)
-    return "\n".join([title, *aligned([header, *rows], set()), *notes]) + "\n"
+    return "\n".join([TITLE, *aligned([header, *rows], set()), *notes]) + "\n"
 
 
 def _high(bound: UnjudgedBound, form=str, undefined=None):
