@@ -324,3 +324,16 @@ def test_a_benchmark_carries_the_logs_coverage_warning(tmp_path):
     bench = trecbench.run_benchmark(str(tmp_path / "b.toml"))
     said = [line for line in bench.input_warnings if "the routing log has" in line]
     assert len(said) == 1 and "no entry for 2 of the 6 judged topics" in said[0]
+
+
+def test_a_gate_efficiency_that_is_not_0_never_reads_0_percent():
+    # 1 retrieval saved of 2,001 queries: 0.04998%, printed 0.0% (as if none was saved,
+    # beside "1 saved"); the share keeps the decimals that tell it from 0 and 100%
+    lines = [_line(f"q{i:04d}", "a", "a", i != 0, i != 0) for i in range(2001)]
+    metrics = routing_metrics(parse_routing_log("\n".join(lines) + "\n"), samples=100)
+    assert metrics["gate_efficiency"]["value"] == pytest.approx(100 / 2001)
+    text = render_routing(metrics)
+    assert "| Gate efficiency | 0.05% [0.0%, " in text and "1 saved" in text
+    saved = [_line(f"q{i:04d}", "a", "a", i == 0, i == 0) for i in range(2001)]  # all but one
+    text = render_routing(routing_metrics(parse_routing_log("\n".join(saved) + "\n"), samples=100))
+    assert "| Gate efficiency | 99.95% [" in text and ", 100.0%] over 2001 queries" in text

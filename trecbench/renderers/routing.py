@@ -5,7 +5,7 @@ benchmark shows it under its own heading, in its Markdown and on its page
 
 from __future__ import annotations
 
-from ..plurals import counted, exact_percent
+from ..plurals import counted, exact_percent, share_percent
 from .blocks import Column, Table, cell, markdown
 
 # why a rate over one query has no interval (trecbench.routing: every resample is it)
@@ -25,13 +25,15 @@ def routing_table(metrics: dict) -> Table:
     def value(rate: dict, unit: str) -> str:
         if rate["value"] is None:
             return "n/a"
-        digits = 1 if unit == "%" else 4
+        # a percentage reads 0.0% or 100.0% only where it is (1 query saved of 2,001 read
+        # 0.0%): as the unjudged table's shares, share_percent
+        shown = (lambda v: share_percent(v / 100)) if unit == "%" else (lambda v: f"{v:.4f}")
         over = counted(rate["queries"], "query", "queries")
         if rate["ci_low"] is None:
-            return f"{rate['value']:.{digits}f}{unit} over {over} (interval n/a: {ONE_QUERY})"
+            return f"{shown(rate['value'])} over {over} (interval n/a: {ONE_QUERY})"
         return (
-            f"{rate['value']:.{digits}f}{unit} [{rate['ci_low']:.{digits}f}{unit}, "
-            f"{rate['ci_high']:.{digits}f}{unit}] over {over}"
+            f"{shown(rate['value'])} [{shown(rate['ci_low'])}, {shown(rate['ci_high'])}] "
+            f"over {over}"
         )
 
     gate = metrics["gate"]
