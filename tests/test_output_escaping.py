@@ -739,3 +739,30 @@ def test_a_dollar_in_a_markdown_cell_opens_no_math(tmp_path, capsys, monkeypatch
     assert "$" in out and not re.search(r"(?<!\\)\$", out)
     html = markdown_it.MarkdownIt("commonmark").enable("table").render(out)
     assert re.findall(r"<td>(.*?)</td>", html)[0] == "$x$ $$y$$"
+
+
+def test_the_terminal_table_tells_a_name_ending_in_a_blank_from_one_without(tmp_path):
+    # runs 'r ' and 'r' (groups 'x ' and 'x') printed as one name: the table pads its
+    # cells with blanks; the end's blank is %20 there, as Markdown prints it
+    import json
+
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "q").write_text("a 0 d1 1\nb 0 d1 1\n")
+    (tmp_path / "r").write_text("a Q0 d1 1 3 t\nb Q0 d2 1 3 t\n")
+    (tmp_path / "s").write_text("a Q0 d2 1 3 t\nb Q0 d1 1 3 t\n")
+    strata = {"strata": {"queries": {"a": {"f": "x "}, "b": {"f": "x"}}}}
+    (tmp_path / "side.json").write_text(json.dumps(strata))
+    argv = ["score", "-m", "P.1", "--format", "table", "--tie-bounds", "--group-by", "f"]
+    argv += ["--strata", str(tmp_path / "side.json"), "--names", f"r ={tmp_path / 'r'}"]
+    argv += ["--names", f"r={tmp_path / 's'}", str(tmp_path / "q")]
+    result = CliRunner().invoke(cli, [*argv, str(tmp_path / "r"), str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.stdout.splitlines()]
+    assert ["r%20", "2", "0.5000"] in rows and ["r", "2", "0.5000"] in rows
+    assert ["r%20", "x%20", "1", "1.0000"] in rows and ["r%20", "x", "1", "0.0000"] in rows
+    assert ["r", "x%20", "1", "0.0000"] in rows  # groups: the end's blank, as trec text
+    assert ["r%20", "P.1", "0.5000", "0.5000", "0.5000", "fixed", "0"] in rows

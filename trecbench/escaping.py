@@ -118,10 +118,23 @@ def isolated_text(text) -> str:
     return f"{FIRST_STRONG_ISOLATE}{escaped}{POP_DIRECTIONAL_ISOLATE}"
 
 
+def table_text(text) -> str:
+    """``text`` read from an input for a terminal table's cell: :func:`escape_text`, and
+    the blanks at its end as ``%20``: the table pads its cells with blanks and cuts them at
+    a line's end, so that runs named ``r`` and ``r `` (or groups ``x`` and ``x ``) read as
+    one name."""
+    escaped = escape_text(text)
+    if not escaped.endswith(" "):
+        return escaped
+    kept = escaped.rstrip(" ")
+    return kept + "%20" * (len(escaped) - len(kept))
+
+
 def escaper(output_format: str):
     """How ``output_format`` shows a text read from an input (a run's name, an id, a
     path): :func:`escape_text`, with :data:`MARKDOWN`'s characters too in ``markdown``,
-    isolated where it is right to left in ``html`` (:func:`isolated_text`); as it is in
+    isolated where it is right to left in ``html`` (:func:`isolated_text`), its end's blanks
+    as ``%20`` in ``table`` (:func:`table_text`); as it is in
     ``csv``, which quotes what it must. LaTeX escapes the ``%`` of the escaped text in
     turn."""
     if output_format == "csv":
@@ -130,6 +143,8 @@ def escaper(output_format: str):
         return markdown_text
     if output_format == "html":
         return isolated_text
+    if output_format == "table":
+        return table_text
     return escape_text
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..errors import OutputError
-from ..escaping import escape_text, markdown_text
+from ..escaping import escape_text, markdown_text, table_text
 from ..measures import COUNTS, RUNID, STRING
 from ..number_text import value_text
 from .text_tables import aligned, csv_line, markdown_table, trec_label
@@ -131,7 +131,7 @@ def _topic_value(evaluation, run, column, index: int):
     return _plain(evaluation, column, run.values[column.label][index])
 
 
-def _table_rows(evaluation, names: str, shown=escape_text) -> tuple[list[str], list[list[str]]]:
+def _table_rows(evaluation, names: str, shown=table_text) -> tuple[list[str], list[list[str]]]:
     columns = _summary_columns(evaluation, names)
     header = ["run", "topics"] + [name for _, name in columns]
     z = bool(evaluation.settings.zscores)
