@@ -337,3 +337,15 @@ def test_a_gate_efficiency_that_is_not_0_never_reads_0_percent():
     saved = [_line(f"q{i:04d}", "a", "a", i == 0, i == 0) for i in range(2001)]  # all but one
     text = render_routing(routing_metrics(parse_routing_log("\n".join(saved) + "\n"), samples=100))
     assert "| Gate efficiency | 99.95% [" in text and ", 100.0%] over 2001 queries" in text
+
+
+def test_a_routing_accuracy_that_is_not_1_or_0_never_reads_so():
+    # 30,000 of 30,001 queries routed right printed 1.0000, as if every one was; 1 of
+    # 30,001 printed 0.0000
+    lines = [_line(f"q{i:05d}", "a", "a" if i else "b", True, True) for i in range(30001)]
+    metrics = routing_metrics(parse_routing_log("\n".join(lines) + "\n"), samples=100)
+    assert metrics["routing_accuracy"]["value"] == 30000 / 30001
+    assert "| Routing accuracy | 0.99997 [" in render_routing(metrics)
+    lines = [_line(f"q{i:05d}", "a", "b" if i else "a", True, True) for i in range(30001)]
+    metrics = routing_metrics(parse_routing_log("\n".join(lines) + "\n"), samples=100)
+    assert "| Routing accuracy | 3.3e-05 [0.0000, " in render_routing(metrics)

@@ -37,10 +37,10 @@ def value_text(value: float, signed: bool = False, digits: int = 4) -> str:
 
 
 def below_one_text(value: float, digits: int = 4) -> str:
-    """A value below 1 by its meaning (a test's power) as :func:`value_text` prints it, but
-    one that would print as 1 there (0.99996 as ``1.0000``, power reached for certain) with
-    the decimals it needs to print below 1 (``0.99996``); a value the double holds as 1
-    exactly prints ``1.0000``, as no decimal tells it from 1."""
+    """A value of at most 1 by its meaning (a test's power, a rate) as :func:`value_text`
+    prints it, but one below 1 that would print as 1 there (0.99996 as ``1.0000``, power
+    reached for certain, every query routed right) with the decimals it needs to print
+    below 1 (``0.99996``); a value the double holds as 1 exactly prints ``1.0000``."""
     text = value_text(value, digits=digits)
     if not value < 1 or float(text) < 1:
         return text

@@ -5,6 +5,7 @@ benchmark shows it under its own heading, in its Markdown and on its page
 
 from __future__ import annotations
 
+from ..number_text import below_one_text
 from ..plurals import counted, exact_percent, share_percent
 from .blocks import Column, Table, cell, markdown
 
@@ -27,7 +28,8 @@ def routing_table(metrics: dict) -> Table:
             return "n/a"
         # a percentage reads 0.0% or 100.0% only where it is (1 query saved of 2,001 read
         # 0.0%): as the unjudged table's shares, share_percent
-        shown = (lambda v: share_percent(v / 100)) if unit == "%" else (lambda v: f"{v:.4f}")
+        # and an accuracy 0.0000 or 1.0000 only where it is (30,000 right of 30,001)
+        shown = (lambda v: share_percent(v / 100)) if unit == "%" else below_one_text
         over = counted(rate["queries"], "query", "queries")
         if rate["ci_low"] is None:
             return f"{shown(rate['value'])} over {over} (interval n/a: {ONE_QUERY})"
