@@ -594,7 +594,6 @@ def test_a_sidecar_of_another_format_or_a_later_version_is_refused(tmp_path, hea
         assert load_strata(path)["g"].tolist() == ["a"]
 
 
-
 def test_micro_mean_prints_as_trec_eval_prints_all(tmp_path):
     # P@5 of 32 topics (k relevant documents in the top 5 of topic q<i>): trec_eval 9.0.8
     # prints all 0.5687 (its sum in topic order); pandas' mean, summed another way, gave
