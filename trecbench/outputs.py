@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
 from . import provenance, publication, standard_output
-from .errors import OutputError, Setting, UsageError, one_line
+from .errors import OutputError, Setting, UsageError
 from .naming import file_key
 from .plurals import few_and_more
 from .signals import SignalGuard
@@ -155,20 +155,7 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     Called by :class:`OutputSet` for every file, and by commands before long work, so that
     a bad output path fails first.
     """
-    name = os.fsdecode(path)
-    if not name:
-        raise OutputError("an empty file name: give the file to write")
-    if "\0" in name:  # the system's calls raised a bare ValueError ("embedded null byte")
-        raise OutputError(f"{one_line(name)}: a file name cannot hold a NUL byte")
-    if path in ("-", b"-"):  # readers' standard input (a Path: ./- too, a file: passes)
-        raise OutputError("-: give a file name (this output cannot go to standard output)")
-    if name.endswith(("/", os.sep)):  # Path() would drop it: open("f/") is ENOTDIR
-        raise OutputError(f"{name}: ends in a slash, a folder's name; give a file name")
-    last = os.path.basename(name)
-    if last in (".", "..") and last != name:  # Path() drops a last ".": f/. wrote the file f
-        raise OutputError(f"{name}: ends in {last}, a folder's name; give a file name")
-    publication.refuse_lost_working_folder(name)
-    publication.refuse_missing_before_up(name)
+    publication.refuse_unwritable_name(path)
     target = Path(path)
     try:
         info = os.lstat(target)

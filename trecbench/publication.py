@@ -49,7 +49,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from .errors import OutputError
+from .errors import OutputError, one_line
 
 try:
     import fcntl
@@ -285,6 +285,27 @@ def _write_whole(path: Path, value) -> None:
     temporary = path.with_name(f"{path.name}.tmp")
     temporary.write_text(json.dumps(value))
     os.rename(temporary, path)
+
+
+def refuse_unwritable_name(path: str | bytes | os.PathLike) -> None:
+    """Refuse an output's name that no file can be written at, whatever is on disk: empty,
+    holding a NUL byte, ``-`` (standard input to every reader), a folder's (a last slash,
+    ``.`` or ``..``), relative once the working folder is removed, or through a missing
+    folder and ``..``."""
+    name = os.fsdecode(path)
+    if not name:
+        raise OutputError("an empty file name: give the file to write")
+    if "\0" in name:  # the system's calls raised a bare ValueError ("embedded null byte")
+        raise OutputError(f"{one_line(name)}: a file name cannot hold a NUL byte")
+    if path in ("-", b"-"):  # readers' standard input (a Path: ./- too, a file: passes)
+        raise OutputError("-: give a file name (this output cannot go to standard output)")
+    if name.endswith(("/", os.sep)):  # Path() would drop it: open("f/") is ENOTDIR
+        raise OutputError(f"{name}: ends in a slash, a folder's name; give a file name")
+    last = os.path.basename(name)
+    if last in (".", "..") and last != name:  # Path() drops a last ".": f/. wrote the file f
+        raise OutputError(f"{name}: ends in {last}, a folder's name; give a file name")
+    refuse_lost_working_folder(name)
+    refuse_missing_before_up(name)
 
 
 def refuse_lost_working_folder(name: str) -> None:
