@@ -766,3 +766,18 @@ def test_the_terminal_table_tells_a_name_ending_in_a_blank_from_one_without(tmp_
     assert ["r%20", "x%20", "1", "1.0000"] in rows and ["r%20", "x", "1", "0.0000"] in rows
     assert ["r", "x%20", "1", "0.0000"] in rows  # groups: the end's blank, as trec text
     assert ["r%20", "P.1", "0.5000", "0.5000", "0.5000", "fixed", "0"] in rows
+
+
+def test_similarity_and_pool_tables_tell_a_name_ending_in_a_blank_from_one_without(
+    tmp_path, capsys, monkeypatch
+):
+    # runs 'r ' and 'r' printed as one name: the tables pad their cells with blanks
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r").write_text("a Q0 d1 1 3 t\n")
+    (tmp_path / "r ").write_text("a Q0 d2 1 3 t\n")
+    assert run(["similarity", "-q", "r ", "r"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [row[:3] for row in rows] == [["r%20", "r", "a"], ["r%20", "r", "all"]]
+    assert run(["pool", "r ", "r", "-o", "pool.txt"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:3]]
+    assert [row[0] for row in rows] == ["r%20", "r"]

@@ -1,15 +1,16 @@
 """Similarity and pool results as the terminal tables and JSON of their commands.
 
 Run names and qids come from the inputs: in the tables and lines they are escaped
-reversibly (:func:`~trecbench.escaping.escape_text`), as ``score`` escapes
-them, so that none can break a row; JSON holds them as they are."""
+reversibly (:func:`~trecbench.escaping.escape_text`; in the tables their end's blanks as
+``%20`` too, :func:`~trecbench.escaping.table_text`), as ``score`` escapes them, so that
+none can break a row or read as another; JSON holds them as they are."""
 
 from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING
 
-from ..escaping import escape_text, unlike
+from ..escaping import escape_text, table_text, unlike
 from ..number_text import value_text
 from ..plurals import counted
 from ..renderers.text_tables import aligned
@@ -43,13 +44,13 @@ def similarity_text(result: Similarity, output_format: str, per_topic: bool = Fa
     header = ["a", "b", "qid", *names, "shared"]
     rows = []
     for pair in result.pairs:
-        names = [escape_text(pair.run_a), escape_text(pair.run_b)]
+        names = [table_text(pair.run_a), table_text(pair.run_b)]
         if per_topic:
             for t, qid in enumerate(pair.qids):
                 values = [pair.values[name][t] for name in STATISTICS]
                 numbers = [_number(None if v != v else float(v)) for v in values]
                 rows.append(
-                    [*names, unlike(escape_text(qid), ("all",)), *numbers, str(pair.shared[t])]
+                    [*names, unlike(table_text(qid), ("all",)), *numbers, str(pair.shared[t])]
                 )
         mean = pair.mean()
         numbers = [_number(mean[name]) for name in STATISTICS]
@@ -68,7 +69,7 @@ def pool_text(result: Pool, output_format: str, unjudged_grade: str | None = Non
         header += ["judged", "relevant_only"]
     rows = []
     for c in result.contributions:
-        row = [escape_text(c.run), str(c.pooled), str(c.unique)]
+        row = [table_text(c.run), str(c.pooled), str(c.unique)]
         if result.with_qrels:
             row += [str(c.judged), str(c.relevant_only)]
         rows.append(row)
