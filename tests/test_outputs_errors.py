@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -185,3 +186,20 @@ def test_a_json_or_page_output_named_compressed_is_refused(
     said = f"trecbench: {target}: trecbench writes {what} here, uncompressed, not {found}: "
     assert capsys.readouterr().err == said + f"name it otherwise ({suffix})\n"
     assert not target.exists()
+
+
+def test_a_page_the_library_writes_named_compressed_is_refused(tmp_path):
+    # comparison.to_html(path="p.html.gz") wrote plain HTML under a compressed name, where
+    # score --html p.html.gz refuses it
+    pytest.importorskip("bokeh")
+    import trecbench
+    from trecbench.errors import UsageError
+
+    files = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
+    comparison = trecbench.compare(str(ROOT / "qrels" / "hpo-demo.qrels"), files, ["P.5"])
+    target = tmp_path / "p.html.gz"
+    said = f"{target}: trecbench writes an HTML page here, uncompressed, not gz: "
+    with pytest.raises(UsageError, match="^" + re.escape(said + "name it otherwise (.html)") + "$"):
+        comparison.to_html(path=target)
+    assert os.listdir(tmp_path) == []
+    assert comparison.to_html(path=tmp_path / "p.html").startswith("<!DOCTYPE html>")

@@ -38,6 +38,7 @@ from . import provenance, publication, standard_output
 from .errors import OutputError, Setting, UsageError
 from .naming import file_key
 from .plurals import few_and_more
+from .publication import HTML_PAGE as HTML_PAGE  # what write_file is told it writes
 from .signals import SignalGuard
 from .text_bytes import utf8
 
@@ -543,10 +544,14 @@ def refuse_strays(
 
 
 def write_file(
-    path: PathLike, data: bytes | str | Iterable[bytes], inputs: Iterable[PathLike] = ()
-) -> Path:
+    path: PathLike, data: bytes | str | Iterable[bytes], inputs: Iterable[PathLike] = (),
+    written: tuple[str, str] | None = None,
+) -> Path:  # fmt: skip
     """Write one file through an :class:`OutputSet` (atomic, inputs protected); ``data``
-    as :meth:`OutputSet.write` takes it."""
+    as :meth:`OutputSet.write` takes it; ``written``: what it is, a name saying compressed
+    refused (:func:`~trecbench.publication.refuse_compressed_name`)."""
+    if written is not None:
+        publication.refuse_compressed_name(path, written)
     with OutputSet(inputs) as out:
         out.write(path, data)
     return Path(path)

@@ -49,7 +49,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from .errors import OutputError, one_line
+from .errors import OutputError, UsageError, one_line
 
 try:
     import fcntl
@@ -306,6 +306,25 @@ def refuse_unwritable_name(path: str | bytes | os.PathLike) -> None:
         raise OutputError(f"{name}: ends in {last}, a folder's name; give a file name")
     refuse_lost_working_folder(name)
     refuse_missing_before_up(name)
+
+
+# what a page written uncompressed is, and the suffix to name it with (score --html too)
+HTML_PAGE = ("an HTML page", ".html")
+
+
+def refuse_compressed_name(path: str | os.PathLike, written: tuple[str, str]) -> None:
+    """Refuse (a usage error) a name ending in a compression suffix for an output written
+    uncompressed, ``written`` saying what it is and its suffix (:data:`HTML_PAGE`): every
+    reader told it compressed by its name (``zcat``, a browser)."""
+    from .compressions import SUFFIXES
+
+    name = os.fsdecode(path)
+    found = next((s for s in SUFFIXES if name.lower().endswith(s)), None)
+    if found is not None:
+        raise UsageError(
+            f"{one_line(name)}: trecbench writes {written[0]} here, uncompressed, not "
+            f"{found[1:]}: name it otherwise ({written[1]})"
+        )
 
 
 def refuse_lost_working_folder(name: str) -> None:

@@ -186,7 +186,7 @@ class Benchmark:
             progress=progress, stamp=stamp,
         )  # fmt: skip
         if path is not None:
-            outputs.write_file(path, page, self.comparison.input_paths())
+            outputs.write_file(path, page, self.comparison.input_paths(), outputs.HTML_PAGE)
         return page
 
     def write(

@@ -138,7 +138,9 @@ class OutputFile(click.ParamType):
     def _checked(self, value) -> Path:
         path = os.fsdecode(value)
         if self.written is not None:
-            _refuse_compressed_name(path, *self.written)
+            from ..publication import refuse_compressed_name
+
+            refuse_compressed_name(path, self.written)
         from .. import outputs  # only for a command writing a file (hashlib, json, tempfile)
 
         try:
@@ -147,20 +149,6 @@ class OutputFile(click.ParamType):
             if path == "-" and self.dash_is_usage:
                 raise UsageError(str(error)) from None
             raise
-
-
-def _refuse_compressed_name(path: str, what: str, suffix: str) -> None:
-    """Refuse (a usage error) a name ending in a compression suffix for an output written
-    uncompressed: every reader told it compressed by its name (``zcat``, a browser)."""
-    from ..compressions import SUFFIXES
-    from ..errors import one_line
-
-    found = next((s for s in SUFFIXES if path.lower().endswith(s)), None)
-    if found is not None:
-        raise UsageError(
-            f"{one_line(path)}: trecbench writes {what} here, uncompressed, not {found[1:]}: "
-            f"name it otherwise ({suffix})"
-        )
 
 
 class OutputFolder(click.ParamType):

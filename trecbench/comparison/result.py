@@ -459,7 +459,7 @@ class Comparison:
                 stamp=stamp,
             )  # fmt: skip
         if path is not None:
-            outputs.write_file(path, page, inputs)
+            outputs.write_file(path, page, inputs, outputs.HTML_PAGE)
         return page
 
     def write(
