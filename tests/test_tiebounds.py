@@ -372,3 +372,22 @@ def test_json_bounds_are_under_each_spelling_the_aggregates_use(tmp_path):
     assert list(run["aggregates"]) == ["P.1", "P@1"]
     bound = {"low": 0.0, "high": 1.0, "position": "lowest"}
     assert run["tie_bounds"]["measures"] == {"P.1": bound, "P@1": bound}
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown"])
+def test_table_bounds_are_under_each_spelling_the_scores_use(tmp_path, output_format):
+    # -m P.1 -m P@1: the scores' table had both columns, the bounds' table a row of P.1
+    # alone (as JSON's bounds before 6ebb76f0), P@1's bounds not to be found under its name
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "r").write_text("q Q0 d1 1 0.5 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.1 t\n")
+    (tmp_path / "q.qrels").write_text("q 0 d1 1\nq 0 d3 0\n")
+    argv = ["score", "-m", "P.1", "-m", "P@1", "--tie-bounds", "--format", output_format]
+    result = CliRunner().invoke(cli, [*argv, str(tmp_path / "q.qrels"), str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    rows = [line.replace("|", " ").split() for line in result.stdout.splitlines()]
+    bounds = [row[1:6] for row in rows if row[:1] == ["r"] and len(row) == 7]
+    assert bounds == [[name, "0.0000", "0.0000", "1.0000", "lowest"] for name in ("P.1", "P@1")]

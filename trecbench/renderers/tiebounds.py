@@ -14,13 +14,17 @@ TITLE = (
 )
 
 
-def _rows(evaluation, names: str) -> list[list]:
-    labels = {c.display: evaluation.shown(c.name(names)) for c in evaluation.columns}
+def _rows(evaluation, names: str, every: bool = False) -> list[list]:
+    """A row per run and measure, ``every``: one per name the scores are shown under (two
+    spellings asked: both, as the table's columns above)."""
+    labels = {
+        c.display: [evaluation.shown(n) for n in (c.names(names) if every else [c.name(names)])]
+        for c in evaluation.columns
+    }
     rows = []
     for row in evaluation.tie_bounds.itertuples(index=False):
-        name = labels[row.measure]
         bounded = isinstance(row.position, str)
-        rows.append(
+        rows.extend(
             [
                 row.run,
                 name,
@@ -31,6 +35,7 @@ def _rows(evaluation, names: str) -> list[list]:
                 row.tied_topics,
                 "" if bounded else row.reason,
             ]
+            for name in labels[row.measure]
         )
     return rows
 
@@ -52,7 +57,8 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
     trec_eval prints a summary), ``csv`` (those two as rows of score's tidy table, topic
     ``all``), ``markdown`` or an aligned ``table``; a run's name escaped as
     the scores above escape it (:func:`~trecbench.escaping.escaper`)."""
-    rows, name = _rows(evaluation, names), escaper(output_format)
+    rows = _rows(evaluation, names, every=output_format in ("table", "markdown"))
+    name = escaper(output_format)
     if output_format == "trec":
         lines = []
         for run in dict.fromkeys(row[0] for row in rows):
