@@ -177,3 +177,15 @@ def test_the_note_s_arithmetic_holds_as_printed():
     for note in notes:
         family, floor, product = re.search(r"p (\d+) × ([\d.]+) = ([\d.]+):", note).groups()
         assert f"{int(family) * float(floor):.3g}" == product, note
+
+
+@pytest.mark.parametrize("test", ["t", "randomization"])
+def test_the_smallest_p_never_prints_below_the_alpha_it_cannot_reach(test):
+    """2/2^6 = 0.03125 printed as 0.0312 in "cannot reach p < 0.03124: its smallest p is
+    0.0312", a p below alpha as printed; it gets the digits that keep it at alpha or above."""
+    from trecbench.statistical_tests import out_of_reach
+
+    note = out_of_reach(test, 6, 0.03124, 1000)
+    assert "cannot reach p < 0.03124:" in note and "is 0.03125 (2/2^6" in note, note
+    note = out_of_reach(test, 6, 0.0312, 1000)  # 3 digits do not read below it: kept
+    assert "p < 0.0312:" in note and "is 0.0312 (2/2^6" in note, note

@@ -294,14 +294,16 @@ def out_of_reach(
     if test.rests_on is None:
         return (
             f"With {topics} topics the {label} cannot reach p < {alpha:g}: the smallest p "
-            f"it can honestly give is {floor:.3g} ({_floor_reason(test, topics, runs)}). "
+            f"it can honestly give is {_not_below(floor, alpha)} "
+            f"({_floor_reason(test, topics, runs)}). "
             "Nothing is marked significant here."
         )
     return (
         f"With {topics} topics a test that assumes nothing of the differences' "
-        f"distribution cannot reach p < {alpha:g}: its smallest p is {floor:.3g} (2/2^"
-        f"{topics}, the exact sign-flip test's); the {label}'s smaller p-values rest "
-        f"wholly on {test.rests_on}. Nothing is marked significant here."
+        f"distribution cannot reach p < {alpha:g}: its smallest p is "
+        f"{_not_below(floor, alpha)} (2/2^{topics}, the exact sign-flip test's); the "
+        f"{label}'s smaller p-values rest wholly on {test.rests_on}. Nothing is marked "
+        "significant here."
     )
 
 
@@ -345,6 +347,15 @@ def _corrected_out_of_reach(
     return (
         f"{why} = {factor}, and the {CORRECTIONS[correction]} correction over {over} "
         f"makes {lifted}: none can fall below alpha = {alpha:g}{marked}"
+    )
+
+
+def _not_below(value: float, alpha: float) -> str:
+    """``value`` (at least ``alpha``) with the fewest significant digits, 3 at least, that
+    do not print it below ``alpha``: 2/2^6 read 0.0312 in "cannot reach p < 0.03124: its
+    smallest p is 0.0312", a p below alpha as printed."""
+    return next(
+        (f"{value:.{d}g}" for d in range(3, 18) if float(f"{value:.{d}g}") >= alpha), repr(value)
     )
 
 
