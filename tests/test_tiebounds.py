@@ -263,18 +263,32 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
     assert names == {"P.1:tie_low", "P@1:tie_low"}  # under each spelling, as the scores
 
 
-def test_score_markdown_gives_each_measure_not_bounded_as_a_list_item(tmp_path):
-    # the reasons were lines one under the other: Markdown joined them into one paragraph
+# d1 (relevant) and d2 tie; trec_eval puts d2 first (docno descending)
+TIED_RUN = "q Q0 d1 1 0.5 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.1 t\n"
+TIED_QRELS = "q 0 d1 1\nq 0 d3 0\n"
+
+
+def _scored_tied(tmp_path, *args: str):
+    """``trecbench score ARGS`` of :data:`TIED_QRELS` and :data:`TIED_RUN` (run ``r``)."""
     from click.testing import CliRunner
 
     from trecbench.cli import _register, cli
 
     _register()
-    (tmp_path / "run.run").write_text("q Q0 d1 1 0.5 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.1 t\n")
-    (tmp_path / "q.qrels").write_text("q 0 d1 1\nq 0 d3 0\n")
-    argv = ["score", "-m", "infAP", "-m", "Rndcg", "--tie-bounds", "--format", "markdown"]
-    done = CliRunner().invoke(cli, [*argv, str(tmp_path / "q.qrels"), str(tmp_path / "run.run")])
-    assert done.exit_code == 0, done.output
+    (tmp_path / "r").write_text(TIED_RUN)
+    (tmp_path / "q.qrels").write_text(TIED_QRELS)
+    result = CliRunner().invoke(
+        cli, ["score", *args, str(tmp_path / "q.qrels"), str(tmp_path / "r")]
+    )
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_score_markdown_gives_each_measure_not_bounded_as_a_list_item(tmp_path):
+    # the reasons were lines one under the other: Markdown joined them into one paragraph
+    done = _scored_tied(
+        tmp_path, "-m", "infAP", "-m", "Rndcg", "--tie-bounds", "--format", "markdown"
+    )
     assert done.stdout.endswith(
         " | not bounded | 1 |\n\n"
         "- not bounded: Rndcg: not shown to be monotone in the order of tied documents\n"
@@ -358,16 +372,7 @@ def test_json_bounds_are_under_each_spelling_the_aggregates_use(tmp_path):
     # tie_bounds only P.1, so tie_bounds["measures"]["P@1"] was missing
     import json
 
-    from click.testing import CliRunner
-
-    from trecbench.cli import _register, cli
-
-    _register()
-    (tmp_path / "run.run").write_text("q Q0 d1 1 0.5 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.1 t\n")
-    (tmp_path / "q.qrels").write_text("q 0 d1 1\nq 0 d3 0\n")
-    argv = ["score", "-m", "P.1", "-m", "P@1", "--tie-bounds", "--format", "json"]
-    result = CliRunner().invoke(cli, [*argv, str(tmp_path / "q.qrels"), str(tmp_path / "run.run")])
-    assert result.exit_code == 0, result.output
+    result = _scored_tied(tmp_path, "-m", "P.1", "-m", "P@1", "--tie-bounds", "--format", "json")
     (run,) = json.loads(result.stdout)["runs"]
     assert list(run["aggregates"]) == ["P.1", "P@1"]
     bound = {"low": 0.0, "high": 1.0, "position": "lowest"}
@@ -378,16 +383,8 @@ def test_json_bounds_are_under_each_spelling_the_aggregates_use(tmp_path):
 def test_table_bounds_are_under_each_spelling_the_scores_use(tmp_path, output_format):
     # -m P.1 -m P@1: the scores' table had both columns, the bounds' table a row of P.1
     # alone (as JSON's bounds before 6ebb76f0), P@1's bounds not to be found under its name
-    from click.testing import CliRunner
-
-    from trecbench.cli import _register, cli
-
-    _register()
-    (tmp_path / "r").write_text("q Q0 d1 1 0.5 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.1 t\n")
-    (tmp_path / "q.qrels").write_text("q 0 d1 1\nq 0 d3 0\n")
-    argv = ["score", "-m", "P.1", "-m", "P@1", "--tie-bounds", "--format", output_format]
-    result = CliRunner().invoke(cli, [*argv, str(tmp_path / "q.qrels"), str(tmp_path / "r")])
-    assert result.exit_code == 0, result.output
+    argv = ["-m", "P.1", "-m", "P@1", "--tie-bounds", "--format", output_format]
+    result = _scored_tied(tmp_path, *argv)
     rows = [line.replace("|", " ").split() for line in result.stdout.splitlines()]
     bounds = [row[1:6] for row in rows if row[:1] == ["r"] and len(row) == 7]
     assert bounds == [[name, "0.0000", "0.0000", "1.0000", "lowest"] for name in ("P.1", "P@1")]
