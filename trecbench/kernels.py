@@ -9,6 +9,13 @@ import math
 import numpy as np
 
 
+def sequential_sum(values) -> float:
+    """``values`` summed one by one from 0.0, as trec_eval's ``sum = 0.0; sum += x``:
+    numpy's ``sum`` adds pairwise (another last digit), and 0.0 + -0.0 is 0.0, so terms of
+    -0.0 alone sum to 0.0; 0.0 for no value."""
+    return 0.0 + float(np.cumsum(values)[-1]) if len(values) else 0.0
+
+
 def segment_cumsum(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     """Running sums that restart at every new ``segment`` value (``segment`` sorted).
 

@@ -25,6 +25,7 @@ import pandas as pd
 from .errors import InputError, Setting, UsageError, excerpt
 from .escaping import escape_text
 from .ids import STR
+from .kernels import sequential_sum
 from .plurals import first_few
 from .provenance import read_in_call
 from .sources import At, read_json
@@ -307,9 +308,7 @@ def _mean(values: pd.Series) -> float:
     the topics, as the evaluation's summaries), then divided; pandas' mean sums another way,
     and a micro mean of 32 topics printed 0.5688 beside trec_eval's 0.5687; a NaN makes it NaN."""
     array = values.to_numpy(dtype=np.float64)
-    if not len(array):
-        return math.nan
-    return (0.0 + float(np.cumsum(array)[-1])) / len(array)
+    return sequential_sum(array) / len(array) if len(array) else math.nan
 
 
 def _spread(means: pd.Series) -> float:

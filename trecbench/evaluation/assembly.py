@@ -15,6 +15,7 @@ import numpy as np
 from .. import ranking, tiebounds
 from ..callers import outside_trecbench
 from ..errors import NoOverlapError, ProviderWarning, TrecbenchError, excerpt, one_line
+from ..kernels import sequential_sum
 from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
 from ..measures.params import CWL_HORIZON
 from ..plurals import counted
@@ -361,8 +362,7 @@ def _summarise(
     if kind == STRING:
         return None
     with np.errstate(invalid="ignore", over="ignore"):  # -Z's inf + -inf: nan, as in C
-        # in order from 0.0, as trec_eval's loop: z-scores of -0.0 alone sum to 0.0
-        total = 0.0 + float(np.cumsum(values)[-1]) if len(values) else 0.0
+        total = sequential_sum(values)  # z-scores of -0.0 alone sum to 0.0, as in C
     if math.isnan(total) and settings.version.last_nan_kept:
         total = _last_nan(values, total)
     if kind == NUM_REL and complete:
