@@ -6,6 +6,7 @@ tables, the pages and the plots drawn from plain arrays print numbers alike."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 
 def signed_text(value: float, digits: int = 4) -> str:
@@ -44,7 +45,12 @@ def below_one_text(value: float, digits: int = 4) -> str:
     text = value_text(value, digits=digits)
     if not value < 1 or float(text) < 1:
         return text
-    return next(
-        (f"{value:.{d}f}" for d in range(digits + 1, 18) if float(f"{value:.{d}f}") < 1),
-        text,
-    )
+    return fewest_digits(value, lambda shown: float(shown) < 1, digits + 1, "f")
+
+
+def fewest_digits(value: float, keeps: Callable[[str], bool], least: int = 3, style="g") -> str:
+    """``value`` with the fewest digits, ``least`` at least (significant ones for ``g``,
+    decimals for ``f``), whose text ``keeps`` accepts: a power below 1 never printed 1, a
+    floor at or above alpha never printed below it; its ``repr`` where 17 do not do."""
+    texts = (f"{value:.{count}{style}}" for count in range(least, 18))
+    return next((text for text in texts if keeps(text)), repr(value))

@@ -354,20 +354,18 @@ def _not_below(value: float, alpha: float) -> str:
     """``value`` (at least ``alpha``) with the fewest significant digits, 3 at least, that
     do not print it below ``alpha``: 2/2^6 read 0.0312 in "cannot reach p < 0.03124: its
     smallest p is 0.0312", a p below alpha as printed."""
-    return next(
-        (f"{value:.{d}g}" for d in range(3, 18) if float(f"{value:.{d}g}") >= alpha), repr(value)
-    )
+    from .number_text import fewest_digits
+
+    return fewest_digits(value, lambda text: float(text) >= alpha)
 
 
 def _factor_text(floor: float, family: int) -> str:
     """``floor`` with the fewest significant digits, 3 at least, that times ``family``
     prints as the product does (3 digits): 2/2^6 read 0.0312 in "2 × 0.0312 = 0.0625"."""
+    from .number_text import fewest_digits
+
     product = f"{family * floor:.3g}"
-    for digits in range(3, 18):
-        text = f"{floor:.{digits}g}"
-        if f"{family * float(text):.3g}" == product:
-            return text
-    return repr(floor)
+    return fewest_digits(floor, lambda text: f"{family * float(text):.3g}" == product)
 
 
 def _floor_fraction(test: StatisticalTest, topics: int, runs: int) -> str:
