@@ -184,12 +184,13 @@ def test_the_bounds_are_kept_only_when_asked_and_need_graded_qrels():
 
 
 def test_the_bounds_table_of_the_bundled_run_is_unchanged(capsys):
-    # the figures main printed when the bounds read the run again
+    # the figures main printed when the bounds read the run again, each measure named as
+    # the scores above the table name it (trec_eval's labels in the trec format)
     args = ["score", "-m", "P@5", "-m", "nDCG@10", "--unjudged-bounds", QRELS, RUNS[1]]
     assert run(args) == 0
     out = capsys.readouterr().out
-    assert "tfidf-char  P@5      0.0929       1.0000  90.7%" in out
-    assert "tfidf-char  nDCG@10  0.4142       1.0000  94.8%" in out
+    assert "tfidf-char  P_5          0.0929       1.0000  90.7%" in out
+    assert "tfidf-char  ndcg_cut_10  0.4142       1.0000  94.8%" in out
 
 
 def test_compare_bounds_of_runs_with_their_own_qrels_are_each_against_its_own(tmp_path):

@@ -367,8 +367,8 @@ def test_high_is_na_where_the_top_grade_is_below_the_relevance_level(tmp_path, c
     assert bound.unjudged == 0.75 and bound.high_undefined.startswith(why)
     assert run(["score", "-l", "3", "-m", "P.2", "--unjudged-bounds", qrels, *runs]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "P@2      0.0000       n/a   75.0%" in out[-2]
-    assert out[-1].startswith(f"high n/a: {why}") and out[-1].endswith(" — r, P@2")
+    assert "P_2      0.0000       n/a   75.0%" in out[-2]  # named as the scores (trec)
+    assert out[-1].startswith(f"high n/a: {why}") and out[-1].endswith(" — r, P_2")
     argv = ["score", "-l", "3", "-m", "P.2", "--unjudged-bounds", "--format", "json"]
     assert run([*argv, qrels, *runs]) == 0
     (row,) = json.loads(capsys.readouterr().out)["unjudged_bounds"]
@@ -551,3 +551,24 @@ def test_score_markdown_titles_the_unjudged_table_as_the_terminal_table_does(tmp
     title = lines.index(f"**{TITLE}**")
     assert lines[title + 1 : title + 3] == ["", "| run | measure | value (low) | high | unjudged |"]
     assert lines[title - 1] == "" and lines[title - 2].startswith("| a | P.1 |")  # tie bounds
+
+
+@pytest.mark.parametrize(
+    ("asked", "names"),
+    [
+        (["-m", "P.1", "-m", "P@1"], ["P.1", "P@1"]),  # two spellings: a row under each
+        (["-m", "P.1", "--labels", "trec"], ["P_1"]),  # the scores' labels, not P@1
+    ],
+)
+def test_the_bounds_table_names_each_measure_as_the_scores_do(capsys, asked, names):
+    # the table had one row, under the display name (P@1), beside scores under P.1 and P@1
+    # (or P_1), where CSV's rows name each
+    from trecbench.cli import run
+
+    args = ["score", *asked, "--unjudged-bounds", "--format", "table", str(QRELS), str(RUN)]
+    assert run(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("unjudged sensitivity")))
+    rows = [line.split() for line in lines[start + 2 :]]
+    assert [row[1] for row in rows] == names
+    assert {tuple(row[2:]) for row in rows} == {("0.3571", "1.0000", "64.3%")}

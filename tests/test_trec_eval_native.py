@@ -461,7 +461,8 @@ def test_an_unknown_measure_is_named_before_another_s_bad_parameters(tmp_path, c
 
 def test_unjudged_bounds_under_z_are_named_as_the_scores_are(tmp_path, capsys):
     """Reviewer 201: with -Z the bounds' rows said P@2 (a P@2 of 1.3) beside ZP@2 in the
-    scores, the report's aggregates and its tie bounds."""
+    scores, the report's aggregates and its tie bounds: the table names it as the scores
+    above it do (ZP_2 in the trec format), the report by its display name."""
     from trecbench.cli import run
 
     (tmp_path / "q").write_text("1 0 d1 1\n2 0 d1 1\n")
@@ -471,7 +472,7 @@ def test_unjudged_bounds_under_z_are_named_as_the_scores_are(tmp_path, capsys):
     report = tmp_path / "u.json"
     args = ["score", "-Z", str(tmp_path / "z"), "-m", "P.2", "--unjudged-bounds", *paths]
     assert run([*args, "--report", str(report)]) == 0
-    assert "r    ZP@2     0.3000       1.3000  33.3%" in capsys.readouterr().out
+    assert "r    ZP_2     0.3000       1.3000  33.3%" in capsys.readouterr().out
     document = json.loads(report.read_text())
     assert [row["measure"] for row in document["unjudged_bounds"]] == ["ZP@2"]
     assert run([*args, "--format", "csv"]) == 0

@@ -226,15 +226,17 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
         )
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = name or escaper(output_format)
-    rows = [
-        [name(b.run), b.measure, value_text(b.low), _high(b, value_text, "n/a"),
+    rows = [  # a row under each name the scores use (-m P.1 -m P@1: both, --labels'), as CSV
+        [name(b.run), shown, value_text(b.low), _high(b, value_text, "n/a"),
          share_percent(b.unjudged)]
         for b in bounds
+        for shown in (asked or {}).get(b.measure, [b.measure])
     ]  # fmt: skip
     undefined: dict[str, list[str]] = {}
     for b in bounds:
         for why in _undefined_ends(b):
-            undefined.setdefault(why, []).append(f"{name(b.run)}, {b.measure}")
+            shown = (asked or {}).get(b.measure, [b.measure])[0]  # as its row names it
+            undefined.setdefault(why, []).append(f"{name(b.run)}, {shown}")
     notes = [f"{why} — {'; '.join(which)}" for why, which in undefined.items()]
     if output_format == "latex":  # the title and the notes as comments, as power's legend
         from ..renderers.comparison_text import booktabs, latex_escape
