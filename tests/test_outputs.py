@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -32,6 +33,37 @@ def test_permissions_follow_the_umask(tmp_path):
     finally:
         os.umask(old)
     assert (tmp_path / "a").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_replaced_file_keeps_its_permissions(tmp_path):
+    """A report kept private (0600) became 0644 when written again (the new file got 0666
+    less the umask): it keeps the permission bits of the file it replaces."""
+    target = tmp_path / "report.json"
+    write_file(target, "old")
+    target.chmod(0o600)
+    old = os.umask(0o022)
+    try:
+        write_file(target, "new")
+        write_file(tmp_path / "fresh.json", "new")
+    finally:
+        os.umask(old)
+    assert target.read_text() == "new"
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "fresh.json").stat().st_mode & 0o777 == 0o644  # a new file: the umask's
+
+
+def test_score_report_over_a_private_file_keeps_it_private(tmp_path):
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 d1 1\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 3 r\n")
+    report = tmp_path / "report.json"
+    report.write_text("{}")
+    report.chmod(0o600)
+    args = ["score", "-m", "P.1", "--report", str(report), str(tmp_path / "q"), str(tmp_path / "r")]
+    assert run(args) == 0
+    assert report.stat().st_mode & 0o777 == 0o600
+    assert json.loads(report.read_text()) != {}  # the new report, not the old one
 
 
 @pytest.mark.parametrize("special", ["/dev/null", "/dev/zero"])

@@ -200,7 +200,7 @@ class Stage:
         its files — the commit point — in every other one a note of where it is."""
         (self.path / OLD).mkdir()
         for name in self.names:
-            _keep_old(self.folder / name, self.path / OLD / name)
+            _keep_old(self.folder / name, self.path / OLD / name, self.path / NEW / name)
         first = self.members[0]
         if first is self:
             base = os.path.realpath(self.folder)
@@ -244,12 +244,16 @@ class Stage:
         self.lock.release()
 
 
-def _keep_old(target: Path, backup: Path) -> None:
+def _keep_old(target: Path, backup: Path, staged: Path) -> None:
     """Keep ``target`` (a file to be replaced; nothing when there is none) as ``backup``, to
     put back if a later rename of the set fails: a hard link, else a copy (a file system
     without hard links; a file of another user, where the kernel protects such links). An
     OSError when neither can be made: the set is refused before anything is replaced (it
-    once went on without a backup, and undoing it deleted the file it had replaced)."""
+    once went on without a backup, and undoing it deleted the file it had replaced).
+
+    ``staged``, the file that replaces it, gets its permission bits: a report kept private
+    (0600) stays so when written again, as a file rewritten in place would (the new file
+    had 0666 less the umask)."""
     try:
         os.link(target, backup, follow_symlinks=False)
     except FileNotFoundError:
@@ -257,6 +261,8 @@ def _keep_old(target: Path, backup: Path) -> None:
     except OSError:
         with contextlib.suppress(FileNotFoundError):  # gone meanwhile: nothing to keep
             shutil.copyfile(target, backup, follow_symlinks=False)
+    with contextlib.suppress(FileNotFoundError):
+        os.chmod(staged, stat.S_IMODE(os.stat(target, follow_symlinks=False).st_mode) & 0o777)
 
 
 def publish(stages: Sequence[Stage]) -> None:
