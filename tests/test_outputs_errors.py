@@ -188,6 +188,38 @@ def test_a_json_or_page_output_named_compressed_is_refused(
     assert not target.exists()
 
 
+@pytest.mark.parametrize(
+    ("keyword", "name", "what", "suffix"),
+    [
+        ("report", "r.json.gz", "JSON", ".json"),
+        ("manifest", "m.JSON.zst", "JSON", ".json"),
+        ("html", "p.html.bz2", "an HTML page", ".html"),
+    ],
+)
+def test_score_outputs_the_library_writes_named_compressed_are_refused(
+    tmp_path, keyword, name, what, suffix
+):
+    # write_score_outputs(report="r.json.gz") wrote plain JSON under a compressed name,
+    # where score --report r.json.gz refuses it; so did write_json
+    import trecbench
+    from trecbench.errors import UsageError
+    from trecbench.report import write_json, write_score_outputs
+
+    files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
+    evaluation = trecbench.evaluate(*files, ["P.5"])
+    target = tmp_path / name
+    found = name.rsplit(".", 1)[1]
+    said = f"{target}: trecbench writes {what} here, uncompressed, not {found}: "
+    refusal = "^" + re.escape(said + f"name it otherwise ({suffix})") + "$"
+    given = (target, "<!DOCTYPE html>") if keyword == "html" else target
+    with pytest.raises(UsageError, match=refusal):
+        write_score_outputs(evaluation, **{keyword: given})
+    if keyword != "html":
+        with pytest.raises(UsageError, match=refusal):
+            write_json(target, {})
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_page_the_library_writes_named_compressed_is_refused(tmp_path):
     # comparison.to_html(path="p.html.gz") wrote plain HTML under a compressed name, where
     # score --html p.html.gz refuses it

@@ -190,13 +190,18 @@ def json_bytes(obj: Any) -> bytes:
     return utf8(text + "\n")
 
 
+# what a JSON report is, and the suffix to name it with (a compressed name is refused)
+JSON_FILE = ("JSON", ".json")
+
+
 def write_json(
     path: str | os.PathLike,
     obj: Any,
     inputs: Sequence[str | os.PathLike] = (),
     kind: str = "json",
 ) -> dict:
-    """Write ``obj`` as JSON atomically (never over one of ``inputs``).
+    """Write ``obj`` as JSON atomically (never over one of ``inputs``; a name saying
+    compressed is refused: it is written uncompressed).
 
     Returns the output's record (``path``, ``kind``, ``size``, ``sha256``), computed from
     the bytes written, for a manifest's ``outputs``.
@@ -204,7 +209,7 @@ def write_json(
     from .outputs import write_file
 
     data = json_bytes(obj)
-    write_file(path, data, inputs)
+    write_file(path, data, inputs, JSON_FILE)
     return bytes_record(path, kind, data)
 
 
@@ -466,8 +471,10 @@ def check_score_outputs(
     """Refuse what :func:`write_score_outputs` would refuse: two of ``report``,
     ``manifest`` and ``html`` the same file or one the other's folder, or any one of
     ``inputs`` (besides the files read in the call), a symbolic link or not a regular
-    file. ``score`` calls it before the evaluation."""
+    file, or a name saying compressed (they are written uncompressed). ``score`` calls it
+    before the evaluation."""
     from .outputs import check_target, collision, refuse_one_file_twice
+    from .publication import HTML_PAGE, refuse_compressed_name
 
     named = [
         (keyword, path)
@@ -475,6 +482,8 @@ def check_score_outputs(
         if path is not None
     ]
     refuse_one_file_twice([(Setting(keyword), path) for keyword, path in named])
+    for keyword, path in named:
+        refuse_compressed_name(path, HTML_PAGE if keyword == "html" else JSON_FILE)
     for (_, path), (_, other_path) in itertools.combinations(named, 2):
         for outer, inner in ((path, other_path), (other_path, path)):
             if collision(outer, inner) == "holds":
