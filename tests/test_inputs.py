@@ -787,6 +787,35 @@ def test_an_empty_line_after_the_first_block_is_irregular(tmp_path, monkeypatch,
         list(trec_text.iter_regular_run(source, block))
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("byte", ["\v", "\f", "\x00", "\r", "\x7f", "\x01", "other"])
+@pytest.mark.parametrize("where", ["in a field", "before the tag"])
+def test_a_blank_or_control_byte_in_a_later_block_is_irregular(
+    tmp_path, monkeypatch, sep, byte, where
+):
+    """Only CR and DEL (and a space in tab-separated text) are searched for before a block
+    is parsed; VT, FF, NUL, the other control bytes and a tab in space-separated text are
+    found by counting the bytes below 32 after it: in either place, the whole reader and
+    the streamed one refuse the text as irregular (the tokenizer then reads it)."""
+    byte = ("\t" if sep == " " else " ") if byte == "other" else byte
+    rows = [sep.join(["q1", "Q0", f"d{i}", str(i + 1), "1.5", "t"]) for i in range(40)]
+    bad = rows[30].split(sep)
+    if where == "in a field":
+        bad[2] += byte  # six fields still: a byte inside a docno
+    else:
+        bad[5] = byte + bad[5]  # the byte beside the separator before the tag
+    rows[30] = sep.join(bad)
+    data = "".join(row + "\n" for row in rows).encode()
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    block = data.index(b"\n", len(data) // 4) + 1  # whole lines, the bad one later
+    with streams.Source(path) as source, pytest.raises(trec_text.Irregular):
+        list(trec_text.iter_regular_run(source, block))
+    for size in (block, 1 << 20):  # the bad line in a later read, and in the first
+        monkeypatch.setattr(trec_regular, "_REGULAR_BLOCK", size)
+        assert trec_text.read_regular_run(path) is None
+
+
 def _empty_field_run(sep: str, field: int, lines: int = 40, bad: int = 30) -> bytes:
     """A regular run whose line ``bad`` (0-based) has an empty ``field``, the field after
     it missing (still six fields: the reader's field count holds)."""
