@@ -17,7 +17,7 @@ import pyarrow as pa
 import pytest
 
 import trecbench
-from trecbench import inputs, validate_run
+from trecbench import inputs, validate_qrels, validate_run
 from trecbench.errors import InputError
 from trecbench.inputs.streams import compression_of
 
@@ -219,3 +219,37 @@ def test_a_large_truncated_run_is_refused_r27_not_an_internal_error(
                 trecbench.evaluate(qrels, run)
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("kind", "options"),
+    [("run", {}), ("run", {"memory": 1}), ("qrels", {})],
+    ids=["run-whole", "run-blocks", "qrels"],
+)
+def test_score_says_after_which_line_a_stream_broke_off_as_validate_does(tmp_path, kind, options):
+    """score refused a truncated gzip input (R27) with no line, where validate's finding
+    names the last whole line read (docs/score.md: "with validate's rule and words"): the
+    regular reader (Arrow's) now leaves a broken-off stream to the tokenizer, whose chunks
+    count the lines before the break, for score and validate alike."""
+    import gzip
+
+    if kind == "run":
+        text = b"".join(b"%d Q0 d%d 1 %d.5 t\n" % (i // 100, i, 9000 - i) for i in range(9000))
+    else:
+        text = b"".join(b"%d 0 d%d %d\n" % (i // 100, i, i % 2) for i in range(9000))
+    cut = tmp_path / "cut.gz"
+    cut.write_bytes(gzip.compress(text)[:-2000])
+    whole = subprocess.run(["sh", "-c", f"zcat {cut} | wc -l"], capture_output=True)
+    read = int(whole.stdout)
+    assert 0 < read < 9000
+    other = tmp_path / "other"
+    other.write_bytes(b"0 0 d1 1\n" if kind == "run" else b"0 Q0 d1 1 1.5 t\n")
+    qrels, run = (other, cut) if kind == "run" else (cut, other)
+    with pytest.raises(InputError) as refused:
+        trecbench.evaluate(qrels, run, **options)
+    said = "corrupt or truncated gzip data: Compressed file ended before the end-of-stream"
+    assert refused.value.message.startswith(said)
+    assert refused.value.message.endswith(f" (after line {read}, the last whole line read)")
+    validated = validate_run(cut) if kind == "run" else validate_qrels(cut)
+    (finding,) = [f for f in validated.findings if f.rule == "R27"]
+    assert finding.message == refused.value.message

@@ -134,6 +134,11 @@ class UsageError(SaysSettings):
     exit_code = ExitCode.USAGE
 
 
+# a compressed stream broken off (cut short, corrupt); its line-based readers add the line
+# they read (:meth:`InputError.broken_off_after`)
+BROKEN_OFF = "corrupt or truncated"
+
+
 class InputError(TrecbenchError):
     """An input file cannot be read or is malformed at a given line.
 
@@ -202,6 +207,16 @@ class InputError(TrecbenchError):
             return str(self) + self.cli_aside
         where = f"{self.shown_path}:{self.line}" if self.line is not None else self.shown_path
         return f"{where}: error[{self.rule}]: {self.message}{self.cli_aside}"
+
+    def broken_off_after(self, lines: int) -> InputError:
+        """This error, of a compressed stream broken off (R27, at no line) after ``lines``
+        whole lines were read, told with them: ``... (after line 76, the last whole line
+        read)``, in validate's and score's words alike; any other error as it is."""
+        if self.line is not None or not lines or not self.message.startswith(BROKEN_OFF):
+            return self
+        return self.moved(
+            self.path, None, f"{self.message} (after line {lines}, the last whole line read)"
+        )
 
     def moved(self, path: str, line: int | None, message: str | None = None) -> InputError:
         """This error, of its kind, told of another place (``path``, ``line``: a run held

@@ -48,8 +48,8 @@ import pyarrow as pa
 from .. import outputs, provenance
 from ..callbacks import LabelledProgress, Progress
 from ..compressions import HEAD_BYTES, NAMED, compression_of, gzip_trailing_data
+from ..errors import BROKEN_OFF, InputError
 from ..errors import EMPTY_FILE as EMPTY_FILE  # (read as streams.EMPTY_FILE too)
-from ..errors import InputError
 from ..plurals import counted
 from .formats import (
     COMPRESSED_PARQUET,
@@ -63,9 +63,6 @@ from .formats import (
     nameless,
     parquet_laid_out,
 )
-
-# a compressed stream broken off (cut short, corrupt); the validator adds the line it read
-BROKEN_OFF = "corrupt or truncated"
 
 
 def labelled(progress: LabelledProgress | None, label: str) -> Progress | None:

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pv
 
+from ..errors import BROKEN_OFF, InputError
 from .streams import ReadOnly, Source
 from .trec_tables import RUN_FIELDS, SCORE_TEXT
 
@@ -82,6 +83,18 @@ def _shortest(column: pa.ChunkedArray) -> int:
 class Irregular(Exception):
     """Raised by the regular-run readers: the text is not regular (the tokenizer reads
     it, and explains any problem with a line number)."""
+
+
+def _unbroken(read, *args):
+    """``read(*args)`` of the decompressed text; a stream broken off (R27, at no line)
+    as :class:`Irregular`: the tokenizer reads the text again and says after which line
+    it broke (:meth:`~trecbench.errors.InputError.broken_off_after`), as ``validate`` does."""
+    try:
+        return read(*args)
+    except InputError as error:
+        if error.line is None and error.message.startswith(BROKEN_OFF):
+            raise Irregular from None
+        raise
 
 
 def _regular_block(block, other: bytes, at_line_start: bool = True) -> bool:
@@ -168,7 +181,7 @@ class _CheckedText(ReadOnly):
             block = self.pending if size < 0 else self.pending[:size]
             self.pending = self.pending[len(block) :]
             return block  # checked when the separator was chosen
-        block = self.stream.read(size)
+        block = _unbroken(self.stream.read, size)
         if not block:
             return block
         at_line_start = self.last == b"\n"
@@ -307,8 +320,8 @@ def read_regular_run(
             opened.record()
         return table
     stream = source.stream()
-    first = stream.read(_REGULAR_BLOCK)
     try:
+        first = _unbroken(stream.read, _REGULAR_BLOCK)
         sep, ncols = _regular_layout(first)
         if _adjacent_separators(first, sep):
             raise Irregular
@@ -346,7 +359,7 @@ def iter_regular_run(
     the blocks before it: they hold its first lines, exactly as the tokenizer reads them).
     """
     stream = source.stream()
-    first = stream.read(block_size)
+    first = _unbroken(stream.read, block_size)
     sep, ncols = _regular_layout(first)
     options = _regular_options(sep, ncols, block_size, score_text)
     other = b" " if sep == b"\t" else b"\t"
@@ -403,12 +416,16 @@ def _line_blocks(
         size = max(block_size, len(held))
         buffer = bytearray(len(held) + size)
         buffer[: len(held)] = held
-        if read_into is not None:
-            got = read_into(memoryview(buffer)[len(held) :])
-        else:
-            more = stream.read(size)
-            got = len(more)
-            buffer[len(held) : len(held) + got] = more
+        try:
+            if read_into is not None:
+                got = _unbroken(read_into, memoryview(buffer)[len(held) :])
+            else:
+                more = _unbroken(stream.read, size)
+                got = len(more)
+                buffer[len(held) : len(held) + got] = more
+        except Irregular:
+            yield None
+            return
         del buffer[len(held) + got :]
         if not buffer:
             return

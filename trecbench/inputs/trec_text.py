@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..compressions import HEAD_BYTES
+from ..errors import InputError
 from .formats import PARQUET_MAGIC
 from .streams import Progress, Source
 from .tokens import Tokens as Tokens
@@ -117,31 +118,30 @@ def iter_byte_chunks(
     source: Source, chunk_bytes: int = DEFAULT_CHUNK_BYTES
 ) -> Iterator[tuple[bytes, int]]:
     """Yield ``(chunk, first_line)``: chunks of the decompressed content that end on a
-    newline (but the last one).
-
-    ``first_line`` is the physical 1-based number of the chunk's first line. A truncated or
-    corrupt compressed stream, or a compressed Parquet file, raises :class:`InputError`
-    (rule R27) instead of yielding a partial file that would look valid, or a screen of
-    findings on binary lines.
-    """
-    first_line = 1
-    carry = b""
+    newline (but the last one), ``first_line`` the physical 1-based number of the chunk's
+    first line. A truncated or corrupt compressed stream (told after which line), or a
+    compressed Parquet file, raises :class:`InputError` (R27) instead of yielding a partial
+    file that would look valid, or a screen of findings on binary lines."""
+    first_line, carry = 1, b""
     stream = source.stream()
-    block = stream.read(chunk_bytes)
-    if source.compression is not None and block.startswith(PARQUET_MAGIC):
-        source.refuse_parquet(block, stream)  # read to its end: is its magic there too?
-        stream = source.stream()  # no: TREC text, read from its start again
+    try:
         block = stream.read(chunk_bytes)
-    while block:
-        block = carry + block
-        cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            carry = block
-        else:
-            chunk, carry = block[:cut], block[cut:]
-            yield chunk, first_line
-            first_line += chunk.count(b"\n")
-        block = stream.read(chunk_bytes)
+        if source.compression is not None and block.startswith(PARQUET_MAGIC):
+            source.refuse_parquet(block, stream)  # read to its end: is its magic there too?
+            stream = source.stream()  # no: TREC text, read from its start again
+            block = stream.read(chunk_bytes)
+        while block:
+            block = carry + block
+            cut = block.rfind(b"\n") + 1
+            if cut == 0:
+                carry = block
+            else:
+                chunk, carry = block[:cut], block[cut:]
+                yield chunk, first_line
+                first_line += chunk.count(b"\n")
+            block = stream.read(chunk_bytes)
+    except InputError as error:  # broken off: told after which line, for score as validate
+        raise error.broken_off_after(first_line - 1) from error.__cause__
     if carry:
         yield carry, first_line
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 
 from ..errors import InputError
 from ..inputs import trec_text
-from ..inputs.streams import BROKEN_OFF, Source
+from ..inputs.streams import Source
 from ..sources import read_source, source_text
 from .checker import Checker
 from .cross_checks import topic_ids
@@ -124,10 +124,7 @@ def stream(
         if not error.finding:  # R27, a JSONL run's bad line (R32.jsonl): findings
             raise
         where = None if error.line is None else "line"
-        message = error.message
-        if error.line is None and lines and message.startswith(BROKEN_OFF):  # where it broke
-            message = f"{message} (after line {lines}, the last whole line read)"
-        checker.report.add(error.rule or "R27", error.line, where, message)
+        checker.report.add(error.rule or "R27", error.line, where, error.message)
         checker.cut_short = True
         if error.line is not None and not checker.refused:
             # the bad line was read too (its reader stopped after it): counted, as every
