@@ -619,3 +619,33 @@ def test_micro_mean_prints_as_trec_eval_prints_all(tmp_path):
     assert "P_5                   \tf=x\t0.5687" in lines
     assert "P_5                   \tf:micro\t0.5687" in lines
     assert "P_5                   \tf:macro\t0.5687" in lines
+
+
+def test_topics_of_the_strata_the_qrels_lack_are_warned_of_not_dropped_silently(tmp_path):
+    """A sidecar's topics that are not in the qrels are no group's (docs/convert.md): a
+    group of only such topics (z here) vanished from the table without a word, where the
+    run topics the qrels lack are warned of. One line says how many and the first few,
+    on stderr and in the report's warnings; the means are unchanged."""
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n2 Q0 x 1 1.0 t\n")
+    queries = {"1": {"g": "x"}, "2": {"g": "y"}, "9 a": {"g": "x"}, "8": {"g": "z"}}
+    sidecar = tmp_path / "s.json"
+    sidecar.write_text(json.dumps({"strata": {"fields": ["g"], "queries": queries}}))
+    report = tmp_path / "report.json"
+    args = ["score", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "P@1", "--format", "table"]
+    args += ["--strata", str(sidecar), "--group-by", "g", "--report", str(report)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    warning = "--strata: 2 topics of the strata are not in the qrels (no group's): 9%20a, 8"
+    assert f"trecbench: warning: {warning}\n" in result.stderr
+    assert warning in json.loads(report.read_text())["warnings"]
+    (run,) = json.loads(report.read_text())["groups"]["g"].values()
+    assert run["groups"] == {"x": {"n": 1, "P@1": 1.0}, "y": {"n": 1, "P@1": 0.0}}
+    del queries["9 a"], queries["8"]  # all in the qrels: nothing said
+    sidecar.write_text(json.dumps({"strata": {"fields": ["g"], "queries": queries}}))
+    assert "--strata" not in CliRunner().invoke(cli, args).stderr

@@ -421,6 +421,21 @@ def left_out_warnings(evaluation) -> list[str]:
     ]
 
 
+def outside_qrels_warnings(strata: pd.DataFrame | None, qrels_topics) -> list[str]:
+    """One warning naming the topics of the strata that the qrels lack (how many, the
+    first few): they are no group's (docs/convert.md), and a group of such topics alone
+    is no row; said as the run topics the qrels lack are, not dropped without a word."""
+    if strata is None:
+        return []
+    judged = set(qrels_topics)
+    outside = [qid for qid in strata["qid"] if qid not in judged]
+    if not outside:
+        return []
+    noun = "topic of the strata is" if len(outside) == 1 else "topics of the strata are"
+    listed = first_few([escape_text(qid, " ") for qid in outside])
+    return [f"--strata: {len(outside)} {noun} not in the qrels (no group's): {listed}"]
+
+
 def group_warnings(grouped: dict[str, pd.DataFrame]) -> list[str]:
     """One warning per grouping with groups of fewer than :data:`MIN_GROUP_SIZE` queries
     (the smallest count over runs), naming them with their sizes, and one per reason a

@@ -544,6 +544,7 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str], obje
         evaluation_groups,
         group_warnings,
         left_out_warnings,
+        outside_qrels_warnings,
         qrels_warnings,
         read_sidecar,
     )
@@ -551,6 +552,7 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str], obje
     table, notes = read_sidecar(strata) if strata is not None else (None, [])
     grouped = {by: evaluation_groups(evaluation, table, by) for by in group_by}
     warnings = qrels_warnings(notes, qrels) + left_out_warnings(evaluation)
+    warnings += outside_qrels_warnings(table, evaluation.qrels_topics)
     return grouped, warnings + group_warnings(grouped), table
 
 
