@@ -367,6 +367,29 @@ def test_undefined_bounds_are_nan_in_neither_trec_text_nor_csv(tmp_path):
     ]
 
 
+@pytest.mark.parametrize("output_format", ["table", "markdown"])
+def test_an_undefined_bound_is_spelt_in_the_tables_as_the_scores_above_spell_it(
+    tmp_path, output_format
+):
+    # the scores' table printed iprec_at_recall's undefined mean -nan, the bounds' table
+    # under it n/a for the same value (and its bounds); n/a stays for a bound not taken
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "q").write_text("a 0 d1 1\nb 0 d1 1\n")
+    (tmp_path / "r").write_text("a Q0 d1 1 3 t\nb Q0 d8 1 3 t\nb Q0 d7 2 3 t\n")
+    args = ["score", "-J", "-m", "iprec_at_recall.0", "-m", "infAP", "--tie-bounds"]
+    args += ["--format", output_format, str(tmp_path / "q"), str(tmp_path / "r")]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    rows = [line.replace("|", " ").split() for line in result.stdout.splitlines()]
+    assert ["r", "2", "-nan", "0.5000"] in rows  # the scores
+    assert ["r", "iprec_at_recall.0", "-nan", "-nan", "-nan", "undefined", "0"] in rows
+    assert ["r", "infAP", "0.5000", "n/a", "n/a", "not", "bounded", "0"] in rows
+
+
 def test_json_bounds_are_under_each_spelling_the_aggregates_use(tmp_path):
     # -m P.1 -m P@1: the aggregates (and CSV's bound rows) had both names, the JSON's
     # tie_bounds only P.1, so tie_bounds["measures"]["P@1"] was missing

@@ -8,10 +8,9 @@ import math
 import pandas as pd
 
 from ..escaping import escape_text, escaper, group_place, unlike
-from ..number_text import value_text
 from ..plurals import first_few
 from ..strata import KINDS, MIN_GROUP_SIZE, undefined_notes
-from .text_tables import aligned, csv_line, markdown_table, trec_label
+from .text_tables import aligned, csv_line, markdown_table, table_value, trec_label
 
 
 def groups_document(
@@ -66,12 +65,6 @@ def _mean_text(value: float) -> str:
     return "-nan" if math.isnan(value) else f"{value:.4f}"
 
 
-def _table_text(value: float) -> str:
-    """A group's mean in the table and Markdown: as every table prints a value (never
-    0.0000 where it is not 0, as score's table above it), ``-nan`` where undefined."""
-    return "-nan" if math.isnan(value) else value_text(value)
-
-
 # the labels of the rows over the groups; a group of that name is told apart from them
 _SUMMARIES = tuple(f"({kind})" for kind in KINDS if kind != "group")
 
@@ -85,8 +78,8 @@ def _wide(
     frame: pd.DataFrame, names: dict[str, list[str]], escaped=escape_text
 ) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per run and group (then macro, micro, spread), one column
-    per measure, values printed as tables print them (:func:`_table_text`; ``n/a`` where the
-    frame's ``undefined`` says why); run and group text escaped (see
+    per measure, values printed as tables print them (:func:`~.text_tables.table_value`;
+    ``n/a`` where the frame's ``undefined`` says why); run and group text escaped (see
     :func:`trecbench.escaping.escape_text`, ``also``)."""
     shown = [(m, name) for m in dict.fromkeys(frame["measure"]) for name in names.get(m, [m])]
     header = ["run", "group", "n"] + [name for _, name in shown]
@@ -98,7 +91,7 @@ def _wide(
         rows.append(
             [escaped(run), _label(kind, group, escaped)]
             + [str(int(part["n"].iloc[0]))]
-            + ["n/a" if undefined else _table_text(values[m]) for m, _ in shown]
+            + ["n/a" if undefined else table_value(values[m]) for m, _ in shown]
         )
     return header, rows
 

@@ -2,7 +2,8 @@
 Markdown (the columns in ``right`` right-aligned in both), and CSV records; a p-value's
 cell (:func:`p_text`), printed alike by every table that shows one; trec_eval's measure
 column (:func:`trec_label`); a change's, 0 unsigned (:func:`change_text`; a value's and a
-difference's: :mod:`trecbench.number_text`)."""
+difference's: :mod:`trecbench.number_text`); a mean in score's tables, undefined as
+``-nan`` (:func:`table_value`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import math
 from collections.abc import Iterable
 
 from ..escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
-from ..number_text import signed_text
+from ..number_text import signed_text, value_text
 from ..text_bytes import utf8
 
 # trec_eval prints a measure's name with printf("%-22s"): at least 22 bytes
@@ -53,6 +54,13 @@ def _width(cell: str) -> int:
 
 def _padded(cell: str, blanks: int, right: bool) -> str:
     return " " * blanks + cell if right else cell + " " * blanks
+
+
+def table_value(value: float) -> str:
+    """A mean in score's tables (table, Markdown) under the scores: as every table prints a
+    value (never 0.0000 where it is not 0, :func:`~trecbench.number_text.value_text`), and
+    an undefined one as trec_eval's ``-nan``, as the scores' own table above prints it."""
+    return "-nan" if math.isnan(value) else value_text(value)
 
 
 def markdown_table(header: list[str], rows: list[list[str]], right: set[int]) -> list[str]:

@@ -4,9 +4,8 @@ its JSON entry (the bounds themselves are :mod:`trecbench.tiebounds`')."""
 from __future__ import annotations
 
 from ..escaping import escaper
-from ..number_text import value_text
 from ..tiebounds import position
-from .text_tables import aligned, csv_line, markdown_table, trec_label
+from .text_tables import aligned, csv_line, markdown_table, table_value, trec_label
 
 TITLE = (
     "tie bounds: lowest and highest value over every order of tied documents; the reported "
@@ -38,11 +37,6 @@ def _rows(evaluation, names: str, every: bool = False) -> list[list]:
             for name in labels[row.measure]
         )
     return rows
-
-
-def _number(value: float) -> str:
-    # as every table prints a value (never 0.0000 where it is not 0), n/a where undefined
-    return value_text(value)
 
 
 def _trec_number(value: float) -> str:
@@ -86,9 +80,13 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
             line[-1] = None if line[-1] != line[-1] else line[-1]
         return "".join(csv_line(line) for line in lines)
     header = ["run", "measure", "value", "lowest", "highest", "reported order", "tied topics"]
+    # an undefined value or bound as the scores' table prints it (-nan); a bound that is
+    # not taken (not bounded) as n/a: there is no figure, not trec_eval's NaN
     cells = [
-        [name(run), measure, _number(v), _number(lo), _number(hi), where, str(t)]
-        for run, measure, v, lo, hi, where, t, _ in rows
+        [name(run), measure, table_value(v)]
+        + (["n/a"] * 2 if reason else [table_value(lo), table_value(hi)])
+        + [where, str(t)]
+        for run, measure, v, lo, hi, where, t, reason in rows
     ]
     notes = [f"not bounded: {reason}" for reason in unbounded(evaluation, names)]
     right = {2, 3, 4, 6}
