@@ -392,11 +392,12 @@ class _FullDisk:
         pass
 
 
-@pytest.mark.parametrize("command", ["score", "html", "compare", "benchmark"])
+@pytest.mark.parametrize("command", ["score", "html", "compare", "benchmark", "pool"])
 def test_a_full_disk_prints_nothing_on_stdout(command, tmp_path, monkeypatch, capfd):
     """score, compare and benchmark printed their whole results, then failed to write a file (exit
     2, reviewer 410): stdout said success, the exit code failure. The files are now
-    written whole before stdout is printed, and put in place (renamed) after it."""
+    written whole before stdout is printed, and put in place (renamed) after it. So was
+    pool's summary of what each run pooled, printed before its pool file was written."""
     from trecbench import outputs
 
     real_open = outputs.OutputSet.open
@@ -411,6 +412,7 @@ def test_a_full_disk_prints_nothing_on_stdout(command, tmp_path, monkeypatch, ca
         "html": ["score", "--html", str(tmp_path / "p.html"), QRELS, RUN, RUN2],
         "compare": ["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", str(tmp_path)],
         "benchmark": ["benchmark", str(BENCHMARK), "-o", str(tmp_path)],
+        "pool": ["pool", RUN, RUN2, "--depth", "5", "-o", str(tmp_path / "p.txt")],
     }[command]
     assert run(args) == ExitCode.INPUT
     out, err = capfd.readouterr()

@@ -98,6 +98,10 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
         echo_input_warnings()
         # an id no TREC file holds: refused first (its ids checked, its lines made: a bar)
         pool_file = result.to_text(unjudged_grade, progress)
-    click.echo(pool_text(result, output_format, grade), nl=False)  # then: a full one writes no file
-    outputs.write_file(output, pool_file, inputs)
+    # the file written whole, the summary printed, then the file put in place (no space
+    # needed): a full disk prints no summary of a pool never written, a full stdout
+    # replaces no file (docs/cli-conventions.md, Complete writes)
+    with outputs.commits_held():
+        outputs.write_file(output, pool_file, inputs)
+        click.echo(pool_text(result, output_format, grade), nl=False)
     echo_written(output, counted(len(result.qid), "document"))
