@@ -45,6 +45,15 @@ def test_normalise_ids():
             "from": "src/c.py:1-2", "to": "org_repo/src/c.py:1-2"} in report.repaired  # fmt: skip
 
 
+def test_normalise_ids_keeps_a_relative_id_holding_its_repo_folder():
+    # "src/r/x.py:1-2" was cut at "/r/" into "r/x.py:1-2", the id "x.py:1-2" becomes:
+    # two chunks merged, the run's second copy dropped as a duplicate
+    report = Report()
+    ids = pd.Series(["x.py:1-2", "src/r/x.py:1-2", "/home/u/r/y.py:1-2"])
+    out = normalise_ids(ids, pd.Series(["r"] * 3), report)
+    assert out.tolist() == ["r/x.py:1-2", "r/src/r/x.py:1-2", "r/y.py:1-2"]
+
+
 def _faithful(tmp_path):
     """Two chunkers, two repos, a score tie whose producer order contradicts docno order."""
     prefix = "/home/u/eval/repositories/function_level"

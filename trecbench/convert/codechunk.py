@@ -36,7 +36,7 @@ from .identifiers import RankPolicy
 def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
     """``<repo>/<path inside repo>:<lines>`` from absolute chunk ids.
 
-    The repo folder is located as the first ``/<repo>/`` in the path. Ids already relative
+    The repo folder is located as the first ``/<repo>/`` in an absolute path. Ids relative
     (not starting with ``/``) get ``<repo>/`` prepended unless they start with it. An
     absolute id without its repo folder is kept as it is and reported; the report names
     each resulting id as the files write it (escaped), a changed one's ``from`` as read,
@@ -49,7 +49,9 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
     # pandas 3.0 (its Arrow-backed default string arrays)
     out, stray, placed = [], [], {}  # placed: (id as read, as written) -> None
     for chunk_id, folder in zip(ids.tolist(), repo.tolist(), strict=True):
-        found = chunk_id.find(f"/{folder}/")
+        # only an absolute id is cut at its repo folder: a relative one holding it
+        # (src/r/x.py in repo r) names a file of its own, which cut would be r/x.py's
+        found = chunk_id.find(f"/{folder}/") if chunk_id.startswith("/") else -1
         if found >= 0:
             out.append(chunk_id[found + 1 :])
         elif chunk_id.startswith("/"):
