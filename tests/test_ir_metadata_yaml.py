@@ -343,3 +343,21 @@ def test_a_byte_not_utf8_in_the_block_is_refused_at_its_line(tmp_path, capsys):
     assert run(["validate", str(path)]) == 2
     out = capsys.readouterr().out
     assert f"{path}:3:line: error[R30]: the ir_metadata block is not UTF-8" in out
+
+
+@pytest.mark.parametrize(
+    "data, line, message",
+    [
+        ("tag: x\n".encode("utf-16"), None, "the file is UTF-16; save it as UTF-8"),
+        (b"tag: x\nactor:\n  team: caf\xe9\n", 3, "not UTF-8: invalid continuation byte"),
+    ],
+)
+def test_a_description_not_utf8_is_refused_as_every_text_reader_refuses_it(
+    tmp_path, data, line, message
+):
+    # --ir-metadata FILE said "not UTF-8" of a UTF-16 file, and of a bad byte at no line
+    path = tmp_path / "about.yaml"
+    path.write_bytes(data)
+    with pytest.raises(InputError) as caught:
+        ir_metadata.read_file(path)
+    assert (caught.value.line, caught.value.message) == (line, message)

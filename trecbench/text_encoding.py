@@ -1,6 +1,6 @@
 """A UTF-16 or UTF-32 file told by its byte-order mark (or, without one, by its NULs) and
 refused in the same words by every reader of text: score's gate (R23), JSONL runs, the
-converters' JSON, JSON-lines and TSV, the ontology and the configurations
+converters' JSON, JSON-lines and TSV, the ontology, the configurations and --ir-metadata's
 (:func:`utf8_text`)."""
 
 from __future__ import annotations

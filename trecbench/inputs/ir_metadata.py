@@ -162,16 +162,17 @@ def _nothing_said(text: str) -> bool:
 
 
 def read_file(path) -> dict[str, Any]:
-    """An ir_metadata description written as YAML (``--ir-metadata FILE.yaml``)."""
+    """An ir_metadata description written as YAML (``--ir-metadata FILE.yaml``); a
+    UTF-16 file refused as every text reader refuses it, a byte not UTF-8 at its line."""
     from .. import outputs, provenance
+    from ..text_encoding import utf8_text
 
     outputs.note_input(path)
     try:
-        text = provenance.read_file(path).decode("utf-8")
+        data = provenance.read_file(path)
     except OSError as error:
         raise InputError.unreadable(path, error) from None
-    except UnicodeDecodeError:
-        raise InputError(str(path), None, "not UTF-8") from None
+    text = utf8_text(data, str(path))
     return Description(_mapping(text, str(path), first_line=1), str(path), text)
 
 
