@@ -535,6 +535,21 @@ def test_a_case_twice_in_cases_jsonl_is_refused_at_its_line(tmp_path, records):
     assert str(error.value) == f"{path}:2: case_id: 'a' is used twice (first at line 1)"
 
 
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [(None, "null"), (True, "a boolean (true)"), (2, "a number (2)"), ("done", "'done'")],
+)
+def test_an_unknown_status_is_said_in_json_s_words(tmp_path, status, said):
+    # status null was "unknown status None", true "True": Python's words for JSON's values
+    cases = write_json(tmp_path / "cases.json", RICH)
+    path = write_jsonl(tmp_path / "s.jsonl", [{**COMPLETE_A, "status": status}])
+    with pytest.raises(InputError) as error:
+        convert_hpo(cases, [path], check_ids=False)
+    assert str(error.value) == (
+        f"{path}:1: status: unknown status {said} (complete, failed or not_evaluable)"
+    )
+
+
 UNUSED = " (a failed case's retrieved_hpo_ids are not used)"
 
 

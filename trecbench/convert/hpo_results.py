@@ -16,6 +16,7 @@ from ..sources import (
     At,
     JsonDocument,
     JsonLines,
+    described,
     json_document,
     parse_json,
     parse_jsonl,
@@ -150,8 +151,10 @@ def cases_rows(
             not_evaluable.append({"qid": qid, "line": at.line})
             continue
         if status != "complete":
+            # JSON's words for a value not text: null, not Python's None
+            found = repr(status) if isinstance(status, str) else described(status)
             raise (at / "status").error(
-                f"unknown status {status!r} (complete, failed or not_evaluable)"
+                f"unknown status {found} (complete, failed or not_evaluable)"
             )
         complete.append(qid)
         retrieved = (at / "retrieved_hpo_ids").expect_ids(record.get("retrieved_hpo_ids"))
