@@ -195,6 +195,9 @@ def dcg(gains):
         ({"groundTruth": "a.py"}, r"metadata.groundTruth: expected an object"),
         ({"groundTruth": {"file": "a.py", "startLine": "1", "endLine": 2}},
          r"groundTruth.startLine: expected an integer"),
+        # lines 20 to 10 judged every chunk not relevant, one of lines 0 to 30 too
+        ({"groundTruth": {"file": "a.py", "startLine": 20, "endLine": 10}},
+         r"groundTruth.endLine: endLine 10 is before startLine 20"),
         # as --iou: 2 judged an exact match (IoU 1) not relevant, a negative one fell back
         # to any overlap, without a word
         *(({"groundTruth": {"file": "a.py", "startLine": 1, "endLine": 2}, "iouThreshold": v},

@@ -261,6 +261,10 @@ def _location(
     file = (at / "groundTruth" / "file").expect_string(file)
     gt_start = (at / "groundTruth" / "startLine").expect_integer(truth.get("startLine"))
     gt_end = (at / "groundTruth" / "endLine").expect_integer(truth.get("endLine"))
+    if gt_end < gt_start:  # no lines: every chunk, however placed, judged not relevant
+        raise (at / "groundTruth" / "endLine").error(
+            f"endLine {gt_end} is before startLine {gt_start}"
+        )
     threshold = iou
     if threshold is None:
         given = at / "iouThreshold"
