@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -390,6 +391,23 @@ def test_json_lines_of_records_are_told_by_their_content(tmp_path, name, lines):
     assert kind == "terms" and [r for _, r in doc.records] == records
     one_line_chroma = write_json(tmp_path / "c.txt", {"a": {"ids": [["HP:0000001"]]}})
     assert read_results(one_line_chroma, None)[0] == "chroma"
+
+
+@pytest.mark.parametrize(
+    ("name", "compress"),
+    [("o.jsonl.bz2", "bz2"), ("o.jsonl.xz", "lzma"), ("o.JSONL.GZ", "gzip")],
+)
+def test_a_compressed_jsonl_is_json_lines_by_its_name(tmp_path, name, compress):
+    # only ".jsonl.gz" was: o.jsonl.bz2 of a misspelt first record was read as one JSON
+    # text, refused at line 2 ("invalid JSON: Extra data") of a file whose line 1 is wrong
+    import importlib
+
+    records = [{"case_id": "a", "id": f"HP:000000{i}"} for i in (1, 2)]
+    text = "".join(json.dumps(r) + "\n" for r in records).encode()
+    path = tmp_path / name
+    path.write_bytes(importlib.import_module(compress).compress(text))
+    with pytest.raises(InputError, match=rf"{re.escape(name)}:1: neither a terms.jsonl"):
+        read_results(path, None)
 
 
 def test_results_read_from_a_pipe_are_named_like_other_pipes(tmp_path):

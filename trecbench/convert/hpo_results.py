@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError, UsageError
+from ..naming import named_as
 from ..sources import (
     At,
     JsonDocument,
@@ -41,7 +42,7 @@ def read_results(path: str | os.PathLike, results_format: str | None):
         raise UsageError(f"unknown results format {results_format!r}")
     source = read_source(path, "results")
     text = source_text(source)
-    named = Path(str(path).removesuffix(".gz")).suffix.lower() == ".jsonl"
+    named = named_as(path, ".jsonl")  # terms.jsonl.bz2 too, not .gz alone
     jsonl = named or lines_of_results(text)
     if results_format == "chroma" or (results_format is None and not jsonl):
         doc = json_document(source, text)
