@@ -350,6 +350,15 @@ def test_explicit_ids_and_the_seeds_idcg_example(tmp_path):
     assert values["q2"] == pytest.approx(dcg([0, 0, 1]), abs=1e-12)  # one relevant: IDCG 1
 
 
+def test_locomo_dialog_ids_in_text_are_read_with_ascii_digits(tmp_path):
+    # memorybench's /D\d+:\d+/g finds D1:2 in "D1:2\u0663" (node prints [ 'D1:2' ]);
+    # Python's \d read "D1:2\u0663" as the id, and the chunk citing D1:2 was not relevant
+    chunks = [ctx("m1", "as said in D1:2\u0663"), ctx("m2", "D\u0661:2 only")]
+    path = export(tmp_path, [item("q1", chunks, "locomo", evidence=["D1:2", "D1:3"])])
+    qrels = convert_memorybench(path).qrels["memorybench-p"]
+    assert qrels[qrels["rel"] > 0]["docno"].tolist() == ["m1", "unretrieved-relevant-1"]
+
+
 def test_locomo_pack_relevance_with_the_evidence_count(tmp_path):
     """Strategy (B), LoCoMo: dialog ids from metadata, a CTXID prefix, the id or content."""
     chunks = [

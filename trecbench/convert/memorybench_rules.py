@@ -24,7 +24,9 @@ AUTO = "auto"
 F1_THRESHOLD = 0.3  # memorybench's NDCGAtKMetric default
 NONE = "none"
 _CTXID = re.compile(r"^\[CTXID:([^\]]+)\]\s*")
-_DIALOG_ID = re.compile(r"D\d+:\d+")
+# memorybench's /D\d+:\d+/g: ASCII digits (Python's \d read "D1:2٣" as one id, where
+# memorybench finds D1:2, which evidence D1:2 judges relevant)
+_DIALOG_ID = re.compile(ecma_pattern(r"D\d+:\d+"))
 # memorybench's /_(\d+)$/: ASCII digits at the very end (Python's \d took "_٣", its $ the
 # "_3" of "s_3\n", matching answer ids memorybench does not match)
 _TURN_SUFFIX = re.compile(ecma_pattern(r"_(\d+)$"))
