@@ -258,3 +258,13 @@ def test_no_name_suggested_that_score_cannot_calculate(compat, tmp_path, capsys)
     for name in suggested.split(", "):
         assert run(["score", "--compat", compat, "-m", name, *files]) == 0, name
         capsys.readouterr()
+
+
+@pytest.mark.parametrize("blank", ["", " "])
+def test_a_blank_name_is_refused_in_the_command_lines_words(blank, capsys):
+    # it suggested measures='map', the library's keyword, to a command with no such option
+    assert run(["measures", "P_5", blank]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"trecbench: empty measure name {blank!r}: give a measure, e.g. trecbench measures map\n"
+    )

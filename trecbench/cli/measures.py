@@ -42,6 +42,11 @@ def measures(names, fmt, compat):
     from ..errors import UsageError
     from ..measures import listing, parse_measures
 
+    blank = next((name for name in names if not name.strip()), None)
+    if blank is not None:  # parse_measures suggests the library's keyword, measures='map'
+        raise UsageError(
+            f"empty measure name {blank!r}: give a measure, e.g. trecbench measures map"
+        )
     if names:  # each name on its own: two names of one measure are each said
         from ..measures.suggestions import CutoffListError, shell_word
         from ..measures.trec_params import uncalculable
