@@ -228,7 +228,14 @@ def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
     assert code == ExitCode.INTERNAL
     assert err.startswith("Traceback") and err.splitlines()[-1].startswith("trecbench: internal")
     code, _, err = call(capsys, "score", "--debug", QRELS, RUN)
-    assert code == ExitCode.USAGE and "No such option '--debug'" in err
+    assert code == ExitCode.USAGE
+    # not click's 'Did you mean --Debug_level?' (score's -D, trec_eval's traces)
+    assert err == (
+        "trecbench: score: No such option '--debug': it is trecbench's own, given before "
+        "the command ('trecbench --debug score ...') (see 'trecbench score --help')\n"
+    )
+    code, _, err = call(capsys, "convert", "hpo", "--debug", "cases.json", "-o", "out")
+    assert code == ExitCode.USAGE and "('trecbench --debug convert hpo ...')" in err
 
 
 def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch):

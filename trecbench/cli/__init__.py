@@ -174,7 +174,15 @@ def _usage_line(error: click.UsageError, args: Sequence[str]) -> str:
         path = " ".join(("trecbench", _command_named(args))).strip()
     command = path.removeprefix("trecbench").strip()
     prefix = f"{command}: " if command else ""
-    return f"{prefix}{error.format_message()} (see '{path} --help')"
+    message = error.format_message()
+    if command and isinstance(error, click.NoSuchOption) and error.option_name == "--debug":
+        # click suggested score's --Debug_level (-D, trec_eval's traces), not the group's
+        # --debug that the internal error's line names
+        message = (
+            "No such option '--debug': it is trecbench's own, given before the command "
+            f"('trecbench --debug {command} ...')"
+        )
+    return f"{prefix}{message} (see '{path} --help')"
 
 
 def _command_named(args: Sequence[str]) -> str:
