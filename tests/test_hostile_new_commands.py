@@ -44,8 +44,8 @@ def _refused(args: list[str], capsys, code: int, message: str) -> str:
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["pool", "a.run", "b.run", "--depth", BEYOND_INT64], 1, "pool depth must be a positive"),
-        (["similarity", "a.run", "b.run", "--depth", BEYOND_INT64], 1, "the depth must be"),
+        (["pool", "a.run", "b.run", "--depth", BEYOND_INT64], 1, "Invalid value for '--depth'"),
+        (["similarity", "a.run", "b.run", "--depth", BEYOND_INT64], 1, "Invalid value for '--d"),
         (["similarity", "a.run", "b.run", "--overlap-k", BEYOND_INT64], 1, "the overlap k must"),
         (["pool", "a.run", "--unjudged-grade", "nan"], 1, "must be an integer within"),
         (["pool", "a.run", "--unjudged-grade", "1.5"], 1, "must be an integer within"),

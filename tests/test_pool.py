@@ -137,7 +137,7 @@ def test_cli_table_cells_are_the_plain_top_k_sets(tmp_path, capsys, with_qrels):
 @pytest.mark.parametrize("depth", ["0", "-3"])
 def test_cli_refuses_a_depth_below_one(tmp_path, capsys, depth):
     assert run(["pool", "runs/tfidf-word.run", "--depth", depth, "-o", str(tmp_path / "p")]) == 1
-    assert "the pool depth must be a positive integer" in capsys.readouterr().err
+    assert "Invalid value for '--depth': " in capsys.readouterr().err
     assert not (tmp_path / "p").exists()
 
 

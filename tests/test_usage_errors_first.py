@@ -55,3 +55,21 @@ def test_pool_into_its_input_without_o_is_a_usage_error(tmp_path, monkeypatch, c
         assert capsys.readouterr().err == message + "\n"
         assert b.read_bytes() == before
     assert sorted(path.name for path in tmp_path.iterdir()) == ["b.run"]
+
+
+@pytest.mark.parametrize("command", ["pool", "similarity", "fuse"])
+@pytest.mark.parametrize("depth", ["0", "9223372036854775808"])
+def test_a_depth_out_of_range_comes_before_a_missing_run(
+    command, depth, tmp_path, monkeypatch, capsys
+):
+    # --depth means one thing in every command (docs/cli-conventions.md): pool's and
+    # similarity's were checked by the library after the runs, "missing.run: cannot read",
+    # exit 2, where fuse's (and convert's) range refused it as the line was read, exit 1
+    monkeypatch.chdir(tmp_path)
+    output = [] if command == "similarity" else ["-o", "out.txt"]
+    assert run([command, RUN, "missing.run", "--depth", depth, *output]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {command}: Invalid value for '--depth': {depth} is not in the range "
+        f"1<=x<=9223372036854775807. (see 'trecbench {command} --help')\n"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -6,14 +6,21 @@ import click
 
 from .group import cli, echo_input_warnings, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FILE
-from .shared_options import DecimalInt, format_option, names_option, quiet_option, runs_argument
+from .shared_options import (
+    DEPTH,
+    DecimalInt,
+    format_option,
+    names_option,
+    quiet_option,
+    runs_argument,
+)
 
 
 @cli.command()
 @runs_argument
 @click.option(
     "--depth",
-    type=DecimalInt(),
+    type=DEPTH,  # as fuse's and convert's: refused as the line is read
     default=100,
     show_default=True,
     help="Documents of each run pooled per topic (its top k in trecbench's ranking).",

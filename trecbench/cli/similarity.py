@@ -6,6 +6,7 @@ import click
 
 from .group import cli, echo_input_warnings, echo_warning
 from .shared_options import (
+    DEPTH,
     DecimalInt,
     FiniteFloat,
     format_option,
@@ -34,7 +35,7 @@ from .shared_options import (
 )
 @click.option(
     "--depth",
-    type=DecimalInt(),
+    type=DEPTH,  # as fuse's and convert's: refused as the line is read
     default=None,
     help="Documents of each run kept per topic before comparing (default: all).",
 )
