@@ -25,10 +25,11 @@ Q7_AT_2 = (
 )
 
 
-@pytest.mark.parametrize("flag", ["-l", "--relevance-level"])
+@pytest.mark.parametrize("flag", ["-l", "--level_for_rel", "--relevance-level"])
 @pytest.mark.parametrize("grade", ["2", "+2"])  # small plain qrels, and the general path
 def test_relevance_level_chooses_q7s_level(tmp_path, capsys, monkeypatch, flag, grade):
-    """`-l` was "No such option"; Q7 was always judged at level 1."""
+    """`-l` was "No such option"; Q7 was always judged at level 1. --level_for_rel, -l's
+    long name in every other command that takes it, was "No such option" too."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "lv.qrels").write_text(f"1 0 a 1\n2 0 b {grade}\n")
     code, out, _ = call(capsys, "validate", "--qrels", "lv.qrels", flag, "2")

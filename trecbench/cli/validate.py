@@ -69,6 +69,7 @@ def _spooled(held: contextlib.ExitStack, run, progress):
 )
 @click.option(
     "-l",
+    "--level_for_rel",  # -l's long name in score, compare, power, agree and pool
     "--relevance-level",
     "relevance_level",
     type=DecimalInt(min=1),
