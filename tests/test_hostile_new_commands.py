@@ -50,6 +50,9 @@ def _refused(args: list[str], capsys, code: int, message: str) -> str:
         (["pool", "a.run", "--unjudged-grade", "nan"], 1, "must be an integer within"),
         (["pool", "a.run", "--unjudged-grade", "1.5"], 1, "must be an integer within"),
         (["pool", "a.run", "--unjudged-grade", "2000000"], 1, "must be an integer within"),
+        # a byte that is not UTF-8 (a lone surrogate): it was an internal error, exit 70
+        (["pool", "a.run", "--unjudged-grade", "\udcff"], 1, "must be an integer within"),
+        (["pool", "a.run", "--unjudged-grade", "\u0663"], 1, "must be an integer within"),
         (["pool", "a.run", "b.run", "--qrels", "dup.qrels"], 4, "dup.qrels:3: duplicate docs d1"),
     ],
 )
