@@ -1094,3 +1094,44 @@ def test_a_ctrl_c_during_a_command_is_one_line(when, monkeypatch, capfd):
     out, err = capfd.readouterr()
     assert err == "trecbench: interrupted\n"
     assert (out == "") is (when != "closing")  # the listing was printed before the close
+
+
+@pytest.mark.parametrize(
+    ("args", "hint"),
+    [
+        (["score", "--report", "a.json", "--report", "b.json", "-m", "P.5", "Q", "R"],
+         "'--report'"),
+        (["score", "--html", "a.html", "-m", "P.5", "--html", "b.html", "Q", "R"], "'--html'"),
+        (["compare", "-o", "a", "--outdir", "b", "Q", "R", "R2"], "'-o' / '--outdir'"),
+        (["fuse", "-o", "a.run", "-o", "b.run", "R", "R2"], "'-o' / '--output'"),
+        (["pool", "R", "R2", "-o", "a", "-o", "b"], "'-o' / '--output'"),
+        (["validate", "--fix", "a.run", "--fix", "b.run", "R"], "'--fix'"),
+        (["convert", "msmarco", "M", "-o", "a", "-o", "b"], "'-o' / '--outdir'"),
+    ],
+)  # fmt: skip
+def test_an_output_given_twice_is_refused(tmp_path, monkeypatch, capsys, args, hint):
+    """click kept the last of two outputs (--report a.json --report b.json wrote b.json
+    alone, a.json never, without a word): an output given twice is a usage error."""
+    from trecbench.cli import run
+
+    monkeypatch.chdir(tmp_path)
+    files = {
+        "Q": ROOT / "qrels" / "hpo-demo.qrels",
+        "R": ROOT / "runs" / "tfidf-char.run",
+        "R2": ROOT / "runs" / "tfidf-word.run",
+        "M": ROOT / "data" / "convert" / "msmarco-run.tsv",
+    }
+    assert run([str(files.get(arg, arg)) for arg in args]) == 1
+    command = " ".join(args[:2]) if args[0] == "convert" else args[0]
+    said = f"trecbench: {command}: {hint} is given twice: give it once (the first would not "
+    assert capsys.readouterr().err.startswith(said + "be written)")
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_option_given_twice_that_writes_nothing_counts_as_the_last(capsys):
+    # getopt's way, as trec_eval's options: only outputs are refused when repeated
+    from trecbench.cli import run
+
+    files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
+    assert run(["score", "-m", "P.5", "--format", "json", "--format", "trec", *files]) == 0
+    assert capsys.readouterr().out.startswith("P_5")

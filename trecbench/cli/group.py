@@ -63,6 +63,7 @@ class Command(click.Command):
     def parse_args(self, ctx, args):
         from .paths import held_refusals
 
+        _refuse_repeated_outputs(self, ctx, args)
         # a usage error first, then a path refused as the line was read
         with held_refusals(ctx):
             return super().parse_args(ctx, args)
@@ -71,6 +72,26 @@ class Command(click.Command):
         if self.prints is None or self.prints(ctx.params):
             check_writable()
         return super().invoke(ctx)
+
+
+def _refuse_repeated_outputs(command: click.Command, ctx, args) -> None:
+    """A usage error for an output option given twice (``--report a.json --report
+    b.json``): click keeps the last value, so the file asked for first was never written
+    and nothing said so. Other options keep getopt's way (the last one given counts), as
+    trec_eval's do."""
+    from .paths import OutputFile, OutputFolder
+
+    _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    seen = set()
+    for param in order:
+        if isinstance(param.type, OutputFile | OutputFolder) and not param.multiple:
+            if param.name in seen:
+                raise click.UsageError(
+                    f"{param.get_error_hint(ctx)} is given twice: give it once (the "
+                    "first would not be written)",
+                    ctx,
+                )
+            seen.add(param.name)
 
 
 class Group(click.Group):
