@@ -643,3 +643,17 @@ def test_agrees_means_are_summed_in_topic_order():
     values = np.array([1.0] * 10 + [0.1] * 10)[:, None, None]
     scores = TopicScores(("a",), ("m",), tuple(f"q{i}" for i in range(20)), values)
     assert scores.means()[0, 0] == sum([1.0] * 10 + [0.1] * 10) / 20 != values.mean()
+
+
+def test_one_run_is_refused_before_anything_is_read(tmp_path):
+    told = []
+    for qrels_b in (None, QRELS):
+        with pytest.raises(UsageError, match="two runs or more"):
+            trecbench.agree(
+                str(tmp_path / "absent.qrels"),
+                {"only": RUNS[0]},
+                "P@5",
+                qrels_b=qrels_b,
+                progress=lambda *told_of: told.append(told_of),
+            )
+    assert told == []  # nothing read nor scored

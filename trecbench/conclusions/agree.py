@@ -254,11 +254,10 @@ def agree(
         test, [key for key, value in drawn.items() if value is not None]
     )
     flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
+    runs = _several(runs)  # before any input is read: one run has nothing to order
     if qrels_b is not None:  # both sets of judgments score the runs: each read once
         qrels, qrels_b, runs = _read_once(qrels, qrels_b, runs)
     scores = topic_scores(qrels, runs, measures, flags, progress)
-    if len(scores.runs) < 2:
-        raise UsageError("agreement needs two runs or more: there is nothing to order")
     means = quality(scores)
     measure_orderings = _measure_orderings(scores, means)
     powers = tuple(
@@ -287,6 +286,17 @@ def agree(
         # the second judgments' own record, even of the same file: one per role
         provenance=provenance(*scored, qrels_kinds=("qrels", "qrels_b")),
     )
+
+
+def _several(runs):
+    """``runs`` as a list (a dict ``{name: run}`` kept), split once as every call splits
+    them (a generator is read here, once); one run refused before anything is read."""
+    from ..inputs import split_runs
+
+    sources, names = split_runs(runs)
+    if len(sources) == 1:
+        raise UsageError("agreement needs two runs or more: there is nothing to order")
+    return sources if names is None else dict(zip(names, sources, strict=True))
 
 
 def _measure_orderings(scores: TopicScores, means: np.ndarray) -> tuple:
