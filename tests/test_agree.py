@@ -657,3 +657,24 @@ def test_one_run_is_refused_before_anything_is_read(tmp_path):
                 progress=lambda *told_of: told.append(told_of),
             )
     assert told == []  # nothing read nor scored
+
+
+@pytest.mark.parametrize("second", [False, True])
+def test_a_dataframe_is_cited_by_its_index_labels_with_or_without_qrels_b(second):
+    import pandas as pd
+
+    qrels = pd.DataFrame({"qid": ["1", "2"], "docno": ["a", "a"], "rel": [1, 1]}, index=[10, 20])
+    twice = pd.DataFrame(
+        {"qid": ["1", "2", "1"], "docno": ["a", "a", "a"], "rel": [1, 1, 0]}, index=[10, 20, 30]
+    )
+    runs = {
+        name: pd.DataFrame({"qid": ["1", "2"], "docno": ["a", "a"], "score": [1.0, 2.0]})
+        for name in ("x", "y")
+    }
+    first, given = (qrels, {"qrels_b": twice}) if second else (twice, {})
+    with pytest.raises(DuplicateError) as done:
+        trecbench.agree(first, runs, "P@5", **given)
+    assert "row 30: duplicate docs a for topic 1 (first at row 10)" in str(done.value)
+    runs["x"] = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]}, [5, 6])
+    with pytest.raises(DuplicateError, match=r"run 'x' \(run DataFrame\): row 6: .*first at row 5"):
+        trecbench.agree(qrels, runs, "P@5", qrels_b=qrels if second else None)

@@ -10,7 +10,7 @@ better, except for a measure where lower is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
@@ -323,15 +323,27 @@ def _under_second_judgments(qrels, qrels_b, runs, scores, means, flags, progress
 
 def _read_once(qrels, qrels_b, runs) -> tuple:
     """The judgments and the runs loaded (:class:`~trecbench.inputs.Loaded`, which every
-    reader takes as it is), the runs by the names every command gives them."""
+    reader takes as it is) unless held in memory and readable again, the runs by the
+    names every command gives them."""
     from ..gated.reading import load
-    from ..inputs import named_runs
+    from ..inputs import held, named_runs
     from ..naming import check_read_once
 
     named = named_runs(runs)
     check_read_once([qrels, qrels_b, *named.values()])  # one pipe in two roles: read once
-    loaded_runs = {name: load(run, "run") for name, run in named.items()}
-    return load(qrels, "qrels"), load(qrels_b, "qrels"), loaded_runs
+
+    def once(source, kind: str):
+        # a value held in memory that reads again (a DataFrame, a dict) is kept: its errors
+        # then name the run and cite a DataFrame's rows by index label, as without qrels_b
+        # (a loaded table has neither); an iterator reads once, so is loaded
+        return (
+            source
+            if held.is_held(source) and not isinstance(source, Iterator)
+            else load(source, kind)
+        )
+
+    loaded_runs = {name: once(run, "run") for name, run in named.items()}
+    return once(qrels, "qrels"), once(qrels_b, "qrels"), loaded_runs
 
 
 def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
@@ -339,16 +351,21 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
     when none of the runs has a topic of theirs the error names those judgments (it named
     the first run), when some run has, the run without one."""
     from ..errors import NoOverlapError
+    from ..inputs import Loaded
 
     try:
         return topic_scores(qrels_b, runs, list(scores.measures), flags, progress)
     except NoOverlapError:
-        judged, name = _topics(qrels_b), source_name(qrels_b) or "qrels_b"
-        if any(judged & _topics(run) for run in runs.values()):
-            lacking = next((n for n, run in runs.items() if not judged & _topics(run)), None)
+        judged, name = _topics(qrels_b, "qrels"), source_name(qrels_b) or "qrels_b"
+        topics = {n: _topics(run, "run") for n, run in runs.items()}
+        if any(judged & of_run for of_run in topics.values()):
+            lacking = next((n for n, of_run in topics.items() if not judged & of_run), None)
             if lacking is None:
                 raise
-            label = runs[lacking].path or lacking  # a file by its path, as evaluate names it
+            run = runs[lacking]
+            label = (
+                run.path if isinstance(run, Loaded) else None
+            ) or lacking  # a file by its path, as evaluate names it
             why = f"no topic of the run is in the --qrels-b judgments, {name}"
             raise NoOverlapError(
                 f"{label}: No queries with both results and relevance info ({why})"
@@ -359,10 +376,15 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
         ) from None
 
 
-def _topics(loaded) -> set[str]:
-    """The topic ids of a loaded run or qrels."""
+def _topics(source, kind: str) -> set[str]:
+    """The topic ids of a run or qrels, loaded or held in memory (read again: an error's
+    path only)."""
     import pyarrow.compute as pc
 
+    from ..gated.reading import load
+    from ..inputs import Loaded
+
+    loaded = source if isinstance(source, Loaded) else load(source, kind)
     return set(pc.unique(loaded.table.column("qid")).to_pylist())
 
 
