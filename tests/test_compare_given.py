@@ -257,9 +257,13 @@ def test_32_and_16_bit_values_are_read_as_the_decimals_they_print_as(dtype):
         {"run": ["a"] * 20 + ["b"] * 20, "qid": [f"q{i}" for i in range(20)] * 2,
          "measure": "P@5", "value": values.astype(dtype)}
     )  # fmt: skip
-    row = compare_scores(frame, test="t", samples=40).comparisons.iloc[0]
-    assert row["difference"] == 0.2 and np.isnan(row["p_value"]), row
-    assert not row["significant"] and "do not vary" in row["p_undefined"]
+    # numpy's scalars in an object column (a list of them given) are read as the column
+    items = frame.assign(value=pd.Series(list(values.astype(dtype)), dtype=object))
+    assert isinstance(items["value"][0], dtype)
+    for given in (frame, items):
+        row = compare_scores(given, test="t", samples=40).comparisons.iloc[0]
+        assert row["difference"] == 0.2 and np.isnan(row["p_value"]), row
+        assert not row["significant"] and "do not vary" in row["p_undefined"]
     if dtype is np.float32:
         read = compare_scores(frame.assign(value=np.float32([1 / 3] * 40)), samples=40)
         assert set(read.per_query["value"]) == {0.33333334}  # float32's 1/3, as it prints

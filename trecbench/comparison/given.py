@@ -51,7 +51,9 @@ def given_values(given, origin: str, numbers: Sequence[str] = VALUE_NAMES) -> Gi
     measure = need_column(columns, MEASURE_NAMES, "measure", origin)
     named = [need_column(columns, (name,), name, origin) for name in numbers]
     read = [i for i, name in enumerate(columns) if name in (run, qid, *named)]
-    table, where = frame_table(frame.iloc[:, read], origin, ids=(run,), numbers=tuple(named))
+    kept = frame.iloc[:, read]
+    kept = kept.assign(**{name: _printed(kept[name]) for name in named})
+    table, where = frame_table(kept, origin, ids=(run,), numbers=tuple(named))
     qids = table.column(qid).combine_chunks()
     # a NUL is no C string's end here: the values are scored already (no trec_eval reads
     # these ids), and the outputs escape it
@@ -112,6 +114,15 @@ def _numbers(values: pa.Array, name: str, origin: str, where: Where) -> np.ndarr
     if pa.types.is_integer(values.type) or pa.types.is_floating(values.type):
         return arrow.to_numpy(pc.cast(values, pa.float64()).fill_null(np.nan))
     return arrow.to_numpy(scores(values, origin, where, name=name))
+
+
+def _printed(column: pd.Series) -> pd.Series:
+    """An object column's numpy 32- and 16-bit floats as the decimals they print as, as
+    a float32 or float16 column's are (:func:`_numbers`): read as the Python floats they
+    hold, np.float32(0.2) was 0.200000003 there, and equal gains varied."""
+    if column.dtype != object:
+        return column
+    return column.map(lambda v: float(str(v)) if isinstance(v, (np.float32, np.float16)) else v)
 
 
 def _integers(values: pa.Array) -> bool:
