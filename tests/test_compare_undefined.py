@@ -472,6 +472,11 @@ def test_compare_refuses_a_summary_measure_and_writes_counts_as_integers(tmp_pat
     assert run(["compare", qrels, *runs, "-m", "gm_map", "-m", "num_q", "-m", "P@5"]) == 1
     err = capsys.readouterr().err
     assert "gm_map, num_q: no value per topic" in err and "compare" in err
+    assert run(["compare", qrels, *runs, "-m", "all_trec"]) == 1
+    err = capsys.readouterr().err  # what to do said: a nickname holds them
+    assert err.endswith(
+        "leave them out (a nickname such as all_trec holds some: name the measures)\n"
+    )
     assert run(["compare", qrels, *runs, "-m", "P@5", "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [(r["wins"], r["ties"], r["losses"]) for r in rows][0] == ("", "", "")

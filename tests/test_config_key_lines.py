@@ -276,7 +276,8 @@ NO_SUCH = "illegal measure 'Foo@3': no such measure; `trecbench measures` lists 
             "qrels: q\nmeasures:\n  - map\n  - P@5\n  - gm_map\nmodes:\n  a: {run: a.run}\n",
             "c.yaml",
             "c.yaml:5: measures[2]: gm_map: no value per topic (a summary over topics), which "
-            "the benchmark's comparison is computed from",
+            "the benchmark's comparison is computed from: leave them out (a nickname such as "
+            "all_trec holds some: name the measures)",
         ),
         (  # 10.0's unj.10, which the default 9.0.8 scoring refuses: here, not by the scoring
             'qrels = "q"\nmeasures = ["map", "unj.10"]\n[modes.a]\nrun = "a.run"\n',

@@ -26,7 +26,10 @@ def refuse_summaries(named: Iterable[tuple[str, Measure]], computed: str) -> Non
             names_by_reason.setdefault(reason, []).append(name)
     if names_by_reason:
         said = "; ".join(f"{', '.join(names)}: {why}" for why, names in names_by_reason.items())
-        raise UsageError(f"{said}, which {computed} computed from")
+        # every trec_eval nickname holds runid and num_q: -m all_trec is refused too, so
+        # the line says what to do, not only what is wrong
+        remedy = "leave them out (a nickname such as all_trec holds some: name the measures)"
+        raise UsageError(f"{said}, which {computed} computed from: {remedy}")
 
 
 def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
