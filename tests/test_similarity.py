@@ -312,3 +312,43 @@ def test_numpy_numbers_are_taken_and_held_as_pythons():
     assert result.pairs[0].values["overlap"].tolist() == [pytest.approx(1 / 3)]
     kept = similarity({"a": a, "b": b}, depth=np.uint8(1)).to_json()["settings"]
     assert kept["depth"] == 1 and type(kept["depth"]) is int
+
+
+def _exact_residual(s: list[str], t: list[str], p: str, deep: int) -> float:
+    """rbo_max - rbo_min in 60 digits: the rankings continued as :func:`_brute_bounds`
+    continues them, each depth's (X_max - X_min)/d (1 - p) p^(d-1) summed to ``deep``."""
+    from decimal import Decimal, localcontext
+
+    short, long = (s, t) if len(s) <= len(t) else (t, s)
+    fresh = [[f"x{i}" for i in range(deep)], [f"y{i}" for i in range(deep)]]
+    low = [(s + fresh[0])[:deep], (t + fresh[1])[:deep]]
+    unseen_long = [d for d in long if d not in short]
+    unseen_short = [d for d in short if d not in long]
+    shared = [f"z{i}" for i in range(deep)]
+    high = [(short + unseen_long + shared)[:deep], (long + unseen_short + shared)[:deep]]
+    with localcontext() as context:
+        context.prec = 60
+        q, total, weight = Decimal(p), Decimal(0), 1 - Decimal(p)
+        seen = [[set(), set()], [set(), set()]]
+        for depth in range(1, deep + 1):
+            overlaps = []
+            for (a, b), (in_a, in_b) in zip((low, high), seen, strict=True):
+                in_a.add(a[depth - 1])
+                in_b.add(b[depth - 1])
+                overlaps.append(len(in_a & in_b))
+            total += (overlaps[1] - overlaps[0]) * weight / depth
+            weight *= q
+        return float(total)
+
+
+@pytest.mark.parametrize("extra", [0, 5])
+def test_a_residual_below_rbo_mins_last_bit_is_not_0(extra):
+    # two rankings of the same 400 documents (and 5 more in one), p 0.9: rbo_res is
+    # 1.2e-20 (3.1e-20), which rbo_max - rbo_min cancelled to 0 (printed 0.0000)
+    s = [f"d{i:03d}" for i in range(400)]
+    t = s + [f"e{i}" for i in range(extra)]
+    pair = similarity({"a": _run(s), "b": _run(t)}, rbo_p=0.9).pairs[0]
+    exact = _exact_residual(s, t, "0.9", 1500)
+    assert 0 < exact < 1e-16
+    assert pair.values["rbo_res"][0] == pytest.approx(exact, rel=1e-9, abs=0)
+    assert pair.mean()["rbo_res"] == pytest.approx(exact, rel=1e-9, abs=0)
