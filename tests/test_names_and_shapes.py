@@ -745,6 +745,12 @@ def test_ir_measures_objects_take_numpy_numbers_as_their_values(tmp_path):
         trecbench.parse_measure(P(rel=np.True_) @ 5)
     with pytest.raises(UsageError, match=r"'P\(foo=1\)@5': P has no parameter 'foo'"):
         trecbench.parse_measure(P(foo=1) @ 5)  # its repr raises KeyError: a traceback
+    # float('nan') was "p must be a literal value", as if it were no number
+    for value, text in ((float("nan"), "nan"), (np.inf, "inf"), (-np.inf, "inf")):
+        with pytest.raises(
+            UsageError, match=rf"RBP\(p=-?{text}\)': p must be a finite number, not"
+        ):
+            trecbench.parse_measure(RBP(p=value))
 
 
 @pytest.mark.parametrize(

@@ -131,6 +131,14 @@ def _value(tokens: _Tokens, key: str, mapping: bool = False) -> Any:
         return _CONSTANTS[text]
     if mapping and kind == "mark" and text == "{":
         return _map(tokens, key)
+    sign = ""
+    if kind == "other" and text in ("+", "-"):  # -inf: a sign no number follows
+        tokens.position = tokens.text.index(text, tokens.position) + 1
+        sign, (kind, text) = text, tokens.next()
+    if kind == "name" and text.lower() in ("nan", "inf", "infinity"):
+        # an ir_measures object's float('nan') prints as nan: a number, but none a
+        # parameter takes ("must be a literal value" said nan was no number)
+        raise ExpressionError(f"{key} must be a finite number, not {sign}{text}")
     raise ExpressionError(f"{key} must be a literal value")
 
 
