@@ -13,7 +13,7 @@ from conftest import ROOT, suite_of_x_and_y, write_tenths
 from scipy.stats import ttest_rel
 
 from trecbench.cli import run
-from trecbench.errors import TrecbenchError
+from trecbench.errors import TrecbenchError, UsageError
 from trecbench.runstudy.leaderboard import leaderboard
 from trecbench.strata import load_strata
 
@@ -531,6 +531,9 @@ def test_a_suite_made_in_python_is_refused_not_a_traceback(tmp_path):
     for system in ("s1", "s2"):
         (tmp_path / f"{system}.run").write_text(f"1 Q0 a 1 1 {system}\n")
     runs = {"s1": tmp_path / "s1.run"}
+    with pytest.raises(UsageError, match="^suite: collection 'c' has no run of: s2$"):
+        Suite(Path("x"), "n", ["P@1"], ["s1", "s2"], [Collection("c", tmp_path / "q", runs)])
+    runs["s2"] = tmp_path / "s2.run"
     built = Suite(Path("x"), "n", ["P@1"], ["s1", "s2"], [Collection("c", tmp_path / "q", runs)])
     with pytest.raises(TrecbenchError, match="a Suite made in Python is not checked"):
         leaderboard(built)
@@ -540,3 +543,26 @@ def test_a_suite_made_in_python_is_refused_not_a_traceback(tmp_path):
         'runs = "{system}.run"\n'
     )
     assert [b.measure for b in leaderboard(load_suite(suite)).boards] == ["P@1"]
+
+
+@pytest.mark.parametrize(
+    "changed, said",
+    [
+        ({"measures": []}, "suite: measures: none given"),
+        ({"measures": ["nosuch"]}, "suite: measures: illegal measure 'nosuch'"),
+        ({"measures": ["gm_map"]}, "suite: measures: gm_map: no value per topic"),
+        ({"systems": []}, "suite: systems: none given"),
+        ({"collections": []}, "suite: collections: none given"),
+        ({"systems": ["lexical", "ghost"]}, "suite: collection 'de' has no run of: ghost"),
+    ],
+)
+def test_a_suite_changed_by_dataclasses_replace_is_checked(changed, said):
+    # replace() of load_suite's Suite kept its text, so leaderboard took it unchecked: a
+    # system without a run was a KeyError, no collection an IndexError, gm_map scored
+    import dataclasses
+
+    from trecbench.runstudy.suite import load_suite
+
+    with pytest.raises(UsageError) as done:
+        dataclasses.replace(load_suite(SUITE), **changed)
+    assert str(done.value).startswith(said), done.value

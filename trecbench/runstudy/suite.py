@@ -68,6 +68,29 @@ class Suite:
     # stratum that keeps nothing (:meth:`place`); None: not read from a file
     config_text: ConfigText | None = field(default=None, compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        # load_suite checks a file's suite at its lines before making one; this check is
+        # for every other way one is made (dataclasses.replace of a loaded suite kept its
+        # text, and passed: an unknown system was a KeyError, no collection an IndexError)
+        from ..measures.per_topic import listed_measures
+
+        if not self.measures:
+            raise UsageError("suite: measures: none given (load_suite gives the KPI preset's)")
+        try:
+            listed_measures(list(self.measures), "the leaderboard's means and tests are")
+        except UsageError as error:
+            raise UsageError(f"suite: {error}") from None
+        if not self.systems or not self.collections:
+            none = "systems" if not self.systems else "collections"
+            raise UsageError(f"suite: {none}: none given: there is nothing to rank")
+        for collection in self.collections:
+            missing = [s for s in self.systems if s not in collection.runs]
+            extra = [s for s in collection.runs if s not in self.systems]
+            if missing or extra:
+                what = "has no run of" if missing else "has a run of a system not listed"
+                named = ", ".join(missing or extra)
+                raise UsageError(f"suite: collection {collection.name!r} {what}: {named}")
+
     @property
     def baseline(self) -> str:
         return self.systems[0]
