@@ -166,3 +166,10 @@ def test_a_search_finding_no_topic_says_so_when_the_topics_fit_one_page(browser,
     search.clear()
     search.send_keys("t00")
     assert len(browser.execute_script(SHOWN_QIDS)) == 3 and not pager.is_displayed()
+
+
+def test_no_value_reads_n_a_in_the_topics_table_as_in_the_figures_tables(browser, topics_page):
+    # the topics table and an open topic's values wrote no value blank, the figures' n/a
+    browser.get(topics_page.as_uri())
+    numbers = "return [window.trecbenchNumbers.fixed(null), window.trecbenchNumbers.signed(null)]"
+    assert browser.execute_script(numbers) == ["n/a", "n/a"]

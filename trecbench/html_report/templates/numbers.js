@@ -6,7 +6,7 @@
 (function () {
   "use strict";
   function fixed(v) {
-    if (v === null) { return ""; }
+    if (v === null) { return "n/a"; }  // as Python's tables and the figures' write none
     var shown = decimals(v);
     // Python's exponent has two digits at least: 4.9e-05, where toExponential writes 4.9e-5
     return v !== 0 && Number(shown) === 0 ? v.toExponential(1).replace(/e([+-])(\d)$/, "e$10$2") : shown;
@@ -22,7 +22,7 @@
   }
   // a difference as the page's tables print it: signed, but 0 unsigned
   function signed(d) {
-    if (d === null) { return ""; }
+    if (d === null) { return "n/a"; }
     var shown = fixed(d);
     return Number(shown) === 0 ? shown.replace("-", "") : (d > 0 ? "+" : "") + shown;
   }
