@@ -168,6 +168,28 @@ def test_a_search_finding_no_topic_says_so_when_the_topics_fit_one_page(browser,
     assert len(browser.execute_script(SHOWN_QIDS)) == 3 and not pager.is_displayed()
 
 
+def test_a_topic_without_a_relevant_document_is_marked_and_none_reads_n_a(browser, tmp_path):
+    # the text tables warn of such topics in a line; the page's rows bore no mark
+    from selenium.webdriver.common.by import By
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 c 0\n3 0 e 1\n")
+    (tmp_path / "x.run").write_text("1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n2 Q0 c 1 1 x\n3 Q0 e 1 1 x\n")
+    (tmp_path / "y.run").write_text("1 Q0 b 1 2 y\n1 Q0 a 2 1 y\n2 Q0 c 1 1 y\n3 Q0 e 1 1 y\n")
+    runs = [str(tmp_path / f"{name}.run") for name in "xy"]
+    args = ["compare", str(tmp_path / "q"), *runs, "-m", "P.1", "-o", str(tmp_path / "out")]
+    assert run([*args, "--quiet"]) == 0
+    browser.get((tmp_path / "out" / "report.html").as_uri())
+    marked = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#topic-table tbody tr'),"
+        " r => [r.getAttribute('data-qid'), r.className, r.title])"
+    )
+    said = "no relevant document in the qrels (grade >= 1): the measures of relevant"
+    assert [(qid, cls) for qid, cls, _ in marked] == [("1", ""), ("2", "scoreless"), ("3", "")]
+    assert marked[1][2].startswith(said) and not marked[0][2]
+    legend = browser.find_element(By.ID, "topic-scoreless")
+    assert legend.is_displayed() and legend.text.startswith(f"\u2020 1 topic(s) with {said}")
+
+
 def test_no_value_reads_n_a_in_the_topics_table_as_in_the_figures_tables(browser, topics_page):
     # the topics table and an open topic's values wrote no value blank, the figures' n/a
     browser.get(topics_page.as_uri())

@@ -524,6 +524,10 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
         "baseline": comparison.baseline,
         "measures": comparison.measures,
         "topics": topics,
+        # topics whose qrels hold no relevant document: their rows marked, as the text
+        # tables' line warns of them (the relevance level: that line's)
+        "scoreless": [_page_text(qid) for qid in comparison.scoreless or ()],
+        "relevant_level": (comparison.evaluation or {}).get("relevance_level") or 1,
         "values": values,
         "documents": docs,
         "depth": depth if docs else 0,
