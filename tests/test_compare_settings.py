@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import ROOT
@@ -50,6 +52,30 @@ def test_a_settings_field_given_as_keyword_is_validated_as_the_value_is():
         ScoringSettings(unjudged_threshold=1.5)
     with pytest.raises(UsageError, match="unjudged threshold must be between 0 and 1"):
         ScoringSettings(unjudged_threshold=True)  # a number to Python, not a share
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("allow_unjudged", "no", "allow_unjudged must be True or False, not 'no'"),
+        ("judged_only", "False", "judged_only must be True or False, not 'False'"),
+        ("relevance_level", "1", "relevance_level must be a whole number, not '1'"),
+        ("relevance_level", 0, "relevance_level=0: levels below 1 are not supported"),
+        ("max_docs", 2.5, "max_docs must be a whole number, not 2.5"),
+        ("tie_bounds", 1, "tie_bounds must be True or False, not 1"),
+        ("jobs", 0, "jobs must be a whole number from 1, not 0"),
+    ],
+)
+def test_scoring_settings_refuse_a_bad_field_at_construction(field, value, message):
+    # only the threshold and the options were checked: allow_unjudged="no" was truthy and
+    # compared the runs it should refuse, recording allow_unjudged: true
+    import dataclasses
+
+    for build in (lambda: ScoringSettings(**{field: value}),
+                  lambda: dataclasses.replace(ScoringSettings(), **{field: value})):  # fmt: skip
+        with pytest.raises(UsageError, match="^" + re.escape(message)):
+            build()
+    assert ScoringSettings(jobs=np.int64(2)).jobs.__class__ is int  # numpy's taken as Python's
 
 
 def test_a_correction_given_with_a_family_wise_test_is_refused_by_the_library_too():

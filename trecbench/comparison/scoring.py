@@ -15,6 +15,7 @@ from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..inputs import QrelsInput, RunInput, named_runs
+from ..type_names import flag_from
 from .analysis import compare_scores, scoreless
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
@@ -67,9 +68,16 @@ class ScoringSettings:
     unjudged_bounds: bool = False
 
     def __post_init__(self) -> None:
-        from ..evaluation.settings import local_options
+        from ..evaluation.settings import EvalSettings, local_options
 
         object.__setattr__(self, "options", local_options(self.options))
+        # evaluate's fields checked as evaluate checks them, here at construction (and by
+        # dataclasses.replace): allow_unjudged="no" was truthy and let refused runs be
+        # compared, relevance_level="1" waited for compare to be refused
+        checked = EvalSettings(**self.evaluate_flags())
+        for name in self.evaluate_flags():
+            object.__setattr__(self, name, getattr(checked, name))  # numpy's made Python's
+        object.__setattr__(self, "allow_unjudged", flag_from("allow_unjudged", self.allow_unjudged))
         threshold = self.unjudged_threshold
         # a bool is a number to Python, never a share of topics (as fusion.check_number)
         real = isinstance(threshold, numbers.Real) and not isinstance(threshold, bool)
