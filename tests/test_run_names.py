@@ -271,6 +271,25 @@ def test_names_are_any_sequence_and_what_is_none_is_refused_in_one_line():
             trecbench.evaluate(QRELS, runs, ["P_5"], names=names)
 
 
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [(None, "None"), (1.0, "a float"), (True, "a bool"), (b"x", "bytes"), (("x",), "a tuple")],
+)
+def test_a_run_name_neither_text_nor_an_integer_is_refused_not_spelt(name, kind):
+    """names=[None, "y"] named a run 'None', a dict {1.0: run} '1.0': str() of any value;
+    a name is text, or an integer written in decimal, as an id is."""
+    import numpy as np
+
+    runs = {"q1": {"d1": 1.0}}
+    refused = rf"^run name .*: give run names as text \(or integers\), not {kind}$"
+    with pytest.raises(UsageError, match=refused):
+        trecbench.evaluate(QRELS, [RUN, runs], ["P_5"], names=[name, "y"])
+    with pytest.raises(UsageError, match=refused):
+        trecbench.evaluate(QRELS, {name: RUN, "y": runs}, ["P_5"])
+    named = trecbench.evaluate(QRELS, {np.int64(7): RUN, np.str_("y"): RUN}, ["P_5"])
+    assert [run.name for run in named.runs] == ["7", "y"]
+
+
 def test_a_process_substitution_is_named_as_given_not_by_its_number(tmp_path):
     """Reviewer 351: ``score qrels <(zcat run.gz)`` named the run ``63`` (``# 63``
     headers, ``warning: 63: ...``); it is named ``/dev/fd/63``, as ``-`` is named ``-``."""

@@ -4,6 +4,7 @@ in memory (DataFrames, Arrow tables, dicts, records)."""
 
 from __future__ import annotations
 
+import numbers
 import os
 import re
 import stat
@@ -15,7 +16,7 @@ from typing import Any
 from .compressions import without_suffixes
 from .errors import Setting, UsageError, excerpt, one_line
 from .text_bytes import encodable
-from .type_names import with_article
+from .type_names import python_type, with_article
 
 # what a JSONL run is named (told by its name, or standard input's by its content:
 # trecbench.inputs.formats)
@@ -99,6 +100,19 @@ def _utf8(name: str) -> str:
     return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else c for c in name)
 
 
+def run_name(value: Any) -> str:
+    """A run's name given in Python (an item of ``names``, a ``{name: run}`` dict's key) as
+    text: text as it is, an integer in decimal (as an integer id is read); any other value
+    refused, not named by its ``str()`` (None named a run ``None``, 1.0 ``1.0``)."""
+    if isinstance(value, str):
+        return str(value)  # numpy's str_ as Python's
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return str(int(value))
+    raise UsageError(
+        f"run name {excerpt(value)}: give run names as text (or integers), not {python_type(value)}"
+    )
+
+
 def listed_names(names: Sequence[str] | None) -> list[str] | None:
     """``names`` given for runs as a list (None stays None), as :func:`listed` takes it."""
     return None if names is None else listed(names, "names", "names, one per run")
@@ -135,7 +149,7 @@ def run_names(
     ['a/bm25', 'b/bm25', 'dense', 'run4']
     """
     if names is not None:
-        names = [str(name) for name in listed_names(names)]
+        names = [run_name(name) for name in listed_names(names)]
         if len(names) != len(sources):
             raise UsageError(f"{len(names)} name(s) for {len(sources)} run(s): give one per run")
     else:

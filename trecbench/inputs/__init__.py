@@ -288,7 +288,9 @@ def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
         one_run = not runs or any(map(_maps_documents, runs.values()))
         if one_run:
             return [runs], None
-        return list(runs.values()), [str(name) for name in runs]
+        from ..naming import run_name
+
+        return list(runs.values()), [run_name(name) for name in runs]
     if _one_run(runs):
         return [runs], None
     listed = list(runs)
