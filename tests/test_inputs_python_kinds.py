@@ -154,3 +154,28 @@ def test_ids_integers_lost_are_said_lost_as_they_were_written(written):
     message = str(raised.value)
     assert f"such as {written!r} that no integer prints as" in message
     assert "lost how the ids were written (a leading zero, a sign)" in message
+
+
+def test_an_open_file_is_refused_asking_for_its_path(tmp_path):
+    """pytrec_eval's parse_run(f) takes an open file: iterated here, its lines were read
+    as records ("record 0 is text: expected query_id, ..."), or, given as evaluate's runs,
+    each line as the path of a run ("en-01\\tQ0...\\n: cannot read")."""
+    import io
+
+    import trecbench
+    from trecbench.errors import UsageError
+
+    (tmp_path / "r.run").write_text("q1 Q0 d1 1 2.5 t\n")
+    (tmp_path / "r.qrels").write_text("q1 0 d1 1\n")
+    with open(tmp_path / "r.run") as run, open(tmp_path / "r.qrels", "rb") as qrels:
+        named = r"cannot read a (run|qrels) from an open file \('.*r\.(run|qrels)'\): give a path$"
+        for call in (
+            lambda: trecbench.parse_run(run),
+            lambda: trecbench.parse_qrels(qrels),
+            lambda: trecbench.evaluate(tmp_path / "r.qrels", run, ["P_5"]),
+            lambda: trecbench.evaluate(qrels, tmp_path / "r.run", ["P_5"]),
+        ):
+            with pytest.raises(UsageError, match=named):
+                call()
+    with pytest.raises(UsageError, match=r"from an open file \(a StringIO\): give a path$"):
+        trecbench.parse_qrels(io.StringIO("q1 0 d1 1\n"))

@@ -28,6 +28,7 @@ sha256, lines, topics, run tags) taken while it was parsed.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -38,7 +39,7 @@ import pyarrow as pa
 
 from .. import arrow, provenance
 from ..callbacks import refuse_uncallable
-from ..errors import UsageError
+from ..errors import UsageError, excerpt
 from ..type_names import flag_from, python_type
 from . import ir_metadata
 from .streams import Progress, Source
@@ -205,6 +206,12 @@ def load(
             f"cannot read a {kind} from a Dask DataFrame here: give its compute(), a pandas "
             f"DataFrame{cluster}"
         )
+    if isinstance(source, io.IOBase):
+        # pytrec_eval's parse_run(f) idiom: iterated, its lines were refused as records
+        # ("record 0 is text: expected query_id, doc_id, score")
+        name = getattr(source, "name", None)
+        named = excerpt(name) if isinstance(name, (str, bytes)) else python_type(source)
+        raise UsageError(f"cannot read a {kind} from an open file ({named}): give a path")
     if isinstance(source, Mapping):
         from . import mappings
 
@@ -303,8 +310,8 @@ def _one_run(value: Any) -> bool:
     """Whether ``value`` (not a dict) is one run, not a collection of runs: a path, a file
     opened or loaded, a table of any library (pandas, polars, Dask, Arrow: iterable by its
     columns), or what no collection is (:func:`load` says what it cannot read)."""
-    if isinstance(value, (str, bytes, bytearray, os.PathLike, Source, Loaded)):
-        return True
+    if isinstance(value, (str, bytes, bytearray, os.PathLike, Source, Loaded, io.IOBase)):
+        return True  # an open file is one run (refused by load), never runs, one a line
     table = hasattr(value, "columns") or hasattr(value, "__arrow_c_stream__")
     return table or not isinstance(value, Iterable)
 
