@@ -198,3 +198,18 @@ def test_the_confidence_level_is_shown_as_given_in_every_format(confidence, show
 def test_a_refusal_of_too_few_resamples_names_the_level_as_given():
     with pytest.raises(UsageError, match=r"too few for a 99\.99999% percentile interval"):
         StatsSettings(confidence=0.9999999)
+
+
+def test_numpy_numbers_in_stats_settings_are_held_as_pythons_and_written(tmp_path):
+    # StatsSettings kept np.float32(0.9) as given: write() failed on the JSON report with
+    # "Object of type float32 is not JSON serializable", after the whole analysis
+    settings = StatsSettings(samples=np.int64(60), seed=np.uint8(4), confidence=np.float32(0.9))
+    assert [type(settings.samples), type(settings.seed), type(settings.confidence)] == [
+        int,
+        int,
+        float,
+    ]
+    comparison = compare_scores(_frame(), statistics=settings)
+    comparison.write(tmp_path / "out")
+    report = json.loads((tmp_path / "out" / "BenchmarkReport.json").read_text())
+    assert report["settings"]["confidence"] == float(np.float32(0.9))

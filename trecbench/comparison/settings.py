@@ -87,6 +87,11 @@ class StatsSettings:
         if self.missing not in MISSING:
             known = ", ".join(MISSING)
             raise UsageError(f"unknown missing policy {self.missing!r}; choose one of {known}")
+        # numpy's numbers kept as Python's: the JSON report could not hold np.float32(0.9)
+        # (a raw TypeError from write(), after the whole analysis)
+        for name in ("samples", "seed", "movers"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "confidence", float(self.confidence))
 
     @property
     def alpha(self) -> float:
