@@ -213,3 +213,23 @@ def test_numpy_numbers_in_stats_settings_are_held_as_pythons_and_written(tmp_pat
     comparison.write(tmp_path / "out")
     report = json.loads((tmp_path / "out" / "BenchmarkReport.json").read_text())
     assert report["settings"]["confidence"] == float(np.float32(0.9))
+
+
+@pytest.mark.parametrize(
+    ("group_by", "message"),
+    [
+        (5, "group_by=5: give a list of fields, not an int"),
+        (["language", 5], "group_by=5: a field's name is text, not blank"),
+        ("", "group_by='': a field's name is text, not blank"),
+    ],
+)
+def test_a_group_by_of_no_field_name_is_refused_in_one_line(group_by, message):
+    # 5 raised "'int' object is not iterable", ["language", 5] "sequence item 1: expected
+    # str instance"; "" grouped by a field named '', its sections ':macro' and '=de'
+    strata = {f"q{i}": "en" if i % 2 else "de" for i in range(5)}
+    for call in (
+        lambda: compare_scores(_frame(), samples=60, strata=strata, group_by=group_by),
+        lambda: compare(QRELS, [RUNS / "tfidf-char.run"], ["P@5"], group_by=group_by),
+    ):
+        with pytest.raises(UsageError, match="^" + re.escape(message) + "$"):
+            call()

@@ -20,7 +20,7 @@ from .analysis import compare_scores, scoreless
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
 from .settings import StatsSettings
-from .tables import strata_map
+from .tables import group_fields, strata_map
 
 
 def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any, list[str]]]:
@@ -168,6 +168,7 @@ def compare(
     statistics = settings_from(StatsSettings, statistics, settings)
     scoring = settings_from(ScoringSettings, scoring, settings)
     refuse_unknown("compare", settings)
+    group_fields(group_by)  # refused before any run is scored
     sidecar = _sidecar_read(strata)
     evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
     evaluations[0][0].refuse_two_spellings("compare")

@@ -13,6 +13,7 @@ from .. import stats
 from ..errors import Setting, UsageError
 from ..escaping import ShownWarning
 from ..inputs.python_objects import index_label
+from ..naming import listed
 from ..rounding import mean_difference
 from ..statistical_tests import STRATIFIED_BOOTSTRAP_ONE
 from .given import Topics, given_qids
@@ -75,6 +76,21 @@ class SectionPart:
     strata: np.ndarray | None  # per topic its stratum (macro sections only)
 
 
+def group_fields(group_by) -> list[str]:
+    """``group_by`` (a field's name, a sequence of them or None) as its fields, each once;
+    a name that is no text, or blank, refused naming it (``group_by=5`` raised "'int'
+    object is not iterable"; ``""`` grouped by a field named '': ``:macro``, ``=de``)."""
+    if group_by is None:
+        return []
+    fields = [group_by] if isinstance(group_by, str) else listed(group_by, "group_by", "fields")
+    for field in fields:
+        if not isinstance(field, str) or not field.strip():
+            raise UsageError(
+                Setting("group_by", field, quoted=True), ": a field's name is text, not blank"
+            )
+    return list(dict.fromkeys(str(field) for field in fields))
+
+
 def strata_fields(strata: Mapping, group_by, topics: Topics) -> dict[str, dict[str, str]]:
     """``{field: {qid: stratum}}`` of a mapping: ``{qid: value}`` (one field, named
     ``group_by``, default ``stratum``), ``{field: {qid: value}}`` (several; ``group_by``
@@ -84,8 +100,7 @@ def strata_fields(strata: Mapping, group_by, topics: Topics) -> dict[str, dict[s
     left out). A topic held without a value (None, NaN, NA; the field left out of its
     own mapping) is in ``(none)``, as a sidecar's is (:data:`trecbench.strata.MISSING`);
     a blank value is refused, as in a sidecar."""
-    wanted = [group_by] if isinstance(group_by, str) else list(group_by or [])
-    wanted = list(dict.fromkeys(wanted))
+    wanted = group_fields(group_by)
     nested = [isinstance(value, Mapping) for value in strata.values()]
     if any(nested) and not all(nested):
         raise UsageError(
@@ -228,7 +243,7 @@ def strata_map(
     of the topics per ``group_by`` field (a field of the sidecar ``strata``, a path or the
     table :func:`~trecbench.strata.read_sidecar` read, or ``qid-prefix``; topics without a
     value: ``(none)``)."""
-    fields = [group_by] if isinstance(group_by, str) else list(group_by or [])
+    fields = group_fields(group_by)
     if isinstance(strata, Mapping):
         fields_held = strata_fields(strata, group_by, (topics, topics_origin, integers))
         return _held(fields_held, topics, not fields)
