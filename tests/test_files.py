@@ -7,7 +7,7 @@ import gzip
 import pytest
 
 import trecbench
-from trecbench.errors import InputError
+from trecbench.errors import InputError, UsageError
 from trecbench.inputs.trec_text import tokenize
 
 TRICKY_IDS = ["001", "NA", "nan", "null", "None", "TRUE", "1e5", "0042", "42", "1.0"]
@@ -409,3 +409,16 @@ def test_an_empty_run_or_qrels_is_not_written(tmp_path, name, run):
     with pytest.raises(trecbench.UsageError, match="empty qrels: nothing to write"):
         trecbench.write_qrels(run, tmp_path / name.replace("run", "qrels"))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_inputs_given_as_one_string_is_refused_not_read_as_its_characters(tmp_path):
+    # inputs="r.run" protected the files "r", ".", "r", "u", "n": r.run was written over
+    run = tmp_path / "r.run"
+    run.write_text("q Q0 d 1 1 kept\n")
+    for write, table in (
+        (trecbench.write_run, {"q": {"d": 2.0}}),
+        (trecbench.write_qrels, {"q": {"d": 1}}),
+    ):
+        with pytest.raises(UsageError, match=r"^inputs='.*r\.run': give a list of paths to "):
+            write(table, run, inputs=str(run))
+        assert run.read_text() == "q Q0 d 1 1 kept\n"

@@ -36,7 +36,7 @@ from typing import IO, ParamSpec, TypeVar
 
 from . import provenance, publication, standard_output
 from .errors import OutputError, Setting, UsageError
-from .naming import file_key
+from .naming import file_key, listed
 from .plurals import few_and_more
 from .publication import HTML_PAGE as HTML_PAGE  # what write_file is told it writes
 from .signals import SignalGuard
@@ -281,7 +281,9 @@ class OutputSet:
     """
 
     def __init__(self, inputs: Iterable[PathLike] = (), root: PathLike | None = None):
-        self.inputs = [Path(p) for p in inputs]
+        # a string is refused, not read as its characters: inputs="run.txt" protected the
+        # files "r", "u", "n"... and run.txt was written over
+        self.inputs = [Path(p) for p in listed(inputs, "inputs", "paths to protect")]
         self.root = None if root is None else Path(root)
         self._staged: list[_Staged] = []
         self._stages: dict[tuple[int, int], publication.Stage] = {}  # by folder identity
