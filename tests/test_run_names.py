@@ -316,3 +316,12 @@ def test_a_file_called_dash_given_as_dot_slash_dash_is_named_apart_from_stdin(
     monkeypatch.chdir(tmp_path)
     assert run_names(["-", "./-"]) == ["-", f"{tmp_path.name}/-"]
     assert named_runs(["-", "./-"], ["stdin=-", "file=./-"]) == ["stdin", "file"]
+
+
+def test_an_empty_list_of_names_is_refused_as_too_few_not_ignored():
+    # names=[] was falsy: evaluate named the runs run1, run2 (or by a dict's keys) as if
+    # no names were given, where similarity and pool refuse it
+    runs = {"q1": {"d1": 1.0}}
+    for given in ([runs, runs], {"a": runs, "b": runs}):
+        with pytest.raises(UsageError, match=r"^0 name\(s\) for 2 run\(s\): give one per run$"):
+            trecbench.evaluate(QRELS, given, ["P_5"], names=[])

@@ -178,7 +178,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         raise UsageError("nothing to evaluate: no run given")
     check_read_once([qrels, *sources])
     given = listed_names(run_names)
-    names = _named(sources, given if given else names)
+    names = _named(sources, given if given is not None else names)  # [] names no run
     requested, ordered, engines = _measures(measures, settings)
     # the engines decide, with the flags, whether run files may be read in blocks
     read_whole = _read_whole(settings, engines)
