@@ -422,3 +422,26 @@ def test_inputs_given_as_one_string_is_refused_not_read_as_its_characters(tmp_pa
         with pytest.raises(UsageError, match=r"^inputs='.*r\.run': give a list of paths to "):
             write(table, run, inputs=str(run))
         assert run.read_text() == "q Q0 d 1 1 kept\n"
+
+
+@pytest.mark.parametrize(("path", "kind"), [(None, "None"), (5, "an int"), (b"x.run", "bytes")])
+def test_an_output_path_of_no_path_is_refused_naming_its_keyword(tmp_path, path, kind):
+    # pathlib's "expected str, bytes or os.PathLike object, not NoneType" named no argument
+    comparison = trecbench.compare_scores(
+        [{"run": r, "qid": q, "measure": "P@5", "value": v}
+         for r, q, v in (("a", "1", 0.1), ("a", "2", 0.5), ("b", "1", 0.2), ("b", "2", 0.3))],
+        samples=40,
+    )  # fmt: skip
+    writes = [
+        (lambda: trecbench.write_run({"q": {"d": 2.0}}, path), "path"),
+        (lambda: trecbench.write_qrels({"q": {"d": 1}}, path), "path"),
+        (lambda: comparison.write(path), "outdir"),
+    ]
+    if path is not None:  # manifest=None: no manifest
+        writes.append((lambda: comparison.write(tmp_path / "out", manifest=path), "manifest"))
+    for write, keyword in writes:
+        with pytest.raises(
+            UsageError, match=rf"^{keyword}=.*: give a path \(text or os\.PathLike\), not {kind}$"
+        ):
+            write()
+    assert not (tmp_path / "out").exists()

@@ -24,6 +24,7 @@ from . import arrow, outputs
 from .errors import OutputError, UsageError, one_line
 from .inputs import Loaded, load_qrels, load_run, rank_run
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
+from .naming import path_argument
 
 RUN_COLUMNS = ("qid", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "docno", "rel")
@@ -314,6 +315,7 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
     ending in ``.parquet`` gets Parquet (columns qid, docno, rank, score, tag; ids as
     strings), anything else :func:`run_bytes`.
     """
+    path_argument(path, "path")  # before the run is read
     table = _refuse_empty(run_table(run), "run", path)
     if parquet_named(path):
         types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.int64()}
@@ -339,6 +341,7 @@ def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLi
     :func:`qrels_bytes`. ``qrels``: any qrels :func:`trecbench.inputs.load_qrels` reads, in
     the order given, read and checked as :func:`trecbench.evaluate` reads them
     (:func:`qrels_table`): what it refuses is refused here, in the same one line."""
+    path_argument(path, "path")  # before the qrels is read
     table = _refuse_empty(qrels_table(qrels), "qrels", path)
     if parquet_named(path):
         iteration = {"iter": pa.string()} if "iter" in table.column_names else {}

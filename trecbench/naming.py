@@ -133,6 +133,20 @@ def listed(values: Iterable, keyword: str, items: str, unordered: bool = False) 
     return list(values)
 
 
+def path_argument(value: object, keyword: str) -> Path:
+    """``value``, given to ``keyword=`` as an output's path, as a :class:`Path`; a value of
+    no path (None, an int, bytes) refused naming the keyword, where pathlib raised
+    "expected str, bytes or os.PathLike object, not NoneType" naming none."""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str):
+        raise UsageError(
+            f"{keyword}={excerpt(value)}: give a path (text or os.PathLike), not "
+            f"{python_type(value)}"
+        )
+    return Path(value)
+
+
 # how to name two runs apart: the advice of a caller with ``names=`` (``--names`` said on a
 # command line), and of one whose runs may be a ``{name: run}`` dict instead
 BY_NAMES: tuple[str | Setting, ...] = ("e.g. with ", Setting("names"))

@@ -496,7 +496,6 @@ class Comparison:
         from ..report import build_manifest, bytes_record, command_argv, json_bytes, new_stamp
         from .targets import output_paths
 
-        out = Path(outdir)
         inputs = self.input_paths()
         stamp = new_stamp(experiment_id)
         if created is not None:  # the report's, made already (compare's --format json)
@@ -510,7 +509,8 @@ class Comparison:
 
             documents.check_drill_depth(html_depth, "html_depth")  # named as given
         # what is written is what compare checked before printing (check_folder)
-        targets = output_paths(self, out, plots=plots, manifest=manifest, html=html)
+        targets = output_paths(self, outdir, plots=plots, manifest=manifest, html=html)
+        out = Path(outdir)  # a path: output_paths refused any other value naming outdir
         made = {
             "report": lambda: report,
             "markdown": lambda: utf8(self.markdown()),

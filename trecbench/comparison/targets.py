@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import outputs
 from ..errors import Setting, UsageError
+from ..naming import path_argument
 from .figures import plot_paths
 from .files import (
     HTML_FILE,
@@ -103,7 +104,7 @@ def output_paths(
     (named after strata only the comparison knows; the precision-recall curve when the
     runs' curves are known), then the ``manifest``, refused if it is one of the others
     (:func:`check_manifest`)."""
-    out = Path(outdir)
+    out = path_argument(outdir, "outdir")
     files = {
         out / REPORT_FILE: "report",
         out / MARKDOWN_FILE: "markdown",
@@ -116,8 +117,9 @@ def output_paths(
         curves = bool(comparison.precision_recall())
         files |= dict.fromkeys(plot_paths(out, sections, len(comparison.runs), curves), "plot")
     if manifest is not None:
-        check_manifest(Path(manifest), files)
-        files[Path(manifest)] = "manifest"
+        manifest = path_argument(manifest, "manifest")
+        check_manifest(manifest, files)
+        files[manifest] = "manifest"
     return files
 
 
