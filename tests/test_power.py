@@ -648,3 +648,19 @@ def test_a_power_below_one_never_prints_as_one():
     shown = PowerResult(PowerSettings(), "base", (row,)).render("table")
     (line,) = [line for line in shown.splitlines() if line.split()[:2] == ["run", "m"]]
     assert "0.99996" in line.split() and "1.0000" not in line.split()
+
+
+def test_numpy_levels_are_held_as_pythons_and_rendered_as_json():
+    # PowerSettings and agree's DiscriminationSettings kept np.float32(0.05) as given:
+    # render("json") raised "Object of type float32 is not JSON serializable"
+    runs, baseline = [RUNS["tfidf-char"]], RUNS["tfidf-word"]
+    level = np.float32(0.05)
+    result = trecbench.power(
+        QRELS, baseline, runs, "P@5", alpha=level, target_power=np.float32(0.8)
+    )
+    agreement = trecbench.agree(
+        QRELS, [baseline, *runs], "P@5", alpha=level, test="bootstrap", samples=np.int64(100)
+    )
+    for rendered in (result.render("json"), agreement.render("json")):
+        assert json.loads(rendered)["settings"]["alpha"] == float(level)
+    assert type(agreement.settings.samples) is int

@@ -48,6 +48,10 @@ class DiscriminationSettings:
         # let the test's p-values fall below alpha (there is no interval here)
         StatsSettings(self.test, self.correction, seed=self.seed)
         refuse_too_few(self.samples, self.alpha, interval=False, test=self.test)
+        # numpy's numbers as Python's: render("json") failed on np.float32(0.05)
+        object.__setattr__(self, "alpha", float(self.alpha))
+        for name in ("samples", "seed"):
+            object.__setattr__(self, name, int(getattr(self, name)))
 
     @property
     def family_wise(self) -> bool:

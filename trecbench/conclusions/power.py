@@ -63,6 +63,9 @@ class PowerSettings:
     def __post_init__(self):
         check_level("alpha", self.alpha)
         check_level("the target power", self.target, self.alpha, "alpha")  # else no test
+        # numpy's numbers as Python's: render("json") failed on np.float32(0.05)
+        object.__setattr__(self, "alpha", float(self.alpha))
+        object.__setattr__(self, "target", float(self.target))
 
 
 @dataclass(frozen=True)
