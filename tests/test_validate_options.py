@@ -5,6 +5,7 @@ topics files of R4 and R5 (`--topics`)."""
 from __future__ import annotations
 
 import gzip
+import re
 
 import pytest
 
@@ -250,3 +251,26 @@ def test_topics_that_are_no_jsonl_queries_are_refused_at_their_line(
     assert str(raised.value) == error
     code, out, err = call(capsys, "validate", "r.run", "--topics", name)
     assert (code, out, err) == (2, "", f"trecbench: {error}\n")
+
+
+@pytest.mark.parametrize(
+    ("topics", "message"),
+    [
+        (5, "topics=5: give a list of topic ids or a topics file's path, not an int"),
+        (["1", 2.0], "topics: topic id 2.0: give ids as text, not a float"),
+        (["1", None], "topics: topic id None: give ids as text, not None"),
+    ],
+)
+def test_topics_of_no_ids_are_refused_in_one_line(tmp_path, topics, message):
+    # 5 raised "'int' object is not iterable", ["1", 2.0] "'float' object has no
+    # attribute 'lstrip'", from inside the checker
+    run_file = tmp_path / "r.run"
+    run_file.write_text("1 Q0 a 1 2 t\n2 Q0 a 1 2 t\n")
+    for call in (
+        lambda: validate_run(run_file, topics=topics),
+        lambda: validate_files([run_file], topics=topics),
+    ):
+        with pytest.raises(UsageError, match="^" + re.escape(message) + "$"):
+            call()
+    # an integer id is its decimal text, as ids are read
+    assert not validate_run(run_file, topics=["1", 2]).findings

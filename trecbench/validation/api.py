@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import numbers
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from ..callbacks import refuse_uncallable
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, excerpt
 from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
+from ..naming import listed
 from ..resource_bounds import LEAST_DEPTH, LEAST_MEMORY_MIB, MOST_DEPTH, whole_from
+from ..type_names import python_type
 from .checker import Checker
 from .cross_checks import file_name
 from .docids import DocidList, Docids, docid_list
@@ -81,6 +84,23 @@ def _check_docid_regex(pattern: object) -> None:
         raise UsageError(f"docid_regex: {error}") from None
 
 
+def _given_topics(topics: Topics | None) -> list[str] | None:
+    """``topics`` (None: none) as their ids: a topics file's (:func:`read_topics`), else
+    each id given, text as it is, an integer in decimal (as ids are read); another value
+    refused naming it, where 5 raised "'int' object is not iterable" and ``["301", 5.0]``
+    "'float' object has no attribute 'lstrip'"."""
+    if topics is None or isinstance(topics, (str, os.PathLike)):
+        return None if topics is None else read_topics(topics)
+    ids = listed(topics, "topics", "topic ids or a topics file's path", unordered=True)
+    for given in ids:
+        integer = isinstance(given, numbers.Integral) and not isinstance(given, bool)
+        if not (isinstance(given, str) or integer):
+            raise UsageError(
+                f"topics: topic id {excerpt(given)}: give ids as text, not {python_type(given)}"
+            )
+    return [given if isinstance(given, str) else str(int(given)) for given in ids]
+
+
 def _run_checker(
     path: str,
     report: Collector,
@@ -93,14 +113,12 @@ def _run_checker(
     expected_tag: str | None,
     docids: Docids | DocidList | None,
 ) -> RunChecker:
-    if isinstance(topics, (str, os.PathLike)):
-        topics = read_topics(topics)
     return RunChecker(
         path,
         report,
         max_depth=resolve_depth(max_depth, report.profile),
         min_depth=min_depth,
-        topics=topics,
+        topics=_given_topics(topics),
         qrels=qrels,
         docid_regex=docid_regex,
         expected_tag=expected_tag,
@@ -427,8 +445,7 @@ def validate_files(
         )
         results.append(result)
         info = result.qrels_info
-    if isinstance(topics, (str, os.PathLike)):
-        topics = read_topics(topics)
+    topics = _given_topics(topics)  # read once for every run
     if docids is not None:  # read once for every run
         docids = docid_list(docids)
     for run in runs:
