@@ -1264,3 +1264,17 @@ def test_a_run_dict_s_query_of_no_mapping_is_named_whatever_comes_first(run):
         "run 'run1' (run dict): query 'q2': its documents must be a mapping of docno to "
         "score, not a list"
     )
+
+
+def test_load_run_refuses_a_flag_or_check_of_the_wrong_kind(tmp_path):
+    # full="no" was truthy and kept every column; check=5 was never called on a regular
+    # run file (the fast reader) and accepted
+    path = tmp_path / "r.run"
+    path.write_text("q Q0 d 1 2.5 t\n")
+    for call, message in (
+        (lambda: inputs.load_run(path, full="no"), "full must be True or False, not 'no'"),
+        (lambda: inputs.load_run(path, check=5), "check must be a function check(tokens, kind)"),
+        (lambda: inputs.load_qrels(path, check=5), "check must be a function check(tokens, kind)"),
+    ):
+        with pytest.raises(UsageError, match="^" + re.escape(message)):
+            call()

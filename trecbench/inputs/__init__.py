@@ -253,6 +253,8 @@ def load_run(
     1  q1    d2    1.0
     """
     refuse_uncallable(progress)
+    refuse_uncallable(check, "check(tokens, kind)")  # else called only on TREC text
+    full = flag_from("full", full)  # "no" was truthy: every column kept
     return load(source, "run", check=check, progress=progress, full=full)
 
 
@@ -267,6 +269,7 @@ def load_qrels(
     or a :class:`Loaded` qrels returned as it is; ``check`` and ``progress`` as
     :func:`load_run` takes them."""
     refuse_uncallable(progress)
+    refuse_uncallable(check, "check(tokens, kind)")  # else called only on TREC text
     return load(source, "qrels", check=check, progress=progress)
 
 
