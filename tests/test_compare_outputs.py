@@ -310,3 +310,17 @@ def test_a_comparison_is_not_written_from_another_working_folder(tmp_path, monke
         kept.to_html(depth=6)
     monkeypatch.chdir(read_in)  # back where they were read: written
     assert comparison.write("out") and (read_in / "out" / "report.html").exists()
+
+
+def test_plots_of_no_flag_is_refused_and_nothing_written(tmp_path):
+    # write(folder, plots="no") was truthy: the PNG and SVG plots were written
+    import trecbench
+    from trecbench.errors import UsageError
+
+    rows = [("a", "1", 0.2), ("a", "2", 0.4), ("b", "1", 0.4), ("b", "2", 0.3)]
+    comparison = trecbench.compare_scores(
+        [{"run": r, "qid": q, "measure": "P@5", "value": v} for r, q, v in rows], samples=40
+    )
+    with pytest.raises(UsageError, match=r"^plots must be True or False, not 'no'$"):
+        comparison.write(tmp_path / "out", plots="no")
+    assert not (tmp_path / "out").exists()

@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import outputs
 from ..errors import Setting, UsageError
 from ..naming import path_argument
+from ..type_names import flag_from
 from .figures import plot_paths
 from .files import (
     HTML_FILE,
@@ -105,6 +106,7 @@ def output_paths(
     runs' curves are known), then the ``manifest``, refused if it is one of the others
     (:func:`check_manifest`)."""
     out = path_argument(outdir, "outdir")
+    plots = flag_from("plots", plots)  # plots="no" was truthy: the plots were written
     files = {
         out / REPORT_FILE: "report",
         out / MARKDOWN_FILE: "markdown",
