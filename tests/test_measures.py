@@ -525,3 +525,10 @@ def test_ranx_hits_is_said_to_be_another_measure_than_hit():
     assert "did you mean" not in message
     assert "ranx's hits@k, the relevant documents in the top k, is P@k times k here" in message
     assert "did you mean hit@3" in _refusal("hitt@3")  # a misspelt hit is still suggested
+
+
+def test_parse_measures_refuses_a_repeats_that_is_no_flag():
+    # repeats="no" was truthy: every repeated name was kept
+    with pytest.raises(UsageError, match=r"^repeats must be True or False, not 'no'$"):
+        parse_measures(["P@5", "P@5"], repeats="no")
+    assert len(parse_measures(["P@5", "P@5"], repeats=False)) == 1

@@ -44,6 +44,7 @@ from ..errors import (
     shortened,
 )
 from ..trec_eval import compat
+from ..type_names import flag_from
 from . import registry, suggestions
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
 from .expression import ExpressionError, blank_in, parse_expression, split_names
@@ -474,6 +475,7 @@ def parse_measures(
     trec_eval reproduced (10.0's ``all_trec`` adds ``unj``, ``rbp`` and ``rbp_resid``; see
     :func:`parse_measure`).
     """
+    repeats = flag_from("repeats", repeats)  # "no" was truthy: duplicates kept
     if version is not None:
         version = compat.get(version).version  # refuses an unknown version
     measures: list[Measure] = []
