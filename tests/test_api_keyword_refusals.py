@@ -4,6 +4,7 @@ a bare ValueError, or was read as something else)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -334,3 +335,31 @@ def test_a_page_title_that_is_not_text_is_refused(title):
     comparison = trecbench.compare(QRELS, [RUN, ROOT / "runs" / "tfidf-word.run"], ["P@5"])
     message = refused(comparison.to_html, "title", title=title)
     assert message.startswith("title must be text, not ")
+
+
+@pytest.mark.parametrize(("given", "kind"), [(None, "None"), (5, "an int")])
+def test_a_reader_given_no_path_refuses_it_naming_the_argument(given, kind):
+    """pathlib's or os.fspath's "expected str, bytes or os.PathLike object, not NoneType"
+    named no argument, for every function that reads a file by its path."""
+    import trecbench
+
+    calls = {
+        "sidecar": lambda: trecbench.load_strata(given),
+        "suite": lambda: trecbench.leaderboard(given),
+        "config": lambda: trecbench.run_benchmark(given),
+        "path": lambda: trecbench.load_benchmark_config(given),
+        "routing log": lambda: trecbench.routing_metrics(given),
+        "report": lambda: trecbench.diff_reports(given, given),
+        "ontology": lambda: trecbench.evaluate(
+            QRELS, RUN, ["MaxOntSim@10"], options={"ontology": given or 5}
+        ),
+    }
+    if given is not None:  # load_ontology(None) is hpo3's bundled release
+        calls["path "] = lambda: trecbench.load_ontology(given)
+    for name, call in calls.items():
+        shown = "an int" if name == "ontology" else kind
+        said = (
+            rf"{re.escape(name.strip())}(=.*)?: give a path \(text or os\.PathLike\), not {shown}$"
+        )
+        with pytest.raises(UsageError, match="^" + said):
+            call()

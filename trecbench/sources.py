@@ -30,7 +30,7 @@ from typing import Any
 from . import type_names
 from .callbacks import refuse_uncallable
 from .compressions import compression_of
-from .errors import InputError, excerpt
+from .errors import InputError, UsageError, excerpt
 from .inputs import streams
 from .json_limits import (
     STRING,
@@ -84,7 +84,12 @@ class Content:
 
 def read_source(path: str | os.PathLike, kind: str) -> Content:
     """Read ``path`` once: its (decompressed) bytes and its record (each block read told to
-    the progress of :func:`reading_shown`)."""
+    the progress of :func:`reading_shown`); a ``path`` of no path refused naming ``kind``
+    (os.fspath's TypeError named nothing)."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise UsageError(
+            f"{kind}: give a path (text or os.PathLike), not {type_names.python_type(path)}"
+        )
     told = streams.labelled(_shown.get(), f"reading {os.fspath(path)}")
     with streams.Source(path, told) as source:
         data = source.read()

@@ -26,6 +26,7 @@ from .errors import InputError, Setting, UsageError, excerpt
 from .escaping import escape_text
 from .ids import STR
 from .kernels import sequential_sum
+from .naming import path_argument
 from .plurals import first_few
 from .provenance import read_in_call
 from .sources import At, read_json
@@ -47,6 +48,7 @@ class OtherTopics(UsageError):
 def load_strata(sidecar: str | os.PathLike) -> pd.DataFrame:
     """``DataFrame[qid, <field>...]`` (all strings, missing values NA) from the path of a
     ``sidecar`` JSON that ``trecbench convert`` wrote (plain or compressed)."""
+    path_argument(sidecar, "sidecar")
     return read_sidecar(sidecar)[0]
 
 

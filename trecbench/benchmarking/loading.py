@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import outputs
 from ..errors import InputError, TooFewSamplesError, UsageError, shortened
+from ..naming import path_argument
 from ..toml_loader import ConfigText, config_folder, config_path, piped, refuse_empty
 from ..type_names import not_text
 from ..yaml_loader import WrittenFloat
@@ -45,7 +46,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     modes, fusions do not go in circles, the baseline is a mode. Relative paths are
     resolved against the file's folder.
     """
-    path = Path(path)
+    path = path_argument(path, "path")
     document, source = _read_document(path)
     _check_schema(document, source)
     base = config_folder(path)

@@ -18,6 +18,7 @@ from ..callbacks import refuse_uncallable
 from ..callers import outside_trecbench
 from ..errors import ParameterDomainWarning, UsageError
 from ..inputs.streams import steps
+from ..naming import path_argument
 from .checks import (
     InvalidRuns,
     Progress,
@@ -50,7 +51,7 @@ def run_benchmark(
     from ..measures.per_topic import listed_before
 
     if not isinstance(config, BenchmarkSettings):
-        config = load_benchmark_config(config)
+        config = load_benchmark_config(path_argument(config, "config"))
     validated, qrels, loaded = _read_inputs(config, progress)
     qrels_table = qrels.table
     topics = sorted(arrow.distinct(qrels_table.column("qid")).to_pylist())

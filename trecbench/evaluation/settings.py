@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import Setting, UsageError
 from ..maxontsim_formulas import resolve_formula
+from ..naming import path_argument
 from ..resource_bounds import FEWEST_JOBS, LEAST_MEMORY_MIB, whole_from
 from ..score_precision import compares_float32
 from ..trec_eval import compat as _compat
@@ -65,6 +66,8 @@ def local_options(options: Mapping | None) -> dict[str, Any]:
         raise UsageError(f"options {unknown!r}: no such local measure option (known: {known})")
     # refused whether or not a MaxOntSim measure is asked: a misspelt name never passes
     resolve_formula(options.get("maxontsim_formula"))
+    if options.get("ontology") is not None:  # else refused as load_ontology's path=5
+        path_argument(options["ontology"], "ontology")
     return dict(options)
 
 

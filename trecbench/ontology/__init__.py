@@ -28,10 +28,10 @@ import codecs
 import os
 import re
 import stat
-from pathlib import Path
 
 from .. import input_warnings, outputs, provenance
 from ..errors import InputError
+from ..naming import path_argument
 from ..sources import json_document, read_source
 from .bundled import from_hpo3
 from .obo import parse_obo, read_obo
@@ -70,8 +70,8 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
     if path is None:
         loaded = _cached(("hpo3",), from_hpo3)
     else:
+        p = path_argument(path, "path")
         outputs.note_input(path)
-        p = Path(path)
         try:
             st = p.stat()
         except OSError as exc:

@@ -29,6 +29,7 @@ import pandas as pd
 from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, NoOverlapError, UsageError
+from ..naming import path_argument
 from ..plurals import first_few
 from ..rounding import value_scale
 from .suite import Collection, Suite, load_suite
@@ -395,7 +396,7 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     """
     refuse_uncallable(progress)
     if not isinstance(suite, Suite):
-        suite = load_suite(suite)
+        suite = load_suite(path_argument(suite, "suite"))
     elif suite.config_text is None:  # its runs, systems and collections never checked
         raise UsageError(
             "suite: a Suite made in Python is not checked as a suite file is (a system "
