@@ -734,3 +734,14 @@ def test_the_warning_counts_every_document_placed_against_its_score(scores, coun
 
     with pytest.warns(ParameterDomainWarning, match=f" {count} documents of 1 topic are ranked"):
         trecbench.fuse([{"q": scores}], "combmax", norm="none")
+
+
+def test_weights_as_a_dict_or_a_set_are_refused_not_paired_by_keys_or_hash_order():
+    # {"a": 1, "b": 2} was read as its keys ("a weight must be a finite number >= 0, not
+    # 'a'"), a set {2.0, 0.5} in its hash order, paired with the runs by no order of theirs
+    import trecbench
+
+    runs = {"a": {"q": {"x": 2.0, "y": 1.0}}, "b": {"q": {"y": 2.0, "x": 1.0}}}
+    for weights in ({"a": 1.0, "b": 2.0}, {2.0, 0.5}):
+        with pytest.raises(trecbench.UsageError, match=r"^weights are one number per run, not "):
+            trecbench.fuse(runs, "combsum", weights=weights)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import partial
 
 import numpy as np
@@ -56,7 +57,8 @@ def checked_weights(weights, n_runs: int, method: str) -> np.ndarray:
         return np.ones(n_runs)
     if method not in WEIGHTED:
         raise UsageError(f"weights apply to {', '.join(WEIGHTED)}, not to {method}")
-    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+    # a dict gave its keys (the runs' names) as weights, a set its hash order, not the runs'
+    if isinstance(weights, (str, bytes, Mapping, AbstractSet)) or not isinstance(weights, Iterable):
         raise UsageError(f"weights are one number per run, not {excerpt(weights)}")
     weights = list(weights)
     if len(weights) != n_runs:
