@@ -1558,6 +1558,21 @@ def test_a_duplicate_names_the_first_line_of_its_document(tmp_path, small):
 
 
 @pytest.mark.parametrize("small", [True, False])
+def test_a_duplicate_in_a_topic_the_qrels_lack_does_not_say_trec_eval_stops(tmp_path, small):
+    # trec_eval 9.0.8 and 10.0 evaluate only the qrels' topics: of q2's d1 twice they print
+    # their numbers (exit 0, as score does), where R7 said "trec_eval stops" beside X1's
+    # "trec_eval ignores it"
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_bytes(b"q1 Q0 d1 1 3 t\nq2 Q0 d1 1 2 t\nq2 Q0 d1 2 1 t\n")
+    qrels.write_bytes(b"q1 0 d1 1\n")
+    found = [m for m in _messages(run, qrels, small) if m[2] == "R7"]
+    assert found == [
+        ("r.run", 3, "R7", "duplicate docno d1 in topic q2 (first at line 2); the qrels do "
+         "not judge the topic, so trec_eval ignores it rather than stop with 'duplicate docs'"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("small", [True, False])
 def test_depths_of_one_document_are_said_in_the_singular(tmp_path, small):
     # "topic q2 has 1 documents", "more than 1 documents"
     run = tmp_path / "r.run"

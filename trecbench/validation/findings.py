@@ -71,6 +71,12 @@ class QrelsInfo:
     complete: bool = True
 
 
+def may_judge(qrels: QrelsInfo | None, topic: str) -> bool:
+    """Whether ``topic`` may be judged: no qrels given, qrels cut short (R27: it may be in
+    the part never read), or qrels that hold it; trec_eval evaluates no other topic."""
+    return qrels is None or not qrels.complete or topic in qrels.topics
+
+
 def _order(item: tuple[str, int]) -> int:
     """A check's count in the registry's order of the checks (R7 before R25)."""
     return RULE_ORDER[item[0]]

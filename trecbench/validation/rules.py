@@ -140,8 +140,10 @@ CATALOGUE = (
            "and leading zeros included) is no document of the collection."),
     _check("R7", "EEEE", "duplicate docno within a topic (also beyond the depth cut, across "
            "blocks)",
-           "trec_eval stops with 'duplicate docs' (exit 4). Each repeat is said once, named "
-           "with the document's first line (a third d1 with the first, not the second), "
+           "trec_eval stops with 'duplicate docs' (exit 4) in a topic the qrels judge (it "
+           "evaluates no other: of a topic they lack, the message says so). Each repeat is "
+           "said once, named with the document's first line (a third d1 with the first, not "
+           "the second), "
            "also for a topic split into blocks (R20) that the streaming reader meets in "
            "different chunks.",
            fix="keeps the first occurrence in trec_eval's order"),

@@ -23,7 +23,7 @@ from ..score_precision import as_float32
 from . import wording
 from .checker import first_per_segment, segment_starts
 from .cross_checks import count_unjudged, top_ten
-from .findings import Collector, QrelsInfo
+from .findings import Collector, QrelsInfo, may_judge
 from .split_topics import KeptRows, Told
 from .topic_order import Descent, TopicOrder, is_digits, numeric_key
 
@@ -236,6 +236,7 @@ class TopicChecks:
                 qname[segment[repeats[i]]],
                 first[i, 0],
                 self.unit(),
+                may_judge(self.qrels, qname[segment[repeats[i]]]),
             ),
         )
 

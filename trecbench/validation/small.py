@@ -43,7 +43,7 @@ from .cross_checks import (
     too_shallow,
     topic_ids,
 )
-from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult
+from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult, may_judge
 from .rules import MOST_TAGS, TAG_PATTERN
 from .topic_order import out_of_order
 
@@ -173,7 +173,7 @@ def _run(
     expected = file_name(path) if settings.tag_is_filename else None
     _tags(report, tag, tags, expected)
     run = _Run(qid, docno, [int(r) for r in rank], scores, list(array("f", scores)))
-    checks = _TopicChecks(report, run, settings.max_depth)
+    checks = _TopicChecks(report, run, settings.max_depth, info)
     unjudged = [0, 0]
     for call in _calls(blocks):
         checks.check(call)
@@ -254,8 +254,10 @@ def _count_unjudged(run: _Run, call: list, info: QrelsInfo, judged: set, counts:
 class _TopicChecks:
     """R7, R8, R11, R13-R15 of whole topics (:class:`~.run_topics.TopicChecks`'s rules)."""
 
-    def __init__(self, report: Collector, run: _Run, max_depth: int | None):
-        self.report, self.run, self.max_depth = report, run, max_depth
+    def __init__(
+        self, report: Collector, run: _Run, max_depth: int | None, qrels: QrelsInfo | None
+    ):
+        self.report, self.run, self.max_depth, self.qrels = report, run, max_depth, qrels
 
     def check(self, call: list) -> None:
         """One call of the general path's topic checks (R15's order is per call)."""
@@ -282,7 +284,8 @@ class _TopicChecks:
         for i in rows:
             docno = self.run.docno[i]
             if docno in first:
-                message = wording.duplicate_docno(docno, name, first[docno] + 1)
+                judged = may_judge(self.qrels, name)
+                message = wording.duplicate_docno(docno, name, first[docno] + 1, judged=judged)
                 self.report.add("R7", i + 1, "docno", message)
             else:
                 first[docno] = i

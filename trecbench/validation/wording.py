@@ -79,12 +79,20 @@ def too_shallow(topic: str, documents: int, depth: int) -> str:
     return f"topic {topic} has {counted(documents, 'document')}, fewer than --min-depth {depth}"
 
 
-def duplicate_docno(docno: str, topic: str, first_line: int, unit: str = "line") -> str:
-    """R7; ``unit``: what the file's line numbers are ("row" in a Parquet file)."""
-    return (
-        f"duplicate docno {docno} in topic {topic} (first at {unit} {first_line}); trec_eval "
-        "stops with 'duplicate docs' (exit 4)"
-    )
+def duplicate_docno(
+    docno: str, topic: str, first_line: int, unit: str = "line", judged: bool = True
+) -> str:
+    """R7; ``unit``: what the file's line numbers are ("row" in a Parquet file).
+    ``judged``: False when the qrels given do not hold the topic, which trec_eval (9.0.8
+    and 10.0) then never evaluates, nor stops at: it said "trec_eval stops" beside X1's
+    "trec_eval ignores it", where trec_eval and score printed their numbers."""
+    found = f"duplicate docno {docno} in topic {topic} (first at {unit} {first_line})"
+    if not judged:
+        return (
+            f"{found}; the qrels do not judge the topic, so trec_eval ignores it rather than "
+            "stop with 'duplicate docs'"
+        )
+    return f"{found}; trec_eval stops with 'duplicate docs' (exit 4)"
 
 
 def bad_rank_start(topic: str, rank: int) -> str:
