@@ -178,6 +178,21 @@ def test_r1_points_at_a_unicode_blank_used_as_a_separator(tmp_path):
     }
 
 
+def test_r1_points_at_a_control_character_used_as_a_separator(tmp_path):
+    """A unit separator (U+001F) or DEL between qid and Q0, part of the field to trec_eval
+    (9.0.8: 'Malformed line'), made a short line hinted '(is the Q0 column missing?)'."""
+    path = tmp_path / "r.run"
+    path.write_bytes(b"q1\x1fQ0 c 2 1 t\nq1 Q0\x7fc 2 1 t\n")
+    found = {f.line: f.message for f in validate_run(path).findings if f.rule == "R1"}
+    tail = "is no separator to trec_eval: it splits fields at ASCII blanks only)"
+    assert found == {
+        1: f"expected 6 fields (qid Q0 docno rank score tag), found 5 (the U+001F (a C0 "
+        f"control) in 'q1\x1fQ0' {tail}",
+        2: f"expected 6 fields (qid Q0 docno rank score tag), found 5 (the U+007F (DEL) in "
+        f"'Q0\x7fc' {tail}",
+    }
+
+
 def test_r1_names_the_query_id_column_when_a_line_starts_with_q0(tmp_path):
     """trec_eval's prefs.rank20 lines read '     Q0 FR940620-1-00007 9 2.971818 STANDARD':
     the qid is what is missing, not Q0 (reviewer 460)."""

@@ -107,7 +107,7 @@ def _check(key: str, letters: str, summary: str, doc: str, fix: str = "") -> Che
 CATALOGUE = (
     # -- run structure ---------------------------------------------------------------------
     _check("R1.short", "EEEE", "fewer than 6 fields (hint when `Q0` is missing, a Unicode "
-           "blank joins two fields, or for a 3-column MS MARCO line)",
+           "blank or a control character joins two fields, or for a 3-column MS MARCO line)",
            "A run line is `qid Q0 docno rank score tag`. trec_eval stops at a shorter line "
            "('Malformed line'). A line that starts with `#` is data to trec_eval 9.x too, so a "
            "short comment line is reported here as well (and R22)."),

@@ -295,20 +295,36 @@ def _held_back(codes: np.ndarray, most: int) -> int:
 
 def _joined_fields(fields: list[pa.Array], row: int, count: int) -> str:
     """R1's hint for a short line whose field ``row`` holds a Unicode blank or other
-    invisible character (R2, R6), which trec_eval reads as part of a field, not between
-    two: ``""`` when none does."""
+    invisible character (R2, R6), or a C0 control or DEL (R23.control: ``q1\\x1fQ0``, a
+    unit separator, was hinted "is the Q0 column missing?"), which trec_eval reads as part
+    of a field, not between two: ``""`` when none does."""
     for column in range(count):
         text = fields[column][row].as_py()
         # a byte order mark that starts a line is no blank between fields, but a mark
         # before it (R23.bom): `# comment` behind one is no comment to trec_eval
         probe = text[1:] if column == 0 and text and text[0] == "\ufeff" else text
-        found = probe and invisible_character(probe)
+        found = probe and (invisible_character(probe) or _control_character(probe))
         if found:
             return (
                 f" (the {found[0]} in {wording.quoted(text)} is no separator to trec_eval: "
                 "it splits fields at ASCII blanks only)"
             )
     return ""
+
+
+# the C0 controls and DEL that are part of a field to trec_eval (its blanks, tab, LF, VT,
+# FF and CR, end one; a NUL ends the line: R23.nul)
+_CONTROL = re.compile("[\x01-\x08\x0e-\x1f\x7f]")
+
+
+def _control_character(text: str) -> tuple[str, int] | None:
+    """The first C0 control or DEL of ``text`` (R23.control) named as
+    :func:`~.checker.invisible_character` names a character, and its 1-based position."""
+    found = _CONTROL.search(text)
+    if found is None:
+        return None
+    code = ord(found.group())
+    return f"U+{code:04X} ({'DEL' if code == 0x7F else 'a C0 control'})", found.start() + 1
 
 
 def _bad_rank(value: str) -> str:
