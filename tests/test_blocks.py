@@ -677,7 +677,8 @@ def test_a_byte_order_mark_starting_a_read_stays_in_its_qid(tmp_path, monkeypatc
 
 
 _CONTROL = (
-    "line: warning[R23]: C0 control character or DEL (invisible, and part of an id to trec_eval)"
+    "line: warning[R23]: C0 control character or DEL (invisible, and part of its field to "
+    "trec_eval)"
 )
 
 

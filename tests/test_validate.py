@@ -1333,6 +1333,16 @@ def test_a_small_truncated_gzip_is_truncated_not_empty(tmp_path):
     assert {f.rule for f in result.findings} == {"R26"}
 
 
+def test_a_control_character_in_a_rank_is_not_said_to_be_in_an_id(tmp_path):
+    # R23 said "part of an id to trec_eval" of an ESC in the rank (R10) or a SOH in the
+    # score (R12, atof reads 3.0): no id holds it
+    run = tmp_path / "c.run"
+    run.write_bytes(b"q1 Q0 a 1\x1b 3 t\nq1 Q0 b 2 2\x01 t\n")
+    found = {f.line: f.message for f in validate_run(run).findings if f.rule == "R23"}
+    said = "C0 control character or DEL (invisible, and part of its field to trec_eval)"
+    assert found == {1: said, 2: said}
+
+
 def test_a_nul_byte_is_said_to_stop_trec_eval_or_crash_it(tmp_path):
     # R23 said trec_eval "silently stops reading the file here": true where a NUL starts
     # a line; inside one trec_eval 9.0.8 crashes (segmentation fault, exit 139)

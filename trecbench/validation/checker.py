@@ -335,7 +335,8 @@ class Checker:
             "R23.control",
             tokens.control_lines,
             "line",
-            lambda _: "C0 control character or DEL (invisible, and part of an id to trec_eval)",
+            # any field's: in a rank or a score it is no id's (R10, R12 say more)
+            lambda _: "C0 control character or DEL (invisible, and part of its field to trec_eval)",
         )
         add(
             "R2",

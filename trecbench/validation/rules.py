@@ -242,7 +242,8 @@ CATALOGUE = (
            "beside every other byte of its first characters, three in UTF-32) is not a TREC "
            "file; save it as UTF-8 (or ASCII)."),
     _check("R23.control", "EEWE", "other C0 control character or DEL",
-           "Invisible characters that become part of an id to trec_eval."),
+           "Invisible characters that become part of a field to trec_eval: of an id, or "
+           "of a rank or score (then also R10, R12)."),
     _check("R24", "WWWW", "CRLF line end",
            "trec_eval treats the CR as a blank; noted because other tools keep it in the tag."),
     _check("R25.trailing", "IIII", "trailing whitespace (blanks, or a VT, FF or lone CR "
