@@ -252,6 +252,20 @@ def test_a_leading_byte_order_mark_is_dropped_and_said(tmp_path, capsys):
     assert fixed.read_bytes() == b"1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
 
 
+def test_fix_drops_a_byte_order_mark_before_an_ir_metadata_block(tmp_path, capsys):
+    # the mark made the block's lines data (R1: 2 and 3 fields) and R23 said "let validate
+    # --fix drop it"; --fix refused "cannot repair R1", though without the mark the lines
+    # are the block, kept atop the fixed run (R30)
+    source = tmp_path / "r.run"
+    block = b"# ir_metadata.start\n# tag: t\n# ir_metadata.end\n"
+    source.write_bytes(b"\xef\xbb\xbf" + block + b"1 Q0 a 1 2 t\n")
+    fixed = tmp_path / "fixed.run"
+    code, out, err = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, err
+    assert "  dropped the UTF-8 byte-order mark: 1 line(s) (1)" in err.splitlines()
+    assert fixed.read_bytes() == block + b"1\tQ0\ta\t1\t2\tt\n"
+
+
 def test_a_lenient_fix_keeps_the_invisible_characters_it_warns_of(tmp_path, capsys):
     # the writers refuse a U+00A0 in an id of a table (R6 in a TREC file); a run read from
     # TREC text is written back as trec_eval read it, its warning kept (--profile lenient)

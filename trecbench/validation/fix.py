@@ -183,6 +183,10 @@ def _fix(
     step()
     comment, header = classify(tokens, True, 4)
     dropped = set(tokens.line[comment | header].tolist())
+    if tokens.ir_metadata is not None:
+        # a block behind a byte-order mark: its lines were data then (R1, R22), the block
+        # once the mark is dropped (R23's own advice, refused as "cannot repair R1")
+        dropped.update(range(1, tokens.ir_metadata.lines + 1))
     _refuse(path, _unfixable(result, dropped, settings.fixable))
     keep = (tokens.nfields >= 6) & ~comment & ~header
     index = arrow.array(np.flatnonzero(keep))
