@@ -230,6 +230,13 @@ def test_r1_takes_no_byte_order_mark_at_a_line_start_for_a_separator(tmp_path):
     assert found == [
         "expected 6 fields (qid Q0 docno rank score tag), found 5 (is the Q0 column missing?)"
     ]
+    # nor a column missing (3 fields: "an MS MARCO run?", 5: "is the Q0 column missing?")
+    path.write_bytes("\ufeff# my run\n1 Q0 d1 1 1 t\n\ufeff# a b c d\n".encode())
+    found = [f.message for f in validate_run(path).findings if f.rule == "R1"]
+    assert found == [
+        "expected 6 fields (qid Q0 docno rank score tag), found 3",
+        "expected 6 fields (qid Q0 docno rank score tag), found 5",
+    ]
 
 
 def test_r2_names_a_blank_in_the_first_qid_of_a_file_with_a_byte_order_mark(tmp_path):

@@ -118,6 +118,8 @@ class RunChecker(Checker):
             joined = _joined_fields(fields, row, min(int(nf[row]), len(fields)))
             if comment[row]:
                 hint = COMMENT_HINT
+            elif fields[0][row].as_py().startswith("\ufeff#"):
+                pass  # a comment behind a byte-order mark (R23): no column missing
             elif joined:
                 hint = joined
             elif nf[row] == 5 and fields[0][row].as_py() == "Q0":  # "  Q0 doc 9 2.9 t"
