@@ -193,6 +193,22 @@ def test_r1_points_at_a_control_character_used_as_a_separator(tmp_path):
     }
 
 
+def test_q1_points_at_a_character_that_joins_two_fields(tmp_path):
+    """A no-break space or a unit separator between qid and iteration made a qrels line of
+    3 fields, hinted 'a 3-column BEIR qrels?' (a run's line named the character, R1)."""
+    path = tmp_path / "q.qrels"
+    path.write_bytes("q1\u00a00 a 1\nq1\x1f0 b 1\nq1 0 c 1\n".encode())
+    (result,) = validate_files([], qrels=path)
+    found = {f.line: f.message for f in result.findings if f.rule == "Q1"}
+    tail = "is no separator to trec_eval: it splits fields at ASCII blanks only)"
+    assert found == {
+        1: f"expected 4 fields (qid iter docno rel), found 3 (the U+00A0 (NO-BREAK SPACE) in "
+        f"'q1\u00a00' {tail}",
+        2: f"expected 4 fields (qid iter docno rel), found 3 (the U+001F (a C0 control) in "
+        f"'q1\x1f0' {tail}",
+    }
+
+
 def test_r1_names_the_query_id_column_when_a_line_starts_with_q0(tmp_path):
     """trec_eval's prefs.rank20 lines read '     Q0 FR940620-1-00007 9 2.971818 STANDARD':
     the qid is what is missing, not Q0 (reviewer 460)."""

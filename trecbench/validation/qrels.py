@@ -14,6 +14,7 @@ from ..inputs.trec_text import QRELS_FIELDS, Tokens
 from . import wording
 from .checker import Checker, pair_text
 from .findings import Collector, QrelsInfo
+from .runs import joined_fields
 
 NO_GRADE = np.iinfo(np.int64).min  # the "highest grade" of a topic without a valid one
 
@@ -80,8 +81,11 @@ class QrelsChecker(Checker):
         def wrong_message(i: int) -> str:
             row = wrong[i]
             hint = ""
+            joined = nf[row] < 4 and joined_fields(fields, row, min(int(nf[row]), len(fields)))
             if comment[row]:
                 hint = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
+            elif joined:  # 'q1<NBSP>0 a 1' was hinted "a 3-column BEIR qrels?"
+                hint = joined
             elif nf[row] == 3:
                 hint = trec_text.BEIR_HINT
             return f"expected 4 fields (qid iter docno rel), found {nf[row]}{hint}"

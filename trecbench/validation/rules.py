@@ -325,7 +325,8 @@ CATALOGUE = (
            "lines after it are not read. A JSON document (a `{qid: {docno: score}}` dict) "
            "is R32, however it arrives."),
     # -- qrels -----------------------------------------------------------------------------
-    _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
+    _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels, or when a "
+           "Unicode blank or a control character joins two fields)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
            "('Malformed line'), also on a `#` comment line, which trec_eval 9.x reads as data."),
     _check("Q2", "EEEE", "blank line, also a trailing one (fatal in trec_eval)",

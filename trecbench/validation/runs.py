@@ -115,7 +115,7 @@ class RunChecker(Checker):
         def short_message(i: int) -> str:
             row = short[i]
             hint = ""
-            joined = _joined_fields(fields, row, min(int(nf[row]), len(fields)))
+            joined = joined_fields(fields, row, min(int(nf[row]), len(fields)))
             if comment[row]:
                 hint = COMMENT_HINT
             elif fields[0][row].as_py().startswith("\ufeff#"):
@@ -295,8 +295,8 @@ def _held_back(codes: np.ndarray, most: int) -> int:
     return cut if len(codes) - cut <= most else last_block
 
 
-def _joined_fields(fields: list[pa.Array], row: int, count: int) -> str:
-    """R1's hint for a short line whose field ``row`` holds a Unicode blank or other
+def joined_fields(fields: list[pa.Array], row: int, count: int) -> str:
+    """R1's and Q1's hint for a short line whose field ``row`` holds a Unicode blank or other
     invisible character (R2, R6), or a C0 control or DEL (R23.control: ``q1\\x1fQ0``, a
     unit separator, was hinted "is the Q0 column missing?"), which trec_eval reads as part
     of a field, not between two: ``""`` when none does."""
