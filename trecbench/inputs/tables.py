@@ -175,23 +175,17 @@ def _decoded(values: pa.Array) -> pa.Array:
     return values
 
 
-def _subtopics(
-    values: pa.Array, name: str, origin: str, where: Where, nul: bool
-) -> tuple[pa.Array, dict | None]:
-    """A qrels' subtopic column as :func:`ids` reads it, and None; one it cannot read
-    (floats, a missing value: pandas makes a column float as soon as one value is missing)
-    is kept as missing values, with the field metadata holding why (its row), refused by
-    :func:`subtopics` only when a measure reads it. Text no id may hold (not UTF-8, a NUL)
-    is refused here, as in any other id."""
+def _subtopics(values: pa.Array, name: str, origin: str, where: Where, nul: bool) -> pa.Array:
+    """A qrels' subtopic column as :func:`ids` reads it; one it cannot read (floats, a
+    missing value: pandas makes a column float as soon as one value is missing) is kept
+    as missing values, refused by :func:`subtopics` only when a measure reads it. Text no
+    id may hold (not UTF-8, a NUL) is refused here, as in any other id."""
     try:
-        return ids(values, name, origin, where, empty=True, nul=nul), None
+        return ids(values, name, origin, where, empty=True, nul=nul)
     except InputError as error:
         if error.rule is not None:  # text it cannot hold (not UTF-8, a NUL): refused now
             raise
-        return pa.nulls(len(values), pa.string()), {UNREAD: error.message.encode()}
-
-
-UNREAD = b"trecbench unread"  # a subtopic column's field metadata: why it was not read
+        return pa.nulls(len(values), pa.string())
 
 
 def subtopics(table: pa.Table, origin: str) -> pa.Array | None:
@@ -202,9 +196,13 @@ def subtopics(table: pa.Table, origin: str) -> pa.Array | None:
         return None
     column = table.column("iter")
     if column.null_count:
-        said = (table.schema.field("iter").metadata or {}).get(UNREAD, b"")  # at its row
-        why = said.decode() or "the subtopic (iter or iteration) column holds no ids"
-        raise InputError(origin, None, f"{why}: the diversity measures and -R qrels_jg read it")
+        raise InputError(
+            origin,
+            None,
+            "the subtopic (iter or iteration) column holds values that are not ids (floats, "
+            "missing values, or text beside integers); give strings or integers: the "
+            "diversity measures and -R qrels_jg read it",
+        )
     return column
 
 
@@ -425,7 +423,6 @@ def typed(
         "qid": ids(column(qid_name), qid_name, origin, where, nul=nul),
         "docno": ids(column(doc_name), doc_name, origin, where, nul=nul),
     }
-    unread = None  # a subtopic column not read: why (:func:`_subtopics`)
     if kind == "run":
         score_name = names(SCORE_NAMES, "score")
         columns["score"] = scores(column(score_name), origin, where)
@@ -440,7 +437,7 @@ def typed(
             table.column_names, SUBTOPIC_NAMES, "subtopic (iteration)", origin, file, noun
         )
         if subtopic_name:  # a qrels file's second column, in its place
-            subtopic, unread = _subtopics(column(subtopic_name), subtopic_name, origin, where, nul)
+            subtopic = _subtopics(column(subtopic_name), subtopic_name, origin, where, nul)
             columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
         rel_name = names(REL_NAMES, "relevance")
         refuse_a_run(table.column_names, (qid_name, doc_name, rel_name), origin, file, noun)
@@ -451,8 +448,6 @@ def typed(
         lines = arrow.array(np.arange(first + 1, first + table.num_rows + 1, dtype=np.int64))
     columns["line"] = lines
     typed = pa.table(columns)
-    if unread is not None:
-        typed = _marked(typed, ["iter"], unread)
     if file and rows:  # a file's rows, not lines: its duplicates cite them as rows
         typed = _marked(typed, ["line"], ROW_LINES)
     integers = [  # read from integers here, or marked so by an earlier reading
