@@ -363,3 +363,18 @@ def test_a_reader_given_no_path_refuses_it_naming_the_argument(given, kind):
         )
         with pytest.raises(UsageError, match="^" + said):
             call()
+
+
+@pytest.mark.parametrize(
+    ("docids", "said"),
+    [
+        (5, "docids=5: give a list of docids (text) or a docids file's path, not an int"),
+        ({"a": 1}, "docids={'a': 1}: give a list of docids (text) or a docids file's path, "
+         "not a dict"),
+        ([5], "docids: docid 5: give docids as text, not an int"),
+    ],
+)  # fmt: skip
+def test_docids_of_no_list_of_text_are_refused_naming_them(docids, said):
+    """``docids=5`` raised "'int' object is not iterable", ``[5]`` a bare TypeError."""
+    assert refused(lambda **kw: validate_run(RUN, **kw), "docids", docids=docids) == said
+

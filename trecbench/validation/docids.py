@@ -21,11 +21,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import InputError
+from ..errors import InputError, UsageError, excerpt
 from ..hash_index import HashIndex, string_hash
 from ..inputs import trec_text
+from ..naming import listed
 from ..ranking import take_rows
 from ..sources import read_source, source_text
+from ..type_names import python_type
 
 Docids = str | os.PathLike | Iterable[str]
 
@@ -51,15 +53,19 @@ class DocidList:
 
 
 def docid_list(docids: Docids | DocidList) -> DocidList:
-    """A :class:`DocidList` of a file (:func:`read_docids`) or of ids given as strings."""
+    """A :class:`DocidList` of a file (:func:`read_docids`) or of ids given as strings;
+    any other value refused naming ``docids`` (5 raised "'int' object is not iterable",
+    ``[5]`` a TypeError)."""
     if isinstance(docids, DocidList):
         return docids
     if isinstance(docids, (str, os.PathLike)):
         return read_docids(docids)
-    ids = list(docids)
+    ids = listed(docids, "docids", "docids (text) or a docids file's path", unordered=True)
     wrong = next((value for value in ids if not isinstance(value, str)), None)
     if wrong is not None:
-        raise TypeError(f"docids are strings, not {type(wrong).__name__} ({wrong!r})")
+        raise UsageError(
+            f"docids: docid {excerpt(wrong)}: give docids as text, not {python_type(wrong)}"
+        )
     return DocidList(pa.array(ids, pa.large_string()))
 
 
