@@ -378,3 +378,9 @@ def test_docids_of_no_list_of_text_are_refused_naming_them(docids, said):
     """``docids=5`` raised "'int' object is not iterable", ``[5]`` a bare TypeError."""
     assert refused(lambda **kw: validate_run(RUN, **kw), "docids", docids=docids) == said
 
+
+@pytest.mark.parametrize("tag", [5, b"t", ["t"]])
+def test_an_expected_tag_that_is_not_text_is_refused_naming_it(tag):
+    """``expected_tag=5`` raised pathlib's "expected str, bytes or os.PathLike object"."""
+    message = refused(lambda **kw: validate_run(RUN, **kw), "expected_tag", expected_tag=tag)
+    assert message.startswith(f"expected_tag={tag!r}: give a tag as text, not ")

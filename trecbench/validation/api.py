@@ -48,13 +48,18 @@ def _check_keywords(**given: object) -> None:
     read nothing and reported a valid file empty (R26) and ``chunk_bytes=2**40`` raised a
     MemoryError, ``max_depth=-1`` turned R8 off,
     ``relevance_level=0`` was taken, and ``profile='nope'`` or ``docid_regex='('`` raised
-    a bare ValueError. None is taken where it means "not set"."""
+    a bare ValueError. None is taken where it means "not set"; ``expected_tag`` is text."""
     for name, value in given.items():
         if name == "profile":
             if not (isinstance(value, str) and value in PROFILES):
                 raise UsageError(f"profile must be one of {', '.join(PROFILES)}, not {value!r}")
         elif name == "docid_regex":
             _check_docid_regex(value)
+        elif name == "expected_tag":  # 5 raised pathlib's TypeError, naming nothing
+            if not (value is None or isinstance(value, str)):
+                raise UsageError(
+                    f"expected_tag={excerpt(value)}: give a tag as text, not {python_type(value)}"
+                )
         elif not (value is None and name in _UNSET) and value is not PROFILE_DEPTH:
             whole_from(name, value, *_BOUNDS[name])
 
@@ -157,6 +162,7 @@ class TokenChecker:
             max_depth=max_depth,
             min_depth=min_depth,
             docid_regex=docid_regex,
+            expected_tag=expected_tag,
             limit=limit,
             relevance_level=relevance_level,
         )
@@ -307,6 +313,7 @@ def validate_run(
         max_depth=max_depth,
         min_depth=min_depth,
         docid_regex=docid_regex,
+        expected_tag=expected_tag,
         limit=limit,
         chunk_bytes=chunk_bytes,
         memory=memory,
