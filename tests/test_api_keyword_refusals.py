@@ -384,3 +384,12 @@ def test_an_expected_tag_that_is_not_text_is_refused_naming_it(tag):
     """``expected_tag=5`` raised pathlib's "expected str, bytes or os.PathLike object"."""
     message = refused(lambda **kw: validate_run(RUN, **kw), "expected_tag", expected_tag=tag)
     assert message.startswith(f"expected_tag={tag!r}: give a tag as text, not ")
+
+
+@pytest.mark.parametrize("flag", ["no", 1, None])
+def test_collect_judged_must_be_true_or_false(flag):
+    """``collect_judged="no"`` was truthy: the judged pairs were collected."""
+    message = refused(
+        lambda **kw: validate_qrels(QRELS, **kw), "collect_judged", collect_judged=flag
+    )
+    assert message == f"collect_judged must be True or False, not {flag!r}"

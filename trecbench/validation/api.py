@@ -14,7 +14,7 @@ from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
 from ..naming import listed
 from ..resource_bounds import LEAST_DEPTH, LEAST_MEMORY_MIB, MOST_DEPTH, whole_from
-from ..type_names import python_type
+from ..type_names import flag_from, python_type
 from .checker import Checker
 from .cross_checks import file_name
 from .docids import DocidList, Docids, docid_list
@@ -395,6 +395,7 @@ def validate_qrels(
         chunk_bytes=chunk_bytes,
         memory=memory,
     )
+    collect_judged = flag_from("collect_judged", collect_judged)  # "no" was taken as true
     tokens = _memory_tokens(path, "qrels")
     origin = path_of(path) if tokens is None else tokens.path
     report = Collector(origin, profile, limit)
