@@ -393,3 +393,23 @@ def test_collect_judged_must_be_true_or_false(flag):
         lambda **kw: validate_qrels(QRELS, **kw), "collect_judged", collect_judged=flag
     )
     assert message == f"collect_judged must be True or False, not {flag!r}"
+
+
+@pytest.mark.parametrize(("given", "kind"), [(None, "None"), (5, "an int")])
+def test_a_converter_given_no_path_refuses_it_naming_the_argument(given, kind):
+    """A converter naming its outputs after its input's name ran os.fspath on it first:
+    pathlib's "expected str, bytes or os.PathLike object, not NoneType" named nothing."""
+    import trecbench
+
+    calls = {
+        "path": lambda: trecbench.convert_beir_qrels(given),
+        "run": lambda: trecbench.convert_dict(given),
+        "qrels_json": lambda: trecbench.convert_dict(RUN, qrels_json=given or 5),
+        "cases": lambda: trecbench.convert_hpo(given),
+        "source": lambda: trecbench.convert_lists(given),
+    }
+    for name, call in calls.items():
+        shown = "an int" if name == "qrels_json" else kind
+        said = f"^{name}=.*: give a path \\(text or os\\.PathLike\\), not {shown}$"
+        with pytest.raises(UsageError, match=said):
+            call()

@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import Setting, UsageError
 from ..ids import unescape_id
 from ..inputs import mappings, to_pandas
-from ..naming import check_read_once
+from ..naming import check_read_once, path_argument
 from ..resource_bounds import depth_from
 from ..score_precision import as_float32
 from ..sources import JsonDocument, read_json
@@ -70,6 +70,11 @@ def convert_dict(
         raise UsageError(
             "give ", Setting("qrels_json"), " or ", Setting("beir_qrels"), ", not both"
         )
+    # None or 5 raised pathlib's TypeError naming nothing, in their default names
+    path_argument(run, "run")
+    for keyword, given in (("qrels_json", qrels_json), ("beir_qrels", beir_qrels)):
+        if given is not None:
+            path_argument(given, keyword)
     check_read_once([run, qrels_json, beir_qrels])  # one pipe twice: its second read is empty
     report = Report()
     has_qrels = qrels_json is not None or beir_qrels is not None

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..errors import InputError, Setting, TrecbenchError, UsageError
 from ..ids import STR
-from ..naming import check_read_once, listed
+from ..naming import check_read_once, listed, path_argument
 from ..resource_bounds import depth_from
 from ..sources import (
     JSON_SPACE,
@@ -301,6 +301,7 @@ def convert_hpo(
     results = [] if results is None else listed(results, "results", "result files")
     tags = [] if tags is None else listed(tags, "tags", "tags, one per result file")
     grade_map, tags = _checked_options(graded, grades, tags, results)
+    path_argument(cases, "cases")  # None: pathlib's TypeError naming nothing, in its name
     check_read_once([cases, *results, ontology])  # one pipe twice: its second read is empty
     report = Report()
     name = default_name(cases, report) if name is None else name

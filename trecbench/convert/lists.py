@@ -18,12 +18,12 @@ from __future__ import annotations
 import enum
 import numbers
 import os
-from pathlib import Path
 
 import pandas as pd
 
 from ..errors import UsageError
 from ..ids import STR
+from ..naming import path_argument
 from ..plurals import counted
 from ..resource_bounds import depth_from
 from ..sources import At, JsonDocument, read_json
@@ -215,7 +215,7 @@ def convert_lists(
     if match not in MATCHES:
         raise UsageError(f"unknown match {match!r}: expected one of {', '.join(MATCHES)}")
     fuzzy_threshold = _fuzzy_threshold(fuzzy_threshold, match)
-    path = Path(source)
+    path = path_argument(source, "source")  # Path(None) named no argument
     report = Report()
     name, run_name, tag = single_input_names(path, name, tag, report)
     doc = read_json(path, "lists")
