@@ -413,3 +413,14 @@ def test_a_converter_given_no_path_refuses_it_naming_the_argument(given, kind):
         said = f"^{name}=.*: give a path \\(text or os\\.PathLike\\), not {shown}$"
         with pytest.raises(UsageError, match=said):
             call()
+
+
+def test_measures_given_as_a_dict_are_refused_not_read_as_its_keys():
+    """``evaluate(q, r, {"P@5": 1})`` computed P@5, the dict's values unused, where a
+    dict has no order of measures to keep and its values no meaning."""
+    import trecbench
+
+    message = refused(
+        lambda **kw: trecbench.evaluate(QRELS, RUN, **kw), "measures", measures={"P@5": 1}
+    )
+    assert message.startswith("measures={'P@5': 1}: give a list of measure names, not a dict")

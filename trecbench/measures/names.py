@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -41,6 +41,7 @@ from ..errors import (
     Setting,
     TrecbenchError,
     UsageError,
+    excerpt,
     shortened,
 )
 from ..trec_eval import compat
@@ -536,6 +537,11 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
     empty list, is refused."""
     if texts is None:
         return list(KPI_PRESET)
+    if isinstance(texts, Mapping):  # {"P@5": 1} was read as its keys, its values unused
+        raise UsageError(
+            f"measures={excerpt(texts)}: give a list of measure names, not a dict (its keys "
+            "would be read as the measures, its values unused)"
+        )
     one = isinstance(texts, (str, Measure, bytes, bytearray)) or is_ir_measure(texts)
     if one or not isinstance(texts, Iterable):  # a number, bytes: refused below, named
         texts = [texts]
