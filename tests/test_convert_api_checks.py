@@ -79,11 +79,11 @@ HPO_RESULTS = DATA / "hpo-demo" / "results" / "tfidf-word" / "terms.jsonl"
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"results": str(HPO_RESULTS)}, "results=.*: give a list of result files, not a str"),
+        ({"results": str(HPO_RESULTS)}, "results=.*: give a list of result files, not text"),
         ({"results": HPO_RESULTS}, "results=.*: give a list of result files, not a PosixPath"),
         (
             {"results": [HPO_RESULTS, HPO_RESULTS], "tags": "xy"},
-            "tags='xy': give a list of tags, one per result file, not a str",
+            "tags='xy': give a list of tags, one per result file, not text",
         ),
     ],
 )

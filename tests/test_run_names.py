@@ -234,7 +234,7 @@ def test_a_string_of_names_is_refused_in_every_call_that_names_runs(tmp_path):
     from trecbench.naming import run_names
 
     runs = [RUN, RUN]
-    message = r"names='xy': give a list of names, one per run, not a str"
+    message = r"names='xy': give a list of names, one per run, not text"
     calls = [
         lambda: trecbench.evaluate(QRELS, runs, ["P_5"], names="xy"),
         lambda: trecbench.evaluate(QRELS, runs, ["P_5"], run_names="xy"),
@@ -246,7 +246,7 @@ def test_a_string_of_names_is_refused_in_every_call_that_names_runs(tmp_path):
     for call in calls:
         with pytest.raises(UsageError, match=message):
             call()
-    with pytest.raises(UsageError, match=r"names=b'xy': .* not a bytes"):
+    with pytest.raises(UsageError, match=r"names=b'xy': .* not bytes$"):
         run_names(runs, b"xy")
     with pytest.raises(UsageError, match=r"names='bm25': give a list of names"):
         trecbench.evaluate(QRELS, RUN, ["P_5"], names="bm25")
@@ -325,3 +325,16 @@ def test_an_empty_list_of_names_is_refused_as_too_few_not_ignored():
     for given in ([runs, runs], {"a": runs, "b": runs}):
         with pytest.raises(UsageError, match=r"^0 name\(s\) for 2 run\(s\): give one per run$"):
             trecbench.evaluate(QRELS, given, ["P_5"], names=[])
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [(None, "not None"), ("xy", "not text"), (b"xy", "not bytes"), (5, "not an int")],
+)
+def test_a_list_refused_says_what_was_given_in_words(given, said):
+    """``listed`` named a value by its type's name: "not a NoneType", "not a bytes"."""
+    from trecbench.naming import listed
+
+    with pytest.raises(UsageError) as caught:
+        listed(given, "names", "names, one per run")
+    assert str(caught.value) == f"names={given!r}: give a list of names, one per run, {said}"

@@ -16,7 +16,7 @@ from typing import Any
 from .compressions import without_suffixes
 from .errors import Setting, UsageError, excerpt, one_line
 from .text_bytes import encodable
-from .type_names import python_type, with_article
+from .type_names import python_type
 
 # what a JSONL run is named (told by its name, or standard input's by its content:
 # trecbench.inputs.formats)
@@ -128,7 +128,9 @@ def listed(values: Iterable, keyword: str, items: str, unordered: bool = False) 
     what holds no items at all (a number)."""
     refused = (str, bytes, bytearray, os.PathLike, Mapping, *(() if unordered else (AbstractSet,)))
     if isinstance(values, refused) or not isinstance(values, Iterable):
-        kind = with_article(type(values).__name__)
+        # python_type's words: "not None", "not text", "not bytes" (its type's name read
+        # "not a NoneType", "not a str")
+        kind = python_type(values)
         raise UsageError(f"{keyword}={excerpt(values)}: give a list of {items}, not {kind}")
     return list(values)
 
