@@ -781,3 +781,35 @@ def test_similarity_and_pool_tables_tell_a_name_ending_in_a_blank_from_one_witho
     assert run(["pool", "r ", "r", "-o", "pool.txt"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:3]]
     assert [row[0] for row in rows] == ["r%20", "r"]
+
+
+def test_an_option_value_of_a_byte_not_utf8_is_shown_as_a_file_name_is(tmp_path, capsys):
+    """``--tag``, ``--baseline`` and ``--names`` values quoted by repr showed a byte that
+    is not UTF-8 as Python's escape ``'\\udcff'``, where a file name shows ``\\xff``."""
+    import os
+
+    from conftest import ROOT
+
+    byte = os.fsdecode(b"\xff")
+    (tmp_path / "m.tsv").write_text("1\t2\t1\n")
+    qrels, run_file = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-word.run")
+    other = str(ROOT / "runs" / "tfidf-char.run")
+    commands = [
+        ["convert", "msmarco", str(tmp_path / "m.tsv"), "--tag", byte, "-o", str(tmp_path / "o")],
+        ["compare", qrels, run_file, other, "-m", "P@5", "--baseline", byte],
+        ["score", qrels, run_file, "--names", byte],
+        ["score", qrels, run_file, "--names", f"a={byte}"],
+    ]
+    for command in commands:
+        assert run(command) == 1, command
+        err = capsys.readouterr().err
+        assert "'\\xff'" in err or "'a=\\xff'" in err, (command, err)
+        assert "udc" not in err, (command, err)
+
+
+def test_an_escape_written_as_text_is_quoted_as_written():
+    """A backslash the value holds is repr's ``\\\\``: ``\\udcff`` typed is not a byte."""
+    from trecbench.errors import option_excerpt
+
+    assert option_excerpt("\\udcff") == repr("\\udcff") == "'\\\\udcff'"
+    assert option_excerpt("\\" + "\udcff") == "'\\\\\\xff'"

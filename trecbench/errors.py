@@ -8,6 +8,7 @@ physical (1-based) line where the problem is, so every front end can say
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -80,7 +81,8 @@ class Setting:
             return f"{self.keyword}={excerpt(self.value)}"
         if self.value is True:  # a switch (judged_only=True): its flag alone, -J
             return flag
-        return f"{flag} {excerpt(self.value) if self.quoted else excerpt_plain(str(self.value))}"
+        shown = option_excerpt(self.value) if self.quoted else excerpt_plain(str(self.value))
+        return f"{flag} {shown}"
 
 
 def _worded(parts: tuple, flags: Mapping[str, str]) -> str:
@@ -293,6 +295,20 @@ def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
         if not isinstance(value, int):
             return f"<a {type(value).__name__} holding an integer too long to write>"
         return int_text(value)
+
+
+# repr's escape of a lone surrogate: after an even number of backslashes (a backslash of
+# the text itself is doubled by repr), so that a written "\\udcff" is left as it is
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
+
+
+def option_excerpt(value: object) -> str:
+    """:func:`excerpt` of a command line's value, a byte of it that is not UTF-8 (a lone
+    surrogate, as ``os.fsdecode`` holds it) written as that byte, ``\\xff``, as
+    :func:`one_line` writes it in a file's name (``repr`` wrote ``\\udcff``). Not for a
+    value given in Python, whose lone surrogate is one (a message may say so)."""
+    text = excerpt(value)
+    return _SURROGATE_ESCAPE.sub(r"\1\\x\2", text) if "\\udc" in text else text
 
 
 def _cut_text(value: str | bytes, limit: int) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from .compressions import without_suffixes
-from .errors import Setting, UsageError, excerpt, one_line
+from .errors import Setting, UsageError, excerpt, one_line, option_excerpt
 from .text_bytes import encodable
 from .type_names import python_type
 
@@ -317,9 +317,9 @@ def named_pairs(
     for pair in pairs:
         name, equals, path = _split(pair, is_run)
         if not (name and equals and path):
-            raise UsageError(f"--names {pair!r}: expected NAME=RUN")
+            raise UsageError(f"--names {option_excerpt(pair)}: expected NAME=RUN")
         if normalised(path) in given:
-            raise UsageError(f"--names {pair!r}: {path} is named twice")
+            raise UsageError(f"--names {option_excerpt(pair)}: {path} is named twice")
         given[normalised(path)] = name
     return given
 
@@ -349,7 +349,7 @@ def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list
     given = named_pairs(pairs, keys.__contains__)
     for pair, path in zip(pairs, given, strict=True):  # a dict in the pairs' order
         if path not in keys:
-            raise UsageError(f"--names {pair!r}: {path} is not one of the runs given")
+            raise UsageError(f"--names {option_excerpt(pair)}: {path} is not one of the runs given")
     stems = run_names(paths)
     return run_names(paths, [given.get(key, stem) for key, stem in zip(keys, stems, strict=True)])
 

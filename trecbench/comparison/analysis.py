@@ -13,7 +13,7 @@ import pandas as pd
 
 from .. import statistical_tests, stats
 from ..callbacks import refuse_uncallable
-from ..errors import UsageError
+from ..errors import UsageError, option_excerpt
 from . import significance
 from .absent import EmptyValues, checked_empty, fill_absent, not_finite
 from .given import given_baseline, given_queries, given_values
@@ -238,7 +238,9 @@ def _checked(per_query: pd.DataFrame, baseline: str | None):
     _refuse_two_spellings(measures)
     baseline = runs[0] if baseline is None else baseline
     if baseline not in runs:
-        raise UsageError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}")
+        raise UsageError(
+            f"baseline {option_excerpt(baseline)} is not one of the runs: {', '.join(runs)}"
+        )
     return per_query, runs, measures, baseline
 
 
