@@ -55,7 +55,7 @@ def test_fix_tag_repairs_a_tag_that_must_be_the_file_name(tmp_path, capsys):
     assert code == ExitCode.INPUT and "cannot repair R19" in err
     code, _, err = call(capsys, *args, "--fix-tag", "other")
     assert code == ExitCode.INPUT and not fixed.exists()
-    assert f"{fixed}: the fixed run would still fail R19, which --fix cannot repair" in err
+    assert f"{fixed}: the fixed run would fail R19, which --fix cannot repair" in err
     assert call(capsys, *args, "--fix-tag", "myrun")[0] == 0
     assert fixed.read_text() == "1\tQ0\ta\t1\t2\tmyrun\n"
 
@@ -328,3 +328,16 @@ def test_fix_hashes_no_row_in_numpy_nor_reads_its_table_back_through_pandas(
     # the changes are said on stderr, with what was written (256bc9c1)
     assert "dropped duplicate documents (kept the first in trec_eval order): 1 line(s) (5)" in err
     assert "dropped documents beyond --max-depth 1: 1 line(s) (4)" in err
+
+
+def test_a_run_of_one_comment_line_is_not_said_to_still_fail_what_it_did_not(tmp_path, capsys):
+    """``#q1 Q0 a 1 1 t`` alone validates OK (R22, a warning); --fix drops the comment and
+    refused saying the fixed run "would still fail R26", an error the run never had."""
+    source = tmp_path / "r.run"
+    source.write_text("#q1 Q0 a 1 1 t\n")
+    fixed = tmp_path / "fixed.run"
+    assert call(capsys, "validate", source)[0] == 0
+    code, _, err = call(capsys, "validate", source, "--fix", fixed)
+    assert code == ExitCode.INPUT and not fixed.exists()
+    said = f"{fixed}: the fixed run would fail R26 (--fix dropped every line), which --fix "
+    assert said + "cannot repair (nothing written)" in err

@@ -399,8 +399,11 @@ def _write_verified(
     step()
     if remaining:
         rules = ", ".join(sorted({f.rule for f in remaining}, key=rule_sort_key))
+        # not "still": the run given may not fail them (its one line a comment --fix drops,
+        # R26; a --fix-tag that breaks R18)
+        why = " (--fix dropped every line)" if not final.num_rows else ""
         raise UnfixableError(
-            f"{out}: the fixed run would still fail {rules}, which --fix cannot repair "
+            f"{out}: the fixed run would fail {rules}{why}, which --fix cannot repair "
             f"(nothing written); first: {remaining[0].format()}"
         )
     if block or not files.parquet_named(out):  # the block as the run gave it, the lines
