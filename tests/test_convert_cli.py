@@ -476,3 +476,19 @@ def test_a_float32_tie_is_no_score_inversion(tmp_path):
     assert "inversion" not in result.output
     sidecar = json.loads((tmp_path / "out" / "near.sidecar.json").read_text())
     assert sidecar["runs"]["near"]["score_inversions"] == 0
+
+
+def test_a_signed_rank_is_refused_saying_so_and_a_signed_grade_is_read(
+    tmp_path, monkeypatch, capsys
+):
+    """msmarco said "rank '+2' is not a positive integer", which it is, written with a
+    sign; a rank takes none (validate's R10), a grade may (atol, Q3.plus): one rule."""
+    run = tmp_path / "run.tsv"
+    run.write_text("1\tp1\t+2\n")
+    code, err = run_main(monkeypatch, capsys, "msmarco", run, "-o", tmp_path / "m")
+    said = "rank '+2' has a sign: a rank is digits alone, from 1, as validate reads it (R10)"
+    assert (code, err) == (2, f"trecbench: {run}:1: {said}\n")
+    qrels = tmp_path / "q.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\td1\t+1\n")
+    assert run_main(monkeypatch, capsys, "beir-qrels", qrels, "-o", tmp_path / "b")[0] == 0
+    assert (tmp_path / "b" / "q.qrels").read_text() == "q1 0 d1 1\n"

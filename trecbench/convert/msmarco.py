@@ -10,6 +10,7 @@ the sidecar's ``original_scores`` is null. MS MARCO's qrels are TREC qrels alrea
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -65,6 +66,11 @@ def _rows(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
         shown = repr(rank[row].as_py())
         if too_large[row]:
             return f"rank {trec_text.rank_too_large(shown)}"
+        if re.fullmatch(r"\+[0-9]+", rank[row].as_py()):  # "+2" is a positive integer
+            return (
+                f"rank {shown} has a sign: a rank is digits alone, from 1, as validate reads "
+                "it (R10)"
+            )
         return f"rank {shown} is not a positive integer (ranks start at 1)"
 
     fields.first(~valid | (values < 1), bad_rank)
