@@ -112,6 +112,9 @@ MEMORYBENCH = DATA / "convert" / "memorybench-export.json"
         ({"chonkie": True}, "line offset 'chonkie': True is not an integer"),
         ({1: -1}, "line offset 1: a provider is named by a string"),
         ([("chonkie", -1)], "line_offsets must map providers to integers"),
+        # taken and recorded in the sidecar, where every other integer option stops at 2**63-1
+        ({"chonkie": 10**23}, f"line offset 'chonkie': {10**23} is beyond ±{2**63 - 1}"),
+        ({"chonkie": -(2**63)}, f"line offset 'chonkie': {-(2**63)} is beyond ±{2**63 - 1}"),
     ],
 )
 def test_a_line_offset_the_command_line_refuses_is_refused(offsets, message):
@@ -122,3 +125,9 @@ def test_a_line_offset_the_command_line_refuses_is_refused(offsets, message):
 def test_a_numpy_line_offset_is_kept_as_a_python_int():
     conversion = convert_memorybench(MEMORYBENCH, line_offsets={"chonkie": np.int64(-1)})
     assert type(conversion.provenance["options"]["line_offsets"]["chonkie"]) is int
+
+
+def test_the_largest_line_offsets_are_taken():
+    for offset in (2**63 - 1, -(2**63 - 1)):
+        conversion = convert_memorybench(MEMORYBENCH, line_offsets={"chonkie": offset})
+        assert conversion.provenance["options"]["line_offsets"] == {"chonkie": offset}

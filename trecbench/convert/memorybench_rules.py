@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ecma_regex import ecma_pattern
-from ..errors import Setting, UsageError
+from ..errors import Setting, UsageError, excerpt
 from ..ids import escape_id
 from ..sources import At
 from .common import Report
@@ -158,6 +158,11 @@ def pack_total(meta: dict) -> int | None:
     return None
 
 
+# the largest offset: a 64-bit integer, as every other integer option (a larger one was
+# taken, and recorded in the sidecar beyond what a JSON reader of int64 holds)
+_MOST_OFFSET = 2**63 - 1
+
+
 def _offsets(given: object) -> dict[str, int]:
     """``line_offsets`` as ``--line-offset PROVIDER=N`` takes them: a mapping of provider
     names to integers (numpy's too, made Python's), else a UsageError (``1.5`` was kept,
@@ -170,6 +175,11 @@ def _offsets(given: object) -> dict[str, int]:
             raise UsageError(f"line offset {provider!r}: {offset!r} is not an integer")
         if not isinstance(provider, str):
             raise UsageError(f"line offset {provider!r}: a provider is named by a string")
+        if not -_MOST_OFFSET <= offset <= _MOST_OFFSET:  # as every integer option is bounded
+            raise UsageError(
+                f"line offset {provider!r}: {excerpt(int(offset))} is beyond "
+                f"±{_MOST_OFFSET} (a 64-bit integer, as the sidecar records it)"
+            )
         offsets[provider] = int(offset)
     return offsets
 
