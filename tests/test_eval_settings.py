@@ -68,6 +68,9 @@ def test_to_json_is_the_options_dict_of_the_outputs():
         ({"memory": -1}, "^memory must be a whole number from 1, not -1$"),
         ({"memory": "big"}, "^memory must be a whole number from 1, not 'big'$"),
         ({"memory": True}, "^memory must be a whole number from 1, not True$"),
+        # 301 was taken and matched no topic: "-D names topic 301, not one of them"
+        ({"debug_query": 301}, "^debug_query must be a topic id as text, not an int$"),
+        ({"debug_query": b"301"}, "^debug_query must be a topic id as text, not bytes$"),
     ],
 )
 def test_settings_are_checked_once_before_any_file_is_read(arguments, message):

@@ -152,6 +152,9 @@ class EvalSettings:
                 object.__setattr__(self, name, whole_from(name, value, least))
         for name in _YES_NO:
             object.__setattr__(self, name, flag_from(name, getattr(self, name)))
+        query = self.debug_query  # a topic id is text: 301 matched no topic, '301' did
+        if not (query is None or isinstance(query, str)):
+            raise UsageError(f"debug_query must be a topic id as text, not {python_type(query)}")
 
     def _check(self) -> None:
         if self.rel_format not in REL_FORMATS:
