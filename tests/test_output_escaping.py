@@ -813,3 +813,26 @@ def test_an_escape_written_as_text_is_quoted_as_written():
 
     assert option_excerpt("\\udcff") == repr("\\udcff") == "'\\\\udcff'"
     assert option_excerpt("\\" + "\udcff") == "'\\\\\\xff'"
+
+
+def test_click_s_and_other_option_messages_show_a_byte_not_utf8_as_xff(tmp_path, capsys):
+    """click's own messages (a choice: --compat, --profile), --group-by's and --meta's
+    quoted a byte that is not UTF-8 as '\\udcff', where a file name shows \\xff."""
+    import os
+
+    from conftest import ROOT
+
+    byte = os.fsdecode(b"\xff")
+    qrels, run_file = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-word.run")
+    sidecar = str(ROOT / "qrels" / "hpo-demo.sidecar.json")
+    commands = [
+        ["score", qrels, run_file, "--compat", byte],
+        ["validate", run_file, "--profile", byte],
+        ["score", qrels, run_file, "--strata", sidecar, "--group-by", byte],
+        ["score", qrels, run_file, "--meta", byte],
+        ["score", qrels, run_file, "--meta", f"{byte}=1"],
+    ]
+    for command in commands:
+        assert run(command) == 1, command
+        err = capsys.readouterr().err
+        assert "\\xff" in err and "udc" not in err, (command, err)

@@ -307,7 +307,12 @@ def option_excerpt(value: object) -> str:
     surrogate, as ``os.fsdecode`` holds it) written as that byte, ``\\xff``, as
     :func:`one_line` writes it in a file's name (``repr`` wrote ``\\udcff``). Not for a
     value given in Python, whose lone surrogate is one (a message may say so)."""
-    text = excerpt(value)
+    return bytes_escaped(excerpt(value))
+
+
+def bytes_escaped(text: str) -> str:
+    """``text`` quoting a command line's values by ``repr`` (click's messages do), each
+    escaped lone surrogate written as its byte: ``'\\udcff'`` as ``'\\xff'``."""
     return _SURROGATE_ESCAPE.sub(r"\1\\x\2", text) if "\\udc" in text else text
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, provenance
-from .errors import OutputError, Setting, UsageError
+from .errors import OutputError, Setting, UsageError, option_excerpt
 from .json_schemas import schema_refusal
 from .json_values import json_safe
 from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
@@ -168,15 +168,16 @@ def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
     meta: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
+        shown = option_excerpt(pair)  # a byte that is not UTF-8 as \xff, not '\udcff'
         if not sep:
-            raise UsageError(f"--meta {pair!r}: expected KEY=VALUE")
+            raise UsageError(f"--meta {shown}: expected KEY=VALUE")
         if not _META_KEY.fullmatch(key):  # ($ would match before a final newline)
             raise UsageError(
-                f"--meta {pair!r}: key {key!r} must start with an ASCII letter or '_' and "
-                "contain only ASCII letters and digits, '_', '.', '-'"
+                f"--meta {shown}: key {option_excerpt(key)} must start with an ASCII letter or "
+                "'_' and contain only ASCII letters and digits, '_', '.', '-'"
             )
         if key in meta:
-            raise UsageError(f"--meta {pair!r}: key {key!r} given twice")
+            raise UsageError(f"--meta {shown}: key {key!r} given twice")
         meta[key] = value
     return meta
 

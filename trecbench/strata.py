@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InputError, Setting, UsageError, excerpt
+from .errors import InputError, Setting, UsageError, excerpt, option_excerpt
 from .escaping import escape_text
 from .ids import STR
 from .kernels import sequential_sum
@@ -288,7 +288,7 @@ def group_labels(
         raise strata_missing(by, configured)
     if by not in strata.columns or by == "qid":
         known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
-        raise UsageError(f"unknown stratum {excerpt(by)}; available: {known}")
+        raise UsageError(f"unknown stratum {option_excerpt(by)}; available: {known}")
     mapping = strata.drop_duplicates("qid").set_index("qid")[by]
     labels = qids.map(mapping).astype(STR)
     blank = (labels.str.strip() == "").fillna(False).astype(bool)  # strata given as a table

@@ -21,7 +21,7 @@ from typing import NoReturn
 
 import click
 
-from ..errors import ExitCode, InputError, TrecbenchError, one_line, shortened
+from ..errors import ExitCode, InputError, TrecbenchError, bytes_escaped, one_line, shortened
 from ..signals import signals_end_the_call
 from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli
@@ -174,7 +174,9 @@ def _usage_line(error: click.UsageError, args: Sequence[str]) -> str:
         path = " ".join(("trecbench", _command_named(args))).strip()
     command = path.removeprefix("trecbench").strip()
     prefix = f"{command}: " if command else ""
-    message = error.format_message()
+    # click quotes a value by repr: a byte that is not UTF-8 as '\udcff', shown as a file
+    # name's is, '\xff'
+    message = bytes_escaped(error.format_message())
     if command and isinstance(error, click.NoSuchOption) and error.option_name == "--debug":
         # click suggested score's --Debug_level (-D, trec_eval's traces), not the group's
         # --debug that the internal error's line names
