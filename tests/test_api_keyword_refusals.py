@@ -424,3 +424,17 @@ def test_measures_given_as_a_dict_are_refused_not_read_as_its_keys():
         lambda **kw: trecbench.evaluate(QRELS, RUN, **kw), "measures", measures={"P@5": 1}
     )
     assert message.startswith("measures={'P@5': 1}: give a list of measure names, not a dict")
+
+
+def test_a_docid_regex_of_a_byte_not_utf8_is_refused_in_words():
+    """``--docid-regex $'\\xff'`` said Python's "'utf-8' codec can't encode character"."""
+    import os
+
+    from trecbench.cli import run
+
+    message = refused(lambda **kw: validate_run(RUN, **kw), "docid_regex", docid_regex="\udcff")
+    assert message == (
+        "docid_regex: '\\udcff' holds a byte that is not UTF-8: it matches no docno (a run is "
+        "UTF-8 text); give the pattern in UTF-8"
+    )
+    assert run(["validate", str(RUN), "--docid-regex", os.fsdecode(b"\xff")]) == 1

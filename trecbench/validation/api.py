@@ -14,6 +14,7 @@ from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
 from ..naming import listed
 from ..resource_bounds import LEAST_DEPTH, LEAST_MEMORY_MIB, MOST_DEPTH, whole_from
+from ..text_bytes import encodable
 from ..type_names import flag_from, python_type
 from .checker import Checker
 from .cross_checks import file_name
@@ -484,4 +485,9 @@ def check_regex(pattern: str) -> None:
     meant."""
     if not pattern:
         raise ValueError("an empty pattern matches no docno (none is empty); give the pattern")
+    if not encodable(pattern):  # Arrow's compile raised "'utf-8' codec can't encode"
+        raise ValueError(
+            f"{excerpt(pattern)} holds a byte that is not UTF-8: it matches no docno (a run is "
+            "UTF-8 text); give the pattern in UTF-8"
+        )
     full_match_pattern(pattern)
