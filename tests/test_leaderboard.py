@@ -253,7 +253,10 @@ def test_collections_sharing_a_topic_of_one_qrels_are_refused(tmp_path, capsys):
     assert run(["leaderboard", suite]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert f"{suite}: collections de and en share the topic 'de-01' (judged alike in " in err
+    # at the line of the second collection, as every refusal of a collection is
+    line = open(suite).read().splitlines().index("[collections.en]") + 1
+    share = "collections de and en share the topic 'de-01' (judged alike in "
+    assert f"{suite}:{line}: collections.en: {share}" in err
     # a copy of the qrels file, plain or gzipped, is the same qrels (it went through)
     import gzip
 

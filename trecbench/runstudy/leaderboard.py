@@ -350,19 +350,21 @@ def _judgments(qrels) -> dict[str, int]:
 def _check_disjoint(suite: Suite, frames: list[pd.DataFrame], judged: list[dict]) -> None:
     """Refuse collections that share a topic (one id, judged alike: from one qrels file or
     copies of it): it would count twice in the test over topics (and weigh twice in the
-    macro mean)."""
+    macro mean). Said at the suite's line of the second collection, as every refusal of
+    a collection is."""
     seen: dict = {}  # (qid, its judgments) -> the collection that holds it
     for collection, frame, judgments in zip(suite.collections, frames, judged, strict=True):
         for qid in dict.fromkeys(frame["qid"]):
             holder = seen.setdefault((qid, judgments.get(qid)), collection)
             if holder is not collection:
                 where = " and ".join(dict.fromkeys([str(holder.qrels), str(collection.qrels)]))
+                line, key = suite.place("collections", collection.name)
                 message = (
-                    f"collections {holder.name} and {collection.name} share the topic {qid!r} "
-                    f"(judged alike in {where}): it would count twice; give them disjoint "
-                    "strata"
+                    f"{key}: collections {holder.name} and {collection.name} share the topic "
+                    f"{qid!r} (judged alike in {where}): it would count twice; give them "
+                    "disjoint strata"
                 )
-                raise InputError(str(suite.path), None, message)
+                raise InputError(str(suite.path), line, message)
 
 
 def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> None:
