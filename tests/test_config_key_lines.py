@@ -241,6 +241,18 @@ ONE_RUN = "are one run file ('a.run'): the run would be compared with itself; gi
             "c.yaml",
             "c.yaml:9: modes.y.fuse[1]: modes fuse each other in a circle: x -> y -> x",
         ),
+        (  # reranking in a circle: each run made from the other's, both improvements shown
+            'qrels = "q"\nmeasures = ["nDCG@10"]\n[modes.a]\nrun = "a.run"\nreranks = "b"\n'
+            '[modes.b]\nrun = "b.run"\nreranks = "a"\n',
+            "c.toml",
+            "c.toml:8: modes.b.reranks: modes rerank each other in a circle: a -> b -> a",
+        ),
+        (  # a circle further on than the first mode: at the edge closing it
+            "qrels: q\nmeasures: [nDCG@10]\nmodes:\n  a: {run: a.run, reranks: b}\n"
+            "  b: {run: b.run, reranks: c}\n  c: {run: c.run, reranks: b}\n",
+            "c.yaml",
+            "c.yaml:6: modes.c.reranks: modes rerank each other in a circle: b -> c -> b",
+        ),
     ],
 )
 def test_modes_alike_or_in_a_circle_are_cited_at_the_second_or_closing_line(

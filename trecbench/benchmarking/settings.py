@@ -216,7 +216,8 @@ class BenchmarkSettings:
 
     Raises :class:`~trecbench.errors.UsageError`, naming the configuration file (and the
     key and its line, read from ``config_text``), for modes
-    that refer to unknown modes, to themselves or to each other in a circle, two modes of
+    that refer to unknown modes, to themselves or to each other in a circle (fusing or
+    reranking), two modes of
     one run file, a baseline
     that is no mode, a validator profile that does not exist and an unknown MaxOntSim
     formula.
@@ -477,3 +478,20 @@ def _check_references(modes: list[Mode], path: Path, text: ConfigText | None = N
 
     for mode in modes:
         visit(mode.name, [])
+    _check_rerank_circles(known, path, text)
+
+
+def _check_rerank_circles(known: dict[str, Mode], path: Path, text: ConfigText | None) -> None:
+    """Refuse modes that rerank each other in a circle (a reranks b, b reranks a): each
+    run would be made from the other's, and the reranking table would show both
+    improvements, one against the other, as a mode reranking itself would (refused)."""
+    for mode in known.values():
+        trail = [mode.name]
+        while known[trail[-1]].reranks is not None:
+            trail.append(known[trail[-1]].reranks)
+            if trail[-1] in trail[:-1]:
+                if trail[-1] != mode.name:  # a circle further on: refused from its own mode
+                    break
+                cycle = " -> ".join(trail)
+                keys = ("modes", trail[-2], "reranks")  # at the edge closing it
+                raise _refused(path, text, keys, f"modes rerank each other in a circle: {cycle}")
