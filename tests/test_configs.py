@@ -335,9 +335,12 @@ def test_a_target_without_a_strong_level_may_say_so_with_null(tmp_path):
     ],
 )  # fmt: skip
 def test_a_run_mode_given_a_fusion_setting_is_refused_naming_it(tmp_path, settings, named):
-    # "modes/a: {...} is not valid under any of the given schemas"
-    with pytest.raises(UsageError, match=rf"c\.yaml:2: modes\.a: {re.escape(named)}"):
-        _config(tmp_path, f"qrels: q\nmodes: {{a: {{run: r, {settings}}}}}\n")
+    # "modes/a: {...} is not valid under any of the given schemas"; at the (first) setting
+    # itself, not the mode's table
+    key = settings.split(":")[0]
+    block = "".join(f"    {setting}\n" for setting in settings.split(", "))
+    with pytest.raises(UsageError, match=rf"c\.yaml:4: modes\.a\.{key}: {re.escape(named)}"):
+        _config(tmp_path, f"qrels: q\nmodes:\n  a:\n{block}    run: r\n")
 
 
 def test_the_fusion_settings_named_are_those_the_schema_refuses_beside_run():

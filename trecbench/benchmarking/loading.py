@@ -445,8 +445,8 @@ FUSION_KEYS = ("method", "k", "norm", "weights", "depth", "tag")
 
 def _check_modes(document: Any, source: ConfigText) -> None:
     """A mode gives a run file or the modes it fuses, one of the two, and a run file's mode
-    no fusion settings (the schema's "not valid under any of the given schemas" said
-    neither which nor why)."""
+    no fusion settings, refused at the first one's key and line, as every setting is (the
+    schema's "not valid under any of the given schemas" said neither which nor why)."""
     modes = document.get("modes") if isinstance(document, Mapping) else None
     for name, spec in modes.items() if isinstance(modes, Mapping) else ():
         if not isinstance(spec, Mapping):
@@ -463,7 +463,7 @@ def _check_modes(document: Any, source: ConfigText) -> None:
             one = len(fusing) == 1
             are = "is a fusion's setting" if one else "are a fusion's settings"
             raise UsageError(
-                f"{source.where(('modes', name))}: {settings} {are}, but the mode "
+                f"{source.where(('modes', name, fusing[0]))}: {settings} {are}, but the mode "
                 f"is a run file (`run`): drop {'it' if one else 'them'}, or give `fuse` (the "
                 "modes it fuses) instead of `run`"
             )
