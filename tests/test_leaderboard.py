@@ -135,6 +135,12 @@ def test_cli_formats(capsys):
             'systems = ["a"]\n[collections.a]\nqrels = "q"\nruns = {b = "b.run"}\n',
             "has no run of: a",
         ),
+        (  # without a systems list, none is "not listed": the first collection's runs are
+            '[collections.a]\nqrels = "q"\nruns = {a = "a.run"}\n'
+            '[collections.b]\nqrels = "r"\nruns = {a = "a.run", b = "b.run"}\n',
+            "suite.toml:4: collections.b: has a run of a system the first collection, 'a', "
+            "has none of (without `systems`, its runs name the systems): b",
+        ),
         ('[collections.a]\nqrels = "q"\n', "runs"),
         (  # the line where file:line puts it, not "(at line 3, column 10)" in the message
             '[collections.a]\nqrels = "q"\nqrels = "r"\nruns = {a = "a"}\n',

@@ -224,6 +224,11 @@ def load_suite(path) -> Suite:
         if missing or extra:
             named = ", ".join(missing or extra)
             what = "has no run of" if missing else "has a run of a system not listed"
+            if not missing and not listed:  # no list said "not listed": the first's runs
+                what = (
+                    f"has a run of a system the first collection, {collections[0].name!r}, "
+                    "has none of (without `systems`, its runs name the systems)"
+                )
             place = source.where(("collections", collection.name))
             raise UsageError(f"{place}: {what}: {named}")
     measures = _measures(list(document.get("measures") or []), source)
