@@ -719,3 +719,18 @@ def test_a_key_written_with_escapes_is_named_without_a_line():
 
     text = 'qrels = "q"\n[modes.h]\n"w\\u0065ights" = [1]\nx = "weights"\n'
     assert toml_key_line(text, ("modes", "h", "weights")) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("hello\n", "c.yaml:1: (top level): \"hello\" is not of type 'object'"),
+        ("# a list\n---\n- qrels\n", 'c.yaml:3: (top level): ["qrels"] is not of type'),
+        ("\n[q, r]\n", 'c.yaml:2: (top level): ["q", "r"] is not of type'),
+    ],
+)
+def test_a_yaml_document_that_is_no_mapping_is_refused_at_its_line(tmp_path, text, said):
+    # "c.yaml: (top level): ...": the one refusal of a setting said without a line
+    with pytest.raises(UsageError) as caught:
+        _config(tmp_path, text)
+    assert str(caught.value).replace(f"{tmp_path}/", "").startswith(said)

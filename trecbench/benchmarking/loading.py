@@ -17,7 +17,14 @@ from typing import Any
 from .. import outputs
 from ..errors import InputError, TooFewSamplesError, UsageError, shortened
 from ..naming import path_argument
-from ..toml_loader import ConfigText, config_folder, config_path, piped, refuse_empty
+from ..toml_loader import (
+    ConfigText,
+    config_folder,
+    config_path,
+    key_path,
+    piped,
+    refuse_empty,
+)
 from ..type_names import not_text
 from ..yaml_loader import WrittenFloat
 from .settings import (
@@ -426,6 +433,18 @@ def _yaml_document(text: str, path: Path, refused: str) -> Any:
         raise InputError(str(path), line, message) from None
 
 
+def _document_line(text: str) -> int | None:
+    """The line (counted at ``\\n``) where a YAML ``text``'s document starts, past comments
+    and a ``---``; None for none."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    return None if node is None else 1 + text.count("\n", 0, node.start_mark.index)
+
+
 def _check_schema(document: Any, source: ConfigText) -> None:
     from ..json_schemas import schema_refusal
 
@@ -435,7 +454,11 @@ def _check_schema(document: Any, source: ConfigText) -> None:
     refused = schema_refusal(document, CONFIG_SCHEMA, exact_integers=True)
     if refused is not None:
         keys, message = refused
-        raise UsageError(f"{source.where(keys)}: {shortened(message)}")
+        where = source.where(keys)
+        if not keys and source.yaml and not isinstance(document, Mapping):
+            line = _document_line(source.text)  # a list or text: at its line, as a setting
+            where = where if line is None else f"{source.path}:{line}: {key_path(())}"
+        raise UsageError(f"{where}: {shortened(message)}")
     _refuse_non_finite(document, source)
 
 
