@@ -235,3 +235,18 @@ def test_a_page_the_library_writes_named_compressed_is_refused(tmp_path):
         comparison.to_html(path=target)
     assert os.listdir(tmp_path) == []
     assert comparison.to_html(path=tmp_path / "p.html").startswith("<!DOCTYPE html>")
+
+
+def test_a_comparison_manifest_named_compressed_is_refused(tmp_path):
+    # Comparison.write(manifest="m.json.gz") wrote plain JSON under a compressed name, where
+    # compare --manifest m.json.gz refuses it (and write_score_outputs' manifest)
+    import trecbench
+    from trecbench.errors import UsageError
+
+    files = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
+    comparison = trecbench.compare(str(ROOT / "qrels" / "hpo-demo.qrels"), files, ["P.5"])
+    target = tmp_path / "m.json.gz"
+    said = f"{target}: trecbench writes JSON here, uncompressed, not gz: "
+    with pytest.raises(UsageError, match="^" + re.escape(said + "name it otherwise (.json)") + "$"):
+        comparison.write(tmp_path / "out", manifest=target, plots=False)
+    assert os.listdir(tmp_path) == []

@@ -142,7 +142,12 @@ _OUTPUT_KINDS = {
 
 
 def check_manifest(manifest: Path, files: Iterable[Path]) -> None:
-    """Refuse a manifest that is another output of compare, or the folder it writes into."""
+    """Refuse a manifest that is another output of compare, or the folder it writes into,
+    or named as compressed (written uncompressed, as score's is refused)."""
+    from ..publication import refuse_compressed_name
+    from ..report import JSON_FILE
+
+    refuse_compressed_name(manifest, JSON_FILE)
     named = (Setting("manifest"), f" {manifest}")  # the path whole (a value part is cut)
     for path in files:
         found = outputs.collision(manifest, path)
