@@ -212,7 +212,10 @@ def test_numpy_numbers_in_stats_settings_are_held_as_pythons_and_written(tmp_pat
     comparison = compare_scores(_frame(), statistics=settings)
     comparison.write(tmp_path / "out")
     report = json.loads((tmp_path / "out" / "BenchmarkReport.json").read_text())
-    assert report["settings"]["confidence"] == float(np.float32(0.9))
+    # as the decimal it prints as: float(np.float32(0.9)) made 89.99999761581421% intervals
+    assert settings.confidence == 0.9
+    assert report["settings"]["confidence"] == 0.9
+    assert "[a, b] = 90% confidence interval" in comparison.render("table")
 
 
 @pytest.mark.parametrize(

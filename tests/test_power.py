@@ -662,5 +662,6 @@ def test_numpy_levels_are_held_as_pythons_and_rendered_as_json():
         QRELS, [baseline, *runs], "P@5", alpha=level, test="bootstrap", samples=np.int64(100)
     )
     for rendered in (result.render("json"), agreement.render("json")):
-        assert json.loads(rendered)["settings"]["alpha"] == float(level)
+        assert json.loads(rendered)["settings"]["alpha"] == 0.05  # not 0.0500000007
     assert type(agreement.settings.samples) is int
+    assert result.settings.target == 0.8

@@ -73,6 +73,16 @@ def flag_from(name: str, value: object) -> bool:
     return flag
 
 
+def printed_float(value: object) -> float:
+    """A real number as Python's float, numpy's 32- and 16-bit floats as the decimals they
+    print as (``np.float32(0.95)`` as 0.95, which Python's float reads as 0.949999988...):
+    a setting given so is the level it says, as a float32 column's values are read."""
+    dtype = getattr(value, "dtype", None)
+    if getattr(dtype, "kind", None) == "f" and dtype.itemsize < 8:
+        return float(str(value))
+    return float(value)  # type: ignore[arg-type]
+
+
 def with_article(noun: str) -> str:
     """``noun`` after its indefinite article: ``an array``, ``a string``, ``an int64``."""
     return f"{'an' if noun[0] in 'aeiouAEIOU' else 'a'} {noun}"

@@ -20,7 +20,7 @@ from .. import arrow
 from ..errors import InputError, UsageError
 from ..inputs.python_objects import Where, python_ids
 from ..inputs.tables import QID_NAMES, frame_table, ids, need_column, scores, with_integer_ids
-from ..type_names import python_type
+from ..type_names import printed_float, python_type
 
 # PyTerrier's Experiment(perquery=True) names the run "name"; ir_measures' per-query
 # results (iter_calc) name the topic "query_id" and hold no run
@@ -122,7 +122,7 @@ def _printed(column: pd.Series) -> pd.Series:
     hold, np.float32(0.2) was 0.200000003 there, and equal gains varied."""
     if column.dtype != object:
         return column
-    return column.map(lambda v: float(str(v)) if isinstance(v, (np.float32, np.float16)) else v)
+    return column.map(lambda v: printed_float(v) if isinstance(v, (np.float32, np.float16)) else v)
 
 
 def _integers(values: pa.Array) -> bool:

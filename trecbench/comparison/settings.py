@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .. import statistical_tests, stats
 from ..errors import UsageError
 from ..resampling_bounds import confidence_refusal, refuse_too_few
+from ..type_names import printed_float
 
 MISSING = ("zero", "drop")
 ALL = "all"  # label of the section over all topics
@@ -75,6 +76,9 @@ class StatsSettings:
         refusal = confidence_refusal(self.confidence)
         if refusal is not None:
             raise UsageError(refusal)
+        # np.float32(0.95) as 0.95: as Python's float, 0.949999988 made 94.9999988079071%
+        # intervals, and the resamples and alpha followed it
+        object.__setattr__(self, "confidence", printed_float(self.confidence))
         # every comparison has percentile intervals at the confidence, whatever the test;
         # alpha as given, not self.alpha: a refusal shows it, and rounded it can read 0.0
         refuse_too_few(
@@ -91,7 +95,6 @@ class StatsSettings:
         # (a raw TypeError from write(), after the whole analysis)
         for name in ("samples", "seed", "movers"):
             object.__setattr__(self, name, int(getattr(self, name)))
-        object.__setattr__(self, "confidence", float(self.confidence))
 
     @property
     def alpha(self) -> float:

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import statistical_tests, stats
 from ..rounding import mean_difference, value_scale
+from ..type_names import printed_float
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,14 @@ class DiscriminationSettings:
         from .scores import check_level
 
         check_level("alpha", self.alpha)
+        # numpy's numbers as Python's (render("json") failed on np.float32(0.05)), a float32
+        # as the decimal it prints as (0.05, not 0.0500000007)
+        object.__setattr__(self, "alpha", printed_float(self.alpha))
         # the test, correction (none given with a family-wise test) and seed as compare
         # checks them; the resamples need only
         # let the test's p-values fall below alpha (there is no interval here)
         StatsSettings(self.test, self.correction, seed=self.seed)
         refuse_too_few(self.samples, self.alpha, interval=False, test=self.test)
-        # numpy's numbers as Python's: render("json") failed on np.float32(0.05)
-        object.__setattr__(self, "alpha", float(self.alpha))
         for name in ("samples", "seed"):
             object.__setattr__(self, name, int(getattr(self, name)))
 

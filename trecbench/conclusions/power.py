@@ -39,6 +39,7 @@ from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..plurals import counted
 from ..rounding import mean_difference, value_scale
+from ..type_names import printed_float
 from .scores import (
     EvaluationFlags,
     Provenance,
@@ -63,9 +64,10 @@ class PowerSettings:
     def __post_init__(self):
         check_level("alpha", self.alpha)
         check_level("the target power", self.target, self.alpha, "alpha")  # else no test
-        # numpy's numbers as Python's: render("json") failed on np.float32(0.05)
-        object.__setattr__(self, "alpha", float(self.alpha))
-        object.__setattr__(self, "target", float(self.target))
+        # numpy's numbers as Python's (render("json") failed on np.float32(0.05)), a float32
+        # as the decimal it prints as (0.05, not 0.0500000007)
+        object.__setattr__(self, "alpha", printed_float(self.alpha))
+        object.__setattr__(self, "target", printed_float(self.target))
 
 
 @dataclass(frozen=True)
