@@ -649,3 +649,29 @@ def test_topics_of_the_strata_the_qrels_lack_are_warned_of_not_dropped_silently(
     del queries["9 a"], queries["8"]  # all in the qrels: nothing said
     sidecar.write_text(json.dumps({"strata": {"fields": ["g"], "queries": queries}}))
     assert "--strata" not in CliRunner().invoke(cli, args).stderr
+
+
+def test_compare_warns_of_the_strata_topics_the_qrels_lack_as_score_does(tmp_path):
+    # compare --strata --group-by dropped a sidecar's topics that no qrels judges without a
+    # word (the stratum z of such topics alone vanished), where score warns of them
+    from click.testing import CliRunner
+
+    import trecbench
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n2 Q0 x 1 1.0 t\n")
+    (tmp_path / "r2").write_text("1 Q0 x 1 1.0 u\n2 Q0 b 1 1.0 u\n")
+    queries = {"1": {"g": "x"}, "2": {"g": "y"}, "9 a": {"g": "x"}, "8": {"g": "z"}}
+    sidecar = tmp_path / "s.json"
+    sidecar.write_text(json.dumps({"strata": {"fields": ["g"], "queries": queries}}))
+    runs = [str(tmp_path / "r"), str(tmp_path / "r2")]
+    args = ["compare", str(tmp_path / "q"), *runs, "-m", "P@1", "--strata", str(sidecar)]
+    result = CliRunner().invoke(cli, [*args, "--group-by", "g"])
+    assert result.exit_code == 0, result.output
+    warning = "--strata: 2 topics of the strata are not in the qrels (no group's): 9%20a, 8"
+    assert f"trecbench: warning: {warning}\n" in result.stderr
+    made = trecbench.compare(str(tmp_path / "q"), runs, ["P@1"], strata=sidecar, group_by="g")
+    assert warning in made.warnings
+    assert "not in the qrels" not in CliRunner().invoke(cli, args).stderr  # no grouping

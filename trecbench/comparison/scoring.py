@@ -174,6 +174,7 @@ def compare(
     evaluations[0][0].refuse_two_spellings("compare")
     evaluations[0][0].refuse_summaries("compare's means and tests are")
     warnings = _unjudged_warnings(evaluations, scoring, sidecar)
+    warnings += _outside_qrels(sidecar, group_by, evaluations)
     topics, unpaired = _paired_topics(evaluations, named)
     per_query = pd.concat([e.per_query_values for e, _ in evaluations], ignore_index=True)
     bounds = None
@@ -269,6 +270,18 @@ def _sidecar_read(strata) -> str | os.PathLike | None:
 
     read_sidecar(strata)
     return strata
+
+
+def _outside_qrels(sidecar, group_by, evaluations) -> list[str]:
+    """The warning of the ``sidecar``'s topics that no qrels judges, when it groups
+    (``group_by``): they are no stratum's, and a stratum of such topics alone vanished
+    without a word, as score's --group-by (:func:`~trecbench.strata.outside_qrels_warnings`)."""
+    if sidecar is None or not group_by:
+        return []
+    from ..strata import outside_qrels_warnings, read_sidecar
+
+    judged = {qid for evaluation, _ in evaluations for qid in evaluation.qrels_topics}
+    return outside_qrels_warnings(read_sidecar(sidecar)[0], judged)
 
 
 def _unjudged_warnings(evaluations, scoring: ScoringSettings, sidecar) -> list[str]:
