@@ -170,8 +170,16 @@ def test_leaderboard_with_a_stratum_of_topics_still_prints(folder, capsys):
 def test_html_depth_beyond_int64_is_refused(folder, capsys):
     pytest.importorskip("bokeh")  # without the html extra no page is drawn
     args = ["compare", "q.qrels", "a.run", "b.run", "-m", "P@3", "-o", "out"]
-    _refused([*args, "--html-depth", BEYOND_INT64], capsys, 1, "--html-depth must be from 0")
+    said = f"Invalid value for '--html-depth': {BEYOND_INT64} is not in the range 0<=x<="
+    _refused([*args, "--html-depth", BEYOND_INT64], capsys, 1, said)
     assert not (folder / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_html_depth_beyond_int64_is_a_usage_error_before_a_missing_input(command, capsys):
+    # as --depth (77739ca5): a missing run was said first, 'cannot read', exit 2
+    args = [command, "missing.qrels", "a.run", "b.run", "--html-depth", BEYOND_INT64]
+    _refused(args, capsys, 1, f"Invalid value for '--html-depth': {BEYOND_INT64} is not in")
 
 
 def test_power_legend_prints_the_target_as_given(folder, capsys):

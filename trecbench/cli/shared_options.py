@@ -185,9 +185,10 @@ def format_option(formats: tuple[str, ...], help: str):
 def html_depth_option(help: str):
     """``--html-depth`` (documents per run and topic in an HTML page's drill-down, 20 by
     default): the command receives ``html_depth``."""
-    return click.option(
-        "--html-depth", type=DecimalInt(min=0), default=20, show_default=True, help=help
-    )
+    # at most what numpy and Arrow index with, as --depth: refused as the line is read, a
+    # usage error before a missing input (it was refused after reading the inputs)
+    depth = DecimalInt(0, MOST_DEPTH)
+    return click.option("--html-depth", type=depth, default=20, show_default=True, help=help)
 
 
 def resampling_options(*, test: str, correction: str, samples: str, seed: str):
