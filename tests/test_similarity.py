@@ -312,6 +312,11 @@ def test_numpy_numbers_are_taken_and_held_as_pythons():
     assert result.pairs[0].values["overlap"].tolist() == [pytest.approx(1 / 3)]
     kept = similarity({"a": a, "b": b}, depth=np.uint8(1)).to_json()["settings"]
     assert kept["depth"] == 1 and type(kept["depth"]) is int
+    # np.float32(0.9) is the p it prints as: it was 0.8999999761581421, recorded and used
+    given = similarity({"a": a, "b": b}, rbo_p=np.float32(0.9))
+    assert given.to_json()["settings"]["rbo_p"] == 0.9
+    plain = similarity({"a": a, "b": b}, rbo_p=0.9).pairs[0].values["rbo_ext"].tolist()
+    assert given.pairs[0].values["rbo_ext"].tolist() == plain
 
 
 def _exact_residual(s: list[str], t: list[str], p: str, deep: int) -> float:

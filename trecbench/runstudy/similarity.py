@@ -41,6 +41,7 @@ from ..callbacks import refuse_uncallable
 from ..errors import NoOverlapError, Setting, UsageError
 from ..inputs.streams import steps
 from ..kendall import pair_counts
+from ..type_names import printed_float
 from . import ranked as ranked_runs
 from .ranked import SLICE
 
@@ -59,8 +60,9 @@ class SimilaritySettings:
         p = self.rbo_p
         if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 < p < 1:
             raise UsageError(Setting("rbo_p"), f" must be in (0, 1) (a persistence), not {p!r}")
-        # numpy's numbers taken, made Python's (JSON writes neither np.float32 nor np.int64)
-        object.__setattr__(self, "rbo_p", float(p))
+        # numpy's numbers taken, made Python's (JSON writes neither np.float32 nor np.int64),
+        # a float32 as the decimal it prints as (0.9, not 0.8999999762: another RBO)
+        object.__setattr__(self, "rbo_p", printed_float(p))
         object.__setattr__(self, "overlap_k", ranked_runs.check_count("overlap k", self.overlap_k))
         if self.depth is not None:
             object.__setattr__(self, "depth", ranked_runs.check_count("depth", self.depth))
