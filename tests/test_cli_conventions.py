@@ -1123,9 +1123,16 @@ def test_an_output_given_twice_is_refused(tmp_path, monkeypatch, capsys, args, h
     }
     assert run([str(files.get(arg, arg)) for arg in args]) == 1
     command = " ".join(args[:2]) if args[0] == "convert" else args[0]
-    said = f"trecbench: {command}: {hint} is given twice: give it once (the first would not "
-    assert capsys.readouterr().err.startswith(said + "be written)")
+    said = f"trecbench: {command}: {hint} is given twice: give it once (only the last one "
+    assert capsys.readouterr().err.startswith(said + "given would be written)")
     assert os.listdir(tmp_path) == []
+
+
+def test_an_output_given_twice_beside_help_gives_the_help(capsys):
+    from trecbench.cli import run
+
+    assert run(["score", "--report", "a.json", "--report", "a.json", "--help"]) == 0
+    assert capsys.readouterr().out.startswith("Usage: trecbench score")
 
 
 def test_an_option_given_twice_that_writes_nothing_counts_as_the_last(capsys):

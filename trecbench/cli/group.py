@@ -81,14 +81,16 @@ def _refuse_repeated_outputs(command: click.Command, ctx, args) -> None:
     trec_eval's do."""
     from .paths import OutputFile, OutputFolder
 
+    if any(arg in ctx.help_option_names for arg in args):
+        return  # --help answers first, as for any other error in the line
     _, _, order = command.make_parser(ctx).parse_args(args=list(args))
     seen = set()
     for param in order:
         if isinstance(param.type, OutputFile | OutputFolder) and not param.multiple:
             if param.name in seen:
                 raise click.UsageError(
-                    f"{param.get_error_hint(ctx)} is given twice: give it once (the "
-                    "first would not be written)",
+                    f"{param.get_error_hint(ctx)} is given twice: give it once (only "
+                    "the last one given would be written)",
                     ctx,
                 )
             seen.add(param.name)
