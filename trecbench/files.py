@@ -198,11 +198,11 @@ def _qrels_lines(table: pa.Table) -> bytes:
     return _text_lines(columns | {"rel": _text(table, "rel")}, " ")
 
 
-def parquet_named(path: str | os.PathLike) -> bool:
-    """Whether a run or qrels written to ``path`` is Parquet (by its name, any case), else
-    TREC text (``-``, standard output, too); a name the readers would take for another
-    format is refused: a ``.jsonl`` (read as JSONL) or a compression suffix (the text is
-    not compressed)."""
+def parquet_named(path: str | os.PathLike, kind: str = "run") -> bool:
+    """Whether a run or qrels (``kind``) written to ``path`` is Parquet (by its name, any
+    case), else TREC text (``-``, standard output, too); a name the readers would take for
+    another format is refused: a ``.jsonl`` (read as JSONL) or a compression suffix (the
+    text is not compressed), the refusal suggesting the kind's names."""
     from .compressions import SUFFIXES
 
     suffixes = [suffix.lower() for suffix in Path(path).suffixes]
@@ -212,7 +212,7 @@ def parquet_named(path: str | os.PathLike) -> bool:
     if other is not None:
         raise UsageError(
             f"{one_line(os.fspath(path))}: trecbench writes TREC text here, or Parquet for a "
-            f".parquet name, not {other[1:]}: name it otherwise (.run, .txt, .parquet)"
+            f".parquet name, not {other[1:]}: name it otherwise (.{kind}, .txt, .parquet)"
         )
     return bool(suffixes) and suffixes[-1] == ".parquet"
 
@@ -343,7 +343,7 @@ def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLi
     (:func:`qrels_table`): what it refuses is refused here, in the same one line."""
     path_argument(path, "path")  # before the qrels is read
     table = _refuse_empty(qrels_table(qrels), "qrels", path)
-    if parquet_named(path):
+    if parquet_named(path, "qrels"):
         iteration = {"iter": pa.string()} if "iter" in table.column_names else {}
         types = {"qid": pa.string(), **iteration, "docno": pa.string(), "rel": pa.int64()}
         data = _parquet_bytes(table, types)
