@@ -183,6 +183,37 @@ def test_trailing_data_after_a_gzip_stream_is_named_as_such(tmp_path):
     )
 
 
+def test_trailing_data_after_a_gzip_stream_on_standard_input(tmp_path):
+    """Standard input (piped, or redirected from a file and read from where it stands) was
+    not read again for gzip's trailing data: its garbage was 'corrupt or truncated gzip
+    data: Compressed file ended before the end-of-stream marker was reached', where the
+    same file given by name says what it is."""
+    import gzip
+
+    (tmp_path / "qrels.txt").write_bytes(QRELS)
+    stream = gzip.compress(RUN)
+    refusal = (
+        "error[R27]: trailing data after the gzip stream (8 bytes at offset "
+        f"{len(stream)}): not gzip, and no part of the input (gzip -d ignores it with a warning)"
+    )
+    named = tmp_path / "run.gz"
+    named.write_bytes(stream + b"garbage\n")
+    argv = ["score", "-m", "P.1", "qrels.txt"]
+    scored = _trecbench(tmp_path, *argv, str(named), stdin=b"")
+    assert scored.stderr.decode() == f"trecbench: {named}: {refusal}\n"
+    piped = _trecbench(tmp_path, *argv, "-", stdin=named.read_bytes())
+    assert (piped.returncode, piped.stderr.decode()) == (2, f"trecbench: -: {refusal}\n")
+    standing = tmp_path / "standing"  # a first line read by the shell before the call
+    standing.write_bytes(b"header\n" + named.read_bytes())
+    with standing.open("rb", buffering=0) as file:
+        file.readline()  # unbuffered: the file stands at the second line
+        command = [sys.executable, "-m", "trecbench", *argv, "-"]
+        redirected = subprocess.run(
+            command, stdin=file, capture_output=True, cwd=tmp_path, check=False
+        )
+    assert (redirected.returncode, redirected.stderr.decode()) == (2, f"trecbench: -: {refusal}\n")
+
+
 @pytest.fixture(scope="module")
 def large_run_text() -> bytes:
     """Some 20 MB of a regular run: 8,000 topics of 100 documents."""

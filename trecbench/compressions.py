@@ -5,7 +5,7 @@ and the suffixes its files are named with (what a run's name drops:
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
 from typing import NamedTuple
 
 
@@ -95,34 +95,38 @@ def without_suffixes(name: str) -> str:
     return name
 
 
-def gzip_trailing_data(path: str) -> tuple[int, int] | None:
+def gzip_trailing_data(read_at: Callable[[int, int], bytes], size: int) -> tuple[int, int] | None:
     """``(offset, length)`` of the bytes after the last complete gzip member of the
-    regular file ``path`` when they start no other member (what ``gzip -d`` calls
-    "trailing garbage"), else None: only read again when its reading failed (a pipe or
-    stdin cannot be, and a member cut short is no trailing data)."""
+    ``size`` bytes as stored that ``read_at(offset, n)`` reads, when they start no other
+    member (what ``gzip -d`` calls "trailing garbage"), else None: only read again when
+    their reading failed (a member cut short is no trailing data). The bytes are read by
+    offset so that standard input and a pipe held in memory are told as a file is."""
     import zlib
 
-    if not os.path.isfile(path):
-        return None
-    offset, pending, inflater = 0, b"", zlib.decompressobj(31)
-    with open(path, "rb") as file:
-        while True:
-            block = pending or file.read(1 << 20)
-            pending = b""
-            if not block:
-                return None  # the last member ended the file, or never ended
-            try:
-                inflater.decompress(block)
-            except zlib.error:
-                return None  # corrupt, not trailing
-            if not inflater.eof:
-                offset += len(block)
-                continue
-            rest = inflater.unused_data
-            offset += len(block) - len(rest)
-            rest += file.read(max(0, 2 - len(rest)))
-            if not rest:
-                return None
-            if not rest.startswith(NAMED["gzip"].magic):
-                return offset, os.path.getsize(path) - offset
-            pending, inflater = rest, zlib.decompressobj(31)
+    offset, position, pending, inflater = 0, 0, b"", zlib.decompressobj(31)
+    while True:
+        if pending:
+            block, pending = pending, b""
+        else:
+            block = read_at(position, 1 << 20)
+            position += len(block)
+        if not block:
+            return None  # the last member ended the file, or never ended
+        try:
+            inflater.decompress(block)
+        except zlib.error:
+            return None  # corrupt, not trailing
+        if not inflater.eof:
+            offset += len(block)
+            continue
+        rest = inflater.unused_data
+        offset += len(block) - len(rest)
+        if len(rest) < 2:
+            more = read_at(position, 2 - len(rest))
+            position += len(more)
+            rest += more
+        if not rest:
+            return None
+        if not rest.startswith(NAMED["gzip"].magic):
+            return offset, size - offset
+        pending, inflater = rest, zlib.decompressobj(31)

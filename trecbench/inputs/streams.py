@@ -178,8 +178,12 @@ class _Decompressed(ReadOnly):
     truncated file gives its reader is then all its data decodes to (gzip and xz: every
     byte written; bzip2, zstd and lz4: their whole blocks), whatever the reads' sizes."""
 
-    def __init__(self, stream, compression: str, path: str, errors: tuple = (), reopen=None):
+    def __init__(
+        self, stream, compression: str, path: str, errors: tuple = (), reopen=None, trailing=None
+    ):
         self.stream, self.compression, self.path = stream, compression, path
+        # () -> gzip's trailing data (gzip_trailing_data), or None: told apart from a cut
+        self.trailing = trailing
         self.errors, self.reopen = _DECOMPRESSION_ERRORS + errors, reopen
         self.delivered, self.pending, self.failed = 0, b"", None
 
@@ -225,7 +229,7 @@ class _Decompressed(ReadOnly):
             raise
         except self.errors as exc:
             _forget_frames(exc)
-            tail = gzip_trailing_data(self.path) if self.compression == "gzip" else None
+            tail = None if self.trailing is None else self.trailing()
             if tail is not None:
                 message = (
                     f"trailing data after the gzip stream ({counted(tail[1], 'byte')} at offset "
@@ -509,7 +513,25 @@ class Source:
             )
             inner = pa.CompressedInputStream(native, self.compression)
         reopen = partial(self.stream, salvage=False) if salvage else None
-        return _Decompressed(inner, self.compression, self.path, errors, reopen)
+        trailing = self._gzip_trailing if self.compression == "gzip" else None
+        return _Decompressed(inner, self.compression, self.path, errors, reopen, trailing)
+
+    def _gzip_trailing(self) -> tuple[int, int] | None:
+        """:func:`gzip_trailing_data` of the bytes as stored: a spool's (a pipe's) and
+        standard input's from where it stood too, not only a named file's."""
+        if self._memory is not None:
+            with self._memory.getbuffer() as stored:
+                size = stored.nbytes
+
+                def read_at(offset: int, n: int) -> bytes:
+                    return bytes(stored[offset : offset + n])
+
+                return gzip_trailing_data(read_at, size)
+        fd = self._file.fileno()
+        try:  # read by offset: the reader's own position is left as it is
+            return gzip_trailing_data(lambda at, n: os.pread(fd, n, self._start + at), self.total)
+        except OSError:
+            return None  # the error read is said as it is
 
     def read(self) -> bytes:
         """The whole decompressed content (:class:`InputError` R27 when it is Parquet:
