@@ -13,7 +13,7 @@ import time
 import pytest
 
 from trecbench.errors import InputError
-from trecbench.inputs import streams
+from trecbench.inputs import read_ahead, streams
 
 # several of the inflater's blocks, lines that do not end on a block's edge
 TEXT = b"".join(
@@ -34,14 +34,14 @@ def inflater(request, monkeypatch):
 def _read(path, spool=False, into=False):
     with streams.Source(path, spool=spool) as source:
         data = _read_into(source.stream()) if into else source.read()
-        fast = isinstance(source._inflater, streams._ReadAhead)
+        fast = isinstance(source._inflater, read_ahead.ReadAhead)
         return data, source.record(), fast
 
 
 def _read_into(stream) -> bytes:
     """The stream read as the run's reader reads it: ``readinto`` a part of a buffer,
     of sizes that do not fall on the inflater's blocks."""
-    parts, sizes = [], [1, 777_777, streams._INFLATE_BLOCK + 3]
+    parts, sizes = [], [1, 777_777, read_ahead.INFLATE_BLOCK + 3]
     while True:
         size = sizes[len(parts) % len(sizes)]
         buffer = bytearray(size + 5)
@@ -55,7 +55,7 @@ def _read_into(stream) -> bytes:
 @pytest.mark.parametrize("into", [False, True])
 @pytest.mark.parametrize("spool", [False, True])
 def test_single_and_multiple_members_read_the_same(tmp_path, inflater, spool, into):
-    assert len(TEXT) > 2 * streams._INFLATE_BLOCK
+    assert len(TEXT) > 2 * read_ahead.INFLATE_BLOCK
     members = gzip.compress(TEXT[:1_000_003]) + gzip.compress(TEXT[1_000_003:])
     for name, packed in (("one.gz", gzip.compress(TEXT)), ("two.txt", members)):
         (tmp_path / name).write_bytes(packed)
