@@ -203,10 +203,8 @@ def compare(
             evaluations, comparison.queries, comparison.measures, sidecar
         )
     _record_provenance(comparison, evaluations, strata)
-    # every flag, as score's report records them (EvalSettings.record); the runs' groups
-    # share them but their qrels. Scored without -c, the means count a run's absent topics
-    # as -c does under --missing zero (every qrels topic): recorded as -c, as power's and
-    # agree's are, so that the options recorded reproduce the means
+    # every flag, as score's report records them; --missing zero counts a run's absent
+    # topics as -c does: recorded as -c (as power's, agree's) to reproduce the means
     complete = {"complete": statistics.missing == "zero"}
     comparison.evaluation = evaluations[0][0].settings.record() | complete
     return comparison
