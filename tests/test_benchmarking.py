@@ -382,7 +382,7 @@ def test_yaml_config_and_schema_errors(tmp_path):
         lambda d: d["modes"].update(a={"fuse": ["b", "vector"]}, b={"fuse": ["a", "vector"]}),
         "in a circle: a -> b -> a",
     )
-    refused(lambda d: d["modes"]["lexical"].update(k=3), "modes.lexical: k is a fusion's")
+    refused(lambda d: d["modes"]["lexical"].update(k=3), "modes.lexical.k: k is a fusion's")
 
 
 def _count_opens(monkeypatch) -> Counter:

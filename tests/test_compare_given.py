@@ -118,7 +118,7 @@ def test_queries_given_as_one_string_are_refused_not_read_as_characters():
     """queries="12" counted topics '1' and '2' (its characters), not '12'; 5 raised a bare
     TypeError. A set, whose order the topics' sorting makes no matter, is taken."""
     frame = BASE.assign(qid=["1", "2", "12"] * 2)
-    for given, kind in (("12", "a str"), (b"12", "a bytes"), (5, "an int")):
+    for given, kind in (("12", "text"), (b"12", "bytes"), (5, "an int")):
         with pytest.raises(UsageError, match=f"^queries=.*: give a list of query ids, not {kind}$"):
             compare_scores(frame, queries=given, samples=40)
     assert compare_scores(frame, queries={"12", "1"}, samples=40).queries == ["1", "12"]

@@ -322,7 +322,7 @@ def test_a_topic_the_qrels_do_not_judge_is_refused_not_dropped(tmp_path):
         unjudged_bounds(qrels, runs, ["P@3"], topics=["t2", "zz"])
     # a string is no list of topics: "t1" bounded topics 't' and '1' (refused as unjudged
     # only by luck: qrels judging topics 1 and 2 had topics="12" give their two bounds)
-    for given, kind in (("t1", "a str"), (b"t1", "a bytes"), (5, "an int")):
+    for given, kind in (("t1", "text"), (b"t1", "bytes"), (5, "an int")):
         with pytest.raises(UsageError, match=f"^topics=.*: give a list of topic ids, not {kind}$"):
             unjudged_bounds(qrels, runs, ["P@3"], topics=given)
     (bound,) = unjudged_bounds(qrels, runs, ["P@3"], topics={"t1", "t2"})  # no order needed
