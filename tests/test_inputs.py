@@ -14,6 +14,7 @@ import sys
 import threading
 import types
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -805,9 +806,15 @@ def test_a_blank_or_control_byte_in_a_later_block_is_irregular(
     else:
         bad[5] = byte + bad[5]  # the byte beside the separator before the tag
     rows[30] = sep.join(bad)
-    data = "".join(row + "\n" for row in rows).encode()
     path = tmp_path / "r.run"
-    path.write_bytes(data)
+    path.write_bytes("".join(row + "\n" for row in rows).encode())
+    _assert_irregular_to_both_readers(path, monkeypatch)
+
+
+def _assert_irregular_to_both_readers(path: Path, monkeypatch) -> None:
+    """The streamed reader and the whole one refuse ``path`` as irregular with its bad line
+    (past the first quarter) in a later block, and the whole one with it in its first."""
+    data = path.read_bytes()
     block = data.index(b"\n", len(data) // 4) + 1  # whole lines, the bad one later
     with streams.Source(path) as source, pytest.raises(trec_text.Irregular):
         list(trec_text.iter_regular_run(source, block))
@@ -830,15 +837,9 @@ def test_an_empty_q0_or_rank_in_a_later_block_is_irregular(tmp_path, monkeypatch
     """Q0 and rank are not read by the regular readers: adjacent separators in any block,
     the whole reader's or the streamed one's, make the text irregular (the tokenizer then
     names the line), never a run with shifted fields."""
-    data = _empty_field_run(sep, field)
     path = tmp_path / "r.run"
-    path.write_bytes(data)
-    block = data.index(b"\n", len(data) // 4) + 1  # whole lines, the bad one later
-    with streams.Source(path) as source, pytest.raises(trec_text.Irregular):
-        list(trec_text.iter_regular_run(source, block))
-    for size in (block, 1 << 20):  # the bad line in a later read, and in the first
-        monkeypatch.setattr(trec_regular, "_REGULAR_BLOCK", size)
-        assert trec_text.read_regular_run(path) is None
+    path.write_bytes(_empty_field_run(sep, field))
+    _assert_irregular_to_both_readers(path, monkeypatch)
     with pytest.raises(InputError, match=r"r\.run:31: expected 6 fields"):
         trec_text.run_table(trec_text.tokenize_file(path))
 
