@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -164,16 +165,26 @@ def test_a_relative_output_in_a_removed_working_folder_is_named(tmp_path, comman
     assert os.listdir(tmp_path) == []
 
 
-@pytest.mark.parametrize(
-    ("option", "name", "what", "suffix"),
-    [
-        ("--report", "r.json.gz", "JSON", ".json"),
-        ("--manifest", "m.JSON.zst", "JSON", ".json"),
-        ("--html", "p.html.bz2", "an HTML page", ".html"),
-    ],
-)
+# score's outputs under compressed names: the keyword (--option), the name, what is
+# written there and the suffix the refusal suggests
+COMPRESSED_OUTPUTS = [
+    ("report", "r.json.gz", "JSON", ".json"),
+    ("manifest", "m.JSON.zst", "JSON", ".json"),
+    ("html", "p.html.bz2", "an HTML page", ".html"),
+]
+
+
+def _compressed_name_refusal(target: Path, what: str, suffix: str) -> str:
+    """The refusal of ``target``, a name ending in a compression's suffix."""
+    found = target.name.rsplit(".", 1)[1]
+    return f"{target}: trecbench writes {what} here, uncompressed, not {found}: " + (
+        f"name it otherwise ({suffix})"
+    )
+
+
+@pytest.mark.parametrize(("keyword", "name", "what", "suffix"), COMPRESSED_OUTPUTS)
 def test_a_json_or_page_output_named_compressed_is_refused(
-    tmp_path, capsys, option, name, what, suffix
+    tmp_path, capsys, keyword, name, what, suffix
 ):
     # score --report r.json.gz wrote plain JSON under a compressed name (zcat, a browser
     # then failed on it), where fuse -o f.run.gz and pool -o p.gz refuse such a name
@@ -181,21 +192,13 @@ def test_a_json_or_page_output_named_compressed_is_refused(
 
     files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
     target = tmp_path / name
-    assert run(["score", "-m", "P.5", option, str(target), *files]) == 1
-    found = name.rsplit(".", 1)[1]
-    said = f"trecbench: {target}: trecbench writes {what} here, uncompressed, not {found}: "
-    assert capsys.readouterr().err == said + f"name it otherwise ({suffix})\n"
+    assert run(["score", "-m", "P.5", f"--{keyword}", str(target), *files]) == 1
+    refusal = _compressed_name_refusal(target, what, suffix)
+    assert capsys.readouterr().err == f"trecbench: {refusal}\n"
     assert not target.exists()
 
 
-@pytest.mark.parametrize(
-    ("keyword", "name", "what", "suffix"),
-    [
-        ("report", "r.json.gz", "JSON", ".json"),
-        ("manifest", "m.JSON.zst", "JSON", ".json"),
-        ("html", "p.html.bz2", "an HTML page", ".html"),
-    ],
-)
+@pytest.mark.parametrize(("keyword", "name", "what", "suffix"), COMPRESSED_OUTPUTS)
 def test_score_outputs_the_library_writes_named_compressed_are_refused(
     tmp_path, keyword, name, what, suffix
 ):
@@ -208,9 +211,7 @@ def test_score_outputs_the_library_writes_named_compressed_are_refused(
     files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
     evaluation = trecbench.evaluate(*files, ["P.5"])
     target = tmp_path / name
-    found = name.rsplit(".", 1)[1]
-    said = f"{target}: trecbench writes {what} here, uncompressed, not {found}: "
-    refusal = "^" + re.escape(said + f"name it otherwise ({suffix})") + "$"
+    refusal = "^" + re.escape(_compressed_name_refusal(target, what, suffix)) + "$"
     given = (target, "<!DOCTYPE html>") if keyword == "html" else target
     with pytest.raises(UsageError, match=refusal):
         write_score_outputs(evaluation, **{keyword: given})
@@ -230,8 +231,8 @@ def test_a_page_the_library_writes_named_compressed_is_refused(tmp_path):
     files = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
     comparison = trecbench.compare(str(ROOT / "qrels" / "hpo-demo.qrels"), files, ["P.5"])
     target = tmp_path / "p.html.gz"
-    said = f"{target}: trecbench writes an HTML page here, uncompressed, not gz: "
-    with pytest.raises(UsageError, match="^" + re.escape(said + "name it otherwise (.html)") + "$"):
+    refusal = _compressed_name_refusal(target, "an HTML page", ".html")
+    with pytest.raises(UsageError, match="^" + re.escape(refusal) + "$"):
         comparison.to_html(path=target)
     assert os.listdir(tmp_path) == []
     assert comparison.to_html(path=tmp_path / "p.html").startswith("<!DOCTYPE html>")
@@ -246,7 +247,7 @@ def test_a_comparison_manifest_named_compressed_is_refused(tmp_path):
     files = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
     comparison = trecbench.compare(str(ROOT / "qrels" / "hpo-demo.qrels"), files, ["P.5"])
     target = tmp_path / "m.json.gz"
-    said = f"{target}: trecbench writes JSON here, uncompressed, not gz: "
-    with pytest.raises(UsageError, match="^" + re.escape(said + "name it otherwise (.json)") + "$"):
+    refusal = _compressed_name_refusal(target, "JSON", ".json")
+    with pytest.raises(UsageError, match="^" + re.escape(refusal) + "$"):
         comparison.write(tmp_path / "out", manifest=target, plots=False)
     assert os.listdir(tmp_path) == []
