@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -244,6 +245,17 @@ def test_score_cli_strata_errors(tmp_path):
         assert isinstance(result.exception, UsageError) and message in str(result.exception)
 
 
+def _two_topics_and_a_sidecar(tmp_path: Path, queries: dict) -> Path:
+    """Qrels ``q`` judging topics 1 and 2, a run ``r`` finding topic 1's document only, and a
+    sidecar ``s.json`` of ``queries`` (a mapping of topic to its one field's value)."""
+    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n2 Q0 x 1 1.0 t\n")
+    (field,) = {name for values in queries.values() for name in values}
+    sidecar = tmp_path / "s.json"
+    sidecar.write_text(json.dumps({"strata": {"fields": [field], "queries": queries}}))
+    return sidecar
+
+
 def test_score_report_records_groups_and_the_sidecar(tmp_path):
     from click.testing import CliRunner
 
@@ -251,11 +263,7 @@ def test_score_report_records_groups_and_the_sidecar(tmp_path):
     from trecbench.report import validate_against_schema
 
     _register()
-    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n")
-    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n2 Q0 x 1 1.0 t\n")
-    sidecar = tmp_path / "s.json"
-    queries = {"1": {"lang": "de"}, "2": {"lang": "en"}}
-    sidecar.write_text(json.dumps({"strata": {"fields": ["lang"], "queries": queries}}))
+    sidecar = _two_topics_and_a_sidecar(tmp_path, {"1": {"lang": "de"}, "2": {"lang": "en"}})
     report = tmp_path / "report.json"
     args = ["score", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "P@1", "--format", "table"]
     args += ["--strata", str(sidecar), "--group-by", "lang", "--report", str(report)]
@@ -631,11 +639,8 @@ def test_topics_of_the_strata_the_qrels_lack_are_warned_of_not_dropped_silently(
     from trecbench.cli import _register, cli
 
     _register()
-    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n")
-    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n2 Q0 x 1 1.0 t\n")
     queries = {"1": {"g": "x"}, "2": {"g": "y"}, "9 a": {"g": "x"}, "8": {"g": "z"}}
-    sidecar = tmp_path / "s.json"
-    sidecar.write_text(json.dumps({"strata": {"fields": ["g"], "queries": queries}}))
+    sidecar = _two_topics_and_a_sidecar(tmp_path, queries)
     report = tmp_path / "report.json"
     args = ["score", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "P@1", "--format", "table"]
     args += ["--strata", str(sidecar), "--group-by", "g", "--report", str(report)]
@@ -647,7 +652,7 @@ def test_topics_of_the_strata_the_qrels_lack_are_warned_of_not_dropped_silently(
     (run,) = json.loads(report.read_text())["groups"]["g"].values()
     assert run["groups"] == {"x": {"n": 1, "P@1": 1.0}, "y": {"n": 1, "P@1": 0.0}}
     del queries["9 a"], queries["8"]  # all in the qrels: nothing said
-    sidecar.write_text(json.dumps({"strata": {"fields": ["g"], "queries": queries}}))
+    _two_topics_and_a_sidecar(tmp_path, queries)
     assert "--strata" not in CliRunner().invoke(cli, args).stderr
 
 
@@ -660,12 +665,9 @@ def test_compare_warns_of_the_strata_topics_the_qrels_lack_as_score_does(tmp_pat
     from trecbench.cli import _register, cli
 
     _register()
-    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n")
-    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n2 Q0 x 1 1.0 t\n")
-    (tmp_path / "r2").write_text("1 Q0 x 1 1.0 u\n2 Q0 b 1 1.0 u\n")
     queries = {"1": {"g": "x"}, "2": {"g": "y"}, "9 a": {"g": "x"}, "8": {"g": "z"}}
-    sidecar = tmp_path / "s.json"
-    sidecar.write_text(json.dumps({"strata": {"fields": ["g"], "queries": queries}}))
+    sidecar = _two_topics_and_a_sidecar(tmp_path, queries)
+    (tmp_path / "r2").write_text("1 Q0 x 1 1.0 u\n2 Q0 b 1 1.0 u\n")
     runs = [str(tmp_path / "r"), str(tmp_path / "r2")]
     args = ["compare", str(tmp_path / "q"), *runs, "-m", "P@1", "--strata", str(sidecar)]
     result = CliRunner().invoke(cli, [*args, "--group-by", "g"])
