@@ -451,8 +451,6 @@ def test_an_output_path_of_no_path_is_refused_naming_its_keyword(tmp_path, path,
 @pytest.mark.parametrize(("write", "kind"), [("write_run", "run"), ("write_qrels", "qrels")])
 def test_a_compressed_name_is_refused_suggesting_the_kinds_names(tmp_path, write, kind):
     # write_qrels(q, "x.gz") suggested a run's names (.run, .txt, .parquet)
-    from trecbench.errors import UsageError
-
     data = {"1": {"d": 1}} if kind == "qrels" else {"1": {"d": 1.0}}
     target = tmp_path / "x.gz"
     said = f"{target}: trecbench writes TREC text here, or Parquet for a .parquet name, not gz: "
