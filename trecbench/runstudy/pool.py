@@ -153,14 +153,16 @@ def check_grade(grade: str, name: str = "grade") -> None:
     says (:meth:`Pool.to_text`'s ``grade``; the command line's ``--unjudged-grade``)."""
     from ..inputs.trec_text import MAX_GRADE, parse_grades
 
-    # text beyond ASCII is no integer, and a lone surrogate (a command line's byte that is
-    # not UTF-8) cannot even be made an Arrow string: an internal error, exit 70
-    ascii_text = str(grade).isascii()
-    parsed = parse_grades(arrow.array([str(grade) if ascii_text else "x"], pa.string()))
-    if not ascii_text or not parsed.integer[0] or parsed.huge[0]:
-        raise UsageError(
-            f"{name} must be an integer within +-{MAX_GRADE:,}, as qrels grades are, not {grade!r}"
-        )
+    text = str(grade)
+    # text beyond ASCII is no integer, and is not parsed: a lone surrogate (a command
+    # line's byte that is not UTF-8) cannot even be made an Arrow string
+    if text.isascii():
+        parsed = parse_grades(arrow.array([text], pa.string()))
+        if parsed.integer[0] and not parsed.huge[0]:
+            return
+    raise UsageError(
+        f"{name} must be an integer within +-{MAX_GRADE:,}, as qrels grades are, not {grade!r}"
+    )
 
 
 def _judgments(qrels) -> pa.Table:
