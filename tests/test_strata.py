@@ -663,6 +663,7 @@ def test_compare_warns_of_the_strata_topics_the_qrels_lack_as_score_does(tmp_pat
 
     import trecbench
     from trecbench.cli import _register, cli
+    from trecbench.report import validate_against_schema
 
     _register()
     queries = {"1": {"g": "x"}, "2": {"g": "y"}, "9 a": {"g": "x"}, "8": {"g": "z"}}
@@ -676,4 +677,10 @@ def test_compare_warns_of_the_strata_topics_the_qrels_lack_as_score_does(tmp_pat
     assert f"trecbench: warning: {warning}\n" in result.stderr
     made = trecbench.compare(str(tmp_path / "q"), runs, ["P@1"], strata=sidecar, group_by="g")
     assert warning in made.warnings
+    # and in its report, which stands alone (it was only printed)
+    document = json.loads(made.report_file())
+    validate_against_schema(document, "benchmark_report")
+    assert document["warnings"] == made.warnings
+    plain = trecbench.compare(str(tmp_path / "q"), runs, ["P@1"])
+    assert "warnings" not in json.loads(plain.report_file())  # none: no key
     assert "not in the qrels" not in CliRunner().invoke(cli, args).stderr  # no grouping

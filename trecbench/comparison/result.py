@@ -208,6 +208,8 @@ class Comparison:
         }
         if self.scoreless:
             document["topics_without_relevant"] = self.scoreless
+        if self.warnings:  # what compare printed on stderr: the report stands alone
+            document["warnings"] = list(self.warnings)
         if self.power is not None:
             document["power"] = self.power.to_dict()
         if self.unjudged_sensitivity is not None:
