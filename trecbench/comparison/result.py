@@ -56,8 +56,8 @@ class Comparison:
     ``strata``: field -> qid -> stratum value when grouped, else None.
     ``run_qrels``: per run the qrels file it was scored with; ``unpaired``: per run the
     topics of its qrels left out because another run's qrels lack them; ``unjudged``: per
-    run its documents without judgment; ``warnings``: what the caller should print (an
-    unjudged run's holds its parts: ``UnjudgedWarning``).
+    run its documents without judgment; ``warnings``: what the caller should print, and
+    the report keeps (an unjudged run's holds its parts: ``UnjudgedWarning``).
     ``evaluation``: the options :func:`trecbench.evaluate` was called with (None when the
     per-query values were given); ``ontology``: provenance of the ontology behind MaxOntSim.
     ``drill_downs``: per run, what report.html's drill-down and the precision-recall curve
@@ -89,12 +89,10 @@ class Comparison:
     unpaired: dict[str, list[str]] | None = None
     unjudged: dict[str, dict] | None = None
     warnings: list[str] = field(default_factory=list)
-    # the compared topics for which every run's qrels hold no relevant document (at -l):
-    # they count, and the measures of relevant documents are 0 there (None: not known,
-    # per-query values given)
+    # the compared topics for which every run's qrels hold no relevant document (at -l),
+    # whose measures of relevant documents are 0 (None: not known, per-query values given)
     scoreless: list[str] | None = None
-    # the power of each comparison with the baseline (compare --power): a PowerResult of
-    # trecbench.conclusions.power.with_power, which sits above this package
+    # compare --power's PowerResult (trecbench.conclusions.power, above this package)
     power: Any = None
     # which differences could flip had the unjudged documents been judged (compare
     # --unjudged-bounds): an UnjudgedSensitivity of trecbench.conclusions.unjudged
