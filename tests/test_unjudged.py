@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -160,6 +162,8 @@ def test_library_refusal_names_the_fraction():
         trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=40, tie_bounds=False)
     allowed = trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=40, allow_unjudged=True)
     assert len(allowed.warnings) == 2 and allowed.warnings[0].startswith("run1: 100.0%")
+    # the report keeps them, as printed (an UnjudgedWarning is its text in JSON)
+    assert json.loads(allowed.report_file())["warnings"] == list(allowed.warnings)
 
 
 def test_the_warning_reads_100_percent_only_when_every_document_is_unjudged():
