@@ -71,6 +71,10 @@ def test_to_json_is_the_options_dict_of_the_outputs():
         # 301 was taken and matched no topic: "-D names topic 301, not one of them"
         ({"debug_query": 301}, "^debug_query must be a topic id as text, not an int$"),
         ({"debug_query": b"301"}, "^debug_query must be a topic id as text, not bytes$"),
+        # an unknown engine was refused only once the qrels and the run were read
+        ({"engine": "fastest"}, r"^unknown engine 'fastest' \(choose from pytrec_eval, "),
+        ({"engine": None}, "^engine must be an engine's name, not None$"),
+        ({"engine": ["fast"]}, "^engine must be an engine's name, not a list$"),
     ],
 )
 def test_settings_are_checked_once_before_any_file_is_read(arguments, message):

@@ -34,13 +34,24 @@ for _name in PREFERENCE:
     importlib.import_module(f".{_name}", __name__)
 
 
+def check_engine(name: str) -> None:
+    """Refuse ``name`` unless it is ``auto`` or a registered engine's (EvalSettings checks
+    its engine so, before anything is read)."""
+    if name != "auto":
+        _registered(name)
+
+
 def engine_module(name: str):
     """The module implementing engine ``name``."""
+    return _registered(name).load()
+
+
+def _registered(name: str):
     engine = registry.engine(name)
     if engine is None:
         names = ", ".join(e.name for e in registry.engines())
-        raise UsageError(f"unknown engine '{name}' (choose from {names})")
-    return engine.load()
+        raise UsageError(f"unknown engine {name!r} (choose from {names})")
+    return engine
 
 
 def engines_computing(measure: Measure) -> list[str]:
@@ -50,8 +61,7 @@ def engines_computing(measure: Measure) -> list[str]:
 
 def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:
     """The engine that computes each measure (``runid``/``num_q`` are computed by evaluate)."""
-    if engine != "auto" and registry.engine(engine) is None:
-        engine_module(engine)  # raises: unknown engine
+    check_engine(engine)
     computed = [m for m in measures if m.family not in ("runid", "num_q")]
     if engine == "auto":
         # the fast engine only when it computes every measure: one engine, one pass

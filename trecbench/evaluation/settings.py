@@ -152,11 +152,17 @@ class EvalSettings:
                 object.__setattr__(self, name, whole_from(name, value, least))
         for name in _YES_NO:
             object.__setattr__(self, name, flag_from(name, getattr(self, name)))
+        if not isinstance(self.engine, str):
+            raise UsageError(f"engine must be an engine's name, not {python_type(self.engine)}")
         query = self.debug_query  # a topic id is text: 301 matched no topic, '301' did
         if not (query is None or isinstance(query, str)):
             raise UsageError(f"debug_query must be a topic id as text, not {python_type(query)}")
 
     def _check(self) -> None:
+        if self.engine != "auto":  # refused here, not once the inputs are read
+            from ..engines import check_engine
+
+            check_engine(self.engine)
         if self.rel_format not in REL_FORMATS:
             raise UsageError(
                 f"Illegal rel_format '{self.rel_format}' (choose from {', '.join(REL_FORMATS)})"
