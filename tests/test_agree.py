@@ -645,13 +645,19 @@ def test_agrees_means_are_summed_in_topic_order():
     assert scores.means()[0, 0] == sum([1.0] * 10 + [0.1] * 10) / 20 != values.mean()
 
 
-def test_one_run_is_refused_before_anything_is_read(tmp_path):
+@pytest.mark.parametrize(
+    ("runs", "given"), [({"only": RUNS[0]}, "one run"), ({}, "one run"), ([], "no run")]
+)
+def test_one_run_or_none_is_refused_before_anything_is_read(tmp_path, runs, given):
+    # agree(q, []) said "nothing to compare: no run given", where {} (one empty run, as
+    # every call reads it) said "two runs or more": both are refused in agree's words
     told = []
+    said = f"^agreement needs two runs or more, not {given}: nothing to order$"
     for qrels_b in (None, QRELS):
-        with pytest.raises(UsageError, match="two runs or more"):
+        with pytest.raises(UsageError, match=said):
             trecbench.agree(
                 str(tmp_path / "absent.qrels"),
-                {"only": RUNS[0]},
+                runs,
                 "P@5",
                 qrels_b=qrels_b,
                 progress=lambda *told_of: told.append(told_of),

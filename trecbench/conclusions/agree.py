@@ -290,12 +290,14 @@ def agree(
 
 def _several(runs):
     """``runs`` as a list (a dict ``{name: run}`` kept), split once as every call splits
-    them (a generator is read here, once); one run refused before anything is read."""
+    them (a generator is read here, once); one run or none refused before anything is
+    read."""
     from ..inputs import split_runs
 
     sources, names = split_runs(runs)
-    if len(sources) == 1:
-        raise UsageError("agreement needs two runs or more: there is nothing to order")
+    if len(sources) < 2:
+        given = "one run" if sources else "no run"
+        raise UsageError(f"agreement needs two runs or more, not {given}: nothing to order")
     return sources if names is None else dict(zip(names, sources, strict=True))
 
 
