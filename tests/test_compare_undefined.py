@@ -716,3 +716,29 @@ def test_a_relative_change_against_a_negative_baseline_is_n_a():
     assert "-150" not in result.render("table")
     positive = compare_scores(_frame({"a": [0.5, 0.5], "b": [0.75, 0.75]}), samples=50)
     assert positive.comparisons["relative_change"].iloc[0] == pytest.approx(50.0)
+
+
+@pytest.mark.parametrize("command", ["compare", "power", "agree"])
+def test_a_summary_measure_is_refused_before_any_input_is_read(command):
+    """compare, power and agree refused -m all_trec (runid, num_q, gm_map: no value per
+    topic) only once every run was scored; now before anything is read (these files do not
+    exist), by the names asked, the measures of a generator read once."""
+    import trecbench
+
+    def call(qrels, runs, measures):  # power takes the baseline apart
+        if command == "power":
+            return trecbench.power(qrels, runs[0], runs[1:], measures)
+        return getattr(trecbench, command)(qrels, runs, measures)
+
+    computed = (
+        "compare's means and tests are" if command == "compare" else "power and agreement are"
+    )
+    runs = ["absent-a.run", "absent-b.run"]
+    said = r"^runid: no value per topic \(the run's tag\); num_q, gm_map, gm_bpref: .*, which "
+    for measures in (["all_trec"], (name for name in ["P@5", "relstring.10", "gm_map"])):
+        with pytest.raises(UsageError, match=said if measures == ["all_trec"] else "relstring"):
+            call("absent.qrels", runs, measures)
+    with pytest.raises(
+        UsageError, match=f"^relstring.10: no number per topic .*, which {computed}"
+    ):
+        call("absent.qrels", runs, ["relstring.10"])

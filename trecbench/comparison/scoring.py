@@ -15,6 +15,7 @@ from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..inputs import QrelsInput, RunInput, named_runs
+from ..measures.per_topic import asked_per_topic
 from ..type_names import flag_from
 from .analysis import compare_scores, scoreless
 from .keywords import keywords_of, refuse_unknown, settings_from
@@ -169,10 +170,10 @@ def compare(
     scoring = settings_from(ScoringSettings, scoring, settings)
     refuse_unknown("compare", settings)
     group_fields(group_by)  # refused before any run is scored
+    measures = asked_per_topic(measures, "compare's means and tests are")
     sidecar = _sidecar_read(strata)
     evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
     evaluations[0][0].refuse_two_spellings("compare")
-    evaluations[0][0].refuse_summaries("compare's means and tests are")
     warnings = _unjudged_warnings(evaluations, scoring, sidecar)
     warnings += _outside_qrels(sidecar, group_by, evaluations)
     topics, unpaired = _paired_topics(evaluations, named)

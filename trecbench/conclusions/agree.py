@@ -20,6 +20,7 @@ import numpy as np
 from .. import input_warnings, outputs, statistical_tests
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
+from ..measures.per_topic import asked_per_topic
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
 from .scores import (
@@ -255,6 +256,7 @@ def agree(
     )
     flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
     runs = _several(runs)  # before any input is read: one run has nothing to order
+    measures = asked_per_topic(measures, "power and agreement are")
     if qrels_b is not None:  # both sets of judgments score the runs: each read once
         qrels, qrels_b, runs = _read_once(qrels, qrels_b, runs)
     scores = topic_scores(qrels, runs, measures, flags, progress)

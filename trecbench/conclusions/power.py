@@ -37,6 +37,7 @@ import numpy as np
 from .. import input_warnings, outputs, stats
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
+from ..measures.per_topic import asked_per_topic
 from ..plurals import counted
 from ..rounding import mean_difference, value_scale
 from ..type_names import printed_float
@@ -346,6 +347,7 @@ def power(
         everything = dict(zip(base_names + names, everything, strict=True))
         if len(everything) != len(names) + 1:
             raise UsageError(f"the baseline {base_names[0]!r} is among the runs")
+    measures = asked_per_topic(measures, "power and agreement are")  # before any reading
     scores = topic_scores(qrels, everything, measures, flags, progress)
     values = scores.values
     rows = power_rows(values, scores.runs, scores.measures, settings)

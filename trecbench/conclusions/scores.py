@@ -145,7 +145,6 @@ def topic_scores(
         options=dict(flags.options),
         progress=progress,
     )
-    evaluation.refuse_summaries("power and agreement are")
     topics = sorted(evaluation.qrels_topics)
     shown, values = _in_asked_order(evaluation, *_values(evaluation, list(named), topics))
     present = _present(evaluation, list(named), topics)

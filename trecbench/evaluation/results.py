@@ -363,15 +363,6 @@ class Evaluation:
                     "tests each measure once, by that name; ask it by one spelling"
                 )
 
-    def refuse_summaries(self, computed: str) -> None:
-        """Refuse (:class:`~trecbench.errors.UsageError`) a measure with no number per
-        topic (gm_map, num_q: a summary over topics; relstring: text) for what is
-        ``computed`` from per-topic values (compare's tests, power, agreement): it would
-        vanish without a word."""
-        from ..measures.per_topic import refuse_summaries
-
-        refuse_summaries([(c.display, c.measure) for c in self.columns], computed)
-
     def to_long(self, per_query: bool = False, labels: str = "asked"):
         """A long (tidy) DataFrame ``run, measure, canonical, value`` (with ``per_query``,
         ``run, qid, measure, canonical, value``): ``measure`` as asked (or ``labels="display"``

@@ -12,7 +12,7 @@ from ..errors import ParameterDomainWarning, TrecbenchError, UsageError, excerpt
 from ..trec_eval.compat import DEFAULT
 from . import registry
 from .expression import entry_names, split_names
-from .names import Measure, parse_measure, parse_measures
+from .names import Measure, parse_measure, parse_measures, requests
 
 
 def refuse_summaries(named: Iterable[tuple[str, Measure]], computed: str) -> None:
@@ -30,6 +30,23 @@ def refuse_summaries(named: Iterable[tuple[str, Measure]], computed: str) -> Non
         # the line says what to do, not only what is wrong
         remedy = "leave them out (a nickname such as all_trec holds some: name the measures)"
         raise UsageError(f"{said}, which {computed} computed from: {remedy}")
+
+
+def asked_per_topic(measures, computed: str):
+    """``measures`` as :func:`trecbench.evaluate` takes them (None, a name, or a list: a
+    generator read here, once), their measures of no number per topic refused by the
+    names asked (:func:`refuse_summaries`) before any input is read: compare, power and
+    agree refused ``-m all_trec`` only once every run was scored. A list that does not
+    parse is left to evaluate, which refuses it in its own words (and warns once)."""
+    listed = measures if measures is None or isinstance(measures, str) else requests(measures)
+    with warnings.catch_warnings():  # evaluate parses them again: said then, once
+        warnings.simplefilter("ignore")
+        try:
+            parsed = parse_measures(listed, DEFAULT)
+        except TrecbenchError:
+            return listed
+    refuse_summaries([(m.requested or m.canonical, m) for m in parsed], computed)
+    return listed
 
 
 def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
