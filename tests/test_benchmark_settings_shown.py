@@ -214,3 +214,22 @@ def test_a_mean_that_is_not_0_is_never_written_0_in_the_kpi_and_reranking_tables
     if html_available():
         page = bench.to_html()
         assert "<strong>2.5e-13</strong>" in page and ">0.0000<" not in page
+
+
+def test_a_target_and_a_mean_are_printed_on_the_side_of_each_other_they_are_on(demo):
+    # a target of 0.215473464 read "≥ 0.215473" (:g), which lexical's nDCG@10 of
+    # 0.2154734638... reaches, beside "typical"; a target of 0.21548 not reached by it
+    # read "0.2155 typical" (four decimals): each printed as reached, against its mark
+    config = demo / "c.toml"
+    for good, mean in (("0.215473464", "0.21547"), ("0.21548", "0.21547")):
+        target = f'[targets.measures."nDCG@10"]\nbaseline = [0.2, 0.21]\ngood = {good}\n'
+        config.write_text(
+            'qrels = "hpo-rtask.qrels"\nmeasures = ["nDCG@10"]\n' + MODES_TOML + target
+        )
+        bench = run_benchmark(config)
+        assert bench.kpis[0]["values"]["a"]["mark"] == "baseline"  # not reached: typical
+        text = bench.markdown(False)
+        assert f"| nDCG@10 | 0.2–0.21 | ≥ {good} | n/a |" in text
+        # b's and h's as value_text prints them: no level near them
+        assert f"| nDCG@10 | {mean} typical | **0.2788** good | 0.2501 good | b |" in text
+        assert float(mean) < float(good) <= 0.2788

@@ -12,12 +12,13 @@ page's blocks as the page shows it (:func:`rtask_blocks`'s ``escape``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from ..escaping import escaper
 from ..measures import better as direction_of  # comparison_cells' would load pandas
 from ..measures import but_counts
-from ..number_text import value_text
+from ..number_text import fewest_digits, value_text
 from ..plurals import counted as plural_count
 from ..plurals import exact_percent, percent_beside
 from . import blocks
@@ -130,7 +131,7 @@ def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
             (
                 cell(name),
                 *(
-                    cell(_kpi_text(row["values"][mode], mode in row["best"], row["measure"]))
+                    cell(_kpi_text(row["values"][mode], mode in row["best"], row["measure"], bench))
                     for mode in runs
                 ),
                 cell(best, _names(bench, row["best"])),
@@ -178,7 +179,7 @@ def _counts(bench) -> set[str]:
     return {c.display for c in bench.evaluation.columns if c.summary in COUNTS}
 
 
-def _kpi_text(entry: dict, best: bool, measure: str) -> tuple[Span, ...]:
+def _kpi_text(entry: dict, best: bool, measure: str, bench) -> tuple[Span, ...]:
     """A mode's mean (strong where it is the best), its target level and its significance
     mark: ▲/▼ better/worse as ``measure``'s better values are (a lower num_nonrel_judged_ret
     is better), ↑/↓ higher/lower for a measure neither way better, as compare marks them."""
@@ -193,8 +194,29 @@ def _kpi_text(entry: dict, best: bool, measure: str) -> tuple[Span, ...]:
             marks += " ▲" if higher == (better == "higher") else " ▼"
     # never 0.0000 where the mean is not (RBP(p=0.01)'s 1.7e-13 beside 9.9e-19, the first
     # bold as the best: two equal numbers, one the better), as the summary writes it
-    mean = Span(value_text(entry["mean"]), STRONG if best else PLAIN)
+    text = _mean_text(entry["mean"], bench.config.targets.get(measure))
+    mean = Span(text, STRONG if best else PLAIN)
     return (mean, Span(marks)) if marks else (mean,)
+
+
+def _mean_text(mean: float, target) -> str:
+    """A mean as :func:`value_text` prints it, but with the decimals it needs to print on
+    the side of each of ``target``'s levels it is on (a target of 0.21548 not reached by
+    0.2154735, printed 0.2155 beside "typical", seemed reached: 0.21547)."""
+    text = value_text(mean)
+    if target is None or not math.isfinite(mean):
+        return text
+    mark = target.mark(mean)
+    if target.mark(float(text)) == mark:
+        return text
+    return fewest_digits(mean, lambda shown: target.mark(float(shown)) == mark, 5, "f")
+
+
+def _level_text(level: float) -> str:
+    """A target's level as configured, every digit (``:g`` showed 0.215473464 as
+    0.215473, which a mean of 0.2154735 seemed to reach); a whole number without ``.0``."""
+    text = repr(float(level))
+    return text.removesuffix(".0")
 
 
 def _targeted(bench) -> list[str]:
@@ -213,9 +235,9 @@ def _targets(bench) -> list[blocks.Block]:
         target = bench.config.targets[measure]
         low, high = target.baseline
         # an en dash: a hyphen made a range of negative levels -10--5, or -5-0.2 read as one
-        span = f"{low:g}" if low == high else f"{low:g}–{high:g}"
-        strong = "n/a" if target.strong is None else f"≥ {target.strong:g}"
-        rows.append(tuple(map(cell, (measure, span, f"≥ {target.good:g}", strong))))
+        span = _level_text(low) if low == high else f"{_level_text(low)}–{_level_text(high)}"
+        strong = "n/a" if target.strong is None else f"≥ {_level_text(target.strong)}"
+        rows.append(tuple(map(cell, (measure, span, f"≥ {_level_text(target.good)}", strong))))
     columns = (
         Column("Target"),
         Column("Typical (BM25)", NUMBERS, left_in_markdown=True),
