@@ -306,3 +306,36 @@ def test_a_fusion_of_one_mode_is_refused_at_its_line(tmp_path, name, text):
         f"{config}:{line}: modes.b.fuse: mode 'b' fuses one mode, 'a': it would rank as that "
         "mode's run, compared with itself; fuse two modes or more"
     )
+
+
+def test_two_modes_of_one_fusion_are_refused(tmp_path):
+    """Two modes fusing the same modes alike (in another order, weights unset or 1 each)
+    made one run, compared with itself (exit 0), as two modes of one run file would."""
+    (tmp_path / "a.run").write_text("q Q0 d 1 1 t\n")
+    (tmp_path / "b.run").write_text("q Q0 e 1 1 u\n")
+    config = tmp_path / "fused.yaml"
+    head = "qrels: q\nmodes:\n  a: {run: a.run}\n  b: {run: b.run}\n  h: {fuse: [a, b]}\n"
+    for second in ("{fuse: [b, a]}", "{fuse: [a, b], method: rrf, k: 60}"):
+        config.write_text(head + f"  h2: {second}\n")
+        with pytest.raises(UsageError) as refused:
+            load_benchmark_config(config)
+        assert str(refused.value) == (
+            f"{config}:6: modes.h2.fuse: modes 'h' (line 5) and 'h2' are one fusion "
+            f"({'rrf (k=60) of b, a' if 'b, a' in second else 'rrf (k=60) of a, b'}, depth "
+            "100): the run would be compared with itself; give it once"
+        )
+    weighted = "qrels: q\nmodes:\n  a: {run: a.run}\n  b: {run: b.run}\n"
+    weighted += "  h: {fuse: [a, b], method: combsum, weights: [1, 2]}\n"
+    config.write_text(weighted + "  h2: {fuse: [b, a], method: combsum, weights: [2, 1]}\n")
+    with pytest.raises(UsageError, match=r"modes 'h' \(line 5\) and 'h2' are one fusion"):
+        load_benchmark_config(config)
+    # other settings, other fusions: taken
+    for other in (
+        "{fuse: [a, b], k: 30}",
+        "{fuse: [a, b], depth: 50}",
+        "{fuse: [a, b], method: combsum}",
+    ):
+        config.write_text(head + f"  h2: {other}\n")
+        assert [m.name for m in load_benchmark_config(config).modes][-1] == "h2"
+    config.write_text(weighted + "  h2: {fuse: [a, b], method: combsum, weights: [2, 1]}\n")
+    assert len(load_benchmark_config(config).modes) == 4

@@ -351,6 +351,33 @@ def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> 
         raise _refused(path, text, ("modes", name, "run"), message)
 
 
+def _check_fusions_once(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
+    """Two modes fusing the same modes with the same settings (in any order: a fusion
+    breaks ties by docno, not by the order of its runs; weights unset are 1 each) make one
+    run, which would be compared with itself, as two modes of one run file would: refused
+    at the second's ``fuse``, naming the first's line."""
+    from ..fusion import method_name, norm_name
+
+    fusions: dict[tuple, str] = {}
+    for mode in modes:
+        if mode.fuse is None:
+            continue
+        method = method_name(mode.method)
+        weights = mode.weights or [1.0] * len(mode.fuse)
+        pairs = sorted(zip(mode.fuse, map(float, weights), strict=True))
+        k = mode.rrf_k if method == "rrf" else None
+        first = fusions.setdefault((method, k, norm_name(mode.norm, method), mode.depth,
+                                    tuple(pairs)), mode.name)  # fmt: skip
+        if first != mode.name:
+            line = None if text is None else text.line(("modes", first, "fuse"))
+            at = "" if line is None else f" (line {line})"
+            message = (
+                f"modes {first!r}{at} and {mode.name!r} are one fusion ({mode.describe()}): "
+                "the run would be compared with itself; give it once"
+            )
+            raise _refused(path, text, ("modes", mode.name, "fuse"), message)
+
+
 def _check_names_apart(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
     """Two modes whose names differ only in case (``H``, ``h``) are refused at the
     second's table, naming the first's line: their files (``reports/H.json`` and
@@ -454,6 +481,7 @@ def _check_references(modes: list[Mode], path: Path, text: ConfigText | None = N
     for mode in modes:
         _check_fusion(mode, path, text)
     _check_runs_once(modes, path, text)
+    _check_fusions_once(modes, path, text)
     for mode in modes:
         for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
             keys = ("modes", mode.name, "reranks" if other == mode.reranks else "fuse")
