@@ -239,6 +239,27 @@ def test_metadata_that_is_not_text_as_written_is_refused(tmp_path, name, meta, p
     assert str(raised.value) == f"{config}:{line}: {problem}"
 
 
+@pytest.mark.parametrize("key", ['""', '"a b"', '"a=b"', '"1st"', '"é"'])
+def test_a_metadata_key_is_held_to_the_rule_of_meta_keys(tmp_path, capsys, key):
+    # the configuration's meta recorded any key ('' and 'a b' too), where --meta KEY=VALUE
+    # refuses them: both follow one rule, each key refused at its line
+    from trecbench.cli import run
+
+    config = tmp_path / "b.toml"
+    config.write_text(f'qrels = "q.qrels"\n[modes.a]\nrun = "a.run"\n[meta]\n{key} = "x"\n')
+    rule = "must start with an ASCII letter or '_' and contain only ASCII letters and digits"
+    with pytest.raises(
+        UsageError, match=rf"^{re.escape(str(config))}:5: meta\..*: a meta key {rule}"
+    ):
+        load_benchmark_config(config)
+    plain = key.strip('"')
+    if "=" not in plain:  # --meta a=b=x is the key a (its value b=x)
+        assert run(["compare", "q", "a", "b", "--meta", f"{plain}=x"]) == 1
+        assert f"key {plain!r} {rule}" in capsys.readouterr().err
+    config.write_text('qrels = "q.qrels"\n[modes.a]\nrun = "a.run"\n[meta]\n"model_v-1.2" = "x"\n')
+    assert load_benchmark_config(config).meta == {"model_v-1.2": "x"}
+
+
 def test_quoted_metadata_is_recorded_as_written(tmp_path):
     config = tmp_path / "b.toml"
     config.write_text('qrels = "q.qrels"\n[modes.a]\nrun = "a.run"\n[meta]\nversion = "1.10"\n')

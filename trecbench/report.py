@@ -158,6 +158,19 @@ def environment() -> dict:
     return provenance.environment(tuple(distributions()))
 
 
+META_KEY_RULE = (
+    "must start with an ASCII letter or '_' and contain only ASCII letters and digits, "
+    "'_', '.', '-'"
+)
+
+
+def meta_key_taken(key: object) -> bool:
+    """Whether ``key`` is a metadata key: text, an identifier-like word (:data:`META_KEY_RULE`:
+    ``--meta``'s and a configuration's ``meta`` alike)."""
+    # fullmatch: $ would match before a final newline
+    return isinstance(key, str) and _META_KEY.fullmatch(key) is not None
+
+
 def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
     """``["model=bm25", "k1=0.9"]`` → ``{"model": "bm25", "k1": "0.9"}``.
 
@@ -171,11 +184,8 @@ def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
         shown = option_excerpt(pair)  # a byte that is not UTF-8 as \xff, not '\udcff'
         if not sep:
             raise UsageError(f"--meta {shown}: expected KEY=VALUE")
-        if not _META_KEY.fullmatch(key):  # ($ would match before a final newline)
-            raise UsageError(
-                f"--meta {shown}: key {option_excerpt(key)} must start with an ASCII letter or "
-                "'_' and contain only ASCII letters and digits, '_', '.', '-'"
-            )
+        if not meta_key_taken(key):
+            raise UsageError(f"--meta {shown}: key {option_excerpt(key)} {META_KEY_RULE}")
         if key in meta:
             raise UsageError(f"--meta {shown}: key {key!r} given twice")
         meta[key] = value

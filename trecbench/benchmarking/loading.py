@@ -496,9 +496,14 @@ def _check_meta(document: Any, source: ConfigText) -> None:
     """Metadata values are text, written as given: a number or boolean the file's parser
     made of them (TOML ``1.10`` is 1.1, YAML ``1.50`` is 1.5, ``True`` is True) would be
     recorded as something else than was written (YAML's ``010`` and ``yes``, read otherwise
-    by YAML 1.2, are refused at their line as the file is read)."""
+    by YAML 1.2, are refused at their line as the file is read). Keys follow ``--meta``'s
+    rule (an empty key, a blank or ``=`` in one, were recorded)."""
+    from ..report import META_KEY_RULE, meta_key_taken
+
     meta = document.get("meta") if isinstance(document, Mapping) else None
     for key, value in meta.items() if isinstance(meta, Mapping) else ():
+        if not meta_key_taken(key):
+            raise UsageError(f"{source.where(('meta', key))}: a meta key {META_KEY_RULE}")
         problem = not_text(value, "a meta value")
         if problem is not None:
             raise UsageError(f"{source.where(('meta', key))}: {problem}")
