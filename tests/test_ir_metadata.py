@@ -67,8 +67,10 @@ def test_a_written_block_reads_back():
 
 # -- the block atop a run file, read by score, validate, reports and fuse ------------------
 
+import bz2  # noqa: E402
 import gzip  # noqa: E402
 import json  # noqa: E402
+import re  # noqa: E402
 
 from conftest import ROOT  # noqa: E402
 
@@ -403,6 +405,21 @@ def test_a_description_that_is_no_mapping_is_refused(tmp_path, text):
     about.write_text(text)
     with pytest.raises(InputError, match="the YAML is not a mapping"):
         ir_metadata.read_file(about)
+
+
+@pytest.mark.parametrize(("compress", "name"), [(gzip.compress, "gzip"), (bz2.compress, "bz2")])
+def test_a_compressed_description_is_refused_as_compressed(tmp_path, capsys, compress, name):
+    # about.yaml.gz was refused as "about.yaml.gz:1: not UTF-8: invalid start byte"
+    about = tmp_path / "about.yaml.gz"
+    about.write_bytes(compress(b"tag: x\n"))
+    said = f"{about}: {name}-compressed: an ir_metadata description is YAML text: decompress"
+    with pytest.raises(InputError, match="^" + re.escape(said) + " it first$"):
+        ir_metadata.read_file(about)
+    tsv = ROOT / "data" / "convert" / "msmarco-run.tsv"
+    argv = ["convert", "--ir-metadata", str(about), "msmarco", str(tsv), "-o", str(tmp_path / "o")]
+    assert run(argv) == 2
+    assert capsys.readouterr().err == f"trecbench: {said} it first\n"
+    assert not (tmp_path / "o").exists()
 
 
 def test_convert_refuses_a_block_tag_that_is_not_the_runs(tmp_path, capsys):

@@ -163,8 +163,10 @@ def _nothing_said(text: str) -> bool:
 
 def read_file(path) -> dict[str, Any]:
     """An ir_metadata description written as YAML (``--ir-metadata FILE.yaml``); a
-    UTF-16 file refused as every text reader refuses it, a byte not UTF-8 at its line."""
+    UTF-16 file refused as every text reader refuses it, a byte not UTF-8 at its line, a
+    compressed file as such (its first byte was "not UTF-8")."""
     from .. import outputs, provenance
+    from ..compressions import compression_of
     from ..text_encoding import utf8_text
 
     outputs.note_input(path)
@@ -172,6 +174,10 @@ def read_file(path) -> dict[str, Any]:
         data = provenance.read_file(path)
     except OSError as error:
         raise InputError.unreadable(path, error) from None
+    compression = compression_of(data)
+    if compression is not None:
+        message = f"{compression}-compressed: an ir_metadata description is YAML text"
+        raise InputError(str(path), None, message + ": decompress it first")
     text = utf8_text(data, str(path))
     return Description(_mapping(text, str(path), first_line=1), str(path), text)
 
