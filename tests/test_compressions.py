@@ -183,6 +183,28 @@ def test_trailing_data_after_a_gzip_stream_is_named_as_such(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("codec", "said"), [("bz2", "(no magic header)"), ("zstd", "Unknown frame descriptor")]
+)
+def test_trailing_data_after_a_bz2_or_zstd_stream_is_named_as_such(tmp_path, codec, said):
+    """Bytes after the last bz2 stream or zstd frame were "corrupt or truncated bz2 data"
+    (bzip2 -d ignores them with a warning); a stream cut short still is."""
+    text = "".join(f"1 Q0 d{i} {i + 1} {100 - i} t\n" for i in range(50)).encode()
+    stream = _arrow(text, codec)
+    path = tmp_path / f"garb.run.{codec}"
+    path.write_bytes(stream + b"garbage\n")
+    (finding,) = validate_run(path).findings
+    assert finding.rule == "R27"
+    assert re.fullmatch(
+        rf"trailing data after the {codec} data: not {codec}, and no part of the input "
+        rf"\(.*{re.escape(said)}.*\)",
+        finding.message,
+    ), finding.message
+    path.write_bytes(stream[:-3])
+    (finding,) = [found for found in validate_run(path).findings if found.rule == "R27"]
+    assert finding.message.startswith(f"corrupt or truncated {codec} data: "), finding.message
+
+
 def test_trailing_data_after_a_gzip_stream_on_standard_input(tmp_path):
     """Standard input (piped, or redirected from a file and read from where it stands) was
     not read again for gzip's trailing data: its garbage was 'corrupt or truncated gzip

@@ -14,19 +14,28 @@ class Compression(NamedTuple):
     ``magic`` bytes a file so compressed starts with, and the ``suffixes`` such files are
     named with. ``skippable``: the format lets skippable frames come first (see
     :func:`compression_of`). ``refusal``: why a file so compressed is not read, for one
-    that is told but refused."""
+    that is told but refused. ``no_stream``: what Arrow's decompressor says where a stream
+    would start and the bytes there are none (data after the last stream: trailing junk,
+    not a stream cut short)."""
 
     name: str
     magic: bytes
     suffixes: tuple[str, ...]
     skippable: bool = False
     refusal: str | None = None
+    no_stream: str | None = None
 
 
 COMPRESSIONS = (
     Compression("gzip", b"\x1f\x8b", (".gz",)),
-    Compression("bz2", b"BZh", (".bz2",)),
-    Compression("zstd", b"\x28\xb5\x2f\xfd", (".zst", ".zstd"), skippable=True),
+    Compression("bz2", b"BZh", (".bz2",), no_stream="(no magic header)"),
+    Compression(
+        "zstd",
+        b"\x28\xb5\x2f\xfd",
+        (".zst", ".zstd"),
+        skippable=True,
+        no_stream="Unknown frame descriptor",
+    ),
     Compression("lz4", b"\x04\x22\x4d\x18", (".lz4",), skippable=True),
     Compression("xz", b"\xfd7zXZ\x00", (".xz",)),
     # named .lz4 too (lz4's entry drops it from names); Arrow's lz4 codec reads frames only

@@ -202,11 +202,17 @@ class _Decompressed(ReadOnly):
         except self.errors as exc:
             _forget_frames(exc)
             tail = None if self.trailing is None else self.trailing()
+            no_stream = NAMED[self.compression].no_stream if self.compression in NAMED else None
             if tail is not None:
                 message = (
                     f"trailing data after the gzip stream ({counted(tail[1], 'byte')} at offset "
                     f"{tail[0]:,}): not gzip, and no part of the input (gzip -d ignores it "
                     "with a warning)"
+                )
+            elif no_stream is not None and no_stream in str(exc):
+                message = (
+                    f"trailing data after the {self.compression} data: not {self.compression}, "
+                    f"and no part of the input ({exc})"
                 )
             else:
                 message = f"{BROKEN_OFF} {self.compression} data: {exc}"
