@@ -107,6 +107,15 @@ def test_numpy_integers_are_taken_as_jobs_and_memory():
     assert {type(settings.jobs), type(settings.memory), type(settings.drill_depth)} == {int}
 
 
+def test_an_engine_given_as_numpy_text_is_python_s():
+    import numpy as np
+
+    # it stayed np.str_, refused as "unknown engine np.str_('fastest')"
+    assert type(EvalSettings(engine=np.str_("fast")).engine) is str
+    with pytest.raises(UsageError, match=r"^unknown engine 'fastest' \("):
+        EvalSettings(engine=np.str_("fastest"))
+
+
 def test_the_evaluation_keeps_its_settings(tmp_path):
     qrels, run = tmp_path / "q", tmp_path / "r"
     qrels.write_text(QRELS)

@@ -154,6 +154,8 @@ class EvalSettings:
             object.__setattr__(self, name, flag_from(name, getattr(self, name)))
         if not isinstance(self.engine, str):
             raise UsageError(f"engine must be an engine's name, not {python_type(self.engine)}")
+        # numpy's str_ made Python's: refused as np.str_('fastest'), recorded as numpy's
+        object.__setattr__(self, "engine", str(self.engine))
         query = self.debug_query  # a topic id is text: 301 matched no topic, '301' did
         if not (query is None or isinstance(query, str)):
             raise UsageError(f"debug_query must be a topic id as text, not {python_type(query)}")
