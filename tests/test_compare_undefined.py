@@ -742,3 +742,17 @@ def test_a_summary_measure_is_refused_before_any_input_is_read(command):
         UsageError, match=f"^relstring.10: no number per topic .*, which {computed}"
     ):
         call("absent.qrels", runs, ["relstring.10"])
+
+
+@pytest.mark.parametrize("command", ["compare", "power", "agree"])
+def test_a_list_entry_of_two_names_is_refused_as_evaluate_refuses_it(command):
+    """["P@5 gm_map"] was refused for gm_map (no value per topic) where evaluate refuses
+    the entry itself: each entry of a list is one name; a string alone holds several."""
+    import trecbench
+
+    runs = ["absent-a.run", "absent-b.run"]
+    args = (runs[0], runs[1:]) if command == "power" else (runs,)
+    with pytest.raises(UsageError, match=r"^illegal measure 'P@5 gm_map': a blank in a "):
+        getattr(trecbench, command)("absent.qrels", *args, ["P@5 gm_map"])
+    with pytest.raises(UsageError, match=r"^gm_map: no value per topic"):
+        getattr(trecbench, command)("absent.qrels", *args, "P@5 gm_map")

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from ..errors import ParameterDomainWarning, TrecbenchError, UsageError, excerpt, shortened
 from ..trec_eval.compat import DEFAULT
 from . import registry
-from .expression import entry_names, split_names
+from .expression import entry_names, one_name_each, split_names
 from .names import Measure, parse_measure, parse_measures, requests
 
 
@@ -39,6 +39,8 @@ def asked_per_topic(measures, computed: str):
     agree refused ``-m all_trec`` only once every run was scored. A list that does not
     parse is left to evaluate, which refuses it in its own words (and warns once)."""
     listed = measures if measures is None or isinstance(measures, str) else requests(measures)
+    if isinstance(listed, list):  # evaluate's refusal of ["P@5 gm_map"], not gm_map's
+        one_name_each(listed)
     with warnings.catch_warnings():  # evaluate parses them again: said then, once
         warnings.simplefilter("ignore")
         try:
