@@ -684,3 +684,14 @@ def test_a_dataframe_is_cited_by_its_index_labels_with_or_without_qrels_b(second
     runs["x"] = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]}, [5, 6])
     with pytest.raises(DuplicateError, match=r"run 'x' \(run DataFrame\): row 6: .*first at row 5"):
         trecbench.agree(qrels, runs, "P@5", qrels_b=qrels if second else None)
+
+
+def test_a_measure_outside_its_domain_is_said_once_with_second_judgments(recwarn):
+    # with qrels_b it was said twice: as asked (iprec_at_recall.2), then by its display
+    # name (iprec_at_recall_2.00), which the second judgments' scoring parsed again
+    from trecbench.errors import ParameterDomainWarning
+
+    warnings.simplefilter("always")
+    trecbench.agree(QRELS, RUNS[:2], ["iprec_at_recall.2", "map"], qrels_b=QRELS)
+    said = [str(w.message) for w in recwarn if w.category is ParameterDomainWarning]
+    assert len(said) == 1 and said[0].startswith("measure 'iprec_at_recall.2': "), said

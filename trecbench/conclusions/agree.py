@@ -20,7 +20,7 @@ import numpy as np
 from .. import input_warnings, outputs, statistical_tests
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
-from ..measures.per_topic import asked_per_topic
+from ..measures.per_topic import asked_per_topic, listed_before
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
 from .scores import (
@@ -358,7 +358,10 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
     from ..inputs import Loaded
 
     try:
-        return topic_scores(qrels_b, runs, list(scores.measures), flags, progress)
+        # the measures by their display names (iprec_at_recall_2.00), parsed again: one
+        # outside its domain was said once, as asked, when the first judgments scored them
+        with listed_before():
+            return topic_scores(qrels_b, runs, list(scores.measures), flags, progress)
     except NoOverlapError:
         judged, name = _topics(qrels_b, "qrels"), source_name(qrels_b) or "qrels_b"
         topics = {n: _topics(run, "run") for n, run in runs.items()}

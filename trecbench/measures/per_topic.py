@@ -89,10 +89,10 @@ def listed_measures(entries: list[str], computed: str) -> tuple[list[str], list[
 
 @contextlib.contextmanager
 def listed_before() -> Iterator[None]:
-    """Within: no :class:`ParameterDomainWarning`, where a configuration's ``measures``,
-    read by :func:`listed_measures` when the configuration was (which said any number
-    outside its domain, before a run was read), are parsed again by
-    :func:`trecbench.evaluate`: each said once, not once more when scored."""
+    """Within: no :class:`ParameterDomainWarning`, where measures parsed (and said) once
+    are parsed again by :func:`trecbench.evaluate`: a configuration's ``measures``, read
+    by :func:`listed_measures` when the configuration was (before a run was read); agree's
+    scored again under its second judgments. Each is said once, not once more when scored."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=ParameterDomainWarning)
         yield
