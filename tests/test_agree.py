@@ -646,11 +646,11 @@ def test_agrees_means_are_summed_in_topic_order():
 
 
 @pytest.mark.parametrize(
-    ("runs", "given"), [({"only": RUNS[0]}, "one run"), ({}, "one run"), ([], "no run")]
+    ("runs", "given"), [({"only": RUNS[0]}, "one run"), ({}, "no run"), ([], "no run")]
 )
 def test_one_run_or_none_is_refused_before_anything_is_read(tmp_path, runs, given):
-    # agree(q, []) said "nothing to compare: no run given", where {} (one empty run, as
-    # every call reads it) said "two runs or more": both are refused in agree's words
+    # agree(q, []) said "nothing to compare: no run given", agree(q, {}) "two runs or
+    # more" (one empty run, as split_runs reads {}): both no run, as power reads {}
     told = []
     said = f"^agreement needs two runs or more, not {given}: nothing to order$"
     for qrels_b in (None, QRELS):

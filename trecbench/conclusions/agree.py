@@ -297,8 +297,9 @@ def _several(runs):
     from ..inputs import split_runs
 
     sources, names = split_runs(runs)
-    if len(sources) < 2:
-        given = "one run" if sources else "no run"
+    # {} is one empty run to split_runs; here, as [] (and as power reads it), no run
+    if len(sources) < 2 or (isinstance(runs, Mapping) and not runs):
+        given = "one run" if sources and runs else "no run"
         raise UsageError(f"agreement needs two runs or more, not {given}: nothing to order")
     return sources if names is None else dict(zip(names, sources, strict=True))
 
