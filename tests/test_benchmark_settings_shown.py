@@ -233,3 +233,21 @@ def test_a_target_and_a_mean_are_printed_on_the_side_of_each_other_they_are_on(d
         # b's and h's as value_text prints them: no level near them
         assert f"| nDCG@10 | {mean} typical | **0.2788** good | 0.2501 good | b |" in text
         assert float(mean) < float(good) <= 0.2788
+
+
+def test_the_comparisons_warnings_are_said_on_stderr_as_compare_says_them(demo, capsys):
+    # a grouping of one stratum was written into BenchmarkReport.json and the Markdown,
+    # never said where the command runs, where compare says it
+    from trecbench.cli import run
+
+    config = demo / "c.toml"
+    strata = '[strata]\ngroup_by = "qid-prefix"\n'  # the demo's ids have no prefix
+    config.write_text('qrels = "hpo-rtask.qrels"\nmeasures = ["P@10"]\n' + MODES_TOML + strata)
+    said = (
+        "trecbench: warning: --group-by qid-prefix: one stratum only, (none) (56 topics): no "
+        "stratum to compare with another (its macro section is that stratum's analysis)\n"
+    )
+    assert run(["benchmark", str(config), "-o", str(demo / "out"), "--quiet"]) == 0
+    assert said in capsys.readouterr().err
+    report = json.loads((demo / "out" / "BenchmarkReport.json").read_text())
+    assert "trecbench: warning: " + "".join(report["warnings"]) + "\n" == said

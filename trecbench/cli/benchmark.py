@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .group import cli, echo_input_warnings, echo_written
+from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import drawn
 from .report_options import meta_pairs
@@ -57,6 +57,8 @@ def benchmark(config, outdir, meta, quiet):
         from .compare import warn_without_html
 
         echo_input_warnings()
+        for warning in result.comparison.warnings:  # as compare says its comparison's
+            echo_warning(warning)
         warn_without_html()
         from ..outputs import commits_held
 
