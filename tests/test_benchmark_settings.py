@@ -8,6 +8,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from conftest import ROOT
@@ -360,3 +361,16 @@ def test_two_modes_of_one_fusion_are_refused(tmp_path):
         assert [m.name for m in load_benchmark_config(config).modes][-1] == "h2"
     config.write_text(weighted + "  h2: {fuse: [a, b], method: combsum, weights: [2, 1]}\n")
     assert len(load_benchmark_config(config).modes) == 4
+
+
+def test_weights_of_a_numpy_array_are_compared_as_numbers():
+    """Weights built in Python as an array (fuse takes any sequence): told apart and alike by
+    value, where their truth (`weights or ...`) raised ValueError (a traceback)."""
+    weights = np.array([1.0, 2.0])
+    modes = [Mode("a", "A", run=Path("a.run")), Mode("d", "D", run=Path("d.run"))]
+    fused = {"method": "combsum", "depth": 10}
+    h = Mode("h", "H", fuse=["a", "d"], weights=weights, **fused)
+    assert _settings(modes=[*modes, h]).mode("h").weights is weights
+    h2 = Mode("h2", "H2", fuse=["d", "a"], weights=[2, 1], **fused)
+    with pytest.raises(UsageError, match=r"modes 'h' and 'h2' are one fusion"):
+        _settings(modes=[*modes, h, h2])

@@ -363,7 +363,8 @@ def _check_fusions_once(modes: list[Mode], path: Path, text: ConfigText | None) 
         if mode.fuse is None:
             continue
         method = method_name(mode.method)
-        weights = mode.weights or [1.0] * len(mode.fuse)
+        # `is None`: weights may be any sequence fuse takes (a numpy array has no truth)
+        weights = [1.0] * len(mode.fuse) if mode.weights is None else mode.weights
         pairs = sorted(zip(mode.fuse, map(float, weights), strict=True))
         k = mode.rrf_k if method == "rrf" else None
         first = fusions.setdefault((method, k, norm_name(mode.norm, method), mode.depth,
