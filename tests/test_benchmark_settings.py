@@ -374,3 +374,12 @@ def test_weights_of_a_numpy_array_are_compared_as_numbers():
     h2 = Mode("h2", "H2", fuse=["d", "a"], weights=[2, 1], **fused)
     with pytest.raises(UsageError, match=r"modes 'h' and 'h2' are one fusion"):
         _settings(modes=[*modes, h, h2])
+
+
+def test_a_fusion_of_a_name_not_text_is_an_unknown_mode():
+    """A fusion built in Python naming a mode by a number is refused as unknown, in one line:
+    sorting its names beside text (to compare fusions in any order) raised TypeError."""
+    modes = [Mode("a", "A", run=Path("a.run")), Mode("h", "H", fuse=[1, "a"], depth=10)]
+    with pytest.raises(UsageError) as refused:
+        _settings(modes=modes)
+    assert str(refused.value) == "bench.toml: modes.h.fuse: mode 'h' refers to unknown mode 1"

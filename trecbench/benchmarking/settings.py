@@ -365,10 +365,12 @@ def _check_fusions_once(modes: list[Mode], path: Path, text: ConfigText | None) 
         method = method_name(mode.method)
         # `is None`: weights may be any sequence fuse takes (a numpy array has no truth)
         weights = [1.0] * len(mode.fuse) if mode.weights is None else mode.weights
-        pairs = sorted(zip(mode.fuse, map(float, weights), strict=True))
+        # a set, not sorted: the names are distinct (_check_fusion) but need not be text
+        # in Python (fuse=[1, "a"], refused as unknown below), where sorting raised
+        pairs = frozenset(zip(mode.fuse, map(float, weights), strict=True))
         k = mode.rrf_k if method == "rrf" else None
         first = fusions.setdefault((method, k, norm_name(mode.norm, method), mode.depth,
-                                    tuple(pairs)), mode.name)  # fmt: skip
+                                    pairs), mode.name)  # fmt: skip
         if first != mode.name:
             line = None if text is None else text.line(("modes", first, "fuse"))
             at = "" if line is None else f" (line {line})"
