@@ -351,6 +351,12 @@ def test_two_modes_of_one_fusion_are_refused(tmp_path):
     config.write_text(weighted + "  h2: {fuse: [b, a], method: combsum, weights: [2, 1]}\n")
     with pytest.raises(UsageError, match=r"modes 'h' \(line 5\) and 'h2' are one fusion"):
         load_benchmark_config(config)
+    # wmnz weighs a document's sum by its runs' weights summed: 1 each, combmnz's count
+    mnz = "qrels: q\nmodes:\n  a: {run: a.run}\n  b: {run: b.run}\n"
+    mnz += "  h: {fuse: [a, b], method: combmnz}\n"
+    config.write_text(mnz + "  h2: {fuse: [b, a], method: wmnz, weights: [1, 1]}\n")
+    with pytest.raises(UsageError, match=r"modes 'h' \(line 5\) and 'h2' are one fusion"):
+        load_benchmark_config(config)
     # other settings, other fusions: taken
     for other in (
         "{fuse: [a, b], k: 30}",
