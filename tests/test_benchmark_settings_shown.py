@@ -251,3 +251,18 @@ def test_the_comparisons_warnings_are_said_on_stderr_as_compare_says_them(demo, 
     assert said in capsys.readouterr().err
     report = json.loads((demo / "out" / "BenchmarkReport.json").read_text())
     assert "trecbench: warning: " + "".join(report["warnings"]) + "\n" == said
+
+
+def test_an_integer_target_level_is_printed_as_written(demo):
+    # as a double 18446744073709551617 printed 1.8446744073709552e+19, and an integer
+    # beyond a double's range raised OverflowError (an internal error) once the run was done
+    config = demo / "c.toml"
+    huge = "1" + "0" * 400
+    target = (
+        f"[targets.measures.num_rel_ret]\nbaseline = [0, 18446744073709551617]\ngood = {huge}\n"
+    )
+    config.write_text(
+        'qrels = "hpo-rtask.qrels"\nmeasures = ["num_rel_ret"]\n' + MODES_TOML + target
+    )
+    text = run_benchmark(config).markdown(False)
+    assert f"| num_rel_ret | 0–18446744073709551617 | ≥ {huge} | n/a |" in text

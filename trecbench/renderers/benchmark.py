@@ -13,6 +13,7 @@ page's blocks as the page shows it (:func:`rtask_blocks`'s ``escape``).
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 
 from ..escaping import escaper
@@ -214,7 +215,11 @@ def _mean_text(mean: float, target) -> str:
 
 def _level_text(level: float) -> str:
     """A target's level as configured, every digit (``:g`` showed 0.215473464 as
-    0.215473, which a mean of 0.2154735 seemed to reach); a whole number without ``.0``."""
+    0.215473, which a mean of 0.2154735 seemed to reach); a whole number without ``.0``,
+    an integer as written (as a double, 2**64 + 1 lost its last digits and 10**400 raised
+    OverflowError: the means compare with the integer itself)."""
+    if isinstance(level, numbers.Integral) and not isinstance(level, bool):
+        return str(int(level))
     text = repr(float(level))
     return text.removesuffix(".0")
 
