@@ -266,3 +266,15 @@ def test_an_integer_target_level_is_printed_as_written(demo):
     )
     text = run_benchmark(config).markdown(False)
     assert f"| num_rel_ret | 0–18446744073709551617 | ≥ {huge} | n/a |" in text
+
+
+def test_a_meta_key_given_in_python_is_refused_as_the_configuration_s(demo):
+    # BenchmarkReport.json and the manifest recorded it, against their own schemas
+    config = demo / "c.toml"
+    config.write_text('qrels = "hpo-rtask.qrels"\nmeasures = ["P@5"]\n' + MODES_TOML)
+    bench = run_benchmark(config)
+    with pytest.raises(UsageError, match=r"^meta: key 'a b' must start with an ASCII letter"):
+        bench.comparison.report(meta={"a b": "x"})
+    with pytest.raises(UsageError, match=r"^meta: key 'a=b' must start"):
+        bench.write(demo / "out", meta={"a=b": "x"})
+    assert not (demo / "out").exists()

@@ -745,3 +745,16 @@ def test_the_manifest_of_python_m_trecbench_records_a_command_that_runs_again(tm
     )
     assert again.stdout == first.stdout
     assert first.stdout.startswith(b"P_5")
+
+
+@pytest.mark.parametrize("key", ["a b", "", "a=b", 1])
+def test_a_meta_key_outside_meta_s_rule_is_refused_by_every_report(key):
+    # the Python API's meta= recorded any key: files their own schemas refuse
+    # (propertyNames), and {1: ..., "1": ...} as one key
+    message = rf"meta: key {re.escape(repr(key))} must start with an ASCII letter"
+    with pytest.raises(UsageError, match=message):
+        report.build_manifest(["trecbench"], [], [], {"model": "bm25", key: "x"})
+    with pytest.raises(UsageError, match=message):
+        report.build_evaluation_report(fake_evaluation(), [], {}, meta={key: "x"})
+    manifest = report.build_manifest(["trecbench"], [], [], {"model.v-2_": 1})
+    assert manifest["meta"] == {"model.v-2_": "1"}

@@ -13,7 +13,7 @@ validate every generated shape), importing ``jsonschema`` only then
 
 The small pieces (:func:`input_record`, :func:`tool`, :func:`environment`,
 :func:`git_commit`, :func:`write_json`, :func:`bytes_record`, :func:`parse_meta`,
-:func:`evaluation_records`) are meant to be reused by other reports.
+:func:`recorded_meta`, :func:`evaluation_records`) are meant to be reused by other reports.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, provenance
-from .errors import OutputError, Setting, UsageError, option_excerpt
+from .errors import OutputError, Setting, UsageError, excerpt, option_excerpt
 from .json_schemas import schema_refusal
 from .json_values import json_safe
 from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
@@ -169,6 +169,16 @@ def meta_key_taken(key: object) -> bool:
     ``--meta``'s and a configuration's ``meta`` alike)."""
     # fullmatch: $ would match before a final newline
     return isinstance(key, str) and _META_KEY.fullmatch(key) is not None
+
+
+def recorded_meta(meta: Mapping | None) -> dict[str, str]:
+    """``meta`` as a report or manifest records it, values as text; a key outside
+    :data:`META_KEY_RULE` (the schemas' ``propertyNames``) refused: the Python API's
+    ``meta=`` wrote files their own schema refuses (and ``1`` and ``"1"`` as one key)."""
+    for key in meta or {}:
+        if not meta_key_taken(key):
+            raise UsageError(f"meta: key {excerpt(key)} {META_KEY_RULE}")
+    return {key: str(value) for key, value in (meta or {}).items()}
 
 
 def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
@@ -363,7 +373,7 @@ def build_evaluation_report(
                 "group_by": list(groups or {}),
             }
         ),
-        "meta": {str(key): str(value) for key, value in (meta or {}).items()},
+        "meta": recorded_meta(meta),
         "measures": _measure_records(evaluation),
         "inputs": list(inputs),
         "results": _results(evaluation),
@@ -419,7 +429,7 @@ def build_manifest(
         "cwd": str(where),
         "environment": environment(),
         "git": git_commit(where),
-        "meta": {str(key): str(value) for key, value in meta.items()},
+        "meta": recorded_meta(meta),
         "inputs": list(inputs),
         "outputs": list(outputs),
     }

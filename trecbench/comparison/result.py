@@ -150,7 +150,7 @@ class Comparison:
         its page's and manifest's (:func:`~trecbench.provenance.new_stamp`).
         """
         from ..json_values import json_safe
-        from ..report import environment, tool, utc_now
+        from ..report import environment, recorded_meta, tool, utc_now
 
         results = []
         for section in self.sections:
@@ -183,7 +183,7 @@ class Comparison:
             "experiment_id": experiment_id,
             "tool": tool(),
             "environment": environment(),
-            "meta": {str(key): str(value) for key, value in (meta or {}).items()},
+            "meta": recorded_meta(meta),
             "settings": self.settings,
             "evaluation": self.evaluation,
             "inputs": self.inputs or [],
