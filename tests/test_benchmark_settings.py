@@ -389,3 +389,14 @@ def test_a_fusion_of_a_name_not_text_is_an_unknown_mode():
     with pytest.raises(UsageError) as refused:
         _settings(modes=modes)
     assert str(refused.value) == "bench.toml: modes.h.fuse: mode 'h' refers to unknown mode 1"
+
+
+@pytest.mark.parametrize("key", ["a b", "", "a=b"])
+def test_a_meta_key_given_in_python_is_refused_before_the_benchmark_runs(key):
+    # taken, it stopped the benchmark only as its reports were written, after every run
+    rule = "a meta key must start with an ASCII letter or '_'"
+    with pytest.raises(UsageError, match=rf"^bench\.toml: meta\..*: {rule}"):
+        _settings(meta={key: "x"})
+    with pytest.raises(UsageError, match=rf"^bench\.toml: meta\..*: {rule}"):
+        _settings(meta={"model": "x"}).with_options(meta={key: "y"})
+    assert _settings().with_options(meta={"model.v-2": "y"}).meta == {"model.v-2": "y"}

@@ -219,8 +219,8 @@ class BenchmarkSettings:
     that refer to unknown modes, to themselves or to each other in a circle (fusing or
     reranking), two modes of
     one run file, a baseline
-    that is no mode, a validator profile that does not exist and an unknown MaxOntSim
-    formula.
+    that is no mode, a meta key outside ``--meta``'s rule, a validator profile that does not
+    exist and an unknown MaxOntSim formula.
     """
 
     path: Path
@@ -251,6 +251,7 @@ class BenchmarkSettings:
             message = f"{excerpt(self.name)} is blank: the name titles the benchmark's outputs"
             raise self.refused(("name",), message)
         _check_references(self.modes, self.path, self.config_text)
+        _check_meta_keys(self.meta, self.path)
         names = [mode.name for mode in self.modes]
         if self.baseline is None:
             object.__setattr__(self, "baseline", names[0])
@@ -333,6 +334,17 @@ def _refused(path: Path, text: ConfigText | None, keys: tuple, message: str) -> 
 
         return UsageError(f"{path}: {shortened(key_path(keys))}: {message}")
     return UsageError(f"{text.where(keys)}: {message}")
+
+
+def _check_meta_keys(meta: dict, path: Path) -> None:
+    """A meta key outside ``--meta``'s rule, given in Python (``meta=``, ``with_options``;
+    the loader refuses a configuration's at its line), refused before any run is read, not
+    as the reports are written (:func:`trecbench.report.recorded_meta`)."""
+    from ..report import META_KEY_RULE, meta_key_taken
+
+    for key in meta:
+        if not meta_key_taken(key):  # no line: the key is not the configuration's
+            raise _refused(path, None, ("meta", str(key)), f"a meta key {META_KEY_RULE}")
 
 
 def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
