@@ -400,3 +400,22 @@ def test_a_meta_key_given_in_python_is_refused_before_the_benchmark_runs(key):
     with pytest.raises(UsageError, match=rf"^bench\.toml: meta\..*: {rule}"):
         _settings(meta={"model": "x"}).with_options(meta={key: "y"})
     assert _settings().with_options(meta={"model.v-2": "y"}).meta == {"model.v-2": "y"}
+
+
+@pytest.mark.parametrize(
+    "setting, key",
+    [("method: combsum, weights: [1, 1{zeros}]", "weights"), ("k: 1{zeros}", "k")],
+)
+def test_a_weight_or_k_beyond_a_double_is_refused_at_its_line(tmp_path, setting, key):
+    # an integer (YAML and TOML read any) of 401 digits: an internal OverflowError
+    config = tmp_path / "big.yaml"
+    fusion = setting.format(zeros="0" * 400)
+    config.write_text(
+        f"qrels: q\nmodes:\n  a: {{run: a}}\n  b: {{run: b}}\n  h: {{fuse: [a, b], {fusion}}}\n"
+    )
+    with pytest.raises(UsageError) as refused:
+        load_benchmark_config(config)
+    said = "a weight" if key == "weights" else "k"
+    assert str(refused.value).startswith(
+        f"{config}:5: modes.h.{key}: {said} must be a finite number >= 0, not 1000000000"
+    )

@@ -300,6 +300,9 @@ def test_topics_need_not_agree():
         ({"method": "rrf", "k": -1}, "k must be a finite number >= 0"),
         # said "a finite number >= -inf"
         ({"method": "combsum", "weights": [float("nan"), 1.0]}, "finite number >= 0, not nan"),
+        # an integer beyond a double: an internal OverflowError
+        ({"method": "combsum", "weights": [1, 10**400]}, "finite number >= 0, not 1000000000"),
+        ({"method": "rrf", "k": 10**5000}, "k must be a finite number >= 0, not 1.000000E"),
         ({"method": "rrf", "depth": 0}, "depth must be a positive integer"),
         ({"tag": "a b"}, "^tag='a b': a run tag is one token of printable text, without blanks$"),
         ({"tag": "a\nb"}, "a run tag is one token"),  # was written as is: an invalid run

@@ -40,12 +40,21 @@ def check_number(name: str, value, minimum: float) -> float:
     if (
         isinstance(value, bool)
         or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
+        or not _finite(value)
         or value < minimum
     ):
         at_least = f" >= {minimum:g}" if math.isfinite(minimum) else ""
-        raise UsageError(f"{name} must be a finite number{at_least}, not {value!r}")
+        raise UsageError(f"{name} must be a finite number{at_least}, not {excerpt(value)}")
     return float(value)
+
+
+def _finite(value: numbers.Real) -> bool:
+    """Whether ``value`` is a finite double: an integer beyond one (a configuration's
+    ``10**400``) is not, where math.isfinite raised OverflowError (an internal error)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def checked_weights(weights, n_runs: int, method: str) -> np.ndarray:
