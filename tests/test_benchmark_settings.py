@@ -357,6 +357,19 @@ def test_two_modes_of_one_fusion_are_refused(tmp_path):
     config.write_text(mnz + "  h2: {fuse: [b, a], method: wmnz, weights: [1, 1]}\n")
     with pytest.raises(UsageError, match=r"modes 'h' \(line 5\) and 'h2' are one fusion"):
         load_benchmark_config(config)
+    # the median of two values (or one) is their mean: combmed of two modes is combanz
+    anz = "  h: {fuse: [a, b], method: combanz, norm: z-score}\n"
+    config.write_text(
+        head.replace("  h: {fuse: [a, b]}\n", anz)
+        + "  h2: {fuse: [a, b], method: med, norm: zscore}\n"
+    )
+    with pytest.raises(UsageError, match=r"modes 'h' \(line 5\) and 'h2' are one fusion"):
+        load_benchmark_config(config)
+    # of three modes, the median is no mean: two fusions
+    runs = [Mode(name, name.upper(), run=Path(f"{name}.run")) for name in "abc"]
+    med, anz = ("combmed", "combanz")
+    fusions = [Mode(f"h{m}", m, fuse=["a", "b", "c"], method=m, depth=10) for m in (med, anz)]
+    assert len(_settings(modes=[*runs, *fusions]).modes) == 5
     # other settings, other fusions: taken
     for other in (
         "{fuse: [a, b], k: 30}",

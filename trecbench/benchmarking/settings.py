@@ -366,8 +366,9 @@ def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> 
 def _check_fusions_once(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
     """Two modes fusing the same modes with the same settings (in any order: a fusion
     breaks ties by docno, not by the order of its runs; weights unset are 1 each; wmnz of
-    weights 1 is combmnz) make one run, which would be compared with itself, as two modes
-    of one run file would: refused at the second's ``fuse``, naming the first's line."""
+    weights 1 is combmnz, combmed of two modes combanz) make one run, which would be
+    compared with itself, as two modes of one run file would: refused at the second's
+    ``fuse``, naming the first's line."""
     from ..fusion import method_name, norm_name
 
     fusions: dict[tuple, str] = {}
@@ -382,6 +383,8 @@ def _check_fusions_once(modes: list[Mode], path: Path, text: ConfigText | None) 
         pairs = frozenset(zip(mode.fuse, map(float, weights), strict=True))
         if method == "wmnz" and all(weight == 1.0 for _, weight in pairs):
             method = "combmnz"  # its sum times the weights' sum: times the count, combmnz's
+        if method == "combmed" and len(mode.fuse) == 2:
+            method = "combanz"  # the median of one value or two is their mean
         k = mode.rrf_k if method == "rrf" else None
         first = fusions.setdefault((method, k, norm_name(mode.norm, method), mode.depth,
                                     pairs), mode.name)  # fmt: skip
