@@ -10,6 +10,8 @@ up). A resampled p-value is at least 1/(B + 1) and significant when below alpha:
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from conftest import ROOT
@@ -179,3 +181,31 @@ def test_bootstrap_ci_refuses_before_it_draws(monkeypatch):
     monkeypatch.setattr(resampling, "bootstrap_means", drawn)  # where bootstrap_ci calls it
     with pytest.raises(TooFewSamplesError):
         stats.bootstrap_ci(np.arange(5.0), samples=39)
+
+
+def test_samples_beyond_2_to_the_32_are_refused_before_any_work(tmp_path, capsys):
+    # 10**400 resamples were an internal OverflowError (numpy's counts), after the runs
+    # were scored, from compare --samples, a configuration and the library alike
+    from trecbench.benchmarking import load_benchmark_config
+
+    assert StatsSettings(samples=2**32).samples == 2**32
+    for samples, shown in ((2**32 + 1, "4,294,967,297"), (10**400, "a number of 401 digits")):
+        said = "samples must be at most 2**32 = 4,294,967,296 (every sign pattern of 32 "
+        said += f"topics), not {shown}"
+        with pytest.raises(UsageError, match="^" + re.escape(said) + "$"):
+            StatsSettings(samples=samples)
+        with pytest.raises(UsageError, match="^" + re.escape(said) + "$"):
+            DiscriminationSettings(samples=samples)
+    demo = ROOT / "data" / "hpo-rtask"
+    runs = [str(demo / "lexical.run"), str(demo / "vector.run")]
+    argv = ["compare", str(demo / "hpo-rtask.qrels"), *runs, "--samples", str(10**40)]
+    assert run(argv) == 1
+    assert "is not in the range 1<=x<=4294967296" in capsys.readouterr().err
+    config = tmp_path / "b.toml"
+    config.write_text(
+        'qrels = "q"\n[modes.a]\nrun = "a.run"\n[statistics]\nsamples = 99999999999\n'
+    )
+    with pytest.raises(
+        UsageError, match=r"b\.toml:5: statistics\.samples: .* the maximum of 4294967296"
+    ):
+        load_benchmark_config(config)

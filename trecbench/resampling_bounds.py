@@ -41,6 +41,11 @@ from fractions import Fraction
 from .errors import TooFewSamplesError, UsageError
 from .plurals import exact_percent
 
+# the most resamples drawn: every sign pattern of 32 topics (the exact randomisation
+# test's), beyond what any interval or p-value needs; more would run for days, and past
+# 2**63 numpy's counts overflow (10**400 was an internal OverflowError)
+MOST_SAMPLES = 2**32
+
 # the confidence levels taken: alpha = 1 - confidence is kept to 12 decimal places, and
 # beyond these it is 0 (no number of resamples reaches it) or within 1e-12 of 1 (every
 # p-value below 1 below it; 1e-300 was taken, printed as a 300-digit percentage)
@@ -94,6 +99,12 @@ def refuse_too_few(
 
     if not isinstance(samples, numbers.Integral) or isinstance(samples, bool) or samples < 1:
         raise UsageError(f"samples must be a positive integer, not {samples!r}")
+    if samples > MOST_SAMPLES:
+        shown = f"{samples:,}" if samples < 10**24 else f"a number of {len(str(samples))} digits"
+        raise UsageError(
+            f"samples must be at most 2**32 = {MOST_SAMPLES:,} (every sign pattern of 32 "
+            f"topics), not {shown}"
+        )
     level = float(_exact(alpha))
     if level <= 0:  # no count of resamples reaches it (and 2/alpha would divide by 0)
         raise UsageError(

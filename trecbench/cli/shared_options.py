@@ -13,6 +13,7 @@ import re
 
 import click
 
+from ..resampling_bounds import MOST_SAMPLES
 from ..resource_bounds import LEAST_DEPTH, MOST_DEPTH
 
 # the registry: numpy-free
@@ -209,7 +210,11 @@ def resampling_options(*, test: str, correction: str, samples: str, seed: str):
                     **shown,
                 ),
                 click.option(
-                    "--samples", type=DecimalInt(min=1), default=10_000, help=samples, **shown
+                    "--samples",
+                    type=DecimalInt(min=1, max=MOST_SAMPLES),
+                    default=10_000,
+                    help=samples,
+                    **shown,
                 ),
                 click.option("--seed", type=DecimalInt(min=0), default=0, help=seed, **shown),
             ],
