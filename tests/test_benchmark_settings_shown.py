@@ -142,6 +142,11 @@ def test_a_range_of_negative_target_levels_reads_as_a_range(demo):
     )
     text = run_benchmark(config).markdown(False)
     assert "| utility | -90–-80 | ≥ -70 | n/a |" in text
+    # a level of -0.0 read "-0" (the range "-1.5–-0")
+    config.write_text(
+        config.read_text().replace("[-90, -80]\ngood = -70", "[-1.5, -0.0]\ngood = 0.5")
+    )
+    assert "| utility | -1.5–0 | ≥ 0.5 | n/a |" in run_benchmark(config).markdown(False)
     assert "| nDCG@10 | 0.3–0.32 | ≥ 0.35 | ≥ 0.4 |" in text
 
 

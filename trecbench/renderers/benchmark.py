@@ -220,7 +220,7 @@ def _level_text(level: float) -> str:
     OverflowError: the means compare with the integer itself)."""
     if isinstance(level, numbers.Integral) and not isinstance(level, bool):
         return str(int(level))
-    text = repr(float(level))
+    text = repr(float(level) + 0.0)  # -0.0 + 0.0 is 0.0: a level of -0.0 read "-0"
     return text.removesuffix(".0")
 
 
