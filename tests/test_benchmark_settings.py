@@ -389,7 +389,13 @@ def test_weights_of_a_numpy_array_are_compared_as_numbers():
     modes = [Mode("a", "A", run=Path("a.run")), Mode("d", "D", run=Path("d.run"))]
     fused = {"method": "combsum", "depth": 10}
     h = Mode("h", "H", fuse=["a", "d"], weights=weights, **fused)
-    assert _settings(modes=[*modes, h]).mode("h").weights is weights
+    settings = _settings(modes=[*modes, h])
+    # kept as Python's floats: describe() and the report's JSON took no array
+    assert settings.mode("h").weights == [1.0, 2.0]
+    assert type(settings.mode("h").weights[0]) is float
+    assert "weights [1.0, 2.0]" in settings.mode("h").describe()
+    h_floats = Mode("h", "H", fuse=["a", "d"], weights=[np.float64(1.0), np.int64(2)], **fused)
+    assert [type(w) for w in h_floats.weights] == [float, int]
     h2 = Mode("h2", "H2", fuse=["d", "a"], weights=[2, 1], **fused)
     with pytest.raises(UsageError, match=r"modes 'h' and 'h2' are one fusion"):
         _settings(modes=[*modes, h, h2])

@@ -153,6 +153,21 @@ class Mode:
     tag: str | None = None
     reranks: str | None = None
 
+    def __post_init__(self) -> None:
+        # weights as a list of Python's numbers: an array (fuse takes any sequence) broke
+        # describe() and the JSON report (a TypeError once every mode was scored); what
+        # is no sequence of numbers is left to the fusion's checks, which refuse it
+        weights = self.weights
+        if weights is not None and not isinstance(weights, (str, bytes, list)):
+            try:
+                values = weights.tolist() if hasattr(weights, "tolist") else list(weights)
+            except TypeError:
+                return
+            object.__setattr__(self, "weights", values)
+        if isinstance(self.weights, list):
+            items = [w.item() if hasattr(w, "item") else w for w in self.weights]
+            object.__setattr__(self, "weights", items)
+
     @property
     def run_tag(self) -> str:
         """The tag a fused mode's run is written with."""
