@@ -5,6 +5,7 @@ benchmark reads its fields; the command's ``-o`` and ``--meta`` go into it."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from pathlib import Path
 
@@ -289,7 +290,9 @@ def test_every_setting_refused_is_a_usage_error(tmp_path, top, table):
 @pytest.mark.parametrize(
     ("value", "mark"),
     [(11 / 20 - 2**-53, "good"), (0.5499999999999998, "good"), (0.5499, "baseline"),
-     (0.45, "baseline"), (0.4499, "below-baseline"), (0.6, "strong")],
+     (0.45, "baseline"), (0.4499, "below-baseline"), (0.6, "strong"),
+     (math.inf, "strong"), (-math.inf, "below-baseline"),
+     (math.nan, None)],  # NaN passed every comparison: it was "strong"
 )  # fmt: skip
 def test_a_mean_equal_on_paper_to_a_threshold_reaches_it(value, mark):
     """11/20 summed in topic order is 0.5499999999999998, printed 0.5500: it is good,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,12 +47,15 @@ class Target:
     strong: float | None = None
     note: str = ""
 
-    def mark(self, value: float) -> str:
-        """``below-baseline``, ``baseline``, ``good`` or ``strong``. A mean equal on paper
-        to a threshold reaches it (:mod:`trecbench.rounding`): 11/20 summed as
+    def mark(self, value: float) -> str | None:
+        """``below-baseline``, ``baseline``, ``good`` or ``strong``; None for a value that
+        is no number (NaN passed every comparison: "strong"). A mean equal on paper to a
+        threshold reaches it (:mod:`trecbench.rounding`): 11/20 summed as
         0.5499999999999998 is 0.55, and printed so."""
         from ..rounding import rounding_noise, value_scale
 
+        if math.isnan(value):
+            return None
         reached = value + float(rounding_noise([value], value_scale([value]))[0])
         if reached < self.baseline[0]:
             return "below-baseline"
