@@ -441,3 +441,19 @@ def test_a_weight_or_k_beyond_a_double_is_refused_at_its_line(tmp_path, setting,
     assert str(refused.value).startswith(
         f"{config}:5: modes.h.{key}: {said} must be a finite number >= 0, not 1000000000"
     )
+
+
+@pytest.mark.parametrize("name", ["../x", "a/b", "a\nb", "", "x" * 26, "é", 7])
+def test_a_mode_name_built_in_python_is_held_to_the_schemas_rule(name):
+    """A mode made in Python took any name (``a/b`` named a file in another folder, ``a\\nb``
+    split every message naming it), where a configuration's schema refuses them."""
+    import json
+
+    from trecbench.benchmarking.settings import MODE_NAME
+
+    schema = json.loads((ROOT / "trecbench/schemas/benchmark_config.schema.json").read_text())
+    assert schema["properties"]["modes"]["propertyNames"]["pattern"] == f"^{MODE_NAME.pattern}$"
+    modes = [Mode("a", "A", run=Path("a")), Mode(name, "B", run=Path("b"))]
+    with pytest.raises(UsageError, match=r"^bench.toml: modes: .* is no mode name: 1 to 25 "):
+        _settings(modes=modes)
+    assert [m.name for m in _settings(modes=[modes[0], Mode("b-1.x_Y", "B", run=Path("b"))]).modes]

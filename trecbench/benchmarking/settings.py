@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -417,13 +418,27 @@ def _check_fusions_once(modes: list[Mode], path: Path, text: ConfigText | None) 
             raise _refused(path, text, ("modes", mode.name, "fuse"), message)
 
 
+# a mode's name, as the configuration's schema takes it (modes' propertyNames): it names
+# the mode's files (reports/<mode>.json, runs/<mode>.run) and its lines in messages
+MODE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,25}")
+
+
 def _check_names_apart(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
-    """Two modes whose names differ only in case (``H``, ``h``) are refused at the
-    second's table, naming the first's line: their files (``reports/H.json`` and
-    ``reports/h.json``, a fusion's ``runs/H.run``) are one file on macOS's and Windows'
-    file systems, where the second replaced the first, as convert refuses such tags."""
+    """A mode's name outside :data:`MODE_NAME` (possible only in Python: ``Mode("a/b")``
+    named a file in another folder, ``Mode("a\\nb")`` split a message in two) is refused,
+    as the schema refuses it in a configuration. Two modes whose names differ only in case
+    (``H``, ``h``) are refused at the second's table, naming the first's line: their files
+    (``reports/H.json`` and ``reports/h.json``, a fusion's ``runs/H.run``) are one file on
+    macOS's and Windows' file systems, where the second replaced the first, as convert
+    refuses such tags."""
     names: dict[str, str] = {}
     for mode in modes:
+        if not isinstance(mode.name, str) or not MODE_NAME.fullmatch(mode.name):
+            message = (
+                f"{excerpt(mode.name)} is no mode name: 1 to 25 ASCII letters, digits, '_', "
+                "'.' or '-' (it names the mode's files)"
+            )
+            raise UsageError(f"{path}: modes: {message}")
         other = names.setdefault(mode.name.lower(), mode.name)
         if other != mode.name:
             first = None if text is None else text.line(("modes", other))
