@@ -249,7 +249,7 @@ def test_the_comparisons_warnings_are_said_on_stderr_as_compare_says_them(demo, 
     strata = '[strata]\ngroup_by = "qid-prefix"\n'  # the demo's ids have no prefix
     config.write_text('qrels = "hpo-rtask.qrels"\nmeasures = ["P@10"]\n' + MODES_TOML + strata)
     said = (
-        "trecbench: warning: --group-by qid-prefix: one stratum only, (none) (56 topics): no "
+        "trecbench: warning: grouping by qid-prefix: one stratum only, (none) (56 topics): no "
         "stratum to compare with another (its macro section is that stratum's analysis)\n"
     )
     assert run(["benchmark", str(config), "-o", str(demo / "out"), "--quiet"]) == 0

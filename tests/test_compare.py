@@ -1069,7 +1069,7 @@ def test_a_grouping_with_one_stratum_is_warned_of_as_score_warns_of_it(tmp_path,
     assert main([*args, "--samples", "200", "-o", str(tmp_path / "out")]) == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
     assert warnings == [
-        "trecbench: warning: --group-by qid-prefix: one stratum only, (none) (56 topics): no "
+        "trecbench: warning: grouping by qid-prefix: one stratum only, (none) (56 topics): no "
         "stratum to compare with another (its macro section is that stratum's analysis)"
     ]
 
@@ -1089,7 +1089,7 @@ def test_only_a_grouping_with_one_stratum_is_warned_of():
     }
     result = trecbench.compare_scores(values, strata=strata, samples=200)
     assert result.warnings == [
-        "--group-by whole: one stratum only, w (4 topics): no stratum to compare with "
+        "grouping by whole: one stratum only, w (4 topics): no stratum to compare with "
         "another (its macro section is that stratum's analysis)"
     ]
 
@@ -1105,7 +1105,7 @@ def test_the_one_stratum_warning_shows_its_stratum_escaped_in_markdown():
     strata = {"x1": "p|q\nr", "x2": "p|q\nr"}
     result = trecbench.compare_scores(values, strata=strata, group_by="f", samples=200)
     (warning,) = result.warnings
-    assert warning.startswith("--group-by f: one stratum only, p|q\nr (2 topics): ")
+    assert warning.startswith("grouping by f: one stratum only, p|q\nr (2 topics): ")
     assert "p%7Cq%0Ar (2 topics)" in result.markdown()
 
 

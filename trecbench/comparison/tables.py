@@ -212,17 +212,19 @@ class OneStratumWarning(ShownWarning):
         from ..plurals import counted
 
         return (
-            f"--group-by {shown(field)}: one stratum only, {shown(value)} "
+            f"grouping by {shown(field)}: one stratum only, {shown(value)} "
             f"({counted(topics, 'topic')}): no stratum to compare with another (its macro "
             "section is that stratum's analysis)"
         )
 
 
 def one_stratum_warnings(parts: list[SectionPart]) -> list[str]:
-    """A warning per grouping field whose topics all fall in one stratum (``--group-by
-    qid-prefix`` on ids without a prefix: ``(none)``): its macro section and its one
+    """A warning per grouping field whose topics all fall in one stratum (grouped by
+    ``qid-prefix`` on ids without a prefix: ``(none)``): its macro section and its one
     stratum repeat one analysis, and no stratum is compared with another, as score warns
-    that its spread over one group is n/a."""
+    that its spread over one group is n/a. Worded as grouping, not as ``--group-by``: a
+    benchmark's configuration (``strata.group_by``) and the Python API (``group_by=``) say
+    it too."""
     strata: dict[str, list[Section]] = {}
     for part in parts:
         if part.section.kind == "stratum":
