@@ -74,4 +74,19 @@ def test_a_level_beyond_12_places_is_refused_in_one_line_at_either_end(capsys, c
 
 def test_the_levels_at_the_ends_are_taken():
     assert StatsSettings(confidence=1e-12, samples=40).alpha == 0.999999999999
-    assert StatsSettings(confidence=1 - 1e-12, samples=2 * 10**12).alpha == 1e-12
+    # 2/alpha resamples for an interval, at most 2**32 drawn: 1 - 1e-9 is reached
+    assert StatsSettings(confidence=1 - 1e-9, samples=2 * 10**9).alpha == 1e-9
+
+
+def test_a_level_no_number_of_resamples_reaches_is_refused_as_out_of_reach():
+    # the interval at 1 - 1e-12 needs 2e12 resamples, beyond the 2**32 --samples takes:
+    # the refusal asked for a count that --samples refuses in turn
+    with pytest.raises(TooFewSamplesError) as refused:
+        StatsSettings(confidence=1 - 1e-12, samples=2**32)
+    assert str(refused.value).endswith(
+        "so it needs 2/alpha = 2,000,000,000,000 or more, more than the 2**32 at most drawn: "
+        "no number of resamples reaches this alpha"
+    )
+    with pytest.raises(TooFewSamplesError) as refused:  # one below the bound: no such words
+        StatsSettings(confidence=1 - 1e-9, samples=2 * 10**9 - 1)
+    assert str(refused.value).endswith("so it needs 2/alpha = 2,000,000,000 or more")

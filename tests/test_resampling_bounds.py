@@ -53,6 +53,19 @@ def test_resampling_tests_of_agree_take_the_p_value_bound(alpha, fewest, test):
         DiscriminationSettings(alpha, test, samples=fewest - 1)
 
 
+def test_a_p_value_bound_beyond_the_most_resamples_is_said_out_of_reach():
+    # 1/alpha = 10**12 resamples, beyond the 2**32 --samples takes; 1/alpha = 10**9 is not
+    with pytest.raises(TooFewSamplesError) as refused:
+        DiscriminationSettings(1e-12, "randomization", samples=2**32)
+    assert str(refused.value).endswith(
+        "only with 1,000,000,000,000 or more, more than the 2**32 at most drawn: no number of "
+        "resamples reaches this alpha"
+    )
+    with pytest.raises(TooFewSamplesError) as refused:
+        DiscriminationSettings(1e-9, "randomization", samples=10**9 - 1)
+    assert str(refused.value).endswith("only with 1,000,000,000 or more")
+
+
 @pytest.mark.parametrize("test", ["t", "wilcoxon"])
 def test_tests_that_do_not_resample_take_any_count(test):
     assert DiscriminationSettings(0.05, test, samples=1).samples == 1

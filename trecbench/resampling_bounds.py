@@ -84,6 +84,14 @@ def p_value_samples(alpha: float) -> int:
     return math.floor(1 / _exact(alpha))
 
 
+def _beyond(needed: int) -> str:
+    """What a refusal adds when ``needed`` resamples exceed :data:`MOST_SAMPLES`: no
+    --samples reaches the level (the refusal asked for more than --samples takes)."""
+    if needed <= MOST_SAMPLES:
+        return ""
+    return ", more than the 2**32 at most drawn: no number of resamples reaches this alpha"
+
+
 def refuse_too_few(
     samples, alpha: float, *, interval: bool, test: str | None = None, confidence=None
 ) -> None:
@@ -112,11 +120,12 @@ def refuse_too_few(
             "reaches it (alpha, or 1 - confidence, must be at least 1e-12)"
         )
     shown = float(1 - _exact(alpha)) if confidence is None else confidence
-    if interval and samples < interval_samples(alpha):
+    needed = interval_samples(alpha)
+    if interval and samples < needed:
         raise TooFewSamplesError(
             f"{samples:,} resamples are too few for a {exact_percent(shown)} percentile "
             f"interval (alpha = {level:g}): each tail of alpha/2 must hold a resample, so "
-            f"it needs 2/alpha = {interval_samples(alpha):,} or more"
+            f"it needs 2/alpha = {needed:,} or more{_beyond(needed)}"
         )
     registered = None if test is None else statistical_tests.get(test)
     if registered and statistical_tests.SAMPLES in registered.options:
@@ -124,5 +133,5 @@ def refuse_too_few(
             raise TooFewSamplesError(
                 f"{samples:,} resamples are too few for the {registered.label}: its p-value, "
                 f"at least 1/(samples + 1), can fall below alpha = {level:g} only with "
-                f"{p_value_samples(alpha):,} or more"
+                f"{p_value_samples(alpha):,} or more{_beyond(p_value_samples(alpha))}"
             )
