@@ -103,19 +103,56 @@ def test_trec_eval_text_prints_each_measure_once(capsys):
 
 
 def test_a_command_showing_each_measure_once_refuses_two_spellings():
-    import trecbench
     from trecbench.errors import UsageError
+    from trecbench.measures.spellings import refuse_two_spellings
 
-    asked = ["ndcg_cut.10", "P.5", "nDCG@10"]
-    evaluation = trecbench.evaluate(QRELS, RUN, asked)
     with pytest.raises(UsageError) as refused:
-        evaluation.refuse_two_spellings("compare")
+        refuse_two_spellings(["ndcg_cut.10", "P.5", "nDCG@10"], "compare")
     assert str(refused.value) == (
         "ndcg_cut.10 and nDCG@10 are one measure (nDCG@10): compare shows and tests each "
         "measure once, by that name; ask it by one spelling"
     )
     # one spelling twice, or one measure of several values, is no second spelling
-    trecbench.evaluate(QRELS, RUN, ["P.5", "P.5", "recall.10,20"]).refuse_two_spellings("compare")
+    refuse_two_spellings(["P.5", "P.5", "recall.10,20"], "compare")
+    refuse_two_spellings(iter(["P@5", "P@5"]), "compare")  # a generator, read once
+
+
+@pytest.mark.parametrize(
+    ("asked", "version"),
+    [
+        (["ndcg_cut.10", "nDCG@10"], "9.0.8"),
+        (["P", "P@10"], "9.0.8"),
+        (["iprec_at_recall", "IPrec@0.5"], "9.0.8"),
+        (["success.10", "HitRate@10"], "9.0.8"),
+        (["recall.10,20", "R@10"], "9.0.8"),
+        (["P@3", "nDCG@3", "P_3"], "9.0.8"),
+        (["P.2,3", "P@3"], "9.0.8"),
+        (["map", "MAP", "AP", "mean_ap"], "9.0.8"),
+        (["runid", "num_q", "P.5", "num_rel_ret", "NumRelRet"], "9.0.8"),
+        (["IPrec(rel=2)@0.5", "IPrec@0.5", "iprec_at_recall"], "9.0.8"),
+        (["recip_rank", "MRR", "RR", "MRR@10"], "9.0.8"),
+        (["relstring.10", "Rprec_mult", "Rprec_mult.0.2", "11pt_avg", "set_F.0.5"], "9.0.8"),
+        (["Recall_all@10", "Recall@10", "Judged@10", "RBP(p=0.8)", "RBP", "Q"], "9.0.8"),
+        (["P(rel=2)@5", "P@5", "P.5", "map_cut.10", "MAP@10", "AP@10"], "9.0.8"),
+        (["all_trec"], "9.0.8"),
+        (["all_trec"], "10.0"),
+        (["rbp", "unj.10", "dcg", "yaap", "iprec_at_recall", "IPrec@0.5"], "10.0"),
+    ],
+)
+def test_the_names_told_before_reading_are_the_evaluation_s(asked, version):
+    # compare, benchmark and leaderboard refuse two spellings from the names alone
+    # (shown_values), before any run is read: they must be the names the engines give
+    import warnings
+
+    import trecbench
+    from trecbench.measures.spellings import shown_values
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        evaluation = trecbench.evaluate(QRELS, RUN, asked, compat=version)
+    columns = [(c.label, c.display, c.measure, c.asked, c.also) for c in evaluation.columns]
+    told = [(v.label, v.display, v.measure, v.asked, v.also) for v in shown_values(asked, version)]
+    assert told == columns
 
 
 @pytest.mark.parametrize("output_format", ["table", "markdown", "json"])

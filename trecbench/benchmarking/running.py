@@ -69,7 +69,6 @@ def run_benchmark(
             options=config.measure_options,
             progress=progress,
         )
-    _check_spelt_once(config, evaluation)
     comparison = _compare(config, evaluation, topics, progress)
     routing = _routing(config, topics)
     # the qrels' and runs' records (checksums, counts) were taken while they were read
@@ -197,18 +196,6 @@ def _mode_results(
     if lines:
         raise InvalidRuns(lines)
     return results
-
-
-def _check_spelt_once(config: BenchmarkSettings, evaluation) -> None:
-    """Refuse a measure the configuration asks by two spellings (``nDCG@10`` and
-    ``ndcg_cut.10``), as compare refuses it: the tables show and test each measure once,
-    by one name (a spelling asked would vanish). Told by the evaluation, which alone knows
-    every value a measure gives (``iprec_at_recall`` and ``IPrec@0.5``)."""
-
-    try:
-        evaluation.refuse_two_spellings("benchmark")
-    except UsageError as error:  # at the measures' line, as the loader's refusals are
-        raise config.refused(("measures",), str(error)) from None
 
 
 def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress):

@@ -240,7 +240,8 @@ class BenchmarkSettings:
     reranking), two modes of
     one run file, a baseline
     that is no mode, a meta key outside ``--meta``'s rule, a validator profile that does not
-    exist and an unknown MaxOntSim formula.
+    exist, an unknown MaxOntSim formula and a measure asked by two spellings
+    (``nDCG@10`` and ``ndcg_cut.10``, as compare refuses them), before any run is read.
     """
 
     path: Path
@@ -291,6 +292,12 @@ class BenchmarkSettings:
                 resolve_formula(self.maxontsim_formula)
             except UsageError as error:
                 raise UsageError(f"{self.path}: maxontsim_formula: {error}") from None
+        from ..measures.spellings import refuse_two_spellings
+
+        try:  # the tables show and test each measure once, by one name
+            refuse_two_spellings(self.measures, "benchmark")
+        except UsageError as error:  # at the measures' line, as the loader's refusals are
+            raise self.refused(("measures",), str(error)) from None
 
     def mode(self, name: str) -> Mode:
         """The mode called ``name``."""

@@ -16,6 +16,7 @@ from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..inputs import QrelsInput, RunInput, named_runs
 from ..measures.per_topic import asked_per_topic
+from ..measures.spellings import refuse_two_spellings
 from ..type_names import flag_from
 from .analysis import compare_scores, scoreless
 from .keywords import keywords_of, refuse_unknown, settings_from
@@ -171,9 +172,9 @@ def compare(
     refuse_unknown("compare", settings)
     group_fields(group_by)  # refused before any run is scored
     measures = asked_per_topic(measures, "compare's means and tests are")
+    refuse_two_spellings(measures, "compare")
     sidecar = _sidecar_read(strata)
     evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
-    evaluations[0][0].refuse_two_spellings("compare")
     warnings = _unjudged_warnings(evaluations, scoring, sidecar)
     warnings += _outside_qrels(sidecar, group_by, evaluations)
     topics, unpaired = _paired_topics(evaluations, named)

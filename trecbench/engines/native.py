@@ -24,17 +24,8 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..callers import outside_trecbench
 from ..errors import TrecbenchError, TrecEvalUndefinedWarning
-from ..measures import (
-    FLOAT_CUTOFFS,
-    LONG_CUTOFFS,
-    Measure,
-    c_atof,
-    display_name,
-    float_cutoffs,
-    level_key,
-    registry,
-    value_names,
-)
+from ..measures import Measure, display_name, registry, value_names
+from ..measures.labels import labels_of, percents
 from ..plurals import counted
 from ..score_precision import compares_float32
 from ..trec_eval.prefs_files import PREFS_FORMATS
@@ -63,33 +54,6 @@ def supports(measure: Measure) -> bool:
     if measure.family in RECALL_CUTOFFS:
         return all(key in RECALL_OPTIONS for key, _ in measure.options)
     return not measure.options
-
-
-def percents(measure: Measure) -> list[float]:
-    """The recall fractions or R multiples of a float-parameter family, as trec_eval reads
-    them (cutoff lists sorted, 11pt_avg's list as given)."""
-    definition = measure.definition
-    if measure.params is None:
-        return list(definition.trec_defaults)
-    if definition.trec_params == FLOAT_CUTOFFS:
-        return float_cutoffs(measure.params)
-    return [c_atof(part) for part in measure.params.split(",")]
-
-
-def labels_of(measure: Measure) -> list[str]:
-    """The engine's value labels for ``measure`` (before ``name_<params>``); a measure
-    given keyword parameters has its spelling after them, keyed apart from the one
-    without (``IPrec(rel=2)@0.5`` beside ``IPrec@0.5``)."""
-    kind = measure.definition.trec_params
-    if kind == LONG_CUTOFFS:
-        labels = [f"{measure.family}_{k}" for k in measure.cutoffs]
-    elif kind == FLOAT_CUTOFFS:
-        labels = [level_key(measure.family, p) for p in percents(measure)]
-    else:
-        labels = [measure.family]
-    if measure.options:
-        return [f"{label} {measure.spelled()}" for label in labels]
-    return labels
 
 
 @dataclass

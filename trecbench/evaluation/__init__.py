@@ -36,7 +36,7 @@ from ..gated.reading import (
     load,
 )
 from ..inputs import held
-from ..measures import NUM_REL, trec_mode
+from ..measures import NUM_REL, spellings, trec_mode
 from ..measures.expression import one_name_each
 from ..measures.names import requests
 from ..memory import Budget
@@ -52,7 +52,7 @@ from .assembly import (
     run_result,  # noqa: F401
 )
 from .judgments import Preferences, Qrels, load_judgments
-from .plan import _aliases, _asked_at, _measures, _Plan, _read_whole
+from .plan import _measures, _Plan, _read_whole
 from .results import Column, Evaluation, FlaggedTopic, RunResult
 from .runs import (
     PARALLEL_BYTES,
@@ -207,10 +207,10 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         z_table = (
             None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)
         )
-        aliases = _aliases(measures, requested, settings.compat)
+        aliases = spellings.aliases(measures, requested, settings.compat)
         # trec_eval's order keeps a measure's spellings together: each is placed where
         # it was asked only in a mix of spellings
-        asked_at = {} if trec_mode(requested) else _asked_at(measures, settings.compat)
+        asked_at = {} if trec_mode(requested) else spellings.asked_at(measures, settings.compat)
         plan = _Plan(ordered, engines, truth, settings, z_table, aliases, asked_at)
         plan.drill = drill.kept(plan)
         plan.bounds = bounds.kept(plan)

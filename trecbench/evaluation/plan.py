@@ -11,7 +11,7 @@ from typing import Any
 
 from ..callers import outside_trecbench
 from ..engines import LOCAL, META, NATIVE, assign, engine_module, say_elsewhere
-from ..engines.native import RECALL_CUTOFFS, TRACED, labels_of
+from ..engines.native import RECALL_CUTOFFS, TRACED
 from ..engines.native import supports as native_supports
 from ..errors import (
     MissingTopicError,
@@ -23,17 +23,12 @@ from ..errors import (
     UsageError,
 )
 from ..measures import (
-    NICKNAMES,
     Measure,
     MeasureParameterError,
     distinct,
-    parse_measure,
     parse_measures,
     presentation_order,
-    requests,
-    split_names,
 )
-from ..measures.catalog import ALL_TREC
 from ..measures.first_parameters import first_parameters
 from ..measures.trec_params import uncalculable, weighs_unseen
 from ..trec_eval import compat as _compat
@@ -170,62 +165,6 @@ RBP_LEFTOVERS = (
 )
 
 
-def _aliases(texts, requested: list[Measure], version: str) -> dict:
-    """The other spellings the user gave of each measure of ``requested`` (``-m ndcg_cut.10
-    -m nDCG@10``: computed once, shown under both): each name of ``texts`` (not a
-    nickname) that :func:`parse_measures` folded into an equal measure asked before, keyed
-    by that measure; or, a name of one value that a measure of several computes
-    (``P_5`` beside ``P.5,10``), keyed by ``(that measure, the value's label)``."""
-    if texts is None:
-        return {}
-    known = {measure.requested for measure in requested}
-    names = [t for t in requests(texts) if isinstance(t, str)]
-    others = [n for text in names for n in split_names(text) if n not in known | NICKNAMES.keys()]
-    if not others:
-        return {}
-    by_meaning = {measure: measure for measure in requested}
-    aliases: dict = {}
-    with warnings.catch_warnings():  # warned about when parse_measures read it
-        warnings.simplefilter("ignore")
-        for name in dict.fromkeys(others):
-            measure = parse_measure(name, version)
-            key = by_meaning.get(measure) or _value_of(measure, requested)
-            if key is not None:  # else dropped by trec_eval's -m rule (P.10 after P.5), said
-                aliases[key] = (*aliases.get(key, ()), name)
-    return aliases
-
-
-def _asked_at(texts, version: str) -> dict[str, int]:
-    """Where each name was asked among the call's names (``texts``; None: the KPI
-    preset), counted after its nicknames are expanded, the first place of a name given
-    twice: what orders a measure's spellings (``-m "P@3 nDCG@3 P_3"``: P_3 last)."""
-    names: list[str] = []
-    for item in requests(texts):
-        if isinstance(item, Measure):
-            names.append(item.requested or item.canonical)
-            continue
-        for name in split_names(item):
-            expanded = ALL_TREC[version] if name == "all_trec" else NICKNAMES.get(name)
-            names += list(expanded) if expanded else [name]
-    at: dict[str, int] = {}
-    for position, name in enumerate(names):
-        at.setdefault(name, position)
-    return at
-
-
-def _value_of(measure: Measure, requested: list[Measure]) -> tuple[Measure, str] | None:
-    """``(a measure of several values among requested, the label)`` of ``measure``'s one
-    value when one of them computes it; else None."""
-    labels = labels_of(measure)
-    if len(labels) != 1:
-        return None
-    for other in requested:
-        same_kind = (other.family, other.options) == (measure.family, measure.options)
-        if same_kind and labels[0] in labels_of(other):
-            return other, labels[0]
-    return None
-
-
 def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
     """The engine of each measure: :func:`assign`'s, except trecbench's ports of trec_eval
     for 10.0's rounded recall cutoffs and, with ``-D``, the measures that print a trace
@@ -278,8 +217,10 @@ class _Plan:
         asked_at: dict[str, int] | None = None,
     ):  # fmt: skip
         self.measures = measures
-        self.aliases = aliases or {}  # other spellings asked of a measure (:func:`_aliases`)
-        self.asked_at = asked_at or {}  # where each name was asked (:func:`_asked_at`)
+        # other spellings asked of a measure, and where each name was asked
+        # (:mod:`trecbench.measures.spellings`: aliases, asked_at)
+        self.aliases = aliases or {}
+        self.asked_at = asked_at or {}
         self.engines = engines
         self.truth = truth
         self.settings = settings

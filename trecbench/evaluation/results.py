@@ -350,19 +350,6 @@ class Evaluation:
         at = [position for column in self.columns for position in column.at]
         return [pair for _, pair in sorted(zip(at, pairs, strict=True), key=lambda p: p[0])]
 
-    def refuse_two_spellings(self, command: str) -> None:
-        """Refuse (:class:`~trecbench.errors.UsageError`) a measure asked by two spellings,
-        for a ``command`` that names each measure once, by its display name, and counts it
-        once in its multiple-comparison corrections (``compare``): shown twice, one test
-        would be corrected for as two; shown once, a spelling asked would vanish."""
-        for column in self.columns:
-            if column.also:
-                spellings = " and ".join(column.names("asked"))
-                raise UsageError(
-                    f"{spellings} are one measure ({column.display}): {command} shows and "
-                    "tests each measure once, by that name; ask it by one spelling"
-                )
-
     def to_long(self, per_query: bool = False, labels: str = "asked"):
         """A long (tidy) DataFrame ``run, measure, canonical, value`` (with ``per_query``,
         ``run, qid, measure, canonical, value``): ``measure`` as asked (or ``labels="display"``

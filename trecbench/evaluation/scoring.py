@@ -6,7 +6,7 @@ tied documents (tie bounds). :mod:`.assembly` makes a run's result of its blocks
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
@@ -16,6 +16,7 @@ from ..callers import outside_trecbench
 from ..engines import META, NATIVE, PROVIDERS, PYTREC_EVAL
 from ..errors import TrecbenchError
 from ..measures import STRING, Measure
+from ..measures.spellings import spelled
 from ..score_precision import compares_float32
 from ..trec_eval import placeholder
 from ..trec_eval import zscores as zscores_module
@@ -126,72 +127,33 @@ def _past_horizon(ranked_run: ranking.RankedRun, plan: _Plan) -> dict:
 
 def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
     """``(columns, values, strings)``: every engine of the plan on a ranked run (see
-    :func:`_produced`; ``produced``: what the engines gave, when already computed)."""
+    :func:`_produced`; ``produced``: what the engines gave, when already computed), each
+    value named as :func:`~trecbench.measures.spellings.spelled` names it."""
     if produced is None:
         produced = _produced(ranked, qids, plan, list(plan.groups))
+
+    def names(measure: Measure) -> list[tuple[str, str]]:
+        if plan.engines[measure] == META:  # runid, num_q: evaluate's own
+            return [(measure.family, measure.family)]
+        return [(label, display) for label, display, _ in produced[measure]]
+
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    for measure in plan.measures:
+    for value, index in spelled(plan.measures, names, plan.aliases, plan.asked_at):
+        measure = value.measure
         engine = plan.engines[measure]
+        columns.append(
+            Column(value.label, value.display, measure, engine, value.asked, value.also, value.at)
+        )
         if engine == META:
-            asked = measure.requested or measure.family
-            also = plan.aliases.get(measure, ())
-            at = _asked_at(plan, measure, also)
-            columns.append(Column(measure.family, measure.family, measure, engine, asked, also, at))
             continue
-        single = len(produced[measure]) == 1
-        for index, (label, display, value) in enumerate(produced[measure]):
-            asked = _asked(measure, single, label, display)
-            also = plan.aliases.get(measure if single else (measure, label), ())
-            at = _asked_at(plan, measure, also, index / len(produced[measure]))
-            if display in seen:  # two spellings of one value (success.10, HitRate@10)
-                _also_named(columns, display, (asked, *also), at)
-                continue
-            seen.add(display)
-            columns.append(Column(label, display, measure, engine, asked, also, at))
-            if measure.summary == STRING:
-                strings[label] = value
-            else:
-                values[label] = value
+        label, _, array = produced[measure][index]
+        if measure.summary == STRING:
+            strings[label] = array
+        else:
+            values[label] = array
     return columns, values, strings
-
-
-def _asked(measure: Measure, single: bool, label: str, display: str) -> str:
-    """The name a value answers to: the measure as asked when it gives one value; among
-    several, its trec_eval label when asked in trec_eval's spelling (``P`` gives ``P_5``,
-    as pytrec_eval keys it), else its display name (``P@5``)."""
-    if single and measure.requested:
-        return measure.requested
-    return label if measure.trec_spelled else display
-
-
-def _asked_at(
-    plan: _Plan, measure: Measure, also: tuple[str, ...], within: float = 0.0
-) -> tuple[float, ...]:
-    """Where the names of a value were asked (:attr:`Column.at`): the measure's own
-    name where the measure was, ``within`` its values (a fraction below 1: ``P.2,3``'s
-    ``P_3`` after its ``P_2`` even when ``P@3``, asked before, holds it), each other
-    spelling where it was (the end if unknown; all 0 in trec_eval's order, which the
-    columns already are in)."""
-    end = len(plan.asked_at)
-    own = plan.asked_at.get(measure.requested or measure.canonical, end)
-    own += within if plan.asked_at else 0.0  # trec_eval's order: the columns' own
-    return (own, *(plan.asked_at.get(name, end) for name in also))
-
-
-def _also_named(columns: list[Column], display: str, names: tuple[str, ...], at) -> None:
-    """Name the column shown as ``display`` by ``names`` too (``R@10`` beside
-    ``recall.10,20``: one value), each once, where it was first asked (``at``: where each
-    of ``names`` was)."""
-    index = next(i for i, column in enumerate(columns) if column.display == display)
-    column = columns[index]
-    placed = dict(zip(column.names("asked"), column.at, strict=True))
-    for name, position in zip(names, at, strict=True):
-        placed[name] = min(position, placed.get(name, position))
-    also = tuple(name for name in placed if name != column.name("asked"))
-    columns[index] = replace(column, also=also, at=tuple(placed.values()))
 
 
 def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
@@ -199,7 +161,7 @@ def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
     texts = [""] * len(qids)
     if native is None:
         return texts
-    from ..engines.native import labels_of
+    from ..measures.labels import labels_of
 
     for measure in plan.measures:
         if plan.engines[measure] == NATIVE:

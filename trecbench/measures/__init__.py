@@ -14,6 +14,8 @@
 * :mod:`.first_parameters` — trec_eval's ``-m`` rule (a measure's first parameter list
   wins), which ``trecbench score`` applies and says what it left out;
 * :mod:`.labels` — a parsed measure's labels and display names, span and better direction;
+* :mod:`.spellings` — one call's spellings of its measures (``ndcg_cut.10`` and
+  ``nDCG@10``): which name one value, what each value is shown under, from the names alone;
 * :mod:`.expression` — the reader of ``Name(key=value,...)@cutoff``, and of several names
   in one ``-m`` value; :mod:`.irm_objects` — ir_measures' measure objects, spelt with every
   parameter they hold;

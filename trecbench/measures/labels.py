@@ -10,7 +10,7 @@ from ..errors import ParameterDomainWarning, TrecbenchError
 from . import registry
 from .names import Measure, parse_measure
 from .registry import FLOAT_CUTOFFS, FLOAT_PARAMS, LONG_CUTOFFS, META, PAIRS
-from .trec_params import float_cutoffs
+from .trec_params import c_atof, float_cutoffs
 
 # Display names of trec_eval values people ask for by name (semantics doc, last table).
 _CUTOFF_DISPLAY = {
@@ -98,6 +98,43 @@ def value_names(measure: Measure) -> list[tuple[str, str]] | None:
     if measure.params is None:
         return [(definition.label_prefix, shown)]
     return [(f"{definition.label_prefix}_{measure.params}", f"{shown}@{measure.params}")]
+
+
+def every_value_name(measure: Measure) -> list[tuple[str, str]]:
+    """:func:`value_names`, trec_eval's default levels of a float cutoff family named too
+    (``iprec_at_recall``: ``iprec_at_recall_0.00`` ... ``_1.00``), as the engines name
+    them: every value a measure gives, known before any input is read."""
+    names = value_names(measure)
+    if names is None:
+        return [(label, display_name(label)) for label in labels_of(measure)]
+    return names
+
+
+def percents(measure: Measure) -> list[float]:
+    """The recall fractions or R multiples of a float-parameter family, as trec_eval reads
+    them (cutoff lists sorted, 11pt_avg's list as given)."""
+    definition = measure.definition
+    if measure.params is None:
+        return list(definition.trec_defaults)
+    if definition.trec_params == FLOAT_CUTOFFS:
+        return float_cutoffs(measure.params)
+    return [c_atof(part) for part in measure.params.split(",")]
+
+
+def labels_of(measure: Measure) -> list[str]:
+    """The native engine's value labels for ``measure`` (before ``name_<params>``); a
+    measure given keyword parameters has its spelling after them, keyed apart from the
+    one without (``IPrec(rel=2)@0.5`` beside ``IPrec@0.5``)."""
+    kind = measure.definition.trec_params
+    if kind == LONG_CUTOFFS:
+        labels = [f"{measure.family}_{k}" for k in measure.cutoffs]
+    elif kind == FLOAT_CUTOFFS:
+        labels = [level_key(measure.family, p) for p in percents(measure)]
+    else:
+        labels = [measure.family]
+    if measure.options:
+        return [f"{label} {measure.spelled()}" for label in labels]
+    return labels
 
 
 # how far past [0, 1] a value of a measure that lies there may come by a double's rounding

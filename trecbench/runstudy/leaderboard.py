@@ -247,7 +247,6 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
             if collection.entry is None:  # at the suite's line, as every refusal
                 raise NoOverlapError(f"{error} in collection {collection.name}") from None
             raise NoOverlapError(f"{collection.entry}: {error}") from None
-        _check_spelt_once(suite, evaluation)
         frame = evaluation.per_query_values
         read[key] = (
             frame[frame["qid"] != "all"],
@@ -261,17 +260,6 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(suite, collection, set(frame["run"]))
     return frame.astype({"run": str, "qid": str, "measure": str}), judgments, shown, records
-
-
-def _check_spelt_once(suite: Suite, evaluation) -> None:
-    """Refuse a measure the suite asks by two spellings (``nDCG@10`` and ``ndcg_cut.10``),
-    as compare and benchmark refuse it (one board each, by one name: a spelling asked
-    would vanish), at the suite's ``measures``; one spelling given twice is one board, as
-    compare takes ``-m P@10 -m P@10``."""
-    try:
-        evaluation.refuse_two_spellings("leaderboard")
-    except UsageError as error:
-        raise UsageError(f"{suite.measures_where or f'{suite.path}: measures'}: {error}") from None
 
 
 def _identity(path) -> tuple | str:

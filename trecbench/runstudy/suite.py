@@ -80,6 +80,14 @@ class Suite:
             listed_measures(list(self.measures), "the leaderboard's means and tests are")
         except UsageError as error:
             raise UsageError(f"suite: {error}") from None
+        from ..measures.spellings import refuse_two_spellings
+
+        try:  # one board each, by one name: a spelling asked would vanish
+            refuse_two_spellings(list(self.measures), "leaderboard")
+        except UsageError as error:  # at the suite's measures, before any run is read
+            raise UsageError(
+                f"{self.measures_where or f'{self.path}: measures'}: {error}"
+            ) from None
         if not self.systems or not self.collections:
             none = "systems" if not self.systems else "collections"
             raise UsageError(f"suite: {none}: none given: there is nothing to rank")
