@@ -254,20 +254,29 @@ def test_a_where_value_that_is_not_text_is_refused(tmp_path, capsys, where, prob
 
 def test_collections_sharing_a_topic_of_one_qrels_are_refused(tmp_path, capsys):
     # both collections keep the German topics: each was counted twice in the test over
-    # topics, its p-value too small
+    # topics, its p-value too small; one collection given twice is refused as such,
+    # before any run is read (tests/test_refused_before_reading.py)
     suite = _suite_of_both_languages(tmp_path, 'where = { language = "de" }')
+    text = open(suite).read()
+    assert run(["leaderboard", suite]) == 2
+    line = text.splitlines().index("[collections.en]") + 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {suite}:{line}: collections.en: collections de and en are one "
+        f"collection (the qrels {RTASK / 'hpo-rtask.qrels'}, the same runs and stratum): "
+        "each topic would count twice; drop one, or give them disjoint strata\n"
+    )
+    # the German topics that are easy, in both: found as they are scored
+    suite = _suite_of_both_languages(tmp_path, 'where = { difficulty = "easy" }')
     assert run(["leaderboard", suite]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     # at the line of the second collection, as every refusal of a collection is
-    line = open(suite).read().splitlines().index("[collections.en]") + 1
-    share = "collections de and en share the topic 'de-01' (judged alike in "
+    share = "collections de and en share the topic 'de-03' (judged alike in "
     assert f"{suite}:{line}: collections.en: {share}" in err
     # a copy of the qrels file, plain or gzipped, is the same qrels (it went through)
     import gzip
 
     original = RTASK / "hpo-rtask.qrels"
-    text = open(suite).read()
     second = text.index("[collections.en]")
     for name, data in (
         ("copy.qrels", original.read_bytes()),

@@ -71,3 +71,67 @@ def test_leaderboard_refuses_two_spellings_as_its_suite_is_read(tmp_path, capsys
     with pytest.raises(UsageError) as refused:
         load_suite(suite)
     assert str(refused.value) == said.removeprefix("trecbench: ").removesuffix("\n")
+
+
+def _suite(folder, *collections: str) -> str:
+    """A suite ranking systems a and b on ``collections`` (each a TOML table's body, named
+    one, two...), of the demo's qrels unless a body names its own."""
+    names = ["one", "two", "three"]
+    text = 'name = "s"\nmeasures = ["P@5"]\nsystems = ["a", "b"]\n'
+    for name, body in zip(names, collections, strict=False):
+        text += f'[collections.{name}]\nqrels = "{QRELS}"\n{body}'
+    path = folder / "suite.toml"
+    path.write_text(text)
+    return str(path)
+
+
+SIDECAR = ROOT / "qrels" / "hpo-demo.sidecar.json"
+UNREAD_RUNS = 'runs = { a = "a.run", b = "b.run" }\n'
+
+
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        ('{ lang = "en" }', "8: collections.one.where.lang: no strata field 'lang' in {}"),
+        (  # no topic of the stratum is the qrels': no run can have results for it
+            '{ language = "fr" }',
+            "8: collections.one.where: no topic kept by language = 'fr' has results of a, b: "
+            "nothing to average",
+        ),
+    ],
+)
+def test_leaderboard_refuses_a_stratum_before_reading_a_run(tmp_path, capsys, unread, where, said):
+    body = f'{UNREAD_RUNS}strata = "{SIDECAR}"\nwhere = {where}\n'
+    suite = _suite(tmp_path, body)
+    assert run(["leaderboard", suite]) == 2
+    assert capsys.readouterr() == ("", f"trecbench: {suite}:{said.format(SIDECAR)}\n")
+
+
+def test_leaderboard_refuses_one_collection_given_twice_before_reading_a_run(
+    tmp_path, capsys, unread
+):
+    suite = _suite(tmp_path, UNREAD_RUNS, UNREAD_RUNS)
+    assert run(["leaderboard", suite]) == 2
+    assert capsys.readouterr() == (
+        "",
+        f"trecbench: {suite}:7: collections.two: collections one and two are one collection "
+        f"(the qrels {QRELS}, the same runs): each topic would count twice; drop one, or "
+        "give them disjoint strata\n",
+    )
+
+
+def test_leaderboard_refuses_a_shared_topic_before_reading_the_next_collection(
+    tmp_path, capsys, unread
+):
+    # one and two share every topic (one qrels, copies of the runs): refused once two is
+    # scored, not once every collection is (three's runs were read first)
+    demo = ROOT / "runs"
+    for name, source in (("c", "tfidf-char"), ("d", "tfidf-word"), ("e", "tfidf-char")):
+        (tmp_path / f"{name}.run").write_bytes((demo / f"{source}.run").read_bytes())
+    first, second = 'runs = { a = "c.run", b = "d.run" }\n', 'runs = { a = "e.run", b = "d.run" }\n'
+    suite = _suite(tmp_path, first, second, UNREAD_RUNS)
+    assert run(["leaderboard", suite]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(
+        f"trecbench: {suite}:7: collections.two: collections one and two share the topic "
+    )

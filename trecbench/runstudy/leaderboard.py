@@ -335,24 +335,65 @@ def _judgments(qrels) -> dict[str, int]:
     }
 
 
-def _check_disjoint(suite: Suite, frames: list[pd.DataFrame], judged: list[dict]) -> None:
-    """Refuse collections that share a topic (one id, judged alike: from one qrels file or
-    copies of it): it would count twice in the test over topics (and weigh twice in the
-    macro mean). Said at the suite's line of the second collection, as every refusal of
-    a collection is."""
-    seen: dict = {}  # (qid, its judgments) -> the collection that holds it
-    for collection, frame, judgments in zip(suite.collections, frames, judged, strict=True):
-        for qid in dict.fromkeys(frame["qid"]):
-            holder = seen.setdefault((qid, judgments.get(qid)), collection)
-            if holder is not collection:
-                where = " and ".join(dict.fromkeys([str(holder.qrels), str(collection.qrels)]))
-                line, key = suite.place("collections", collection.name)
-                message = (
-                    f"{key}: collections {holder.name} and {collection.name} share the topic "
-                    f"{qid!r} (judged alike in {where}): it would count twice; give them "
-                    "disjoint strata"
-                )
-                raise InputError(str(suite.path), line, message)
+def _check_disjoint(
+    suite: Suite, collection: Collection, frame: pd.DataFrame, judgments: dict, seen: dict
+) -> None:
+    """Refuse a collection that shares a topic (one id, judged alike: from one qrels file or
+    copies of it) with one scored before it (``seen``: each of their topics and its
+    judgments -> the collection that holds it, added to): it would count twice in the test
+    over topics (and weigh twice in the macro mean). Checked as each collection is scored,
+    not once every one is; said at the suite's line of the second collection, as every
+    refusal of a collection is."""
+    for qid in dict.fromkeys(frame["qid"]):
+        holder = seen.setdefault((qid, judgments.get(qid)), collection)
+        if holder is not collection:
+            where = " and ".join(dict.fromkeys([str(holder.qrels), str(collection.qrels)]))
+            line, key = suite.place("collections", collection.name)
+            message = (
+                f"{key}: collections {holder.name} and {collection.name} share the topic "
+                f"{qid!r} (judged alike in {where}): it would count twice; give them "
+                "disjoint strata"
+            )
+            raise InputError(str(suite.path), line, message)
+
+
+def _check_collections_once(suite: Suite) -> None:
+    """Refuse two collections of one qrels, one run per system and one stratum (the same
+    files, or one file under two names): each topic of one would count twice (what
+    :func:`_check_disjoint` refuses once they are scored), said before any run is read,
+    at the suite's line of the second."""
+    first: dict = {}
+    for collection in suite.collections:
+        strata = None if collection.strata is None else _identity(collection.strata)
+        where = tuple(sorted(collection.where.items()))
+        key = (_evaluation_key(collection, suite.systems), strata, where)
+        holder = first.setdefault(key, collection)
+        if holder is not collection:
+            line, place = suite.place("collections", collection.name)
+            kept = " and stratum" if collection.strata is not None else ""
+            message = (
+                f"{place}: collections {holder.name} and {collection.name} are one collection "
+                f"(the qrels {collection.qrels}, the same runs{kept}): each topic would count "
+                "twice; drop one, or give them disjoint strata"
+            )
+            raise InputError(str(suite.path), line, message)
+
+
+def _check_strata(suite: Suite, read: dict, progress) -> None:
+    """Each collection's stratum checked before any run is read (``read``: as
+    :func:`_per_query` keeps the suite's inputs, each read once): a ``where`` field its
+    strata file lacks, and a stratum that keeps none of the qrels' topics, where no
+    system could have results (:func:`_check_scored`'s refusal, said before the runs it
+    would have been said after)."""
+    for collection in suite.collections:
+        with _reading(suite, collection):
+            topics = _stratum(suite, collection, read)
+            if topics is None:
+                continue
+            qrels = _loaded(collection.qrels, "qrels", read, progress)
+            judged = set(qrels.table.column("qid").unique().to_pylist())
+        if not topics & judged:
+            _check_scored(suite, collection, set())
 
 
 def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> None:
@@ -393,11 +434,17 @@ def leaderboard(suite, progress=None) -> Leaderboard:
             "without a run, no collection); give the suite file's path, or load_suite's Suite"
         )
     _check_read_once(suite)
+    _check_collections_once(suite)
     read: dict = {}
+    _check_strata(suite, read, progress)
     shared = _shared_runs(suite)
-    scored = [_per_query(c, suite, read, shared, progress) for c in suite.collections]
+    scored: list[tuple] = []
+    seen: dict = {}  # each collection's topics, as _check_disjoint keeps them
+    for collection in suite.collections:
+        scored.append(_per_query(collection, suite, read, shared, progress))
+        frame, judgments, _, _ = scored[-1]
+        _check_disjoint(suite, collection, frame, judgments, seen)
     frames = [frame for frame, _, _, _ in scored]
-    _check_disjoint(suite, frames, [judgments for _, judgments, _, _ in scored])
     shown = scored[0][2]
     boards = [_board(suite, frames, m, summed) for m, summed in shown.items()]
     inputs = _input_records(suite, [records for _, _, _, records in scored])
