@@ -135,3 +135,17 @@ def test_leaderboard_refuses_a_shared_topic_before_reading_the_next_collection(
     assert out == "" and err.startswith(
         f"trecbench: {suite}:7: collections.two: collections one and two share the topic "
     )
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--norm", "min-max"], "rrf fuses ranks: a score normalisation (min-max) does not apply"),
+        (["-w", "1", "-w", "2", "-w", "3"], "3 weight(s) for 2 run(s): give one per run"),
+        (["-w", "0", "-w", "0"], "the weights are all 0: every fused score would be 0"),
+    ],
+)
+def test_fuse_refuses_its_settings_before_reading_a_run(tmp_path, capsys, unread, options, said):
+    assert run(["fuse", *options, *unread, "-o", str(tmp_path / "f.run")]) == 1
+    assert capsys.readouterr() == ("", f"trecbench: {said}\n")
+    assert not (tmp_path / "f.run").exists()

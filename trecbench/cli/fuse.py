@@ -217,6 +217,7 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress, text: bool = True):
     text, whose lines cannot hold every id (:func:`_refuse_unwritable`)."""
     from ..fusion import (
         WEIGH_BY_OPTION,
+        checked_settings,
         fuse_tables,
         k_as_given,
         method_name,
@@ -237,6 +238,10 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress, text: bool = True):
             fusion_tuning.check_grid_size(search.method, len(runs), search.k_grid, search.step)
             # the measure and the qrels too: a search of 30 s is not run to refuse them
             fusion_tuning.check_measure(tuning["measure"], "--optimize")
+    else:  # fused as given: checked as fuse_tables checks them, before a run is read
+        rrf_k = k if method_name(method) == "rrf" else None  # --k's default: RRF's alone
+        depth, count = fusion["depth"], len(runs)
+        checked_settings(method, fusion["norm"], rrf_k, list(weights) or None, count, depth, tag)
     advice = WEIGH_BY_OPTION if search is None else None  # --optimize chooses the weights
     tables = ranked_tables([str(run) for run in runs], progress, advice=advice)  # read once
     if search is not None:
