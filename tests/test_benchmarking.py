@@ -310,7 +310,7 @@ def test_routing_section(written):
 
 
 def _copy_demo(tmp_path: Path) -> Path:
-    folder = tmp_path / "demo"
+    folder = tmp_path / "data" / "demo"  # the strata sidecar is ../../qrels/...
     shutil.copytree(DEMO, folder)
     shutil.copytree(ROOT / "qrels", tmp_path / "qrels")
     return folder

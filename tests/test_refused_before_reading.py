@@ -140,6 +140,48 @@ def test_leaderboard_refuses_a_shared_topic_before_reading_the_next_collection(
 @pytest.mark.parametrize(
     ("options", "said"),
     [
+        (["--baseline", "c"], "baseline 'c' is not one of the runs: a, b"),
+        (["--group-by", "language"], "--group-by language needs --strata (or use qid-prefix)"),
+        (
+            ["--group-by", "lang", "--strata", str(SIDECAR)],
+            "unknown stratum 'lang'; available: language, difficulty, category, hpo_domain, "
+            "qid-prefix",
+        ),
+    ],
+)
+def test_compare_refuses_a_baseline_or_stratum_before_reading_a_run(capsys, unread, options, said):
+    assert run(["compare", *options, QRELS, *unread]) == 1
+    assert capsys.readouterr() == ("", f"trecbench: {said}\n")
+
+
+def test_the_compare_api_refuses_a_baseline_or_stratum_before_reading_a_run(unread):
+    with pytest.raises(UsageError, match="^baseline 'c' is not one of the runs: a, b$"):
+        trecbench.compare(QRELS, unread, baseline="c")
+    with pytest.raises(UsageError, match=r"^group_by='lang' needs strata \(or use qid-prefix\)$"):
+        trecbench.compare(QRELS, unread, group_by="lang")
+    with pytest.raises(UsageError, match="^unknown stratum 'lang'; available: language"):
+        trecbench.compare(QRELS, unread, strata=SIDECAR, group_by=["qid-prefix", "lang"])
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--group-by", "language"], "--group-by language needs --strata (or use qid-prefix)"),
+        (
+            ["--group-by", "qid-prefix", "--group-by", "lang", "--strata", str(SIDECAR)],
+            "unknown stratum 'lang'; available: language, difficulty, category, hpo_domain, "
+            "qid-prefix",
+        ),
+    ],
+)
+def test_score_refuses_a_stratum_before_reading_a_run(capsys, unread, options, said):
+    assert run(["score", *options, QRELS, *unread]) == 1
+    assert capsys.readouterr() == ("", f"trecbench: {said}\n")
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
         (["--norm", "min-max"], "rrf fuses ranks: a score normalisation (min-max) does not apply"),
         (["-w", "1", "-w", "2", "-w", "3"], "3 weight(s) for 2 run(s): give one per run"),
         (["-w", "0", "-w", "0"], "the weights are all 0: every fused score would be 0"),
@@ -149,3 +191,19 @@ def test_fuse_refuses_its_settings_before_reading_a_run(tmp_path, capsys, unread
     assert run(["fuse", *options, *unread, "-o", str(tmp_path / "f.run")]) == 1
     assert capsys.readouterr() == ("", f"trecbench: {said}\n")
     assert not (tmp_path / "f.run").exists()
+
+
+def test_benchmark_refuses_a_stratum_before_reading_a_run(tmp_path, capsys, unread):
+    config = tmp_path / "c.toml"
+    config.write_text(
+        f'qrels = "{QRELS}"\nstrata = {{ sidecar = "{SIDECAR}", group_by = "lang" }}\n'
+        '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    )
+    out = tmp_path / "out"
+    assert run(["benchmark", str(config), "-o", str(out), "--quiet"]) == 1
+    assert capsys.readouterr() == (
+        "",
+        f"trecbench: {config}:2: strata.group_by: unknown stratum 'lang'; available: language, "
+        "difficulty, category, hpo_domain, qid-prefix\n",
+    )
+    assert not out.exists()

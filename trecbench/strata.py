@@ -261,6 +261,21 @@ def strata_missing(by: str, configured: bool = False) -> UsageError:
     )
 
 
+def check_group_field(strata: pd.DataFrame | None, by: str, configured: bool = False) -> None:
+    """Refuse (:class:`UsageError`) grouping by ``by`` where ``strata`` (:func:`load_strata`'s
+    table; None: none given) cannot: a field without strata (:func:`strata_missing`,
+    ``configured`` naming a configuration's key), or a field they lack; ``qid-prefix``
+    needs none. What :func:`group_labels` refuses before any topic is known: the commands
+    check it before any run is read."""
+    if by == QID_PREFIX:
+        return
+    if strata is None:
+        raise strata_missing(by, configured)
+    if by not in strata.columns or by == "qid":
+        known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
+        raise UsageError(f"unknown stratum {option_excerpt(by)}; available: {known}")
+
+
 def group_labels(
     qids: pd.Series, strata: pd.DataFrame | None, by: str, configured: bool = False
 ) -> pd.Series:
@@ -284,11 +299,7 @@ def group_labels(
             raise UsageError(*asked, f"qid {qid!r} has the prefix {MISSING}, "
                              "the group of topics without a prefix")  # fmt: skip
         return prefix.where(prefix != "", MISSING).astype(STR)
-    if strata is None:
-        raise strata_missing(by, configured)
-    if by not in strata.columns or by == "qid":
-        known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
-        raise UsageError(f"unknown stratum {option_excerpt(by)}; available: {known}")
+    check_group_field(strata, by, configured)  # strata given, holding the field
     mapping = strata.drop_duplicates("qid").set_index("qid")[by]
     labels = qids.map(mapping).astype(STR)
     blank = (labels.str.strip() == "").fillna(False).astype(bool)  # strata given as a table

@@ -52,6 +52,7 @@ def run_benchmark(
 
     if not isinstance(config, BenchmarkSettings):
         config = load_benchmark_config(path_argument(config, "config"))
+    _check_grouping(config)
     validated, qrels, loaded = _read_inputs(config, progress)
     qrels_table = qrels.table
     topics = sorted(arrow.distinct(qrels_table.column("qid")).to_pylist())
@@ -220,15 +221,36 @@ def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress)
         raise UsageError(f"{config.path}: statistics: {error}") from None
 
 
+def _strata_table(config: BenchmarkSettings):
+    """The strata sidecar's table (None: none configured), read once in the call."""
+    from ..strata import load_strata
+
+    with config.reading(config.strata, "strata", "sidecar"):
+        return None if config.strata is None else load_strata(config.strata)
+
+
+def _check_grouping(config: BenchmarkSettings) -> None:
+    """A ``strata.group_by`` field the sidecar lacks, refused at its key before any run
+    is read (:func:`~trecbench.strata.check_group_field`), as :func:`_strata` would
+    refuse it once every mode is scored."""
+    if config.group_by is None:
+        return
+    from ..strata import check_group_field
+
+    try:
+        check_group_field(_strata_table(config), config.group_by, configured=True)
+    except UsageError as error:
+        raise config.refused(("strata", "group_by"), str(error)) from None
+
+
 def _strata(config: BenchmarkSettings, topics: list[str]) -> dict[str, str] | None:
     if config.group_by is None:
         return None
     import pandas as pd
 
-    from ..strata import OtherTopics, group_labels, load_strata
+    from ..strata import OtherTopics, group_labels
 
-    with config.reading(config.strata, "strata", "sidecar"):
-        table = None if config.strata is None else load_strata(config.strata)
+    table = _strata_table(config)
     try:
         qids = pd.Series(topics, dtype=object)
         labels = group_labels(qids, table, config.group_by, configured=True)

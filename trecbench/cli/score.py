@@ -32,13 +32,17 @@ from .stdout import echo_bytes
 FORMATS = ("trec", "table", "markdown", "csv", "json")
 
 
-def _read_sidecar_first(strata) -> None:
+def _read_sidecar_first(strata, group_by: tuple[str, ...]) -> None:
     """A bad ``--strata`` sidecar refused before the work, whatever the runs (read once in
-    the call: ``_grouped`` finds it read)."""
-    if strata is not None:
-        from ..strata import read_sidecar
+    the call: ``_grouped`` finds it read), and a ``--group-by`` field it lacks, or any
+    field but qid-prefix without one (:func:`~trecbench.strata.check_group_field`)."""
+    if strata is None and not group_by:
+        return  # strata imports pandas: only when it is needed
+    from ..strata import check_group_field, read_sidecar
 
-        read_sidecar(strata)
+    table = None if strata is None else read_sidecar(strata)[0]
+    for by in group_by:
+        check_group_field(table, by)
 
 
 @cli.command()
@@ -307,7 +311,7 @@ def score(
     drill_depth = html_depth if html_page is not None else None
     # so are the unjudged bounds (a pipe serves as well as a file)
     settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth, unjudged_bounds)
-    _read_sidecar_first(strata)
+    _read_sidecar_first(strata, group_by)
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()

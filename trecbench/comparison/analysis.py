@@ -237,11 +237,17 @@ def _checked(per_query: pd.DataFrame, baseline: str | None):
         raise UsageError("nothing to compare: no per-query values")
     _refuse_two_spellings(measures)
     baseline = runs[0] if baseline is None else baseline
-    if baseline not in runs:
+    check_baseline(baseline, runs)
+    return per_query, runs, measures, baseline
+
+
+def check_baseline(baseline: str | None, runs: list[str]) -> None:
+    """Refuse a ``baseline`` (None: the first run) that is none of the ``runs``' names:
+    compare checks it before any run is scored, and again of the values compared."""
+    if baseline is not None and baseline not in runs:
         raise UsageError(
             f"baseline {option_excerpt(baseline)} is not one of the runs: {', '.join(runs)}"
         )
-    return per_query, runs, measures, baseline
 
 
 def _sections(

@@ -18,11 +18,11 @@ from ..inputs import QrelsInput, RunInput, named_runs
 from ..measures.per_topic import asked_per_topic
 from ..measures.spellings import refuse_two_spellings
 from ..type_names import flag_from
-from .analysis import compare_scores, scoreless
+from .analysis import check_baseline, compare_scores, scoreless
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
 from .settings import StatsSettings
-from .tables import group_fields, strata_map
+from .tables import check_grouping, strata_map
 
 
 def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any, list[str]]]:
@@ -170,10 +170,11 @@ def compare(
     statistics = settings_from(StatsSettings, statistics, settings)
     scoring = settings_from(ScoringSettings, scoring, settings)
     refuse_unknown("compare", settings)
-    group_fields(group_by)  # refused before any run is scored
     measures = asked_per_topic(measures, "compare's means and tests are")
     refuse_two_spellings(measures, "compare")
+    check_baseline(baseline, list(named))  # these and the strata before any run is scored
     sidecar = _sidecar_read(strata)
+    check_grouping(strata, group_by)
     evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
     warnings = _unjudged_warnings(evaluations, scoring, sidecar)
     warnings += _outside_qrels(sidecar, group_by, evaluations)

@@ -236,6 +236,22 @@ def one_stratum_warnings(parts: list[SectionPart]) -> list[str]:
     ]
 
 
+def check_grouping(strata, group_by) -> None:
+    """What :func:`strata_map` refuses of the ``group_by`` fields before any topic is known
+    (:func:`~trecbench.strata.check_group_field`: a field without strata, or one the
+    sidecar, a path or a table, lacks), for compare to refuse it before any run is
+    scored (each field's name too: :func:`group_fields`); a mapping's fields are read
+    beside the topics, by :func:`strata_map`."""
+    fields = group_fields(group_by)
+    if isinstance(strata, Mapping) or not fields:
+        return
+    from ..strata import check_group_field, load_strata
+
+    frame = strata if strata is None or isinstance(strata, pd.DataFrame) else load_strata(strata)
+    for field in fields:
+        check_group_field(frame, field)
+
+
 def strata_map(
     strata, group_by, topics: list[str], topics_origin: str = "the qrels", integers: bool = False
 ) -> dict[str, dict[str, str]] | None:
