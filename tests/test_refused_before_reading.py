@@ -207,3 +207,12 @@ def test_benchmark_refuses_a_stratum_before_reading_a_run(tmp_path, capsys, unre
         "difficulty, category, hpo_domain, qid-prefix\n",
     )
     assert not out.exists()
+
+
+def test_compare_refuses_a_run_named_only_by_names_that_is_no_file_before_reading(
+    tmp_path, capsys, unread
+):
+    # a run --names alone gives was read in its turn: after every run listed before it
+    missing = tmp_path / "c.run"
+    assert run(["compare", "--names", f"c={missing}", QRELS, *unread]) == 2
+    assert capsys.readouterr() == ("", f"trecbench: {missing}: cannot read: No such file\n")

@@ -69,6 +69,9 @@ def runs_and_qrels(
         return path in listed or os.path.isfile(path)
 
     named_paths = [str(file_path(path)) for path in named_pairs(names, is_run)]
+    for path in named_paths:  # a run named only by --names: checked as RUNS are, up front
+        if normalised(path) not in listed:
+            INPUT_FILE.convert(path, None, None)
     check_runs_once(positional)  # twice, it was merged into one run without a word
     # a run may be both listed and named (--names) or given its qrels (--run-qrels)
     paths = list(dict.fromkeys(positional + named_paths + list(own)))
