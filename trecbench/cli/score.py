@@ -19,7 +19,7 @@ from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, PAGE_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 from .score_page import files_after_stdout, html_page_of, resampling_record, write_files
-from .score_sections import with_routing, with_unjudged_bounds
+from .score_sections import check_strata_first, with_routing, with_unjudged_bounds
 from .shared_options import (
     DecimalInt,
     format_option,
@@ -30,19 +30,6 @@ from .shared_options import (
 from .stdout import echo_bytes
 
 FORMATS = ("trec", "table", "markdown", "csv", "json")
-
-
-def _read_sidecar_first(strata, group_by: tuple[str, ...]) -> None:
-    """A bad ``--strata`` sidecar refused before the work, whatever the runs (read once in
-    the call: ``_grouped`` finds it read), and a ``--group-by`` field it lacks, or any
-    field but qid-prefix without one (:func:`~trecbench.strata.check_group_field`)."""
-    if strata is None and not group_by:
-        return  # strata imports pandas: only when it is needed
-    from ..strata import check_group_field, read_sidecar
-
-    table = None if strata is None else read_sidecar(strata)[0]
-    for by in group_by:
-        check_group_field(table, by)
 
 
 @cli.command()
@@ -311,7 +298,7 @@ def score(
     drill_depth = html_depth if html_page is not None else None
     # so are the unjudged bounds (a pipe serves as well as a file)
     settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth, unjudged_bounds)
-    _read_sidecar_first(strata, group_by)
+    check_strata_first(strata, group_by)
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()

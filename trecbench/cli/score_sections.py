@@ -1,5 +1,6 @@
 """What ``trecbench score`` prints after its scores: the unjudged bounds
-(``--unjudged-bounds``) and the routing log's metrics (``--routing``)."""
+(``--unjudged-bounds``) and the routing log's metrics (``--routing``); and its strata
+(``--strata``, ``--group-by``) checked before them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,19 @@ import dataclasses
 import json
 
 from .group import echo_warning
+
+
+def check_strata_first(strata, group_by: tuple[str, ...]) -> None:
+    """A bad ``--strata`` sidecar refused before the work, whatever the runs (read once in
+    the call: score's ``_grouped`` finds it read), and a ``--group-by`` field it lacks, or any
+    field but qid-prefix without one (:func:`~trecbench.strata.check_group_field`)."""
+    if strata is None and not group_by:
+        return  # strata imports pandas: only when it is needed
+    from ..strata import check_group_field, read_sidecar
+
+    table = None if strata is None else read_sidecar(strata)[0]
+    for by in group_by:
+        check_group_field(table, by)
 
 
 def with_unjudged_bounds(

@@ -107,6 +107,11 @@ class ScoringSettings:
         return self.options.get("ontology")
 
 
+def _tie_bounds(evaluations: list) -> pd.DataFrame:
+    """Every run's tie bounds per query, as one table."""
+    return pd.concat([e.tie_bounds_per_query for e, _ in evaluations], ignore_index=True)
+
+
 @keywords_of(StatsSettings, ScoringSettings)
 @outputs.in_input_scope
 @input_warnings.carried
@@ -180,9 +185,7 @@ def compare(
     warnings += _outside_qrels(sidecar, group_by, evaluations)
     topics, unpaired = _paired_topics(evaluations, named)
     per_query = pd.concat([e.per_query_values for e, _ in evaluations], ignore_index=True)
-    bounds = None
-    if scoring.tie_bounds:
-        bounds = pd.concat([e.tie_bounds_per_query for e, _ in evaluations], ignore_index=True)
+    bounds = _tie_bounds(evaluations) if scoring.tie_bounds else None
     comparison = compare_scores(
         per_query[per_query["qid"].isin(topics)],
         statistics=statistics,
