@@ -216,3 +216,10 @@ def test_compare_refuses_a_run_named_only_by_names_that_is_no_file_before_readin
     missing = tmp_path / "c.run"
     assert run(["compare", "--names", f"c={missing}", QRELS, *unread]) == 2
     assert capsys.readouterr() == ("", f"trecbench: {missing}: cannot read: No such file\n")
+
+
+def test_agree_refuses_a_second_qrels_it_cannot_read_before_reading_a_run(tmp_path, unread):
+    # the command line checks the path as it parses; the Python API loaded the runs first
+    missing = str(tmp_path / "missing.qrels")
+    with pytest.raises(trecbench.InputError, match=f"^{missing}: no such file"):
+        trecbench.agree(QRELS, unread, "P@5", qrels_b=missing)

@@ -347,8 +347,9 @@ def _read_once(qrels, qrels_b, runs) -> tuple:
             else load(source, kind)
         )
 
-    loaded_runs = {name: once(run, "run") for name, run in named.items()}
-    return once(qrels, "qrels"), once(qrels_b, "qrels"), loaded_runs
+    # the judgments first: a bad qrels_b (small) refused before the runs (large) are read
+    judgments = once(qrels, "qrels"), once(qrels_b, "qrels")
+    return *judgments, {name: once(run, "run") for name, run in named.items()}
 
 
 def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
