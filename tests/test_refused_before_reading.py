@@ -223,3 +223,26 @@ def test_agree_refuses_a_second_qrels_it_cannot_read_before_reading_a_run(tmp_pa
     missing = str(tmp_path / "missing.qrels")
     with pytest.raises(trecbench.InputError, match=f"^{missing}: no such file"):
         trecbench.agree(QRELS, unread, "P@5", qrels_b=missing)
+
+
+def test_score_refuses_a_bad_routing_log_before_reading_a_run(tmp_path, capsys, unread):
+    log = tmp_path / "routing.jsonl"
+    log.write_text('{"qid": 1}\n')
+    assert run(["score", QRELS, unread[0], "--routing", str(log)]) == 2
+    said = f"trecbench: {log}:1: qid must be a non-empty string, not 1\n"
+    assert capsys.readouterr() == ("", said)
+
+
+def test_benchmark_refuses_a_bad_routing_log_before_reading_a_run(tmp_path, capsys, unread):
+    config = tmp_path / "c.toml"
+    config.write_text(
+        'qrels = "q.qrels"\nmeasures = ["P@5"]\nrouting = "routing.jsonl"\n'
+        '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    )
+    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
+    (tmp_path / "routing.jsonl").write_text('{"qid": 1}\n')
+    out = tmp_path / "out"
+    assert run(["benchmark", str(config), "-o", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "routing.jsonl:1: qid must be a non-empty string, not 1" in err, err
+    assert err.count("\n") == 1 and not out.exists()

@@ -53,6 +53,7 @@ def run_benchmark(
     if not isinstance(config, BenchmarkSettings):
         config = load_benchmark_config(path_argument(config, "config"))
     _check_grouping(config)
+    log = _routing_log(config)  # a bad log refused before the runs are read
     validated, qrels, loaded = _read_inputs(config, progress)
     qrels_table = qrels.table
     topics = sorted(arrow.distinct(qrels_table.column("qid")).to_pylist())
@@ -71,7 +72,7 @@ def run_benchmark(
             progress=progress,
         )
     comparison = _compare(config, evaluation, topics, progress)
-    routing = _routing(config, topics)
+    routing = None if log is None else _routing(config, log, topics)
     # the qrels' and runs' records (checksums, counts) were taken while they were read
     inputs = [qrels.record, *(loaded[m.name].record for m in config.modes if m.run is not None)]
     inputs = _input_records(config, inputs)
@@ -306,15 +307,22 @@ def _qrels_flags(evaluation) -> list[dict]:
     ]
 
 
-def _routing(config: BenchmarkSettings, topics: list[str]) -> dict | None:
-    """The routing metrics of the configured log, with the statistics' resampling (what
-    the log and the judged ``topics`` do not share said as its input warning)."""
+def _routing_log(config: BenchmarkSettings):
+    """The configured routing log, read and checked (errors at the configuration's
+    ``routing`` key), or None."""
     if config.routing is None:
         return None
-    from ..routing import coverage, read_routing_log, routing_metrics
+    from ..routing import read_routing_log
 
     with config.reading(config.routing, "routing"):
-        log = read_routing_log(config.routing)
+        return read_routing_log(config.routing)
+
+
+def _routing(config: BenchmarkSettings, log, topics: list[str]) -> dict:
+    """The routing metrics of the configured ``log``, with the statistics' resampling
+    (what the log and the judged ``topics`` do not share said as its input warning)."""
+    from ..routing import coverage, routing_metrics
+
     warning = coverage(log, topics)
     input_warnings.keep([] if warning is None else [warning])  # the log's, said and carried
     statistics = config.statistics

@@ -19,7 +19,12 @@ from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, PAGE_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 from .score_page import files_after_stdout, html_page_of, resampling_record, write_files
-from .score_sections import check_strata_first, with_routing, with_unjudged_bounds
+from .score_sections import (
+    check_strata_first,
+    read_routing_first,
+    with_routing,
+    with_unjudged_bounds,
+)
 from .shared_options import (
     DecimalInt,
     format_option,
@@ -299,6 +304,7 @@ def score(
     # so are the unjudged bounds (a pipe serves as well as a file)
     settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth, unjudged_bounds)
     check_strata_first(strata, group_by)
+    log = read_routing_first(routing)  # the side files before the runs
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()
@@ -311,9 +317,7 @@ def score(
     text = render_score(evaluation, view, grouped)
     bounded, text = with_unjudged_bounds(text, evaluation, view, unjudged_bounds, strata)
     reported = flags["report"] is not None
-    routed, text = with_routing(
-        text, routing, output_format, evaluation.qrels_topics, reported, seed
-    )
+    routed, text = with_routing(text, log, output_format, evaluation.qrels_topics, reported, seed)
     grouping = (strata, sidecar, group_by)
     stamp = new_stamp()  # the page's, the report's and the manifest's alike
     page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed, stamp)

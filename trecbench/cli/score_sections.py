@@ -53,21 +53,30 @@ def with_unjudged_bounds(
     return rows, json_text(document)  # as plain --format json writes it
 
 
-def with_routing(
-    text: str, routing, output_format: str, topics, reported: bool, seed: int = 0
-) -> tuple[dict | None, str]:
-    """The routing log's metrics (against the judged ``topics``; :func:`routing_metrics`'
-    10,000 resamples, drawn from ``seed``: score's --seed), and ``text`` followed by them
-    in a table or Markdown, how the intervals were drawn said under it. In another format, and no
-    --report (``reported``) to record them, they would be shown nowhere: said, and not
-    computed (None); the log is still read and checked. No ``routing`` (None): ``(None,
-    text)``, as :func:`with_unjudged_bounds` returns the text unbounded."""
+def read_routing_first(routing):
+    """The --routing log read and checked before the runs are (a bad line refused before
+    the work), or None without one."""
     if routing is None:
+        return None
+    from ..routing import read_routing_log
+
+    return read_routing_log(routing)
+
+
+def with_routing(
+    text: str, log, output_format: str, topics, reported: bool, seed: int = 0
+) -> tuple[dict | None, str]:
+    """The routing ``log``'s metrics (:func:`read_routing_first`; against the judged
+    ``topics``; :func:`routing_metrics`' 10,000 resamples, drawn from ``seed``: score's
+    --seed), and ``text`` followed by them in a table or Markdown, how the intervals were
+    drawn said under it. In another format, and no --report (``reported``) to record them,
+    they would be shown nowhere: said, and not computed (None). No ``log`` (None): ``(None,
+    text)``, as :func:`with_unjudged_bounds` returns the text unbounded."""
+    if log is None:
         return None, text
     from ..renderers.routing import resampling_note
-    from ..routing import coverage, read_routing_log, render_routing, routing_metrics
+    from ..routing import coverage, render_routing, routing_metrics
 
-    log = read_routing_log(routing)
     warning = coverage(log, topics)  # what the log and the judged topics do not share
     if warning is not None:
         echo_warning(warning)
