@@ -295,7 +295,8 @@ NO_SUCH = "illegal measure 'Foo@3': no such measure; `trecbench measures` lists 
             'qrels = "q"\nmeasures = ["map", "unj.10"]\n[modes.a]\nrun = "a.run"\n',
             "c.toml",
             "c.toml:2: measures[1]: illegal measure 'unj.10': trec_eval 10.0's unj with "
-            "parameters (score and compare read it with --compat 10.0)",
+            "parameters (score reads it with --compat 10.0, which compare, power, agree, "
+            "benchmark and leaderboard do not take)",
         ),
     ],
 )

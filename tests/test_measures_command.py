@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from conftest import ROOT
 
 from trecbench.cli import run
 
@@ -26,7 +27,7 @@ def test_names_are_read_as_score_reads_them(capsys):
     assert (rbp["canonical"], rbp["compat"]) == ("rbp", "10.0")
     assert "p = 0.9" in rbp["parameters"][0]
     assert run(["measures", "unj.10"]) == 1
-    assert "read it with --compat 10.0" in capsys.readouterr().err
+    assert "reads it with --compat 10.0" in capsys.readouterr().err
     assert [e["canonical"] for e in _said(capsys, "--compat", "10.0", "unj.10")] == ["unj.10"]
     names = {e["canonical"] for e in _said(capsys, "all_trec")}
     assert "rbp" not in names and "unj" not in names
@@ -268,3 +269,23 @@ def test_a_blank_name_is_refused_in_the_command_lines_words(blank, capsys):
     assert err == (
         f"trecbench: empty measure name {blank!r}: give a measure, e.g. trecbench measures map\n"
     )
+
+
+def test_the_10_0_family_refusal_names_only_commands_as_they_are(capsys):
+    # compare -m unj.10 said "score and compare read it with --compat 10.0", and compare
+    # has no --compat ("No such option"): the commands it names take the option or not
+    from trecbench.cli.group import cli
+    from trecbench.measures.names import WITHOUT_COMPAT
+
+    def options(command: str) -> set[str]:
+        params = cli.get_command(None, command).params
+        return {spelling for param in params for spelling in param.opts}
+
+    assert "--compat" in options("score")
+    for command in re.split(r", | and ", WITHOUT_COMPAT):
+        assert "--compat" not in options(command), command
+    runs = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
+    assert run(["compare", str(ROOT / "qrels/hpo-demo.qrels"), *runs, "-m", "unj.10"]) == 1
+    said = capsys.readouterr().err
+    assert "score reads it with --compat 10.0, which compare, power, agree" in said
+    assert "compare read it" not in said

@@ -422,13 +422,18 @@ def _other_versions(text: str, version: str | None) -> Definition | None:
     return definition
 
 
+# the commands that score as trec_eval 9.0.8 alone: no --compat (score and measures have it)
+WITHOUT_COMPAT = "compare, power, agree, benchmark and leaderboard"
+
+
 def _other_version(text: str, definition: Definition) -> str:
     """The refusal of ``text``, ``definition``'s family with parameters (``unj.10``,
     ``unj_10``) where the trec_eval version in use lacks it (docs/trec-eval.md)."""
     other = ", ".join(definition.trec_eval)
     return (
         f"illegal measure '{text}': trec_eval {other}'s {definition.trec_name} with "
-        f"parameters (score and compare read it with --compat {other})"
+        f"parameters (score reads it with --compat {other}, which {WITHOUT_COMPAT} do not "
+        "take)"
     )
 
 
