@@ -88,6 +88,37 @@ def test_huge_effects_have_power_one_and_need_two_topics():
     assert topics_for_power(50.0, 0.05, 0.8) == 2.0
 
 
+def test_effects_beyond_scipys_noncentral_t_have_power_one_or_a_reason(tmp_path):
+    # RBP(p=0.5): a run with the relevant document first, a baseline with it at ranks 40
+    # to 43, differences 0.5 - 2^-40...: d_z 1.4e12, past Boost's noncentral t (NaN near
+    # nc 1e10), and power and compare --power ended in an internal error (brentq's NaN)
+    qrels, top, deep = tmp_path / "q", tmp_path / "top.run", tmp_path / "deep.run"
+    qrels.write_text("".join(f"t{t} 0 rel 1\n" for t in range(4)))
+    top.write_text("".join(f"t{t} Q0 rel 1 100 top\n" for t in range(4)))
+    deep.write_text(
+        "".join(
+            f"t{t} Q0 {'rel' if i == 39 + t else f'n{i}'} {i + 1} {100 - i} deep\n"
+            for t in range(4)
+            for i in range(40 + t)
+        )
+    )
+    args = ["power", str(qrels), str(deep), str(top), "-m", "RBP(p=0.5)", "--format", "json"]
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code == 0, done.output
+    [row] = json.loads(done.stdout)["rows"]
+    assert row["effect_size"] > 1e12
+    assert (row["power"], row["topics_needed"], row["reason"]) == (1.0, 2, None)
+    # statsmodels' power where scipy still gives one: 1 there too
+    assert _reference(1e9 / math.sqrt(4), 4, 0.05) == 1.0
+    # the bound that makes it 1 needs nc >= 20 critical values: at alpha 1e-12 on two
+    # topics (df 1) the critical value is 6.4e11, and there is no figure, with the reason
+    settings = PowerSettings(alpha=1e-12)
+    differences = 0.5 - np.exp2(-np.arange(40.0, 44.0))
+    row = power_row(differences, settings, "top", "deep", "RBP(p=0.5)")
+    assert (row.power, row.mde, row.topics_needed) == (None, None, None)
+    assert row.reason.startswith("scipy's noncentral t gives no number at noncentrality ")
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_row_from_differences_equals_ttest_rel_and_statsmodels(seed):
     from scipy.stats import ttest_rel

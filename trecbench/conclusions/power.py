@@ -176,7 +176,23 @@ def achieved_power(n: float, effect: float, alpha: float) -> float:
         raise Unreliable("scipy's noncentral t does not converge")
     # the tail away from δ: scipy gives NaN where it underflows (nc ≳ 14), i.e. about 0
     far = 0.0 if math.isnan(far) else far
+    if math.isnan(near):  # Boost's domain ends near nc 1e10 (d_z 1e10: RBP(p=0.5)'s values)
+        return _beyond_scipy(noncentrality, critical, df)
     return near + far
+
+
+def _beyond_scipy(noncentrality: float, critical: float, df: float) -> float:
+    """The power where scipy's noncentral t gives NaN: 1 where the miss probability β is
+    provably below 1e-20 (1 to double precision), :class:`Unreliable` elsewhere. With
+    ``T = (Z + nc) / S``, ``S² = V / df``, ``V`` chi-squared: ``β <= P(T <= c) <= P(Z <=
+    -nc/2) + P(V >= df x)``, ``x = (nc / 2c)²``; at ``nc >= 80`` the first is below 1e-300,
+    at ``nc >= 20c`` (``x >= 100``) Chernoff's bound ``(x e^(1 - x))^(df/2)`` the second
+    below 3.2e-21 (``df >= 1``)."""
+    if noncentrality >= max(20 * critical, 80.0):
+        return 1.0
+    raise Unreliable(
+        f"scipy's noncentral t gives no number at noncentrality {noncentrality:.3g} (df {df:g})"
+    )
 
 
 def _solve(function, low: float, high: float) -> float | None:
