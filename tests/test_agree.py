@@ -695,3 +695,27 @@ def test_a_measure_outside_its_domain_is_said_once_with_second_judgments(recwarn
     trecbench.agree(QRELS, RUNS[:2], ["iprec_at_recall.2", "map"], qrels_b=QRELS)
     said = [str(w.message) for w in recwarn if w.category is ParameterDomainWarning]
     assert len(said) == 1 and said[0].startswith("measure 'iprec_at_recall.2': "), said
+
+
+def test_topics_without_a_relevant_document_are_warned_of_as_compare_says_them(tmp_path):
+    # every run scores 0 on such a topic and it counts: power's d_z and topics needed and
+    # agree's tests took them in without a word, where score warns and compare says so
+    (tmp_path / "A.qrels").write_text("a 0 d1 1\na 0 d2 0\nb 0 d1 0\nb 0 d2 0\nc 0 d2 2\n")
+    (tmp_path / "B.qrels").write_text("a 0 d1 0\na 0 d2 0\nb 0 d1 1\nb 0 d2 0\nc 0 d2 2\n")
+    (tmp_path / "x.run").write_text("a Q0 d1 1 2 x\nb Q0 d1 1 1 x\nc Q0 d2 1 1 x\n")
+    (tmp_path / "y.run").write_text("a Q0 d2 1 2 y\nb Q0 d2 1 1 y\nc Q0 d2 1 1 y\n")
+    first, second = str(tmp_path / "A.qrels"), str(tmp_path / "B.qrels")
+    runs = [str(tmp_path / "x.run"), str(tmp_path / "y.run")]
+
+    def said(qrels: str, topics: str, level: int = 1) -> str:
+        count = "1 topic" if "," not in topics else f"{topics.count(',') + 1} topics"
+        return (
+            f"{qrels}: {count} without a relevant document (grade >= {level}): the measures "
+            f"of relevant documents are 0 there for every run, and the topics count: {topics}"
+        )
+
+    assert trecbench.power(first, runs[0], runs[1:], ["P@1"]).warnings == (said(first, "b"),)
+    result = trecbench.agree(first, runs, ["P@1"], qrels_b=second)
+    assert result.warnings == (said(first, "b"), said(second, "a"))
+    at_two = trecbench.agree(first, runs, ["P@1"], relevance_level=2)
+    assert at_two.warnings == (said(first, "a, b", 2),)

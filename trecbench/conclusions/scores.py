@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..plurals import first_few
+from ..plurals import counted, first_few
 from ..stats import topic_mean
 
 
@@ -149,9 +149,14 @@ def topic_scores(
     shown, values = _in_asked_order(evaluation, *_values(evaluation, list(named), topics))
     present = _present(evaluation, list(named), topics)
     _refuse_not_finite(values, present, list(named), shown, topics)
-    warnings = tuple(
-        run.unjudged.message(run.name, evaluation.qrels_path) for run in evaluation.unjudged_runs()
-    ) + _missing_topics(list(named), shown, topics, present, source_name(qrels))
+    warnings = (
+        tuple(
+            run.unjudged.message(run.name, evaluation.qrels_path)
+            for run in evaluation.unjudged_runs()
+        )
+        + _missing_topics(list(named), shown, topics, present, source_name(qrels))
+        + _without_relevant(evaluation, topics, flags.relevance_level, source_name(qrels))
+    )
     from ..comparison.absent import fill_absent
     from ..comparison.overflow import refuse_overflow
 
@@ -207,6 +212,22 @@ def _missing_topics(
                 "trec_eval -c"
             )
     return tuple(warnings)
+
+
+def _without_relevant(evaluation, topics: list[str], level: int, qrels: str | None) -> tuple:
+    """A warning of the topics of ``qrels`` (its path) without a relevant document at
+    ``level``, in the words of compare's reports: every run scores 0 there on a measure
+    of relevant documents, and they count, in the means, the differences and their sd
+    (score says so on stderr, compare in its header)."""
+    scoreless = {flag.qid for flag in evaluation.flagged if flag.reason == "no_relevant"}
+    found = [qid for qid in topics if qid in scoreless]
+    if not found:
+        return ()
+    return (
+        f"{qrels or 'the qrels'}: {counted(len(found), 'topic')} without a relevant document "
+        f"(grade >= {level}): the measures of relevant documents are 0 there for every run, "
+        f"and the topics count: {first_few(found)}",
+    )
 
 
 def _in_asked_order(evaluation, shown: tuple[str, ...], values: np.ndarray) -> tuple:
