@@ -507,6 +507,32 @@ def test_a_system_lacking_topics_others_have_is_warned_of(tmp_path, capsys):
     assert f"trecbench: warning: {expected}\n" in capsys.readouterr().err
 
 
+def test_topics_without_a_relevant_document_are_warned_of(tmp_path, capsys):
+    # every system scores 0 there and they count in its mean (trec_eval's): score warns of
+    # them and compare says so, where the leaderboard said nothing; a stratum's topics only
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 0\nt3 0 d3 0\nt4 0 d4 0\n")
+    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\nt2 Q0 d2 1 2 A\nt3 Q0 d3 1 1 A\n")
+    (tmp_path / "B.run").write_text("t1 Q0 d9 1 2 B\nt2 Q0 d2 1 2 B\nt3 Q0 d1 1 1 B\n")
+    queries = {"t1": {"g": "a"}, "t2": {"g": "a"}, "t3": {"g": "b"}}
+    strata = {"fields": ["g"], "queries": queries}
+    sidecar = {"format": "trecbench-sidecar", "version": 3, "strata": strata}
+    (tmp_path / "s.json").write_text(json.dumps(sidecar))
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        'measures = ["P.1"]\nsystems = ["A", "B"]\n[collections.c]\nqrels = "c.qrels"\n'
+        'runs = "{system}.run"\nstrata = "s.json"\nwhere = { g = "a" }\n'
+    )
+    board = leaderboard(suite)
+    expected = (
+        "collection c: 1 topic without a relevant document (grade >= 1): the measures of "
+        "relevant documents are 0 there for every system, and the topics count: t2"
+    )
+    assert board.warnings == [expected] and board.to_json()["warnings"] == [expected]
+    assert board.boards[0].means.tolist() == [[0.5], [0.0]]  # A: t1 1, t2 0
+    assert run(["leaderboard", "--quiet", str(suite)]) == 0
+    assert f"trecbench: warning: {expected}\n" in capsys.readouterr().err
+
+
 def test_every_format_says_why_a_test_is_n_a(tmp_path, capsys):
     # LaTeX printed n/a without the reasons the other formats give (reviewer 247)
     (tmp_path / "c1.qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 1\n")

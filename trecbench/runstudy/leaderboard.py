@@ -22,6 +22,7 @@ import contextlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -30,7 +31,7 @@ from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, NoOverlapError, UsageError
 from ..naming import path_argument
-from ..plurals import first_few
+from ..plurals import counted, first_few
 from ..rounding import value_scale
 from .suite import Collection, Suite, load_suite
 
@@ -74,7 +75,8 @@ class Leaderboard:
 
     suite: Suite
     boards: list[MeasureBoard]
-    warnings: list[str] = field(default_factory=list)  # systems lacking topics
+    # systems lacking topics, collections with topics without a relevant document
+    warnings: list[str] = field(default_factory=list)
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
     # the records of its input files (trecbench.report.input_record), taken as read
     inputs: list[dict] = field(default_factory=list)
@@ -211,13 +213,23 @@ def _stratum(suite: Suite, collection: Collection, read: dict) -> set[str] | Non
     return set(strata["qid"][keep].astype(str))
 
 
-def _per_query(
-    collection: Collection, suite: Suite, read: dict, shared: set, progress
-) -> tuple[pd.DataFrame, dict[str, int], dict[str, bool], list[dict]]:
+class Scored(NamedTuple):
+    """A collection as :func:`_per_query` scored it."""
+
+    frame: pd.DataFrame  # run, qid, measure, value
+    judgments: dict[str, int]  # each topic's judgments as one number (_judgments)
+    shown: dict[str, bool]  # the measures' values in the suite's order (_shown)
+    records: list[dict]  # the qrels' and runs' (trecbench.report.evaluation_records)
+    scoreless: frozenset[str]  # the qrels' topics without a relevant document
+
+
+def _per_query(collection: Collection, suite: Suite, read: dict, shared: set, progress) -> Scored:
     """``run, qid, measure, value`` of every system on the collection (its stratum),
     each topic's judgments as one number (:func:`_judgments`), the measures' values
-    in the suite's order (:func:`_shown`) and the records of the qrels and runs
-    (:func:`trecbench.report.evaluation_records`, taken as they were read). ``read``
+    in the suite's order (:func:`_shown`), the records of the qrels and runs
+    (:func:`trecbench.report.evaluation_records`, taken as they were read) and the
+    topics without a relevant document (grade 1 or more, trec_eval's default ``-l``,
+    which a suite does not change) as a :class:`Scored`. ``read``
     keeps what the suite has read, so that each input is read once: the evaluation of
     one qrels file and the same runs (strata of one collection) is shared, a qrels file
     is loaded once, and so is a run file that several evaluations score (``shared``:
@@ -226,7 +238,7 @@ def _per_query(
         return _scored(collection, suite, read, shared, progress)
 
 
-def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progress) -> tuple:
+def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progress) -> Scored:
     """:func:`_per_query`'s, its files' reads refused at the suite's settings naming them."""
     from ..evaluation import evaluate
     from ..measures.per_topic import listed_before
@@ -248,18 +260,20 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
                 raise NoOverlapError(f"{error} in collection {collection.name}") from None
             raise NoOverlapError(f"{collection.entry}: {error}") from None
         frame = evaluation.per_query_values
-        read[key] = (
+        read[key] = Scored(
             frame[frame["qid"] != "all"],
             _judgments(qrels.table),
             _shown(evaluation),
             evaluation_records(evaluation),
+            frozenset(flag.qid for flag in evaluation.flagged if flag.reason == "no_relevant"),
         )
-    frame, judgments, shown, records = read[key]
+    scored = read[key]
+    frame = scored.frame
     topics = _stratum(suite, collection, read)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(suite, collection, set(frame["run"]))
-    return frame.astype({"run": str, "qid": str, "measure": str}), judgments, shown, records
+    return scored._replace(frame=frame.astype({"run": str, "qid": str, "measure": str}))
 
 
 def _identity(path) -> tuple | str:
@@ -438,17 +452,16 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     read: dict = {}
     _check_strata(suite, read, progress)
     shared = _shared_runs(suite)
-    scored: list[tuple] = []
+    scored: list = []
     seen: dict = {}  # each collection's topics, as _check_disjoint keeps them
     for collection in suite.collections:
         scored.append(_per_query(collection, suite, read, shared, progress))
-        frame, judgments, _, _ = scored[-1]
-        _check_disjoint(suite, collection, frame, judgments, seen)
-    frames = [frame for frame, _, _, _ in scored]
-    shown = scored[0][2]
-    boards = [_board(suite, frames, m, summed) for m, summed in shown.items()]
-    inputs = _input_records(suite, [records for _, _, _, records in scored])
-    return Leaderboard(suite, boards, _lacking(suite, frames), inputs=inputs)
+        _check_disjoint(suite, collection, scored[-1].frame, scored[-1].judgments, seen)
+    frames = [collection.frame for collection in scored]
+    boards = [_board(suite, frames, m, summed) for m, summed in scored[0].shown.items()]
+    inputs = _input_records(suite, [collection.records for collection in scored])
+    warnings = _lacking(suite, frames) + _without_relevant(suite, scored)
+    return Leaderboard(suite, boards, warnings, inputs=inputs)
 
 
 def _input_records(suite: Suite, read: list[list[dict]]) -> list[dict]:
@@ -488,6 +501,22 @@ def _lacking(suite: Suite, frames: list[pd.DataFrame]) -> list[str]:
                     f"{len(missing)} of its {len(topics)} topics ({shown}): its mean there is "
                     "over the topics it has, as trec_eval's is"
                 )
+    return found
+
+
+def _without_relevant(suite: Suite, scored: list[Scored]) -> list[str]:
+    """A warning per collection with topics whose qrels hold no relevant document: every
+    system scores 0 there on a measure of relevant documents, and they count in its mean
+    (as score warns and compare says of them)."""
+    found = []
+    for collection, each in zip(suite.collections, scored, strict=True):
+        topics = [qid for qid in dict.fromkeys(each.frame["qid"]) if qid in each.scoreless]
+        if topics:
+            found.append(
+                f"collection {collection.name}: {counted(len(topics), 'topic')} without a "
+                "relevant document (grade >= 1): the measures of relevant documents are 0 "
+                f"there for every system, and the topics count: {first_few(sorted(topics))}"
+            )
     return found
 
 
