@@ -145,8 +145,8 @@ API = {
     "optimize_fusion": lambda qrels, runs: trecbench.optimize_fusion(runs[:2], qrels, "map"),
 }
 # in the order read: the qrels before the runs, or after them, or not read
-QRELS_FIRST = {"evaluate", "compare", "power", "pool", "leaderboard"}
-QRELS_LAST = {"agree", "optimize_fusion"}
+QRELS_FIRST = {"evaluate", "compare", "power", "agree", "pool", "leaderboard"}
+QRELS_LAST = {"optimize_fusion"}
 
 
 def _crlf_qrels(folder: Path) -> str:
