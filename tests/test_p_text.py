@@ -85,8 +85,8 @@ def test_tukey_s_floor_prints_below_0_001_beside_three_stars():
 
 
 def test_leaderboard_s_star_and_p_agree():
+    from trecbench.runstudy.board import PairedTest
     from trecbench.runstudy.board_text import _p
-    from trecbench.runstudy.leaderboard import PairedTest
 
     # .3g printed 0.04996 as "0.05*" beside "* below 0.05"
     assert _p(PairedTest(0.1, 28, 0.02, 0.04996)) == "0.04996*"

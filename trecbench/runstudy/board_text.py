@@ -13,7 +13,7 @@ from ..escaping import escaper
 from ..markdown_text import markdown_cell
 from ..number_text import value_text
 from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
-from .leaderboard import ALPHA, Leaderboard, MeasureBoard, PairedTest
+from .board import ALPHA, Leaderboard, MeasureBoard, PairedTest
 from .suite import COLUMNS
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
