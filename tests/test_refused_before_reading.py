@@ -36,15 +36,21 @@ def test_compare_refuses_two_spellings_before_reading_a_run(capsys, unread):
     assert str(refused.value) == SPELT_TWICE.format("compare")
 
 
+def _two_run_benchmark(folder, settings: str):
+    """A benchmark configuration with ``settings`` (its line 2 on) over a one-line qrels
+    and the two runs ``unread`` writes (a.run and b.run, beside it)."""
+    config = folder / "c.toml"
+    config.write_text(
+        f'qrels = "q.qrels"\n{settings}[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    )
+    (folder / "q.qrels").write_text("t1 0 A 1\n")
+    return config
+
+
 def test_benchmark_refuses_two_spellings_as_its_settings_are_made(tmp_path, capsys, unread):
     from trecbench.benchmarking import BenchmarkSettings, Mode
 
-    config = tmp_path / "c.toml"
-    config.write_text(
-        'qrels = "q.qrels"\nmeasures = ["ndcg_cut.10", "nDCG@10"]\n'
-        '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
-    )
-    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
+    config = _two_run_benchmark(tmp_path, 'measures = ["ndcg_cut.10", "nDCG@10"]\n')
     out = tmp_path / "out"
     assert run(["benchmark", str(config), "-o", str(out), "--quiet"]) == 1
     said = f"trecbench: {config}:2: measures: {SPELT_TWICE.format('benchmark')}\n"
@@ -234,12 +240,7 @@ def test_score_refuses_a_bad_routing_log_before_reading_a_run(tmp_path, capsys, 
 
 
 def test_benchmark_refuses_a_bad_routing_log_before_reading_a_run(tmp_path, capsys, unread):
-    config = tmp_path / "c.toml"
-    config.write_text(
-        'qrels = "q.qrels"\nmeasures = ["P@5"]\nrouting = "routing.jsonl"\n'
-        '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
-    )
-    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
+    config = _two_run_benchmark(tmp_path, 'measures = ["P@5"]\nrouting = "routing.jsonl"\n')
     (tmp_path / "routing.jsonl").write_text('{"qid": 1}\n')
     out = tmp_path / "out"
     assert run(["benchmark", str(config), "-o", str(out), "--quiet"]) == 2
