@@ -382,8 +382,11 @@ def test_plots_do_not_import_compare():
 # --- the command line ----------------------------------------------------------------------
 
 
-def test_runs_and_their_qrels_from_the_command_line():
+def test_runs_and_their_qrels_from_the_command_line(tmp_path, monkeypatch):
     from trecbench.cli.compare import runs_and_qrels
+
+    monkeypatch.chdir(tmp_path)  # a run only --names gives must be a file: b.run is one
+    Path("b.run").write_text("")
 
     named, shared, own = runs_and_qrels(
         (Path("q.txt"), Path("a.run")), ("x=b.run",), ((Path("c.run"), Path("c.qrels")),)
