@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..plurals import first_few
 from ..text_bytes import utf8
 from . import progress as bars  # looked up when called: tests draw them as on a terminal
 from . import small
@@ -421,6 +420,8 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[
     """What the evaluation warns about (its inputs' warnings aside: :func:`echo_input_warnings`
     says them), the flagged topics and the runs whose retrieved documents the qrels mostly
     do not know (but where the ``strata`` sidecar describes the qrels as complete)."""
+    from ..evaluation.flag_warnings import flag_warnings
+
     runs = evaluation.unjudged_runs(unjudged_threshold)
     if strata is not None and runs:  # strata imports pandas: only when it may be needed
         from ..strata import doubted
@@ -428,7 +429,8 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[
         runs = doubted(evaluation, unjudged_threshold, strata)
     given = strata is not None  # a sidecar given that does not vouch: not advised again
     said = [run.unjudged.message(run.name, evaluation.qrels_path, sidecar=given) for run in runs]
-    return _flag_summary(evaluation) + said
+    flagged = flag_warnings(evaluation.flagged, evaluation.settings.complete)
+    return [*flagged, *said]
 
 
 def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None,
@@ -549,46 +551,3 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str], obje
     warnings = qrels_warnings(notes, qrels) + left_out_warnings(evaluation)
     warnings += outside_qrels_warnings(table, evaluation.qrels_topics)
     return grouped, warnings + group_warnings(grouped), table
-
-
-# each kind of flagged topic: its noun, singular and plural, and what is said of them
-_REASONS = {
-    "no_relevant": (
-        ("qrels topic has", "qrels topics have"),
-        "no relevant document (scored 0 where counted)",
-    ),
-    "negative_grades": (
-        ("qrels topic has", "qrels topics have"),
-        "negative grades (treated as unjudged)",
-    ),
-    "run_only": (
-        ("run topic is", "run topics are"),
-        "not in the qrels (ignored, also with -c)",
-    ),
-    "qrels_only": (("qrels topic is", "qrels topics are"), "not in the run"),
-}
-
-
-def _flag_summary(evaluation) -> list[str]:
-    """One line per kind of flagged topic (and run), listing a few topic ids. A qrels
-    topic without a relevant document counts only where it is scored: in the runs that
-    hold it, or in every run with -c (the qrels_only line says which runs lack it)."""
-    groups: dict[tuple, list[str]] = {}
-    for flag in evaluation.flagged:
-        groups.setdefault((flag.reason, flag.run), []).append(flag.qid)
-    complete = evaluation.settings.complete
-    lines = []
-    for (reason, run), qids in groups.items():
-        (one, many), what = _REASONS[reason]
-        if reason == "qrels_only":
-            what += (
-                " (counted as 0 in the averages: -c)"
-                if complete
-                else " (ignored; -c would count them as 0)"
-            )
-        elif reason == "no_relevant" and complete:
-            what = "no relevant document (scored 0, and counted: -c)"
-        noun = one if len(qids) == 1 else many
-        prefix = f"{run}: " if run else ""
-        lines.append(f"{prefix}{len(qids)} {noun} {what}: {first_few(qids)}")
-    return lines
