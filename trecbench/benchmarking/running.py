@@ -202,13 +202,16 @@ def _mode_results(
 
 def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress):
     """compare's statistics over the modes' per-topic values, against the baseline mode
-    (a topic a mode has no results for counts as trec_eval -c counts it)."""
+    (a topic a mode has no results for counts as trec_eval -c counts it), with compare's
+    warnings of the modes' topics the qrels lack and of negative grades, in score's words
+    (:func:`~trecbench.evaluation.flag_warnings.flag_warnings`)."""
     from ..comparison.analysis import compare_scores
+    from ..evaluation.flag_warnings import SAID_BY_EVERY_COMMAND, flag_warnings
 
     strata = _strata(config, topics)
     try:
         empty = evaluation.empty_values()
-        return compare_scores(
+        comparison = compare_scores(
             evaluation.per_query_values,
             empty={run.name: empty for run in evaluation.runs},
             statistics=config.statistics,
@@ -220,6 +223,9 @@ def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress)
         )
     except UsageError as error:  # the statistics the configuration asks for (memory...)
         raise UsageError(f"{config.path}: statistics: {error}") from None
+    flagged = flag_warnings(evaluation.flagged, reasons=SAID_BY_EVERY_COMMAND)
+    comparison.warnings = [*flagged, *comparison.warnings]
+    return comparison
 
 
 def _strata_table(config: BenchmarkSettings):

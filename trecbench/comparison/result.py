@@ -57,7 +57,7 @@ class Comparison:
     ``run_qrels``: per run the qrels file it was scored with; ``unpaired``: per run the
     topics of its qrels left out because another run's qrels lack them; ``unjudged``: per
     run its documents without judgment; ``warnings``: what the caller should print, and
-    the report keeps (an unjudged run's holds its parts: ``UnjudgedWarning``).
+    the report keeps (in parts: ``UnjudgedWarning``, ``FlagWarning``, ...).
     ``evaluation``: the options :func:`trecbench.evaluate` was called with (None when the
     per-query values were given); ``ontology``: provenance of the ontology behind MaxOntSim.
     ``drill_downs``: per run, what report.html's drill-down and the precision-recall curve

@@ -181,7 +181,8 @@ def compare(
     sidecar = _sidecar_read(strata)
     check_grouping(strata, group_by)
     evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
-    warnings = _unjudged_warnings(evaluations, scoring, sidecar)
+    warnings = _flag_warnings(evaluations)
+    warnings += _unjudged_warnings(evaluations, scoring, sidecar)
     warnings += _outside_qrels(sidecar, group_by, evaluations)
     topics, unpaired = _paired_topics(evaluations, named)
     per_query = pd.concat([e.per_query_values for e, _ in evaluations], ignore_index=True)
@@ -286,6 +287,25 @@ def _outside_qrels(sidecar, group_by, evaluations) -> list[str]:
 
     judged = {qid for evaluation, _ in evaluations for qid in evaluation.qrels_topics}
     return outside_qrels_warnings(read_sidecar(sidecar)[0], judged)
+
+
+def _flag_warnings(evaluations) -> list[str]:
+    """Score's warnings of the runs' topics that their qrels lack (left out of the means
+    and tests) and of the qrels' negative grades (read as unjudged), in its words
+    (:func:`~trecbench.evaluation.flag_warnings.flag_warnings`); each line names its qrels
+    when the runs are scored against several (``run_qrels``)."""
+    from ..evaluation.flag_warnings import SAID_BY_EVERY_COMMAND, flag_warnings
+
+    several = len(evaluations) > 1
+    return [
+        line
+        for evaluation, names in evaluations
+        for line in flag_warnings(
+            evaluation.flagged,
+            reasons=SAID_BY_EVERY_COMMAND,
+            where=(evaluation.qrels_path or f"qrels of {', '.join(names)}") if several else None,
+        )
+    ]
 
 
 def _unjudged_warnings(evaluations, scoring: ScoringSettings, sidecar) -> list[str]:

@@ -257,9 +257,11 @@ def agree(
     flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
     runs = _several(runs)  # before any input is read: one run has nothing to order
     measures = asked_per_topic(measures, "power and agreement are")
+    where = None
     if qrels_b is not None:  # both sets of judgments score the runs: each read once
         qrels, qrels_b, runs = _read_once(qrels, qrels_b, runs)
-    scores = topic_scores(qrels, runs, measures, flags, progress)
+        where = source_name(qrels) or "qrels"  # which set a warning is of
+    scores = topic_scores(qrels, runs, measures, flags, progress, where)
     means = quality(scores)
     measure_orderings = _measure_orderings(scores, means)
     powers = tuple(
@@ -271,7 +273,8 @@ def agree(
         judgments, qrels_orderings, other = _under_second_judgments(
             qrels, qrels_b, runs, scores, means, flags, progress
         )
-        warnings += other.warnings
+        # the same file as both sets warns alike of each: said once
+        warnings = tuple(dict.fromkeys(warnings + other.warnings))
         scored += (other,)
     return Agreement(
         settings,
@@ -363,7 +366,8 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
         # the measures by their display names (iprec_at_recall_2.00), parsed again: one
         # outside its domain was said once, as asked, when the first judgments scored them
         with listed_before():
-            return topic_scores(qrels_b, runs, list(scores.measures), flags, progress)
+            where = source_name(qrels_b) or "qrels_b"
+            return topic_scores(qrels_b, runs, list(scores.measures), flags, progress, where)
     except NoOverlapError:
         judged, name = _topics(qrels_b, "qrels"), source_name(qrels_b) or "qrels_b"
         topics = {n: _topics(run, "run") for n, run in runs.items()}

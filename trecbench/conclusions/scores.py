@@ -106,7 +106,9 @@ def provenance(*scores: TopicScores, qrels_kinds: Sequence[str] = ()) -> Provena
 @dataclass(frozen=True)
 class TopicScores:
     """``values[t, r, m]``: run ``runs[r]``'s value of ``measures[m]`` on ``topics[t]``.
-    ``warnings``: runs that look scored against qrels not their own; ``evaluation``: the
+    ``warnings``: score's of the runs' topics the qrels lack and of negative grades, runs
+    that look scored against qrels not their own, runs lacking topics, topics without a
+    relevant document; ``evaluation``: the
     :class:`~trecbench.evaluation.Evaluation` they come from (its inputs' records:
     :func:`provenance`)."""
 
@@ -124,13 +126,21 @@ class TopicScores:
 
 
 def topic_scores(
-    qrels, runs, measures: str | Sequence[str] | None, flags: EvaluationFlags, progress=None
+    qrels,
+    runs,
+    measures: str | Sequence[str] | None,
+    flags: EvaluationFlags,
+    progress=None,
+    where: str | None = None,
 ) -> TopicScores:
     """Score ``runs`` (one, a list or ``{name: run}``; files are named as compare names
     them) against ``qrels`` with :func:`trecbench.evaluate` and arrange the per-topic
     values (display names of the measures, topics of the qrels in sorted order).
-    ``progress(label, done, total)``: evaluate's, told of the reading and scoring."""
+    ``progress(label, done, total)``: evaluate's, told of the reading and scoring.
+    ``where``: what score's warnings of the runs' topics the qrels lack and of negative
+    grades begin with (agree's two sets of judgments: which; None: nothing)."""
     from ..evaluation import evaluate
+    from ..evaluation.flag_warnings import SAID_BY_EVERY_COMMAND, flag_warnings
     from ..inputs import named_runs
 
     named = named_runs(runs)
@@ -150,7 +160,8 @@ def topic_scores(
     present = _present(evaluation, list(named), topics)
     _refuse_not_finite(values, present, list(named), shown, topics)
     warnings = (
-        tuple(
+        tuple(flag_warnings(evaluation.flagged, reasons=SAID_BY_EVERY_COMMAND, where=where))
+        + tuple(
             run.unjudged.message(run.name, evaluation.qrels_path)
             for run in evaluation.unjudged_runs()
         )

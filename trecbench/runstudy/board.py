@@ -50,7 +50,8 @@ class Leaderboard:
 
     suite: Suite
     boards: list[MeasureBoard]
-    # systems lacking topics, collections with topics without a relevant document
+    # systems lacking topics, collections with topics without a relevant document, and
+    # score's of run topics the qrels lack and of negative grades
     warnings: list[str] = field(default_factory=list)
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
     # the records of its input files (trecbench.report.input_record), taken as read

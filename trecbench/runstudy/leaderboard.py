@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -34,6 +34,9 @@ from ..plurals import counted, first_few
 from ..rounding import value_scale
 from .board import Leaderboard, MeasureBoard, PairedTest
 from .suite import Collection, Suite, load_suite
+
+if TYPE_CHECKING:  # the evaluation is imported when a collection is scored
+    from ..evaluation.results import FlaggedTopic
 
 
 @contextlib.contextmanager
@@ -88,6 +91,9 @@ class Scored(NamedTuple):
     shown: dict[str, bool]  # the measures' values in the suite's order (_shown)
     records: list[dict]  # the qrels' and runs' (trecbench.report.evaluation_records)
     scoreless: frozenset[str]  # the qrels' topics without a relevant document
+    # the flags every command says (run topics the qrels lack, negative grades), of the
+    # collection's stratum
+    flagged: tuple[FlaggedTopic, ...]
 
 
 def _per_query(collection: Collection, suite: Suite, read: dict, shared: set, progress) -> Scored:
@@ -96,7 +102,9 @@ def _per_query(collection: Collection, suite: Suite, read: dict, shared: set, pr
     in the suite's order (:func:`_shown`), the records of the qrels and runs
     (:func:`trecbench.report.evaluation_records`, taken as they were read) and the
     topics without a relevant document (grade 1 or more, trec_eval's default ``-l``,
-    which a suite does not change) as a :class:`Scored`. ``read``
+    which a suite does not change) and the flags every command says
+    (:data:`~trecbench.evaluation.flag_warnings.SAID_BY_EVERY_COMMAND`), of its stratum,
+    as a :class:`Scored`. ``read``
     keeps what the suite has read, so that each input is read once: the evaluation of
     one qrels file and the same runs (strata of one collection) is shared, a qrels file
     is loaded once, and so is a run file that several evaluations score (``shared``:
@@ -108,6 +116,7 @@ def _per_query(collection: Collection, suite: Suite, read: dict, shared: set, pr
 def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progress) -> Scored:
     """:func:`_per_query`'s, its files' reads refused at the suite's settings naming them."""
     from ..evaluation import evaluate
+    from ..evaluation.flag_warnings import SAID_BY_EVERY_COMMAND
     from ..measures.per_topic import listed_before
     from ..report import evaluation_records
 
@@ -133,14 +142,17 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
             _shown(evaluation),
             evaluation_records(evaluation),
             frozenset(flag.qid for flag in evaluation.flagged if flag.reason == "no_relevant"),
+            tuple(f for f in evaluation.flagged if f.reason in SAID_BY_EVERY_COMMAND),
         )
     scored = read[key]
-    frame = scored.frame
+    frame, flagged = scored.frame, scored.flagged
     topics = _stratum(suite, collection, read)
-    if topics is not None:
+    if topics is not None:  # a stratum's: of one evaluation, each collection says its own
         frame = frame[frame["qid"].isin(topics)]
+        flagged = tuple(flag for flag in flagged if flag.qid in topics)
     _check_scored(suite, collection, set(frame["run"]))
-    return scored._replace(frame=frame.astype({"run": str, "qid": str, "measure": str}))
+    frame = frame.astype({"run": str, "qid": str, "measure": str})
+    return scored._replace(frame=frame, flagged=flagged)
 
 
 def _identity(path) -> tuple | str:
@@ -327,7 +339,8 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     frames = [collection.frame for collection in scored]
     boards = [_board(suite, frames, m, summed) for m, summed in scored[0].shown.items()]
     inputs = _input_records(suite, [collection.records for collection in scored])
-    warnings = _lacking(suite, frames) + _without_relevant(suite, scored)
+    warnings = _flag_warnings(suite, scored) + _lacking(suite, frames)
+    warnings += _without_relevant(suite, scored)
     return Leaderboard(suite, boards, warnings, inputs=inputs)
 
 
@@ -369,6 +382,19 @@ def _lacking(suite: Suite, frames: list[pd.DataFrame]) -> list[str]:
                     "over the topics it has, as trec_eval's is"
                 )
     return found
+
+
+def _flag_warnings(suite: Suite, scored: list[Scored]) -> list[str]:
+    """Score's warnings, in its words, of the systems' topics that a collection's qrels
+    lack (left out of the system's mean and tests there) and of negative grades in its
+    qrels (read as unjudged), each line naming its collection, as the others do."""
+    from ..evaluation.flag_warnings import flag_warnings
+
+    return [
+        line
+        for collection, each in zip(suite.collections, scored, strict=True)
+        for line in flag_warnings(each.flagged, where=f"collection {collection.name}")
+    ]
 
 
 def _without_relevant(suite: Suite, scored: list[Scored]) -> list[str]:
