@@ -1118,3 +1118,22 @@ def test_wins_ties_and_losses_take_rounding_as_a_tie_as_the_mean_does():
     row = compare_scores(frame, baseline="a", samples=100).comparisons.iloc[0]
     assert (row["wins"], row["ties"], row["losses"]) == (1, 19, 0)  # q00 alone is apart
     assert 0.1 + 0.2 != 0.3  # the raw values do differ
+
+
+def test_only_the_unjudged_run_s_warning_is_labelled_by_allow_unjudged(tmp_path, capsys):
+    # the header labelled every warning "Warning (--allow-unjudged)", a grouping of one
+    # stratum's too, which that option has nothing to do with
+    from trecbench.cli import run as main
+
+    unjudged = tmp_path / "unjudged.run"
+    qids = sorted({line.split()[0] for line in Path("qrels/hpo-demo.qrels").open()})
+    unjudged.write_text("".join(f"{qid} Q0 nowhere 1 1.0 u\n" for qid in qids))
+    args = ["compare", "qrels/hpo-demo.qrels", "runs/tfidf-word.run", str(unjudged)]
+    args += ["-m", "P@5", "--group-by", "qid-prefix", "--allow-unjudged", "--samples", "40"]
+    assert main([*args, "--format", "markdown"]) == 0
+    labels = [
+        line.split(": ", 1)[0]
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("- Warning")
+    ]
+    assert labels == ["- Warning (--allow-unjudged)", "- Warning"]

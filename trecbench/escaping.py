@@ -155,6 +155,9 @@ class ShownWarning(str):
     (:func:`escaper`). A kind defines ``parts`` and ``said(*parts, shown)``."""
 
     parts: tuple[str, ...] = ()
+    # the option that let through what it warns of (--allow-unjudged), which a
+    # comparison's header names beside it; None: no option did
+    allowed_by: str | None = None
 
     def __new__(cls, *values):
         warning = super().__new__(cls, cls.said(*values, shown=str))

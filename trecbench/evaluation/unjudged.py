@@ -90,6 +90,7 @@ class UnjudgedWarning(ShownWarning):
     input text (:meth:`~trecbench.escaping.ShownWarning.text`)."""
 
     parts = ("run", "qrels", "unjudged", "sidecar")
+    allowed_by = "--allow-unjudged"  # compare refuses such a run without it
 
     @staticmethod
     def said(run: str, qrels: str | None, unjudged: Unjudged, sidecar: bool, shown) -> str:

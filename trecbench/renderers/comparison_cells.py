@@ -83,11 +83,22 @@ def with_names_escaped(comparison, output_format: str):
     return replace(comparison, **fields)
 
 
+class _EscapedWarning(str):
+    """A :class:`~trecbench.escaping.ShownWarning`'s text escaped, still naming the option
+    that let through what it warns of (``allowed_by``), for the header's label."""
+
+    allowed_by: str | None = None
+
+
 def _escaped_warning(warning: str, escaped) -> str:
     """A warning of :attr:`Comparison.warnings` with the input text it quotes escaped: a
     :class:`~trecbench.escaping.ShownWarning` (an unjudged run's, a grouping's one stratum)
     shows it by ``escaped``; prose is kept as it is."""
-    return warning.text(escaped) if isinstance(warning, ShownWarning) else warning
+    if not isinstance(warning, ShownWarning):
+        return warning
+    text = _EscapedWarning(warning.text(escaped))
+    text.allowed_by = warning.allowed_by
+    return text
 
 
 # the texts of a comparison's ``evaluation`` read from the command line's inputs: paths
@@ -325,10 +336,11 @@ def header_lines(comparison) -> list[str]:
     said = scoreless_line(comparison)
     if said:
         lines.append(said)
-    # compare's warnings are the runs it ranked on unjudged documents by --allow-unjudged;
-    # a page of score's (no such option) says what it left out or paired
-    label = "Warning (--allow-unjudged)" if comparison.settings.get("allow_unjudged") else "Warning"
-    lines += [f"{label}: {warning}" for warning in comparison.warnings]
+    # labelled by the option that let a run through (not strata's, nor score's page)
+    allowing = comparison.settings.get("allow_unjudged")
+    for warning in comparison.warnings:
+        allowed_by = getattr(warning, "allowed_by", None) if allowing else None
+        lines.append(f"Warning ({allowed_by}): {warning}" if allowed_by else f"Warning: {warning}")
     return lines
 
 
