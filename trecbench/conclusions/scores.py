@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..plurals import counted, first_few
+from ..plurals import first_few
 from ..stats import topic_mean
 
 
@@ -230,15 +230,11 @@ def _without_relevant(evaluation, topics: list[str], level: int, qrels: str | No
     ``level``, in the words of compare's reports: every run scores 0 there on a measure
     of relevant documents, and they count, in the means, the differences and their sd
     (score says so on stderr, compare in its header)."""
+    from ..evaluation.flag_warnings import without_relevant_warning
+
     scoreless = {flag.qid for flag in evaluation.flagged if flag.reason == "no_relevant"}
     found = [qid for qid in topics if qid in scoreless]
-    if not found:
-        return ()
-    return (
-        f"{qrels or 'the qrels'}: {counted(len(found), 'topic')} without a relevant document "
-        f"(grade >= {level}): the measures of relevant documents are 0 there for every run, "
-        f"and the topics count: {first_few(found)}",
-    )
+    return (without_relevant_warning(qrels or "the qrels", found, level, "run"),) if found else ()
 
 
 def _in_asked_order(evaluation, shown: tuple[str, ...], values: np.ndarray) -> tuple:

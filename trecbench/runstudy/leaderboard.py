@@ -30,7 +30,7 @@ from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, NoOverlapError, UsageError
 from ..naming import path_argument
-from ..plurals import counted, first_few
+from ..plurals import first_few
 from ..rounding import value_scale
 from .board import Leaderboard, MeasureBoard, PairedTest
 from .suite import Collection, Suite, load_suite
@@ -401,15 +401,14 @@ def _without_relevant(suite: Suite, scored: list[Scored]) -> list[str]:
     """A warning per collection with topics whose qrels hold no relevant document: every
     system scores 0 there on a measure of relevant documents, and they count in its mean
     (as score warns and compare says of them)."""
+    from ..evaluation.flag_warnings import without_relevant_warning
+
     found = []
     for collection, each in zip(suite.collections, scored, strict=True):
-        topics = [qid for qid in dict.fromkeys(each.frame["qid"]) if qid in each.scoreless]
-        if topics:
-            found.append(
-                f"collection {collection.name}: {counted(len(topics), 'topic')} without a "
-                "relevant document (grade >= 1): the measures of relevant documents are 0 "
-                f"there for every system, and the topics count: {first_few(sorted(topics))}"
-            )
+        topics = sorted(qid for qid in set(each.frame["qid"]) if qid in each.scoreless)
+        if topics:  # at trec_eval's default -l, which a suite does not change
+            where = f"collection {collection.name}"
+            found.append(without_relevant_warning(where, topics, 1, "system"))
     return found
 
 
