@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 # what a Markdown table cell escapes besides: "|" would end the cell, "*" would emphasise
 # (and read as compare's significance stars)
@@ -28,6 +29,8 @@ _END_BLANKS = re.compile(r"^ +| +$")
 # what closes a heading where the text ends its line ("# Benchmark: a ##" showed "a"): a
 # run of '#' at the text's end, after a blank or as the whole text
 _HEADING_END = re.compile(r"(?:^|(?<= ))(#+ *)$")
+# what ends a list of ids that goes on (plurals.first_few's "a, b, c, d, e, ...")
+_MORE = "..."
 
 
 def escape_text(text, also: str = "") -> str:
@@ -58,6 +61,32 @@ def group_place(by: str, kind: str, group=None, blanks: bool = True) -> str:
     if kind != "group":
         return f"{field}:{kind}"
     return f"{field}={escape_text(group, ' ') if blanks else group}"
+
+
+def list_item(escaped: str) -> str:
+    """An input's ``escaped`` text (:func:`escape_text`'s, or an output's :func:`escaper`'s,
+    which escape ``%``) as one item of a list a message joins with ``", "``
+    (:func:`~trecbench.plurals.first_few`): its commas and the blanks at its ends as
+    ``%XX``, and an item that reads as the list's ``...`` with its first character so
+    (:func:`unlike`). The separator then never occurs in an item (the ids ``a, b`` and
+    ``c`` list as ``a%2C b, c``, never as the three ids ``a``, ``b`` and ``c``), nor does an
+    item read as the list's end or lose a blank at the line's end;
+    :func:`urllib.parse.unquote` gives the text back."""
+    item = escaped.replace(",", "%2C")
+    item = _END_BLANKS.sub(lambda blanks: "%20" * len(blanks.group()), item)
+    return unlike(item, (_MORE,))
+
+
+def id_list(texts: Sequence, shown=escape_text, limit: int = 5) -> str:
+    """The first ``limit`` of ``texts`` read from an input (ids) as a message lists them,
+    ``a, b, c, d, e, ...`` (:func:`~trecbench.plurals.first_few`), each shown by ``shown``
+    (an output's :func:`escaper`) as a :func:`list_item`. A plain message's (and CSV's)
+    ``str`` escapes as :func:`escape_text` here: whatever the output, an item of a list
+    must not hold its separator, nor ``%2C`` read as a comma escaped."""
+    from .plurals import first_few
+
+    show = escape_text if shown is str else shown
+    return first_few(texts, limit, lambda text: list_item(show(text)))
 
 
 def unlike(escaped: str, labels) -> str:

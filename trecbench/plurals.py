@@ -3,6 +3,7 @@ and confidence levels as the exact percentages they are ("99.5%", never "100%").
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 
 
@@ -14,16 +15,18 @@ def counted(count: int, singular: str, plural: str | None = None) -> str:
     return f"{count} {noun}"
 
 
-def first_few(items: list[str], limit: int = 5) -> str:
-    """The first ``limit`` of ``items`` as a message lists them: ``a, b, c, d, e, ...``."""
-    return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
+def first_few(items: Sequence, limit: int = 5, shown: Callable[..., str] = str) -> str:
+    """The first ``limit`` of ``items`` as a message lists them: ``a, b, c, d, e, ...``,
+    each as ``shown`` shows it (only those shown are)."""
+    return ", ".join(map(shown, items[:limit])) + (", ..." if len(items) > limit else "")
 
 
-def few_and_more(items: list[str], limit: int = 5) -> str:
+def few_and_more(items: Sequence, limit: int = 5, shown: Callable[..., str] = str) -> str:
     """The first ``limit`` of ``items`` and how many more: ``a, b, c, d, e and 2 more``
-    (a message that asks the user to act on each says how many there are)."""
+    (a message that asks the user to act on each says how many there are), each as
+    ``shown`` shows it."""
     rest = len(items) - limit
-    return ", ".join(items[:limit]) + (f" and {rest} more" if rest > 0 else "")
+    return ", ".join(map(shown, items[:limit])) + (f" and {rest} more" if rest > 0 else "")
 
 
 def few_reprs(names: list[str], shown: int = 6) -> str:

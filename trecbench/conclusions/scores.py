@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..plurals import first_few
+from ..escaping import id_list
 from ..stats import topic_mean
 
 
@@ -216,7 +216,7 @@ def _missing_topics(
     for r, run in enumerate(runs):
         absent = [topics[t] for t in np.flatnonzero(~present[:, r])]
         if absent:
-            shown = first_few(absent)
+            shown = id_list(absent)
             warnings.append(
                 f"{run}: no results for {len(absent)} of {judged} "
                 f"({shown}): each counts 0 in its means{but_counts(measures)}, as with "

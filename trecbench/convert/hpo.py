@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import InputError, Setting, TrecbenchError, UsageError
+from ..escaping import id_list
 from ..ids import STR
 from ..naming import check_read_once, listed, path_argument
 from ..resource_bounds import depth_from
@@ -234,8 +235,7 @@ def check_ontology(ids: pd.Series, loaded, report: Report) -> dict:
             hint = " (absent from this release; a newer one may have them)" * (kind == "unknown")
             report.note(
                 f"{len(terms)} {kind} HPO id(s) in HPO {loaded.release}{hint}: "
-                + ", ".join(terms[:10])
-                + (" ..." if len(terms) > 10 else "")
+                + id_list(terms, limit=10)
             )
     return {"checked": True, **loaded.info(), **found}
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import UsageError
-from ..escaping import escape_text
+from ..escaping import id_list
 from ..maxontsim_formulas import DEFAULT_FORMULA, resolve_formula
 from ..ontology import Ontology, load_ontology
 from . import local
@@ -194,11 +194,10 @@ def _read(settings: Settings, truth) -> Ontology:
     ids = np.unique(to_numpy(table.column("docno"))[gold].astype(object))
     unknown = ids[ontology.indices(ids) < 0] if len(ids) else ids
     if len(unknown):
-        shown = ", ".join(escape_text(str(term)) for term in unknown[:5])
-        more = ", ..." if len(unknown) > 5 else ""
+        shown = id_list(unknown)
         input_warnings.keep([
             f"{truth.path or 'qrels'}: {counted(len(unknown), 'relevant id')} not among the "
-            f"ontology's terms (obsolete, unknown or mistyped: {shown}{more}): MaxOntSim "
+            f"ontology's terms (obsolete, unknown or mistyped: {shown}): MaxOntSim "
             "scores such an id 1 where a run retrieves it and 0 against every other id"
         ])  # fmt: skip
     return ontology

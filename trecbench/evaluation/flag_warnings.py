@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from ..escaping import ShownWarning
-from ..plurals import counted, first_few
+from ..escaping import ShownWarning, id_list
+from ..plurals import counted
 from .results import FlaggedTopic
 
 # each kind of flagged topic: its noun, singular and plural, and what is said of them
@@ -42,7 +42,8 @@ class FlagWarning(ShownWarning):
     they are of (None: the qrels'), their topics (``qids``), whether the runs were scored
     with ``-c`` (``complete``) and ``where`` (None, or what the line is about when a
     command reads several qrels: a path, a collection), so that each output escapes the
-    run's name, the ids and ``where`` as it escapes its other input text."""
+    run's name, the ids and ``where`` as it escapes its other input text (the ids as
+    items of a list, :func:`~trecbench.escaping.id_list`, the plain message's too)."""
 
     parts = ("reason", "run", "qids", "complete", "where")
 
@@ -61,7 +62,7 @@ class FlagWarning(ShownWarning):
             what = "no relevant document (scored 0, and counted: -c)"
         noun = one if len(qids) == 1 else many
         prefix = "".join(f"{shown(part)}: " for part in (where, run) if part)
-        return f"{prefix}{len(qids)} {noun} {what}: {first_few([shown(q) for q in qids])}"
+        return f"{prefix}{len(qids)} {noun} {what}: {id_list(qids, shown)}"
 
 
 def flag_warnings(
@@ -87,12 +88,13 @@ def flag_warnings(
 
 
 def without_relevant_warning(where: str, qids: list[str], level: int, scored: str) -> str:
-    """The warning of topics (``qids``, as listed) of the qrels ``where`` is about (a path,
-    a collection) without a relevant document at ``level``: every one of the ``scored``
-    (runs, systems) scores 0 there on a measure of relevant documents, and they count in
-    the means (power's, agree's and the leaderboard's words; compare's header has its own)."""
+    """The warning of topics (``qids``, listed escaped: :func:`~trecbench.escaping.id_list`)
+    of the qrels ``where`` is about (a path, a collection) without a relevant document at
+    ``level``: every one of the ``scored`` (runs, systems) scores 0 there on a measure of
+    relevant documents, and they count in the means (power's, agree's and the
+    leaderboard's words; compare's header has its own)."""
     return (
         f"{where}: {counted(len(qids), 'topic')} without a relevant document "
         f"(grade >= {level}): the measures of relevant documents are 0 there for every "
-        f"{scored}, and the topics count: {first_few(qids)}"
+        f"{scored}, and the topics count: {id_list(qids)}"
     )

@@ -14,12 +14,12 @@ from typing import Any
 from .. import provenance
 from ..callers import outside_trecbench
 from ..errors import DuplicateError, InputError, InputWarning, Setting, SettingsText, UsageError
+from ..escaping import id_list
 from ..gated.reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
 from ..inputs import held
 from ..inputs.integer_ids import lost_zeros_refusal, refuse_lost_zeros
 from ..inputs.tables import duplicate_in_files, lines_are_rows
 from ..memory import Budget
-from ..plurals import first_few
 from .assembly import run_result
 from .plan import _Plan
 from .scoring import _Block, score_block
@@ -136,7 +136,7 @@ def _say_empty_topics(run: Mapping, name: str, plan: _Plan) -> None:
     if empty:
         warnings.warn(
             f"run {name!r}: {len(empty)} qrels topic(s) without a document "
-            f"({first_few(empty)}): left out, as trec_eval has no such topic, where "
+            f"({id_list(empty)}): left out, as trec_eval has no such topic, where "
             "pytrec_eval scores them 0 (complete=True, trec_eval -c, counts them as 0)",
             InputWarning,
             stacklevel=outside_trecbench(),

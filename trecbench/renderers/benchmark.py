@@ -16,7 +16,7 @@ import math
 import numbers
 from collections.abc import Mapping
 
-from ..escaping import escaper
+from ..escaping import escaper, id_list
 from ..measures import better as direction_of  # comparison_cells' would load pandas
 from ..measures import but_counts
 from ..number_text import fewest_digits, value_text
@@ -334,8 +334,7 @@ def _qrels_actions(flags: list[dict], escape) -> list[str]:
         flagged.setdefault(flag["reason"], []).append(flag)
     lines = []
     for reason, same in flagged.items():
-        qids = [escape(flag["qid"]) for flag in same]
-        shown = ", ".join(qids[:FLAGS_SHOWN]) + (", ..." if len(qids) > FLAGS_SHOWN else "")
+        shown = id_list([flag["qid"] for flag in same], escape, FLAGS_SHOWN)
         what = "without a relevant document" if reason == "no_relevant" else "with negative grades"
-        lines.append(f"qrels: {len(qids)} topic(s) {what} ({shown}) → {same[0]['action']}")
+        lines.append(f"qrels: {len(same)} topic(s) {what} ({shown}) → {same[0]['action']}")
     return lines

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from ..escaping import ShownWarning, escaper
+from ..escaping import ShownWarning, escaper, list_item
 from ..number_text import value_text
 from ..plurals import exact_percent, first_few
 from .scoring_flags import flag_text
@@ -275,7 +275,9 @@ UNDEFINED_COLUMNS = {
 
 def header_lines(comparison) -> list[str]:
     """What was compared and how, one item per line (Markdown list items without the
-    dash; the terminal prints them as they are)."""
+    dash; the terminal prints them as they are); the topics a line lists (escaped already,
+    :func:`with_names_escaped`) as items of a list
+    (:func:`~trecbench.escaping.list_item`)."""
     settings = comparison.statistics
     level = exact_percent(settings.confidence)
     runs = ", ".join(
@@ -300,7 +302,7 @@ def header_lines(comparison) -> list[str]:
     lines.append(f"Topics: {len(comparison.queries)}, paired by qid; {policy}")
     for run, topics in (comparison.unpaired or {}).items():
         if topics:
-            shown = first_few(topics)
+            shown = first_few(topics, shown=list_item)
             lines.append(
                 f"{run}: {len(topics)} topic(s) of its qrels are not judged for every run, "
                 f"left out: {shown}"
@@ -331,7 +333,7 @@ def header_lines(comparison) -> list[str]:
         )
     for run, absent in comparison.missing.items():
         if absent:
-            shown = ", ".join(absent[:10]) + (", ..." if len(absent) > 10 else "")
+            shown = first_few(absent, 10, list_item)
             lines.append(f"{run}: no results for {len(absent)} topic(s): {shown}")
     said = scoreless_line(comparison)
     if said:
@@ -364,14 +366,15 @@ def _significance_line(settings, baseline: str) -> str:
 
 
 def scoreless_line(comparison) -> str:
-    """What the outputs say of the topics without a relevant document ("" when none)."""
+    """What the outputs say of the topics without a relevant document ("" when none),
+    listed as :func:`header_lines` lists topics."""
     if not comparison.scoreless:
         return ""
     level = (comparison.evaluation or {}).get("relevance_level") or 1
     return (
         f"{len(comparison.scoreless)} topic(s) without a relevant document in the qrels "
         f"(grade >= {level}): the measures of relevant documents are 0 there for every "
-        f"run, and the topics count: {first_few(comparison.scoreless)}"
+        f"run, and the topics count: {first_few(comparison.scoreless, shown=list_item)}"
     )
 
 

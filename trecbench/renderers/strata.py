@@ -7,8 +7,7 @@ import math
 
 import pandas as pd
 
-from ..escaping import escape_text, escaper, group_place, unlike
-from ..plurals import first_few
+from ..escaping import escape_text, escaper, group_place, id_list, unlike
 from ..strata import KINDS, MIN_GROUP_SIZE, undefined_notes
 from .text_tables import aligned, csv_line, markdown_table, table_value, trec_label
 
@@ -168,7 +167,8 @@ def render_groups(
 def topics_read_as_groups(evaluation, grouped: dict[str, pd.DataFrame]) -> list[str]:
     """The warning of topics named as a group's row (a topic ``a=x`` beside ``--group-by
     a``'s group ``x``, or ``a:macro``): trec text prints a topic's id unescaped, as
-    trec_eval does, where the group goes, and CSV's qid column alike. ``[]`` where none is."""
+    trec_eval does, where the group goes, and CSV's qid column alike (the warning lists
+    them escaped, :func:`~trecbench.escaping.id_list`). ``[]`` where none is."""
     places = set()
     for by, frame in grouped.items():
         for kind, group in frame[["kind", "group"]].drop_duplicates().itertuples(index=False):
@@ -185,6 +185,6 @@ def topics_read_as_groups(evaluation, grouped: dict[str, pd.DataFrame]) -> list[
     )
     rename = "it" if len(named) == 1 else "them"
     return [
-        f"{said.format(first_few(named))} (trec_eval's text and the CSV's qid column alike); "
+        f"{said.format(id_list(named))} (trec_eval's text and the CSV's qid column alike); "
         f"rename {rename} to tell them apart"
     ]

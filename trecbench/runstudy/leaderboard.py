@@ -29,8 +29,8 @@ import pandas as pd
 from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, NoOverlapError, UsageError
+from ..escaping import id_list
 from ..naming import path_argument
-from ..plurals import first_few
 from ..rounding import value_scale
 from .board import Leaderboard, MeasureBoard, PairedTest
 from .suite import Collection, Suite, load_suite
@@ -375,7 +375,7 @@ def _lacking(suite: Suite, frames: list[pd.DataFrame]) -> list[str]:
         for system in suite.systems:
             missing = sorted(topics - set(frame.loc[frame["run"] == system, "qid"]))
             if missing:
-                shown = first_few(missing)
+                shown = id_list(missing)
                 found.append(
                     f"collection {collection.name}: {system} has no results for "
                     f"{len(missing)} of its {len(topics)} topics ({shown}): its mean there is "

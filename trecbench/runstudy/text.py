@@ -2,17 +2,18 @@
 
 Run names and qids come from the inputs: in the tables and lines they are escaped
 reversibly (:func:`~trecbench.escaping.escape_text`; in the tables their end's blanks as
-``%20`` too, :func:`~trecbench.escaping.table_text`), as ``score`` escapes them, so that
-none can break a row or read as another; JSON holds them as they are."""
+``%20`` too, :func:`~trecbench.escaping.table_text`; in a list, a qid's commas too,
+:func:`~trecbench.escaping.list_item`), as ``score`` escapes them, so that none can break
+a row or read as another; JSON holds them as they are."""
 
 from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING
 
-from ..escaping import escape_text, table_text, unlike
+from ..escaping import escape_text, list_item, table_text, unlike
 from ..number_text import value_text
-from ..plurals import counted
+from ..plurals import counted, few_and_more
 from ..renderers.text_tables import aligned
 from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, field_text, listed, written
 
@@ -138,7 +139,9 @@ def _movers(change, count: bool = False) -> str:
     the changes of a count, integers."""
     if not change.moved:
         return ""
-    shown = ", ".join(f"{escape_text(qid)} {_change(delta, count)}" for qid, delta in change.movers)
+    shown = ", ".join(
+        f"{list_item(escape_text(qid))} {_change(delta, count)}" for qid, delta in change.movers
+    )
     count = f"; {change.moved} topics moved" if change.moved > len(change.movers) else ""
     return f" (moved most: {shown}{count})"
 
@@ -156,8 +159,9 @@ def _change(delta: float | None, count: bool = False) -> str:
 
 
 def _qids(qids: list[str]) -> str:
-    shown = ", ".join(map(escape_text, qids[:MOVERS]))
-    return shown + (f" and {len(qids) - MOVERS} more" if len(qids) > MOVERS else "")
+    """A few ``qids``, each an item of the list (:func:`~trecbench.escaping.list_item`),
+    and how many more."""
+    return few_and_more(qids, MOVERS, lambda qid: list_item(escape_text(qid)))
 
 
 def _printed(value, count: bool = False) -> str:
