@@ -357,3 +357,26 @@ def test_a_residual_below_rbo_mins_last_bit_is_not_0(extra):
     assert 0 < exact < 1e-16
     assert pair.values["rbo_res"][0] == pytest.approx(exact, rel=1e-9, abs=0)
     assert pair.mean()["rbo_res"] == pytest.approx(exact, rel=1e-9, abs=0)
+
+
+def test_the_per_topic_table_prints_a_qid_s_blanks_as_one_field(tmp_path, capsys):
+    # a qid read from JSONL (or a dict, a DataFrame) may hold blanks: the table printed
+    # "q 1" and "q  2 " as they are, two fields of its whitespace-separated row (and "q  2"
+    # as two cells); each blank is %20, as in score's group places, and unquotes back
+    # One identical document per topic: RBO_min = (1 - p) / p * -ln(1 - p) = 0.2558
+    from urllib.parse import unquote
+
+    for name in ("a", "b"):
+        lines = [json.dumps({"qid": q, "docno": "d", "score": 1.0}) for q in ("q 1", "q  2 ")]
+        (tmp_path / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    runs = [str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]
+    assert run(["similarity", "-q", "--quiet", *runs]) == 0
+    out = capsys.readouterr().out
+    assert out == (
+        "a  b  qid          rbo_ext  rbo_min  rbo_res  overlap@10  kendall_tau  shared\n"
+        "a  b  q%20%202%20  1.0000   0.2558   0.7442   1.0000      -            1\n"
+        "a  b  q%201        1.0000   0.2558   0.7442   1.0000      -            1\n"
+        "a  b  all          1.0000   0.2558   0.7442   1.0000      -            2\n"
+    )
+    qids = [line.split()[2] for line in out.splitlines()[1:3]]
+    assert [unquote(qid) for qid in qids] == ["q  2 ", "q 1"]  # byte-wise: " " < "1"

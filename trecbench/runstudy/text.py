@@ -2,7 +2,8 @@
 
 Run names and qids come from the inputs: in the tables and lines they are escaped
 reversibly (:func:`~trecbench.escaping.escape_text`; in the tables their end's blanks as
-``%20`` too, :func:`~trecbench.escaping.table_text`; in a list, a qid's commas too,
+``%20`` too, :func:`~trecbench.escaping.table_text`, and a qid's every blank, as a
+whitespace-separated field; in a list, a qid's commas too,
 :func:`~trecbench.escaping.list_item`), as ``score`` escapes them, so that none can break
 a row or read as another; JSON holds them as they are."""
 
@@ -34,8 +35,10 @@ def _number(value) -> str:
 
 def similarity_text(result: Similarity, output_format: str, per_topic: bool = False) -> str:
     """``similarity``'s output: one row per pair (its means over topics), with
-    ``per_topic`` each topic's row before the pair's ``all`` row (a topic named ``all``
-    as ``%61ll``, :func:`~trecbench.escaping.unlike`); or the JSON document."""
+    ``per_topic`` each topic's row before the pair's ``all`` row (its qid's blanks as
+    ``%20``, one field of the row as score's group places are, ``q 1`` as ``q%201``; a
+    topic named ``all`` as ``%61ll``, :func:`~trecbench.escaping.unlike`); or the JSON
+    document."""
     from .similarity import STATISTICS
 
     if output_format == "json":
@@ -51,7 +54,7 @@ def similarity_text(result: Similarity, output_format: str, per_topic: bool = Fa
                 values = [pair.values[name][t] for name in STATISTICS]
                 numbers = [_number(None if v != v else float(v)) for v in values]
                 rows.append(
-                    [*names, unlike(table_text(qid), ("all",)), *numbers, str(pair.shared[t])]
+                    [*names, unlike(escape_text(qid, " "), ("all",)), *numbers, str(pair.shared[t])]
                 )
         mean = pair.mean()
         numbers = [_number(mean[name]) for name in STATISTICS]
