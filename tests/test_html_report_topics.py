@@ -195,3 +195,28 @@ def test_no_value_reads_n_a_in_the_topics_table_as_in_the_figures_tables(browser
     browser.get(topics_page.as_uri())
     numbers = "return [window.trecbenchNumbers.fixed(null), window.trecbenchNumbers.signed(null)]"
     assert browser.execute_script(numbers) == ["n/a", "n/a"]
+
+
+def test_a_topic_without_a_relevant_document_is_named_as_the_topics_are(tmp_path):
+    # the page escaped those topics twice (50% as 50%2525 beside the topics' 50%25): the
+    # row of such an id, or of one written right to left, bore no mark
+    import json
+    from urllib.parse import unquote
+
+    qids = ["50%", "\u05d01", "t"]  # the second: Hebrew's alef, written right to left
+    grades = "".join(f"{q} 0 a {int(q == 't')}\n" for q in qids)
+    (tmp_path / "q").write_text(grades, encoding="utf-8")
+    for name in "xy":
+        (tmp_path / f"{name}.run").write_text(
+            "".join(f"{q} Q0 a 1 1 {name}\n" for q in qids), encoding="utf-8"
+        )
+    runs = [str(tmp_path / f"{name}.run") for name in "xy"]
+    args = ["compare", str(tmp_path / "q"), *runs, "-m", "P.1", "-o", str(tmp_path / "out")]
+    assert run([*args, "--samples", "40", "--quiet"]) == 0
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    tag = '<script type="application/json" id="report-data">'
+    start = page.index(tag) + len(tag)
+    data = json.loads(page[start : page.index("</script>", start)])
+    assert data["scoreless"] == ["50%25", "\u2068\u05d01\u2069"]
+    assert set(data["scoreless"]) <= set(data["topics"])
+    assert [unquote(qid.strip("\u2068\u2069")) for qid in data["scoreless"]] == qids[:2]

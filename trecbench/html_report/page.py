@@ -525,8 +525,9 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
         "measures": comparison.measures,
         "topics": topics,
         # topics whose qrels hold no relevant document: their rows marked, as the text
-        # tables' line warns of them (the relevance level: that line's)
-        "scoreless": [_page_text(qid) for qid in comparison.scoreless or ()],
+        # tables' line warns of them (the relevance level: that line's); escaped as the
+        # topics are, once (_shown), so that the page finds each among them
+        "scoreless": list(comparison.scoreless or ()),
         "relevant_level": (comparison.evaluation or {}).get("relevance_level") or 1,
         "values": values,
         "documents": docs,
