@@ -63,6 +63,7 @@ def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
     JSONL run is read through its format's reader, not as TREC text."""
     import pyarrow.compute as pc
 
+    from . import invalid_utf8
     from .inputs import formats, load, table_counts, trec_text
     from .inputs.streams import sniff
 
@@ -87,7 +88,9 @@ def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
     record = {"lines": lines, "topics": len(qids)}
     if kind == "run":
         tags.discard(None)
-        record |= {"run_tag": last_tag, "run_tags": sorted(tags)}
+        # a tag's bytes that are not UTF-8 as \xNN, as the validator shows them
+        shown_tags = sorted({invalid_utf8.shown(tag) for tag in tags})
+        record |= {"run_tag": last_tag and invalid_utf8.shown(last_tag), "run_tags": shown_tags}
     return record
 
 

@@ -37,6 +37,7 @@ from .. import arrow
 from ..compressions import HEAD_BYTES
 from ..errors import InputError
 from .formats import PARQUET_MAGIC
+from .invalid_utf8_lines import fields_as_bytes, invalid_utf8_lines
 from .streams import Progress, Source
 from .tokens import Tokens as Tokens
 
@@ -168,23 +169,6 @@ def _line_index(starts: np.ndarray, positions: np.ndarray) -> np.ndarray:
     return np.searchsorted(starts, positions, side="right") - 1
 
 
-def _invalid_utf8_lines(data: bytes, starts: np.ndarray) -> np.ndarray:
-    """0-based indices of lines holding invalid UTF-8 (loops over bad lines only)."""
-    bad: list[int] = []
-    pos = 0
-    while True:
-        try:
-            data[pos:].decode("utf-8")
-            break
-        except UnicodeDecodeError as exc:
-            line = int(_line_index(starts, np.array([pos + exc.start]))[0])
-            bad.append(line)
-            if line + 1 >= len(starts):
-                break
-            pos = int(starts[line + 1])
-    return np.array(bad, dtype=np.int64)
-
-
 def _tokenize_fast(data: bytes, sep: bytes, keep: int) -> tuple[int, list[pa.Array]] | None:
     """Field count and first ``keep`` fields of regular ``data`` (see
     :func:`~trecbench.inputs.trec_regular.read_regular`); None for text that is not
@@ -281,25 +265,43 @@ def tokenize(
     an earlier chunk; by default the first line with several fields sets it.
 
     Lines are separated by ``\\n`` only (a lone CR is whitespace, as in trec_eval); fields by
-    any of space, tab, CR, VT, FF. Lines with invalid UTF-8 are listed in ``bad_utf8_lines``
-    and each bad byte read as its escape (``\\xff``) so the rest of the file can still be
-    checked.
+    any of space, tab, CR, VT, FF. Lines with invalid UTF-8 are listed in ``bad_utf8_lines``;
+    the rest of the file is still checked, each bad byte read as its escape (``\\xff``) in
+    the line checks and held apart from that escape's text in the fields
+    (:mod:`~trecbench.invalid_utf8`: ids differ as their bytes do).
     """
-    buf = np.frombuffer(data, dtype=np.uint8)
     head = data[:HEAD_BYTES] if first_line == 1 else b""
+    if data.isascii():
+        return _tokenize_text(data, path, first_line, keep, separator, head)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        starts = _line_starts(np.frombuffer(data, dtype=np.uint8))
+        bad = invalid_utf8_lines(data, starts)
+        # the line checks read each bad byte as its escape \xff, never a newline or a NUL
+        # (the same lines, the same fields); the fields of those lines are then read from
+        # their bytes, apart from the escape's text
+        text = data.decode("utf-8", "backslashreplace").encode("utf-8")
+        tokens = _tokenize_text(text, path, first_line, keep, separator, head, bad + first_line)
+        return fields_as_bytes(tokens, data, starts, bad, first_line)
+    return _tokenize_text(data, path, first_line, keep, separator, head)
+
+
+def _tokenize_text(
+    data: bytes,
+    path: str,
+    first_line: int,
+    keep: int,
+    separator: bytes | None,
+    head: bytes,
+    bad_lines: np.ndarray | None = None,
+) -> Tokens:
+    """:func:`tokenize` of ``data`` that is UTF-8 (``head``: the file's first bytes as read;
+    ``bad_lines``: the numbers of the lines that were not UTF-8)."""
+    buf = np.frombuffer(data, dtype=np.uint8)
     ends_with_newline = data.endswith(b"\n")
     n_physical = physical_lines(data)
-    bad_lines = np.empty(0, np.int64)
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            bad_lines = _invalid_utf8_lines(data, _line_starts(buf)) + first_line
-            # each bad byte as its escape \xff, never a newline or a NUL: the same lines,
-            # and ids that differ in such bytes stay apart (U+FFFD merged them: false
-            # duplicates)
-            data = data.decode("utf-8", "backslashreplace").encode("utf-8")
-            buf = np.frombuffer(data, dtype=np.uint8)
+    bad_lines = np.empty(0, np.int64) if bad_lines is None else bad_lines
     blanks = blanks_in(data)
     control = len(data.translate(None, CONTROL_BYTES)) != len(data)
     # line starts are needed for byte anomalies and by the general path, not by a clean file

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..escaping import escape_text
+from ..invalid_utf8 import shown_message
 from .rules import CHECKS, PROFILES, RULE_ORDER, SEVERITIES, rule_sort_key
 
 if TYPE_CHECKING:  # the small path (.small) collects findings without numpy or Arrow
@@ -204,7 +205,8 @@ class Collector:
         for i in range(min(len(lines), self.limit - len(kept))):
             line = None if lines[i] is None else int(lines[i])
             name = fld(i) if callable(fld) else fld
-            kept.append(Finding(check.rule, severity, line, name, message(i), self.path, key))
+            said = shown_message(message(i))  # an id's bytes that are not UTF-8 as \xNN
+            kept.append(Finding(check.rule, severity, line, name, said, self.path, key))
 
     def findings(self) -> list[Finding]:
         found = [f for kept in self.kept.values() for f in kept]

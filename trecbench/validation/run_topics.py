@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..invalid_utf8 import stored_bytes
 from ..plurals import few_and_more
 from ..score_precision import as_float32
 from . import wording
@@ -203,7 +204,7 @@ class TopicChecks:
             return Descent(int(block_lines[at]), names[block_codes[at]], before)
 
         numeric = descent(numeric_key) if digits and self.order.digits else None
-        self._say_order(self.order.add(digits, numeric, descent(str.encode)))
+        self._say_order(self.order.add(digits, numeric, descent(stored_bytes)))
 
     def _say_order(self, found: Descent | None) -> None:
         if found is not None:
