@@ -7,7 +7,9 @@ a judged document (X4), an escape's order among topics (R20.order)."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
+import time
 
 import pytest
 
@@ -148,3 +150,51 @@ def test_trec_eval_reads_a_byte_and_its_escape_as_two_documents(tmp_path):
         )
         assert done.returncode == code
         assert done.stdout.decode() == (TREC_EVAL_PRINTS if code == 0 else "")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_lines_not_utf8_are_those_that_do_not_decode_and_keep_their_bytes(seed):
+    """Each line decoded alone (a sequence never spans a newline, an ASCII byte); every
+    field held as its bytes."""
+    rng = random.Random(seed)
+    pieces = [
+        b"\n",
+        b" ",
+        b"a",
+        b"\xc3\xa9",
+        b"\xe2\x82\xac",
+        b"\xff",
+        b"\xc3",
+        b"\x80",
+        b"\xed\xa0\x80",
+    ]
+    data = b"".join(rng.choice(pieces) for _ in range(rng.randrange(60)))
+    lines = data.split(b"\n")
+    tokens = tokenize(data)
+    assert tokens.bad_utf8_lines.tolist() == [
+        number for number, line in enumerate(lines, 1) if not _decodes(line)
+    ]
+    for row, number in enumerate(tokens.line.tolist()):
+        held = [field[row].as_py() for field in tokens.fields]
+        assert [stored_bytes(text) for text in held if text is not None] == (
+            lines[number - 1].split()[:6]
+        )
+
+
+def _decodes(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def test_a_chunk_of_latin_1_lines_is_read_in_one_pass():
+    """Each bad line's search decoded the rest of the chunk: time quadratic in its lines
+    (200,000 lines, a validator's chunk of 4 MiB, took half a minute and more)."""
+    data = b"".join(b"1 Q0 d\xe9%d %d 1 t\n" % (i, i + 1) for i in range(200_000))
+    started = time.perf_counter()
+    tokens = tokenize(data)
+    assert time.perf_counter() - started < 10  # ~1.5 s
+    assert len(tokens.bad_utf8_lines) == 200_000
+    assert stored_bytes(tokens.fields[2][-1].as_py()) == b"d\xe9199999"
