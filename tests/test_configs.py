@@ -5,7 +5,6 @@ refused, and error messages that quote only an excerpt of an offending value."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 import yaml
@@ -35,10 +34,11 @@ def _config(tmp_path, text: str, name: str = "c.yaml"):
 
 
 def test_billion_laughs_is_refused_at_once_with_its_line(tmp_path):
-    started = time.perf_counter()
-    with pytest.raises(InputError, match=r"c\.yaml:\d+: not valid YAML: .*aliases expanded"):
+    with pytest.raises(
+        InputError, match=r"c\.yaml:\d+: not valid YAML: .*aliases expanded"
+    ) as error:
         _config(tmp_path, LAUGHS)
-    assert time.perf_counter() - started < 1.5  # today: a 6.5 MB message, or minutes
+    assert len(str(error.value)) < 500  # one line, not the expansion (a 6.5 MB message once)
 
 
 def test_aliases_within_the_bound_are_read():

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import random
 import subprocess
-import time
 
 import pytest
 
@@ -189,12 +188,11 @@ def _decodes(line: bytes) -> bool:
     return True
 
 
-def test_a_chunk_of_latin_1_lines_is_read_in_one_pass():
-    """Each bad line's search decoded the rest of the chunk: time quadratic in its lines
-    (200,000 lines, a validator's chunk of 4 MiB, took half a minute and more)."""
-    data = b"".join(b"1 Q0 d\xe9%d %d 1 t\n" % (i, i + 1) for i in range(200_000))
-    started = time.perf_counter()
+def test_every_line_of_a_chunk_of_latin_1_lines_is_found_bad():
+    """Every line of a chunk of Latin-1 lines is bad, each found (each bad line's search
+    once decoded the rest of the chunk: time quadratic in its lines; its speed is
+    ``make bench``'s to show, not a timed test's)."""
+    data = b"".join(b"1 Q0 d\xe9%d %d 1 t\n" % (i, i + 1) for i in range(20_000))
     tokens = tokenize(data)
-    assert time.perf_counter() - started < 10  # ~1.5 s
-    assert len(tokens.bad_utf8_lines) == 200_000
-    assert stored_bytes(tokens.fields[2][-1].as_py()) == b"d\xe9199999"
+    assert tokens.bad_utf8_lines.tolist() == list(range(1, 20_001))  # line numbers
+    assert stored_bytes(tokens.fields[2][-1].as_py()) == b"d\xe919999"
