@@ -572,3 +572,67 @@ def test_the_bounds_table_names_each_measure_as_the_scores_do(capsys, asked, nam
     rows = [line.split() for line in lines[start + 2 :]]
     assert [row[1] for row in rows] == names
     assert {tuple(row[2:]) for row in rows} == {("0.3571", "1.0000", "64.3%")}
+
+
+def _retrieved_on_judged_topics() -> int:
+    """num_ret over the topics the qrels judge, counted from the files themselves."""
+    judged = {line.split()[0] for line in QRELS.read_text().splitlines()}
+    return sum(line.split()[0] in judged for line in RUN.read_text().splitlines())
+
+
+@pytest.mark.parametrize("fmt", ["trec", "table", "markdown", "csv", "json"])
+def test_a_count_in_the_bounds_prints_as_the_scores_print_it(capsys, fmt):
+    # num_ret's row read 2800.0000 (2800.0 in CSV and JSON) under score's num_ret 2800
+    from trecbench.cli import run
+
+    count = str(_retrieved_on_judged_topics())  # no document is unjudged for num_ret
+    args = ["score", "-m", "num_ret", "-m", "P.5", "--unjudged-bounds", "--format", fmt]
+    assert run([*args, str(QRELS), str(RUN)]) == 0
+    out = capsys.readouterr().out
+    if fmt == "json":
+        document = json.loads(out)
+        (row, _) = document["unjudged_bounds"]
+        assert document["runs"][0]["aggregates"]["num_ret"] == int(count)
+        assert [row["measure"], row["value"], row["low"], row["high"]] == [
+            "num_ret",
+            *[int(count)] * 3,
+        ]
+        assert all(type(row[key]) is int for key in ("value", "low", "high"))
+        return
+    lines = out.splitlines()
+    if fmt == "csv":
+        assert f"tfidf-char,all,num_ret,num_ret,{count}" in lines
+        assert f"tfidf-char,all,num_ret:unjudged_high,num_ret:unjudged_high,{count}" in lines
+        return
+    row = next(line for line in lines if "num_ret" in line and "%" in line)
+    cells = row.strip("| ").split(" | ") if fmt == "markdown" else row.split()
+    assert cells[1:4] == ["num_ret", count, count]
+    # as score printed it above: trec_eval's num_ret line, or the run's row of the table
+    scored = [line.replace("|", " ").split() for line in lines]
+    first = next(cells for cells in scored if cells[:1] in (["num_ret"], ["tfidf-char"]))
+    assert count in first
+
+
+def test_compare_prints_a_counts_bounds_as_integers(capsys):
+    # its table and its CSV's unjudged_low and unjudged_high printed num_ret's 2800.0(000)
+    import csv
+    import io
+
+    from trecbench.cli import run
+
+    word = ROOT / "runs" / "tfidf-word.run"
+    args = ["compare", str(QRELS), str(RUN), str(word), "-m", "num_ret", "-m", "P@5"]
+    args += ["--unjudged-bounds", "--samples", "100", "--movers", "0"]
+    count = str(_retrieved_on_judged_topics())
+    assert run(args) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert ["tfidf-char", "num_ret", count, count, "98.8%"] in rows
+    assert run([*args, "--format", "csv"]) == 0
+    records = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    ends = {
+        (r["measure"], r["unjudged_low"], r["unjudged_high"])
+        for r in records
+        if r["run"] == "tfidf-char"
+    }
+    assert ("num_ret", count, count) in ends
+    assert ("P@5", "0.09285714285714289", "1.0") in ends  # other values keep full precision

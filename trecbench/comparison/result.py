@@ -64,7 +64,8 @@ class Comparison:
     show (:class:`trecbench.evaluation.drill.DrillDown`), kept as the runs were scored
     (``drill_depth``); None: not kept, the runs' files are read again for them.
     ``unjudged_values``: ``(run, measure, low, high, unjudged share, why two runs' ranges
-    do not bound their difference or None)`` over ``queries``, kept as the runs were
+    do not bound their difference or None, why high is n/a or None, whether the values
+    are counts)`` over ``queries``, kept as the runs were
     scored: :func:`trecbench.conclusions.unjudged.with_unjudged_bounds`; None: not kept.
     """
 

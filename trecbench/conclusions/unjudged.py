@@ -74,7 +74,10 @@ class UnjudgedBound:
     measure do not bound their difference (see the module docstring), None when they
     do, and ``high_undefined``: why ``high`` is n/a, None when it is the value with every
     unjudged document relevant (the qrels' top grade below the measure's relevance
-    level makes none relevant, and ``high`` is ``low``; the ranges still bound)."""
+    level makes none relevant, and ``high`` is ``low``; the ranges still bound).
+    ``count``: whether the values are counts (``num_ret``..., the registry's
+    :data:`~trecbench.measures.COUNTS`), printed and recorded as integers, as score prints
+    them."""
 
     run: str
     measure: str
@@ -83,6 +86,7 @@ class UnjudgedBound:
     unjudged: float
     difference_unbounded: str | None
     high_undefined: str | None = None
+    count: bool = False
 
     def flips(self, other: UnjudgedBound) -> bool | None:
         """Whether the sign of ``self - other`` could change had the unjudged documents
@@ -104,13 +108,18 @@ class UnjudgedBound:
         reachable = {sign(mine[0] - theirs[1]), sign(mine[1] - theirs[0])}
         return bool(reachable - {0, observed})
 
+    def plain(self, value: float) -> float | int:
+        """An end of this bound as score's JSON and CSV hold a value: a count as an
+        integer (``2800``, not ``2800.0``)."""
+        return int(value) if self.count else value
+
     def to_json(self) -> dict:
         return {
             "run": self.run,
             "measure": self.measure,
-            "value": self.low,
-            "low": self.low,
-            "high": None if self.high_undefined else self.high,
+            "value": self.plain(self.low),
+            "low": self.plain(self.low),
+            "high": None if self.high_undefined else self.plain(self.high),
             "high_undefined": self.high_undefined,
             "unjudged": self.unjudged,
         }
@@ -208,9 +217,12 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     ``<measure>:unjudged_high`` and ``:unjudged_share``, under each name ``asked`` gives
     the measure, display name -> names; a run's name escaped as ``score`` escapes it,
     :func:`~trecbench.escaping.escaper`, or by ``name``: the HTML page's table
-    isolates one written right to left, ``escaper("html")``). A high end that is n/a
+    isolates one written right to left, ``escaper("html")``). A count's values
+    (:attr:`UnjudgedBound.count`) print as integers, as score prints them. A high end that is n/a
     (:attr:`UnjudgedBound.high_undefined`) says so, its reason in a line after the
     table."""
+    from functools import partial
+
     from ..escaping import escaper
     from ..number_text import value_text
     from ..plurals import share_percent
@@ -222,12 +234,19 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
             csv_line([b.run, "all", f"{name}:{side}", f"{b.measure}:{side}", value])
             for b in bounds
             for name in named.get(b.measure, [b.measure])
-            for side, value in (("unjudged_high", _high(b)), ("unjudged_share", b.unjudged))
+            for side, value in (
+                ("unjudged_high", _high(b, b.plain)),
+                ("unjudged_share", b.unjudged),
+            )
         )
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = name or escaper(output_format)
+
+    def number(bound: UnjudgedBound, value: float) -> str:  # a count as score prints it
+        return str(bound.plain(value)) if bound.count else value_text(value)
+
     rows = [  # a row under each name the scores use (-m P.1 -m P@1: both, --labels'), as CSV
-        [name(b.run), shown, value_text(b.low), _high(b, value_text, "n/a"),
+        [name(b.run), shown, number(b, b.low), _high(b, partial(number, b), "n/a"),
          share_percent(b.unjudged)]
         for b in bounds
         for shown in (asked or {}).get(b.measure, [b.measure])

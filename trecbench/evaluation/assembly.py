@@ -16,7 +16,7 @@ from .. import ranking, tiebounds
 from ..callers import outside_trecbench
 from ..errors import NoOverlapError, ProviderWarning, TrecbenchError, excerpt, one_line
 from ..kernels import sequential_sum
-from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
+from ..measures import COUNTS, GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
 from ..measures.params import CWL_HORIZON
 from ..plurals import counted
 from . import bounds
@@ -168,27 +168,30 @@ def _counted(blocks: list[_Block], depth, place: dict[str, int]) -> tuple:
 def bound_rows(evaluation, topics=None, complete=frozenset()) -> list[tuple]:
     """``(run, measure, low, high, unjudged share, why the ranges of two runs do not bound
     their difference or None, why high is not the value with every unjudged document
-    relevant or None)`` of each run of ``evaluation`` (scored with
+    relevant or None, whether the values are counts)`` of each run of ``evaluation`` (scored with
     :attr:`~EvalSettings.unjudged_bounds`) and each bounded column (display names), as
     :func:`bound_values`, :func:`bounds.difference_unbounded` and
     :func:`bounds.high_undefined` give them. A run named in ``complete`` (its qrels
     vouched for by a sidecar, :func:`trecbench.strata.vouched_runs`) has no unjudged
     relevant document: its high is its low, whatever the measure, for
-    :data:`bounds.COMPLETE_QRELS`."""
+    :data:`bounds.COMPLETE_QRELS`. A count is a column the registry sums over topics
+    (:data:`~trecbench.measures.COUNTS`: ``num_ret``...), printed as an integer as score
+    prints it; under ``-Z`` its values are z-scores, no count."""
     settings = evaluation.settings
     level = settings.relevance_level
     rows = []
     for run in evaluation.runs:
         values = bound_values(run, evaluation.columns, settings, topics, evaluation.relevant_counts)
         for column, low, high, share in values:
+            count = column.summary in COUNTS and not settings.zscores
             if run.name in complete:
                 rows.append((run.name, column.display, low, low, share, None,
-                             bounds.COMPLETE_QRELS))  # fmt: skip
+                             bounds.COMPLETE_QRELS, count))  # fmt: skip
                 continue
             unbounded = bounds.difference_unbounded(column.measure, settings.judged_only)
             undefined = bounds.high_undefined(column.measure, run.unjudged_high.grade, level,
                                               low, high)  # fmt: skip
-            rows.append((run.name, column.display, low, high, share, unbounded, undefined))
+            rows.append((run.name, column.display, low, high, share, unbounded, undefined, count))
     return rows
 
 

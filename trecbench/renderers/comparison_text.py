@@ -286,8 +286,9 @@ def _with_conclusions(comparison, merged, sections):
             ("unjudged_high_undefined", "high_undefined"), ("unjudged_share", "unjudged"),
             ("could_flip", "could_flip"), ("could_flip_undefined", "could_flip_undefined"),
         ]:  # fmt: skip
-            dtype = "boolean" if field == "could_flip" else None
-            dtype = dtype or ("object" if field.endswith("undefined") else "Float64")
+            # the reasons are text; the ends as the report holds them: a count's (num_ret)
+            # integers, as score's CSV prints them, beside other measures' floats
+            dtype = {"could_flip": "boolean", "unjudged": "Float64"}.get(field, "object")
             added[name] = column({k: r[field] for k, r in rows.items()}, dtype)
     return merged.assign(**added)
 
