@@ -438,3 +438,22 @@ def test_a_docid_regex_of_a_byte_not_utf8_is_refused_in_words():
         "UTF-8 text); give the pattern in UTF-8"
     )
     assert run(["validate", str(RUN), "--docid-regex", os.fsdecode(b"\xff")]) == 1
+
+
+@pytest.mark.parametrize("strata", [123, b"strata.json", ["de"]])
+@pytest.mark.parametrize("group_by", [None, "language"])
+def test_strata_of_no_path_table_or_mapping_are_refused_naming_strata(strata, group_by):
+    """``compare(..., strata=123)`` was refused as ``sidecar=123``, a keyword the caller
+    never gave (its reading as a sidecar's path named it); without ``group_by`` it was
+    refused only once the runs were scored."""
+    import trecbench
+    from trecbench.comparison import check_outputs
+
+    unread = ROOT / "runs" / "no-such.run"  # refused before any run is read
+    said = f"strata={strata!r}: give a sidecar's path, the table trecbench.load_strata reads"
+    calls = [lambda **kw: trecbench.compare(QRELS, [RUN, unread], ["P@5"], **kw)]
+    if group_by is not None:  # the plots of a sidecar's strata are checked before the work
+        calls.append(lambda **kw: check_outputs("out", plots=True, **kw))
+    for call in calls:
+        message = refused(call, "strata", strata=strata, group_by=group_by)
+        assert message.startswith(said) and "sidecar=" not in message

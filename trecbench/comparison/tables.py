@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -243,13 +244,41 @@ def check_grouping(strata, group_by) -> None:
     scored (each field's name too: :func:`group_fields`); a mapping's fields are read
     beside the topics, by :func:`strata_map`."""
     fields = group_fields(group_by)
+    check_strata(strata)
     if isinstance(strata, Mapping) or not fields:
         return
-    from ..strata import check_group_field, load_strata
+    from ..strata import check_group_field
 
-    frame = strata if strata is None or isinstance(strata, pd.DataFrame) else load_strata(strata)
+    frame = strata_table(strata)
     for field in fields:
         check_group_field(frame, field)
+
+
+def check_strata(strata) -> None:
+    """Refuse ``strata`` that are none of what a comparison groups by (a sidecar's path,
+    the table :func:`trecbench.load_strata` reads, a mapping, or None), naming
+    ``strata=``: read as a sidecar's path, ``strata=123`` was refused as ``sidecar=123``,
+    a keyword the caller never gave."""
+    if strata is None or isinstance(strata, (str, os.PathLike, pd.DataFrame, Mapping)):
+        return
+    from ..type_names import python_type
+
+    raise UsageError(
+        Setting("strata", strata),
+        ": give a sidecar's path, the table trecbench.load_strata reads or a mapping, not "
+        + python_type(strata),
+    )
+
+
+def strata_table(strata) -> pd.DataFrame | None:
+    """The table of ``strata`` given as a sidecar's path (:func:`trecbench.load_strata`)
+    or as that table; None for none; others refused by :func:`check_strata`."""
+    check_strata(strata)
+    if strata is None or isinstance(strata, pd.DataFrame):
+        return strata
+    from ..strata import load_strata
+
+    return load_strata(strata)
 
 
 def strata_map(
@@ -271,9 +300,9 @@ def strata_map(
                 Setting("strata"), " needs ", Setting("group_by"), " (which stratum to compare by)"
             )
         return None
-    from ..strata import group_labels, load_strata
+    from ..strata import group_labels
 
-    frame = strata if strata is None or isinstance(strata, pd.DataFrame) else load_strata(strata)
+    frame = strata_table(strata)
     series = pd.Series(topics, dtype=object)
     return {
         name: dict(zip(topics, group_labels(series, frame, name).astype(str), strict=True))

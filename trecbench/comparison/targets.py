@@ -190,16 +190,14 @@ def _sidecar_sections(strata, group_by) -> list[tuple[str, str]]:
     :func:`check_plots`. A field the sidecar lacks is refused where the strata are read.
     (A value held only by topics the qrels lack names no plot, yet is checked: what lies
     in the folder under its name, a folder or a link, is no output of compare's either.)"""
-    from .tables import sections_of
+    from .tables import sections_of, strata_table
 
     fields = [group_by] if isinstance(group_by, str) else list(dict.fromkeys(group_by or []))
     if strata is None or isinstance(strata, Mapping) or not fields:
         return []
     import pandas as pd
 
-    from ..strata import load_strata  # read once in a call: compare's reading finds it
-
-    frame = strata if not isinstance(strata, (str, os.PathLike)) else load_strata(strata)
+    frame = strata_table(strata)  # read once in a call: compare's reading finds it
     values = {
         field: {
             qid: str(value)
