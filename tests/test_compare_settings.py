@@ -221,18 +221,26 @@ def test_numpy_numbers_in_stats_settings_are_held_as_pythons_and_written(tmp_pat
 @pytest.mark.parametrize(
     ("group_by", "message"),
     [
-        (5, "group_by=5: give a list of fields, not an int"),
-        (["language", 5], "group_by=5: a field's name is text, not blank"),
+        (5, "group_by: a field's name is text (a str), not an int (5)"),
+        (["language", 5], "group_by: a field's name is text (a str), not an int (5)"),
+        (b"language", "group_by: a field's name is text (a str), not bytes (b'language')"),
+        (["language", None], "group_by: a field's name is text (a str), not None"),
         ("", "group_by='': a field's name is text, not blank"),
     ],
 )
-def test_a_group_by_of_no_field_name_is_refused_in_one_line(group_by, message):
+def test_a_group_by_of_no_field_name_is_refused_in_one_line(tmp_path, group_by, message):
     # 5 raised "'int' object is not iterable", ["language", 5] "sequence item 1: expected
-    # str instance"; "" grouped by a field named '', its sections ':macro' and '=de'
+    # str instance"; "" grouped by a field named '', its sections ':macro' and '=de'. Then
+    # 5 was refused as "give a list of fields" (one field's name is taken too), and a name
+    # that is no text as "not blank"; check_outputs' plots raised "'int' object is not
+    # iterable" for 5
+    from trecbench.comparison import check_outputs
+
     strata = {f"q{i}": "en" if i % 2 else "de" for i in range(5)}
     for call in (
         lambda: compare_scores(_frame(), samples=60, strata=strata, group_by=group_by),
         lambda: compare(QRELS, [RUNS / "tfidf-char.run"], ["P@5"], group_by=group_by),
+        lambda: check_outputs(tmp_path / "out", plots=True, group_by=group_by),
     ):
         with pytest.raises(UsageError, match="^" + re.escape(message) + "$"):
             call()

@@ -4,19 +4,20 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from .. import stats
-from ..errors import Setting, UsageError
+from ..errors import Setting, UsageError, excerpt
 from ..escaping import ShownWarning
 from ..inputs.python_objects import index_label
 from ..naming import listed
 from ..rounding import mean_difference
 from ..statistical_tests import STRATIFIED_BOOTSTRAP_ONE
+from ..type_names import python_type
 from .given import Topics, given_qids
 from .settings import ALL, MACRO
 
@@ -79,17 +80,22 @@ class SectionPart:
 
 def group_fields(group_by) -> list[str]:
     """``group_by`` (a field's name, a sequence of them or None) as its fields, each once;
-    a name that is no text, or blank, refused naming it (``group_by=5`` raised "'int'
-    object is not iterable"; ``""`` grouped by a field named '': ``:macro``, ``=de``)."""
+    a name that is no text refused saying what it is (``group_by=5`` raised "'int' object
+    is not iterable", then was refused as "not blank"), a blank one naming it (``""``
+    grouped by a field named '': ``:macro``, ``=de``)."""
     if group_by is None:
         return []
-    fields = [group_by] if isinstance(group_by, str) else listed(group_by, "group_by", "fields")
+    one = isinstance(group_by, (str, bytes, bytearray)) or not isinstance(group_by, Iterable)
+    fields = [group_by] if one else listed(group_by, "group_by", "fields")
     for field in fields:
-        if not isinstance(field, str) or not field.strip():
+        if not isinstance(field, str):
+            given = python_type(field) + ("" if field is None else f" ({excerpt(field)})")
+            raise UsageError(Setting("group_by"), f": a field's name is text (a str), not {given}")
+        if not field.strip():
             raise UsageError(
                 Setting("group_by", field, quoted=True), ": a field's name is text, not blank"
             )
-    return list(dict.fromkeys(str(field) for field in fields))
+    return list(dict.fromkeys(fields))
 
 
 def strata_fields(strata: Mapping, group_by, topics: Topics) -> dict[str, dict[str, str]]:
@@ -261,8 +267,6 @@ def check_strata(strata) -> None:
     a keyword the caller never gave."""
     if strata is None or isinstance(strata, (str, os.PathLike, pd.DataFrame, Mapping)):
         return
-    from ..type_names import python_type
-
     raise UsageError(
         Setting("strata", strata),
         ": give a sidecar's path, the table trecbench.load_strata reads or a mapping, not "

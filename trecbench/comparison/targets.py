@@ -52,8 +52,12 @@ def check_outputs(
     them as it reads the runs), so its plots are checked too."""
     out = Path(outdir)
     files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE, HTML_FILE)]
-    if plots:
-        sections = [(ALL, ALL), *_sidecar_sections(strata, group_by)]
+    fields: list[str] = []
+    if plots:  # the plots are named after the fields (group_by=5 raised a TypeError here)
+        from .tables import group_fields
+
+        fields = group_fields(group_by)
+        sections = [(ALL, ALL), *_sidecar_sections(strata, fields)]
         files += plot_paths(out, sections, runs, curves)
     if manifest is not None:
         check_manifest(Path(manifest), files)
@@ -62,7 +66,7 @@ def check_outputs(
         outputs.check_target(path, inputs)
     # other calls' files in the folder; those this call may yet write are known exactly
     # once the comparison is made (check_folder): the curve, strata's plots
-    maybe = _unnamed_plots(out, group_by) if plots else []
+    maybe = _unnamed_plots(out, fields) if plots else []
     outputs.settle(out)  # a set a killed call left half in place, finished before it is looked at
     outputs.refuse_strays(
         out, compare_folder_files(out), files + maybe, inputs, "this comparison's"
@@ -160,14 +164,13 @@ def check_manifest(manifest: Path, files: Iterable[Path]) -> None:
             raise UsageError(*named, f" lies under {path}, a file compare writes")
 
 
-def _unnamed_plots(out: Path, group_by) -> list[Path]:
+def _unnamed_plots(out: Path, fields: list[str]) -> list[Path]:
     """The plots in ``out`` this call may write whose names only the comparison knows: the
-    precision-recall curve over all topics and, of each ``group_by`` field, its macro
-    section's and its strata's (``qid-prefix``'s, the topics without a stratum). Any other
-    plot there is another call's: refused before the work."""
+    precision-recall curve over all topics and, of each of the ``fields`` grouped by, its
+    macro section's and its strata's (``qid-prefix``'s, the topics without a stratum). Any
+    other plot there is another call's: refused before the work."""
     from ..plots import file_suffixes
 
-    fields = [group_by] if isinstance(group_by, str) else list(group_by or [])
     prefixes = tuple(
         prefix
         for field in fields
@@ -182,8 +185,8 @@ def _unnamed_plots(out: Path, group_by) -> list[Path]:
     return found
 
 
-def _sidecar_sections(strata, group_by) -> list[tuple[str, str]]:
-    """The sections (label, kind) of the ``group_by`` fields a sidecar (a path, or the
+def _sidecar_sections(strata, fields: list[str]) -> list[tuple[str, str]]:
+    """The sections (label, kind) of the ``fields`` grouped by that a sidecar (a path, or the
     table :func:`trecbench.load_strata` reads) gives: each field's macro section and one
     per value it holds, in a comparison's order. The strata of ``qid-prefix``, of topics
     the sidecar does not hold (``(none)``) and of a mapping depend on the topics compared:
@@ -192,7 +195,6 @@ def _sidecar_sections(strata, group_by) -> list[tuple[str, str]]:
     in the folder under its name, a folder or a link, is no output of compare's either.)"""
     from .tables import sections_of, strata_table
 
-    fields = [group_by] if isinstance(group_by, str) else list(dict.fromkeys(group_by or []))
     if strata is None or isinstance(strata, Mapping) or not fields:
         return []
     import pandas as pd
