@@ -424,6 +424,17 @@ def test_a_meta_key_given_in_python_is_refused_before_the_benchmark_runs(key):
     assert _settings().with_options(meta={"model.v-2": "y"}).meta == {"model.v-2": "y"}
 
 
+def test_a_meta_value_json_cannot_hold_is_refused_before_the_benchmark_runs():
+    # recorded as its str() ("{1, 2}") as the reports were written; a value JSON holds
+    # is kept as it is, for the reports to record it so (trecbench.report.recorded_meta)
+    said = r"^bench\.toml: meta\.seeds: \{1, 2\} \(a set\): JSON cannot hold it; give text"
+    with pytest.raises(UsageError, match=said):
+        _settings(meta={"seeds": {1, 2}})
+    with pytest.raises(UsageError, match=said):
+        _settings().with_options(meta={"seeds": {1, 2}})
+    assert _settings(meta={"k1": 0.9, "layers": [2, 3]}).meta == {"k1": 0.9, "layers": [2, 3]}
+
+
 @pytest.mark.parametrize(
     "setting, key",
     [("method: combsum, weights: [1, 1{zeros}]", "weights"), ("k: 1{zeros}", "k")],

@@ -757,4 +757,74 @@ def test_a_meta_key_outside_meta_s_rule_is_refused_by_every_report(key):
     with pytest.raises(UsageError, match=message):
         report.build_evaluation_report(fake_evaluation(), [], {}, meta={key: "x"})
     manifest = report.build_manifest(["trecbench"], [], [], {"model.v-2_": 1})
-    assert manifest["meta"] == {"model.v-2_": "1"}
+    assert manifest["meta"] == {"model.v-2_": 1}
+
+
+# a Python caller's meta= values -> what the report holds: JSON values, as given (they
+# were recorded as their str(): "0.9", "[256, 128]", "None", "<object object at 0x...>")
+PYTHON_META = {
+    "model": "bm25",
+    "k1": 0.9,
+    "seed": 42,
+    "layers": [256, 128],
+    "window": (1, 2),
+    "sparse": True,
+    "index": None,
+    "params": {"b": np.float64(0.75), "epochs": np.int64(3)},
+}
+RECORDED_META = {
+    "model": "bm25",
+    "k1": 0.9,
+    "seed": 42,
+    "layers": [256, 128],
+    "window": [1, 2],
+    "sparse": True,
+    "index": None,
+    "params": {"b": 0.75, "epochs": 3},
+}
+
+
+def test_a_python_callers_meta_values_are_recorded_as_json_values(tmp_path):
+    import trecbench
+
+    built = report.build_evaluation_report(fake_evaluation(), [], {}, meta=PYTHON_META)
+    assert built["meta"] == RECORDED_META
+    assert type(built["meta"]["params"]["epochs"]) is int  # numpy's, as Python's
+    report.validate_against_schema(built, "evaluation_report")
+    manifest = report.build_manifest(["trecbench"], [], [], PYTHON_META)
+    assert manifest["meta"] == RECORDED_META
+    report.validate_against_schema(manifest, "experiment_manifest")
+    # as written to a file, through compare's Python API
+    runs = [ROOT / "runs" / "tfidf-char.run", ROOT / "runs" / "tfidf-word.run"]
+    comparison = trecbench.compare(ROOT / "qrels" / "hpo-demo.qrels", runs, ["P@5"], samples=50)
+    comparison.write(tmp_path / "out", meta=PYTHON_META, manifest=tmp_path / "m.json")
+    written = json.loads((tmp_path / "out" / "BenchmarkReport.json").read_text())
+    assert written["meta"] == RECORDED_META
+    report.validate_against_schema(written, "benchmark_report")
+    assert json.loads((tmp_path / "m.json").read_text())["meta"] == RECORDED_META
+    # --meta's values stay text as given, never read as numbers
+    assert report.recorded_meta(report.parse_meta(["k1=0.90", "seed=001"])) == {
+        "k1": "0.90",
+        "seed": "001",
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (float("nan"), "nan (a float): JSON has no NaN or infinity"),
+        ([1, float("inf")], "inf (a float): JSON has no NaN or infinity"),
+        ({1, 2}, "{1, 2} (a set): JSON cannot hold it"),
+        (b"x", "b'x' (bytes): JSON cannot hold it"),
+        (Path("i"), f"{Path('i')!r} (a {type(Path('i')).__name__}): JSON cannot hold it"),
+        ({"a": {1: "x"}}, "{1: 'x'} (a dict): its keys are not all text, as JSON's are"),
+        (10**5000, "(an int): more digits than Python writes"),
+    ],
+    ids=["nan", "inf", "set", "bytes", "path", "int-keys", "long-int"],
+)
+def test_a_meta_value_json_cannot_hold_is_refused_not_recorded_as_text(value, said):
+    # str() recorded them: NaN as "nan", a path as its text, a set as "{1, 2}"
+    with pytest.raises(UsageError, match=f"^meta: key 'x': .*{re.escape(said)}; give text"):
+        report.build_manifest(["trecbench"], [], [], {"x": value})
+    with pytest.raises(UsageError, match=f"^meta: key 'x': .*{re.escape(said)}; give text"):
+        report.build_evaluation_report(fake_evaluation(), [], {}, meta={"x": value})

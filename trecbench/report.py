@@ -23,7 +23,6 @@ import itertools
 import json
 import math
 import os
-import re
 import shlex
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,9 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, provenance
-from .errors import OutputError, Setting, UsageError, excerpt, option_excerpt
+from .errors import OutputError, Setting, UsageError
 from .json_schemas import schema_refusal
 from .json_values import json_safe
+from .meta_values import parse_meta, recorded_meta  # noqa: F401 - the reports' small pieces
 from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     OPTIONAL_PACKAGES,
     PACKAGES,
@@ -49,8 +49,6 @@ from .text_bytes import utf8
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
 SCHEMA_VERSION = 1
-
-_META_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")  # whole keys: fullmatch
 
 
 # ---------------------------------------------------------------------------------------
@@ -159,50 +157,6 @@ def environment() -> dict:
     from .engines.providers import distributions
 
     return provenance.environment(tuple(distributions()))
-
-
-META_KEY_RULE = (
-    "must start with an ASCII letter or '_' and contain only ASCII letters and digits, "
-    "'_', '.', '-'"
-)
-
-
-def meta_key_taken(key: object) -> bool:
-    """Whether ``key`` is a metadata key: text, an identifier-like word (:data:`META_KEY_RULE`:
-    ``--meta``'s and a configuration's ``meta`` alike)."""
-    # fullmatch: $ would match before a final newline
-    return isinstance(key, str) and _META_KEY.fullmatch(key) is not None
-
-
-def recorded_meta(meta: Mapping | None) -> dict[str, str]:
-    """``meta`` as a report or manifest records it, values as text; a key outside
-    :data:`META_KEY_RULE` (the schemas' ``propertyNames``) refused: the Python API's
-    ``meta=`` wrote files their own schema refuses (and ``1`` and ``"1"`` as one key)."""
-    for key in meta or {}:
-        if not meta_key_taken(key):
-            raise UsageError(f"meta: key {excerpt(key)} {META_KEY_RULE}")
-    return {key: str(value) for key, value in (meta or {}).items()}
-
-
-def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
-    """``["model=bm25", "k1=0.9"]`` → ``{"model": "bm25", "k1": "0.9"}``.
-
-    Values stay strings (split at the first ``=``; they may contain ``=``). A pair without
-    ``=``, a key that is not an identifier-like word (ASCII letters, digits, ``_ . -``) or a key
-    given twice raises :class:`UsageError`.
-    """
-    meta: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        shown = option_excerpt(pair)  # a byte that is not UTF-8 as \xff, not '\udcff'
-        if not sep:
-            raise UsageError(f"--meta {shown}: expected KEY=VALUE")
-        if not meta_key_taken(key):
-            raise UsageError(f"--meta {shown}: key {option_excerpt(key)} {META_KEY_RULE}")
-        if key in meta:
-            raise UsageError(f"--meta {shown}: key {key!r} given twice")
-        meta[key] = value
-    return meta
 
 
 def json_bytes(obj: Any) -> bytes:
@@ -326,7 +280,7 @@ def build_evaluation_report(
     options: Mapping[str, Any] | None = None,
     *,
     experiment_id: str | None = None,
-    meta: Mapping[str, str] | None = None,
+    meta: Mapping[str, Any] | None = None,
     ontology: Mapping[str, Any] | None = None,
     groups: Mapping[str, Any] | None = None,
     warnings: Sequence[str] = (),
@@ -343,7 +297,8 @@ def build_evaluation_report(
     ``inputs`` are :func:`input_record` dicts; ``options`` default to the evaluation's
     (``complete`` for ``-c``, ``max_docs`` for ``-M``...).
     ``experiment_id`` links the report to its manifest, ``meta`` repeats the user's
-    ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
+    ``--meta`` pairs (model, parameters; a Python caller's values as JSON values,
+    :func:`~trecbench.meta_values.recorded_meta`) so the report stands alone; ``ontology``
     (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
     measures; ``groups`` are grouped means (:func:`trecbench.renderers.strata.groups_document`),
     by the fields the options' ``group_by`` lists; ``warnings`` what the command warned
@@ -401,7 +356,7 @@ def build_manifest(
     argv: Sequence[str],
     inputs: Sequence[dict],
     outputs: Sequence[dict],
-    meta: Mapping[str, str],
+    meta: Mapping[str, Any],
     experiment_id: str | None = None,
     *,
     cwd: str | os.PathLike | None = None,
@@ -413,8 +368,9 @@ def build_manifest(
     ``argv`` is the full command line (:func:`~trecbench.provenance.command_argv`);
     ``inputs``/``outputs`` are :func:`input_record` / :func:`write_json` dicts; ``meta``
     the user's ``--meta`` pairs (model name and version, parameters, index snapshot id,
-    seeds). A random (uuid4)
-    ``experiment_id`` is made unless one is given. ``cwd`` (default: the current
+    seeds; a Python caller's values as JSON values,
+    :func:`~trecbench.meta_values.recorded_meta`). A random (uuid4) ``experiment_id`` is
+    made unless one is given. ``cwd`` (default: the current
     directory) is recorded with its git commit, if it is in a git work tree. ``created``:
     its ``timestamp`` (default now), as its report's and page's.
     ``ontology``: the reports' record of the HPO release and formula MaxOntSim used
@@ -521,7 +477,7 @@ def write_score_outputs(
     *,
     report: str | os.PathLike | None = None,
     manifest: str | os.PathLike | None = None,
-    meta: Mapping[str, str] | None = None,
+    meta: Mapping[str, Any] | None = None,
     extra_inputs: Sequence[tuple] = (),
     argv: Sequence[str] | None = None,
     outputs: Sequence[str | os.PathLike] = (),

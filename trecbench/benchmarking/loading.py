@@ -498,7 +498,7 @@ def _check_meta(document: Any, source: ConfigText) -> None:
     recorded as something else than was written (YAML's ``010`` and ``yes``, read otherwise
     by YAML 1.2, are refused at their line as the file is read). Keys follow ``--meta``'s
     rule (an empty key, a blank or ``=`` in one, were recorded)."""
-    from ..report import META_KEY_RULE, meta_key_taken
+    from ..meta_values import META_KEY_RULE, meta_key_taken
 
     meta = document.get("meta") if isinstance(document, Mapping) else None
     for key, value in meta.items() if isinstance(meta, Mapping) else ():

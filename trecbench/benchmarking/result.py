@@ -87,7 +87,7 @@ class Benchmark:
     def report(
         self,
         experiment_id: str | None = None,
-        meta: Mapping[str, str] | None = None,
+        meta: Mapping[str, Any] | None = None,
         outdir: str | os.PathLike | None = None,
         created: str | None = None,
     ):
@@ -119,7 +119,7 @@ class Benchmark:
     def evaluation_reports(
         self,
         experiment_id: str,
-        meta: Mapping[str, str],
+        meta: Mapping[str, Any],
         fused: Mapping[str, dict] | None = None,
         created: str | None = None,
     ) -> dict[str, dict]:
@@ -193,7 +193,7 @@ class Benchmark:
         self,
         outdir: str | os.PathLike | None = None,
         *,
-        meta: Mapping[str, str] | None = None,
+        meta: Mapping[str, Any] | None = None,
         argv: Sequence[str] | None = None,
         progress: Progress | None = None,
     ) -> list[Path]:
@@ -244,7 +244,7 @@ class Benchmark:
         return fused + len(self.modes) + 3 + html_available()
 
     def _files(
-        self, out: Path, stamp: Mapping[str, str], meta: Mapping[str, str], made=lambda: None,
+        self, out: Path, stamp: Mapping[str, str], meta: Mapping[str, Any], made=lambda: None,
         progress: Progress | None = None,
     ):  # fmt: skip
         """Every file but the manifest, ``path -> (bytes, kind)``, and what the manifest

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, UsageError, excerpt, shortened
 
@@ -239,7 +239,8 @@ class BenchmarkSettings:
     that refer to unknown modes, to themselves or to each other in a circle (fusing or
     reranking), two modes of
     one run file, a baseline
-    that is no mode, a meta key outside ``--meta``'s rule, a validator profile that does not
+    that is no mode, a meta key outside ``--meta``'s rule or a meta value JSON cannot hold,
+    a validator profile that does not
     exist, an unknown MaxOntSim formula and a measure asked by two spellings
     (``nDCG@10`` and ``ndcg_cut.10``, as compare refuses them), before any run is read.
     """
@@ -251,7 +252,7 @@ class BenchmarkSettings:
     measures: list[str] | None = None
     topics: Path | None = None
     output: Path | None = None
-    meta: dict[str, str] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     profile: str = DEFAULT_PROFILE
     max_depth: int | None = RTASK_MAX_DEPTH
     preset: str = DEFAULT_PRESET
@@ -272,7 +273,7 @@ class BenchmarkSettings:
             message = f"{excerpt(self.name)} is blank: the name titles the benchmark's outputs"
             raise self.refused(("name",), message)
         _check_references(self.modes, self.path, self.config_text)
-        _check_meta_keys(self.meta, self.path)
+        _check_meta(self.meta, self.path)
         names = [mode.name for mode in self.modes]
         if self.baseline is None:
             object.__setattr__(self, "baseline", names[0])
@@ -363,15 +364,20 @@ def _refused(path: Path, text: ConfigText | None, keys: tuple, message: str) -> 
     return UsageError(f"{text.where(keys)}: {message}")
 
 
-def _check_meta_keys(meta: dict, path: Path) -> None:
-    """A meta key outside ``--meta``'s rule, given in Python (``meta=``, ``with_options``;
+def _check_meta(meta: dict, path: Path) -> None:
+    """A meta key outside ``--meta``'s rule, or a value JSON cannot hold
+    (:func:`trecbench.meta_values.meta_json`), given in Python (``meta=``, ``with_options``;
     the loader refuses a configuration's at its line), refused before any run is read, not
-    as the reports are written (:func:`trecbench.report.recorded_meta`)."""
-    from ..report import META_KEY_RULE, meta_key_taken
+    as the reports are written (:func:`trecbench.meta_values.recorded_meta`)."""
+    from ..meta_values import META_KEY_RULE, meta_json, meta_key_taken
 
-    for key in meta:
+    for key, value in meta.items():
         if not meta_key_taken(key):  # no line: the key is not the configuration's
             raise _refused(path, None, ("meta", str(key)), f"a meta key {META_KEY_RULE}")
+        try:
+            meta_json(value)
+        except UsageError as error:
+            raise _refused(path, None, ("meta", key), str(error)) from None
 
 
 def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> None:

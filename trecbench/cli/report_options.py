@@ -59,10 +59,10 @@ def report_options(command):
 
 
 def meta_pairs(ctx, param, value) -> dict[str, str]:
-    """``--meta`` pairs as a dict (click calls this without pairs too: trecbench.report,
-    with provenance's hashlib, is imported only for pairs to check)."""
+    """``--meta`` pairs as a dict (click calls this without pairs too: trecbench.meta_values
+    is imported only for pairs to check)."""
     if not value:
         return {}
-    from ..report import parse_meta
+    from ..meta_values import parse_meta
 
     return parse_meta(value)

@@ -141,17 +141,19 @@ class Comparison:
     def report(
         self,
         experiment_id: str | None = None,
-        meta: Mapping[str, str] | None = None,
+        meta: Mapping[str, Any] | None = None,
         created: str | None = None,
     ):
         """The BenchmarkReport as a JSON-ready dict (schema ``benchmark_report``).
 
         ``experiment_id`` links it to its ExperimentManifest; ``meta`` repeats the user's
-        ``--meta`` pairs so the report stands alone; ``created``: its time (default now),
+        ``--meta`` pairs so the report stands alone (a Python caller's values as JSON
+        values, :func:`trecbench.meta_values.recorded_meta`); ``created``: its time (default now),
         its page's and manifest's (:func:`~trecbench.provenance.new_stamp`).
         """
         from ..json_values import json_safe
-        from ..report import environment, recorded_meta, tool, utc_now
+        from ..meta_values import recorded_meta
+        from ..report import environment, tool, utc_now
 
         results = []
         for section in self.sections:
@@ -221,7 +223,7 @@ class Comparison:
         self,
         indent: int = 1,
         experiment_id: str | None = None,
-        meta: Mapping[str, str] | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> str:
         """:meth:`report` as ``json.dumps`` writes it with ``indent`` and
         ``ensure_ascii=False`` (NaN as null: compare's ``--format json``), byte for byte,
@@ -469,7 +471,7 @@ class Comparison:
         plots: bool = False,
         *,
         manifest: str | os.PathLike | None = None,
-        meta: Mapping[str, str] | None = None,
+        meta: Mapping[str, Any] | None = None,
         argv: Sequence[str] | None = None,
         plot_order: str = "difference",
         html_depth: int | None = 20,
