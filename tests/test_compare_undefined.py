@@ -507,32 +507,38 @@ def test_a_given_value_outside_its_measures_range_is_refused():
     assert result.measures == ["my_score"]
 
 
-def test_topics_without_a_relevant_document_are_named_in_every_output(tmp_path):
+def test_topics_without_a_relevant_document_are_named_in_every_output(
+    tmp_path, capsys, monkeypatch
+):
     # every mean and topic read 0.0000 with no reason: report.html, the Markdown and
     # BenchmarkReport.json said nothing (score --report records them as flagged topics)
-    from trecbench.cli import run
-
-    qrels, a, b = tmp_path / "q", tmp_path / "a.run", tmp_path / "b.run"
-    qrels.write_text("q|1 0 d1 0\nq_2 0 d1 0\nq3 0 d1 1\n")
-    a.write_text("q|1 Q0 d1 1 2 a\nq_2 Q0 d1 1 2 a\nq3 Q0 d1 1 2 a\n")
-    b.write_text("q|1 Q0 d2 1 2 b\nq_2 Q0 d1 1 2 b\nq3 Q0 d2 1 1 b\n")
-    out = tmp_path / "out"
-    args = ["compare", str(qrels), str(a), str(b), "-m", "P.1", "--allow-unjudged"]
-    assert run([*args, "-o", str(out), "--quiet"]) == 0
-    said = "2 topic(s) without a relevant document in the qrels (grade >= 1): the measures of"
-    assert said in (out / "BenchmarkComparison.md").read_text()
-    assert "and the topics count: q\\_2, q%7C1" in (out / "BenchmarkComparison.md").read_text()
     import html
 
-    page = html.unescape((out / "report.html").read_text())
-    assert (
-        f"{said} relevant documents are 0 there for every run, and the topics count: q_2, q|1"
-        in page
+    from trecbench.cli import run
+
+    monkeypatch.chdir(tmp_path)  # the qrels named as given: q
+    Path("q").write_text("q|1 0 d1 0\nq_2 0 d1 0\nq3 0 d1 1\n")
+    Path("a.run").write_text("q|1 Q0 d1 1 2 a\nq_2 Q0 d1 1 2 a\nq3 Q0 d1 1 2 a\n")
+    Path("b.run").write_text("q|1 Q0 d2 1 2 b\nq_2 Q0 d1 1 2 b\nq3 Q0 d2 1 1 b\n")
+    args = ["compare", "q", "a.run", "b.run", "-m", "P.1", "--allow-unjudged", "--samples", "50"]
+    assert run([*args, "-o", "out"]) == 0
+    # in every command's words (power's, agree's, the leaderboard's: without_relevant_warning),
+    # where compare's header said "2 topic(s) without a relevant document in the qrels"
+    said = (
+        "q: 2 topics without a relevant document (grade >= 1): the measures of relevant "
+        "documents are 0 there for every run, and the topics count: "
     )
-    assert (
-        "2 topic(s) without a relevant document in the qrels" in (out / "AllPairs.tex").read_text()
-    )
-    report = json.loads((out / "BenchmarkReport.json").read_text())
+    assert f"{said}q_2, q|1" in " ".join(capsys.readouterr().out.split())  # lines wrapped
+    markdown = Path("out/BenchmarkComparison.md").read_text().splitlines()
+    assert f"- {said}q\\_2, q%7C1" in markdown
+    page = html.unescape(Path("out/report.html").read_text())
+    assert f"{said}q_2, q|1" in page
+    # the topics table's marked rows: that line is their legend (its script's data)
+    data = page.split('id="report-data">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(data)["scoreless_said"] == f"{said}q_2, q|1"
+    latex = Path("out/AllPairs.tex").read_text()
+    assert "q: 2 topics without a relevant document (grade \\textgreater{}= 1)" in latex
+    report = json.loads(Path("out/BenchmarkReport.json").read_text())
     assert report["topics_without_relevant"] == ["q_2", "q|1"]
     validate_against_schema(report, "benchmark_report")
 
@@ -552,6 +558,24 @@ def test_a_topic_one_runs_qrels_judge_relevant_is_not_named(tmp_path):
     report = json.loads((out / "BenchmarkReport.json").read_text())
     assert "topics_without_relevant" not in report
     assert "without a relevant document" not in (out / "BenchmarkComparison.md").read_text()
+
+
+def test_a_topic_no_runs_qrels_judge_relevant_is_named_of_each_runs_qrels(tmp_path, capsys):
+    # with --run-qrels the line is about every run's own qrels, not "the qrels"
+    from trecbench.cli import run
+
+    (tmp_path / "qa").write_text("q1 0 d1 1\nq2 0 d1 0\n")
+    (tmp_path / "qb").write_text("q1 0 d1 1\nq2 0 d2 0\n")
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.run").write_text(f"q1 Q0 d1 1 2 {name}\nq2 Q0 d1 1 2 {name}\n")
+    pairs = ["--run-qrels", str(tmp_path / "a.run"), str(tmp_path / "qa"),
+             "--run-qrels", str(tmp_path / "b.run"), str(tmp_path / "qb")]  # fmt: skip
+    assert run(["compare", *pairs, "-m", "P.1", "--samples", "50", "--allow-unjudged"]) == 0
+    said = (
+        "each run's qrels: 1 topic without a relevant document (grade >= 1): the measures of "
+        "relevant documents are 0 there for every run, and the topics count: q2"
+    )
+    assert said in " ".join(capsys.readouterr().out.split())
 
 
 # --- intervals that cannot be estimated: a stratum of one topic --------------------------

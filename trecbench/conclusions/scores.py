@@ -230,7 +230,7 @@ def _without_relevant(evaluation, topics: list[str], level: int, qrels: str | No
     ``level``, in the words of compare's reports: every run scores 0 there on a measure
     of relevant documents, and they count, in the means, the differences and their sd
     (score says so on stderr, compare in its header)."""
-    from ..evaluation.flag_warnings import without_relevant_warning
+    from ..scoreless import without_relevant_warning
 
     scoreless = {flag.qid for flag in evaluation.flagged if flag.reason == "no_relevant"}
     found = [qid for qid in topics if qid in scoreless]

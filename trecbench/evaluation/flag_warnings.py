@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from ..escaping import ShownWarning, id_list
-from ..plurals import counted
 from .results import FlaggedTopic
 
 # each kind of flagged topic: its noun, singular and plural, and what is said of them
@@ -85,16 +84,3 @@ def flag_warnings(
         FlagWarning(reason, run, tuple(qids), complete, where)
         for (reason, run), qids in groups.items()
     ]
-
-
-def without_relevant_warning(where: str, qids: list[str], level: int, scored: str) -> str:
-    """The warning of topics (``qids``, listed escaped: :func:`~trecbench.escaping.id_list`)
-    of the qrels ``where`` is about (a path, a collection) without a relevant document at
-    ``level``: every one of the ``scored`` (runs, systems) scores 0 there on a measure of
-    relevant documents, and they count in the means (power's, agree's and the
-    leaderboard's words; compare's header has its own)."""
-    return (
-        f"{where}: {counted(len(qids), 'topic')} without a relevant document "
-        f"(grade >= {level}): the measures of relevant documents are 0 there for every "
-        f"{scored}, and the topics count: {id_list(qids)}"
-    )

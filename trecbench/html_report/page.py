@@ -524,11 +524,11 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
         "baseline": comparison.baseline,
         "measures": comparison.measures,
         "topics": topics,
-        # topics whose qrels hold no relevant document: their rows marked, as the text
-        # tables' line warns of them (the relevance level: that line's); escaped as the
-        # topics are, once (_shown), so that the page finds each among them
+        # topics whose qrels hold no relevant document: their rows marked, and the header's
+        # line on them (every command's words) said of the marks; escaped as the topics
+        # are, once (_shown), so that the page finds each among them
         "scoreless": list(comparison.scoreless or ()),
-        "relevant_level": (comparison.evaluation or {}).get("relevance_level") or 1,
+        "scoreless_said": cells.scoreless_line(comparison),
         "values": values,
         "documents": docs,
         "depth": depth if docs else 0,

@@ -15,6 +15,7 @@ import pandas as pd
 from ..escaping import ShownWarning, escaper, list_item
 from ..number_text import value_text
 from ..plurals import exact_percent, first_few
+from ..scoreless import without_relevant_warning
 from .scoring_flags import flag_text
 from .text_tables import change_text
 from .text_tables import p_text as tables_p_text
@@ -366,16 +367,17 @@ def _significance_line(settings, baseline: str) -> str:
 
 
 def scoreless_line(comparison) -> str:
-    """What the outputs say of the topics without a relevant document ("" when none),
-    listed as :func:`header_lines` lists topics."""
+    """What the outputs say of the topics without a relevant document ("" when none), in
+    the words of every command (:func:`~trecbench.scoreless.without_relevant_warning`),
+    about the qrels the header names: each run's own where they differ (``--run-qrels``),
+    a topic named when none of them holds a relevant document for it. The topics and the
+    path are escaped already (:func:`with_names_escaped`): each is listed as it is."""
     if not comparison.scoreless:
         return ""
     level = (comparison.evaluation or {}).get("relevance_level") or 1
-    return (
-        f"{len(comparison.scoreless)} topic(s) without a relevant document in the qrels "
-        f"(grade >= {level}): the measures of relevant documents are 0 there for every "
-        f"run, and the topics count: {first_few(comparison.scoreless, shown=list_item)}"
-    )
+    qrels = set((comparison.run_qrels or {}).values())
+    where = "each run's qrels" if len(qrels) > 1 else next(iter(qrels), None) or "the qrels"
+    return without_relevant_warning(where, comparison.scoreless, level, "run", lambda qid: qid)
 
 
 def legend_text(comparison, markdown: bool, page: bool = False) -> str:

@@ -401,7 +401,7 @@ def _without_relevant(suite: Suite, scored: list[Scored]) -> list[str]:
     """A warning per collection with topics whose qrels hold no relevant document: every
     system scores 0 there on a measure of relevant documents, and they count in its mean
     (as score warns and compare says of them)."""
-    from ..evaluation.flag_warnings import without_relevant_warning
+    from ..scoreless import without_relevant_warning
 
     found = []
     for collection, each in zip(suite.collections, scored, strict=True):
