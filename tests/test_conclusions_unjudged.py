@@ -613,26 +613,36 @@ def test_a_count_in_the_bounds_prints_as_the_scores_print_it(capsys, fmt):
     assert count in first
 
 
-def test_compare_prints_a_counts_bounds_as_integers(capsys):
-    # its table and its CSV's unjudged_low and unjudged_high printed num_ret's 2800.0(000)
+def test_compare_bounds_a_count_as_its_mean_per_topic_as_its_tables_show_it(capsys):
+    # its bounds table printed num_ret's sum over the topics (2800.0000, then 2800) under
+    # a comparison table whose num_ret is the mean per topic (50.0000), and num_rel's
+    # sum of judgments beside its mean
     import csv
     import io
 
     from trecbench.cli import run
 
     word = ROOT / "runs" / "tfidf-word.run"
-    args = ["compare", str(QRELS), str(RUN), str(word), "-m", "num_ret", "-m", "P@5"]
-    args += ["--unjudged-bounds", "--samples", "100", "--movers", "0"]
-    count = str(_retrieved_on_judged_topics())
+    args = ["compare", str(QRELS), str(RUN), str(word), "-m", "num_ret", "-m", "num_rel"]
+    args += ["-m", "P@5", "--unjudged-bounds", "--samples", "100", "--movers", "0"]
+    judgments = [line.split() for line in QRELS.read_text().splitlines()]
+    topics = len({qid for qid, *_ in judgments})
+    retrieved = _retrieved_on_judged_topics() / topics  # no document unjudged for num_ret
+    relevant = sum(int(grade) > 0 for *_, grade in judgments) / topics  # the qrels' own
     assert run(args) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
-    assert ["tfidf-char", "num_ret", count, count, "98.8%"] in rows
+    mean = f"{retrieved:.4f}"
+    assert ["num_ret", "tfidf-char", "(base)", mean, f"[{mean},", f"{mean}]"] in rows
+    assert ["tfidf-char", "num_ret", mean, mean, "98.8%"] in rows
+    assert ["tfidf-char", "num_rel", f"{relevant:.4f}"] == next(
+        row[:3] for row in rows if row[:2] == ["tfidf-char", "num_rel"]
+    )
     assert run([*args, "--format", "csv"]) == 0
     records = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     ends = {
-        (r["measure"], r["unjudged_low"], r["unjudged_high"])
+        (r["measure"], float(r["mean"]), float(r["unjudged_low"]), r["unjudged_high"])
         for r in records
         if r["run"] == "tfidf-char"
     }
-    assert ("num_ret", count, count) in ends
-    assert ("P@5", "0.09285714285714289", "1.0") in ends  # other values keep full precision
+    assert ("num_ret", retrieved, retrieved, repr(retrieved)) in ends
+    assert ("P@5", 0.09285714285714289, 0.09285714285714289, "1.0") in ends

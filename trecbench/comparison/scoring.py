@@ -249,7 +249,8 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
 
 def _unjudged_values(evaluations, queries: list[str], measures: list[str], sidecar) -> list:
     """:attr:`Comparison.unjudged_values`: each run's bounds over the compared topics,
-    each counting (a topic the run lacks: 0), as the comparison's means are; for the
+    each counting (a topic the run lacks: 0), as the comparison's means are (a count's
+    too: ``num_ret``'s mean per topic, not trec_eval's sum); for the
     compared ``measures`` only (a summary-only column such as ``num_q`` is scored, not
     compared); a run whose qrels the strata's ``sidecar`` vouches for complete has its
     high at its low (:func:`~trecbench.evaluation.assembly.bound_rows`)."""
@@ -260,7 +261,7 @@ def _unjudged_values(evaluations, queries: list[str], measures: list[str], sidec
     return [
         row
         for evaluation, _ in evaluations
-        for row in bound_rows(evaluation, queries, vouched_runs(evaluation, sidecar))
+        for row in bound_rows(evaluation, queries, vouched_runs(evaluation, sidecar), means=True)
         if row[1] in compared
     ]
 

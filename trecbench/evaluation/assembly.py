@@ -165,7 +165,7 @@ def _counted(blocks: list[_Block], depth, place: dict[str, int]) -> tuple:
     return looked, unjudged
 
 
-def bound_rows(evaluation, topics=None, complete=frozenset()) -> list[tuple]:
+def bound_rows(evaluation, topics=None, complete=frozenset(), means=False) -> list[tuple]:
     """``(run, measure, low, high, unjudged share, why the ranges of two runs do not bound
     their difference or None, why high is not the value with every unjudged document
     relevant or None, whether the values are counts)`` of each run of ``evaluation`` (scored with
@@ -176,14 +176,17 @@ def bound_rows(evaluation, topics=None, complete=frozenset()) -> list[tuple]:
     relevant document: its high is its low, whatever the measure, for
     :data:`bounds.COMPLETE_QRELS`. A count is a column the registry sums over topics
     (:data:`~trecbench.measures.COUNTS`: ``num_ret``...), printed as an integer as score
-    prints it; under ``-Z`` its values are z-scores, no count."""
+    prints it; under ``-Z`` its values are z-scores, and with ``means`` (a comparison's,
+    over ``topics``) means per topic, as :func:`bound_values` gives them: no count."""
     settings = evaluation.settings
     level = settings.relevance_level
     rows = []
     for run in evaluation.runs:
-        values = bound_values(run, evaluation.columns, settings, topics, evaluation.relevant_counts)
+        values = bound_values(
+            run, evaluation.columns, settings, topics, evaluation.relevant_counts, means
+        )
         for column, low, high, share in values:
-            count = column.summary in COUNTS and not settings.zscores
+            count = column.summary in COUNTS and not settings.zscores and not means
             if run.name in complete:
                 rows.append((run.name, column.display, low, low, share, None,
                              bounds.COMPLETE_QRELS, count))  # fmt: skip
@@ -196,14 +199,16 @@ def bound_rows(evaluation, topics=None, complete=frozenset()) -> list[tuple]:
 
 
 def bound_values(
-    run: RunResult, columns, settings: EvalSettings, topics=None, relevant_counts=None
+    run: RunResult, columns, settings: EvalSettings, topics=None, relevant_counts=None, means=False
 ) -> list[tuple]:
     """``(column, low, high, unjudged share)`` of each bounded column of ``run`` (scored
     with ``settings`` and :attr:`~EvalSettings.unjudged_bounds`): over its own topics,
     summarised as ``settings`` say (``low`` is its summary value); or over ``topics``
     only, each counting (a topic the run lacks: 0, trec_eval ``-c``), as a comparison's
-    means over its topics are. ``relevant_counts``: the evaluation's, for the ``num_rel``
-    columns given their own ``rel``."""
+    means over its topics are. ``means``: a column trec_eval sums over them (``num_ret``,
+    ``num_rel``) as its mean per topic instead, as a comparison's tables show it.
+    ``relevant_counts``: the evaluation's, for the ``num_rel`` columns given their own
+    ``rel``."""
     high_end = run.unjudged_high
     complete = settings.complete if topics is None else True
     wanted = high_end.positives if topics is None else set(topics) & set(high_end.positives)
@@ -219,7 +224,9 @@ def bound_values(
         def summary(values, added: int, column=column, relevant=relevant, least=least) -> float:
             per_topic = None if values is None else values[keep]
             judged = len(wanted), relevant + (added if high_end.grade >= least else 0)
-            return float(_summarise(column, per_topic, len(keep), judged, settings, run.runid))
+            value = float(_summarise(column, per_topic, len(keep), judged, settings, run.runid))
+            summed = means and column.summary in (SUM, NUM_REL)
+            return value / max(len(wanted), 1) if summed else value
 
         if topics is None:
             low = float(run.summary[column.label])  # as printed
