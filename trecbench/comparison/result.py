@@ -64,10 +64,9 @@ class Comparison:
     show (:class:`trecbench.evaluation.drill.DrillDown`), kept as the runs were scored
     (``drill_depth``); None: not kept, the runs' files are read again for them.
     ``unjudged_values``: ``(run, measure, low, high, unjudged share, why two runs' ranges
-    do not bound their difference or None, why high is n/a or None, whether the values
-    are counts)`` over ``queries``, kept as the runs were
-    scored: :func:`trecbench.conclusions.unjudged.with_unjudged_bounds`; None: not kept.
-    """
+    do not bound their difference or None, why high is n/a or None, False: no count)``
+    over ``queries``, kept as the runs were scored (a count's as its mean per topic):
+    :func:`trecbench.conclusions.unjudged.with_unjudged_bounds`; None: not kept."""
 
     runs: list[str]
     baseline: str
@@ -93,10 +92,8 @@ class Comparison:
     # the compared topics for which every run's qrels hold no relevant document (at -l),
     # whose measures of relevant documents are 0 (None: not known, per-query values given)
     scoreless: list[str] | None = None
-    # compare --power's PowerResult (trecbench.conclusions.power, above this package)
-    power: Any = None
-    # which differences could flip had the unjudged documents been judged (compare
-    # --unjudged-bounds): an UnjudgedSensitivity of trecbench.conclusions.unjudged
+    power: Any = None  # compare --power's PowerResult (trecbench.conclusions.power)
+    # compare --unjudged-bounds' UnjudgedSensitivity (trecbench.conclusions.unjudged)
     unjudged_sensitivity: Any = None
     drill_downs: dict[str, Any] | None = None
     unjudged_values: list[tuple] | None = None
@@ -148,8 +145,8 @@ class Comparison:
 
         ``experiment_id`` links it to its ExperimentManifest; ``meta`` repeats the user's
         ``--meta`` pairs so the report stands alone (a Python caller's values as JSON
-        values, :func:`trecbench.meta_values.recorded_meta`); ``created``: its time (default now),
-        its page's and manifest's (:func:`~trecbench.provenance.new_stamp`).
+        values: :func:`trecbench.meta_values.recorded_meta`); ``created``: its time
+        (default now), its page's and manifest's (:func:`~trecbench.provenance.new_stamp`).
         """
         from ..json_values import json_safe
         from ..meta_values import recorded_meta

@@ -288,16 +288,11 @@ def tokenize(
 
 
 def _tokenize_text(
-    data: bytes,
-    path: str,
-    first_line: int,
-    keep: int,
-    separator: bytes | None,
-    head: bytes,
-    bad_lines: np.ndarray | None = None,
+    data: bytes, path: str, first_line: int, keep: int, separator, head: bytes, bad_lines=None
 ) -> Tokens:
-    """:func:`tokenize` of ``data`` that is UTF-8 (``head``: the file's first bytes as read;
-    ``bad_lines``: the numbers of the lines that were not UTF-8)."""
+    """:func:`tokenize` of ``data`` that is UTF-8 (``separator``: :func:`tokenize`'s;
+    ``head``: the file's first bytes as read; ``bad_lines``: the numbers of the lines that
+    were not UTF-8, an array)."""
     buf = np.frombuffer(data, dtype=np.uint8)
     ends_with_newline = data.endswith(b"\n")
     n_physical = physical_lines(data)

@@ -158,8 +158,7 @@ def measure_group(measure: str) -> str:
 
 
 def direction_of(measure: str) -> str | None:
-    """``higher``, ``lower`` or None: which values of ``measure`` are better, from its
-    definition in the measure registry."""
+    """``higher``, ``lower`` or None: which values of ``measure`` are better (registry)."""
     from ..measures import better
 
     return better(measure)
@@ -239,8 +238,7 @@ def section_notes(comparison, section, intervals: bool = True) -> list[str]:
 
 def undefined_notes(comparison, label: str, columns: Mapping[str, str]) -> list[str]:
     """Per column of ``columns`` (why a figure is n/a -> how its note begins) and reason,
-    one note naming the comparisons of section ``label`` it is given for (five, then how
-    many more)."""
+    one note naming the comparisons of section ``label`` it is for (five, then how many)."""
     notes = []
     for column, lead in columns.items():
         for reason, which in _undefined_by_reason(comparison, label, column).items():
@@ -277,8 +275,7 @@ UNDEFINED_COLUMNS = {
 def header_lines(comparison) -> list[str]:
     """What was compared and how, one item per line (Markdown list items without the
     dash; the terminal prints them as they are); the topics a line lists (escaped already,
-    :func:`with_names_escaped`) as items of a list
-    (:func:`~trecbench.escaping.list_item`)."""
+    :func:`with_names_escaped`) as items of a list (:func:`~trecbench.escaping.list_item`)."""
     settings = comparison.statistics
     level = exact_percent(settings.confidence)
     runs = ", ".join(
@@ -368,10 +365,9 @@ def _significance_line(settings, baseline: str) -> str:
 
 def scoreless_line(comparison) -> str:
     """What the outputs say of the topics without a relevant document ("" when none), in
-    the words of every command (:func:`~trecbench.scoreless.without_relevant_warning`),
-    about the qrels the header names: each run's own where they differ (``--run-qrels``),
-    a topic named when none of them holds a relevant document for it. The topics and the
-    path are escaped already (:func:`with_names_escaped`): each is listed as it is."""
+    every command's words (:func:`~trecbench.scoreless.without_relevant_warning`), of the
+    qrels the header names (each run's own where they differ: a topic none of them holds a
+    relevant document for); topics and path escaped already (:func:`with_names_escaped`)."""
     if not comparison.scoreless:
         return ""
     level = (comparison.evaluation or {}).get("relevance_level") or 1
@@ -575,8 +571,7 @@ def pairs_note(comparison, section) -> str:
 
 def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> list[list[str]]:
     """Header and rows of a section's means table: runs as columns, one row per measure
-    (mean, interval, change and marker; the best mean between ``bold`` marks), a "best
-    run" column."""
+    (mean, interval, change, marker; the best mean between ``bold`` marks), "best run"."""
     alpha = comparison.statistics.alpha
     summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])
     tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
