@@ -7,6 +7,7 @@ is refused by the readers themselves (tests/test_nul_ids.py)."""
 from __future__ import annotations
 
 import json
+from urllib.parse import unquote
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -215,15 +216,17 @@ def test_the_first_look_skips_only_columns_of_printable_ascii():
 
 def test_score_warns_about_such_an_id_in_one_line(tmp_path, capsys):
     """A run topic the qrels lack is named in a warning: a line feed in its id is escaped
-    (``\\n``), as every message of the CLI escapes what it quotes; it broke the line."""
+    (``%0A``, as every list of ids in a message escapes its items, reversibly); it broke
+    the line."""
     qrels = tmp_path / "q.txt"
     qrels.write_text("q1 0 d 1\n")
     rows = [{"qid": qid, "docno": "d", "score": 1.0} for qid in ("q1", "x\ny")]
     assert run(["score", "-m", "P.1", str(qrels), str(_jsonl(tmp_path, rows))]) == 0
     err = capsys.readouterr().err.splitlines()
     assert all(line.startswith("trecbench: warning: ") for line in err)
-    assert any(line.endswith("1 run topic is not in the qrels (ignored, also with -c): x\\ny")
-               for line in err)  # fmt: skip
+    said = "1 run topic is not in the qrels (ignored, also with -c): "
+    [listed] = [line.split(said)[1] for line in err if said in line]
+    assert listed == "x%0Ay" and unquote(listed) == "x\ny"
 
 
 def test_a_field_end_is_named_before_a_milder_character_that_comes_first(tmp_path):
