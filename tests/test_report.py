@@ -828,3 +828,23 @@ def test_a_meta_value_json_cannot_hold_is_refused_not_recorded_as_text(value, sa
         report.build_manifest(["trecbench"], [], [], {"x": value})
     with pytest.raises(UsageError, match=f"^meta: key 'x': .*{re.escape(said)}; give text"):
         report.build_evaluation_report(fake_evaluation(), [], {}, meta={"x": value})
+
+
+def _nested(levels: int) -> list:
+    value: list = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def test_a_meta_value_holding_itself_is_refused_not_a_recursion_error():
+    # a list holding itself recursed until Python's stack ran out: RecursionError
+    itself: list = []
+    itself.append(itself)
+    loop: dict = {}
+    loop["a"] = loop
+    deep = "^meta: key 'x': JSON nested deeper than 100 levels"
+    for value in (itself, loop, _nested(101)):
+        with pytest.raises(UsageError, match=deep):
+            report.build_manifest(["trecbench"], [], [], {"x": value})
+    assert report.recorded_meta({"x": _nested(100)}) == {"x": _nested(100)}

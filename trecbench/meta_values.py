@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import UsageError, excerpt, option_excerpt
+from .json_limits import MAX_DEPTH, too_deep
 
 _META_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")  # whole keys: fullmatch
 
@@ -52,12 +53,16 @@ def recorded_meta(meta: Mapping | None) -> dict[str, Any]:
 _LONGEST_INT_BITS = 14_000
 
 
-def meta_json(value: Any) -> Any:
+def meta_json(value: Any, depth: int = 0) -> Any:
     """A ``meta`` value as JSON holds it: text, a boolean, None, an integer, a finite
     number (a numpy scalar as Python's), a list (a tuple too) or a mapping with text keys
-    of them; anything else (NaN or an infinity, which JSON lacks, a set, bytes, a path, an
-    object) a :class:`~trecbench.errors.UsageError` saying what it is, not text it was
-    never given as."""
+    of them, nested at most as deep as a JSON input may be
+    (:data:`~trecbench.json_limits.MAX_DEPTH`: a list holding itself recursed until
+    Python's stack ran out); anything else (NaN or an infinity, which JSON lacks, a set,
+    bytes, a path, an object) a :class:`~trecbench.errors.UsageError` saying what it is,
+    not text it was never given as. ``depth``: how deep ``value`` lies."""
+    if depth > MAX_DEPTH:
+        raise UsageError(f"{too_deep()} (a list or a dict holding itself?)")
     if getattr(value, "shape", None) == () and getattr(value, "dtype", None) is not None:
         if value.dtype.kind in "biuf":  # a numpy scalar: as the Python number it holds
             value = value.item()
@@ -68,9 +73,9 @@ def meta_json(value: Any) -> Any:
     if isinstance(value, float) and math.isfinite(value):
         return value
     if isinstance(value, (list, tuple)):
-        return [meta_json(item) for item in value]
+        return [meta_json(item, depth + 1) for item in value]
     if isinstance(value, Mapping) and all(isinstance(key, str) for key in value):
-        return {key: meta_json(item) for key, item in value.items()}
+        return {key: meta_json(item, depth + 1) for key, item in value.items()}
     from .type_names import python_type
 
     why = (
