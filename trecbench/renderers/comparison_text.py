@@ -286,9 +286,10 @@ def _with_conclusions(comparison, merged, sections):
             ("unjudged_high_undefined", "high_undefined"), ("unjudged_share", "unjudged"),
             ("could_flip", "could_flip"), ("could_flip_undefined", "could_flip_undefined"),
         ]:  # fmt: skip
-            # the reasons are text; the ends as the report holds them: a count's (num_ret)
-            # integers, as score's CSV prints them, beside other measures' floats
-            dtype = {"could_flip": "boolean", "unjudged": "Float64"}.get(field, "object")
+            # the reasons are text; the ends numbers (a count's too: its mean per topic,
+            # as the comparison's own columns)
+            dtype = "boolean" if field == "could_flip" else None
+            dtype = dtype or ("object" if field.endswith("undefined") else "Float64")
             added[name] = column({k: r[field] for k, r in rows.items()}, dtype)
     return merged.assign(**added)
 
