@@ -543,16 +543,22 @@ def test_topics_without_a_relevant_document_are_named_in_every_output(
     validate_against_schema(report, "benchmark_report")
 
 
+def _runs_with_own_qrels(tmp_path, b_qrels: str) -> list[str]:
+    """``--run-qrels`` of runs a and b (each d1 in q1 and q2): a's qrels judge d1
+    relevant in q1 alone, b's are ``b_qrels``."""
+    (tmp_path / "qa").write_text("q1 0 d1 1\nq2 0 d1 0\n")
+    (tmp_path / "qb").write_text(b_qrels)
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.run").write_text(f"q1 Q0 d1 1 2 {name}\nq2 Q0 d1 1 2 {name}\n")
+    return ["--run-qrels", str(tmp_path / "a.run"), str(tmp_path / "qa"),
+            "--run-qrels", str(tmp_path / "b.run"), str(tmp_path / "qb")]  # fmt: skip
+
+
 def test_a_topic_one_runs_qrels_judge_relevant_is_not_named(tmp_path):
     # the runs' flags were merged: q2 was named, where b's qrels judge d1 relevant (P@1 1.0)
     from trecbench.cli import run
 
-    (tmp_path / "qa").write_text("q1 0 d1 1\nq2 0 d1 0\n")
-    (tmp_path / "qb").write_text("q1 0 d1 1\nq2 0 d1 1\n")
-    for name in ("a", "b"):
-        (tmp_path / f"{name}.run").write_text(f"q1 Q0 d1 1 2 {name}\nq2 Q0 d1 1 2 {name}\n")
-    pairs = ["--run-qrels", str(tmp_path / "a.run"), str(tmp_path / "qa"),
-             "--run-qrels", str(tmp_path / "b.run"), str(tmp_path / "qb")]  # fmt: skip
+    pairs = _runs_with_own_qrels(tmp_path, "q1 0 d1 1\nq2 0 d1 1\n")
     out = tmp_path / "out"
     assert run(["compare", *pairs, "-m", "P.1", "-o", str(out), "--quiet"]) == 0
     report = json.loads((out / "BenchmarkReport.json").read_text())
@@ -564,12 +570,7 @@ def test_a_topic_no_runs_qrels_judge_relevant_is_named_of_each_runs_qrels(tmp_pa
     # with --run-qrels the line is about every run's own qrels, not "the qrels"
     from trecbench.cli import run
 
-    (tmp_path / "qa").write_text("q1 0 d1 1\nq2 0 d1 0\n")
-    (tmp_path / "qb").write_text("q1 0 d1 1\nq2 0 d2 0\n")
-    for name in ("a", "b"):
-        (tmp_path / f"{name}.run").write_text(f"q1 Q0 d1 1 2 {name}\nq2 Q0 d1 1 2 {name}\n")
-    pairs = ["--run-qrels", str(tmp_path / "a.run"), str(tmp_path / "qa"),
-             "--run-qrels", str(tmp_path / "b.run"), str(tmp_path / "qb")]  # fmt: skip
+    pairs = _runs_with_own_qrels(tmp_path, "q1 0 d1 1\nq2 0 d2 0\n")
     assert run(["compare", *pairs, "-m", "P.1", "--samples", "50", "--allow-unjudged"]) == 0
     said = (
         "each run's qrels: 1 topic without a relevant document (grade >= 1): the measures of "
