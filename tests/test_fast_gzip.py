@@ -23,7 +23,11 @@ TEXT = b"".join(
 
 @pytest.fixture(params=["isal", "zlib"])
 def inflater(request, monkeypatch):
-    """Each test twice: with ISA-L's threaded reader and with the import taken away."""
+    """Each test twice: with ISA-L's threaded reader and with the import taken away. The
+    inflater's blocks and reads are made smaller than its own, so that the text spans
+    many of each."""
+    monkeypatch.setattr(read_ahead, "INFLATE_BLOCK", 1 << 20)
+    monkeypatch.setattr(read_ahead, "COMPRESSED_READ", 100_003)
     if request.param == "isal":
         pytest.importorskip("isal")
     else:
@@ -75,6 +79,16 @@ def test_truncated_or_corrupt_gzip_is_r27(tmp_path, inflater, damage, into):
     with pytest.raises(InputError, match=r"bad\.run\.gz: corrupt or truncated gzip") as error:
         _read(path, into=into)
     assert error.value.rule == "R27"
+
+
+def test_isal_without_its_c_reader_by_name_reads_through_igzip_open(tmp_path, monkeypatch):
+    # the reader with a larger read buffer is isal's internal name (its threaded reader's):
+    # a later isal without it is read through igzip.open, as before
+    igzip = pytest.importorskip("isal.igzip")
+    monkeypatch.delattr(igzip, "_IGzipReader")
+    (tmp_path / "run.gz").write_bytes(gzip.compress(TEXT))
+    data, _, fast = _read(tmp_path / "run.gz", into=True)
+    assert data == TEXT and fast
 
 
 def test_a_stream_opened_in_a_thread_that_ended_reads_whole(tmp_path, inflater):

@@ -8,8 +8,13 @@ import queue
 import threading
 from typing import Any
 
-# decompressed bytes the fast inflater's thread hands over at a time
-INFLATE_BLOCK = 1 << 20
+# decompressed bytes the fast inflater's thread hands over at a time, and the compressed
+# bytes it reads at a time: each read, and each block handed over, waits for the GIL, which
+# the parser's and the scorer's threads hold in turns of up to 5 ms (sys.getswitchinterval);
+# at 1 MiB blocks and ISA-L's 512 KiB reads the inflater ran at a fifth of its speed beside
+# a busy Python thread (by hand, 2026-12-03: 150 MB/s; 450 MB/s at 4 MiB and 2 MiB)
+INFLATE_BLOCK = 4 << 20
+COMPRESSED_READ = 2 << 20
 
 
 class ReadOnly:
@@ -35,7 +40,11 @@ def threaded_gzip(raw) -> tuple[Any, tuple[type[Exception], ...]]:
         from isal import igzip, isal_zlib
     except ImportError:
         return None, ()
-    return ReadAhead(igzip.open(raw, "rb")), (isal_zlib.error,)
+    # igzip.open's C reader with a larger read buffer (isal's own threaded reader builds it
+    # so, by this name); igzip.open where a later isal has no such name
+    reader = getattr(igzip, "_IGzipReader", None)
+    stream = igzip.open(raw, "rb") if reader is None else reader(raw, COMPRESSED_READ)
+    return ReadAhead(stream, INFLATE_BLOCK), (isal_zlib.error,)
 
 
 class ReadAhead(ReadOnly):
@@ -47,7 +56,7 @@ class ReadAhead(ReadOnly):
     rest of the file then reads as empty), this one stops only at the end, on an error or
     at :meth:`close`: a stream opened in one thread can be read in another."""
 
-    def __init__(self, stream, block: int = INFLATE_BLOCK, depth: int = 2):
+    def __init__(self, stream, block: int, depth: int = 2):
         self._blocks: queue.Queue = queue.Queue(depth)
         self._stopped = threading.Event()
         self._pending = memoryview(b"")
