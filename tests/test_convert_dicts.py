@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+from urllib.parse import unquote_to_bytes
 
 import pytest
 
@@ -434,3 +436,17 @@ def test_a_line_of_tabs_or_blanks_is_refused_at_its_line(tmp_path):
     tsv.write_text("1\td1\t1\r\n\r\n\n2\td1\t1\r\n", newline="")
     run = convert_msmarco(tsv).runs[0].table
     assert run[["qid", "docno", "rank"]].values.tolist() == [["1", "d1", 1], ["2", "d1", 1]]
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "a\tb", "a" + os.fsdecode(b"\xff") + "b"])
+def test_a_deep_runs_note_names_its_file_in_one_line_reversibly(tmp_path, hostile):
+    # the R8 note named the run's file as it is: a --runs-dir holding a line feed printed
+    # the note on two lines; escaped as the summary's "wrote PATH" is, unquote gives it back
+    path = tmp_path / "deep.tsv"
+    path.write_text("".join(f"1\td{r}\t{r}\n" for r in range(1, 1002)))
+    conversion = convert_msmarco(path)
+    write_conversion(conversion, tmp_path / "out", [path], runs_dir=tmp_path / hostile)
+    note = conversion.report.notes[-1]
+    named, said = note.split(": 1 topic(s) hold more than 1000 documents")
+    assert note.isprintable() and said.startswith(" (R8")
+    assert os.fsdecode(unquote_to_bytes(named)) == f"../{hostile}/deep.run"

@@ -7,6 +7,7 @@ import math
 import os
 import re
 from pathlib import Path
+from urllib.parse import unquote_to_bytes
 
 import pandas as pd
 import pytest
@@ -320,6 +321,50 @@ def test_an_id_listed_twice_is_reported_graded_or_not(tmp_path):
         assert conversion.report.counts[reason] == 1
         (entry,) = [d for d in conversion.report.dropped if d["reason"] == reason]
         assert (entry["qid"], entry["docno"]) == ("a%201", "HP:0004322")
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "a\u2028b", "a" + os.fsdecode(b"\xff") + "b"])
+def test_a_duplicate_judgments_reason_names_the_qrels_escaped(tmp_path, hostile):
+    # the reason, which convert's summary prints, held the qrels' name as given: a line
+    # break of --name split the line; escaped as "wrote PATH" shows it, graded or not
+    obo = tmp_path / "hp.obo"
+    obo.write_text(TINY_OBO)
+    cases = write_json(
+        tmp_path / "cases.json",
+        [{"case_id": "a", "text": "x", "expected_hpo_ids": ["HP:0001250", "HP:0001250"]}],
+    )
+    for graded in (None, "ontology"):
+        conversion = convert_hpo(cases, ontology=obo, graded=graded, name=hostile)
+        (reason,) = conversion.report.counts
+        assert reason.isprintable(), reason
+        named = reason.removeprefix("duplicate judgment (").split(";")[0]
+        assert os.fsdecode(unquote_to_bytes(named)) == hostile
+
+
+def test_an_ontology_release_holding_a_line_break_is_noted_in_one_line(tmp_path, capsys):
+    # the release an OBO Graphs file gives (meta.version, JSON text) was copied into the
+    # note of unknown ids, which convert's summary printed on two lines
+    from trecbench.cli import run
+
+    ontology = write_json(
+        tmp_path / "hp.json",
+        {"graphs": [{"id": "hp", "meta": {"version": "evil\nrelease\tx"},
+                     "nodes": [{"id": "http://purl.obolibrary.org/obo/HP_0000001",
+                                "type": "CLASS"}],
+                     "edges": []}]},
+    )  # fmt: skip
+    cases = write_json(
+        tmp_path / "cases.json",
+        [{"case_id": "a", "text": "x", "expected_hpo_ids": ["HP:0000001", "HP:0004322"]}],
+    )
+    assert run(["convert", "hpo", str(cases), "--ontology", str(ontology),
+                "-o", str(tmp_path / "out")]) == 0  # fmt: skip
+    err = capsys.readouterr().err
+    (note,) = [line for line in err.splitlines() if "note:" in line]
+    assert note == (
+        "  note: 1 unknown HPO id(s) in HPO evil%0Arelease%09x (absent from this release; a "
+        "newer one may have them): HP:0004322"
+    )
 
 
 def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):

@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import InputError, Setting, TrecbenchError, UsageError
-from ..escaping import id_list
+from ..escaping import escape_text, id_list
 from ..ids import STR
 from ..naming import check_read_once, listed, path_argument
 from ..resource_bounds import depth_from
@@ -61,6 +61,7 @@ from .hpo_results import (  # read_results and RESULT_FORMATS: also this module'
     results_name,
     terms_rows,
 )
+from .tables import duplicate_judgment
 
 __all__ = [
     "CASES_SCHEMA", "GRADES", "GRADINGS", "RESULT_FORMATS", "STRATA_FIELDS",
@@ -234,7 +235,8 @@ def check_ontology(ids: pd.Series, loaded, report: Report) -> dict:
         if terms:
             hint = " (absent from this release; a newer one may have them)" * (kind == "unknown")
             report.note(
-                f"{len(terms)} {kind} HPO id(s) in HPO {loaded.release}{hint}: "
+                # the release as the ontology file gives it (a JSON version may hold a line break)
+                f"{len(terms)} {kind} HPO id(s) in HPO {escape_text(loaded.release)}{hint}: "
                 + id_list(terms, limit=10)
             )
     return {"checked": True, **loaded.info(), **found}
@@ -383,7 +385,7 @@ def _once(expected: pd.DataFrame, name: str, report: Report) -> pd.DataFrame:
     repeated = expected.duplicated(["qid", "docno"])
     rows = expected[repeated]
     report.drop(
-        f"duplicate judgment ({name}; the highest grade is kept)",
+        duplicate_judgment(name),
         (
             {"qrels": name, "qid": qid, "docno": docno}
             for qid, docno in zip(escaped(rows["qid"]), escaped(rows["docno"]), strict=True)

@@ -41,6 +41,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError, Setting, UsageError
+from ..escaping import escape_text
 from ..ids import STR, escape_id
 from ..inputs import streams
 from ..sources import At, Content, Rows, described, json_document, parse_json, read_source
@@ -452,7 +453,7 @@ def _per_run(collected: _Collected, name: str, judging: Judging, report: Report)
         )
         if run.found_only:
             report.note(
-                f"{qrels_name}: {run.found_only} of {len(run.qids)} queries judged "
+                f"{escape_text(qrels_name)}: {run.found_only} of {len(run.qids)} queries judged "
                 "found-only (the relevant items nobody retrieved are unknown): the ideal DCG "
                 "may be underestimated"
             )

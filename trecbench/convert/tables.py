@@ -20,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..escaping import escape_text
 from ..ids import STR
 from ..resource_bounds import depth_from
 from ..score_precision import as_float32
@@ -275,6 +276,13 @@ def _drop_duplicates(
     return frame.assign(**{column: kept})[~duplicate]
 
 
+def duplicate_judgment(name: str) -> str:
+    """The reason a duplicate judgment of the qrels ``name`` is reported under (the
+    summary prints it, the sidecar counts it): the name escaped (:func:`escape_text`), as
+    the summary's ``wrote PATH`` shows it, so that no line break of it splits the line."""
+    return f"duplicate judgment ({escape_text(name)}; the highest grade is kept)"
+
+
 def make_qrels(frame: pd.DataFrame, name: str, report: Findings) -> pd.DataFrame:
     """Qrels from ``qid``, ``docno``, ``rel`` rows (order of first appearance kept).
 
@@ -283,8 +291,7 @@ def make_qrels(frame: pd.DataFrame, name: str, report: Findings) -> pd.DataFrame
     """
     frame = escape_ids(frame, ("qid", "docno"), report, {"qrels": name})
     frame = frame.assign(rel=frame["rel"].astype(np.int64))
-    reason = f"duplicate judgment ({name}; the highest grade is kept)"
-    frame = _drop_duplicates(frame, "rel", "max", report, reason, {"qrels": name})
+    frame = _drop_duplicates(frame, "rel", "max", report, duplicate_judgment(name), {"qrels": name})
     return frame[["qid", "docno", "rel"]].reset_index(drop=True)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from .. import outputs
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, Setting, UsageError
+from ..escaping import escape_text
 from ..inputs.streams import LabelledProgress as Progress
 from ..inputs.streams import labelled
 from ..provenance import Digest
@@ -132,8 +133,9 @@ def _say_deep(conversion: Conversion, name: str, summary: dict) -> None:
     deep = summary["counts"]["rules"].get("R8", 0)
     if deep:
         conversion.report.notes.append(
-            f"{name}: {deep} topic(s) hold more than {PROFILES['strict'].max_depth} documents"
-            " (R8: validate refuses it as a TREC submission; trec_eval scores every document)"
+            f"{escape_text(name)}: {deep} topic(s) hold more than "
+            f"{PROFILES['strict'].max_depth} documents (R8: validate refuses it as a TREC "
+            "submission; trec_eval scores every document)"
         )
 
 
