@@ -8,6 +8,7 @@ an empty DataFrame is an empty run whatever dtype pandas gave its columns."""
 from __future__ import annotations
 
 import collections
+from urllib.parse import unquote
 
 import numpy as np
 import pandas as pd
@@ -112,3 +113,23 @@ def test_a_run_frame_given_as_qrels_is_refused_naming_the_columns_expected(colum
     for ids in ({"q_id": ["1"], "doc_id": ["a"]}, {"query-id": ["1"], "corpus-id": ["a"]}):
         qrels = pd.DataFrame({**ids, "score": [1]})  # ranx's and BEIR's qrels: read
         assert trecbench.evaluate(qrels, run, ["P@1"]).to_dict() == {"1": {"P@1": 1.0}}
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "x, y", "a\tb "])
+def test_the_columns_an_error_lists_are_escaped_as_items(hostile):
+    # the columns were joined as they are: a header's line feed split the message, and a
+    # column "x, y" read as two; each is a list's item (%XX), unquote gives it back
+    frame = pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [2], hostile: [1]})
+    with pytest.raises(UsageError) as error:
+        trecbench.evaluate(frame, frame, ["P@1"])
+    message = str(error.value)
+    assert message.isprintable()
+    shown = message.split("columns ")[1].split(" are a run's")[0].split(", ")
+    assert [unquote(name) for name in shown] == [
+        "qid", "docno", "score", hostile
+    ]  # fmt: skip
+    refused = pd.DataFrame({"query": ["1"], hostile: ["a"], "score": [1.0]})
+    with pytest.raises(UsageError) as error:
+        trecbench.evaluate(refused, refused, ["P@1"])
+    listed = str(error.value).split("; columns: ")[1].split(", ")
+    assert [unquote(name) for name in listed] == ["query", hostile, "score"]

@@ -6,6 +6,7 @@ as qrels refused."""
 from __future__ import annotations
 
 from ..errors import InputError, UsageError, shortened
+from ..escaping import id_list
 
 QID_NAMES = ("qid", "query_id", "q_id", "query-id")
 DOCNO_NAMES = ("docno", "doc_id", "docid", "corpus-id")
@@ -40,7 +41,7 @@ def need_column(
     and the columns there are."""
     name = pick_column(columns, names, role, origin, file, noun)
     if name is None:
-        shown = shortened(", ".join(map(str, columns)))
+        shown = _listed(columns)
         message = f"no {role} {noun} (one of {', '.join(names)}); {noun}s: {shown}"
         raise column_error(origin, file, message)
     return name
@@ -63,7 +64,7 @@ def refuse_a_run(
         return
     if qid_name in _QRELS_SCORE_IDS and not set(_RUN_COLUMNS) & set(columns):
         return
-    shown = shortened(", ".join(map(str, columns)))
+    shown = _listed(columns)
     raise column_error(
         origin,
         file,
@@ -71,3 +72,10 @@ def refuse_a_run(
         f"{doc_name}, rel (or relevance, label; score only beside ranx's q_id or BEIR's "
         "query-id, without rank or tag)",
     )
+
+
+def _listed(columns: list) -> str:
+    """The ``columns`` a file or table has, every one, as an error lists them: each name
+    escaped as a list's item (:func:`~trecbench.escaping.id_list`: a line break or a
+    ``, `` of a Parquet or CSV header as ``%XX``, reversibly), the list cut where long."""
+    return shortened(id_list(columns, limit=len(columns)))
