@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
+from urllib.parse import unquote_to_bytes
 
 import pytest
 from conftest import ROOT
@@ -338,3 +340,20 @@ def test_a_list_refused_says_what_was_given_in_words(given, said):
     with pytest.raises(UsageError) as caught:
         listed(given, "names", "names, one per run")
     assert str(caught.value) == f"names={given!r}: give a list of names, one per run, {said}"
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "c, d", "e" + os.fsdecode(b"\xff")])
+def test_run_names_an_error_lists_are_escaped_as_items(hostile):
+    # the runs were joined as they are: a name's line feed split the message, "c, d" read
+    # as two runs; each is a list's item (%XX), os.fsdecode(unquote_to_bytes) gives it back
+    from trecbench.comparison.analysis import check_baseline
+    from trecbench.comparison.scoring import _qrels_per_run
+
+    with pytest.raises(UsageError) as error:
+        check_baseline("z", ["r", hostile])
+    listed = str(error.value).split("is not one of the runs: ")[1].split(", ")
+    assert [os.fsdecode(unquote_to_bytes(name)) for name in listed] == ["r", hostile]
+    with pytest.raises(UsageError) as error:
+        _qrels_per_run(None, {hostile: "q"}, {"r": None})
+    named = str(error.value).removeprefix("qrels given for ").removesuffix(", which is not a run")
+    assert str(error.value).isprintable() and os.fsdecode(unquote_to_bytes(named)) == hostile

@@ -14,6 +14,7 @@ import pandas as pd
 from .. import statistical_tests, stats
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError, option_excerpt
+from ..escaping import id_list
 from . import significance
 from .absent import EmptyValues, checked_empty, fill_absent, not_finite
 from .given import given_baseline, given_queries, given_values
@@ -245,9 +246,8 @@ def check_baseline(baseline: str | None, runs: list[str]) -> None:
     """Refuse a ``baseline`` (None: the first run) that is none of the ``runs``' names:
     compare checks it before any run is scored, and again of the values compared."""
     if baseline is not None and baseline not in runs:
-        raise UsageError(
-            f"baseline {option_excerpt(baseline)} is not one of the runs: {', '.join(runs)}"
-        )
+        listed = id_list(runs, limit=len(runs))  # a run's name as a list's item
+        raise UsageError(f"baseline {option_excerpt(baseline)} is not one of the runs: {listed}")
 
 
 def _sections(

@@ -14,6 +14,7 @@ import pandas as pd
 from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
+from ..escaping import id_list
 from ..inputs import QrelsInput, RunInput, named_runs
 from ..measures.per_topic import asked_per_topic
 from ..measures.spellings import refuse_two_spellings
@@ -31,7 +32,8 @@ def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any
     run_qrels = {str(name): source for name, source in (run_qrels or {}).items()}
     unknown = sorted(set(run_qrels) - set(named))
     if unknown:
-        raise UsageError(f"qrels given for {', '.join(unknown)}, which is not a run")
+        named_runs = id_list(unknown, limit=len(unknown))  # each as a list's item
+        raise UsageError(f"qrels given for {named_runs}, which is not a run")
     if qrels is not None and set(run_qrels) == set(named):
         raise UsageError("every run has its own qrels (run_qrels): the shared qrels is unused")
     groups: dict[Any, tuple[Any, list[str]]] = {}
