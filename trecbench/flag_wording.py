@@ -1,0 +1,55 @@
+"""The one wording of flagged topics as warnings (:class:`FlagWarning`): a run's topics
+the qrels lack, the qrels' topics a run lacks, without a relevant document, with negative
+grades. Below the evaluation, which flags them
+(:func:`~trecbench.evaluation.flag_warnings.flag_warnings`), so that pool, which scores
+nothing, says a run's topics the qrels lack in the same words without importing it."""
+
+from __future__ import annotations
+
+from .escaping import ShownWarning, id_list
+
+# each kind of flagged topic: its noun, singular and plural, and what is said of them
+_REASONS = {
+    "no_relevant": (
+        ("qrels topic has", "qrels topics have"),
+        "no relevant document (scored 0 where counted)",
+    ),
+    "negative_grades": (
+        ("qrels topic has", "qrels topics have"),
+        "negative grades (treated as unjudged)",
+    ),
+    "run_only": (
+        ("run topic is", "run topics are"),
+        "not in the qrels (ignored, also with -c)",
+    ),
+    "qrels_only": (("qrels topic is", "qrels topics are"), "not in the run"),
+}
+
+
+class FlagWarning(ShownWarning):
+    """One line of :func:`~trecbench.evaluation.flag_warnings.flag_warnings`, in parts:
+    the flags' ``reason``, the ``run`` they are of (None: the qrels'), their topics
+    (``qids``), whether the runs were scored with ``-c`` (``complete``) and ``where``
+    (None, or what the line is about when a command reads several qrels: a path, a
+    collection), so that each output escapes the run's name, the ids and ``where`` as it
+    escapes its other input text (the ids as items of a list,
+    :func:`~trecbench.escaping.id_list`, the plain message's too)."""
+
+    parts = ("reason", "run", "qids", "complete", "where")
+
+    @staticmethod
+    def said(
+        reason: str, run: str | None, qids: tuple, complete: bool, where: str | None, shown
+    ) -> str:
+        (one, many), what = _REASONS[reason]
+        if reason == "qrels_only":
+            what += (
+                " (counted as 0 in the averages: -c)"
+                if complete
+                else " (ignored; -c would count them as 0)"
+            )
+        elif reason == "no_relevant" and complete:
+            what = "no relevant document (scored 0, and counted: -c)"
+        noun = one if len(qids) == 1 else many
+        prefix = "".join(f"{shown(part)}: " for part in (where, run) if part)
+        return f"{prefix}{len(qids)} {noun} {what}: {id_list(qids, shown)}"
