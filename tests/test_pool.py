@@ -394,3 +394,65 @@ def test_a_grade_refused_by_the_python_pool_is_named_as_its_argument(tmp_path):
     with pytest.raises(UsageError, match=r"^grade must be an integer within \+-1,000,000"):
         result.to_text("1.5")
     assert result.to_text("-1") == "1 0 d1 -1\n"
+
+
+def _write_topics(tmp_path, qrels_topics: str) -> list[str]:
+    """Runs a (topics 1, 2, 3) and b (topic 1) and qrels judging d1 in each of
+    ``qrels_topics``; the command line's pool arguments for them."""
+    (tmp_path / "a.run").write_text("".join(f"{q} Q0 d1 1 2 a\n" for q in "123"))
+    (tmp_path / "b.run").write_text("1 Q0 d1 1 2 b\n")
+    (tmp_path / "q.qrels").write_text("".join(f"{q} 0 d1 1\n" for q in qrels_topics))
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]
+    return ["pool", *runs, "--qrels", str(tmp_path / "q.qrels"), "-o", str(tmp_path / "p")]
+
+
+def test_qrels_sharing_no_topic_with_the_runs_are_named_in_a_warning(tmp_path, capsys):
+    """Every judged and relevant_only count read 0, unexplained: the qrels (of other
+    topics) are named in one warning line, the pool written all the same."""
+    assert run(_write_topics(tmp_path, "79")) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[:-1] == [
+        f"trecbench: warning: {tmp_path / 'q.qrels'}: no topic of the runs is in the qrels: "
+        "nothing pooled is judged (every run's judged and relevant_only are 0)"
+    ]
+    rows = shown_rows(captured.out, "run")
+    assert [(row["judged"], row["relevant_only"]) for row in rows] == [("0", "0")] * 2
+    assert (tmp_path / "p").read_text() == "1 0 d1\n2 0 d1\n3 0 d1\n"
+
+
+def test_a_runs_topics_the_qrels_lack_are_said_in_scores_words(tmp_path, capsys):
+    """As score says a run's topics the qrels lack (its words up to what becomes of
+    them: score ignores such a topic, pool pools it unjudged); b's one topic is judged."""
+    args = _write_topics(tmp_path, "1")
+    assert run(args) == 0
+    said = capsys.readouterr().err.splitlines()[:-1]
+    assert said == [
+        "trecbench: warning: a: 2 run topics are not in the qrels (nothing judged there: "
+        "every document pooled is to judge): 2, 3"
+    ]
+    runs = [str(tmp_path / name) for name in ("a.run", "b.run")]
+    assert run(["score", str(tmp_path / "q.qrels"), *runs, "-m", "P@1"]) == 0
+    by_score = capsys.readouterr().err.splitlines()
+    assert by_score[0].startswith(said[0].split(" (")[0] + " (ignored")
+    assert len(by_score) == 1  # nor of b, by either
+    assert run(_write_topics(tmp_path, "123")) == 0  # every topic judged: nothing to say
+    assert capsys.readouterr().err == f"wrote {tmp_path / 'p'}: 0 documents\n"
+
+
+def test_pools_warnings_reach_the_python_caller_apart_from_its_inputs():
+    """A result's own warnings (Pool.warnings), as compare's and leaderboard's: none
+    without qrels, nor when they judge every topic of the runs."""
+    runs = {"a": {"1": {"d1": 2.0}, "2": {"d1": 1.0}}, "b": {"1": {"d2": 1.0}}}
+    result = pool(runs, depth=5, qrels={"7": {"d1": 1}})
+    assert result.warnings == (
+        "no topic of the runs is in the qrels: nothing pooled is judged (every run's "
+        "judged and relevant_only are 0)",
+    )
+    assert result.input_warnings == ()
+    result = pool(runs, depth=5, qrels={"1": {"d1": 1}})
+    assert result.warnings == (
+        "a: 1 run topic is not in the qrels (nothing judged there: every document pooled "
+        "is to judge): 2",
+    )
+    assert pool(runs, depth=5, qrels={"1": {"d1": 1}, "2": {"d3": 0}}).warnings == ()
+    assert pool(runs, depth=5).warnings == ()

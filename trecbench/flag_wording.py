@@ -23,16 +23,21 @@ _REASONS = {
         "not in the qrels (ignored, also with -c)",
     ),
     "qrels_only": (("qrels topic is", "qrels topics are"), "not in the run"),
+    # pool's run_only: such a topic is pooled, not ignored, and nothing in it is judged
+    "run_only_pooled": (
+        ("run topic is", "run topics are"),
+        "not in the qrels (nothing judged there: every document pooled is to judge)",
+    ),
 }
 
 
 class FlagWarning(ShownWarning):
-    """One line of :func:`~trecbench.evaluation.flag_warnings.flag_warnings`, in parts:
-    the flags' ``reason``, the ``run`` they are of (None: the qrels'), their topics
-    (``qids``), whether the runs were scored with ``-c`` (``complete``) and ``where``
-    (None, or what the line is about when a command reads several qrels: a path, a
-    collection), so that each output escapes the run's name, the ids and ``where`` as it
-    escapes its other input text (the ids as items of a list,
+    """One line of :func:`~trecbench.evaluation.flag_warnings.flag_warnings` (and pool's
+    ``run_only_pooled``), in parts: the flags' ``reason``, the ``run`` they are of (None:
+    the qrels'), their topics (``qids``), whether the runs were scored with ``-c``
+    (``complete``) and ``where`` (None, or what the line is about when a command reads
+    several qrels: a path, a collection), so that each output escapes the run's name, the
+    ids and ``where`` as it escapes its other input text (the ids as items of a list,
     :func:`~trecbench.escaping.id_list`, the plain message's too)."""
 
     parts = ("reason", "run", "qids", "complete", "where")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .group import cli, echo_input_warnings, echo_written, given
+from .group import cli, echo_input_warnings, echo_warning, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FILE
 from .shared_options import (
     DEPTH,
@@ -103,6 +103,8 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
         if progress is not None:
             progress.close()  # the bar ended before the warnings, not run into by them
         echo_input_warnings()
+        for warning in result.warnings:
+            echo_warning(warning)
         # an id no TREC file holds: refused first (its ids checked, its lines made: a bar)
         pool_file = result.to_text(unjudged_grade, progress)
     # the file written whole, the summary printed, then the file put in place (no space

@@ -61,13 +61,16 @@ TEXT_PIECE = 1 << 16
 @dataclass(frozen=True)
 class Pool:
     """The documents to judge (``qid``, ``docno``; judged ones left out when qrels were
-    given), sorted by qid then docno byte-wise, and each run's contribution."""
+    given), sorted by qid then docno byte-wise, and each run's contribution; ``warnings``:
+    what the caller should say of the runs' topics the qrels lack (:func:`_topic_warnings`),
+    the command line on stderr."""
 
     settings: PoolSettings
     qid: list[str]
     docno: list[str]
     contributions: list[RunContribution]
     with_qrels: bool
+    warnings: tuple[str, ...] = ()
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
     # the records of its input files, runs then qrels (trecbench.report.input_record),
     # taken as they were read; and the qrels' path (None: none given, or held in memory)
@@ -223,6 +226,7 @@ def pool(
     step = steps(progress, "sorting the pool", 3)
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
+    warnings = () if judged is None else _topic_warnings(pooled, judged, labels, qrels)
     topic, docno = arrow.array(pooled.topic), pooled.docno
     if grades is not None:  # judged documents are left out
         unjudged = arrow.array(np.isnan(grades))
@@ -243,10 +247,39 @@ def pool(
         docnos,
         contributions,
         judged is not None,
+        warnings,
         inputs=tuple(read_records([*((s, "run") for s in sources), (qrels, "qrels")])),
         qrels=str(qrels) if isinstance(qrels, (str, os.PathLike)) else None,
         unwritable=pooled.unwritable,
     )
+
+
+def _topic_warnings(pooled: _Streamed, judged: pa.Table, labels: list[str], qrels) -> tuple:
+    """Score's warning of a run's topics the qrels lack, in pool's terms: a line per run
+    (``labels``) with such topics, as every command says it; or, when the ``judged``
+    qrels share no topic with the runs, one line naming the ``qrels``: every judged and
+    relevant_only count then reads 0, and nothing else would say why."""
+    from ..conclusions.scores import source_name
+    from ..flag_wording import FlagWarning
+
+    qids = pc.cast(pooled.qids, pa.large_string())
+    judged_qids = pc.cast(judged.column("qid").combine_chunks(), pa.large_string())
+    in_qrels = arrow.to_numpy(pc.is_in(qids, value_set=judged_qids))
+    if not in_qrels.any():
+        name = source_name(qrels)
+        return (
+            f"{f'{name}: ' if name else ''}no topic of the runs is in the qrels: nothing "
+            "pooled is judged (every run's judged and relevant_only are 0)",
+        )
+    warnings = []
+    for label, number in zip(labels, pooled.numbers, strict=True):
+        held = np.zeros(len(in_qrels), bool)  # (np.unique would import numpy.ma)
+        held[pooled.topic[number]] = True
+        absent = np.flatnonzero(held & ~in_qrels)  # sorted: the qids are, byte-wise
+        if len(absent):
+            absent_qids = tuple(qids.take(arrow.array(absent)).to_pylist())
+            warnings.append(FlagWarning("run_only_pooled", label, absent_qids, False, None))
+    return tuple(warnings)
 
 
 def _refuse_one_object_twice(sources: list, labels: list[str]) -> None:
