@@ -221,3 +221,32 @@ def test_the_librarys_evaluation_carries_the_budgets_warnings(tmp_path, monkeypa
         f"{paths[1]}: held in memory whole for compat='10.0': the memory budget (64 MiB) "
         "cannot hold for it (a run file is otherwise read in blocks)",
     )
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "x, y", "a" + os.fsdecode(b"\xff") + "b"])
+def test_the_budgets_warnings_name_their_files_escaped_as_items(tmp_path, monkeypatch, hostile):
+    # the files were joined as they are: a line feed of a name split the warning, and a
+    # file "x, y" read as two; each is a list's item (%XX), as the gate's warnings escape
+    # their file's name, and unquote gives it back
+    from urllib.parse import unquote_to_bytes
+
+    _tiny_blocks(monkeypatch)
+    monkeypatch.setattr(memory, "QRELS_BYTES_PER_LINE", 64 * memory.MIB)  # no run held
+    qrels_text, run_text = random_case(29, n_topics=6)
+    (tmp_path / "qrels").write_text(qrels_text)
+    runs = [str(tmp_path / hostile), str(tmp_path / f"{hostile}.fifo")]
+    with open(runs[0], "w") as file:  # a name of a byte that is not UTF-8: os.fsencode's
+        file.write(run_text)
+    os.mkfifo(runs[1])
+    (tmp_path / "run").write_text(run_text)
+    writer = subprocess.Popen(["sh", "-c", 'cat run > "$FIFO"'], cwd=tmp_path,
+                              env={**os.environ, "FIFO": runs[1]})  # fmt: skip
+    given = dict(memory=64, compat="10.0", complete=True)
+    result = evaluation.evaluate(str(tmp_path / "qrels"), [runs[1], runs[0]], ["map"], **given)
+    writer.wait()
+    assert len(result.input_warnings) == 2
+    for warning, path in zip(result.input_warnings, [runs[1], runs[0]], strict=True):
+        assert warning.isprintable(), warning
+        named = warning.split(": ")[0]
+        assert ", " not in named
+        assert os.fsdecode(unquote_to_bytes(named)) == path

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import input_warnings, inputs, memory
 from ..errors import InputError, SettingsText
+from ..escaping import id_list
 from ..inputs.streams import STANDARD_INPUT
 from ..memory import Budget, most_qrels_lines, read_into_memory
 from ..trec_eval import compat as _compat
@@ -201,7 +202,7 @@ def _say_pipes_held(sources: list, mib: int | None) -> None:
     pipes = [os.fspath(source) for source in sources if read_into_memory(source)]
     if pipes:
         input_warnings.keep([
-            f"{', '.join(pipes)}: read from a pipe, so held in memory whole: the memory "
+            f"{_named(pipes)}: read from a pipe, so held in memory whole: the memory "
             f"budget ({mib} MiB) cannot hold for it; give the file itself (or redirect "
             "standard input from it) to read it in blocks"
         ])  # fmt: skip
@@ -223,10 +224,17 @@ def _say_read_whole(
     if large:
         them = "them" if len(large) > 1 else "it"
         input_warnings.keep([SettingsText(
-            f"{', '.join(large)}: held in memory whole for ", read_whole, ": the memory "
+            f"{_named(large)}: held in memory whole for ", read_whole, ": the memory "
             f"budget ({mib} MiB) cannot hold for {them} (a run file is otherwise read in "
             "blocks)"
         )])  # fmt: skip
+
+
+def _named(paths: list[str]) -> str:
+    """The ``paths`` a memory budget's warning is of, each a list's item escaped as the
+    gate's warnings name their file (:func:`~trecbench.escaping.id_list`, every one): a
+    line feed of a name cannot split the line, nor ``a, b`` read as two files."""
+    return id_list(paths, limit=len(paths))
 
 
 def _beyond_whole(source, budget: Budget) -> bool:
