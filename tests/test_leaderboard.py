@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -613,3 +614,95 @@ def test_a_suite_changed_by_dataclasses_replace_is_checked(changed, said):
     with pytest.raises(UsageError) as done:
         dataclasses.replace(load_suite(SUITE), **changed)
     assert str(done.value).startswith(said), done.value
+
+
+# names a suite may hold: a collection's and a strata field's any text, a system's none of
+# whitespace (the schema's) but a control character or a comma
+HOSTILE_NAMES = ["a\nb", "x, y", "a\tb "]
+SYSTEM_NAMES = ["a\x1bb", "x,y", "a\x7fb"]
+
+
+def _items(listed: str) -> list[str]:
+    """The names a message lists as escaped items (``a%0Ab, x%2C y``), given back."""
+    from urllib.parse import unquote
+
+    return [unquote(item) for item in listed.split(", ")]
+
+
+@pytest.mark.parametrize("hostile", SYSTEM_NAMES)
+def test_the_systems_a_collection_lacks_or_adds_are_listed_escaped(tmp_path, hostile):
+    # the systems were joined as they are: an escape sequence of a name reached the
+    # terminal, and a system "x,y" read as two; each is a list's item (%XX), unquote gives
+    # it back (a suite made in Python may name a system with a line feed too)
+    from trecbench.runstudy.suite import Collection, Suite, load_suite
+
+    suite = tmp_path / "suite.toml"
+    system = json.dumps(hostile)  # TOML's basic string as JSON writes it
+    suite.write_text(
+        f'systems = ["s", {system}, "t"]\n[collections.a]\nqrels = "q"\nruns = {{s = "s.run"}}\n'
+    )
+    cases = [(load_suite, suite, "suite.toml:2: collections.a: has no run of: ", hostile)]
+    unlisted = tmp_path / "unlisted.toml"
+    unlisted.write_text(
+        '[collections.a]\nqrels = "q"\nruns = {s = "s.run"}\n[collections.b]\nqrels = "q"\n'
+        f'runs = {{s = "s.run", {system} = "b.run", t = "t.run"}}\n'
+    )
+    cases.append((load_suite, unlisted, "the systems): ", hostile))
+    made = [Collection("c", tmp_path / "q", {"s": tmp_path / "s.run"})]
+    built = partial(Suite, Path("x"), "n", ["P@1"], ["s", f"{hostile}\n, z", "t"])
+    cases.append((built, made, "suite: collection 'c' has no run of: ", f"{hostile}\n, z"))
+    for make, given, said, named in cases:
+        with pytest.raises(UsageError) as error:
+            make(given)
+        message = str(error.value)
+        assert message.isprintable(), message
+        assert _items(message.split(said)[1]) == [named, "t"]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_NAMES)
+def test_a_stratum_keeping_no_topic_names_its_field_and_systems_escaped(tmp_path, hostile):
+    # "no topic kept by FIELD = 'v' has results of A, B" named the field and the systems
+    # as they are: the field as the suite's key names it (quoted), each system an item
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\n")
+    for file in ("A.run", "B.run"):
+        (tmp_path / file).write_text(f"t1 Q0 d1 1 2 {file[0]}\n")
+    strata = {"fields": [hostile], "queries": {"t1": {hostile: "a"}}}
+    sidecar = {"format": "trecbench-sidecar", "version": 3, "strata": strata}
+    (tmp_path / "s.json").write_text(json.dumps(sidecar))
+    suite = tmp_path / "s.toml"
+    key, system = json.dumps(hostile), json.dumps(SYSTEM_NAMES[0])
+    suite.write_text(
+        f'measures = ["P.1"]\nsystems = ["A", {system}]\n[collections.c]\nqrels = "c.qrels"\n'
+        f'runs = {{A = "A.run", {system} = "B.run"}}\nstrata = "s.json"\n'
+        f'where = {{ {key} = "zz" }}\n'
+    )
+    with pytest.raises(TrecbenchError) as error:
+        leaderboard(suite)
+    message = str(error.value)
+    assert message.isprintable(), message
+    kept = message.split("no topic kept by ")[1].split(" has results of ")[0]
+    assert kept == f"{json.dumps(hostile)} = 'zz'"
+    systems = message.split(" has results of ")[1].split(": nothing")[0]
+    assert _items(systems) == ["A", SYSTEM_NAMES[0]]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_NAMES)
+def test_a_system_lacking_topics_is_warned_of_by_escaped_names(tmp_path, hostile):
+    # "collection C: S has no results for ..." named both as they are: a line feed of the
+    # collection's name split the warning (which the board's JSON carries too)
+    from urllib.parse import unquote
+
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
+    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\nt2 Q0 d2 1 2 A\n")
+    (tmp_path / "B.run").write_text("t1 Q0 d1 1 2 B\n")
+    suite = tmp_path / "s.toml"
+    name, system = json.dumps(hostile), json.dumps(SYSTEM_NAMES[0])
+    suite.write_text(
+        f'measures = ["P.1"]\nsystems = ["A", {system}]\n[collections.{name}]\n'
+        f'qrels = "c.qrels"\nruns = {{A = "A.run", {system} = "B.run"}}\n'
+    )
+    (warning,) = leaderboard(suite).warnings
+    assert warning.isprintable(), warning
+    named = warning.removeprefix("collection ").split(" has no results")[0]
+    collection, lacking = named.split(": ")
+    assert (unquote(collection), unquote(lacking)) == (hostile, SYSTEM_NAMES[0])

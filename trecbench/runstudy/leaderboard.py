@@ -29,9 +29,10 @@ import pandas as pd
 from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, NoOverlapError, UsageError
-from ..escaping import id_list
+from ..escaping import escape_text, id_list
 from ..naming import path_argument
 from ..rounding import value_scale
+from ..toml_loader import key_path
 from .board import Leaderboard, MeasureBoard, PairedTest
 from .suite import Collection, Suite, load_suite
 
@@ -133,7 +134,7 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
                 evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
         except NoOverlapError as error:  # a run of several collections: say which,
             if collection.entry is None:  # at the suite's line, as every refusal
-                raise NoOverlapError(f"{error} in collection {collection.name}") from None
+                raise NoOverlapError(f"{error} in {_collection_named(collection)}") from None
             raise NoOverlapError(f"{collection.entry}: {error}") from None
         frame = evaluation.per_query_values
         read[key] = Scored(
@@ -296,11 +297,14 @@ def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> Non
     missing = [system for system in suite.systems if system not in scored]
     if not missing:
         return
-    where = ", ".join(f"{k} = {v!r}" for k, v in collection.where.items())
+    # a field as the suite's key names it (quoted where it holds a blank, a comma or a
+    # line break), each system a list's item: no name read from the suite splits the line
+    where = ", ".join(f"{key_path([k])} = {v!r}" for k, v in collection.where.items())
     kept = f" kept by {where}" if where else ""
     keys = ("collections", collection.name, *(("where",) if collection.where else ()))
     line, key = suite.place(*keys)
-    message = f"{key}: no topic{kept} has results of {', '.join(missing)}: nothing to average"
+    systems = id_list(missing, limit=len(missing))
+    message = f"{key}: no topic{kept} has results of {systems}: nothing to average"
     raise InputError(str(suite.path), line, message)
 
 
@@ -377,7 +381,7 @@ def _lacking(suite: Suite, frames: list[pd.DataFrame]) -> list[str]:
             if missing:
                 shown = id_list(missing)
                 found.append(
-                    f"collection {collection.name}: {system} has no results for "
+                    f"{_collection_named(collection)}: {escape_text(system)} has no results for "
                     f"{len(missing)} of its {len(topics)} topics ({shown}): its mean there is "
                     "over the topics it has, as trec_eval's is"
                 )
@@ -393,8 +397,16 @@ def _flag_warnings(suite: Suite, scored: list[Scored]) -> list[str]:
     return [
         line
         for collection, each in zip(suite.collections, scored, strict=True)
+        # as it is: a flag's warning escapes what it is about (FlagWarning's shown)
         for line in flag_warnings(each.flagged, where=f"collection {collection.name}")
     ]
+
+
+def _collection_named(collection: Collection) -> str:
+    """``collection NAME`` as a warning or error says what it is about, the name read from
+    the suite escaped (:func:`~trecbench.escaping.escape_text`): a line break of it cannot
+    split the line."""
+    return f"collection {escape_text(collection.name)}"
 
 
 def _without_relevant(suite: Suite, scored: list[Scored]) -> list[str]:
@@ -407,7 +419,7 @@ def _without_relevant(suite: Suite, scored: list[Scored]) -> list[str]:
     for collection, each in zip(suite.collections, scored, strict=True):
         topics = sorted(qid for qid in set(each.frame["qid"]) if qid in each.scoreless)
         if topics:  # at trec_eval's default -l, which a suite does not change
-            where = f"collection {collection.name}"
+            where = _collection_named(collection)
             found.append(without_relevant_warning(where, topics, 1, "system"))
     return found
 

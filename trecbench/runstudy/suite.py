@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 
 from ..errors import InputError, UsageError, shortened
+from ..escaping import id_list
 from ..toml_loader import ConfigText, config_folder, config_path
 from ..type_names import not_text
 
@@ -92,12 +93,9 @@ class Suite:
             none = "systems" if not self.systems else "collections"
             raise UsageError(f"suite: {none}: none given: there is nothing to rank")
         for collection in self.collections:
-            missing = [s for s in self.systems if s not in collection.runs]
-            extra = [s for s in collection.runs if s not in self.systems]
-            if missing or extra:
-                what = "has no run of" if missing else "has a run of a system not listed"
-                named = ", ".join(missing or extra)
-                raise UsageError(f"suite: collection {collection.name!r} {what}: {named}")
+            unmatched = _systems_unmatched(self.systems, collection.runs)
+            if unmatched is not None:
+                raise UsageError(f"suite: collection {collection.name!r} {unmatched}")
 
     @property
     def baseline(self) -> str:
@@ -145,6 +143,23 @@ def _check_schema(document: dict, source: ConfigText) -> None:
     if refused is not None:  # a setting, as benchmark's configuration: a usage error
         keys, message = refused
         raise UsageError(f"{source.where(keys)}: {shortened(message)}")
+
+
+def _systems_unmatched(
+    systems: list[str], runs: Mapping[str, Path], unlisted: str | None = None
+) -> str | None:
+    """What a collection whose ``runs`` are not one of each of the ``systems`` has:
+    ``has no run of a, b`` (the systems without one), else ``has a run of a system not
+    listed: c`` (``unlisted``: other words for it); None when they match. Each system is
+    a list's item (:func:`~trecbench.escaping.id_list`, every one): a name read from the
+    suite holding a line feed cannot split the message, nor ``a, b`` read as two."""
+    missing = [system for system in systems if system not in runs]
+    extra = [system for system in runs if system not in systems]
+    if not missing and not extra:
+        return None
+    what = "has no run of" if missing else unlisted or "has a run of a system not listed"
+    named = missing or extra
+    return f"{what}: {id_list(named, limit=len(named))}"
 
 
 def _check_where(document: dict, source: ConfigText) -> None:
@@ -226,19 +241,16 @@ def load_suite(path) -> Suite:
             )
         )
     systems = list(listed) if listed else list(collections[0].runs)
+    # no list says "not listed" without `systems`: the first collection's runs name them
+    unlisted = (
+        f"has a run of a system the first collection, {collections[0].name!r}, has none of "
+        "(without `systems`, its runs name the systems)"
+    )
     for collection in collections:
-        missing = [s for s in systems if s not in collection.runs]
-        extra = [s for s in collection.runs if s not in systems]
-        if missing or extra:
-            named = ", ".join(missing or extra)
-            what = "has no run of" if missing else "has a run of a system not listed"
-            if not missing and not listed:  # no list said "not listed": the first's runs
-                what = (
-                    f"has a run of a system the first collection, {collections[0].name!r}, "
-                    "has none of (without `systems`, its runs name the systems)"
-                )
+        unmatched = _systems_unmatched(systems, collection.runs, None if listed else unlisted)
+        if unmatched is not None:
             place = source.where(("collections", collection.name))
-            raise UsageError(f"{place}: {what}: {named}")
+            raise UsageError(f"{place}: {unmatched}")
     measures = _measures(list(document.get("measures") or []), source)
     # a suite without a name is titled by its file's stem; standard input's, as /dev/stdin's
     stem = "stdin" if str(path) == "-" else path.stem
