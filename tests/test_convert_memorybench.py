@@ -780,3 +780,21 @@ def test_a_found_only_note_names_the_qrels_escaped(tmp_path):
     notes = [n for n in conversion.report.notes if "found-only" in n]
     assert [n.split(":")[0] for n in notes] == ["a%0Ab-chonkie", "a%0Ab-code-chunk-ast"]
     assert all(n.isprintable() for n in notes)
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "x, y", "a\tb "])
+def test_the_providers_a_misspelt_offset_lists_are_escaped_as_items(tmp_path, hostile):
+    # the results' providers were joined as they are: a line feed of one split the
+    # refusal, a provider "x, y" read as two; each is a list's item, unquote gives it back
+    from urllib.parse import unquote
+
+    given = results()
+    given[2]["provider"] = hostile
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({"run": {"id": "run1"}, "results": given, "metrics": []}))
+    with pytest.raises(UsageError) as raised:
+        convert_memorybench(path, line_offsets={"chonky": -1})
+    message = str(raised.value)
+    assert message.isprintable(), message
+    listed = message.split("(providers: ")[1].removesuffix(")").split(", ")
+    assert sorted(unquote(name) for name in listed) == sorted(["chonkie", hostile])

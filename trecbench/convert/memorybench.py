@@ -41,7 +41,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError, Setting, UsageError
-from ..escaping import escape_text
+from ..escaping import escape_text, id_list
 from ..ids import STR, escape_id
 from ..inputs import streams
 from ..sources import At, Content, Rows, described, json_document, parse_json, read_source
@@ -314,7 +314,7 @@ def convert_memorybench(
             Setting("line_offsets"),
             f" names {'a provider' if len(unknown_offsets) == 1 else 'providers'} absent from"
             f" the results: {', '.join(map(repr, unknown_offsets))}"
-            f" (providers: {', '.join(sorted(runs_of))})",
+            f" (providers: {id_list(sorted(runs_of), limit=len(runs_of))})",
         )
     collected = _Collected()
     # the run tags in lower case -> (the provider, or provider-runId, named so; the tag)
