@@ -684,3 +684,47 @@ def test_compare_warns_of_the_strata_topics_the_qrels_lack_as_score_does(tmp_pat
     plain = trecbench.compare(str(tmp_path / "q"), runs, ["P@1"])
     assert "warnings" not in json.loads(plain.report_file())  # none: no key
     assert "not in the qrels" not in CliRunner().invoke(cli, args).stderr  # no grouping
+
+
+def _items(listed: str) -> list[str]:
+    """The names a message lists as escaped items (``a%0Ab, x%2C y``), given back."""
+    from urllib.parse import unquote
+
+    return [unquote(item) for item in listed.split(", ")]
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "x, y", "a\tb "])
+def test_a_sidecars_fields_topics_and_runs_are_listed_escaped_as_items(tmp_path, hostile):
+    # the fields a sidecar offers (and the strata known beside an unknown one) were joined
+    # as they are, the strata's topics the qrels lack and the runs of an n/a spread were
+    # escaped but not as items: a line feed split the line, a name "x, y" read as two
+    from urllib.parse import unquote
+
+    from trecbench.strata import (
+        check_group_field,
+        group_warnings,
+        outside_qrels_warnings,
+        sidecar_notes,
+    )
+
+    queries = {"1": {hostile: "x", "g": "x"}, f"{hostile},9": {hostile: "y", "g": "y"}}
+    sidecar = {"format": "trecbench-sidecar", "version": 3,
+               "strata": {"fields": [hostile, "g"], "queries": queries}}  # fmt: skip
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(sidecar))
+    (note,) = sidecar_notes(path, [], None)
+    assert _items(note.split("this sidecar offers: ")[1].split(");")[0]) == [hostile, "g"]
+    strata = load_strata(path)
+    with pytest.raises(UsageError) as refused:
+        check_group_field(strata, "nope")
+    known = str(refused.value).split("; available: ")[1]
+    assert _items(known) == [hostile, "g", "qid-prefix"]
+    (outside,) = outside_qrels_warnings(strata, ["1"])
+    assert _items(outside.split("(no group's): ")[1]) == [f"{hostile},9"]
+    rows = [(f"r{hostile}", "1", "P@1", 1.0), ("s", "1", "P@1", 0.0)]
+    spread = group_warnings({hostile: group_means(per_query(rows), strata, hostile)})[-1]
+    field, said = spread.removeprefix("--group-by ").split(": spread n/a")
+    assert unquote(field) == hostile  # one field: escaped (a line feed), not an item
+    assert _items(said.split(" — ")[1].removesuffix(".")) == [f"r{hostile}", "s"]
+    for message in (note, known, outside, spread):
+        assert message.isprintable(), message

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InputError, Setting, UsageError, excerpt, option_excerpt
-from .escaping import escape_text
+from .escaping import escape_text, id_list
 from .ids import STR
 from .kernels import sequential_sum
 from .naming import path_argument
@@ -245,7 +245,7 @@ def sidecar_notes(
     if not group_by and fields:
         lines.append(
             "--strata: nothing is stratified without --group-by FIELD (this sidecar offers: "
-            f"{', '.join(fields)}); read for its qrels only"
+            f"{id_list(fields, limit=len(fields))}); read for its qrels only"
         )
     return lines
 
@@ -272,7 +272,8 @@ def check_group_field(strata: pd.DataFrame | None, by: str, configured: bool = F
     if strata is None:
         raise strata_missing(by, configured)
     if by not in strata.columns or by == "qid":
-        known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
+        known = [c for c in strata.columns if c != "qid"] + [QID_PREFIX]
+        known = id_list(known, limit=len(known))  # a sidecar's field as a list's item
         raise UsageError(f"unknown stratum {option_excerpt(by)}; available: {known}")
 
 
@@ -377,7 +378,7 @@ def undefined_notes(frame: pd.DataFrame, escaped=str) -> list[str]:
     rows = frame[frame["undefined"].notna()]
     notes = []
     for (kind, reason), part in rows.groupby(["kind", "undefined"], sort=False):
-        runs = first_few([escaped(run) for run in dict.fromkeys(part["run"])])
+        runs = id_list(list(dict.fromkeys(part["run"])), shown=escaped)
         notes.append(f"{kind.capitalize()} n/a (undefined): {reason} — {runs}.")
     return notes
 
@@ -445,7 +446,7 @@ def outside_qrels_warnings(strata: pd.DataFrame | None, qrels_topics) -> list[st
     if not outside:
         return []
     noun = "topic of the strata is" if len(outside) == 1 else "topics of the strata are"
-    listed = first_few([escape_text(qid, " ") for qid in outside])
+    listed = id_list(outside, shown=lambda qid: escape_text(qid, " "))
     return [f"--strata: {len(outside)} {noun} not in the qrels (no group's): {listed}"]
 
 
@@ -454,7 +455,8 @@ def group_warnings(grouped: dict[str, pd.DataFrame]) -> list[str]:
     (the smallest count over runs), naming them with their sizes, and one per reason a
     value is n/a (:func:`undefined_notes`: a run's spread over one group)."""
     warnings = []
-    for by, frame in grouped.items():
+    for field, frame in grouped.items():
+        by = escape_text(field)  # a sidecar's field: no line break of it splits the line
         sizes = frame[frame["kind"] == "group"].groupby("group")["n"].min()
         small = sizes[sizes < MIN_GROUP_SIZE]
         if len(small):
