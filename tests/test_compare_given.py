@@ -271,3 +271,17 @@ def test_32_and_16_bit_values_are_read_as_the_decimals_they_print_as(dtype):
     missing = frame.assign(value=pd.array([0.5, None] * 20, dtype="Float32"))
     with pytest.raises(UsageError, match="run 'a': P@5 is undefined for 'q1'"):
         compare_scores(missing.astype({"value": "float16"}), samples=40)
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "x, y", "a\tb "])
+def test_group_by_fields_refused_beside_one_stratum_are_listed_escaped(hostile):
+    # the fields were joined as they are: a line feed split the refusal, a field "x, y"
+    # read as two; each is a list's item, unquote gives it back
+    from urllib.parse import unquote
+
+    with pytest.raises(UsageError) as refused:
+        compare_scores(BASE, strata={1: "x", 2: "y"}, group_by=[hostile, "g"], samples=40)
+    message = str(refused.value)
+    assert message.isprintable(), message
+    named = message.split("group_by names 2 fields (")[1].split("), and a")[0]
+    assert [unquote(field) for field in named.split(", ")] == [hostile, "g"]

@@ -12,7 +12,7 @@ import pandas as pd
 
 from .. import stats
 from ..errors import Setting, UsageError, excerpt
-from ..escaping import ShownWarning
+from ..escaping import ShownWarning, id_list
 from ..inputs.python_objects import index_label
 from ..naming import listed
 from ..rounding import mean_difference
@@ -117,8 +117,9 @@ def strata_fields(strata: Mapping, group_by, topics: Topics) -> dict[str, dict[s
     if strata and all(nested):
         by_field = _nested_fields(strata, wanted)
     elif len(wanted) > 1:
+        named = id_list(wanted, limit=len(wanted))  # a field as a list's item
         raise UsageError(
-            f"group_by names {len(wanted)} fields ({', '.join(wanted)}), and a {{qid: value}} "
+            f"group_by names {len(wanted)} fields ({named}), and a {{qid: value}} "
             "mapping holds one: give {field: {qid: value}}"
         )
     else:
