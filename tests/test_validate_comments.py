@@ -123,3 +123,20 @@ def test_fix_names_the_comment_lines_trec_eval_reads_as_documents(tmp_path):
     assert changes[read] == (1, 2, 4)
     assert changes["dropped comment lines"] == (5,)
     assert out.read_text() == "q1\tQ0\ta\t1\t1\tt\n"
+
+
+@pytest.mark.parametrize("topic", [b"#a\x1bb", b"#a\xffb"])
+def test_fix_names_the_topics_of_comment_lines_escaped_as_items(tmp_path, topic):
+    # the topics were joined as the run's tokens hold them: an escape of one reached the
+    # terminal (a byte not UTF-8 is held with a line feed); each topic is a list's item
+    # (%XX), unquote gives the topic back as the tokens hold it
+    from urllib.parse import unquote
+
+    data = topic + b" Q0 d 1 1 t\n#8 Q0 d 1 1 t\nq1 Q0 a 1 1 t\n"
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    (change,) = [c.what for c in fix_run(path, tmp_path / "fixed.run") if "#8" in c.what]
+    assert change.isprintable(), change
+    named = change.split("documents of topics ")[1].split(" (10.0")[0].split(", ")
+    held = tokenize(data, "r").fields[0].to_pylist()[0]
+    assert [unquote(name) for name in named] == [held, "#8"]

@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, files, outputs
 from ..errors import ExitCode, InputError, TrecbenchError, excerpt
+from ..escaping import id_list
 from ..inputs import to_pandas, trec_text
 from ..inputs.formats import TREC_TEXT
 from ..inputs.streams import File, LabelledProgress, Source, path_of, steps
@@ -335,7 +336,7 @@ def _run_line_comments(tokens: trec_text.Tokens, rows: np.ndarray) -> str:
     """What dropping the ``#`` lines of six fields or more (``rows``) does: trec_eval 9.x
     reads each as a document of its topic (``#7``), which 10.0 skips (R22)."""
     topics = list(dict.fromkeys(tokens.fields[0].filter(arrow.array(rows)).to_pylist()))
-    named = ", ".join(topics[:3]) + (", ..." if len(topics) > 3 else "")
+    named = id_list(topics, limit=3)  # a topic read from the run as a list's item
     of = "topic" if len(topics) == 1 else "topics"
     return (
         f"dropped comment lines trec_eval 9.x reads as documents of {of} {named} (10.0 skips them)"
