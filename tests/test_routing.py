@@ -4,6 +4,7 @@ RAG spec's definitions (RETRIEVAL-METRICS-001 §4; the spec gives formulas, no e
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -349,3 +350,18 @@ def test_a_routing_accuracy_that_is_not_1_or_0_never_reads_so():
     lines = [_line(f"q{i:05d}", "a", "b" if i else "a", True, True) for i in range(30001)]
     metrics = routing_metrics(parse_routing_log("\n".join(lines) + "\n"), samples=100)
     assert "| Routing accuracy | 3.3e-05 [0.0000, " in render_routing(metrics)
+
+
+@pytest.mark.parametrize("hostile", ["a\nb", "a\tb", "a" + os.fsdecode(b"\xff") + "b"])
+def test_the_coverage_warning_names_its_log_escaped(hostile):
+    # the log's path began the warning as it is: a line feed of it split the line (the
+    # ids, quoted by repr, never could); escaped as the gate's warnings name their file
+    from urllib.parse import unquote_to_bytes
+
+    from trecbench.routing import coverage
+
+    said = coverage(parse_routing_log(LOG, hostile), ["q1", "q2", "q3", "q4", "q6\n"])
+    assert said.isprintable(), said
+    named, rest = said.split(": the routing log has ", 1)
+    assert os.fsdecode(unquote_to_bytes(named)) == hostile
+    assert rest.startswith("no entry for 1 of the 5 judged topics ('q6\\n'); ")

@@ -36,6 +36,7 @@ import numpy as np
 
 from . import sources
 from .errors import InputError, excerpt
+from .escaping import escape_text
 from .plurals import counted, first_few
 from .renderers.routing import render_routing  # where callers have found it
 
@@ -155,20 +156,24 @@ def coverage(log: RoutingLog, topics: Sequence[str]) -> str | None:
     queries, not the topics scored beside them. Neither is an error: a query that needs no
     retrieval may have no judgments, and a log may cover a sample."""
     logged, judged = set(log.qids), set(topics)
-    missing = [excerpt(qid) for qid in topics if qid not in logged]
-    unknown = [excerpt(qid) for qid in log.qids if qid not in judged]
+    # each id quoted as Python writes it (repr: a line break as \n, "a, b" in its quotes),
+    # only those shown
+    missing = [qid for qid in topics if qid not in logged]
+    unknown = [qid for qid in log.qids if qid not in judged]
     if not missing and not unknown:
         return None
     parts = []
     if missing:
         some = f"{len(missing)} of the {counted(len(judged), 'judged topic')}"
-        parts.append(f"no entry for {some} ({first_few(missing)})")
+        parts.append(f"no entry for {some} ({first_few(missing, shown=excerpt)})")
     if unknown:
         which = "a query" if len(unknown) == 1 else "queries"
         entries = counted(len(unknown), "entry", "entries")
-        parts.append(f"{entries} for {which} the qrels do not judge ({first_few(unknown)})")
+        parts.append(
+            f"{entries} for {which} the qrels do not judge ({first_few(unknown, shown=excerpt)})"
+        )
     return (
-        f"{log.path}: the routing log has {'; '.join(parts)}: its rates are over its "
+        f"{escape_text(log.path)}: the routing log has {'; '.join(parts)}: its rates are over its "
         "entries, not the judged topics"
     )
 
