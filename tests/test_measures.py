@@ -524,3 +524,31 @@ def test_parse_measures_refuses_a_repeats_that_is_no_flag():
     with pytest.raises(UsageError, match=r"^repeats must be True or False, not 'no'$"):
         parse_measures(["P@5", "P@5"], repeats="no")
     assert len(parse_measures(["P@5", "P@5"], repeats=False)) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("P(rel=1\n)@5", "P(rel=1%0A)@5"),  # ir_measures' syntax read the line feed as a blank
+        ("nDCG(gains={0:0,\t1:1})@10", "nDCG(gains={0:0,%091:1})@10"),
+        ("P.5\x1b", "P.5%1B"),  # trec_eval ignores what follows its number: kept in the name
+        ("P(rel=1\u2028)@5", "P(rel=1%E2%80%A8)@5"),
+        ("P(rel=1" + "\udcff" + ")@5", "P(rel=1%FF)@5"),  # a byte of -m not UTF-8
+    ],
+)
+def test_a_name_holding_a_character_that_does_not_print_is_refused_escaped(name, shown):
+    """parse_measure('P(rel=1\\n)@5') was P(rel=1)@5 asked as 'P(rel=1\\n)@5', a name every
+    message naming the measures joined as it is (a line feed split them): refused at the
+    parser, in one line naming it escaped, as -m and a list entry alike; blanks inside the
+    parentheses are still a name's."""
+    said = (
+        f"illegal measure '{shown}': a character that does not print (shown as %XX) in a "
+        "measure's name; give the name without it"
+    )
+    with pytest.raises(UsageError) as error:
+        parse_measure(name)
+    assert str(error.value) == said
+    with pytest.raises(UsageError) as error:
+        trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [name])
+    assert str(error.value) == said
+    assert str(parse_measure("nDCG(gains={0:0, 1:1})@10")) == "nDCG(gains={0:0,1:1})@10"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import UsageError, excerpt
+from ..errors import UsageError, excerpt, shortened
 
 _NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _TOKEN = re.compile(
@@ -201,6 +201,23 @@ def one_name_each(items: list) -> None:
                 "each entry of a list of measures is one name, without blanks around or "
                 "inside it; several measures are several entries",
             )
+
+
+def unprintable_in(text: str) -> UsageError | None:
+    """The refusal of a measure name holding a character that does not print (a line
+    break or tab inside its parentheses, which ir_measures' syntax reads as a blank; a
+    control character, which trec_eval's ``P.5<ESC>`` ignores after its number), one line
+    naming it escaped (:func:`~trecbench.escaping.escape_text`: ``%0A``); None for a name
+    without one. No measure takes such a character: the name asked is echoed in many
+    messages and outputs, where it would break the line."""
+    if text.isprintable():
+        return None
+    from ..escaping import escape_text
+
+    return UsageError(
+        f"illegal measure '{shortened(escape_text(text))}': a character that does not print "
+        "(shown as %XX) in a measure's name; give the name without it"
+    )
 
 
 def blank_in(text: str, advice: str) -> UsageError:
