@@ -203,18 +203,18 @@ def one_name_each(items: list) -> None:
             )
 
 
-def unprintable_in(text: str) -> UsageError | None:
-    """The refusal of a measure name holding a character that does not print (a line
-    break or tab inside its parentheses, which ir_measures' syntax reads as a blank; a
-    control character, which trec_eval's ``P.5<ESC>`` ignores after its number), one line
-    naming it escaped (:func:`~trecbench.escaping.escape_text`: ``%0A``); None for a name
-    without one. No measure takes such a character: the name asked is echoed in many
-    messages and outputs, where it would break the line."""
+def refuse_unprintable(text: str) -> None:
+    """Refuse a measure name holding a character that does not print (a line break or
+    tab inside its parentheses, which ir_measures' syntax reads as a blank; a control
+    character, which trec_eval's ``P.5<ESC>`` ignores after its number), in one line
+    naming it escaped (:func:`~trecbench.escaping.escape_text`: ``%0A``). No measure
+    takes such a character: the name asked is echoed in many messages and outputs, where
+    it would break the line."""
     if text.isprintable():
-        return None
+        return
     from ..escaping import escape_text
 
-    return UsageError(
+    raise UsageError(
         f"illegal measure '{shortened(escape_text(text))}': a character that does not print "
         "(shown as %XX) in a measure's name; give the name without it"
     )

@@ -48,13 +48,7 @@ from ..trec_eval import compat
 from ..type_names import flag_from
 from . import registry, suggestions
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
-from .expression import (
-    ExpressionError,
-    blank_in,
-    parse_expression,
-    split_names,
-    unprintable_in,
-)
+from .expression import ExpressionError, blank_in, parse_expression, refuse_unprintable, split_names
 from .irm_objects import is_ir_measure, name_of
 from .keywords import keyword_options, refuse
 from .registry import (
@@ -402,9 +396,7 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     # 'P.5\n' was read as P.5 and keyed so, 'P@ 5' and 'P @5' as P.5 too
     if text.strip() and split_names(text) != [text]:
         raise blank_in(text, "give it without blanks around or inside it")
-    unprintable = unprintable_in(text)
-    if unprintable is not None:  # a line feed inside its parentheses, an escape after P.5
-        raise unprintable
+    refuse_unprintable(text)  # a line feed inside its parentheses, an escape after P.5
     try:
         measure = _parse(text.strip(), version)
     except _UnknownName as error:
