@@ -420,6 +420,26 @@ def test_qrels_sharing_no_topic_with_the_runs_are_named_in_a_warning(tmp_path, c
     assert (tmp_path / "p").read_text() == "1 0 d1\n2 0 d1\n3 0 d1\n"
 
 
+@pytest.mark.parametrize("hostile", ["q%1", "q\nx"])
+def test_the_qrels_sharing_no_topic_are_named_as_the_gates_warning_names_them(
+    tmp_path, capsys, hostile
+):
+    """The qrels' path was joined as it is (a '%' kept, a line feed shown \\n by the
+    echo) beside the gate's warning of the same file, which names it escaped (%XX)."""
+    args = _write_topics(tmp_path, "79")
+    qrels = tmp_path / hostile
+    qrels.write_bytes((tmp_path / "q.qrels").read_bytes().replace(b"\n", b"\r\n"))
+    args[args.index("--qrels") + 1] = str(qrels)
+    assert run(args) == 0
+    gate, said = capsys.readouterr().err.splitlines()[:2]
+    named = gate.removeprefix("trecbench: warning: ").split(": warning[R24]")[0]
+    assert "%" in named.removeprefix(str(tmp_path))  # escaped: %25 or %0A
+    assert said == (
+        f"trecbench: warning: {named}: no topic of the runs is in the qrels: nothing pooled "
+        "is judged (every run's judged and relevant_only are 0)"
+    )
+
+
 def test_a_runs_topics_the_qrels_lack_are_said_in_scores_words(tmp_path, capsys):
     """As score says a run's topics the qrels lack (its words up to what becomes of
     them: score ignores such a topic, pool pools it unjudged); b's one topic is judged."""

@@ -257,9 +257,11 @@ def pool(
 def _topic_warnings(pooled: _Streamed, judged: pa.Table, labels: list[str], qrels) -> tuple:
     """Score's warning of a run's topics the qrels lack, in pool's terms: a line per run
     (``labels``) with such topics, as every command says it; or, when the ``judged``
-    qrels share no topic with the runs, one line naming the ``qrels``: every judged and
-    relevant_only count then reads 0, and nothing else would say why."""
+    qrels share no topic with the runs, one line naming the ``qrels`` (escaped, as the
+    gate's warnings name their file): every judged and relevant_only count then reads 0,
+    and nothing else would say why."""
     from ..conclusions.scores import source_name
+    from ..escaping import escape_text
     from ..flag_wording import FlagWarning
 
     qids = pc.cast(pooled.qids, pa.large_string())
@@ -268,8 +270,8 @@ def _topic_warnings(pooled: _Streamed, judged: pa.Table, labels: list[str], qrel
     if not in_qrels.any():
         name = source_name(qrels)
         return (
-            f"{f'{name}: ' if name else ''}no topic of the runs is in the qrels: nothing "
-            "pooled is judged (every run's judged and relevant_only are 0)",
+            f"{f'{escape_text(name)}: ' if name else ''}no topic of the runs is in the qrels: "
+            "nothing pooled is judged (every run's judged and relevant_only are 0)",
         )
     warnings = []
     for label, number in zip(labels, pooled.numbers, strict=True):
