@@ -706,3 +706,28 @@ def test_a_system_lacking_topics_is_warned_of_by_escaped_names(tmp_path, hostile
     named = warning.removeprefix("collection ").split(" has no results")[0]
     collection, lacking = named.split(": ")
     assert (unquote(collection), unquote(lacking)) == (hostile, SYSTEM_NAMES[0])
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_NAMES)
+def test_the_flag_warnings_name_the_collection_and_system_as_the_others_do(tmp_path, hostile):
+    # score's warning of a system's topics the qrels lack named the collection and the
+    # system as they are (FlagWarning's plain text), beside "collection C: S has no results
+    # for ..." naming them escaped: one collection under two names in one command's output
+    from urllib.parse import unquote
+
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
+    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\nt2 Q0 d2 1 2 A\nt9 Q0 d2 1 2 A\n")
+    (tmp_path / "B.run").write_text("t1 Q0 d1 1 2 B\n")
+    suite = tmp_path / "s.toml"
+    name, system = json.dumps(hostile), json.dumps(SYSTEM_NAMES[0])
+    suite.write_text(
+        f'measures = ["P.1"]\nsystems = [{system}, "B"]\n[collections.{name}]\n'
+        f'qrels = "c.qrels"\nruns = {{{system} = "A.run", B = "B.run"}}\n'
+    )
+    flagged, lacking = leaderboard(suite).warnings
+    assert flagged.isprintable(), flagged
+    collection, named, said = flagged.split(": ", 2)
+    assert said == "1 run topic is not in the qrels (ignored, also with -c): t9"
+    assert unquote(collection.removeprefix("collection ")) == hostile
+    assert unquote(named) == SYSTEM_NAMES[0]
+    assert lacking.startswith(f"{collection}: B has no results for 1 of its 2 topics (t2)")

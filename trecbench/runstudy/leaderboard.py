@@ -395,9 +395,10 @@ def _flag_warnings(suite: Suite, scored: list[Scored]) -> list[str]:
     from ..evaluation.flag_warnings import flag_warnings
 
     return [
-        line
+        # the collection and the system escaped (escape_text), as the board's other warnings
+        # name them: a FlagWarning's plain text keeps both as they are, its ids alone escaped
+        line.text(escape_text)
         for collection, each in zip(suite.collections, scored, strict=True)
-        # as it is: a flag's warning escapes what it is about (FlagWarning's shown)
         for line in flag_warnings(each.flagged, where=f"collection {collection.name}")
     ]
 
