@@ -686,21 +686,28 @@ def test_a_stratum_keeping_no_topic_names_its_field_and_systems_escaped(tmp_path
     assert _items(systems) == ["A", SYSTEM_NAMES[0]]
 
 
+def _hostile_suite(tmp_path, collection: str, first: str, second: str, more: str):
+    """A suite of one collection named ``collection`` whose qrels judge t1 and t2: the
+    system ``first`` has both topics (and the lines ``more``), ``second`` only t1."""
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
+    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\nt2 Q0 d2 1 2 A\n" + more)
+    (tmp_path / "B.run").write_text("t1 Q0 d1 1 2 B\n")
+    suite = tmp_path / "s.toml"
+    name, a, b = (json.dumps(text) for text in (collection, first, second))
+    suite.write_text(
+        f'measures = ["P.1"]\nsystems = [{a}, {b}]\n[collections.{name}]\n'
+        f'qrels = "c.qrels"\nruns = {{{a} = "A.run", {b} = "B.run"}}\n'
+    )
+    return suite
+
+
 @pytest.mark.parametrize("hostile", HOSTILE_NAMES)
 def test_a_system_lacking_topics_is_warned_of_by_escaped_names(tmp_path, hostile):
     # "collection C: S has no results for ..." named both as they are: a line feed of the
     # collection's name split the warning (which the board's JSON carries too)
     from urllib.parse import unquote
 
-    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
-    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\nt2 Q0 d2 1 2 A\n")
-    (tmp_path / "B.run").write_text("t1 Q0 d1 1 2 B\n")
-    suite = tmp_path / "s.toml"
-    name, system = json.dumps(hostile), json.dumps(SYSTEM_NAMES[0])
-    suite.write_text(
-        f'measures = ["P.1"]\nsystems = ["A", {system}]\n[collections.{name}]\n'
-        f'qrels = "c.qrels"\nruns = {{A = "A.run", {system} = "B.run"}}\n'
-    )
+    suite = _hostile_suite(tmp_path, hostile, "A", SYSTEM_NAMES[0], "")
     (warning,) = leaderboard(suite).warnings
     assert warning.isprintable(), warning
     named = warning.removeprefix("collection ").split(" has no results")[0]
@@ -715,15 +722,7 @@ def test_the_flag_warnings_name_the_collection_and_system_as_the_others_do(tmp_p
     # for ..." naming them escaped: one collection under two names in one command's output
     from urllib.parse import unquote
 
-    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
-    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\nt2 Q0 d2 1 2 A\nt9 Q0 d2 1 2 A\n")
-    (tmp_path / "B.run").write_text("t1 Q0 d1 1 2 B\n")
-    suite = tmp_path / "s.toml"
-    name, system = json.dumps(hostile), json.dumps(SYSTEM_NAMES[0])
-    suite.write_text(
-        f'measures = ["P.1"]\nsystems = [{system}, "B"]\n[collections.{name}]\n'
-        f'qrels = "c.qrels"\nruns = {{{system} = "A.run", B = "B.run"}}\n'
-    )
+    suite = _hostile_suite(tmp_path, hostile, SYSTEM_NAMES[0], "B", "t9 Q0 d2 1 2 A\n")
     flagged, lacking = leaderboard(suite).warnings
     assert flagged.isprintable(), flagged
     collection, named, said = flagged.split(": ", 2)
