@@ -114,3 +114,33 @@ def test_a_second_stream_starts_again_after_a_partial_read(tmp_path, inflater):
         assert source.stream().read(1000) == TEXT[:1000]
         assert source.read() == TEXT
         assert source.record()["sha256"] == hashlib.sha256(packed).hexdigest()
+
+
+def test_a_memory_budget_makes_the_inflaters_blocks_its_reads(tmp_path, monkeypatch):
+    # the inflater holds a few of its blocks ahead of the reader: under --memory, whose
+    # reads are smaller, its blocks are the reads' size, not its own 4 MiB
+    pytest.importorskip("isal")
+    from trecbench import evaluate, memory
+
+    blocks = []
+
+    def recorded(raw, block=None):
+        stream, errors = read_ahead.threaded_gzip(raw, block)
+        blocks.append(stream.block)
+        return stream, errors
+
+    monkeypatch.setattr(streams, "threaded_gzip", recorded)
+    (tmp_path / "run.gz").write_bytes(gzip.compress(TEXT))
+    (tmp_path / "q.qrels").write_text("1 0 doc1 1\n")
+    with streams.Source(tmp_path / "run.gz") as source:
+        source.stream()
+        assert source._inflater.block == read_ahead.INFLATE_BLOCK
+        source.stream(block=1 << 20)
+        assert source._inflater.block == 1 << 20
+    blocks.clear()
+    evaluate(tmp_path / "q.qrels", [tmp_path / "run.gz"], ["P.5"], memory=64)
+    # (read twice: its topics are scattered, 1 2 ... 96 1 2 ..., so read again in order)
+    assert blocks and set(blocks) == {memory.FEWEST_READ_BYTES}
+    blocks.clear()
+    evaluate(tmp_path / "q.qrels", [tmp_path / "run.gz"], ["P.5"])
+    assert blocks and set(blocks) == {read_ahead.INFLATE_BLOCK}

@@ -32,10 +32,11 @@ class ReadOnly:
         self.closed = True
 
 
-def threaded_gzip(raw) -> tuple[Any, tuple[type[Exception], ...]]:
-    """ISA-L's gzip reader of ``raw`` on a thread of its own (:class:`ReadAhead`) and
-    the error ISA-L raises on corrupt data; ``(None, ())`` without ``isal`` (the optional
-    extra ``fast-gzip``: Arrow's zlib stream is then the fallback)."""
+def threaded_gzip(raw, block: int | None = None) -> tuple[Any, tuple[type[Exception], ...]]:
+    """ISA-L's gzip reader of ``raw`` on a thread of its own (:class:`ReadAhead`, handing
+    over ``block`` bytes at a time, :data:`INFLATE_BLOCK` when None) and the error ISA-L
+    raises on corrupt data; ``(None, ())`` without ``isal`` (the optional extra
+    ``fast-gzip``: Arrow's zlib stream is then the fallback)."""
     try:
         from isal import igzip, isal_zlib
     except ImportError:
@@ -43,8 +44,10 @@ def threaded_gzip(raw) -> tuple[Any, tuple[type[Exception], ...]]:
     # igzip.open's C reader with a larger read buffer (isal's own threaded reader builds it
     # so, by this name); igzip.open where a later isal has no such name
     reader = getattr(igzip, "_IGzipReader", None)
-    stream = igzip.open(raw, "rb") if reader is None else reader(raw, COMPRESSED_READ)
-    return ReadAhead(stream, INFLATE_BLOCK), (isal_zlib.error,)
+    block = INFLATE_BLOCK if block is None else block
+    reads = min(COMPRESSED_READ, max(block // 2, 1))  # a small memory budget's blocks: less
+    stream = igzip.open(raw, "rb") if reader is None else reader(raw, reads)
+    return ReadAhead(stream, block), (isal_zlib.error,)
 
 
 class ReadAhead(ReadOnly):
@@ -57,6 +60,7 @@ class ReadAhead(ReadOnly):
     at :meth:`close`: a stream opened in one thread can be read in another."""
 
     def __init__(self, stream, block: int, depth: int = 2):
+        self.block = block  # (the bytes held ahead: ``depth + 1`` blocks at most)
         self._blocks: queue.Queue = queue.Queue(depth)
         self._stopped = threading.Event()
         self._pending = memoryview(b"")

@@ -373,11 +373,13 @@ class Source:
         self._raw = _Hashed(self._file, self._digest, self.progress, self.total)
         return self._raw
 
-    def stream(self, salvage: bool = True):
+    def stream(self, salvage: bool = True, block: int | None = None):
         """The decompressed content from its start (a readable object with ``read(n)``;
         decompression errors, and a compression told but not read, raise
         :class:`InputError` R27, after the bytes decompressed before them: ``salvage``,
-        see :class:`_Decompressed`)."""
+        see :class:`_Decompressed`). ``block``: the bytes the reader asks at a time, which
+        the gzip inflater's thread then hands over at a time (a memory budget's reads are
+        smaller: :attr:`trecbench.memory.Budget.read_bytes`); None: its own."""
         refusal = self.compression and NAMED[self.compression].refusal
         if refusal:
             raise InputError(self.path, None, refusal, "R27", finding=True)
@@ -398,7 +400,7 @@ class Source:
 
             inner, errors = gzip.GzipFile(fileobj=raw, mode="rb"), (zlib.error,)
         elif self.compression == "gzip":
-            inner, errors = threaded_gzip(raw)
+            inner, errors = threaded_gzip(raw, block)
             self._inflater = inner
         if inner is None:
             native = (

@@ -358,7 +358,7 @@ def iter_regular_run(
     :class:`Irregular` at the first block found not to be regular (after the tables of
     the blocks before it: they hold its first lines, exactly as the tokenizer reads them).
     """
-    stream = source.stream()
+    stream = source.stream(block=block_size)
     first = _unbroken(stream.read, block_size)
     sep, ncols = _regular_layout(first)
     options = _regular_options(sep, ncols, block_size, score_text)
