@@ -77,8 +77,9 @@ def list_item(escaped: str) -> str:
     return unlike(item, (_MORE,))
 
 
-def id_list(texts: Sequence, shown=escape_text, limit: int = 5) -> str:
-    """The first ``limit`` of ``texts`` read from an input (ids) as a message lists them,
+def id_list(texts: Sequence, shown=escape_text, limit: int | None = 5) -> str:
+    """The first ``limit`` (None: every one) of ``texts`` read from an input (ids) as a
+    message lists them,
     ``a, b, c, d, e, ...`` (:func:`~trecbench.plurals.first_few`), each shown by ``shown``
     (an output's :func:`escaper`) as a :func:`list_item`. A plain message's (and CSV's)
     ``str`` escapes as :func:`escape_text` here: whatever the output, an item of a list
@@ -86,7 +87,8 @@ def id_list(texts: Sequence, shown=escape_text, limit: int = 5) -> str:
     from .plurals import first_few
 
     show = escape_text if shown is str else shown
-    return first_few(texts, limit, lambda text: list_item(show(text)))
+    every = len(texts) if limit is None else limit
+    return first_few(texts, every, lambda text: list_item(show(text)))
 
 
 def unlike(escaped: str, labels) -> str:

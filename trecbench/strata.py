@@ -245,7 +245,7 @@ def sidecar_notes(
     if not group_by and fields:
         lines.append(
             "--strata: nothing is stratified without --group-by FIELD (this sidecar offers: "
-            f"{id_list(fields, limit=len(fields))}); read for its qrels only"
+            f"{id_list(fields, limit=None)}); read for its qrels only"
         )
     return lines
 
@@ -272,8 +272,8 @@ def check_group_field(strata: pd.DataFrame | None, by: str, configured: bool = F
     if strata is None:
         raise strata_missing(by, configured)
     if by not in strata.columns or by == "qid":
-        known = [c for c in strata.columns if c != "qid"] + [QID_PREFIX]
-        known = id_list(known, limit=len(known))  # a sidecar's field as a list's item
+        # a sidecar's field as a list's item
+        known = id_list([c for c in strata.columns if c != "qid"] + [QID_PREFIX], limit=None)
         raise UsageError(f"unknown stratum {option_excerpt(by)}; available: {known}")
 
 

@@ -246,7 +246,7 @@ def check_baseline(baseline: str | None, runs: list[str]) -> None:
     """Refuse a ``baseline`` (None: the first run) that is none of the ``runs``' names:
     compare checks it before any run is scored, and again of the values compared."""
     if baseline is not None and baseline not in runs:
-        listed = id_list(runs, limit=len(runs))  # a run's name as a list's item
+        listed = id_list(runs, limit=None)  # a run's name as a list's item
         raise UsageError(f"baseline {option_excerpt(baseline)} is not one of the runs: {listed}")
 
 

@@ -32,7 +32,7 @@ def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any
     run_qrels = {str(name): source for name, source in (run_qrels or {}).items()}
     unknown = sorted(set(run_qrels) - set(named))
     if unknown:
-        named_runs = id_list(unknown, limit=len(unknown))  # each as a list's item
+        named_runs = id_list(unknown, limit=None)  # each as a list's item
         raise UsageError(f"qrels given for {named_runs}, which is not a run")
     if qrels is not None and set(run_qrels) == set(named):
         raise UsageError("every run has its own qrels (run_qrels): the shared qrels is unused")

@@ -117,7 +117,7 @@ def strata_fields(strata: Mapping, group_by, topics: Topics) -> dict[str, dict[s
     if strata and all(nested):
         by_field = _nested_fields(strata, wanted)
     elif len(wanted) > 1:
-        named = id_list(wanted, limit=len(wanted))  # a field as a list's item
+        named = id_list(wanted, limit=None)  # a field as a list's item
         raise UsageError(
             f"group_by names {len(wanted)} fields ({named}), and a {{qid: value}} "
             "mapping holds one: give {field: {qid: value}}"

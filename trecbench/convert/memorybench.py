@@ -314,7 +314,7 @@ def convert_memorybench(
             Setting("line_offsets"),
             f" names {'a provider' if len(unknown_offsets) == 1 else 'providers'} absent from"
             f" the results: {', '.join(map(repr, unknown_offsets))}"
-            f" (providers: {id_list(sorted(runs_of), limit=len(runs_of))})",
+            f" (providers: {id_list(sorted(runs_of), limit=None)})",
         )
     collected = _Collected()
     # the run tags in lower case -> (the provider, or provider-runId, named so; the tag)

@@ -202,9 +202,9 @@ def _say_pipes_held(sources: list, mib: int | None) -> None:
     pipes = [os.fspath(source) for source in sources if read_into_memory(source)]
     if pipes:
         input_warnings.keep([
-            f"{_named(pipes)}: read from a pipe, so held in memory whole: the memory "
-            f"budget ({mib} MiB) cannot hold for it; give the file itself (or redirect "
-            "standard input from it) to read it in blocks"
+            f"{id_list(pipes, limit=None)}: read from a pipe, so held in memory whole: the "
+            f"memory budget ({mib} MiB) cannot hold for it; give the file itself (or "
+            "redirect standard input from it) to read it in blocks"
         ])  # fmt: skip
 
 
@@ -224,17 +224,10 @@ def _say_read_whole(
     if large:
         them = "them" if len(large) > 1 else "it"
         input_warnings.keep([SettingsText(
-            f"{_named(large)}: held in memory whole for ", read_whole, ": the memory "
-            f"budget ({mib} MiB) cannot hold for {them} (a run file is otherwise read in "
-            "blocks)"
+            f"{id_list(large, limit=None)}: held in memory whole for ", read_whole, ": the "
+            f"memory budget ({mib} MiB) cannot hold for {them} (a run file is otherwise read "
+            "in blocks)"
         )])  # fmt: skip
-
-
-def _named(paths: list[str]) -> str:
-    """The ``paths`` a memory budget's warning is of, each a list's item escaped as the
-    gate's warnings name their file (:func:`~trecbench.escaping.id_list`, every one): a
-    line feed of a name cannot split the line, nor ``a, b`` read as two files."""
-    return id_list(paths, limit=len(paths))
 
 
 def _beyond_whole(source, budget: Budget) -> bool:

@@ -78,4 +78,4 @@ def _listed(columns: list) -> str:
     """The ``columns`` a file or table has, every one, as an error lists them: each name
     escaped as a list's item (:func:`~trecbench.escaping.id_list`: a line break or a
     ``, `` of a Parquet or CSV header as ``%XX``, reversibly), the list cut where long."""
-    return shortened(id_list(columns, limit=len(columns)))
+    return shortened(id_list(columns, limit=None))

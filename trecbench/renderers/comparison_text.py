@@ -288,8 +288,8 @@ def _with_conclusions(comparison, merged, sections):
         ]:  # fmt: skip
             # the reasons are text; the ends numbers (a count's too: its mean per topic,
             # as the comparison's own columns)
-            dtype = "boolean" if field == "could_flip" else None
-            dtype = dtype or ("object" if field.endswith("undefined") else "Float64")
+            undefined = field.endswith("undefined")
+            dtype = "boolean" if field == "could_flip" else "object" if undefined else "Float64"
             added[name] = column({k: r[field] for k, r in rows.items()}, dtype)
     return merged.assign(**added)
 

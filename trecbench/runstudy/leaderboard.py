@@ -303,7 +303,7 @@ def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> Non
     kept = f" kept by {where}" if where else ""
     keys = ("collections", collection.name, *(("where",) if collection.where else ()))
     line, key = suite.place(*keys)
-    systems = id_list(missing, limit=len(missing))
+    systems = id_list(missing, limit=None)
     message = f"{key}: no topic{kept} has results of {systems}: nothing to average"
     raise InputError(str(suite.path), line, message)
 

@@ -159,7 +159,7 @@ def _systems_unmatched(
         return None
     what = "has no run of" if missing else unlisted or "has a run of a system not listed"
     named = missing or extra
-    return f"{what}: {id_list(named, limit=len(named))}"
+    return f"{what}: {id_list(named, limit=None)}"
 
 
 def _check_where(document: dict, source: ConfigText) -> None:
