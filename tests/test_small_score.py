@@ -115,6 +115,8 @@ DECLINED = {
     "CRLF": ("1 0 a 1\n", "1 Q0 a 1 2 t\r\n"),
     "comment": ("1 0 a 1\n", "# x\n1 Q0 a 1 2 t\n"),
     "seven fields": ("1 0 a 1\n", "1 Q0 a 1 2 t x\n"),
+    # a line whose last six fields alone would be plain: what no line matched is left over
+    "seven fields, the last six plain": ("1 0 a 1\n", "1 Q0 a 1 2 t\nx 1 Q0 b 1 2 t\n"),
     "rank not an integer": ("1 0 a 1\n", "1 Q0 a 1.0 2 t\n"),
     "score not a number": ("1 0 a 1\n", "1 Q0 a 1 nan t\n"),
     "score beyond float32": ("1 0 a 1\n", "1 Q0 a 1 1e39 t\n"),
@@ -162,7 +164,26 @@ def test_a_large_file_is_not_small(tmp_path):
     path.write_text(line * (small_text.SMALL_BYTES // len(line) + 1))
     assert small_text.read_plain(str(path), "run") is None
     path.write_text(line * 3)
-    assert small_text.read_plain(str(path), "run") == [("1", "a", "2", "t")] * 3
+    assert small_text.read_plain(str(path), "run") == (["1"] * 3, ["a"] * 3, ["2"] * 3, ["t"] * 3)
+
+
+def test_a_track_sized_run_is_small_to_score_up_to_its_own_bound(tmp_path, capsys, monkeypatch):
+    # 50 topics x 1,000 documents (1.4 MB): past validate's bound, within score's
+    lines = [f"{t} Q0 doc{d} {d + 1} {1000 - d} tag\n" for t in range(50) for d in range(1000)]
+    qrels_text = "".join(f"{t} 0 doc{d} {d % 2}\n" for t in range(50) for d in range(0, 30, 3))
+    qrels, run_file = _files(tmp_path, qrels_text, "".join(lines))
+    assert small_text.SMALL_BYTES < run_file.stat().st_size <= small_text.SCORED_BYTES
+    assert score_small(str(qrels), str(run_file), None, per_query=True, summary=True)
+    small, general = _both(capsys, monkeypatch, ["-q", str(qrels), str(run_file)])
+    assert small == general
+    line = "1 Q0 a 1 2 t\n"
+    count, rest = divmod(small_text.SCORED_BYTES, len(line))
+    run_file.write_text(line * (count - 1) + f"1 Q0 {'a' * (1 + rest)} 1 2 t\n")
+    assert run_file.stat().st_size == small_text.SCORED_BYTES
+    assert small_text.read_plain(str(run_file), "run", small_text.SCORED_BYTES)
+    run_file.write_text(line * (count + 1))
+    assert not small_text.small_file(str(run_file), small_text.SCORED_BYTES)
+    assert small_text.read_plain(str(run_file), "run", small_text.SCORED_BYTES) is None
 
 
 def test_a_terminal_keeps_the_small_path(tmp_path, capsys, monkeypatch):

@@ -25,7 +25,7 @@ import warnings
 from array import array
 from typing import NamedTuple
 
-from . import small_measures, small_text
+from . import collector, small_measures, small_text
 from .errors import TrecbenchError
 from .measure_requests import FAMILIES, plan_requests, requests_for
 from .measures import MEAN, NUM_REL, SUM, Measure, parse_measures, presentation_order, registry
@@ -99,31 +99,39 @@ def small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Evalu
     """What :func:`score_small` prints, as trec_format reads it (its one run's ``values``
     per topic and ``summary``: the general path's, bit for bit); None when the call is
     not one this path takes."""
+    with collector.paused():  # tens of thousands of tuples and dicts, none in a cycle
+        return _small_evaluation(qrels, run, measures)
+
+
+def _small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Evaluation | None:
     if "-" in (qrels, run) or qrels.startswith("irds:"):  # standard input, a dataset id
         return None
-    if not small_text.small_file(run):
+    if not small_text.small_file(run, small_text.SCORED_BYTES):
         return None  # a large run is declined before anything is read
     ordered = _fast_measures(measures)
-    judgments = small_text.read_plain(qrels, "qrels") if ordered else None
-    lines = small_text.read_plain(run, "run") if judgments else None
-    if not lines:
+    limit = small_text.SCORED_BYTES
+    judgments = small_text.read_plain(qrels, "qrels", limit) if ordered else None
+    lines = small_text.read_plain(run, "run", limit) if judgments else None
+    if not lines or not lines[0]:
         return None
-    qids = sorted({line[0] for line in judgments})
-    judged = {(qid, docno): int(grade) for qid, docno, grade in judgments}
-    if len(judged) < len(judgments) or {line[0] for line in lines} != set(qids):
-        return None  # a duplicate judgment, or topics in one file only: warnings are due
-    if "all" in qids:
+    # qid -> docno -> grade
+    judged: dict[str, dict[str, int]] = {qid: {} for qid in sorted(set(judgments[0]))}
+    for qid, docno, grade in zip(*judgments, strict=True):
+        judged[qid][docno] = int(grade)
+    if sum(map(len, judged.values())) < len(judgments[0]):
+        return None  # a duplicate judgment: a warning is due
+    if set(lines[0]) != judged.keys():
+        return None  # topics in one file only: warnings are due
+    if "all" in judged:
         return None  # a topic named as the summary line is: the general path says so
-    grades: dict[str, list[int]] = {qid: [] for qid in qids}
-    for (qid, _), grade in judged.items():
-        grades[qid].append(grade)
-    if any(max(topic) < 1 for topic in grades.values()):
+    if any(max(topic.values()) < 1 for topic in judged.values()):
         return None  # a topic without a relevant document
-    topics = _ranked_topics(lines, judged, grades)
+    topics = _ranked_topics(lines, judged)
     if topics is None or _unjudged_warning_possible(topics, ordered):
         return None
-    largest = max(max(topic) for topic in grades.values())
+    largest = max(max(topic.values()) for topic in judged.values())
     plan, levels = plan_requests(ordered, 1, largest)
+    qids = list(judged)
     result = _result(qids, ordered, small_measures.planned_values(topics, plan, levels))
     if result is None:
         return None
@@ -153,27 +161,30 @@ def _fast_measures(measures: list[str] | None) -> list[Measure] | None:
     return ordered
 
 
-def _ranked_topics(lines, judged, grades) -> list[small_measures.Topic] | None:
-    """Each topic of the run (in ``grades``' order) ranked in trec_eval's order, score
+def _ranked_topics(lines, judged: dict[str, dict[str, int]]) -> list[small_measures.Topic] | None:
+    """Each topic of the run (``lines``: its qid, docno, score and tag columns) in
+    ``judged``'s order (qid -> docno -> grade), ranked in trec_eval's order, score
     descending as float32 then docno descending, as a :class:`small_measures.Topic`; None
     for a duplicate document or a score float32 cannot hold."""
-    if len({(line[0], line[1]) for line in lines}) < len(lines):
+    qids, docnos, texts, _ = lines
+    numbers = list(map(float, texts))
+    if not small_text.finite_float32(numbers):
         return None
-    scores = [float(line[2]) for line in lines]
-    if not small_text.finite_float32(scores):
-        return None
-    ranked: dict[str, list] = {qid: [] for qid in grades}
-    for line, score in zip(lines, array("f", scores), strict=True):  # float32, as trec_eval
-        ranked[line[0]].append((score, line[1]))
+    scores = array("f", numbers)  # float32, as trec_eval
+    ranked: dict[str, dict[str, float]] = {qid: {} for qid in judged}  # qid -> docno -> score
+    for qid, docno, score in zip(qids, docnos, scores, strict=True):
+        ranked[qid][docno] = score
+    if sum(map(len, ranked.values())) < len(qids):
+        return None  # a document twice in a topic
     topics = []
     for qid, documents in ranked.items():
-        documents.sort(reverse=True)  # ASCII docnos: str order is byte order
+        # ASCII docnos: str order is byte order
+        order = sorted(zip(documents.values(), documents, strict=True), reverse=True)
+        grades = judged[qid]
         hits = tuple(
-            (pos, judged[qid, docno])
-            for pos, (_, docno) in enumerate(documents)
-            if (qid, docno) in judged
+            (pos, grades[docno]) for pos, (_, docno) in enumerate(order) if docno in grades
         )
-        topics.append(small_measures.Topic(len(documents), hits, tuple(grades[qid])))
+        topics.append(small_measures.Topic(len(order), hits, tuple(grades.values())))
     return topics
 
 

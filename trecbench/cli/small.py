@@ -46,9 +46,9 @@ def small_score(ctx: click.Context) -> bool:
         return False
     if params["names"] not in (None, "trec"):
         return False
-    from ..small_text import small_file
+    from ..small_text import SCORED_BYTES, small_file
 
-    if not small_file(str(params["runs"][0])):
+    if not small_file(str(params["runs"][0]), SCORED_BYTES):
         return False  # a large run: the general path imports nothing of the small one
     from ..small_score import score_small
 
