@@ -15,6 +15,8 @@ are timed when importable. Cases (``--quick`` divides every topic count by 10):
 * ``small``: 10 topics x 100 documents, end to end (start-up); the peers' scripts are
   timed in the same rounds as trecbench (A B A B), and each trecbench row shows its ratio
   to the pytrec_eval script (the same read, score and print; target: at most 1.0x).
+* ``track``: 50 x 1,000, a TREC track's run (1.5 MB), end to end, its peers timed as the
+  small case's.
 * ``msmarco``: 6,980 x 1,000 = 7M lines (the KPI case), plain and gzipped; ``score -q``,
   ``validate``, peers.
 * ``wide``: 100,000 x 100 = 10M lines.
@@ -57,6 +59,7 @@ from .timing import ROOT, Case
 
 CASES = {
     "small": (10, 100),
+    "track": (50, 1000),
     "msmarco": (6980, 1000),
     "wide": (100_000, 100),
     "longid": (300, 1000),
@@ -66,6 +69,9 @@ CASES = {
     "dask": (698, 1000),
     **commands.CASES,
 }
+# the cases whose peers are timed in every round, paired with trecbench (and kept whole by
+# --quick): the sizes most evaluations have
+PAIRED = ("small", "track")
 LONG_DOCNO = {"longid": 100_000}  # one docno of this many bytes: cost must follow the bytes
 RUNS_AT_ONCE = 50
 SAMPLE_SUFFIX = "00"  # the huge case's sample: qids ending so (every 100th topic)
@@ -239,8 +245,8 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
     for tool, module in MODULES.items():
         if name != "wide" and tool in args.peers and importlib.util.find_spec(module):
             command = [sys.executable, "-m", "benchmarks.peers", tool, qrels, run]
-            # peers once (slow), but on the small case: paired with trecbench, round by round
-            case.add(tool, "score", command, every_round=name == "small" and tool != "ranx")
+            # peers once (slow), but on the paired cases: with trecbench, round by round
+            case.add(tool, "score", command, every_round=name in PAIRED and tool != "ranx")
     rows = case.run(2 if name == "wide" else args.repeats)
     if trec_eval:
         reference = _mrr_reference(trec_eval, qrels, run, te_query, te_query)
@@ -482,9 +488,9 @@ def markdown(results: dict) -> str:
         f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}; gzip: {m['gzip']}. trec_eval: "
         f"{results['trec_eval_build']} ({results['trec_eval'] or 'not found'}). Medians (and "
         f"best) of {results['repeats']} interleaved runs (2 for the 10M-line case, 1 for peers "
-        "but on the small case and for the huge, scattered, dask, similarity, commands and report "
-        "cases); CPU time is user + system, worker processes included; load is the 1-minute "
-        "load average when each command started (2 cores: "
+        "but on the small and track cases and for the huge, scattered, dask, similarity, "
+        "commands and report cases); CPU time is user + system, worker processes included; "
+        "load is the 1-minute load average when each command started (2 cores: "
         f"above 2 the machine was shared); {results['date']}.\n"
     )
     return header + body + footer
@@ -513,7 +519,7 @@ def main() -> None:
     rows = []
     for name in args.cases.split(","):
         n_queries, depth = CASES[name]
-        if args.quick and name != "small":
+        if args.quick and name not in PAIRED:
             n_queries //= 10
         rows += BENCHES.get(name, bench_case)(name, n_queries, depth, args, trec_eval, args.out)
     results = {
