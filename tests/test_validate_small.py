@@ -243,6 +243,19 @@ def test_what_the_small_path_declines_of_qrels(tmp_path, text):
     assert validate_small([run], qrels, SmallSettings("default", 1000)) is None
 
 
+def test_ranks_below_10_to_the_18_are_taken_whatever_their_digits(tmp_path):
+    # zeros before a rank are no digits of its value: the general path reads 22 digits as
+    # 1 and 3 (a gap, R11), 18 nines as 10**18 - 1 (the small path's largest)
+    run = tmp_path / "r.run"
+    zeros = "0" * 21
+    run.write_text(f"1 Q0 a {zeros}1 2 t\n1 Q0 b {zeros}3 1 t\n1 Q0 c {'9' * 18} 0 t\n")
+    small = validate_small([run], None, SmallSettings("default", 1000))
+    assert small is not None and small[0].check_counts == {"R11.sequence": 1}
+    assert _reports(small) == _reports(validate_files([run]))
+    run.write_text(f"1 Q0 a 1 2 t\n1 Q0 b 1{'0' * 18} 1 t\n")  # 10**18: declined
+    assert validate_small([run], None, SmallSettings("default", 1000)) is None
+
+
 def test_more_than_100_tags_are_declined(tmp_path):
     run = tmp_path / "r.run"
     run.write_text("".join(f"1 Q0 d{i} {i + 1} {200 - i} t{i}\n" for i in range(101)))

@@ -68,16 +68,19 @@ def small_file(path: str, limit: int = SMALL_BYTES) -> bool:
     return stat.S_ISREG(status.st_mode) and 0 < status.st_size <= limit
 
 
-def read_plain(path: str, kind: str, limit: int = SMALL_BYTES) -> tuple[list[str], ...] | None:
+def read_plain(
+    path: str, kind: str, limit: int = SMALL_BYTES, every_field: bool = False
+) -> tuple[list[str], ...] | None:
     """The fields of a plain ``kind`` file of at most ``limit`` bytes as columns (``run``:
-    qid, docno, score, tag; ``qrels``: qid, docno, grade), in file order; None for any
-    other file."""
-    found = plain_text(path, kind, limit)
+    qid, docno, score, tag; ``qrels``: qid, docno, grade; ``every_field``: every column,
+    for the validator's small path), in file order; None for any other file."""
+    found = _plain_text(path, kind, limit)
     if found is None:
         return None
     # plain: every line holds its fields, one blank between two, and no other blank
-    fields = found[0].split()
-    return tuple(fields[i :: _WIDTH[kind]] for i in _KEPT[kind])
+    fields = found.split()
+    width = _WIDTH[kind]
+    return tuple(fields[i::width] for i in (range(width) if every_field else _KEPT[kind]))
 
 
 def small_bytes(path: str, limit: int = SMALL_BYTES) -> bytes | None:
@@ -103,10 +106,9 @@ def finite_float32(scores) -> bool:
     return all(map(LARGEST_SCORE.__gt__, map(abs, scores)))  # NaN: False
 
 
-def plain_text(path: str, kind: str, limit: int = SMALL_BYTES) -> tuple[str, str] | None:
-    """The text of a plain ``kind`` file of at most ``limit`` bytes (as :func:`read_plain`
-    takes it) and its separator (a space or a tab), for the validator's small path, which
-    needs every field of a line; None for any other file."""
+def _plain_text(path: str, kind: str, limit: int) -> str | None:
+    """The text of a plain ``kind`` file of at most ``limit`` bytes; None for any other
+    file."""
     if named_as(path, JSONL_SUFFIX):
         return None  # a JSONL run to the general path, whatever it holds
     data = small_bytes(path, limit)
@@ -119,4 +121,4 @@ def plain_text(path: str, kind: str, limit: int = SMALL_BYTES) -> tuple[str, str
     separator = "\t" if tabs else " "
     if _PATTERNS[kind, separator].sub("", text):
         return None  # a line that is not plain (what no line matched is left)
-    return text, separator
+    return text

@@ -2,7 +2,7 @@
 
 On a 1,000-line run nearly all of the general path's time is start-up: importing Arrow and
 numpy takes longer than checking the file. A plain file (:func:`trecbench.small_text.
-plain_text`: at most 1 MiB of printable ASCII, one separator, six fields a run line with a
+read_plain`: at most 1 MiB of printable ASCII, one separator, six fields a run line with a
 non-negative integer rank and a decimal score, four a qrels line with a grade of at most 6
 digits, no blank or ``#`` line) can break none of the rules of bytes, encoding, spacing,
 field counts, headers, comments, swapped files or what ``convert`` reads (R32, Q12), so
@@ -11,11 +11,15 @@ runs, Q5 and Q7 for qrels. This module finds those with Python lists, in the gen
 order and with its words (:mod:`.wording`, :mod:`.cross_checks`), into the same
 :class:`~.findings.Collector`; the reports are then the general path's, byte for byte
 (``tests/test_validate_small.py`` compares both on seeded random and mutated files).
+Every pass over the lines is a C loop: the columns from one ``str.split`` of the text, each
+check a slice, ``map``, ``compress``, ``sorted`` (one pass on a run's usual order), a
+set or a dict per topic; Python code runs per topic and per finding, never per line (a
+loop a line cost twice the general path's time at 100,000 lines).
 
 It declines (None: the general path takes the call) what it does not mirror: any file
-that is not plain, a topic in several blocks, more than 100 run tags, a rank of more than
-18 digits, a score beyond float32's range, a topics file that is not printable ASCII or
-is JSON (lines).
+that is not plain, a topic in several blocks, more than 100 run tags, a rank of 10^18 or
+more, a score beyond float32's range, a topics file that is not printable ASCII or is JSON
+(lines).
 ``validate`` gives it no call with ``--docid-regex``, ``--docids`` or ``--fix``.
 
 A file of at most 1 MiB is one chunk to the general path, whose run checker checks the
@@ -26,12 +30,15 @@ per call; :func:`_calls` splits the topics likewise.
 
 from __future__ import annotations
 
-import itertools
 import re
 from array import array
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress, count, groupby, islice, repeat
+from operator import and_, eq, gt, ne, not_, sub
 
-from .. import small_text
+from .. import collector, small_text
 from ..errors import InputError
 from . import wording
 from .cross_checks import (
@@ -47,8 +54,9 @@ from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult, may
 from .rules import MOST_TAGS, TAG_PATTERN
 from .topic_order import out_of_order
 
-_RANK_DIGITS = 18  # a longer rank is not an int64 to the general path (R10)
+_LARGEST_RANK = 10**18 - 1  # 18 digits: a larger rank may not be an int64 (R10)
 _TEXT = re.compile(rb"[ -~\t\n\r\v\f]+")  # a topics file of printable ASCII
+_TOP = 10  # X4's documents of a topic (its top 10)
 
 
 @dataclass(frozen=True)
@@ -67,11 +75,21 @@ class SmallSettings:
 class _Run:
     """A plain run's columns (rows in file order; row ``i`` is line ``i + 1``)."""
 
-    qid: tuple[str, ...]
-    docno: tuple[str, ...]
+    qid: list[str]
+    docno: list[str]
     rank: list[int]
     score: list[float]
     score32: list[float]  # as trec_eval 9.x compares them
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    """One topic's rows sorted by rank (a stable sort: file order among equal ranks), with
+    their ranks and float32 scores in that order."""
+
+    rows: range | list[int]
+    ranks: list[int]
+    score32: list[float]
 
 
 def validate_small(
@@ -84,24 +102,25 @@ def validate_small(
     ids = None if topics is None else _topic_ids(str(topics))
     if topics is not None and ids is None:
         return None
-    if qrels is not None:
-        checked = _qrels(str(qrels), settings)
-        if checked is None:
-            return None
-        results.append(checked[0])
-        info, judged = checked[0].qrels_info, checked[1]
-    for path in runs:
-        result = _run(str(path), settings, info, judged, ids)
-        if result is None:
-            return None
-        results.append(result)
+    with collector.paused():  # a (qid, docno) tuple a judgment, none in a cycle
+        if qrels is not None:
+            checked = _qrels(str(qrels), settings)
+            if checked is None:
+                return None
+            results.append(checked[0])
+            info, judged = checked[0].qrels_info, checked[1]
+        for path in runs:
+            result = _run(str(path), settings, info, judged, ids)
+            if result is None:
+                return None
+            results.append(result)
     return results
 
 
 def _topic_ids(path: str) -> list[str] | None:
     """The distinct ids of a small topics file of printable ASCII (not compressed: no
     compression's magic bytes are all printable but bz2's), or None."""
-    data = small_text.small_bytes(path)
+    data = small_text.small_bytes(path, small_text.SMALL_BYTES)
     if data is None or data.startswith(b"BZh"):
         return None
     if not _TEXT.fullmatch(data):
@@ -115,41 +134,82 @@ def _topic_ids(path: str) -> list[str] | None:
         return None  # the general path reports it
 
 
-def _lines(path: str, kind: str) -> list[list[str]] | None:
-    """The fields of each line of a small plain ``kind`` file; None for any other file."""
-    found = small_text.plain_text(path, kind)
-    if found is None:
+def _columns(path: str, kind: str) -> tuple[list[str], ...] | None:
+    """Every field of a small plain ``kind`` file, as columns; None for any other file."""
+    return small_text.read_plain(path, kind, small_text.SMALL_BYTES, every_field=True)
+
+
+def _first(flags) -> int | None:
+    """The index of the first true flag, or None (in C: no Python code a line)."""
+    return next(compress(count(), flags), None)
+
+
+def _descending(values: list[float]) -> bool:
+    """Whether no value is above the one before (a sort of sorted values is one pass, in
+    a fifth of the time of comparing each with the one before)."""
+    return values == sorted(values, reverse=True)
+
+
+def _first_rise(values: list[float]) -> int | None:
+    """The index of the first value above the one before, or None."""
+    if _descending(values):
         return None
-    text, separator = found
-    return [line.split(separator) for line in text[:-1].split("\n")]
+    return 1 + next(compress(count(), map(gt, islice(values, 1, None), values)))
 
 
 def _qrels(path: str, settings: SmallSettings) -> tuple[ValidationResult, set] | None:
     """The qrels' result (Q5, Q7) and its judged (qid, docno) pairs, or None."""
-    lines = _lines(path, "qrels")
-    if lines is None:
+    columns = _columns(path, "qrels")
+    if columns is None:
         return None
+    qid, _, docno, grade = columns
     report = Collector(path, settings.profile, settings.limit)
-    seen: dict[tuple[str, str], tuple[int, str]] = {}
-    best: dict[str, int] = {}
-    first: dict[str, int] = {}
-    for number, (qid, _, docno, grade) in enumerate(lines, 1):
-        before = seen.get((qid, docno))
-        if before is not None:
-            message = wording.duplicate_judgment(docno, qid, before[0], before[1], grade)
-            report.add("Q5", number, "docno", message)
-        seen.setdefault((qid, docno), (number, grade))
-        first.setdefault(qid, number)
-        best[qid] = max(best.get(qid, 0), int(grade))
+    pairs = list(zip(qid, docno, strict=True))
+    judged = _first_rows(pairs)
+    if len(judged) < len(pairs):
+        _duplicate_judgments(report, pairs, judged, grade)
     level = settings.relevance_level
-    unjudged = [q for q, grade in best.items() if grade < level]
-    report.add_many(
-        "Q7", [first[q] for q in unjudged], "qid", lambda i: wording.no_relevant(unjudged[i], level)
-    )
-    counts = report.counts(lines=len(lines), records=len(lines), topics=len(best))
-    info = QrelsInfo(set(best))
+    relevant = set(compress(qid, map(level.__le__, map(int, grade))))
+    topics = list(dict.fromkeys(qid))  # in order of first appearance
+    unjudged = [q for q in topics if q not in relevant]
+    if unjudged:
+        first = _first_rows(qid)
+        report.add_many(
+            "Q7",
+            [first[q] + 1 for q in unjudged],
+            "qid",
+            lambda i: wording.no_relevant(unjudged[i], level),
+        )
+    counts = report.counts(lines=len(qid), records=len(qid), topics=len(topics))
+    info = QrelsInfo(set(topics))
     result = ValidationResult(path, "qrels", report.findings(), counts, info, dict(report.checks))
-    return result, set(seen)
+    return result, set(judged)
+
+
+def _duplicate_judgments(report: Collector, pairs: list, first: dict, grade: list[str]) -> None:
+    """Q5: each judgment of a (qid, docno) pair judged on an earlier line (``first``: each
+    pair's first row)."""
+    again = _repeats(pairs, first)
+
+    def message(k: int) -> str:
+        row, before = again[k]
+        qid, docno = pairs[row]
+        return wording.duplicate_judgment(docno, qid, before + 1, grade[before], grade[row])
+
+    report.add_many("Q5", [row + 1 for row, _ in again], "docno", message)
+
+
+def _first_rows(keys: list) -> dict:
+    """Each key's first index in ``keys`` (written last, from the end)."""
+    return dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+
+
+def _repeats(keys: list, first: dict) -> list[tuple[int, int]]:
+    """Of each key that came before: its index and the index of its first (``first``:
+    :func:`_first_rows`), in order."""
+    rows = range(len(keys))
+    again = compress(rows, map(ne, map(first.__getitem__, keys), rows))
+    return [(row, first[keys[row]]) for row in again]
 
 
 def _run(
@@ -157,22 +217,22 @@ def _run(
 ) -> ValidationResult | None:
     """The run's result (checked against the qrels' ``info`` and ``judged`` pairs, and
     the ``topics`` ids, when given), or None."""
-    lines = _lines(path, "run")
-    if lines is None:
+    columns = _columns(path, "run")
+    if columns is None:
         return None
-    qid, q0, docno, rank, score, tag = zip(*lines, strict=True)
-    scores = [float(s) for s in score]
-    if any(len(r) > _RANK_DIGITS for r in rank) or not small_text.finite_float32(scores):
+    qid, q0, docno, rank, score, tag = columns
+    ranks, scores = list(map(int, rank)), list(map(float, score))
+    if max(ranks) > _LARGEST_RANK or not small_text.finite_float32(scores):
         return None
     blocks = _blocks(qid)
-    tags = list(dict.fromkeys(tag))
+    tags = [tag[0]] if tag.count(tag[0]) == len(tag) else list(dict.fromkeys(tag))
     if blocks is None or len(tags) > MOST_TAGS:
         return None
     report = Collector(path, settings.profile, settings.limit)
     _fields(report, q0, score)
     expected = file_name(path) if settings.tag_is_filename else None
     _tags(report, tag, tags, expected)
-    run = _Run(qid, docno, [int(r) for r in rank], scores, list(array("f", scores)))
+    run = _Run(qid, docno, ranks, scores, list(array("f", scores)))
     checks = _TopicChecks(report, run, settings.max_depth, info)
     unjudged = [0, 0]
     for call in _calls(blocks):
@@ -192,11 +252,11 @@ def _run(
     return ValidationResult(path, "run", report.findings(), totals, None, dict(report.checks))
 
 
-def _blocks(qid: tuple[str, ...]) -> list[tuple[str, int, int]] | None:
+def _blocks(qid: list[str]) -> list[tuple[str, int, int]] | None:
     """Each topic's (id, first row, row after its last); None when a topic comes back."""
     blocks, start = [], 0
-    for name, rows in itertools.groupby(qid):
-        stop = start + sum(1 for _ in rows)
+    for name, rows in groupby(qid):
+        stop = start + len(list(rows))
         blocks.append((name, start, stop))
         start = stop
     return blocks if len({name for name, _, _ in blocks}) == len(blocks) else None
@@ -208,17 +268,17 @@ def _calls(blocks: list) -> list[list]:
     return [blocks[:-1], blocks[-1:]] if len(blocks) > 1 else [blocks]
 
 
-def _fields(report: Collector, q0: tuple[str, ...], score: tuple[str, ...]) -> None:
+def _fields(report: Collector, q0: list[str], score: list[str]) -> None:
     """R3 (field 2 not ``Q0``) and R16 (a score in scientific notation)."""
-    wrong = [i for i, value in enumerate(q0) if value != "Q0"]
-    report.add_many("R3", [i + 1 for i in wrong], "q0", lambda k: wording.not_q0(q0[wrong[k]]))
-    sci = [i for i, value in enumerate(score) if "e" in value or "E" in value]
-    report.add_many(
-        "R16", [i + 1 for i in sci], "score", lambda k: wording.scientific(score[sci[k]])
-    )
+    if q0.count("Q0") < len(q0):
+        wrong = list(compress(count(1), map(ne, q0, repeat("Q0"))))
+        report.add_many("R3", wrong, "q0", lambda k: wording.not_q0(q0[wrong[k] - 1]))
+    if "e" in "".join(score).lower():
+        sci = list(compress(count(1), map(str.__contains__, map(str.lower, score), repeat("e"))))
+        report.add_many("R16", sci, "score", lambda k: wording.scientific(score[sci[k] - 1]))
 
 
-def _tags(report: Collector, tag: tuple[str, ...], tags: list[str], expected: str | None):
+def _tags(report: Collector, tag: list[str], tags: list[str], expected: str | None):
     """R17-R19, each tag at its first line (``tags``: in order of first appearance)."""
     for number, value in enumerate(tags, 1):
         at = tag.index(value) + 1
@@ -245,14 +305,23 @@ def _count_unjudged(run: _Run, call: list, info: QrelsInfo, judged: set, counts:
     for name, start, stop in call:
         if name not in info.topics:
             continue
-        ranked = sorted(range(start, stop), key=lambda i: (run.score32[i], run.docno[i]))
-        top = ranked[::-1][:10]
-        counts[0] += sum((name, run.docno[i]) not in judged for i in top)
+        score32, docno = run.score32[start:stop], run.docno[start:stop]
+        rows: Iterable[int] = range(len(score32))
+        ordered = sorted(score32, reverse=True)  # one pass on a run's usual order
+        if len(ordered) > _TOP:  # only the rows scored at least the 10th best can be in the top
+            least = ordered[_TOP - 1]
+            if ordered == score32:  # those rows come first
+                rows = range(_TOP + ordered[_TOP:].count(least))
+            else:
+                rows = compress(rows, map(least.__le__, score32))
+        top = sorted([(score32[i], docno[i]) for i in rows], reverse=True)[:_TOP]
+        counts[0] += sum((name, document) not in judged for _, document in top)
         counts[1] += len(top)
 
 
 class _TopicChecks:
-    """R7, R8, R11, R13-R15 of whole topics (:class:`~.run_topics.TopicChecks`'s rules)."""
+    """R7, R8, R11, R13-R15 of whole topics (:class:`~.run_topics.TopicChecks`'s rules),
+    each found by C loops (slices, ``map``, ``compress``, sets), not Python code a line."""
 
     def __init__(
         self, report: Collector, run: _Run, max_depth: int | None, qrels: QrelsInfo | None
@@ -262,89 +331,110 @@ class _TopicChecks:
     def check(self, call: list) -> None:
         """One call of the general path's topic checks (R15's order is per call)."""
         for name, start, stop in call:
-            rows = range(start, stop)
             self._depth(name, start, stop)
-            self._duplicates(name, rows)
-            by_rank = sorted(rows, key=self.run.rank.__getitem__)
-            self._ranks(name, rows, by_rank)
-            self._score_order(name, rows)
-            self._rank_vs_score(name, by_rank)
-        # ties in score order (as doubles): neighbours there are what trec_eval ties; file
-        # order can be float32's and part apart two scores equal as doubles
+            self._duplicates(name, start, stop)
+            ranked = self._ranked(start, stop)
+            self._ranks(name, ranked)
+            self._score_order(name, start, stop)
+            self._rank_vs_score(name, ranked)
         for name, start, stop in call:
-            self._ties(name, sorted(range(start, stop), key=lambda i: -self.run.score[i]))
+            self._ties(name, start, stop)
+
+    def _ranked(self, start: int, stop: int) -> _Ranked:
+        rank, score32 = self.run.rank, self.run.score32
+        ranks = rank[start:stop]
+        ordered = sorted(ranks)
+        if ordered == ranks:  # in file order already
+            return _Ranked(range(start, stop), ranks, score32[start:stop])
+        rows = sorted(range(start, stop), key=rank.__getitem__)
+        return _Ranked(rows, ordered, list(map(score32.__getitem__, rows)))
 
     def _depth(self, name: str, start: int, stop: int) -> None:
         if self.max_depth is not None and stop - start > self.max_depth:
             line = start + self.max_depth + 1
             self.report.add("R8", line, "docno", wording.too_deep(name, self.max_depth))
 
-    def _duplicates(self, name: str, rows: range) -> None:
-        first: dict[str, int] = {}
-        for i in rows:
-            docno = self.run.docno[i]
-            if docno in first:
-                judged = may_judge(self.qrels, name)
-                message = wording.duplicate_docno(docno, name, first[docno] + 1, judged=judged)
-                self.report.add("R7", i + 1, "docno", message)
-            else:
-                first[docno] = i
+    def _duplicates(self, name: str, start: int, stop: int) -> None:
+        docnos = self.run.docno[start:stop]
+        first = _first_rows(docnos)
+        if len(first) == len(docnos):
+            return
+        again, judged = _repeats(docnos, first), may_judge(self.qrels, name)
 
-    def _ranks(self, name: str, rows: range, by_rank: list[int]) -> None:
+        def message(k: int) -> str:
+            row, before = again[k]
+            return wording.duplicate_docno(docnos[row], name, start + before + 1, judged=judged)
+
+        self.report.add_many("R7", [start + row + 1 for row, _ in again], "docno", message)
+
+    def _ranks(self, name: str, ranked: _Ranked) -> None:
         """R11: the first repeated rank, the first bad start or gap (ranks sorted)."""
-        rank = self.run.rank
-        if [rank[i] for i in rows] == list(range(1, len(rows) + 1)):
-            return  # 1..n in file order
-        start = rank[by_rank[0]]
-        if start != 1:
-            message = wording.bad_rank_start(name, start)
-            self.report.add("R11.sequence", by_rank[0] + 1, "rank", message)
-        repeated, gap = False, start != 1  # R11.sequence: the first problem only
-        for before, row in itertools.pairwise(by_rank):
-            step = rank[row] - rank[before]
-            if step == 0 and not repeated:
-                repeated = True
-                message = wording.repeated_rank(name, rank[row], before + 1)
-                self.report.add("R11.unique", row + 1, "rank", message)
-            elif step > 1 and not gap:
-                gap = True
-                message = wording.rank_gap(name, rank[before], rank[row])
-                self.report.add("R11.sequence", row + 1, "rank", message)
+        rows, ranks = ranked.rows, ranked.ranks
+        if ranks == list(range(1, len(ranks) + 1)):
+            return  # 1..n: no repeat, no gap
+        if ranks[0] != 1:
+            message = wording.bad_rank_start(name, ranks[0])
+            self.report.add("R11.sequence", rows[0] + 1, "rank", message)
+        steps = list(map(sub, islice(ranks, 1, None), ranks))  # step k: from row k to k + 1
+        repeated = _first(map(not_, steps))
+        if repeated is not None:
+            message = wording.repeated_rank(name, ranks[repeated], rows[repeated] + 1)
+            self.report.add("R11.unique", rows[repeated + 1] + 1, "rank", message)
+        gap = _first(map((1).__lt__, steps)) if ranks[0] == 1 else None  # the first problem
+        if gap is not None:
+            message = wording.rank_gap(name, ranks[gap], ranks[gap + 1])
+            self.report.add("R11.sequence", rows[gap + 1] + 1, "rank", message)
 
-    def _score_order(self, name: str, rows: range) -> None:
+    def _score_order(self, name: str, start: int, stop: int) -> None:
         """R13: the first score above the one before (as float32)."""
-        score32 = self.run.score32
-        up = next((i for i in rows[1:] if score32[i] > score32[i - 1]), None)
+        up = _first_rise(self.run.score32[start:stop])
         if up is not None:
-            message = wording.score_up(name, self.run.score[up], self.run.score[up - 1])
-            self.report.add("R13", up + 1, "score", message)
+            row = start + up
+            message = wording.score_up(name, self.run.score[row], self.run.score[row - 1])
+            self.report.add("R13", row + 1, "score", message)
 
-    def _rank_vs_score(self, name: str, by_rank: list[int]) -> None:
+    def _rank_vs_score(self, name: str, ranked: _Ranked) -> None:
         """R14: sorted by rank, the first score above the one before (as float32)."""
-        rank, score32, score = self.run.rank, self.run.score32, self.run.score
-        for before, row in itertools.pairwise(by_rank):
-            if score32[row] > score32[before] and rank[row] > rank[before]:
-                message = wording.rank_against_score(
-                    name, rank[row], score[row], rank[before], score[before]
-                )
-                self.report.add("R14", row + 1, "rank", message)
-                return
+        rows, ranks, score32 = ranked.rows, ranked.ranks, ranked.score32
+        if _descending(score32):
+            return
+        higher = map(gt, islice(score32, 1, None), score32)
+        later = map(gt, islice(ranks, 1, None), ranks)
+        found = _first(map(and_, higher, later))
+        if found is not None:
+            before, row = rows[found], rows[found + 1]
+            score = self.run.score
+            message = wording.rank_against_score(
+                name, ranks[found + 1], score[row], ranks[found], score[before]
+            )
+            self.report.add("R14", row + 1, "rank", message)
 
-    def _ties(self, name: str, rows) -> None:
-        """R15: documents in a tie (``rows`` in score order): exactly, with a neighbour,
-        and at float32 precision only, with a document of the same float32 score and
-        another double (:func:`~.run_topics._float32_only_members`)."""
-        score, score32 = self.run.score, self.run.score32
-        exact = [(a, b) for a, b in itertools.pairwise(rows) if score[a] == score[b]]
-        doubles: dict[float, set[float]] = {}
-        for row in rows:
-            doubles.setdefault(score32[row], set()).add(score[row])
-        float32_only = [row for row in rows if len(doubles[score32[row]]) > 1]
-        for key, text, members in (
-            ("R15.tie", wording.TIE, {row for pair in exact for row in pair}),
-            ("R15.float32", wording.FLOAT32_TIE, float32_only),
-        ):
-            if members:
-                one_score = len(exact) == len(rows) - 1  # every adjacent pair tied
-                message = wording.ties(name, len(members), text, one_score)
-                self.report.add(key, min(members) + 1, "score", message)
+    def _ties(self, name: str, start: int, stop: int) -> None:
+        """R15: documents in a tie: exactly, with a document of the same score (as double:
+        neighbours in score order, which trec_eval ties), and at float32 precision only,
+        with a document of the same float32 score and another double
+        (:func:`~.run_topics._float32_only_members`)."""
+        score, score32 = self.run.score[start:stop], self.run.score32[start:stop]
+        ordered = sorted(score, reverse=True)  # one pass on a run's usual order
+        pairs = list(map(eq, islice(ordered, 1, None), ordered))  # neighbours tied
+        tied = pairs.count(True)
+        one_score = tied == len(score) - 1
+        if tied:
+            # a tie of k documents is k - 1 pairs in a row
+            stretches = pairs[0] + sum(map(gt, islice(pairs, 1, None), pairs))
+            if ordered == score:
+                at = start + pairs.index(True)
+            else:
+                values = set(compress(ordered, pairs))
+                at = start + _first(map(values.__contains__, score))
+            message = wording.ties(name, tied + stretches, wording.TIE, one_score)
+            self.report.add("R15.tie", at + 1, "score", message)
+        ordered32 = sorted(score32, reverse=True)
+        if sum(map(eq, islice(ordered32, 1, None), ordered32)) == tied:
+            return  # each float32 score is one double's (float32 keeps the order)
+        singles = Counter(array("f", set(score)))  # each double's float32
+        shared = {value for value, n in singles.items() if n > 1}
+        members = sum(map(shared.__contains__, score32))
+        at = start + _first(map(shared.__contains__, score32))
+        message = wording.ties(name, members, wording.FLOAT32_TIE, one_score)
+        self.report.add("R15.float32", at + 1, "score", message)
