@@ -884,8 +884,8 @@ def test_the_small_paths_leave_a_file_they_cannot_open_to_the_general_reader(tmp
         raise PermissionError(13, "Permission denied", path)
 
     monkeypatch.setattr(small_text, "open", refused, raising=False)
-    assert small_text.small_bytes(RUN) is None
-    assert small_text.read_plain(RUN, "run") is None
+    assert small_text.small_bytes(RUN, small_text.VALIDATED_BYTES) is None
+    assert small_text.read_plain(RUN, "run", small_text.SCORED_BYTES) is None
 
 
 @pytest.mark.parametrize(

@@ -127,18 +127,18 @@ def test_a_score_rounded_once_to_float32_or_through_a_double(tmp_path, capsys, m
 
 def test_a_file_of_exactly_the_small_size_is_small(tmp_path, capsys, monkeypatch):
     line = "1 Q0 d{:07d} 1 1 t\n"
-    count, rest = divmod(small_text.SMALL_BYTES, len(line.format(0)))
+    count, rest = divmod(small_text.VALIDATED_BYTES, len(line.format(0)))
     text = "".join(line.format(i) for i in range(count - 1))
     text += f"1 Q0 {'x' * (len(line.format(0)) + rest - 12)} 1 1 t\n"
     run_file, qrels = tmp_path / "r", tmp_path / "q"
     run_file.write_text(text)
     qrels.write_text("1 0 d0000000 1\n")
-    assert run_file.stat().st_size == small_text.SMALL_BYTES
-    assert small_text.read_plain(str(run_file), "run") is not None
+    assert run_file.stat().st_size == small_text.VALIDATED_BYTES
+    assert small_text.read_plain(str(run_file), "run", small_text.VALIDATED_BYTES) is not None
     small, general = _validate_both(capsys, monkeypatch, [str(run_file), "--qrels", str(qrels)])
     assert small == general
     run_file.write_text(text + "1 Q0 y 1 1 t\n")
-    assert small_text.read_plain(str(run_file), "run") is None
+    assert small_text.read_plain(str(run_file), "run", small_text.VALIDATED_BYTES) is None
 
 
 def test_what_is_not_a_regular_file_is_not_small(tmp_path, capsys):
@@ -146,10 +146,12 @@ def test_what_is_not_a_regular_file_is_not_small(tmp_path, capsys):
     run_file.write_text("1 Q0 a 1 1 t\n")
     (tmp_path / "link").symlink_to(run_file)
     os.mkfifo(tmp_path / "fifo")
-    assert small_text.small_file(str(tmp_path / "link"))
-    assert not small_text.small_file(str(tmp_path / "fifo"))  # read once, by the general path
-    assert not small_text.small_file(str(tmp_path))
-    assert not small_text.small_file(str(tmp_path / "missing"))
+    bound = small_text.VALIDATED_BYTES
+    assert small_text.small_file(str(tmp_path / "link"), bound)
+    # a FIFO could be read only once: the general path's
+    assert not small_text.small_file(str(tmp_path / "fifo"), bound)
+    assert not small_text.small_file(str(tmp_path), bound)
+    assert not small_text.small_file(str(tmp_path / "missing"), bound)
     for command in (["score", str(run_file), str(tmp_path)], ["validate", str(tmp_path)]):
         code = run(command)
         err = capsys.readouterr().err
@@ -164,8 +166,9 @@ def test_plain_text_named_as_jsonl_is_read_as_jsonl(tmp_path, capsys, monkeypatc
     qrels, run_file = tmp_path / "q.txt", tmp_path / name
     qrels.write_text("1 0 d1 1\n")
     run_file.write_text("1 Q0 d1 1 2.0 t\n" if name != "q.jsonl" else "1 0 d1 1\n")
-    assert small_text.read_plain(str(run_file), "run") is None
-    assert small_text.read_plain(str(run_file), "qrels") is None
+    bound = small_text.VALIDATED_BYTES
+    assert small_text.read_plain(str(run_file), "run", bound) is None
+    assert small_text.read_plain(str(run_file), "qrels", bound) is None
     if name == "q.jsonl":
         small, general = _validate_both(capsys, monkeypatch, ["--qrels", str(run_file)])
     else:

@@ -161,18 +161,20 @@ def test_standard_input_is_not_read_as_a_file_named_dash(tmp_path, monkeypatch):
 def test_a_large_file_is_not_small(tmp_path):
     path = tmp_path / "run.txt"
     line = "1 Q0 a 1 2 t\n"
-    path.write_text(line * (small_text.SMALL_BYTES // len(line) + 1))
-    assert small_text.read_plain(str(path), "run") is None
+    bound = small_text.SCORED_BYTES
+    path.write_text(line * (bound // len(line) + 1))
+    assert small_text.read_plain(str(path), "run", bound) is None
     path.write_text(line * 3)
-    assert small_text.read_plain(str(path), "run") == (["1"] * 3, ["a"] * 3, ["2"] * 3, ["t"] * 3)
+    columns = (["1"] * 3, ["a"] * 3, ["2"] * 3, ["t"] * 3)
+    assert small_text.read_plain(str(path), "run", bound) == columns
 
 
 def test_a_track_sized_run_is_small_to_score_up_to_its_own_bound(tmp_path, capsys, monkeypatch):
-    # 50 topics x 1,000 documents (1.4 MB): past validate's bound, within score's
+    # 50 topics x 1,000 documents (1.4 MB)
     lines = [f"{t} Q0 doc{d} {d + 1} {1000 - d} tag\n" for t in range(50) for d in range(1000)]
     qrels_text = "".join(f"{t} 0 doc{d} {d % 2}\n" for t in range(50) for d in range(0, 30, 3))
     qrels, run_file = _files(tmp_path, qrels_text, "".join(lines))
-    assert small_text.SMALL_BYTES < run_file.stat().st_size <= small_text.SCORED_BYTES
+    assert run_file.stat().st_size <= small_text.SCORED_BYTES
     assert score_small(str(qrels), str(run_file), None, per_query=True, summary=True)
     small, general = _both(capsys, monkeypatch, ["-q", str(qrels), str(run_file)])
     assert small == general

@@ -10,8 +10,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import validation_texts
 
+from trecbench import small_text
 from trecbench.cli import cli
+from trecbench.inputs.streams import Source
+from trecbench.inputs.trec_text import iter_byte_chunks
 from trecbench.validation import validate_files
+from trecbench.validation.reader import CHUNK_BYTES
 from trecbench.validation.rules import CHECKS, PROFILES
 from trecbench.validation.small import SmallSettings, validate_small
 
@@ -172,6 +176,76 @@ def test_small_path_reports_are_the_general_paths(tmp_path):
         assert _reports(small) == _reports(general), (case, text)
         assert [r.check_counts for r in small] == [r.check_counts for r in general]
     assert taken > 140  # the small path takes most cases (a test that can fail)
+
+
+def _large_run_text(rng: random.Random, separator: str, size: int) -> str:
+    """A run of at least ``size`` bytes: topics of 200 to 1,500 documents in blocks, half
+    with :func:`_scores`'s ties, float32 ties, rises and spellings (the others in score
+    order, 4 decimals, tied now and then), :func:`_ranks`'s problems, duplicates in some."""
+    ids = sorted(rng.sample(range(1, 10_000), 1_000))
+    if rng.random() < 0.5:
+        ids[1], ids[2] = ids[2], ids[1]  # a descent (R20.order)
+    lines, total = [], 0
+    for topic in ids:
+        n = rng.randint(200, 1500)
+        if rng.random() < 0.5:
+            scores = _scores(rng, n)
+        else:
+            scores = [f"{30 - i * rng.random() / 100:.4f}" for i in range(n)]
+            scores.sort(reverse=True)
+        if rng.random() < 0.7:
+            docnos = [f"D{d}" for d in rng.sample(range(10 * n), n)]
+        else:
+            docnos = [f"D{rng.randrange(20 * n)}" for _ in range(n)]
+        for docno, rank, score in zip(docnos, _ranks(rng, n), scores, strict=True):
+            q0 = "Q0" if rng.random() < 0.999 else "q0"
+            line = separator.join([str(topic), q0, docno, str(rank), score, "run1"]) + "\n"
+            lines.append(line)
+            total += len(line)
+        if total >= size:
+            return "".join(lines)
+    raise AssertionError("too few topics for the size asked")
+
+
+@pytest.mark.parametrize("seed, mib", [(1, 1.2), (2, 2.5), (3, 3.9)])
+def test_runs_of_one_to_four_mib_get_the_general_paths_reports(tmp_path, seed, mib):
+    rng = random.Random(seed)
+    separator = "\t" if seed == 2 else " "
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    text = _large_run_text(rng, separator, int(mib * (1 << 20)))
+    run.write_text(text)
+    qrels.write_text(_qrels_text(rng, text, separator))
+    assert run.stat().st_size > 1 << 20
+    settings = SmallSettings("default", 1000, 250)
+    small = validate_small([run], qrels, settings)
+    assert small is not None
+    general = validate_files([run], qrels=qrels, min_depth=250)
+    assert _reports(small) == _reports(general)
+    assert [r.check_counts for r in small] == [r.check_counts for r in general]
+    assert {"R3", "R7", "R9.shallow", "R13", "R14", "R15.tie", "X4"} <= set(small[1].check_counts)
+
+
+def test_validates_bound_is_at_most_one_chunk_of_the_general_validator(tmp_path):
+    """The small path mirrors the general validator's calls on a file it reads in one
+    chunk (see trecbench.validation.small): a file of exactly the bound is one read, cut
+    after its last byte, nothing carried; one more line is declined."""
+    assert small_text.VALIDATED_BYTES <= CHUNK_BYTES
+    text = _large_run_text(random.Random(4), " ", small_text.VALIDATED_BYTES - 100_000)
+    room = small_text.VALIDATED_BYTES - len(text)  # filled by a last topic, tied throughout
+    filler = [f"10000 Q0 E{i:06d} {i + 1:06d} 0.5 run1\n" for i in range((room - 40) // 33)]
+    text += "".join(filler)
+    last = f"10000 Q0 F {len(filler) + 1:06d} 0.5 run1\n"
+    text += last.replace("F", "F" + "f" * (small_text.VALIDATED_BYTES - len(text) - len(last)))
+    run = tmp_path / "r.run"
+    run.write_text(text)
+    assert run.stat().st_size == small_text.VALIDATED_BYTES
+    with Source(run) as source:
+        assert len(list(iter_byte_chunks(source, CHUNK_BYTES))) == 1
+    small = validate_small([run], None, SmallSettings("default", 1000))
+    assert small is not None
+    assert _reports(small) == _reports(validate_files([run]))
+    run.write_text(text + "10000 Q0 G 999999 0 run1\n")
+    assert validate_small([run], None, SmallSettings("default", 1000)) is None
 
 
 def test_findings_of_every_kind_are_compared(tmp_path):

@@ -1,6 +1,6 @@
-"""Small plain TREC files read without Arrow (issue 31): a run or qrels of at most
-:data:`SMALL_BYTES` (validate's bound; :data:`SCORED_BYTES`, score's) whose every line
-is *plain*, as columns of its fields' strings.
+"""Small plain TREC files read without Arrow (issue 31): a run or qrels of at most a
+bound (:data:`VALIDATED_BYTES`, validate's; :data:`SCORED_BYTES`, score's) whose every
+line is *plain*, as columns of its fields' strings.
 
 A 1,000-line run costs its start-up: importing Arrow (and starting its thread pools) takes
 longer than reading and scoring the file. Plain text is a strict part of what the regular
@@ -26,12 +26,15 @@ import stat
 from .naming import JSONL_SUFFIX, named_as
 
 LARGEST_SCORE = 3.4e38  # below float32's largest finite value, 3.4028235e38
-# the small paths' bounds: validate's is one chunk of the general validator, which its
-# small path mirrors (see trecbench.validation.small); score's is where reading and
-# scoring in pure Python stops costing less than the general path's start-up (by hand,
-# 2026-12-03: 100 topics x 1,000 documents, 3.1 MB, 0.27 s against 0.35 s; 200 x 1,000,
-# 6.3 MB, 0.35 s against 0.30 s)
-SMALL_BYTES = 1 << 20
+# the small paths' bounds, where the pure-Python path stops costing less than the general
+# path's start-up. validate's may be no more than one chunk of the general validator
+# (trecbench.validation.reader.CHUNK_BYTES, 4 MiB: tests/test_validate_small.py checks),
+# whose calls its small path mirrors (see trecbench.validation.small); it is all of one,
+# the small path still the faster there (paired by hand, 2026-12-03: 130 topics x 1,000
+# documents, 4.1 MB, 0.243 s against 0.260 s, 0.249 s against 0.311 s with qrels; see
+# docs/performance.md). score's: 100 x 1,000, 3.1 MB, 0.27 s against 0.35 s; 200 x 1,000,
+# 6.3 MB, 0.35 s against 0.30 s
+VALIDATED_BYTES = 4 << 20
 SCORED_BYTES = 4 << 20
 
 _FIELD = r"[!-~]+"  # printable ASCII, no blank
@@ -58,7 +61,7 @@ _PATTERNS = {
 }
 
 
-def small_file(path: str, limit: int = SMALL_BYTES) -> bool:
+def small_file(path: str, limit: int) -> bool:
     """Whether ``path`` names a regular file of at most ``limit`` bytes (not standard
     input, a FIFO or a device, which could be read only once)."""
     try:
@@ -69,7 +72,7 @@ def small_file(path: str, limit: int = SMALL_BYTES) -> bool:
 
 
 def read_plain(
-    path: str, kind: str, limit: int = SMALL_BYTES, every_field: bool = False
+    path: str, kind: str, limit: int, every_field: bool = False
 ) -> tuple[list[str], ...] | None:
     """The fields of a plain ``kind`` file of at most ``limit`` bytes as columns (``run``:
     qid, docno, score, tag; ``qrels``: qid, docno, grade; ``every_field``: every column,
@@ -83,7 +86,7 @@ def read_plain(
     return tuple(fields[i::width] for i in (range(width) if every_field else _KEPT[kind]))
 
 
-def small_bytes(path: str, limit: int = SMALL_BYTES) -> bytes | None:
+def small_bytes(path: str, limit: int) -> bytes | None:
     """The bytes of a regular file of at most ``limit`` bytes, else None (read once:
     a file that grew since :func:`small_file` looked is read no further than the bound).
     A file that cannot be read (no permission) is None too: the general path's reader says

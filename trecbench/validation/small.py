@@ -2,19 +2,20 @@
 
 On a 1,000-line run nearly all of the general path's time is start-up: importing Arrow and
 numpy takes longer than checking the file. A plain file (:func:`trecbench.small_text.
-read_plain`: at most 1 MiB of printable ASCII, one separator, six fields a run line with a
-non-negative integer rank and a decimal score, four a qrels line with a grade of at most 6
-digits, no blank or ``#`` line) can break none of the rules of bytes, encoding, spacing,
-field counts, headers, comments, swapped files or what ``convert`` reads (R32, Q12), so
-what remains are the rules of values and topics: R3-R5, R7-R9, R11, R13-R20 and X1-X5 for
-runs, Q5 and Q7 for qrels. This module finds those with Python lists, in the general path's
-order and with its words (:mod:`.wording`, :mod:`.cross_checks`), into the same
-:class:`~.findings.Collector`; the reports are then the general path's, byte for byte
-(``tests/test_validate_small.py`` compares both on seeded random and mutated files).
-Every pass over the lines is a C loop: the columns from one ``str.split`` of the text, each
-check a slice, ``map``, ``compress``, ``sorted`` (one pass on a run's usual order), a
-set or a dict per topic; Python code runs per topic and per finding, never per line (a
-loop a line cost twice the general path's time at 100,000 lines).
+read_plain`: at most :data:`~trecbench.small_text.VALIDATED_BYTES`, 4 MiB, of printable
+ASCII, one separator, six fields a run line with a non-negative integer rank and a decimal
+score, four a qrels line with a grade of at most 6 digits, no blank or ``#`` line) can
+break none of the rules of bytes, encoding, spacing, field counts, headers, comments,
+swapped files or what ``convert`` reads (R32, Q12), so what remains are the rules of values
+and topics: R3-R5, R7-R9, R11, R13-R20 and X1-X5 for runs, Q5 and Q7 for qrels. This
+module finds those with Python lists, in the general path's order and with its words
+(:mod:`.wording`, :mod:`.cross_checks`), into the same :class:`~.findings.Collector`; the
+reports are then the general path's, byte for byte (``tests/test_validate_small.py``
+compares both on seeded random and mutated files, of up to 4 MiB). Every pass over the
+lines is a C loop: the columns from one ``str.split`` of the text, each check a slice,
+``map``, ``compress``, ``sorted`` (one pass on a run's usual order), a set or a dict per
+topic; Python code runs per topic and per finding, never per line (a loop a line cost
+twice the general path's time at 100,000 lines).
 
 It declines (None: the general path takes the call) what it does not mirror: any file
 that is not plain, a topic in several blocks, more than 100 run tags, a rank of 10^18 or
@@ -22,10 +23,12 @@ more, a score beyond float32's range, a topics file that is not printable ASCII 
 (lines).
 ``validate`` gives it no call with ``--docid-regex``, ``--docids`` or ``--fix``.
 
-A file of at most 1 MiB is one chunk to the general path, whose run checker checks the
-topics but the last, then the last (it could go on in the next chunk): two calls of
-:class:`~.run_topics.TopicChecks`, whose "is this call in score order" (R15's pairs) is
-per call; :func:`_calls` splits the topics likewise.
+A file of at most 4 MiB is one chunk to the general path (:data:`.reader.CHUNK_BYTES`: a
+file of that size is one read, cut after its last newline, the file's last byte, with no
+line carried to a next chunk), whose run checker checks the topics but the last, then the
+last (it could go on in the next chunk): two calls of :class:`~.run_topics.TopicChecks`,
+whose "is this call in score order" (R15's pairs) is per call; :func:`_calls` splits the
+topics likewise. ``tests/test_validate_small.py`` checks that the bound is at most a chunk.
 """
 
 from __future__ import annotations
@@ -120,7 +123,7 @@ def validate_small(
 def _topic_ids(path: str) -> list[str] | None:
     """The distinct ids of a small topics file of printable ASCII (not compressed: no
     compression's magic bytes are all printable but bz2's), or None."""
-    data = small_text.small_bytes(path, small_text.SMALL_BYTES)
+    data = small_text.small_bytes(path, small_text.VALIDATED_BYTES)
     if data is None or data.startswith(b"BZh"):
         return None
     if not _TEXT.fullmatch(data):
@@ -136,7 +139,7 @@ def _topic_ids(path: str) -> list[str] | None:
 
 def _columns(path: str, kind: str) -> tuple[list[str], ...] | None:
     """Every field of a small plain ``kind`` file, as columns; None for any other file."""
-    return small_text.read_plain(path, kind, small_text.SMALL_BYTES, every_field=True)
+    return small_text.read_plain(path, kind, small_text.VALIDATED_BYTES, every_field=True)
 
 
 def _first(flags) -> int | None:
