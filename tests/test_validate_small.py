@@ -226,9 +226,9 @@ def test_runs_of_one_to_four_mib_get_the_general_paths_reports(tmp_path, seed, m
 
 
 def test_validates_bound_is_at_most_one_chunk_of_the_general_validator(tmp_path):
-    """The small path mirrors the general validator's calls on a file it reads in one
-    chunk (see trecbench.validation.small): a file of exactly the bound is one read, cut
-    after its last byte, nothing carried; one more line is declined."""
+    """The small path takes no file the general validator reads in more than one chunk
+    (see trecbench.validation.small): a file of exactly the bound is one read, cut after
+    its last byte, nothing carried; one more line is declined."""
     assert small_text.VALIDATED_BYTES <= CHUNK_BYTES
     text = _large_run_text(random.Random(4), " ", small_text.VALIDATED_BYTES - 100_000)
     room = small_text.VALIDATED_BYTES - len(text)  # filled by a last topic, tied throughout

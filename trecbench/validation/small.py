@@ -25,10 +25,13 @@ more, a score beyond float32's range, a topics file that is not printable ASCII 
 
 A file of at most 4 MiB is one chunk to the general path (:data:`.reader.CHUNK_BYTES`: a
 file of that size is one read, cut after its last newline, the file's last byte, with no
-line carried to a next chunk), whose run checker checks the topics but the last, then the
-last (it could go on in the next chunk): two calls of :class:`~.run_topics.TopicChecks`,
-whose "is this call in score order" (R15's pairs) is per call; :func:`_calls` splits the
-topics likewise. ``tests/test_validate_small.py`` checks that the bound is at most a chunk.
+line carried to a next chunk; ``tests/test_validate_small.py`` checks that the bound is at
+most a chunk). Its run checker checks the topics but the last, then the last (it could go
+on in the next chunk): two calls of :class:`~.run_topics.TopicChecks`, each looking for
+R15's ties in file order when the call has no rise as doubles, else in score order. Either
+way equal scores are neighbours, so no finding depends on how topics fall into calls (nor
+on the chunk size: ``tests/test_validate_differential.py``), and this module checks every
+topic in one call.
 """
 
 from __future__ import annotations
@@ -236,12 +239,7 @@ def _run(
     expected = file_name(path) if settings.tag_is_filename else None
     _tags(report, tag, tags, expected)
     run = _Run(qid, docno, ranks, scores, list(array("f", scores)))
-    checks = _TopicChecks(report, run, settings.max_depth, info)
-    unjudged = [0, 0]
-    for call in _calls(blocks):
-        checks.check(call)
-        if info is not None:
-            _count_unjudged(run, call, info, judged, unjudged)
+    _TopicChecks(report, run, settings.max_depth, info).check(blocks)
     _order(report, blocks)
     counts = {name: stop - start for name, start, stop in blocks}
     first = {name: start + 1 for name, start, _ in blocks}
@@ -250,7 +248,7 @@ def _run(
     if topics is not None:
         against_topics(report, topics, counts, first)
     if info is not None:
-        against_qrels(report, info, counts, first, (unjudged[0], unjudged[1]))
+        against_qrels(report, info, counts, first, _count_unjudged(run, blocks, info, judged))
     totals = report.counts(lines=len(qid), records=len(qid), topics=len(blocks))
     return ValidationResult(path, "run", report.findings(), totals, None, dict(report.checks))
 
@@ -263,12 +261,6 @@ def _blocks(qid: list[str]) -> list[tuple[str, int, int]] | None:
         blocks.append((name, start, stop))
         start = stop
     return blocks if len({name for name, _, _ in blocks}) == len(blocks) else None
-
-
-def _calls(blocks: list) -> list[list]:
-    """The topics as the general path's run checker hands them to its topic checks: all
-    but the last, then the last (see the module docstring)."""
-    return [blocks[:-1], blocks[-1:]] if len(blocks) > 1 else [blocks]
 
 
 def _fields(report: Collector, q0: list[str], score: list[str]) -> None:
@@ -302,10 +294,11 @@ def _order(report: Collector, blocks: list) -> None:
         )
 
 
-def _count_unjudged(run: _Run, call: list, info: QrelsInfo, judged: set, counts: list) -> None:
+def _count_unjudged(run: _Run, blocks: list, info: QrelsInfo, judged: set) -> tuple[int, int]:
     """X4's counts: unjudged and all documents in the top 10, in trec_eval's order (score
     as float32 descending, then docno descending), of the topics the qrels have."""
-    for name, start, stop in call:
+    unjudged = total = 0
+    for name, start, stop in blocks:
         if name not in info.topics:
             continue
         score32, docno = run.score32[start:stop], run.docno[start:stop]
@@ -318,8 +311,9 @@ def _count_unjudged(run: _Run, call: list, info: QrelsInfo, judged: set, counts:
             else:
                 rows = compress(rows, map(least.__le__, score32))
         top = sorted([(score32[i], docno[i]) for i in rows], reverse=True)[:_TOP]
-        counts[0] += sum((name, document) not in judged for _, document in top)
-        counts[1] += len(top)
+        unjudged += sum((name, document) not in judged for _, document in top)
+        total += len(top)
+    return unjudged, total
 
 
 class _TopicChecks:
@@ -331,16 +325,15 @@ class _TopicChecks:
     ):
         self.report, self.run, self.max_depth, self.qrels = report, run, max_depth, qrels
 
-    def check(self, call: list) -> None:
-        """One call of the general path's topic checks (R15's order is per call)."""
-        for name, start, stop in call:
+    def check(self, blocks: list) -> None:
+        """The checks of each topic block, (id, first row, row after its last)."""
+        for name, start, stop in blocks:
             self._depth(name, start, stop)
             self._duplicates(name, start, stop)
             ranked = self._ranked(start, stop)
             self._ranks(name, ranked)
             self._score_order(name, start, stop)
             self._rank_vs_score(name, ranked)
-        for name, start, stop in call:
             self._ties(name, start, stop)
 
     def _ranked(self, start: int, stop: int) -> _Ranked:
