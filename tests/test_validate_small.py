@@ -428,3 +428,26 @@ def test_a_terminal_gets_the_small_path_and_the_general_paths_bar(tmp_path, monk
     assert run(["validate", str(path)]) == 0
     err = capsys.readouterr().err
     assert taken and f"validating {path}: 100%" in err and "50 lines" in err
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_x4s_top_10_is_cut_in_a_tie_as_trec_eval_orders_it(tmp_path, shuffled):
+    # ranks 9 to 14 tie: trec_eval takes docno descending (d13, d12) into the top 10, which
+    # the qrels leave unjudged, not the file's first two of the tie (d08, d09), judged
+    scores = [20 - i for i in range(8)] + [5.0] * 6 + [1.0]
+    lines = [(t, f"d{i:02d}", score) for t in range(4) for i, score in enumerate(scores)]
+    if shuffled:  # each topic's lines out of score order: the rows are found by their score
+        lines = [
+            line
+            for t in range(4)
+            for line in random.Random(t).sample(lines[t * 15 : t * 15 + 15], 15)
+        ]
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("".join(f"{t} Q0 {d} {i + 1} {s} t\n" for i, (t, d, s) in enumerate(lines)))
+    qrels.write_text("".join(f"{t} 0 d{i:02d} 1\n" for t in range(4) for i in range(10)))
+    small = validate_small([run], qrels, SmallSettings("default", 1000))
+    assert small is not None
+    assert "8 of 40 documents in the top 10 of judged topics are unjudged" in "".join(
+        _reports(small)
+    )
+    assert _reports(small) == _reports(validate_files([run], qrels=qrels))
