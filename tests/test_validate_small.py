@@ -451,3 +451,35 @@ def test_x4s_top_10_is_cut_in_a_tie_as_trec_eval_orders_it(tmp_path, shuffled):
         _reports(small)
     )
     assert _reports(small) == _reports(validate_files([run], qrels=qrels))
+
+
+def test_a_near_miss_of_several_qrels_topics_is_one_whatever_the_hash_seed(tmp_path):
+    """X1 suggests the qrels topic a run topic misses by zeros or case: of several ('1',
+    '01', '001', ...) the general path named the last in its set's order, which is the
+    strings' hashes' (one id per PYTHONHASHSEED), and the small path, its set built in
+    another order, another id in the same process. Each names the last in sorted order."""
+    import os
+    import subprocess
+    import sys
+
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("00001 Q0 a 1 1 t\n")
+    qrels.write_text("".join(f"{'0' * zeros}1 0 a 1\n" for zeros in range(4)))
+    probe = (
+        "from trecbench.validation import validate_files\n"
+        "from trecbench.validation.small import SmallSettings, validate_small\n"
+        f"small = validate_small([{str(run)!r}], {str(qrels)!r}, SmallSettings('default', 1))\n"
+        f"general = validate_files([{str(run)!r}], qrels={str(qrels)!r})\n"
+        "for result in (small, general):\n"
+        "    print([f.message for f in result[1].findings if f.rule == 'X1'])\n"
+    )
+    printed = set()
+    for seed in ("0", "1", "2", "3"):
+        environment = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=environment
+        )
+        assert done.returncode == 0, done.stderr
+        printed.update(done.stdout.splitlines())
+    said = "topic '00001' is not in the qrels: trec_eval ignores it (did you mean '1'?)"
+    assert printed == {repr([said])}
