@@ -3,7 +3,8 @@ hostile but plain input: score spellings Arrow, Python and the validator must re
 (``+.5``, ``5.``, exponents, float32 subnormals, magnitudes near float32's largest, a
 decimal that rounds differently straight to float32 than through a double), qids and
 docnos whose byte order is not their numeric order, topics deeper than every cutoff,
-measure spellings, a file of exactly the small size, and what is not a regular file.
+measure spellings, a file of exactly the small size, what is not a regular file, and
+plain text that starts with a compression's magic (``BZh``).
 Each case must be taken by the small path (or the test says why not) and print, byte
 for byte, what the general path prints."""
 
@@ -177,3 +178,25 @@ def test_plain_text_named_as_jsonl_is_read_as_jsonl(tmp_path, capsys, monkeypatc
         assert small == general and small[0] == 2 and "1:line: error[R32]: bad JSON" in small[1]
         small, general = _score_both(capsys, monkeypatch, [str(qrels), str(run_file)])
     assert small == general and small[0] == 2 and small[2].count("\n") == 1
+
+
+@pytest.mark.parametrize("which", ["run", "qrels", "topics"])
+def test_a_file_starting_as_bz2_does_is_the_general_paths(tmp_path, capsys, monkeypatch, which):
+    """A first topic ``BZh9`` starts a file with bz2's magic, which is printable: the
+    general path decompresses such a file (and finds no bz2 data in it, R27), where the
+    small paths read it as plain text and passed it (validate: OK, exit 0; score:
+    numbers)."""
+    qrels, run_file, topics = tmp_path / "q", tmp_path / "r", tmp_path / "t"
+    first = {name: "BZh9" if name == which else "1" for name in ("run", "qrels", "topics")}
+    run_file.write_text(f"{first['run']} Q0 d1 1 2.0 t\n")
+    qrels.write_text(f"{first['qrels']} 0 d1 1\n")
+    topics.write_text(f"{first['topics']}\n")
+    if which != "topics":
+        kind = "run" if which == "run" else "qrels"
+        path = run_file if which == "run" else qrels
+        assert small_text.read_plain(str(path), kind, small_text.VALIDATED_BYTES) is None
+        small, general = _score_both(capsys, monkeypatch, [str(qrels), str(run_file)])
+        assert small == general and small[0] == 2 and "bz2" in small[2]
+    argv = [str(run_file), "--qrels", str(qrels), "--topics", str(topics)]
+    small, general = _validate_both(capsys, monkeypatch, argv)
+    assert small == general and small[0] == 2 and "bz2" in small[1] + small[2]

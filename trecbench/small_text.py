@@ -13,8 +13,11 @@ qrels exactly 4 fields and a grade of at most 6 digits. Anything else (and every
 compressed or non-regular file) gives None: the caller takes the general path, which reads
 everything and explains every problem with its line number. A file named as a JSONL run
 (:data:`trecbench.naming.JSONL_SUFFIX`) is never plain, whatever it holds: it is read as
-JSONL. This module imports nothing but the standard library and :mod:`trecbench.naming`
-(the package's ``inputs`` imports Arrow).
+JSONL. Nor is a file whose first bytes are a compression's magic
+(:func:`trecbench.compressions.compression_of`: bz2's ``BZh`` is printable, a first topic
+``BZh1``), which the general path decompresses. This module imports nothing but the
+standard library, :mod:`trecbench.naming` and :mod:`trecbench.compressions` (the package's
+``inputs`` imports Arrow).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import os
 import re
 import stat
 
+from .compressions import compression_of
 from .naming import JSONL_SUFFIX, named_as
 
 LARGEST_SCORE = 3.4e38  # below float32's largest finite value, 3.4028235e38
@@ -87,8 +91,10 @@ def read_plain(
 
 
 def small_bytes(path: str, limit: int) -> bytes | None:
-    """The bytes of a regular file of at most ``limit`` bytes, else None (read once:
-    a file that grew since :func:`small_file` looked is read no further than the bound).
+    """The bytes of a regular file of at most ``limit`` bytes that the general path reads
+    as they are, else None (a file that starts as a compressed one does, which it
+    decompresses; read once: a file that grew since :func:`small_file` looked is read no
+    further than the bound).
     A file that cannot be read (no permission) is None too: the general path's reader says
     so as every reader does, ``FILE: cannot read: Permission denied`` (raised here, the
     bare OSError was said as ``FILE: Permission denied`` by score and validate only)."""
@@ -99,7 +105,9 @@ def small_bytes(path: str, limit: int) -> bytes | None:
             data = handle.read(limit + 1)
     except OSError:
         return None
-    return data if len(data) <= limit else None
+    if len(data) > limit or compression_of(data) is not None:
+        return None
+    return data
 
 
 def finite_float32(scores) -> bool:

@@ -124,10 +124,9 @@ def validate_small(
 
 
 def _topic_ids(path: str) -> list[str] | None:
-    """The distinct ids of a small topics file of printable ASCII (not compressed: no
-    compression's magic bytes are all printable but bz2's), or None."""
+    """The distinct ids of a small topics file of printable ASCII, or None."""
     data = small_text.small_bytes(path, small_text.VALIDATED_BYTES)
-    if data is None or data.startswith(b"BZh"):
+    if data is None:
         return None
     if not _TEXT.fullmatch(data):
         return None
