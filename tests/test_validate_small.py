@@ -483,3 +483,20 @@ def test_a_near_miss_of_several_qrels_topics_is_one_whatever_the_hash_seed(tmp_p
         printed.update(done.stdout.splitlines())
     said = "topic '00001' is not in the qrels: trec_eval ignores it (did you mean '1'?)"
     assert printed == {repr([said])}
+
+
+def test_standard_input_is_not_read_as_a_file_named_dash(tmp_path, monkeypatch):
+    """``-`` is standard input: the small path read a file named ``-`` in the current
+    directory in its place (a run of another topic, a duplicate and a tie: FAILED, where
+    standard input's run is OK; --topics of that file's topic, where standard input's
+    names another)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text("1 Q0 a 1 1 t\n1 Q0 a 2 1 t\n")
+    (tmp_path / "r.run").write_text("1 Q0 a 1 1 t\n")
+    settings = SmallSettings("default", 1000)
+    assert validate_small(["-"], None, settings) is None
+    assert validate_small(["r.run"], None, settings, topics="-") is None
+    small = CliRunner().invoke(cli, ["validate", "-"], input="2 Q0 b 1 1 t\n")
+    assert small.exit_code == 0 and "OK: 1 file(s), 1 line" in small.output
+    small = CliRunner().invoke(cli, ["validate", "r.run", "--topics", "-"], input="7\n")
+    assert small.exit_code == 2 and "topic '7' of --topics" in small.output

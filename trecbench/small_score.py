@@ -104,10 +104,10 @@ def small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Evalu
 
 
 def _small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Evaluation | None:
-    if "-" in (qrels, run) or qrels.startswith("irds:"):  # standard input, a dataset id
+    if qrels.startswith("irds:"):  # a dataset id
         return None
     if not small_text.small_file(run, small_text.SCORED_BYTES):
-        return None  # a large run is declined before anything is read
+        return None  # standard input, or a large run: declined before anything is read
     ordered = _fast_measures(measures)
     limit = small_text.SCORED_BYTES
     judgments = small_text.read_plain(qrels, "qrels", limit) if ordered else None

@@ -67,7 +67,10 @@ _PATTERNS = {
 
 def small_file(path: str, limit: int) -> bool:
     """Whether ``path`` names a regular file of at most ``limit`` bytes (not standard
-    input, a FIFO or a device, which could be read only once)."""
+    input, a FIFO or a device, which could be read only once). ``-`` is standard input,
+    whatever file of that name the current directory holds."""
+    if path == "-":
+        return False
     try:
         status = os.stat(path)
     except (OSError, ValueError):
