@@ -330,6 +330,19 @@ def test_ranks_below_10_to_the_18_are_taken_whatever_their_digits(tmp_path):
     assert validate_small([run], None, SmallSettings("default", 1000)) is None
 
 
+def test_a_rank_of_more_digits_than_int_reads_is_taken_or_declined(tmp_path):
+    # int() refuses a text of more than 4,300 digits, zeros first too: the small path
+    # raised (exit 70, an internal error) on such a rank, where the general path reads
+    # 5,000 zeros then 1 as 1 (OK), and 5,000 nines as too large (R10, declined here)
+    run = tmp_path / "r.run"
+    run.write_text(f"1 Q0 a {'0' * 5000}1 2 t\n1 Q0 b {'0' * 5000} 1 t\n")
+    small = validate_small([run], None, SmallSettings("default", 1000))
+    assert small is not None and small[0].check_counts == {"R11.sequence": 1, "R14": 1}
+    assert _reports(small) == _reports(validate_files([run]))
+    run.write_text(f"1 Q0 a 1 2 t\n1 Q0 b {'9' * 5000} 1 t\n")
+    assert validate_small([run], None, SmallSettings("default", 1000)) is None
+
+
 def test_more_than_100_tags_are_declined(tmp_path):
     run = tmp_path / "r.run"
     run.write_text("".join(f"1 Q0 d{i} {i + 1} {200 - i} t{i}\n" for i in range(101)))

@@ -60,7 +60,7 @@ from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult, may
 from .rules import MOST_TAGS, TAG_PATTERN
 from .topic_order import out_of_order
 
-_LARGEST_RANK = 10**18 - 1  # 18 digits: a larger rank may not be an int64 (R10)
+_RANK_DIGITS = 18  # a rank of more digits (10**18 or more) may not be an int64 (R10)
 _TEXT = re.compile(rb"[ -~\t\n\r\v\f]+")  # a topics file of printable ASCII
 _TOP = 10  # X4's documents of a topic (its top 10)
 
@@ -226,8 +226,8 @@ def _run(
     if columns is None:
         return None
     qid, q0, docno, rank, score, tag = columns
-    ranks, scores = list(map(int, rank)), list(map(float, score))
-    if max(ranks) > _LARGEST_RANK or not small_text.finite_float32(scores):
+    ranks, scores = _ranks(rank), list(map(float, score))
+    if ranks is None or not small_text.finite_float32(scores):
         return None
     blocks = _blocks(qid)
     tags = [tag[0]] if tag.count(tag[0]) == len(tag) else list(dict.fromkeys(tag))
@@ -250,6 +250,17 @@ def _run(
         against_qrels(report, info, counts, first, _count_unjudged(run, blocks, info, judged))
     totals = report.counts(lines=len(qid), records=len(qid), topics=len(blocks))
     return ValidationResult(path, "run", report.findings(), totals, None, dict(report.checks))
+
+
+def _ranks(rank: list[str]) -> list[int] | None:
+    """The ranks' values, or None for a rank of 10**18 or more. Zeros before a rank are no
+    digits of its value, and are dropped before ``int`` reads it: it refuses a text of more
+    than 4,300 digits (:func:`sys.get_int_max_str_digits`), zeros first too."""
+    if max(map(len, rank)) > _RANK_DIGITS:
+        rank = list(map("0".__add__, map(str.lstrip, rank, repeat("0"))))  # "0": "00"
+        if max(map(len, rank)) > _RANK_DIGITS + 1:
+            return None
+    return list(map(int, rank))
 
 
 def _blocks(qid: list[str]) -> list[tuple[str, int, int]] | None:
