@@ -200,3 +200,22 @@ def test_a_file_starting_as_bz2_does_is_the_general_paths(tmp_path, capsys, monk
     argv = [str(run_file), "--qrels", str(qrels), "--topics", str(topics)]
     small, general = _validate_both(capsys, monkeypatch, argv)
     assert small == general and small[0] == 2 and "bz2" in small[1] + small[2]
+
+
+def test_a_nameless_regular_file_is_the_general_paths(tmp_path, capsys, monkeypatch):
+    """A name that says nothing of the format (``/dev/stdin``, ``/dev/fd/N``) of a
+    regular file: the general path tells its format by its content, and a line that is a
+    JSON object is a JSONL run (here without its keys: refused at line 1), though it is
+    a plain run line too (``{"k":`` ``"a`` ``b`` ``1`` ``2`` ``t"}``); score's small path
+    read it as TREC text and printed numbers."""
+    qrels, run_file = tmp_path / "q", tmp_path / "r"
+    qrels.write_text('{"k": 0 b 1\n')
+    run_file.write_text('{"k": "a b 1 2 t"}\n')
+    descriptor = os.open(run_file, os.O_RDONLY)
+    try:
+        named = f"/dev/fd/{descriptor}"
+        assert not small_text.small_file(named, small_text.SCORED_BYTES)
+        small, general = _score_both(capsys, monkeypatch, ["-m", "P.1", str(qrels), named])
+    finally:
+        os.close(descriptor)
+    assert small == general and small[0] == 2 and 'unknown key "k"' in small[2]

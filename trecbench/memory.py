@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .inputs import blocks
-from .inputs.formats import STANDARD_INPUT
+from .naming import STANDARD_INPUT
 
 if TYPE_CHECKING:
     from .inputs.formats import Format

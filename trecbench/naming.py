@@ -21,6 +21,15 @@ from .type_names import python_type
 # what a JSONL run is named (told by its name, or standard input's by its content:
 # trecbench.inputs.formats)
 JSONL_SUFFIX = ".jsonl"
+# the name that reads standard input (and names it in messages and reports)
+STANDARD_INPUT = "-"
+
+
+def nameless(path: str) -> bool:
+    """Whether the name ``path`` says nothing of the file's format: standard input, or a
+    descriptor's name (``/dev/stdin``; ``<(zcat run.jsonl.gz)`` is ``/dev/fd/63``); such
+    an input's format is told by its content too (:mod:`trecbench.inputs.formats`)."""
+    return path in (STANDARD_INPUT, "/dev/stdin") or path.startswith(("/dev/fd/", "/proc/"))
 
 
 def file_path(path: str | os.PathLike) -> Path:

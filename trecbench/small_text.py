@@ -27,7 +27,7 @@ import re
 import stat
 
 from .compressions import compression_of
-from .naming import JSONL_SUFFIX, named_as
+from .naming import JSONL_SUFFIX, named_as, nameless
 
 LARGEST_SCORE = 3.4e38  # below float32's largest finite value, 3.4028235e38
 # the small paths' bounds, where the pure-Python path stops costing less than the general
@@ -67,9 +67,12 @@ _PATTERNS = {
 
 def small_file(path: str, limit: int) -> bool:
     """Whether ``path`` names a regular file of at most ``limit`` bytes (not standard
-    input, a FIFO or a device, which could be read only once). ``-`` is standard input,
-    whatever file of that name the current directory holds."""
-    if path == "-":
+    input, a FIFO or a device, which could be read only once), by a name that says what
+    it holds: a :func:`~trecbench.naming.nameless` one (``-``, whatever file of that name
+    the current directory holds; ``/dev/stdin`` or ``/dev/fd/3`` of a regular file) is
+    told by its content by the general path (a JSONL run when a line is a JSON object,
+    ``{"k": "a b 1 2 t"}``, which is a plain run line too)."""
+    if nameless(path):
         return False
     try:
         status = os.stat(path)

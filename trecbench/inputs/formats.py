@@ -20,9 +20,9 @@ libraries load before a file needs them):
 
 A format is told by the first and last bytes of the file (as stored: :class:`Ends`) and
 its name (see each entry's ``matches``); an input whose name says nothing (standard input
-``-``, a pipe's ``/dev/fd/63``: :func:`nameless`) also by what it holds (each entry's
-``holds``: the first bytes of its content, decompressed). TREC text is the last entry and
-takes everything else.
+``-``, a pipe's ``/dev/fd/63``: :func:`~trecbench.naming.nameless`) also by what it holds
+(each entry's ``holds``: the first bytes of its content, decompressed). TREC text is the
+last entry and takes everything else.
 A capability a format lacks is refused in one line naming the file
 (:meth:`Format.reader`), never read as another format. Adding a format is one module
 with its functions and one entry in :data:`FORMATS`.
@@ -55,8 +55,6 @@ PARQUET_MAGIC = b"PAR1"
 PARQUET_TAIL_BYTES = 8
 # the fewest bytes a Parquet file holds: its magic, its footer's length, its magic again
 PARQUET_LEAST_BYTES = 12
-# the name that reads standard input (and names it in messages and reports)
-STANDARD_INPUT = "-"
 # the bytes of a nameless input's content its format is told by (blank lines skipped)
 CONTENT_HEAD = 4096
 # what is said of a compressed file whose content is Parquet (a plain one is read as
@@ -114,8 +112,8 @@ class Format:
     ``qrels``) and ``matches(path, ends, compression)``: whether a file is this format,
     from its path, the :class:`Ends` of its bytes as stored and their compression (None
     when plain);
-    ``holds(content)``: whether a :func:`nameless` input is, from the first bytes of its
-    content (None: never told by content)."""
+    ``holds(content)``: whether a :func:`~trecbench.naming.nameless` input is, from the
+    first bytes of its content (None: never told by content)."""
 
     name: str
     module: str
@@ -208,16 +206,11 @@ JSONL = Format(
 FORMATS: tuple[Format, ...] = (PARQUET, JSONL, TREC_TEXT)
 
 
-def nameless(path: str) -> bool:
-    """Whether the name ``path`` says nothing of the file's format: standard input, or a
-    descriptor's name (``/dev/stdin``; ``<(zcat run.jsonl.gz)`` is ``/dev/fd/63``)."""
-    return path in (STANDARD_INPUT, "/dev/stdin") or path.startswith(("/dev/fd/", "/proc/"))
-
-
 def detect(path: str, ends: Ends, compression: str | None, content: bytes | None = None) -> Format:
     """The format of the file ``path`` whose bytes as stored have these ``ends``
     (compressed with ``compression`` or None); ``content``: the first bytes of what a
-    :func:`nameless` input holds (decompressed), by which its format is told too."""
+    :func:`~trecbench.naming.nameless` input holds (decompressed), by which its format is
+    told too."""
     return next(
         found
         for found in FORMATS

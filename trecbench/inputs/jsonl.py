@@ -3,7 +3,7 @@
 Told by the name: ``.jsonl``, or ``.jsonl`` and a compression suffix (``run.jsonl.gz``;
 the compression itself is told by the content, as for every file); an input whose name
 says nothing (standard input ``-``, ``/dev/fd/63``) by its content, a JSON object first
-(:func:`trecbench.inputs.formats.nameless`). Each line holds
+(:func:`trecbench.naming.nameless`). Each line holds
 
 * ``qid`` and ``docno``: JSON strings, not empty (a number is refused: ids are never
   inferred, ``1`` and ``"01"`` would be one id);

@@ -48,17 +48,16 @@ from ..callbacks import LabelledProgress, Progress
 from ..compressions import HEAD_BYTES, NAMED, compression_of, gzip_trailing_data
 from ..errors import BROKEN_OFF, InputError
 from ..errors import EMPTY_FILE as EMPTY_FILE  # (read as streams.EMPTY_FILE too)
+from ..naming import STANDARD_INPUT, nameless
 from ..plurals import counted
 from .formats import (
     COMPRESSED_PARQUET,
     CONTENT_HEAD,
     PARQUET_MAGIC,
     PARQUET_TAIL_BYTES,
-    STANDARD_INPUT,
     Ends,
     Format,
     detect,
-    nameless,
     parquet_laid_out,
 )
 from .read_ahead import ReadOnly as ReadOnly  # (read as streams.ReadOnly too)
