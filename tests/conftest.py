@@ -171,6 +171,23 @@ def shown_rows(text: str, first_header: str, fmt: str = "table") -> list[dict[st
     return rows
 
 
+def printed_under_hash_seeds(probe: str) -> set[str]:
+    """What the Python code ``probe`` prints, run in a fresh interpreter under four
+    ``PYTHONHASHSEED`` values (a set's order is its strings' hashes', which change from one
+    process to the next): one element when the output does not depend on them."""
+    import sys
+
+    printed = set()
+    for seed in ("0", "1", "2", "3"):
+        environment = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=environment
+        )
+        assert done.returncode == 0, done.stderr
+        printed.add(done.stdout)
+    return printed
+
+
 def validation_texts(results, shows=(0,)) -> list[str]:
     """Every report of validation ``results`` as text: JSON, the summary line and the
     text lines with each of ``shows`` findings shown per rule (the differential tests
