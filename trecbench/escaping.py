@@ -79,8 +79,8 @@ def list_item(escaped: str) -> str:
 
 def id_list(texts: Sequence, shown=escape_text, limit: int | None = 5) -> str:
     """The first ``limit`` (None: every one) of ``texts`` read from an input (ids) as a
-    message lists them,
-    ``a, b, c, d, e, ...`` (:func:`~trecbench.plurals.first_few`), each shown by ``shown``
+    message lists them, ``a, b, c, d, e, ...`` (:func:`~trecbench.plurals.first_few`),
+    each shown by ``shown``
     (an output's :func:`escaper`) as a :func:`list_item`. A plain message's (and CSV's)
     ``str`` escapes as :func:`escape_text` here: whatever the output, an item of a list
     must not hold its separator, nor ``%2C`` read as a comma escaped."""

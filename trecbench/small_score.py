@@ -106,10 +106,10 @@ def small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Evalu
 def _small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Evaluation | None:
     if qrels.startswith("irds:"):  # a dataset id
         return None
-    if not small_text.small_file(run, small_text.SCORED_BYTES):
+    limit = small_text.SCORED_BYTES
+    if not small_text.small_file(run, limit):
         return None  # standard input, or a large run: declined before anything is read
     ordered = _fast_measures(measures)
-    limit = small_text.SCORED_BYTES
     judgments = small_text.read_plain(qrels, "qrels", limit) if ordered else None
     lines = small_text.read_plain(run, "run", limit) if judgments else None
     if not lines or not lines[0]:
@@ -124,13 +124,13 @@ def _small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Eval
         return None  # topics in one file only: warnings are due
     if "all" in judged:
         return None  # a topic named as the summary line is: the general path says so
-    if any(max(topic.values()) < 1 for topic in judged.values()):
+    best = [max(topic.values()) for topic in judged.values()]  # each topic's highest grade
+    if min(best) < 1:
         return None  # a topic without a relevant document
     topics = _ranked_topics(lines, judged)
     if topics is None or _unjudged_warning_possible(topics, ordered):
         return None
-    largest = max(max(topic.values()) for topic in judged.values())
-    plan, levels = plan_requests(ordered, 1, largest)
+    plan, levels = plan_requests(ordered, 1, max(best))
     qids = list(judged)
     result = _result(qids, ordered, small_measures.planned_values(topics, plan, levels))
     if result is None:

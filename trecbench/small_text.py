@@ -30,14 +30,12 @@ from .compressions import compression_of
 from .naming import JSONL_SUFFIX, named_as, nameless
 
 LARGEST_SCORE = 3.4e38  # below float32's largest finite value, 3.4028235e38
-# the small paths' bounds, where the pure-Python path stops costing less than the general
-# path's start-up. validate's may be no more than one chunk of the general validator
-# (trecbench.validation.reader.CHUNK_BYTES, 4 MiB: tests/test_validate_small.py checks),
-# which its small path is compared with (see trecbench.validation.small); it is all of
-# one, the small path still the faster there (paired by hand, 2026-12-03: 130 topics x 1,000
-# documents, 4.1 MB, 0.243 s against 0.260 s, 0.249 s against 0.311 s with qrels; see
-# docs/performance.md). score's: 100 x 1,000, 3.1 MB, 0.27 s against 0.35 s; 200 x 1,000,
-# 6.3 MB, 0.35 s against 0.30 s
+# the small paths' bounds, about where the pure-Python path stops costing less than the
+# general path's start-up (paired by hand, 2026-12-03; docs/performance.md). validate's
+# is also at most one chunk of the general validator, which its small path mirrors
+# (trecbench.validation.reader.CHUNK_BYTES, 4 MiB: tests/test_validate_small.py checks);
+# at 4.1 MB (130 topics x 1,000 documents) it took 0.243 s against 0.260 s. score's:
+# 100 x 1,000, 3.1 MB, 0.27 s against 0.35 s; 200 x 1,000, 6.3 MB, 0.35 s against 0.30 s
 VALIDATED_BYTES = 4 << 20
 SCORED_BYTES = 4 << 20
 

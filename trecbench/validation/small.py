@@ -159,7 +159,7 @@ def _first_rise(values: list[float]) -> int | None:
     """The index of the first value above the one before, or None."""
     if _descending(values):
         return None
-    return 1 + next(compress(count(), map(gt, islice(values, 1, None), values)))
+    return 1 + _first(map(gt, islice(values, 1, None), values))
 
 
 def _qrels(path: str, settings: SmallSettings) -> tuple[ValidationResult, set] | None:
