@@ -38,6 +38,7 @@ from trecbench.validation import (
 )
 from trecbench.validation.docs import render as render_rules
 from trecbench.validation.duplicates import HashSet, SeenKeys
+from trecbench.validation.small import SmallSettings, validate_small
 
 E, W, I = "error", "warning", "info"  # noqa: E741
 OK_RUN = b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\n"
@@ -1432,6 +1433,28 @@ def test_a_judgment_repeated_across_chunks_is_said_once_naming_its_first_line(tm
             "duplicate judgment of dup for topic q1 (first at line 1; conflicting grades 1 and 2)",
         ),
     ]
+
+
+def test_a_judgment_repeated_with_the_grade_written_otherwise_is_said_of_the_same_grade(tmp_path):
+    """Q5 of ``1`` then ``01`` (or ``+1``, ``-0`` then ``0``): one grade to trec_eval's atol
+    and to trecbench, so the same grade as written twice, not conflicting grades (which
+    said the judgments disagree); text that is no integer (Q3) still conflicts. The small
+    path says it as the general path does."""
+    lines = ["q1 0 a 1", "q1 0 a 01", "q1 0 b +1", "q1 0 b 1", "q1 0 c -0", "q1 0 c 0"]
+    path = tmp_path / "written.qrels"
+    path.write_text("\n".join([*lines, "q1 0 d 1.0", "q1 0 d 1"]) + "\n")
+    grades = ["same grade 1, written 1 and 01", "same grade 1, written +1 and 1"]
+    grades += ["same grade 0, written -0 and 0", "conflicting grades 1.0 and 1"]
+    expected = [
+        ("Q5", line, f"duplicate judgment of {doc} for topic q1 (first at line {line - 1}; {g})")
+        for line, doc, g in zip((2, 4, 6, 8), "abcd", grades, strict=True)
+    ]
+    general = [f for f in _same_whatever_the_chunks(validate_qrels, path) if f[0] == "Q5"]
+    assert general == expected
+    small = tmp_path / "small.qrels"  # leading zeros the small path takes; a sign it does not
+    small.write_text("\n".join(lines[:2]) + "\n")
+    taken = validate_small([], small, SmallSettings("default", 1000))
+    assert [(f.rule, f.line, f.message) for f in taken[0].findings] == expected[:1]
 
 
 SWAPPED_RUN = (

@@ -345,7 +345,7 @@ CATALOGUE = (
            "trec_eval sizes its gain arrays by the largest grade."),
     _check("Q5", "EEEE", "duplicate (qid, docno), same or conflicting grade",
            "trec_eval stops ('duplicate docs', exit 4); ranx and ir_measures silently keep the "
-           "last grade."),
+           "last grade. Grades are compared as atol reads them: `1` and `01` are one grade."),
     _check("Q6", "WWWW", "negative grade (in the pool, unjudged: not relevant, not judged "
            "non-relevant)",
            "trec_eval reads it as RELVALUE_UNJUDGED: not in `num_rel`, not a judged "

@@ -157,10 +157,23 @@ def duplicate_judgment(
 ) -> str:
     """Q5 of two judgments of one document, graded ``a`` then ``b`` (as written);
     ``unit`` as :func:`duplicate_docno`'s."""
-    grade = f"same grade {a}" if a == b else f"conflicting grades {a} and {b}"
+    if a == b:
+        grade = f"same grade {a}"
+    elif _grade_value(a) is not None and _grade_value(a) == _grade_value(b):
+        grade = f"same grade {_grade_value(a)}, written {a} and {b}"  # 1 and 01, as atol reads
+    else:
+        grade = f"conflicting grades {a} and {b}"
     return (
         f"duplicate judgment of {docno} for topic {topic} (first at {unit} {first_line}; {grade})"
     )
+
+
+def _grade_value(text: str) -> int | None:
+    """The grade trec_eval's ``atol`` (and trecbench) reads from ``text`` when it is an
+    integer of ASCII digits, with a sign or leading zeros (``+1``, ``01``: Q3 says of
+    them); None for any other text (Q3 refuses it)."""
+    digits = text[1:] if text[:1] in "+-" else text
+    return int(text) if digits.isascii() and digits.isdigit() else None
 
 
 def no_relevant(topic: str, level: int) -> str:
