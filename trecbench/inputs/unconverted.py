@@ -71,7 +71,7 @@ def _run_line(text: str) -> bool:
     if "\n" in text.strip():
         return False
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_int=str, parse_float=str)
     except ValueError:  # cut short: no line of a JSONL run is that long
         return False
     return isinstance(value, dict) and set(JSONL_RUN_KEYS) <= value.keys()
@@ -79,8 +79,9 @@ def _run_line(text: str) -> bool:
 
 def _json_values(text: str) -> int | None:
     """How many JSON values ``text`` holds one after another (the last one perhaps cut
-    short at the end); None when it is not JSON."""
-    decoder = json.JSONDecoder()
+    short at the end); None when it is not JSON. Numbers are kept as their text: an
+    integer of more digits than Python converts (4,300) is JSON all the same."""
+    decoder = json.JSONDecoder(parse_int=str, parse_float=str)
     at = count = 0
     while True:
         at = _BLANK.match(text, at).end()
