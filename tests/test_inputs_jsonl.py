@@ -428,6 +428,12 @@ def test_a_jsonl_rank_beyond_64_bits_is_said_to_be_so_in_one_short_line(
     assert message.startswith(f"{run_file}:53: rank {rank[:20]}")
     assert message.endswith(" is beyond 64 bits") and "\n" not in message
     assert len(message) < len(str(run_file)) + 400
+    # validate said so too, but of 4,301 digits or more it stopped with an internal error:
+    # telling a JSON document from JSON lines converted the rank to a Python int
+    from trecbench.validation import validate_run
+
+    (bad,) = [f for f in validate_run(run_file).findings if f.rule.startswith("R32")]
+    assert bad.line == 53 and bad.message.startswith(f"rank {rank[:20]}")
 
 
 def test_ranks_a_jsonl_run_does_not_give_are_never_checked(tmp_path):
@@ -539,6 +545,45 @@ def test_a_json_document_is_r32_however_it_arrives(data, tmp_path, monkeypatch, 
     code, out, err = _said(capsys, "--format", "json", "-")
     (report,) = json.loads(out)
     assert (code, err, [f["rule"] for f in report["findings"]]) == (2, "", ["R32"])
+
+
+@pytest.mark.parametrize("memory_options", [[], ["--memory", "1"]], ids=["whole", "blocks"])
+def test_score_reads_a_json_document_as_validate_does(
+    memory_options, tmp_path, monkeypatch, capsys
+):
+    """Score read a JSON document piped in or named *.jsonl as a JSONL run, and refused it
+    ('unknown key'), where validate read it as TREC text (its bytes as a run when they
+    are one, else R32 with the converter's hint): validate said OK of a file score
+    refused. Score now reads it as validate does, whole and in blocks, however it arrives:
+    the dict is R32; a line whose six blank-separated fields make a TREC run is scored as
+    the same bytes named x.run are (as trec_eval reads them)."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text('{"k": 0 b 1\n')
+    for data, code in [(DICT_RUN, 2), (b'{"k": "a b 1 2 t"}\n', 0)]:
+        named = tmp_path / "x.run"
+        named.write_bytes(data)
+        expected = run(["score", *memory_options, str(qrels), str(named)]), capsys.readouterr()
+        assert expected[0] == code
+        said = expected[1].err if code else expected[1].out
+        assert (
+            ("error[R32]: a JSON document" in said)
+            if code
+            else ("recall_100            \tall\t1.0000" in said)
+        )
+        as_jsonl = tmp_path / "x.jsonl"
+        as_jsonl.write_bytes(data)
+        for args, name in [([str(as_jsonl)], str(as_jsonl)), (["-"], "-")]:
+            _piped(monkeypatch, data)
+            shown = run(["score", *memory_options, str(qrels), *args]), capsys.readouterr()
+            err = "".join(w for w in shown[1].err.splitlines(True) if "from a pipe" not in w)
+            assert shown[0] == code
+            assert (shown[1].out, err) == (
+                expected[1].out,
+                expected[1].err.replace(str(named), name),
+            )
+            _piped(monkeypatch, data)
+            assert run(["validate", *args]) == code
+            capsys.readouterr()
 
 
 def test_a_bad_line_of_a_jsonl_run_is_a_finding_after_the_lines_before_it(

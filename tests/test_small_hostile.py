@@ -204,13 +204,14 @@ def test_a_file_starting_as_bz2_does_is_the_general_paths(tmp_path, capsys, monk
 
 def test_a_nameless_regular_file_is_the_general_paths(tmp_path, capsys, monkeypatch):
     """A name that says nothing of the format (``/dev/stdin``, ``/dev/fd/N``) of a
-    regular file: the general path tells its format by its content, and a line that is a
-    JSON object is a JSONL run (here without its keys: refused at line 1), though it is
-    a plain run line too (``{"k":`` ``"a`` ``b`` ``1`` ``2`` ``t"}``); score's small path
-    read it as TREC text and printed numbers."""
+    regular file: the general path tells its format by its content, and lines that are
+    JSON objects are a JSONL run (here without its keys: refused at line 1), though each
+    is a plain run line too (``{"k":`` ``"a`` ``b`` ``1`` ``2`` ``t"}``); score's small
+    path read them as TREC text and printed numbers. (One such line alone is a JSON
+    document, which every reader reads as TREC text.)"""
     qrels, run_file = tmp_path / "q", tmp_path / "r"
     qrels.write_text('{"k": 0 b 1\n')
-    run_file.write_text('{"k": "a b 1 2 t"}\n')
+    run_file.write_text('{"k": "a b 1 2 t"}\n{"k": "a c 2 1 t"}\n')
     descriptor = os.open(run_file, os.O_RDONLY)
     try:
         named = f"/dev/fd/{descriptor}"

@@ -17,7 +17,9 @@ Any other key, a key given twice, bad JSON (or JSON nested deeper than
 :data:`~trecbench.json_limits.MAX_DEPTH`, or a lone surrogate escape) or a value of the
 wrong type is refused at its line, ``file:line: message``; lines holding only white
 space are skipped, and so is a byte-order mark starting the file (one further on is
-refused). Lines are parsed by
+refused). A JSON document (what ``convert`` reads: a ``{qid: {docno: score}}`` dict) is
+no JSONL run: it is read as TREC text, as it is under any other name (R32 with the
+converter's hint where its text is no run). Lines are parsed by
 Arrow's JSON reader (no Python per line); only a chunk found wrong is read again line by
 line, to name the first bad line. Read whole, in blocks of whole lines (``--memory``), on
 Dask (each file read whole by one worker) and by ``validate``. An entry of
@@ -61,12 +63,20 @@ _MOST_BLOCK = 64 << 20
 DEFAULT_TAG = "run"
 
 
-def read_whole(source: Source, kind: str, *, check: Any = None, **_: Any) -> Whole:
-    """The run as a typed table ``qid, docno, score, tag, line`` (TREC text's options do
-    not apply); a file without a row goes to ``check`` (score's gate), which refuses it
-    as validate does: empty (R26), or blank lines only (R9)."""
+def read_whole(source: Source, kind: str, *, check: Any = None, **reading: Any) -> Whole:
+    """The run as a typed table ``qid, docno, score, tag, line`` (TREC text's ``reading``
+    options do not apply); a file without a row goes to ``check`` (score's gate), which
+    refuses it as validate does: empty (R26), or blank lines only (R9). A JSON document
+    is read as TREC text (:func:`_as_trec_text`'s reason)."""
     data = source.read()
-    table = _table(data, source.path, 1)
+    try:
+        table = _table(data, source.path, 1)
+    except InputError:
+        if not _convert_reads(data, source.path):
+            raise
+        from .trec_text_format import read_whole as read_trec_text
+
+        return read_trec_text(source, kind, check=check, **reading)
     if check is None or table.num_rows:
         return Whole(table)
     return Whole(table, tuple(check(_tokens(data, source.path, 1), kind)))
@@ -77,7 +87,15 @@ def read_blocks(source: Source, reading: Any) -> Iterator[pa.Table]:
     a file without a row goes to ``reading.check`` as in :func:`read_whole`."""
     lines = rows = 0
     for chunk, first_line in iter_byte_chunks(source, reading.read_bytes):
-        table = _table(chunk, source.path, first_line)
+        try:
+            table = _table(chunk, source.path, first_line)
+        except InputError:
+            if first_line > 1 or not _convert_reads(chunk, source.path):
+                raise
+            from .trec_text_format import read_blocks as read_trec_text
+
+            yield from read_trec_text(source, reading)  # from its start again
+            return
         lines, rows = lines + physical_lines(chunk), rows + table.num_rows
         yield table
     if not rows and reading.check is not None:
@@ -130,7 +148,10 @@ def _convert_reads(head: bytes, path: str) -> bool:
 
 def _as_trec_text(chunks: Iterator[tuple[bytes, int]], path: str, keep: int) -> Iterator[Tokens]:
     """The tokens of ``chunks`` read as TREC text (:func:`trec_text.iter_tokens`'s; JSON
-    starts with no ir_metadata block)."""
+    starts with no ir_metadata block). A JSON document that is no JSONL run is read so by
+    every reader, score's as validate's, whatever its name: the same bytes piped in or
+    named ``x.run`` give the same result (R32 with the converter's hint where the text is
+    no run; trec_eval's reading of it where it is one)."""
     separator = None
     for chunk, first_line in chunks:
         tokens = tokenize(chunk, path, first_line, keep, separator)

@@ -323,7 +323,8 @@ CATALOGUE = (
            "A JSONL run (named `*.jsonl`, or standard input holding JSON objects) is read "
            "line by line: the first line that is no run's is said at its line, and the "
            "lines after it are not read. A JSON document (a `{qid: {docno: score}}` dict) "
-           "is R32, however it arrives."),
+           "is read as TREC text however it arrives, by `score` as by `validate`: R32 "
+           "where it is no run."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels, or when a "
            "Unicode blank or a control character joins two fields)",
