@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 import warnings
 from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from . import collector, small_measures, small_text
@@ -120,8 +122,6 @@ def _small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Eval
         judged[qid][docno] = int(grade)
     if sum(map(len, judged.values())) < len(judgments[0]):
         return None  # a duplicate judgment: a warning is due
-    if set(lines[0]) != judged.keys():
-        return None  # topics in one file only: warnings are due
     if "all" in judged:
         return None  # a topic named as the summary line is: the general path says so
     best = [max(topic.values()) for topic in judged.values()]  # each topic's highest grade
@@ -171,21 +171,79 @@ def _ranked_topics(lines, judged: dict[str, dict[str, int]]) -> list[small_measu
     if not small_text.finite_float32(numbers):
         return None
     scores = array("f", numbers)  # float32, as trec_eval
-    ranked: dict[str, dict[str, float]] = {qid: {} for qid in judged}  # qid -> docno -> score
-    for qid, docno, score in zip(qids, docnos, scores, strict=True):
-        ranked[qid][docno] = score
+    ranked = _by_topic(qids, docnos, scores)
+    if ranked.keys() != judged.keys():
+        return None  # topics in one file only: warnings are due
     if sum(map(len, ranked.values())) < len(qids):
         return None  # a document twice in a topic
     topics = []
-    for qid, documents in ranked.items():
-        # ASCII docnos: str order is byte order
-        order = sorted(zip(documents.values(), documents, strict=True), reverse=True)
-        grades = judged[qid]
-        hits = tuple(
-            (pos, grades[docno]) for pos, (_, docno) in enumerate(order) if docno in grades
-        )
-        topics.append(small_measures.Topic(len(order), hits, tuple(grades.values())))
+    for qid, grades in judged.items():
+        documents = ranked[qid]
+        hits = tuple(sorted(_judged_ranks(documents, grades)))
+        topics.append(small_measures.Topic(len(documents), hits, tuple(grades.values())))
     return topics
+
+
+def _judged_ranks(documents: dict[str, float], grades: dict[str, int]) -> Iterator[tuple]:
+    """``(0-based rank, grade)`` of each judged document of ``documents`` (docno ->
+    score) in trec_eval's order: before it, every document scored higher and those tied
+    with it whose docno is greater (ASCII docnos: str order is byte order). Found by
+    bisection in the sorted scores, not by sorting the documents: a topic judges tens of
+    documents and ranks a thousand, and floats sort several times faster than pairs."""
+    scores = sorted(documents.values())
+    tied: dict[float, list[str]] = {}  # a score -> the docnos that have it, sorted
+    for docno, grade in grades.items():
+        score = documents.get(docno)
+        if score is None:
+            continue  # judged, not retrieved
+        higher = len(scores) - bisect_right(scores, score)
+        if len(scores) - bisect_left(scores, score) - higher > 1:  # others share its score
+            if score not in tied:
+                tied[score] = sorted(d for d, s in documents.items() if s == score)
+            names = tied[score]
+            higher += len(names) - bisect_right(names, docno)
+        yield higher, grade
+
+
+def _by_topic(qids: list[str], docnos: list[str], scores: array) -> dict[str, dict[str, float]]:
+    """qid -> docno -> score (a document listed twice in a topic keeps one score), each
+    topic's lines taken at once where they come together, as runs list them: a block's
+    end found by galloping (a few comparisons a topic), then checked whole in C, so no
+    Python runs per line."""
+    ranked: dict[str, dict[str, float]] = {}
+    start = 0
+    while start < len(qids):
+        qid = qids[start]
+        end = _block_end(qids, start)
+        if qid in ranked or qids[start:end].count(qid) < end - start:  # lines apart
+            return _by_line(qids, docnos, scores)
+        ranked[qid] = dict(zip(docnos[start:end], scores[start:end], strict=True))
+        start = end
+    return ranked
+
+
+def _block_end(qids: list[str], start: int) -> int:
+    """Where the lines of ``qids[start]`` end, if they come together from ``start`` on;
+    otherwise some index past ``start`` (the caller checks the block)."""
+    qid, step, low = qids[start], 1, start  # qids[low] is qid
+    while low + step < len(qids) and qids[low + step] == qid:
+        low, step = low + step, step * 2
+    high = min(low + step, len(qids))  # qids[high] is not qid, or the end
+    while high - low > 1:
+        middle = (low + high) // 2
+        if qids[middle] == qid:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+def _by_line(qids: list[str], docnos: list[str], scores: array) -> dict[str, dict[str, float]]:
+    """:func:`_by_topic` of a run whose topics' lines are interleaved."""
+    ranked: dict[str, dict[str, float]] = {qid: {} for qid in qids}
+    for qid, docno, score in zip(qids, docnos, scores, strict=True):
+        ranked[qid][docno] = score
+    return ranked
 
 
 def _unjudged_warning_possible(topics, measures: list[Measure]) -> bool:

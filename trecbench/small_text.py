@@ -16,8 +16,8 @@ everything and explains every problem with its line number. A file named as a JS
 JSONL. Nor is a file whose first bytes are a compression's magic
 (:func:`trecbench.compressions.compression_of`: bz2's ``BZh`` is printable, a first topic
 ``BZh1``), which the general path decompresses. This module imports nothing but the
-standard library, :mod:`trecbench.naming` and :mod:`trecbench.compressions` (the package's
-``inputs`` imports Arrow).
+standard library, :mod:`trecbench.naming`, :mod:`trecbench.compressions` and
+:mod:`trecbench.collector` (the package's ``inputs`` imports Arrow).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import os
 import re
 import stat
 
+from . import collector
 from .compressions import compression_of
 from .naming import JSONL_SUFFIX, named_as, nameless
 
@@ -90,6 +91,7 @@ def read_plain(
         return None
     # plain: every line holds its fields, one blank between two, and no other blank
     fields = found.split()
+    collector.left_to_exit(fields)
     width = _WIDTH[kind]
     return tuple(fields[i::width] for i in (range(width) if every_field else _KEPT[kind]))
 

@@ -21,6 +21,7 @@ from typing import NoReturn
 
 import click
 
+from .. import collector
 from ..errors import ExitCode, InputError, TrecbenchError, bytes_escaped, one_line, shortened
 from ..signals import signals_end_the_call
 from ..standard_output import noted
@@ -56,6 +57,7 @@ def main() -> NoReturn:
     # core when numpy is imported (a third of a small run's CPU time)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     _keep_freed_memory()
+    collector.leave_to_exit()  # the process ends with _exit, freeing nothing
     _exit(run())
 
 
