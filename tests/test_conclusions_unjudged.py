@@ -456,7 +456,10 @@ def test_compare_csv_carries_the_power_and_the_unjudged_bounds(tmp_path, capsys)
     for column, key in [("power", "power"), ("power_mde", "mde"), ("power_sd", "sd")]:
         assert float(rows["B"][column]) == power[key]
     assert int(rows["B"]["power_topics_needed"]) == power["topics_needed"]
-    assert float(rows["B"]["power_target"]) == 0.8 and rows["B"]["power_undefined"] == ""
+    assert float(rows["B"]["power_target"]) == 0.8
+    # three topics: the JSON's flag that compare marks nothing on so few, as the JSON says it
+    assert rows["B"]["power_undefined"] == power["reason"]
+    assert power["reason"].startswith("the power on 3 topics is the t-test's alone: ")
 
 
 def test_compare_latex_carries_the_unjudged_bounds(tmp_path, capsys):

@@ -107,7 +107,9 @@ def test_effects_beyond_scipys_noncentral_t_have_power_one_or_a_reason(tmp_path)
     assert done.exit_code == 0, done.output
     [row] = json.loads(done.stdout)["rows"]
     assert row["effect_size"] > 1e12
-    assert (row["power"], row["topics_needed"], row["reason"]) == (1.0, 2, None)
+    assert (row["power"], row["topics_needed"]) == (1.0, 2)
+    # four topics: no scipy failure to report, only that compare marks nothing on them
+    assert row["reason"].startswith("the power on 4 topics and the topics needed (2) are ")
     # statsmodels' power where scipy still gives one: 1 there too
     assert _reference(1e9 / math.sqrt(4), 4, 0.05) == 1.0
     # the bound that makes it 1 needs nc >= 20 critical values: at alpha 1e-12 on two
@@ -150,7 +152,7 @@ def test_tiny_differences_have_the_figures_of_the_same_differences_at_unit_size(
     assert tiny.power == pytest.approx(row.power, rel=1e-9)
     assert tiny.sd / 1e-300 == pytest.approx(row.sd, rel=1e-12)
     assert tiny.topics_needed == row.topics_needed
-    assert tiny.reason is None
+    assert tiny.reason == row.reason  # four topics: under compare's sign-flip floor
 
 
 def test_undefined_figures_are_none_with_a_reason():
@@ -199,7 +201,8 @@ def test_an_mde_beyond_the_measures_range_is_no_figure(tmp_path):
     assert bounded["mde"] is None and bounded["power"] is not None
     assert bounded["reason"].startswith(f"the MDE ({delta * math.sqrt(0.5):.4g}) exceeds 1, ")
     assert count["mde"] == pytest.approx(delta * math.sqrt(0.5), rel=1e-6)  # a count: no bound
-    assert count["reason"] is None
+    # a count has no bound: only the flag of two topics, under compare's sign-flip floor
+    assert count["reason"].startswith("the power on 2 topics ")
 
 
 def _assert_no_mde_beyond_one(tmp_path, bounded: list[str]) -> None:
@@ -449,7 +452,10 @@ def test_latex_gives_the_reason_of_every_undefined_figure_as_a_comment(tmp_path)
     after = latex.split("\\end{tabular}\n")[1]
     assert after.startswith("\n% x_1, P@5: the MDE (")  # a comment: its _ is no LaTeX
     assert after.endswith(
-        "can show: no difference is detectable at power 0.8 with 2 topics\n"
+        "can show: no difference is detectable at power 0.8 with 2 topics; the power on 2 "
+        "topics is the t-test's alone: compare and agree mark nothing significant on fewer "
+        "than 6 topics at alpha 0.05 (the exact sign-flip test's smallest p, 2/2^n, is not "
+        "below it)\n"
         "% same, P@5: equal on every topic (sd 0): the effect size is undefined\n"
     )
     frame = pd.DataFrame(
@@ -697,3 +703,24 @@ def test_numpy_levels_are_held_as_pythons_and_rendered_as_json():
         assert json.loads(rendered)["settings"]["alpha"] == 0.05  # not 0.0500000007
     assert type(agreement.settings.samples) is int
     assert result.settings.target == 0.8
+
+
+def test_figures_below_the_sign_flip_floor_are_flagged(tmp_path):
+    """power printed 3 topics needed, and a power of 0.9997 on 5 topics, with no word that
+    compare and agree mark nothing significant on fewer than 6 topics at alpha 0.05."""
+    from trecbench.conclusions.power import fewest_topics_marked
+
+    assert [fewest_topics_marked(a) for a in (0.05, 0.5, 0.03125, 0.01)] == [6, 3, 7, 8]
+    settings = PowerSettings()
+    few = power_row(np.array([0.3, 0.35, 0.4, 0.3, 0.36]), settings, "r", "b", "m")
+    assert few.topics_needed == 3 and few.power is not None  # statsmodels' figures kept
+    assert few.reason == (
+        "the power on 5 topics and the topics needed (3) are the t-test's alone: compare "
+        "and agree mark nothing significant on fewer than 6 topics at alpha 0.05 (the "
+        "exact sign-flip test's smallest p, 2/2^n, is not below it)"
+    )
+    many = power_row(np.array([0.3, 0.35, 0.4, 0.3, 0.36, 0.33]), settings, "r", "b", "m")
+    assert many.reason.startswith("the topics needed (3) is the t-test's alone: ")
+    # at alpha 0.5 three topics reach it (2/2^3 < 0.5): nothing to flag
+    three = power_row(np.array([0.3, -0.2, 0.1]), PowerSettings(0.5, 0.8), "r", "b", "m")
+    assert three.topics_needed >= 3 and three.reason is None

@@ -303,8 +303,42 @@ def _figures(
         else:
             needed = math.ceil(exact)
     power = achieved_power(n, effect, alpha)
+    reasons += _below_sign_flip_floor(n, needed, alpha)
     reason = "; ".join(reasons) or None
     return {"power": power, "mde": mde, "topics_needed": needed, "reason": reason}
+
+
+def fewest_topics_marked(alpha: float) -> int:
+    """The fewest topics on which compare and agree can mark a difference significant at
+    ``alpha``: on fewer, the exact sign-flip test's smallest p, ``2/2**n``, is not below
+    alpha, and they mark nothing whatever the t-test's p
+    (:func:`trecbench.statistical_tests.out_of_reach`)."""
+    from .. import statistical_tests
+
+    topics = 2
+    while statistical_tests.exact_smallest_p("t", topics) >= alpha:
+        topics += 1
+    return topics
+
+
+def _below_sign_flip_floor(n: int, needed: int | None, alpha: float) -> list[str]:
+    """The flag of a power or a topic count under :func:`fewest_topics_marked`: the
+    t-test's figure, which compare and agree, marking nothing there, never bear out
+    (``power`` printed 3 topics needed where compare marks nothing below 6)."""
+    fewest = fewest_topics_marked(alpha)
+    figures = []
+    if n < fewest:
+        figures.append(f"the power on {n} topics")
+    if needed is not None and needed < fewest:
+        figures.append(f"the topics needed ({needed})")
+    if not figures:
+        return []
+    verb = "is" if len(figures) == 1 else "are"
+    return [
+        f"{' and '.join(figures)} {verb} the t-test's alone: compare and agree mark nothing "
+        f"significant on fewer than {fewest} topics at alpha {alpha:g} (the exact "
+        f"sign-flip test's smallest p, 2/2^n, is not below it)"
+    ]
 
 
 @outputs.in_input_scope  # as compare: a file read once (a FIFO --ontology) is not read again
