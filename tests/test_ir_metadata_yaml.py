@@ -361,3 +361,26 @@ def test_a_description_not_utf8_is_refused_as_every_text_reader_refuses_it(
     with pytest.raises(InputError) as caught:
         ir_metadata.read_file(path)
     assert (caught.value.line, caught.value.message) == (line, message)
+
+
+@pytest.mark.parametrize("command", ["fuse", "convert"])
+def test_a_description_s_nan_and_infinities_are_written_as_yaml_floats(tmp_path, command):
+    # `x: .nan` in --ir-metadata stopped convert and fuse with an internal error (exit 70):
+    # the loader's float subclass for a value not finite was nothing PyYAML could write
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  x: .nan\n  up: .Inf\n  down: -.inf\n  over: 1.0e+400\n")
+    out = tmp_path / "out"
+    if command == "fuse":
+        runs = [str(ROOT / "runs" / "tfidf-char.run"), str(ROOT / "runs" / "tfidf-word.run")]
+        argv, written = ["fuse", "--ir-metadata", str(about), *runs, "-o", str(out)], out
+    else:
+        source = ROOT / "data" / "convert" / "msmarco-run.tsv"
+        argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
+        written = out / "msmarco-run.run"
+    assert run(argv) == 0
+    text = written.read_text()
+    assert "#   x: .nan\n#   up: .inf\n#   down: -.inf\n#   over: .inf\n" in text
+    block = ir_metadata.find_block(written.read_bytes(), str(written))
+    actor = ir_metadata.parse(block, str(written))["actor"]
+    assert actor["x"] != actor["x"] and actor["up"] == actor["over"] == float("inf")
+    assert actor["down"] == float("-inf")

@@ -316,6 +316,8 @@ def _block_dumper() -> type:
     each (``\\L``, ``\\r``, ``\\0``): the block's lines are the file's lines."""
     import yaml
 
+    from ..yaml_loader import WrittenFloat
+
     class BlockDumper(yaml.SafeDumper):
         def represent_str(self, data):
             if not data.isprintable():
@@ -327,6 +329,10 @@ def _block_dumper() -> type:
             return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
     BlockDumper.add_representer(str, BlockDumper.represent_str)
+    # a description's .nan, .inf or 1.0e+400, read as the loader's WrittenFloat: written as
+    # the float it is (.nan, .inf, -.inf: one value to YAML 1.1 and 1.2), where PyYAML
+    # knows no subclass and gave up (exit 70 after the conversion or fusion was done)
+    BlockDumper.add_representer(WrittenFloat, BlockDumper.represent_float)
     return BlockDumper
 
 
