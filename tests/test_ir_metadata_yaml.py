@@ -258,6 +258,10 @@ def test_keys_json_writes_apart_are_recorded_apart():
         ("!!bool maybe", "'maybe' is not a valid !!bool"),
         ("!!timestamp x", "'x' is not a valid !!timestamp"),
         ("9" * 5000, "is not a valid !!int (more than the 4,300 digits Python reads)"),
+        # read to any size, then written by no one: the block, the report's JSON, exit 70
+        ("0x" + "f" * 5000, "is not a valid !!int (more than the 4,300 decimal digits Python"),
+        ("-0b1" + "0" * 14300, "is not a valid !!int (more than the 4,300 decimal digits"),
+        ("1:" * 2500 + "1", "is not a valid !!int (more than the 4,300 decimal digits"),
         ('!!int ""', "'' is not a valid !!int"),
         ("!!int", "'' is not a valid !!int"),
         ("!!int +", "'+' is not a valid !!int"),
@@ -384,3 +388,17 @@ def test_a_description_s_nan_and_infinities_are_written_as_yaml_floats(tmp_path,
     actor = ir_metadata.parse(block, str(written))["actor"]
     assert actor["x"] != actor["x"] and actor["up"] == actor["over"] == float("inf")
     assert actor["down"] == float("-inf")
+
+
+def test_a_description_s_integer_python_cannot_write_is_refused_at_its_line(tmp_path, capsys):
+    # `a: 0xfff...` (5,000 digits) was read, then writing the block raised Python's
+    # ValueError: convert stopped with an internal error (exit 70)
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  a: 0x" + "f" * 5000 + "\n")
+    source = ROOT / "data" / "convert" / "msmarco-run.tsv"
+    out = tmp_path / "out"
+    argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
+    assert run(argv) == 2
+    said = capsys.readouterr().err
+    assert f"{about}:2: ir_metadata: not valid YAML: " in said and "decimal digits" in said
+    assert not out.exists()
