@@ -177,6 +177,12 @@ def test_the_p_value_bound_is_where_scipys_randomised_test_first_gets_below_alph
             ["-m", "P@5", "--test", "bootstrap", "--alpha", "0.0000000000001"],
             "alpha = 1e-13 is 0 at 12 decimal places: no number of resamples reaches it",
         ),
+        # a test that draws no resample: no word of resamples (it said none would do)
+        (
+            "agree",
+            ["-m", "P@5", "--test", "t", "--alpha", "0.0000000000001"],
+            "alpha = 1e-13 is 0 at the 12 decimal places alpha is kept to (alpha, or 1 -",
+        ),
     ],
 )
 def test_a_level_that_rounds_to_zero_is_refused_in_one_line(capsys, command, options, said):

@@ -114,10 +114,18 @@ def refuse_too_few(
             f"topics), not {shown}"
         )
     level = float(_exact(alpha))
+    registered = None if test is None else statistical_tests.get(test)
+    resampled = bool(registered and statistical_tests.SAMPLES in registered.options)
     if level <= 0:  # no count of resamples reaches it (and 2/alpha would divide by 0)
+        # a test that draws no resample (agree's t-test): nothing said of resamples
+        why = (
+            "12 decimal places: no number of resamples reaches it"
+            if interval or resampled
+            else "the 12 decimal places alpha is kept to"
+        )
         raise UsageError(
-            f"alpha = {float(alpha):.3g} is 0 at 12 decimal places: no number of resamples "
-            "reaches it (alpha, or 1 - confidence, must be at least 1e-12)"
+            f"alpha = {float(alpha):.3g} is 0 at {why} (alpha, or 1 - confidence, must be at "
+            "least 1e-12)"
         )
     shown = float(1 - _exact(alpha)) if confidence is None else confidence
     needed = interval_samples(alpha)
@@ -127,8 +135,7 @@ def refuse_too_few(
             f"interval (alpha = {level:g}): each tail of alpha/2 must hold a resample, so "
             f"it needs 2/alpha = {needed:,} or more{_beyond(needed)}"
         )
-    registered = None if test is None else statistical_tests.get(test)
-    if registered and statistical_tests.SAMPLES in registered.options:
+    if resampled:
         if samples < p_value_samples(alpha):
             raise TooFewSamplesError(
                 f"{samples:,} resamples are too few for the {registered.label}: its p-value, "
