@@ -39,7 +39,7 @@ from functools import cache
 from typing import Any
 
 from .errors import excerpt, excerpt_plain, int_text, one_line
-from .yaml_versions import disagreement, number_in_yaml_1_2, yaml_1_2_value
+from .yaml_versions import disagreement, number_in_yaml_1_2, writable_int, yaml_1_2_value
 from .yaml_versions import spelt as yaml_spelt
 
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
@@ -124,18 +124,6 @@ class WrittenInt(int):
     text: str
 
 
-def _writable_int(value: int) -> int:
-    """``value``, an integer YAML read; a ValueError (refused at its line, as a decimal
-    integer past the digits Python reads is) when it has more decimal digits than Python
-    writes: ``0x`` and ``0b`` spellings (and ``1:30:...``) read to any size, and the block
-    written, the report's JSON and messages then raised Python's error (exit 70)."""
-    limit = sys.get_int_max_str_digits()
-    # 10**limit has more than 3 * limit bits: a shorter value is below it, said at once
-    if limit and value.bit_length() > 3 * limit and abs(value) >= 10**limit:
-        raise ValueError(f"more than the {limit:,} decimal digits Python writes")
-    return value
-
-
 class _VersionReadings:
     """The constructors of a configuration's plain scalars (``text_keys``: the loader
     reads one) as YAML 1.1 and 1.2 both read them: a number or boolean the two read apart
@@ -153,7 +141,7 @@ class _VersionReadings:
         return self.as_yaml_1_2_reads(node, value)
 
     def construct_yaml_int(self, node):
-        value = _writable_int(super().construct_yaml_int(node))
+        value = writable_int(super().construct_yaml_int(node))
         value = self.as_yaml_1_2_reads(node, value)
         if not self.in_configuration(node) or node.value == int_text(value):
             return value

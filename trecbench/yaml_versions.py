@@ -6,12 +6,14 @@ octal 8 (1.2: 10), ``1:40`` as 100 (base 60), ``0b101`` as 5, ``1_0`` as 10, ``-
 ``9e-1``, ``0o17``, ``08``, ``-.5`` as text, numbers to YAML 1.2 (and, but ``0o17``, to
 JSON and TOML). A configuration must mean one thing to every reader: :func:`disagreement`
 says how the two read a scalar when they part, :func:`number_in_yaml_1_2` whether YAML 1.2
-reads a number where YAML 1.1 reads text."""
+reads a number where YAML 1.1 reads text, :func:`writable_int` whether Python can write
+an integer either read."""
 
 from __future__ import annotations
 
 import math
 import re
+import sys
 from decimal import Decimal
 from typing import Any
 
@@ -100,3 +102,15 @@ def disagreement(text: str, yaml_1_1: Any) -> str | None:
         f"{written} is read as {spelt(yaml_1_1)} by YAML 1.1 and {other} by YAML 1.2: "
         f"write {spellings}, or quote it to keep it as text"
     )
+
+
+def writable_int(value: int) -> int:
+    """``value``, an integer YAML read; a ValueError (refused at its line, as a decimal
+    integer past the digits Python reads is) when it has more decimal digits than Python
+    writes: ``0x`` and ``0b`` spellings (and ``1:30:...``) read to any size, and the block
+    written, the report's JSON and messages then raised Python's error (exit 70)."""
+    limit = sys.get_int_max_str_digits()
+    # 10**limit has more than 3 * limit bits: a shorter value is below it, said at once
+    if limit and value.bit_length() > 3 * limit and abs(value) >= 10**limit:
+        raise ValueError(f"more than the {limit:,} decimal digits Python writes")
+    return value
