@@ -28,6 +28,7 @@ from ..measures import (
     registry,
     value_names,
 )
+from ..signals import ended_at_once
 from ..trec_eval.gains import valid_int
 from .interface import Settings
 
@@ -174,7 +175,8 @@ class _Group:
     def evaluate(self, run_dict, qids):
         if self._evaluator is None:
             self._evaluator = self._new()
-        result = self._evaluator.evaluate(run_dict)
+        with ended_at_once():  # a signal waited for the whole evaluation (it holds the GIL)
+            result = self._evaluator.evaluate(run_dict)
         if not self._reusable:
             self._evaluator = None  # its parameter strings are spent
         labels = list(result[qids[0]])
