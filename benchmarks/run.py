@@ -17,6 +17,8 @@ are timed when importable. Cases (``--quick`` divides every topic count by 10):
   to the pytrec_eval script (the same read, score and print; target: at most 1.0x).
 * ``track``: 50 x 1,000, a TREC track's run (1.5 MB), end to end, its peers timed as the
   small case's.
+* ``medium``: 200 x 1,000 (6.3 MB), past the small path's bound (4 MiB): the general
+  path's start-up against the peers' scripts, timed as the small case's.
 * ``msmarco``: 6,980 x 1,000 = 7M lines (the KPI case), plain and gzipped; ``score -q``,
   ``validate``, peers.
 * ``wide``: 100,000 x 100 = 10M lines.
@@ -60,6 +62,7 @@ from .timing import ROOT, Case
 CASES = {
     "small": (10, 100),
     "track": (50, 1000),
+    "medium": (200, 1000),
     "msmarco": (6980, 1000),
     "wide": (100_000, 100),
     "longid": (300, 1000),
@@ -71,7 +74,7 @@ CASES = {
 }
 # the cases whose peers are timed in every round, paired with trecbench (and kept whole by
 # --quick): the sizes most evaluations have
-PAIRED = ("small", "track")
+PAIRED = ("small", "track", "medium")
 LONG_DOCNO = {"longid": 100_000}  # one docno of this many bytes: cost must follow the bytes
 RUNS_AT_ONCE = 50
 SAMPLE_SUFFIX = "00"  # the huge case's sample: qids ending so (every 100th topic)
@@ -488,7 +491,7 @@ def markdown(results: dict) -> str:
         f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}; gzip: {m['gzip']}. trec_eval: "
         f"{results['trec_eval_build']} ({results['trec_eval'] or 'not found'}). Medians (and "
         f"best) of {results['repeats']} interleaved runs (2 for the 10M-line case, 1 for peers "
-        "but on the small and track cases and for the huge, scattered, dask, similarity, "
+        "but on the small, track and medium cases and for the huge, scattered, dask, similarity, "
         "commands and report cases); CPU time is user + system, worker processes included; "
         "load is the 1-minute load average when each command started (2 cores: "
         f"above 2 the machine was shared); {results['date']}.\n"
