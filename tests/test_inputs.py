@@ -512,6 +512,31 @@ def test_a_parquet_run_lacking_a_column_is_bad_input(
         inputs.load_run(pa.table(columns))
 
 
+@pytest.mark.parametrize("in_blocks", [False, True])
+def test_a_parquet_file_naming_two_columns_alike_is_said_so(
+    in_blocks, tmp_path, monkeypatch, capsys
+):
+    """Two columns named ``docno``: Arrow's reader said 'Multiple matches for
+    FieldRef.Name(docno)' and listed its own inner columns (``__fragment_index``); the
+    file is now refused by what is wrong with it, read whole or in blocks, by score and by
+    validate alike."""
+    from trecbench import cli, memory
+
+    pq = pytest.importorskip("pyarrow.parquet")
+    run = tmp_path / "run.parquet"
+    arrays = [pa.array(["q"]), pa.array(["d"]), pa.array([1.0]), pa.array(["e"])]
+    pq.write_table(pa.Table.from_arrays(arrays, ["qid", "docno", "score", "docno"]), run)
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q 0 d 1\n")
+    if in_blocks:
+        monkeypatch.setattr(memory, "BLOCK_LINES", 1)
+        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 1)
+    said = f"trecbench: {run}: columns named twice: 'docno' (each names one column)\n"
+    for command in (["score", str(qrels), str(run)], ["validate", str(run)]):
+        assert cli.run(command) == 2
+        assert capsys.readouterr().err == said
+
+
 # ---------------------------------------------------------------------------------------
 # Arrow types and Python values users bring (issue 25 items 5 and 8, issue 27 item 2)
 

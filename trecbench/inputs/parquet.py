@@ -31,10 +31,23 @@ def _read(source: Source) -> pa.Table:
     import pyarrow.parquet as pq
 
     try:
-        return pq.read_table(pa.BufferReader(source.raw_bytes()))
+        opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
+        _refuse_repeated_columns(opened.schema_arrow.names, source.path)
+        return opened.read()
     except (pa.ArrowException, OSError) as exc:
         message = f"not a readable Parquet file: {shortened(str(exc))}"
         raise InputError(source.path, None, message) from None
+
+
+def _refuse_repeated_columns(names: list[str], path: str) -> None:
+    """Refuse a file two of whose columns have one name (Arrow's reader named its own
+    inner columns, ``__fragment_index``, in a message that said only 'multiple matches')."""
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        said = ", ".join(repr(name) for name in repeated)
+        raise InputError(
+            path, None, f"columns named twice: {shortened(said)} (each names one column)"
+        )
 
 
 def to_table(source: Source, kind: str) -> pa.Table:
@@ -65,6 +78,7 @@ def read_blocks(source: Source, reading: Any = None) -> Iterator[pa.Table]:
             opened = pq.ParquetFile(source.path, pre_buffer=False, buffer_size=1 << 20)
         else:
             opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
+        _refuse_repeated_columns(opened.schema_arrow.names, source.path)
         first = 0
         for batch in opened.iter_batches(batch_size=BATCH_ROWS):
             table = pa.Table.from_batches([batch])
