@@ -669,6 +669,28 @@ def test_chroma_results_in_three_layouts(tmp_path):
         convert_hpo(cases, [write_json(tmp_path / "short.json", per_case[:2])], check_ids=False)
 
 
+def test_a_score_clamped_from_a_distance_outside_0_1_is_reported(tmp_path):
+    """Phentrieve's clamp(1 - distance, 0, 1): rounding gives an exact match a distance
+    just below 0, an unrelated term one above 1; the clamped scores tie documents the
+    retriever ranked apart, which trec_eval then ranks by docno. It was done without a
+    word; each is now a repair of the sidecar, with its distance."""
+    cases = write_json(tmp_path / "cases.json", RICH)
+    ids = ["HP:0000001", "HP:0000002", "HP:0000003", "HP:0000004", "HP:0000005"]
+    result = chroma_result(ids, [-2e-7, -1e-7, 0.3, 1.4, 1.6])
+    path = write_json(tmp_path / "ch.json", {"a": result})
+    conversion = convert_hpo(cases, [path], check_ids=False)
+    (run,) = conversion.runs
+    assert run.original_scores == [1.0, 1.0, pytest.approx(0.7), 0.0, 0.0]
+    clamped = [d for d in conversion.report.repaired if "clamped" in d["reason"]]
+    assert [(d["qid"], d["docno"], d["distance"]) for d in clamped] == [
+        ("a", "HP:0000001", -2e-7),
+        ("a", "HP:0000002", -1e-7),
+        ("a", "HP:0000004", 1.4),
+        ("a", "HP:0000005", 1.6),
+    ]
+    assert conversion.report.counts[clamped[0]["reason"]] == 4
+
+
 def two_queries(result):
     """A case's Chroma result holding a second query's lists (one more of each column)."""
     return {key: value + value for key, value in result.items()}

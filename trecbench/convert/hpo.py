@@ -448,7 +448,7 @@ def _result_rows(kind: str, doc, tag: str, expected: pd.DataFrame, qids, report:
         rows, gold, answered = cases_rows(doc, report)
         check_gold(gold, expected, rows, tag, report, retrieved_only=False)
     else:
-        rows, answered = chroma_rows(doc, qids)
+        rows, answered = chroma_rows(doc, qids, tag, report)
     unknown = escaped(sorted(set(answered) - set(qids)))
     report.drop(
         f"run query not among the test cases ({tag}; kept, but no measure counts it)",

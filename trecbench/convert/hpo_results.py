@@ -294,16 +294,23 @@ def _chroma_one(result: Any, at: At, batch_index: int | None = None) -> list[tup
                 distances[position]
             )
             score = min(max(1.0 - distance, 0.0), 1.0)
+            if score != 1.0 - distance:  # clamped: reported (chroma_rows)
+                rows.append((docno, position + 1, score, distance))
+                continue
         else:
             score = float("nan")
-        rows.append((docno, position + 1, score))
+        rows.append((docno, position + 1, score, None))
     return rows
 
 
-def chroma_rows(doc: JsonDocument, qids: list[str]) -> tuple[pd.DataFrame, list[str]]:
+def chroma_rows(
+    doc: JsonDocument, qids: list[str], tag: str, report: Report
+) -> tuple[pd.DataFrame, list[str]]:
     """Run rows from Chroma-style results: one batched result aligned with the cases, a
     list of per-case results aligned with the cases, or ``{qid: result}``; and the cases
-    answered, in order."""
+    answered, in order. A score clamped to [0, 1] (a cosine distance below 0, as rounding
+    gives an exact match, or above 1) is reported: the documents it ties are ranked by
+    docno, as trec_eval ranks ties, not by their distances."""
     data = doc.value
     root = doc.root
     if isinstance(data, dict) and "ids" in data:
@@ -321,7 +328,19 @@ def chroma_rows(doc: JsonDocument, qids: list[str]) -> tuple[pd.DataFrame, list[
     else:
         data = root.expect_object(data)
         per_query = [((root / q).expect_id(q), _chroma_one(r, root / q)) for q, r in data.items()]
-    rows = [(qid, *row) for qid, result in per_query for row in result]
+    rows = [(qid, *row[:3]) for qid, result in per_query for row in result]
+    clamped = [(qid, row) for qid, result in per_query for row in result if row[3] is not None]
+    docnos = escaped(row[0] for _, row in clamped)
+    items = [
+        {"run": tag, "qid": qid, "docno": docno, "distance": row[3]}
+        for (qid, row), docno in zip(clamped, docnos, strict=True)
+    ]
+    report.repair(
+        "score clamped to [0, 1] from a cosine distance outside it (Phentrieve's "
+        "clamp(1 - distance, 0, 1)): documents it ties are ranked by docno, as trec_eval "
+        "ranks ties, not by their distances",
+        _as_written(items),
+    )
     frame = pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
     return frame, [q for q, _ in per_query]
 
