@@ -8,6 +8,7 @@ end the command at once (:func:`ended_at_once`)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -45,13 +46,20 @@ class SignalGuard:
         self.previous = None
 
 
-# how many commands run in this process (signals_end_the_call): a signal may end the
-# process at once only inside one (ended_at_once), never a Python caller's
-_commands = 0
+# the process of the console script (native_calls_end_at_once), whose command alone it runs:
+# a signal may end a process at once (ended_at_once) in it alone, never in a Python
+# caller's (a notebook calling trecbench.cli.run) nor in a worker's
+_console_process: int | None = None
 
 
 def _exit(number, frame) -> None:
     raise SystemExit(128 + number)
+
+
+# each signal's handler in a command (signals_end_the_call; SIGINT's, Python's own)
+_OWN_HANDLERS = {signal.SIGINT: signal.default_int_handler} | dict.fromkeys(
+    SignalGuard.SIGNALS, _exit
+)
 
 
 @contextlib.contextmanager
@@ -59,38 +67,47 @@ def signals_end_the_call() -> Iterator[None]:
     """For a whole command: SIGTERM and SIGHUP raise ``SystemExit(128 + signal)`` in the
     main thread, as SIGINT raises ``KeyboardInterrupt``, so that what the call cleans up
     on its way out (staged outputs, a run's spill folder) is cleaned up then too."""
-    global _commands
     guard = SignalGuard()
     guard.install()
-    _commands += 1
     try:
         yield
     finally:
-        _commands -= 1
         guard.remove()
+
+
+def native_calls_end_at_once() -> None:
+    """Let :func:`ended_at_once` end this process at once: called by the console script
+    (trecbench.cli.main), whose process runs one command and ends with it."""
+    global _console_process
+    _console_process = os.getpid()
 
 
 @contextlib.contextmanager
 def ended_at_once() -> Iterator[None]:
     """For a native call that holds the interpreter (pytrec_eval's evaluation, trec_eval's
-    own code): in a command (:func:`signals_end_the_call`), SIGINT, SIGTERM and SIGHUP take
-    their default action meanwhile, and end the process at once. Python runs its
-    handlers only between bytecodes, so Ctrl-C or ``kill`` waited for the call to return:
-    minutes on qrels graded near a million, whose nDCG trec_eval computes in time growing
-    with the square of the largest grade. A command killed so leaves what ``kill -9``
-    leaves, which its scratch folders and staged outputs are made to survive
-    (:mod:`trecbench.scratch`, :mod:`trecbench.publication`). From Python (no command's
-    handler in place, an output set's while it stages files included: a notebook's
-    interrupt must not kill its kernel) and outside the main thread nothing changes."""
-    numbers = (signal.SIGINT, *SignalGuard.SIGNALS)
-    if not _commands or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    handlers = {number: signal.getsignal(number) for number in numbers}
-    for number in numbers:
-        signal.signal(number, signal.SIG_DFL)
-    try:
+    own code): in the console script's command (:func:`native_calls_end_at_once`), SIGINT,
+    SIGTERM and SIGHUP take their default action meanwhile, and end the process at once.
+    Python runs its handlers only between bytecodes, so Ctrl-C or ``kill`` waited for the
+    call to return: minutes on qrels graded near a million, whose nDCG trec_eval computes
+    in time growing with the square of the largest grade. A command killed so leaves what
+    ``kill -9`` leaves, which its scratch folders and staged outputs are made to survive
+    (:mod:`trecbench.scratch`, :mod:`trecbench.publication`). Only the command's own
+    handlers are replaced (Python's Ctrl-C, :func:`signals_end_the_call`'s): a signal
+    ignored (``nohup``'s SIGHUP, a background job's or a worker's Ctrl-C) stays ignored,
+    and one held off (:func:`trecbench.publication.signals_held`) stays held. From Python
+    (:func:`trecbench.cli.run` included: a notebook's interrupt must not kill its kernel),
+    in a worker process and outside the main thread nothing changes."""
+    replaced = {}
+    try:  # a signal landing as the handlers are swapped still has those swapped put back
+        if (
+            os.getpid() == _console_process
+            and threading.current_thread() is threading.main_thread()
+        ):
+            for number, handler in _OWN_HANDLERS.items():
+                if signal.getsignal(number) is handler:
+                    replaced[number] = handler  # noted before it is replaced
+                    signal.signal(number, signal.SIG_DFL)
         yield
     finally:
-        for number, handler in handlers.items():
+        for number, handler in replaced.items():
             signal.signal(number, handler)

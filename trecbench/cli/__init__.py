@@ -23,7 +23,7 @@ import click
 
 from .. import collector
 from ..errors import ExitCode, InputError, TrecbenchError, bytes_escaped, one_line, shortened
-from ..signals import signals_end_the_call
+from ..signals import native_calls_end_at_once, signals_end_the_call
 from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli
 from .stdout import UnwritableStdout, closed_streams_held, echo_bytes, whole_writes
@@ -58,6 +58,7 @@ def main() -> NoReturn:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     _keep_freed_memory()
     collector.leave_to_exit()  # the process ends with _exit, freeing nothing
+    native_calls_end_at_once()  # its command alone: a signal may end it at once
     _exit(run())
 
 
