@@ -502,3 +502,24 @@ def test_standard_input_is_not_read_as_a_file_named_dash(tmp_path, monkeypatch):
     assert small.exit_code == 0 and "OK: 1 file(s), 1 line" in small.output
     small = CliRunner().invoke(cli, ["validate", "r.run", "--topics", "-"], input="7\n")
     assert small.exit_code == 2 and "topic '7' of --topics" in small.output
+
+
+def test_the_fields_left_to_the_process_end_are_bounded_whatever_the_runs(tmp_path, monkeypatch):
+    """The console script leaves the small paths' field strings to its os._exit
+    (collector.left_to_exit), but validate's small path takes any number of runs: each
+    run's fields were kept, 1.5 GB on 30 runs of 3 MB (88 MB freeing them). Now files up
+    to the bound are kept (score's qrels and run at theirs), the rest freed as before."""
+    from trecbench import collector
+
+    assert collector.KEPT_BYTES >= 2 * small_text.SCORED_BYTES  # score's small path's
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("1 0 a 1\n")
+    runs = [tmp_path / f"r{i}.run" for i in range(3)]
+    for path in runs:
+        path.write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    monkeypatch.setattr(collector, "_kept", None)
+    collector.leave_to_exit()
+    monkeypatch.setattr(collector, "KEPT_BYTES", qrels.stat().st_size + runs[0].stat().st_size)
+    results = validate_small(runs, qrels, SmallSettings("default", 1000))
+    assert results is not None and all(result.ok for result in results)
+    assert collector._kept == [["1", "0", "a", "1"], "1 Q0 a 1 2 t 1 Q0 b 2 1 t".split()]

@@ -22,6 +22,12 @@ from typing import Any
 # what left_to_exit keeps, in a process that ends without tearing the interpreter down
 # (leave_to_exit); None in any other
 _kept: list | None = None
+# the bytes its values were read from, and how many it keeps: score's small path's two
+# files at their bound (4 MiB each). Past it they are freed as usual: validate's small
+# path reads any number of runs, and keeping each run's fields grew its memory with
+# every run (1.5 GB at 30 runs of 3 MB, 88 MB freeing them)
+_kept_bytes = 0
+KEPT_BYTES = 8 << 20
 
 
 @contextmanager
@@ -41,14 +47,18 @@ def leave_to_exit() -> None:
     """Let :func:`left_to_exit` keep what it is given to the process's end: called by
     the console script, which ends the process with ``os._exit`` (trecbench.cli._exit),
     which frees nothing."""
-    global _kept
-    _kept = []
+    global _kept, _kept_bytes
+    _kept, _kept_bytes = [], 0
 
 
-def left_to_exit(value: Any) -> None:
-    """Keep ``value`` alive to the process's end where it ends without freeing anything
-    (:func:`leave_to_exit`), instead of freeing it when its users drop it: a small file's
-    hundreds of thousands of field strings take a sixth of the small paths' time to free
-    one by one. Anywhere else (Python callers, the tests) it is freed as usual."""
-    if _kept is not None:
+def left_to_exit(value: Any, size: int) -> None:
+    """Keep ``value`` (read from ``size`` bytes) alive to the process's end where it ends
+    without freeing anything (:func:`leave_to_exit`), instead of freeing it when its users
+    drop it: a small file's hundreds of thousands of field strings take a sixth of the
+    small paths' time to free one by one. Only up to :data:`KEPT_BYTES` of files in all:
+    what comes past them, and anything anywhere else (Python callers, the tests), is freed
+    as usual."""
+    global _kept_bytes
+    if _kept is not None and _kept_bytes + size <= KEPT_BYTES:
         _kept.append(value)
+        _kept_bytes += size

@@ -91,7 +91,7 @@ def read_plain(
         return None
     # plain: every line holds its fields, one blank between two, and no other blank
     fields = found.split()
-    collector.left_to_exit(fields)
+    collector.left_to_exit(fields, len(found))
     width = _WIDTH[kind]
     return tuple(fields[i::width] for i in (range(width) if every_field else _KEPT[kind]))
 
