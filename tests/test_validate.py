@@ -1457,6 +1457,27 @@ def test_a_judgment_repeated_with_the_grade_written_otherwise_is_said_of_the_sam
     assert [(f.rule, f.line, f.message) for f in taken[0].findings] == expected[:1]
 
 
+def test_a_grade_of_more_digits_than_python_converts_repeated_is_said_as_written(tmp_path):
+    """Q5's "same grade" compares the grades as text: a grade of 5,000 digits (Q4) judged
+    twice, once with a leading zero, stopped validate with an internal error (Python's
+    int conversion limit, exit 70); -01 and -1 are one grade, -1 and 1 two."""
+    big = "9" * 5000
+    path = tmp_path / "long.qrels"
+    lines = [f"q1 0 a {big}", f"q1 0 a 0{big}", "q1 0 b -01", "q1 0 b -1", "q1 0 c -1", "q1 0 c 1"]
+    path.write_text("\n".join(lines) + "\n")
+    said = [f[2] for f in _same_whatever_the_chunks(validate_qrels, path) if f[0] == "Q5"]
+    assert said == [
+        f"duplicate judgment of a for topic q1 (first at line 1; same grade {big}, written "
+        f"{big} and 0{big})",
+        "duplicate judgment of b for topic q1 (first at line 3; same grade -1, written -01 and -1)",
+        "duplicate judgment of c for topic q1 (first at line 5; conflicting grades -1 and 1)",
+    ]
+    run = tmp_path / "r.run"
+    run.write_text("q1 Q0 a 1 1 t\n")
+    result = CliRunner().invoke(cli, ["validate", "--qrels", str(path), str(run)])
+    assert result.exit_code == 2 and result.output.count("error[Q5]") == 3
+
+
 SWAPPED_RUN = (
     "this looks like qrels, not a run (every line has 4 fields, an integer last): are the "
     "run and qrels arguments swapped?"

@@ -168,12 +168,17 @@ def duplicate_judgment(
     )
 
 
-def _grade_value(text: str) -> int | None:
+def _grade_value(text: str) -> str | None:
     """The grade trec_eval's ``atol`` (and trecbench) reads from ``text`` when it is an
     integer of ASCII digits, with a sign or leading zeros (``+1``, ``01``: Q3 says of
-    them); None for any other text (Q3 refuses it)."""
-    digits = text[1:] if text[:1] in "+-" else text
-    return int(text) if digits.isascii() and digits.isdigit() else None
+    them), in its shortest decimal (``1``; ``-0``: ``0``); None for any other text (Q3
+    refuses it). Text, not ``int``: Python converts at most 4,300 digits, and a grade of
+    more (Q4) stopped validate with an internal error."""
+    digits = text[1:] if text.startswith(("+", "-")) else text
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    digits = digits.lstrip("0") or "0"
+    return "-" + digits if text.startswith("-") and digits != "0" else digits
 
 
 def no_relevant(topic: str, level: int) -> str:
