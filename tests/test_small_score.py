@@ -4,7 +4,10 @@ the general path has more to say than the numbers."""
 
 from __future__ import annotations
 
+import random
+import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -268,3 +271,60 @@ def test_the_fields_are_left_to_the_end_of_a_process_that_frees_nothing(
         len(qrels.read_text().split()),
         6 * len(lines),
     ]
+
+
+TREC_EVAL_908 = Path("/work/tools/te908/trec_eval")
+# scores spelt every way trec_eval's atof reads as zero, and values that tie only once
+# read as float32 (0.1 and 0.10000000149, 2^24 and 2^24 + 1)
+ZEROS = ["0", "-0", "+0", "0.0", "-0.0", "0e0", "-0e-0", ".0", "-.0", "0.", "+0.0e5"]
+NONZERO = ["1", "1.0", "0.1", "0.10000000149", "-1", "-0.1", "1e-45", "-1e-45", "16777216"]
+NONZERO += ["16777217", "0.5", "1e-38", "3.4e30"]
+
+
+def _tied_case(rng: random.Random) -> tuple[str, str]:
+    """Qrels and a run of few topics whose scores mostly tie (signed zeros, float32
+    collisions), docnos of mixed case and punctuation, topics of one line, their lines
+    together, shuffled, or a topic's lines split with part of them coming back last."""
+    sep = rng.choice([" ", "\t"])
+    qrels, blocks = [], []
+    for qid in dict.fromkeys(f"{rng.choice('qT')}{rng.randint(0, 20)}" for _ in range(5)):
+        size = rng.choice([1, 1, 2, 3, 10, 40])
+        docnos = dict.fromkeys(
+            "".join(rng.choices("aAbB09_-~!z", k=rng.randint(1, 3))) for _ in range(size)
+        )
+        spellings = ZEROS + NONZERO if rng.random() < 0.5 else ZEROS
+        blocks.append([sep.join((qid, "Q0", d, "1", rng.choice(spellings), "t")) for d in docnos])
+        judged = [*rng.sample(list(docnos), max(1, len(docnos) // 2)), "unretrieved"]
+        grades = [rng.randint(1, 3)] + [rng.randint(0, 3) for _ in judged[1:]]
+        qrels += [sep.join((qid, "0", d, str(g))) for d, g in zip(judged, grades, strict=True)]
+    run = [line for block in blocks for line in block]
+    if rng.random() < 0.3:
+        rng.shuffle(run)
+    elif rng.random() < 0.5:
+        cut = rng.randint(1, len(run))
+        run = run[cut:] + run[:cut]  # the first topic's first lines come back last
+    return "".join(f"{line}\n" for line in qrels), "".join(f"{line}\n" for line in run)
+
+
+@pytest.mark.skipif(not TREC_EVAL_908.exists(), reason="no trec_eval 9.0.8")
+def test_the_small_paths_ranking_of_ties_is_trec_evals(tmp_path):
+    """Against trec_eval 9.0.8 itself (score descending as float32, then docno
+    descending): many ties, -0 and 0, a judged document tied with unjudged ones, topics
+    whose lines come together, are interleaved or come back, a topic of one line."""
+    rng = random.Random(20261203)
+    measures = ["map", "P.1,2,5", "ndcg", "recip_rank", "Rprec", "ndcg_cut.1,3", "recall.2"]
+    qrels, run_file = tmp_path / "q", tmp_path / "r"
+    taken = 0
+    for _ in range(60):
+        qrels_text, run_text = _tied_case(rng)
+        qrels.write_text(qrels_text)
+        run_file.write_text(run_text)
+        small = score_small(str(qrels), str(run_file), measures, per_query=True, summary=True)
+        if small is None:
+            continue  # nothing judged near the top of most topics: an unjudged warning
+        taken += 1
+        options = [part for m in measures for part in ("-m", m)]
+        command = [TREC_EVAL_908, "-q", *options, qrels, run_file]
+        expected = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        assert sorted(small.splitlines()) == sorted(expected.splitlines()), run_text
+    assert taken > 40
