@@ -586,6 +586,27 @@ def test_score_reads_a_json_document_as_validate_does(
             capsys.readouterr()
 
 
+def test_a_one_line_run_with_a_misspelt_key_is_said_to_hold_it(tmp_path, monkeypatch, capsys):
+    """One line naming a qid and a docno is a JSONL run's line gone wrong, not a JSON
+    document to convert: its unknown key is said at its line by score and validate, named
+    *.jsonl or piped (read as a document, it was told to be converted)."""
+    data = b'{"qid": "1", "docno": "a", "socre": 1.5}\n'
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(data)
+    said = 'unknown key "socre" (a line holds qid, docno, score and optionally rank and tag)'
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n")
+    for args, name in [([str(path)], str(path)), (["-"], "-")]:
+        _piped(monkeypatch, data)
+        assert run(["score", str(qrels), *args]) == 2
+        assert capsys.readouterr().err == f"trecbench: {name}:1: {said}\n"
+        _piped(monkeypatch, data)
+        assert run(["validate", *args]) == 2
+        assert f"{name}:1:line: error[R32]: {said}; the lines after it are not read" in (
+            capsys.readouterr().out
+        )
+
+
 def test_a_bad_line_of_a_jsonl_run_is_a_finding_after_the_lines_before_it(
     tmp_path, monkeypatch, capsys
 ):

@@ -72,10 +72,9 @@ def read_whole(source: Source, kind: str, *, check: Any = None, **reading: Any) 
     try:
         table = _table(data, source.path, 1)
     except InputError:
-        if not _convert_reads(data, source.path):
+        read_trec_text = _document_reader(data, 1, source.path, "read_whole")
+        if read_trec_text is None:
             raise
-        from .trec_text_format import read_whole as read_trec_text
-
         return read_trec_text(source, kind, check=check, **reading)
     if check is None or table.num_rows:
         return Whole(table)
@@ -90,10 +89,9 @@ def read_blocks(source: Source, reading: Any) -> Iterator[pa.Table]:
         try:
             table = _table(chunk, source.path, first_line)
         except InputError:
-            if first_line > 1 or not _convert_reads(chunk, source.path):
+            read_trec_text = _document_reader(chunk, first_line, source.path, "read_blocks")
+            if read_trec_text is None:
                 raise
-            from .trec_text_format import read_blocks as read_trec_text
-
             yield from read_trec_text(source, reading)  # from its start again
             return
         lines, rows = lines + physical_lines(chunk), rows + table.num_rows
@@ -138,12 +136,36 @@ def _line_offset(data: bytes, lines: int) -> int:
     return int(ends[lines - 1]) + 1
 
 
+def _document_reader(chunk: bytes, first_line: int, path: str, capability: str):
+    """TREC text's ``capability`` reader (:mod:`.trec_text_format`) when ``chunk``, whose
+    first line is ``first_line``, starts a JSON document (:func:`_as_trec_text`'s
+    reason); None when the JSONL reader's error stands."""
+    if first_line > 1 or not _convert_reads(chunk, path):
+        return None
+    from . import trec_text_format
+
+    return getattr(trec_text_format, capability)
+
+
 def _convert_reads(head: bytes, path: str) -> bool:
-    """Whether a file starting with ``head`` is a JSON document or trecbench's sidecar."""
+    """Whether a file starting with ``head`` is a JSON document or trecbench's sidecar,
+    not one line of a JSONL run gone wrong: an object naming a ``qid`` or a ``docno``
+    (``{"qid": "1", "docno": "a", "socre": 1.5}`` is said to hold an unknown key, where
+    a document would be told to be converted)."""
     try:
-        return json_content(head[:HEAD_BYTES], path) in ("document", "sidecar")
+        content = json_content(head[:HEAD_BYTES], path)
     except InputError:  # nested too deep to tell: the JSONL reader's error stands
         return False
+    return content == "sidecar" or (content == "document" and not _run_line_meant(head))
+
+
+def _run_line_meant(head: bytes) -> bool:
+    """Whether ``head`` (one JSON value) is an object naming a run line's ids."""
+    try:
+        value = json.loads(head, parse_int=str, parse_float=str)
+    except ValueError:  # cut short, or no UTF-8: a document too long for a run's line
+        return False
+    return isinstance(value, dict) and ("qid" in value or "docno" in value)
 
 
 def _as_trec_text(chunks: Iterator[tuple[bytes, int]], path: str, keep: int) -> Iterator[Tokens]:
