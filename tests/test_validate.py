@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import trecbench
 from trecbench.cli import _register, cli
-from trecbench.errors import InputError, OutputError, TrecbenchError
+from trecbench.errors import InputError, OutputError, TrecbenchError, excerpt_plain
 from trecbench.inputs.trec_text import tokenize
 from trecbench.validation import (
     CHECKS,
@@ -1460,22 +1460,29 @@ def test_a_judgment_repeated_with_the_grade_written_otherwise_is_said_of_the_sam
 def test_a_grade_of_more_digits_than_python_converts_repeated_is_said_as_written(tmp_path):
     """Q5's "same grade" compares the grades as text: a grade of 5,000 digits (Q4) judged
     twice, once with a leading zero, stopped validate with an internal error (Python's
-    int conversion limit, exit 70); -01 and -1 are one grade, -1 and 1 two."""
+    int conversion limit, exit 70); -01 and -1 are one grade, -1 and 1 two. Each grade is
+    cut as Q4 cuts it (a line of 15,000 characters), compared whole: two grades that differ
+    in their middle digits conflict, though cut alike."""
     big = "9" * 5000
+    cut, cut_zero = excerpt_plain(big), excerpt_plain(f"0{big}")
     path = tmp_path / "long.qrels"
+    other = big[:2000] + "8" + big[2001:]  # cut as big is
     lines = [f"q1 0 a {big}", f"q1 0 a 0{big}", "q1 0 b -01", "q1 0 b -1", "q1 0 c -1", "q1 0 c 1"]
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("\n".join([*lines, f"q1 0 d {big}", f"q1 0 d {other}"]) + "\n")
     said = [f[2] for f in _same_whatever_the_chunks(validate_qrels, path) if f[0] == "Q5"]
+    assert excerpt_plain(other) == cut
     assert said == [
-        f"duplicate judgment of a for topic q1 (first at line 1; same grade {big}, written "
-        f"{big} and 0{big})",
+        f"duplicate judgment of a for topic q1 (first at line 1; same grade {cut}, written "
+        f"{cut} and {cut_zero})",
         "duplicate judgment of b for topic q1 (first at line 3; same grade -1, written -01 and -1)",
         "duplicate judgment of c for topic q1 (first at line 5; conflicting grades -1 and 1)",
+        f"duplicate judgment of d for topic q1 (first at line 7; conflicting grades {cut} and "
+        f"{cut})",
     ]
     run = tmp_path / "r.run"
     run.write_text("q1 Q0 a 1 1 t\n")
     result = CliRunner().invoke(cli, ["validate", "--qrels", str(path), str(run)])
-    assert result.exit_code == 2 and result.output.count("error[Q5]") == 3
+    assert result.exit_code == 2 and result.output.count("error[Q5]") == 4
 
 
 SWAPPED_RUN = (

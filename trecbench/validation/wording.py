@@ -155,14 +155,16 @@ def descending_topic(topic: str, before: str) -> str:
 def duplicate_judgment(
     docno: str, topic: str, first_line: int, a: str, b: str, unit: str = "line"
 ) -> str:
-    """Q5 of two judgments of one document, graded ``a`` then ``b`` (as written);
+    """Q5 of two judgments of one document, graded ``a`` then ``b`` (as written, cut as
+    every field a message quotes: a grade of thousands of digits, Q4's, as Q4 cuts it);
     ``unit`` as :func:`duplicate_docno`'s."""
+    value, shown = _grade_value(a), (excerpt_plain(a), excerpt_plain(b))
     if a == b:
-        grade = f"same grade {a}"
-    elif _grade_value(a) is not None and _grade_value(a) == _grade_value(b):
-        grade = f"same grade {_grade_value(a)}, written {a} and {b}"  # 1 and 01, as atol reads
+        grade = f"same grade {shown[0]}"
+    elif value is not None and value == _grade_value(b):  # 1 and 01, as atol reads them
+        grade = f"same grade {excerpt_plain(value)}, written {shown[0]} and {shown[1]}"
     else:
-        grade = f"conflicting grades {a} and {b}"
+        grade = f"conflicting grades {shown[0]} and {shown[1]}"
     return (
         f"duplicate judgment of {docno} for topic {topic} (first at {unit} {first_line}; {grade})"
     )
