@@ -41,7 +41,8 @@ def _plain_case(seed: int) -> tuple[str, str]:
         qid = f"{topic}" if seed % 2 else f"q{topic}"
         docnos = [f"D{i}" for i in rng.choice(300, size=int(rng.integers(1, 60)), replace=False)]
         base = rng.choice([0.0, -0.0, 0.5, 0.1, 1 / 3, 12345.678], size=len(docnos))
-        scores = base + rng.choice([0.0, 1e-9, -1e-9, 2.0**-24, 1.0], size=len(docnos))
+        jitter = rng.choice([0.0, 1e-9, -1e-9, 2.0**-24, 1.0], size=len(docnos))
+        scores = np.where(jitter == 0.0, base, base + jitter)  # -0.0 + 0.0 is 0.0: kept -0.0
         top = scores.astype(np.float32) == scores.astype(np.float32).max()  # ranked first
         judged = [d for d, first in zip(docnos, top, strict=True) if first or rng.random() < 0.3]
         judged += [f"X{i}" for i in range(int(rng.integers(0, 3)))]  # not retrieved
