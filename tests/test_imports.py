@@ -387,6 +387,9 @@ _NOT_READING_ONLY = ["trecbench.evaluation", "trecbench.engines", "trecbench.mea
         ),
         # the report's values are arranged from the runs' arrays, not pivoted DataFrames
         (["score", "--report", "OUT", "QRELS", "RUN"], ["pandas"]),
+        # the general path (an option the small path does not take) takes no checksum and
+        # checks no level: OpenSSL's hashlib (3 ms) and fractions (2 ms) are not imported
+        (["score", "--engine", "fast", "QRELS", "RUN"], ["hashlib", "fractions"]),
         # runs read as score reads them (trecbench.gated), without the evaluation package:
         # its measures, engines and scoring (0.04-0.06 s) score nothing here
         (["similarity", "RUN", "RUN2"], _NOT_READING_ONLY),

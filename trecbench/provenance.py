@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import errno
-import hashlib
 import os
 import platform
 import stat
@@ -85,6 +84,14 @@ def checksums_taken() -> bool:
     return _checksums.get()
 
 
+def _sha256(data: bytes = b""):
+    """hashlib's sha256 of ``data``; hashlib imported here, by a call that takes a
+    checksum (3 ms of OpenSSL's start-up that a plain ``score`` never needs)."""
+    import hashlib
+
+    return hashlib.sha256(data)
+
+
 class Digest:
     """Size and sha256 of bytes seen one block at a time (hashlib releases the GIL on
     large blocks, so hashing overlaps with parsing in other threads); the size only
@@ -93,7 +100,7 @@ class Digest:
 
     def __init__(self, checksum: bool | None = None) -> None:
         taken = _checksums.get() if checksum is None else checksum
-        self._sha256 = hashlib.sha256() if taken else None
+        self._sha256 = _sha256() if taken else None
         self.size = 0
 
     def update(self, block: bytes | bytearray | memoryview) -> None:
@@ -258,7 +265,7 @@ def bytes_record(path: str | os.PathLike, kind: str, data: bytes) -> dict:
         "path": str(path),
         "kind": kind,
         "size": len(data),
-        "sha256": hashlib.sha256(data).hexdigest(),
+        "sha256": _sha256(data).hexdigest(),
     }
 
 

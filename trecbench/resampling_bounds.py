@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from fractions import Fraction
 
 from .errors import TooFewSamplesError, UsageError
 from .plurals import exact_percent
@@ -68,7 +67,11 @@ def confidence_refusal(confidence) -> str | None:
     )  # fmt: skip
 
 
-def _exact(alpha: float) -> Fraction:
+def _exact(alpha: float):
+    """``alpha`` at 12 decimal places, exactly (a Fraction: imported here, 2 ms that the
+    commands importing this module's bounds only pay when a level is checked)."""
+    from fractions import Fraction
+
     return Fraction(repr(round(float(alpha), 12)))
 
 
