@@ -329,3 +329,28 @@ def test_the_small_paths_ranking_of_ties_is_trec_evals(tmp_path):
         expected = subprocess.run(command, capture_output=True, text=True, check=True).stdout
         assert sorted(small.splitlines()) == sorted(expected.splitlines()), run_text
     assert taken > 40
+
+
+def test_the_run_is_not_read_for_qrels_the_small_path_declines(tmp_path, monkeypatch):
+    """A topic without a relevant document (common in real qrels), a judgment twice or a
+    topic named ``all`` declines the call from the qrels alone: the run's text was
+    checked, split and ranked first, only to be declined."""
+    read = []
+    real = small_text.read_plain
+    monkeypatch.setattr(
+        small_text, "read_plain", lambda path, *a: read.append(path) or real(path, *a)
+    )
+    qrels, run_file = _files(tmp_path, *_plain_case(5))
+    for bad in ("q9 0 d1 0\n", "all 0 d1 1\n", qrels.read_text().splitlines(True)[0]):
+        read.clear()
+        (tmp_path / "bad.qrels").write_text(qrels.read_text() + bad)
+        assert (
+            score_small(
+                str(tmp_path / "bad.qrels"), str(run_file), None, per_query=False, summary=True
+            )
+            is None
+        )
+        assert read == [str(tmp_path / "bad.qrels")]
+    read.clear()
+    assert score_small(str(qrels), str(run_file), None, per_query=False, summary=True)
+    assert read == [str(qrels), str(run_file)]

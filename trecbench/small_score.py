@@ -113,20 +113,12 @@ def _small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Eval
         return None  # standard input, or a large run: declined before anything is read
     ordered = _fast_measures(measures)
     judgments = small_text.read_plain(qrels, "qrels", limit) if ordered else None
-    lines = small_text.read_plain(run, "run", limit) if judgments else None
+    judged, best = _judged(judgments) if judgments else (None, None)
+    # the run read only for qrels this path takes (a topic without a relevant document is
+    # common: the run's text is not checked, split and ranked only to be declined)
+    lines = small_text.read_plain(run, "run", limit) if judged else None
     if not lines or not lines[0]:
         return None
-    # qid -> docno -> grade
-    judged: dict[str, dict[str, int]] = {qid: {} for qid in sorted(set(judgments[0]))}
-    for qid, docno, grade in zip(*judgments, strict=True):
-        judged[qid][docno] = int(grade)
-    if sum(map(len, judged.values())) < len(judgments[0]):
-        return None  # a duplicate judgment: a warning is due
-    if "all" in judged:
-        return None  # a topic named as the summary line is: the general path says so
-    best = [max(topic.values()) for topic in judged.values()]  # each topic's highest grade
-    if min(best) < 1:
-        return None  # a topic without a relevant document
     topics = _ranked_topics(lines, judged)
     if topics is None or _unjudged_warning_possible(topics, ordered):
         return None
@@ -137,6 +129,20 @@ def _small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Eval
         return None
     columns, values, means = result
     return _Evaluation(columns, [_Run(qids, values, means)])
+
+
+def _judged(judgments) -> tuple[dict[str, dict[str, int]] | None, list[int] | None]:
+    """qid -> docno -> grade of the qrels' columns (qid, docno, grade), topics in byte
+    order, and each topic's highest grade; ``(None, None)`` for qrels the general path has
+    more to say of: a document judged twice, a topic named ``all`` (as the summary line
+    is), a topic without a relevant document."""
+    judged: dict[str, dict[str, int]] = {qid: {} for qid in sorted(set(judgments[0]))}
+    for qid, docno, grade in zip(*judgments, strict=True):
+        judged[qid][docno] = int(grade)
+    if sum(map(len, judged.values())) < len(judgments[0]) or "all" in judged:
+        return None, None
+    best = [max(topic.values()) for topic in judged.values()]
+    return (judged, best) if min(best) >= 1 else (None, None)
 
 
 def _fast_measures(measures: list[str] | None) -> list[Measure] | None:
