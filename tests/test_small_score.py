@@ -218,13 +218,13 @@ def test_the_small_path_expects_an_unjudged_warning_where_the_general_path_gives
 
 
 def test_a_runs_topics_are_taken_whole_where_their_lines_come_together():
-    """The small path takes each topic's lines at once where they come together (found
-    by galloping, checked in C), and line by line where a topic's lines are apart (one
+    """The small path takes each topic's lines at once where they come together (told in
+    one C pass, small_text.topic_blocks), and line by line where a topic's lines are apart (one
     topic's lines split by another's, or a topic come back after others): the same
     documents and scores either way, a document listed twice once."""
     from array import array
 
-    from trecbench.small_score import _block_end, _by_line, _by_topic
+    from trecbench.small_score import _by_line, _by_topic
 
     for qids in (
         ["a"] * 5 + ["b"] * 3 + ["c"],
@@ -238,9 +238,10 @@ def test_a_runs_topics_are_taken_whole_where_their_lines_come_together():
         expected = _by_line(qids, docnos, scores)
         assert _by_topic(qids, docnos, scores) == expected
         assert list(_by_topic(qids, docnos, scores)) == list(expected)  # first-seen order
-    assert _block_end(["a"] * 7 + ["b"], 0) == 7
-    assert _block_end(["a", "a", "b", "b"], 2) == 4
-    assert _block_end(["a"] * 1000 + ["b"], 0) == 1000
+    assert small_text.topic_blocks(["a"] * 7 + ["b"]) == [("a", 0, 7), ("b", 7, 8)]
+    assert small_text.topic_blocks(["a", "a", "b", "b"]) == [("a", 0, 2), ("b", 2, 4)]
+    assert small_text.topic_blocks(["a"] * 1000 + ["b"]) == [("a", 0, 1000), ("b", 1000, 1001)]
+    assert small_text.topic_blocks(["a", "b", "a"]) is None
 
 
 def test_the_fields_are_left_to_the_end_of_a_process_that_frees_nothing(

@@ -171,7 +171,7 @@ def _ranked_topics(lines, judged: dict[str, dict[str, int]]) -> list[small_measu
     """Each topic of the run (``lines``: its qid, docno, score and tag columns) in
     ``judged``'s order (qid -> docno -> grade), ranked in trec_eval's order, score
     descending as float32 then docno descending, as a :class:`small_measures.Topic`; None
-    for a duplicate document or a score float32 cannot hold."""
+    for topics in one file only, a duplicate document or a score float32 cannot hold."""
     qids, docnos, texts, _ = lines
     numbers = list(map(float, texts))
     if not small_text.finite_float32(numbers):
@@ -202,8 +202,9 @@ def _judged_ranks(documents: dict[str, float], grades: dict[str, int]) -> Iterat
         score = documents.get(docno)
         if score is None:
             continue  # judged, not retrieved
-        higher = len(scores) - bisect_right(scores, score)
-        if len(scores) - bisect_left(scores, score) - higher > 1:  # others share its score
+        after = bisect_right(scores, score)
+        higher = len(scores) - after
+        if after - bisect_left(scores, score) > 1:  # others share its score
             if score not in tied:
                 tied[score] = sorted(d for d, s in documents.items() if s == score)
             names = tied[score]
@@ -213,35 +214,15 @@ def _judged_ranks(documents: dict[str, float], grades: dict[str, int]) -> Iterat
 
 def _by_topic(qids: list[str], docnos: list[str], scores: array) -> dict[str, dict[str, float]]:
     """qid -> docno -> score (a document listed twice in a topic keeps one score), each
-    topic's lines taken at once where they come together, as runs list them: a block's
-    end found by galloping (a few comparisons a topic), then checked whole in C, so no
-    Python runs per line."""
-    ranked: dict[str, dict[str, float]] = {}
-    start = 0
-    while start < len(qids):
-        qid = qids[start]
-        end = _block_end(qids, start)
-        if qid in ranked or qids[start:end].count(qid) < end - start:  # lines apart
-            return _by_line(qids, docnos, scores)
-        ranked[qid] = dict(zip(docnos[start:end], scores[start:end], strict=True))
-        start = end
-    return ranked
-
-
-def _block_end(qids: list[str], start: int) -> int:
-    """Where the lines of ``qids[start]`` end, if they come together from ``start`` on;
-    otherwise some index past ``start`` (the caller checks the block)."""
-    qid, step, low = qids[start], 1, start  # qids[low] is qid
-    while low + step < len(qids) and qids[low + step] == qid:
-        low, step = low + step, step * 2
-    high = min(low + step, len(qids))  # qids[high] is not qid, or the end
-    while high - low > 1:
-        middle = (low + high) // 2
-        if qids[middle] == qid:
-            low = middle
-        else:
-            high = middle
-    return high
+    topic's lines taken at once where they come together, as runs list them
+    (:func:`~trecbench.small_text.topic_blocks`), line by line where they do not."""
+    blocks = small_text.topic_blocks(qids)
+    if blocks is None:
+        return _by_line(qids, docnos, scores)
+    return {
+        qid: dict(zip(docnos[start:stop], scores[start:stop], strict=True))
+        for qid, start, stop in blocks
+    }
 
 
 def _by_line(qids: list[str], docnos: list[str], scores: array) -> dict[str, dict[str, float]]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from itertools import groupby
 
 from . import collector
 from .compressions import compression_of
@@ -94,6 +95,17 @@ def read_plain(
     collector.left_to_exit(fields, len(found))
     width = _WIDTH[kind]
     return tuple(fields[i::width] for i in (range(width) if every_field else _KEPT[kind]))
+
+
+def topic_blocks(qid: list[str]) -> list[tuple[str, int, int]] | None:
+    """Each topic's (id, first row, row after its last) of a column of qids; None when a
+    topic comes back (its lines apart). One C pass (``groupby``), no Python per line."""
+    blocks, start = [], 0
+    for name, rows in groupby(qid):
+        stop = start + len(list(rows))
+        blocks.append((name, start, stop))
+        start = stop
+    return blocks if len({name for name, _, _ in blocks}) == len(blocks) else None
 
 
 def small_bytes(path: str, limit: int) -> bytes | None:

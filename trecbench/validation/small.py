@@ -41,7 +41,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import compress, count, groupby, islice, repeat
+from itertools import compress, count, islice, repeat
 from operator import and_, eq, gt, ne, not_, sub
 
 from .. import collector, small_text
@@ -229,7 +229,7 @@ def _run(
     ranks, scores = _ranks(rank), list(map(float, score))
     if ranks is None or not small_text.finite_float32(scores):
         return None
-    blocks = _blocks(qid)
+    blocks = small_text.topic_blocks(qid)
     tags = [tag[0]] if tag.count(tag[0]) == len(tag) else list(dict.fromkeys(tag))
     if blocks is None or len(tags) > MOST_TAGS:
         return None
@@ -261,16 +261,6 @@ def _ranks(rank: list[str]) -> list[int] | None:
         if max(map(len, rank)) > _RANK_DIGITS + 1:
             return None
     return list(map(int, rank))
-
-
-def _blocks(qid: list[str]) -> list[tuple[str, int, int]] | None:
-    """Each topic's (id, first row, row after its last); None when a topic comes back."""
-    blocks, start = [], 0
-    for name, rows in groupby(qid):
-        stop = start + len(list(rows))
-        blocks.append((name, start, stop))
-        start = stop
-    return blocks if len({name for name, _, _ in blocks}) == len(blocks) else None
 
 
 def _fields(report: Collector, q0: list[str], score: list[str]) -> None:
