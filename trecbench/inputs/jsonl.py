@@ -51,7 +51,7 @@ from .formats import Whole
 from .streams import Source
 from .trec_text import BOM as _BOM
 from .trec_text import Tokens, iter_byte_chunks, physical_lines, tokenize
-from .unconverted import JSONL_RUN_KEYS, json_content
+from .unconverted import JSONL_RUN_KEYS, json_content, line_object_keys
 
 KEYS = (*JSONL_RUN_KEYS, "rank", "tag")
 _SCHEMA = pa.schema(
@@ -160,12 +160,11 @@ def _convert_reads(head: bytes, path: str) -> bool:
 
 
 def _run_line_meant(head: bytes) -> bool:
-    """Whether ``head`` (one JSON value) is an object naming a run line's ids."""
-    try:
-        value = json.loads(head, parse_int=str, parse_float=str)
-    except ValueError:  # cut short, or no UTF-8: a document too long for a run's line
-        return False
-    return isinstance(value, dict) and ("qid" in value or "docno" in value)
+    """Whether ``head`` (one JSON value, UTF-8 as :func:`json_content` found it) is one
+    line holding an object naming a run line's ids; its first bytes only, as
+    :func:`json_content` reads them (``head`` is the whole file when it is read whole)."""
+    keys = line_object_keys(head[:HEAD_BYTES].decode(errors="ignore"))  # a character cut
+    return keys is not None and ("qid" in keys or "docno" in keys)
 
 
 def _as_trec_text(chunks: Iterator[tuple[bytes, int]], path: str, keep: int) -> Iterator[Tokens]:

@@ -68,13 +68,21 @@ def json_content(head: bytes, path: str) -> str | None:
 def _run_line(text: str) -> bool:
     """Whether ``text`` (one JSON value, perhaps cut short) is one line holding an object
     with the keys of a JSONL run's line (:data:`JSONL_RUN_KEYS`)."""
+    keys = line_object_keys(text)
+    return keys is not None and set(JSONL_RUN_KEYS) <= keys
+
+
+def line_object_keys(text: str) -> set[str] | None:
+    """The keys of ``text`` when it is one line holding a JSON object (its numbers kept as
+    text: an integer of more digits than Python converts is JSON all the same); None for
+    more lines, another value, or one cut short (no line of a JSONL run is that long)."""
     if "\n" in text.strip():
-        return False
+        return None
     try:
         value = json.loads(text, parse_int=str, parse_float=str)
-    except ValueError:  # cut short: no line of a JSONL run is that long
-        return False
-    return isinstance(value, dict) and set(JSONL_RUN_KEYS) <= value.keys()
+    except ValueError:
+        return None
+    return set(value) if isinstance(value, dict) else None
 
 
 def _json_values(text: str) -> int | None:
