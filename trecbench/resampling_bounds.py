@@ -36,9 +36,13 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import TYPE_CHECKING
 
 from .errors import TooFewSamplesError, UsageError
 from .plurals import exact_percent
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 # the most resamples drawn: every sign pattern of 32 topics (the exact randomisation
 # test's), beyond what any interval or p-value needs; more would run for days, and past
@@ -67,7 +71,7 @@ def confidence_refusal(confidence) -> str | None:
     )  # fmt: skip
 
 
-def _exact(alpha: float):
+def _exact(alpha: float) -> Fraction:
     """``alpha`` at 12 decimal places, exactly (a Fraction: imported here, 2 ms that the
     commands importing this module's bounds only pay when a level is checked)."""
     from fractions import Fraction

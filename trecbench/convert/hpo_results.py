@@ -245,7 +245,8 @@ def check_gold(
 
 
 def _chroma_one(result: Any, at: At, batch_index: int | None = None) -> list[tuple]:
-    """Run rows ``(docno, order, score)`` of one query of the Chroma result at ``at``: query
+    """Run rows ``(docno, order, score, clamped)`` (``clamped``: the cosine distance of a
+    score clamped to [0, 1], else None) of one query of the Chroma result at ``at``: query
     ``batch_index`` of a batched result (a list per case), or (None) the one query of a
     case's own result, whose further lists would be left unread, so they are refused.
     Every column read holds as many lists as ``ids``."""
@@ -284,6 +285,7 @@ def _chroma_one(result: Any, at: At, batch_index: int | None = None) -> list[tup
             # left out, or null) leaves the Chroma id
             if meta.get("hpo_id") is not None:
                 docno = (place / "hpo_id").expect_id(meta["hpo_id"])
+        clamped = None  # the distance of a score clamped, reported (chroma_rows)
         if similarities is not None:
             score = (at / "similarities" / batch_index / position).expect_number(
                 similarities[position]
@@ -294,12 +296,10 @@ def _chroma_one(result: Any, at: At, batch_index: int | None = None) -> list[tup
                 distances[position]
             )
             score = min(max(1.0 - distance, 0.0), 1.0)
-            if score != 1.0 - distance:  # clamped: reported (chroma_rows)
-                rows.append((docno, position + 1, score, distance))
-                continue
+            clamped = distance if score != 1.0 - distance else None
         else:
             score = float("nan")
-        rows.append((docno, position + 1, score, None))
+        rows.append((docno, position + 1, score, clamped))
     return rows
 
 
