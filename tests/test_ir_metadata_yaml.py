@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -144,18 +145,23 @@ def test_text_is_text_to_yaml_1_1_and_1_2_readers(value):
     assert yaml.safe_load(lines) == metadata  # PyYAML alone, without trecbench's id keys
 
 
+def _writing_a_block(command: str, about: Path, out: Path, converted: str) -> tuple[list, Path]:
+    """The arguments of ``fuse`` (two bundled runs) or ``convert msmarco`` (the bundled
+    MS MARCO run) writing ``about``'s ir_metadata block into ``out``, and the run file
+    written (``converted``: its name in the folder ``convert`` writes)."""
+    if command == "fuse":
+        runs = [str(ROOT / "runs" / "tfidf-char.run"), str(ROOT / "runs" / "tfidf-word.run")]
+        return ["fuse", "--ir-metadata", str(about), *runs, "-o", str(out)], out
+    source = ROOT / "data" / "convert" / "msmarco-run.tsv"
+    argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
+    return argv, out / converted
+
+
 @pytest.mark.parametrize(("command", "tag"), [("fuse", "1e3"), ("convert", "0o17")])
 def test_a_run_tag_that_yaml_1_2_reads_as_a_number_is_written_quoted(tmp_path, command, tag):
     about = tmp_path / "about.yaml"
     about.write_text("actor:\n  team: lab\n")
-    out = tmp_path / "out"
-    if command == "fuse":
-        runs = [str(ROOT / "runs" / "tfidf-char.run"), str(ROOT / "runs" / "tfidf-word.run")]
-        argv, written = ["fuse", "--ir-metadata", str(about), *runs, "-o", str(out)], out
-    else:
-        source = ROOT / "data" / "convert" / "msmarco-run.tsv"
-        argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
-        written = out / f"{tag}.run"
+    argv, written = _writing_a_block(command, about, tmp_path / "out", f"{tag}.run")
     assert run([*argv, "--tag", tag]) == 0
     text = written.read_text()
     assert f"\n# tag: '{tag}'\n" in text
@@ -373,14 +379,7 @@ def test_a_description_s_nan_and_infinities_are_written_as_yaml_floats(tmp_path,
     # the loader's float subclass for a value not finite was nothing PyYAML could write
     about = tmp_path / "about.yaml"
     about.write_text("actor:\n  x: .nan\n  up: .Inf\n  down: -.inf\n  over: 1.0e+400\n")
-    out = tmp_path / "out"
-    if command == "fuse":
-        runs = [str(ROOT / "runs" / "tfidf-char.run"), str(ROOT / "runs" / "tfidf-word.run")]
-        argv, written = ["fuse", "--ir-metadata", str(about), *runs, "-o", str(out)], out
-    else:
-        source = ROOT / "data" / "convert" / "msmarco-run.tsv"
-        argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
-        written = out / "msmarco-run.run"
+    argv, written = _writing_a_block(command, about, tmp_path / "out", "msmarco-run.run")
     assert run(argv) == 0
     text = written.read_text()
     assert "#   x: .nan\n#   up: .inf\n#   down: -.inf\n#   over: .inf\n" in text
