@@ -554,7 +554,7 @@ def test_a_yaml_11_value_yaml_12_reads_otherwise_is_refused_at_its_line(
     with pytest.raises(InputError) as refused:
         _config(tmp_path, text)
     assert str(refused.value) == (
-        f"{tmp_path / 'c.yaml'}:{line}: not valid YAML: {value} is read as {readings}, or "
+        f"{tmp_path / 'c.yaml'}:{line}: ambiguous YAML: {value} is read as {readings}, or "
         "quote it to keep it as text"
     )
 

@@ -281,7 +281,7 @@ def test_a_long_value_is_quoted_on_one_line_and_cut():
          "trecbench records 60;"),
         ("method:\n  fusion:\n    norm: null\n", "method.fusion.norm: the description gives "
          'null where trecbench records "none";'),
-        ("method:\n  fusion:\n    depth: yes\n", "method.fusion.depth: the description gives "
+        ("method:\n  fusion:\n    depth: true\n", "method.fusion.depth: the description gives "
          "true where trecbench records null;"),
         # a search this call did not make (no --optimize) was taken into the block
         ("method:\n  fusion:\n    optimized:\n      measure: P@3\n", "method.fusion.optimized: "

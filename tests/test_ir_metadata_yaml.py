@@ -213,6 +213,68 @@ def test_messages_name_the_files_lines(block, line, message):
     assert message in str(error)
 
 
+# -- values YAML 1.1 and 1.2 read apart ---------------------------------------------------
+
+READ_APART = [
+    ("yes", "yes is read as true by YAML 1.1 and as text by YAML 1.2: write true"),
+    ("Off", "Off is read as false by YAML 1.1 and as text by YAML 1.2: write false"),
+    ("1:30", "1:30 is read as 90 by YAML 1.1 and as text by YAML 1.2: write 90"),
+    ("0b101", "0b101 is read as 5 by YAML 1.1 and as text by YAML 1.2: write 5"),
+    ("1_000", "1_000 is read as 1000 by YAML 1.1 and as text by YAML 1.2: write 1000"),
+    ("010", "010 is read as 8 by YAML 1.1 and as 10 by YAML 1.2: write 8 or 10"),
+    ("!!int 010", "010 is read as 8 by YAML 1.1 and as 10 by YAML 1.2: write 8 or 10"),
+]
+
+
+@pytest.mark.parametrize(("value", "said"), READ_APART)
+@pytest.mark.parametrize("written", ["#   b: {}\n", "#   {}: b\n", "#   - [{}]\n"])
+def test_a_value_or_key_yaml_1_1_and_1_2_read_apart_is_refused_at_its_line(value, said, written):
+    # `time: 1:30` was recorded in the report as 90 and `gpu: yes` as true, and written
+    # back so into the blocks convert and fuse write: one reading chosen without a word
+    block = f"# ir_metadata.start\n# a: 1\n# m:\n{written.format(value)}# ir_metadata.end\n"
+    error = _refused(block.encode())
+    assert error.line == 4
+    assert str(error) == (
+        f"r.run:4: ir_metadata: ambiguous YAML: {said}, or quote it to keep it as text"
+    )
+
+
+@pytest.mark.parametrize(("value", "said"), READ_APART[:6])
+def test_a_quoted_value_is_the_text_written_and_a_tag_keeps_its_id_as_written(value, said):
+    block = f"# ir_metadata.start\n# tag: {value}\n# m: '{value}'\n# ir_metadata.end\n"
+    metadata = ir_metadata.parse(ir_metadata.find_block(block.encode() + LINE, "r"), "r")
+    assert metadata == {"tag": value, "m": value}
+
+
+@pytest.mark.parametrize("command", ["fuse", "convert"])
+def test_a_description_value_read_apart_is_refused_and_nothing_written(tmp_path, capsys, command):
+    about = tmp_path / "about.yaml"
+    about.write_text("platform:\n  hardware:\n    time: 1:30\n")
+    argv, written = _writing_a_block(command, about, tmp_path / "out", "msmarco-run.run")
+    assert run(argv) == 2
+    assert capsys.readouterr().err == (
+        f"trecbench: {about}:3: ir_metadata: ambiguous YAML: 1:30 is read as 90 by YAML 1.1 "
+        "and as text by YAML 1.2: write 90, or quote it to keep it as text\n"
+    )
+    assert not written.exists()
+
+
+def test_a_run_block_value_read_apart_is_a_finding_of_validate_and_refused_by_score(
+    tmp_path, capsys
+):
+    path = tmp_path / "r.run"
+    path.write_bytes(b"# ir_metadata.start\n# platform:\n#   gpu: yes\n# ir_metadata.end\n" + LINE)
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("301 0 d1 1\n")
+    assert run(["validate", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert f"{path}:3:line: error[R30]: ir_metadata: ambiguous YAML: yes is read as" in out
+    assert run(["score", str(qrels), str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"trecbench: {path}:3: ")
+    assert "ambiguous YAML: yes is read as true by YAML 1.1 and as text by YAML 1.2" in err
+
+
 # -- keys one in JSON; values YAML cannot construct ---------------------------------------
 
 

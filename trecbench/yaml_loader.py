@@ -20,9 +20,10 @@ readers count a file's lines (PyYAML's own count also breaks at ``\r``, U+0085, 
 and U+2029). In a configuration, a plain scalar YAML 1.1 reads as text that YAML 1.2 reads
 as a number (``9e-1``, ``08``) is :class:`NumberAsText`, for the message refusing it where
 a number is expected; one YAML 1.1 reads as a number or a boolean that YAML 1.2 reads
-otherwise (``010``, ``1:40``, ``0b101``, ``1_0``, ``yes``) is refused at its line
-(:mod:`trecbench.yaml_versions`), and an integer spelt otherwise than in decimals
-(``0x10``) is a :class:`WrittenInt`, quoted as written.
+otherwise (``010``, ``1:40``, ``0b101``, ``1_0``, ``yes``) is refused at its line, in a
+configuration and in an ir_metadata block alike (:mod:`trecbench.yaml_versions`), and an
+integer spelt otherwise than in decimals (``0x10``) is a :class:`WrittenInt`, quoted as
+written.
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -39,7 +40,13 @@ from functools import cache
 from typing import Any
 
 from .errors import excerpt, excerpt_plain, int_text, one_line
-from .yaml_versions import disagreement, number_in_yaml_1_2, writable_int, yaml_1_2_value
+from .yaml_versions import (
+    disagreement,
+    number_in_yaml_1_2,
+    read_apart_error,
+    writable_int,
+    yaml_1_2_value,
+)
 from .yaml_versions import spelt as yaml_spelt
 
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
@@ -125,9 +132,9 @@ class WrittenInt(int):
 
 
 class _VersionReadings:
-    """The constructors of a configuration's plain scalars (``text_keys``: the loader
-    reads one) as YAML 1.1 and 1.2 both read them: a number or boolean the two read apart
-    refused at its line (:func:`~.yaml_versions.disagreement`), a number spelt otherwise
+    """The constructors of plain scalars as YAML 1.1 and 1.2 both read them: a number or
+    boolean the two read apart refused at its line (:func:`~.yaml_versions.disagreement`);
+    in a configuration (``text_keys``: the loader reads one), a number spelt otherwise
     than in decimals kept with its text (:class:`WrittenInt`), text YAML 1.2 reads as a
     number marked (:class:`NumberAsText`). Mixed in before ``yaml.SafeLoader``, whose
     constructors it extends."""
@@ -164,18 +171,18 @@ class _VersionReadings:
         return self.text_keys and node.style is None and id(node) not in self.tagged
 
     def as_yaml_1_2_reads(self, node, value):
-        """``value``, which YAML 1.1 read ``node`` as; in a configuration, refused at
-        its line when YAML 1.2 reads the plain scalar otherwise (``010``, ``yes``),
-        but as a key, which is refused as no text at all (:func:`_check_keys`). A tag
-        does not settle it (YAML 1.2 reads `!!int 010` as 10, YAML 1.1 as 8)."""
-        plain = self.text_keys and node.style is None
-        if not plain or id(node) in self.key_nodes:
+        """``value``, which YAML 1.1 read ``node`` as; refused at its line
+        (:func:`~.yaml_versions.read_apart`) when YAML 1.2 reads the plain scalar
+        otherwise (``010``, ``yes``, ``1:30``): a configuration's value, an ir_metadata
+        block's value or key (a description's ``time: 1:30`` was written back and
+        recorded as 90). A configuration's key is refused as no text at all instead
+        (:func:`_check_keys`). A tag does not settle it (YAML 1.2 reads `!!int 010` as 10,
+        YAML 1.1 as 8)."""
+        if node.style is not None or (self.text_keys and id(node) in self.key_nodes):
             return value
         problem = disagreement(node.value, value)
         if problem is not None:
-            import yaml
-
-            raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark)
+            raise read_apart_error()(None, None, problem, node.start_mark)
         return value
 
 

@@ -15,6 +15,7 @@ import math
 import re
 import sys
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from .errors import excerpt_plain, int_text, one_line
@@ -102,6 +103,24 @@ def disagreement(text: str, yaml_1_1: Any) -> str | None:
         f"{written} is read as {spelt(yaml_1_1)} by YAML 1.1 and {other} by YAML 1.2: "
         f"write {spellings}, or quote it to keep it as text"
     )
+
+
+@cache
+def read_apart_error() -> type:
+    """The class of the errors :func:`disagreement`'s refusals raise (:func:`read_apart`),
+    made when first needed (PyYAML is imported on demand)."""
+    import yaml
+
+    class ReadApartError(yaml.constructor.ConstructorError):
+        """A plain scalar YAML 1.1 and YAML 1.2 read as different values."""
+
+    return ReadApartError
+
+
+def read_apart(error: Exception) -> bool:
+    """Whether ``error`` refuses a plain scalar YAML 1.1 and 1.2 read apart (valid YAML,
+    whose meaning depends on the reader): messages say "ambiguous YAML", not "not valid"."""
+    return isinstance(error, read_apart_error())
 
 
 def writable_int(value: int) -> int:

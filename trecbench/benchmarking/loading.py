@@ -421,6 +421,7 @@ def _yaml_document(text: str, path: Path, refused: str) -> Any:
     import yaml
 
     from ..yaml_loader import error_line, error_problem, load_yaml
+    from ..yaml_versions import read_apart
 
     try:
         return load_yaml(text, text_keys=True)
@@ -429,6 +430,7 @@ def _yaml_document(text: str, path: Path, refused: str) -> Any:
         # an error without a place (nesting too deep for PyYAML's recursion) names none
         placed = isinstance(error, (yaml.MarkedYAMLError, yaml.reader.ReaderError))
         line = error_line(error, text) if placed else None
+        refused = "ambiguous YAML" if read_apart(error) else refused
         message = f"{refused}: {shortened(error_problem(error, text))}"
         raise InputError(str(path), line, message) from None
 

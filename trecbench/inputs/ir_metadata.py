@@ -137,6 +137,7 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
     import yaml
 
     from ..yaml_loader import error_line, error_problem, load_yaml
+    from ..yaml_versions import read_apart
 
     if _nothing_said(text):  # an empty description, however it is laid out
         return {}
@@ -145,7 +146,8 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
     except yaml.YAMLError as error:
         line = error_line(error, text, first_line)
         problem = error_problem(error, text, first_line)
-        raise InputError(path, line, f"ir_metadata: not valid YAML: {problem}") from None
+        refused = "ambiguous YAML" if read_apart(error) else "not valid YAML"
+        raise InputError(path, line, f"ir_metadata: {refused}: {problem}") from None
     if not isinstance(value, dict):
         raise InputError(path, first_line, "ir_metadata: the YAML is not a mapping")
     return value

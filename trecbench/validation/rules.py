@@ -283,10 +283,14 @@ CATALOGUE = (
            "which holds none, drops it and says so)"),
     _check("R30.malformed", "EEEE", "ir_metadata block without its end marker, with a "
            "line that is not a `#` line, longer than the most read (100,000 lines or 64 "
-           "MiB), or whose YAML is not valid (a key twice) or not a mapping",
+           "MiB), or whose YAML is not valid (a key twice), ambiguous or not a mapping",
            "A block that cannot be read as metadata: `validate` reports it at its line and "
            "checks the rest of the run, the block's lines as trec_eval 9.x reads them; "
-           "`score` refuses the run in one line at the line."),
+           "`score` refuses the run in one line at the line. Ambiguous YAML is a plain "
+           "value or key that YAML 1.1 (PyYAML) and YAML 1.2 (ruamel.yaml) read "
+           "as different values: `yes` (true or text), `1:30` (90 or text), `010` (8 or "
+           "10); it is refused, not recorded in one reading: write the value meant, or "
+           "quote it."),
     _check("R31", "EEWE", "id of a table's row (JSONL, Parquet, a DataFrame or dict given "
            "to the API; qid, docno, tag) holding a blank, a line break, a NUL or another "
            "control or invisible character",
