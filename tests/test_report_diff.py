@@ -708,3 +708,31 @@ def test_a_comparisons_verdict_or_p_value_that_moved_is_a_difference(
     assert code == 1
     assert lines[0] == "likely cause: the values differ with the same inputs, options and versions"
     assert f"comparisons: tfidf-char P@5 {said}" in lines[1:]
+
+
+def _whole_floats_as_integers(value):
+    """``value`` (a report's JSON) with every whole float written as an integer, ``1.0``
+    as ``1``: the same number, as JavaScript's JSON.stringify and Go's encoding/json write
+    it when they save a report again."""
+    if isinstance(value, dict):
+        return {key: _whole_floats_as_integers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_floats_as_integers(item) for item in value]
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+@pytest.mark.parametrize("kind", ["score", "compare"])
+def test_a_whole_number_written_without_its_decimals_is_no_difference(
+    reports, comparisons, tmp_path, capsys, kind
+):
+    """Reviewer r75: a bound of 1.0 written as 1 (the same JSON number) was a difference,
+    'unjudged bounds: tfidf-char P@5 high 1.0000 -> 1', exit 1."""
+    made = {"score": reports, "compare": comparisons}[kind]
+    a = made("a", "-m", "P.5", "--unjudged-bounds")
+    report = json.loads(open(a).read())
+    rewritten = _whole_floats_as_integers(report)
+    # the rewrite touched a section's value, not only the means (which compared alike)
+    assert '"high": 1,' in json.dumps(rewritten) and '"high": 1.0,' in json.dumps(report)
+    b = tmp_path / "rewritten.json"
+    b.write_text(json.dumps(rewritten))
+    assert diff_reports(capsys, a, str(b)) == (0, "the evaluations are the same\n")

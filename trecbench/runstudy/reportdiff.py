@@ -441,9 +441,17 @@ def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
             changes += [
                 SectionChange(section, label, measure, name, x.get(name), y.get(name))
                 for name in names
-                if field_text(x.get(name), name) != field_text(y.get(name), name)
+                if not _same_field(x.get(name), y.get(name), name)
             ]
     return changes
+
+
+def _same_field(x: Any, y: Any, name: str) -> bool:
+    """Whether a section's field prints alike (:func:`field_text`), ``1`` beside ``1.0``
+    read as the float it is (JavaScript's and Go's JSON write 1.0 so)."""
+    if {type(x), type(y)} == {int, float} and max(abs(x), abs(y)) < 2**1023:
+        x, y = float(x), float(y)
+    return field_text(x, name) == field_text(y, name)
 
 
 # sections of a field per group: a group only one report holds is one of a grouping only
