@@ -691,6 +691,30 @@ def test_a_score_clamped_from_a_distance_outside_0_1_is_reported(tmp_path):
     assert conversion.report.counts[clamped[0]["reason"]] == 4
 
 
+def test_a_null_distance_is_no_score_not_a_clamped_nan(tmp_path):
+    """A null distance is a score the producer did not give (null in the sidecar, as a
+    null similarity is). It was clamped to NaN and reported as clamped with the distance
+    NaN, which the sidecar cannot hold: internal error, exit 70."""
+    from trecbench.cli import run
+
+    cases = write_json(tmp_path / "cases.json", RICH)
+    path = write_json(
+        tmp_path / "ch.json", {"a": chroma_result(["HP:0000001", "HP:0000002"], [None, 0.25])}
+    )
+    conversion = convert_hpo(cases, [path], check_ids=False)
+    (run_written,) = conversion.runs
+    assert run_written.original_scores[0] is None
+    assert run_written.original_scores[1] == 0.75
+    assert not [d for d in conversion.report.repaired if "clamped" in d["reason"]]
+    out = tmp_path / "o"
+    assert (
+        run(["convert", "hpo", str(cases), "--results", str(path), "--no-id-check", "-o", str(out)])
+        == 0
+    )
+    sidecar = json.loads((out / "cases.sidecar.json").read_text(encoding="utf-8"))
+    assert sidecar["runs"]["ch"]["original_scores"] == [None, 0.75]
+
+
 def two_queries(result):
     """A case's Chroma result holding a second query's lists (one more of each column)."""
     return {key: value + value for key, value in result.items()}

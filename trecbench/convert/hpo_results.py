@@ -5,6 +5,7 @@ Chroma-style query results; the producer's gold ids checked against the test cas
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -296,7 +297,10 @@ def _chroma_one(result: Any, at: At, batch_index: int | None = None) -> list[tup
                 distances[position]
             )
             score = min(max(1.0 - distance, 0.0), 1.0)
-            clamped = distance if score != 1.0 - distance else None
+            if math.isnan(distance):  # null: no score, as a null similarity, not clamped
+                score = distance
+            elif score != 1.0 - distance:
+                clamped = distance
         else:
             score = float("nan")
         rows.append((docno, position + 1, score, clamped))
