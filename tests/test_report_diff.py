@@ -736,3 +736,9 @@ def test_a_whole_number_written_without_its_decimals_is_no_difference(
     b = tmp_path / "rewritten.json"
     b.write_text(json.dumps(rewritten))
     assert diff_reports(capsys, a, str(b)) == (0, "the evaluations are the same\n")
+    # a value that did change prints alike on both sides: 1.0000 -> 0.7500, not 1 -> 0.7500
+    b.write_text(json.dumps(rewritten))
+    lowered = tmp_path / "lowered.json"
+    lowered.write_text(json.dumps(report).replace('"high": 1.0,', '"high": 0.75,', 1))
+    code, out = diff_reports(capsys, str(b), str(lowered))
+    assert code == 1 and " high 1.0000 -> 0.7500" in out and " 1 -> " not in out

@@ -13,7 +13,6 @@ grouped means; routing metrics), whose options (``power.target``...) are compare
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from math import inf
@@ -24,8 +23,7 @@ from ..errors import InputError
 from ..escaping import escape_text
 from ..maxontsim_formulas import same_formula
 from ..naming import read_once_given_twice
-from ..renderers.text_tables import p_text
-from .reportview import P_VALUES, RESAMPLING, SECTIONS, ReportView, read_view
+from .reportview import RESAMPLING, SECTIONS, ReportView, field_texts, printed, read_view, written
 
 MOVERS = 5  # topics listed per run and measure whose values moved most
 # how the likely cause names an input of each kind the reports record (by its option)
@@ -154,10 +152,6 @@ class ReportDiff:
 
 def _both(changed: dict[str, tuple]) -> dict[str, dict]:
     return {key: {"a": x, "b": y} for key, (x, y) in changed.items()}
-
-
-def _printed(value: float | None) -> str:
-    return "null" if value is None else f"{value:.4f}"
 
 
 def _paired_inputs(a: ReportView, b: ReportView) -> list[tuple[dict | None, dict | None]]:
@@ -392,7 +386,7 @@ def _value_changes(
     for run_a, run_b, measure in pairs:
         x, y = a.values[run_a].get(measure), b.values[run_b].get(measure)
         moved = _moved(a.per_query.get(run_a, {}), b.per_query.get(run_b, {}), measure)
-        if _printed(x) != _printed(y) or moved:
+        if printed(x) != printed(y) or moved:
             movers = moved[:MOVERS]
             changes.append(ValueChange(_label(run_a, run_b), measure, x, y, movers, len(moved)))
         step()
@@ -441,31 +435,14 @@ def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
             changes += [
                 SectionChange(section, label, measure, name, x.get(name), y.get(name))
                 for name in names
-                if not _same_field(x.get(name), y.get(name), name)
+                if len(set(field_texts(x.get(name), y.get(name), name))) > 1
             ]
     return changes
-
-
-def _same_field(x: Any, y: Any, name: str) -> bool:
-    """Whether a section's field prints alike (:func:`field_text`), ``1`` beside ``1.0``
-    read as the float it is (JavaScript's and Go's JSON write 1.0 so)."""
-    if {type(x), type(y)} == {int, float} and max(abs(x), abs(y)) < 2**1023:
-        x, y = float(x), float(y)
-    return field_text(x, name) == field_text(y, name)
 
 
 # sections of a field per group: a group only one report holds is one of a grouping only
 # one has (said by the option group_by) or of another strata sidecar (said as an input)
 _BY_GROUP = ("groups",)
-
-
-def field_text(value: Any, name: str = "") -> str:
-    """A section's value ``name`` as compared: a p-value as compare prints it (2.8e-17,
-    not 0.0000), a fraction by its printed text, four decimals (as the means), anything
-    else (a count, a flag, a reason) as the report writes it."""
-    if isinstance(value, float) and name in P_VALUES:
-        return p_text(value)
-    return _printed(value) if isinstance(value, float) else written(value)
 
 
 def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
@@ -474,7 +451,7 @@ def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
     moved = []
     for qid in a.keys() & b.keys():
         x, y = a[qid].get(measure), b[qid].get(measure)
-        if _printed(x) != _printed(y):
+        if printed(x) != printed(y):
             moved.append((qid, None if x is None or y is None else y - x))
     moved.sort(key=lambda item: (-abs(item[1]) if item[1] is not None else -inf, item[0]))
     return moved
@@ -532,11 +509,6 @@ def diff_reports(
         a, b, inputs, options, versions, measures, spellings, runs, topics, values, cause,
         sections, records,
     )  # fmt: skip
-
-
-def written(value: Any) -> str:
-    """A report's value as the reports write it (JSON: ``true``, ``null``, ``"0.1.0"``)."""
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _input_words(item: dict | None) -> str:

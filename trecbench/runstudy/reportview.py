@@ -5,11 +5,13 @@ spellings, values, and the sections of values beside the means).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
+from ..renderers.text_tables import p_text
 
 KINDS = ("EvaluationReport", "BenchmarkReport")
 # the sections of values beside the means, by what the diff calls them: per run and
@@ -24,6 +26,33 @@ GROUP_MEANS = ("macro", "micro", "spread")  # score --group-by's means over the 
 # the settings of score's resampling block compared as options (its drawn_for says which
 # of --routing and --html drew: their own options, not the evaluation's)
 RESAMPLING = ("seed", "samples")
+
+
+def printed(value: float | None) -> str:
+    """A mean or a topic's value as compared: four decimals, as trec_eval prints it."""
+    return "null" if value is None else f"{value:.4f}"
+
+
+def written(value: Any) -> str:
+    """A report's value as the reports write it (JSON: ``true``, ``null``, ``"0.1.0"``)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def field_texts(x: Any, y: Any, name: str = "") -> tuple[str, str]:
+    """Two reports' values of a section's field ``name`` as compared and printed: a
+    p-value as compare prints it (2.8e-17, not 0.0000), a fraction by its printed text,
+    four decimals (as the means), anything else (a count, a flag, a reason) as the report
+    writes it. A whole number beside a float is that float: JSON has one number, and
+    JavaScript's and Go's writers save 1.0 as ``1``."""
+    if {type(x), type(y)} == {int, float} and max(abs(x), abs(y)) < 2**1023:
+        x, y = float(x), float(y)
+    return _field_text(x, name), _field_text(y, name)
+
+
+def _field_text(value: Any, name: str) -> str:
+    if isinstance(value, float) and name in P_VALUES:
+        return p_text(value)
+    return printed(value) if isinstance(value, float) else written(value)
 
 
 @dataclass(frozen=True)

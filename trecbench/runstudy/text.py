@@ -16,7 +16,8 @@ from ..escaping import escape_text, list_item, table_text, unlike
 from ..number_text import value_text
 from ..plurals import counted, few_and_more
 from ..renderers.text_tables import aligned
-from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, field_text, listed, written
+from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, listed
+from .reportview import field_texts, written
 
 if TYPE_CHECKING:  # (their modules import numpy and pyarrow, which diff's text needs not)
     from .pool import Pool
@@ -124,7 +125,7 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         lines.append(f"value: {escape_text(change.run)} {change.measure} {a} -> {b}"
                      f"{_movers(change, count)}")  # fmt: skip
     for change in result.sections:
-        values = f"{field_text(change.a, change.field)} -> {field_text(change.b, change.field)}"
+        values = " -> ".join(field_texts(change.a, change.b, change.field))
         name = change.section.replace("_", " ")
         row = (
             change.measure if change.run is None else f"{escape_text(change.run)} {change.measure}"
