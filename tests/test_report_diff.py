@@ -92,6 +92,19 @@ def test_measure_spellings_and_json(reports, tmp_path, capsys):
     )
 
 
+def test_every_spelling_asked_is_recorded_and_their_order_is_no_difference(reports, capsys):
+    """Reviewer r75: a report kept the first spelling of a measure asked twice, so `-m P.5
+    -m P@5` against `-m P@5 -m P.5` was 'the measures asked for differ: P@5 asked as P.5
+    vs P@5', exit 1, and the report held no trace of the second spelling its table showed."""
+    a = reports("a", "-m", "P.5", "-m", "P@5", "-m", "map")
+    b = reports("b", "-m", "P@5", "-m", "map", "-m", "P.5")
+    columns = json.loads(open(a).read())["measures"][0]["columns"]
+    assert columns == [{"name": "P@5", "trec_eval": "P_5", "engine": "fast", "also": ["P@5"]}]
+    assert diff_reports(capsys, a, b) == (0, "the evaluations are the same\n")
+    code, out = diff_reports(capsys, a, reports("c", "-m", "P.5", "-m", "map"))
+    assert code == 1 and "measure spelling: P@5 asked as P.5, P@5 -> P.5\n" in out
+
+
 def test_a_measure_one_report_asked_for_is_named_with_its_report(reports, capsys):
     """Reviewer 379: 'P.5 asked as P.5 vs (not asked)' said a spelling differed where one
     report asked for P.5 and the other did not."""

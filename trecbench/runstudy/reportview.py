@@ -182,12 +182,13 @@ def _inputs(report: dict) -> list[dict]:
 
 
 def _evaluation_view(path: str, report: dict) -> ReportView:
-    spellings: dict[str, str] = {}  # canonical name -> how it was asked (", " between two)
+    # canonical name -> how it was asked (", " between two, in byte order: `-m P.5 -m P@5`
+    # and `-m P@5 -m P.5` ask alike); a column's other spellings too (P@5 beside P.5,10)
+    asked: dict[str, set[str]] = {}
     for m in report.get("measures", []):
-        asked = spellings.get(m["canonical"])
-        spellings[m["canonical"]] = (
-            m["requested"] if asked is None else f"{asked}, {m['requested']}"
-        )
+        also = (name for column in m.get("columns", []) for name in column.get("also", ()))
+        asked.setdefault(m["canonical"], set()).update((m["requested"], *also))
+    spellings = {canonical: ", ".join(sorted(names)) for canonical, names in asked.items()}
     columns = [c["name"] for m in report.get("measures", []) for c in m.get("columns", [])]
     options = dict(report.get("options") or {})
     options["trec_eval_semantics"] = report.get("trec_eval_semantics")
