@@ -15,6 +15,7 @@ from .evaluation_options import (
     unjudged_threshold_option,
 )
 from .group import cli, echo_input_warnings, echo_warning, echo_written
+from .long_prefixes import TrecEvalCommand
 from .paths import INPUT_FILE, PAGE_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 from .score_page import files_after_stdout, html_page_of, resampling_record, write_files
@@ -36,7 +37,7 @@ from .stdout import echo_bytes
 FORMATS = ("trec", "table", "markdown", "csv", "json")
 
 
-@cli.command()
+@cli.command(cls=TrecEvalCommand)
 @click.option(
     "-m",
     "--measure",

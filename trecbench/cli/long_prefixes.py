@@ -1,0 +1,77 @@
+"""trec_eval's long options abbreviated as its getopt_long reads them (``--query`` for
+``--query_eval_wanted``, ``--Num=50`` for ``--Number_docs_in_coll=50``), for ``score``."""
+
+from __future__ import annotations
+
+import click
+
+from .group import Command
+
+# trec_eval 9.0.8's and 10.0's getopt table (``--help`` and ``--version`` aside: ``score``
+# answers its own --help, and has no --version)
+TREC_EVAL_LONG = (
+    "query_eval_wanted",
+    "measure",
+    "complete_rel_info_wanted",
+    "level_for_rel",
+    "nosummary",
+    "Debug_level",
+    "Number_docs_in_coll",
+    "Max_retrieved_per_topic",
+    "Judged_docs_only",
+    "Rel_info_format",
+    "Results_format",
+    "Zscore",
+    "Output_old_results_format",
+)
+
+
+class TrecEvalCommand(Command):
+    """A command that reads trec_eval's abbreviated long options as trec_eval does."""
+
+    def parse_args(self, ctx, args):
+        return super().parse_args(ctx, expand_long_prefixes(self, args, ctx))
+
+
+def expand_long_prefixes(
+    command: click.Command, args: list[str], ctx: click.Context | None = None
+) -> list[str]:
+    """``args`` with each abbreviation of a trec_eval long option written in full.
+
+    A word is expanded only where it is an option (not an option's value, not after
+    ``--``), is no option of ``command`` as written, and starts exactly one of
+    ``command``'s long options, that one trec_eval's. Where trecbench's own options make a
+    trec_eval prefix ambiguous (``--q``: ``--query_eval_wanted`` or ``--quiet``), it is
+    a usage error naming them, rather than trecbench guessing."""
+    names = {name for param in command.params for name in getattr(param, "opts", ())}
+    takes_value = {
+        name
+        for param in command.params
+        if isinstance(param, click.Option) and not param.is_flag and not param.count
+        for name in param.opts
+    }
+    expanded: list[str] = []
+    value_next = False
+    for position, word in enumerate(args):
+        if word == "--" and not value_next:
+            return expanded + list(args[position:])
+        option, equals, value = word.partition("=")
+        if not value_next and option.startswith("--") and option not in names:
+            option = _trec_eval_option(option, names, ctx)
+        expanded.append(option + equals + value)
+        value_next = not value_next and option in takes_value and not equals
+    return expanded
+
+
+def _trec_eval_option(prefix: str, names: set[str], ctx: click.Context | None) -> str:
+    """The one long option of ``names`` that starts with ``prefix``, if it is trec_eval's;
+    else ``prefix`` unchanged (click then says it is no option)."""
+    candidates = sorted(name for name in names if name.startswith(prefix) and len(prefix) > 2)
+    if not any(name[2:] in TREC_EVAL_LONG for name in candidates):
+        return prefix
+    if len(candidates) > 1:
+        raise click.UsageError(
+            f"option '{prefix}' is ambiguous ({', '.join(candidates)}): write it in full",
+            ctx,
+        )
+    return candidates[0]
