@@ -19,6 +19,7 @@ import subprocess
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import ROOT
 
 import trecbench
 from trecbench.errors import ProviderWarning, UsageError
@@ -139,6 +140,38 @@ def test_gdeval_measures(seed, k, tmp_path):
         err, best = gdeval.get(qid, (0, 0))[1], ideal.get(qid, (0, 0))[1]
         # the quotient of two values rounded to 5 decimals
         assert value == pytest.approx(err / best if best else 0.0, abs=1e-4), qid
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="gdeval.pl needs perl")
+def test_gdeval_merges_topics_whose_ids_share_their_number(tmp_path):
+    # measures.md: ir_measures' ERR@10 on the demo is 0.0091 over 84 topics (gdeval reads
+    # en-15 and de-15 as 15); trecbench's is 0.0254, gdeval's on the topics numbered apart
+    qrels = trecbench.read_qrels(ROOT / "qrels" / "hpo-demo.qrels")[["qid", "docno", "rel"]]
+    run = trecbench.read_run(ROOT / "runs" / "tfidf-char.run")[["qid", "docno", "score", "tag"]]
+    records = (
+        [ir_measures.Qrel(*row) for row in qrels.itertuples(index=False)],
+        [ir_measures.ScoredDoc(q, d, s) for q, d, s, _ in run.itertuples(index=False)],
+    )
+    theirs = list(ir_measures.iter_calc([ir_measures.ERR @ 10], *records))
+    merged = sorted(m.query_id for m in theirs if m.query_id.isdigit())
+    assert merged == [f"{n:02d}" for n in range(1, 29)] and len(theirs) == 84
+    assert (
+        round(ir_measures.calc_aggregate([ir_measures.ERR @ 10], *records)[ir_measures.ERR @ 10], 4)
+        == 0.0091
+    )
+    got = ours(qrels, run, ["ERR@10"])["ERR@10"]
+    assert round(float(np.mean(list(got.values()))), 4) == 0.0254 and len(got) == 56
+    number = {qid: str(n) for n, qid in enumerate(sorted(set(qrels["qid"])), start=1)}
+    numbered = _gdeval(
+        qrels.assign(qid=qrels["qid"].map(number)),
+        run.assign(qid=run["qid"].map(number)),
+        10,
+        tmp_path,
+    )
+    for qid, value in got.items():
+        assert value == pytest.approx(numbered.get(number[qid], (0.0, 0.0))[1], abs=5e-6 + 1e-12), (
+            qid
+        )
 
 
 def test_err_refuses_grades_gdeval_does_not_define():
