@@ -57,3 +57,14 @@ def test_a_prefix_trecbench_options_make_ambiguous_is_refused_naming_them(
 def test_words_after_double_dash_are_not_options(files, capsys):
     assert cli_run(["score", "-m", "P.2", "--", files[0], "--query"]) == 2
     assert capsys.readouterr().err == "trecbench: --query: cannot read: No such file\n"
+
+
+@pytest.mark.parametrize("cluster", ["-m", "-qm", "-qcm"])
+def test_the_value_of_short_options_run_together_is_not_expanded(files, cluster, capsys):
+    """Reviewer r79: in ``-qm --nos`` the ``--nos`` is -m's value, as click and trec_eval's
+    getopt read it; it was expanded to ``--nosummary`` (-m took the option '--nosummary')."""
+    assert cli_run(["score", cluster, "--nos", *files]) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: illegal measure '--nos': not a measure name; `trecbench measures` lists "
+        "them all\n"
+    )

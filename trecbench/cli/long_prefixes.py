@@ -59,8 +59,23 @@ def expand_long_prefixes(
         if not value_next and option.startswith("--") and option not in names:
             option = _trec_eval_option(option, names, ctx)
         expanded.append(option + equals + value)
-        value_next = not value_next and option in takes_value and not equals
+        value_next = not value_next and _value_follows(option + equals + value, takes_value)
     return expanded
+
+
+def _value_follows(word: str, takes_value: set[str]) -> bool:
+    """Whether the word after the option ``word`` is its value: a long option taking one
+    written without ``=``, or short options run together whose last takes one (``-qm``,
+    as click and trec_eval's getopt read ``-qm --Num``: ``--Num`` is the measure asked).
+    A short option taking a value ends the run: the letters after it are its value."""
+    if word.startswith("--"):
+        return word in takes_value
+    if not word.startswith("-"):
+        return False
+    for position in range(1, len(word)):
+        if f"-{word[position]}" in takes_value:
+            return position == len(word) - 1
+    return False
 
 
 def _trec_eval_option(prefix: str, names: set[str], ctx: click.Context | None) -> str:
