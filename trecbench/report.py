@@ -265,8 +265,8 @@ def _measure_records(evaluation: Any) -> list[dict]:
                     "name": evaluation.shown(column.display),
                     "trec_eval": evaluation.shown(column.trec_label),  # -Z: ZP_5, as printed
                     "engine": column.engine,
-                    # its other spellings asked (-m P.5 -m P@5): one value, every name kept
-                    **({"also": list(column.also)} if column.also else {}),
+                    # every name the call shows it under (-m P.5 -m P@5: P.5 and P@5)
+                    **({"names": list(column.names("asked"))} if column.also else {}),
                 }
                 for column in evaluation.columns
                 if column.measure == measure

@@ -560,8 +560,9 @@ def _measure_cause(measures, spellings: dict, names: tuple[str, str], said: dict
     (as it spelled them; by name where a report records no spellings), then those spelled
     otherwise, by the name of their values (``P.5 only in a.json; P@2 asked as P.2 vs
     P_2``)."""
-    only = ([x for x, y in spellings.values() if x and not y],
-            [y for x, y in spellings.values() if y and not x])  # fmt: skip
+    # each -m word once (P gives P@5, P@10...: one word, several values)
+    only = (list(dict.fromkeys(x for x, y in spellings.values() if x and not y)),
+            list(dict.fromkeys(y for x, y in spellings.values() if y and not x)))  # fmt: skip
     if measures and not any(only):  # no spellings recorded: the measures' names
         only = tuple([m for m in mine if m not in set(theirs)] for mine, theirs in
                      (measures, measures[::-1]))  # fmt: skip

@@ -66,7 +66,7 @@ class ReportView:
     options: dict
     versions: dict
     measures: list[str]
-    spellings: dict[str, str]  # canonical name -> the spelling(s) it was asked by
+    spellings: dict[str, str]  # a value's display name -> the spelling(s) it was asked by
     values: dict[str, dict[str, float | None]]
     per_query: dict[str, dict[str, dict[str, float | None]]]
     # section (SECTIONS) -> (run, measure) -> {field: value}: only the sections it holds
@@ -182,13 +182,16 @@ def _inputs(report: dict) -> list[dict]:
 
 
 def _evaluation_view(path: str, report: dict) -> ReportView:
-    # canonical name -> how it was asked (", " between two, in byte order: `-m P.5 -m P@5`
-    # and `-m P@5 -m P.5` ask alike); a column's other spellings too (P@5 beside P.5,10)
+    # a value (by its display name) -> how it was asked: every name the call shows it under
+    # where it has several (names that follow from the -m words), else the -m word that gave
+    # it; ", " between two, in byte order (`-m P.5 -m P@5` and `-m P@5 -m P.5` ask alike,
+    # whichever measure of the call holds the value)
     asked: dict[str, set[str]] = {}
     for m in report.get("measures", []):
-        also = (name for column in m.get("columns", []) for name in column.get("also", ()))
-        asked.setdefault(m["canonical"], set()).update((m["requested"], *also))
-    spellings = {canonical: ", ".join(sorted(names)) for canonical, names in asked.items()}
+        for column in m.get("columns", []):
+            names = column.get("names") or (m["requested"],)
+            asked.setdefault(column["name"], set()).update(names)
+    spellings = {value: ", ".join(sorted(names)) for value, names in asked.items()}
     columns = [c["name"] for m in report.get("measures", []) for c in m.get("columns", [])]
     options = dict(report.get("options") or {})
     options["trec_eval_semantics"] = report.get("trec_eval_semantics")
