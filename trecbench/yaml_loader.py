@@ -180,7 +180,8 @@ class _VersionReadings:
         YAML 1.1 as 8)."""
         if node.style is not None or (self.text_keys and id(node) in self.key_nodes):
             return value
-        problem = disagreement(node.value, value)
+        tag = node.tag.rsplit(":", 1)[-1] if id(node) in self.tagged else None
+        problem = disagreement(node.value, value, tag)
         if problem is not None:
             raise read_apart_error()(None, None, problem, node.start_mark)
         return value
