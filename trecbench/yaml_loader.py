@@ -180,8 +180,7 @@ class _VersionReadings:
         YAML 1.1 as 8)."""
         if node.style is not None or (self.text_keys and id(node) in self.key_nodes):
             return value
-        tag = node.tag.rsplit(":", 1)[-1] if id(node) in self.tagged else None
-        problem = disagreement(node.value, value, tag)
+        problem = disagreement(node.value, value, _keeping_as_text(self, node))
         if problem is not None:
             raise read_apart_error()(None, None, problem, node.start_mark)
         return value
@@ -380,10 +379,8 @@ def _key_of(loader: Any, key_node: Any) -> Any:
 
 def _unreadable(loader: Any, node: Any, error: Exception) -> str:
     """Why the scalar ``node`` could not be constructed (``error``, raised by PyYAML's
-    constructor as a Python error), for a one-line message, and how to keep it as text:
-    quoted when YAML read its plain text so; without its tag when it has one (quoted,
-    ``!!int 'x'`` is still an int), and quoted too when its plain text untagged is not
-    text (``!!int yes`` would be true)."""
+    constructor as a Python error), for a one-line message, and how to keep it as text
+    (:func:`_keeping_as_text`)."""
     kind = node.tag.rsplit(":", 1)[-1]
     digits = node.value.lstrip("+-").replace("_", "")
     if kind == "int" and digits.isdigit() and len(digits) > sys.get_int_max_str_digits():
@@ -392,16 +389,20 @@ def _unreadable(loader: Any, node: Any, error: Exception) -> str:
         reason = f" ({str(error)})"
     else:
         reason = ""
-    # what its plain text is read as untagged: `!!timestamp 2022-02-30` still a date,
-    # `!!int yes` a boolean, `!!int 1.5` a float, `!!int ~` nothing
-    untagged = loader.resolve(type(node), node.value, (True, False))
-    if id(node) not in loader.tagged:
-        advice = "quote it"
-    elif node.style is None and untagged != _TEXT:
-        advice = f"drop the tag !!{kind} and quote it"
-    else:
-        advice = f"drop the tag !!{kind}"
+    advice = _keeping_as_text(loader, node)
     return f"{excerpt(node.value)} is not a valid !!{kind}{reason}; {advice} to keep it as text"
+
+
+def _keeping_as_text(loader: Any, node: Any) -> str:
+    """How to write the scalar ``node`` for it to be read as its text: quoted when it has
+    no tag; without its tag when it has one (quoted, ``!!int 'x'`` is still an int), and
+    quoted too when its plain text untagged is no text (``!!int yes`` would be true,
+    ``!!int 1.5`` a float, ``!!int ~`` nothing, ``!!timestamp 2022-02-30`` still a date)."""
+    if id(node) not in loader.tagged:
+        return "quote it"
+    dropped = f"drop the tag !!{node.tag.rsplit(':', 1)[-1]}"
+    untagged = loader.resolve(type(node), node.value, (True, False))
+    return f"{dropped} and quote it" if node.style is None and untagged != _TEXT else dropped
 
 
 def _line_of(loader: Any, node: Any) -> int:

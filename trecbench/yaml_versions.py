@@ -86,11 +86,11 @@ def spelt(value: Any) -> str:
     return repr(value)
 
 
-def disagreement(text: str, yaml_1_1: Any, tag: str | None = None) -> str | None:
+def disagreement(text: str, yaml_1_1: Any, as_text: str = "quote it") -> str | None:
     """Why the plain scalar ``text``, read as ``yaml_1_1`` (a number or a boolean) by YAML
     1.1, is refused when YAML 1.2 reads it otherwise, and how to write it; None when the
-    two agree. ``tag``: the tag it was written with (``int`` for ``!!int 010``), which a
-    value kept as text must drop too (``!!bool 'yes'`` is still true)."""
+    two agree. ``as_text``: how to keep it as text (written with a tag, drop the tag too:
+    ``!!bool 'yes'`` is still true)."""
     yaml_1_2 = yaml_1_2_value(text)
     if _same(yaml_1_1, yaml_1_2):
         return None
@@ -102,8 +102,7 @@ def disagreement(text: str, yaml_1_1: Any, tag: str | None = None) -> str | None
         spellings = f"{spelt(yaml_1_1)} or {spelt(yaml_1_2)}"
     return (
         f"{written} is read as {spelt(yaml_1_1)} by YAML 1.1 and {other} by YAML 1.2: "
-        f"write {spellings}, or {'' if tag is None else f'drop the tag !!{tag} and '}quote it "
-        "to keep it as text"
+        f"write {spellings}, or {as_text} to keep it as text"
     )
 
 
