@@ -125,7 +125,8 @@ class Groups:
     """Rows grouped by equal ``keys``, for numpy reductions per group.
 
     ``Table.group_by`` would do, but it loads ``pyarrow.dataset``, which imports pandas.
-    Groups come in order of first appearance; ``keys`` holds each group's key.
+    Groups come in order of first appearance; ``keys`` holds each group's key, ``codes``
+    each row's group.
     """
 
     def __init__(self, keys: pa.Array | pa.ChunkedArray | np.ndarray):
@@ -135,7 +136,7 @@ class Groups:
             keys = keys.combine_chunks()
         encoded = pc.dictionary_encode(keys)
         self.keys: pa.Array = encoded.dictionary
-        codes = to_numpy(encoded.indices)
+        self.codes = codes = to_numpy(encoded.indices)
         self.order = np.argsort(codes, kind="stable")
         grouped = codes[self.order]
         self.starts = np.flatnonzero(np.diff(grouped, prepend=-1)) if len(codes) else grouped

@@ -165,9 +165,14 @@ class QrelsChecker(Checker):
         np.maximum.at(top, codes[small], grades[small])
         starts = np.full(len(names), np.iinfo(np.int64).max)
         np.minimum.at(starts, codes, line)
-        for name, grade, start in zip(names, top, starts, strict=True):
-            self.max_grade[name] = max(self.max_grade.get(name, int(grade)), int(grade))
-            self.first_line.setdefault(name, int(start))
+        tops, firsts = top.tolist(), starts.tolist()
+        if self.max_grade.keys().isdisjoint(names):  # no topic of an earlier chunk's
+            self.max_grade.update(zip(names, tops, strict=True))
+            self.first_line.update(zip(names, firsts, strict=True))
+        else:
+            for name, grade, start in zip(names, tops, firsts, strict=True):
+                self.max_grade[name] = max(self.max_grade.get(name, grade), grade)
+                self.first_line.setdefault(name, start)
         if self.collect_judged:
             judged = small & (grades >= 0)
             index = arrow.array(np.flatnonzero(judged))
