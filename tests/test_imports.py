@@ -390,6 +390,8 @@ _NOT_READING_ONLY = ["trecbench.evaluation", "trecbench.engines", "trecbench.mea
         # the general path (an option the small path does not take) takes no checksum and
         # checks no level: OpenSSL's hashlib (3 ms) and fractions (2 ms) are not imported
         (["score", "--engine", "fast", "QRELS", "RUN"], ["hashlib", "fractions"]),
+        # nor, writing no file, the reports' module (its schemas and YAML: 2 ms)
+        (["score", "--engine", "fast", "QRELS", "RUN"], ["trecbench.report"]),
         # runs read as score reads them (trecbench.gated), without the evaluation package:
         # its measures, engines and scoring (0.04-0.06 s) score nothing here
         (["similarity", "RUN", "RUN2"], _NOT_READING_ONLY),

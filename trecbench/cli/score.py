@@ -378,12 +378,15 @@ def _check_targets(given: list, runs: list, flags, html_page) -> None:
     --meta with nothing to record it in."""
     from ..errors import UsageError
     from ..naming import check_read_once, check_runs_once
-    from ..report import check_score_outputs
 
     check_read_once(given)
     check_runs_once(runs)
     if flags["meta"] and flags["report"] is None and flags["manifest"] is None:
         raise UsageError("--meta is recorded in --report and --manifest: give one of them")
+    if flags["report"] is None and flags["manifest"] is None and html_page is None:
+        return  # no file to write: the reports' module is not needed (2 ms of imports)
+    from ..report import check_score_outputs
+
     check_score_outputs(flags["report"], flags["manifest"], [g for g in given if g], html_page)
 
 

@@ -79,6 +79,8 @@ def write_files(
 ) -> None:
     """The report, manifest and page together, all or none (:func:`write_score_outputs`;
     ``inputs``: the strata and routing files by kind, None where not given)."""
+    if flags["report"] is None and flags["manifest"] is None and page is None:
+        return  # nothing to write: the reports' module is not imported (2 ms)
     from ..report import write_score_outputs
 
     write_score_outputs(
