@@ -85,7 +85,7 @@ class Qrels:
         bounds ask for it per block and depth): the per-topic facts are updated per topic,
         and an unjudged document cannot repeat a judgment, so the duplicates are these'."""
         new = copy.copy(self)
-        for cached in ("as_dict", "frame"):  # of these judgments, not of the new ones
+        for cached in ("as_dict", "frame", "_stopping"):  # of these judgments, not the new ones
             new.__dict__.pop(cached, None)
         new.table = pa.concat_tables([self._without(rows), rows])
         groups = arrow.Groups(rows.column("qid"))
@@ -145,9 +145,11 @@ class Qrels:
         (:mod:`trecbench.trec_eval.negative_topics`; pytrec_eval crashes too: trecbench
         refuses them). Judgment groups are checked when read; ``duplicates=False``:
         diversity qrels list a document once per subtopic."""
-        if self.rel_format != "qrels":
+        if self.rel_format != "qrels" or self._stopping.isdisjoint(qids):
             return None
         for position, qid in enumerate(qids):
+            if qid not in self._stopping:
+                continue
             if duplicates and qid in self._duplicates:
                 docno, first, second = self._duplicates[qid]
                 return position, judged_twice(self.table, self.path, qid, docno, first, second)
@@ -161,6 +163,13 @@ class Qrels:
                 error.cli_aside = " (exit 4 or a crash)"  # what the command line's exit is
                 return position, error
         return None
+
+    @cached_property
+    def _stopping(self) -> frozenset[str]:
+        """The topics :meth:`first_failure` may stop at: those judging a document twice or
+        judging every document negatively (the rest pass, and are not looked at)."""
+        negative = (qid for qid, (top, _, _) in self.topics.items() if top < 0)
+        return frozenset(self._duplicates).union(negative)
 
     def measurable(self, qids: list[str], diversity_only: bool = False) -> list[str]:
         """The topics of ``qids`` an engine may be given wherever they come in a run: not

@@ -298,11 +298,11 @@ def _plan_topics(run_qids, plan: _Plan, name) -> _TopicPlan:
     if version.topics_from_qrels:
         qids = list(truth.qids)
     else:
-        qids = sorted(q for q in in_run if q in truth.topics)
+        qids = sorted(in_run.intersection(truth.topics))
     looped = qids
     if settings.debug_query is not None:
         qids = [q for q in qids if q == settings.debug_query]
-    missing = [q for q in qids if q not in in_run]
+    missing = [] if in_run.issuperset(qids) else [q for q in qids if q not in in_run]
     topics = _TopicPlan(qids, missing if settings.complete else [], looped)
     if missing and not settings.complete:
         topics.fail(
