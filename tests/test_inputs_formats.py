@@ -244,13 +244,16 @@ def test_validate_and_fuse_refuse_a_parquet_run_holding_invalid_utf8(tmp_path, c
     path = tmp_path / "bad.parquet"
     columns = {"qid": ["q1", "q1"], "docno": ["d1", "MARK"], "score": [2.0, 1.0]}
     _parquet_with_bytes(path, columns, b"MARK", b"d\xff\xfe2")
-    said = f"trecbench: {path}: row 2: docno b'd\\xff\\xfe2' is invalid UTF-8\n"
+    said = f"{path}: row 2: docno b'd\\xff\\xfe2' is invalid UTF-8"
     assert run(["validate", str(path)]) == 2  # it said OK
-    assert capsys.readouterr().err == said
+    # an error finding, as TREC text's invalid UTF-8 (R23); it stopped validate with no report
+    found = capsys.readouterr().out.splitlines()[0]
+    unread = "; nothing else of the file is checked"
+    assert found == said.replace(": ", ": error[R23]: ", 1) + unread
     other, fused = tmp_path / "a.run", tmp_path / "fused.run"
     other.write_text("q1 Q0 d1 1 3 t\n")
     assert run(["fuse", str(path), str(other), "-o", str(fused)]) == 2
-    assert capsys.readouterr().err == said and not fused.exists()
+    assert capsys.readouterr().err == f"trecbench: {said}\n" and not fused.exists()
 
 
 def _parquet(path, columns: dict) -> str:

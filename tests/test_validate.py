@@ -1154,14 +1154,29 @@ def test_a_clean_parquet_run_and_qrels_validate_clean_on_the_cli(tmp_path):
     assert "0 error(s), 0 warning(s)" in result.output
 
 
-def test_a_parquet_run_score_refuses_is_refused_by_validate_alike(tmp_path):
+def test_a_parquet_run_score_refuses_is_an_error_finding_of_validate(tmp_path):
+    # it raised: validate stopped with no finding and no report for the other files,
+    # where a TREC text run's unreadable score is a finding (R12) and the call goes on
     import pyarrow as pa
 
     run = _parquet_of(
         tmp_path, {"qid": ["1"], "docno": ["a"], "score": pa.array([None], pa.float64())}
     )
-    with pytest.raises(InputError, match="row 1: score is missing"):
-        validate_run(run)
+    result = validate_run(run)
+    assert not result.ok
+    said = "row 1: score is missing; nothing else of the file is checked"
+    found = [(f.check, f.severity, f.line, f.message) for f in result.findings]
+    assert found == [("R32.parquet", "error", None, said)]
+    corrupt = tmp_path / "corrupt.parquet"
+    corrupt.write_bytes(Path(run).read_bytes()[:100] + b"PAR1")
+    other = tmp_path / "other.run"
+    other.write_text("1 Q0 a 1 2.5 t\n")
+    done = CliRunner().invoke(cli, ["validate", str(run), str(corrupt), str(other)])
+    assert done.exit_code == 2, done.output
+    lines = done.output.splitlines()
+    assert lines[0] == f"{run}: error[R32]: {said}"
+    assert lines[1].startswith(f"{corrupt}: error[R27]: not a readable Parquet file: ")
+    assert lines[2:] == ["FAILED: 3 file(s), 1 line: 2 error(s), 0 warning(s), 0 info"]
 
 
 def test_findings_repeating_per_line_are_counted_with_the_first_few_kept():

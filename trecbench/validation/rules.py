@@ -329,6 +329,13 @@ CATALOGUE = (
            "lines after it are not read. A JSON document (a `{qid: {docno: score}}` dict) "
            "is read as TREC text however it arrives, by `score` as by `validate`: R32 "
            "where it is no run."),
+    _check("R32.parquet", "EEEE", "a Parquet run or qrels that is no run's or qrels' table (a "
+           "column missing or of the wrong type, a missing value, a score that is no finite "
+           "number)",
+           "What `score` refuses of a Parquet file is said once, at the row it names, and "
+           "nothing else of the file is checked (the file is read whole: there is no line "
+           "before it to check); the other files of the call are checked on. A Parquet "
+           "file Arrow cannot read is R27."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels, or when a "
            "Unicode blank or a control character joins two fields)",
