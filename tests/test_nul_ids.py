@@ -116,18 +116,21 @@ def test_the_api_never_aborts():
 
 
 def test_the_cli_refuses_in_one_line_and_never_aborts(tmp_path):
-    """The CLI aborted too (exit 134): now one line, exit 2, for score and validate alike."""
+    """The CLI aborted too (exit 134): now one line, exit 2, for score; validate says it
+    as its one finding of the file (an error stopping validate had no report for the
+    call's other files)."""
     qrels, run = tmp_path / "nul.qrels.parquet", tmp_path / "nul.run.parquet"
     pq.write_table(pa.table({"qid": ["q", "q\x00"], "docno": ["d", "d"], "rel": [1, 0]}), qrels)
     pq.write_table(pa.table({"qid": ["q", "q\x00"], "docno": ["d", "d"], "score": [1.0, 1.0]}), run)
-    for arguments in (
-        ["score", "-m", "P.1", "-m", "bpref", str(qrels), str(run)],
-        ["validate", str(run)],
-    ):
-        done = _subprocess(["-m", "trecbench", *arguments])
-        assert done.returncode == 2, done.stderr
-        assert done.stdout == "" and done.stderr.count("\n") == 1
-        assert "row 2: qid 'q\\x00' holds a NUL (R31)" in done.stderr
+    said = "row 2: qid 'q\\x00' holds a NUL (R31)"
+    done = _subprocess(
+        ["-m", "trecbench", "score", "-m", "P.1", "-m", "bpref", str(qrels), str(run)]
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and done.stderr.count("\n") == 1 and said in done.stderr
+    done = _subprocess(["-m", "trecbench", "validate", str(run)])
+    assert (done.returncode, done.stderr) == (2, ""), done.stdout
+    assert done.stdout.startswith(f"{run}: error[R31]: {said}") and done.stdout.count("\n") == 2
 
 
 def test_first_nul_finds_the_row_in_slices_empty_and_large_strings():
