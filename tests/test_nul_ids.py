@@ -133,6 +133,33 @@ def test_the_cli_refuses_in_one_line_and_never_aborts(tmp_path):
     assert done.stdout.startswith(f"{run}: error[R31]: {said}") and done.stdout.count("\n") == 2
 
 
+@pytest.mark.parametrize("profile", ["default", "strict", "lenient", "rtask"])
+def test_validate_says_a_nul_is_an_error_under_every_profile(tmp_path, profile):
+    # R31's other characters are a warning under lenient, which score reads exactly; a NUL
+    # was one too (R31): lenient said OK, exit 0, to a JSONL or Parquet file score refuses
+    qrels, run = tmp_path / "nul.qrels.parquet", tmp_path / "nul.run.parquet"
+    pq.write_table(pa.table({"qid": ["q"], "iter": ["s\x00"], "docno": ["d"], "rel": [1]}), qrels)
+    pq.write_table(pa.table({"qid": ["q", "q"], "docno": ["d", "e\x00"], "score": [1.0, 1.0]}), run)
+    jsonl = tmp_path / "nul.jsonl"
+    rows = [
+        {"qid": "q", "docno": "d", "score": 1.0},
+        {"qid": "q", "docno": "e", "score": 1.0, "tag": "t\x00"},
+    ]
+    jsonl.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    arguments = ["validate", "--profile", profile, "--qrels", str(qrels), str(run), str(jsonl)]
+    done = _subprocess(["-m", "trecbench", *arguments])
+    assert (done.returncode, done.stderr) == (2, ""), done.stdout
+    *found, summary = done.stdout.splitlines()
+    assert [line.split(" holds a NUL")[0] for line in found] == [
+        f"{qrels}: error[R31]: row 1: iter 's\\x00'",
+        f"{run}: error[R31]: row 2: docno 'e\\x00'",
+        f"{jsonl}:2:line: error[R31]: tag 't\\x00'",
+    ]
+    assert summary == "FAILED: 3 file(s), 2 lines: 3 error(s), 0 warning(s), 0 info"
+    result = trecbench.validate_run(str(run), profile=profile)
+    assert [(f.check, f.severity) for f in result.findings] == [("R31.nul", "error")]
+
+
 def test_first_nul_finds_the_row_in_slices_empty_and_large_strings():
     from trecbench.inputs.tables import first_nul
 

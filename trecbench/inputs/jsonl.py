@@ -125,7 +125,7 @@ def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> I
                 before = chunk[: _line_offset(chunk, error.line - first_line)]
                 yield _tokens(before, source.path, first_line)
             message = f"{error.message}; the lines after it are not read"
-            rule = error.rule or "R32.jsonl"
+            rule = tables.finding_check(error.rule, "R32.jsonl")  # a NUL: R31.nul
             raise InputError(error.path, error.line, message, rule, finding=True) from None
         yield tokens
 

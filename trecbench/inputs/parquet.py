@@ -25,9 +25,6 @@ from .trec_text import Tokens
 
 # rows per table of a run read in blocks
 BATCH_ROWS = 1 << 17
-# the validator's check of an error's rule where the rule names several (TREC text's
-# invalid UTF-8 is one of R23's)
-_CHECK_OF = {"R23": "R23.utf8"}
 
 
 def _read(source: Source) -> pa.Table:
@@ -114,7 +111,7 @@ def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> I
     is a finding (:attr:`InputError.finding`), as a TREC text file's bad line is, not an
     error that stops ``validate`` with no finding and no report for the other files: a
     file Arrow cannot read R27 (corrupt); as in TREC text, an id that is not UTF-8
-    R23.utf8, one holding a NUL R31, a rank that is no non-negative integer R10; any other
+    R23.utf8, one holding a NUL R31.nul, a rank that is no non-negative integer R10; any other
     table that is no run's or qrels' R32.parquet (a column missing or of the wrong type, a
     missing value, a score that is no finite number). Nothing else of the file is checked."""
     try:
@@ -122,7 +119,7 @@ def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> I
     except InputError as error:
         if error.finding:
             raise
-        rule = _CHECK_OF.get(error.rule, error.rule) or "R32.parquet"
+        rule = tables.finding_check(error.rule, "R32.parquet")
         message = f"{error.message}; nothing else of the file is checked"
         raise InputError(error.path, error.line, message, rule, finding=True) from None
     yield tokens

@@ -292,8 +292,8 @@ CATALOGUE = (
            "10); it is refused, not recorded in one reading: write the value meant, or "
            "quote it."),
     _check("R31", "EEWE", "id of a table's row (JSONL, Parquet, a DataFrame or dict given "
-           "to the API; qid, docno, tag) holding a blank, a line break, a NUL or another "
-           "control or invisible character",
+           "to the API; qid, docno, tag) holding a blank, a line break or another control or "
+           "invisible character (a NUL: R31.nul)",
            "A table's ids are never split at blanks, so a JSONL or Parquet file (or a table "
            "held in memory) can hold an id that no TREC file can: a space, tab, CR, LF, VT or FF "
            "ends a field of TREC text and a NUL ends trec_eval 9.x's reading, so `write_run`, "
@@ -309,7 +309,15 @@ CATALOGUE = (
            "`validate`, the Python API) refuses an id holding one in one line naming its row "
            "or line, as trec_eval's and pytrec_eval's C strings end there (`q\\0` would be "
            "read as `q`: two topics as one, values computed on other documents, or "
-           "pytrec_eval aborting the process)."),
+           "pytrec_eval aborting the process): R31.nul."),
+    _check("R31.nul", "EEEE", "id of a JSONL or Parquet file's row holding a NUL (what `score` "
+           "refuses: nothing after it is checked)",
+           "trec_eval's and pytrec_eval's C strings end at a NUL, so every reader of a table, "
+           "dict or records refuses an id holding one (`score`, `fuse`, the Python API): an "
+           "error under every profile, `lenient` too (R31's other characters are a warning "
+           "there, as `score` reads them exactly). `validate` says it at the row or line "
+           "the reader names; nothing after it is checked (a JSONL run's lines before it "
+           "are)."),
     _check("R32", "EEEE", "the run is what `trecbench convert` reads (JSON, or 3 fields on "
            "every line: an MS MARCO run)",
            "A JSON document (Phentrieve's test cases, code-chunk's results, a `{qid: {docno: "
