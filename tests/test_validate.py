@@ -1179,6 +1179,34 @@ def test_a_parquet_run_score_refuses_is_an_error_finding_of_validate(tmp_path):
     assert lines[2:] == ["FAILED: 3 file(s), 1 line: 2 error(s), 0 warning(s), 0 info"]
 
 
+def test_a_run_checked_against_qrels_not_read_whole_is_refused(tmp_path):
+    # since the Parquet qrels' refusal became a finding, validate_run returned ok with no
+    # finding: the qrels' error in no result returned, X1-X5 left out (a truncated gzip
+    # qrels was taken so before: its topics may be in the part never read)
+    import pyarrow as pa
+
+    run = tmp_path / "r.run"
+    run.write_text("9 Q0 a 1 2.5 t\n")  # a topic no qrels judges: X1, X3 against whole qrels
+    missing = _parquet_of(
+        tmp_path,
+        {"qid": ["1", "1"], "docno": ["a", "b"], "rel": pa.array([1, None], pa.int64())},
+        "q.parquet",
+    )
+    with pytest.raises(InputError) as caught:
+        validate_run(run, qrels=missing)
+    assert (caught.value.path, caught.value.line) == (str(missing), None)
+    assert caught.value.message.startswith("row 2: relevance is missing")
+    truncated = tmp_path / "q.gz"
+    text = "".join(f"{i % 7} 0 d{i} 1\n" for i in range(20000)).encode()
+    truncated.write_bytes(gzip.compress(text)[:20000])
+    with pytest.raises(InputError, match="corrupt or truncated gzip data"):
+        validate_run(run, qrels=truncated)
+    whole = tmp_path / "q.txt"
+    whole.write_text("1 0 a 1\n")
+    found = {f.check for f in validate_run(run, qrels=whole).findings}
+    assert {"X1", "X3"} <= found
+
+
 def test_findings_repeating_per_line_are_counted_with_the_first_few_kept():
     """Blank lines (and other per-line findings) keep at most ``limit`` findings per check
     and count the rest, through score's gate as through validate: the number kept does not

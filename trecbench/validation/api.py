@@ -293,9 +293,9 @@ def validate_run(
     ``profile``: ``default``, ``strict``, ``lenient`` or ``rtask`` (the TREC R task's rules,
     100 documents deep). ``qrels``: a qrels file (or qrels held in memory) or a
     :class:`QrelsInfo` for the cross-file checks (X1-X5; a file that cannot be read as
-    qrels raises :class:`InputError`). ``topics``: a topics file or a list of ids (R4,
-    R5). ``max_depth``: the most documents per topic (R8; default: the profile's, 1,000
-    or 100 for ``rtask``; None: no limit).
+    qrels, or read whole, raises :class:`InputError`). ``topics``: a topics file or a
+    list of ids (R4, R5). ``max_depth``: the most documents per topic (R8; default: the
+    profile's, 1,000 or 100 for ``rtask``; None: no limit).
     ``min_depth`` (R9), ``docid_regex`` (R6), ``docids`` (R6: a file of docids, one per
     line, plain or compressed, or the docids as strings; a docno not among them, compared
     exactly, is R6), ``expected_tag`` (R19). At most ``limit``
@@ -321,7 +321,9 @@ def validate_run(
     )
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
-        if checked.qrels_info is None:
+        # qrels not read whole (truncated, a Parquet file score refuses: a finding first in
+        # line order, at none) would leave X1-X5 out of a run said valid, without a word
+        if checked.qrels_info is None or not checked.qrels_info.complete:
             raise InputError(checked.path, None, checked.findings[0].message)
         qrels = checked.qrels_info
     tokens = _memory_tokens(path, "run")
