@@ -14,7 +14,8 @@ libraries load before a file needs them):
 * ``dask_frame(path) -> dask.dataframe.DataFrame``: a run's raw columns partitioned for
   Dask (:mod:`trecbench.dask`); a format without it is read whole by one worker per file;
 * ``validate_tokens(source, kind, keep, chunk_bytes) -> Iterator[Tokens]``: the tokens
-  of the TREC text the file stands for, for the validator;
+  of the TREC text the file stands for, for the validator (what the reader refuses a
+  finding of :func:`finding_check`'s check);
 * ``rows(path) -> int | None``: how many rows the file holds, told without reading it
   (:mod:`trecbench.memory` guesses the others' from their size).
 
@@ -41,6 +42,17 @@ from typing import Any, NamedTuple
 from ..errors import InputError
 from ..naming import JSONL_SUFFIX, named_as
 from .unconverted import CONVERT_DOCS, JSON_CONVERTERS
+
+# the validator's check of a reader's refusal, where the refusal's rule has several: text
+# not UTF-8 as in TREC text; a NUL an error under every profile (R31's other characters
+# are warnings under lenient: score reads them exactly, and refuses a NUL)
+_FINDING_CHECKS = {"R23": "R23.utf8", "R31": "R31.nul"}
+
+
+def finding_check(rule: str | None, otherwise: str) -> str:
+    """The validator's check of a reader's refusal of ``rule`` (without one ``otherwise``)."""
+    return _FINDING_CHECKS.get(rule, rule) or otherwise
+
 
 # what a capability does, as refusals say it ("Parquet runs cannot be ...")
 CAPABILITIES = {

@@ -47,7 +47,7 @@ from ..errors import InputError, shortened
 from ..json_limits import check_depth, check_surrogates, parser_message
 from ..text_encoding import wide_encoding, wide_file
 from . import tables
-from .formats import Whole
+from .formats import Whole, finding_check
 from .streams import Source
 from .trec_text import BOM as _BOM
 from .trec_text import Tokens, iter_byte_chunks, physical_lines, tokenize
@@ -125,7 +125,7 @@ def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> I
                 before = chunk[: _line_offset(chunk, error.line - first_line)]
                 yield _tokens(before, source.path, first_line)
             message = f"{error.message}; the lines after it are not read"
-            rule = tables.finding_check(error.rule, "R32.jsonl")  # a NUL: R31.nul
+            rule = finding_check(error.rule, "R32.jsonl")  # a NUL: R31.nul
             raise InputError(error.path, error.line, message, rule, finding=True) from None
         yield tokens
 

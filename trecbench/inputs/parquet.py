@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import InputError, shortened
 from . import tables
-from .formats import Whole
+from .formats import Whole, finding_check
 from .streams import Source
 from .trec_text import Tokens
 
@@ -111,15 +111,16 @@ def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> I
     is a finding (:attr:`InputError.finding`), as a TREC text file's bad line is, not an
     error that stops ``validate`` with no finding and no report for the other files: a
     file Arrow cannot read R27 (corrupt); as in TREC text, an id that is not UTF-8
-    R23.utf8, one holding a NUL R31.nul, a rank that is no non-negative integer R10; any other
-    table that is no run's or qrels' R32.parquet (a column missing or of the wrong type, a
-    missing value, a score that is no finite number). Nothing else of the file is checked."""
+    R23.utf8, one holding a NUL R31.nul (:func:`~.formats.finding_check`); any other table
+    that is no run's or qrels' R32.parquet (a column missing or of the wrong type, a
+    missing value, a score that is no finite number). Nothing else of the file is checked
+    (its ranks are the validator's to check: R10, R11, R14)."""
     try:
         tokens = to_tokens(source, kind)
     except InputError as error:
         if error.finding:
             raise
-        rule = tables.finding_check(error.rule, "R32.parquet")
+        rule = finding_check(error.rule, "R32.parquet")
         message = f"{error.message}; nothing else of the file is checked"
         raise InputError(error.path, error.line, message, rule, finding=True) from None
     yield tokens

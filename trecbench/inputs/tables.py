@@ -149,16 +149,6 @@ def nul_message(name: str, value: str) -> str:
     )
 
 
-# a rule's check for a reader's refusal: text not UTF-8 as in TREC text; a NUL an error
-# under every profile (R31's other characters are warnings under lenient: score reads them)
-_FINDING_CHECKS = {"R23": "R23.utf8", "R31": "R31.nul"}
-
-
-def finding_check(rule: str | None, otherwise: str) -> str:
-    """The validator's check of a reader's refusal of ``rule`` (without one ``otherwise``)."""
-    return _FINDING_CHECKS.get(rule, rule) or otherwise
-
-
 def _refuse_nul(values: pa.Array, name: str, origin: str, where: Where) -> None:
     """Refuse an id holding a NUL (R31): every reader of a table, a dict or records gives its
     ids here, and JSONL its own (:func:`first_nul`)."""
