@@ -9,6 +9,7 @@ import os
 import random
 import re
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 from types import SimpleNamespace
@@ -1167,8 +1168,10 @@ def test_a_parquet_run_score_refuses_is_an_error_finding_of_validate(tmp_path):
     said = "row 1: score is missing; nothing else of the file is checked"
     found = [(f.check, f.severity, f.line, f.message) for f in result.findings]
     assert found == [("R32.parquet", "error", None, said)]
-    corrupt = tmp_path / "corrupt.parquet"
-    corrupt.write_bytes(Path(run).read_bytes()[:100] + b"PAR1")
+    corrupt = tmp_path / "corrupt.parquet"  # its footer's metadata zeroed: thrift's error
+    stored = Path(run).read_bytes()
+    footer = int.from_bytes(stored[-8:-4], "little")
+    corrupt.write_bytes(stored[: -8 - footer] + bytes(footer) + stored[-8:])
     other = tmp_path / "other.run"
     other.write_text("1 Q0 a 1 2.5 t\n")
     done = CliRunner().invoke(cli, ["validate", str(run), str(corrupt), str(other)])
@@ -1176,7 +1179,17 @@ def test_a_parquet_run_score_refuses_is_an_error_finding_of_validate(tmp_path):
     lines = done.output.splitlines()
     assert lines[0] == f"{run}: error[R32]: {said}"
     assert lines[1].startswith(f"{corrupt}: error[R27]: not a readable Parquet file: ")
+    # Arrow's message ends in a line break: said without it (it was '...to read.%0A')
+    assert lines[1].endswith("; nothing else of the file is checked"), lines[1]
+    assert not lines[1].endswith("%0A; nothing else of the file is checked"), lines[1]
     assert lines[2:] == ["FAILED: 3 file(s), 1 line: 2 error(s), 0 warning(s), 0 info"]
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 a 1\n")
+    refused = subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", str(qrels), str(corrupt)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 2 and not refused.stderr.endswith("\\n\n"), refused.stderr
 
 
 def test_a_run_checked_against_qrels_not_read_whole_is_refused(tmp_path):

@@ -35,7 +35,7 @@ def _read(source: Source) -> pa.Table:
         _refuse_repeated_columns(opened.schema_arrow.names, source.path)
         return opened.read()
     except (pa.ArrowException, OSError) as exc:
-        message = f"not a readable Parquet file: {shortened(str(exc))}"
+        message = f"not a readable Parquet file: {shortened(str(exc).strip())}"
         raise InputError(source.path, None, message, "R27") from None
 
 
