@@ -34,7 +34,9 @@ _SPILLING = textwrap.dedent(
 
     def write_then_wait(*args, **kwargs):
         written(*args, **kwargs)
-        print("spilled", flush=True)
+        # one write to the pipe, whole (print's two, of two workers at once, interleaved:
+        # 'spilledspilled')
+        os.write(1, b"spilled\\n")
         time.sleep(60)
 
     if os.environ.get("WAIT"):
