@@ -57,6 +57,7 @@ def main() -> NoReturn:
     # core when numpy is imported (a third of a small run's CPU time)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     _keep_freed_memory()
+    collector.collect_rarely()  # its imports and inputs, alive to the end: nothing to free
     collector.leave_to_exit()  # the process ends with _exit, freeing nothing
     native_calls_end_at_once()  # its command alone: a signal may end it at once
     _exit(run())
