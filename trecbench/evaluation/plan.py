@@ -302,7 +302,7 @@ def _plan_topics(run_qids, plan: _Plan, name) -> _TopicPlan:
     looped = qids
     if settings.debug_query is not None:
         qids = [q for q in qids if q == settings.debug_query]
-    missing = [] if in_run.issuperset(qids) else [q for q in qids if q not in in_run]
+    missing = [q for q in qids if q not in in_run]
     topics = _TopicPlan(qids, missing if settings.complete else [], looped)
     if missing and not settings.complete:
         topics.fail(

@@ -160,19 +160,19 @@ class QrelsChecker(Checker):
             )
 
         add("Q5", line[repeats], "docno", duplicate)
-        # per topic: the highest grade and the first line
+        # per topic: the highest grade and the first line, merged one by one only for the
+        # topics an earlier chunk held too (a sorted file's chunks share one at most)
         top = np.full(len(names), NO_GRADE)
         np.maximum.at(top, codes[small], grades[small])
         starts = np.full(len(names), np.iinfo(np.int64).max)
         np.minimum.at(starts, codes, line)
-        tops, firsts = top.tolist(), starts.tolist()
-        if self.max_grade.keys().isdisjoint(names):  # no topic of an earlier chunk's
-            self.max_grade.update(zip(names, tops, strict=True))
-            self.first_line.update(zip(names, firsts, strict=True))
-        else:
-            for name, grade, start in zip(names, tops, firsts, strict=True):
-                self.max_grade[name] = max(self.max_grade.get(name, grade), grade)
-                self.first_line.setdefault(name, start)
+        earlier = {name: (self.max_grade[name], self.first_line[name])
+                   for name in self.max_grade.keys() & names}  # fmt: skip
+        self.max_grade.update(zip(names, top.tolist(), strict=True))
+        self.first_line.update(zip(names, starts.tolist(), strict=True))
+        for name, (grade, start) in earlier.items():
+            self.max_grade[name] = max(grade, self.max_grade[name])
+            self.first_line[name] = start
         if self.collect_judged:
             judged = small & (grades >= 0)
             index = arrow.array(np.flatnonzero(judged))
