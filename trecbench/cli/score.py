@@ -18,7 +18,13 @@ from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .long_prefixes import TrecEvalCommand
 from .paths import INPUT_FILE, PAGE_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
-from .score_page import files_after_stdout, html_page_of, resampling_record, write_files
+from .score_page import (
+    files_after_stdout,
+    files_written,
+    html_page_of,
+    resampling_record,
+    write_files,
+)
 from .score_sections import (
     check_strata_first,
     read_routing_first,
@@ -322,15 +328,16 @@ def score(
     stamp = new_stamp()  # the page's, the report's and the manifest's alike
     page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed, stamp)
     inputs = {"strata": strata, "routing": routing}
-    written = [path for path in (flags["report"], flags["manifest"], html_page) if path is not None]
+    written = files_written(flags, html_page)
     # the files written whole, standard output printed, then the files renamed into place
     # (no space needed): a full disk prints nothing, a full stdout replaces no file
     with files_after_stdout(written):
         resampled = resampling_record(seed, routed, page)
         groups = groups_json(grouped)
-        write_files(
-            evaluation, flags, inputs, groups, notes, routed, page, bounded, resampled, stamp
-        )
+        if written:  # (else the reports' module is not imported: 2 ms)
+            write_files(
+                evaluation, flags, inputs, groups, notes, routed, page, bounded, resampled, stamp
+            )
         echo_bytes(utf8(text))  # bytes: written untranslated
     for path in written:  # each said once in place, as compare and benchmark say theirs
         echo_written(path)
@@ -383,7 +390,7 @@ def _check_targets(given: list, runs: list, flags, html_page) -> None:
     check_runs_once(runs)
     if flags["meta"] and flags["report"] is None and flags["manifest"] is None:
         raise UsageError("--meta is recorded in --report and --manifest: give one of them")
-    if flags["report"] is None and flags["manifest"] is None and html_page is None:
+    if not files_written(flags, html_page):
         return  # no file to write: the reports' module is not needed (2 ms of imports)
     from ..report import check_score_outputs
 

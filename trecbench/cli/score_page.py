@@ -63,6 +63,11 @@ def resampling_record(seed: int, routed, page) -> dict | None:
     return {"seed": int(seed), "samples": int(samples), "drawn_for": list(counts)}
 
 
+def files_written(flags, html_page) -> list:
+    """The files ``score`` writes: ``--report``, ``--manifest`` and ``--html``, given ones."""
+    return [path for path in (flags["report"], flags["manifest"], html_page) if path is not None]
+
+
 def files_after_stdout(written: list):
     """:func:`trecbench.outputs.commits_held` when the call writes files (``written``):
     they are staged whole in the block, which then prints standard output, and put in
@@ -79,8 +84,6 @@ def write_files(
 ) -> None:
     """The report, manifest and page together, all or none (:func:`write_score_outputs`;
     ``inputs``: the strata and routing files by kind, None where not given)."""
-    if flags["report"] is None and flags["manifest"] is None and page is None:
-        return  # nothing to write: the reports' module is not imported (2 ms)
     from ..report import write_score_outputs
 
     write_score_outputs(
