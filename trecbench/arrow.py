@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
+
+from . import arrow_compute as pc
 
 
 def _bits(mask: np.ndarray) -> pa.Buffer:
@@ -56,7 +57,7 @@ def array(values, type: pa.DataType | None = None, mask: np.ndarray | None = Non
     validity = None if mask is None else _bits(~np.asarray(mask, bool))
     nulls = 0 if mask is None else int(np.count_nonzero(mask))
     out = pa.Array.from_buffers(kind, len(values), [validity, data], null_count=nulls)
-    return out if type is None or type == kind else out.cast(type)
+    return out if type is None or type == kind else pc.cast(out, type)
 
 
 def scalar(value, type: pa.DataType | None = None) -> pa.Scalar:
@@ -99,7 +100,7 @@ def to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     if not values.null_count:
         return data
     out = data.astype(np.float64)
-    out[to_numpy(values.is_null())] = np.nan
+    out[to_numpy(pc.is_null(values))] = np.nan
     return out
 
 
@@ -167,7 +168,7 @@ def stretches(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]
         if last is None or chunk[0].as_py() != last:
             local = np.concatenate(([0], local))
         starts.append(local + done)
-        firsts.append(chunk.take(array(local)))
+        firsts.append(pc.take(chunk, array(local)))
         done, last = done + len(chunk), chunk[len(chunk) - 1].as_py()
     if not starts:
         return np.empty(0, np.int64), array([], values.type)

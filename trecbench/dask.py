@@ -35,8 +35,8 @@ from itertools import accumulate
 from typing import Any, NamedTuple
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from . import arrow_compute as pc
 from . import provenance
 from .errors import DuplicateError, InputError, UsageError
 from .extras import require

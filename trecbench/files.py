@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from . import arrow, outputs
+from . import arrow_compute as pc
 from .errors import OutputError, UsageError, one_line
 from .inputs import Loaded, load_qrels, load_run, rank_run
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern

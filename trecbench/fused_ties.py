@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from . import arrow
+from . import arrow_compute as pc
 from .errors import one_line
 from .plurals import counted
 from .score_precision import as_float32

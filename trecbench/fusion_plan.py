@@ -21,9 +21,9 @@ from functools import partial
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from . import arrow, fused_ties, ranking
+from . import arrow_compute as pc
 from .errors import UsageError, excerpt
 from .inputs.tables import carry_integer_ids
 from .naming import check_run_tag

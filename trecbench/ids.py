@@ -19,8 +19,8 @@ from urllib.parse import unquote
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from . import arrow_compute as pc
 from .arrow import plain_ids
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 

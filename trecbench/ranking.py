@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from . import arrow
+from . import arrow_compute as pc
 from .errors import DuplicateError
 from .hash_index import HashIndex, non_decreasing, string_hash
 from .plurals import counted
@@ -32,7 +32,7 @@ def rank_table(run_table: pa.Table, float32: bool = True) -> pa.Table:
     false with every score and would be left where it stands).
     """
     order = order_run(run_table, float32)
-    ranked = run_table if order.identity else run_table.take(arrow.array(order.order))
+    ranked = run_table if order.identity else pc.take(run_table, arrow.array(order.order))
     ranks = arrow.array(order.positions() + 1, pa.int64())
     if "rank" in ranked.column_names:
         return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
@@ -145,7 +145,9 @@ class RankedRun:
     def table(self) -> pa.Table:
         """The ranked rows as a table with the 1-based ``rank`` column (dictionary-encoded
         columns decoded: engines get plain strings)."""
-        ranked = self.run_table if self.identity else self.run_table.take(arrow.array(self.rows))
+        ranked = (
+            self.run_table if self.identity else pc.take(self.run_table, arrow.array(self.rows))
+        )
         ranked = arrow.decoded(ranked)
         ranks = arrow.array(self.position.astype(np.int64) + 1)
         if "rank" in ranked.column_names:
@@ -243,7 +245,7 @@ def topic_codes(
             rank = np.empty(len(by_bytes), np.int32)
             rank[by_bytes] = np.arange(len(by_bytes), dtype=np.int32)
             lengths = np.diff(np.append(starts, len(qids)))
-            return np.repeat(rank, lengths), names.take(arrow.array(by_bytes))
+            return np.repeat(rank, lengths), pc.take(names, arrow.array(by_bytes))
     encoded = pc.dictionary_encode(pa.chunked_array([qids]) if isinstance(qids, pa.Array) else qids)
     encoded = encoded.unify_dictionaries()
     if encoded.num_chunks == 0 or len(encoded) == 0:
@@ -261,7 +263,7 @@ def topic_codes(
     sorted_index = np.empty(len(by_bytes), np.int32)
     sorted_index[by_bytes] = np.arange(len(by_bytes))
     topic = np.concatenate([sorted_index[chunk] for chunk in codes])
-    return topic, dictionary.take(arrow.array(by_bytes))
+    return topic, pc.take(dictionary, arrow.array(by_bytes))
 
 
 def _descending_key(scores: np.ndarray) -> np.ndarray:
@@ -448,20 +450,20 @@ def take_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     """``values[rows]`` chunk by chunk (Arrow's take on a chunked array may first
     concatenate every chunk: a full copy of a 10M-row column for a few rows)."""
     if isinstance(values, pa.Array):
-        return values.take(arrow.array(rows))
+        return pc.take(values, arrow.array(rows))
     order = np.argsort(rows, kind="stable")
     ordered = rows[order]
     bounds = np.cumsum([0] + [len(c) for c in values.chunks])
     cuts = np.searchsorted(ordered, bounds)
     parts = [
-        chunk.take(arrow.array(ordered[cuts[i] : cuts[i + 1]] - bounds[i]))
+        pc.take(chunk, arrow.array(ordered[cuts[i] : cuts[i + 1]] - bounds[i]))
         for i, chunk in enumerate(values.chunks)
         if cuts[i + 1] > cuts[i]
     ]
     taken = pa.concat_arrays(parts) if parts else arrow.array([], values.type)
     inverse = np.empty_like(order)
     inverse[order] = np.arange(len(order))
-    return taken.take(arrow.array(inverse))
+    return pc.take(taken, arrow.array(inverse))
 
 
 def judged_only(ranked: pa.Table, qrels: pa.Table) -> pa.Table:

@@ -59,8 +59,7 @@ def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
     """Lines, topics and tags of a file read chunk by chunk (bounded memory); the reading
     takes the file's checksum on the way (see :mod:`trecbench.provenance`). A Parquet or
     JSONL run is read through its format's reader, not as TREC text."""
-    import pyarrow.compute as pc
-
+    from . import arrow_compute as pc
     from . import invalid_utf8
     from .inputs import formats, load, table_counts, trec_text
     from .inputs.streams import sniff

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, ranking
+from .. import arrow_compute as pc
 from ..plurals import counted, exact_percent, percent_beside
 from .settings import ACTIONS, Completeness
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import arrow_compute as pc
 from .. import outputs
 from ..callbacks import refuse_uncallable
 from ..comparison.files import MANIFEST_FILE, REPORTS_DIR, RUNS_DIR, folder_files

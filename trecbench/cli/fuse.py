@@ -271,8 +271,7 @@ def _refuse_unwritable(fused, tables, runs) -> None:
     a blank), refused at the first run and line it was read from, as pool refuses one: the
     writer's refusal named no file ('a TREC run cannot hold the qid'). One the fusion cut
     (``--depth``) is not written, so not refused."""
-    import pyarrow.compute as pc
-
+    from .. import arrow_compute as pc
     from ..files import unwritable_id, unwritable_ids
 
     for what in ("qid", "docno"):

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import InputError, UsageError
 from ..inputs.python_objects import Where, python_ids
 from ..inputs.tables import QID_NAMES, frame_table, ids, need_column, scores, with_integer_ids

@@ -392,8 +392,7 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
 def _topics(source, kind: str) -> set[str]:
     """The topic ids of a run or qrels, loaded or held in memory (read again: an error's
     path only)."""
-    import pyarrow.compute as pc
-
+    from .. import arrow_compute as pc
     from ..gated.reading import load
     from ..inputs import Loaded
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-import pyarrow.compute as pc
 
+from .. import arrow_compute as pc
 from ..errors import InputError
 from ..ids import STR, unescape_id
 from ..inputs import trec_text

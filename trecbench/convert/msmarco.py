@@ -14,8 +14,8 @@ import re
 
 import numpy as np
 import pandas as pd
-import pyarrow.compute as pc
 
+from .. import arrow_compute as pc
 from ..ids import STR
 from ..inputs import trec_text
 from ..resource_bounds import depth_from

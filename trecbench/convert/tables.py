@@ -18,8 +18,8 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import arrow_compute as pc
 from ..escaping import escape_text
 from ..ids import STR
 from ..resource_bounds import depth_from

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as csv
 
+from .. import arrow_compute as pc
 from ..errors import InputError
 from ..sources import Content, read_source, source_text
 

@@ -47,7 +47,7 @@ class Evaluator:
     wants_table = False  # a RankedRun is enough (no row is moved)
 
     def __init__(self, truth, measures, settings: dict | None = None):
-        import pyarrow.compute as pc
+        from .. import arrow_compute as pc
 
         self.truth = truth  # its judgments of the evaluated topics (Qrels.judgments)
         judged = truth.table
@@ -66,9 +66,8 @@ class Evaluator:
             raise self._grade_above_err(qids) from None
 
     def _evaluate(self, ranked, qids: list[str]) -> dict:
-        import pyarrow.compute as pc
-
         from .. import arrow, ranking
+        from .. import arrow_compute as pc
 
         if isinstance(ranked, ranking.RankedRun):
             return self._evaluate_ranked_run(ranked, qids)
@@ -90,9 +89,8 @@ class Evaluator:
         trec_eval's order, as a run read in blocks finds it too) that has one. Exit 4: a
         measure the judgments cannot give, as trec_eval's measures that -R's format cannot
         give."""
-        import pyarrow.compute as pc
-
         from .. import arrow
+        from .. import arrow_compute as pc
 
         table = self.truth.table
         qid = table.column("qid")
@@ -126,9 +124,9 @@ class Evaluator:
         whose docno the qrels hold, ``judged``: ``(topic, docno, grade)`` of the evaluated
         topics' judgments (:meth:`trecbench.evaluation.Qrels.judgments`)."""
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         from .. import arrow
+        from .. import arrow_compute as pc
 
         judged_topic, judged_docno, judged_rel = judged
         # both sides as large_string: files tokenize to string or large_string

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..callers import outside_trecbench
 from ..errors import TrecbenchError, TrecEvalUndefinedWarning
 from ..measures import Measure, display_name, registry, value_names

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import arrow_compute as pc
 from .. import extras
 from ..callers import outside_trecbench
 from ..errors import ProviderWarning, UnevaluableTopicError, one_line

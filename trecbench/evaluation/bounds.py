@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, ranking
+from .. import arrow_compute as pc
 from ..engines import META
 from ..measures import RUNID, STRING
 from ..measures.registry import (

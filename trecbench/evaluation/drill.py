@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, ranking, score_precision
+from .. import arrow_compute as pc
 from ..inputs.trec_tables import SCORE_TEXT
 from .plan import _measures, _Plan
 from .settings import EvalSettings

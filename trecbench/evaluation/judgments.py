@@ -12,9 +12,9 @@ from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, inputs, ranking
+from .. import arrow_compute as pc
 from ..errors import Setting, TrecbenchError, UnevaluableTopicError, UsageError
 from ..gated.reading import load
 from ..hash_index import string_hash
@@ -201,7 +201,7 @@ class Qrels:
         if found is None:
             qid = self.table.column("qid")
             topic = pc.index_in(qid, value_set=arrow.array(qids, qid.type))
-            kept = self.table.append_column("topic", topic).filter(pc.is_valid(topic))
+            kept = pc.filter(self.table.append_column("topic", topic), pc.is_valid(topic))
             topics = arrow.to_numpy(kept.column("topic")).astype(np.int64)
             grades = arrow.to_numpy(kept.column("rel")).astype(np.int64)
             topics.flags.writeable = grades.flags.writeable = False

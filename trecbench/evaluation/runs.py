@@ -292,9 +292,9 @@ def _scored_in_parts(
     own end as the run's: 255/255, then 571/571, each a false 100%)."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     from .. import arrow
+    from .. import arrow_compute as pc
 
     if "line" not in table.column_names:  # a regular file's: row i is line i + 1
         table = table.append_column("line", pa.array(np.arange(1, table.num_rows + 1)))

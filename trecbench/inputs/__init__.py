@@ -394,8 +394,7 @@ def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
     >>> rank_run({"q": {"d1": 1.0, "d2": 2.0}}).column("docno").to_pylist()
     ['d2', 'd1']
     """
-    import pyarrow.compute as pc
-
+    from .. import arrow_compute as pc
     from ..ranking import rank_table
 
     flag = flag_from("float32", float32)  # numpy's bool too

@@ -33,9 +33,9 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import OutputError
 from ..scratch import scratch_folder, unwritable
 from . import trec_text

@@ -13,9 +13,9 @@ comment on the last line is skipped.
 from __future__ import annotations
 
 import numpy as np
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import InputError
 from . import trec_text
 from .trec_text import Tokens

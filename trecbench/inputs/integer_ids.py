@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import NoReturn
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import arrow_compute as pc
 from ..errors import InputError
 from .tables import integer_ids
 

@@ -9,8 +9,8 @@ import dataclasses
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import arrow_compute as pc
 from ..invalid_utf8 import marked_text
 from .tokens import Tokens
 

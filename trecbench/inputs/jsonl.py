@@ -39,9 +39,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, type_names
+from .. import arrow_compute as pc
 from ..compressions import HEAD_BYTES
 from ..errors import InputError, shortened
 from ..json_limits import check_depth, check_surrogates, parser_message

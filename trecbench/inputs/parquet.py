@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import InputError, shortened
 from . import tables
 from .formats import Whole, finding_check

@@ -46,9 +46,9 @@ from functools import partial
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import DuplicateError, InputError, UsageError, excerpt
 from .columns import (  # noqa: F401  (their names, imported from here by other modules)
     DOCNO_NAMES,

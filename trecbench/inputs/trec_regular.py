@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pv
 
+from .. import arrow_compute as pc
 from ..errors import BROKEN_OFF, InputError
 from .streams import ReadOnly, Source
 from .trec_tables import RUN_FIELDS, SCORE_TEXT

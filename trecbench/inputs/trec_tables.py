@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import InputError, excerpt, excerpt_plain
 from .tokens import Tokens
 from .unconverted import (

@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..compressions import HEAD_BYTES
 from ..errors import InputError
 from .formats import PARQUET_MAGIC

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, input_warnings, outputs
+from .. import arrow_compute as pc
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..files import check_text_ids

@@ -9,9 +9,9 @@ import numbers
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import UsageError
 from ..inputs import held
 from ..inputs.streams import steps

@@ -34,9 +34,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, input_warnings, outputs
+from .. import arrow_compute as pc
 from ..callbacks import refuse_uncallable
 from ..errors import NoOverlapError, Setting, UsageError
 from ..inputs.streams import steps

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import InputError
 from .res_rels import ResRels, form_res_rels, precision_sums
 

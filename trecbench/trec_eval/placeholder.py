@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 
 DOCNO = "ceci_nest_pas_un_docno"
 SCORE = 1.0

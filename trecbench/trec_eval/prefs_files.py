@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import InputError
 from ..inputs import Loaded, comments, trec_text
 from ..inputs.streams import Source

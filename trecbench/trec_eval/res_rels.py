@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..kernels import precisions_at_relevant, segment_cumsum
 
 NONPOOL = -1  # RELVALUE_NONPOOL: retrieved, not in the qrels

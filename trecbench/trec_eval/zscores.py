@@ -22,8 +22,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow.compute as pc
 
+from .. import arrow_compute as pc
 from .. import input_warnings
 from ..errors import InputError, TrecEvalUndefinedWarning
 from ..inputs import trec_text

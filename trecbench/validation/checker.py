@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import EMPTY_FILE
 from ..hash_index import string_hash
 from ..inputs import trec_text

@@ -70,9 +70,9 @@ def top_ten(
     index rows into ``names``."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     from .. import arrow
+    from .. import arrow_compute as pc
     from ..ranking import rank_table
 
     in_qrels = np.array([n in qrels.topics for n in names], bool)
@@ -83,8 +83,8 @@ def top_ten(
     large = pa.large_string()  # one type for every chunk's rows, concatenated at the end
     table = pa.table(
         {
-            "qid": pc.cast(qid.take(index), large),
-            "docno": pc.cast(docno.take(index), large),
+            "qid": pc.cast(pc.take(qid, index), large),
+            "docno": pc.cast(pc.take(docno, index), large),
             "score": arrow.array(score[keep]),
         }
     )
@@ -92,12 +92,11 @@ def top_ten(
 
 
 def _in_top_ten(ranked: pa.Table) -> pa.Table:
-    import pyarrow.compute as pc
-
     from .. import arrow
+    from .. import arrow_compute as pc
 
     # a mask, not an expression: filtering by expression loads pyarrow.dataset (pandas)
-    return ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(10)))
+    return pc.filter(ranked, pc.less_equal(ranked.column("rank"), arrow.scalar(10)))
 
 
 def count_unjudged(qrels: QrelsInfo, tops: list[pa.Table]) -> tuple[int, int]:
@@ -107,9 +106,9 @@ def count_unjudged(qrels: QrelsInfo, tops: list[pa.Table]) -> tuple[int, int]:
     documents in the top 10 of a topic in two chunks)."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     from .. import arrow
+    from .. import arrow_compute as pc
     from ..ranking import rank_table
     from .checker import pair_text
 

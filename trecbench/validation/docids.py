@@ -18,9 +18,9 @@ from collections.abc import Iterable
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import InputError, UsageError, excerpt
 from ..hash_index import HashIndex, string_hash
 from ..inputs import trec_text

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..hash_index import non_decreasing
 from ..scratch import unwritable
 

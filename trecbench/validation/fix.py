@@ -9,9 +9,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, files, outputs
+from .. import arrow_compute as pc
 from ..errors import ExitCode, InputError, TrecbenchError, excerpt
 from ..escaping import id_list
 from ..inputs import to_pandas, trec_text

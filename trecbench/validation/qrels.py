@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import QRELS_FIELDS, Tokens
@@ -95,7 +95,7 @@ class QrelsChecker(Checker):
         if not data.any():
             return
         index = arrow.array(np.flatnonzero(data))
-        qid, _, docno, rel = (f.take(index) for f in fields[:4])
+        qid, _, docno, rel = (pc.take(f, index) for f in fields[:4])
         self._judgments(qid, docno, rel, line[data])
 
     def _judgments(self, qid: pa.Array, docno: pa.Array, rel: pa.Array, line: np.ndarray):
@@ -176,7 +176,7 @@ class QrelsChecker(Checker):
         if self.collect_judged:
             judged = small & (grades >= 0)
             index = arrow.array(np.flatnonzero(judged))
-            self.judged.append(pair_text(qid.take(index), docno.take(index)))
+            self.judged.append(pair_text(pc.take(qid, index), pc.take(docno, index)))
 
     def _grade_numbers(self, rel: pa.Array) -> np.ndarray:
         """Each row's grade as written, as its number in :attr:`grade_texts`."""

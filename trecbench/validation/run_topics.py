@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..invalid_utf8 import stored_bytes
 from ..plurals import few_and_more
 from ..score_precision import as_float32
@@ -65,8 +65,8 @@ class Rows:
     @staticmethod
     def concat(a: Rows, b: Rows) -> Rows:
         return Rows(
-            pa.concat_arrays([a.qid, b.qid.cast(a.qid.type)]),
-            pa.concat_arrays([a.docno, b.docno.cast(a.docno.type)]),
+            pa.concat_arrays([a.qid, pc.cast(b.qid, a.qid.type)]),
+            pa.concat_arrays([a.docno, pc.cast(b.docno, a.docno.type)]),
             np.concatenate((a.rank, b.rank)),
             np.concatenate((a.score, b.score)),
             np.concatenate((a.line, b.line)),

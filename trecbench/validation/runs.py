@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow
+from .. import arrow_compute as pc
 from ..errors import excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
@@ -186,7 +186,7 @@ class RunChecker(Checker):
                 lambda r: f"docno {wording.quoted(docno[r].as_py())} is not in --docids",
             )
         ranks = trec_text.parse_ranks(rank)
-        good_rank = arrow.to_numpy(ranks.is_valid())
+        good_rank = arrow.to_numpy(pc.is_valid(ranks))
         flag(
             "R10",
             ~good_rank,
