@@ -3,6 +3,9 @@ results, options and refusals, checked against pyarrow.compute itself."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pyarrow as pa
 import pyarrow.compute as reference
 import pytest
@@ -38,6 +41,7 @@ TABLE = pa.table({"k": pa.array([3, 1, 2]), "v": pa.array(["x", "y", "z"])})
         ("index", (WORDS, "b"), {"start": 1}),
         ("index", (WORDS, "b"), {"start": 1, "end": 4}),
         ("index", (WORDS, "q"), {}),
+        ("utf8_zfill", (pa.array(["7", "-3"]), 3), {}),  # pyarrow.compute's alias
     ],
 )
 def test_a_call_gives_what_pyarrow_compute_gives(name, args, kwargs):
@@ -88,3 +92,19 @@ def test_what_is_not_a_function_is_pyarrow_computes_own():
     assert pc.field is reference.field and pc.scalar is reference.scalar
     with pytest.raises(AttributeError, match="no_such_function"):
         pc.no_such_function  # noqa: B018 - the lookup is what is tested
+
+
+@pytest.mark.parametrize("name", ["hash_sum", "count_all", "no_such_function"])
+def test_what_pyarrow_compute_does_not_expose_is_refused_alike(name):
+    assert not hasattr(reference, name)
+    assert not hasattr(pc, name)
+
+
+def test_a_probe_of_a_dunder_name_imports_nothing():
+    probe = (
+        "import sys; from trecbench import arrow_compute as pc; "
+        "print(hasattr(pc, '__path__'), hasattr(pc, '__wrapped__'), "
+        "'pyarrow.compute' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False", "False"]

@@ -22,25 +22,39 @@ from typing import Any
 import pyarrow as pa
 from pyarrow import _compute
 
-# pyarrow.compute's names for functions whose names are Python keywords
-_RENAMED = {"and_": "and", "or_": "or"}
+# pyarrow.compute's names for functions whose names are Python keywords, and its alias
+_RENAMED = {"and_": "and", "or_": "or", "utf8_zfill": "utf8_zero_fill"}
 # what pyarrow.compute writes by hand (not its generic wrapper): taken from it
 _HANDWRITTEN = frozenset({"top_k_unstable", "bottom_k_unstable", "random", "field", "scalar"})
 
 
 def __getattr__(name: str) -> Any:
-    if name.startswith("__") or name in _HANDWRITTEN:
+    if name.startswith("__"):  # a probe (__path__, __wrapped__): no cause to import pyarrow.compute
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in _HANDWRITTEN:
         value = getattr(importlib.import_module("pyarrow.compute"), name)
     elif hasattr(_compute, name):
         value = getattr(_compute, name)
     else:
-        try:
-            function = _compute.get_function(_RENAMED.get(name, name))
-        except (KeyError, pa.ArrowKeyError):
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        value = _wrapped(function)
+        value = _wrapped(_callable_function(name))
     globals()[name] = value  # wrapped once
     return value
+
+
+def _callable_function(name: str):
+    """Arrow's function ``name``, if ``pyarrow.compute`` exposes it: not aggregates by
+    group, nor aggregates of no argument, which cannot be called on their own."""
+    try:
+        function = _compute.get_function(_RENAMED.get(name, name))
+    except (KeyError, pa.ArrowKeyError):
+        function = None
+    if (
+        function is None
+        or function.kind == "hash_aggregate"
+        or (function.kind == "scalar_aggregate" and function.arity == 0)
+    ):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return function
 
 
 def _wrapped(function):
