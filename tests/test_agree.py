@@ -266,11 +266,11 @@ def test_agree_on_the_demo_orders_runs_by_their_means():
 
 
 def test_agree_cli_json_keys_and_choices():
-    from trecbench import statistical_tests
-    from trecbench.cli import shared_options as command
+    from trecbench.cli.agree import agree as command
 
-    assert command.TESTS == statistical_tests.NAMES
-    assert command.CORRECTIONS == stats.CORRECTIONS
+    choices = {param.name: tuple(param.type.choices) for param in command.params
+               if param.name in ("test", "correction")}  # fmt: skip
+    assert choices == {"test": statistical_tests.NAMES, "correction": stats.CORRECTIONS}
     runs = map(str, sorted(RTASK.glob("*.run")))
     options = "-m nDCG@10 -m P@5 --test randomization --samples 200 --seed 3 --format json"
     argv = ["agree", str(RTASK / "hpo-rtask.qrels"), *runs, "--qrels-b", QRELS, *options.split()]

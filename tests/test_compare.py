@@ -354,7 +354,6 @@ def test_cli_choices_and_defaults_are_the_library_s():
 
     from trecbench.cli.compare import _CHOICES
     from trecbench.cli.compare import compare as command
-    from trecbench.cli.shared_options import CORRECTIONS, TESTS
     from trecbench.comparison import (
         CORRECTION_NAMES,
         MISSING,
@@ -366,7 +365,9 @@ def test_cli_choices_and_defaults_are_the_library_s():
     from trecbench.plots import ORDERS
     from trecbench.renderers.comparison_text import FORMATS
 
-    assert (TESTS, CORRECTIONS) == (stats.TESTS, stats.CORRECTIONS)
+    choices = {param.name: tuple(param.type.choices) for param in command.params
+               if param.name in ("test", "correction")}  # fmt: skip
+    assert choices == {"test": stats.TESTS, "correction": stats.CORRECTIONS}
     assert _CHOICES == {
         "missing": MISSING,
         "output_format": FORMATS,

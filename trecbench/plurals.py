@@ -4,7 +4,6 @@ and confidence levels as the exact percentages they are ("99.5%", never "100%").
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from decimal import Decimal
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:
@@ -40,6 +39,8 @@ def exact_percent(share: float) -> str:
     """A threshold or a confidence level as a percentage, exactly as set: the decimal the
     float reads as, moved two places (0.4285: ``42.85%``, 0.995: ``99.5%``, 0.001:
     ``0.1%``; never rounded to a whole percent, nor written with an exponent)."""
+    from decimal import Decimal  # (1 ms to import: only where a percentage is written)
+
     return f"{Decimal(repr(float(share))).scaleb(2).normalize():f}%"
 
 

@@ -13,13 +13,7 @@ import re
 
 import click
 
-from ..resampling_bounds import MOST_SAMPLES
 from ..resource_bounds import LEAST_DEPTH, MOST_DEPTH
-
-# the registry: numpy-free
-from ..statistical_tests import CORRECTION_CHOICES as CORRECTIONS
-from ..statistical_tests import DEFAULT_CORRECTION
-from ..statistical_tests import NAMES as TESTS
 from .paths import INPUT_FILE, refuse_taken_option
 from .report_options import stack_options
 
@@ -195,6 +189,12 @@ def html_depth_option(help: str):
 def resampling_options(*, test: str, correction: str, samples: str, seed: str):
     """``--test`` (a registered paired test, t by default), ``--correction`` (holm by
     default), ``--samples`` (10,000) and ``--seed`` (0), each with the help given."""
+    # imported by the commands that declare these options only: the registry of tests (and
+    # the decimal module under its bounds) is off the path of score and validate (2 ms)
+    from ..resampling_bounds import MOST_SAMPLES
+    from ..statistical_tests import CORRECTION_CHOICES as CORRECTIONS
+    from ..statistical_tests import DEFAULT_CORRECTION
+    from ..statistical_tests import NAMES as TESTS
 
     def decorate(command):
         shown = {"show_default": True}

@@ -12,7 +12,6 @@ is refused."""
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -71,6 +70,8 @@ def shell_word(text: str) -> str:
     double quotes around a name's own single quotes (``nDCG(dcg='exp-log2')@5``)."""
     if "'" in text and not set(text) & set('"$`\\!'):
         return f'"{text}"'
+    import shlex  # for a message only: off the path of every measure name read
+
     return shlex.quote(text)
 
 
