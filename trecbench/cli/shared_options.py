@@ -189,8 +189,8 @@ def html_depth_option(help: str):
 def resampling_options(*, test: str, correction: str, samples: str, seed: str):
     """``--test`` (a registered paired test, t by default), ``--correction`` (holm by
     default), ``--samples`` (10,000) and ``--seed`` (0), each with the help given."""
-    # imported by the commands that declare these options only: the registry of tests (and
-    # the decimal module under its bounds) is off the path of score and validate (2 ms)
+    # imported by the commands that declare these options only: the registry of tests and
+    # the bounds of its options are off the path of score and validate
     from ..resampling_bounds import MOST_SAMPLES
     from ..statistical_tests import CORRECTION_CHOICES as CORRECTIONS
     from ..statistical_tests import DEFAULT_CORRECTION
