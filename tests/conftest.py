@@ -171,6 +171,13 @@ def shown_rows(text: str, first_header: str, fmt: str = "table") -> list[dict[st
     return rows
 
 
+def option_choices(command, name: str) -> tuple[str, ...]:
+    """The choices a click ``command`` offers for its option ``name`` (a ``click.Choice``),
+    as its ``--help`` lists them; the command has exactly one option of that name."""
+    (choices,) = (tuple(param.type.choices) for param in command.params if param.name == name)
+    return choices
+
+
 def printed_under_hash_seeds(probe: str) -> set[str]:
     """What the Python code ``probe`` prints, run in a fresh interpreter under four
     ``PYTHONHASHSEED`` values (a set's order is its strings' hashes', which change from one

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT, write_tenths
+from conftest import ROOT, option_choices, write_tenths
 
 import trecbench
 from trecbench import statistical_tests, stats
@@ -268,9 +268,8 @@ def test_agree_on_the_demo_orders_runs_by_their_means():
 def test_agree_cli_json_keys_and_choices():
     from trecbench.cli.agree import agree as command
 
-    choices = {param.name: tuple(param.type.choices) for param in command.params
-               if param.name in ("test", "correction")}  # fmt: skip
-    assert choices == {"test": statistical_tests.NAMES, "correction": stats.CORRECTIONS}
+    assert option_choices(command, "test") == statistical_tests.NAMES
+    assert option_choices(command, "correction") == stats.CORRECTIONS
     runs = map(str, sorted(RTASK.glob("*.run")))
     options = "-m nDCG@10 -m P@5 --test randomization --samples 200 --seed 3 --format json"
     argv = ["agree", str(RTASK / "hpo-rtask.qrels"), *runs, "--qrels-b", QRELS, *options.split()]

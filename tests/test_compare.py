@@ -352,6 +352,8 @@ def test_undefined_or_infinite_values_are_usage_errors(value, shown):
 def test_cli_choices_and_defaults_are_the_library_s():
     import inspect
 
+    from conftest import option_choices
+
     from trecbench.cli.compare import _CHOICES
     from trecbench.cli.compare import compare as command
     from trecbench.comparison import (
@@ -365,9 +367,8 @@ def test_cli_choices_and_defaults_are_the_library_s():
     from trecbench.plots import ORDERS
     from trecbench.renderers.comparison_text import FORMATS
 
-    choices = {param.name: tuple(param.type.choices) for param in command.params
-               if param.name in ("test", "correction")}  # fmt: skip
-    assert choices == {"test": stats.TESTS, "correction": stats.CORRECTIONS}
+    assert option_choices(command, "test") == stats.TESTS
+    assert option_choices(command, "correction") == stats.CORRECTIONS
     assert _CHOICES == {
         "missing": MISSING,
         "output_format": FORMATS,

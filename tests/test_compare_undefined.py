@@ -184,10 +184,10 @@ def test_stratified_t_with_a_one_topic_stratum_says_why():
 
 
 def test_schema_enums_cli_choices_and_analysis_are_the_registry_s():
+    from conftest import option_choices
+
     from trecbench.cli.compare import compare as command
     from trecbench.comparison import MACRO_TEST_NAMES, TEST_NAMES
-
-    (cli_tests,) = (param.type.choices for param in command.params if param.name == "test")
 
     names = list(statistical_tests.NAMES)
     report = json.loads((SCHEMAS / "benchmark_report.schema.json").read_text())
@@ -197,7 +197,7 @@ def test_schema_enums_cli_choices_and_analysis_are_the_registry_s():
     corrections = list(statistical_tests.CORRECTIONS)
     assert report["properties"]["settings"]["properties"]["correction"]["enum"] == corrections
     assert config["properties"]["statistics"]["properties"]["correction"]["enum"] == corrections
-    assert list(cli_tests) == names == list(stats.TESTS)
+    assert list(option_choices(command, "test")) == names == list(stats.TESTS)
     assert list(TEST_NAMES) == names == list(MACRO_TEST_NAMES)
     for name, test in statistical_tests.TESTS.items():
         assert callable(statistical_tests.function(name)), name
