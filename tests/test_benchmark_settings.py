@@ -61,6 +61,9 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
         _settings(profile="rtsak")
     with pytest.raises(UsageError, match=r"mode 'b' refers to unknown mode 'x'"):
         _settings(modes=[Mode("a", "A", run=Path("a")), Mode("b", "B", fuse=["a", "x"])])
+    # an empty name is unknown too (it was looked up as a mode, a KeyError)
+    with pytest.raises(UsageError, match=r"modes.b.reranks: mode 'b' refers to unknown mode ''$"):
+        _settings(modes=[Mode("a", "A", run=Path("a")), Mode("b", "B", run=Path("b"), reranks="")])
     circle = [Mode("a", "A", fuse=["b", "c"]), Mode("b", "B", fuse=["a", "c"]), Mode("c", "C")]
     # the key too, as a file's refusal names it (but no line: there is no text)
     with pytest.raises(UsageError, match=r"^bench.toml: modes.b.fuse\[0\]: modes fuse each oth"):

@@ -180,6 +180,10 @@ def test_r8_names_the_configurations_max_depth_not_validates_flag(tmp_path):
             TOML_HEAD + '[modes.c]\nrun = "c.run"\nreranks = "c"\n',
             "c.toml:8: modes.c.reranks: mode 'c' refers to itself",
         ),
+        (
+            TOML_HEAD + '[modes.c]\nrun = "c.run"\nreranks = ""\n',
+            "c.toml:8: modes.c.reranks: mode 'c' refers to unknown mode ''",
+        ),
     ],
 )
 def test_a_setting_checked_once_built_is_cited_at_its_line(tmp_path, text, expected):

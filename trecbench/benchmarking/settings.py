@@ -550,7 +550,8 @@ def _check_references(modes: list[Mode], path: Path, text: ConfigText | None = N
     _check_runs_once(modes, path, text)
     _check_fusions_once(modes, path, text)
     for mode in modes:
-        for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
+        # (an empty name is a reference too: unknown, refused here, not looked up later)
+        for other in [*(mode.fuse or []), *([] if mode.reranks is None else [mode.reranks])]:
             keys = ("modes", mode.name, "reranks" if other == mode.reranks else "fuse")
             if other not in known:
                 message = f"mode {mode.name!r} refers to unknown mode {excerpt(other)}"
