@@ -224,6 +224,9 @@ def _entries(tmp_path, mutate):
          r"\[0\].queryResults\[0\].retrievedChunks: missing \(expected an array; the object "
          r'has "taskId", "prompt", '),  # "found null", as if given null
         (lambda d: d[0].update(queryResults={}), r"\[0\].queryResults: expected an array"),
+        # a chunker without query results vanished from the output without a word
+        (lambda d: [e.update(queryResults=[]) for e in d if e["chunker"] == "ast"],
+         r"\[0\].queryResults: chunker 'ast' has no query results in any entry"),
         (lambda d: d.append(3), r"\[4\]: expected an object, found a number"),
         (lambda d: d[3].update(repo="r9"),
          r"\[3\].queryResults\[0\].taskId: taskId 'r2/0' belongs to repo 'r2' for another"),
@@ -350,6 +353,18 @@ def test_a_query_without_retrieved_chunks_is_reported(tmp_path):
     assert "r1/0" not in set(conversion.runs[0].table["qid"])
     (drop,) = [d for d in conversion.report.dropped if d["reason"].startswith("query without")]
     assert (drop["run"], drop["qid"]) == ("ast", "r1/0")
+
+
+def test_a_repo_without_query_results_is_reported(tmp_path):
+    # the repo vanished from the chunker's run and qrels without a word (code-chunk's
+    # published means are over repos)
+    path = _entries(tmp_path, lambda d: d[1].update(queryResults=[]))
+    conversion = convert_codechunk(path)
+    assert set(conversion.runs[0].table["qid"]) == {"r1/0"}
+    assert set(conversion.qrels["codechunk-ast"]["qid"]) == {"r1/0"}
+    (drop,) = [d for d in conversion.report.dropped if d["reason"].startswith("entry without")]
+    assert (drop["chunker"], drop["repo"]) == ("ast", "r2")
+    assert conversion.report.counts[drop["reason"]] == 1
 
 
 def test_the_sidecar_names_queries_and_chunks_as_written(tmp_path):

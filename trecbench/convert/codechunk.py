@@ -148,6 +148,7 @@ def _read_entries(doc, report: Report) -> _Read:
         )
     entries = doc.root.expect_list(doc.value, "a JSON array of (chunker, repo) entries")
     found = _Read()
+    empty = []  # (place, chunker, repo) of the entries without query results
     for index, entry in enumerate(entries):
         at = doc.root / index
         entry = at.expect_object(entry)
@@ -163,11 +164,28 @@ def _read_entries(doc, report: Report) -> _Read:
             raise (at / "repo").error(problem)
         found.config.setdefault(chunker, {})[repo] = entry.get("config")
         queries = (at / "queryResults").expect_list(entry.get("queryResults"))
+        if not queries:
+            empty.append((at / "queryResults", chunker, repo))
         for qindex, query in enumerate(queries):
             _read_query(found, at / "queryResults" / qindex, query, chunker, repo)
     if not found.producer:
         raise doc.root.error("no query results")
+    _entries_without_queries(found, empty, report)
     return found
+
+
+def _entries_without_queries(found: _Read, empty: list[tuple], report: Report) -> None:
+    """Entries without query results: a chunker with none in any entry is refused (its
+    run and qrels would be empty, as a chunker that retrieved nothing is refused); a repo
+    of a chunker with queries elsewhere is reported (its means leave that repo out)."""
+    with_queries = set(found.chunkers)
+    for here, chunker, _ in empty:
+        if chunker not in with_queries:
+            raise here.error(f"chunker {chunker!r} has no query results in any entry")
+    report.drop(
+        "entry without query results (its repo left out of the chunker's run and qrels)",
+        ({"chunker": chunker, "repo": repo} for _, chunker, repo in empty),
+    )
 
 
 def _read_query(found: _Read, here, query, chunker: str, repo: str) -> None:
