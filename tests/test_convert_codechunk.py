@@ -365,6 +365,9 @@ def test_a_repo_without_query_results_is_reported(tmp_path):
     (drop,) = [d for d in conversion.report.dropped if d["reason"].startswith("entry without")]
     assert (drop["chunker"], drop["repo"]) == ("ast", "r2")
     assert conversion.report.counts[drop["reason"]] == 1
+    # an empty entry beside one of the same chunker and repo leaves nothing out
+    path = _entries(tmp_path, lambda d: d.append({**d[1], "queryResults": []}))
+    assert not convert_codechunk(path).report.dropped
 
 
 def test_the_sidecar_names_queries_and_chunks_as_written(tmp_path):

@@ -182,9 +182,11 @@ def _entries_without_queries(found: _Read, empty: list[tuple], report: Report) -
     for here, chunker, _ in empty:
         if chunker not in with_queries:
             raise here.error(f"chunker {chunker!r} has no query results in any entry")
+    # (another entry of the same chunker and repo may hold its queries: nothing left out)
+    answered = {(chunker, found.strata[qid]) for chunker, qid in found.seen}
     report.drop(
         "entry without query results (its repo left out of the chunker's run and qrels)",
-        ({"chunker": chunker, "repo": repo} for _, chunker, repo in empty),
+        ({"chunker": c, "repo": r} for _, c, r in empty if (c, r) not in answered),
     )
 
 
