@@ -140,7 +140,8 @@ def _producer_metrics(found: _Read) -> dict:
 
 def _read_entries(doc, report: Report) -> _Read:
     """Every (chunker, repo) entry's query results, their shape checked as they are read;
-    a chunker whose name is not its run tag is reported."""
+    a chunker whose name is not its run tag is reported, and an entry without query
+    results refused or reported (:func:`_entries_without_queries`)."""
     if isinstance(doc.value, dict) and {"overall", "perRepo"} <= doc.value.keys():
         raise doc.root.error(
             "this is a summary (summary_*.json: overall and perRepo metrics); convert the "
