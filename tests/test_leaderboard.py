@@ -506,6 +506,37 @@ def test_a_system_lacking_topics_others_have_is_warned_of(tmp_path, capsys):
     _assert_warned_once(board, suite, expected, capsys)
 
 
+def test_a_topic_named_all_counts_as_every_other_topic(tmp_path):
+    # "all" is only the name of trec_eval's summary line: a topic may carry it, and the
+    # board's means are then over it too (trec_eval's own code, through pytrec_eval)
+    import pytrec_eval
+
+    qrels = {q: {"r": 1, "n": 0} for q in ("all", "t2", "t3")}
+    runs = {"A": ("all", "t2"), "B": ("t3",)}  # the topics each ranks r first on
+    (tmp_path / "c.qrels").write_text(
+        "".join(f"{q} 0 {d} {g}\n" for q in qrels for d, g in qrels[q].items())
+    )
+    for system, first in runs.items():
+        lines = [f"{q} Q0 {d} {i + 1} {2 - i} {system}\n" for q in qrels
+                 for i, d in enumerate(("r", "n") if q in first else ("n", "r"))]  # fmt: skip
+        (tmp_path / f"{system}.run").write_text("".join(lines))
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        'measures = ["P.1"]\nsystems = ["A", "B"]\n[collections.c]\nqrels = "c.qrels"\n'
+        'runs = "{system}.run"\n'
+    )
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"P_1"})
+    values = {s: evaluator.evaluate(_scores(tmp_path / f"{s}.run")) for s in runs}
+    expected = [[float(np.mean([v["P_1"] for v in values[s].values()]))] for s in runs]
+    assert expected == [[2 / 3], [1 / 3]]
+    np.testing.assert_allclose(leaderboard(suite).boards[0].means, expected, rtol=0, atol=1e-15)
+
+
+def _scores(path) -> dict[str, dict[str, float]]:
+    """A run file as pytrec_eval takes it."""
+    return {q: {d: float(s) for d, s in docs.items()} for q, docs in _trec(path).items()}
+
+
 def test_topics_without_a_relevant_document_are_warned_of(tmp_path, capsys):
     # every system scores 0 there and they count in its mean (trec_eval's): score warns of
     # them and compare says so, where the leaderboard said nothing; a stratum's topics only

@@ -99,6 +99,8 @@ UNREAD_RUNS = 'runs = { a = "a.run", b = "b.run" }\n'
     ("where", "said"),
     [
         ('{ lang = "en" }', "8: collections.one.where.lang: no strata field 'lang' in {}"),
+        # the strata's topic column is no field of theirs to pick a stratum by
+        ('{ qid = "en-01" }', "8: collections.one.where.qid: no strata field 'qid' in {}"),
         (  # no topic of the stratum is the qrels': no run can have results for it
             '{ language = "fr" }',
             "8: collections.one.where: no topic kept by language = 'fr' has results of a, b: "

@@ -76,7 +76,7 @@ def _stratum(suite: Suite, collection: Collection, read: dict) -> set[str] | Non
     strata = read[key]
     keep = np.ones(len(strata), bool)
     for name, value in collection.where.items():
-        if name not in strata.columns:  # said at the suite's where
+        if name == "qid" or name not in strata.columns:  # said at the suite's where
             line, key = suite.place("collections", collection.name, "where", name)
             message = f"{key}: no strata field {name!r} in {collection.strata}"
             raise InputError(str(suite.path), line, message)
@@ -138,7 +138,7 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
             raise NoOverlapError(f"{collection.entry}: {error}") from None
         frame = evaluation.per_query_values
         read[key] = Scored(
-            frame[frame["qid"] != "all"],
+            frame,
             _judgments(qrels.table),
             _shown(evaluation),
             evaluation_records(evaluation),
