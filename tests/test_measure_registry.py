@@ -170,6 +170,9 @@ def test_several_measures_in_one_value():
         ("IPrec@2", "the recall level must be in [0, 1]"),
         ("nDCG(gains={1:'a'})@5", "gains[1] must be an integer in [-2147483648, 2147483647]"),
         ("nDCG(gains={'a':1})@5", "gains map integer grades to gains, got grade 'a'"),
+        # a Python dict (ir_measures' parser) keeps the last gain of a grade given twice
+        ("nDCG(gains={1:1,1:2})@5", "gains: the grade 1 is given twice"),
+        ("nDCG(gains={1:1,1.0:2})@5", "gains: the grade 1.0 is given twice"),
     ],
 )
 def test_bad_names_say_what_is_wrong(text, message):

@@ -149,6 +149,8 @@ def _map(tokens: _Tokens, key: str) -> dict:
         grade = _value(tokens, key)
         if not tokens.take(":"):
             raise ExpressionError(f"{key} must be a literal value")
+        if grade in pairs:  # a dict literal would keep the last gain, silently
+            raise ExpressionError(f"{key}: the grade {grade!r} is given twice")
         pairs[grade] = _value(tokens, key)
         if not tokens.take(","):
             if tokens.take("}"):
