@@ -381,6 +381,13 @@ def test_high_is_na_where_the_top_grade_is_below_the_relevance_level(tmp_path, c
     (tmp_path / "z.qrels").write_text("t1 0 d1 0\nt2 0 e1 0\n")
     (bound,) = unjudged_bounds(str(tmp_path / "z.qrels"), runs, ["P@2"])
     assert bound.high_undefined.startswith("the qrels' top grade 0 is below the relevance level 1")
+    # num_nonrel_judged_ret counts d5, e1, e7 judged at grade 2 as non-relevant under -l 3
+    # (t1: 2 to 3, t2: 0 to 2; trec_eval 9.0.8 prints 2, and 5 on the qrels with them at
+    # 2): its "high" printed 5 as the value with them relevant, which no grade here is
+    (bound,) = unjudged_bounds(qrels, runs, ["num_nonrel_judged_ret"], relevance_level=3)
+    assert (bound.low, bound.high) == (2, 5) and bound.high_undefined.startswith(why)
+    (bound,) = unjudged_bounds(qrels, runs, ["num_nonrel_judged_ret"])  # at 2, relevant
+    assert (bound.low, bound.high, bound.high_undefined) == (0, 0, None)
 
 
 def test_an_undefined_value_is_n_a_with_its_reason_not_nan(tmp_path, capsys):

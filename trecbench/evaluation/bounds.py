@@ -93,11 +93,12 @@ def high_undefined(
     """Why ``high`` is not the value with every unjudged document relevant, as its table
     says: the qrels' top ``grade`` (the unjudged documents' grade) is below the level at
     which ``measure`` counts a document relevant (its ``rel``, else ``-l``), so no
-    document is, and judging them at it changed nothing (``high`` equals ``low``); None
-    when it is not. A measure that gives them credit all the same is not one that reads
-    the level (nDCG's gains ignore ``-l``): its ``high`` is their value at that grade."""
+    document is, and judging them at it changed nothing (``high`` equals ``low``) or only
+    the count of judged non-relevant ones (``num_nonrel_judged_ret``); None when it is
+    not. A measure that gives them credit all the same is not one that reads the level
+    (nDCG's gains ignore ``-l``): its ``high`` is their value at that grade."""
     level = measure.option("rel") or relevance_level
-    if grade >= level or high != low:
+    if grade >= level or (high != low and not measure.definition.counts_nonrelevant):
         return None
     return (
         f"the qrels' top grade {grade} is below the relevance level {level}: no unjudged "

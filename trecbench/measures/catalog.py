@@ -508,4 +508,5 @@ _trec(
     summary=SUM,
     better=LOWER,
     params=(),
+    counts_nonrelevant=True,
 )

@@ -250,6 +250,9 @@ class Definition:
     # whose judgments a topic's value reads (OWN_JUDGMENTS_*, None: beyond the run's own
     # documents): whether two runs' unjudged bounds bound their difference
     judgments: str | None = None
+    # it counts the judged documents below the relevance level (num_nonrel_judged_ret):
+    # judging unjudged ones at such a grade moves it without making any relevant
+    counts_nonrelevant: bool = False
 
     @property
     def no_topic_number(self) -> str | None:
