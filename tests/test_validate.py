@@ -1541,6 +1541,30 @@ def test_a_grade_of_more_digits_than_python_converts_repeated_is_said_as_written
     assert result.exit_code == 2 and result.output.count("error[Q5]") == 4
 
 
+def test_every_finding_quotes_a_long_id_cut(tmp_path):
+    """R7, Q5 and the per-topic findings (R9, R11, R13-R15, R20) printed a docno or qid
+    whole: a 200,000-character docno given twice made a finding line of that length (one
+    of 70 MiB, 73 million characters). They cut it as every other finding does."""
+    docno, topic = "L" * 200_000, "T" * 100_000
+    (tmp_path / "r.run").write_text(f"q1 Q0 {docno} 1 3 t\nq1 Q0 {docno} 2 2 t\n")
+    (tmp_path / "q.qrels").write_text(f"q1 0 {docno} 1\nq1 0 {docno} 0\n")
+    (tmp_path / "t.run").write_text(
+        f"{topic}b Q0 a 2 1 t\n{topic}b Q0 b 4 3 t\n{topic}b Q0 c 4 3 t\n{topic}a Q0 a 1 1 t\n"
+        f"{topic}b Q0 z 9 0 t\n"
+    )
+    argv = ["validate", str(tmp_path / "r.run"), "--qrels", str(tmp_path / "q.qrels")]
+    said = CliRunner().invoke(cli, argv).output.splitlines()
+    assert [line.split(": ")[1] for line in said if "[R7]" in line or "[Q5]" in line] == [
+        "error[Q5]", "error[R7]"
+    ]  # fmt: skip
+    argv = ["validate", str(tmp_path / "t.run"), "--min-depth", "5"]
+    said += CliRunner().invoke(cli, argv).output.splitlines()
+    rules = {line.split("[")[1].split("]")[0] for line in said if "[" in line}
+    assert {"R9", "R11", "R13", "R14", "R15", "R20"} <= rules
+    assert max(map(len, said)) < 400
+    assert excerpt_plain(docno) in said[0] + said[1] and excerpt_plain(f"{topic}b") in said[-2]
+
+
 SWAPPED_RUN = (
     "this looks like qrels, not a run (every line has 4 fields, an integer last): are the "
     "run and qrels arguments swapped?"

@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from .. import arrow
 from .. import arrow_compute as pc
+from ..errors import excerpt_plain
 from ..invalid_utf8 import stored_bytes
 from ..plurals import few_and_more
 from ..score_precision import as_float32
@@ -185,8 +186,8 @@ class TopicChecks:
                 "R20.split",
                 int(block_lines[block]),
                 "qid",
-                f"topic {name} comes back after other topics (first at {self.unit()} "
-                f"{int(first)}); list each topic in one block",
+                f"topic {excerpt_plain(name)} comes back after other topics (first at "
+                f"{self.unit()} {int(first)}); list each topic in one block",
             )
         if self.order.said:
             return
@@ -405,7 +406,8 @@ class TopicChecks:
         if topic not in self.parted:
             return ""
         return (
-            f" (checked within each stretch of the file: topic {topic} is split, R20, and the "
+            f" (checked within each stretch of the file: topic {excerpt_plain(topic)} is split, "
+            "R20, and the "
             f"temporary file of the rows to check it whole could not be written: "
             f"{self.kept.failed})"
         )

@@ -28,7 +28,10 @@ def show(value: float) -> str:
 def run_line_comment(topic: str) -> str:
     """R22 of a ``#`` line of six fields or more: to trec_eval 9.x a document of topic
     ``topic`` (``#7``), which it scores as any other when the qrels judge the topic."""
-    return f"comment line: trec_eval 9.x reads it as a document of topic {topic}, 10.0 skips it"
+    return (
+        f"comment line: trec_eval 9.x reads it as a document of topic {excerpt_plain(topic)}, "
+        "10.0 skips it"
+    )
 
 
 def not_q0(value: str) -> str:
@@ -57,7 +60,8 @@ def tag_not_name(value: str, expected: str) -> str:
 
 def too_deep(topic: str, depth: int) -> str:
     return (
-        f"topic {topic} has more than {counted(depth, 'document')} ({depth_setting(depth)}); "
+        f"topic {excerpt_plain(topic)} has more than {counted(depth, 'document')} "
+        f"({depth_setting(depth)}); "
         f"trec_eval scores them all unless run with -M{depth}"
     )
 
@@ -76,7 +80,8 @@ def depth_renamed(message: str, depth: int, setting: str) -> str:
 
 def too_shallow(topic: str, documents: int, depth: int) -> str:
     """R9.shallow of a topic of ``documents`` documents, fewer than ``depth``."""
-    return f"topic {topic} has {counted(documents, 'document')}, fewer than --min-depth {depth}"
+    shown = excerpt_plain(topic)
+    return f"topic {shown} has {counted(documents, 'document')}, fewer than --min-depth {depth}"
 
 
 def duplicate_docno(
@@ -86,7 +91,10 @@ def duplicate_docno(
     ``judged``: False when the qrels given do not hold the topic, which trec_eval (9.0.8
     and 10.0) then never evaluates, nor stops at: it said "trec_eval stops" beside X1's
     "trec_eval ignores it", where trec_eval and score printed their numbers."""
-    found = f"duplicate docno {docno} in topic {topic} (first at {unit} {first_line})"
+    found = (
+        f"duplicate docno {excerpt_plain(docno)} in topic {excerpt_plain(topic)} "
+        f"(first at {unit} {first_line})"
+    )
     if not judged:
         return (
             f"{found}; the qrels do not judge the topic, so trec_eval ignores it rather than "
@@ -97,26 +105,30 @@ def duplicate_docno(
 
 def bad_rank_start(topic: str, rank: int) -> str:
     base = " (zero-based?)" if rank == 0 else ""
-    return f"ranks of topic {topic} start at {rank}, not 1{base}"
+    return f"ranks of topic {excerpt_plain(topic)} start at {rank}, not 1{base}"
 
 
 def repeated_rank(topic: str, rank: int, other_line: int, unit: str = "line") -> str:
     """R11.unique; ``unit`` as :func:`duplicate_docno`'s."""
-    return f"rank {rank} appears twice in topic {topic} (also {unit} {other_line})"
+    return f"rank {rank} appears twice in topic {excerpt_plain(topic)} (also {unit} {other_line})"
 
 
 def rank_gap(topic: str, before: int, rank: int) -> str:
-    return f"ranks of topic {topic} jump from {before} to {rank}"
+    return f"ranks of topic {excerpt_plain(topic)} jump from {before} to {rank}"
 
 
 def score_up(topic: str, score: float, previous: float) -> str:
-    return f"score {show(score)} is higher than the one before ({show(previous)}) in topic {topic}"
+    return (
+        f"score {show(score)} is higher than the one before ({show(previous)}) in topic "
+        f"{excerpt_plain(topic)}"
+    )
 
 
 def rank_against_score(topic: str, rank, score: float, before_rank, before_score: float) -> str:
     return (
         f"rank {rank} has a higher score ({show(score)}) than rank {before_rank} "
-        f"({show(before_score)}) in topic {topic}: trec_eval ranks by score, rank-based tools "
+        f"({show(before_score)}) in topic {excerpt_plain(topic)}: trec_eval ranks by score, "
+        "rank-based tools "
         "by rank"
     )
 
@@ -131,6 +143,7 @@ def ties(topic: str, tied: int, text: str, one_score: bool = False, parted: bool
     (not only each a neighbour's); ``parted``: the topic was checked in parts (split into
     blocks far apart in a run too long to check them again whole), so ``tied`` counts ties
     within each part only."""
+    topic = excerpt_plain(topic)
     if parted:
         return (
             f"at least {tied} documents of topic {topic} {text}, counted within each stretch "
@@ -149,7 +162,10 @@ def ties(topic: str, tied: int, text: str, one_score: bool = False, parted: bool
 
 
 def descending_topic(topic: str, before: str) -> str:
-    return f"topic {topic} after {before}: topics are not in ascending order"
+    return (
+        f"topic {excerpt_plain(topic)} after {excerpt_plain(before)}: topics are not in "
+        "ascending order"
+    )
 
 
 def duplicate_judgment(
@@ -166,7 +182,8 @@ def duplicate_judgment(
     else:
         grade = f"conflicting grades {shown[0]} and {shown[1]}"
     return (
-        f"duplicate judgment of {docno} for topic {topic} (first at {unit} {first_line}; {grade})"
+        f"duplicate judgment of {excerpt_plain(docno)} for topic {excerpt_plain(topic)} "
+        f"(first at {unit} {first_line}; {grade})"
     )
 
 
@@ -185,5 +202,6 @@ def _grade_value(text: str) -> str | None:
 
 def no_relevant(topic: str, level: int) -> str:
     return (
-        f"topic {topic} has no relevant document (grade >= {level}): it scores 0 on every measure"
+        f"topic {excerpt_plain(topic)} has no relevant document (grade >= {level}): it scores 0 "
+        "on every measure"
     )
