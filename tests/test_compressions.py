@@ -184,7 +184,7 @@ def test_trailing_data_after_a_gzip_stream_is_named_as_such(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("codec", "said"), [("bz2", "(no magic header)"), ("zstd", "Unknown frame descriptor")]
+    ("codec", "said"), [("bz2", "that is no bz2 stream"), ("zstd", "Unknown frame descriptor")]
 )
 def test_trailing_data_after_a_bz2_or_zstd_stream_is_named_as_such(tmp_path, codec, said):
     """Bytes after the last bz2 stream or zstd frame were "corrupt or truncated bz2 data"
@@ -203,6 +203,25 @@ def test_trailing_data_after_a_bz2_or_zstd_stream_is_named_as_such(tmp_path, cod
     path.write_bytes(stream[:-3])
     (finding,) = [found for found in validate_run(path).findings if found.rule == "R27"]
     assert finding.message.startswith(f"corrupt or truncated {codec} data: "), finding.message
+
+
+def test_a_bz2_file_of_streams_with_an_empty_one_between_is_read_as_bzip2_reads_it(tmp_path):
+    """Shards compressed one by one and concatenated, one of them empty: bzip2 -d and
+    Python's bz2 read every line, and Arrow's bz2 stream refused the file as corrupt
+    ("wrong sequence of calls to bz2 library")."""
+    import bz2
+
+    lines = [f"1 Q0 d{i} {i + 1} {100 - i} t\n".encode() for i in range(6)]
+    data = bz2.compress(b"".join(lines[:3])) + bz2.compress(b"") + bz2.compress(b"".join(lines[3:]))
+    path = tmp_path / "shards.run.bz2"
+    path.write_bytes(data)
+    assert bz2.decompress(data) == b"".join(lines)  # the reference
+    result = validate_run(path)
+    assert result.counts["lines"] == 6 and not result.findings
+    path.write_bytes(data + bz2.compress(b""))  # an empty one last, and first
+    assert validate_run(path).counts["lines"] == 6
+    path.write_bytes(bz2.compress(b"") + data)
+    assert validate_run(path).counts["lines"] == 6
 
 
 def test_trailing_data_after_a_gzip_stream_on_standard_input(tmp_path):

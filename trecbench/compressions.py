@@ -10,11 +10,11 @@ from typing import NamedTuple
 
 
 class Compression(NamedTuple):
-    """``name`` (Arrow's codec name for the ones read; xz is read by :mod:`lzma`), the
+    """``name`` (Arrow's codec name; xz and bz2 are read by :mod:`lzma` and :mod:`bz2`), the
     ``magic`` bytes a file so compressed starts with, and the ``suffixes`` such files are
     named with. ``skippable``: the format lets skippable frames come first (see
     :func:`compression_of`). ``refusal``: why a file so compressed is not read, for one
-    that is told but refused. ``no_stream``: what Arrow's decompressor says where a stream
+    that is told but refused. ``no_stream``: what its decompressor says where a stream
     would start and the bytes there are none (data after the last stream: trailing junk,
     not a stream cut short)."""
 
@@ -28,7 +28,7 @@ class Compression(NamedTuple):
 
 COMPRESSIONS = (
     Compression("gzip", b"\x1f\x8b", (".gz",)),
-    Compression("bz2", b"BZh", (".bz2",), no_stream="(no magic header)"),
+    Compression("bz2", b"BZh", (".bz2",), no_stream="that is no bz2 stream"),
     Compression(
         "zstd",
         b"\x28\xb5\x2f\xfd",

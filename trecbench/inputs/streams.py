@@ -8,8 +8,9 @@
   is, whatever the file is called (a plain file named ``run.gz`` is plain text, a gzip
   file named ``run.txt`` is decompressed). lz4's legacy format (``lz4 -l``), which Arrow
   cannot read, is refused (R27).
-  gzip, bz2, zstd and lz4 go through Arrow's decompressing stream (no Python per byte;
-  concatenated members and streams are read through), xz through :mod:`lzma`. gzip goes
+  gzip, zstd and lz4 go through Arrow's decompressing stream (no Python per byte;
+  concatenated members and frames are read through), xz and bz2 through :mod:`lzma` and
+  :mod:`bz2`, stream after stream (:mod:`trecbench.inputs.concatenated`). gzip goes
   through ISA-L's inflater instead when the ``isal`` package is installed (``pip install
   'trecbench[fast-gzip]'``), on a thread of its own that reads and decompresses the next
   megabyte while the parser works on the last one (a gzipped run then costs about what
@@ -387,10 +388,10 @@ class Source:
             return raw
         inner: Any = None
         errors: tuple[type[Exception], ...] = ()
-        if self.compression == "xz":
-            from .xz import XzStreams
+        if self.compression in ("xz", "bz2"):
+            from . import concatenated
 
-            inner = XzStreams(raw)
+            inner = getattr(concatenated, f"{self.compression}_streams")(raw)
         elif self.compression == "gzip" and not salvage:
             # decompressed again after an error: the standard library's reader hands over
             # the bytes before it (ISA-L's, like Arrow's, drops those of the read that fails)
