@@ -34,6 +34,10 @@ from .interface import Settings
 
 NAME = "pytrec_eval"
 PAIR_SEPARATOR = "="  # name=value pairs of a gain map: ndcg.1=3,2=9
+# topics per call of pytrec_eval: its results are Python dicts, about 130 bytes a value
+# (all_trec: over 100 values a topic), which the memory budget's costs per line do not
+# count; 150,000 topics of 3 lines (a run held whole) peaked at 2.4 GiB under --memory 512
+TOPICS_PER_CALL = 2048
 OPTIONS = frozenset({"rel", "judged_only", "gains"})  # keyword parameters it honours
 # trec_eval 9.0.8's numeric families (runid and num_q are the evaluation's, relstring local's,
 # the families pytrec_eval lacks trecbench's ports': engines/native.py)
@@ -173,20 +177,27 @@ class _Group:
         self._evaluator = self._new()
 
     def evaluate(self, run_dict, qids):
+        labels, parts = None, []
+        for start in range(0, len(qids), TOPICS_PER_CALL):
+            chunk = qids[start : start + TOPICS_PER_CALL]
+            result = self._evaluated({q: run_dict[q] for q in chunk})
+            labels = labels or list(result[chunk[0]])
+            parts.append([np.fromiter((result[q][k] for q in chunk), float, len(chunk))
+                          for k in labels])  # fmt: skip
+        values = {k: np.concatenate([part[i] for part in parts]) for i, k in enumerate(labels)}
+        for measure in self.utility:
+            values[measure.family] = _utility(measure, values, self.num_docs, qids)
+        return labels, values
+
+    def _evaluated(self, run_dict) -> dict[str, dict[str, float]]:
+        """pytrec_eval's ``{qid: {label: value}}`` of ``run_dict``."""
         if self._evaluator is None:
             self._evaluator = self._new()
         with ended_at_once():  # a signal waited for the whole evaluation (it holds the GIL)
             result = self._evaluator.evaluate(run_dict)
         if not self._reusable:
             self._evaluator = None  # its parameter strings are spent
-        labels = list(result[qids[0]])
-        values = {
-            label: np.fromiter((result[q][label] for q in qids), float, len(qids))
-            for label in labels
-        }
-        for measure in self.utility:
-            values[measure.family] = _utility(measure, values, self.num_docs, qids)
-        return labels, values
+        return result
 
 
 class Evaluator:
