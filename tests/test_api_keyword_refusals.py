@@ -457,3 +457,39 @@ def test_strata_of_no_path_table_or_mapping_are_refused_naming_strata(strata, gr
     for call in calls:
         message = refused(call, "strata", strata=strata, group_by=group_by)
         assert message.startswith(said) and "sidecar=" not in message
+
+
+@pytest.mark.parametrize(
+    "given, said",
+    [
+        ({"statistics": {"samples": 100}}, "statistics must be a StatsSettings (or its fields "
+         "as keywords), not a dict"),
+        ({"scoring": {"max_docs": 5}}, "scoring must be a ScoringSettings (or its fields as "
+         "keywords), not a dict"),
+        ({"statistics": "t"}, "statistics must be a StatsSettings (or its fields as keywords), "
+         "not text"),
+    ],
+)  # fmt: skip
+def test_compare_refuses_settings_of_another_type(given, said):
+    """A dict of the fields raised an AttributeError ('dict' object has no attribute
+    'missing') once the runs were scored."""
+    import trecbench
+    from trecbench.comparison import ScoringSettings, StatsSettings
+
+    assert (
+        refused(lambda **kw: trecbench.compare(QRELS, RUNS, ["P@5"], **kw), said, **given) == said
+    )
+    swapped = {"statistics": ScoringSettings(), "scoring": StatsSettings()}
+    refused(lambda **kw: trecbench.compare(QRELS, RUNS, ["P@5"], **kw), "not a", **swapped)
+
+
+def test_fuse_reads_weights_given_as_a_generator_as_a_list():
+    """fuse(runs, 'combsum', weights=iter([1, 2])) said '0 weight(s) for 2 run(s)': the
+    check before reading used the iterator up."""
+    from trecbench import fuse, fusion
+
+    listed = fuse(RUNS, "combsum", weights=[1, 3])
+    assert fuse(RUNS, "combsum", weights=(w for w in [1, 3])).equals(listed)
+    tables = [fusion.ranked_table(str(path)) for path in RUNS]
+    fused = fusion.fuse_tables(tables, "combsum", weights=iter([1, 3]))
+    assert fused.equals(fusion.fuse_tables(tables, "combsum", weights=[1, 3]))

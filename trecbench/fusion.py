@@ -59,7 +59,7 @@ from __future__ import annotations
 import numbers
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -301,6 +301,7 @@ def fused_and_ties(
     many settings and says each kind once (:func:`~trecbench.runstudy.fusion_tuning.tune_fusion`).
     ``searched``: the weights (RRF: k) are a search's (``--optimize``'s grid, which sums
     weights to 1), not the caller's: what the messages advise leaves them out."""
+    weights = list(weights) if isinstance(weights, Iterator) else weights  # read twice
     method, norm, _, _ = checked_settings(method, norm, k, weights, len(runs), depth, tag)
     step = steps(progress, "fusing", 4)
     plan = FusionPlan(runs, method, norm, depth, step)
@@ -355,6 +356,8 @@ def fuse(
     """
     refuse_uncallable(progress)
     sources, names = split_runs(runs)
+    # an iterator of weights (a generator) is checked here and read again by fuse_tables
+    weights = list(weights) if isinstance(weights, Iterator) else weights
     checked_settings(method, norm, k, weights, len(sources), depth, tag)  # before reading
     tables = ranked_tables(sources, progress, names)
     settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}

@@ -7,11 +7,12 @@ budget (``--memory MiB``; by default half of the memory available when the call 
 bounds what the process holds at its peak, to within a tenth from 512 MiB up (the costs
 per line are estimates; below that, the libraries, the qrels and the allocators' kept
 memory make a floor; a topic's values are not counted, which runs of a few documents a
-topic scored with trec_eval's measures exceed it by: docs/scale.md): the blocks are made smaller to fit it (with several worker
-processes, each gets its share), and it decides whether a run whose topics are scattered
-over the file is read whole or spilled to disk. The costs per line are measured on this
-project's benchmark runs (``make bench``) and by hand (peak RSS of ``trecbench score``),
-with a margin, and depend on the engines scoring the blocks (:data:`ENGINE_BYTES_PER_LINE`).
+topic scored with trec_eval's measures exceed it by: docs/scale.md): the blocks are made
+smaller to fit it (with several worker processes, each gets its share), and it decides
+whether a run whose topics are scattered over the file is read whole or spilled to disk.
+The costs per line are measured on this project's benchmark runs (``make bench``) and by
+hand (peak RSS of ``trecbench score``), with a margin, and depend on the engines scoring
+the blocks (:data:`ENGINE_BYTES_PER_LINE`).
 A run read from a pipe is held in memory whatever the budget (standard input redirected
 from a file is not). Each worker process holds the libraries and the qrels besides its
 share, and the calling process its own: with workers the total exceeds a small budget.

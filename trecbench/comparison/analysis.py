@@ -145,7 +145,7 @@ def compare_scores(
     many topics to list per run, measure and direction), which then replace its own.
     """
     refuse_uncallable(progress, "progress(done, total)")
-    statistics = settings_from(StatsSettings, statistics, settings)
+    statistics = settings_from(StatsSettings, statistics, settings, "statistics")
     refuse_unknown("compare_scores", settings)
     given = given_values(per_query, "per_query")
     per_query, runs, measures, baseline = _checked(given.frame, given_baseline(baseline))
@@ -373,7 +373,7 @@ def from_evaluation(
     per_query, undefined = _defined_measures(per_query)
     bounds = None
     if evaluation.settings.tie_bounds:  # kept as the runs were scored
-        bounds = _of_means(evaluation.tie_bounds_per_query, means, evaluation.shown)
+        bounds = _of_means(evaluation.tie_bounds_per_query_values, means, evaluation.shown)
         bounds = bounds[~bounds["measure"].isin(undefined)]
     complete = evaluation.settings.complete
     held = [set(run.qids) for run in evaluation.runs]

@@ -9,14 +9,26 @@ import inspect
 from collections.abc import Callable
 from typing import TypeVar
 
+from ..errors import UsageError
+from ..type_names import python_type
+
 Settings = TypeVar("Settings")
 Function = TypeVar("Function", bound=Callable)
 
 
-def settings_from(kind: type[Settings], given: Settings | None, keywords: dict) -> Settings:
-    """``given`` (default: ``kind()``) with the fields of ``kind`` that ``keywords`` name
-    replaced; those keywords are taken out of ``keywords``. The value is validated as
-    ``kind`` validates it when built."""
+def settings_from(
+    kind: type[Settings], given: Settings | None, keywords: dict, name: str
+) -> Settings:
+    """``given`` (the argument ``name``; default: ``kind()``) with the fields of ``kind``
+    that ``keywords`` name replaced; those keywords are taken out of ``keywords``. The
+    value is validated as ``kind`` validates it when built; a ``given`` of another type is
+    refused before any work (a dict of the fields raised an AttributeError once the runs
+    were scored)."""
+    if given is not None and not isinstance(given, kind):
+        raise UsageError(
+            f"{name} must be a {kind.__name__} (or its fields as keywords), not "
+            f"{python_type(given)}"
+        )
     names = {field.name for field in dataclasses.fields(kind)}
     taken = {name: keywords.pop(name) for name in list(keywords) if name in names}
     if given is None:

@@ -111,7 +111,7 @@ class ScoringSettings:
 
 def _tie_bounds(evaluations: list) -> pd.DataFrame:
     """Every run's tie bounds per query, as one table."""
-    return pd.concat([e.tie_bounds_per_query for e, _ in evaluations], ignore_index=True)
+    return pd.concat([e.tie_bounds_per_query_values for e, _ in evaluations], ignore_index=True)
 
 
 @keywords_of(StatsSettings, ScoringSettings)
@@ -174,8 +174,8 @@ def compare(
     """
     refuse_uncallable(progress)
     named = named_runs(runs)
-    statistics = settings_from(StatsSettings, statistics, settings)
-    scoring = settings_from(ScoringSettings, scoring, settings)
+    statistics = settings_from(StatsSettings, statistics, settings, "statistics")
+    scoring = settings_from(ScoringSettings, scoring, settings, "scoring")
     refuse_unknown("compare", settings)
     measures = asked_per_topic(measures, "compare's means and tests are")
     refuse_two_spellings(measures, "compare")

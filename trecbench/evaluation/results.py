@@ -190,8 +190,16 @@ class Evaluation:
         :func:`trecbench.strata.doubted` leaves out those whose qrels a sidecar vouches for."""
         return [run for run in self.runs if run.unjudged and run.unjudged.flagged(threshold)]
 
-    @cached_property
+    @property
     def tie_bounds(self):
+        """DataFrame ``run, measure, value, low, high, position, tied_topics, reason``:
+        per run and summary value (display names), a copy of :attr:`tie_bounds_values`, as
+        the other frames are (a caller's change to it is its own). Needs
+        ``evaluate(..., tie_bounds=True)``."""
+        return self.tie_bounds_values.copy()
+
+    @cached_property
+    def tie_bounds_values(self):
         """DataFrame ``run, measure, value, low, high, position, tied_topics, reason``:
         per run and summary value (display names), the lowest and highest value over all
         orders of tied documents and where the reported value sits (see
@@ -225,7 +233,7 @@ class Evaluation:
         trec_eval's order, a row per topic and per-topic measure; an asked measure left out
         (runid, relstring, gm_map, num_q) is said in a PerTopicWarning (as to_frame's)."""
         self._say_left_out("per_query", per_topic=True)
-        return self.per_query_values
+        return self.per_query_values.copy()  # the caller's to change: not the views' own
 
     @cached_property
     def per_query_values(self):
@@ -255,10 +263,16 @@ class Evaluation:
         shown = [_shown(c, run.values[c.label]) for c in self.columns if c.per_query]
         return np.column_stack(shown) if shown else np.empty((len(run.qids), 0))
 
-    @cached_property
+    @property
     def tie_bounds_per_query(self):
         """DataFrame ``run, qid, measure, low, high`` like :attr:`per_query` (NaN where a
-        measure has no bounds). Needs ``evaluate(..., tie_bounds=True)``."""
+        measure has no bounds), a copy of :attr:`tie_bounds_per_query_values`. Needs
+        ``evaluate(..., tie_bounds=True)``."""
+        return self.tie_bounds_per_query_values.copy()
+
+    @cached_property
+    def tie_bounds_per_query_values(self):
+        """:attr:`tie_bounds_per_query`, the one trecbench's own views and tables read."""
         import pandas as pd
 
         columns = [c for c in self.columns if c.per_query]
@@ -292,7 +306,7 @@ class Evaluation:
         """DataFrame ``run, measure, value``: the summaries; runid, relstring asked said in a
         PerTopicWarning."""
         self._say_left_out("aggregates", per_topic=False)
-        return self.aggregate_values
+        return self.aggregate_values.copy()  # the caller's to change: not the views' own
 
     @cached_property
     def aggregate_values(self):

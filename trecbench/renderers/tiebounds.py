@@ -21,7 +21,7 @@ def _rows(evaluation, names: str, every: bool = False) -> list[list]:
         for c in evaluation.columns
     }
     rows = []
-    for row in evaluation.tie_bounds.itertuples(index=False):
+    for row in evaluation.tie_bounds_values.itertuples(index=False):
         bounded = isinstance(row.position, str)
         rows.extend(
             [
@@ -71,7 +71,7 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
         }
         lines = [
             [row.run, "all", f"{name}:{side}", f"{row.measure}:{side}", value]
-            for row in evaluation.tie_bounds.itertuples(index=False)
+            for row in evaluation.tie_bounds_values.itertuples(index=False)
             if isinstance(row.position, str)  # bounded
             for name in shown[row.measure]
             for side, value in (("tie_low", row.low), ("tie_high", row.high))
