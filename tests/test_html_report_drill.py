@@ -194,3 +194,19 @@ def test_a_page_of_per_topic_values_says_it_has_no_runs(tmp_path):
     assert data["no_documents"] == (
         "documents not included: the comparison was made of per-topic values, not runs"
     )
+
+
+@pytest.mark.parametrize("changed", ["qrels", "run"])
+def test_a_qrels_file_changed_since_the_comparison_is_refused_as_a_run_is(files, changed):
+    # the curve of a comparison scored without keeping its documents reads the files
+    # again: a changed run was refused, changed qrels were read, and the curve (all 0 by
+    # then) sat beside means of the qrels as they were
+    qrels, run_file = files
+    comparison = trecbench.compare(qrels, {"r": run_file}, ["P_1"], samples=100, seed=1)
+    unchanged = trecbench.compare(qrels, {"r": run_file}, ["P_1"], samples=100, seed=1)
+    assert len(unchanged.precision_recall()["r"]) == 11  # the files as scored: read again
+    path = qrels if changed == "qrels" else run_file
+    with open(path, "a") as handle:
+        handle.write("q2 0 b 1\n" if changed == "qrels" else "q2 Q0 c 3 0 r\n")
+    with pytest.raises(trecbench.errors.InputError, match="changed since it was scored"):
+        comparison.precision_recall()

@@ -418,7 +418,7 @@ class Comparison:
         runs, qrels = files
         records = {item["path"]: item for item in self.inputs or []}
         options = documents.scored_options(self.evaluation)
-        judged = documents.judgments(qrels, options)
+        judged = documents.judgments(qrels, records, options)
         return documents.drill_down(runs, records, judged, 0, options)[1]
 
     def to_html(

@@ -5,8 +5,8 @@ float32 ties and their grades, and the runs' interpolated precision at the 11 re
 What the runs' scoring kept (:mod:`trecbench.evaluation.drill`) is shown as it is
 (:func:`from_kept`). Runs given as tables, and a comparison scored without keeping it, are
 ranked here (:func:`drill_down`): a file is then read again, and one whose sha256 is not
-the one recorded when it was scored is refused, so that a page never shows documents of
-another file than the numbers it prints.
+the one recorded when it was scored is refused (a qrels file too), so that a page never
+shows documents or grades of another file than the numbers it prints.
 """
 
 from __future__ import annotations
@@ -52,10 +52,13 @@ def _float32(options: Mapping) -> bool:
     return compares_float32(version, options.get("float32", True))
 
 
-def judgments(qrels: Mapping[str, object], options: Mapping) -> dict[str, pa.Table]:
+def judgments(
+    qrels: Mapping[str, object], records: Mapping[str, Mapping], options: Mapping
+) -> dict[str, pa.Table]:
     """``{run: qrels table}`` of each run's qrels (``qrels``: run -> a path or an input
     :mod:`trecbench.inputs` reads), each read once, as the trec_eval version of
-    ``options`` reads it (10.0: ``#`` lines are comments)."""
+    ``options`` reads it (10.0: ``#`` lines are comments); a file is refused if changed
+    since it was scored (its sha256 not the one ``records`` hold by its path), as a run is."""
     from ..evaluation import load
 
     version = compat.get(options.get("compat", compat.DEFAULT))
@@ -64,6 +67,8 @@ def judgments(qrels: Mapping[str, object], options: Mapping) -> dict[str, pa.Tab
     for run, source in qrels.items():
         key = source if isinstance(source, str) else id(source)
         if key not in read:
+            if isinstance(source, str):
+                _check_unchanged(source, records.get(source))
             read[key] = load(source, "qrels", version=version).table
         tables[run] = read[key]
     return tables

@@ -494,7 +494,7 @@ def _drill_down(comparison, runs, qrels, depth: int, kept, step) -> tuple[dict, 
         return {}, None
     records = {item["path"]: item for item in comparison.inputs or []}
     options = documents.scored_options(comparison.evaluation)
-    judged = documents.judgments(qrels, options)
+    judged = documents.judgments(qrels, records, options)
     return documents.drill_down(runs, records, judged, depth, options, step)
 
 
