@@ -745,3 +745,35 @@ def test_fuse_refuses_a_block_tag_that_is_not_the_fused_run_s_at_its_line(tmp_pa
     said = f'{about}:2: tag "other" is not the fused run\'s tag "mine": leave the tag out'
     assert said in capsys.readouterr().err
     assert not out.exists()
+
+
+# ruamel.yaml 0.19.1's YAML 1.2 resolvers (ruamel/yaml/resolver.py, implicit_resolvers of
+# version (1, 2)), as repro_eval reads a block: what they match is a number to it
+_RUAMEL_1_2_NUMBER = re.compile(
+    r"""[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+    |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+    |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
+    |[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+""",
+    re.X,
+)
+
+
+def test_text_a_yaml_1_2_reader_takes_for_a_number_is_written_quoted():
+    """fuse --ir-metadata wrote 1_0e5, +0o7 and 0o_7 plain, which ruamel.yaml (repro_eval's
+    reader) reads as numbers (100000.0, 7, 7), and +_ plain, which it cannot read (a
+    ValueError): beyond YAML 1.2's core schema, which the writer followed. Every text of
+    up to three characters of these reads back as itself (PyYAML), and none is left
+    plain where ruamel.yaml's resolvers read a number."""
+    import itertools
+
+    import yaml
+
+    alphabet = "017_.eE+-oxb"
+    texts = ["".join(t) for n in (1, 2, 3) for t in itertools.product(alphabet, repeat=n)]
+    texts += ["1_0e5", "+0o7", "0o_7", "0_e1", "+_1", "0o7_"]
+    for text in texts:
+        (line,) = ir_metadata.block_text({"k": text}).splitlines()[1:-1]
+        written = line.removeprefix("# k: ")
+        assert yaml.safe_load(written) == text
+        if not written.startswith(("'", '"')):
+            assert not _RUAMEL_1_2_NUMBER.fullmatch(written), written

@@ -14,6 +14,7 @@ import base64
 import datetime
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -310,6 +311,12 @@ def block_text(metadata: dict[str, Any]) -> str:
     return f"{START.decode()}\n{body}{END.decode()}\n"
 
 
+# text that starts as a number may (a sign, a digit, "." or "_"; a sign alone): quoted,
+# as ruamel.yaml (repro_eval's reader) reads 1_0e5, +0o7 and 0o_7 as numbers beyond YAML
+# 1.2's core schema (NOT_TEXT), and "+_" not at all. Quotes keep any text text.
+_LIKE_A_NUMBER = re.compile(r"[-+]?[0-9._]|[-+]$")
+
+
 @cache
 def _block_dumper() -> type:
     """PyYAML's ``SafeDumper`` writing text that YAML 1.2 reads as something else quoted,
@@ -324,8 +331,8 @@ def _block_dumper() -> type:
         def represent_str(self, data):
             if not data.isprintable():
                 style = '"'
-            elif NOT_TEXT.fullmatch(data):  # PyYAML writes 1e3, 0o17, 008 plain: text to it
-                style = "'"
+            elif NOT_TEXT.fullmatch(data) or _LIKE_A_NUMBER.match(data):
+                style = "'"  # PyYAML writes 1e3, 0o17, 008 plain: text to it
             else:
                 return super().represent_str(data)
             return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
