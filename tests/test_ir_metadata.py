@@ -105,6 +105,30 @@ def test_score_reads_the_body_as_the_file_without_the_block(with_block, tmp_path
     assert _score(capsys, *compat, *MEASURES, str(QRELS), str(gz)) == expected
 
 
+def test_a_block_below_the_top_is_said_under_compat_10(with_block, tmp_path, capsys):
+    """10.0 reads every '#' line of a run as a comment: a block below the top (its YAML
+    invalid too) was dropped without a word, the scores trec_eval 10.0's, no metadata
+    recorded. It is said, once, at its line; the block on top is the run's metadata."""
+    lines = RUN.read_bytes().splitlines(keepends=True)
+    lower = tmp_path / "lower.run"
+    lower.write_bytes(
+        BLOCK + b"".join(lines[:5]) + BLOCK.replace(b"bm25\n", b"[1\n") + b"".join(lines[5:])
+    )
+    args = ["--compat", "10.0", *MEASURES, str(QRELS)]
+    expected = _score(capsys, *args, str(RUN))
+    assert _score(capsys, *args, str(with_block)) == expected  # the top block: metadata
+    assert capsys.readouterr().err == ""
+    assert run(["score", *args, str(lower)]) == 0
+    said = capsys.readouterr()
+    assert said.out == expected[1]
+    at = len(BLOCK.splitlines()) + 6  # the top block's lines, five of the run's, then it
+    assert said.err == (
+        f"trecbench: warning: {lower}:{at}: an ir_metadata block below "
+        "the top of the run: comment lines to trec_eval 10.0 and to trecbench, not the run's "
+        "metadata (only a block on its first line is)\n"
+    )
+
+
 def test_a_run_read_in_blocks_takes_the_block_out_too(with_block, monkeypatch):
     from trecbench import memory
     from trecbench.inputs import blocks, trec_text_format

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import arrow
+from .. import arrow, input_warnings
 from .. import arrow_compute as pc
 from ..errors import InputError
 from . import trec_text
@@ -65,8 +65,20 @@ def drop_qrels_comments(tokens: Tokens, data: bytes) -> Tokens:
 
 
 def drop_run_comments(tokens: Tokens) -> Tokens:
-    """10.0's reading of a run: skip every line whose first field starts with '#'."""
+    """10.0's reading of a run: skip every line whose first field starts with '#'; an
+    ir_metadata block below the file's top, comments to 10.0 and no metadata (which only
+    a block at the top is), is said in an input warning, not dropped without a word."""
     if not len(tokens):
         return tokens
     hashed = arrow.to_numpy(pc.starts_with(tokens.fields[0], "#"))
+    if len(tokens.fields) > 1:
+        starts = pc.and_(pc.equal(tokens.fields[0], "#"),
+                         pc.equal(tokens.fields[1], "ir_metadata.start"))  # fmt: skip
+        lines = tokens.line[arrow.to_numpy(pc.fill_null(starts, False))]
+        if len(lines):
+            input_warnings.keep([
+                f"{tokens.path}:{int(lines[0])}: an ir_metadata block below the top of the "
+                "run: comment lines to trec_eval 10.0 and to trecbench, not the run's "
+                "metadata (only a block on its first line is)"
+            ])  # fmt: skip
     return tokens.without_lines(tokens.line[hashed])
