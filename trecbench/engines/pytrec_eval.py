@@ -10,7 +10,6 @@ strictly decreasing, exact in float32): its sort can only reproduce that order.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 
 import numpy as np
 
@@ -171,10 +170,11 @@ class _Group:
         if self.utility:  # -N enters utility only: recompute it from the counts (_utility)
             wanted += [Measure(n) for n in _UTILITY_COUNTS]
         strings = set(measure_strings(wanted).values())
+        self._qrels = qrels_dict
         # -J is left to trec_eval's code: pytrec_eval miscounts topics handed to it empty
-        self._new = partial(RelevanceEvaluator, qrels_dict, strings, relevance_level, judged_only)
+        self._new = lambda qrels: RelevanceEvaluator(qrels, strings, relevance_level, judged_only)
         self._reusable = not any(PAIR_SEPARATOR in string for string in strings)
-        self._evaluator = self._new()
+        self._evaluator = self._new(qrels_dict) if self._reusable else None
 
     def evaluate(self, run_dict, qids):
         labels, parts = None, []
@@ -191,13 +191,13 @@ class _Group:
 
     def _evaluated(self, run_dict) -> dict[str, dict[str, float]]:
         """pytrec_eval's ``{qid: {label: value}}`` of ``run_dict``."""
-        if self._evaluator is None:
-            self._evaluator = self._new()
+        evaluator = self._evaluator
+        if evaluator is None:  # its parameter strings are spent by one evaluation: a fresh
+            # one, of the topics' judgments alone (each topic's values read only its own)
+            qrels = self._qrels
+            evaluator = self._new({q: qrels[q] for q in run_dict if q in qrels})
         with ended_at_once():  # a signal waited for the whole evaluation (it holds the GIL)
-            result = self._evaluator.evaluate(run_dict)
-        if not self._reusable:
-            self._evaluator = None  # its parameter strings are spent
-        return result
+            return evaluator.evaluate(run_dict)
 
 
 class Evaluator:
