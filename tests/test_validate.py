@@ -1563,6 +1563,10 @@ def test_every_finding_quotes_a_long_id_cut(tmp_path):
     assert {"R9", "R11", "R13", "R14", "R15", "R20"} <= rules
     assert max(map(len, said)) < 400
     assert excerpt_plain(docno) in said[0] + said[1] and excerpt_plain(f"{topic}b") in said[-2]
+    (tmp_path / "n.qrels").write_text(f"{topic} 0 d1 -1\nq2 0 d1 1\n")  # Q10 of the topic
+    said = CliRunner().invoke(cli, ["validate", "--qrels", str(tmp_path / "n.qrels")]).output
+    (q10,) = [line for line in said.splitlines() if "[Q10]" in line]
+    assert len(q10) < 400 and excerpt_plain(topic) in q10
 
 
 SWAPPED_RUN = (

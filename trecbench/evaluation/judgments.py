@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from .. import arrow, inputs, ranking
 from .. import arrow_compute as pc
-from ..errors import Setting, TrecbenchError, UnevaluableTopicError, UsageError
+from ..errors import Setting, TrecbenchError, UnevaluableTopicError, UsageError, excerpt_plain
 from ..gated.reading import load
 from ..hash_index import string_hash
 from ..inputs.tables import judged_twice, subtopics
@@ -156,7 +156,8 @@ class Qrels:
             top, _, line = self.topics[qid]
             if unevaluable(position, top):
                 message = (
-                    f"every judgment of topic {qid} is negative (largest grade {top}): "
+                    f"every judgment of topic {excerpt_plain(qid)} is negative (largest grade "
+                    f"{top}): "
                     "trec_eval cannot evaluate it"
                 )
                 error = UnevaluableTopicError(self.path, line, message, "X5")

@@ -210,7 +210,8 @@ class QrelsChecker(Checker):
             [self.first_line[q] for q in negative],
             "qid",
             lambda i: (
-                f"every judgment of topic {negative[i]} is negative: trec_eval 9.0.8 stops "
+                f"every judgment of topic {excerpt_plain(negative[i])} is negative: trec_eval "
+                "9.0.8 stops "
                 "('Can't calculate measure', exit 4) when it is the first topic of a run it "
                 "evaluates"
             ),
