@@ -127,6 +127,12 @@ def test_a_block_below_the_top_is_said_under_compat_10(with_block, tmp_path, cap
         "the top of the run: comment lines to trec_eval 10.0 and to trecbench, not the run's "
         "metadata (only a block on its first line is)\n"
     )
+    comment = tmp_path / "comment.run"  # a comment of more fields is no block's marker
+    comment.write_bytes(
+        b"".join(lines[:5]) + b"# ir_metadata.start b 2 1 r\n" + b"".join(lines[5:])
+    )
+    assert run(["score", *args, str(comment)]) == 0
+    assert capsys.readouterr() == (expected[1], "")
 
 
 def test_a_run_read_in_blocks_takes_the_block_out_too(with_block, monkeypatch):

@@ -74,7 +74,8 @@ def drop_run_comments(tokens: Tokens) -> Tokens:
     if len(tokens.fields) > 1:
         starts = pc.and_(pc.equal(tokens.fields[0], "#"),
                          pc.equal(tokens.fields[1], "ir_metadata.start"))  # fmt: skip
-        lines = tokens.line[arrow.to_numpy(pc.fill_null(starts, False))]
+        marker = arrow.to_numpy(pc.fill_null(starts, False)) & (tokens.nfields == 2)
+        lines = tokens.line[marker]  # the line "# ir_metadata.start", no more fields
         if len(lines):
             input_warnings.keep([
                 f"{tokens.path}:{int(lines[0])}: an ir_metadata block below the top of the "

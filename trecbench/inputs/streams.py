@@ -147,8 +147,9 @@ class _Decompressed(ReadOnly):
     them was read: a read of ``n`` bytes that fails drops what it had decompressed
     (Arrow's, ISA-L's), so ``reopen()`` (a new stream of the content from its start, or
     None) decompresses it again, in ever smaller reads, to the last byte it can. What a
-    truncated file gives its reader is then all its data decodes to (gzip and xz: every
-    byte written; bzip2, zstd and lz4: their whole blocks), whatever the reads' sizes."""
+    truncated file gives its reader is then all its data decodes to (gzip, xz and bzip2:
+    every byte written, a corrupt bzip2 block's too, which libbz2 hands over before its
+    checksum fails; zstd and lz4: their whole blocks), whatever the reads' sizes."""
 
     def __init__(
         self, stream, compression: str, path: str, errors: tuple = (), reopen=None, trailing=None
