@@ -68,7 +68,7 @@ def test_scoring_fusion_and_the_drill_down_rank_a_run_alike(tmp_path, options, f
     scored = evaluate(qrels, [run], ["P.5"], drill_depth=3, **options).runs[0]
     kept = scored.drill_down.documents.column("docno").to_pylist()
     fused = ranked_table(run, **options).column("docno").to_pylist()
-    table = documents.judgments({"r": qrels}, options)
+    table = documents.judgments({"r": qrels}, {}, options)
     shown = documents.drill_down({"r": run}, {}, table, 3, options)[0]["t1"]["r"]
     expected = ["d1", "d3", "d2"] if float32 else ["d1", "d2", "d3"]
     assert kept == fused == [row[0] for row in shown] == expected
