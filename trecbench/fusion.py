@@ -239,6 +239,13 @@ def check_depth(depth) -> None:
         raise UsageError(f"depth must be a positive integer, not {depth!r}")
 
 
+def _replayable(weights):
+    """``weights`` as a list when given as an iterator (a generator): the settings are
+    checked before the runs are read and the weights read again to fuse, which found an
+    iterator used up ("0 weight(s) for 2 run(s)")."""
+    return list(weights) if isinstance(weights, Iterator) else weights
+
+
 def checked_settings(
     method: str, norm: str | None, k, weights, n_runs: int, depth, tag
 ) -> tuple[str, str, float, np.ndarray]:
@@ -301,7 +308,7 @@ def fused_and_ties(
     many settings and says each kind once (:func:`~trecbench.runstudy.fusion_tuning.tune_fusion`).
     ``searched``: the weights (RRF: k) are a search's (``--optimize``'s grid, which sums
     weights to 1), not the caller's: what the messages advise leaves them out."""
-    weights = list(weights) if isinstance(weights, Iterator) else weights  # read twice
+    weights = _replayable(weights)
     method, norm, _, _ = checked_settings(method, norm, k, weights, len(runs), depth, tag)
     step = steps(progress, "fusing", 4)
     plan = FusionPlan(runs, method, norm, depth, step)
@@ -356,8 +363,7 @@ def fuse(
     """
     refuse_uncallable(progress)
     sources, names = split_runs(runs)
-    # an iterator of weights (a generator) is checked here and read again by fuse_tables
-    weights = list(weights) if isinstance(weights, Iterator) else weights
+    weights = _replayable(weights)
     checked_settings(method, norm, k, weights, len(sources), depth, tag)  # before reading
     tables = ranked_tables(sources, progress, names)
     settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}

@@ -157,8 +157,7 @@ class Qrels:
             if unevaluable(position, top):
                 message = (
                     f"every judgment of topic {excerpt_plain(qid)} is negative (largest grade "
-                    f"{top}): "
-                    "trec_eval cannot evaluate it"
+                    f"{top}): trec_eval cannot evaluate it"
                 )
                 error = UnevaluableTopicError(self.path, line, message, "X5")
                 error.cli_aside = " (exit 4 or a crash)"  # what the command line's exit is

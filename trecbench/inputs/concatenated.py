@@ -11,27 +11,50 @@ import bz2
 import io
 import lzma
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..compressions import NAMED
 
 _CHUNK = 1 << 20
 
 
-class ConcatenatedStreams(io.RawIOBase):
-    """The decompressed bytes of the streams of one format read from ``raw`` (a binary
-    reader): ``decompressor()`` makes one for each stream, which starts with ``magic``;
-    ``padded``: zero bytes, a multiple of four, may come between streams (xz's); ``error``:
-    the exception a stream's decoding raises, and what this reader raises for what it
-    refuses, naming ``a_stream`` (``an xz stream``)."""
+@dataclass(frozen=True)
+class _Format:
+    """A format read stream after stream: its ``name`` (:data:`~trecbench.compressions.NAMED`'s,
+    whose magic starts each stream) with the ``article`` its messages say it with, a
+    ``decompressor()`` for each stream, the ``error`` a stream's decoding raises (and what
+    the reader raises for what it refuses), and whether zero bytes, a multiple of four,
+    may come between streams (``padded``: xz's)."""
 
-    def __init__(
-        self, raw, decompressor: Callable, magic: bytes, error: type[Exception], padded: bool,
-        a_stream: str,
-    ) -> None:  # fmt: skip
-        self.raw, self.magic, self.error, self.padded = raw, magic, error, padded
-        self.a_stream = a_stream
-        self._new = decompressor
-        self._decompressor = decompressor()
+    name: str
+    article: str
+    decompressor: Callable
+    error: type[Exception]
+    padded: bool
+
+    @property
+    def a_stream(self) -> str:
+        return f"{self.article} {self.name} stream"
+
+
+_FORMATS = {
+    "xz": _Format("xz", "an", lambda: lzma.LZMADecompressor(lzma.FORMAT_XZ), lzma.LZMAError, True),
+    "bz2": _Format("bz2", "a", bz2.BZ2Decompressor, OSError, False),
+}
+
+
+def streams(raw, compression: str) -> ConcatenatedStreams:
+    """The file of ``compression`` (``xz`` or ``bz2``) read from ``raw`` (a binary reader),
+    as xz-utils and bzip2 -d read it (junk after a stream refused, not ignored)."""
+    return ConcatenatedStreams(raw, _FORMATS[compression])
+
+
+class ConcatenatedStreams(io.RawIOBase):
+    """The decompressed bytes of the streams of one :class:`_Format` read from ``raw``."""
+
+    def __init__(self, raw, format: _Format) -> None:
+        self.raw, self.format, self.magic = raw, format, NAMED[format.name].magic
+        self._decompressor = format.decompressor()
         self._pending = b""  # compressed bytes read and not yet given to a decompressor
 
     def readable(self) -> bool:
@@ -51,7 +74,7 @@ class ConcatenatedStreams(io.RawIOBase):
             if not self._pending and self._decompressor.needs_input:
                 self._pending = self.raw.read(_CHUNK)
                 if not self._pending:
-                    raise EOFError(f"the file ends inside {self.a_stream}")
+                    raise EOFError(f"the file ends inside {self.format.a_stream}")
             data = self._decompressor.decompress(self._pending, wanted)
             self._pending = b""
             if data:
@@ -60,37 +83,20 @@ class ConcatenatedStreams(io.RawIOBase):
 
     def _next_stream(self) -> None:
         """After a stream's end: its padding skipped, then the next stream, or the end."""
-        rest = self._decompressor.unused_data
-        padding = 0
+        format, rest, padding = self.format, self._decompressor.unused_data, 0
         while True:
-            stripped = rest.lstrip(b"\0") if self.padded else rest
+            stripped = rest.lstrip(b"\0") if format.padded else rest
             padding += len(rest) - len(stripped)
             if stripped or not (rest := self.raw.read(_CHUNK)):
                 break
         if padding % 4:
-            raise self.error(f"stream padding of {padding} bytes, not a multiple of 4")
+            raise format.error(f"stream padding of {padding} bytes, not a multiple of 4")
         while stripped and len(stripped) < len(self.magic) and (more := self.raw.read(_CHUNK)):
             stripped += more
         if not stripped:
             self._decompressor = None  # the end of the file
         elif not stripped.startswith(self.magic):
-            name = self.a_stream.split()[1]
-            raise self.error(f"data after {self.a_stream} that is no {name} stream")
+            raise format.error(f"data after {format.a_stream} that is no {format.name} stream")
         else:
-            self._decompressor = self._new()
+            self._decompressor = format.decompressor()
             self._pending = stripped
-
-
-def xz_streams(raw) -> ConcatenatedStreams:
-    """The xz file read from ``raw``, as xz-utils reads it."""
-    decompressor = lambda: lzma.LZMADecompressor(lzma.FORMAT_XZ)  # noqa: E731
-    return ConcatenatedStreams(
-        raw, decompressor, NAMED["xz"].magic, lzma.LZMAError, True, "an xz stream"
-    )
-
-
-def bz2_streams(raw) -> ConcatenatedStreams:
-    """The bzip2 file read from ``raw``, as bzip2 -d reads it (junk refused, not ignored)."""
-    return ConcatenatedStreams(
-        raw, bz2.BZ2Decompressor, NAMED["bz2"].magic, OSError, False, "a bz2 stream"
-    )

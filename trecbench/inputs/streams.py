@@ -392,7 +392,7 @@ class Source:
         if self.compression in ("xz", "bz2"):
             from . import concatenated
 
-            inner = getattr(concatenated, f"{self.compression}_streams")(raw)
+            inner = concatenated.streams(raw, self.compression)
         elif self.compression == "gzip" and not salvage:
             # decompressed again after an error: the standard library's reader hands over
             # the bytes before it (ISA-L's, like Arrow's, drops those of the read that fails)

@@ -211,9 +211,8 @@ class QrelsChecker(Checker):
             "qid",
             lambda i: (
                 f"every judgment of topic {excerpt_plain(negative[i])} is negative: trec_eval "
-                "9.0.8 stops "
-                "('Can't calculate measure', exit 4) when it is the first topic of a run it "
-                "evaluates"
+                "9.0.8 stops ('Can't calculate measure', exit 4) when it is the first topic of "
+                "a run it evaluates"
             ),
         )
         level = self.relevance_level

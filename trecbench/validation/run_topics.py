@@ -407,8 +407,7 @@ class TopicChecks:
             return ""
         return (
             f" (checked within each stretch of the file: topic {excerpt_plain(topic)} is split, "
-            "R20, and the "
-            f"temporary file of the rows to check it whole could not be written: "
+            "R20, and the temporary file of the rows to check it whole could not be written: "
             f"{self.kept.failed})"
         )
 

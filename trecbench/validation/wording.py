@@ -61,8 +61,7 @@ def tag_not_name(value: str, expected: str) -> str:
 def too_deep(topic: str, depth: int) -> str:
     return (
         f"topic {excerpt_plain(topic)} has more than {counted(depth, 'document')} "
-        f"({depth_setting(depth)}); "
-        f"trec_eval scores them all unless run with -M{depth}"
+        f"({depth_setting(depth)}); trec_eval scores them all unless run with -M{depth}"
     )
 
 
@@ -128,8 +127,7 @@ def rank_against_score(topic: str, rank, score: float, before_rank, before_score
     return (
         f"rank {rank} has a higher score ({show(score)}) than rank {before_rank} "
         f"({show(before_score)}) in topic {excerpt_plain(topic)}: trec_eval ranks by score, "
-        "rank-based tools "
-        "by rank"
+        "rank-based tools by rank"
     )
 
 
