@@ -760,6 +760,43 @@ def test_a_hash_index_sorts_topics_in_pieces_only_when_they_come_in_order():
     assert one_topic.lookup(many[[69_999]], np.array([0]))[1].tolist() == [69_999]
 
 
+def test_topics_in_stretches_are_renumbered_in_the_order_they_come():
+    from trecbench import hash_index
+
+    renumbered = hash_index.in_stretch_order(np.array([2, 2, 0, 0, 0, 1], np.int32))
+    assert renumbered.tolist() == [0, 0, 1, 1, 1, 2] and renumbered.dtype == np.int32
+    ascending = np.array([0, 0, 1, 3])
+    assert hash_index.in_stretch_order(ascending) is ascending
+    back = np.array([1, 1, 0, 1])  # topic 1 comes back: no numbering keeps it one stretch
+    assert hash_index.in_stretch_order(back) is back
+
+
+@pytest.mark.parametrize("twice", [["7", "12"], ["12"], []])
+def test_a_run_listing_topics_in_numeric_order_finds_duplicates_in_pieces(twice):
+    """Topics 1, 2, ... 12 listed whole in numeric order, coded byte-wise (1, 10, 11, 12,
+    2...): the duplicate check indexes them in the order they come, a few topics at a time
+    (:class:`_TopicPieces`, not one sort of every row), and still names the first topic
+    byte-wise that lists a document twice, as trec_eval does."""
+    from trecbench import hash_index, ranking
+
+    lines = [f"{q} Q0 d{d} {d} {-d} r" for q in range(1, 13) for d in range(300)]
+    for q in twice:  # d5 listed again at the end of topic q
+        lines.insert(int(q) * 300, f"{q} Q0 d5 300 -300 r")
+    table = _run_table("\n".join(lines) + "\n")
+    topic, qids = ranking.topic_codes(table["qid"])
+    assert not hash_index.non_decreasing(topic)
+    keys = hash_index.string_hash(table["docno"])
+    index = hash_index.HashIndex(keys, topics=hash_index.in_stretch_order(topic))
+    assert isinstance(index.layout, hash_index._TopicPieces)
+    found = ranking.find_duplicate(topic, table["docno"], table["line"])
+    if not twice:
+        assert found is None
+        return
+    first = min(twice)  # byte-wise: "12" before "7"
+    listed = [lines.index(f"{first} Q0 d5 {rank} -{rank} r") + 1 for rank in (5, 300)]
+    assert (qids[found[0]].as_py(), *found[1:]) == (first, "d5", *listed)
+
+
 def test_a_ranked_run_refuses_hashes_that_are_not_one_a_row():
     from trecbench import hash_index, ranking
 

@@ -17,7 +17,7 @@ import pyarrow as pa
 from . import arrow
 from . import arrow_compute as pc
 from .errors import DuplicateError
-from .hash_index import HashIndex, non_decreasing, string_hash
+from .hash_index import HashIndex, in_stretch_order, non_decreasing, string_hash
 from .plurals import counted
 from .score_precision import comparable_scores
 
@@ -417,8 +417,8 @@ def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     Candidates are rows whose hashes collide; only they are compared as strings, so a hash
     collision can never produce a false report.
     """
-    if index is None:
-        index = HashIndex(string_hash(docnos), topics=topic)
+    if index is None:  # any numbering of the topics finds the same rows
+        index = HashIndex(string_hash(docnos), topics=in_stretch_order(topic))
     candidates = index.row_at(index.colliding_positions())
     if len(candidates) == 0:
         return None
