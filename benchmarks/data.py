@@ -94,7 +94,7 @@ def _topics(rng, topics: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray
         "docno": _text(d[order]),
         "rel": _text(grades[order]),
     }
-    return docnos, scores, files._text_lines(qrels_columns, " ")
+    return docnos, scores, files.text_lines(qrels_columns, " ")
 
 
 def _run_lines(rng, topics, docnos, scores, tag: str, scattered: bool, long_docno=0) -> bytes:
@@ -118,7 +118,7 @@ def _run_lines(rng, topics, docnos, scores, tag: str, scattered: bool, long_docn
     if scattered:
         shuffle = pa.array(rng.permutation(n))
         run_columns = {name: column.take(shuffle) for name, column in run_columns.items()}
-    return files._text_lines(run_columns, " ")
+    return files.text_lines(run_columns, " ")
 
 
 def ensure(

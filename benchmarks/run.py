@@ -309,7 +309,7 @@ def _sample(run: Path, qrels: Path, folder: Path) -> tuple[Path, Path, set[str]]
                 if kept.num_rows:
                     qids.update(pc.unique(kept.column(0)).to_pylist())
                     columns = dict(zip(names, kept.columns, strict=True))
-                    handle.write(files._text_lines(columns, " "))
+                    handle.write(files.text_lines(columns, " "))
     return sample_run, sample_qrels, qids
 
 

@@ -396,6 +396,26 @@ def test_a_grade_refused_by_the_python_pool_is_named_as_its_argument(tmp_path):
     assert result.to_text("-1") == "1 0 d1 -1\n"
 
 
+@pytest.mark.parametrize("grade", [None, "0", -3])
+@pytest.mark.parametrize("piece", [None, 2])
+def test_the_pool_file_is_one_line_per_pooled_document_in_its_order(monkeypatch, grade, piece):
+    """to_text's lines, joined by Arrow a piece at a time, are the pool's pairs in order as
+    plain Python writes them (UTF-8 ids too); a Pool made by hand, whose lists are
+    converted, writes the same."""
+    import dataclasses
+
+    if piece is not None:
+        monkeypatch.setattr("trecbench.runstudy.pool.TEXT_PIECE", piece)
+    runs = [{"q1": {"dé": 2.0, "d2": 1.0}, "q10": {"x": 1.0}}, {"q2": {"d2": 3.0}, "q1": {"z": 1}}]
+    result = pool(runs, depth=5)
+    end = "\n" if grade is None else f" {grade}\n"
+    expected = "".join(f"{q} 0 {d}{end}" for q, d in zip(result.qid, result.docno, strict=True))
+    pairs = [("q1", "d2"), ("q1", "dé"), ("q1", "z"), ("q10", "x"), ("q2", "d2")]
+    assert list(zip(result.qid, result.docno, strict=True)) == pairs  # byte-wise
+    assert result.to_text(grade) == expected
+    assert dataclasses.replace(result, columns=None).to_text(grade) == expected
+
+
 def _write_topics(tmp_path, qrels_topics: str) -> list[str]:
     """Runs a (topics 1, 2, 3) and b (topic 1) and qrels judging d1 in each of
     ``qrels_topics``; the command line's pool arguments for them."""

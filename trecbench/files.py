@@ -37,14 +37,16 @@ def format_scores(scores) -> pa.Array:
     return pc.cast(arrow.array(np.asarray(scores, dtype=np.float64)), pa.string())
 
 
-def _text_lines(columns: dict[str, pa.Array], sep: str) -> bytes:
-    """The bytes of ``columns`` joined by ``sep``, one newline-terminated line per row; a
-    missing value refused (Arrow would join its row into a missing line: no bytes)."""
+def text_lines(columns: dict[str, pa.Array | pa.Scalar], sep: str) -> bytes:
+    """The bytes of ``columns`` joined by ``sep``, one newline-terminated line per row (a
+    scalar, :func:`trecbench.arrow.scalar`: the same field on every line; the first is a
+    column); a missing value refused (Arrow would join its row into a missing line: no
+    bytes)."""
     values = list(columns.values())
     if not values or len(values[0]) == 0:
         return b""
     for name, column in columns.items():
-        if column.null_count:
+        if not isinstance(column, pa.Scalar) and column.null_count:
             row = int(np.flatnonzero(arrow.to_numpy(column.is_null()))[0])
             raise OutputError(f"row {row}: the {name} is missing: a TREC line holds every field")
     # separators as Arrow scalars: a Python str given to a compute function imports pandas
@@ -177,7 +179,7 @@ def _run_lines(table: pa.Table, check_ids: bool) -> bytes:
     scores = format_scores(arrow.to_numpy(table.column("score")))
     q0 = pa.repeat(arrow.scalar("Q0", pa.string()), len(scores))
     columns = {"qid": ids["qid"], "q0": q0, "docno": ids["docno"], "rank": _text(table, "rank")}
-    return _text_lines(columns | {"score": scores, "tag": ids["tag"]}, "\t")
+    return text_lines(columns | {"score": scores, "tag": ids["tag"]}, "\t")
 
 
 def qrels_bytes(qrels) -> bytes:
@@ -195,7 +197,7 @@ def _qrels_lines(table: pa.Table) -> bytes:
     check_text_ids(ids, "TREC qrels", "the qrels")
     iteration = ids.get("iter", pa.repeat(arrow.scalar("0", pa.string()), len(table)))
     columns = {"qid": ids["qid"], "iter": iteration, "docno": ids["docno"]}
-    return _text_lines(columns | {"rel": _text(table, "rel")}, " ")
+    return text_lines(columns | {"rel": _text(table, "rel")}, " ")
 
 
 def parquet_named(path: str | os.PathLike, kind: str = "run") -> bool:

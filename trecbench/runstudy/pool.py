@@ -21,7 +21,7 @@ from .. import arrow, input_warnings, outputs
 from .. import arrow_compute as pc
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
-from ..files import check_text_ids
+from ..files import check_text_ids, text_lines
 from . import ranked as ranked_runs
 from .ranked import SLICE
 
@@ -78,6 +78,9 @@ class Pool:
     qrels: str | None = None
     # (role, id) -> (run, line): where each id a TREC line cannot hold was first read
     unwritable: dict = field(default_factory=dict, repr=False, compare=False)
+    # ``qid`` and ``docno`` as the Arrow arrays they were made from, which to_text joins
+    # into lines (None: a Pool made by hand; its lists are converted)
+    columns: tuple[pa.Array, pa.Array] | None = field(default=None, repr=False, compare=False)
 
     def to_text(self, grade: str | None = None, progress=None) -> str:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given).
@@ -89,20 +92,24 @@ class Pool:
         if self.unwritable:
             self._refuse_unwritable()
         n = len(self.qid)
-        for role, ids, before in (("qid", self.qid, 0), ("docno", self.docno, n)):
+        qid, docno = self.columns or [
+            arrow.array(ids, pa.string()) for ids in (self.qid, self.docno)
+        ]
+        for role, ids, before in (("qid", qid, 0), ("docno", docno, n)):
             for start in range(0, n, TEXT_PIECE):  # in order: the first id refused as one
-                piece = ids[start : start + TEXT_PIECE]
+                piece = ids.slice(start, TEXT_PIECE)
                 check_text_ids({role: piece}, "a pool file", "the runs")
                 if progress is not None:
                     progress("checking ids", before + start + len(piece), 2 * n)
-        end = f" {grade}\n" if grade is not None else "\n"
+        zero = arrow.scalar("0")
+        graded = {} if grade is None else {"rel": arrow.scalar(str(grade))}
         pieces = []
-        for start in range(0, n, TEXT_PIECE):
-            stop = min(start + TEXT_PIECE, n)
-            lines = zip(self.qid[start:stop], self.docno[start:stop], strict=True)
-            pieces.append("".join(f"{q} 0 {d}{end}" for q, d in lines))
+        for start in range(0, n, TEXT_PIECE):  # joined by Arrow: no Python per line
+            ids = [pc.cast(column.slice(start, TEXT_PIECE), pa.string()) for column in (qid, docno)]
+            line = {"qid": ids[0], "q0": zero, "docno": ids[1], **graded}
+            pieces.append(text_lines(line, " ").decode())
             if progress is not None:
-                progress("writing", stop, n)
+                progress("writing", min(start + TEXT_PIECE, n), n)
         return "".join(pieces)
 
     def _refuse_unwritable(self) -> None:
@@ -237,20 +244,21 @@ def pool(
         sort_keys=[("t", "ascending"), ("d", "ascending")],
     )
     step()
-    qids = pooled.qids.take(topic.take(sort)).to_pylist()
+    qids = pooled.qids.take(topic.take(sort))
     step()
-    docnos = docno.take(sort).to_pylist()
+    docnos = docno.take(sort)
     step()
     return Pool(
         settings,
-        qids,
-        docnos,
+        qids.to_pylist(),
+        docnos.to_pylist(),
         contributions,
         judged is not None,
         warnings,
         inputs=tuple(read_records([*((s, "run") for s in sources), (qrels, "qrels")])),
         qrels=str(qrels) if isinstance(qrels, (str, os.PathLike)) else None,
         unwritable=pooled.unwritable,
+        columns=(qids, docnos),
     )
 
 
