@@ -300,6 +300,32 @@ def test_an_abandoned_read_ahead_does_not_wait_for_the_run_being_read():
     assert waited < 5
 
 
+def test_runs_are_read_as_far_ahead_as_asked_and_come_in_order():
+    """pool reads two runs ahead of the one it folds (a fold of a few runs' rows took as
+    long as reading three more); each comes in turn, a load's error at its own turn."""
+    import threading
+
+    from trecbench.runstudy.ranked import read_ahead
+
+    started, done = [], threading.Semaphore(0)
+
+    def load(index: int) -> int:
+        started.append(index)
+        done.release()
+        if index == 3:
+            raise ValueError("run 3 is unreadable")
+        return index
+
+    runs = read_ahead(load, range(6), ahead=2)
+    assert next(runs) == 0
+    for _ in range(3):  # 0, then 1 and 2 read while 0 is worked on
+        assert done.acquire(timeout=5)
+    assert started == [0, 1, 2]
+    assert [next(runs), next(runs)] == [1, 2]
+    with pytest.raises(ValueError, match="run 3 is unreadable"):
+        next(runs)
+
+
 @pytest.mark.parametrize(("name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
 def test_pool_ends_at_a_signal_while_a_fifo_is_read(tmp_path, name, code):
     """`pool` ended an interrupt only once the run being read had been read whole (7.5 s

@@ -342,6 +342,8 @@ class _IntegerRuns:
 # kept rows read before they are folded into the pool's distinct pairs (at least as many
 # as the pool holds, so each pair is folded a bounded number of times: linear in rows)
 BATCH_ROWS = 1 << 22
+# runs read ahead of the one being folded
+READ_AHEAD = 2
 
 
 @dataclass(frozen=True)
@@ -368,11 +370,13 @@ def _stream(sources: list, labels: list, depth: int, progress, against: tuple | 
 
     distinct, batch, numbers, integers, unwritable = None, [], [], _IntegerRuns(), {}
 
-    def kept(index: int) -> pa.Table:
-        return ranked_runs.load_kept(sources[index], depth, progress, labels[index])
+    def read(index: int):
+        return ranked_runs.read_run(sources[index], progress, labels[index])
 
-    tables = ranked_runs.read_ahead(kept, range(len(sources)))
-    for index, table in enumerate(tables):  # the next run read while these are folded
+    read_runs = ranked_runs.read_ahead(read, range(len(sources)), READ_AHEAD)
+    for index, loaded in enumerate(read_runs):  # the next run read while these are folded
+        table = ranked_runs.kept_rows(loaded, sources[index], depth, labels[index])
+        del loaded
         name = source_name(sources[index]) or labels[index]
         if against is not None:  # the qrels' table and name: ids read from integers
             refuse_lost_zeros(*against, table, name)

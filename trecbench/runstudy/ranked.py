@@ -51,22 +51,32 @@ def load_ranked(source, depth: int | None = None, progress=None, name=None) -> p
     return carry_integer_ids(ranked.run_table, columns)
 
 
-def load_kept(source, depth: int | None = None, progress=None, name=None) -> pa.Table:
-    """``qid, docno`` of the rows of a run that :func:`load_ranked` keeps, in no
-    particular order: the file's rows as they are when no topic holds more than ``depth``
-    documents (nothing is ranked: only the duplicate check of ranking remains), else
-    :func:`load_ranked`'s; and each row's ``line`` where the run has lines (a file's).
-    ``progress``, ``name``: as :func:`load_ranked` takes them."""
-    with held.naming(source, name):
-        return _kept(source, depth, progress)
-
-
-def _kept(source, depth: int | None, progress) -> pa.Table:
-    from .. import ranking
-    from ..fusion import ranked_run
+def read_run(source, progress=None, name=None):
+    """The run ``source`` read (:func:`trecbench.gated.reading.load`: score's gate), for
+    :func:`kept_rows`: read on a thread, the rows kept on another (``pool``: the next run
+    read while the last is checked and folded); ``progress``, ``name``: as
+    :func:`load_ranked` takes them."""
     from ..gated.reading import load
 
-    loaded = load(source, "run", progress=progress)
+    with held.naming(source, name):
+        return load(source, "run", progress=progress)
+
+
+def kept_rows(loaded, source, depth: int | None = None, name=None) -> pa.Table:
+    """``qid, docno`` of the rows of the run ``source`` (read: ``loaded``,
+    :func:`read_run`'s) that :func:`load_ranked` keeps, in no particular order: the file's
+    rows as they are when no topic holds more than ``depth`` documents (nothing is ranked:
+    only the duplicate check of ranking remains), else :func:`load_ranked`'s; and each
+    row's ``line`` where the run has lines (a file's). ``name``: as :func:`load_ranked`
+    takes it."""
+    with held.naming(source, name):
+        return _kept(loaded, depth)
+
+
+def _kept(loaded, depth: int | None) -> pa.Table:
+    from .. import ranking
+    from ..fusion import ranked_run
+
     table = loaded.table
     topic, qids = ranking.topic_codes(table.column("qid"))
     lined = ["line"] if "line" in table.column_names else []
@@ -80,27 +90,27 @@ def _kept(source, depth: int | None, progress) -> pa.Table:
     return arrow.decoded(table.select(["qid", "docno", *lined]))
 
 
-def read_ahead(load, sources: list):
-    """``load(source)`` of each of ``sources`` in turn, the next one read on a thread while
-    the caller works on the last (Arrow's reading and NumPy's work release the GIL); errors
-    come source by source, in the order given. The thread reads in this call's context (its
-    input scope: the files read are the call's inputs, which no output may replace); one
-    thread runs the loads one after another, so the one copy of the context is never
-    entered twice at once."""
+def read_ahead(load, sources, ahead: int = 1):
+    """``load(source)`` of each of ``sources`` in turn, up to ``ahead`` of the next ones
+    read on a thread while the caller works on the last (Arrow's reading and NumPy's work
+    release the GIL); errors come source by source, in the order given. The thread reads
+    in this call's context (its input scope: the files read are the call's inputs, which
+    no output may replace); one thread runs the loads one after another, so the one copy
+    of the context is never entered twice at once."""
     import contextvars
+    from collections import deque
     from concurrent.futures import ThreadPoolExecutor
 
-    if not sources:
-        return
     in_scope = contextvars.copy_context().run
     reader = ThreadPoolExecutor(1)
+    loading: deque = deque()
     try:
-        loading = reader.submit(in_scope, load, sources[0])
-        for source in sources[1:]:
-            loaded = loading.result()
-            loading = reader.submit(in_scope, load, source)
-            yield loaded
-        yield loading.result()
+        for source in sources:
+            loading.append(reader.submit(in_scope, load, source))
+            if len(loading) > ahead:
+                yield loading.popleft().result()
+        while loading:
+            yield loading.popleft().result()
     finally:
         # not waited for: after an interrupt or an error the caller ends at once, not once
         # the file being read has ended (a slow FIFO, a large run); the process's exit
