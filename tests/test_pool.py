@@ -11,7 +11,7 @@ from conftest import shown_rows
 
 from trecbench.cli import run
 from trecbench.errors import UsageError
-from trecbench.runstudy.pool import pool
+from trecbench.runstudy.pool import Pool, pool
 
 
 def _ranked(run: dict) -> dict[str, list[str]]:
@@ -304,6 +304,7 @@ def test_runs_are_read_as_far_ahead_as_asked_and_come_in_order():
     """pool reads two runs ahead of the one it folds (a fold of a few runs' rows took as
     long as reading three more); each comes in turn, a load's error at its own turn."""
     import threading
+    import time
 
     from trecbench.runstudy.ranked import read_ahead
 
@@ -324,6 +325,10 @@ def test_runs_are_read_as_far_ahead_as_asked_and_come_in_order():
     assert [next(runs), next(runs)] == [1, 2]
     with pytest.raises(ValueError, match="run 3 is unreadable"):
         next(runs)
+    # the runs after a bad one are never read (a FIFO among them would wait for its
+    # writer): 4 and 5 were queued when 3 failed
+    time.sleep(0.3)
+    assert started == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize(("name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
@@ -363,6 +368,35 @@ def test_pool_ends_at_a_signal_while_a_fifo_is_read(tmp_path, name, code):
     assert (process.returncode, stdout) == (code, "")
     assert stderr == ("trecbench: interrupted\n" if name == "SIGINT" else "")
     assert not out.exists()
+
+
+def test_a_python_pool_refusing_a_run_does_not_wait_for_the_runs_read_ahead(tmp_path):
+    """The Python pool refusing its first run (a document twice) while the runs after it
+    are read ahead, the next a FIFO no one writes: the error comes at once and the script
+    ends (the reading thread, blocked opening the FIFO, is not waited for by the
+    process's exit, as an executor's thread was: the script hung)."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    (tmp_path / "dup.run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d1 2 1.0 t\n")
+    (tmp_path / "b.run").write_text("q1 Q0 d2 1 2.0 t\n")
+    os.mkfifo(tmp_path / "c.fifo")
+    script = textwrap.dedent(f"""
+        from trecbench.errors import DuplicateError
+        from trecbench.runstudy.pool import pool
+        try:
+            pool([{str(tmp_path / "dup.run")!r}, {str(tmp_path / "c.fifo")!r},
+                  {str(tmp_path / "b.run")!r}])
+        except DuplicateError as error:
+            print(error)
+    """)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=30, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert "duplicate docs d1 for topic q1 (first on line 1)" in done.stdout
 
 
 @pytest.mark.parametrize(("depth", "line"), [(10, 2), (2, 3)])
@@ -426,8 +460,9 @@ def test_a_grade_refused_by_the_python_pool_is_named_as_its_argument(tmp_path):
 @pytest.mark.parametrize("piece", [None, 2])
 def test_the_pool_file_is_one_line_per_pooled_document_in_its_order(monkeypatch, grade, piece):
     """to_text's lines, joined by Arrow a piece at a time, are the pool's pairs in order as
-    plain Python writes them (UTF-8 ids too); a Pool made by hand, whose lists are
-    converted, writes the same."""
+    plain Python writes them (UTF-8 ids too), a copy the same; a copy with other lists
+    writes those (not the arrays pool made the first's lists from), and a Pool made by
+    hand writes its ids as ``str`` does."""
     import dataclasses
 
     if piece is not None:
@@ -439,7 +474,15 @@ def test_the_pool_file_is_one_line_per_pooled_document_in_its_order(monkeypatch,
     pairs = [("q1", "d2"), ("q1", "dé"), ("q1", "z"), ("q10", "x"), ("q2", "d2")]
     assert list(zip(result.qid, result.docno, strict=True)) == pairs  # byte-wise
     assert result.to_text(grade) == expected
-    assert dataclasses.replace(result, columns=None).to_text(grade) == expected
+    # a copy holding the same lists (as input_warnings.carried makes for the command
+    # line) joins the arrays pool made them from: no conversion of a million ids
+    copy = dataclasses.replace(result, input_warnings=("said",))
+    assert copy.to_text(grade) == expected and copy._arrays() is not None
+    # another Pool's documents are its own (pool's arrays are not written for its lists)
+    fewer = dataclasses.replace(result, qid=result.qid[:2], docno=result.docno[:2])
+    assert fewer.to_text(grade) == "".join(expected.splitlines(keepends=True)[:2])
+    by_hand = Pool(result.settings, [1, 2], [3, 4], [], False)  # ids written as str writes
+    assert by_hand.to_text(grade) == f"1 0 3{end}2 0 4{end}"
 
 
 def _write_topics(tmp_path, qrels_topics: str) -> list[str]:

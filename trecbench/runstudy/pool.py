@@ -12,6 +12,7 @@ SIGIR 1998).
 from __future__ import annotations
 
 import os
+from contextlib import closing
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -63,7 +64,9 @@ class Pool:
     """The documents to judge (``qid``, ``docno``; judged ones left out when qrels were
     given), sorted by qid then docno byte-wise, and each run's contribution; ``warnings``:
     what the caller should say of the runs' topics the qrels lack (:func:`_topic_warnings`),
-    the command line on stderr."""
+    the command line on stderr. A result: other documents make another Pool
+    (``dataclasses.replace`` with other lists), never the lists edited in place (:func:`pool`
+    keeps the Arrow arrays it made them from, ``columns``, which :meth:`to_text` joins)."""
 
     settings: PoolSettings
     qid: list[str]
@@ -78,9 +81,11 @@ class Pool:
     qrels: str | None = None
     # (role, id) -> (run, line): where each id a TREC line cannot hold was first read
     unwritable: dict = field(default_factory=dict, repr=False, compare=False)
-    # ``qid`` and ``docno`` as the Arrow arrays they were made from, which to_text joins
-    # into lines (None: a Pool made by hand; its lists are converted)
-    columns: tuple[pa.Array, pa.Array] | None = field(default=None, repr=False, compare=False)
+    # (qid, docno, their Arrow arrays): the lists pool made and the arrays it made them
+    # from, which to_text joins while ``qid`` and ``docno`` are those lists (a copy by
+    # dataclasses.replace keeps them; one with other lists, or a Pool made by hand, has
+    # its lists converted)
+    columns: tuple | None = field(default=None, repr=False, compare=False)
 
     def to_text(self, grade: str | None = None, progress=None) -> str:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given).
@@ -92,12 +97,10 @@ class Pool:
         if self.unwritable:
             self._refuse_unwritable()
         n = len(self.qid)
-        qid, docno = self.columns or [
-            arrow.array(ids, pa.string()) for ids in (self.qid, self.docno)
-        ]
-        for role, ids, before in (("qid", qid, 0), ("docno", docno, n)):
+        made = self._arrays()
+        for role, ids, before in (("qid", 0, 0), ("docno", 1, n)):
             for start in range(0, n, TEXT_PIECE):  # in order: the first id refused as one
-                piece = ids.slice(start, TEXT_PIECE)
+                piece = self._piece(made, ids, start)
                 check_text_ids({role: piece}, "a pool file", "the runs")
                 if progress is not None:
                     progress("checking ids", before + start + len(piece), 2 * n)
@@ -105,12 +108,27 @@ class Pool:
         graded = {} if grade is None else {"rel": arrow.scalar(str(grade))}
         pieces = []
         for start in range(0, n, TEXT_PIECE):  # joined by Arrow: no Python per line
-            ids = [pc.cast(column.slice(start, TEXT_PIECE), pa.string()) for column in (qid, docno)]
+            ids = [_text(self._piece(made, column, start)) for column in (0, 1)]
             line = {"qid": ids[0], "q0": zero, "docno": ids[1], **graded}
             pieces.append(text_lines(line, " ").decode())
             if progress is not None:
                 progress("writing", min(start + TEXT_PIECE, n), n)
         return "".join(pieces)
+
+    def _arrays(self) -> tuple[pa.Array, pa.Array] | None:
+        """The Arrow arrays :func:`pool` made ``qid`` and ``docno`` from, while these are
+        still the lists made then (none for a Pool made by hand or by ``replace``)."""
+        made = self.columns
+        if made is None or made[0] is not self.qid or made[1] is not self.docno:
+            return None
+        return made[2], made[3]
+
+    def _piece(self, made, column: int, start: int):
+        """Rows ``start`` to ``start + TEXT_PIECE`` of ``qid`` (``column`` 0) or ``docno``
+        (1): of the arrays ``made`` (:meth:`_arrays`), else of the lists."""
+        if made is not None:
+            return made[column].slice(start, TEXT_PIECE)
+        return (self.qid, self.docno)[column][start : start + TEXT_PIECE]
 
     def _refuse_unwritable(self) -> None:
         """Refuse the first line's id (by qid, then docno) a TREC line cannot hold, at the
@@ -155,6 +173,14 @@ class Pool:
             "topics": len(set(self.qid)),
             "runs": runs,
         }
+
+
+def _text(ids) -> pa.Array:
+    """A piece of a pool's ids as Arrow strings: a slice of its arrays, or of a hand-made
+    Pool's lists, each id written as ``str`` writes it (as the lines' f-strings did)."""
+    if isinstance(ids, pa.Array):
+        return pc.cast(ids, pa.string())
+    return arrow.array([str(one) for one in ids], pa.string())
 
 
 def check_grade(grade: str, name: str = "grade") -> None:
@@ -248,17 +274,18 @@ def pool(
     step()
     docnos = docno.take(sort)
     step()
+    qid, docno = qids.to_pylist(), docnos.to_pylist()
     return Pool(
         settings,
-        qids.to_pylist(),
-        docnos.to_pylist(),
+        qid,
+        docno,
         contributions,
         judged is not None,
         warnings,
         inputs=tuple(read_records([*((s, "run") for s in sources), (qrels, "qrels")])),
         qrels=str(qrels) if isinstance(qrels, (str, os.PathLike)) else None,
         unwritable=pooled.unwritable,
-        columns=(qids, docnos),
+        columns=(qid, docno, qids, docnos),
     )
 
 
@@ -373,25 +400,28 @@ def _stream(sources: list, labels: list, depth: int, progress, against: tuple | 
     def read(index: int):
         return ranked_runs.read_run(sources[index], progress, labels[index])
 
-    read_runs = ranked_runs.read_ahead(read, range(len(sources)), READ_AHEAD)
-    for index, loaded in enumerate(read_runs):  # the next run read while these are folded
-        table = ranked_runs.kept_rows(loaded, sources[index], depth, labels[index])
-        del loaded
-        name = source_name(sources[index]) or labels[index]
-        if against is not None:  # the qrels' table and name: ids read from integers
-            refuse_lost_zeros(*against, table, name)
-        integers.add(table, name)
-        if isinstance(sources[index], (str, os.PathLike)):  # a file's lines: said at one
-            table = _note_unwritable(table, name, unwritable)
-        elif "line" in table.column_names:  # a table's rows: said as check_text_ids says
-            table = table.drop_columns(["line"])
-        batch.append(table)
-        size = 0 if distinct is None else distinct.num_rows
-        if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):
-            folded = _fold(distinct, batch, progress)
-            numbers = [folded.order[n] for n in numbers] + folded.numbers
-            distinct, batch = folded.distinct, []
-            pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
+    # the next runs read while these are checked and folded (the reading thread had read
+    # one and waited while a batch was folded); closed on an error: the reads not
+    # started are dropped
+    with closing(ranked_runs.read_ahead(read, range(len(sources)), READ_AHEAD)) as read_runs:
+        for index, loaded in enumerate(read_runs):
+            table = ranked_runs.kept_rows(loaded, sources[index], depth, labels[index])
+            del loaded
+            name = source_name(sources[index]) or labels[index]
+            if against is not None:  # the qrels' table and name: ids read from integers
+                refuse_lost_zeros(*against, table, name)
+            integers.add(table, name)
+            if isinstance(sources[index], (str, os.PathLike)):  # a file's lines: said at one
+                table = _note_unwritable(table, name, unwritable)
+            elif "line" in table.column_names:  # a table's rows: said as check_text_ids says
+                table = table.drop_columns(["line"])
+            batch.append(table)
+            size = 0 if distinct is None else distinct.num_rows
+            if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):
+                folded = _fold(distinct, batch, progress)
+                numbers = [folded.order[n] for n in numbers] + folded.numbers
+                distinct, batch = folded.distinct, []
+                pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
     pooled, runs = folded.pooled, np.zeros(len(folded.pooled.topic), np.int64)
     integers.refuse_lost_zeros(pooled, numbers)
     for number in numbers:  # a run's pairs are distinct

@@ -93,29 +93,48 @@ def _kept(loaded, depth: int | None) -> pa.Table:
 def read_ahead(load, sources, ahead: int = 1):
     """``load(source)`` of each of ``sources`` in turn, up to ``ahead`` of the next ones
     read on a thread while the caller works on the last (Arrow's reading and NumPy's work
-    release the GIL); errors come source by source, in the order given. The thread reads
-    in this call's context (its input scope: the files read are the call's inputs, which
-    no output may replace); one thread runs the loads one after another, so the one copy
-    of the context is never entered twice at once."""
+    release the GIL); errors come source by source, in the order given, and a load that
+    fails stops those after it from starting. The thread reads in this call's context
+    (its input scope: the files read are the call's inputs, which no output may replace);
+    one thread runs the loads one after another, so the one copy of the context is never
+    entered twice at once. Close the generator when leaving it early: the loads not
+    started are dropped, and the one running is not waited for, by the caller nor by the
+    process's exit (a daemon thread: a FIFO still waiting for its writer, a large run)."""
     import contextvars
+    import queue
+    import threading
     from collections import deque
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future
 
     in_scope = contextvars.copy_context().run
-    reader = ThreadPoolExecutor(1)
-    loading: deque = deque()
+    wanted: queue.SimpleQueue = queue.SimpleQueue()  # (future, source); None: no more
+
+    def read() -> None:
+        failed = False
+        while (item := wanted.get()) is not None:
+            future, source = item
+            if failed or not future.set_running_or_notify_cancel():
+                continue  # never taken: the caller stops at the failed load's error
+            try:
+                future.set_result(in_scope(load, source))
+            except BaseException as error:  # noqa: BLE001 - raised in the caller, at its turn
+                failed = True
+                future.set_exception(error)
+
+    threading.Thread(target=read, name="trecbench-read-ahead", daemon=True).start()
+    loading: deque[Future] = deque()
     try:
         for source in sources:
-            loading.append(reader.submit(in_scope, load, source))
+            loading.append(Future())
+            wanted.put((loading[-1], source))
             if len(loading) > ahead:
                 yield loading.popleft().result()
         while loading:
             yield loading.popleft().result()
     finally:
-        # not waited for: after an interrupt or an error the caller ends at once, not once
-        # the file being read has ended (a slow FIFO, a large run); the process's exit
-        # does not wait for the thread either (trecbench.cli._exit)
-        reader.shutdown(wait=False, cancel_futures=True)
+        for future in loading:
+            future.cancel()
+        wanted.put(None)
 
 
 def _beyond(position: np.ndarray, depth: int | None) -> np.ndarray | None:
