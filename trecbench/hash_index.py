@@ -60,8 +60,9 @@ def in_stretch_order(topics: np.ndarray) -> np.ndarray:
     topics first come, where each comes in one stretch of rows (a run lists each topic
     whole, though not in its codes' order: qids 1, 2, 10 coded byte-wise as 0, 2, 1):
     codes that never go down, which :class:`HashIndex` sorts a few topics at a time
-    (a 1M-line run's duplicate check: 8 ms against 50 ms in one sort). ``topics`` as
-    they are where they never go down already, or where a topic comes back."""
+    (a 1M-line run of 10,000 topics indexed and checked for duplicates: 17 ms against
+    57 ms in one sort). ``topics`` as they are where they never go down already, or
+    where a topic comes back."""
     if non_decreasing(topics):
         return topics
     starts = np.flatnonzero(topics[1:] != topics[:-1]) + 1

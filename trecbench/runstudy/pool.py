@@ -97,10 +97,10 @@ class Pool:
         if self.unwritable:
             self._refuse_unwritable()
         n = len(self.qid)
-        made = self._arrays()
-        for role, ids, before in (("qid", 0, 0), ("docno", 1, n)):
+        qid, docno = self._arrays() or (self.qid, self.docno)  # (both slice alike)
+        for role, ids, before in (("qid", qid, 0), ("docno", docno, n)):
             for start in range(0, n, TEXT_PIECE):  # in order: the first id refused as one
-                piece = self._piece(made, ids, start)
+                piece = ids[start : start + TEXT_PIECE]
                 check_text_ids({role: piece}, "a pool file", "the runs")
                 if progress is not None:
                     progress("checking ids", before + start + len(piece), 2 * n)
@@ -108,11 +108,12 @@ class Pool:
         graded = {} if grade is None else {"rel": arrow.scalar(str(grade))}
         pieces = []
         for start in range(0, n, TEXT_PIECE):  # joined by Arrow: no Python per line
-            ids = [_text(self._piece(made, column, start)) for column in (0, 1)]
-            line = {"qid": ids[0], "q0": zero, "docno": ids[1], **graded}
+            stop = start + TEXT_PIECE
+            line = {"qid": _text(qid[start:stop]), "q0": zero, "docno": _text(docno[start:stop])}
+            line |= graded
             pieces.append(text_lines(line, " ").decode())
             if progress is not None:
-                progress("writing", min(start + TEXT_PIECE, n), n)
+                progress("writing", min(stop, n), n)
         return "".join(pieces)
 
     def _arrays(self) -> tuple[pa.Array, pa.Array] | None:
@@ -122,13 +123,6 @@ class Pool:
         if made is None or made[0] is not self.qid or made[1] is not self.docno:
             return None
         return made[2], made[3]
-
-    def _piece(self, made, column: int, start: int):
-        """Rows ``start`` to ``start + TEXT_PIECE`` of ``qid`` (``column`` 0) or ``docno``
-        (1): of the arrays ``made`` (:meth:`_arrays`), else of the lists."""
-        if made is not None:
-            return made[column].slice(start, TEXT_PIECE)
-        return (self.qid, self.docno)[column][start : start + TEXT_PIECE]
 
     def _refuse_unwritable(self) -> None:
         """Refuse the first line's id (by qid, then docno) a TREC line cannot hold, at the
