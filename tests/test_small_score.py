@@ -258,6 +258,7 @@ def test_the_fields_are_left_to_the_end_of_a_process_that_frees_nothing(
     monkeypatch.setattr(collector, "collect_rarely", lambda: None)  # this process's collector
     printed = score_small(str(qrels), str(run_file), None, per_query=True, summary=True)
     assert collector._kept is None
+    # main() sets them
     for name in ("NUMPY_MADVISE_HUGEPAGE", "OPENBLAS_NUM_THREADS", "MIMALLOC_ALLOW_THP"):
         monkeypatch.setenv(name, "0")
     for name, stand_in in [
@@ -287,6 +288,7 @@ def test_the_console_script_makes_the_collectors_young_passes_rare(monkeypatch):
 
     saved = gc.get_threshold()
     assert cli_module.run(["--version"]) == 0 and gc.get_threshold() == saved
+    # main() sets them
     for name in ("NUMPY_MADVISE_HUGEPAGE", "OPENBLAS_NUM_THREADS", "MIMALLOC_ALLOW_THP"):
         monkeypatch.setenv(name, "0")
     for name, stand_in in [("run", lambda: 0), ("_exit", lambda code: None)]:

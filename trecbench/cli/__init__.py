@@ -49,15 +49,7 @@ def _register() -> None:
 def main() -> NoReturn:
     """Console-script entry point: runs ``sys.argv`` and ends the process with its exit
     code (see :func:`_exit`; from Python, call :func:`run`, which returns the code)."""
-    # numpy asks for transparent huge pages on large arrays; where the kernel compacts
-    # memory synchronously for them (THP defrag "madvise"), page faults stall: a quarter
-    # of `score`'s wall time on a 10^7-line run here (read before numpy is imported)
-    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
-    # Arrow's mimalloc likewise (read when pyarrow is loaded): each 2 MiB page it touches
-    # first is cleared whole, over and over as its arenas are purged and taken again:
-    # without, similarity of two 7M-line runs is 7% faster and score's peak memory 12%
-    # lower (270 against 306 MiB on the 7M-line run), the other commands' times unchanged
-    os.environ.setdefault("MIMALLOC_ALLOW_THP", "0")
+    _no_huge_pages()
     # no BLAS threads: nothing here multiplies large matrices, and OpenBLAS starts one per
     # core when numpy is imported (a third of a small run's CPU time)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -89,21 +81,48 @@ def _exit(code: int) -> NoReturn:
     os._exit(code)
 
 
+def _no_huge_pages() -> None:
+    """No transparent huge pages, unless the user asked for them (numpy's
+    ``NUMPY_MADVISE_HUGEPAGE``, glibc's ``glibc.malloc.hugetlb`` tunable) or set
+    ``MIMALLOC_ALLOW_THP`` themselves.
+
+    numpy asks for them on large arrays, and where the kernel compacts memory for them
+    synchronously (THP defrag "madvise") page faults stall: a quarter of ``score``'s wall
+    time on a 10^7-line run here (read when numpy is imported). Arrow's mimalloc, told
+    ``MIMALLOC_ALLOW_THP=0`` when pyarrow loads, turns them off for the whole process and
+    the processes it starts (``prctl(PR_SET_THP_DISABLE)``), its own memory included, where
+    each 2 MiB page first touched was cleared whole, over and over as its arenas are purged
+    and taken again: without them ``similarity`` of two 7M-line runs is 7-13% faster and
+    every command's peak memory 5-12% smaller (``score`` of the 7M-line run 270 against
+    306 MiB), the other commands' times unchanged."""
+    numpy_asks = os.environ.get("NUMPY_MADVISE_HUGEPAGE", "0").strip().lstrip("0") != ""
+    glibc_asks = any(
+        item.startswith("glibc.malloc.hugetlb=") and item != "glibc.malloc.hugetlb=0"
+        for item in os.environ.get("GLIBC_TUNABLES", "").split(":")
+    )
+    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+    if not (numpy_asks or glibc_asks):
+        os.environ.setdefault("MIMALLOC_ALLOW_THP", "0")
+
+
 # glibc's mallopt parameters (malloc.h)
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-# the largest block glibc takes from its heap, not from a mapping of its own
-HEAP_ARRAYS = 256 << 20
+# blocks from this size up are mapped on their own, not taken from the main heap
+MMAP_THRESHOLD = 256 << 20
+# the most glibc's releases up to 2.34 take (64-bit): asked for more, they refuse
+OLD_GLIBC_MMAP_THRESHOLD = 32 << 20
+# the heap's free top returned to the system beyond this
+TRIM_THRESHOLD = 256 << 20
 
 
 def _keep_freed_memory() -> None:
     """Let glibc reuse freed memory instead of returning it to the system at once: a
-    large call allocates arrays of the same sizes over and over (a 7M-line run's columns
-    are 28-56 MB each), and each fresh page is a fault and a zeroing in the kernel.
-    Arrays up to :data:`HEAP_ARRAYS` come from the heap (similarity of two 7M-line runs
-    12% faster, pool of 20 runs 4%, for 5% more peak memory; at glibc's default, 32 MiB
-    at most, every column of such a run was mapped afresh), which is trimmed beyond
-    256 MiB free; a glibc that refuses so high a threshold (its older releases took 32 MiB
-    at most) keeps 32 MiB.
+    large call allocates arrays of the same sizes over and over, and each fresh page is a
+    fault and a zeroing in the kernel. Arrays below :data:`MMAP_THRESHOLD` come from the
+    heap, which is trimmed beyond :data:`TRIM_THRESHOLD` free. ``similarity`` and ``pool``
+    hold a 7M-line run's columns whole, and its 8-byte ones (56 MB) were above the 32 MiB
+    threshold set before, each mapped afresh: from the heap ``similarity`` of two such
+    runs is 13% faster and ``pool`` of 20 runs 4%, for 5% more peak memory.
     Nothing happens where the C library is not glibc, or where the user tuned glibc's
     allocator (``MALLOC_*``, ``GLIBC_TUNABLES``)."""
     if os.name != "posix" or "glibc.malloc" in os.environ.get("GLIBC_TUNABLES", ""):
@@ -116,9 +135,9 @@ def _keep_freed_memory() -> None:
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError, TypeError):
         return
-    if not mallopt(_M_MMAP_THRESHOLD, HEAP_ARRAYS):
-        mallopt(_M_MMAP_THRESHOLD, 32 << 20)
-    mallopt(_M_TRIM_THRESHOLD, 256 << 20)
+    if not mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD):
+        mallopt(_M_MMAP_THRESHOLD, OLD_GLIBC_MMAP_THRESHOLD)
+    mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
 
 
 def run(args: Sequence[str] | None = None) -> int:
