@@ -816,15 +816,16 @@ def test_an_empty_line_after_the_first_block_is_irregular(tmp_path, monkeypatch,
 
 
 @pytest.mark.parametrize("sep", [" ", "\t"])
-@pytest.mark.parametrize("byte", ["\v", "\f", "\x00", "\r", "\x7f", "\x01", "other"])
+@pytest.mark.parametrize("byte", ["\v", "\f", "\x00", "\r", "\x7f", "\x01", "other", "é"])
 @pytest.mark.parametrize("where", ["in a field", "before the tag"])
 def test_a_blank_or_control_byte_in_a_later_block_is_irregular(
     tmp_path, monkeypatch, sep, byte, where
 ):
     """Only CR and DEL (and a space in tab-separated text) are searched for before a block
-    is parsed; VT, FF, NUL, the other control bytes and a tab in space-separated text are
-    found by counting the bytes below 32 after it: in either place, the whole reader and
-    the streamed one refuse the text as irregular (the tokenizer then reads it)."""
+    is parsed; VT, FF, NUL, the other control bytes, a tab in space-separated text and the
+    bytes past ASCII (UTF-8's) are found by counting the bytes below 32 or above 127 after
+    it: in either place, the whole reader and the streamed one refuse the text as
+    irregular (the tokenizer then reads it)."""
     byte = ("\t" if sep == " " else " ") if byte == "other" else byte
     rows = [sep.join(["q1", "Q0", f"d{i}", str(i + 1), "1.5", "t"]) for i in range(40)]
     bad = rows[30].split(sep)
@@ -896,6 +897,24 @@ def test_adjacent_separators_are_found_at_every_offset(sep):
             assert trec_regular._adjacent_separators(bytes(pair), sep), (n, i)
         assert trec_regular._adjacent_separators(sep + b"x" * n, sep, before=sep)
         assert not trec_regular._adjacent_separators(b"x" + sep * (n > 0), sep, before=sep)
+
+
+@pytest.mark.parametrize("sep", [b" ", b"\t"])
+def test_one_scan_finds_what_the_two_checks_find_across_its_slices(sep):
+    """:func:`_scanned` compares the text a slice at a time: a pair of separators cut
+    between two slices is found, and its count of the bytes below 32 or past ASCII is
+    :func:`_low_bytes`'s (each such byte counted once, wherever it falls)."""
+    size = trec_regular._SCAN_SLICE
+    line = sep.join([b"q1", b"Q0", b"d\xc3\xa9", b"1", b"2.5", b"t\x01"]) + b"\n"
+    text = line * (3 * size // len(line))
+    assert trec_regular._scanned(text, sep) == (False, trec_regular._low_bytes(text))
+    assert trec_regular._low_bytes(line) == 5 * (sep == b"\t") + 4  # newline, \x01, é's 2
+    for cut in (size - 1, size, size + 1, 2 * size - 1, len(text) - 2):
+        paired = bytearray(text)
+        paired[cut : cut + 2] = sep * 2
+        assert trec_regular._scanned(bytes(paired), sep)[0], cut
+        assert trec_regular._adjacent_separators(bytes(paired), sep), cut
+    assert trec_regular._scanned(b"", sep) == (False, 0)
 
 
 def test_empty_fields_beyond_the_tag_leave_the_values_as_the_tokenizer_reads_them(tmp_path):

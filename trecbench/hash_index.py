@@ -127,7 +127,7 @@ def _chunk_hash(chunk: pa.Array) -> np.ndarray:
     starts = offsets[:-1] - offsets[0]
     lengths = np.diff(offsets)  # offsets' own width: int32 for most columns
     hashes = windows[starts]
-    hashes &= _LOW_BYTES[np.minimum(lengths, 8)]
+    hashes &= np.take(_LOW_BYTES, lengths, mode="clip")  # 8 bytes and more: all 8
     hashes ^= lengths.astype(np.uint64) * _LENGTH_KEY
     _mix(hashes)
     more = (np.maximum(lengths, 1) - 1) >> 3  # words after the first
