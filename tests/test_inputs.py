@@ -7,6 +7,7 @@ import bz2
 import collections
 import gzip
 import hashlib
+import io
 import lzma
 import os
 import re
@@ -897,6 +898,17 @@ def test_adjacent_separators_are_found_at_every_offset(sep):
             assert trec_regular._adjacent_separators(bytes(pair), sep), (n, i)
         assert trec_regular._adjacent_separators(sep + b"x" * n, sep, before=sep)
         assert not trec_regular._adjacent_separators(b"x" + sep * (n > 0), sep, before=sep)
+
+
+def test_the_whole_reader_refuses_a_read_past_ascii_before_it_is_parsed():
+    """The whole reader's parse would go on to the file's end before the count of low
+    bytes refused UTF-8 in a later read: that read is refused as Arrow pulls it."""
+    first = b"q1 Q0 d1 1 2.5 t\n"
+    later = io.BytesIO("q1 Q0 dé 2 1.5 t\n".encode())
+    checked = trec_regular._CheckedText(later, first, b" ")
+    assert checked.read(-1) == first
+    with pytest.raises(trec_regular.Irregular):
+        checked.read(-1)
 
 
 @pytest.mark.parametrize("sep", [b" ", b"\t"])

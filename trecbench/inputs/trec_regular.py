@@ -195,7 +195,10 @@ def _paired(data: np.ndarray, pair: np.uint16) -> bool:
 class _CheckedText(ReadOnly):
     """The decompressed text as Arrow's reader pulls it, checked block by block (see
     :func:`read_regular_run`): the block read ahead first, then the rest of the stream.
-    Raises :class:`Irregular` at the first irregular block."""
+    Raises :class:`Irregular` at the first block found irregular before it is parsed
+    (past ASCII among those: the file's parse would otherwise go on to its end before
+    the count of low bytes refused it); the control bytes the count finds refuse the
+    text once it is parsed (:meth:`controls_free`)."""
 
     def __init__(self, stream, first: bytes, sep: bytes):
         self.stream, self.pending, self.sep = stream, first, sep
@@ -212,8 +215,10 @@ class _CheckedText(ReadOnly):
         if not block:
             return block
         at_line_start = self.last == b"\n"
-        if not _regular_block(block, self.other, at_line_start) or _adjacent_separators(
-            block, self.sep, self.last
+        if (
+            not block.isascii()
+            or not _regular_block(block, self.other, at_line_start)
+            or _adjacent_separators(block, self.sep, self.last)
         ):
             raise Irregular
         self.last = block[-1:]
@@ -256,7 +261,8 @@ def _regular_options(sep: bytes, ncols: int, block_size: int, score_text: bool) 
     # empty field would shift every later one)
     score = pa.string() if score_text else pa.float64()
     kinds = {"f0": pa.string(), "f2": pa.string(), "f4": score, "f5": pa.string()}
-    # regular text is ASCII, checked block by block: not checking UTF-8 is a fifth faster
+    # regular text is ASCII (what is not is refused: before the parse, or by the count of
+    # low bytes after it): not checking UTF-8 is a fifth faster
     return _csv_options(sep, ncols, block_size, kinds, check_utf8=False)
 
 
@@ -431,8 +437,9 @@ def _line_blocks(
     :func:`_regular_layout`) in blocks of whole lines of about ``block_size`` bytes (a
     longer line makes a longer block), each read into a buffer of its own (blocks are
     parsed while the next ones are read): no copy of the text but the line cut between two
-    blocks. Each block is checked to be regular; the first that is not comes as None, and
-    ends the blocks."""
+    blocks. Each block is searched for what :func:`_regular_block` refuses; the first
+    holding it comes as None, and ends the blocks (the control bytes and the bytes past
+    ASCII are counted as each block is parsed: its table is then refused in its turn)."""
     read_into = getattr(stream, "readinto", None)
     held = first
     end = first.rfind(b"\n") + 1
