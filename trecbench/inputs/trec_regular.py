@@ -139,15 +139,11 @@ def _scanned(block, sep: bytes) -> tuple[bool, int]:
     (:func:`_adjacent_separators`) and its :func:`_low_bytes`, in one pass over the text,
     a slice at a time (``low`` counts the slices up to the first pair found)."""
     data = np.frombuffer(block, np.uint8)
-    signed = data.view(np.int8)
     pair = np.uint16(sep[0] * 0x101)
-    below = np.empty(min(_SCAN_SLICE, len(data)), bool)
     low = 0
     for start in range(0, len(data), _SCAN_SLICE):
-        stop = min(start + _SCAN_SLICE, len(data))
-        mask = below[: stop - start]
-        np.less(signed[start:stop], 32, out=mask)
-        low += int(np.count_nonzero(mask))
+        stop = start + _SCAN_SLICE
+        low += _low_bytes(data[start:stop])
         if _paired(data[start : stop + 1], pair):  # a byte more: the pair across the cut
             return True, low
     return False, low
