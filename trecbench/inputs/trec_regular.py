@@ -139,12 +139,11 @@ def _scanned(block, sep: bytes) -> tuple[bool, int]:
     (:func:`_adjacent_separators`) and its :func:`_low_bytes`, in one pass over the text,
     a slice at a time (``low`` counts the slices up to the first pair found)."""
     data = np.frombuffer(block, np.uint8)
-    pair = np.uint16(sep[0] * 0x101)
     low = 0
     for start in range(0, len(data), _SCAN_SLICE):
         stop = start + _SCAN_SLICE
         low += _low_bytes(data[start:stop])
-        if _paired(data[start : stop + 1], pair):  # a byte more: the pair across the cut
+        if _paired(data[start : stop + 1], sep):  # a byte more: the pair across the cut
             return True, low
     return False, low
 
@@ -178,11 +177,13 @@ def _adjacent_separators(block, sep: bytes, before: bytes = b"") -> bool:
     (a 7M-line run: 27 ms against 65 ms)."""
     if before == sep and block[:1] == sep:
         return True
-    return _paired(np.frombuffer(block, np.uint8), np.uint16(sep[0] * 0x101))
+    return _paired(np.frombuffer(block, np.uint8), sep)
 
 
-def _paired(data: np.ndarray, pair: np.uint16) -> bool:
-    """Whether two bytes of ``data`` in a row make the 16-bit word ``pair``."""
+def _paired(data: np.ndarray, sep: bytes) -> bool:
+    """Whether two bytes of ``data`` in a row are both ``sep`` (one byte), as the 16-bit
+    word they make."""
+    pair = np.uint16(sep[0] * 0x101)
     n = len(data)
     even, odd = data[: n - n % 2], data[1 : n - (n - 1) % 2]
     return bool((even.view(np.uint16) == pair).any() or (odd.view(np.uint16) == pair).any())
