@@ -192,6 +192,28 @@ def test_missing_topics_can_be_dropped():
     assert summary["queries"].eq(8).all()
 
 
+def test_no_topic_to_pair_the_runs_on_exits_7_as_trec_eval_without_a_topic(tmp_path, capsys):
+    # it exited 1, a usage error; power, agree and similarity exit 7 in the same case
+    from trecbench.cli import run as main
+
+    (tmp_path / "q").write_text("q1 0 d1 1\nq3 0 d5 1\n")
+    (tmp_path / "q1").write_text("q1 0 d1 1\n")
+    (tmp_path / "q3").write_text("q3 0 d5 1\n")
+    (tmp_path / "m.run").write_text("q1 Q0 d1 1 3 m\n")
+    (tmp_path / "o.run").write_text("q3 Q0 d5 1 3 o\n")
+    m, o = str(tmp_path / "m.run"), str(tmp_path / "o.run")
+    dropped = ["compare", str(tmp_path / "q"), m, o, "-m", "P@1", "--missing", "drop"]
+    own_qrels = ["compare", "--run-qrels", m, str(tmp_path / "q1")]
+    own_qrels += ["--run-qrels", o, str(tmp_path / "q3"), "-m", "P@1"]
+    for args, said in [
+        (dropped, "no topic is evaluated in every run (missing='drop')"),
+        (own_qrels, "the runs' qrels share no topic: nothing can be paired"),
+    ]:
+        assert main(args) == 7
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err == f"trecbench: {said}\n"
+
+
 def test_strata_are_analysed_like_the_whole():
     frame = _per_query(n=24)
     strata = {f"q{i:02d}": ("easy" if i % 3 else "hard") for i in range(24)}

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .. import statistical_tests, stats
 from ..callbacks import refuse_uncallable
-from ..errors import UsageError, option_excerpt
+from ..errors import NoOverlapError, UsageError, option_excerpt
 from ..escaping import id_list
 from . import significance
 from .absent import EmptyValues, checked_empty, fill_absent, not_finite
@@ -312,7 +312,7 @@ def _topics(per_query: pd.DataFrame, runs, queries, missing: str):
     if missing == "drop":
         universe = [qid for qid in topics if all(qid in evaluated[run] for run in runs)]
     if not universe:
-        raise UsageError("no topic is evaluated in every run (missing='drop')")
+        raise NoOverlapError("no topic is evaluated in every run (missing='drop')")
     return universe, absent
 
 

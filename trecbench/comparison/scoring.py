@@ -13,7 +13,7 @@ import pandas as pd
 
 from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
-from ..errors import UsageError
+from ..errors import NoOverlapError, UsageError
 from ..escaping import id_list
 from ..inputs import QrelsInput, RunInput, named_runs
 from ..measures.per_topic import asked_per_topic
@@ -245,7 +245,7 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
     topics = sorted(shared)
     unpaired = {name: [q for q in topics_of[name] if q not in shared] for name in named}
     if not topics:
-        raise UsageError("the runs' qrels share no topic: nothing can be paired")
+        raise NoOverlapError("the runs' qrels share no topic: nothing can be paired")
     return topics, unpaired
 
 
