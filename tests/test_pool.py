@@ -92,6 +92,20 @@ def test_cli_writes_the_pool_and_prints_contributions(tmp_path, capsys):
     assert [run["pooled"] for run in summary["runs"]] == [56 * 3, 56 * 3]
 
 
+def test_a_grade_is_written_as_the_qrels_grammar_has_it(tmp_path, capsys):
+    # "+1" was written as typed: validate --qrels then noted Q3.plus on every pool line
+    target = tmp_path / "pool.txt"
+    args = ["pool", "runs/tfidf-word.run", "--depth", "1", "--format", "json"]
+    assert run([*args, "--unjudged-grade", "+1", "-o", str(target)]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["unjudged_grade"] == "1"
+    assert {line.split()[3] for line in target.read_text().splitlines()} == {"1"}
+    assert run(["validate", "--qrels", str(target), "--quiet"]) == 0
+    assert "Q3" not in capsys.readouterr().out
+    result = pool(["runs/tfidf-word.run"], depth=1)
+    assert result.to_text("007") == result.to_text(7) == result.to_text("+7")
+    assert result.to_text("-0").endswith(" 0\n")
+
+
 @pytest.mark.parametrize("with_qrels", [False, True])
 def test_cli_table_cells_are_the_plain_top_k_sets(tmp_path, capsys, with_qrels):
     """pool's printed table read back cell by cell against the top-k sets written out

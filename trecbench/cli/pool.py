@@ -78,7 +78,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     from ..files import parquet_named
     from ..naming import check_runs_once, named_runs
     from ..plurals import counted
-    from ..runstudy.pool import check_grade
+    from ..runstudy.pool import grade_text
     from ..runstudy.pool import pool as compute
     from ..runstudy.text import pool_text
     from .progress import drawn
@@ -90,7 +90,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
         raise UsageError(f"--unjudged-grade must be one word, not {unjudged_grade!r}")
     if grade is not None:
         # before the runs are read, not after the summary is printed
-        check_grade(grade, "--unjudged-grade")
+        grade = grade_text(grade, "--unjudged-grade")
     check_runs_once(runs)  # a run twice would be counted twice
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)
@@ -106,7 +106,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
         for warning in result.warnings:
             echo_warning(warning)
         # an id no TREC file holds: refused first (its ids checked, its lines made: a bar)
-        pool_file = result.to_text(unjudged_grade, progress)
+        pool_file = result.to_text(grade, progress)
     # the file written whole, the summary printed, then the file put in place (no space
     # needed): a full disk prints no summary of a pool never written, a full stdout
     # replaces no file (docs/cli-conventions.md, Complete writes)

@@ -88,12 +88,13 @@ class Pool:
     columns: tuple | None = field(default=None, repr=False, compare=False)
 
     def to_text(self, grade: str | None = None, progress=None) -> str:
-        """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given).
+        """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given, as
+        :func:`grade_text` writes it).
         An id a TREC line cannot hold is refused at the run and line it was read from.
         ``progress(label, done, total)``: the ids checked (``checking ids``, every qid,
         then every docno), then the lines made (``writing``), a piece at a time."""
         if grade is not None:
-            check_grade(grade)
+            grade = grade_text(grade)
         if self.unwritable:
             self._refuse_unwritable()
         n = len(self.qid)
@@ -105,7 +106,7 @@ class Pool:
                 if progress is not None:
                     progress("checking ids", before + start + len(piece), 2 * n)
         zero = arrow.scalar("0")
-        graded = {} if grade is None else {"rel": arrow.scalar(str(grade))}
+        graded = {} if grade is None else {"rel": arrow.scalar(grade)}
         pieces = []
         for start in range(0, n, TEXT_PIECE):  # joined by Arrow: no Python per line
             stop = start + TEXT_PIECE
@@ -177,8 +178,10 @@ def _text(ids) -> pa.Array:
     return arrow.array([str(one) for one in ids], pa.string())
 
 
-def check_grade(grade: str, name: str = "grade") -> None:
-    """Refuse a grade the pool file could not be read back with: trecbench's qrels reader
+def grade_text(grade: str | int, name: str = "grade") -> str:
+    """``grade`` as a pool line writes it: the integer in the qrels grammar ``-?\\d+``
+    (``+1`` is written ``1``, which trecbench's qrels reader takes without a note).
+    Refuses a grade the pool file could not be read back with: trecbench's qrels reader
     takes an ASCII integer within +-MAX_GRADE. ``name``: what gave it, as the refusal
     says (:meth:`Pool.to_text`'s ``grade``; the command line's ``--unjudged-grade``)."""
     from ..inputs.trec_text import MAX_GRADE, parse_grades
@@ -189,7 +192,7 @@ def check_grade(grade: str, name: str = "grade") -> None:
     if text.isascii():
         parsed = parse_grades(arrow.array([text], pa.string()))
         if parsed.integer[0] and not parsed.huge[0]:
-            return
+            return str(int(text))
     raise UsageError(
         f"{name} must be an integer within +-{MAX_GRADE:,}, as qrels grades are, not {grade!r}"
     )
