@@ -367,6 +367,21 @@ def test_a_move_smaller_than_the_printed_digits_is_not_shown_as_zero(reports, tm
     assert moved.endswith(f"(moved most: {qid} +2.0e-05)")
 
 
+@pytest.mark.parametrize("negative", [-0.0, -0.00004])
+def test_zero_and_a_negative_zero_are_the_same_printed_value(reports, tmp_path, capsys, negative):
+    # -0.0 printed -0.0000 against the other's 0.0000: "moved most: q 0.0000", exit 1
+    report = json.loads(open(reports("a")).read())
+    per_query = report["results"][0]["per_query"]
+    qid = next(iter(per_query))
+    sides = []
+    for name, value in (("zero", 0.0), ("negative", negative)):
+        per_query[qid]["nDCG@10"] = value
+        sides.append(tmp_path / f"{name}.json")
+        sides[-1].write_text(json.dumps(report))
+    code, out = diff_reports(capsys, *map(str, sides))
+    assert code == 0, out
+
+
 CHAR, PARENTS = (
     str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-char", "tfidf-word-parents")
 )

@@ -29,8 +29,13 @@ RESAMPLING = ("seed", "samples")
 
 
 def printed(value: float | None) -> str:
-    """A mean or a topic's value as compared: four decimals, as trec_eval prints it."""
-    return "null" if value is None else f"{value:.4f}"
+    """A mean or a topic's value as compared: four decimals, as trec_eval prints it, zero
+    without a sign (-0.0, or -0.00004, is the 0.0000 of the other report: format's ``z``,
+    which Python 3.10 lacks)."""
+    if value is None:
+        return "null"
+    text = f"{value:.4f}"
+    return "0.0000" if text == "-0.0000" else text
 
 
 def written(value: Any) -> str:
