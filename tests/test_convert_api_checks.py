@@ -131,3 +131,48 @@ def test_the_largest_line_offsets_are_taken():
     for offset in (2**63 - 1, -(2**63 - 1)):
         conversion = convert_memorybench(MEMORYBENCH, line_offsets={"chonkie": offset})
         assert conversion.provenance["options"]["line_offsets"] == {"chonkie": offset}
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"iou": "0.5"}, "iou must be a number from 0 to 1, not '0.5'"),
+        ({"iou": True}, "iou must be a number from 0 to 1, not True"),
+        (
+            {"relevance": "token-f1", "f1_threshold": "0.5"},
+            "f1_threshold must be a number from 0 to 1, not '0.5'",
+        ),
+    ],
+)
+def test_a_threshold_of_no_number_is_refused(options, message):
+    # a TypeError ("'<=' not supported between instances of 'int' and 'str'") came out
+    with pytest.raises(UsageError, match=re.escape(message)):
+        convert_memorybench(MEMORYBENCH, **options)
+
+
+def test_a_results_file_given_twice_is_refused():
+    # two identical runs were written, one per tag
+    with pytest.raises(UsageError, match="terms.jsonl: the same run is given twice"):
+        convert_hpo(HPO_CASES, [HPO_RESULTS, HPO_RESULTS], tags=["a", "b"])
+
+
+def test_grades_without_the_ontology_grading_are_refused():
+    # the grades were dropped and the qrels written binary; the command line refuses
+    # --grade without --graded ontology
+    with pytest.raises(UsageError, match="grades grade by ontology: give them with graded="):
+        convert_hpo(HPO_CASES, grades={"exact": 3})
+
+
+def test_check_ids_is_true_or_false():
+    # "no" was taken as true
+    with pytest.raises(UsageError, match="check_ids must be True or False, not 'no'"):
+        convert_hpo(HPO_CASES, check_ids="no")
+
+
+@pytest.mark.parametrize("inputs", ["x.run", Path("x.run")])
+def test_one_path_for_the_inputs_is_refused_not_read_as_its_characters(tmp_path, inputs):
+    # the characters were protected and x.run, the input named, written over
+    conversion = convert_msmarco(DATA / "convert" / "msmarco-run.tsv")
+    with pytest.raises(UsageError, match=r"inputs=.*: give a list of input paths, not"):
+        write_conversion(conversion, tmp_path, inputs=inputs)
+    assert list(tmp_path.iterdir()) == []

@@ -410,6 +410,21 @@ def test_convert_takes_ir_metadata_after_the_converter_too_and_once(tmp_path, ca
     assert not twice.exists()
 
 
+def test_convert_refuses_ir_metadata_naming_an_input(tmp_path, capsys):
+    # the run's own data ({"q": {"d": 1}}, a mapping) was written atop it as its metadata
+    source = tmp_path / "both.json"
+    source.write_text('{"q": {"d": 1, "e": 2}}')
+    link = tmp_path / "link.json"
+    link.symlink_to(source)
+    out = tmp_path / "out"
+    for metadata in (source, link):
+        argv = ["convert", "--ir-metadata", str(metadata), "dict", str(source), "-o", str(out)]
+        assert run(argv) == 1
+        said = capsys.readouterr().err
+        assert f"--ir-metadata names an input of the conversion, {source}" in said
+        assert not out.exists()
+
+
 def test_convert_hints_tag_only_to_a_converter_that_takes_one(tmp_path, capsys):
     about = tmp_path / "about.yaml"
     about.write_text("tag: ast\n")

@@ -105,12 +105,20 @@ def _inputs(*paths: Path | None) -> list[Path]:
     """The subcommand's input files given (None: an option not given), refused before any
     is read when two of them, or one and ``convert --ir-metadata``, name a file that can
     be read once (standard input, a pipe): the second reader would read it as empty, or
-    wait for a writer for good (:func:`trecbench.naming.check_read_once`, as score's)."""
-    from ..naming import check_read_once
+    wait for a writer for good (:func:`trecbench.naming.check_read_once`, as score's);
+    and when ``--ir-metadata`` names one of them: the data converted, written again as
+    the runs' metadata."""
+    from ..errors import one_line
+    from ..naming import check_read_once, repeated_file
 
     given = [path for path in paths if path is not None]
     shared = click.get_current_context().find_object(GroupOptions)
-    check_read_once([*given, None if shared is None else shared.ir_metadata])
+    metadata = None if shared is None else shared.ir_metadata
+    check_read_once([*given, metadata])
+    for path in given if metadata is not None else ():
+        if repeated_file([path, metadata]):
+            name = one_line(str(path))
+            raise click.UsageError(f"--ir-metadata names an input of the conversion, {name}")
     return given
 
 

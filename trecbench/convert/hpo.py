@@ -26,7 +26,7 @@ import pandas as pd
 from ..errors import InputError, Setting, TrecbenchError, UsageError
 from ..escaping import escape_text, id_list
 from ..ids import STR
-from ..naming import check_read_once, listed, path_argument
+from ..naming import check_read_once, check_runs_once, listed, path_argument
 from ..resource_bounds import depth_from
 from ..sources import (
     JSON_SPACE,
@@ -38,6 +38,7 @@ from ..sources import (
     source_text,
 )
 from ..strata import group_name_problem
+from ..type_names import flag_from
 from .common import (
     Conversion,
     Report,
@@ -305,6 +306,8 @@ def convert_hpo(
     grade_map, tags = _checked_options(graded, grades, tags, results)
     path_argument(cases, "cases")  # None: pathlib's TypeError naming nothing, in its name
     check_read_once([cases, *results, ontology])  # one pipe twice: its second read is empty
+    check_runs_once(results)  # a results file twice: two runs of one, under two tags
+    check_ids = flag_from("check_ids", check_ids)  # "no" was taken as true
     report = Report()
     name = default_name(cases, report) if name is None else name
     expected, strata, qids, metadata, record = read_cases(cases, report, language)
@@ -346,10 +349,12 @@ def convert_hpo(
 def _checked_options(
     graded: str | None, grades: Mapping[str, int] | None, tags: list[str], results: list
 ) -> tuple[dict[str, int] | None, list[str]]:
-    """``(the grades when graded, the tags as a list)``; an unknown grading, or tags not
-    one per result file, refused before any file is read."""
+    """``(the grades when graded, the tags as a list)``; an unknown grading, grades
+    without one, or tags not one per result file, refused before any file is read."""
     if graded is not None and graded not in GRADINGS:
         raise UsageError(f"unknown grading {graded!r}: expected {', '.join(GRADINGS)}")
+    if grades and not graded:  # taken and dropped: the qrels were binary
+        raise UsageError(Setting("grades"), " grade by ontology: give them with graded='ontology'")
     grade_map = _grades(grades) if graded else None
     tags = list(tags)
     if tags and len(tags) != len(results):

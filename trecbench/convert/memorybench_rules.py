@@ -208,6 +208,11 @@ class Judging:
                     Setting(name), f" is the {strategy} strategy's threshold, which relevance "
                     f"{self.relevance!r} never applies; give it with {strategy} or auto"
                 )  # fmt: skip
+        for name in ("iou", "f1_threshold"):  # "0.5" failed in a comparison: a TypeError
+            value = getattr(self, name)
+            if value is None or (isinstance(value, numbers.Real) and not isinstance(value, bool)):
+                continue
+            raise UsageError(Setting(name), f" must be a number from 0 to 1, not {excerpt(value)}")
         if self.f1_threshold is None:
             object.__setattr__(self, "f1_threshold", F1_THRESHOLD)
         if not 0 <= self.f1_threshold <= 1:

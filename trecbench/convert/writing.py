@@ -16,6 +16,7 @@ from ..errors import InputError, Setting, UsageError
 from ..escaping import escape_text
 from ..inputs.streams import LabelledProgress as Progress
 from ..inputs.streams import labelled
+from ..naming import listed
 from ..provenance import Digest
 from ..text_bytes import utf8
 from ..trec_eval.negative_topics import unevaluable
@@ -248,7 +249,9 @@ def write_conversion(
         check_name(run.name, "run name")
     check_judgeable(conversion)
     # the files it was converted from are protected whether or not the caller names them
-    inputs = [*inputs, *_converted_from(conversion)]
+    # a path alone is refused, not protected as the characters it is made of
+    inputs = [*listed(inputs, "inputs", "input paths", unordered=True)]
+    inputs += _converted_from(conversion)
     outdir = Path(outdir)
     runs_dir = outdir if runs_dir is None else Path(runs_dir)
     targets: dict[str, Path] = {}
