@@ -304,8 +304,10 @@ def test_formats_csv_json_and_markdown_escape():
     document = json.loads(result.render("json"))
     validate_against_schema(document, "benchmark_report")
     assert "a%7Cb (baseline)" in result.markdown()  # as score escapes a name in Markdown
-    with pytest.raises(ValueError, match="unknown format"):
-        result.render("html")
+    with pytest.raises(UsageError, match="unknown format 'html'; choose one of"):
+        result.render("html")  # a ValueError, where every other setting is a UsageError
+    with pytest.raises(UsageError, match="no section is labelled 'qid-prefix:marco'"):
+        result.part(result.summary, "qid-prefix:marco")  # no rows, as if it had none
     from trecbench.renderers.comparison_text import latex_escape
 
     assert latex_escape("a_b & 50% #1 {x} ~^\\ |<>") == (

@@ -119,10 +119,18 @@ class Comparison:
         return [section.label for section in self.sections]
 
     def section(self, label: str) -> Section:
-        return next(section for section in self.sections if section.label == label)
+        """The section labelled ``label`` (``all``, ``FIELD:macro``, ``FIELD=VALUE``); a
+        label of no section refused (:class:`~trecbench.errors.UsageError`)."""
+        for section in self.sections:
+            if section.label == label:
+                return section
+        known = ", ".join(repr(section.label) for section in self.sections)
+        raise UsageError(f"no section is labelled {label!r}: the sections are {known}")
 
     def part(self, frame: pd.DataFrame, label: str) -> pd.DataFrame:
-        """Rows of ``summary``, ``comparisons``, ``pairs`` or ``movers`` for one section."""
+        """Rows of ``summary``, ``comparisons``, ``pairs`` or ``movers`` for one section
+        (a label of none refused, where a misspelt one gave no rows)."""
+        self.section(label)
         return frame[frame["stratum"] == label]
 
     def topics_of(self, label: str) -> list[str]:

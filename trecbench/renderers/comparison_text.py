@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 # this module reads a Comparison, never imports trecbench.comparison: data flows one way
+from ..errors import UsageError
 from ..plurals import counted, exact_percent
 from . import comparison_cells as common
 from .comparison_markdown import markdown
@@ -45,7 +46,7 @@ def render(comparison, fmt: str = "table") -> str:
         return comparison.report_json(indent=1) + "\n"
     if fmt == "latex":
         return latex(comparison) + _power_section(comparison, "latex")
-    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
 def _power_section(comparison, fmt: str) -> str:
