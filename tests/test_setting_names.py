@@ -155,6 +155,7 @@ def test_every_flag_said_is_one_a_command_takes():
 
 HPO = Path(__file__).resolve().parents[1] / "data" / "hpo-demo"
 TERMS = HPO / "results" / "tfidf-word" / "terms.jsonl"
+CHAR_TERMS = HPO / "results" / "tfidf-char" / "terms.jsonl"
 
 
 @pytest.mark.parametrize(
@@ -163,7 +164,7 @@ TERMS = HPO / "results" / "tfidf-word" / "terms.jsonl"
         (["a", "b"], [TERMS], "2 tags for 1 results", "2 --tag for 1 --results"),
         (
             ["a", "a"],
-            [TERMS, TERMS],
+            [TERMS, CHAR_TERMS],  # (one file twice is refused first: the same run twice)
             "two runs would both be tagged a: give each its tag",
             "two runs would both be tagged a: give each its --tag",
         ),
