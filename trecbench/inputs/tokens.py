@@ -11,6 +11,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+# the longest line of TREC text read: no run's or qrels' line comes near it (the longest
+# docno of the benchmark's runs is 100,000 bytes); a file without newlines, binary or
+# of NUL bytes, is refused at it, where it was tokenized whole at 10 to 30 times its size
+MOST_LINE_BYTES = 16 << 20
+
 
 @dataclass
 class Tokens:

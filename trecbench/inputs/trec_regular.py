@@ -23,6 +23,7 @@ import pyarrow.csv as pv
 from .. import arrow_compute as pc
 from ..errors import BROKEN_OFF, InputError
 from .streams import ReadOnly, Source
+from .tokens import MOST_LINE_BYTES
 from .trec_tables import RUN_FIELDS, SCORE_TEXT
 
 # blanks trec_eval splits at and Arrow's CSV reader does not (NUL ends the file for
@@ -202,6 +203,9 @@ class _CheckedText(ReadOnly):
         self.other = b" " if sep == b"\t" else b"\t"
         self.last = first[-1:]  # the last byte returned once ``first`` is
         self.low = _low_bytes(first)  # of every block: see :meth:`controls_free`
+        # the bytes of the line not yet ended (a line is longer than a block only across
+        # blocks: its ends are the only newlines to find)
+        self.open_line = len(first) - first.rfind(b"\n") - 1
 
     def read(self, size: int = -1) -> bytes:
         if self.pending:
@@ -216,11 +220,22 @@ class _CheckedText(ReadOnly):
             not block.isascii()
             or not _regular_block(block, self.other, at_line_start)
             or _adjacent_separators(block, self.sep, self.last)
+            or self._too_long(block)
         ):
             raise Irregular
         self.last = block[-1:]
         self.low += _low_bytes(block)
         return block
+
+    def _too_long(self, block: bytes) -> bool:
+        """Whether ``block`` ends or goes on a line longer than the tokenizer reads
+        (:data:`~trecbench.inputs.tokens.MOST_LINE_BYTES`: it refuses the text, at the line)."""
+        first = block.find(b"\n")
+        if first < 0:
+            self.open_line += len(block)
+            return self.open_line > MOST_LINE_BYTES
+        ended, self.open_line = self.open_line + first, len(block) - block.rfind(b"\n") - 1
+        return ended > MOST_LINE_BYTES
 
     def controls_free(self, rows: int) -> bool:
         """Whether the text read, ``rows`` lines, holds no control byte."""
@@ -461,7 +476,11 @@ def _line_blocks(
         del buffer[len(held) + got :]
         if not buffer:
             return
-        if not _regular_block(buffer, other):
+        # the line ``held`` starts is the only one longer than a block: past the longest
+        # the tokenizer reads, it refuses the text (at the line)
+        held_line_end = buffer.find(b"\n", len(held))
+        too_long = (len(buffer) if held_line_end < 0 else held_line_end) > MOST_LINE_BYTES
+        if too_long or not _regular_block(buffer, other):
             yield None
             return
         end = buffer.rfind(b"\n", len(held)) + 1 if got else len(buffer)

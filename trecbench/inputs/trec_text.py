@@ -39,6 +39,7 @@ from ..errors import InputError
 from .formats import PARQUET_MAGIC
 from .invalid_utf8_lines import fields_as_bytes, invalid_utf8_lines
 from .streams import Progress, Source
+from .tokens import MOST_LINE_BYTES
 from .tokens import Tokens as Tokens
 
 # (the regular reader's and the typed tables' names are re-exported: callers read TREC
@@ -116,13 +117,14 @@ def python_pattern(pattern: str) -> str:
 
 
 def iter_byte_chunks(
-    source: Source, chunk_bytes: int = DEFAULT_CHUNK_BYTES
+    source: Source, chunk_bytes: int = DEFAULT_CHUNK_BYTES, most_line: int | None = None
 ) -> Iterator[tuple[bytes, int]]:
     """Yield ``(chunk, first_line)``: chunks of the decompressed content that end on a
     newline (but the last one), ``first_line`` the physical 1-based number of the chunk's
     first line. A truncated or corrupt compressed stream (told after which line), or a
     compressed Parquet file, raises :class:`InputError` (R27) instead of yielding a partial
-    file that would look valid, or a screen of findings on binary lines."""
+    file that would look valid, or a screen of findings on binary lines; so does a line
+    longer than ``most_line`` bytes, when given (:func:`too_long`)."""
     first_line, carry = 1, b""
     stream = source.stream()
     try:
@@ -140,11 +142,36 @@ def iter_byte_chunks(
                 chunk, carry = block[:cut], block[cut:]
                 yield chunk, first_line
                 first_line += chunk.count(b"\n")
+            if most_line is not None and len(carry) > most_line:
+                raise too_long(source.path, first_line, most_line)
             block = stream.read(chunk_bytes)
     except InputError as error:  # broken off: told after which line, for score as validate
         raise error.broken_off_after(first_line - 1) from error.__cause__
     if carry:
         yield carry, first_line
+
+
+def too_long(path: str, line: int, most_line: int = MOST_LINE_BYTES) -> InputError:
+    """The refusal of ``line``, longer than ``most_line`` bytes."""
+    return InputError(
+        path,
+        line,
+        f"a line longer than {most_line >> 20} MiB: no TREC line is near that long (is it "
+        "a TREC file?)",
+    )
+
+
+def first_long_line(data: bytes, most_line: int = MOST_LINE_BYTES) -> int | None:
+    """Where the first line of ``data`` longer than ``most_line`` bytes starts; None when
+    none is. A few searches for the last newline of a window (a line longer than the
+    window holds none), not one per line."""
+    start = 0
+    while len(data) - start > most_line:
+        newline = data.rfind(b"\n", start, start + most_line + 1)
+        if newline < 0:
+            return start
+        start = newline + 1
+    return None
 
 
 def read_bytes(path: str | os.PathLike) -> bytes:
@@ -259,7 +286,9 @@ def tokenize(
     keep: int = 6,
     separator: bytes | None = None,
 ) -> Tokens:
-    """Split ``data`` into lines and whitespace-separated fields, keeping the first ``keep``.
+    """Split ``data`` into lines and whitespace-separated fields, keeping the first ``keep``;
+    a line longer than :data:`~trecbench.inputs.tokens.MOST_LINE_BYTES` is refused
+    (:class:`InputError`, at its line).
 
     ``separator`` (tab or space) is the file's separator for the spacing check, as found in
     an earlier chunk; by default the first line with several fields sets it.
@@ -270,6 +299,9 @@ def tokenize(
     the line checks and held apart from that escape's text in the fields
     (:mod:`~trecbench.invalid_utf8`: ids differ as their bytes do).
     """
+    long_line = first_long_line(data)
+    if long_line is not None:
+        raise too_long(path, first_line + data.count(b"\n", 0, long_line))
     head = data[:HEAD_BYTES] if first_line == 1 else b""
     if data.isascii():
         return _tokenize_text(data, path, first_line, keep, separator, head)
@@ -469,7 +501,7 @@ def _source_tokens(
     newline), up to the most bytes of a block read: read whole or streamed, with any
     memory given, a block is read alike."""
     separator = None
-    chunks = iter_byte_chunks(source, chunk_bytes)
+    chunks = iter_byte_chunks(source, chunk_bytes, MOST_LINE_BYTES)
     if metadata:
         chunks = _block_first(chunks)
     for chunk, first_line in chunks:
