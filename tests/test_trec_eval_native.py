@@ -237,6 +237,25 @@ def test_a_mean_atof_reads_as_no_number_is_printed_as_trec_eval_prints_it_and_wa
     assert "a mean or stddev that is nan or infinite on 1 line (the first: line 1)" in err
 
 
+def test_a_negative_stddev_is_used_as_trec_eval_uses_it_and_warned_of(tmp_path, capsys):
+    """trec_eval 9.0.8 divides by a negative stddev: Zmap of q1 is (v - 0.5) / -0.25,
+    its sign flipped; trecbench printed the same without a word (an adversarial pass)."""
+    from trecbench.cli import run
+
+    (tmp_path / "z").write_text("q1 map 0.25 -0.25\nq2 map 0.5 0.25\nq3 map 0 -1\n")
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    paths = [str(tmp_path / name) for name in ("qrels", "run")]
+    assert run(["score", "-q", "-Z", str(tmp_path / "z"), "-m", "map", *paths]) == 0
+    out, err = capsys.readouterr()
+    # (0.5 - 0.25) / -0.25 and (1 - 0.5) / 0.25, as trec_eval 9.0.8 prints them
+    assert out.splitlines()[:2] == [
+        "Zmap                   \tq1\t-1.0000",
+        "Zmap                   \tq2\t2.0000",
+    ]
+    assert err.count("a negative stddev on 2 lines (the first: line 1)") == 1
+
+
 def test_a_z_score_beyond_a_double_s_range_is_warned_of(tmp_path, capsys):
     """trec_eval 9.0.8 -q -Z z -m P.1: (1 - -1) / 1e-320 overflows, "ZP_1 q1 inf" and
     "ZP_1 all inf"; trecbench printed the same without a word (a known item of the notes):
@@ -320,6 +339,21 @@ def test_debug_one_topic_keeps_the_runs_topic_flags(tmp_path):
     # -D 0. (an empty topic) said "names topic , not one of them"
     with pytest.raises(TrecbenchError, match=r"\(-D names topic '', not one of them\)"):
         evaluate(*files, ["ndcg"], debug_level=1, debug_query="")
+
+
+@pytest.mark.parametrize("level", ["1_0", "abc", "1x", "", "\u0661"])
+def test_a_debug_level_of_no_decimal_integer_is_refused(tmp_path, capsys, level):
+    """-D was read by atol, as trec_eval reads it: 1_0 and 1x as level 1, abc as 0,
+    where every other integer option refuses them (an adversarial pass)."""
+    from trecbench.cli import run
+
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    paths = [str(tmp_path / name) for name in ("qrels", "run")]
+    assert run(["score", "-D", f"{level}.q1", "-m", "map", *paths]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and f"{level!r} is not a valid level (ASCII digits 0-9" in err
+    assert run(["score", "-D", "-5", "-m", "map", *paths]) == 0  # a sign: atol's, no trace
 
 
 def test_standard_input_is_one_run(tmp_path):

@@ -529,12 +529,19 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
 
 def _debug(text: str | None) -> tuple[int, str | None]:
     """``-D level[.qid]`` as trec_eval reads it: ``atol`` of the level, the topic after
-    the first dot."""
+    the first dot; a level of anything but ASCII digits (with a sign) refused as every
+    integer option's is (``atol`` read ``1_0`` and ``1x`` as 1, ``abc`` as 0)."""
     if text is None:
         return 0, None
     from ..measures import c_atol
+    from .shared_options import decimal_integer
 
     level, dot, qid = text.partition(".")
+    if decimal_integer(level) is None:
+        raise click.BadParameter(
+            f"{level!r} is not a valid level (ASCII digits 0-9 with an optional sign).",
+            param_hint="'-D' / '--Debug_level'",
+        )
     return c_atol(level), qid if dot else None
 
 

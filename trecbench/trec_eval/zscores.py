@@ -94,21 +94,30 @@ def _numbers(tokens, column, name: str) -> np.ndarray:
 
 
 def _undefined(tokens, numbers: list[np.ndarray]) -> tuple[str, ...]:
-    """The file's input warning (none or one line) naming the lines whose mean or stddev
-    is NaN or infinite: trec_eval reads and prints them (its own test suite's file has
-    ``nan`` means), and so does trecbench, byte for byte, but the z-scores of their topic
-    and measure are then no numbers (nan, -inf)."""
+    """The file's input warnings (none, one or two lines) naming the lines whose mean or
+    stddev is NaN or infinite: trec_eval reads and prints them (its own test suite's file
+    has ``nan`` means), and so does trecbench, byte for byte, but the z-scores of their
+    topic and measure are then no numbers (nan, -inf); and those whose stddev is negative
+    (z-scores of the opposite sign, alike in trec_eval)."""
     from ..plurals import counted
 
+    said = []
     lines = np.flatnonzero(~(np.isfinite(numbers[0]) & np.isfinite(numbers[1])))
-    if not len(lines):
-        return ()
-    first = int(tokens.line[lines[0]])
-    return (
-        f"{tokens.path}: a mean or stddev that is nan or infinite on "
-        f"{counted(len(lines), 'line')} (the first: line {first}): their topics' z-scores "
-        "of those measures are printed as trec_eval prints them (nan, inf), no numbers",
-    )
+    if len(lines):
+        said.append(
+            f"{tokens.path}: a mean or stddev that is nan or infinite on "
+            f"{counted(len(lines), 'line')} (the first: line {int(tokens.line[lines[0]])}): "
+            "their topics' z-scores of those measures are printed as trec_eval prints them "
+            "(nan, inf), no numbers"
+        )
+    negative = np.flatnonzero(numbers[1] < 0)  # (nan is not)
+    if len(negative):  # trec_eval divides by it: every z-score of the line has its sign flipped
+        said.append(
+            f"{tokens.path}: a negative stddev on {counted(len(negative), 'line')} (the "
+            f"first: line {int(tokens.line[negative[0]])}): their topics' z-scores of those "
+            "measures are divided by it, as trec_eval divides, and have their signs flipped"
+        )
+    return tuple(said)
 
 
 def _search(keys: list[bytes], key: bytes, start: int, end: int) -> int | None:
