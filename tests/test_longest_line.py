@@ -11,7 +11,7 @@ from trecbench.cli import run
 from trecbench.inputs.tokens import MOST_LINE_BYTES
 from trecbench.inputs.trec_text import first_long_line
 
-REFUSAL = "a line longer than 16 MiB: no TREC line is near that long (is it a TREC file?)\n"
+REFUSAL = "a line longer than 16 MiB: no TREC line is near that long (is it a TREC file?)"
 QRELS = "q1 0 d1 1\n"
 
 
@@ -36,7 +36,16 @@ def test_a_file_of_nul_bytes_is_refused_at_its_first_line(tmp_path, capsys, comm
     (tmp_path / "q").write_text(QRELS)
     inputs = [str(binary)] if command == "validate" else [str(tmp_path / "q"), str(binary)]
     assert run([command, *memory, *inputs]) == 2
-    assert capsys.readouterr().err == f"trecbench: {binary}:1: {REFUSAL}"
+    _refused(capsys, command, binary, 1)
+
+
+def _refused(capsys, command: str, path, line: int) -> None:
+    """The refusal as score says it (one line on stderr) or validate (a finding, R27)."""
+    out, err = capsys.readouterr()
+    if command == "score":
+        assert err == f"trecbench: {path}:{line}: error[R27.long]: {REFUSAL}\n"
+    else:
+        assert f"{path}:{line}:line: error[R27]: {REFUSAL}\n" in out
 
 
 @pytest.mark.parametrize("memory", [[], ["--memory", "200"]])
@@ -52,7 +61,44 @@ def test_a_long_line_of_regular_text_is_refused_as_the_tokenizer_refuses_it(
     (tmp_path / "q").write_text(QRELS)
     for command in (["score", *memory, str(tmp_path / "q")], ["validate", *memory]):
         assert run([*command, str(path)]) == 2
-        assert capsys.readouterr().err == f"trecbench: {path}:{before + 1}: {REFUSAL}"
+        _refused(capsys, command[0], path, before + 1)
+
+
+def test_validate_checks_the_lines_before_and_the_other_files_on(tmp_path, capsys):
+    # validate said the refusal alone: no finding of the lines before it in its chunk, no
+    # other file checked, no summary
+    path = tmp_path / "long.run"
+    twice = b"q1 Q0 d1 1 2.0 t\n"
+    path.write_bytes(twice * 2 + b"q9 Q0 " + b"x" * MOST_LINE_BYTES + b" 1 1.0 t\n")
+    other = tmp_path / "other.run"
+    other.write_bytes(b"q1 Q0 d1 1 x t\n")
+    assert run(["validate", str(path), str(other)]) == 2
+    out = capsys.readouterr().out
+    assert f"{path}:2:docno: error[R7]" in out and f"{path}:3:line: error[R27]" in out
+    assert f"{other}:1:score: error[R12]" in out and out.endswith("info\n")
+
+
+def test_a_json_document_on_one_line_is_told_to_convert(tmp_path, capsys):
+    # it lost R32's hint: "a line longer than 16 MiB"
+    path = tmp_path / "results.json"
+    path.write_text('{"q1": {"d1": 1.0, "' + "d" * MOST_LINE_BYTES + '": 0.5}}')
+    (tmp_path / "q").write_text(QRELS)
+    assert run(["score", str(tmp_path / "q"), str(path)]) == 2
+    assert (
+        "error[R32]: a JSON document, not a TREC run: convert it first" in capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("memory", [[], ["--memory", "200"]])
+def test_a_long_line_of_an_ir_metadata_block_is_refused_alike(tmp_path, capsys, memory):
+    # the block's lines were not tokenized: refused or read by how the chunks fell
+    path = tmp_path / "described.run"
+    block = b"# ir_metadata.start\n# c: " + b"c" * MOST_LINE_BYTES + b"\n# ir_metadata.end\n"
+    path.write_bytes(block + b"q1 Q0 d1 1 1.0 t\n")
+    (tmp_path / "q").write_text(QRELS)
+    for command in (["score", *memory, str(tmp_path / "q")], ["validate", *memory]):
+        assert run([*command, str(path)]) == 2
+        _refused(capsys, command[0], path, 2)
 
 
 def test_a_line_just_within_the_bound_is_read(tmp_path, capsys):

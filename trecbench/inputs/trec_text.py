@@ -123,8 +123,9 @@ def iter_byte_chunks(
     newline (but the last one), ``first_line`` the physical 1-based number of the chunk's
     first line. A truncated or corrupt compressed stream (told after which line), or a
     compressed Parquet file, raises :class:`InputError` (R27) instead of yielding a partial
-    file that would look valid, or a screen of findings on binary lines; so does a line
-    longer than ``most_line`` bytes, when given (:func:`too_long`)."""
+    file that would look valid, or a screen of findings on binary lines. With
+    ``most_line``, a line longer than that is not read to its end: the last chunk is its
+    first bytes, more than ``most_line`` of them (:func:`first_long_line` finds it)."""
     first_line, carry = 1, b""
     stream = source.stream()
     try:
@@ -143,7 +144,7 @@ def iter_byte_chunks(
                 yield chunk, first_line
                 first_line += chunk.count(b"\n")
             if most_line is not None and len(carry) > most_line:
-                raise too_long(source.path, first_line, most_line)
+                break  # no more of it is read: its reader refuses the line (first_long_line)
             block = stream.read(chunk_bytes)
     except InputError as error:  # broken off: told after which line, for score as validate
         raise error.broken_off_after(first_line - 1) from error.__cause__
@@ -151,14 +152,30 @@ def iter_byte_chunks(
         yield carry, first_line
 
 
-def too_long(path: str, line: int, most_line: int = MOST_LINE_BYTES) -> InputError:
-    """The refusal of ``line``, longer than ``most_line`` bytes."""
-    return InputError(
-        path,
-        line,
-        f"a line longer than {most_line >> 20} MiB: no TREC line is near that long (is it "
-        "a TREC file?)",
+def too_long(path: str, line: int, head: bytes = b"", kind: str = "run") -> InputError:
+    """The refusal of ``line``, longer than :data:`MOST_LINE_BYTES` (R27.long, a finding:
+    ``validate`` reports it and checks the call's other files on); of a JSON text on one
+    line (``head``: the file's first bytes, for line 1), R32's words: what converts it."""
+    from .unconverted import json_content, json_message
+
+    content = json_content(head, path) if line == 1 and head else None
+    if content is not None:
+        return InputError(path, line, json_message(content, kind), "R32", finding=True)
+    message = (
+        f"a line longer than {MOST_LINE_BYTES >> 20} MiB: no TREC line is near that long "
+        "(is it a TREC file?)"
     )
+    return InputError(path, line, message, "R27.long", finding=True)
+
+
+def _refuse_long_line(data: bytes, path: str, first_line: int, keep: int) -> None:
+    """Raise :func:`too_long` at the first line of ``data`` (the file's lines from
+    ``first_line``, ``keep`` fields kept: 6 for a run) longer than the most read."""
+    start = first_long_line(data)
+    if start is not None:
+        head = data[:HEAD_BYTES] if first_line == 1 else b""
+        line = first_line + data.count(b"\n", 0, start)
+        raise too_long(path, line, head, "run" if keep == len(RUN_FIELDS) else "qrels")
 
 
 def first_long_line(data: bytes, most_line: int = MOST_LINE_BYTES) -> int | None:
@@ -299,9 +316,7 @@ def tokenize(
     the line checks and held apart from that escape's text in the fields
     (:mod:`~trecbench.invalid_utf8`: ids differ as their bytes do).
     """
-    long_line = first_long_line(data)
-    if long_line is not None:
-        raise too_long(path, first_line + data.count(b"\n", 0, long_line))
+    _refuse_long_line(data, path, first_line, keep)
     head = data[:HEAD_BYTES] if first_line == 1 else b""
     if data.isascii():
         return _tokenize_text(data, path, first_line, keep, separator, head)
@@ -505,12 +520,25 @@ def _source_tokens(
     if metadata:
         chunks = _block_first(chunks)
     for chunk, first_line in chunks:
-        if metadata and first_line == 1:
-            tokens = tokenize_run_start(chunk, source.path, keep, separator)
-        else:
-            tokens = tokenize(chunk, source.path, first_line, keep, separator)
-        separator = tokens.separator or None
-        yield tokens
+        long_line = first_long_line(chunk)
+        read = chunk if long_line is None else chunk[:long_line]  # the lines before it
+        if long_line is not None and metadata and first_line == 1 and _starts_block(chunk):
+            read = b""  # an ir_metadata block cut there would be one that never ends
+        if metadata and first_line == 1 and read:
+            tokens = tokenize_run_start(read, source.path, keep, separator)
+        elif read:
+            tokens = tokenize(read, source.path, first_line, keep, separator)
+        if read:
+            separator = tokens.separator or None
+            yield tokens
+        if long_line is not None:
+            _refuse_long_line(chunk, source.path, first_line, keep)
+
+
+def _starts_block(data: bytes) -> bool:
+    from . import ir_metadata
+
+    return ir_metadata.starts_with_block(data[: len(ir_metadata.START) + 64])
 
 
 def _block_first(chunks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
@@ -525,7 +553,7 @@ def _block_first(chunks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, i
     if first is None:
         return
     data, line = first
-    if ir_metadata.starts_with_block(data[: len(ir_metadata.START) + 64]):
+    if _starts_block(data):
         parts, size = [data], len(data)
         while ir_metadata.END not in parts[-1] and size <= ir_metadata.MOST_BYTES:
             if (more := next(chunks, None)) is None:
@@ -543,6 +571,7 @@ def tokenize_run_start(data: bytes, path: str, keep: int = 6, separator=None) ->
     tokenized as the file without it, their numbers those of the file."""
     from . import ir_metadata
 
+    _refuse_long_line(data, path, 1, keep)  # the block's lines too, not tokenized after
     found = ir_metadata.split(data, path)
     if found is None or not found.size:
         tokens = tokenize(data, path, 1, keep, separator)

@@ -263,6 +263,13 @@ CATALOGUE = (
            "is read as it is (it compresses its own columns), not compressed again; lz4's "
            "legacy format (`lz4 -l`) is told by its magic but not read (Arrow reads lz4 "
            "frames only), rather than read as text that fails on every line."),
+    _check("R27.long", "EEEE", "a line longer than 16 MiB (a binary file, or one without "
+           "newlines)",
+           "No run's or qrels' line comes near it (the longest docno of the benchmark's runs "
+           "is 100,000 bytes): a file without newlines, binary or of NUL bytes, is refused "
+           "at the line by every reader of TREC text, whatever `--memory`, rather than held "
+           "whole at 10 to 30 times its size. The lines before it are checked; nothing after "
+           "it is read. A JSON text on one line is R32."),
     _check("R28", "EEEE", "header line (`qid Q0 docno rank score tag`)",
            "TREC runs have no header: trec_eval reads it as a document of a topic `qid` "
            "(unless its fields do not parse), a topic no qrels judge.",
