@@ -140,8 +140,8 @@ def test_scoring_settings_reach_the_evaluation_and_the_report():
     ("settings", "message"),
     [
         ({"relevance": "best"}, "unknown relevance strategy 'best'"),
-        ({"f1_threshold": 1.5}, "the F1 threshold must be between 0 and 1"),
-        ({"iou": float("nan")}, "the IoU threshold must be between 0 and 1"),
+        ({"f1_threshold": 1.5}, "the F1 threshold must be a number between 0 and 1"),
+        ({"iou": float("nan")}, "the IoU threshold must be a number between 0 and 1"),
     ],
 )
 def test_memorybench_judging_is_checked_when_built(settings, message):

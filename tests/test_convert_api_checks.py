@@ -136,11 +136,11 @@ def test_the_largest_line_offsets_are_taken():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"iou": "0.5"}, "iou must be a number from 0 to 1, not '0.5'"),
-        ({"iou": True}, "iou must be a number from 0 to 1, not True"),
+        ({"iou": "0.5"}, "the IoU threshold must be a number between 0 and 1, not '0.5'"),
+        ({"iou": True}, "the IoU threshold must be a number between 0 and 1, not True"),
         (
             {"relevance": "token-f1", "f1_threshold": "0.5"},
-            "f1_threshold must be a number from 0 to 1, not '0.5'",
+            "the F1 threshold must be a number between 0 and 1, not '0.5'",
         ),
     ],
 )
@@ -148,6 +148,14 @@ def test_a_threshold_of_no_number_is_refused(options, message):
     # a TypeError ("'<=' not supported between instances of 'int' and 'str'") came out
     with pytest.raises(UsageError, match=re.escape(message)):
         convert_memorybench(MEMORYBENCH, **options)
+
+
+def test_a_numpy_threshold_is_kept_as_the_float_it_prints_as(tmp_path):
+    # np.float32(0.5) passed, then the sidecar's JSON failed: not JSON serializable
+    conversion = convert_memorybench(MEMORYBENCH, iou=np.float32(0.3))
+    assert type(conversion.provenance["options"]["iou"]) is float
+    assert conversion.provenance["options"]["iou"] == 0.3
+    write_conversion(conversion, tmp_path, inputs=[])
 
 
 def test_a_results_file_given_twice_is_refused():
@@ -159,7 +167,7 @@ def test_a_results_file_given_twice_is_refused():
 def test_grades_without_the_ontology_grading_are_refused():
     # the grades were dropped and the qrels written binary; the command line refuses
     # --grade without --graded ontology
-    with pytest.raises(UsageError, match="grades grade by ontology: give them with graded="):
+    with pytest.raises(UsageError, match="grades apply only with graded='ontology'"):
         convert_hpo(HPO_CASES, grades={"exact": 3})
 
 

@@ -253,7 +253,7 @@ def test_result_shapes_are_checked(tmp_path):
     path = export(tmp_path, [item("q", [ctx("c1")], relevantIds=["c1"])])
     convert_memorybench(path, iou=0.5)
     for iou in (float("nan"), -0.1, 1.5):  # NaN was an internal error after the conversion
-        with pytest.raises(UsageError, match="IoU threshold must be between 0 and 1"):
+        with pytest.raises(UsageError, match="IoU threshold must be a number between 0 and 1"):
             convert_memorybench(path, iou=iou)
 
 

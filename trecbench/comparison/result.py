@@ -16,6 +16,7 @@ import pandas as pd
 from .. import outputs
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
+from ..plurals import few_and_more
 from ..text_bytes import utf8
 from .files import (  # noqa: F401 - the names this module's users import from it
     HTML_FILE,
@@ -124,7 +125,7 @@ class Comparison:
         for section in self.sections:
             if section.label == label:
                 return section
-        known = ", ".join(repr(section.label) for section in self.sections)
+        known = few_and_more([section.label for section in self.sections], shown=repr)
         raise UsageError(f"no section is labelled {label!r}: the sections are {known}")
 
     def part(self, frame: pd.DataFrame, label: str) -> pd.DataFrame:

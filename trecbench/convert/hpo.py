@@ -354,7 +354,7 @@ def _checked_options(
     if graded is not None and graded not in GRADINGS:
         raise UsageError(f"unknown grading {graded!r}: expected {', '.join(GRADINGS)}")
     if grades and not graded:  # taken and dropped: the qrels were binary
-        raise UsageError(Setting("grades"), " grade by ontology: give them with graded='ontology'")
+        raise UsageError(Setting("grades"), " apply only with graded='ontology'")
     grade_map = _grades(grades) if graded else None
     tags = list(tags)
     if tags and len(tags) != len(results):

@@ -16,6 +16,7 @@ from ..ecma_regex import ecma_pattern
 from ..errors import Setting, UsageError, excerpt
 from ..ids import escape_id
 from ..sources import At
+from ..type_names import printed_float
 from .common import Report
 
 EXPLICIT_KEYS = ("relevantIds", "relevantChunkIds", "groundTruthIds", "qrels")
@@ -208,17 +209,20 @@ class Judging:
                     Setting(name), f" is the {strategy} strategy's threshold, which relevance "
                     f"{self.relevance!r} never applies; give it with {strategy} or auto"
                 )  # fmt: skip
-        for name in ("iou", "f1_threshold"):  # "0.5" failed in a comparison: a TypeError
-            value = getattr(self, name)
-            if value is None or (isinstance(value, numbers.Real) and not isinstance(value, bool)):
-                continue
-            raise UsageError(Setting(name), f" must be a number from 0 to 1, not {excerpt(value)}")
         if self.f1_threshold is None:
             object.__setattr__(self, "f1_threshold", F1_THRESHOLD)
-        if not 0 <= self.f1_threshold <= 1:
-            raise UsageError(f"the F1 threshold must be between 0 and 1, not {self.f1_threshold}")
-        if self.iou is not None and not 0 <= self.iou <= 1:  # NaN too: it passes FloatRange
-            raise UsageError(f"the IoU threshold must be between 0 and 1, not {self.iou}")
+        for name, label in (("iou", "IoU"), ("f1_threshold", "F1")):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            # "0.5" failed in a comparison (a TypeError), np.float32(0.5) in the sidecar's
+            # JSON: a real number, kept as the float it prints as
+            number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+            if not number or not 0 <= value <= 1:  # NaN too: it passes FloatRange
+                raise UsageError(
+                    f"the {label} threshold must be a number between 0 and 1, not {excerpt(value)}"
+                )
+            object.__setattr__(self, name, printed_float(value))
         object.__setattr__(self, "line_offsets", _offsets(self.line_offsets))
 
     def offset(self, provider: str) -> int:

@@ -17,7 +17,7 @@ from ..number_text import value_text
 from ..plurals import counted, few_and_more
 from ..renderers.text_tables import aligned
 from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, listed
-from .reportview import field_texts, written
+from .reportview import field_texts, printed, written
 
 if TYPE_CHECKING:  # (their modules import numpy and pyarrow, which diff's text needs not)
     from .pool import Pool
@@ -173,7 +173,7 @@ def _printed(value, count: bool = False) -> str:
     a report's edited value, with its decimals), ``-`` undefined."""
     if value is None:
         return "-"
-    return str(int(value)) if count and float(value).is_integer() else f"{value:.4f}"
+    return str(int(value)) if count and float(value).is_integer() else printed(value)
 
 
 def _input_line(item) -> str:

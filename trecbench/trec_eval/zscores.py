@@ -110,7 +110,7 @@ def _undefined(tokens, numbers: list[np.ndarray]) -> tuple[str, ...]:
             "their topics' z-scores of those measures are printed as trec_eval prints them "
             "(nan, inf), no numbers"
         )
-    negative = np.flatnonzero(numbers[1] < 0)  # (nan is not)
+    negative = np.flatnonzero(np.isfinite(numbers[1]) & (numbers[1] < 0))  # (-inf: above)
     if len(negative):  # trec_eval divides by it: every z-score of the line has its sign flipped
         said.append(
             f"{tokens.path}: a negative stddev on {counted(len(negative), 'line')} (the "
