@@ -382,6 +382,24 @@ def test_zero_and_a_negative_zero_are_the_same_printed_value(reports, tmp_path, 
     assert code == 0, out
 
 
+def test_a_mean_of_negative_zero_is_printed_as_zero_beside_a_topic_that_moved(
+    reports, tmp_path, capsys
+):
+    # the value line printed "0.0000 -> -0.0000": diff's text output formatted its own
+    report = json.loads(open(reports("a")).read())
+    result = report["results"][0]
+    qid = next(iter(result["per_query"]))
+    sides = []
+    for name, mean, value in (("zero", 0.0, 0.41), ("negative", -0.0, 0.42)):
+        result["aggregates"]["nDCG@10"] = mean
+        result["per_query"][qid]["nDCG@10"] = value
+        sides.append(tmp_path / f"{name}.json")
+        sides[-1].write_text(json.dumps(report))
+    code, out = diff_reports(capsys, *map(str, sides))
+    moved = next(line for line in out.splitlines() if "nDCG@10" in line)
+    assert code == 1 and " 0.0000 -> 0.0000 " in moved and "-0.0000" not in out
+
+
 CHAR, PARENTS = (
     str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-char", "tfidf-word-parents")
 )
