@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from trecbench.cli import run
+from trecbench.inputs.text_chunks import first_long_line
 from trecbench.inputs.tokens import MOST_LINE_BYTES
-from trecbench.inputs.trec_text import first_long_line
 
 REFUSAL = "a line longer than 16 MiB: no TREC line is near that long (is it a TREC file?)"
 QRELS = "q1 0 d1 1\n"

@@ -17,8 +17,10 @@ Three layers, each a module (this one re-exports the other two's names):
   reads a regular run (the scoring path's common case) straight into typed columns with
   the same CSV reader, skipping the tokens.
 
-Ids are strings and are never type-inferred (``001``, ``NA``, ``1e5`` survive unchanged).
-Writing TREC text is :mod:`trecbench.files`' job.
+The chunks of whole lines a file is tokenized in, and the refusal of a line longer than
+the most read, are :mod:`~trecbench.inputs.text_chunks`'. Ids are strings and are never
+type-inferred (``001``, ``NA``, ``1e5`` survive unchanged). Writing TREC text is
+:mod:`trecbench.files`' job.
 """
 
 from __future__ import annotations
@@ -35,10 +37,17 @@ import pyarrow as pa
 from .. import arrow
 from .. import arrow_compute as pc
 from ..compressions import HEAD_BYTES
-from ..errors import InputError
-from .formats import PARQUET_MAGIC
 from .invalid_utf8_lines import fields_as_bytes, invalid_utf8_lines
 from .streams import Progress, Source
+from .text_chunks import (
+    DEFAULT_CHUNK_BYTES,
+    block_first,
+    first_long_line,
+    refuse_long_line,
+    starts_block,
+    too_long_at,
+)
+from .text_chunks import iter_byte_chunks as iter_byte_chunks
 from .tokens import MOST_LINE_BYTES
 from .tokens import Tokens as Tokens
 
@@ -75,7 +84,6 @@ BOM_IN_FIRST_QID = (
     "UTF-8 byte-order mark: trec_eval reads it as part of the first qid, which becomes a "
     "phantom topic; save the file without it (UTF-8 without signature)"
 )
-DEFAULT_CHUNK_BYTES = 64 << 20
 # bytes of text tokenized at a time when a file is read whole: the tokenizer's arrays cost
 # tens of bytes a line, and a line may be one byte (a 10 MB run of newlines, read at once,
 # peaked at 367 MB under --memory 256); what is kept of a chunk is its fields
@@ -110,93 +118,6 @@ def python_pattern(pattern: str) -> str:
     ``\u0085``, ``\x{E0000}`` as ``\U000E0000``."""
     four = re.sub(r"\\x\{(\w{4})\}", r"\\u\1", pattern)
     return re.sub(r"\\x\{(\w{5})\}", r"\\U000\1", four)
-
-
-# ---------------------------------------------------------------------------------------
-# bytes
-
-
-def iter_byte_chunks(
-    source: Source, chunk_bytes: int = DEFAULT_CHUNK_BYTES, most_line: int | None = None
-) -> Iterator[tuple[bytes, int]]:
-    """Yield ``(chunk, first_line)``: chunks of the decompressed content that end on a
-    newline (but the last one), ``first_line`` the physical 1-based number of the chunk's
-    first line. A truncated or corrupt compressed stream (told after which line), or a
-    compressed Parquet file, raises :class:`InputError` (R27) instead of yielding a partial
-    file that would look valid, or a screen of findings on binary lines. With
-    ``most_line``, a line longer than that is not read to its end: the last chunk is its
-    first bytes, more than ``most_line`` of them (:func:`first_long_line` finds it)."""
-    first_line, carry = 1, b""
-    stream = source.stream()
-    try:
-        block = stream.read(chunk_bytes)
-        if source.compression is not None and block.startswith(PARQUET_MAGIC):
-            source.refuse_parquet(block, stream)  # read to its end: is its magic there too?
-            stream = source.stream()  # no: TREC text, read from its start again
-            block = stream.read(chunk_bytes)
-        while block:
-            block = carry + block
-            cut = block.rfind(b"\n") + 1
-            if cut == 0:
-                carry = block
-            else:
-                chunk, carry = block[:cut], block[cut:]
-                yield chunk, first_line
-                first_line += chunk.count(b"\n")
-            if most_line is not None and len(carry) > most_line:
-                break  # no more of it is read: its reader refuses the line (first_long_line)
-            block = stream.read(chunk_bytes)
-    except InputError as error:  # broken off: told after which line, for score as validate
-        raise error.broken_off_after(first_line - 1) from error.__cause__
-    if carry:
-        yield carry, first_line
-
-
-def too_long(path: str, line: int, head: bytes = b"", kind: str = "run") -> InputError:
-    """The refusal of ``line``, longer than :data:`MOST_LINE_BYTES` (R27.long, a finding:
-    ``validate`` reports it and checks the call's other files on); of a JSON text on one
-    line (``head``: the file's first bytes, for line 1), R32's words: what converts it."""
-    from .unconverted import json_content, json_message
-
-    content = json_content(head, path) if line == 1 and head else None
-    if content is not None:
-        return InputError(path, line, json_message(content, kind), "R32", finding=True)
-    message = (
-        f"a line longer than {MOST_LINE_BYTES >> 20} MiB: no TREC line is near that long "
-        "(is it a TREC file?)"
-    )
-    return InputError(path, line, message, "R27.long", finding=True)
-
-
-def _refuse_long_line(data: bytes, path: str, first_line: int, keep: int) -> None:
-    """Raise :func:`too_long` at the first line of ``data`` (the file's lines from
-    ``first_line``, ``keep`` fields kept: 6 for a run) longer than the most read."""
-    start = first_long_line(data)
-    if start is not None:
-        head = data[:HEAD_BYTES] if first_line == 1 else b""
-        line = first_line + data.count(b"\n", 0, start)
-        raise too_long(path, line, head, "run" if keep == len(RUN_FIELDS) else "qrels")
-
-
-def first_long_line(data: bytes, most_line: int = MOST_LINE_BYTES) -> int | None:
-    """Where the first line of ``data`` longer than ``most_line`` bytes starts; None when
-    none is. A few searches for the last newline of a window (a line longer than the
-    window holds none), not one per line."""
-    start = 0
-    while len(data) - start > most_line:
-        newline = data.rfind(b"\n", start, start + most_line + 1)
-        if newline < 0:
-            return start
-        start = newline + 1
-    return None
-
-
-def read_bytes(path: str | os.PathLike) -> bytes:
-    """The whole (decompressed) content of a file, read once (checksum remembered)."""
-    with Source(path) as source:
-        data = source.read()
-        source.record()
-    return data
 
 
 # ---------------------------------------------------------------------------------------
@@ -316,7 +237,7 @@ def tokenize(
     the line checks and held apart from that escape's text in the fields
     (:mod:`~trecbench.invalid_utf8`: ids differ as their bytes do).
     """
-    _refuse_long_line(data, path, first_line, keep)
+    refuse_long_line(data, path, first_line, keep)
     head = data[:HEAD_BYTES] if first_line == 1 else b""
     if data.isascii():
         return _tokenize_text(data, path, first_line, keep, separator, head)
@@ -514,55 +435,26 @@ def _source_tokens(
     joined while they start an ir_metadata block whose end marker they do not hold (the
     marker may be on the file's last line, which a chunk of its own holds when it has no
     newline), up to the most bytes of a block read: read whole or streamed, with any
-    memory given, a block is read alike."""
+    memory given, a block is read alike. A line longer than the most read is refused
+    after the lines before it are tokenized (:func:`~.text_chunks.too_long_at`)."""
     separator = None
     chunks = iter_byte_chunks(source, chunk_bytes, MOST_LINE_BYTES)
-    if metadata:
-        chunks = _block_first(chunks)
-    for chunk, first_line in chunks:
-        long_line = first_long_line(chunk)
-        read = chunk if long_line is None else chunk[:long_line]  # the lines before it
-        if long_line is not None and metadata and first_line == 1 and _starts_block(chunk):
-            read = b""  # an ir_metadata block cut there would be one that never ends
-        if metadata and first_line == 1 and read:
-            tokens = tokenize_run_start(read, source.path, keep, separator)
-        elif read:
-            tokens = tokenize(read, source.path, first_line, keep, separator)
-        if read:
+    for chunk, first_line in block_first(chunks) if metadata else chunks:
+        run_start = metadata and first_line == 1
+        long_line, refusal = first_long_line(chunk), None
+        if long_line is not None:
+            refusal = too_long_at(chunk, long_line, source.path, first_line, keep)
+            # an ir_metadata block cut there would be one that never ends
+            chunk = b"" if run_start and starts_block(chunk) else chunk[:long_line]
+        if chunk:
+            if run_start:
+                tokens = tokenize_run_start(chunk, source.path, keep, separator)
+            else:
+                tokens = tokenize(chunk, source.path, first_line, keep, separator)
             separator = tokens.separator or None
             yield tokens
-        if long_line is not None:
-            _refuse_long_line(chunk, source.path, first_line, keep)
-
-
-def _starts_block(data: bytes) -> bool:
-    from . import ir_metadata
-
-    return ir_metadata.starts_with_block(data[: len(ir_metadata.START) + 64])
-
-
-def _block_first(chunks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
-    """``chunks``, the first joined with the next ones while it starts an ir_metadata
-    block whose end marker it does not hold, until they hold more than the most bytes of
-    a block read (:data:`~trecbench.inputs.ir_metadata.MOST_BYTES`): enough for
-    :func:`~trecbench.inputs.ir_metadata.find_block` to find the block's end or to tell
-    a block past the bound from one that never ends, alike for any chunk size."""
-    from . import ir_metadata
-
-    first = next(chunks, None)
-    if first is None:
-        return
-    data, line = first
-    if _starts_block(data):
-        parts, size = [data], len(data)
-        while ir_metadata.END not in parts[-1] and size <= ir_metadata.MOST_BYTES:
-            if (more := next(chunks, None)) is None:
-                break
-            parts.append(more[0])
-            size += len(more[0])
-        data = b"".join(parts)
-    yield data, line
-    yield from chunks
+        if refusal is not None:
+            raise refusal
 
 
 def tokenize_run_start(data: bytes, path: str, keep: int = 6, separator=None) -> Tokens:
@@ -571,7 +463,7 @@ def tokenize_run_start(data: bytes, path: str, keep: int = 6, separator=None) ->
     tokenized as the file without it, their numbers those of the file."""
     from . import ir_metadata
 
-    _refuse_long_line(data, path, 1, keep)  # the block's lines too, not tokenized after
+    refuse_long_line(data, path, 1, keep)  # the block's lines too, not tokenized after
     found = ir_metadata.split(data, path)
     if found is None or not found.size:
         tokens = tokenize(data, path, 1, keep, separator)
