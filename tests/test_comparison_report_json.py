@@ -11,7 +11,7 @@ import pytest
 
 from trecbench import report as report_module
 from trecbench.comparison import compare_scores
-from trecbench.comparison.result import _per_query_json
+from trecbench.comparison.json_text import per_query_json
 from trecbench.json_values import json_safe
 
 # ids json must escape or keep as they are (ensure_ascii off), a % the template must keep
@@ -54,7 +54,7 @@ def test_nested_values_are_written_as_json_dumps_writes_them(per_query):
         document = {"x": 1, "per_query": per_query, "y": [1]}
         expected = json.dumps(document, indent=indent, ensure_ascii=False)
         text = json.dumps({**document, "per_query": "T"}, indent=indent, ensure_ascii=False)
-        assert text.replace('"T"', _per_query_json(per_query, indent, 1), 1) == expected
+        assert text.replace('"T"', per_query_json(per_query, indent, 1), 1) == expected
 
 
 def test_the_report_file_is_json_bytes_of_the_report(monkeypatch):
