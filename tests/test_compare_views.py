@@ -316,6 +316,33 @@ def test_formats_csv_json_and_markdown_escape():
     )
 
 
+def _same_section_rows(result):
+    for label in result.stratum_labels:
+        for table in (result.summary, result.comparisons, result.pairs, result.movers):
+            filtered = table[table["stratum"] == label]
+            assert result.part(table, label).equals(filtered)  # the index kept too
+            expected = filtered.to_dict(orient="records")  # repr: NaN is NaN
+            assert repr(result.records(table, label)) == repr(expected)
+
+
+def test_a_section_s_rows_are_its_own_however_asked_and_never_kept_past_a_rendering():
+    values = {"a": [0.2, 0.4, 0.6, 0.1], "b": [0.3, 0.5, 0.9, 0.0]}
+    strata = {"t00": "x", "t01": "x", "t02": "y", "t03": "y"}
+    result = compare_scores(_frame(values), samples=40, strata=strata, group_by="g")
+    _same_section_rows(result)  # each table split at each ask
+    with result.split_by_section():  # each split once
+        _same_section_rows(result)
+        result.records(result.summary, "all")[0]["mean"] = -1.0  # a caller's copy
+        assert result.records(result.summary, "all")[0]["mean"] == pytest.approx(0.325)
+        keyed = result.by_measure_and_run(result.summary, "g=y")
+        assert keyed[("P@5", "b")]["mean"] == pytest.approx(0.45)
+        with pytest.raises(UsageError, match="no section is labelled 'g=z'"):
+            result.records(result.summary, "g=z")
+    result.summary["mean"] = 0.5  # a table changed in place after the rendering
+    assert "0.5000" in result.render("table") and "0.3250" not in result.render("table")
+    assert result.records(result.summary, "all")[0]["mean"] == 0.5
+
+
 # --- plots: plain data in, same topic at the same x for every run ------------------------
 
 

@@ -45,7 +45,7 @@ _HOMES = {
     "LATEX_FILE": "result",
     "MARKDOWN_FILE": "result",
     "REPORT_FILE": "result",
-    "SCHEMA_VERSION": "result",
+    "SCHEMA_VERSION": "report_document",
     "Comparison": "result",
     "check_outputs": "targets",
     "html_available": "files",

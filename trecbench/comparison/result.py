@@ -6,11 +6,11 @@ from __future__ import annotations
 import numbers
 import os
 from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from .. import outputs
@@ -28,11 +28,10 @@ from .files import (  # noqa: F401 - the names this module's users import from i
     folder_files,
     html_available,
 )
-from .json_text import per_query_json
+from .report_document import report_document, report_text
+from .section_rows import rows_of
 from .settings import ALL, MACRO, StatsSettings
 from .tables import Section
-
-SCHEMA_VERSION = 2
 
 
 @dataclass
@@ -102,6 +101,8 @@ class Comparison:
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
     # the working folder its inputs were read in (their paths as given are relative to it)
     read_in: str | None = field(default_factory=outputs.working_folder, repr=False)
+    # within split_by_section(), per table (by identity) its rows split by section once
+    _section_rows: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def statistics(self) -> StatsSettings:
@@ -129,13 +130,41 @@ class Comparison:
         known = few_and_more([section.label for section in self.sections], shown=repr)
         raise UsageError(f"no section is labelled {label!r}: the sections are {known}")
 
+    @contextmanager
+    def split_by_section(self):
+        """Within it each table is split by section once, for a rendering that reads many
+        sections one at a time (the tables must not change meanwhile); outside it
+        :meth:`part` and :meth:`records` split the table as it is at each call."""
+        if self._section_rows is not None:  # a rendering within another
+            yield self
+            return
+        self._section_rows = {}
+        try:
+            yield self
+        finally:
+            self._section_rows = None
+
     def part(self, frame: pd.DataFrame, label: str) -> pd.DataFrame:
         """Rows of ``summary``, ``comparisons``, ``pairs`` or ``movers`` for one section
         (a label of none refused, where a misspelt one gave no rows)."""
-        rows = frame[frame["stratum"] == label]
-        if rows.empty:  # a section's without rows (pairs of one run), or none's
+        rows = rows_of(self._section_rows, frame).frame_of(label)
+        if rows is None:  # a section's without rows (pairs of one run), or none's
             self.section(label)
+            return frame.iloc[:0]
         return rows
+
+    def records(self, frame: pd.DataFrame, label: str) -> list[dict]:
+        """:meth:`part`'s rows as dicts of Python scalars, as ``to_dict("records")``
+        gives them (each table converted once for all its sections)."""
+        rows = rows_of(self._section_rows, frame).records_of(label)
+        if rows is None:
+            self.section(label)
+            return []
+        return rows
+
+    def by_measure_and_run(self, frame: pd.DataFrame, label: str) -> dict[tuple, dict]:
+        """:meth:`records` of ``summary`` or ``comparisons`` keyed by (measure, run)."""
+        return {(row["measure"], row["run"]): row for row in self.records(frame, label)}
 
     def topics_of(self, label: str) -> list[str]:
         """The topics of a section (a macro section's: every topic with a stratum)."""
@@ -160,73 +189,7 @@ class Comparison:
         values: :func:`trecbench.meta_values.recorded_meta`); ``created``: its time
         (default now), its page's and manifest's (:func:`~trecbench.provenance.new_stamp`).
         """
-        from ..json_values import json_safe
-        from ..meta_values import recorded_meta
-        from ..report import environment, tool, utc_now
-
-        results = []
-        for section in self.sections:
-            results.append(
-                {
-                    "stratum": section.label,
-                    "kind": section.kind,
-                    "field": section.field,
-                    "value": section.value,
-                    "topics": section.topics,
-                    "smallest_p": section.smallest_p,
-                    "notes": list(section.notes),
-                    "interval_undefined": section.interval_undefined,
-                    **{
-                        name: json_safe(_rows(self.part(frame, section.label)))
-                        for name, frame in (
-                            ("summary", self.summary),
-                            ("comparisons", self.comparisons),
-                            ("pairs", self.pairs),
-                            ("movers", self.movers),
-                        )
-                    },
-                }
-            )
-        per_query = self._per_query_document()
-        document = {
-            "type": "BenchmarkReport",
-            "schema_version": SCHEMA_VERSION,
-            "created": created or utc_now(),
-            "experiment_id": experiment_id,
-            "tool": tool(),
-            "environment": environment(),
-            "meta": recorded_meta(meta),
-            "settings": self.settings,
-            "evaluation": self.evaluation,
-            "inputs": self.inputs or [],
-            "runs": [
-                {
-                    "name": run,
-                    "baseline": run == self.baseline,
-                    "input": (self.run_inputs or {}).get(run),
-                    "qrels": (self.run_qrels or {}).get(run),
-                    "missing_queries": self.missing[run],
-                    "unpaired_topics": (self.unpaired or {}).get(run, []),
-                    "unjudged": (self.unjudged or {}).get(run),
-                }
-                for run in self.runs
-            ],
-            "topics": self.queries,
-            "strata": self.strata,
-            "results": results,
-            "per_query": per_query,
-        }
-        if self.scoreless:
-            document["topics_without_relevant"] = self.scoreless
-        if self.warnings:  # what compare printed on stderr: the report stands alone
-            document["warnings"] = list(self.warnings)
-        if self.power is not None:
-            document["power"] = self.power.to_dict()
-        if self.unjudged_sensitivity is not None:
-            document["unjudged_bounds"] = self.unjudged_sensitivity.to_json()
-        if self.ontology is not None:
-            document["ontology"] = self.ontology
-        return document
+        return report_document(self, experiment_id, meta, created)
 
     def report_json(
         self,
@@ -236,7 +199,7 @@ class Comparison:
     ) -> str:
         """:meth:`report` as ``json.dumps`` writes it with ``indent`` and
         ``ensure_ascii=False`` (NaN as null: compare's ``--format json``), byte for byte,
-        faster (see :meth:`_report_text`)."""
+        faster (see :func:`~.report_document.report_text`)."""
         import json
 
         from ..json_values import json_safe
@@ -244,49 +207,18 @@ class Comparison:
         def dumps(document: dict) -> str:
             return json.dumps(json_safe(document), indent=indent, ensure_ascii=False)
 
-        return self._report_text(experiment_id, meta, indent, dumps)
+        return report_text(self, experiment_id, meta, indent, dumps)
 
     def report_file(self, experiment_id: str | None = None, meta=None, created=None) -> bytes:
         """BenchmarkReport.json's bytes: :func:`trecbench.report.json_bytes` of
-        :meth:`report` (indent 2, NaN refused), faster (see :meth:`_report_text`)."""
+        :meth:`report` (indent 2, NaN refused), faster
+        (see :func:`~.report_document.report_text`)."""
         from ..report import json_bytes
 
         def dumps(document: dict) -> str:
             return json_bytes(document).decode("utf-8")
 
-        return utf8(self._report_text(experiment_id, meta, 2, dumps, created))
-
-    def _report_text(self, experiment_id, meta, indent: int, dumps, created=None) -> str:
-        """``dumps(self.report(...))`` (a JSON text with ``indent``), with the per-topic
-        values, most of its bytes (finite floats: see :meth:`_per_query_document`), written
-        by :func:`~.json_text.per_query_json` rather than json's pure-Python indenting
-        encoder (0.75 s against 0.24 s on 20 runs x 10,000 topics). Values that are not all
-        finite floats go through ``dumps`` with the rest."""
-        import json
-        import uuid
-
-        document = self.report(experiment_id, meta, created)
-        values = self.per_query["value"]
-        if values.dtype.kind != "f" or not np.isfinite(values.to_numpy()).all():
-            return dumps(document)
-        per_query = document["per_query"]
-        token = f"per_query {uuid.uuid4().hex}"  # a string no other part of the report holds
-        document["per_query"] = token
-        fast = per_query_json(per_query, indent, 1)
-        return dumps(document).replace(json.dumps(token), fast, 1)
-
-    def _per_query_document(self) -> dict[str, dict[str, dict[str, float]]]:
-        """``{run: {qid: {measure: value}}}`` from :attr:`per_query` (compare_scores' tidy
-        table: one row per run, topic and measure, measures in order within a topic).
-        Finite floats already: compare_scores refuses NaN and infinities and zero-fills
-        absent topics. Built from the columns as lists: pandas' pivot and ``to_dict`` took
-        five times as long on 20 runs x 10,000 topics."""
-        frame = self.per_query
-        document: dict[str, dict[str, dict[str, float]]] = {run: {} for run in self.runs}
-        columns = (frame[name].tolist() for name in ("run", "qid", "measure", "value"))
-        for run, qid, measure, value in zip(*columns, strict=True):
-            document[run].setdefault(qid, {})[measure] = value
-        return document
+        return utf8(report_text(self, experiment_id, meta, 2, dumps, created))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per section, run and measure: the summary (``mean, ci_low, ci_high``,
@@ -560,10 +492,3 @@ class Comparison:
             for path, (data, _) in files.items():
                 staged.write(path, data)
         return list(files)
-
-
-def _rows(frame: pd.DataFrame) -> list[dict]:
-    """Rows of one section as dicts of Python scalars, without ``stratum`` and ``queries``
-    (the report states them once per section)."""
-    columns = [c for c in ("stratum", "queries") if c in frame.columns]
-    return frame.drop(columns=columns).to_dict(orient="records")

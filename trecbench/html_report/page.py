@@ -13,6 +13,7 @@ from ..escaping import escaper
 from ..extras import require
 from ..plurals import counted
 from ..renderers import comparison_cells as cells
+from ..renderers.comparison_escaped import with_names_escaped
 from . import blocks
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
@@ -359,7 +360,7 @@ def _shown(comparison, values: dict, documents: dict, curves: dict | None):
         }
     if curves:
         curves = {_page_text(run): curve for run, curve in curves.items()}
-    return cells.with_names_escaped(comparison, "html"), values, shown_documents, curves
+    return with_names_escaped(comparison, "html"), values, shown_documents, curves
 
 
 def _best_runs_sorted_by(comparison, label: str, places: dict[str, int]) -> list[dict]:
@@ -367,10 +368,11 @@ def _best_runs_sorted_by(comparison, label: str, places: dict[str, int]) -> list
     by, as a column of names in the document's blocks (:func:`.blocks.sorted_by`): their
     place in the order of their runs' places; none for a measure without a best run
     ("n/a": the page sorts it last either way, as an empty cell)."""
-    means = comparison.part(comparison.summary, label).set_index(["measure", "run"])["mean"]
+    summary = comparison.by_measure_and_run(comparison.summary, label)
     keys = []
     for measure in comparison.measures:
-        best = cells.best_runs(means.loc[measure], comparison.runs, cells.direction_of(measure))
+        means = {run: summary[(measure, run)]["mean"] for run in comparison.runs}
+        best = cells.best_runs(means, comparison.runs, cells.direction_of(measure))
         keys.append(tuple(places[run] for run in best))
     order = blocks.places(keys)
     return [blocks.sorted_by(key, order) for key in keys]
@@ -543,7 +545,8 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
     }
     data = _data_block(data)
     steps.step(len(comparison.measures) + 1)
-    sections = _other_sections(comparison, places, steps.step)
+    with comparison.split_by_section():  # read section by section
+        sections = _other_sections(comparison, places, steps.step)
     page = (
         environment(jinja2)
         .get_template("comparison.html.j2")

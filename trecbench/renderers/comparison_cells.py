@@ -8,11 +8,10 @@ from __future__ import annotations
 import math
 import string
 from collections.abc import Mapping
-from dataclasses import replace
 
 import pandas as pd
 
-from ..escaping import ShownWarning, escaper, list_item
+from ..escaping import list_item
 from ..number_text import value_text
 from ..plurals import exact_percent, first_few
 from ..scoreless import without_relevant_warning
@@ -22,100 +21,6 @@ from .text_tables import p_text as tables_p_text
 
 # the kinds of trecbench.comparison.Section
 ALL, MACRO, STRATUM = "all", "macro", "stratum"
-
-# ---------------------------------------------------------------------------------------
-# input text, escaped once per rendering
-
-# the columns of the frames that hold a run's name or a topic's id
-_NAMED = {
-    "summary": ("run",),
-    "comparisons": ("run", "baseline"),
-    "pairs": ("run", "other", "winner"),
-    "movers": ("run", "baseline", "qid"),
-}
-
-
-def with_names_escaped(comparison, output_format: str):
-    """``comparison`` as ``output_format`` shows it: every text it read from an input (run
-    names, topic ids, grouping fields and their values, qrels and ontology paths) escaped
-    reversibly by :func:`~trecbench.escaping.escaper` once, so that none can
-    break a line or a table; the section labels (the frames' keys) kept. ``comparison``
-    itself when nothing needs escaping."""
-    shown = escaper(output_format)
-
-    def escaped(text):
-        return text if text is None else shown(text)
-
-    def topics(held):
-        return list(map(escaped, held))
-
-    def each(mapping, show):  # run -> its topics (or its qrels path), each shown by show
-        return None if mapping is None else {escaped(k): show(v) for k, v in mapping.items()}
-
-    fields = {
-        "sections": [
-            replace(section, field=escaped(section.field), value=escaped(section.value))
-            for section in comparison.sections
-        ],
-        "runs": list(map(escaped, comparison.runs)),
-        "baseline": escaped(comparison.baseline),
-        "missing": each(comparison.missing, topics),
-        "unpaired": each(comparison.unpaired, topics),
-        "scoreless": None if comparison.scoreless is None else topics(comparison.scoreless),
-        "run_qrels": each(comparison.run_qrels, escaped),
-        "ontology": _escaped_record(comparison.ontology, ("release", "source"), escaped),
-        "evaluation": _escaped_record(comparison.evaluation, READ_TEXTS, escaped),
-        "warnings": [_escaped_warning(warning, escaped) for warning in comparison.warnings],
-    }
-    qids = {qid: escaped(qid) for qid in comparison.queries}
-    if all(fields[name] == getattr(comparison, name) for name in fields) and all(
-        qid == printed for qid, printed in qids.items()
-    ):
-        return comparison
-    for name, columns in _NAMED.items():
-        frame = getattr(comparison, name)
-        fields[name] = frame.assign(
-            **{
-                column: frame[column].map(escaped, na_action="ignore")
-                for column in columns
-                if column in frame.columns
-            }
-        )
-    return replace(comparison, **fields)
-
-
-class _EscapedWarning(str):
-    """A :class:`~trecbench.escaping.ShownWarning`'s text escaped, still naming the option
-    that let through what it warns of (``allowed_by``), for the header's label."""
-
-    allowed_by: str | None = None
-
-
-def _escaped_warning(warning: str, escaped) -> str:
-    """A warning of :attr:`Comparison.warnings` with the input text it quotes escaped: a
-    :class:`~trecbench.escaping.ShownWarning` (an unjudged run's, a grouping's one stratum)
-    shows it by ``escaped``; prose is kept as it is."""
-    if not isinstance(warning, ShownWarning):
-        return warning
-    text = _EscapedWarning(warning.text(escaped))
-    text.allowed_by = warning.allowed_by
-    return text
-
-
-# the texts of a comparison's ``evaluation`` read from the command line's inputs: paths
-# and a topic id, escaped as every other input text
-READ_TEXTS = ("ontology", "zscores", "debug_query")
-
-
-def _escaped_record(record: Mapping | None, keys: tuple[str, ...], escaped) -> dict | None:
-    """``record`` with the text under each of ``keys`` escaped."""
-    if record is None:
-        return None
-    return {
-        key: escaped(value) if key in keys and isinstance(value, str) else value
-        for key, value in record.items()
-    }
-
 
 # ---------------------------------------------------------------------------------------
 # numbers and markers
@@ -189,7 +94,7 @@ def marker_text(row: Mapping, alpha: float, better: str | None) -> str:
     return ("▲" if improved else "▼") + stars
 
 
-def best_runs(means: pd.Series, runs: list[str], better: str | None) -> list[str]:
+def best_runs(means: Mapping[str, float], runs: list[str], better: str | None) -> list[str]:
     """Runs with the best mean (ties listed: means equal on paper,
     :func:`~trecbench.rounding.equal_on_paper`); none for a measure without a direction."""
     if better not in ("higher", "lower"):
@@ -213,7 +118,7 @@ def beaten_by(comparison, label: str) -> dict[tuple[str, str], list[str]]:
     """(run, measure) -> the runs it is significantly better than in section ``label``
     (higher, for a measure without a direction)."""
     beaten: dict[tuple[str, str], list[str]] = {}
-    for row in comparison.part(comparison.pairs, label).to_dict(orient="records"):
+    for row in comparison.records(comparison.pairs, label):
         if row["winner"] is not None:
             loser = row["other"] if row["winner"] == row["run"] else row["run"]
             beaten.setdefault((row["winner"], row["measure"]), []).append(loser)
@@ -253,10 +158,12 @@ def _undefined_by_reason(comparison, label: str, column: str) -> dict[str, list[
     first appearance: each pair of runs once per measure, whichever way round."""
     undefined: dict[str, dict] = {}
     for name in ("comparisons", "pairs"):
-        frame = comparison.part(getattr(comparison, name), label)
+        frame = getattr(comparison, name)
         if column not in frame.columns:
             continue
-        for row in frame[frame[column].notna()].to_dict(orient="records"):
+        for row in comparison.records(frame, label):
+            if pd.isna(row[column]):  # defined
+                continue
             against = row.get("other", row.get("baseline"))
             key = (frozenset((row["run"], against)), row["measure"])  # a pair once
             text = f"{row['run']} vs {against} on {row['measure']}"
@@ -274,8 +181,9 @@ UNDEFINED_COLUMNS = {
 
 def header_lines(comparison) -> list[str]:
     """What was compared and how, one item per line (Markdown list items without the
-    dash; the terminal prints them as they are); the topics a line lists (escaped already,
-    :func:`with_names_escaped`) as items of a list (:func:`~trecbench.escaping.list_item`)."""
+    dash; the terminal prints them as they are); the topics a line lists (escaped already:
+    :func:`~.comparison_escaped.with_names_escaped`) as items of a list
+    (:func:`~trecbench.escaping.list_item`)."""
     settings = comparison.statistics
     level = exact_percent(settings.confidence)
     runs = ", ".join(
@@ -403,19 +311,19 @@ def legend_text(comparison, markdown: bool, page: bool = False) -> str:
 
 
 def mover_lines(comparison, label: str, markdown: bool) -> list[str]:
-    movers = comparison.part(comparison.movers, label)
-    if movers.empty:
-        return []
+    grouped: dict[tuple[str, str], list[dict]] = {}
+    for row in comparison.records(comparison.movers, label):
+        grouped.setdefault((row["measure"], row["run"]), []).append(row)
     lines = []
-    for (measure, run), part in movers.groupby(["measure", "run"], sort=False):
+    for (measure, run), rows in grouped.items():
         texts = {}
         for kind in ("gain", "loss"):
-            chosen = part[part["kind"] == kind]
             texts[kind] = (
                 "; ".join(
-                    f"{row.qid} {value_text(row.difference, True)} "
-                    f"({value_text(row.baseline_value)}→{value_text(row.value)})"
-                    for row in chosen.itertuples()
+                    f"{row['qid']} {value_text(row['difference'], True)} "
+                    f"({value_text(row['baseline_value'])}→{value_text(row['value'])})"
+                    for row in rows
+                    if row["kind"] == kind
                 )
                 or "none"
             )
@@ -434,9 +342,8 @@ def tie_rows(comparison, label: str) -> list[list[str]] | None:
     """Rows ``measure, run, mean, lowest, highest, reported order`` (None without bounds)."""
     if not comparison.tie_bounded:
         return None
-    summary = comparison.part(comparison.summary, label)
     rows = []
-    for row in summary.to_dict(orient="records"):
+    for row in comparison.records(comparison.summary, label):
         low, high = row["tie_low"], row["tie_high"]
         if not (math.isfinite(low) and math.isfinite(high)):
             where = "not bounded"
@@ -469,18 +376,18 @@ TIE_NOTE = (
 
 def welch_rows(comparison, label: str) -> list[list[str]]:
     """Rows ``measure, run, mean, normal CI, Welch t, df, p, p adjusted``."""
-    summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])
-    tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
+    summary = comparison.by_measure_and_run(comparison.summary, label)
+    tests = comparison.by_measure_and_run(comparison.comparisons, label)
     rows = []
     for measure in comparison.measures:
         for run in comparison.runs:
-            row = summary.loc[(measure, run)]
+            row = summary[(measure, run)]
             interval = f"[{value_text(row['normal_low'])}, {value_text(row['normal_high'])}]"
             if _past_range(measure, row["normal_low"], row["normal_high"]):
                 interval += PAST_RANGE_MARK
             cells = [measure, run, value_text(row["mean"]), interval]
-            if run != comparison.baseline and (measure, run) in tests.index:
-                test = tests.loc[(measure, run)]
+            if run != comparison.baseline and (measure, run) in tests:
+                test = tests[(measure, run)]
                 alpha = comparison.statistics.alpha
                 cells += [
                     statistic_text(test["welch_t"], 3),
@@ -539,12 +446,12 @@ def pairs_rows(comparison, label: str, bold) -> list[list[str]]:
     mark = letters(comparison.runs)
     join = "," if len(comparison.runs) > 26 else ""  # r27 after r would read rr27
     beaten = beaten_by(comparison, label)
-    summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])["mean"]
+    summary = comparison.by_measure_and_run(comparison.summary, label)
     rows = []
     for run in comparison.runs:
         cells = [mark[run], run]
         for measure in comparison.measures:
-            means = summary.loc[measure]
+            means = {other: summary[(measure, other)]["mean"] for other in comparison.runs}
             text = value_text(means[run])
             if run in best_runs(means, comparison.runs, direction_of(measure)):
                 text = bold(text)
@@ -573,22 +480,22 @@ def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> l
     """Header and rows of a section's means table: runs as columns, one row per measure
     (mean, interval, change, marker; the best mean between ``bold`` marks), "best run"."""
     alpha = comparison.statistics.alpha
-    summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])
-    tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
+    summary = comparison.by_measure_and_run(comparison.summary, label)
+    tests = comparison.by_measure_and_run(comparison.comparisons, label)
     header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
     rows = [["Measure", *header, "Best run"]]
     for measure in measures:
         better = direction_of(measure)
-        means = summary.loc[measure]["mean"]
+        means = {run: summary[(measure, run)]["mean"] for run in comparison.runs}
         best = best_runs(means, comparison.runs, better)
         cells = []
         for run in comparison.runs:
-            row = summary.loc[(measure, run)]
+            row = summary[(measure, run)]
             mean = value_text(row["mean"])
             cell = f"{bold}{mean}{bold}" if run in best else mean
             cell += f" [{value_text(row['ci_low'])}, {value_text(row['ci_high'])}]"
             if run != comparison.baseline:
-                test = tests.loc[(measure, run)]
+                test = tests[(measure, run)]
                 change = test["relative_change"]
                 if math.isfinite(change):
                     cell += f" {change_text(change)}"

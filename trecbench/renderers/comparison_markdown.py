@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..markdown_text import markdown_cell
 from ..plurals import counted, exact_percent
 from . import comparison_cells as common
+from .comparison_escaped import shown_as
 from .text_tables import markdown_table
 
 # ---------------------------------------------------------------------------------------
@@ -27,7 +28,7 @@ def _md_differences(comparison, section) -> list[str]:
     header = ["Measure", "Run", f"Difference [{level} CI]", "Change"]
     header += ([] if macro else ["W/T/L", "d_z"]) + ["p", f"p ({correction})"]
     rows = []
-    for row in comparison.part(comparison.comparisons, section.label).to_dict(orient="records"):
+    for row in comparison.records(comparison.comparisons, section.label):
         cells = [
             row["measure"],
             row["run"],
@@ -89,12 +90,12 @@ def _md_all_pairs(comparison, section) -> list[str]:
     return lines
 
 
+@shown_as("markdown")
 def markdown(comparison) -> str:
     """The BenchmarkComparison Markdown text (every section in full). Input text is
     escaped as ``score``'s Markdown escapes it (``|`` too:
-    :func:`~.comparison_cells.with_names_escaped`); prose by
+    :func:`~.comparison_escaped.with_names_escaped`); prose by
     :func:`~trecbench.markdown_text.markdown_cell`."""
-    comparison = common.with_names_escaped(comparison, "markdown")
     lines = ["# Benchmark comparison", ""]
     lines += [f"- {markdown_cell(line)}" for line in common.header_lines(comparison)]
     lines += ["", common.legend_text(comparison, markdown=True)]

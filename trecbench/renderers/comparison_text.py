@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from ..errors import UsageError
 from ..plurals import counted, exact_percent
 from . import comparison_cells as common
+from .comparison_escaped import shown_as
 from .comparison_markdown import markdown
 from .text_tables import LATEX_UNDEFINED, Undefined, aligned
 
@@ -73,8 +74,8 @@ def _section_table(comparison, section) -> list[str]:
     statistics = comparison.statistics
     alpha, level = statistics.alpha, exact_percent(statistics.confidence)
     correction = statistics.correction_name
-    summary = comparison.part(comparison.summary, section.label).set_index(["measure", "run"])
-    tests = comparison.part(comparison.comparisons, section.label).set_index(["measure", "run"])
+    summary = comparison.by_measure_and_run(comparison.summary, section.label)
+    tests = comparison.by_measure_and_run(comparison.comparisons, section.label)
     compared = len(comparison.runs) > 1
     header = ["measure", "run", "mean", f"{level} CI"]
     if compared:
@@ -86,14 +87,14 @@ def _section_table(comparison, section) -> list[str]:
             f"{measure} (lower is better)" if common.direction_of(measure) == "lower" else measure
         )
         for i, run in enumerate(comparison.runs):
-            row = summary.loc[(measure, run)]
+            row = summary[(measure, run)]
             shown = f"{run} (base)" if run == comparison.baseline and compared else run
             cells = [name if i == 0 else "", shown, common.value_text(row["mean"])]
             cells.append(
                 f"[{common.value_text(row['ci_low'])}, {common.value_text(row['ci_high'])}]"
             )
             if compared and run != comparison.baseline:
-                test = tests.loc[(measure, run)]
+                test = tests[(measure, run)]
                 low, high = (common.value_text(test[side], True) for side in ("ci_low", "ci_high"))
                 cells += [
                     common.value_text(test["difference"], True),
@@ -121,8 +122,8 @@ def _strata_table(comparison, field: str) -> list[str]:
     for section in comparison.sections:
         if section.kind != common.STRATUM or section.field != field:
             continue
-        summary = comparison.part(comparison.summary, section.label).set_index(["measure", "run"])
-        tests = comparison.part(comparison.comparisons, section.label).set_index(["measure", "run"])
+        summary = comparison.by_measure_and_run(comparison.summary, section.label)
+        tests = comparison.by_measure_and_run(comparison.comparisons, section.label)
         for i, measure in enumerate(comparison.measures):
             cells = [
                 section.value if i == 0 else "",
@@ -130,10 +131,10 @@ def _strata_table(comparison, field: str) -> list[str]:
                 measure,
             ]
             for run in comparison.runs:
-                cell = common.value_text(summary.loc[(measure, run), "mean"])
+                cell = common.value_text(summary[(measure, run)]["mean"])
                 if run != comparison.baseline:
                     marker = common.marker_text(
-                        tests.loc[(measure, run)], alpha, common.direction_of(measure)
+                        tests[(measure, run)], alpha, common.direction_of(measure)
                     )
                     cell += f" {marker}" if marker else ""
                 cells.append(cell)
@@ -154,10 +155,10 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
     )
 
 
+@shown_as("table")
 def terminal_table(comparison) -> str:
     """The plain-text report ``trecbench compare`` prints (input text escaped:
-    :func:`~.comparison_cells.with_names_escaped`)."""
-    comparison = common.with_names_escaped(comparison, "table")
+    :func:`~.comparison_escaped.with_names_escaped`)."""
     lines = [part for line in common.header_lines(comparison) for part in _wrap(line)]
     lines += _wrap(common.legend_text(comparison, markdown=False))
     several = len(comparison.runs) > 1
@@ -351,14 +352,14 @@ def booktabs(columns: str, header: Sequence[str], rows: Iterable[Sequence[str]])
     ]
 
 
+@shown_as("latex")
 def latex(comparison) -> str:
     """The all-pairs tables (all topics, then each macro section) as LaTeX (booktabs):
     means with superscript letters of the runs each is significantly better than, the
     best mean in bold. Input text is escaped as in the other formats
-    (:func:`~.comparison_cells.with_names_escaped`: ``a|b<LF>c`` shows as ``a|b%0Ac``,
+    (:func:`~.comparison_escaped.with_names_escaped`: ``a|b<LF>c`` shows as ``a|b%0Ac``,
     its ``%`` then LaTeX's ``\\%``), so that a name reads back as it is and a line break in
     it cannot end a paragraph inside the table."""
-    comparison = common.with_names_escaped(comparison, "latex")
     blocks = ["% trecbench compare: all-pairs tables; needs \\usepackage{booktabs}"]
     for section in comparison.sections:
         if section.kind == common.STRATUM:
