@@ -731,6 +731,31 @@ def test_a_configuration_read_from_a_pipe_starts_its_paths_here(tmp_path, monkey
     assert [mode.name for mode in config.modes] == ["lexical", "vector"]
 
 
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('qrels = "a"\nqrels = "b"\n', "-:2: not valid TOML: duplicate key 'qrels' (first on"),
+        ('qrels = "a"\nseed = \n', "-:2: not valid TOML: Invalid value (column 8)"),
+        ("seed = " + "9" * 4400 + "\n", "-:1: not valid TOML: an integer of over 4300 digits"),
+    ],
+    ids=["twice", "no value", "long integer"],
+)
+def test_broken_toml_from_a_pipe_is_said_as_toml_not_as_yaml_s_one_string(tmp_path, text, message):
+    # YAML reads broken TOML as one plain string: "-:1: (top level): 'qrels = ...' is not
+    # of type 'object'", exit 1, hid the TOML error and its line
+    import subprocess
+
+    result = subprocess.run(
+        [sys.executable, "-m", "trecbench", "benchmark", "-", "-o", "out"],
+        input=text.encode(),
+        capture_output=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.decode().startswith(f"trecbench: {message}")
+    assert result.stderr.count(b"\n") == 1 and not (tmp_path / "out").exists()
+
+
 def _two_modes(tmp_path, qrels: str, a: str, b: str, head: str = "", tail: str = ""):
     """A configuration ``c.toml`` of modes a and b (runs ``a``, ``b``) on ``qrels``, with
     ``head`` before the modes and ``tail`` after them."""

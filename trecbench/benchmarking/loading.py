@@ -400,20 +400,27 @@ def _read_document(path: Path) -> tuple[Any, ConfigText]:
     if not from_pipe and suffix not in (".toml", ".yaml", ".yml"):
         raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
     data = provenance.read_file(path)  # checksum taken on the way
+    not_toml = None
     if suffix == ".toml" or from_pipe:
         from ..toml_loader import load_toml
 
         try:
             document = load_toml(data, path, "valid TOML")
-        except InputError:
+        except InputError as error:
             if not from_pipe:
                 raise
+            not_toml = error
         else:
             return document, ConfigText(path, utf8_text(data, str(path)))
     text = utf8_text(data, str(path))  # UTF-16, or a byte not UTF-8: at its line
     refuse_empty(text, path, yaml=True)
     refused = "neither TOML nor YAML" if from_pipe else "not valid YAML"
-    return _yaml_document(text, path, refused), ConfigText(path, text, yaml=True)
+    document = _yaml_document(text, path, refused)
+    if not_toml is not None and not isinstance(document, dict):
+        # YAML reads most broken TOML as one string (`seed =` and all): no configuration,
+        # so TOML's error and its line say what is wrong
+        raise not_toml
+    return document, ConfigText(path, text, yaml=True)
 
 
 def _yaml_document(text: str, path: Path, refused: str) -> Any:
