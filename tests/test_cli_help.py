@@ -339,6 +339,45 @@ def test_score_refuses_an_integer_option_trec_eval_reads_otherwise(tmp_path, cap
     assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize("digits", [101, 5000])
+def test_an_integer_option_of_over_100_digits_is_a_usage_error(tmp_path, capsys, digits):
+    # 5,000 digits were an internal error, exit 70 (Python's int reads at most 4,300)
+    from trecbench.cli import run
+
+    qrels, run_file = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    run_file.write_text("q1 Q0 d1 1 2 t\n")
+    for args in (["score", "-M"], ["compare", "--seed"], ["power", "-l"]):
+        command = [*args, "9" * digits, str(qrels), str(run_file)]
+        assert run([*command, str(run_file)] if args[0] != "score" else command) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and f"an integer of {digits} digits (at most 100)." in err
+        assert err.count("\n") == 1
+
+
+def test_a_seed_of_100_digits_is_recorded_and_read_back_and_a_longer_one_refused(tmp_path):
+    # a seed of 150 digits was taken and recorded; diff then refused the report
+    import trecbench
+    from trecbench.comparison import StatsSettings
+    from trecbench.errors import UsageError
+    from trecbench.runstudy.fusion_tuning import FusionSearch
+
+    with pytest.raises(UsageError, match="^seed must be an integer of at most 100 digits, not a"):
+        StatsSettings(seed=10**100)
+    with pytest.raises(UsageError, match="^seed must be an integer of at most 100 digits, not a"):
+        FusionSearch(seed=10**5000)
+    qrels, run_file = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    run_file.write_text("q1 Q0 d1 1 2 t\nq2 Q0 d2 1 2 t\n")
+    runs = {"a": str(run_file), "b": str(run_file)}
+    result = trecbench.compare(str(qrels), runs, ["P@1"], samples=40, seed=10**100 - 1)
+    report = tmp_path / "report.json"
+    report.write_bytes(result.report_file())
+    from trecbench.cli import run
+
+    assert run(["diff", str(report), str(report)]) == 0
+
+
 def test_the_float_options_are_found():
     found = {(" ".join(path), name) for path, name in FLOAT_OPTIONS}
     assert {("score", "unjudged_threshold"), ("fuse", "k"), ("similarity", "rbo_p")} <= found

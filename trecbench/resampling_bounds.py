@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from .errors import TooFewSamplesError, UsageError
 from .plurals import exact_percent
+from .resource_bounds import MAX_DIGITS
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -48,6 +49,24 @@ if TYPE_CHECKING:
 # test's), beyond what any interval or p-value needs; more would run for days, and past
 # 2**63 numpy's counts overflow (10**400 was an internal OverflowError)
 MOST_SAMPLES = 2**32
+
+# the largest seed taken: 100 digits, as every integer a report holds (MAX_DIGITS, as
+# trecbench.sources reads the reports back); a longer one was recorded and the report
+# then refused by diff, and past 4,300 digits Python would not print it
+MOST_SEED = 10**MAX_DIGITS - 1
+
+
+def seed_refusal(seed) -> str | None:
+    """Why ``seed`` seeds no resampling (not a whole number from 0 to
+    :data:`MOST_SEED`, a numpy integer taken), or None."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        return f"seed must be a non-negative integer, not {seed!r}"
+    if seed < 0:
+        return f"seed must be a non-negative integer, not {int(seed)}"
+    if seed > MOST_SEED:
+        return f"seed must be an integer of at most {MAX_DIGITS} digits, not a longer one"
+    return None
+
 
 # the confidence levels taken: alpha = 1 - confidence is kept to 12 decimal places, and
 # beyond these it is 0 (no number of resamples reaches it) or within 1e-12 of 1 (every

@@ -2,13 +2,18 @@
 command line's ``--memory``/``--jobs`` and the library's ``memory=``/``jobs=`` (a budget
 below 1 MiB or fewer than one process means nothing; ``jobs=-3`` ran as if not given);
 and the documents a call keeps per topic, once for ``--depth`` and ``depth=`` (the
-converters' ``depth=-1`` gave numpy's errors, ``depth=2.5`` or ``True`` was taken)."""
+converters' ``depth=-1`` gave numpy's errors, ``depth=2.5`` or ``True`` was taken); the
+most digits of an integer read."""
 
 from __future__ import annotations
 
 import numbers
 
 from .errors import UsageError
+
+# the most digits of an integer read: an id, a score, an option's value, a report's
+# number (longer is a mistake, and past 4,300 Python's int refuses to read or print it)
+MAX_DIGITS = 100
 
 LEAST_MEMORY_MIB = 1
 FEWEST_JOBS = 1

@@ -41,9 +41,8 @@ from .json_limits import (
     parser_message,
     too_deep,
 )
+from .resource_bounds import MAX_DIGITS
 from .text_encoding import utf8_text
-
-MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
 
 JSON_SPACE = " \t\n\r"  # JSON's white space (what may surround a value)
 

@@ -28,6 +28,9 @@ from .errors import EMPTY_FILE, InputError, UsageError, excerpt, json_excerpt, s
 from .naming import file_path
 from .text_encoding import utf8_text
 
+# digits (and TOML's underscores between them) past what Python's int reads from text
+_LONG_INTEGER = re.compile(r"[0-9_]{4301,}")
+
 
 def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
     """The document of a TOML file's bytes; anything but valid TOML is refused as
@@ -57,6 +60,10 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
         raise InputError(str(path), int(line), f"not {what}: {problem}") from None
     except RecursionError:  # tomllib parses nested arrays and tables recursively
         document = None
+    except ValueError:  # an integer past the 4,300 digits Python's int reads
+        longest = _LONG_INTEGER.search(text)
+        line = None if longest is None else text_line(longest.start(), text)
+        raise InputError(str(path), line, f"not {what}: an integer of over 4300 digits") from None
     if document is None or nesting_depth(document) > MAX_DEPTH:
         raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
     return document

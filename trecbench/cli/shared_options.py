@@ -13,7 +13,7 @@ import re
 
 import click
 
-from ..resource_bounds import LEAST_DEPTH, MOST_DEPTH
+from ..resource_bounds import LEAST_DEPTH, MAX_DIGITS, MOST_DEPTH
 from .paths import INPUT_FILE, refuse_taken_option
 from .report_options import stack_options
 
@@ -54,8 +54,11 @@ _DECIMAL_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def decimal_integer(text: str) -> int | None:
-    """``text`` as a plain decimal integer (ASCII digits, an optional sign), else None."""
-    return int(text) if _DECIMAL_INTEGER.fullmatch(text) else None
+    """``text`` as a plain decimal integer (ASCII digits, an optional sign, at most
+    :data:`~trecbench.resource_bounds.MAX_DIGITS` digits), else None."""
+    if len(text.lstrip("+-")) > MAX_DIGITS or not _DECIMAL_INTEGER.fullmatch(text):
+        return None
+    return int(text)
 
 
 class DecimalInt(click.IntRange):
@@ -71,12 +74,15 @@ class DecimalInt(click.IntRange):
             self.name = "integer"  # shown as INTEGER, as click's int type
 
     def convert(self, value, param, ctx) -> int:
-        if isinstance(value, str) and decimal_integer(value) is None:
+        if isinstance(value, str) and not _DECIMAL_INTEGER.fullmatch(value):
             self.fail(
                 f"{value!r} is not a valid integer (ASCII digits 0-9 with an optional sign).",
                 param,
                 ctx,
             )
+        digits = len(value.lstrip("+-")) if isinstance(value, str) else 0
+        if digits > MAX_DIGITS:  # past 4,300 Python's int refuses it (an internal error)
+            self.fail(f"an integer of {digits} digits (at most {MAX_DIGITS}).", param, ctx)
         return super().convert(value, param, ctx)
 
     def _describe_range(self) -> str:  # the help's [x>=0]; nothing without bounds

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .. import statistical_tests, stats
 from ..errors import UsageError
-from ..resampling_bounds import confidence_refusal, refuse_too_few
+from ..resampling_bounds import confidence_refusal, refuse_too_few, seed_refusal
 from ..type_names import printed_float
 
 MISSING = ("zero", "drop")
@@ -69,10 +69,12 @@ class StatsSettings:
             known = ", ".join(stats.CORRECTIONS)
             raise UsageError(f"unknown correction {self.correction!r}; choose one of {known}")
         statistical_tests.refuse_correction_of_family_wise(self.test, self.correction)
-        for name in ("seed", "movers"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 0:
-                raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
+        refusal = seed_refusal(self.seed)
+        if refusal is not None:
+            raise UsageError(refusal)
+        movers = self.movers
+        if not isinstance(movers, numbers.Integral) or isinstance(movers, bool) or movers < 0:
+            raise UsageError(f"movers must be a non-negative integer, not {movers!r}")
         refusal = confidence_refusal(self.confidence)
         if refusal is not None:
             raise UsageError(refusal)

@@ -29,6 +29,7 @@ from ..callers import outside_trecbench
 from ..errors import ParameterDomainWarning, UsageError, one_line
 from ..naming import listed
 from ..plurals import first_few
+from ..resampling_bounds import seed_refusal
 
 K_GRID = tuple(range(10, 101, 10))
 FOLDS = 5  # folds of the held-out score unless asked, or as many as the topics when fewer
@@ -278,8 +279,9 @@ class FusionSearch:
         known, the number of runs the weightings."""
         if self.folds is not None and (not _whole(self.folds) or self.folds < 2):
             raise UsageError(f"folds must be an integer of 2 or more, not {self.folds!r}")
-        if not _whole(self.seed) or self.seed < 0:
-            raise UsageError(f"seed must be a non-negative integer, not {self.seed!r}")
+        refusal = seed_refusal(self.seed)
+        if refusal is not None:
+            raise UsageError(refusal)
         for name in ("folds", "seed"):  # as a Python int: recorded in JSON
             value = getattr(self, name)
             object.__setattr__(self, name, None if value is None else int(value))
