@@ -604,6 +604,43 @@ def test_compare_json_of_a_run_file_named_with_a_byte_not_utf8_is_utf8(tmp_path)
     assert os.fsdecode(b"x\xff.run") in {os.path.basename(i["path"]) for i in report["inputs"]}
 
 
+@pytest.mark.parametrize("command", ["similarity", "pool", "power", "agree", "leaderboard"])
+def test_every_json_printed_of_an_input_named_with_a_byte_not_utf8_is_utf8(tmp_path, command):
+    # similarity, pool, power, agree and leaderboard printed the raw byte in the path of
+    # their JSON's inputs: no UTF-8, no JSON text (RFC 8259 section 8.1)
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    named = os.fsdecode(b"x\xff")
+    run_file = tmp_path / f"{named}.run"
+    run_file.write_bytes((ROOT / "runs" / "tfidf-word.run").read_bytes())
+    qrels, other = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")
+    suite = tmp_path / f"{named}.toml"
+    suite.write_text(
+        f'name = "s"\nmeasures = ["P@5"]\nsystems = ["tfidf-char", "tfidf-word"]\n'
+        f'[collections.c]\nqrels = "{qrels}"\nruns = "{ROOT / "runs"}/{{system}}.run"\n'
+    )
+    arguments = {
+        "similarity": [str(run_file), other],
+        "pool": [str(run_file), other, "-o", str(tmp_path / "pool.txt")],
+        "power": [qrels, str(run_file), other, "-m", "P@5"],
+        "agree": [qrels, str(run_file), other, "-m", "P@5", "-m", "P@10"],
+        "leaderboard": [str(suite)],
+    }[command]
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", command, *arguments, "--format", "json"],
+        capture_output=True,
+        env=os.environ | {"PYTHONIOENCODING": "utf-8:surrogateescape"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout.decode("utf-8"))  # strict: every byte UTF-8
+    assert os.fsdecode(b"x\xff") in json.dumps(document, ensure_ascii=False)
+
+
 @pytest.mark.parametrize(
     "name", ["<!--a", "a&amp;b", "`c`", "_e_", "~~s~~", "[l](http://u)", "b\\c", "<i>x</i>"]
 )

@@ -10,7 +10,6 @@ read from an input (run names, qrels paths) is escaped reversibly where it is sh
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 
@@ -19,6 +18,7 @@ from ..markdown_text import markdown_cell
 from ..number_text import below_one_text, value_text
 from ..plurals import counted
 from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned
+from ..text_bytes import json_dumps
 
 FORMATS = ("table", "markdown", "json", "latex")
 
@@ -74,7 +74,7 @@ def _note(text: str, fmt: str) -> str:
 
 
 def _json(document: dict) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json_dumps(document, indent=2, allow_nan=False) + "\n"
 
 
 def _check(fmt: str, allowed: Sequence[str]) -> None:

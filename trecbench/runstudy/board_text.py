@@ -6,13 +6,13 @@ isolated where right to left too)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from ..escaping import escaper
 from ..markdown_text import markdown_cell
 from ..number_text import value_text
 from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
+from ..text_bytes import json_dumps
 from .board import ALPHA, Leaderboard, MeasureBoard, PairedTest
 from .suite import COLUMNS
 
@@ -122,7 +122,7 @@ def _latex(board: MeasureBoard) -> str:
 def leaderboard_text(board: Leaderboard, output_format: str) -> str:
     """The leaderboard in ``output_format`` (one of :data:`FORMATS`)."""
     if output_format == "json":
-        return json.dumps(board.to_json(), indent=2, ensure_ascii=False) + "\n"
+        return json_dumps(board.to_json(), indent=2) + "\n"
     if output_format == "html":
         return _html(board)
     render = {"table": _plain, "markdown": _markdown, "latex": _latex}[output_format]

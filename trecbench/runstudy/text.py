@@ -9,13 +9,13 @@ a row or read as another; JSON holds them as they are."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from ..escaping import escape_text, list_item, table_text, unlike
 from ..number_text import value_text
 from ..plurals import counted, few_and_more
 from ..renderers.text_tables import aligned
+from ..text_bytes import json_dumps
 from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, listed
 from .reportview import field_texts, printed, written
 
@@ -43,7 +43,7 @@ def similarity_text(result: Similarity, output_format: str, per_topic: bool = Fa
     from .similarity import STATISTICS
 
     if output_format == "json":
-        return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+        return json_dumps(result.to_json(), indent=2) + "\n"
     k = result.settings.overlap_k
     names = [f"overlap@{k}" if name == "overlap" else name for name in STATISTICS]
     header = ["a", "b", "qid", *names, "shared"]
@@ -68,7 +68,7 @@ def pool_text(result: Pool, output_format: str, unjudged_grade: str | None = Non
     document records ``unjudged_grade``, the pool file's grade)."""
     if output_format == "json":
         document = result.to_json(unjudged_grade)
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        return json_dumps(document, indent=2) + "\n"
     header = ["run", "pooled", "unique"]
     if result.with_qrels:
         header += ["judged", "relevant_only"]
@@ -92,7 +92,7 @@ def _pairs(title: str, changed: dict) -> list[str]:
 def diff_text(result: ReportDiff, output_format: str) -> str:
     """``diff``'s output: the likeliest cause first, then every difference, one a line."""
     if output_format == "json":
-        return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+        return json_dumps(result.to_json(), indent=2) + "\n"
     if result.same:
         return (
             "\n".join(["the evaluations are the same", *_pairs("version", result.versions)]) + "\n"
