@@ -836,6 +836,9 @@ def test_an_option_value_of_a_byte_not_utf8_is_shown_as_a_file_name_is(tmp_path,
         ["compare", qrels, run_file, other, "-m", "P@5", "--baseline", byte],
         ["score", qrels, run_file, "--names", byte],
         ["score", qrels, run_file, "--names", f"a={byte}"],
+        ["similarity", run_file, other, "--names", f"{byte}={run_file}"],
+        ["pool", run_file, other, "--names", f"{byte}={run_file}", "-o", str(tmp_path / "p")],
+        ["pool", run_file, other, "--unjudged-grade", byte, "-o", str(tmp_path / "p")],
     ]
     for command in commands:
         assert run(command) == 1, command

@@ -359,6 +359,9 @@ def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list
     for pair, path in zip(pairs, given, strict=True):  # a dict in the pairs' order
         if path not in keys:
             raise UsageError(f"--names {option_excerpt(pair)}: {path} is not one of the runs given")
+    for name in given.values():  # as the command line wrote it: a byte as \xff
+        if not encodable(name):
+            raise UsageError(f"run names must be UTF-8 text, not {option_excerpt(name)}")
     stems = run_names(paths)
     return run_names(paths, [given.get(key, stem) for key, stem in zip(keys, stems, strict=True)])
 

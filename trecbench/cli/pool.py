@@ -74,7 +74,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
       trecbench pool runs/*.run --depth 20 --qrels qrels/hpo-demo.qrels -o out/new.txt
     """
     from .. import outputs
-    from ..errors import UsageError
+    from ..errors import UsageError, option_excerpt
     from ..files import parquet_named
     from ..naming import check_runs_once, named_runs
     from ..plurals import counted
@@ -87,10 +87,10 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
         raise UsageError("-l goes with --qrels: without judgments no grade is counted")
     grade = unjudged_grade
     if grade is not None and (not grade or grade.split() != [grade]):
-        raise UsageError(f"--unjudged-grade must be one word, not {unjudged_grade!r}")
+        raise UsageError(f"--unjudged-grade must be one word, not {option_excerpt(grade)}")
     if grade is not None:
         # before the runs are read, not after the summary is printed
-        grade = grade_text(grade, "--unjudged-grade")
+        grade = grade_text(grade, "--unjudged-grade", option_excerpt)
     check_runs_once(runs)  # a run twice would be counted twice
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)

@@ -12,6 +12,7 @@ SIGIR 1998).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
 
@@ -178,12 +179,13 @@ def _text(ids) -> pa.Array:
     return arrow.array([str(one) for one in ids], pa.string())
 
 
-def grade_text(grade: str | int, name: str = "grade") -> str:
+def grade_text(grade: str | int, name: str = "grade", quoted: Callable = repr) -> str:
     """``grade`` as a pool line writes it: the integer in the qrels grammar ``-?\\d+``
     (``+1`` is written ``1``, which trecbench's qrels reader takes without a note).
     Refuses a grade the pool file could not be read back with: trecbench's qrels reader
     takes an ASCII integer within +-MAX_GRADE. ``name``: what gave it, as the refusal
-    says (:meth:`Pool.to_text`'s ``grade``; the command line's ``--unjudged-grade``)."""
+    says (:meth:`Pool.to_text`'s ``grade``; the command line's ``--unjudged-grade``),
+    ``quoted`` how it quotes the grade (a command line's: :func:`~.errors.option_excerpt`)."""
     from ..inputs.trec_text import MAX_GRADE, parse_grades
 
     text = str(grade)
@@ -194,7 +196,8 @@ def grade_text(grade: str | int, name: str = "grade") -> str:
         if parsed.integer[0] and not parsed.huge[0]:
             return str(int(text))
     raise UsageError(
-        f"{name} must be an integer within +-{MAX_GRADE:,}, as qrels grades are, not {grade!r}"
+        f"{name} must be an integer within +-{MAX_GRADE:,}, as qrels grades are, "
+        f"not {quoted(grade)}"
     )
 
 
