@@ -222,6 +222,95 @@ def test_a_comparisons_value_of_no_measure_it_asked_is_refused(tmp_path, capsys,
     assert said == f"trecbench: {b}: {place}: 'MAP' is no column of the report's measures\n"
 
 
+def _duplicated(rows: list, **changed) -> None:
+    rows.append({**rows[0], **changed})
+
+
+_SIDECAR = str(ROOT / "qrels" / "hpo-demo.sidecar.json")
+# an edit of a report's sections, and diff's refusal of it (each had been taken: a row
+# of no run or measure left out, or, twice, the second silently winning)
+_STRAY_ROWS = {
+    "score's unjudged row twice": (
+        lambda r: _duplicated(r["unjudged_bounds"], unjudged=0.5),
+        "unjudged_bounds: the row of run 'tfidf-word' and 'P@5' is listed twice",
+    ),
+    "score's unjudged row of no measure": (
+        lambda r: r["unjudged_bounds"][0].update(measure="Bogus"),
+        "unjudged_bounds: 'Bogus' is no column of the report's measures",
+    ),
+    "score's group of no run": (
+        lambda r: r["groups"]["language"].update(zz=r["groups"]["language"]["tfidf-word"]),
+        "groups: 'zz' is no run of the report's runs",
+    ),
+    "compare's topics of no run": (
+        lambda r: r["per_query"].update(zz=r["per_query"]["tfidf-word"]),
+        "per_query: 'zz' is no run of the report's runs",
+    ),
+    "compare's run twice": (
+        lambda r: r["runs"].append(r["runs"][0]),
+        "runs: the run 'tfidf-word' is listed twice",
+    ),
+    "compare's mean twice": (
+        lambda r: _duplicated(r["results"][0]["summary"], mean=0.1),
+        "results[0].summary: the row of run 'tfidf-word' and 'P@5' is listed twice",
+    ),
+    "compare's comparison of no run": (
+        lambda r: _duplicated(r["results"][0]["comparisons"], run="nobody"),
+        "comparisons: 'nobody' is no run of the report's runs",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", list(_STRAY_ROWS))
+def test_a_section_s_row_of_no_run_or_measure_or_twice_is_refused(tmp_path, capsys, edit):
+    change, message = _STRAY_ROWS[edit]
+    if edit.startswith("score"):
+        a = tmp_path / "a.json"
+        grouped = ["--strata", _SIDECAR, "--group-by", "language", "--unjudged-bounds"]
+        assert run(["score", QRELS, RUN, CHAR, "-m", "P.5", *grouped, "--report", str(a)]) == 0
+    else:
+        assert run(["compare", "-m", "P@5", "-o", str(tmp_path / "o"), QRELS, RUN, CHAR]) == 0
+        a = tmp_path / "o" / "BenchmarkReport.json"
+    report = json.loads(a.read_text())
+    change(report)
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(report))
+    capsys.readouterr()
+    assert run(["diff", str(a), str(b)]) == 2
+    assert capsys.readouterr().err == f"trecbench: {b}: {message}\n"
+
+
+@pytest.mark.parametrize(
+    "edit, said",
+    [
+        (lambda r: r["power"].update(rows=[{"run": "tfidf-word"}]), "power/rows/0: 'baseline' is"),
+        (lambda r: r["power"]["rows"][0].update(power=1.5), "power/rows/0/power: 1.5 is greater"),
+        (lambda r: r["settings"].update(alpha=7), "settings/alpha: 7 is greater than or equal"),
+        (
+            lambda r: r["unjudged_bounds"]["rows"][0].update(unjudged=7.5),
+            "unjudged_bounds/rows/0/unjudged: 7.5",
+        ),
+    ],
+    ids=["power row", "power", "alpha", "unjudged share"],
+)
+def test_a_comparison_s_power_and_shares_are_held_to_the_schema(tmp_path, capsys, edit, said):
+    # a power row without its fields was an internal error (exit 70); a power of 1.5, an
+    # alpha of 7 or an unjudged share of 7.5 were printed as changed values
+    out = tmp_path / "o"
+    asked = ["--power", "0.8", "--unjudged-bounds", "-o", str(out)]
+    assert run(["compare", "-m", "P@5", *asked, QRELS, RUN, CHAR]) == 0
+    a = out / "BenchmarkReport.json"
+    report = json.loads(a.read_text())
+    edit(report)
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(report))
+    capsys.readouterr()
+    assert run(["diff", str(a), str(b)]) == 2
+    err = capsys.readouterr().err
+    assert f"does not match the BenchmarkReport schema: benchmark_report: {said}" in err
+    assert err.count("\n") == 1
+
+
 @pytest.mark.parametrize("bad", ["qrels", "other kind"])
 def test_bad_input_exits_2_in_one_line(reports, tmp_path, capsys, bad):
     a = reports("a")

@@ -244,7 +244,7 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
         spellings,
         {r["run"]: dict(r.get("aggregates") or {}) for r in results},
         {r["run"]: dict(r.get("per_query") or {}) for r in results},
-        {section: _keyed(found) for section, found in rows.items() if found is not None},
+        _checked_sections(path, rows, names, columns),
         displays={
             m["canonical"]: m["columns"][0]["name"]
             if len(m.get("columns", [])) == 1
@@ -319,6 +319,7 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
         for run, topics in (report.get("per_query") or {}).items()
     ]
     _check_columns(path, held, measures)
+    names = _benchmark_runs(path, report)
     overall = next((r for r in report.get("results", []) if r.get("kind") == "all"), {})
     values: dict[str, dict] = {}
     for row in overall.get("summary", []):
@@ -353,7 +354,7 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
         {m: m for m in measures},
         values,
         dict(report.get("per_query") or {}),
-        {section: _keyed(found) for section, found in rows.items() if found is not None},
+        _checked_sections(path, rows, names, measures),
         run_qrels,
     )
 
@@ -414,6 +415,61 @@ def _strata_rows(results: list[dict]) -> list[dict] | None:
         if part["kind"] == "stratum":
             rows.setdefault((None, "n"), {"run": None, "measure": "n"})[name] = part["topics"]
     return list(rows.values())
+
+
+def _benchmark_runs(path: str, report: dict) -> list[str]:
+    """A BenchmarkReport's runs (``runs[].name``), each once; every run its per-topic
+    values and each section's summary rows are of, and each (run, measure) a section's
+    summary holds once: an edited report's second row had silently won, and values of a
+    run of none were never compared ("the same")."""
+    names = [run["name"] for run in report["runs"]]
+    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if twice is not None:
+        raise InputError(path, None, f"runs: the run {twice!r} is listed twice")
+    stray = next((run for run in report.get("per_query") or {} if run not in names), None)
+    if stray is not None:
+        raise InputError(path, None, f"per_query: {stray!r} is no run of the report's runs")
+    for i, part in enumerate(report.get("results", [])):
+        _check_rows(path, f"results[{i}].summary", part.get("summary", []), names, None)
+    return names
+
+
+def _checked_sections(path: str, rows: dict, runs: list[str], columns: list[str]) -> dict:
+    """The sections a report holds (``rows``: section -> its rows, None where it holds
+    none), each keyed by run and measure (:func:`_keyed`) once checked: every row of a
+    run of ``runs`` (of none only in the routing metrics and the strata's sizes) and of a
+    measure of ``columns`` (a routing metric's; ``n``, the groups' sizes), each once."""
+    measures = set(columns)
+    keyed = {}
+    for section, found in rows.items():
+        if found is None:
+            continue
+        known = set(ROUTING_ROWS) if section == "routing" else measures
+        known |= {"n"} if section == "groups" else set()
+        _check_rows(path, section, found, runs, known, section in ("routing", "groups"))
+        keyed[section] = _keyed(found)
+    return keyed
+
+
+def _check_rows(
+    path: str, place: str, rows: list[dict], runs, measures, of_no_run: bool = False
+) -> None:
+    """Each of ``rows`` of a run of ``runs`` (or of none, where ``of_no_run``) and of a
+    measure of ``measures`` (None: any), no (run, measure) twice."""
+    seen = set()
+    for row in rows:
+        run, measure = row["run"], row["measure"]
+        if not (run in runs or (run is None and of_no_run)):
+            raise InputError(path, None, f"{place}: {run!r} is no run of the report's runs")
+        if measures is not None and measure not in measures:
+            raise InputError(
+                path, None, f"{place}: {measure!r} is no column of the report's measures"
+            )
+        if (run, measure) in seen:
+            raise InputError(
+                path, None, f"{place}: the row of run {run!r} and {measure!r} is listed twice"
+            )
+        seen.add((run, measure))
 
 
 def _keyed(rows: list[dict]) -> dict[tuple[str | None, str], dict[str, Any]]:
