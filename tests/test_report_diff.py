@@ -271,13 +271,18 @@ def test_a_section_s_row_of_no_run_or_measure_or_twice_is_refused(tmp_path, caps
     else:
         assert run(["compare", "-m", "P@5", "-o", str(tmp_path / "o"), QRELS, RUN, CHAR]) == 0
         a = tmp_path / "o" / "BenchmarkReport.json"
-    report = json.loads(a.read_text())
-    change(report)
     b = tmp_path / "b.json"
+    assert _refused_edited(a, b, change, capsys) == f"trecbench: {b}: {message}\n"
+
+
+def _refused_edited(a, b, edit, capsys) -> str:
+    """What diff says of report ``a`` and its copy ``b`` changed by ``edit``, refused."""
+    report = json.loads(a.read_text())
+    edit(report)
     b.write_text(json.dumps(report))
     capsys.readouterr()
     assert run(["diff", str(a), str(b)]) == 2
-    assert capsys.readouterr().err == f"trecbench: {b}: {message}\n"
+    return capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -299,14 +304,7 @@ def test_a_comparison_s_power_and_shares_are_held_to_the_schema(tmp_path, capsys
     out = tmp_path / "o"
     asked = ["--power", "0.8", "--unjudged-bounds", "-o", str(out)]
     assert run(["compare", "-m", "P@5", *asked, QRELS, RUN, CHAR]) == 0
-    a = out / "BenchmarkReport.json"
-    report = json.loads(a.read_text())
-    edit(report)
-    b = tmp_path / "b.json"
-    b.write_text(json.dumps(report))
-    capsys.readouterr()
-    assert run(["diff", str(a), str(b)]) == 2
-    err = capsys.readouterr().err
+    err = _refused_edited(out / "BenchmarkReport.json", tmp_path / "b.json", edit, capsys)
     assert f"does not match the BenchmarkReport schema: benchmark_report: {said}" in err
     assert err.count("\n") == 1
 
