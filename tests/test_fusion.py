@@ -238,6 +238,19 @@ def test_a_documents_values_add_in_the_order_of_the_runs_as_ranx():
         assert dict(zip(fused["docno"], fused["score"], strict=True))["a"] == score, method
 
 
+@pytest.mark.parametrize("method", ["max", "min", "med"])
+def test_a_fused_zero_is_written_0_never_minus_0(tmp_path, method):
+    # combmax of the scores -0.0 and -0 wrote "-0"; a run's reader takes it as 0
+    from trecbench.cli import run
+
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 -0.0 a\nq1 Q0 d2 2 -1 a\n")
+    (tmp_path / "b.run").write_text("q1 Q0 d1 1 -0 b\nq1 Q0 d2 2 -2 b\n")
+    out = tmp_path / "f.run"
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]
+    assert run(["fuse", *runs, "--method", method, "--norm", "none", "-o", str(out)]) == 0
+    assert out.read_text().splitlines()[0].split("\t")[4] == "0"
+
+
 def test_rrf_by_hand_and_trec_eval_order():
     a = pd.DataFrame({"qid": ["1", "1", "1"], "docno": ["x", "y", "z"], "score": [3.0, 2.0, 1.0]})
     b = pd.DataFrame({"qid": ["1", "1"], "docno": ["y", "w"], "score": [0.9, 0.4]})

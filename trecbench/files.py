@@ -33,8 +33,10 @@ _NO_TREC_ID_HOLDS = re.compile(python_pattern(CHARACTERS_NO_TREC_ID_HOLDS))
 
 
 def format_scores(scores) -> pa.Array:
-    """Shortest text that reads back as the same float64 (Arrow's cast is round-trip exact)."""
-    return pc.cast(arrow.array(np.asarray(scores, dtype=np.float64)), pa.string())
+    """Shortest text that reads back as the same float64 (Arrow's cast is round-trip
+    exact); a zero as ``0``, never ``-0`` (a normalised or fused zero can carry the sign,
+    which a run's reader ignores: -0.0 + 0.0 is 0.0)."""
+    return pc.cast(arrow.array(np.asarray(scores, dtype=np.float64) + 0.0), pa.string())
 
 
 def text_lines(columns: dict[str, pa.Array | pa.Scalar], sep: str) -> bytes:
