@@ -255,6 +255,11 @@ def test_a_target_power_at_alpha_names_alpha_as_its_bound():
     """Reviewer 208: "must be between 0.05 and 1, not 0.05" beside --help's 0<x<1."""
     with pytest.raises(UsageError, match=r"must be above alpha \(0.05\) and below 1, not 0.05"):
         PowerSettings(0.05, 0.05)
+    # alpha printed to 6 digits said "above alpha (0.8) ... not 0.8", and (1) for 0.999999999
+    with pytest.raises(UsageError, match=r"above alpha \(0.8000001\) and below 1, not 0.8$"):
+        PowerSettings(0.8000001, 0.8)
+    with pytest.raises(UsageError, match=r"above alpha \(0.999999999\) and below 1, not 0.8$"):
+        PowerSettings(0.999999999, 0.8)
 
 
 def test_api_uses_evaluate_per_topic_values():

@@ -30,7 +30,8 @@ def check_level(name: str, value, above: float = 0.0, above_name: str = "") -> N
     from ..errors import UsageError
 
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not above < value < 1:
-        low = f"{above_name} ({above:g})" if above_name else f"{above:g}"
+        shown = repr(float(above)).removesuffix(".0")  # in full: 0.8000001 is not 0.8
+        low = f"{above_name} ({shown})" if above_name else shown
         raise UsageError(f"{name} must be above {low} and below 1, not {value!r}")
 
 
