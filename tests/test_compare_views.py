@@ -343,6 +343,37 @@ def test_a_section_s_rows_are_its_own_however_asked_and_never_kept_past_a_render
     assert result.records(result.summary, "all")[0]["mean"] == 0.5
 
 
+
+def test_a_rendering_s_split_tables_are_its_thread_s_alone():
+    # what a rendering keeps was the comparison's: another thread's rendering of it, or
+    # a copy made meanwhile, read the rows as they were when the first one split them
+    import copy
+    import threading
+
+    values = {"a": [0.2, 0.4, 0.6, 0.1], "b": [0.3, 0.5, 0.9, 0.0]}
+    result = compare_scores(_frame(values), samples=40)
+    inside, edited = threading.Event(), threading.Event()
+
+    def render_slowly():
+        with result.split_by_section():
+            result.records(result.summary, "all")
+            inside.set()
+            edited.wait(10)
+
+    other = threading.Thread(target=render_slowly)
+    other.start()
+    inside.wait(10)
+    with result.split_by_section():
+        copied = copy.copy(result)
+    result.summary["mean"] = 0.75  # in place, while the other thread renders
+    shown = result.render("table")
+    edited.set()
+    other.join()
+    assert "0.7500" in shown and "0.3250" not in shown
+    copied.summary["mean"] = 0.625
+    assert "0.6250" in copied.render("markdown")
+
+
 # --- plots: plain data in, same topic at the same x for every run ------------------------
 
 

@@ -29,7 +29,7 @@ from .files import (  # noqa: F401 - the names this module's users import from i
     html_available,
 )
 from .report_document import report_document, report_text
-from .section_rows import rows_of
+from .section_rows import section_frame, section_records, split_once
 from .settings import ALL, MACRO, StatsSettings
 from .tables import Section
 
@@ -101,8 +101,6 @@ class Comparison:
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
     # the working folder its inputs were read in (their paths as given are relative to it)
     read_in: str | None = field(default_factory=outputs.working_folder, repr=False)
-    # within split_by_section(), per table (by identity) its rows split by section once
-    _section_rows: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def statistics(self) -> StatsSettings:
@@ -133,21 +131,16 @@ class Comparison:
     @contextmanager
     def split_by_section(self):
         """Within it each table is split by section once, for a rendering that reads many
-        sections one at a time (the tables must not change meanwhile); outside it
-        :meth:`part` and :meth:`records` split the table as it is at each call."""
-        if self._section_rows is not None:  # a rendering within another
+        sections one at a time (the tables must not change meanwhile; what is kept is the
+        calling thread's: :func:`~.section_rows.split_once`); outside it :meth:`part` and
+        :meth:`records` read the table as it is at each call."""
+        with split_once():
             yield self
-            return
-        self._section_rows = {}
-        try:
-            yield self
-        finally:
-            self._section_rows = None
 
     def part(self, frame: pd.DataFrame, label: str) -> pd.DataFrame:
         """Rows of ``summary``, ``comparisons``, ``pairs`` or ``movers`` for one section
         (a label of none refused, where a misspelt one gave no rows)."""
-        rows = rows_of(self._section_rows, frame).frame_of(label)
+        rows = section_frame(frame, label)
         if rows is None:  # a section's without rows (pairs of one run), or none's
             self.section(label)
             return frame.iloc[:0]
@@ -156,7 +149,7 @@ class Comparison:
     def records(self, frame: pd.DataFrame, label: str) -> list[dict]:
         """:meth:`part`'s rows as dicts of Python scalars, as ``to_dict("records")``
         gives them (each table converted once for all its sections)."""
-        rows = rows_of(self._section_rows, frame).records_of(label)
+        rows = section_records(frame, label)
         if rows is None:
             self.section(label)
             return []
@@ -275,7 +268,8 @@ class Comparison:
         """File name -> bytes of every plot (see :func:`~.figures.plot_files`)."""
         from .figures import plot_files
 
-        return plot_files(self, order)
+        with self.split_by_section():  # read section by section
+            return plot_files(self, order)
 
     def qrels_files(self) -> list[str]:
         """The paths of the qrels the runs were judged by, as read: one, or each run's own
