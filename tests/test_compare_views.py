@@ -343,7 +343,6 @@ def test_a_section_s_rows_are_its_own_however_asked_and_never_kept_past_a_render
     assert result.records(result.summary, "all")[0]["mean"] == 0.5
 
 
-
 def test_a_rendering_s_split_tables_are_its_thread_s_alone():
     # what a rendering keeps was the comparison's: another thread's rendering of it, or
     # a copy made meanwhile, read the rows as they were when the first one split them

@@ -22,6 +22,8 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from typing import ParamSpec, TypeVar
 
+from .context_scopes import outermost
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -39,14 +41,8 @@ _collecting: contextvars.ContextVar[tuple[list[str], ...]] = contextvars.Context
 def kept() -> Iterator[None]:
     """Keep the input warnings said inside the block (:func:`keep`) for :func:`unsaid`;
     nested blocks join the outermost."""
-    if _kept.get() is not None:
+    with outermost(_kept):
         yield
-        return
-    token = _kept.set({})
-    try:
-        yield
-    finally:
-        _kept.reset(token)
 
 
 def keep(lines: Iterable[str]) -> None:

@@ -16,6 +16,8 @@ from contextvars import ContextVar
 import numpy as np
 import pandas as pd
 
+from ..context_scopes import outermost
+
 # within split_once(): per table (by identity: what is kept holds the table, so that no
 # other takes its identity meanwhile) its rows by section
 _KEPT: ContextVar[dict[int, SectionRows] | None] = ContextVar("section_rows", default=None)
@@ -26,14 +28,8 @@ def split_once() -> Iterator[None]:
     """Within it, each table read by section is split once (the tables must not change
     meanwhile); outside it, each read splits the table as it is then. A scope within
     another is the outer one's."""
-    if _KEPT.get() is not None:
+    with outermost(_KEPT):
         yield
-        return
-    token = _KEPT.set({})
-    try:
-        yield
-    finally:
-        _KEPT.reset(token)
 
 
 class SectionRows:
