@@ -156,6 +156,28 @@ def test_ids_integers_lost_are_said_lost_as_they_were_written(written):
     assert "lost how the ids were written (a leading zero, a sign)" in message
 
 
+def test_an_input_error_s_text_is_one_line_as_the_command_line_prints_it():
+    # qrels text given for a path, or ids holding a line break or a terminal escape, made
+    # an API error of several lines, its escapes raw in a caller's log
+    import trecbench
+    from trecbench.errors import DuplicateError, UnevaluableTopicError
+
+    cases = [
+        (lambda: trecbench.evaluate("q1 0 d1 1\nq2 0 d2 1\n", {"q1": {"d1": 1.0}}, ["P@5"]),
+         InputError, "q1 0 d1 1\\nq2 0 d2 1\\n: no such file, nor an ir_datasets dataset"),
+        (lambda: trecbench.evaluate(
+            pd.DataFrame({"qid": ["q\n1"] * 2, "docno": ["d\x1b1"] * 2, "rel": [1, 2]}),
+            {"q\n1": {"d": 1.0}}, ["P@5"]),
+         DuplicateError, "row 1: duplicate docs d\\x1b1 for topic q\\n1 (first at row 0)"),
+        (lambda: trecbench.evaluate({"q\n1": {"d1": -1}}, {"q\n1": {"d1": 1.0}}, ["P@5"]),
+         UnevaluableTopicError, "every judgment of topic q\\n1 is negative"),
+    ]  # fmt: skip
+    for call, kind, said in cases:
+        with pytest.raises(kind) as raised:
+            call()
+        assert said in str(raised.value) and str(raised.value).isprintable()
+
+
 def test_an_open_file_is_refused_asking_for_its_path(tmp_path):
     """pytrec_eval's parse_run(f) takes an open file: iterated here, its lines were read
     as records ("record 0 is text: expected query_id, ..."), or, given as evaluate's runs,

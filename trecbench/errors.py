@@ -172,7 +172,10 @@ class InputError(TrecbenchError):
         self.rule = rule
         self.finding = finding
         where = f"{self.shown_path}:{line}" if line is not None else self.shown_path
-        super().__init__(f"{where}: {message}")
+        # one line, as the command line prints it: a path or an id quoted in the message
+        # (qrels text given for a path, a DataFrame's id "q\n1") held line breaks and
+        # terminal escapes that a Python caller's log or traceback showed raw
+        super().__init__(one_line(f"{where}: {message}"))
 
     @property
     def shown_path(self) -> str:
