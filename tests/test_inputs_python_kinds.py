@@ -143,17 +143,17 @@ def test_a_grade_far_beyond_the_limit_is_shown_shortened():
     )
 
 
-@pytest.mark.parametrize("written", ["0123", "+5"])
+@pytest.mark.parametrize("written", ["0123", "+5", "-0", "5.0", "1e3", " 7"])
 def test_ids_integers_lost_are_said_lost_as_they_were_written(written):
     # '+5' was said to have lost its "leading zeros" (reviewer 247)
     import trecbench
 
-    run = pd.DataFrame({"qid": [int(written)], "docno": ["d1"], "score": [1.0]})
+    run = pd.DataFrame({"qid": [int(float(written))], "docno": ["d1"], "score": [1.0]})
     with pytest.raises(InputError) as raised:
         trecbench.evaluate({written: {"d1": 1}}, run, ["P@1"])
     message = str(raised.value)
     assert f"such as {written!r} that no integer prints as" in message
-    assert "lost how the ids were written (a leading zero, a sign)" in message
+    assert "lost how the ids were written (a leading zero, a sign, a decimal point)" in message
 
 
 def test_an_input_error_s_text_is_one_line_as_the_command_line_prints_it():

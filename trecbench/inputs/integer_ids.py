@@ -12,14 +12,18 @@ from .. import arrow_compute as pc
 from ..errors import InputError
 from .tables import integer_ids
 
-# decimal text an integer never prints as: leading zeros, a plus sign, -0
-_NOT_DECIMAL = r"^(\+[0-9]+|-?0[0-9]+|-0)$"
+# a number written in ASCII decimal (its sign, point, exponent, underscores and blanks
+# around it as Python's int() and float() and pandas read them) ...
+_NUMBER_TEXT = r"^\s*[+-]?([0-9][0-9_]*(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$"
+# ... and as an integer prints: the ids of a column read from integers are these
+_INTEGER_TEXT = r"^(0|-?[1-9][0-9]*)$"
 _ROLES = {"qid": "query id", "docno": "document id"}
 
 
 def refuse_lost_zeros(qrels: pa.Table, qrels_origin: str, run: pa.Table, run_origin: str) -> None:
     """Refuse a qrels or run whose ``qid`` or ``docno`` column was read from integers when
-    the other holds ids of that column that no integer prints as (``0123``, ``+5``)."""
+    the other holds ids of that column that are numbers no integer prints as (``0123``,
+    ``+5``, ``5.0``)."""
     found = lost_zeros_refusal(qrels, qrels_origin, run, run_origin)
     if found is not None:
         raise found[1]
@@ -47,14 +51,18 @@ def lost_zeros_refusal(
 
 
 def lost_zero(ids: pa.Array | pa.ChunkedArray) -> str | None:
-    """The first of ``ids`` that no integer prints as (``0123``, ``+5``, ``-0``), or None."""
+    """The first of ``ids`` that is a number no integer prints as (``0123``, ``+5``,
+    ``5.0``: :func:`_lost_zeros`), or None."""
     found = pc.filter(ids, _lost_zeros(ids))
     return found[0].as_py() if len(found) else None
 
 
 def _lost_zeros(ids: pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
-    """Per id, whether no integer prints as it."""
-    return pc.match_substring_regex(ids, _NOT_DECIMAL)
+    """Per id, whether it is a number that no integer prints as (``0123``, ``+5``,
+    ``-0``, ``5.0``, `` 5``, ``1e3``): an integer id read from it lost how it was written.
+    Text that is no number (``d1``) an integer could not have been read from."""
+    number = pc.match_substring_regex(ids, _NUMBER_TEXT)
+    return pc.and_(number, pc.invert(pc.match_substring_regex(ids, _INTEGER_TEXT)))
 
 
 def refuse(numbers_origin: str, text_origin: str, role: str, example: str) -> NoReturn:
@@ -70,7 +78,8 @@ def _refusal(numbers_origin: str, text_origin: str, role: str, example: str) -> 
         None,
         f"its {what}s are integers (written in decimal), while {text_origin} has "
         f"{what}s such as {example!r} that no integer prints as: the integers lost how "
-        "the ids were written (a leading zero, a sign); read the ids as text (pandas: "
+        "the ids were written (a leading zero, a sign, a decimal point); read the ids as "
+        "text (pandas: "
         "dtype=str)",
     )
 
