@@ -10,6 +10,7 @@ import math
 import warnings
 from fractions import Fraction
 
+import pandas as pd
 import pytest
 
 import trecbench
@@ -97,6 +98,19 @@ def test_err_above_grade_4_is_refused_at_the_first_such_qrels_line(tmp_path, cap
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
-        f"trecbench: {qrels}:5: ERR@5, nERR@3: grade 7 is above 4, the largest grade "
-        "gdeval's ERR is defined for (gdeval refuses such qrels too)\n"
+        f"trecbench: {qrels}:5: ERR@5, nERR@3: grade 7 of document a for topic 1 is above 4, "
+        "the largest grade gdeval's ERR is defined for (gdeval refuses such qrels too)\n"
     )
+    # judgments held in memory: the row or the dict's topic and document, not a line
+    judged = {"1": {"z": 1, "a": 7}}
+    in_memory = [
+        (judged, "qrels dict: ERR@5: grade 7 of document a for topic 1 is above 4"),
+        (
+            pd.DataFrame({"qid": ["1", "1"], "docno": ["z", "a"], "rel": [1, 7]}, index=[10, 30]),
+            "qrels DataFrame: row 30: ERR@5: grade 7 of document a for topic 1 is above 4",
+        ),
+    ]
+    for held, said in in_memory:
+        with pytest.raises(UnevaluableTopicError) as raised:
+            trecbench.evaluate(held, {"1": {"a": 2.0, "b": 1.0}}, ["ERR@5"])
+        assert str(raised.value).startswith(said)

@@ -104,9 +104,11 @@ class Evaluator:
             for measure, _, requests in self.plan
             if any(kind in ("ERR", "nERR") for kind, _ in requests)
         )
+        qid, docno = (table.column(name)[int(row)].as_py() for name in ("qid", "docno"))
         message = (
-            f"{names}: grade {grade[row]} is above {ERR_MAX_GRADE}, the largest grade "
-            "gdeval's ERR is defined for (gdeval refuses such qrels too)"
+            f"{names}: grade {grade[row]} of document {docno} for topic {qid} is above "
+            f"{ERR_MAX_GRADE}, the largest grade gdeval's ERR is defined for (gdeval refuses "
+            "such qrels too)"
         )
         return UnevaluableTopicError(self.truth.path, int(line[row]), message)
 

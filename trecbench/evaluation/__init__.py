@@ -248,11 +248,15 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     try:
         _collect(evaluation, done, len(sources), workers > 1, progress)
     except (DuplicateError, UnevaluableTopicError) as error:  # qrels held have rows, not lines
-        if error.rule not in ("Q5", "X5") or not held.is_held(qrels):
+        if not held.is_held(qrels):
             raise
-        if error.rule == "X5":  # a topic all of whose judgments are negative
+        if error.rule == "Q5":
+            raise held.renamed(error, qrels, loaded.origin) from None
+        # at a judgment's line: a topic all of whose judgments are negative (X5), a grade
+        # ERR is not defined for
+        if isinstance(error, UnevaluableTopicError) and error.path == truth.path:
             raise held.at_row(error, qrels, loaded.origin) from None
-        raise held.renamed(error, qrels, loaded.origin) from None
+        raise
     if plan.drill is not None:
         drill.grade(evaluation.runs, truth.table, progress)
     return evaluation
