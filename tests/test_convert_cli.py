@@ -141,6 +141,12 @@ def test_line_offset_option_is_checked(tmp_path):
         given = ["--line-offset", f"chonkie={number}"]
         result = CliRunner().invoke(cli, ["convert", "memorybench", str(source), *given, "-o", "o"])
         assert result.exit_code == 1 and f"{f'chonkie={number}'!r} is not KEY=N" in result.output
+    # 101 digits: no "is not KEY=N" (cf41509e said so), and 5,000 no internal error
+    for digits in (101, 5000):
+        given = ["--line-offset", f"chonkie={'9' * digits}"]
+        result = CliRunner().invoke(cli, ["convert", "memorybench", str(source), *given, "-o", "o"])
+        said = f"--line-offset: chonkie: an integer of {digits} digits (at most 100)"
+        assert result.exit_code == 1 and said in result.output
 
 
 def test_every_subcommand_has_an_example():

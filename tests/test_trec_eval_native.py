@@ -354,6 +354,8 @@ def test_a_debug_level_of_no_decimal_integer_is_refused(tmp_path, capsys, level)
     out, err = capsys.readouterr()
     assert out == "" and f"{level!r} is not a valid level (ASCII digits 0-9" in err
     assert run(["score", "-D", "-5", "-m", "map", *paths]) == 0  # a sign: atol's, no trace
+    # a level of 101 digits is atol's too (cf41509e had refused it as no valid level)
+    assert run(["score", "-D", "9" * 101, "-m", "map", *paths]) == 0
 
 
 def test_standard_input_is_one_run(tmp_path):

@@ -10,7 +10,7 @@ import click
 from .convert_output import STDOUT, GroupOptions, finish, refuse_stdout
 from .group import Command, Group, cli
 from .paths import OUTPUT_FOLDER, OUTPUT_FOLDER_OR_STDOUT, InputFile
-from .shared_options import DEPTH, FiniteFloat, decimal_integer
+from .shared_options import DEPTH, FiniteFloat, is_decimal_integer, too_long
 
 _EXISTING = InputFile(Path)
 
@@ -129,9 +129,11 @@ def _pairs(values, option: str) -> dict[str, int]:
         key, sep, number = value.rpartition("=")
         if key in pairs:  # the last would win without a word
             raise click.BadParameter(f"{key} given twice", param_hint=option)
-        pairs[key] = decimal_integer(number)
-        if pairs[key] is None or not sep or not key:
+        if not is_decimal_integer(number) or not sep or not key:
             raise click.BadParameter(f"{value!r} is not KEY=N", param_hint=option)
+        if too_long(number) is not None:
+            raise click.BadParameter(f"{key}: {too_long(number)}", param_hint=option)
+        pairs[key] = int(number)
     return pairs
 
 

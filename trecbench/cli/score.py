@@ -534,10 +534,10 @@ def _debug(text: str | None) -> tuple[int, str | None]:
     if text is None:
         return 0, None
     from ..measures import c_atol
-    from .shared_options import decimal_integer
+    from .shared_options import is_decimal_integer
 
     level, dot, qid = text.partition(".")
-    if decimal_integer(level) is None:
+    if not is_decimal_integer(level):
         raise click.BadParameter(
             f"{level!r} is not a valid level (ASCII digits 0-9 with an optional sign).",
             param_hint="'-D' / '--Debug_level'",

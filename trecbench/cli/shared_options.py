@@ -53,12 +53,17 @@ class FiniteFloat(click.FloatRange):
 _DECIMAL_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
-def decimal_integer(text: str) -> int | None:
-    """``text`` as a plain decimal integer (ASCII digits, an optional sign, at most
-    :data:`~trecbench.resource_bounds.MAX_DIGITS` digits), else None."""
-    if len(text.lstrip("+-")) > MAX_DIGITS or not _DECIMAL_INTEGER.fullmatch(text):
-        return None
-    return int(text)
+def is_decimal_integer(text: str) -> bool:
+    """Whether ``text`` is a plain decimal integer: ASCII digits with an optional sign."""
+    return _DECIMAL_INTEGER.fullmatch(text) is not None
+
+
+def too_long(digits: str) -> str | None:
+    """Why the decimal integer ``digits`` is not read (more than
+    :data:`~trecbench.resource_bounds.MAX_DIGITS` digits: past 4,300 Python's int refuses
+    it, an internal error), or None."""
+    count = len(digits.lstrip("+-"))
+    return f"an integer of {count} digits (at most {MAX_DIGITS})" if count > MAX_DIGITS else None
 
 
 class DecimalInt(click.IntRange):
@@ -74,15 +79,15 @@ class DecimalInt(click.IntRange):
             self.name = "integer"  # shown as INTEGER, as click's int type
 
     def convert(self, value, param, ctx) -> int:
-        if isinstance(value, str) and not _DECIMAL_INTEGER.fullmatch(value):
+        if isinstance(value, str) and not is_decimal_integer(value):
             self.fail(
                 f"{value!r} is not a valid integer (ASCII digits 0-9 with an optional sign).",
                 param,
                 ctx,
             )
-        digits = len(value.lstrip("+-")) if isinstance(value, str) else 0
-        if digits > MAX_DIGITS:  # past 4,300 Python's int refuses it (an internal error)
-            self.fail(f"an integer of {digits} digits (at most {MAX_DIGITS}).", param, ctx)
+        refusal = too_long(value) if isinstance(value, str) else None
+        if refusal is not None:
+            self.fail(f"{refusal}.", param, ctx)
         return super().convert(value, param, ctx)
 
     def _describe_range(self) -> str:  # the help's [x>=0]; nothing without bounds
