@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -365,3 +366,21 @@ def test_the_coverage_warning_names_its_log_escaped(hostile):
     named, rest = said.split(": the routing log has ", 1)
     assert os.fsdecode(unquote_to_bytes(named)) == hostile
     assert rest.startswith("no entry for 1 of the 5 judged topics ('q6\\n'); ")
+
+
+@pytest.mark.parametrize(
+    "seed, said",
+    [
+        (-1, "seed must be a non-negative integer, not -1"),
+        (1.5, "seed must be a non-negative integer, not 1.5"),
+        (True, "seed must be a non-negative integer, not True"),
+        (10**150, "seed must be an integer of at most 100 digits, not a longer one"),
+    ],
+)
+def test_a_routing_seed_is_checked_as_every_seed(seed, said):
+    # -1 was numpy's bare ValueError, 1.5 and True were recorded as 1, and a seed of 150
+    # digits was recorded in a report diff then refused
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError, match=f"^{re.escape(said)}$"):
+        routing_metrics(parse_routing_log(LOG), samples=100, seed=seed)

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from . import sources
-from .errors import InputError, excerpt
+from .errors import InputError, UsageError, excerpt
 from .escaping import escape_text
 from .plurals import counted, first_few
 from .renderers.routing import render_routing  # where callers have found it
@@ -198,9 +198,12 @@ def routing_metrics(
     ``missed``, ``unneeded``, ``ran``), ``experts`` (how often each was chosen / optimal),
     ``settings``.
     """
+    from .resampling_bounds import seed_refusal
     from .stats import refuse_interval
 
     refuse_interval(samples, confidence)  # also where no rate has an interval
+    if seed_refusal(seed) is not None:  # -1 was numpy's ValueError, 1.5 and True read 1
+        raise UsageError(seed_refusal(seed))
     if not isinstance(log, RoutingLog):
         log = read_routing_log(log)
     # the queries in trec_eval's byte-wise order of qids (Python's order of str: code
