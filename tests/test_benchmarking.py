@@ -756,6 +756,31 @@ def test_broken_toml_from_a_pipe_is_said_as_toml_not_as_yaml_s_one_string(tmp_pa
     assert result.stderr.count(b"\n") == 1 and not (tmp_path / "out").exists()
 
 
+def test_a_yaml_list_from_a_pipe_is_refused_as_yaml_and_a_long_integer_at_its_own_line(
+    tmp_path,
+):
+    import subprocess
+
+    def refusal(text: str, name: str) -> str:
+        given = ["benchmark", name, "-o", "out"]
+        result = subprocess.run(
+            [sys.executable, "-m", "trecbench", *given],
+            input=text.encode(),
+            capture_output=True,
+            cwd=tmp_path,
+        )
+        return result.stderr.decode()
+
+    # 4a5d1351 said a YAML list "not valid TOML"; it is YAML's, as before
+    said = refusal("- name: x\n- qrels: y\n", "-")
+    assert said.startswith("trecbench: -:1: (top level): [") and "is not of type 'object'" in said
+    # the line of the value, not of 4,301 digits earlier inside a string (cf41509e)
+    digits = "9" * 4400
+    (tmp_path / "c.toml").write_text(f'description = "{digits}"\nqrels = "q"\nseed = {digits}\n')
+    said = refusal("", "c.toml")
+    assert said == "trecbench: c.toml:3: not valid TOML: an integer of over 4300 digits\n"
+
+
 def _two_modes(tmp_path, qrels: str, a: str, b: str, head: str = "", tail: str = ""):
     """A configuration ``c.toml`` of modes a and b (runs ``a``, ``b``) on ``qrels``, with
     ``head`` before the modes and ``tail`` after them."""

@@ -28,8 +28,9 @@ from .errors import EMPTY_FILE, InputError, UsageError, excerpt, json_excerpt, s
 from .naming import file_path
 from .text_encoding import utf8_text
 
-# digits (and TOML's underscores between them) past what Python's int reads from text
-_LONG_INTEGER = re.compile(r"[0-9_]{4301,}")
+# a value of digits (and TOML's underscores between them) past what Python's int reads
+# from text: after a key's "=" or in an array, not inside a string
+_LONG_INTEGER = re.compile(r"(?:^|[=\[,{])[ \t]*[+-]?[0-9_]{4301,}", re.MULTILINE)
 
 
 def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:

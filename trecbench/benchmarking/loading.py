@@ -416,9 +416,9 @@ def _read_document(path: Path) -> tuple[Any, ConfigText]:
     refuse_empty(text, path, yaml=True)
     refused = "neither TOML nor YAML" if from_pipe else "not valid YAML"
     document = _yaml_document(text, path, refused)
-    if not_toml is not None and not isinstance(document, dict):
+    if not_toml is not None and isinstance(document, str):
         # YAML reads most broken TOML as one string (`seed =` and all): no configuration,
-        # so TOML's error and its line say what is wrong
+        # so TOML's error and its line say what is wrong (a YAML list is YAML's to refuse)
         raise not_toml
     return document, ConfigText(path, text, yaml=True)
 
