@@ -12,9 +12,9 @@ from .. import arrow_compute as pc
 from ..errors import InputError
 from .tables import integer_ids
 
-# a number written in ASCII decimal (its sign, point, exponent, underscores and blanks
-# around it as Python's int() and float() and pandas read them) ...
-_NUMBER_TEXT = r"^\s*[+-]?([0-9][0-9_]*(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$"
+# a number written in ASCII decimal (its sign, point, exponent and blanks around it, as
+# pandas reads one; not 31_1, a TREC CAsT topic pandas keeps as text) ...
+_NUMBER_TEXT = r"^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$"
 # ... and as an integer prints: the ids of a column read from integers are these
 _INTEGER_TEXT = r"^(0|-?[1-9][0-9]*)$"
 _ROLES = {"qid": "query id", "docno": "document id"}
@@ -78,9 +78,8 @@ def _refusal(numbers_origin: str, text_origin: str, role: str, example: str) -> 
         None,
         f"its {what}s are integers (written in decimal), while {text_origin} has "
         f"{what}s such as {example!r} that no integer prints as: the integers lost how "
-        "the ids were written (a leading zero, a sign, a decimal point); read the ids as "
-        "text (pandas: "
-        "dtype=str)",
+        "the ids were written (a leading zero, a sign, a decimal point or exponent); read "
+        "the ids as text (pandas: dtype=str)",
     )
 
 
