@@ -250,12 +250,13 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     except (DuplicateError, UnevaluableTopicError) as error:  # qrels held have rows, not lines
         if not held.is_held(qrels):
             raise
+        source = qrels if getattr(qrels, "held", None) is None else qrels.held  # a Loaded's
         if error.rule == "Q5":
-            raise held.renamed(error, qrels, loaded.origin) from None
+            raise held.renamed(error, source, loaded.origin) from None
         # at a judgment's line: a topic all of whose judgments are negative (X5), a grade
         # ERR is not defined for
         if isinstance(error, UnevaluableTopicError) and error.path == truth.path:
-            raise held.at_row(error, qrels, loaded.origin) from None
+            raise held.at_row(error, source, loaded.origin) from None
         raise
     if plan.drill is not None:
         drill.grade(evaluation.runs, truth.table, progress)

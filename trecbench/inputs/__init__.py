@@ -69,7 +69,8 @@ class Loaded:
     ``irds:ID``...); ``path`` is the file it was read from (None in memory); ``record``
     its provenance for reports (``path, kind, size, sha256, lines, topics`` and for runs
     ``run_tag, run_tags`` and ``ir_metadata`` when the file begins with such a block), taken
-    while it was read; ``warnings`` what the ``check`` said.
+    while it was read; ``warnings`` what the ``check`` said; ``held`` the qrels' DataFrame
+    or dict it was read from (None for any other input).
     """
 
     kind: str
@@ -78,6 +79,9 @@ class Loaded:
     path: str | None = None
     record: dict[str, Any] | None = field(default=None, repr=False)
     warnings: tuple[str, ...] = field(default=(), repr=False)
+    # the qrels' DataFrame or dict it was read from: an error found later (at a judgment,
+    # by scoring) cites its rows as the reading's errors do (inputs.held.at_row)
+    held: Any = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return self.table.num_rows
@@ -90,6 +94,12 @@ class Loaded:
     def ir_metadata(self) -> dict[str, Any] | None:
         """The run's ir_metadata (the YAML block atop its file), or None."""
         return (self.record or {}).get("ir_metadata")
+
+
+def _held(source: Any, kind: str) -> Any:
+    """What a :class:`Loaded` keeps of ``source`` held in memory: qrels' DataFrame or dict,
+    whose rows a scoring error cites (a run's errors are found as it is read)."""
+    return source if kind == "qrels" else None
 
 
 def table_counts(table: Any, kind: str) -> dict[str, Any]:
@@ -191,7 +201,8 @@ def load(
 
         origin = f"{kind} DataFrame"
         table, where = tables.frame_table(source, origin)
-        return Loaded(kind, tables.typed(table, kind, origin, where), origin)
+        typed = tables.typed(table, kind, origin, where)
+        return Loaded(kind, typed, origin, held=_held(source, kind))
     table = _arrow_table(source)
     if table is not None:
         from . import tables
@@ -216,7 +227,8 @@ def load(
         from . import mappings
 
         origin = f"{kind} dict"
-        return Loaded(kind, mappings.to_table(source, kind, origin), origin)
+        typed = mappings.to_table(source, kind, origin)
+        return Loaded(kind, typed, origin, held=_held(source, kind))
     if isinstance(source, Iterable) and not isinstance(source, (bytes, bytearray)):
         from . import records
 
