@@ -16,7 +16,9 @@ class Compression(NamedTuple):
     :func:`compression_of`). ``refusal``: why a file so compressed is not read, for one
     that is told but refused. ``no_stream``: what its decompressor says where a stream
     would start and the bytes there are none (data after the last stream: trailing junk,
-    not a stream cut short)."""
+    not a stream cut short). ``header``: whether a file's first bytes (from the magic on)
+    are the format's, where the magic alone is text a run can begin with (None: it tells).
+    """
 
     name: str
     magic: bytes
@@ -24,11 +26,30 @@ class Compression(NamedTuple):
     skippable: bool = False
     refusal: str | None = None
     no_stream: str | None = None
+    header: Callable[[bytes], bool] | None = None
+
+    def begins(self, head: bytes, start: int = 0) -> bool:
+        """Whether a file whose bytes from ``start`` are ``head``'s is so compressed."""
+        if not head.startswith(self.magic, start):
+            return False
+        return self.header is None or self.header(head[start:])
+
+
+# a bz2 stream's block and end magic numbers (pi's digits and its square root's)
+_BZ2_MAGICS = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
+
+
+def _bz2_header(head: bytes) -> bool:
+    """Whether ``head`` (from ``BZh``) is a bz2 stream's: a block size 1-9, then a block's
+    or the stream end's magic; one ending within them is a stream cut short (its reader
+    says so). Text such as ``BZh5 Q0 d1 1 2.0 t`` is no bz2: trec_eval reads a run's line."""
+    level, block = head[3:4], head[4:10]
+    return (not level or level in b"123456789") and any(m.startswith(block) for m in _BZ2_MAGICS)
 
 
 COMPRESSIONS = (
     Compression("gzip", b"\x1f\x8b", (".gz",)),
-    Compression("bz2", b"BZh", (".bz2",), no_stream="that is no bz2 stream"),
+    Compression("bz2", b"BZh", (".bz2",), no_stream="that is no bz2 stream", header=_bz2_header),
     Compression(
         "zstd",
         b"\x28\xb5\x2f\xfd",
@@ -75,10 +96,10 @@ def compression_of(head: bytes) -> str | None:
     head = head[:HEAD_BYTES]
     start = _past_skippable_frames(head)
     if start == 0:
-        return next((c.name for c in COMPRESSIONS if head.startswith(c.magic)), None)
+        return next((c.name for c in COMPRESSIONS if c.begins(head)), None)
     if start >= len(head):
         return "zstd" if start == len(head) < HEAD_BYTES else None
-    found = (c.name for c in COMPRESSIONS if c.skippable and head.startswith(c.magic, start))
+    found = (c.name for c in COMPRESSIONS if c.skippable and c.begins(head, start))
     return next(found, None)
 
 
