@@ -108,3 +108,33 @@ def test_a_line_just_within_the_bound_is_read(tmp_path, capsys):
     (tmp_path / "q").write_text(QRELS)
     assert run(["score", "-m", "map", str(tmp_path / "q"), str(path)]) == 0
     assert capsys.readouterr().out == "map                   \tall\t0.5000\n"
+
+
+@pytest.mark.parametrize("command", ["validate", "score"])
+def test_a_device_or_pipe_without_line_ends_is_refused_and_not_held(tmp_path, command):
+    # /dev/zero (a device: spooled as a pipe is) was read until memory ran out (22 GB);
+    # under 3 GB of address space that was an internal error, now the line's refusal
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    (tmp_path / "q").write_text("q1 0 d1 1\n")
+    given = ["/dev/zero"] if command == "validate" else ["-m", "map", str(tmp_path / "q"), "-"]
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run(
+            [sys.executable, "-m", "trecbench", command, *given],
+            stdin=zeros,
+            capture_output=True,
+            preexec_fn=bounded,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2, done.stderr[-300:]
+    assert b"a line longer than 16 MiB" in done.stdout + done.stderr  # validate: stdout

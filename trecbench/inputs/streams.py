@@ -63,6 +63,7 @@ from .formats import (
 )
 from .read_ahead import ReadOnly as ReadOnly  # (read as streams.ReadOnly too)
 from .read_ahead import threaded_gzip
+from .tokens import MOST_LINE_BYTES
 
 
 def labelled(progress: LabelledProgress | None, label: str) -> Progress | None:
@@ -89,6 +90,15 @@ def steps(progress: LabelledProgress | None, label: str, total: int) -> Callable
 GZIP_MAGIC = NAMED["gzip"].magic
 _SPOOL_BLOCK = 8 << 20
 _DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)
+
+
+def _plain_text(memory: io.BytesIO) -> bool:
+    """Whether the bytes spooled so far begin as text a TREC reader reads line by line: not
+    compressed, not Parquet, not JSON (whose one long line a JSON reader takes whole, R32)."""
+    with memory.getbuffer() as view:
+        head = bytes(view[:HEAD_BYTES])
+    begins = head.removeprefix(BOM_UTF8).lstrip(b" \t\r\n")
+    return compression_of(head) is None and not begins.startswith((PARQUET_MAGIC, b"{", b"["))
 
 
 def kind_of(path: str, ends: Ends) -> tuple[str | None, Format]:
@@ -305,12 +315,19 @@ class Source:
         """Read a FIFO, pipe or device (or a file opened with ``spool``) once, into memory,
         hashing as the bytes arrive."""
         memory = io.BytesIO()
+        line_start, text = 0, None  # where the line being read starts; whether TREC text
         try:
             while block := self._file.read(_SPOOL_BLOCK):
+                end = block.rfind(b"\n")
+                line_start = line_start if end < 0 else memory.tell() + end + 1
                 memory.write(block)
                 self._digest.update(block)
                 if self.progress is not None:
                     self.progress(self._digest.size, self.total)
+                if memory.tell() - line_start > MOST_LINE_BYTES:
+                    text = _plain_text(memory) if text is None else text
+                    if text:  # its readers refuse the line (R27.long) where it starts: what
+                        break  # follows is never read (/dev/zero held 22 GB)
         except OSError as exc:
             raise InputError.unreadable(self.path, exc) from None
         memory.seek(0)
