@@ -192,7 +192,8 @@ def test_every_compression_read_by_content_has_its_suffixes_dropped_from_names()
     from trecbench.validation.cross_checks import run_name
 
     for compression in COMPRESSIONS:
-        assert compression_of(compression.magic + b"rest") == compression.name
+        header = b"9\x31\x41\x59\x26\x53\x59" if compression.header else b""  # bz2's
+        assert compression_of(compression.magic + header + b"rest") == compression.name
         for suffix in compression.suffixes:
             assert file_stem(f"d/bm25.run{suffix}") == "bm25"
             assert named_as(f"d/run.jsonl{suffix.upper()}", ".jsonl")

@@ -13,9 +13,10 @@ qrels exactly 4 fields and a grade of at most 6 digits. Anything else (and every
 compressed or non-regular file) gives None: the caller takes the general path, which reads
 everything and explains every problem with its line number. A file named as a JSONL run
 (:data:`trecbench.naming.JSONL_SUFFIX`) is never plain, whatever it holds: it is read as
-JSONL. Nor is a file whose first bytes are a compression's magic
-(:func:`trecbench.compressions.compression_of`: bz2's ``BZh`` is printable, a first topic
-``BZh1``), which the general path decompresses. This module imports nothing but the
+JSONL. Nor is a file whose first bytes are a compression's
+(:func:`trecbench.compressions.compression_of`: bz2's ``BZh`` is printable, but text
+whose first topic is ``BZh1`` has no block magic after it), which the general path
+decompresses. This module imports nothing but the
 standard library, :mod:`trecbench.naming`, :mod:`trecbench.compressions` and
 :mod:`trecbench.collector` (the package's ``inputs`` imports Arrow).
 """
