@@ -581,10 +581,22 @@ def test_cwl_eval_on_qrels_without_a_positive_grade_is_refused_at_the_qrels(tmp_
     with pytest.raises(trecbench.errors.UnevaluableTopicError) as raised:
         trecbench.evaluate(str(qrels), str(run), [name])
     assert str(raised.value) == (
-        f"{qrels}: {name}: min_rel=0 (its default) must be below max_rel, which is the "
-        "largest grade in the qrels when not given: 0 (line 2); no document can have a gain"
+        f"{qrels}:2: {name}: min_rel=0 (its default) must be below max_rel, which is the "
+        "largest grade in the qrels when not given: 0 (document d2 of topic q1); no "
+        "document can have a gain"
     )
     assert cli(["score", "-m", name, str(qrels), str(run)]) == 4
+
+
+def test_min_rel_at_the_largest_grade_of_judgments_held_cites_their_row():
+    # "qrels DataFrame: ...: 0 (line 1)": a line judgments held in memory do not have
+    frame = pd.DataFrame({"qid": ["a", "a"], "docno": ["x", "y"], "rel": [0, 0]}, index=[10, 20])
+    said = "SDCG@5: min_rel=0 (its default) must be below max_rel, which is the largest grade"
+    for held, where in ((frame, "qrels DataFrame: row 10: "), ({"a": {"x": 0}}, "qrels dict: ")):
+        with pytest.raises(trecbench.errors.UnevaluableTopicError) as raised:
+            trecbench.evaluate(held, {"a": {"x": 1.0}}, ["SDCG@5"])
+        assert str(raised.value).startswith(where + said)
+        assert str(raised.value).endswith("0 (document x of topic a); no document can have a gain")
 
 
 def test_min_rel_at_the_largest_grade_is_refused_naming_it_and_its_line(tmp_path):
@@ -597,8 +609,9 @@ def test_min_rel_at_the_largest_grade_is_refused_naming_it_and_its_line(tmp_path
     with pytest.raises(trecbench.errors.UnevaluableTopicError) as raised:
         trecbench.evaluate(str(qrels), str(run), ["INST(min_rel=2)", name])
     assert str(raised.value) == (
-        f"{qrels}: {name}: min_rel=5 must be below max_rel, which is the largest grade in "
-        "the qrels when not given: 3 (line 2); no document can have a gain"
+        f"{qrels}:2: {name}: min_rel=5 must be below max_rel, which is the largest grade "
+        "in the qrels when not given: 3 (document d2 of topic q1); no document can have a "
+        "gain"
     )
     assert cli(["score", "-m", name, str(qrels), str(run)]) == 4
     assert cli(["score", "-m", "INST(min_rel=2)", str(qrels), str(run)]) == 0

@@ -330,8 +330,8 @@ def test_min_rel_at_or_above_the_qrels_largest_grade_is_refused_in_one_line():
 
     with pytest.raises(
         trecbench.errors.UnevaluableTopicError,
-        match=r"min_rel=5 must be below max_rel, which is the largest grade in the qrels when "
-        r"not given: 1 \(line 1\)",
+        match=r"hpo-demo.qrels:1: INST\(min_rel=5\): min_rel=5 must be below max_rel, which is "
+        r"the largest grade in the qrels when not given: 1 \(document ",
     ):
         trecbench.evaluate(
             str(ROOT / "qrels" / "hpo-demo.qrels"),

@@ -77,8 +77,8 @@ def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):
 def _refuse_min_rel_at_largest_grade(measures: list[Measure], table, path: str) -> None:
     """min_rel (0 when not given) below max_rel taken from the qrels' largest grade: at
     or above it no document has a gain and cwl_eval divides by zero or fails its
-    assertion (an internal error). Refused naming the qrels, the measure and the largest
-    grade with its first line, exit 4: a measure the judgments cannot give (a max_rel
+    assertion (an internal error). Refused at the largest grade's first line, naming the
+    measure and the grade, exit 4: a measure the judgments cannot give (a max_rel
     given with min_rel is checked when the name is read, exit 1)."""
     undefined = [
         m for m in measures if "min_rel" in {p.name for p in m.definition.params}
@@ -92,13 +92,15 @@ def _refuse_min_rel_at_largest_grade(measures: list[Measure], table, path: str) 
         least = measure.option("min_rel")
         if least >= largest:
             given = "" if "min_rel" in dict(measure.options) else " (its default)"
-            line = int(table.column("line").to_numpy()[grades == largest].min())
-            raise UnevaluableTopicError(
+            lines = table.column("line").to_numpy()
+            row = int(np.flatnonzero(grades == largest)[np.argmin(lines[grades == largest])])
+            qid, docno = (one_line(table.column(name)[row].as_py()) for name in ("qid", "docno"))
+            raise UnevaluableTopicError(  # at the grade's line: held qrels cite their row
                 path,
-                None,
+                int(lines[row]),
                 f"{_named([measure])}: min_rel={least}{given} must be below max_rel, which "
-                f"is the largest grade in the qrels when not given: {largest} (line {line}); "
-                "no document can have a gain",
+                f"is the largest grade in the qrels when not given: {largest} (document "
+                f"{docno} of topic {qid}); no document can have a gain",
             )
 
 
