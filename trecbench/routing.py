@@ -202,8 +202,9 @@ def routing_metrics(
     from .stats import refuse_interval
 
     refuse_interval(samples, confidence)  # also where no rate has an interval
-    if seed_refusal(seed) is not None:  # -1 was numpy's ValueError, 1.5 and True read 1
-        raise UsageError(seed_refusal(seed))
+    refusal = seed_refusal(seed)  # -1 was numpy's ValueError, 1.5 and True read 1
+    if refusal is not None:
+        raise UsageError(refusal)
     if not isinstance(log, RoutingLog):
         log = read_routing_log(log)
     # the queries in trec_eval's byte-wise order of qids (Python's order of str: code

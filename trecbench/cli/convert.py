@@ -131,8 +131,9 @@ def _pairs(values, option: str) -> dict[str, int]:
             raise click.BadParameter(f"{key} given twice", param_hint=option)
         if not is_decimal_integer(number) or not sep or not key:
             raise click.BadParameter(f"{value!r} is not KEY=N", param_hint=option)
-        if too_long(number) is not None:
-            raise click.BadParameter(f"{key}: {too_long(number)}", param_hint=option)
+        refusal = too_long(number)
+        if refusal is not None:
+            raise click.BadParameter(f"{key}: {refusal}", param_hint=option)
         pairs[key] = int(number)
     return pairs
 

@@ -211,9 +211,7 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     options.setdefault("group_by", list(groups or {}))
     results = report.get("results", [])
     names = [r["run"] for r in results]
-    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
-    if twice is not None:
-        raise InputError(path, None, f"results: the run {twice!r} is listed twice")
+    _refuse_twice(path, "results", names)
     held: list[tuple[str, Iterable[str]]] = []
     for i, r in enumerate(results):
         held.append((f"results[{i}].aggregates", r.get("aggregates") or {}))
@@ -423,15 +421,22 @@ def _benchmark_runs(path: str, report: dict) -> list[str]:
     summary holds once: an edited report's second row had silently won, and values of a
     run of none were never compared ("the same")."""
     names = [run["name"] for run in report["runs"]]
-    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
-    if twice is not None:
-        raise InputError(path, None, f"runs: the run {twice!r} is listed twice")
+    _refuse_twice(path, "runs", names)
     stray = next((run for run in report.get("per_query") or {} if run not in names), None)
     if stray is not None:
         raise InputError(path, None, f"per_query: {stray!r} is no run of the report's runs")
     for i, part in enumerate(report.get("results", [])):
         _check_rows(path, f"results[{i}].summary", part.get("summary", []), names, None)
     return names
+
+
+def _refuse_twice(path: str, place: str, names: list[str]) -> None:
+    """Refuse a report whose ``place`` lists a run of ``names`` twice."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InputError(path, None, f"{place}: the run {name!r} is listed twice")
+        seen.add(name)
 
 
 def _checked_sections(path: str, rows: dict, runs: list[str], columns: list[str]) -> dict:
