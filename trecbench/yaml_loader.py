@@ -19,11 +19,12 @@ messages name (:func:`error_line`, "first on line") are counted at ``\n`` only, 
 readers count a file's lines (PyYAML's own count also breaks at ``\r``, U+0085, U+2028
 and U+2029). In a configuration, a plain scalar YAML 1.1 reads as text that YAML 1.2 reads
 as a number (``9e-1``, ``08``) is :class:`NumberAsText`, for the message refusing it where
-a number is expected; one YAML 1.1 reads as a number or a boolean that YAML 1.2 reads
-otherwise (``010``, ``1:40``, ``0b101``, ``1_0``, ``yes``) is refused at its line, in a
-configuration and in an ir_metadata block alike (:mod:`trecbench.yaml_versions`), and an
-integer spelt otherwise than in decimals (``0x10``) is a :class:`WrittenInt`, quoted as
-written.
+a number is expected (in an ir_metadata block, which has no schema, it is refused at its
+line, but as an id's value: ``tag: 1e3`` is the tag ``1e3``); one YAML 1.1 reads as a
+number or a boolean that YAML 1.2 reads otherwise (``010``, ``1:40``, ``0b101``, ``1_0``,
+``yes``) is refused at its line, in a configuration and in an ir_metadata block alike
+(:mod:`trecbench.yaml_versions`), and an integer spelt otherwise than in decimals
+(``0x10``) is a :class:`WrittenInt`, quoted as written.
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -32,7 +33,6 @@ RecursionError.
 from __future__ import annotations
 
 import math
-import re
 import sys
 from collections.abc import Sequence
 from decimal import Decimal
@@ -43,11 +43,11 @@ from .errors import excerpt, excerpt_plain, int_text, one_line
 from .yaml_versions import (
     disagreement,
     number_in_yaml_1_2,
+    number_spellings,
     read_apart_error,
     writable_int,
     yaml_1_2_value,
 )
-from .yaml_versions import spelt as yaml_spelt
 
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
 MAX_DEPTH = 64  # nesting levels (a configuration needs a handful; checkers recurse)
@@ -81,10 +81,6 @@ def read_float(value: float, text: str) -> float:
     return written
 
 
-# a YAML 1.2 (JSON, TOML) float with an exponent; YAML 1.1's needs a dot and a signed one
-_EXPONENT_FORM = re.compile(r"([-+]?)(\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE]([-+]?)([0-9]+)")
-
-
 class NumberAsText(str):
     """A plain scalar of a configuration that YAML 1.1 (PyYAML) reads as text and YAML 1.2
     as a number (:func:`~trecbench.yaml_versions.number_in_yaml_1_2`): an exponent without
@@ -108,18 +104,8 @@ class NumberAsText(str):
             if exact != exact.to_integral_value():
                 return f"{self} is not an integer"
             spelt = int_text(int(exact))
-        elif isinstance(value, float) and (exponent := _EXPONENT_FORM.fullmatch(self)):
-            sign, mantissa, exponent_sign, digits = exponent.groups()
-            mantissa = f"0{mantissa}" if mantissa.startswith(".") else mantissa
-            if "." not in mantissa:
-                mantissa += ".0"
-            elif mantissa.endswith("."):
-                mantissa += "0"
-            spelt = f"{sign}{mantissa}e{exponent_sign or '+'}{digits}"
-            decimal = repr(value)
-            spelt += f" or {decimal}" if "e" not in decimal else ""
-        else:  # 08 and 0o17 as 8 and 15, -.5 as -0.5
-            spelt = yaml_spelt(value)
+        else:  # 1e3 as 1.0e+3 or 1000.0, 08 and 0o17 as 8 and 15, -.5 as -0.5
+            spelt = number_spellings(self)
         return f"{self} is read as text by YAML 1.1; write {spelt}"
 
 
@@ -161,9 +147,14 @@ class _VersionReadings:
 
     def construct_yaml_str(self, node):
         text = super().construct_yaml_str(node)
-        if self.in_configuration(node) and number_in_yaml_1_2(text):
+        plain = node.style is None and id(node) not in self.tagged
+        if not plain or id(node) in self.ids or not number_in_yaml_1_2(text):
+            return text
+        if self.text_keys:  # a configuration: refused where a number is expected
             return NumberAsText(text)
-        return text
+        # an ir_metadata block's `k1: 1e3`, text to PyYAML, 1000.0 to ruamel.yaml
+        problem = disagreement(node.value, text, _keeping_as_text(self, node))
+        raise read_apart_error()(None, None, problem, node.start_mark)
 
     def in_configuration(self, node) -> bool:
         """Whether ``node`` is a plain scalar of a configuration, untagged (a value
@@ -205,6 +196,7 @@ def _loader_class(text_keys: bool) -> type:
             self.tagged: set[int] = set()  # scalars written with a tag (`!!int x`)
             self.key_nodes: set[int] = set()  # the mappings' keys, as _check_keys read them
             self.id_keys, self.root, self.first_line = id_keys, None, first_line
+            self.ids: set[int] = set()  # the id keys' scalars, text as written
 
         def compose_scalar_node(self, anchor):
             tagged = self.peek_event().tag not in (None, "!")
@@ -226,7 +218,7 @@ def _loader_class(text_keys: bool) -> type:
             _merge_in_order(self, node)
             _check_json_keys(self, node)  # merged keys too: `<<: {1: a}` beside `"1": b`
             if node is self.root:  # its merged keys are its own now, as constructed
-                _ids_as_text(node, self.id_keys)
+                self.ids = _ids_as_text(node, self.id_keys)
 
         def construct_object(self, node, deep=False):
             try:
@@ -584,17 +576,23 @@ def load_yaml(
         loader.dispose()
 
 
-def _ids_as_text(root: Any, id_keys: frozenset[str]) -> None:
+def _ids_as_text(root: Any, id_keys: frozenset[str]) -> set[int]:
     """The plain scalars of the top mapping ``root``'s ``id_keys`` read as text, as
     written; YAML's null stays null (no value given). ``root`` is flattened: the pairs its
     merge keys brought are among its own, so a merged id is read so too. A new node replaces
     each, since an alias may share it with a value that is no id (the merged mapping's
-    own stays as YAML reads it)."""
+    own stays as YAML reads it). Returns the ids (``id()``) of the id scalars read as text,
+    which a YAML 1.2 reader's number (``tag: 1e3``) does not make ambiguous."""
     import yaml
 
     text, null = "tag:yaml.org,2002:str", "tag:yaml.org,2002:null"
+    as_written = set()
     for index, (key, value) in enumerate(root.value):
         is_id = isinstance(key, yaml.ScalarNode) and key.value in id_keys
-        if is_id and isinstance(value, yaml.ScalarNode) and value.tag not in (text, null):
-            as_text = yaml.ScalarNode(text, value.value, value.start_mark, value.end_mark)
-            root.value[index] = (key, as_text)
+        if not is_id or not isinstance(value, yaml.ScalarNode) or value.tag == null:
+            continue
+        if value.tag != text:
+            value = yaml.ScalarNode(text, value.value, value.start_mark, value.end_mark)
+            root.value[index] = (key, value)
+        as_written.add(id(value))
+    return as_written

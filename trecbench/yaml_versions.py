@@ -78,30 +78,59 @@ def _same(yaml_1_1: Any, yaml_1_2: Any) -> bool:
 
 
 def spelt(value: Any) -> str:
-    """A value YAML read, spelt as YAML (and JSON) writes it: ``true``, ``8``, ``0.5``."""
+    """A value YAML read, spelt as YAML (and JSON) writes it: ``true``, ``8``, ``0.5``
+    (``.inf``, ``-.inf`` and ``.nan`` as YAML alone does)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, Decimal)):  # a Decimal: an int past Python's digits
         return int_text(int(value))
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if value != value else ("-.inf" if value < 0 else ".inf")
     return repr(value)
 
 
+# a YAML 1.2 (JSON, TOML) float with an exponent; YAML 1.1's needs a dot and a signed one
+_EXPONENT_FORM = re.compile(r"([-+]?)(\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE]([-+]?)([0-9]+)")
+
+
+def number_spellings(text: str) -> str:
+    """How to write the number YAML 1.2 reads the plain scalar ``text`` as, which YAML 1.1
+    reads as text, so that both read that number: ``1e3`` as ``1.0e+3 or 1000.0`` (YAML
+    1.1's exponent needs a dot and a sign), ``0o17`` as ``15``, ``-.5`` as ``-0.5``."""
+    value = yaml_1_2_value(text)
+    exponent = _EXPONENT_FORM.fullmatch(text)
+    if not isinstance(value, float) or not exponent or not math.isfinite(value):
+        return spelt(value)
+    sign, mantissa, exponent_sign, digits = exponent.groups()
+    mantissa = f"0{mantissa}" if mantissa.startswith(".") else mantissa
+    if "." not in mantissa:
+        mantissa += ".0"
+    elif mantissa.endswith("."):
+        mantissa += "0"
+    decimal = repr(value)
+    spellings = f"{sign}{mantissa}e{exponent_sign or '+'}{digits}"
+    return spellings + (f" or {decimal}" if "e" not in decimal else "")
+
+
 def disagreement(text: str, yaml_1_1: Any, as_text: str = "quote it") -> str | None:
-    """Why the plain scalar ``text``, read as ``yaml_1_1`` (a number or a boolean) by YAML
-    1.1, is refused when YAML 1.2 reads it otherwise, and how to write it; None when the
+    """Why the plain scalar ``text``, read as ``yaml_1_1`` (a number, a boolean or text) by
+    YAML 1.1, is refused when YAML 1.2 reads it otherwise, and how to write it; None when the
     two agree. ``as_text``: how to keep it as text (written with a tag, drop the tag too:
     ``!!bool 'yes'`` is still true)."""
     yaml_1_2 = yaml_1_2_value(text)
     if _same(yaml_1_1, yaml_1_2):
         return None
     written = excerpt_plain(one_line(text))
+    first = "text" if isinstance(yaml_1_1, str) else spelt(yaml_1_1)
     if isinstance(yaml_1_2, str):
-        other, spellings = "as text", spelt(yaml_1_1)
+        other, spellings = "as text", first
+    elif isinstance(yaml_1_1, str):  # 1e3: text to YAML 1.1, 1000.0 to 1.2
+        other, spellings = f"as {spelt(yaml_1_2)}", number_spellings(text)
     else:
         other = f"as {spelt(yaml_1_2)}"
-        spellings = f"{spelt(yaml_1_1)} or {spelt(yaml_1_2)}"
+        spellings = f"{first} or {spelt(yaml_1_2)}"
     return (
-        f"{written} is read as {spelt(yaml_1_1)} by YAML 1.1 and {other} by YAML 1.2: "
+        f"{written} is read as {first} by YAML 1.1 and {other} by YAML 1.2: "
         f"write {spellings}, or {as_text} to keep it as text"
     )
 
