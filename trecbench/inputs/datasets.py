@@ -44,11 +44,9 @@ def qrels_table(text: str) -> pa.Table:
     try:
         dataset = ir_datasets.load(dataset_id)
     except KeyError:
-        error = InputError(text, None, "no such file, nor an ir_datasets dataset")
-        error.reason = error.message  # said of the setting naming it (InputError.reason)
-        raise error from None
+        raise _unreadable(text, "no such file, nor an ir_datasets dataset") from None
     if not dataset.has_qrels():
-        raise InputError(text, None, "this ir_datasets dataset has no qrels")
+        raise _unreadable(text, "this ir_datasets dataset has no qrels")
     with _captured_log() as log:
         qrels = dataset.qrels_iter()
         try:
@@ -59,6 +57,15 @@ def qrels_table(text: str) -> pa.Table:
             raise _unavailable(text, error, log, ir_datasets) from None
         found = itertools.chain([first], qrels) if first is not None else iter(())
         return records.to_table(found, "qrels", f"{PREFIX}{dataset_id}")
+
+
+def _unreadable(text: str, message: str) -> InputError:
+    """``text: message``, why the dataset's qrels cannot be read, kept as the error's
+    ``reason`` too: a suite or configuration naming the dataset says it at its setting's
+    line (:meth:`~trecbench.errors.InputError.unreadable_reason`)."""
+    error = InputError(text, None, message)
+    error.reason = message
+    return error
 
 
 class _Kept(logging.Filter):
@@ -103,9 +110,8 @@ def _unavailable(text: str, error: Exception, log, ir_datasets) -> InputError:
         where = f"its files (listed at {page}) in {home}"
     reason = " ".join(f"{type(error).__name__}: {error}".split())
     reason = reason if len(reason) <= 80 else reason[:77] + "..."
-    return InputError(
+    return _unreadable(
         text,
-        None,
         f"ir_datasets must download this dataset's qrels and could not ({reason}); "
         f"put {where} (ir_datasets looks under $IR_DATASETS_HOME, here {home})",
     )
