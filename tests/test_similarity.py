@@ -290,7 +290,7 @@ def test_runs_without_a_topic_in_common_have_no_similarity(tmp_path, capsys):
     rows = [line.split() for line in captured.out.splitlines()[1:]]
     assert rows[1][:3] == ["tfidf-word", "other", "all"] and rows[1][3:8] == ["-"] * 5
     assert rows[0][3] != "-"  # tfidf-word and tfidf-char share their topics
-    assert captured.err.startswith(f"trecbench: warning: {other}: no topic in common with ")
+    assert f"trecbench: warning: {other}: no topic in common with " in captured.err
     # no pair of three runs shares a topic: the message says so, not of one pair
     third = tmp_path / "third.run"
     third.write_text("x2 Q0 d1 1 2 o\n")
@@ -380,3 +380,23 @@ def test_the_per_topic_table_prints_a_qid_s_blanks_as_one_field(tmp_path, capsys
     )
     qids = [line.split()[2] for line in out.splitlines()[1:3]]
     assert [unquote(qid) for qid in qids] == ["q  2 ", "q 1"]  # byte-wise: " " < "1"
+
+
+def test_a_mean_tau_over_part_of_the_topics_says_how_many(tmp_path, capsys):
+    # the all row printed a tau of -1 (topic 1's) beside RBO means over 4 topics, unsaid
+    a, b = tmp_path / "A.run", tmp_path / "B.run"
+    a.write_text("1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 c 3 1 r\n2 Q0 a 1 1 r\n3 Q0 x 1 1 r\n")
+    b.write_text("1 Q0 c 1 3 s\n1 Q0 b 2 2 s\n1 Q0 a 3 1 s\n2 Q0 b 1 1 s\n4 Q0 y 1 1 s\n")
+    assert run(["similarity", str(a), str(b)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1].split()[3:] == [
+        "0.2138", "0.0944", "0.8444", "0.2500", "-1.0000", "3"
+    ]  # fmt: skip
+    assert captured.err == (
+        "trecbench: warning: A and B: the mean kendall_tau is over 1 of 4 topics (the rest "
+        "have fewer than two documents both runs retrieved)\n"
+    )
+    b.write_text("1 Q0 c 1 3 s\n1 Q0 b 2 2 s\n")
+    a.write_text("1 Q0 c 1 3 s\n1 Q0 b 2 2 s\n")
+    assert run(["similarity", str(a), str(b)]) == 0
+    assert capsys.readouterr().err == ""  # every topic has a tau

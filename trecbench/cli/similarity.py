@@ -71,6 +71,6 @@ def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format, q
         result = compute(list(runs), **settings, progress=progress)
     echo_input_warnings()
     for pair in result.pairs:
-        if pair.reason:
-            echo_warning(pair.reason)
+        if said := pair.reason or pair.partial_tau():
+            echo_warning(said)
     click.echo(similarity_text(result, output_format, per_topic), nl=False)

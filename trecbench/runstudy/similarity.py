@@ -94,7 +94,22 @@ class PairSimilarity:
         """How many topics both runs hold documents for."""
         return int(((self.length_a > 0) & (self.length_b > 0)).sum())
 
+    def partial_tau(self) -> str | None:
+        """What the mean ``kendall_tau`` leaves out, when it averages fewer topics than the
+        other statistics (those with fewer than two documents both runs hold have none);
+        None when it averages them all, or none at all (:attr:`reason` says why)."""
+        defined = int((~np.isnan(self.values["kendall_tau"])).sum())
+        if self.reason or defined == len(self.qids):
+            return None
+        return (
+            f"{self.run_a} and {self.run_b}: the mean kendall_tau is over {defined:,} of "
+            f"{len(self.qids):,} topics (the rest have fewer than two documents both runs "
+            "retrieved)"
+        )
+
     def mean(self) -> dict[str, float | None]:
+        """Each statistic's mean over the topics (``kendall_tau``'s over those where it is
+        defined: :meth:`partial_tau`), None where no topic defines it."""
         means: dict[str, float | None] = {}
         for name in STATISTICS:
             defined = self.values[name][~np.isnan(self.values[name])]
