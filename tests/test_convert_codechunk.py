@@ -241,6 +241,12 @@ def _entries(tmp_path, mutate):
         (lambda d: d[2]["queryResults"][0]["relevantChunkIds"].append(
             "/elsewhere/r1/src/m.py:0-10"),
          r"\[2\].queryResults\[0\].relevantChunkIds\[1\]: chunk ids .* of chunker 'fixed'"),
+        # "r1/src/m.py" read as placed in repo r1 and "src/m.py" placed there: two files
+        # in a repo with a folder r1 of its own, one docno judged by the other's judgment
+        (lambda d: d[0]["queryResults"][0]["relevantChunkIds"].extend(
+            ["r1/src/m.py:0-10", "src/m.py:0-10"]),
+         r"\[0\].queryResults\[0\].relevantChunkIds\[2\]: chunk ids 'r1/src/m.py:0-10' and "
+         r"'src/m.py:0-10' of chunker 'ast' are both 'r1/src/m.py:0-10' once normalised"),
         # strata score --strata refused in the sidecar the conversion wrote
         (lambda d: d[0].update(repo="  "),
          r"\[0\].repo: blank group name '  ': a topic without a repo goes in \(none\)"),

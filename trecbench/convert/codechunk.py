@@ -219,13 +219,13 @@ def _refuse_merged(doc, chunkers: list[str], read: list[str], written: list[str]
     """Refuse two absolute chunk ids of one chunker that normalise to one (``/a/r/x.py:1-2``
     and ``/b/r/x.py:1-2``: ``r/x.py:1-2``), at the second's place: two files on disk, of
     which the run would keep one as a duplicate of the other, and the qrels judge both by
-    either's judgment. A relative id is not one: it names its repo's file (``x.py:1-2``
-    is ``/.../r/x.py:1-2``)."""
-    first: dict[tuple[str, str], str] = {}
+    either's judgment; so are two relative ones (``r/x.py:1-2``, read as placed in repo
+    ``r``, and ``x.py:1-2``, placed there: in a repo with a folder ``r`` of its own they
+    are two files). An absolute and a relative id are one file: a relative id names its
+    repo's (``x.py:1-2`` is ``/.../r/x.py:1-2``)."""
+    first: dict[tuple[str, str, bool], str] = {}
     for chunker, raw, docno in zip(chunkers, read, written, strict=True):
-        if not raw.startswith("/"):
-            continue
-        earlier = first.setdefault((chunker, docno), raw)
+        earlier = first.setdefault((chunker, docno, raw.startswith("/")), raw)
         if earlier != raw:
             raise _place_of(doc, chunker, raw).error(
                 f"chunk ids {earlier!r} and {raw!r} of chunker {chunker!r} are both "
