@@ -398,6 +398,29 @@ def test_an_earlier_conversions_runs_in_the_folder_are_refused(tmp_path, monkeyp
     assert sorted(path.stem for path in out.glob("*.run")) == list(sidecar["runs"]) == ["word"]
 
 
+def test_a_file_another_sidecar_describes_is_not_changed(tmp_path, monkeypatch, capsys):
+    # b.tsv's run replaced t.run, which a.sidecar.json went on describing by a's checksum
+    a, b, out = tmp_path / "a.tsv", tmp_path / "b.tsv", tmp_path / "o"
+    a.write_text("1\t7\t1\n1\t8\t2\n")
+    b.write_text("2\t9\t1\n")
+    assert run_main(monkeypatch, capsys, "msmarco", a, "-o", out, "--tag", "t")[0] == 0
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    assert run_main(monkeypatch, capsys, "msmarco", b, "-o", out, "--tag", "t") == (
+        2,
+        f"trecbench: {out / 't.run'}: described by {out / 'a.sidecar.json'}, an earlier "
+        "conversion's sidecar, and this conversion would change it: remove that sidecar and "
+        "its files, or write to another folder\n",
+    )
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+    # the file written as it was is no change: a copy of a.tsv converts beside it
+    (tmp_path / "c.tsv").write_bytes(a.read_bytes())
+    assert (
+        run_main(monkeypatch, capsys, "msmarco", tmp_path / "c.tsv", "-o", out, "--tag", "t")[0]
+        == 0
+    )
+    assert (out / "t.run").read_bytes() == before["t.run"]
+
+
 @pytest.mark.parametrize(
     "options, message",
     [

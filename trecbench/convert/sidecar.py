@@ -98,19 +98,25 @@ def sidecar_dict(
     }
 
 
+def _trecbench_sidecar(sidecar: Path) -> dict | None:
+    """The document of trecbench's sidecar at ``sidecar``; None when there is none there,
+    or what is there is none of trecbench's (it is replaced as any output is)."""
+    try:
+        if not sidecar.is_file():
+            return None
+        document = json.loads(sidecar.read_bytes())
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, or too deep
+        return None
+    if not isinstance(document, dict) or document.get("format") != SIDECAR_FORMAT:
+        return None
+    return document
+
+
 def listed_files(sidecar: Path) -> list[Path]:
     """The qrels and run files an existing sidecar at ``sidecar`` describes (its
     ``qrels.<name>.file`` and ``runs.<tag>.file``, from its folder); none when there is
-    no sidecar there, or what is there is none of trecbench's (it is replaced as any
-    output is)."""
-    try:
-        if not sidecar.is_file():
-            return []
-        document = json.loads(sidecar.read_bytes())
-    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, or too deep
-        return []
-    if not isinstance(document, dict) or document.get("format") != SIDECAR_FORMAT:
-        return []
+    no sidecar of trecbench's there."""
+    document = _trecbench_sidecar(sidecar) or {}
     entries = [
         entry
         for section in ("qrels", "runs")
@@ -118,8 +124,24 @@ def listed_files(sidecar: Path) -> list[Path]:
         for entry in document[section].values()
     ]
     files = [entry.get("file") for entry in entries if isinstance(entry, dict)]
-    return [
-        sidecar.parent / file
-        for file in files
-        if isinstance(file, str) and file and "\0" not in file
-    ]
+    return [path for file in files if (path := _placed(sidecar, file)) is not None]
+
+
+def described_checksums(sidecar: Path) -> dict[Path, str | None]:
+    """The files an existing sidecar at ``sidecar`` describes, each with the sha256 its
+    ``provenance.outputs`` records (None where it records none)."""
+    document = _trecbench_sidecar(sidecar) or {}
+    provenance = document.get("provenance")
+    records = provenance.get("outputs") if isinstance(provenance, dict) else None
+    checksums: dict[Path, str | None] = dict.fromkeys(listed_files(sidecar))
+    for record in records if isinstance(records, list) else []:
+        if isinstance(record, dict) and (path := _placed(sidecar, record.get("path"))):
+            checksums[path] = record.get("sha256")
+    return checksums
+
+
+def _placed(sidecar: Path, file: Any) -> Path | None:
+    """The file a sidecar names ``file`` (from its folder), None for no file name."""
+    if isinstance(file, str) and file and "\0" not in file:
+        return sidecar.parent / file
+    return None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import outputs
 from ..callbacks import refuse_uncallable
-from ..errors import InputError, Setting, UsageError
+from ..errors import InputError, OutputError, Setting, UsageError
 from ..escaping import escape_text
 from ..inputs.streams import LabelledProgress as Progress
 from ..inputs.streams import labelled
@@ -22,7 +22,7 @@ from ..text_bytes import utf8
 from ..trec_eval.negative_topics import unevaluable
 from .identifiers import check_name
 from .model import Conversion, RunOutput
-from .sidecar import json_text, listed_files, sidecar_dict
+from .sidecar import described_checksums, json_text, listed_files, sidecar_dict
 
 
 def check_judgeable(conversion: Conversion) -> None:
@@ -181,6 +181,25 @@ def _refuse_earlier_files(targets: dict[str, Path], inputs: Sequence[str | os.Pa
         outputs.refuse_strays(shown, found, targets.values(), inputs, "this conversion's")
 
 
+def _refuse_changing_described(sidecar: Path, written: list[dict]) -> None:
+    """Refuse to change a file another sidecar beside ``sidecar`` describes (an earlier
+    conversion of another input into the folder, ``--tag t`` both times): that sidecar
+    would go on describing the file as it was, its checksum wrong. ``written``: this
+    conversion's ``provenance.outputs`` records; a file written as it was is no change."""
+    ours = {os.path.realpath(sidecar.parent / r["path"]): r["sha256"] for r in written}
+    own = os.path.realpath(sidecar)
+    for other in sorted(sidecar.parent.glob("*.sidecar.json")):
+        if os.path.realpath(other) == own:
+            continue
+        for path, checksum in described_checksums(other).items():
+            if ours.get(os.path.realpath(path), checksum) != checksum:
+                raise OutputError(
+                    f"{path}: described by {other}, an earlier conversion's sidecar, and "
+                    "this conversion would change it: remove that sidecar and its files, or "
+                    "write to another folder"
+                )
+
+
 def _plainly(folder: Path) -> Path:
     """``folder`` without ``..`` (``qrels/../runs``, as a sidecar names ``--runs-dir``,
     said ``runs``) where that is the same folder, not one reached through a link."""
@@ -299,6 +318,7 @@ def write_conversion(
                 "run", staged, names[key], judged.get(run.qrels), progress
             )
             _say_deep(conversion, names[key], validation[names[key]])
+        _refuse_changing_described(targets["sidecar"], written)
         sidecar = sidecar_dict(conversion, names, validation, written)
         out.write(targets["sidecar"], json_text(sidecar) + "\n")
         if announce is not None:
