@@ -241,6 +241,18 @@ def browser():
     shutil.rmtree(profile, ignore_errors=True)
 
 
+def bokeh_documents_idle(browser, count: int) -> None:
+    """Wait (up to 10 s) until the page in ``browser`` holds ``count`` Bokeh documents, each
+    drawn (idle): the figures drawn as it opens, and those drawn when a measure is chosen."""
+    import time
+
+    ready = f"return Bokeh.documents.length == {count} && Bokeh.documents.every(d => d.is_idle)"
+    for _ in range(100):
+        if browser.execute_script(ready):
+            return
+        time.sleep(0.1)
+
+
 class FifoOpenedAgain(BaseException):
     """A call still running at its deadline (:func:`fifo_deadline`): it waits in a second
     open of a FIFO."""

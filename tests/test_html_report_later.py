@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 
 import pytest
-from conftest import graded_runs
+from conftest import bokeh_documents_idle, graded_runs
 
 from trecbench.cli import run
 from trecbench.html_report import figures, page
@@ -87,11 +86,7 @@ def test_a_later_measures_figures_show_its_per_topic_values(browser, inputs, tmp
     assert data["measures"].index(MEASURE) >= page.FIGURE_MEASURES
     browser.get(html.as_uri())
     Select(browser.find_element("id", "figure-measure")).select_by_visible_text(MEASURE)
-    ready = "return Bokeh.documents.length == 3 && Bokeh.documents.every(d => d.is_idle)"
-    for _ in range(100):
-        if browser.execute_script(ready):
-            break
-        time.sleep(0.1)
+    bokeh_documents_idle(browser, 3)
     sources = json.loads(browser.execute_script(SOURCES))
     assert set(sources) == {"trecbench-means", "trecbench-differences-0"}
     base, other = (_trec_eval(qrels, ranked) for ranked in runs)

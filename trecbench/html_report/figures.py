@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from ..number_text import value_text
+from ..rounding import per_topic_noise
 
 # a canvas is as wide as the page's content (fixed widths ran past a window of 800 px): at
 # most 1180 px (the template's body max-width), at least MIN_WIDTH, the content of a window
@@ -341,9 +342,14 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
     title = f"{measure}: per-topic difference against {baseline}, sorted"
     plot, labels = _with_legend(title, list(series))
     for index, (run, points) in enumerate(series.items()):
-        points = sorted(points, key=lambda p: (p[1] - p[2], p[0]))
         value = np.array([p[1] for p in points], np.float64)
         base = np.array([p[2] for p in points], np.float64)
+        # a difference within the values' rounding is 0, as the statistics count it a tie
+        difference = value - base
+        difference[np.abs(difference) <= per_topic_noise(value, base)[0]] = 0.0
+        order = sorted(range(len(points)), key=lambda at: (difference[at], points[at][0]))
+        points = [points[at] for at in order]
+        value, base, difference = value[order], base[order], difference[order]
         # numbers as arrays: Bokeh embeds an array as one block of bytes, a list value by
         # value (the figures of 5,000 topics took seconds of serialisation)
         source = ColumnDataSource(
@@ -353,11 +359,11 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
                 "qid": _texts(p[0] for p in points),
                 "value": value,
                 "base": base,
-                "difference": value - base,
+                "difference": difference,
                 "run": _texts([run] * len(points)),
                 "value_text": _four(value.tolist()),
                 "base_text": _four(base.tolist()),
-                "difference_text": _four((value - base).tolist(), sign=True),
+                "difference_text": _four(difference.tolist(), sign=True),
             },
         )
         color, marker, _ = style(index + 1)  # the baseline's is the first

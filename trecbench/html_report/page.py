@@ -162,6 +162,27 @@ def _topic_values(comparison) -> dict:
     return values
 
 
+def _difference_noise(comparison, values: dict) -> list[list[float]]:
+    """Per measure, per run but the baseline (in the order of ``comparison.runs``), the
+    rounding noise of its per-topic differences against the baseline
+    (:func:`~trecbench.rounding.per_topic_noise`): the page's script prints and sorts a
+    difference within it as 0, as the statistics count it a tie."""
+    import numpy as np
+
+    from ..rounding import per_topic_noise
+
+    absent = [None] * len(comparison.measures)
+
+    def grid(run: str) -> np.ndarray:  # topics x measures, NaN where no value
+        rows = [by_run.get(run, absent) for by_run in values.values()]
+        return np.array(rows, dtype=np.float64).reshape(len(rows), len(absent))
+
+    base = grid(comparison.baseline)
+    others = [run for run in comparison.runs if run != comparison.baseline]
+    noise = [per_topic_noise(grid(run), base) for run in others]
+    return np.array(noise).reshape(len(others), len(absent)).T.tolist()
+
+
 def _measure_figures(comparison, values: dict, summary, measure: str) -> list[tuple]:
     """``(figure, text alternative)`` of ``measure``: its means with their intervals, and
     the per-topic differences against the baseline when a run is not the baseline (a
@@ -532,6 +553,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
         "scoreless": list(comparison.scoreless or ()),
         "scoreless_said": cells.scoreless_line(comparison),
         "values": values,
+        "noise": _difference_noise(comparison, values),
         "documents": docs,
         "depth": depth if docs else 0,
         "no_documents": None if docs else _why_no_documents(comparison, depth),

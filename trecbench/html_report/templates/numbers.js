@@ -26,5 +26,12 @@
     var shown = fixed(d);
     return Number(shown) === 0 ? shown.replace("-", "") : (d > 0 ? "+" : "") + shown;
   }
-  window.trecbenchNumbers = { fixed: fixed, signed: signed };
+  // a run's difference from the baseline on a topic: 0 within the rounding of the values
+  // it subtracts (noise: the page data's, per measure and run), as the statistics count it
+  // a tie, not -5.6e-17
+  function difference(a, b, noise) {
+    if (a === null || b === null) { return null; }
+    return Math.abs(a - b) <= noise ? 0 : a - b;
+  }
+  window.trecbenchNumbers = { fixed: fixed, signed: signed, difference: difference };
 }());
