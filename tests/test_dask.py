@@ -154,6 +154,38 @@ def test_a_bad_scheduler_address_is_a_usage_error(address):
         tbdask.connect(address)
 
 
+@pytest.mark.parametrize(
+    ("address", "needs"),
+    [
+        ("tls://127.0.0.1:1", "a security context (its certificates)"),
+        ("wss://127.0.0.1:1", "a security context (its certificates)"),
+        ("ucx://127.0.0.1:1", "the ucx-py package and its configuration"),
+    ],
+)
+def test_an_address_whose_scheme_needs_settings_is_a_usage_error(address, needs):
+    # distributed raised TypeError (tls: no security context; ucx): exit 70
+    from trecbench.errors import UsageError
+
+    scheme = address.split("://")[0]
+    with pytest.raises(UsageError) as refused:
+        tbdask.connect(address)
+    assert str(refused.value) == (
+        f"client='{address}': a {scheme}:// address needs {needs}, which an address cannot "
+        "give: give trecbench.dask.evaluate a dask.distributed Client made with it in Python"
+    )
+
+
+def test_an_inproc_address_of_no_scheduler_here_cannot_connect():
+    # distributed's ValueError (exit 70): "not enough values to unpack"
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError) as refused:
+        tbdask.connect("inproc://x")
+    assert str(refused.value) == (
+        "client='inproc://x': cannot connect (no scheduler of this process has that address)"
+    )
+
+
 def test_a_local_cluster_has_at_most_a_worker_per_core(monkeypatch):
     from trecbench.errors import UsageError
 

@@ -40,6 +40,14 @@ CONNECT_TIMEOUT = 10.0  # seconds a scheduler has to answer
 _HANDSHAKE_BYTES = 1 << 20  # far beyond a Dask handshake (a few hundred bytes)
 
 
+# what a client needs to reach a scheduler by these schemes, which an address cannot give
+NEEDS_SETTINGS = {
+    "tls": "a security context (its certificates)",
+    "wss": "a security context (its certificates)",
+    "ucx": "the ucx-py package and its configuration",
+}
+
+
 def connect(address: str) -> Client:
     """A client of the scheduler at ``address``, or of a new local cluster of N worker
     processes for ``local:N`` (one thread each; N at most the cores this process may use).
@@ -57,12 +65,24 @@ def connect(address: str) -> Client:
         raise UsageError(
             Setting("client", address, quoted=True), f": not a scheduler address ({exc})"
         ) from None
+    if scheme in NEEDS_SETTINGS:  # distributed raised TypeError (exit 70)
+        raise UsageError(
+            Setting("client", address, quoted=True),
+            f": a {scheme}:// address needs {NEEDS_SETTINGS[scheme]}, which an address "
+            "cannot give: give trecbench.dask.evaluate a dask.distributed Client made with "
+            "it in Python",
+        )
     if scheme == "tcp":
         _check_scheduler(address, location)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise UsageError(Setting("client", address), f": cannot connect ({exc})") from None
+    except ValueError:  # distributed's unpacking of an inproc address (exit 70)
+        raise UsageError(
+            Setting("client", address, quoted=True),
+            ": cannot connect (no scheduler of this process has that address)",
+        ) from None
     _unlogged(client)
     return client
 
