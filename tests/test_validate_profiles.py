@@ -167,7 +167,8 @@ def test_score_caps_repeated_errors_and_warnings(tmp_path, monkeypatch):
     stdout, stderr, code = run_score(["-m", "P.5", "qrels", "run"], tmp_path, monkeypatch)
     assert code == 0 and stdout
     warnings = [line for line in stderr.splitlines() if "R1" in line]
-    assert len(warnings) == 6 and warnings[-1].endswith("25 more [R1] not shown (30 in total)")
+    assert len(warnings) == 6
+    assert warnings[-1].endswith("25 more [R1.extra] not shown (30 in total)")
     # CRLF ends, the same on every line and harmless, are one line (they were capped too)
     crlf = [line for line in stderr.splitlines() if "R24" in line]
     assert crlf == [
@@ -193,3 +194,20 @@ def test_a_grade_with_a_leading_plus_is_read_and_flagged_by_strict(profile, seve
         "grade +007 has a leading '+', outside the grade grammar ^-?[0-9]+$ (trec_eval's atol, "
         "and trecbench, read it as 7)"
     )
+
+
+def test_a_rules_warnings_never_hide_its_error(tmp_path, capsys):
+    # five Q8 comment lines printed, the comment on the last line (Q8.comment, the file's
+    # one error) went into "2 more [Q8] not shown", FAILED without its reason
+    from trecbench.cli import run
+
+    qrels = tmp_path / "c.qrels"
+    qrels.write_text("".join(f"q1 0 {d} 1\n#c 0 {d} 1\n" for d in "abcdef"))
+    assert run(["validate", "--qrels", str(qrels)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out[5] == (
+        f"{qrels}:12:line: error[Q8]: comment on the last line (trec_eval 10.0 fails or "
+        "misreads it)"
+    )
+    assert out[6] == f"{qrels}: note: 1 more [Q8.comment] not shown (6 in total)"
+    assert all("warning[Q8]" in line for line in out[:5])

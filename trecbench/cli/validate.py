@@ -95,7 +95,7 @@ def _spooled(held: contextlib.ExitStack, run, progress):
     type=DecimalInt(min=0),
     default=5,
     show_default=True,
-    help="Text output: findings printed per rule and file (0: all that were kept).",
+    help="Text output: findings printed per check and file (0: all that were kept).",
 )
 @click.option(
     "--fix",

@@ -45,7 +45,7 @@ _HEAD_LINES_BYTES = 1 << 16
 def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
     """Run the validator's lenient profile: errors stop, warnings are returned as text.
 
-    Repeats are capped as ``trecbench validate`` prints them: a few per rule, then how many
+    Repeats are capped as ``trecbench validate`` prints them: a few per check, then how many
     more (CRLF ends, R24, one line per file; a run given as qrels, or the reverse, one line).
     """
     gate = _Gate(tokens.path, kind)

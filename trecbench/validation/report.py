@@ -11,39 +11,34 @@ from ..plurals import counted
 from .findings import ValidationResult
 from .rules import CHECKS, SEVERITIES, rule_sort_key
 
-SHOW = 5  # findings printed per rule and file before a note gives the rest
-# printed whatever the cap (counted as printed): said at most once a file, it tells what
-# no other finding of its rule does (R20.unchecked: the split topics' R11, R14 and R15
-# not re-checked whole), and R20.split's and R20.order's lines come before it
-UNCAPPED = frozenset({"R20.unchecked"})
+SHOW = 5  # findings printed per check and file before a note gives the rest
 
 
 def text_lines(
     result: ValidationResult, show: int = SHOW, checks: Callable[[str], bool] | None = None
 ) -> list[str]:
-    """Findings sorted by line, at most ``show`` per rule (0: all that were kept; a check of
-    :data:`UNCAPPED` always), then a note per rule with how many were left out: ``FILE:
-    note: 95 more [R12] not shown (100 in total)``. ``checks``: which check keys to include
+    """Findings sorted by line, at most ``show`` per check (0: all that were kept), then a
+    note per check with how many were left out: ``FILE: note: 95 more [R12] not shown (100
+    in total)``. Capped per check, not per rule: each check has one severity and says one
+    thing, and a rule's warnings hid its one error (Q8's comment lines, Q8.comment's on
+    the last line), or its one info saying what no other finding does (R20.split's lines,
+    R20.unchecked's topics not re-checked whole). ``checks``: which check keys to include
     (default: all)."""
     wanted = checks or (lambda _: True)
-    totals: Counter[str] = Counter()
-    for key, count in result.check_counts.items():
-        if wanted(key):
-            totals[CHECKS[key].rule] += count
+    totals = {key: count for key, count in result.check_counts.items() if wanted(key)}
     printed: Counter[str] = Counter()
     lines = []
     for finding in result.findings:
-        capped = show and printed[finding.rule] >= show and finding.check not in UNCAPPED
+        capped = show and printed[finding.check] >= show
         if not wanted(finding.check) or capped:
             continue
-        printed[finding.rule] += 1
+        printed[finding.check] += 1
         lines.append(finding.format())
-    for rule in sorted(totals, key=rule_sort_key):
-        if totals[rule] > printed[rule]:
+    for key in sorted(totals, key=lambda key: (rule_sort_key(CHECKS[key].rule), key)):
+        if totals[key] > printed[key]:
             lines.append(
-                f"{escape_text(result.path)}: note: {totals[rule] - printed[rule]} more "
-                f"[{rule}] not shown "
-                f"({totals[rule]} in total)"
+                f"{escape_text(result.path)}: note: {totals[key] - printed[key]} more "
+                f"[{key}] not shown ({totals[key]} in total)"
             )
     return lines
 
