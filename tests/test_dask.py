@@ -595,16 +595,41 @@ def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_
         tbdask.DaskRun(path)
 
 
-@pytest.mark.parametrize("partitions", [0, -1, True, 2.5, "2"])
+@pytest.mark.parametrize("partitions", [0, -1, True, 2.5, "2", 100_001, 10**9])
 def test_partitions_not_a_whole_number_from_1_are_refused(partitions, tmp_path):
     """0 was scored as the default, -1 raised numpy's OverflowError, True and 2.5 were taken,
-    "2" raised a TypeError: a UsageError naming partitions, before anything is read."""
+    "2" raised a TypeError, 10**9 built a graph until 24 GB were gone: a UsageError naming
+    partitions, before anything is read."""
     from trecbench.errors import UsageError
 
     (tmp_path / "a.run").write_text("1 Q0 d 1 1 t\n")
-    said = f"partitions must be a whole number from 1, not {partitions!r}"
+    said = f"partitions must be a whole number from 1 to 100000, not {partitions!r}"
     with pytest.raises(UsageError, match=f"^{re.escape(said)}$"):
         tbdask.DaskRun(str(tmp_path / "a.run"), partitions=partitions)
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        # its column names were read as run files: "qid: cannot read: No such file"
+        (
+            pd.DataFrame([("q1", "d1", 1.0)], columns=["qid", "docno", "score"]),
+            "a Dask run is a Dask DataFrame or files, not a pandas DataFrame: give "
+            "dask.dataframe.from_pandas(frame, npartitions=N), or score it with "
+            "trecbench.evaluate",
+        ),
+        (3, "a Dask run is a Dask DataFrame, a path, a glob, a folder or a list of paths, "
+            "not an int"),
+        (["a.run", 3], "a Dask run is a Dask DataFrame, a path, a glob, a folder or a list "
+                       "of paths, not a list holding an int"),
+    ],
+)  # fmt: skip
+def test_a_run_of_neither_a_dask_frame_nor_paths_is_refused_by_name(data, said):
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError) as refused:
+        tbdask.DaskRun(data)
+    assert str(refused.value) == said
 
 
 def test_a_folder_a_glob_matches_is_refused_as_a_folder(tmp_path):

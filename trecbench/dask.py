@@ -61,7 +61,7 @@ from dask.distributed import Client  # noqa: E402
 
 from .dask_cluster import connect, refuse_local_bounds  # noqa: E402  (trecbench.dask.connect)
 from .dask_files import file_format, partitioned, run_files, text_partitions  # noqa: E402
-from .resource_bounds import whole_from  # noqa: E402
+from .resource_bounds import MOST_PARTITIONS, whole_from  # noqa: E402
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 _ID_ROLES = ("qid", "docno")
@@ -85,7 +85,9 @@ class DaskRun:
 
     def __init__(self, data: Any, client: Client | None = None, partitions: int | None = None):
         # 0 ran as the default, -1 raised numpy's OverflowError, True or 2.5 were taken
-        whole = None if partitions is None else whole_from("partitions", partitions, 1)
+        whole = (
+            None if partitions is None else whole_from("partitions", partitions, 1, MOST_PARTITIONS)
+        )
         self.data, self.client, self.partitions = data, client, whole
         self.files = None if isinstance(data, dd.DataFrame) else run_files(data)
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import outputs
 from .errors import InputError, UsageError
+from .type_names import python_type
 
 # bytes of text per topic partition of the files a worker reads whole (TREC text): a file
 # is read by one worker, then its topics are shuffled into partitions of about this much,
@@ -21,8 +23,10 @@ TEXT_PARTITION_BYTES = 16 << 20
 
 
 def run_files(data: Any) -> list[str]:
-    """The files of a path, a glob, a folder (its files, sorted) or a list of them."""
-    items = [data] if isinstance(data, (str, os.PathLike)) else list(data)
+    """The files of a path, a glob, a folder (its files, sorted) or a list of them; a
+    :class:`UsageError` naming what else ``data`` is (a pandas DataFrame's column names
+    were read as files)."""
+    items = [data] if isinstance(data, (str, os.PathLike)) else _paths(data)
     files: list[str] = []
     for item in items:
         text = os.fspath(item)
@@ -104,3 +108,23 @@ def text_partitions(files: list[str] | None) -> int:
         size *= COMPRESSION_RATIO if compression else 1
         count += max(1, -(-size // TEXT_PARTITION_BYTES))
     return count
+
+
+def _paths(data: Any) -> list:
+    """``data``, paths in an iterable (a list, a generator of ``Path.glob``), as a list;
+    a :class:`UsageError` naming what it is otherwise."""
+    kind = type(data)
+    if kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas"):
+        raise UsageError(
+            "a Dask run is a Dask DataFrame or files, not a pandas DataFrame: give "
+            "dask.dataframe.from_pandas(frame, npartitions=N), or score it with "
+            "trecbench.evaluate"
+        )
+    expected = "a Dask run is a Dask DataFrame, a path, a glob, a folder or a list of paths"
+    if isinstance(data, (Mapping, bytes)) or not isinstance(data, Iterable):
+        raise UsageError(f"{expected}, not {python_type(data)}")
+    items = list(data)
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise UsageError(f"{expected}, not a list holding {python_type(item)}")
+    return items

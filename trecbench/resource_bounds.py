@@ -3,7 +3,7 @@ command line's ``--memory``/``--jobs`` and the library's ``memory=``/``jobs=`` (
 below 1 MiB or fewer than one process means nothing; ``jobs=-3`` ran as if not given);
 and the documents a call keeps per topic, once for ``--depth`` and ``depth=`` (the
 converters' ``depth=-1`` gave numpy's errors, ``depth=2.5`` or ``True`` was taken); the
-most digits of an integer read."""
+most digits of an integer read; the most partitions of a Dask run."""
 
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ LEAST_MEMORY_MIB = 1
 FEWEST_JOBS = 1
 # documents kept per topic: at least 1, and at most what numpy and Arrow index with
 LEAST_DEPTH, MOST_DEPTH = 1, 2**63 - 1
+# a Dask run's topic partitions: each is a task of the graph the client builds before
+# anything runs (10**9 of them filled 24 GB before the first; 10,000 took 195 s), and a
+# partition of one topic is already the finest split there is
+MOST_PARTITIONS = 100_000
 
 
 def whole_from(name: str, value: object, least: int, most: int | None = None) -> int:
