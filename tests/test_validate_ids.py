@@ -58,13 +58,17 @@ def test_jsonl_ids_no_trec_file_holds_are_flagged_at_their_line(tmp_path, field)
     ]
     for i, text in enumerate(hostile):
         rows[i][field] = text
-    found = _r31(validate_run(_jsonl(tmp_path, rows)))
+    result = validate_run(_jsonl(tmp_path, rows))
+    found = _r31(result)
     assert [(line, name, severity) for line, name, severity, _ in found] == [
         (i + 1, field, "error") for i in range(len(HOSTILE))
     ]
     for (_, _, _, message), (text, reason) in zip(found, HOSTILE.items(), strict=True):
-        assert message.startswith(f"{field} {text!r} {reason}")
-        assert "\n" not in message and "\x00" not in message  # one line, every char seen
+        # the id as read (JSON holds it so), printed %XX-escaped as every finding's id
+        assert message.startswith(f"{field} '{text}' {reason}")
+    for finding in (f for f in result.findings if f.rule == "R31"):
+        printed = finding.format()  # one line, every character seen, unquote undoes it
+        assert printed.isprintable() and unquote(printed).endswith(finding.message)
 
 
 def test_parquet_run_and_qrels_ids_are_flagged_at_their_row(tmp_path):
@@ -97,7 +101,7 @@ def test_the_cli_names_file_line_field_and_reason_and_fails(tmp_path, capsys):
     path = _jsonl(tmp_path, [{"qid": "q1", "docno": "a\nb", "score": 1.0}])
     assert run(["validate", str(path)]) == 2
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"{path}:1:docno: error[R31]: docno 'a\\nb' holds a line feed")
+    assert out[0].startswith(f"{path}:1:docno: error[R31]: docno 'a%0Ab' holds a line feed")
     assert out[1].startswith("FAILED: 1 file(s), 1 line: 1 error(s)")
 
 
@@ -233,7 +237,7 @@ def test_a_field_end_is_named_before_a_milder_character_that_comes_first(tmp_pat
     docno = "d\u2028x\n"  # an invisible line separator first, then a line feed
     rows = [{"qid": "q1", "docno": docno, "score": 1.0, "tag": "t"}]
     [(_, _, _, message)] = _r31(validate_run(_jsonl(tmp_path, rows)))
-    assert message.startswith(f"docno {docno!r} holds a line feed")
+    assert message.startswith(f"docno '{docno}' holds a line feed")
 
 
 def test_a_run_held_in_memory_has_its_given_ranks_checked_as_its_parquet_file(tmp_path):

@@ -89,10 +89,13 @@ def invisible_message(field: str, text: str, start: int = 0) -> str:
 def hostile_id(what: str, text: str) -> str:
     """R31's message for the id ``text`` (field ``what``): its first character where a
     field of TREC text ends, else its first other bad character, and why it is bad. The id
-    is shown as Python's ``repr`` (one line, every character seen)."""
+    is quoted as every finding quotes one (:func:`~.wording.quoted`; printed ``%XX``
+    escaped, which ``unquote`` undoes): as Python's ``repr`` cut at 40 characters, ``c\x01``
+    read like the id of those four characters, and two long ids alike but for their ends
+    read as one."""
     ends = (c for c in text if c in _FIELD_ENDS)  # what no TREC file can hold, named first
     char = next(ends, None) or _HOSTILE_CHAR.search(text).group()
-    shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
+    shown = wording.quoted(text)
     if char in _FIELD_ENDS:
         return (
             f"{what} {shown} holds {_FIELD_ENDS[char]}, where a field of TREC text ends: no "
