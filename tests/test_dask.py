@@ -740,7 +740,10 @@ def test_an_error_in_a_dask_dataframe_names_its_run(client):
     good = pd.DataFrame({"qid": ["q"] * 3, "docno": ["a", "b", "c"], "score": [1.0, 2, 3]})
     for frame, message in (
         (good.assign(score=[1.0, float("nan"), 3]), r"^run 'mine' \(run DataFrame\): row 1: "),
-        (good.assign(docno=["a", "b", "a"]), r"^run 'mine' \(run DataFrame\):3: duplicate docs a"),
+        (
+            good.assign(docno=["a", "b", "a"]),
+            r"^run 'mine' \(run DataFrame\): row 2: duplicate docs a .* \(first at row 0\)$",
+        ),
     ):
         with pytest.raises(InputError, match=message):
             tbdask.evaluate({"q": {"a": 1}}, {"mine": dd.from_pandas(frame, 1)}, client=client)
@@ -974,3 +977,28 @@ def test_a_closed_client_is_refused_in_one_line(tmp_path):
                 tbdask.evaluate(str(tmp_path / "q.qrels"), str(tmp_path / run), client=closed)
     finally:
         cluster.close()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda frame: frame,
+        lambda frame: frame.set_axis([100, 200, 300, 400]),
+        lambda frame: frame.assign(line=[7, 7, 7, 7]),  # no line numbers: rows numbered
+        lambda frame: frame.assign(line=[1, 2, 3, 4]),  # line numbers of its own: cited so
+    ],
+)
+def test_a_dask_frame_s_duplicate_is_cited_as_one_process_cites_the_pandas_frame(change, client):
+    """It was cited as `(run DataFrame):4 ... (first on line 1)`: positions from 1, the
+    index ignored, and with a `line` column of no line numbers, lines counted again from
+    1 in each partition (`:2`)."""
+    from trecbench.errors import DuplicateError
+
+    qrels = {"q1": {"d1": 1}, "q2": {"d1": 1}}
+    rows = [("q1", "d1", 1.0), ("q1", "d2", 2.0), ("q2", "d1", 1.0), ("q1", "d1", 0.5)]
+    frame = change(pd.DataFrame(rows, columns=["qid", "docno", "score"]))
+    with pytest.raises(DuplicateError) as in_one_process:
+        evaluate(qrels, frame, ["map"])
+    with pytest.raises(DuplicateError) as on_dask:
+        tbdask.evaluate(qrels, dd.from_pandas(frame, npartitions=2), ["map"], client=client)
+    assert str(on_dask.value) == str(in_one_process.value)

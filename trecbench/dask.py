@@ -142,7 +142,7 @@ class DaskRun:
                     raise
                 if error.path != _FRAME:
                     raise
-                raise _named_frame(error, label) from None
+                raise _named_frame(error, label, self.data) from None
         # the engines' warnings said here, once a call
         blocks = list(said_again((block, _unsaid(plan, ws)) for block, ws in outcomes))
         lines, runid, records, warnings = _combined(facts)
@@ -158,7 +158,7 @@ class DaskRun:
             result, columns, flags = run_result(blocks, name, self.path, runid, plan, tie_bounds)
         except DuplicateError as error:
             if self.files is None:
-                raise _named_frame(error, label) from None
+                raise _named_frame(error, label, self.data) from None
             rows = [found.rows for found in facts]
             raise duplicate_in_files(error, files=self.files, rows=rows) from None
         result.record = records[0] if len(records) == 1 else None
@@ -324,7 +324,7 @@ def _typed_frame(part, offsets, origin: str, file: bool, shard: int, partition_i
         typed = tables.typed(table, "run", origin, file=True, first=first)
         return _marked(_frame(typed, shard), typed)
     typed = tables.typed(table, "run", origin, where)
-    if "line" not in table.column_names:
+    if tables.given_lines(table) is None:  # no line numbers of its own: its rows numbered
         numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
         typed = typed.set_column(typed.column_names.index("line"), "line", pa.array(numbers))
     return _marked(_frame(typed), typed)
@@ -550,12 +550,24 @@ def _computed(client: Client, scored: list, facts: list, parts_read: list, told=
     return results[done + len(facts) :], results[done : done + len(facts)]
 
 
-def _named_frame(error: InputError, label: str) -> InputError:
-    """``error`` of a Dask DataFrame run (its rows numbered from 1 across the frame) naming
-    the run (``label``); an error of another kind (built otherwise) as it is."""
+def _named_frame(error: InputError, label: str, frame) -> InputError:
+    """``error`` of the Dask DataFrame ``frame``, a run (its rows numbered from 1 across
+    the frame), naming the run (``label``); a duplicate cited by the frame's rows as one
+    process cites a pandas DataFrame's (its index labels, ``row 400 ... (first at row
+    100)``; :func:`trecbench.inputs.held.renamed`), not as ``label:4`` and ``line 1``; an
+    error of another kind (built otherwise) as it is."""
     if type(error) not in (InputError, DuplicateError):
         return error
-    return error.moved(label, error.line)
+    if getattr(error, "listing", None) is None:
+        return error.moved(label, error.line)
+    import pandas as pd
+
+    # on the client, its index (and line column) alone: what the rows are cited by
+    if "line" in frame.columns:
+        rows = frame[["line"]].compute()
+    else:
+        rows = pd.DataFrame(index=frame.index.compute())
+    return held.renamed(error, rows, label)
 
 
 def _combined(facts: list[_Facts]) -> tuple[int, str, list, list[str]]:
