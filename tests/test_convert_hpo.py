@@ -673,7 +673,8 @@ def test_a_score_clamped_from_a_distance_outside_0_1_is_reported(tmp_path):
     """Phentrieve's clamp(1 - distance, 0, 1): rounding gives an exact match a distance
     just below 0, an unrelated term one above 1; the clamped scores tie documents the
     retriever ranked apart, which trec_eval then ranks by docno. It was done without a
-    word; each is now a repair of the sidecar, with its distance."""
+    word; each is now a repair of the sidecar, with its distance, saying what the run
+    keeps (the producer's order; the message said the run ranked them by docno)."""
     cases = write_json(tmp_path / "cases.json", RICH)
     ids = ["HP:0000001", "HP:0000002", "HP:0000003", "HP:0000004", "HP:0000005"]
     result = chroma_result(ids, [-2e-7, -1e-7, 0.3, 1.4, 1.6])
@@ -689,6 +690,8 @@ def test_a_score_clamped_from_a_distance_outside_0_1_is_reported(tmp_path):
         ("a", "HP:0000005", 1.6),
     ]
     assert conversion.report.counts[clamped[0]["reason"]] == 4
+    assert "(the run keeps the producer's order;" in clamped[0]["reason"]
+    assert run.table["docno"].tolist() == ids  # as the producer ranked them
 
 
 def test_a_null_distance_is_no_score_not_a_clamped_nan(tmp_path):

@@ -341,8 +341,8 @@ def chroma_rows(
     ]
     report.repair(
         "score clamped to [0, 1] from a cosine distance outside it (Phentrieve's "
-        "clamp(1 - distance, 0, 1)): documents it ties are ranked by docno, as trec_eval "
-        "ranks ties, not by their distances",
+        "clamp(1 - distance, 0, 1)): it ties documents their distances rank apart (the run "
+        "keeps the producer's order; by the scores as clamped, trec_eval ranks them by docno)",
         _as_written(items),
     )
     frame = pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
