@@ -211,3 +211,14 @@ def test_a_rules_warnings_never_hide_its_error(tmp_path, capsys):
     )
     assert out[6] == f"{qrels}: note: 1 more [Q8.comment] not shown (6 in total)"
     assert all("warning[Q8]" in line for line in out[:5])
+
+
+def test_tag_is_filename_is_refused_for_standard_input(capsys, monkeypatch):
+    # R19 compared the tag with the file name '-'
+    import io
+
+    from trecbench.cli import run
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"1 Q0 a 1 1 t\n")))
+    assert run(["validate", "-", "--tag-is-filename"]) == 1
+    assert "--tag-is-filename: standard input (-) has no file name" in capsys.readouterr().err

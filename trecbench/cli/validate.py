@@ -154,6 +154,8 @@ def validate(
       trecbench validate run.txt --docids collection-ids.txt.gz    # not bundled: your files
     """
     _check_arguments(runs, qrels, fix_out, fix_tag)
+    if tag_is_filename and "-" in runs:  # R19 compared the tag with the name '-'
+        raise click.UsageError("--tag-is-filename: standard input (-) has no file name")
     runs, qrels, topics, docids = _stdin_named([*runs, qrels, topics, docids], len(runs))
     progress = _FileProgress() if wanted(quiet) else None
     small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, relevance_level)
