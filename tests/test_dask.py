@@ -138,7 +138,10 @@ def test_a_run_dask_cannot_score_names_the_cause(measures, options, cause, tmp_p
     assert worded.endswith(f"this call has {flag}") if flag else "has dcg" in worded
 
 
-@pytest.mark.parametrize("address", ["local:0", "local:-1", "local:two", "local:"])
+@pytest.mark.parametrize(
+    "address",
+    ["local:0", "local:-1", "local:two", "local:", "local:2 ", "local:+1", "local:\u0661"],
+)
 def test_a_local_cluster_needs_a_worker(address):
     from trecbench.errors import UsageError
 

@@ -147,10 +147,9 @@ def _unlogged(client: Client) -> Client:
 
 
 def _local_cluster(address: str) -> LocalCluster:
-    try:
-        workers = int(address.split(":", 1)[1])
-    except ValueError:
-        workers = 0
+    count = address.split(":", 1)[1]
+    # ASCII digits alone, as every integer an option takes (int() took " 2", "+2", "2_0")
+    workers = int(count) if count.isascii() and count.isdigit() else 0
     if workers < 1:  # no worker: the scheduler would wait for one, then fail noisily
         raise UsageError(Setting("client", address), ": give local:N with N workers, at least 1")
     cores = available_cores()
