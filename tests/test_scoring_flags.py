@@ -55,6 +55,9 @@ def test_settings_are_said_in_the_records_order_and_an_unknown_one_as_its_key():
     assert flag_text(record) == "-l 3 -c -J -N 100"
     assert flag_text({"debug_level": 2, "debug_query": "q7"}) == "-D 2.q7"
     assert flag_text({"debug_query": "q7"}) == "-D 0.q7"
+    # a topic's id as a shell word: the line pastes as a command
+    assert flag_text({"debug_level": 1, "debug_query": "q 1;x"}) == "-D '1.q 1;x'"
+    assert flag_text({"debug_query": "</script>"}) == "-D '0.</script>'"
     assert flag_text({"later_setting": 4}) == "later_setting=4"
 
 

@@ -76,9 +76,10 @@ def flag_text(evaluation: Mapping[str, Any], missing: str | None = None) -> str:
         if key in _DEBUG:
             if key == _DEBUG[0] and (value or evaluation.get(_DEBUG[1]) is not None):
                 topic = evaluation.get(_DEBUG[1])
-                flags.append(f"-D {value or 0}{'' if topic is None else '.' + str(topic)}")
+                word = f"{value or 0}{'' if topic is None else '.' + str(topic)}"
+                flags.append(f"-D {shlex.quote(word)}")  # a topic's id, a shell word
             elif key == _DEBUG[1] and value is not None and _DEBUG[0] not in evaluation:
-                flags.append(f"-D 0.{value}")
+                flags.append(f"-D {shlex.quote(f'0.{value}')}")
             continue
         if key == "float32":
             default, spelling = _float32_default(evaluation), "float32={}"
