@@ -223,13 +223,13 @@ READ_APART = [
     ("1_000", "1_000 is read as 1000 by YAML 1.1 and as text by YAML 1.2: write 1000"),
     ("010", "010 is read as 8 by YAML 1.1 and as 10 by YAML 1.2: write 8 or 10"),
     # text to YAML 1.1 (PyYAML), numbers to YAML 1.2's core schema (ruamel.yaml)
-    ("1e3", "1e3 is read as text by YAML 1.1 and as 1000.0 by YAML 1.2: write 1.0e+3 or "
+    ("1e3", "1e3 is read as text by YAML 1.1 and as the number 1000.0 by YAML 1.2: write 1.0e+3 or "
      "1000.0"),
-    ("2e-5", "2e-5 is read as text by YAML 1.1 and as 2e-05 by YAML 1.2: write 2.0e-5"),
-    ("0o17", "0o17 is read as text by YAML 1.1 and as 15 by YAML 1.2: write 15"),
-    ("08", "08 is read as text by YAML 1.1 and as 8 by YAML 1.2: write 8"),
-    ("-.5", "-.5 is read as text by YAML 1.1 and as -0.5 by YAML 1.2: write -0.5"),
-    ("1e400", "1e400 is read as text by YAML 1.1 and as .inf by YAML 1.2: write .inf"),
+    ("2e-5", "2e-5 is read as text by YAML 1.1 and as the number 2e-05 by YAML 1.2: write 2.0e-5"),
+    ("0o17", "0o17 is read as text by YAML 1.1 and as the number 15 by YAML 1.2: write 15"),
+    ("08", "08 is read as text by YAML 1.1 and as the number 8 by YAML 1.2: write 8"),
+    ("-.5", "-.5 is read as text by YAML 1.1 and as the number -0.5 by YAML 1.2: write -0.5"),
+    ("1e400", "1e400 is read as text by YAML 1.1 and as the number .inf by YAML 1.2: write .inf"),
     ("!!int 010", "010 is read as 8 by YAML 1.1 and as 10 by YAML 1.2: write 8 or 10, or "
      "drop the tag !!int and"),  # quoted and tagged, `!!int '010'` is still a number
     ("!!bool yes", "yes is read as true by YAML 1.1 and as text by YAML 1.2: write true, or "
@@ -247,6 +247,14 @@ def test_a_value_or_key_yaml_1_1_and_1_2_read_apart_is_refused_at_its_line(value
     assert error.line == 4
     advice = " quote it" if said.endswith(" and") else ", or quote it"
     assert str(error) == f"r.run:4: ir_metadata: ambiguous YAML: {said}{advice} to keep it as text"
+
+
+@pytest.mark.parametrize("block", ["tag: &a 1e3\n# b: *a", "a: &a 1e3\n# tag: *a"])
+def test_a_value_sharing_the_tag_s_node_is_read_as_any_value(block):
+    # `tag: &a 1e3` kept its node as the tag's text, and `b: *a` with it: YAML 1.2 reads
+    # b as 1000.0, and b was recorded as '1e3' where `b: 1e3` alone is refused
+    error = _refused(f"# ir_metadata.start\n# {block}\n# ir_metadata.end\n".encode())
+    assert "ambiguous YAML: 1e3 is read as text by YAML 1.1" in str(error)
 
 
 @pytest.mark.parametrize(("value", "said"), [case for case in READ_APART if "!!" not in case[0]])

@@ -591,8 +591,9 @@ def _ids_as_text(root: Any, id_keys: frozenset[str]) -> set[int]:
         is_id = isinstance(key, yaml.ScalarNode) and key.value in id_keys
         if not is_id or not isinstance(value, yaml.ScalarNode) or value.tag == null:
             continue
-        if value.tag != text:
-            value = yaml.ScalarNode(text, value.value, value.start_mark, value.end_mark)
-            root.value[index] = (key, value)
+        # a new node even for text: the one read may be an alias's too (`tag: &a 1e3`,
+        # `b: *a`), whose other uses are read as any value is
+        value = yaml.ScalarNode(text, value.value, value.start_mark, value.end_mark, value.style)
+        root.value[index] = (key, value)
         as_written.add(id(value))
     return as_written

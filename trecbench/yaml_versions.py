@@ -125,7 +125,7 @@ def disagreement(text: str, yaml_1_1: Any, as_text: str = "quote it") -> str | N
     if isinstance(yaml_1_2, str):
         other, spellings = "as text", first
     elif isinstance(yaml_1_1, str):  # 1e3: text to YAML 1.1, 1000.0 to 1.2
-        other, spellings = f"as {spelt(yaml_1_2)}", number_spellings(text)
+        other, spellings = f"as the number {spelt(yaml_1_2)}", number_spellings(text)
     else:
         other = f"as {spelt(yaml_1_2)}"
         spellings = f"{first} or {spelt(yaml_1_2)}"
