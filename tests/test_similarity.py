@@ -400,3 +400,13 @@ def test_a_mean_tau_over_part_of_the_topics_says_how_many(tmp_path, capsys):
     a.write_text("1 Q0 c 1 3 s\n1 Q0 b 2 2 s\n")
     assert run(["similarity", str(a), str(b)]) == 0
     assert capsys.readouterr().err == ""  # every topic has a tau
+    # topics shared, none with two documents both runs hold: it said "over 0 of 2 topics"
+    a.write_text("1 Q0 a 1 1 r\n2 Q0 b 1 1 r\n")
+    b.write_text("1 Q0 a 1 1 s\n2 Q0 c 1 1 s\n")
+    assert run(["similarity", str(a), str(b)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1].split()[-2:] == ["-", "1"]
+    assert captured.err == (
+        "trecbench: warning: A and B: no kendall_tau: no topic has two documents both runs "
+        "retrieved\n"
+    )

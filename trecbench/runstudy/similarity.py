@@ -96,11 +96,17 @@ class PairSimilarity:
 
     def partial_tau(self) -> str | None:
         """What the mean ``kendall_tau`` leaves out, when it averages fewer topics than the
-        other statistics (those with fewer than two documents both runs hold have none);
-        None when it averages them all, or none at all (:attr:`reason` says why)."""
+        other statistics (those with fewer than two documents both runs hold have none),
+        or that no topic has one; None when it averages them all, or when the runs share
+        no topic (:attr:`reason` says why every statistic is undefined)."""
         defined = int((~np.isnan(self.values["kendall_tau"])).sum())
         if self.reason or defined == len(self.qids):
             return None
+        if not defined:
+            return (
+                f"{self.run_a} and {self.run_b}: no kendall_tau: no topic has two documents "
+                "both runs retrieved"
+            )
         return (
             f"{self.run_a} and {self.run_b}: the mean kendall_tau is over {defined:,} of "
             f"{len(self.qids):,} topics (the rest have fewer than two documents both runs "
