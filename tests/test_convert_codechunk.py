@@ -263,6 +263,21 @@ def test_input_shapes_are_checked_with_their_line(tmp_path, mutate, message):
         convert_codechunk(path)
 
 
+def test_a_merge_of_relative_ids_is_refused_at_its_repo_s_place(tmp_path):
+    # x.py:1-2 is a file of each repo: the refusal pointed at repo r1's, which clashes
+    # with nothing, not repo r2's beside r2/x.py:1-2
+    def entry(repo, task, ids):
+        chunks = [{"id": i, "rank": n + 1, "score": 1.0 - n / 10} for n, i in enumerate(ids)]
+        query = {"taskId": task, "retrievedChunks": chunks, "relevantChunkIds": ["x.py:1-2"]}
+        return {"chunker": "c", "repo": repo, "queryResults": [query]}
+
+    path = tmp_path / "detailed_x.json"
+    path.write_text(json.dumps([entry("r1", "t1", ["x.py:1-2"]),
+                                entry("r2", "t2", ["r2/x.py:1-2", "x.py:1-2"])]))  # fmt: skip
+    with pytest.raises(InputError, match=r"\[1\].queryResults\[0\].retrievedChunks\[1\].id: "):
+        convert_codechunk(path)
+
+
 def test_a_relative_id_and_other_chunkers_prefixes_are_no_merge(tmp_path):
     # a relative id names its repo's file; each chunker may have run on its own machine
     def mutate(d):

@@ -215,7 +215,9 @@ def _read_query(found: _Read, here, query, chunker: str, repo: str) -> None:
     found.producer.append((chunker, qid, query.get("metrics")))
 
 
-def _refuse_merged(doc, chunkers: list[str], read: list[str], written: list[str]) -> None:
+def _refuse_merged(
+    doc, chunkers: list[str], repos: list[str], read: list[str], written: list[str]
+) -> None:
     """Refuse two absolute chunk ids of one chunker that normalise to one (``/a/r/x.py:1-2``
     and ``/b/r/x.py:1-2``: ``r/x.py:1-2``), at the second's place: two files on disk, of
     which the run would keep one as a duplicate of the other, and the qrels judge both by
@@ -224,20 +226,21 @@ def _refuse_merged(doc, chunkers: list[str], read: list[str], written: list[str]
     are two files). An absolute and a relative id are one file: a relative id names its
     repo's (``x.py:1-2`` is ``/.../r/x.py:1-2``)."""
     first: dict[tuple[str, str, bool], str] = {}
-    for chunker, raw, docno in zip(chunkers, read, written, strict=True):
+    for chunker, repo, raw, docno in zip(chunkers, repos, read, written, strict=True):
         earlier = first.setdefault((chunker, docno, raw.startswith("/")), raw)
         if earlier != raw:
-            raise _place_of(doc, chunker, raw).error(
+            raise _place_of(doc, chunker, repo, raw).error(
                 f"chunk ids {earlier!r} and {raw!r} of chunker {chunker!r} are both "
                 f"{docno!r} once normalised: two chunks would become one"
             )
 
 
-def _place_of(doc, chunker: str, raw: str):
-    """The first place of chunk id ``raw`` among ``chunker``'s entries (an error's; the
-    input was read whole, its shape checked)."""
+def _place_of(doc, chunker: str, repo: str, raw: str):
+    """The first place of chunk id ``raw`` among ``chunker``'s entries of ``repo`` (an
+    error's; the input was read whole, its shape checked): a relative id names a file of
+    each repo, which another repo's entry holding it does not clash with."""
     for index, entry in enumerate(doc.value):
-        if str(entry.get("chunker")) != chunker:
+        if str(entry.get("chunker")) != chunker or str(entry.get("repo")) != repo:
             continue
         for qindex, query in enumerate(entry["queryResults"]):
             here = doc.root / index / "queryResults" / qindex
@@ -262,7 +265,8 @@ def _per_chunker(doc, found: _Read, name: str, report: Report):
     both = pd.concat([runs_frame[["docno", "repo"]], rel_frame[["docno", "repo"]]])
     docnos = normalise_ids(both["docno"], both["repo"], report).to_numpy()
     chunkers = pd.concat([runs_frame["chunker"], rel_frame["chunker"]]).tolist()
-    _refuse_merged(doc, chunkers, both["docno"].tolist(), docnos.tolist())
+    repos = both["repo"].astype(str).tolist()
+    _refuse_merged(doc, chunkers, repos, both["docno"].tolist(), docnos.tolist())
     runs_frame["docno"] = pd.Series(docnos[: len(runs_frame)], runs_frame.index, dtype=STR)
     rel_frame["docno"] = pd.Series(docnos[len(runs_frame) :], rel_frame.index, dtype=STR)
 
