@@ -419,6 +419,12 @@ def test_a_file_another_sidecar_describes_is_not_changed(tmp_path, monkeypatch, 
         == 0
     )
     assert (out / "t.run").read_bytes() == before["t.run"]
+    # into the folder as --runs-dir of a conversion whose sidecar goes elsewhere
+    code, err = run_main(
+        monkeypatch, capsys, "msmarco", b, "-o", tmp_path / "o2", "--runs-dir", out, "--tag", "t"
+    )
+    assert (code, err.split(": described by ")[0]) == (2, f"trecbench: {out / 't.run'}")
+    assert not (tmp_path / "o2").exists()
 
 
 @pytest.mark.parametrize(

@@ -181,22 +181,25 @@ def _refuse_earlier_files(targets: dict[str, Path], inputs: Sequence[str | os.Pa
         outputs.refuse_strays(shown, found, targets.values(), inputs, "this conversion's")
 
 
-def _refuse_changing_described(sidecar: Path, written: list[dict]) -> None:
-    """Refuse to change a file another sidecar beside ``sidecar`` describes (an earlier
-    conversion of another input into the folder, ``--tag t`` both times): that sidecar
-    would go on describing the file as it was, its checksum wrong. ``written``: this
-    conversion's ``provenance.outputs`` records; a file written as it was is no change."""
+def _refuse_changing_described(targets: dict[str, Path], written: list[dict]) -> None:
+    """Refuse to change a file another sidecar describes, one in the folder of a file this
+    conversion writes (an earlier conversion of another input with the same ``--tag``,
+    into ``-o`` or ``--runs-dir``): that sidecar would go on describing the file as it was,
+    its checksum wrong. ``written``: this conversion's ``provenance.outputs`` records
+    (their paths from the sidecar's folder); a file written as it was is no change. A
+    sidecar in a folder this call writes nothing into is not looked for."""
+    sidecar = targets["sidecar"]
     ours = {os.path.realpath(sidecar.parent / r["path"]): r["sha256"] for r in written}
     own = os.path.realpath(sidecar)
-    for other in sorted(sidecar.parent.glob("*.sidecar.json")):
-        if os.path.realpath(other) == own:
-            continue
+    folders = dict.fromkeys(_plainly(path.parent) for path in targets.values())
+    others = {os.path.realpath(p): p for f in folders for p in sorted(f.glob("*.sidecar.json"))}
+    for other in (path for real, path in others.items() if real != own):
         for path, checksum in described_checksums(other).items():
             if ours.get(os.path.realpath(path), checksum) != checksum:
                 raise OutputError(
-                    f"{path}: described by {other}, an earlier conversion's sidecar, and "
-                    "this conversion would change it: remove that sidecar and its files, or "
-                    "write to another folder"
+                    f"{_plainly(path.parent) / path.name}: described by {other}, an earlier "
+                    "conversion's sidecar, and this conversion would change it: remove that "
+                    "sidecar and its files, or write to another folder"
                 )
 
 
@@ -318,7 +321,7 @@ def write_conversion(
                 "run", staged, names[key], judged.get(run.qrels), progress
             )
             _say_deep(conversion, names[key], validation[names[key]])
-        _refuse_changing_described(targets["sidecar"], written)
+        _refuse_changing_described(targets, written)
         sidecar = sidecar_dict(conversion, names, validation, written)
         out.write(targets["sidecar"], json_text(sidecar) + "\n")
         if announce is not None:
