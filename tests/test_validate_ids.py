@@ -18,17 +18,18 @@ from trecbench.validation import CHECKS, validate_qrels, validate_run
 
 # id spelled in JSON -> what R31 says of it
 HOSTILE = {
-    "a b": "holds a space, where a field of TREC text ends",
-    "a\tb": "holds a tab, where a field of TREC text ends",
-    "a\vb": "holds a vertical tab, where a field of TREC text ends",
-    "a\nb": "holds a line feed, where a field of TREC text ends",
-    "a\r\nb": "holds a carriage return, where a field of TREC text ends",
-    "a\x01b": "holds the control character U+0001",
-    "a\x7fb": "holds the control character U+007F",
-    "a\u00a0b": "holds the invisible character U+00A0",
-    "a\u200bb": "holds the invisible character U+200B",
-    "a\u0080b": "holds the control character U+0080",  # C1, as validator-rules.md's R2/R6
-    "a\u00adb": "holds the invisible character U+00AD",  # a soft hyphen
+    "a b": "holds a space at character 2, where a field of TREC text ends",
+    "a\tb": "holds a tab at character 2, where a field of TREC text ends",
+    "a\vb": "holds a vertical tab at character 2, where a field of TREC text ends",
+    "a\nb": "holds a line feed at character 2, where a field of TREC text ends",
+    "a\r\nb": "holds a carriage return at character 2, where a field of TREC text ends",
+    "a\x01b": "holds the control character U+0001 at character 2",
+    "a\x7fb": "holds the control character U+007F at character 2",
+    "a\u00a0b": "holds the invisible character U+00A0 at character 2",
+    "a\u200bb": "holds the invisible character U+200B at character 2",
+    # C1, as validator-rules.md's R2/R6
+    "a\u0080b": "holds the control character U+0080 at character 2",
+    "a\u00adb": "holds the invisible character U+00AD at character 2",  # a soft hyphen
 }
 # ids a TREC file holds without any finding: as they are, never flagged
 CLEAN = ["a%20b", "a#b", "caf\u00e9", "\u4e2d", "a\u00a1b", "-"]
@@ -101,7 +102,8 @@ def test_the_cli_names_file_line_field_and_reason_and_fails(tmp_path, capsys):
     path = _jsonl(tmp_path, [{"qid": "q1", "docno": "a\nb", "score": 1.0}])
     assert run(["validate", str(path)]) == 2
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"{path}:1:docno: error[R31]: docno 'a%0Ab' holds a line feed")
+    said = f"{path}:1:docno: error[R31]: docno 'a%0Ab' holds a line feed at character 2"
+    assert out[0].startswith(said)
     assert out[1].startswith("FAILED: 1 file(s), 1 line: 1 error(s)")
 
 
@@ -237,7 +239,7 @@ def test_a_field_end_is_named_before_a_milder_character_that_comes_first(tmp_pat
     docno = "d\u2028x\n"  # an invisible line separator first, then a line feed
     rows = [{"qid": "q1", "docno": docno, "score": 1.0, "tag": "t"}]
     [(_, _, _, message)] = _r31(validate_run(_jsonl(tmp_path, rows)))
-    assert message.startswith(f"docno '{docno}' holds a line feed")
+    assert message.startswith(f"docno '{docno}' holds a line feed at character 4")
 
 
 def test_a_run_held_in_memory_has_its_given_ranks_checked_as_its_parquet_file(tmp_path):

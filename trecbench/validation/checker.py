@@ -96,16 +96,18 @@ def hostile_id(what: str, text: str) -> str:
     ends = (c for c in text if c in _FIELD_ENDS)  # what no TREC file can hold, named first
     char = next(ends, None) or _HOSTILE_CHAR.search(text).group()
     shown = wording.quoted(text)
+    # where it is: a long id is quoted cut in its middle, where the character may be
+    at = f"at character {text.index(char) + 1}"
     if char in _FIELD_ENDS:
         return (
-            f"{what} {shown} holds {_FIELD_ENDS[char]}, where a field of TREC text ends: no "
+            f"{what} {shown} holds {_FIELD_ENDS[char]} {at}, where a field of TREC text ends: no "
             "TREC file can hold it (`write_run`, `fuse` and trec_eval's text output refuse "
             "it; `convert` percent-escapes it)"
         )
     control = char < " " or "\x7f" <= char <= "\x9f"  # C0, DEL, C1
     kind = "control character" if control else "invisible character"
     return (
-        f"{what} {shown} holds the {kind} U+{ord(char):04X}, which the checks of a TREC file "
+        f"{what} {shown} holds the {kind} U+{ord(char):04X} {at}, which the checks of a TREC file "
         "flag (R23, R2, R6): it looks like nothing, and a judgment spelled without it never "
         "matches (`write_run` and `fuse` refuse it in TREC text; `convert` percent-escapes it)"
     )
