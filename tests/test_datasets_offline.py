@@ -123,15 +123,17 @@ def test_qrels_from_standard_input_are_read_not_looked_up_as_a_dataset(tmp_path)
 
 
 def test_a_suite_says_the_failed_download_at_its_setting(tmp_path, capfd, monkeypatch):
-    # the leaderboard said it of the dataset alone, without the suite's file and line
+    # the leaderboard said it of the dataset alone, without the suite's file and line; and
+    # a suite in another folder read the id as a file of its folder ('lb/irds:...')
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "a.run").write_bytes((ROOT / "runs" / "tfidf-word.run").read_bytes())
+    (tmp_path / "lb").mkdir()
+    (tmp_path / "lb" / "a.run").write_bytes((ROOT / "runs" / "tfidf-word.run").read_bytes())
     suite = f'systems = ["a"]\n[collections.x]\nqrels = "{DATASET}"\nruns = "{{system}}.run"\n'
-    (tmp_path / "s.toml").write_text(suite)
-    assert run(["leaderboard", "s.toml"]) == 2
+    (tmp_path / "lb" / "s.toml").write_text(suite)
+    assert run(["leaderboard", "lb/s.toml"]) == 2
     err = capfd.readouterr().err
     assert err.startswith(
-        f"trecbench: s.toml:3: collections.x.qrels: cannot read '{DATASET}': ir_datasets must "
-        "download this dataset's qrels"
+        f"trecbench: lb/s.toml:3: collections.x.qrels: cannot read '{DATASET}': ir_datasets "
+        "must download this dataset's qrels"
     )
     assert err.count("\n") == 1

@@ -206,6 +206,15 @@ def _collection_path(
     return config_path(source, base, value, ("collections", collection, *keys))
 
 
+def _qrels_path(value: str, resolve) -> Path:
+    """A collection's qrels: an ir_datasets id (``irds:ID``) as it is, a path from the
+    suite's folder (``resolve``): the id was read as a file of that folder
+    (``lb/irds:msmarco-passage``, "no such file, nor an ir_datasets dataset")."""
+    from ..inputs.datasets import PREFIX
+
+    return Path(value) if value.startswith(PREFIX) else resolve(value, "qrels")
+
+
 def load_suite(path) -> Suite:
     """Read and check a leaderboard suite: the shipped schema first, then that every
     collection has a run of every system."""
@@ -233,7 +242,7 @@ def load_suite(path) -> Suite:
         collections.append(
             Collection(
                 name,
-                resolve(spec["qrels"], "qrels"),
+                _qrels_path(spec["qrels"], resolve),
                 runs,
                 None if strata is None else resolve(strata, "strata"),
                 dict(spec.get("where", {})),  # text: _check_where
