@@ -783,3 +783,16 @@ def test_a_list_entry_of_two_names_is_refused_as_evaluate_refuses_it(command):
         getattr(trecbench, command)("absent.qrels", *args, ["P@5 gm_map"])
     with pytest.raises(UsageError, match=r"^gm_map: no value per topic"):
         getattr(trecbench, command)("absent.qrels", *args, "P@5 gm_map")
+
+
+def test_differences_equal_on_paper_give_the_point_interval():
+    # +1/5 on each topic, as floats 0.19999999999999996 to 0.20000000000000007: the
+    # interval was [0.19999999999999996, 0.20000000000000007] beside a difference of 0.2,
+    # where the documented interval of differences that do not vary is the point [d, d]
+    base = [0.2, 0.4, 0.6, 0.2, 0.4, 0.6]
+    run = [0.4, 0.6000000000000001, 0.8, 0.4, 0.6000000000000001, 0.8]
+    assert len({r - b for r, b in zip(run, base, strict=True)}) > 1  # apart as floats
+    result = compare_scores(_frame({"a": base, "b": run}), samples=200)
+    (row,) = result.comparisons.to_dict(orient="records")
+    assert row["ci_low"] == row["difference"] == row["ci_high"]
+    assert row["difference"] == pytest.approx(0.2)

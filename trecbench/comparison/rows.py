@@ -114,6 +114,11 @@ def comparison_rows(
             np.maximum(np.abs(means[left]), np.abs(means[right])),
         )
     )
+    if not macro:  # differences that do not vary on paper: the point [d, d], as documented
+        still = stats.constant(diffs, scale=scale)  # (their resamples' means differ in ulps)
+        diff_low, diff_high = (  # n/a stays n/a: one topic's interval is none, not a point
+            np.where(still & ~np.isnan(end), differences, end) for end in (diff_low, diff_high)
+        )
     p, why = tested
     adjusted, significant = adjusted_and_significant(p, statistics, section)
     effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs, scale)
