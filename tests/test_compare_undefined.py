@@ -796,3 +796,16 @@ def test_differences_equal_on_paper_give_the_point_interval():
     (row,) = result.comparisons.to_dict(orient="records")
     assert row["ci_low"] == row["difference"] == row["ci_high"]
     assert row["difference"] == pytest.approx(0.2)
+
+
+def test_a_topic_s_tie_is_within_its_own_values_rounding():
+    # scaled by the largest value of all topics (1.0), 9.9e-16 against 9.9e-17 (an RBP of
+    # p = 0.01 deep down) was a tie; 0.25 against 0.24999999999999994 is one
+    from trecbench.rounding import per_topic_zero
+
+    zeroed = per_topic_zero([1.0, 9.9e-16, 0.25], [1.0, 9.9e-17, 0.24999999999999994])
+    assert zeroed.tolist() == [0.0, 9.9e-16 - 9.9e-17, 0.0]
+    result = compare_scores(_frame({"a": [1.0, 9.9e-17, 0.24999999999999994],
+                                    "b": [1.0, 9.9e-16, 0.25]}), samples=200)  # fmt: skip
+    (row,) = result.comparisons.to_dict(orient="records")
+    assert (row["wins"], row["ties"], row["losses"]) == (1, 2, 0)

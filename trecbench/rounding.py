@@ -86,17 +86,22 @@ def zero_on_paper(values, diffs, scale=None) -> np.ndarray:
     return np.where(np.abs(values) <= rounding_noise(diffs, scale), 0.0, values)
 
 
-def per_topic_noise(values, base) -> np.ndarray:
-    """Per column of ``values`` and ``base`` (topics x columns: a run's and the baseline's
-    values), the :func:`rounding_noise` of the per-topic differences ``values - base``,
-    over the topics where both have a value (scaled by those values): a difference within
-    it is 0 on paper, as the statistics count it a tie (a topic's MAP of 0.25 against
-    0.24999999999999994 printed -5.6e-17 beside the tie it was counted as)."""
+# a topic's difference within this many units in the last place of the values it
+# subtracts (of 1, for values above 1) is the values' rounding alone: as rounding_noise
+TOPIC_ULPS = 64
+
+
+def per_topic_zero(values, base) -> np.ndarray:
+    """``values - base`` (topics x columns, or one column: a run's and the baseline's
+    per-topic values) with each topic's difference within the rounding of that topic's
+    own two values made 0: :data:`TOPIC_ULPS` units in the last place of the larger (of 1
+    for values above 1). A topic's MAP of 0.25 against 0.24999999999999994 is a tie (it
+    printed -5.6e-17); one RBP of 9.9e-15 against 9.9e-17 is not, whatever the other
+    topics' values (scaled by the largest of all, it read 0.0000 beside the two)."""
     values, base = np.asarray(values, np.float64), np.asarray(base, np.float64)
     diffs = values - base
-    both = np.isfinite(diffs)
-    scale = value_scale(np.where(both, values, np.nan), np.where(both, base, np.nan))
-    return rounding_noise(np.where(both, diffs, np.nan), scale)
+    size = np.minimum(np.maximum(np.abs(values), np.abs(base)), 1.0)
+    return np.where(np.abs(diffs) <= TOPIC_ULPS * np.finfo(np.float64).eps * size, 0.0, diffs)
 
 
 def equal_on_paper(values, noise: float | None = None) -> np.ndarray:

@@ -7,7 +7,14 @@ import math
 import numpy as np
 
 from .. import stats
-from ..rounding import enclosing, equal_on_paper, rounding_noise, value_scale, zero_on_paper
+from ..rounding import (
+    enclosing,
+    equal_on_paper,
+    per_topic_zero,
+    rounding_noise,
+    value_scale,
+    zero_on_paper,
+)
 from .settings import StatsSettings, better_first
 from .significance import adjusted_and_significant, welch_undefined
 from .tables import Section, View
@@ -104,7 +111,7 @@ def comparison_rows(
     differences = view.mean_difference(diffs, scale)  # the difference of means, 0 if so on paper
     # a topic's difference within the values' rounding is a tie (W/T/L), as the mean and
     # the tests take it: counted raw, 20/0/0 stood beside a difference of 0.0000
-    on_paper = zero_on_paper(diffs, diffs, scale)
+    on_paper = per_topic_zero(flat[:, left], flat[:, right])
     # the ends 0 where the values' rounding alone leaves them off it, as the difference
     diff_low, diff_high = (
         zero_on_paper(end, diffs, scale)

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from ..number_text import value_text
-from ..rounding import per_topic_noise
+from ..rounding import per_topic_zero
 
 # a canvas is as wide as the page's content (fixed widths ran past a window of 800 px): at
 # most 1180 px (the template's body max-width), at least MIN_WIDTH, the content of a window
@@ -345,8 +345,7 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
         value = np.array([p[1] for p in points], np.float64)
         base = np.array([p[2] for p in points], np.float64)
         # a difference within the values' rounding is 0, as the statistics count it a tie
-        difference = value - base
-        difference[np.abs(difference) <= per_topic_noise(value, base)[0]] = 0.0
+        difference = per_topic_zero(value, base)
         order = sorted(range(len(points)), key=lambda at: (difference[at], points[at][0]))
         points = [points[at] for at in order]
         value, base, difference = value[order], base[order], difference[order]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from numbers import Real
 from typing import Any
 
@@ -14,6 +15,7 @@ from ..extras import require
 from ..plurals import counted
 from ..renderers import comparison_cells as cells
 from ..renderers.comparison_escaped import with_names_escaped
+from ..rounding import TOPIC_ULPS
 from . import blocks
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
@@ -160,27 +162,6 @@ def _topic_values(comparison) -> dict:
         found = present[place].tolist()
         values[qid] = {name: row for name, row, has in zip(names, rows, found, strict=True) if has}
     return values
-
-
-def _difference_noise(comparison, values: dict) -> list[list[float]]:
-    """Per measure, per run but the baseline (in the order of ``comparison.runs``), the
-    rounding noise of its per-topic differences against the baseline
-    (:func:`~trecbench.rounding.per_topic_noise`): the page's script prints and sorts a
-    difference within it as 0, as the statistics count it a tie."""
-    import numpy as np
-
-    from ..rounding import per_topic_noise
-
-    absent = [None] * len(comparison.measures)
-
-    def grid(run: str) -> np.ndarray:  # topics x measures, NaN where no value
-        rows = [by_run.get(run, absent) for by_run in values.values()]
-        return np.array(rows, dtype=np.float64).reshape(len(rows), len(absent))
-
-    base = grid(comparison.baseline)
-    others = [run for run in comparison.runs if run != comparison.baseline]
-    noise = [per_topic_noise(grid(run), base) for run in others]
-    return np.array(noise).reshape(len(others), len(absent)).T.tolist()
 
 
 def _measure_figures(comparison, values: dict, summary, measure: str) -> list[tuple]:
@@ -553,7 +534,9 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
         "scoreless": list(comparison.scoreless or ()),
         "scoreless_said": cells.scoreless_line(comparison),
         "values": values,
-        "noise": _difference_noise(comparison, values),
+        # a difference within this share of its larger value (of 1) is 0 on the page, as
+        # the statistics count it a tie (rounding.per_topic_zero; numbers.js's difference)
+        "tie_within": TOPIC_ULPS * sys.float_info.epsilon,
         "documents": docs,
         "depth": depth if docs else 0,
         "no_documents": None if docs else _why_no_documents(comparison, depth),

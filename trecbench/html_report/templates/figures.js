@@ -66,7 +66,7 @@
       var points = [];
       data.topics.forEach(function (qid) {
         var v = value(qid, run, at), b = value(qid, data.baseline, at);
-        if (v !== null && b !== null) { points.push([qid, v, b, numbers.difference(v, b, data.noise[at][index])]); }
+        if (v !== null && b !== null) { points.push([qid, v, b, numbers.difference(v, b, data.tie_within)]); }
       });
       points.sort(function (p, q) { return p[3] < q[3] ? -1 : p[3] > q[3] ? 1 : byCodePoint(p[0], q[0]); });
       function column(at) { return points.map(function (p) { return p[at]; }); }

@@ -26,12 +26,13 @@
     var shown = fixed(d);
     return Number(shown) === 0 ? shown.replace("-", "") : (d > 0 ? "+" : "") + shown;
   }
-  // a run's difference from the baseline on a topic: 0 within the rounding of the values
-  // it subtracts (noise: the page data's, per measure and run), as the statistics count it
-  // a tie, not -5.6e-17
-  function difference(a, b, noise) {
+  // a run's difference from the baseline on a topic: 0 within the rounding of the two
+  // values (within: the page data's tie_within, a share of the larger, of 1 above 1), as
+  // the statistics count it a tie, not -5.6e-17 (Python's rounding.per_topic_zero)
+  function difference(a, b, within) {
     if (a === null || b === null) { return null; }
-    return Math.abs(a - b) <= noise ? 0 : a - b;
+    var size = Math.min(Math.max(Math.abs(a), Math.abs(b)), 1);
+    return Math.abs(a - b) <= within * size ? 0 : a - b;
   }
   window.trecbenchNumbers = { fixed: fixed, signed: signed, difference: difference };
 }());
