@@ -26,9 +26,6 @@ _BLOCK_START = re.compile(
 # the blanks at a text's ends, which Markdown drops (a table's cell is trimmed, " a" shown
 # "a") or reads as syntax (four at a line's start indent a code block): as %20, reversibly
 _END_BLANKS = re.compile(r"^ +| +$")
-# the blanks a web page collapses (a run of them shows as one) or drops (at a text's ends):
-# as %20 but the first of a run within the text, reversibly ("r " and "r" read as one name)
-_COLLAPSED_BLANKS = re.compile(r"^ +| +$|(?<= ) +")
 # what closes a heading where the text ends its line ("# Benchmark: a ##" showed "a"): a
 # run of '#' at the text's end, after a blank or as the whole text
 _HEADING_END = re.compile(r"(?:^|(?<= ))(#+ *)$")
@@ -142,12 +139,14 @@ def isolated_text(text) -> str:
     does as text (it isolates in an attribute, a script's string, a figure's canvas too):
     the browser then cannot reorder the page's own text around it (runs named with the
     Arabic digits two and one: "٢ − ١" drawn as "١ − ٢").
-    The blanks HTML collapses or drops (at the ends, a run of them) are ``%20``, but the
-    first of a run within the text: runs named ``r`` and ``r `` read as one name.
+    The blanks at its ends, which a page drops, are ``%20`` (runs named ``r`` and ``r ``
+    read as one name), as the Markdown report writes them; a run of blanks within it is
+    left as it is, as there (prose holds them: a benchmark's description, a path in the
+    command the page gives to paste).
     The two marks are the page's own (the text's own are escaped): without them,
     :func:`urllib.parse.unquote` gives ``text`` back."""
     escaped = escape_text(text)
-    escaped = _COLLAPSED_BLANKS.sub(lambda blanks: "%20" * len(blanks.group()), escaped)
+    escaped = _END_BLANKS.sub(lambda blanks: "%20" * len(blanks.group()), escaped)
     if escaped.isascii() or not any(
         unicodedata.bidirectional(character) in _RIGHT_TO_LEFT for character in escaped
     ):
@@ -170,7 +169,7 @@ def table_text(text) -> str:
 def escaper(output_format: str):
     """How ``output_format`` shows a text read from an input (a run's name, an id, a
     path): :func:`escape_text`, with :data:`MARKDOWN`'s characters too in ``markdown``,
-    isolated where it is right to left and its collapsed blanks as ``%20`` in ``html``
+    isolated where it is right to left and its end's blanks as ``%20`` in ``html``
     (:func:`isolated_text`), its end's blanks as ``%20`` in ``table`` (:func:`table_text`);
     as it is in
     ``csv``, which quotes what it must. LaTeX escapes the ``%`` of the escaped text in
