@@ -20,9 +20,9 @@ FEWEST_JOBS = 1
 # documents kept per topic: at least 1, and at most what numpy and Arrow index with
 LEAST_DEPTH, MOST_DEPTH = 1, 2**63 - 1
 # a Dask run's topic partitions: each is a task of the graph the client builds before
-# anything runs (10**9 of them filled 24 GB before the first; 10,000 took 195 s), and a
-# partition of one topic is already the finest split there is
-MOST_PARTITIONS = 100_000
+# anything runs (10**9 of them filled 24 GB before the first, 100,000 ran past 15 minutes
+# and 10,000 took 195 s on 2 cores), and a partition of one topic is the finest split
+MOST_PARTITIONS = 10_000
 
 
 def whole_from(name: str, value: object, least: int, most: int | None = None) -> int:
