@@ -989,6 +989,10 @@ def test_a_closed_client_is_refused_in_one_line(tmp_path):
         lambda frame: frame.set_axis([100, 200, 300, 400]),
         lambda frame: frame.assign(line=[7, 7, 7, 7]),  # no line numbers: rows numbered
         lambda frame: frame.assign(line=[1, 2, 3, 4]),  # line numbers of its own: cited so
+        # line numbers within each partition, not across the frame: two frames concatenated
+        lambda frame: frame.assign(line=[1, 2, 1, 2]),
+        lambda frame: frame.set_axis([0, 1, 0, 1]),  # labels that do not tell rows apart
+        lambda frame: frame.set_axis(["w", "x", "y", "z"]),
     ],
 )
 def test_a_dask_frame_s_duplicate_is_cited_as_one_process_cites_the_pandas_frame(change, client):
@@ -1003,5 +1007,6 @@ def test_a_dask_frame_s_duplicate_is_cited_as_one_process_cites_the_pandas_frame
     with pytest.raises(DuplicateError) as in_one_process:
         evaluate(qrels, frame, ["map"])
     with pytest.raises(DuplicateError) as on_dask:
-        tbdask.evaluate(qrels, dd.from_pandas(frame, npartitions=2), ["map"], client=client)
+        dask_frame = dd.from_pandas(frame, npartitions=2, sort=False)
+        tbdask.evaluate(qrels, dask_frame, ["map"], client=client)
     assert str(on_dask.value) == str(in_one_process.value)

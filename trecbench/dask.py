@@ -43,6 +43,7 @@ from .extras import require
 from .inputs import held
 from .inputs.blocks import Counts
 from .inputs.integer_ids import lost_zero, refuse
+from .inputs.python_objects import index_label
 from .inputs.streams import EMPTY_FILE
 from .inputs.tables import (
     FILE_LINE_BITS,
@@ -186,12 +187,15 @@ class DaskRun:
             sources = None
         if sources is not None:
             offsets = _offsets([frame for frame, _, _ in sources])
+            # a frame's line column read as line numbers only if it holds them across the
+            # frame (each partition's 1, 2, 3 of two frames concatenated does not)
+            lined = [file or _has_line_numbers(frame) for frame, _, file in sources]
             frames = [
                 frame.map_partitions(
-                    _typed_frame, at, origin, file, shard, meta=_META, enforce_metadata=False
+                    _typed_frame, at, origin, file, shard, own, meta=_META, enforce_metadata=False
                 )
-                for shard, ((frame, origin, file), at) in enumerate(
-                    zip(sources, offsets, strict=True)
+                for shard, ((frame, origin, file), at, own) in enumerate(
+                    zip(sources, offsets, lined, strict=True)
                 )
             ]
             typed = dd.concat(frames)
@@ -308,10 +312,13 @@ def _frame(table: pa.Table, shard: int = 0, score_text: bool = False):
     return to_pandas(plain)
 
 
-def _typed_frame(part, offsets, origin: str, file: bool, shard: int, partition_info=None):
+def _typed_frame(
+    part, offsets, origin: str, file: bool, shard: int, lined: bool, partition_info=None
+):
     """A partition of any accepted columns as typed rows; ``line``: the row's number in the
-    whole frame (as :mod:`trecbench.inputs.tables` numbers a DataFrame's rows), unless it
-    has a ``line`` column; ``file``: read from the file ``origin`` (see
+    whole frame (as :mod:`trecbench.inputs.tables` numbers a DataFrame's rows), unless its
+    ``line`` column holds line numbers across the frame (``lined``); ``file``: read from
+    the file ``origin`` (see
     :func:`trecbench.inputs.tables.typed`), whose rows errors then cite by their number
     in the file (a shard split into row groups starts each partition's index at 0)."""
     import numpy as np
@@ -324,7 +331,7 @@ def _typed_frame(part, offsets, origin: str, file: bool, shard: int, partition_i
         typed = tables.typed(table, "run", origin, file=True, first=first)
         return _marked(_frame(typed, shard), typed)
     typed = tables.typed(table, "run", origin, where)
-    if tables.given_lines(table) is None:  # no line numbers of its own: its rows numbered
+    if not lined:  # no line numbers of its own: its rows numbered
         numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
         typed = typed.set_column(typed.column_names.index("line"), "line", pa.array(numbers))
     return _marked(_frame(typed), typed)
@@ -553,21 +560,53 @@ def _computed(client: Client, scored: list, facts: list, parts_read: list, told=
 def _named_frame(error: InputError, label: str, frame) -> InputError:
     """``error`` of the Dask DataFrame ``frame``, a run (its rows numbered from 1 across
     the frame), naming the run (``label``); a duplicate cited by the frame's rows as one
-    process cites a pandas DataFrame's (its index labels, ``row 400 ... (first at row
-    100)``; :func:`trecbench.inputs.held.renamed`), not as ``label:4`` and ``line 1``; an
-    error of another kind (built otherwise) as it is."""
+    process cites a pandas DataFrame's (its index labels when they are unique, else its
+    positions from 0: ``row 400 ... (first at row 100)``; :mod:`trecbench.inputs.held`),
+    not as ``label:4`` and ``line 1``, unless its ``line`` column holds line numbers; an
+    error of another kind (built otherwise) as it is. What it asks of the frame is
+    computed on the cluster: two labels, and counts (the whole index, brought to the
+    client, took 4.7 GB of 40M string labels)."""
     if type(error) not in (InputError, DuplicateError):
         return error
-    if getattr(error, "listing", None) is None:
+    listing = getattr(error, "listing", None)
+    if listing is None or _has_line_numbers(frame):
         return error.moved(label, error.line)
-    import pandas as pd
-
-    # on the client, its index (and line column) alone: what the rows are cited by
-    if "line" in frame.columns:
-        rows = frame[["line"]].compute()
+    what, first, second = listing
+    labels = _labels(frame, [first - 1, second - 1])
+    if labels is None:  # labels that do not tell the rows apart: positions from 0
+        labels = [first - 1, second - 1]
     else:
-        rows = pd.DataFrame(index=frame.index.compute())
-    return held.renamed(error, rows, label)
+        labels = [index_label(value) for value in labels]
+    message = f"row {labels[1]}: duplicate {what} (first at row {labels[0]})"
+    return error.moved(label, None, message)
+
+
+def _has_line_numbers(frame) -> bool:
+    """Whether ``frame``'s ``line`` column holds line numbers, as one process decides it
+    of a pandas DataFrame (:func:`~trecbench.inputs.tables.given_lines`): integers from 1,
+    none missing, each once."""
+    if "line" not in frame.columns or frame["line"].dtype.kind not in "iu":
+        return False
+    line = frame["line"]
+    rows, missing, least, distinct = dask.compute(
+        line.size, line.isna().sum(), line.min(), line.nunique()
+    )
+    return not missing and (not rows or least >= 1) and distinct == rows
+
+
+def _labels(frame, positions: list[int]) -> list | None:
+    """The index labels of ``frame``'s rows at ``positions`` (from 0), each read from its
+    own partition; None when the index holds a label twice."""
+    index = frame.index.to_series()
+    rows, distinct, lengths = dask.compute(index.size, index.nunique(), frame.map_partitions(len))
+    if distinct != rows:
+        return None
+    starts = list(accumulate(lengths, initial=0))
+    labels = []
+    for position in positions:
+        part = next(k for k in range(len(lengths)) if position < starts[k + 1])
+        labels.append(frame.partitions[part].index.compute()[position - starts[part]])
+    return labels
 
 
 def _combined(facts: list[_Facts]) -> tuple[int, str, list, list[str]]:
