@@ -149,7 +149,9 @@ def test_a_local_cluster_needs_a_worker(address):
         tbdask.connect(address)
 
 
-@pytest.mark.parametrize("address", ["", "foo", "tcp://[::1", "tcp://host:x", "xyz://host:1"])
+@pytest.mark.parametrize(
+    "address", ["", "foo", "tcp://[::1", "tcp://host:x", "xyz://host:1", "ws://127.0.0.1"]
+)
 def test_a_bad_scheduler_address_is_a_usage_error(address):
     from trecbench.errors import UsageError
 
@@ -396,13 +398,14 @@ def test_an_address_that_is_no_scheduler_fails_in_the_connect_timeout(
     assert time.monotonic() - started < 2
 
 
-def test_a_closed_port_fails_at_once():
+@pytest.mark.parametrize("scheme", ["tcp", "ws"])  # ws waited 10 s, then "timed out"
+def test_a_closed_port_fails_at_once(scheme):
     import socket
 
     from trecbench.errors import UsageError
 
     with socket.create_server(("127.0.0.1", 0)) as taken:
-        address = f"tcp://127.0.0.1:{taken.getsockname()[1]}"
+        address = f"{scheme}://127.0.0.1:{taken.getsockname()[1]}"
     with pytest.raises(
         UsageError, match=f"^client='{address}': cannot connect \\(Connection refused\\)$"
     ):
@@ -615,6 +618,12 @@ def test_partitions_not_a_whole_number_from_1_are_refused(partitions, tmp_path):
     ("data", "said"),
     [
         # its column names were read as run files: "qid: cannot read: No such file"
+        (
+            type("Frame", (pd.DataFrame,), {})([("q1", "d1")], columns=["qid", "docno"]),
+            "a Dask run is a Dask DataFrame or files, not a pandas DataFrame: give "
+            "dask.dataframe.from_pandas(frame, npartitions=N), or score it with "
+            "trecbench.evaluate",
+        ),
         (
             pd.DataFrame([("q1", "d1", 1.0)], columns=["qid", "docno", "score"]),
             "a Dask run is a Dask DataFrame or files, not a pandas DataFrame: give "

@@ -74,6 +74,8 @@ def connect(address: str) -> Client:
         )
     if scheme == "tcp":
         _check_scheduler(address, location)
+    elif scheme == "ws":  # a WebSocket server says nothing first: its port is open, at least
+        _check_listening(address, location)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
@@ -235,13 +237,13 @@ def dask_setup(worker) -> None:
 
 def _check_address(address: str) -> tuple[str, str]:
     """``(scheme, location)``; ValueError (distributed's) unless ``address`` has a known
-    scheme and, for TCP and TLS, a host and a port."""
+    scheme and, for TCP, TLS and WebSocket, a host and a port."""
     from distributed.comm.addressing import parse_address, parse_host_port
     from distributed.comm.registry import get_backend
 
     scheme, location = parse_address(address)
     get_backend(scheme)
-    if scheme in ("tcp", "tls"):
+    if scheme in ("tcp", "tls", "ws"):
         parse_host_port(location)
     return scheme, location
 
@@ -269,6 +271,21 @@ def _check_scheduler(address: str, location: str) -> None:
     if not 0 < length <= _HANDSHAKE_BYTES:
         shown = f"{header!r}" if header else "nothing (it closed the connection)"
         raise UsageError(Setting("client", address), f": not a Dask scheduler: it answered {shown}")
+
+
+def _check_listening(address: str, location: str) -> None:
+    """A :class:`UsageError` naming ``address`` unless something accepts a connection at
+    its host and port within :data:`CONNECT_TIMEOUT` seconds (a closed port waited the
+    client's whole timeout, then said it timed out)."""
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        with socket.create_connection(parse_host_port(location), CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:  # TimeoutError is one
+        raise UsageError(
+            Setting("client", address), f": cannot connect ({exc.strerror or exc})"
+        ) from None
 
 
 def _receive(sock: socket.socket, size: int, deadline: float) -> bytes:

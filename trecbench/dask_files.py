@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import glob
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -113,8 +114,8 @@ def text_partitions(files: list[str] | None) -> int:
 def _paths(data: Any) -> list:
     """``data``, paths in an iterable (a list, a generator of ``Path.glob``), as a list;
     a :class:`UsageError` naming what it is otherwise."""
-    kind = type(data)
-    if kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas"):
+    pandas = sys.modules.get("pandas")  # a frame given means pandas is imported
+    if pandas is not None and isinstance(data, pandas.DataFrame):  # a subclass too
         raise UsageError(
             "a Dask run is a Dask DataFrame or files, not a pandas DataFrame: give "
             "dask.dataframe.from_pandas(frame, npartitions=N), or score it with "
