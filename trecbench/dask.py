@@ -43,7 +43,6 @@ from .extras import require
 from .inputs import held
 from .inputs.blocks import Counts
 from .inputs.integer_ids import lost_zero, refuse
-from .inputs.python_objects import index_label
 from .inputs.streams import EMPTY_FILE
 from .inputs.tables import (
     FILE_LINE_BITS,
@@ -62,6 +61,7 @@ from dask.distributed import Client  # noqa: E402
 
 from .dask_cluster import connect, refuse_local_bounds  # noqa: E402  (trecbench.dask.connect)
 from .dask_files import file_format, partitioned, run_files, text_partitions  # noqa: E402
+from .dask_rows import has_line_numbers, named_frame  # noqa: E402
 from .resource_bounds import MOST_PARTITIONS, whole_from  # noqa: E402
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
@@ -143,7 +143,7 @@ class DaskRun:
                     raise
                 if error.path != _FRAME:
                     raise
-                raise _named_frame(error, label, self.data) from None
+                raise named_frame(error, label, self.data) from None
         # the engines' warnings said here, once a call
         blocks = list(said_again((block, _unsaid(plan, ws)) for block, ws in outcomes))
         lines, runid, records, warnings = _combined(facts)
@@ -159,7 +159,7 @@ class DaskRun:
             result, columns, flags = run_result(blocks, name, self.path, runid, plan, tie_bounds)
         except DuplicateError as error:
             if self.files is None:
-                raise _named_frame(error, label, self.data) from None
+                raise named_frame(error, label, self.data) from None
             rows = [found.rows for found in facts]
             raise duplicate_in_files(error, files=self.files, rows=rows) from None
         result.record = records[0] if len(records) == 1 else None
@@ -189,7 +189,7 @@ class DaskRun:
             offsets = _offsets([frame for frame, _, _ in sources])
             # a frame's line column read as line numbers only if it holds them across the
             # frame (each partition's 1, 2, 3 of two frames concatenated does not)
-            lined = [file or _has_line_numbers(frame) for frame, _, file in sources]
+            lined = [file or has_line_numbers(frame) for frame, _, file in sources]
             frames = [
                 frame.map_partitions(
                     _typed_frame, at, origin, file, shard, own, meta=_META, enforce_metadata=False
@@ -555,58 +555,6 @@ def _computed(client: Client, scored: list, facts: list, parts_read: list, told=
         raise
     done = len(parts_read)
     return results[done + len(facts) :], results[done : done + len(facts)]
-
-
-def _named_frame(error: InputError, label: str, frame) -> InputError:
-    """``error`` of the Dask DataFrame ``frame``, a run (its rows numbered from 1 across
-    the frame), naming the run (``label``); a duplicate cited by the frame's rows as one
-    process cites a pandas DataFrame's (its index labels when they are unique, else its
-    positions from 0: ``row 400 ... (first at row 100)``; :mod:`trecbench.inputs.held`),
-    not as ``label:4`` and ``line 1``, unless its ``line`` column holds line numbers; an
-    error of another kind (built otherwise) as it is. What it asks of the frame is
-    computed on the cluster: two labels, and counts (the whole index, brought to the
-    client, took 4.7 GB of 40M string labels)."""
-    if type(error) not in (InputError, DuplicateError):
-        return error
-    listing = getattr(error, "listing", None)
-    if listing is None or _has_line_numbers(frame):
-        return error.moved(label, error.line)
-    what, first, second = listing
-    labels = _labels(frame, [first - 1, second - 1])
-    if labels is None:  # labels that do not tell the rows apart: positions from 0
-        labels = [first - 1, second - 1]
-    else:
-        labels = [index_label(value) for value in labels]
-    message = f"row {labels[1]}: duplicate {what} (first at row {labels[0]})"
-    return error.moved(label, None, message)
-
-
-def _has_line_numbers(frame) -> bool:
-    """Whether ``frame``'s ``line`` column holds line numbers, as one process decides it
-    of a pandas DataFrame (:func:`~trecbench.inputs.tables.given_lines`): integers from 1,
-    none missing, each once."""
-    if "line" not in frame.columns or frame["line"].dtype.kind not in "iu":
-        return False
-    line = frame["line"]
-    rows, missing, least, distinct = dask.compute(
-        line.size, line.isna().sum(), line.min(), line.nunique()
-    )
-    return not missing and (not rows or least >= 1) and distinct == rows
-
-
-def _labels(frame, positions: list[int]) -> list | None:
-    """The index labels of ``frame``'s rows at ``positions`` (from 0), each read from its
-    own partition; None when the index holds a label twice."""
-    index = frame.index.to_series()
-    rows, distinct, lengths = dask.compute(index.size, index.nunique(), frame.map_partitions(len))
-    if distinct != rows:
-        return None
-    starts = list(accumulate(lengths, initial=0))
-    labels = []
-    for position in positions:
-        part = next(k for k in range(len(lengths)) if position < starts[k + 1])
-        labels.append(frame.partitions[part].index.compute()[position - starts[part]])
-    return labels
 
 
 def _combined(facts: list[_Facts]) -> tuple[int, str, list, list[str]]:
