@@ -15,6 +15,10 @@ import numpy as np
 
 from . import exact_sums
 
+# units in the last place of the values subtracted (of 1, for values above 1) that their
+# rounding alone may leave in a difference (rounding_noise, per_topic_zero)
+ROUNDING_ULPS = 64
+
 
 def rounding_noise(diffs, scale=None) -> np.ndarray:
     """Per column, the spread that differences equal on paper can show: a measure's
@@ -30,7 +34,7 @@ def rounding_noise(diffs, scale=None) -> np.ndarray:
     1e-15 and below) were all noise: a difference of 1e-15 on every topic printed as 0
     beside an interval below 0, its tests undefined "as the differences do not vary"."""
     floor = 1.0 if scale is None else np.minimum(np.asarray(scale, np.float64), 1.0)
-    return 64 * np.finfo(np.float64).eps * np.maximum(_largest(diffs), floor)
+    return ROUNDING_ULPS * np.finfo(np.float64).eps * np.maximum(_largest(diffs), floor)
 
 
 def value_scale(left, right=None) -> np.ndarray:
@@ -86,22 +90,17 @@ def zero_on_paper(values, diffs, scale=None) -> np.ndarray:
     return np.where(np.abs(values) <= rounding_noise(diffs, scale), 0.0, values)
 
 
-# a topic's difference within this many units in the last place of the values it
-# subtracts (of 1, for values above 1) is the values' rounding alone: as rounding_noise
-TOPIC_ULPS = 64
-
-
 def per_topic_zero(values, base) -> np.ndarray:
     """``values - base`` (topics x columns, or one column: a run's and the baseline's
     per-topic values) with each topic's difference within the rounding of that topic's
-    own two values made 0: :data:`TOPIC_ULPS` units in the last place of the larger (of 1
+    own two values made 0: :data:`ROUNDING_ULPS` units in the last place of the larger (of 1
     for values above 1). A topic's MAP of 0.25 against 0.24999999999999994 is a tie (it
     printed -5.6e-17); one RBP of 9.9e-15 against 9.9e-17 is not, whatever the other
     topics' values (scaled by the largest of all, it read 0.0000 beside the two)."""
     values, base = np.asarray(values, np.float64), np.asarray(base, np.float64)
     diffs = values - base
     size = np.minimum(np.maximum(np.abs(values), np.abs(base)), 1.0)
-    return np.where(np.abs(diffs) <= TOPIC_ULPS * np.finfo(np.float64).eps * size, 0.0, diffs)
+    return np.where(np.abs(diffs) <= ROUNDING_ULPS * np.finfo(np.float64).eps * size, 0.0, diffs)
 
 
 def equal_on_paper(values, noise: float | None = None) -> np.ndarray:

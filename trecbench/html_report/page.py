@@ -15,7 +15,7 @@ from ..extras import require
 from ..plurals import counted
 from ..renderers import comparison_cells as cells
 from ..renderers.comparison_escaped import with_names_escaped
-from ..rounding import TOPIC_ULPS
+from ..rounding import ROUNDING_ULPS
 from . import blocks
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
@@ -536,7 +536,7 @@ def _page(jinja2, comparison, drill: tuple, shown: tuple, steps: Steps) -> str:
         "values": values,
         # a difference within this share of its larger value (of 1) is 0 on the page, as
         # the statistics count it a tie (rounding.per_topic_zero; numbers.js's difference)
-        "tie_within": TOPIC_ULPS * sys.float_info.epsilon,
+        "tie_within": ROUNDING_ULPS * sys.float_info.epsilon,
         "documents": docs,
         "depth": depth if docs else 0,
         "no_documents": None if docs else _why_no_documents(comparison, depth),
