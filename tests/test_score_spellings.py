@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from conftest import ROOT
@@ -115,6 +116,49 @@ def test_a_command_showing_each_measure_once_refuses_two_spellings():
     # one spelling twice, or one measure of several values, is no second spelling
     refuse_two_spellings(["P.5", "P.5", "recall.10,20"], "compare")
     refuse_two_spellings(iter(["P@5", "P@5"]), "compare")  # a generator, read once
+
+
+@pytest.mark.parametrize(
+    ("asked", "shown"),
+    [
+        (["SetF(beta=0.5)", "set_F.0.50"], "set_F_0.5"),
+        (["set_F.1", "SetF"], "set_F_1"),
+        (["set_F.1", "set_F_1.0"], "set_F_1"),
+        (["utility.1,-1,0,0", "utility_1.0,-1,0,0"], "utility_1,-1,0,0"),
+        (["11pt_avg.0.5", "11pt_avg_0.50"], "11pt_avg_0.5"),
+        (["ndcg.1=3,2=9", "ndcg_2=9,1=3"], "ndcg_1=3,2=9"),
+    ],
+)
+def test_two_spellings_of_one_parameter_read_alike_are_one_measure(asked, shown):
+    """set_F, utility, 11pt_avg and the gain maps are labelled by their parameters as
+    written: set_F.0.5 and set_F.0.50 were two measures to compare, tested (and counted
+    in Holm's correction) twice (helper-595). One value, read alike, is one measure."""
+    from trecbench.errors import UsageError
+    from trecbench.measures.spellings import refuse_two_spellings
+
+    with pytest.raises(UsageError, match=re.escape(f"are one measure ({shown})")):
+        refuse_two_spellings(asked, "compare")
+
+
+def test_two_parameters_read_apart_are_two_measures():
+    from trecbench.measures.spellings import refuse_two_spellings
+
+    refuse_two_spellings(["set_F.0.5", "set_F_0.6", "ndcg.1=3,2=9", "ndcg_1=3,2=8"], "compare")
+    # a grade given twice: the gain it takes hangs on trec_eval's reading, kept apart
+    refuse_two_spellings(["ndcg.1=3,1=4", "ndcg_1=4,1=3"], "compare")
+
+
+def test_the_canonical_name_of_one_value_is_one_for_every_spelling():
+    import trecbench
+
+    result = trecbench.evaluate(
+        ROOT / "qrels/hpo-demo.qrels",
+        ROOT / "runs/tfidf-char.run",
+        ["set_F.1", "set_F_1.0", "SetF"],
+    )
+    rows = result.to_long()
+    assert set(rows["canonical"]) == {"set_F_1"}
+    assert list(dict.fromkeys(rows["measure"])) == ["set_F.1", "set_F_1.0", "SetF"]
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 
 from ..errors import ParameterDomainWarning, TrecbenchError
+from ..trec_eval.clib import c_atol
 from . import registry
 from .names import Measure, parse_measure
 from .registry import FLOAT_CUTOFFS, FLOAT_PARAMS, LONG_CUTOFFS, META, PAIRS
@@ -98,6 +99,47 @@ def value_names(measure: Measure) -> list[tuple[str, str]] | None:
     if measure.params is None:
         return [(definition.label_prefix, shown)]
     return [(f"{definition.label_prefix}_{measure.params}", f"{shown}@{measure.params}")]
+
+
+def value_meaning(measure: Measure, display: str) -> object:
+    """What the value of ``measure`` shown as ``display`` computes, alike for each spelling
+    of it: its display name, but for a family whose label keeps its parameters as written
+    (``set_F_0.5`` and ``set_F_0.50``; ``ndcg_1=3,2=9`` and ``ndcg_2=9,1=3``) the
+    parameters as trec_eval reads them, so that two spellings of one value are told apart
+    from two values (``compare`` tests each once)."""
+    kind = measure.definition.trec_params
+    if kind == FLOAT_PARAMS:
+        return (measure.family, _floats_read(measure), measure.options)
+    if kind == PAIRS and measure.params:
+        gains = _gains_read(measure.params)
+        if gains is not None:
+            return (measure.family, gains, measure.options)
+    return display
+
+
+def _floats_read(measure: Measure) -> tuple[float, ...]:
+    """A float parameter family's numbers as trec_eval reads them (``atof``), its default
+    when none is given: trec_eval's defaults, or set_F's beta of 1."""
+    definition = measure.definition
+    if measure.params is not None:
+        return tuple(c_atof(part) for part in measure.params.split(","))
+    if definition.trec_defaults:
+        return tuple(definition.trec_defaults)
+    beta = definition.param("beta")
+    return () if beta is None else (beta.default,)
+
+
+def _gains_read(params: str) -> tuple[tuple[int, float], ...] | None:
+    """A gain map's ``grade=gain`` pairs in grade order, as trec_eval sorts its table;
+    None where its reading depends on the pairs' order or on trec_eval's version (a grade
+    given twice, or not an integer)."""
+    from ..trec_eval.gains import parse_pairs, valid_int  # numpy: not on a small score's path
+
+    pairs = parse_pairs(params)
+    if not all(valid_int(name) for name, _ in pairs):
+        return None
+    gains = {c_atol(name): value for name, value in pairs}
+    return tuple(sorted(gains.items())) if len(gains) == len(pairs) else None
 
 
 def every_value_name(measure: Measure) -> list[tuple[str, str]]:

@@ -16,7 +16,7 @@ from ..errors import TrecbenchError, UsageError
 from ..trec_eval.compat import DEFAULT
 from .catalog import ALL_TREC, NICKNAMES
 from .expression import split_names
-from .labels import every_value_name, labels_of
+from .labels import every_value_name, labels_of, value_meaning
 from .names import Measure, distinct, parse_measure, parse_measures, presentation_order, requests
 
 
@@ -105,10 +105,10 @@ def spelled(
     ``measures`` (in printing order) shown once: ``names(measure)`` gives each value's
     ``(label, display)``, ``other_names`` the other spellings asked (:func:`aliases`),
     ``at`` where each name was asked (:func:`asked_at`; empty: trec_eval's order). A value
-    whose display name an earlier one has (``success.10``, ``HitRate@10``) is that one,
-    named by its names too."""
+    computing what an earlier one does (``success.10``, ``HitRate@10``; ``set_F.0.5``,
+    ``set_F_0.50``: :func:`~.labels.value_meaning`) is that one, named by its names too."""
     shown: list[tuple[Spelled, int]] = []
-    where: dict[str, int] = {}  # display name -> its place in shown
+    where: dict = {}  # what a value computes (value_meaning) -> its place in shown
     end = len(at)
     for measure in measures:
         values = names(measure)
@@ -122,11 +122,12 @@ def spelled(
             within = index / len(values) if at else 0.0
             places = (own + within, *(at.get(name, end) for name in also))
             value = Spelled(label, display, measure, asked, also, places)
-            if display in where:  # two spellings of one value (success.10, HitRate@10)
-                earlier, kept = shown[where[display]]
-                shown[where[display]] = (_also_named(earlier, value), kept)
+            meaning = value_meaning(measure, display)
+            if meaning in where:  # two spellings of one value (success.10, HitRate@10)
+                earlier, kept = shown[where[meaning]]
+                shown[where[meaning]] = (_also_named(earlier, value), kept)
                 continue
-            where[display] = len(shown)
+            where[meaning] = len(shown)
             shown.append((value, index))
     return shown
 
