@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -72,6 +73,39 @@ def test_tau_ap_is_the_mean_of_the_plain_tau_ap_over_the_orders_of_ties(seed):
     assert tau_ap(reference, evaluated) == pytest.approx(
         mean_tau_ap(reference, evaluated), abs=1e-9
     )
+
+
+def exact_mean_tau_ap(reference, evaluated) -> Fraction:
+    """:func:`mean_tau_ap` in fractions: no rounding anywhere."""
+    total, count = Fraction(0), 0
+    for r in strict_orders(list(reference)):
+        position = {system: i for i, system in enumerate(r)}
+        for e in strict_orders(list(evaluated)):
+            right = sum(
+                Fraction(sum(position[s] < position[e[i]] for s in e[:i]), i)
+                for i in range(1, len(e))
+            )
+            total, count = total + 2 * right / (len(e) - 1) - 1, count + 1
+    return total / count
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_tau_ap_is_the_exact_mean_rounded_once(seed):
+    """τ_AP 0 on paper printed as -1.1e-16 (helper-594): the float sum of the tie groups'
+    shares. It is the exact mean over the orders of ties, rounded once."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 6))
+    reference, evaluated = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    if len(set(reference)) == 1 or len(set(evaluated)) == 1:
+        return
+    assert tau_ap(reference, evaluated) == float(exact_mean_tau_ap(reference, evaluated))
+
+
+def test_a_tau_ap_of_0_on_paper_is_0():
+    # P@5's means against P@1's of helper-594's four runs: 0 over the orders of the ties
+    p5, p1 = [0.4, 0.6, 0.2, 0.4], [0.0, 1.0, 1.0, 1.0]
+    assert exact_mean_tau_ap(p5, p1) == 0
+    assert tau_ap(p5, p1) == 0.0
 
 
 def test_tau_ap_by_hand():

@@ -25,6 +25,8 @@ judgments are (Cohen's κ, linearly weighted κ).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from ..kendall import tau_b
@@ -44,29 +46,33 @@ def tau_ap(reference, evaluated) -> float | None:
     """τ_AP of the ``evaluated`` ordering against the ``reference`` one, both given as
     scores per system (higher first), ties averaged over their orders (module
     docstring); None with fewer than two systems, or when one ordering ties them all (no
-    order to agree with: the mean over its orders is 0 whatever the other says)."""
+    order to agree with: the mean over its orders is 0 whatever the other says).
+
+    Summed in fractions, then rounded once: the floats' sum of the tie groups' shares
+    left ``-1.1e-16`` where the value is 0 on paper."""
     ref = np.asarray(reference, dtype=np.float64)
     ev = np.asarray(evaluated, dtype=np.float64)
     n = len(ev)
     if n < 2 or np.all(ref == ref[0]) or np.all(ev == ev[0]):
         return None
-    # credit[i, j]: j above i counts 1 if the reference puts it above, 1/2 if tied there
-    credit = (ref[None, :] > ref[:, None]) + 0.5 * (ref[None, :] == ref[:, None])
-    np.fill_diagonal(credit, 0.0)
-    total = 0.0
-    for i in range(n):
-        above = ev > ev[i]
-        tied = ev == ev[i]
-        tied[i] = False
-        first = int(above.sum()) + 1  # the tie group's first position (1-based)
-        group = int(tied.sum()) + 1
-        fixed = credit[i, above].sum()
-        share = credit[i, tied].sum() / (group - 1) if group > 1 else 0.0
-        k = np.arange(group)
-        position = first + k
-        counted = position > 1
-        total += ((fixed + k * share)[counted] / (position[counted] - 1)).sum() / group
-    return float(2.0 * total / (n - 1) - 1.0)
+    # credit[i, j]: twice what j above i counts: 2 if the reference puts it above, 1 if
+    # tied there (whole numbers: summed exactly)
+    credit = 2 * (ref[None, :] > ref[:, None]) + (ref[None, :] == ref[:, None]).astype(int)
+    np.fill_diagonal(credit, 0)
+    total = Fraction(0)
+    for value in np.unique(ev):
+        members, above = ev == value, ev > value
+        first, group = int(above.sum()) + 1, int(members.sum())
+        fixed = int(credit[np.ix_(members, above)].sum())  # the group's, over its members
+        shared = int(credit[np.ix_(members, members)].sum())
+        # a member at the group's k-th place (position first + k) has the systems above
+        # the group and, on average, k / (group - 1) of the others' credit above it
+        places = [(k, first + k - 1) for k in range(group) if first + k > 1]
+        by_place = sum((Fraction(1, below) for _, below in places), Fraction(0))
+        by_k = sum((Fraction(k, below) for k, below in places), Fraction(0))
+        within = Fraction(shared, group - 1) * by_k if group > 1 else 0
+        total += (fixed * by_place + within) / (2 * group)
+    return float(2 * total / (n - 1) - 1)
 
 
 def cohen_kappa(a, b, weights: str | None = None) -> float | None:
