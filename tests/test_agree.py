@@ -196,6 +196,30 @@ def test_a_document_judged_twice_is_refused_alike_in_either_set(tmp_path, capsys
     )
 
 
+def test_a_value_undefined_under_the_second_judgments_names_them(tmp_path, capsys):
+    """11pt_avg with -J -M 1 is undefined for run c's topic 2 under the second judgments
+    only (its one document is judged there, not in the first): the refusal named no set,
+    and the first was checked in vain (helper-594). It begins with the set, as the
+    warnings do; under the first judgments, with theirs."""
+    from trecbench.cli import run as cli_run
+
+    pairs = ["1 0 r1 1", "1 0 n1 0", "2 0 r1 1", "2 0 n2 0"]
+    fewer = _write(tmp_path / "fewer.qrels", pairs)
+    more = _write(tmp_path / "more.qrels", [*pairs, "2 0 x 0", "1 0 xa 0", "1 0 xb 0"])
+    runs = [
+        _write(
+            tmp_path / f"{n}.run", [f"1 Q0 n1 1 3 {n}", f"1 Q0 x{n} 2 2 {n}", f"2 Q0 n2 1 3 {n}"]
+        )
+        for n in ("a", "b")
+    ]
+    runs.append(_write(tmp_path / "c.run", ["1 Q0 r1 1 3 c", "2 Q0 x 1 3 c"]))
+    argv = ["agree", "-J", "-M", "1", "-m", "11pt_avg", "-m", "P@1"]
+    for first, second in ((more, fewer), (fewer, more)):
+        assert cli_run([*argv, first, *runs, "--qrels-b", second]) == 1
+        said = capsys.readouterr().err
+        assert said == f"trecbench: {fewer}: run 'c': 11pt_avg is undefined for '2'\n"
+
+
 def test_a_negative_grade_is_unjudged_in_its_set_and_said_to_be(tmp_path):
     # a negative grade is "in the pool, unjudged" (trec_eval): both kappas counted 1/d1,
     # -1 in A, as judged (both 5, kappa 0.1667, weighted 0.1176); scikit-learn on the four

@@ -159,7 +159,7 @@ def topic_scores(
     topics = sorted(evaluation.qrels_topics)
     shown, values = _in_asked_order(evaluation, *_values(evaluation, list(named), topics))
     present = _present(evaluation, list(named), topics)
-    _refuse_not_finite(values, present, list(named), shown, topics)
+    _refuse_not_finite(values, present, list(named), shown, topics, where)
     warnings = (
         tuple(flag_warnings(evaluation.flagged, reasons=SAID_BY_EVERY_COMMAND, where=where))
         + tuple(
@@ -191,17 +191,24 @@ def _present(evaluation, runs: list[str], topics: list[str]) -> np.ndarray:
 
 
 def _refuse_not_finite(
-    values: np.ndarray, present: np.ndarray, runs: list[str], measures, topics: list[str]
+    values: np.ndarray,
+    present: np.ndarray,
+    runs: list[str],
+    measures,
+    topics: list[str],
+    where: str | None,
 ) -> None:
     """Refuse, as compare does, a value undefined (NaN: ``-J`` leaving nothing judged in
     the cut) or infinite on a topic the run has results for: counting it 0, as a topic the
-    run lacks, would make a mean trec_eval prints as -nan a number."""
+    run lacks, would make a mean trec_eval prints as -nan a number. ``where``: the
+    judgments it is undefined under, said first, as the warnings say them."""
     from ..comparison.absent import not_finite
 
     refused = ~np.isfinite(values) & present[:, :, np.newaxis]
     if refused.any():  # the first in run, topic, measure order
         r, t, m = np.argwhere(refused.transpose(1, 0, 2))[0]
-        raise not_finite(runs[r], measures[m], topics[t], float(values[t, r, m]))
+        error = not_finite(runs[r], measures[m], topics[t], float(values[t, r, m]))
+        raise error if where is None else type(error)(f"{where}: {error}")
 
 
 def _missing_topics(
