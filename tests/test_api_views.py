@@ -40,3 +40,19 @@ def test_changing_a_frame_handed_out_changes_no_later_view():
     assert before[1].loc["tfidf-word"].to_dict() == {
         "nDCG@10": summary["ndcg_cut_10"], "P@5": summary["P_5"]
     }  # fmt: skip
+
+
+def test_a_value_trec_eval_prints_as_nan_is_nan_in_every_view():
+    """python-api.md: IPrec@0 and 11pt_avg with judged_only where nothing judged is left in
+    the cut are trec_eval's -nan: NaN per topic and as the mean, never a number."""
+    import math
+
+    result = trecbench.evaluate(QRELS, RUN, ["IPrec@0", "11pt_avg", "P@5"], judged_only=True)
+    per_topic = result.to_frame(per_query=True)
+    undefined = per_topic["IPrec@0"].isna()
+    assert undefined.any() and (per_topic["11pt_avg"].isna() == undefined).all()
+    assert not per_topic["P@5"].isna().any()
+    means = result.to_frame().iloc[0]
+    assert math.isnan(means["IPrec@0"]) and math.isnan(means["11pt_avg"])
+    _, qid = per_topic.index[undefined][0]
+    assert math.isnan(result.to_dict()[qid]["IPrec@0"])
