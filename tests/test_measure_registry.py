@@ -73,6 +73,15 @@ def test_every_ir_measures_measure_is_accepted():
             raise AssertionError(f"{name}: {last}")
 
 
+@pytest.mark.parametrize("name", ["MRR_10", "HitRate_10", "Success_10", "mrr_10"])
+def test_a_name_and_a_number_is_no_label_but_one_printed(name):
+    """MRR_10 and HitRate_10 were taken (helper-595) though no output prints them (score
+    prints recip_rank_cut_10 and success_10) and measures.md says a name, _ and a number
+    is no measure; Judged_10 and ERR_10 are printed, and taken."""
+    with pytest.raises(UsageError, match="no such measure"):
+        parse_measure(name)
+
+
 @pytest.mark.parametrize(
     ("one", "other"),
     [

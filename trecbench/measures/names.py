@@ -219,7 +219,7 @@ def _parse_label(text: str, version: str | None = None) -> Measure | None:
         definition = index.trec.get(prefix) or index.labels.get(prefix)
         if definition is None:  # trecbench's labels of the others: Judged_10, ERR_10
             other = registry.find(prefix)
-            if other is not None and other.cutoff == INT_CUTOFF:
+            if other is not None and other.cutoff == INT_CUTOFF and other.label_prefix == prefix:
                 return Measure(other.name, _cutoff_text(other, _integer(params), text), (), text)
             continue
         if definition.trec_name is not None and definition.trec_params is None:
