@@ -274,6 +274,12 @@ def test_leaderboard_ranks_no_one_on_a_count_without_a_better_direction(folder, 
             lambda t: t.optimize_fusion(["a.run", "b.run"], "q.qrels", "P@3", k_grid=("x",)),
             "k must be a finite number",
         ),
+        (  # one setting scored twice and counted as two candidates (helper-592)
+            lambda t: t.optimize_fusion(
+                ["a.run", "b.run"], "q.qrels", "P@3", k_grid=(10, 20, 10.0)
+            ),
+            "^k_grid: the k 10.0 is given twice; give each k once$",
+        ),
     ],
 )
 def test_python_api_refuses_settings_with_a_trecbench_error(folder, call, message):

@@ -173,8 +173,12 @@ def grid_parts(method: str, k_grid=K_GRID, step: float = 0.1) -> int | None:
 
         if not len(k_grid):
             raise UsageError("the grid of RRF's k is empty: give at least one k")
+        seen = set()
         for k in k_grid:
-            check_number("k", k, 0)
+            value = check_number("k", k, 0)
+            if value in seen:  # one setting scored twice, and counted as two candidates
+                raise UsageError(f"k_grid: the k {k!r} is given twice; give each k once")
+            seen.add(value)
         return None
     if TUNED.get(method) == "weights":
         # the range first: 1 / 0 and round(nan) would fail before the check
