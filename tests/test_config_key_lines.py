@@ -96,6 +96,23 @@ TOO_FEW = (
             "c.toml",
             "c.toml:7: statistics.samples: 10 " + TOO_FEW.format("95%", "0.05", "40"),
         ),
+        # spelt as written, not as 16, 8 or 10 (helper-593): YAML keeps the text, TOML's
+        # is the rest of the key's line
+        (
+            TOML_HEAD + "[statistics]\nsamples = 0x10  # hex\n",
+            "c.toml",
+            "c.toml:7: statistics.samples: 0x10 " + TOO_FEW.format("95%", "0.05", "40"),
+        ),
+        (
+            "statistics.samples = 1_0\n" + TOML_HEAD,
+            "c.toml",
+            "c.toml:1: statistics.samples: 1_0 " + TOO_FEW.format("95%", "0.05", "40"),
+        ),
+        (
+            YAML_HEAD + "statistics: {samples: 0x10}\n",
+            "c.yaml",
+            "c.yaml:5: statistics.samples: 0x10 " + TOO_FEW.format("95%", "0.05", "40"),
+        ),
         (  # the default samples: the confidence needing more is the key refused
             YAML_HEAD + "statistics:\n  test: t\n  confidence: 0.9999\n",
             "c.yaml",

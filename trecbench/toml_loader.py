@@ -229,12 +229,34 @@ class ConfigText:
                 return line
         return None
 
+    def written(self, keys: Sequence[str | int], value: int) -> str:
+        """The integer ``value`` at ``keys`` as the file writes it (``0x10``, ``1_0``, not
+        16 and 10): YAML's kept text (:class:`~.yaml_loader.WrittenInt`); in TOML, which
+        keeps none, the rest of the key's own line where that reads back as ``value``;
+        else ``value`` in decimals."""
+        text = getattr(value, "text", None)
+        if text is not None or self.yaml:
+            return text or f"{value:,}"
+        line = self.line(keys, own=True)
+        if line is not None:
+            _, equals, rest = self.text.split("\n")[line - 1].partition("=")
+            written = rest.split("#", 1)[0].strip()
+            if equals and _toml_integer(written) == value:
+                return written
+        return f"{value:,}"
+
     def _own_line(self, keys: Sequence[str | int]) -> int | None:
         if self.yaml:
             from .yaml_loader import key_line
 
             return key_line(self.text, keys)
         return toml_key_line(self.text, keys)
+
+
+def _toml_integer(text: str) -> int | None:
+    """The integer a TOML value's ``text`` writes; None when it writes none."""
+    read = (_toml_document(f"v = {text}") or {}).get("v")
+    return read if type(read) is int else None
 
 
 MAX_SEARCHED = 200_000  # characters of a TOML text searched for a key's line

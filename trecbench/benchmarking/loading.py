@@ -160,7 +160,11 @@ def _statistics(statistics: dict[str, Any], written: Mapping[str, Any], source: 
     except TooFewSamplesError as error:
         # at the samples' line; not written (the default), at the confidence's that needs more
         key = "samples" if "samples" in written else "confidence"
-        raise TooFewSamplesError(f"{source.where(('statistics', key))}: {error}") from None
+        message, samples = str(error), statistics["samples"]
+        if key == "samples":  # spelt as written: 0x10 resamples, not 16
+            shown = f"{samples:,}"
+            message = source.written(("statistics", "samples"), samples) + message[len(shown) :]
+        raise TooFewSamplesError(f"{source.where(('statistics', key))}: {message}") from None
     except UsageError as error:
         raise _setting_error(source, ("statistics",), str(error)) from None
 
