@@ -505,6 +505,23 @@ def test_a_yaml_12_number_read_as_text_is_said_so(tmp_path, setting, shown):
     assert str(refused.value) == f"{tmp_path / 'c.yaml'}:3: {shown}"  # after HEAD's 2
 
 
+@pytest.mark.parametrize(
+    ("setting", "shown"),
+    [
+        ("name: !!binary aGVsbG8=", "name: a !!binary value is not of type 'string'"),
+        ("name: !!set {a, b}", "name: a !!set value is not of type 'string'"),
+        ("statistics: {samples: !!binary aGVsbG8=}",
+         "statistics.samples: a !!binary value is not of type 'integer'"),
+    ],
+)  # fmt: skip
+def test_a_yaml_binary_or_set_value_is_named_by_its_tag(tmp_path, setting, shown):
+    # it was quoted as Python's text in JSON's quotes, "b'hello'" is not of type 'string',
+    # as if a string were no string (helper-593)
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, f"{HEAD}{setting}\n")
+    assert str(refused.value) == f"{tmp_path / 'c.yaml'}:3: {shown}"
+
+
 def test_a_yaml_12_number_is_text_where_text_is_taken(tmp_path):
     settings = _config(tmp_path, "qrels: q\nmodes: {a: {run: r, label: 1e5}}\nmeta: {v: 2e3}\n")
     assert settings.mode("a").label == "1e5" and settings.meta == {"v": "2e3"}
