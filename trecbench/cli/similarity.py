@@ -7,7 +7,6 @@ import click
 from .group import cli, echo_input_warnings, echo_warning
 from .shared_options import (
     DEPTH,
-    DecimalInt,
     FiniteFloat,
     format_option,
     names_option,
@@ -28,7 +27,7 @@ from .shared_options import (
 )
 @click.option(
     "--overlap-k",
-    type=DecimalInt(),
+    type=DEPTH,  # a depth in the ranking: refused naming the option, as --depth is
     default=10,
     show_default=True,
     help="The depth of overlap@k, the Jaccard index of the two top-k sets.",
