@@ -49,6 +49,7 @@ def _refused(args: list[str], capsys, code: int, message: str) -> str:
         (["similarity", "a.run", "b.run", "--overlap-k", BEYOND_INT64], 1, "value for '--overl"),
         # named by the option, as --depth is: it was "the overlap k must be ..." (helper-596)
         (["similarity", "a.run", "b.run", "--overlap-k", "0"], 1, "value for '--overlap-k'"),
+        (["pool", "a.run", "--qrels", "q.qrels", "-l", "0"], 1, "Invalid value for '-l'"),
         (["pool", "a.run", "--unjudged-grade", "nan"], 1, "must be an integer within"),
         (["pool", "a.run", "--unjudged-grade", "1.5"], 1, "must be an integer within"),
         (["pool", "a.run", "--unjudged-grade", "2000000"], 1, "must be an integer within"),

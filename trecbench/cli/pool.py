@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..resource_bounds import MOST_DEPTH
 from .group import cli, echo_input_warnings, echo_warning, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FILE
 from .shared_options import (
@@ -36,7 +37,7 @@ from .shared_options import (
     "-l",
     "--level_for_rel",
     "level",
-    type=DecimalInt(),
+    type=DecimalInt(1, MOST_DEPTH),  # the library's bound, refused naming the option
     default=1,
     show_default=True,
     help="Minimum grade counted as relevant (with --qrels).",
