@@ -126,7 +126,7 @@ def test_a_command_showing_each_measure_once_refuses_two_spellings():
         (["set_F.1", "set_F_1.0"], "set_F_1"),
         (["utility.1,-1,0,0", "utility_1.0,-1,0,0"], "utility_1,-1,0,0"),
         (["11pt_avg.0.5", "11pt_avg_0.50"], "11pt_avg_0.5"),
-        (["ndcg.1=3,2=9", "ndcg_2=9,1=3"], "ndcg_1=3,2=9"),
+        (["ndcg.1=3,2=9", "ndcg_+1=3.0,2=9"], "ndcg_1=3,2=9"),
     ],
 )
 def test_two_spellings_of_one_parameter_read_alike_are_one_measure(asked, shown):
@@ -146,10 +146,54 @@ def test_two_parameters_read_apart_are_two_measures():
     refuse_two_spellings(["set_F.0.5", "set_F_0.6", "ndcg.1=3,2=9", "ndcg_1=3,2=8"], "compare")
     # a grade given twice: the gain it takes hangs on trec_eval's reading, kept apart
     refuse_two_spellings(["ndcg.1=3,1=4", "ndcg_1=4,1=3"], "compare")
+    # gains less than 1 apart keep their written order in trec_eval's sorted table, and
+    # the ideal ranking walks it: two values (helper-597: 0.8328 and 0.8635 by trec_eval)
+    refuse_two_spellings(["ndcg.1=3,2=3.5", "ndcg_2=3.5,1=3", "G.1=3,2=3.5", "G_2=3.5,1=3"], "x")
 
 
-def test_the_canonical_name_of_one_value_is_one_for_every_spelling():
+def test_gain_maps_in_two_orders_score_as_trec_eval_scores_each(tmp_path, capsys):
+    from trecbench.cli import run as cli_run
+
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("1 0 d1 1\n1 0 d2 2\n1 0 d3 0\n1 0 d4 1\n2 0 d1 2\n2 0 d2 1\n2 0 d5 2\n")
+    run = tmp_path / "r.run"
+    lines = ["1 Q0 d1 1 4 r", "1 Q0 d2 2 3 r", "1 Q0 d3 3 2 r", "1 Q0 d4 4 1 r"]
+    run.write_text("\n".join([*lines, "2 Q0 d2 1 3 r", "2 Q0 d1 2 2 r", "2 Q0 d9 3 1 r"]) + "\n")
+    asked = [
+        "-m",
+        "ndcg_1=3,2=3.5",
+        "-m",
+        "ndcg_2=3.5,1=3",
+        "-m",
+        "G_1=3,2=3.5",
+        "-m",
+        "G_2=3.5,1=3",
+    ]
+    assert cli_run(["score", *asked, str(qrels), str(run)]) == 0
+    # trec_eval 9.0.8 -m ndcg.1=3,2=3.5 (and the others, one call each) prints these
+    assert sorted(capsys.readouterr().out.splitlines()) == [
+        "G_1=3,2=3.5           \tall\t0.6491",
+        "G_2=3.5,1=3           \tall\t0.8974",
+        "ndcg_1=3,2=3.5        \tall\t0.8328",
+        "ndcg_2=3.5,1=3        \tall\t0.8635",
+    ]
+
+
+def test_a_first_parameters_warning_of_the_same_value_says_so():
+    """-m set_F.0.5 -m set_F.0.50 computes set_F_0.5 alone, as trec_eval does; the
+    warning said 'for both, -m set_F_0.50', which gives that one value again."""
+    from trecbench.errors import FirstParametersWarning
+    from trecbench.measures.first_parameters import first_parameters
+    from trecbench.measures.names import parse_measures
+
+    with pytest.warns(FirstParametersWarning) as said:
+        first_parameters(parse_measures(["set_F.0.5", "set_F.0.50"], repeats=True))
+    assert str(said[0].message).endswith("(set_F.0.5), which give the same value")
+
+
+def test_the_canonical_name_of_one_value_is_one_for_every_spelling(capsys):
     import trecbench
+    from trecbench.cli import run as cli_run
 
     result = trecbench.evaluate(
         ROOT / "qrels/hpo-demo.qrels",
@@ -159,6 +203,14 @@ def test_the_canonical_name_of_one_value_is_one_for_every_spelling():
     rows = result.to_long()
     assert set(rows["canonical"]) == {"set_F_1"}
     assert list(dict.fromkeys(rows["measure"])) == ["set_F.1", "set_F_1.0", "SetF"]
+    # utility bare is trec_eval's 1,-1,0,0 (m_utility.c): one value (helper-597)
+    asked = ["-m", "utility", "-m", "utility_1,-1,0,0", "--format", "csv"]
+    assert cli_run(["score", *asked, QRELS, RUN]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["measure"], r["canonical"]) for r in rows] == [
+        ("utility", "utility"),
+        ("utility_1,-1,0,0", "utility"),
+    ]
 
 
 @pytest.mark.parametrize(

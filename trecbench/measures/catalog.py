@@ -396,6 +396,7 @@ _trec(
     "a*rel_ret + b*nonrel_ret + c*rel_nonret + d*nonrel_nonret (set measure)",
     trec_params=FLOAT_PARAMS,
     numbers=COEFFICIENT,
+    trec_defaults=(1.0, -1.0, 0.0, 0.0),  # trec_eval's m_utility.c, given no list
 )
 _trec(
     "11pt_avg",

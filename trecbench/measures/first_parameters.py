@@ -15,7 +15,7 @@ import warnings
 
 from ..callers import outside_trecbench
 from ..errors import FirstParametersWarning, TrecbenchError
-from .labels import value_names
+from .labels import value_meaning, value_names
 from .names import Measure, minus_m, parse_measure
 from .registry import LONG_CUTOFFS
 from .trec_params import long_cutoffs
@@ -81,11 +81,23 @@ def _left_out(measure: Measure, kept: Measure, lost: set[int] | None, cli: bool)
         ways.append(spelled(other))
     how = " or ".join(ways) if ways else "score it in a call of its own"
     where = "" if cli or not ways else " in measures"
-    return (
+    rule = (
         f"{what}: trec_eval computes "
-        f"{measure.family} with the first parameters given only ({kept.canonical}); for "
-        f"both, {how}{where}"
+        f"{measure.family} with the first parameters given only ({kept.canonical})"
     )
+    if _one_value(measure, kept):  # set_F.0.50 after set_F.0.5: nothing is lost
+        return f"{rule}, which give the same value"
+    return f"{rule}; for both, {how}{where}"
+
+
+def _one_value(measure: Measure, kept: Measure) -> bool:
+    """Whether ``measure``'s parameters, read as trec_eval reads them, give ``kept``'s one
+    value (:func:`~.labels.value_meaning`): spelt otherwise, no other value to ask for."""
+    names = value_names(measure), value_names(kept)
+    if any(found is None or len(found) != 1 for found in names):
+        return False
+    (_, shown), (_, kept_shown) = names[0][0], names[1][0]
+    return value_meaning(measure, shown) == value_meaning(kept, kept_shown)
 
 
 def _other_spelling(measure: Measure) -> str | None:

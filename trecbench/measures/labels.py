@@ -104,7 +104,7 @@ def value_names(measure: Measure) -> list[tuple[str, str]] | None:
 def value_meaning(measure: Measure, display: str) -> object:
     """What the value of ``measure`` shown as ``display`` computes, alike for each spelling
     of it: its display name, but for a family whose label keeps its parameters as written
-    (``set_F_0.5`` and ``set_F_0.50``; ``ndcg_1=3,2=9`` and ``ndcg_2=9,1=3``) the
+    (``set_F_0.5`` and ``set_F_0.50``; ``ndcg_1=3,2=9`` and ``ndcg_+1=3.0,2=9``) the
     parameters as trec_eval reads them, so that two spellings of one value are told apart
     from two values (``compare`` tests each once)."""
     kind = measure.definition.trec_params
@@ -130,16 +130,17 @@ def _floats_read(measure: Measure) -> tuple[float, ...]:
 
 
 def _gains_read(params: str) -> tuple[tuple[int, float], ...] | None:
-    """A gain map's ``grade=gain`` pairs in grade order, as trec_eval sorts its table;
-    None where its reading depends on the pairs' order or on trec_eval's version (a grade
-    given twice, or not an integer)."""
+    """A gain map's ``grade=gain`` pairs as trec_eval reads them, in the order written:
+    its table is sorted by a comparison that truncates the gains' difference to an int,
+    so gains less than 1 apart keep that order, which the ideal ranking walks
+    (``ndcg.1=3,2=3.5`` and ``ndcg.2=3.5,1=3`` differ); None where the reading depends
+    on trec_eval's version (a grade that is no integer: 10.0 skips it)."""
     from ..trec_eval.gains import parse_pairs, valid_int  # numpy: not on a small score's path
 
     pairs = parse_pairs(params)
     if not all(valid_int(name) for name, _ in pairs):
         return None
-    gains = {c_atol(name): value for name, value in pairs}
-    return tuple(sorted(gains.items())) if len(gains) == len(pairs) else None
+    return tuple((c_atol(name), value) for name, value in pairs)
 
 
 def every_value_name(measure: Measure) -> list[tuple[str, str]]:
