@@ -72,6 +72,12 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
     same_label = [Mode("a", "A", run=Path("a")), Mode("b", "A", run=Path("b"))]
     with pytest.raises(UsageError, match=r"modes 'a' and 'b' have one label 'A'"):
         _settings(modes=same_label)
+    # a label that is another mode's name: the statistics (by name) and the R-task part
+    # (by label) called the baseline 'a' and 'b' in one report (helper-599)
+    swapped = [Mode("a", "b", run=Path("a")), Mode("b", "a", run=Path("b"))]
+    with pytest.raises(UsageError, match=r"^bench.toml: modes.a.label: 'b' is the name of ano"):
+        _settings(modes=swapped)
+    _settings(modes=[Mode("a", "a", run=Path("a")), Mode("b", "B", run=Path("b"))])  # its own
     # a fusion of one mode ranks as its run: compared with itself, as two modes of one file
     alone = [Mode("a", "A", run=Path("a")), Mode("b", "B", fuse=["a"])]
     with pytest.raises(

@@ -1113,3 +1113,19 @@ def test_every_ndcg_measure_benchmarked_has_its_reranking_row(tmp_path):
     assert rows[0]["improvement"] == pytest.approx((1 - before) / before * 100, abs=1e-9)
     assert not reranking_measure("SDCG@10") and not reranking_measure("dcg")
     assert reranking_measure("alpha_nDCG@10") and not reranking_measure("no such measure")
+
+
+def test_the_best_modes_listed_keep_a_label_s_comma_apart(tmp_path):
+    """Best modes "x, y" and "z" were listed 'x, y, z', naming the mode "y" best, which
+    is not (helper-599): a listed label's comma is %2C, in the Markdown and the page."""
+    shutil.copy(DEMO / "vector.run", tmp_path / "vector2.run")
+    path = tmp_path / "comma.toml"
+    path.write_text(
+        f'qrels = "{DEMO / "hpo-rtask.qrels"}"\nmeasures = ["nDCG@10"]\n'
+        f'[modes.a]\nlabel = "x, y"\nrun = "{DEMO / "vector.run"}"\n'
+        f'[modes.b]\nlabel = "y"\nrun = "{DEMO / "lexical.run"}"\n'
+        '[modes.c]\nlabel = "z"\nrun = "vector2.run"\n'
+    )
+    bench = run_benchmark(path)
+    row = next(line for line in bench.markdown().splitlines() if line.startswith("| nDCG@10"))
+    assert row.endswith("| x%2C y, z |")

@@ -761,3 +761,15 @@ def test_the_flag_warnings_name_the_collection_and_system_as_the_others_do(tmp_p
     assert unquote(collection.removeprefix("collection ")) == hostile
     assert unquote(named) == SYSTEM_NAMES[0]
     assert lacking.startswith(f"{collection}: B has no results for 1 of its 2 topics (t2)")
+
+
+def test_a_collection_name_with_a_comma_is_one_item_of_the_board_title(tmp_path, capsys):
+    """The title listed 'topics: de 28, en 28, fr 28' for two collections, "de 28, en"
+    and fr (helper-599): a listed name's comma is %2C, as cli-conventions.md has every
+    list of names."""
+    suite = _suite_of_both_languages(tmp_path, 'where = { language = "en" }')
+    text = open(suite).read().replace("[collections.de]", '[collections."de 28, en"]')
+    open(suite, "w").write(text.replace("[collections.en]", "[collections.fr]"))
+    for output, percent in (("table", "%"), ("markdown", "%"), ("latex", "\\%"), ("html", "%")):
+        assert run(["leaderboard", suite, "--format", output, "--quiet"]) == 0
+        assert f"topics: de 28{percent}2C en 28, fr 28)" in capsys.readouterr().out

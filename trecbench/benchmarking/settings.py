@@ -467,8 +467,10 @@ def _check_labels(modes: list[Mode], path: Path, text: ConfigText | None) -> Non
     """Two modes of one label (the tables would show two columns of one name: the labels
     are compared as shown, blanks collapsed) are refused at the second's ``label`` (its
     table when the label is its name, not written), naming the first's line; so is a
-    blank label, shown as the empty one the schema refuses."""
-    labels: dict[str, str] = {}
+    blank label, shown as the empty one the schema refuses, and a label that is another
+    mode's name (a report would call one mode by two names, two modes by one)."""
+    labels: dict[str, str] = {}  # a label as shown -> the mode that has it
+    known = {mode.name for mode in modes}
     for mode in modes:
         shown_as = " ".join(mode.label.split())
         if not shown_as:
@@ -487,6 +489,13 @@ def _check_labels(modes: list[Mode], path: Path, text: ConfigText | None) -> Non
         at = "" if first is None else f" (line {first})"
         message = f"modes {other!r}{at} and {mode.name!r} have one label {shown}"
         raise _refused(path, text, keys, message)
+    for shown_as, mode in labels.items():  # one report, one name for each mode
+        if shown_as in known and shown_as != mode:
+            message = (
+                f"{excerpt(shown_as)} is the name of another mode: the statistics call "
+                "each mode by its name, the R-task part by its label; give another label"
+            )
+            raise _refused(path, text, ("modes", mode, "label"), message)
 
 
 def _check_fusion(mode: Mode, path: Path, text: ConfigText | None) -> None:

@@ -16,7 +16,7 @@ import math
 import numbers
 from collections.abc import Mapping
 
-from ..escaping import escaper, id_list
+from ..escaping import escaper, id_list, list_item
 from ..measures import better as direction_of  # comparison_cells' would load pandas
 from ..measures import but_counts
 from ..number_text import fewest_digits, value_text
@@ -126,7 +126,8 @@ def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
     counts = _counts(bench)
     rows = []
     for row in bench.kpis:
-        best = ", ".join(labels[mode] for mode in row["best"]) or "n/a"
+        # a label's comma as %2C: "x, y" best beside "z" is not x, y and z (list_item)
+        best = ", ".join(list_item(labels[mode]) for mode in row["best"]) or "n/a"
         name = row["measure"] + (" (per-topic mean)" if row["measure"] in counts else "")
         rows.append(
             (

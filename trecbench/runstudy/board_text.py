@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..escaping import escaper
+from ..escaping import escaper, list_item
 from ..markdown_text import markdown_cell
 from ..number_text import value_text
 from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
@@ -71,8 +71,9 @@ LEGEND = (
 
 
 def _title(board: MeasureBoard, name: Names) -> str:
+    # a name's comma as %2C: the collection "de 28, en" is no two collections (list_item)
     topics = ", ".join(
-        f"{name(c)} {n}" for c, n in zip(board.collections, board.topics, strict=True)
+        f"{list_item(name(c))} {n}" for c, n in zip(board.collections, board.topics, strict=True)
     )
     better = (
         "no better direction: not ranked" if board.better is None else f"{board.better} is better"
