@@ -404,6 +404,25 @@ def test_relstring_is_in_csv_and_json_and_said_to_be_left_out_of_tables(capsys):
     assert "relstring_5: text per topic, not in --format table" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("output_format", ["csv", "table", "markdown"])
+def test_the_run_tag_left_out_of_a_format_is_said(capsys, output_format):
+    """-m runid in csv, a table or Markdown printed nothing of it, and said nothing
+    (helper-598): trec text and json show the tag."""
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    qrels, one = str(ROOT / "qrels/hpo-demo.qrels"), str(ROOT / "runs/tfidf-char.run")
+    assert run(["score", "-m", "runid", "-m", "P.5", "--format", output_format, qrels, one]) == 0
+    said = capsys.readouterr().err
+    assert said == (
+        f"trecbench: warning: runid: the run's tag, text, not in --format {output_format}; "
+        "json and trec show it\n"
+    )
+    assert run(["score", "-m", "runid", "--format", "json", qrels, one]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_csv_leaves_out_the_all_rows_with_minus_n(capsys):
     # -n: no summary, as trec_eval -n prints none; csv printed its all rows regardless
     from conftest import ROOT

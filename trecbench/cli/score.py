@@ -399,17 +399,25 @@ def _check_targets(given: list, runs: list, flags, html_page) -> None:
 
 def _text_measures_left_out(evaluation, output_format: str) -> list[str]:
     """A table or Markdown has a number in each cell: text per topic (``relstring``) is
-    left out of it, and said (json shows it, trec text and csv with -q)."""
-    from ..measures import STRING
+    left out of it, and said (json shows it, trec text and csv with -q); and the run's
+    tag (``runid``), left out of them and of csv, whose rows are of numbers: json and
+    trec text show it."""
+    from ..measures import RUNID, STRING
 
+    said = []
+    tags = [c.display for c in evaluation.columns if c.summary == RUNID]
+    if tags and output_format in ("table", "markdown", "csv"):
+        said.append(
+            f"{tags[0]}: the run's tag, text, not in --format {output_format}; json and trec "
+            "show it"
+        )
     text = [c.display for c in evaluation.columns if c.summary == STRING]
-    if not text or output_format not in ("table", "markdown"):
-        return []
-    names = ", ".join(text)
-    return [
-        f"{names}: text per topic, not in --format {output_format}; json shows it, and trec "
-        "and csv with -q"
-    ]
+    if text and output_format in ("table", "markdown"):
+        said.append(
+            f"{', '.join(text)}: text per topic, not in --format {output_format}; json shows "
+            "it, and trec and csv with -q"
+        )
+    return said
 
 
 def _unbounded(evaluation, view, tie_bounds: bool, output_format: str) -> list[str]:
