@@ -289,3 +289,21 @@ def test_the_10_0_family_refusal_names_only_commands_as_they_are(capsys):
     said = capsys.readouterr().err
     assert "score reads it with --compat 10.0, which compare, power, agree" in said
     assert "compare read it" not in said
+
+
+def test_the_defaults_trec_eval_takes_without_parameters_are_listed():
+    """measures listed no default for relstring (10) and utility (1,-1,0,0), though it
+    lists P's and Rprec_mult's (helper-598); m_relstring.c and m_utility.c take them."""
+    import contextlib
+    import io
+
+    from trecbench.cli import run
+
+    for name, shown in (
+        ("relstring", "cutoff = 10 (trec_eval's defaults)"),
+        ("utility", "coefficient = 1, -1, 0, 0 (trec_eval's defaults)"),
+    ):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert run(["measures", name]) == 0
+        assert shown in out.getvalue()

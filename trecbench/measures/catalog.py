@@ -350,6 +350,7 @@ _trec(
     "relstring",
     "the grades of the top documents as a string",
     trec_params=FLOAT_PARAMS,
+    trec_defaults=(10,),  # trec_eval's m_relstring.c, given no cutoff
     summary=STRING,
     better=None,
     params=(),
