@@ -593,3 +593,23 @@ def test_a_topic_without_relevant_documents_is_not_said_to_count_when_it_is_igno
     expected = [b"num_q", b"all", b"3" if options else b"1", b"P_1", b"all"]
     assert out.split() == [*expected, b"0.3333" if options else b"1.0000"]
     assert err.splitlines() == [f"trecbench: warning: {line}" for line in said]
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown"])
+@pytest.mark.parametrize(("coefficients", "mean"), [("1e308", "inf"), ("-1e308", "-inf")])
+def test_an_infinite_mean_prints_inf_in_a_table_as_trec_eval_prints_it(
+    capsys, output_format, coefficients, mean
+):
+    """utility of coefficients 1e308 sums to inf: trec text and csv print inf, the
+    tables printed n/a, the spread's 'undefined' (helper-598)."""
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    qrels, one = str(ROOT / "qrels/hpo-demo.qrels"), str(ROOT / "runs/tfidf-char.run")
+    asked = ["-m", f"utility.{coefficients},{coefficients},0,0"]
+    assert run(["score", *asked, "--format", "trec", qrels, one]) == 0
+    assert capsys.readouterr().out.split("\t")[2].strip() == mean
+    assert run(["score", *asked, "--format", output_format, qrels, one]) == 0
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert row.replace("|", " ").split()[-1] == mean

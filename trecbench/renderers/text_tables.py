@@ -58,9 +58,12 @@ def _padded(cell: str, blanks: int, right: bool) -> str:
 
 def table_value(value: float) -> str:
     """A mean in score's tables (table, Markdown) under the scores: as every table prints a
-    value (never 0.0000 where it is not 0, :func:`~trecbench.number_text.value_text`), and
-    an undefined one as trec_eval's ``-nan``, as the scores' own table above prints it."""
-    return "-nan" if math.isnan(value) else value_text(value)
+    value (never 0.0000 where it is not 0, :func:`~trecbench.number_text.value_text`), an
+    undefined one as trec_eval's ``-nan``, as the scores' own table above prints it, and
+    an infinite one as its ``inf`` (utility's coefficients of 1e308: not ``n/a``)."""
+    if math.isnan(value):
+        return "-nan"
+    return f"{value:.4f}" if math.isinf(value) else value_text(value)
 
 
 def markdown_table(header: list[str], rows: list[list[str]], right: set[int]) -> list[str]:

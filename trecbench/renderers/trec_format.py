@@ -14,8 +14,7 @@ import math
 from ..errors import OutputError
 from ..escaping import escape_text, markdown_text, table_text
 from ..measures import COUNTS, RUNID, STRING
-from ..number_text import value_text
-from .text_tables import aligned, csv_line, markdown_table, trec_label
+from .text_tables import aligned, csv_line, markdown_table, table_value, trec_label
 
 NAMES = ("trec", "display", "asked")
 
@@ -145,11 +144,12 @@ def _table_rows(evaluation, names: str, shown=table_text) -> tuple[list[str], li
 
 def _cell(column, value, zscores: bool) -> str:
     """A table's value: a count as an integer, an undefined one as trec_eval's ``-nan``,
-    any other as every table prints it (:func:`~trecbench.number_text.value_text`: a
-    value that is not 0 never ``0.0000``, as the unjudged table under it prints it)."""
+    any other as every table of score's prints it (:func:`~.text_tables.table_value`: a
+    value that is not 0 never ``0.0000``, an infinite one ``inf``, as the unjudged table
+    under it prints them)."""
     if (column.summary in COUNTS and not zscores) or math.isnan(value):
         return _number(column, value, zscores).strip()
-    return value_text(value)
+    return table_value(value)
 
 
 def render_table(evaluation, names: str = "display") -> str:
