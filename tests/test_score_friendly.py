@@ -613,3 +613,20 @@ def test_an_infinite_mean_prints_inf_in_a_table_as_trec_eval_prints_it(
     assert run(["score", *asked, "--format", output_format, qrels, one]) == 0
     row = capsys.readouterr().out.splitlines()[-1]
     assert row.replace("|", " ").split()[-1] == mean
+
+
+def test_json_canonical_names_every_key_of_aggregates_and_per_query(capsys):
+    """score.md: canonical maps each key of aggregates and per_query; relstring, in
+    per_query alone, was missing (helper-598)."""
+    import json
+
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    qrels, one = str(ROOT / "qrels/hpo-demo.qrels"), str(ROOT / "runs/tfidf-char.run")
+    assert run(["score", "-m", "relstring.5", "-m", "P.5", "--format", "json", qrels, one]) == 0
+    document = json.loads(capsys.readouterr().out)
+    keys = set(document["runs"][0]["aggregates"])
+    keys |= {key for values in document["runs"][0]["per_query"].values() for key in values}
+    assert set(document["canonical"]) == keys == {"P.5", "relstring.5"}

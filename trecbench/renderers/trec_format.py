@@ -186,6 +186,17 @@ def render_csv(
     return "".join(lines)
 
 
+def _canonical(evaluation, summary, topic_columns) -> dict[str, str]:
+    """Each name ``aggregates`` and ``per_query`` key values by -> its display name: text
+    per topic (``relstring``) is in ``per_query`` alone, under its own."""
+    canonical = {name: evaluation.shown(c.display) for c, name in summary}
+    for c, name in topic_columns:
+        canonical.setdefault(
+            name, c.display if c.summary == STRING else evaluation.shown(c.display)
+        )
+    return canonical
+
+
 def _plain(evaluation, column, value):
     """Full-precision value for machine formats (integers for counts but z-scores, None
     for NaN)."""
@@ -250,7 +261,7 @@ def render_json(
             }
             for c, name in evaluation.labelled("asked")
         ],
-        "canonical": {name: evaluation.shown(c.display) for c, name in summary},
+        "canonical": _canonical(evaluation, summary, topic_columns),
         "options": evaluation.options,
         "qrels": evaluation.qrels_path,
         "runs": runs,
