@@ -151,7 +151,7 @@ def schema_message(error: Any) -> str:
 def _value_text(value: Any) -> str:
     """A value a schema refused, as an error message quotes it: in the spelling of the
     TOML, YAML or JSON it was read from (:func:`~trecbench.errors.json_excerpt`), a date or
-    time in ISO 8601, YAML's binary data and sets by their tags."""
+    time in ISO 8601."""
     import datetime
 
     from .errors import json_excerpt, shortened
@@ -163,6 +163,4 @@ def _value_text(value: Any) -> str:
         return shortened(getattr(value, "text", None) or repr(value))
     if isinstance(value, WrittenInt):  # 0x10, not 16
         return shortened(value.text)
-    if isinstance(value, (bytes, set)):  # YAML's !!binary and !!set: no JSON spelling
-        return f"a !!{'binary' if isinstance(value, bytes) else 'set'} value"
     return json_excerpt(value)

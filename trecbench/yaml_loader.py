@@ -233,6 +233,9 @@ def _loader_class(text_keys: bool) -> type:
                 ) from None
 
     BoundedSafeLoader.text_keys = text_keys
+    if text_keys:  # a configuration: no value JSON cannot hold, refused at its line
+        for kind in ("binary", "set"):
+            BoundedSafeLoader.add_constructor(f"tag:yaml.org,2002:{kind}", _no_such_value)
     BoundedSafeLoader.add_constructor(
         "tag:yaml.org,2002:float", BoundedSafeLoader.construct_yaml_float
     )
@@ -242,6 +245,17 @@ def _loader_class(text_keys: bool) -> type:
         "tag:yaml.org,2002:bool", BoundedSafeLoader.construct_yaml_bool
     )
     return BoundedSafeLoader
+
+
+def _no_such_value(loader: Any, node: Any) -> None:
+    """Refuse a configuration's ``!!binary`` or ``!!set`` value (at any depth): a setting
+    is text, a number, a boolean, a list or a table; quoted, the value was Python's text
+    of bytes or a set (``"b'hi'" is not of type 'string'``)."""
+    import yaml
+
+    kind = node.tag.rsplit(":", 1)[-1]
+    message = f"a !!{kind} value: a setting is text, a number, a boolean, a list or a table"
+    raise yaml.constructor.ConstructorError(None, None, message, node.start_mark)
 
 
 def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
