@@ -613,6 +613,10 @@ def test_an_infinite_mean_prints_inf_in_a_table_as_trec_eval_prints_it(
     assert run(["score", *asked, "--format", output_format, qrels, one]) == 0
     row = capsys.readouterr().out.splitlines()[-1]
     assert row.replace("|", " ").split()[-1] == mean
+    # and the unjudged table under it, which printed n/a for it (helper-600)
+    assert run(["score", *asked, "--unjudged-bounds", "--format", output_format, qrels, one]) == 0
+    row = capsys.readouterr().out.rstrip("\n").splitlines()[-1]
+    assert row.replace("|", " ").split()[-3] == mean  # value (low): inf; high; unjudged
 
 
 def test_json_canonical_names_every_key_of_aggregates_and_per_query(capsys):

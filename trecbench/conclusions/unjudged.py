@@ -243,7 +243,9 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     name = name or escaper(output_format)
 
     def number(bound: UnjudgedBound, value: float) -> str:  # a count as score prints it
-        return str(bound.plain(value)) if bound.count else value_text(value)
+        if bound.count:
+            return str(bound.plain(value))
+        return f"{value:.4f}" if math.isinf(value) else value_text(value)  # inf, as above
 
     rows = [  # a row under each name the scores use (-m P.1 -m P@1: both, --labels'), as CSV
         [name(b.run), shown, number(b, b.low), _high(b, partial(number, b), "n/a"),

@@ -146,7 +146,7 @@ def _cell(column, value, zscores: bool) -> str:
     """A table's value: a count as an integer, an undefined one as trec_eval's ``-nan``,
     any other as every table of score's prints it (:func:`~.text_tables.table_value`: a
     value that is not 0 never ``0.0000``, an infinite one ``inf``, as the unjudged table
-    under it prints them)."""
+    under it prints them too)."""
     if (column.summary in COUNTS and not zscores) or math.isnan(value):
         return _number(column, value, zscores).strip()
     return table_value(value)
