@@ -533,6 +533,9 @@ def test_a_qid_prefix_none_is_refused_as_a_stratum_value_is():
     with pytest.raises(UsageError, match=r"qid '\(none\)/a' has the prefix \(none\)"):
         group_labels(pd.Series(["(none)/a", "b"]), None, "qid-prefix")
     assert group_labels(pd.Series(["x/a", "b"]), None, "qid-prefix").tolist() == ["x", "(none)"]
+    # /7's prefix is empty: it joined b in (none) unsaid (helper-598)
+    with pytest.raises(UsageError, match=r"qid '/7' has an empty prefix, no group's name"):
+        group_labels(pd.Series(["/7", "b"]), None, "qid-prefix")
 
 
 @pytest.mark.parametrize("labels", ["trec", "display", "asked"])

@@ -299,6 +299,11 @@ def group_labels(
             qid = qids[prefix == MISSING].iloc[0]
             raise UsageError(*asked, f"qid {qid!r} has the prefix {MISSING}, "
                              "the group of topics without a prefix")  # fmt: skip
+        empty = (prefix == "") & qids.str.contains("/", regex=False)
+        if empty.any():  # /a would too: its prefix is empty, no group's name
+            qid = qids[empty].iloc[0]
+            raise UsageError(*asked, f"qid {qid!r} has an empty prefix, no group's name: "
+                             f"it would join {MISSING}, the topics without a prefix")  # fmt: skip
         return prefix.where(prefix != "", MISSING).astype(STR)
     check_group_field(strata, by, configured)  # strata given, holding the field
     mapping = strata.drop_duplicates("qid").set_index("qid")[by]
