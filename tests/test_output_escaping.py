@@ -876,3 +876,45 @@ def test_click_s_and_other_option_messages_show_a_byte_not_utf8_as_xff(tmp_path,
         assert run(command) == 1, command
         err = capsys.readouterr().err
         assert "\\xff" in err and "udc" not in err, (command, err)
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown"])
+def test_compare_header_lists_runs_each_as_one_item(tmp_path, capsys, output_format):
+    """'Runs: a, b (baseline),  c, d ' read as four runs for 'a, b', ' c' and 'd '
+    (helper-601): a run's comma and end blanks are %XX, as cli-conventions.md has every
+    list of names."""
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    runs = []
+    sources = (("a, b", "tfidf-word"), (" c", "tfidf-char"), ("d ", "tfidf-word-parents"))
+    for name, source in sources:
+        runs.append(str(tmp_path / f"{name}.run"))
+        (tmp_path / f"{name}.run").write_bytes((ROOT / "runs" / f"{source}.run").read_bytes())
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    args = ["compare", qrels, *runs, "-m", "P@5", "--samples", "100", "--format", output_format]
+    assert run(args) == 0
+    header = next(line for line in capsys.readouterr().out.splitlines() if "Runs: " in line)
+    assert header.endswith("Runs: a%2C b (baseline), %20c, d%20")
+
+
+@pytest.mark.parametrize("command", ["power", "agree"])
+def test_latex_keeps_a_name_s_end_blanks_as_percent_20(tmp_path, capsys, command):
+    """LaTeX drops a cell's blanks at either end: runs named 'r' and ' r' printed two
+    rows of 'r' (helper-601). They are %20, as Markdown writes them."""
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    runs = []
+    for name, source in (("base", "tfidf-word"), ("r", "tfidf-char"), (" r", "tfidf-word-parents")):
+        runs.append(str(tmp_path / f"{name}.run"))
+        (tmp_path / f"{name}.run").write_bytes((ROOT / "runs" / f"{source}.run").read_bytes())
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    measures = ["-m", "nDCG@10"] + (["-m", "P@5"] if command == "agree" else [])
+    assert run([command, qrels, *runs, *measures, "--format", "latex"]) == 0
+    firsts = [
+        line.split(" & ")[0] for line in capsys.readouterr().out.splitlines() if " & " in line
+    ]
+    assert "r" in firsts and "\\%20r" in firsts and " r" not in firsts

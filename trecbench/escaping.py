@@ -72,9 +72,7 @@ def list_item(escaped: str) -> str:
     ``c`` list as ``a%2C b, c``, never as the three ids ``a``, ``b`` and ``c``), nor does an
     item read as the list's end or lose a blank at the line's end;
     :func:`urllib.parse.unquote` gives the text back."""
-    item = escaped.replace(",", "%2C")
-    item = _END_BLANKS.sub(lambda blanks: "%20" * len(blanks.group()), item)
-    return unlike(item, (_MORE,))
+    return unlike(_ends_escaped(escaped.replace(",", "%2C")), (_MORE,))
 
 
 def id_list(texts: Sequence, shown=escape_text, limit: int | None = 5) -> str:
@@ -117,8 +115,7 @@ def markdown_text(text) -> str:
     (``a_b_`` as ``a\\_b\\_``, ``<!--`` as ``\\<!--``), and the blanks at its ends as
     ``%20`` (Markdown trims them, and four at a line's start make a code block): rendered,
     it shows as given."""
-    escaped = _MARKDOWN_SYNTAX.sub(r"\\\1", escape_text(text, MARKDOWN))
-    escaped = _END_BLANKS.sub(lambda blanks: "%20" * len(blanks.group()), escaped)
+    escaped = _ends_escaped(_MARKDOWN_SYNTAX.sub(r"\\\1", escape_text(text, MARKDOWN)))
     escaped = _HEADING_END.sub(r"\\\1", escaped, count=1)
     # what starts a block where the text starts a line or a list item: a heading, a list,
     # a thematic break
@@ -145,13 +142,24 @@ def isolated_text(text) -> str:
     command the page gives to paste).
     The two marks are the page's own (the text's own are escaped): without them,
     :func:`urllib.parse.unquote` gives ``text`` back."""
-    escaped = escape_text(text)
-    escaped = _END_BLANKS.sub(lambda blanks: "%20" * len(blanks.group()), escaped)
+    escaped = _ends_escaped(escape_text(text))
     if escaped.isascii() or not any(
         unicodedata.bidirectional(character) in _RIGHT_TO_LEFT for character in escaped
     ):
         return escaped
     return f"{FIRST_STRONG_ISOLATE}{escaped}{POP_DIRECTIONAL_ISOLATE}"
+
+
+def _ends_escaped(escaped: str) -> str:
+    """``escaped`` with the blanks at its ends as ``%20``."""
+    return _END_BLANKS.sub(lambda blanks: "%20" * len(blanks.group()), escaped)
+
+
+def latex_text(text) -> str:
+    """``text`` read from an input for a LaTeX cell (whose ``%`` the table escapes in turn):
+    :func:`escape_text`, and the blanks at its ends as ``%20``: LaTeX drops them, and runs
+    named ``r`` and `` r`` printed as one name."""
+    return _ends_escaped(escape_text(text))
 
 
 def table_text(text) -> str:
@@ -172,8 +180,8 @@ def escaper(output_format: str):
     isolated where it is right to left and its end's blanks as ``%20`` in ``html``
     (:func:`isolated_text`), its end's blanks as ``%20`` in ``table`` (:func:`table_text`);
     as it is in
-    ``csv``, which quotes what it must. LaTeX escapes the ``%`` of the escaped text in
-    turn."""
+    ``csv``, which quotes what it must; its ends' blanks as ``%20`` in ``latex``
+    (:func:`latex_text`), whose table escapes the ``%`` of the escaped text in turn."""
     if output_format == "csv":
         return str
     if output_format == "markdown":
@@ -182,6 +190,8 @@ def escaper(output_format: str):
         return isolated_text
     if output_format == "table":
         return table_text
+    if output_format == "latex":
+        return latex_text
     return escape_text
 
 

@@ -181,13 +181,14 @@ UNDEFINED_COLUMNS = {
 
 def header_lines(comparison) -> list[str]:
     """What was compared and how, one item per line (Markdown list items without the
-    dash; the terminal prints them as they are); the topics a line lists (escaped already:
-    :func:`~.comparison_escaped.with_names_escaped`) as items of a list
-    (:func:`~trecbench.escaping.list_item`)."""
+    dash; the terminal prints them as they are); the runs, qrels and topics a line lists
+    (escaped already: :func:`~.comparison_escaped.with_names_escaped`) as items of a list
+    (:func:`~trecbench.escaping.list_item`: the runs ``a, b`` and ``c`` are ``a%2C b, c``)."""
     settings = comparison.statistics
     level = exact_percent(settings.confidence)
     runs = ", ".join(
-        f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs
+        list_item(run) + (" (baseline)" if run == comparison.baseline else "")
+        for run in comparison.runs
     )
     from ..measures import but_counts
 
@@ -201,7 +202,8 @@ def header_lines(comparison) -> list[str]:
     qrels = comparison.run_qrels or {}
     if len(set(qrels.values())) > 1:
         lines.append(
-            "Qrels: each run its own — " + ", ".join(f"{r}: {q}" for r, q in qrels.items())
+            "Qrels: each run its own — "
+            + ", ".join(f"{list_item(r)}: {list_item(q or 'in memory')}" for r, q in qrels.items())
         )
     elif qrels:
         lines.append(f"Qrels: {next(iter(qrels.values())) or 'in memory'}")
