@@ -11,10 +11,11 @@ TOML configurations are (PyYAML keeps the last silently); in a configuration, a 
 reads as something else than text (``1:``, ``no:``, ``on:``) is refused with its line:
 JSON and TOML keys are text, and a mode named ``no`` read as ``False`` was an internal
 error; keys that are one key once written as JSON (``1:`` and ``"1":``, both ``"1"``)
-are refused too, as a JSON key given twice. Merge keys follow the YAML specification
-(:func:`_merge_in_order`): in ``<<: [*a, *b]`` a key of ``a`` wins over ``b``'s. A value
-YAML cannot construct (``2022-02-30``, ``!!int x``, ``!!int ""``, an integer past the 4,300
-digits Python reads) is refused at its line, not raised as Python's error. The lines
+are refused too, as a JSON key given twice (:mod:`trecbench.yaml_mappings`). Merge keys
+follow the YAML specification (:func:`~.yaml_mappings.merge_in_order`): in
+``<<: [*a, *b]`` a key of ``a`` wins over ``b``'s. A value YAML cannot construct
+(``2022-02-30``, ``!!int x``, ``!!int ""``, an integer past the 4,300 digits Python
+reads) is refused at its line, not raised as Python's error. The lines
 messages name (:func:`error_line`, "first on line") are counted at ``\n`` only, as the run
 readers count a file's lines (PyYAML's own count also breaks at ``\r``, U+0085, U+2028
 and U+2029). In a configuration, a plain scalar YAML 1.1 reads as text that YAML 1.2 reads
@@ -39,7 +40,8 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from .errors import excerpt, excerpt_plain, int_text, one_line
+from .errors import excerpt, int_text
+from .yaml_mappings import MERGE, check_json_keys, check_keys, merge_in_order
 from .yaml_versions import (
     disagreement,
     number_in_yaml_1_2,
@@ -51,7 +53,6 @@ from .yaml_versions import (
 
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
 MAX_DEPTH = 64  # nesting levels (a configuration needs a handful; checkers recurse)
-_MERGE = "tag:yaml.org,2002:merge"
 _VALUE = "tag:yaml.org,2002:value"
 _TEXT = "tag:yaml.org,2002:str"
 
@@ -167,8 +168,8 @@ class _VersionReadings:
         otherwise (``010``, ``yes``, ``1:30``): a configuration's value, an ir_metadata
         block's value or key (a description's ``time: 1:30`` was written back and
         recorded as 90). A configuration's key is refused as no text at all instead
-        (:func:`_check_keys`). A tag does not settle it (YAML 1.2 reads `!!int 010` as 10,
-        YAML 1.1 as 8)."""
+        (:func:`~.yaml_mappings.check_keys`). A tag does not settle it (YAML 1.2 reads
+        `!!int 010` as 10, YAML 1.1 as 8)."""
         if node.style is not None or (self.text_keys and id(node) in self.key_nodes):
             return value
         problem = disagreement(node.value, value, _keeping_as_text(self, node))
@@ -194,7 +195,7 @@ def _loader_class(text_keys: bool) -> type:
             super().__init__(stream)
             self.keys_checked: set[int] = set()
             self.tagged: set[int] = set()  # scalars written with a tag (`!!int x`)
-            self.key_nodes: set[int] = set()  # the mappings' keys, as _check_keys read them
+            self.key_nodes: set[int] = set()  # the mappings' keys, as check_keys read them
             self.id_keys, self.root, self.first_line = id_keys, None, first_line
             self.ids: set[int] = set()  # the id keys' scalars, text as written
 
@@ -214,9 +215,9 @@ def _loader_class(text_keys: bool) -> type:
             # read as given twice (`b: &b {<<: *a, tag: 3}` under `<<: *b`)
             if id(node) not in self.keys_checked:
                 self.keys_checked.add(id(node))
-                _check_keys(self, node, text_keys)
-            _merge_in_order(self, node)
-            _check_json_keys(self, node)  # merged keys too: `<<: {1: a}` beside `"1": b`
+                check_keys(self, node, text_keys)
+            merge_in_order(self, node)
+            check_json_keys(self, node)  # merged keys too: `<<: {1: a}` beside `"1": b`
             if node is self.root:  # its merged keys are its own now, as constructed
                 self.ids = _ids_as_text(node, self.id_keys)
 
@@ -258,131 +259,6 @@ def _no_such_value(loader: Any, node: Any) -> None:
     raise yaml.constructor.ConstructorError(None, None, message, node.start_mark)
 
 
-def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
-    """Refuse a key given twice in ``node`` and, with ``text_keys``, one that is not text."""
-    import yaml
-
-    first_seen: dict[Any, Any] = {}
-    for key_node, _ in node.value:
-        if key_node.tag == _MERGE:  # `<<: *base` merges; keys written out win, by design
-            # a second `<<` was merged after the first, silently: one merge key of a list
-            earlier = first_seen.setdefault(_MERGE, key_node)
-            if earlier is not key_node:
-                raise yaml.constructor.ConstructorError(
-                    None,
-                    None,
-                    f"merge key << given twice (first on line {_line_of(loader, earlier)}): "
-                    "merge several mappings with one, as <<: [*a, *b]",
-                    key_node.start_mark,
-                )
-            continue
-        loader.key_nodes.add(id(key_node))
-        key = loader.construct_object(key_node, deep=True)
-        if text_keys and not isinstance(key, str):  # as a JSON or TOML configuration's
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"key {excerpt(key_node.value)} is read as {type(key).__name__} {excerpt(key)}, "
-                "not as a name: quote it (YAML reads 1, 010, yes, no, on, off, null as "
-                "numbers, booleans or nothing)",
-                key_node.start_mark,
-            )
-        try:
-            earlier = first_seen.setdefault(key, key_node)
-        except TypeError:  # an unhashable key: the base class refuses it with its line
-            continue
-        if earlier is not key_node:  # on its line too: `{b: 1, b: 2}` was read as {b: 2}
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"duplicate key {excerpt(key)} (first on line {_line_of(loader, earlier)})",
-                key_node.start_mark,
-            )
-
-
-def _check_json_keys(loader: Any, node: Any) -> None:
-    """Refuse two keys of the flattened mapping ``node`` that are two keys to Python (to
-    the parsed mapping) but one once written as JSON, whose keys are text (``1:`` and
-    ``"1":``): a report's JSON would hold the key twice and its readers keep one value.
-    Keys Python takes as one are a duplicate (refused) or a merged key overridden."""
-    import yaml
-
-    from .json_values import json_key
-
-    first_as_json: dict[str, tuple[Any, Any]] = {}
-    for key_node, _ in node.value:
-        key = _key_of(loader, key_node)
-        if key is key_node:  # an unhashable key: the base class refuses it with its line
-            continue
-        earlier, earlier_node = first_as_json.setdefault(json_key(key), (key, key_node))
-        if earlier is not key and earlier != key:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"keys {_as_written(earlier_node)} (line {_line_of(loader, earlier_node)}) "
-                f"and {_as_written(key_node)} are one key in JSON, whose keys are text: give "
-                "one of them another name",
-                key_node.start_mark,
-            )
-
-
-def _as_written(node: Any) -> str:
-    """The scalar ``node`` as a message quotes it: plain as written, quoted with quotes."""
-    text = excerpt_plain(one_line(node.value))
-    return text if node.style is None else f'"{text}"'
-
-
-def _merge_in_order(loader: Any, node: Any) -> None:
-    """Flatten the mapping ``node``'s merge keys (``<<: *a``, ``<<: [*a, *b]``) into its
-    pairs as the YAML merge key is specified: a key of a mapping earlier in the list over
-    the same key of a later one, its own keys over all (they come last: constructing the
-    mapping keeps the last value, in the first one's place). Keys are one when Python finds
-    them equal; PyYAML 6 compared the ids of their texts, so ``x`` (interned) followed the
-    specification and ``long key`` did not."""
-    merged: dict[Any, tuple[Any, Any]] = {}
-    own = []
-    for key_node, value_node in node.value:
-        if key_node.tag != _MERGE:
-            own.append((key_node, value_node))
-            continue
-        for source in _merge_sources(node, value_node):
-            loader.flatten_mapping(source)
-            # within a flattened source its own key comes after the merged one it overrides
-            effective = {_key_of(loader, pair[0]): pair for pair in source.value}
-            for key, pair in effective.items():
-                merged.setdefault(key, pair)
-    if len(own) < len(node.value):
-        node.value = list(merged.values()) + own
-
-
-def _merge_sources(node: Any, value_node: Any) -> list:
-    """The mappings the merge key of ``node`` whose value is ``value_node`` merges, in
-    order; refused as PyYAML refuses them when they are not mappings."""
-    import yaml
-
-    sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-    for source in sources:
-        if not isinstance(source, yaml.MappingNode):
-            raise yaml.constructor.ConstructorError(
-                "while constructing a mapping",
-                node.start_mark,
-                f"expected a mapping or list of mappings for merging, but found {source.id}",
-                source.start_mark,
-            )
-    return sources
-
-
-def _key_of(loader: Any, key_node: Any) -> Any:
-    """The key ``key_node`` is, as a mapping being merged compares it; an unhashable one
-    (left for the base class to refuse with its line) is only equal to itself."""
-    key = loader.construct_object(key_node, deep=True)
-    try:
-        hash(key)
-    except TypeError:
-        return key_node
-    return key
-
-
 def _unreadable(loader: Any, node: Any, error: Exception) -> str:
     """Why the scalar ``node`` could not be constructed (``error``, raised by PyYAML's
     constructor as a Python error), for a one-line message, and how to keep it as text
@@ -409,12 +285,6 @@ def _keeping_as_text(loader: Any, node: Any) -> str:
     dropped = f"drop the tag !!{node.tag.rsplit(':', 1)[-1]}"
     untagged = loader.resolve(type(node), node.value, (True, False))
     return f"{dropped} and quote it" if node.style is None and untagged != _TEXT else dropped
-
-
-def _line_of(loader: Any, node: Any) -> int:
-    """The line in the file where ``node`` starts (the loader's text begins at the file's
-    line ``loader.first_line``), counted at ``\\n`` only."""
-    return loader.first_line + loader.buffer.count("\n", 0, node.start_mark.index)
 
 
 def error_line(error: Exception, text: str, first_line: int = 1) -> int:
@@ -486,7 +356,7 @@ def _written_at(node: Any, key: str | int) -> tuple[Any, Any] | None:
         return None
     merged = []
     for key_node, value in node.value:
-        if key_node.tag == _MERGE:
+        if key_node.tag == MERGE:
             merged += value.value if isinstance(value, yaml.SequenceNode) else [value]
         elif isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
             return key_node.start_mark, value
