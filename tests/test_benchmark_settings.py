@@ -469,7 +469,7 @@ def test_a_mode_name_built_in_python_is_held_to_the_schemas_rule(name):
     split every message naming it), where a configuration's schema refuses them."""
     import json
 
-    from trecbench.benchmarking.settings import MODE_NAME
+    from trecbench.benchmarking.mode_checks import MODE_NAME
 
     schema = json.loads((ROOT / "trecbench/schemas/benchmark_config.schema.json").read_text())
     assert schema["properties"]["modes"]["propertyNames"]["pattern"] == f"^{MODE_NAME.pattern}$"

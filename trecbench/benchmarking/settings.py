@@ -5,7 +5,8 @@
 directly. Everything that runs, writes or renders the benchmark reads its fields: the
 modes (:class:`Mode`), the targets (:class:`Target`, :data:`PRESETS`), the statistics
 (:class:`~trecbench.comparison.StatsSettings`) and the completeness thresholds
-(:class:`Completeness`).
+(:class:`Completeness`). The modes are checked as the settings are made
+(:mod:`~trecbench.benchmarking.mode_checks`).
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError, UsageError, excerpt, shortened
+from ..errors import InputError, UsageError, excerpt
+from .mode_checks import check_fusion_depths, check_modes, refused
 
 if TYPE_CHECKING:  # compare's package loads pandas: imported where settings are made
     from ..comparison.settings import StatsSettings
@@ -272,7 +273,7 @@ class BenchmarkSettings:
         if not self.name.strip():  # shown as the empty name the schema refuses
             message = f"{excerpt(self.name)} is blank: the name titles the benchmark's outputs"
             raise self.refused(("name",), message)
-        _check_references(self.modes, self.path, self.config_text)
+        check_modes(self.modes, self.path, self.config_text)
         _check_meta(self.meta, self.path)
         names = [mode.name for mode in self.modes]
         if self.baseline is None:
@@ -285,7 +286,7 @@ class BenchmarkSettings:
         if self.profile not in PROFILES:
             raise UsageError(f"{self.path}: the validator has no profile {self.profile!r}")
         if self.max_depth is not None and CHECKS["R8"].severity(self.profile) == "error":
-            _check_fusion_depths(self.modes, self.max_depth, self.path, self.config_text)
+            check_fusion_depths(self.modes, self.max_depth, self.path, self.config_text)
         if self.maxontsim_formula is not None:
             from ..maxontsim_formulas import resolve_formula
 
@@ -308,7 +309,7 @@ class BenchmarkSettings:
         """The error refusing the setting at ``keys`` (``("strata", "sidecar")``): the
         configuration file, the key and the line that writes it (no line for settings
         built in Python), then ``message``."""
-        return _refused(self.path, self.config_text, keys, message)
+        return refused(self.path, self.config_text, keys, message)
 
     @contextlib.contextmanager
     def reading(self, path: Path | None, *keys: str | int) -> Iterator[None]:
@@ -353,17 +354,6 @@ class BenchmarkSettings:
 BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
 
 
-def _refused(path: Path, text: ConfigText | None, keys: tuple, message: str) -> UsageError:
-    """The error refusing the setting at ``keys``: at the key and the line the
-    configuration ``text`` writes it (:meth:`ConfigText.where`), as the loader's refusals
-    are; settings built in Python (no text) name the file and the key."""
-    if text is None:
-        from ..toml_loader import key_path
-
-        return UsageError(f"{path}: {shortened(key_path(keys))}: {message}")
-    return UsageError(f"{text.where(keys)}: {message}")
-
-
 def _check_meta(meta: dict, path: Path) -> None:
     """A meta key outside ``--meta``'s rule, or a value JSON cannot hold
     (:func:`trecbench.meta_values.meta_json`), given in Python (``meta=``, ``with_options``;
@@ -373,230 +363,8 @@ def _check_meta(meta: dict, path: Path) -> None:
 
     for key, value in meta.items():
         if not meta_key_taken(key):  # no line: the key is not the configuration's
-            raise _refused(path, None, ("meta", str(key)), f"a meta key {META_KEY_RULE}")
+            raise refused(path, None, ("meta", str(key)), f"a meta key {META_KEY_RULE}")
         try:
             meta_json(value)
         except UsageError as error:
-            raise _refused(path, None, ("meta", key), str(error)) from None
-
-
-def _check_runs_once(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
-    """Each run file is one mode's (:func:`~trecbench.naming.run_given_twice`: two modes of
-    one file would compare the run with itself, as ``leaderboard`` refuses two systems of
-    one): refused at the second mode's ``run``, naming the first's line."""
-    from ..naming import run_given_twice
-
-    def first_line(name: str) -> int | None:
-        return None if text is None else text.line(("modes", name, "run"))
-
-    runs = {mode.name: mode.run for mode in modes if mode.run}
-    problem = run_given_twice(runs, "modes", first_line)
-    if problem is not None:
-        name, message = problem
-        raise _refused(path, text, ("modes", name, "run"), message)
-
-
-def _check_fusions_once(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
-    """Two modes fusing the same modes with the same settings (in any order: a fusion
-    breaks ties by docno, not by the order of its runs; weights unset are 1 each; wmnz of
-    weights 1 is combmnz, combmed of two modes combanz) make one run, which would be
-    compared with itself, as two modes of one run file would: refused at the second's
-    ``fuse``, naming the first's line."""
-    from ..fusion import method_name, norm_name
-
-    fusions: dict[tuple, str] = {}
-    for mode in modes:
-        if mode.fuse is None:
-            continue
-        method = method_name(mode.method)
-        # `is None`: weights may be any sequence fuse takes (a numpy array has no truth)
-        weights = [1.0] * len(mode.fuse) if mode.weights is None else mode.weights
-        # a set, not sorted: the names are distinct (_check_fusion) but need not be text
-        # in Python (fuse=[1, "a"], refused as unknown below), where sorting raised
-        pairs = frozenset(zip(mode.fuse, map(float, weights), strict=True))
-        if method == "wmnz" and all(weight == 1.0 for _, weight in pairs):
-            method = "combmnz"  # its sum times the weights' sum: times the count, combmnz's
-        if method == "combmed" and len(mode.fuse) == 2:
-            method = "combanz"  # the median of one value or two is their mean
-        k = mode.rrf_k if method == "rrf" else None
-        first = fusions.setdefault((method, k, norm_name(mode.norm, method), mode.depth,
-                                    pairs), mode.name)  # fmt: skip
-        if first != mode.name:
-            line = None if text is None else text.line(("modes", first, "fuse"))
-            at = "" if line is None else f" (line {line})"
-            message = (
-                f"modes {first!r}{at} and {mode.name!r} are one fusion ({mode.describe()}): "
-                "the run would be compared with itself; give it once"
-            )
-            raise _refused(path, text, ("modes", mode.name, "fuse"), message)
-
-
-# a mode's name, as the configuration's schema takes it (modes' propertyNames): it names
-# the mode's files (reports/<mode>.json, runs/<mode>.run) and its lines in messages
-MODE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,25}")
-
-
-def _check_names_apart(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
-    """A mode's name outside :data:`MODE_NAME` (possible only in Python: ``Mode("a/b")``
-    named a file in another folder, ``Mode("a\\nb")`` split a message in two) is refused,
-    as the schema refuses it in a configuration. Two modes whose names differ only in case
-    (``H``, ``h``) are refused at the second's table, naming the first's line: their files
-    (``reports/H.json`` and ``reports/h.json``, a fusion's ``runs/H.run``) are one file on
-    macOS's and Windows' file systems, where the second replaced the first, as convert
-    refuses such tags."""
-    names: dict[str, str] = {}
-    for mode in modes:
-        if not isinstance(mode.name, str) or not MODE_NAME.fullmatch(mode.name):
-            message = (
-                f"{excerpt(mode.name)} is no mode name: 1 to 25 ASCII letters, digits, '_', "
-                "'.' or '-' (it names the mode's files)"
-            )
-            raise UsageError(f"{path}: modes: {message}")
-        other = names.setdefault(mode.name.lower(), mode.name)
-        if other != mode.name:
-            first = None if text is None else text.line(("modes", other))
-            at = "" if first is None else f" (line {first})"
-            message = (
-                f"modes {other!r}{at} and {mode.name!r} would write one file where case is "
-                "not told apart (macOS, Windows: reports/<mode>.json): rename one"
-            )
-            raise _refused(path, text, ("modes", mode.name), message)
-
-
-def _check_labels(modes: list[Mode], path: Path, text: ConfigText | None) -> None:
-    """Two modes of one label (the tables would show two columns of one name: the labels
-    are compared as shown, blanks collapsed) are refused at the second's ``label`` (its
-    table when the label is its name, not written), naming the first's line; so is a
-    blank label, shown as the empty one the schema refuses, and a label that is another
-    mode's name (a report would call one mode by two names, two modes by one)."""
-    labels: dict[str, str] = {}  # a label as shown -> the mode that has it
-    known = {mode.name for mode in modes}
-    for mode in modes:
-        shown_as = " ".join(mode.label.split())
-        if not shown_as:
-            message = f"{excerpt(mode.label)} is blank: the label titles the mode's column"
-            raise _refused(path, text, ("modes", mode.name, "label"), message)
-        other = labels.setdefault(shown_as, mode.name)
-        if other == mode.name:
-            continue
-        shown = excerpt(mode.label)
-        if text is None:
-            raise UsageError(f"{path}: modes {other!r} and {mode.name!r} have one label {shown}")
-        keys: tuple = ("modes", mode.name, "label")
-        if text.line(keys, own=True) is None:  # the label is the mode's name
-            keys = keys[:-1]
-        first = text.line(("modes", other, "label"))
-        at = "" if first is None else f" (line {first})"
-        message = f"modes {other!r}{at} and {mode.name!r} have one label {shown}"
-        raise _refused(path, text, keys, message)
-    for shown_as, mode in labels.items():  # one report, one name for each mode
-        if shown_as in known and shown_as != mode:
-            message = (
-                f"{excerpt(shown_as)} is the name of another mode: the statistics call "
-                "each mode by its name, the R-task part by its label; give another label"
-            )
-            raise _refused(path, text, ("modes", mode, "label"), message)
-
-
-def _check_fusion(mode: Mode, path: Path, text: ConfigText | None) -> None:
-    """A fusion names two modes or more, each once, and its settings are those
-    :func:`trecbench.fuse` takes (:func:`trecbench.fusion.checked_settings`: method, norm,
-    k, a weight per run neither negative nor all 0, depth, tag), refused naming the mode
-    before any run is read, as a configuration's are."""
-    from ..fusion import checked_settings
-
-    fused = mode.fuse or []
-    twice = next((m for i, m in enumerate(fused) if m in fused[:i]), None)
-    if twice is not None:
-        message = f"mode {mode.name!r} fuses {excerpt(twice)} twice"
-        raise _refused(path, text, ("modes", mode.name, "fuse"), message)
-    if len(fused) == 1:  # as two modes of one run file are (_check_runs_once)
-        message = (
-            f"mode {mode.name!r} fuses one mode, {excerpt(fused[0])}: it would rank as that "
-            "mode's run, compared with itself; fuse two modes or more"
-        )
-        raise _refused(path, text, ("modes", mode.name, "fuse"), message)
-    if mode.fuse is None:
-        return
-    try:
-        checked_settings(
-            mode.method, mode.norm, mode.k, mode.weights, len(fused), mode.depth, mode.run_tag
-        )
-    except UsageError as error:
-        raise UsageError(f"{path}: modes.{mode.name}: {error}") from None
-
-
-def _check_fusion_depths(
-    modes: list[Mode], max_depth: int, path: Path, text: ConfigText | None
-) -> None:
-    """A fusion deeper than the validation lets a run be (or kept whole) fails R8 once
-    fused, on a file never written: refused before any run is read."""
-    for mode in modes:
-        if mode.fuse is not None and (mode.depth is None or mode.depth > max_depth):
-            deep = "keeps every document" if mode.depth is None else f"is {mode.depth} deep"
-            message = (
-                f"the fusion {deep}, beyond validation.max_depth {max_depth}: its run "
-                f"would fail R8; give a depth of at most {max_depth}"
-            )
-            keys = ("modes", mode.name, "depth")
-            if text is None:  # the mode named as where() names it
-                raise UsageError(f"{path}: modes.{mode.name}: {message}")
-            if text.line(keys, own=True) is None:  # the depth validation.max_depth's
-                keys = ("validation", "max_depth")
-            raise _refused(path, text, keys, message)
-
-
-def _check_references(modes: list[Mode], path: Path, text: ConfigText | None = None) -> None:
-    """Refuse two modes of one label (the tables would show two columns of one name: the
-    labels are compared as shown, blanks collapsed), two modes of one run file, a fusion
-    of one mode twice or with settings ``fuse`` refuses, and unknown, self- and circular
-    references."""
-    known = {mode.name: mode for mode in modes}
-    _check_names_apart(modes, path, text)
-    _check_labels(modes, path, text)
-    for mode in modes:
-        _check_fusion(mode, path, text)
-    _check_runs_once(modes, path, text)
-    _check_fusions_once(modes, path, text)
-    for mode in modes:
-        # (an empty name is a reference too: unknown, refused here, not looked up later)
-        for other in [*(mode.fuse or []), *([] if mode.reranks is None else [mode.reranks])]:
-            keys = ("modes", mode.name, "reranks" if other == mode.reranks else "fuse")
-            if other not in known:
-                message = f"mode {mode.name!r} refers to unknown mode {excerpt(other)}"
-                raise _refused(path, text, keys, message)
-            if other == mode.name:
-                raise _refused(path, text, keys, f"mode {mode.name!r} refers to itself")
-    state: dict[str, int] = {}
-
-    def visit(name: str, trail: list[str]) -> None:
-        if state.get(name) == 2:
-            return
-        if state.get(name) == 1:  # at the edge closing it: its fuse list's item
-            cycle = " -> ".join([*trail[trail.index(name) :], name])
-            keys = ("modes", trail[-1], "fuse", known[trail[-1]].fuse.index(name))
-            raise _refused(path, text, keys, f"modes fuse each other in a circle: {cycle}")
-        state[name] = 1
-        for other in known[name].fuse or []:
-            visit(other, [*trail, name])
-        state[name] = 2
-
-    for mode in modes:
-        visit(mode.name, [])
-    _check_rerank_circles(known, path, text)
-
-
-def _check_rerank_circles(known: dict[str, Mode], path: Path, text: ConfigText | None) -> None:
-    """Refuse modes that rerank each other in a circle (a reranks b, b reranks a): each
-    run would be made from the other's, and the reranking table would show both
-    improvements, one against the other, as a mode reranking itself would (refused)."""
-    for mode in known.values():
-        trail = [mode.name]
-        while known[trail[-1]].reranks is not None:
-            trail.append(known[trail[-1]].reranks)
-            if trail[-1] in trail[:-1]:
-                if trail[-1] != mode.name:  # a circle further on: refused from its own mode
-                    break
-                cycle = " -> ".join(trail)
-                keys = ("modes", trail[-2], "reranks")  # at the edge closing it
-                raise _refused(path, text, keys, f"modes rerank each other in a circle: {cycle}")
+            raise refused(path, None, ("meta", key), str(error)) from None
