@@ -226,7 +226,7 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     from ..escaping import escaper
     from ..number_text import value_text
     from ..plurals import share_percent
-    from ..renderers.text_tables import aligned, csv_line, markdown_table
+    from ..renderers.text_tables import aligned, csv_line, markdown_table, table_value
 
     if output_format == "csv":
         named = asked or {}
@@ -245,7 +245,7 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     def number(bound: UnjudgedBound, value: float) -> str:  # a count as score prints it
         if bound.count:
             return str(bound.plain(value))
-        return f"{value:.4f}" if math.isinf(value) else value_text(value)  # inf, as above
+        return value_text(value) if math.isnan(value) else table_value(value)  # n/a: noted
 
     rows = [  # a row under each name the scores use (-m P.1 -m P@1: both, --labels'), as CSV
         [name(b.run), shown, number(b, b.low), _high(b, partial(number, b), "n/a"),

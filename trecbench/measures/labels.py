@@ -118,15 +118,11 @@ def value_meaning(measure: Measure, display: str) -> object:
 
 
 def _floats_read(measure: Measure) -> tuple[float, ...]:
-    """A float parameter family's numbers as trec_eval reads them (``atof``), its default
-    when none is given: trec_eval's defaults, or set_F's beta of 1."""
-    definition = measure.definition
-    if measure.params is not None:
-        return tuple(c_atof(part) for part in measure.params.split(","))
-    if definition.trec_defaults:
-        return tuple(definition.trec_defaults)
-    beta = definition.param("beta")
-    return () if beta is None else (beta.default,)
+    """A float parameter family's numbers as trec_eval reads them (:func:`percents`: its
+    defaults when none is given), set_F's beta of 1 where it has none: its number is that
+    keyword's."""
+    beta = measure.definition.param("beta")
+    return tuple(percents(measure)) or (() if beta is None else (beta.default,))
 
 
 def _gains_read(params: str) -> tuple[tuple[int, float], ...] | None:
