@@ -107,6 +107,38 @@ def test_a_z_score_beyond_a_double_is_an_infinity_without_numpys_warning(tmp_pat
     )
 
 
+RANKED = [(1, 1, 1, 3), (1, 2, 2, 2), (1, 3, 3, 1), (2, 4, 1, 5), (2, 1, 2, 4)]
+
+
+def test_trec_evals_missing_z_score_marker_is_printed_as_it_prints_it_and_warned_of(tmp_path):
+    # q1's map has a stddev of 0 and a value other than the mean, q2's P_5 no line: trec_eval
+    # 9.0.8 (-q -Z z -m map -m P.5 on these files) prints its MISSING_ZSCORE_VALUE for both
+    # and averages it into all; CSV and JSON carried it as a z-score, unsaid
+    zscores, qrels, run = tmp_path / "z", tmp_path / "q", tmp_path / "r"
+    zscores.write_text("q1 map 0.5 0\nq2 map 0.3 0.1\nq1 P_5 0.1 0.05\n")
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 1\n")
+    run.write_text("".join(f"q{t} Q0 d{d} {r} {s} t\n" for t, d, r, s in RANKED))
+    inputs = (str(qrels), str(run))
+    code, out, err = _score("-q", "-Z", str(zscores), "-m", "map", "-m", "P.5", *inputs)
+    assert code == 0 and out == (
+        b"Zmap                   \tq1\t-1000000.0000\n"
+        b"ZP_5                   \tq1\t6.0000\n"
+        b"Zmap                   \tq2\t2.0000\n"
+        b"ZP_5                   \tq2\t-1000000.0000\n"
+        b"Zmap                   \tall\t-499999.0000\n"
+        b"ZP_5                   \tall\t-499997.0000\n"
+    )
+    said = (
+        f"trecbench: warning: TrecEvalUndefinedWarning: {zscores}: map for topic q1 and 1 more "
+        "has no line, or a stddev of 0 and a value other than the mean: its z-score is "
+        "trec_eval's -1000000, a marker, no z-score, printed and averaged into 'all' as "
+        "trec_eval does\n"
+    )
+    assert err == said.encode()
+    code, out, err = _score("-Z", str(zscores), "-m", "map", *inputs)
+    assert out.endswith(b"\t-499999.0000\n") and b"map for topic q1 has no line" in err
+
+
 @pytest.mark.parametrize("compat", [["-c"], ["--compat", "10.0", "-c"]])
 def test_standard_input_from_a_file_is_read_from_where_it_stands(tmp_path, compat):
     # { read -r h; trecbench score --compat 10.0 q -; } < run read from byte 0 (the line

@@ -142,17 +142,25 @@ class _PastTheTable(Exception):
 
 
 def convert(
-    table: ZScores, qid: str, labels: list[str], values: list[float], overflows: list | None = None
+    table: ZScores,
+    qid: str,
+    labels: list[str],
+    values: list[float],
+    overflows: list | None = None,
+    missing: list | None = None,
 ) -> list[float]:
     """One topic's values (``labels`` their printed names) as z-scores; an
     :class:`InputError` where trec_eval's search reads past the table (see the module).
     ``overflows`` gets ``(qid, label)`` of each z-score beyond a double's range from
-    finite numbers (:func:`overflow_warning`)."""
+    finite numbers (:func:`overflow_warning`), ``missing`` those of each value given
+    trec_eval's -1000000 (:func:`missing_warning`)."""
+    missing = [] if missing is None else missing
     try:
         where = _search(table.qids, qid.encode(), 0, len(table.qids))
     except _PastTheTable:
         raise _crash(table, f"topic {qid}") from None
     if where is None:
+        missing.extend((qid, label) for label in labels)
         return [MISSING] * len(values)
     start = table.starts[where]
     stop = table.starts[where + 1] if where + 1 < len(table.starts) else len(table.measures)
@@ -163,6 +171,7 @@ def convert(
         except _PastTheTable:
             raise _crash(table, f"measure {label} of topic {qid}") from None
         if found is None:
+            missing.append((qid, label))
             out.append(MISSING)
             continue
         # as C doubles: a quotient beyond the largest is an infinity, as trec_eval prints
@@ -175,7 +184,21 @@ def convert(
                 overflows.append((qid, label))
         else:
             out.append(0.0 if value == mean else MISSING)
+            if value != mean:
+                missing.append((qid, label))
     return out
+
+
+def missing_warning(table: ZScores, found: list[tuple[str, str]]) -> TrecEvalUndefinedWarning:
+    """The warning of values trec_eval gives its -1000000 (``found``: their topics and
+    labels): no line of the file for the topic and measure, or a stddev of 0 and a value
+    other than the mean. trec_eval prints it as a z-score and averages it into ``all``,
+    as trecbench does, but it is a marker, no z-score."""
+    return TrecEvalUndefinedWarning(
+        f"{table.path}: {_first_of(found)} has no line, or a stddev of 0 and "
+        "a value other than the mean: its z-score is trec_eval's -1000000, a marker, no "
+        "z-score, printed and averaged into 'all' as trec_eval does"
+    )
 
 
 def overflow_warning(table: ZScores, found: list[tuple[str, str]]) -> TrecEvalUndefinedWarning:
@@ -183,15 +206,19 @@ def overflow_warning(table: ZScores, found: list[tuple[str, str]]) -> TrecEvalUn
     are (``found``: their topics and labels): the quotient overflows a double, and
     trec_eval prints inf or -inf. A mean or stddev that is no number is warned of when
     read."""
-    from ..plurals import counted
-
-    (qid, label), more = found[0], len(found) - 1
-    others = f" and {counted(more, 'more')}" if more else ""
     return TrecEvalUndefinedWarning(
-        f"{table.path}: the z-score of {label} for topic {qid}{others} is beyond a double's "
+        f"{table.path}: the z-score of {_first_of(found)} is beyond a double's "
         "range (a stddev too small for the value's distance from the mean): printed as "
         "trec_eval prints it (inf or -inf), no number"
     )
+
+
+def _first_of(found: list[tuple[str, str]]) -> str:
+    """``<label> for topic <qid>`` of the first of ``found``, ``and N more`` after it."""
+    from ..plurals import counted
+
+    (qid, label), more = found[0], len(found) - 1
+    return f"{label} for topic {qid}" + (f" and {counted(more, 'more')}" if more else "")
 
 
 def _crash(table: ZScores, what: str) -> InputError:
