@@ -285,7 +285,10 @@ def test_cutoff_lists_with_keyword_parameters_need_a_cutoff(text, tmp_path, caps
     with pytest.raises(UsageError) as error:
         parse_measure(text)
     message = str(error.value)
-    example = re.search(r"needs a cutoff,.* e\.g\. '(.+)'$", message)[1]
+    # Rprec_mult's number is a multiplier (R x m documents), its example one of its defaults
+    needs = "a multiplier" if text.startswith("Rprec_mult") else "a cutoff"
+    example = re.search(rf"needs {needs},.* e\.g\. '(.+)'$", message)[1]
+    assert example != "Rprec_mult.10"
     parse_measure(example)  # the example given reads as a measure
     (tmp_path / "q").write_text("1 0 d1 2\n")
     (tmp_path / "r").write_text("1 Q0 d1 1 1 r\n")
@@ -490,7 +493,7 @@ def test_a_cutoff_hint_falls_back_to_10_where_the_domain_holds_no_candidate():
 
     from trecbench.measures.suggestions import cutoff_example
 
-    nothing = SimpleNamespace(contains=lambda k: False)
+    nothing = SimpleNamespace(contains=lambda k: False, what="the cutoff")
     assert cutoff_example(SimpleNamespace(trec_defaults=(5, 100), numbers=nothing)) == 10
 
 

@@ -205,11 +205,13 @@ def _valid(spelling: str, parse: Callable[[str], Any]) -> Any:
 
 
 def cutoff_example(definition) -> int | float:
-    """A cutoff ``definition`` takes, for a message's example: 10 where its domain holds
-    it (a rank), else the middle one of its trec_eval defaults (``IPrec@0.5``); 10 when
-    it holds none of them, as every hint said before the domains were read."""
-    defaults = definition.trec_defaults
-    taken = (k for k in (10, *defaults[len(defaults) // 2 :]) if definition.numbers.contains(k))
+    """A cutoff ``definition`` takes, for a message's example: 10 where its number is a
+    rank its domain holds, else the middle one of its trec_eval defaults (``IPrec@0.5``,
+    ``Rprec_mult.1.2``: R x 10 is no multiplier of use); 10 when it holds none of them,
+    as every hint said before the domains were read."""
+    defaults, numbers = definition.trec_defaults, definition.numbers
+    ranks = (10,) if numbers.what == "the cutoff" else ()
+    taken = (k for k in (*ranks, *defaults[len(defaults) // 2 :]) if numbers.contains(k))
     return next(taken, 10)
 
 
@@ -226,8 +228,9 @@ def needs_cutoff(name: str, text: str, definition, parse: Callable[[str], Any]) 
     try:
         parse(f"{name}@{k}")
     except TrecbenchError:
+        number = definition.numbers.what.replace("the ", "a ", 1)  # Rprec_mult: a multiplier
         return (
-            f"measure '{text}' needs a cutoff, which {definition.name} takes in trec_eval's "
+            f"measure '{text}' needs {number}, which {definition.name} takes in trec_eval's "
             "spelling alone, without keyword parameters (-l and -J for rel and judged_only): "
             f"e.g. '{definition.name}.{k}'"
         )
