@@ -251,3 +251,18 @@ def test_a_comparison_manifest_named_compressed_is_refused(tmp_path):
     with pytest.raises(UsageError, match="^" + re.escape(refusal) + "$"):
         comparison.write(tmp_path / "out", manifest=target, plots=False)
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", ["p.txt.gz", "p.jsonl"])
+def test_pools_refusal_of_a_compressed_or_jsonl_name_suggests_no_parquet(tmp_path, capsys, name):
+    # it suggested "(.run, .txt, .parquet)", fuse's names, and pool refuses .parquet
+    from trecbench.cli import run
+
+    target = tmp_path / name
+    assert run(["pool", str(ROOT / "runs" / "tfidf-char.run"), "-o", str(target)]) == 1
+    found = name.rsplit(".", 1)[1]
+    assert capsys.readouterr().err == (
+        f"trecbench: {target}: trecbench writes TREC text here, not {found}: name it "
+        "otherwise (.qrels, .txt)\n"
+    )
+    assert not target.exists()

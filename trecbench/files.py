@@ -202,11 +202,12 @@ def _qrels_lines(table: pa.Table) -> bytes:
     return text_lines(columns | {"rel": _text(table, "rel")}, " ")
 
 
-def parquet_named(path: str | os.PathLike, kind: str = "run") -> bool:
+def parquet_named(path: str | os.PathLike, kind: str = "run", parquet: bool = True) -> bool:
     """Whether a run or qrels (``kind``) written to ``path`` is Parquet (by its name, any
     case), else TREC text (``-``, standard output, too); a name the readers would take for
     another format is refused: a ``.jsonl`` (read as JSONL) or a compression suffix (the
-    text is not compressed), the refusal suggesting the kind's names."""
+    text is not compressed), the refusal suggesting the kind's names (and ``.parquet``
+    where the writer takes Parquet: ``parquet``; a pool file is text alone)."""
     from .compressions import SUFFIXES
 
     suffixes = [suffix.lower() for suffix in Path(path).suffixes]
@@ -214,9 +215,12 @@ def parquet_named(path: str | os.PathLike, kind: str = "run") -> bool:
     ending = suffixes[-2:] if suffixes[-1:] and suffixes[-1] in SUFFIXES else suffixes[-1:]
     other = next((s for s in reversed(ending) if s in (".jsonl", *SUFFIXES)), None)
     if other is not None:
+        parquets = (
+            (" here, or Parquet for a .parquet name,", ", .parquet") if parquet else (" here,", "")
+        )
         raise UsageError(
-            f"{one_line(os.fspath(path))}: trecbench writes TREC text here, or Parquet for a "
-            f".parquet name, not {other[1:]}: name it otherwise (.{kind}, .txt, .parquet)"
+            f"{one_line(os.fspath(path))}: trecbench writes TREC text{parquets[0]} not "
+            f"{other[1:]}: name it otherwise (.{kind}, .txt{parquets[1]})"
         )
     return bool(suffixes) and suffixes[-1] == ".parquet"
 

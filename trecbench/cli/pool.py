@@ -95,7 +95,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     check_runs_once(runs)  # a run twice would be counted twice
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)
-    if parquet_named(output):  # (a .jsonl or .gz name is refused there: text it is not)
+    if parquet_named(output, "qrels", parquet=False):  # (.jsonl, .gz: refused there)
         raise UsageError(f"{output}: a pool file is TREC text (qid 0 docno), not Parquet")
     names = named_runs(runs, names)
     settings = {"depth": depth, "qrels": qrels, "relevance_level": level, "names": names}
