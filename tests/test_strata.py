@@ -731,3 +731,29 @@ def test_a_sidecars_fields_topics_and_runs_are_listed_escaped_as_items(tmp_path,
     assert _items(said.split(" — ")[1].removesuffix(".")) == [f"r{hostile}", "s"]
     for message in (note, known, outside, spread):
         assert message.isprintable(), message
+
+
+def test_group_means_reads_its_values_as_compare_scores_does():
+    # a topic's value given twice was counted twice (en: n 29, mean 0.4616 where 28 topics
+    # give 0.4424), an nDCG of 5 averaged; ir_measures' and PyTerrier's column names, a
+    # mapping as strata and no values raised pandas' KeyError or an AttributeError
+    rows = [("r", "1", "P@5", 1.0), ("r", "2", "P@5", 0.5), ("r", "3", "P@5", 0.0)]
+    twice = per_query([*rows, ("r", "1", "P@5", 0.0)])
+    with pytest.raises(UsageError, match=r"^run 'r': two values of P@5 for topic '1'$"):
+        group_means(twice, STRATA, "difficulty")
+    beyond = per_query([*rows[:2], ("r", "3", "P@5", 5.0)])
+    with pytest.raises(UsageError, match=r"^run 'r': P@5 is 5.0 for '3', outside \[0, 1\]"):
+        group_means(beyond, STRATA, "difficulty")
+    expected = group_means(per_query(rows), STRATA, "difficulty")
+    for names in ({"qid": "query_id"}, {"run": "name"}):
+        pd.testing.assert_frame_equal(
+            group_means(per_query(rows).rename(columns=names), STRATA, "difficulty"), expected
+        )
+    integers = per_query([(r, int(q), m, v) for r, q, m, v in rows])  # ids read as text
+    pd.testing.assert_frame_equal(group_means(integers, STRATA, "difficulty"), expected)
+    with pytest.raises(UsageError, match=r"^per_query: no value column"):
+        group_means(per_query(rows).drop(columns="value"), STRATA, "difficulty")
+    for strata, shown in (({"1": "easy"}, "a dict"), (STRATA.drop(columns="qid"),
+                          "a DataFrame without a qid column")):  # fmt: skip
+        with pytest.raises(UsageError, match=rf"^strata: give load_strata's table .*not {shown}$"):
+            group_means(per_query(rows), strata, "difficulty")

@@ -336,12 +336,36 @@ def _spread(means: pd.Series) -> float:
     return means.max(skipna=False) - means.min(skipna=False)
 
 
-def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
+def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
     """Per-group means with macro and micro means and the spread.
 
-    ``per_query`` has columns ``run, qid, measure, value``; ``strata`` is
-    :func:`load_strata`'s table and ``by`` the field grouped by (or ``qid-prefix``, the
-    qid up to its last ``/``, without ``strata``). Returns one row per run,
+    ``per_query`` has columns ``run, qid, measure, value``, a DataFrame or records read as
+    :func:`~trecbench.comparison.compare_scores` reads them
+    (:mod:`trecbench.inputs.given_values`: PyTerrier's and ir_measures' column names, ids
+    strings, never inferred); a run's two values of a measure for one topic, or a value
+    outside the measure's span, are refused. ``strata`` is :func:`load_strata`'s table and
+    ``by`` the field grouped by (or ``qid-prefix``, the qid up to its last ``/``, without
+    ``strata``). See :func:`grouped_means` for what it returns."""
+    from .inputs.given_values import given_values, refuse_two_values
+    from .measures.labels import refuse_outside_span
+
+    frame = given_values(per_query, "per_query").frame
+    refuse_two_values(frame)
+    refuse_outside_span(frame)
+    if strata is not None and not (isinstance(strata, pd.DataFrame) and "qid" in strata):
+        from .type_names import python_type
+
+        shown = "a DataFrame without a qid column" if isinstance(strata, pd.DataFrame) else (
+            python_type(strata))  # fmt: skip
+        raise UsageError(
+            Setting("strata"), f": give load_strata's table (qid and the fields), not {shown}"
+        )
+    return grouped_means(frame, strata, by)
+
+
+def grouped_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
+    """:func:`group_means` of values already read and checked (an evaluation's: ``run,
+    qid, measure, value``, ids strings). Returns one row per run,
     measure and group with columns ``run, measure, kind, group, n, value, undefined``:
     ``kind`` is ``group`` (``n`` = queries in the group), ``macro`` (mean of the group
     means, ``n`` = groups), ``micro`` (mean over queries, ``n`` = queries) or ``spread``
@@ -423,7 +447,7 @@ def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.Da
             [per_query, pd.DataFrame(missing, columns=per_query.columns).astype(per_query.dtypes)],
             ignore_index=True,
         )
-    return group_means(per_query, strata, by)
+    return grouped_means(per_query, strata, by)
 
 
 def left_out_warnings(evaluation) -> list[str]:

@@ -15,9 +15,10 @@ from .. import statistical_tests, stats
 from ..callbacks import refuse_uncallable
 from ..errors import NoOverlapError, UsageError, option_excerpt
 from ..escaping import id_list
+from ..inputs.given_values import given_baseline, given_queries, given_values
+from ..measures.labels import refuse_outside_span
 from . import significance
 from .absent import EmptyValues, checked_empty, fill_absent, not_finite
-from .given import given_baseline, given_queries, given_values
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .overflow import refuse_overflow
 from .result import Comparison
@@ -124,7 +125,7 @@ def compare_scores(
     """Statistics over per-query values (``run, qid, measure, value``; see
     :func:`~trecbench.comparison.compare`): a DataFrame or records, its columns also named
     as PyTerrier (``name``) and ir_measures (``query_id``) name them, its ids read as every
-    input's are (:mod:`trecbench.comparison.given`: strings, integers in decimal; missing,
+    input's are (:mod:`trecbench.inputs.given_values`: strings, integers in decimal; missing,
     float and mixed ids refused), its values numbers.
 
     ``queries`` are the topics that count with ``missing="zero"`` (the qrels topics);
@@ -181,25 +182,6 @@ def compare_scores(
     )
 
 
-def _refuse_out_of_range(per_query: pd.DataFrame) -> None:
-    """Refuse a value outside [0, 1] of a measure the registry says lies in it (its span,
-    :func:`trecbench.measures.span`): given scores (``compare_scores``) it cannot be right."""
-    from ..measures.labels import past_unit_span, span
-
-    for measure in per_query["measure"].unique().tolist():
-        if span(measure) != 1.0:
-            continue
-        rows = per_query[per_query["measure"] == measure]
-        values = rows["value"].to_numpy(dtype=np.float64)
-        outside = past_unit_span(values, values)
-        if outside.any():
-            row = rows.iloc[int(np.flatnonzero(outside)[0])]
-            raise UsageError(
-                f"run {row['run']!r}: {measure} is {float(row['value'])!r} for {row['qid']!r}, "
-                "outside [0, 1], where every value of it lies"
-            )
-
-
 def _refuse_two_spellings(measures: list[str]) -> None:
     """Refuse one measure given by two spellings (``P_5`` and ``P@5``), as compare refuses
     it asked so: tested twice, it was counted twice in the correction (Holm doubled its
@@ -223,13 +205,13 @@ def _refuse_two_spellings(measures: list[str]) -> None:
 
 def _checked(per_query: pd.DataFrame, baseline: str | None):
     """``(per_query, runs, measures, the baseline)`` of values read
-    (:func:`~.given.given_values`); undefined or infinite values, no values at all and an
-    unknown baseline refused."""
+    (:func:`~trecbench.inputs.given_values.given_values`); undefined or infinite values,
+    no values at all and an unknown baseline refused."""
     finite = np.isfinite(per_query["value"].to_numpy(dtype=np.float64))
     if not finite.all():
         row = per_query[~finite].iloc[0]
         raise not_finite(row["run"], row["measure"], row["qid"], row["value"])
-    _refuse_out_of_range(per_query)
+    refuse_outside_span(per_query)
     # unique() keeps the order of first appearance, as dict.fromkeys would, without
     # iterating element by element over Arrow-backed strings (~1 s on 20 x 10,000 rows)
     runs = per_query["run"].unique().tolist()

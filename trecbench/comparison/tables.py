@@ -13,12 +13,12 @@ import pandas as pd
 from .. import stats
 from ..errors import Setting, UsageError, excerpt
 from ..escaping import ShownWarning, id_list
+from ..inputs.given_values import Topics, given_qids, refuse_two_values
 from ..inputs.python_objects import index_label
 from ..naming import listed
 from ..rounding import mean_difference
 from ..statistical_tests import STRATIFIED_BOOTSTRAP_ONE
 from ..type_names import python_type
-from .given import Topics, given_qids
 from .settings import ALL, MACRO
 
 # why an interval or a p-value is undefined (n/a), in the words every output shows
@@ -60,10 +60,8 @@ def values_cube(
     column: str = "value",
 ) -> np.ndarray:
     """``queries x runs x measures`` values of ``column``; absent (run, qid) pairs NaN."""
+    refuse_two_values(per_query)
     frame = per_query.set_index(["qid", "run", "measure"])[column]
-    if frame.index.duplicated().any():
-        qid, run, measure = frame.index[frame.index.duplicated()][0]
-        raise UsageError(f"run {run!r}: two values of {measure} for topic {qid!r}")
     index = pd.MultiIndex.from_product([queries, runs, measures], names=frame.index.names)
     values = frame.reindex(index).to_numpy(dtype=np.float64, copy=True)
     return values.reshape(len(queries), len(runs), len(measures))
@@ -103,7 +101,7 @@ def strata_fields(strata: Mapping, group_by, topics: Topics) -> dict[str, dict[s
     ``group_by``, default ``stratum``), ``{field: {qid: value}}`` (several; ``group_by``
     picks some) or a sidecar's per-topic ``{qid: {field: value}}`` (``group_by`` naming
     its fields). Its qids are read as every input's, beside the ``topics`` compared
-    (:func:`~trecbench.comparison.given.given_qids`: ``7`` is refused beside ``007``, not
+    (:func:`~trecbench.inputs.given_values.given_qids`: ``7`` is refused beside ``007``, not
     left out). A topic held without a value (None, NaN, NA; the field left out of its
     own mapping) is in ``(none)``, as a sidecar's is (:data:`trecbench.strata.MISSING`);
     a blank value is refused, as in a sidecar."""

@@ -187,6 +187,28 @@ def past_unit_span(low: float, high: float) -> bool:
     return (low < -SPAN_ROUNDING) | (high > 1 + SPAN_ROUNDING)
 
 
+def refuse_outside_span(per_query) -> None:
+    """Refuse a value outside [0, 1] of a measure the registry says lies in it (its
+    :func:`span`) in ``per_query`` (a DataFrame of ``run, qid, measure, value``): given
+    scores (``compare_scores``, ``group_means``) it cannot be right."""
+    import numpy as np
+
+    from ..errors import UsageError
+
+    for measure in per_query["measure"].unique().tolist():
+        if span(measure) != 1.0:
+            continue
+        rows = per_query[per_query["measure"] == measure]
+        values = rows["value"].to_numpy(dtype=np.float64)
+        outside = past_unit_span(values, values)
+        if outside.any():
+            row = rows.iloc[int(np.flatnonzero(outside)[0])]
+            raise UsageError(
+                f"run {row['run']!r}: {measure} is {float(row['value'])!r} for {row['qid']!r}, "
+                "outside [0, 1], where every value of it lies"
+            )
+
+
 def span(name: str) -> float | None:
     """The width of the interval a topic's value of the measure named ``name`` lies in (1
     for [0, 1]); None when the registry states none (unbounded, or a name it does not

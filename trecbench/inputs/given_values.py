@@ -1,5 +1,6 @@
 """Per-query values given to :func:`~trecbench.comparison.compare_scores` (and its tie
-bounds, its ``queries``, ``baseline`` and the qids of its ``strata``) read as the readers
+bounds, its ``queries``, ``baseline`` and the qids of its ``strata``) and to
+:func:`~trecbench.strata.group_means` read as the readers
 read a run's table (:mod:`trecbench.inputs.tables`): columns named as trecbench, PyTerrier
 or ir_measures name them; ids are strings, never inferred (integers written in decimal,
 refused beside ids no integer prints as; floats, missing and mixed ids refused with the
@@ -18,9 +19,9 @@ import pyarrow as pa
 from .. import arrow
 from .. import arrow_compute as pc
 from ..errors import InputError, UsageError
-from ..inputs.python_objects import Where, python_ids
-from ..inputs.tables import QID_NAMES, frame_table, ids, need_column, scores, with_integer_ids
 from ..type_names import printed_float, python_type
+from .python_objects import Where, python_ids
+from .tables import QID_NAMES, frame_table, ids, need_column, scores, with_integer_ids
 
 # PyTerrier's Experiment(perquery=True) names the run "name"; ir_measures' per-query
 # results (iter_calc) name the topic "query_id" and hold no run
@@ -66,6 +67,17 @@ def given_values(given, origin: str, numbers: Sequence[str] = VALUE_NAMES) -> Gi
     for name in named:
         out[name] = _numbers(table.column(name).combine_chunks(), name, origin, where)
     return Given(pd.DataFrame(out), _integers(qids))
+
+
+def refuse_two_values(frame: pd.DataFrame) -> None:
+    """Refuse a run's two values of one measure for one topic in ``frame`` (``run, qid,
+    measure``, ...): which one counts would be a guess, and a mean over both is wrong."""
+    twice = frame.duplicated(["qid", "run", "measure"])
+    if twice.any():
+        row = frame[twice].iloc[0]
+        raise UsageError(
+            f"run {row['run']!r}: two values of {row['measure']} for topic {row['qid']!r}"
+        )
 
 
 def _frame(given, origin: str) -> pd.DataFrame:
@@ -159,7 +171,7 @@ def given_qids(values: list, origin: str, where: Where, topics: Topics, keys: bo
     float, a bool, None or a mix of kinds refused at ``where(row)``; refused beside
     ``topics`` where integers on either side lost how the other's ids are written
     (``007`` beside ``7``)."""
-    from ..inputs.integer_ids import refuse_lost_zeros
+    from .integer_ids import refuse_lost_zeros
 
     qids, topics_origin, integer_topics = topics
     values = python_ids(values, "query id", origin, where, keys=keys)
