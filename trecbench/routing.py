@@ -198,9 +198,14 @@ def routing_metrics(
     ``missed``, ``unneeded``, ``ran``), ``experts`` (how often each was chosen / optimal),
     ``settings``.
     """
-    from .resampling_bounds import seed_refusal
+    from .resampling_bounds import confidence_refusal, seed_refusal
     from .stats import refuse_interval
 
+    # compare's bounds and words: "0.9" was a TypeError from the resampling, 2 and nan
+    # a bare ValueError
+    refusal = confidence_refusal(confidence)
+    if refusal is not None:
+        raise UsageError(refusal)
     refuse_interval(samples, confidence)  # also where no rate has an interval
     refusal = seed_refusal(seed)  # -1 was numpy's ValueError, 1.5 and True read 1
     if refusal is not None:

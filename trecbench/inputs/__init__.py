@@ -42,7 +42,7 @@ from ..callbacks import refuse_uncallable
 from ..errors import UsageError, excerpt
 from ..type_names import flag_from, python_type
 from . import ir_metadata
-from .streams import Progress, Source
+from .streams import LabelledProgress, Progress, Source, labelled
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -246,7 +246,7 @@ def load_run(
     source: RunInput,
     *,
     check: Check | None = None,
-    progress: Progress | None = None,
+    progress: LabelledProgress | None = None,
     full: bool = False,
 ) -> Loaded:
     """A run as a :class:`Loaded`: its typed table (``qid, docno, score, tag``, and
@@ -267,11 +267,11 @@ def load_run(
     refuse_uncallable(progress)
     refuse_uncallable(check, "check(tokens, kind)")  # else called only on TREC text
     full = flag_from("full", full)  # "no" was truthy: every column kept
-    return load(source, "run", check=check, progress=progress, full=full)
+    return load(source, "run", check=check, progress=_reading(progress, source, "run"), full=full)
 
 
 def load_qrels(
-    source: QrelsInput, *, check: Check | None = None, progress: Progress | None = None
+    source: QrelsInput, *, check: Check | None = None, progress: LabelledProgress | None = None
 ) -> Loaded:
     """Qrels as a :class:`Loaded`: their typed table (``qid, docno, rel, line``, and
     ``iter`` where the input has an iteration: a TREC file's second column), ``origin``,
@@ -282,7 +282,15 @@ def load_qrels(
     :func:`load_run` takes them."""
     refuse_uncallable(progress)
     refuse_uncallable(check, "check(tokens, kind)")  # else called only on TREC text
-    return load(source, "qrels", check=check, progress=progress)
+    return load(source, "qrels", check=check, progress=_reading(progress, source, "qrels"))
+
+
+def _reading(progress: LabelledProgress | None, source: Any, kind: str) -> Progress | None:
+    """A public reader's ``progress(label, done, total)`` as :func:`load` tells it
+    ``(done, total)`` (it was told so, two arguments where its documentation says three),
+    its label ``reading PATH`` as every command's, ``reading the run`` for no path."""
+    shown = os.fspath(source) if isinstance(source, (str, os.PathLike)) else f"the {kind}"
+    return labelled(progress, f"reading {shown}")
 
 
 def _is_record(item: Any) -> bool:

@@ -390,6 +390,7 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     2) for parameters trec_eval refuses; trec_eval spellings outside a domain are computed
     as trec_eval computes them, with a :class:`ParameterDomainWarning`.
     """
+    version = _known_version(version)  # "banana" was taken, "10" not read as 10.0
     text = _ir_measure_name(text) if is_ir_measure(text) else text  # as evaluate takes it
     if not isinstance(text, str):
         raise UsageError(f"measure {text!r} ({type(text).__name__}): give a name (str)")
@@ -407,6 +408,12 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
         raise UsageError(f"{error}{suggested}") from None
     _check_domains(measure)
     return measure
+
+
+def _known_version(version: str | compat.Compat | None) -> str | None:
+    """``version`` as :mod:`~trecbench.trec_eval.compat` spells it ("10" as "10.0"), None
+    as None; an unknown one refused (:func:`~trecbench.trec_eval.compat.get`)."""
+    return None if version is None else compat.get(version).version
 
 
 def _parse(text: str, version: str | None) -> Measure:
@@ -483,8 +490,7 @@ def parse_measures(
     :func:`parse_measure`).
     """
     repeats = flag_from("repeats", repeats)  # "no" was truthy: duplicates kept
-    if version is not None:
-        version = compat.get(version).version  # refuses an unknown version
+    version = _known_version(version)
     measures: list[Measure] = []
     refused: list[TrecbenchError] = []
     for item in requests(texts):
