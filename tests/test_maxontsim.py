@@ -405,3 +405,54 @@ def test_relevant_ids_the_ontology_does_not_know_are_said_once(tmp_path, capsys)
         assert err == said  # HP:9, judged 0, is no gold id: not said
     assert run(["score", "-m", "P.1", str(qrels), str(ranked)]) == 0
     assert "ontology" not in capsys.readouterr().err  # no MaxOntSim: no ontology read
+
+
+def _warned(argv: list[str], capsys) -> tuple[str, list[str]]:
+    """``score``'s output of ``argv`` and its warnings, each without the prefix."""
+    from trecbench.cli import run
+
+    assert run(["score", *argv]) == 0
+    out, err = capsys.readouterr()
+    return out, [line.removeprefix("trecbench: warning: ") for line in err.splitlines()]
+
+
+def test_what_makes_maxontsim_another_measure_is_said(tmp_path, capsys):
+    # -J drops the retrieved ids the qrels do not judge, those MaxOntSim credits: it was
+    # HitRate unsaid (FOCAL retrieved: by hand, LCA Seizure at depth 4 of D 14, path 1 of
+    # depths 4 + 5: 0.7 * 4/14 + 0.3 * (1 - 1/9) = 0.4667; 0 under -J). Qrels
+    # grading expected ids 1 and 2 (convert hpo --graded ontology's parents and children
+    # at 1) made a grade-1 id retrieved an exact hit, unsaid
+    qrels, ranked = tmp_path / "q", tmp_path / "r"
+    qrels.write_text(f"q1 0 {SEIZURE} 1\n")
+    ranked.write_text(f"q1 Q0 {FOCAL} 1 2 r\nq1 Q0 HP:0000118 2 1 r\n")
+    out, said = _warned(["-m", "MaxOntSim@1", str(qrels), str(ranked)], capsys)
+    assert out == "maxontsim_1           \tall\t0.4667\n" and said == []
+    out, said = _warned(["-J", "-m", "MaxOntSim@1", str(qrels), str(ranked)], capsys)
+    assert out == "maxontsim_1           \tall\t0.0000\n"
+    assert said == [
+        "-J drops every retrieved id the qrels do not judge, the ids MaxOntSim gives partial "
+        "credit to: MaxOntSim@k is then HitRate@k at its relevance level"
+    ]
+    qrels.write_text(f"q1 0 {SEIZURE} 2\nq1 0 {FOCAL} 1\n")
+    out, said = _warned(["-m", "MaxOntSim@1", str(qrels), str(ranked)], capsys)
+    assert out == "maxontsim_1           \tall\t1.0000\n"
+    assert said == [
+        f"{qrels}: MaxOntSim takes every id graded 1 or more as expected, and these qrels "
+        "grade them 1 to 2: an id graded 1 retrieved scores 1, as an expected term does; "
+        "MaxOntSim(rel=2) or -l 2 takes the top grade alone"
+    ]
+    for level in (["-l", "2", "-m", "MaxOntSim@1"], ["-m", "MaxOntSim(rel=2)@1"]):
+        out, said = _warned([*level, str(qrels), str(ranked)], capsys)
+        assert out.endswith("\tall\t0.4667\n") and said == []
+
+
+def test_an_unknown_id_is_said_at_the_level_its_measure_counts_relevant(tmp_path, capsys):
+    # MaxOntSim(rel=2) called the obsolete HP:0000057, graded 1, relevant: it is not at 2
+    qrels, ranked = tmp_path / "q", tmp_path / "r"
+    qrels.write_text(f"q1 0 {SEIZURE} 2\nq1 0 HP:0000057 1\n")
+    ranked.write_text("q1 Q0 HP:0000057 1 1 r\n")
+    out, said = _warned(["-m", "MaxOntSim(rel=2)@1", str(qrels), str(ranked)], capsys)
+    assert out.endswith("\tall\t0.0000\n") and said == []
+    both = ["-m", "MaxOntSim(rel=2)@1", "-m", "MaxOntSim@1", str(qrels), str(ranked)]
+    out, said = _warned(both, capsys)  # relevant to MaxOntSim@1: said
+    assert "1 relevant id not among the ontology's terms" in said[-1]

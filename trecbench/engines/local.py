@@ -121,7 +121,11 @@ def read_inputs(measures: list[Measure], settings: Settings, truth) -> None:
     for family in dict.fromkeys(measure.family for measure in measures):
         reader = _REGISTRY[family].read if family in _REGISTRY else None
         if reader is not None:
-            reader(settings, truth)
+            # at the lowest level any of them counts relevant at (its rel, else -l): an id
+            # relevant to one of them is read as such (MaxOntSim(rel=2) beside MaxOntSim)
+            levels = [m.option("rel") or settings.relevance_level for m in measures
+                      if m.family == family]  # fmt: skip
+            reader(dataclasses.replace(settings, relevance_level=min(levels)), truth)
 
 
 def _supports(measure: Measure) -> bool:

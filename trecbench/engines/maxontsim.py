@@ -189,18 +189,43 @@ def _read(settings: Settings, truth) -> Ontology:
     from ..plurals import counted
 
     ontology = load_ontology(settings.ontology)
-    table = truth.table
-    gold = to_numpy(table.column("rel")) >= settings.relevance_level
+    table, path = truth.table, truth.path or "qrels"
+    grades = to_numpy(table.column("rel"))
+    gold = grades >= settings.relevance_level
     ids = np.unique(to_numpy(table.column("docno"))[gold].astype(object))
     unknown = ids[ontology.indices(ids) < 0] if len(ids) else ids
+    said = _meaning_warnings(settings, path, np.unique(grades[gold]))
     if len(unknown):
         shown = id_list(unknown)
-        input_warnings.keep([
-            f"{truth.path or 'qrels'}: {counted(len(unknown), 'relevant id')} not among the "
+        said.append(
+            f"{path}: {counted(len(unknown), 'relevant id')} not among the "
             f"ontology's terms (obsolete, unknown or mistyped: {shown}): MaxOntSim "
             "scores such an id 1 where a run retrieves it and 0 against every other id"
-        ])  # fmt: skip
+        )
+    input_warnings.keep(said)
     return ontology
+
+
+def _meaning_warnings(settings: Settings, path: str, grades: np.ndarray) -> list[str]:
+    """What makes MaxOntSim another measure than Phentrieve's, said: ``-J``, which drops the
+    retrieved ids the qrels do not judge, those it gives partial credit to (it is then
+    HitRate); expected ids (E: graded at the relevance level or above) of several
+    ``grades``, as ``convert hpo --graded ontology`` writes its parents and children below
+    the expected terms: one of the lower grades retrieved scores 1, as an expected term."""
+    said = []
+    if settings.judged_only:
+        said.append(
+            "-J drops every retrieved id the qrels do not judge, the ids MaxOntSim gives "
+            "partial credit to: MaxOntSim@k is then HitRate@k at its relevance level"
+        )
+    if len(grades) > 1:
+        low, top = int(grades[0]), int(grades[-1])
+        said.append(
+            f"{path}: MaxOntSim takes every id graded {low} or more as expected, and these "
+            f"qrels grade them {low} to {top}: an id graded {low} retrieved scores 1, as an "
+            f"expected term does; MaxOntSim(rel={top}) or -l {top} takes the top grade alone"
+        )
+    return said
 
 
 local.register("MaxOntSim", max_ont_sim, _read)
