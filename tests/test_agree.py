@@ -776,3 +776,21 @@ def test_topics_without_a_relevant_document_are_warned_of_as_compare_says_them(t
     assert result.warnings == (said(first, "b"), said(second, "a"))
     at_two = trecbench.agree(first, runs, ["P@1"], relevance_level=2)
     assert at_two.warnings == (said(first, "a, b", 2),)
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "randomization", "tukey", "t"])
+def test_the_resamples_are_told_as_compares_and_change_nothing(test):
+    # agree drew no progress while its tests resampled (11-25 s of silence on 20 runs);
+    # the bar counts every measure's resamples as one job, and the values are the same
+    told = []
+    drawn = {} if test == "t" else {"samples": 300, "seed": 3}
+    asked = (QRELS, RUNS, ["P@5", "nDCG@10"])
+    quiet = trecbench.agree(*asked, test=test, **drawn)
+    loud = trecbench.agree(*asked, test=test, **drawn, progress=lambda *call: told.append(call))
+    assert loud.to_dict() == quiet.to_dict()
+    resampling = [(done, total) for label, done, total in told if label == "resampling"]
+    if test == "t":  # draws nothing
+        assert resampling == []
+    else:
+        assert resampling[-1] == (600, 600)
+        assert [done for done, _ in resampling] == sorted(done for done, _ in resampling)

@@ -447,18 +447,22 @@ def pair_p_values(test: str, paired: Paired) -> np.ndarray:
     return np.asarray(statistical_tests.function(test)(paired), dtype=np.float64)
 
 
-def all_pairs_p(values, test: str, samples: int = 10_000, seed: int = 0) -> np.ndarray:
+def all_pairs_p(
+    values, test: str, samples: int = 10_000, seed: int = 0, progress: Progress | None = None
+) -> np.ndarray:
     """``runs x runs`` p-values of registered test ``test`` (by name, e.g. ``"t"`` or
     ``"tukey"``) for every pair of runs (columns of ``values``: topics x runs), as
     ``compare`` computes them for one measure over all topics: unadjusted (Tukey HSD's
-    are family-wise already), NaN where the test is undefined; the diagonal is NaN."""
+    are family-wise already), NaN where the test is undefined; the diagonal is NaN.
+    ``progress(done, total)`` is told the resamples drawn by a test that draws them."""
     matrix = as_matrix(values)
     k = matrix.shape[1]
     left, right = np.triu_indices(k, 1)
     resampled = None
     if test == "bootstrap":
-        resampled = bootstrap_means(matrix, samples, seed)
-    paired = Paired(matrix, left, right, samples, seed, None, resampled, (np.arange(k),))
+        resampled = bootstrap_means(matrix, samples, seed, progress)
+    families = (np.arange(k),)
+    paired = Paired(matrix, left, right, samples, seed, None, resampled, families, progress)
     out = np.full((k, k), np.nan)
     out[left, right] = out[right, left] = pair_p_values(test, paired)
     return out

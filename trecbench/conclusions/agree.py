@@ -239,7 +239,8 @@ def agree(
     ``qrels_b``: Cohen's κ of the two sets of judgments (binary at ``relevance_level``),
     linearly weighted κ on the grades, and per measure τ-b and τ_AP of the ordering
     under ``qrels_b`` against the one under ``qrels``. ``progress(label, done, total)``
-    is told of the reading and scoring (:func:`trecbench.evaluate`'s).
+    is told of the reading and scoring (:func:`trecbench.evaluate`'s) and of the tests'
+    resamples (``resampling``, as compare's).
     """
     refuse_uncallable(progress)
     drawn = {"samples": samples, "seed": seed}
@@ -265,9 +266,12 @@ def agree(
     means = quality(scores)
     measure_orderings = _measure_orderings(scores, means)
     powers = tuple(
-        discriminative_power(scores.values[:, :, m], measure, settings, scores.runs)
+        discriminative_power(
+            scores.values[:, :, m], measure, settings, scores.runs,
+            _resampling(progress, m, len(scores.measures), settings.samples),
+        )
         for m, measure in enumerate(scores.measures)
-    )
+    )  # fmt: skip
     judgments, qrels_orderings, warnings, scored = None, (), scores.warnings, (scores,)
     if qrels_b is not None:
         judgments, qrels_orderings, other = _under_second_judgments(
@@ -291,6 +295,20 @@ def agree(
         # the second judgments' own record, even of the same file: one per role
         provenance=provenance(*scored, qrels_kinds=("qrels", "qrels_b")),
     )
+
+
+def _resampling(progress, measure: int, measures: int, samples: int):
+    """``progress(label, done, total)`` told of measure number ``measure``'s resamples as
+    one ``resampling`` job over every measure's, as compare tells its own; None without
+    progress."""
+    if progress is None:
+        return None
+    before, total = measure * samples, measures * samples
+
+    def told(done: int, of: int) -> None:
+        progress("resampling", before + done * samples // max(of, 1), total)
+
+    return told
 
 
 def _several(runs):

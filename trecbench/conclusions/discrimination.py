@@ -95,9 +95,12 @@ def pair_differences(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values[:, first] - values[:, second], value_scale(values[:, first], values[:, second])
 
 
-def pair_p_values(values: np.ndarray, settings: DiscriminationSettings) -> np.ndarray:
-    """The unadjusted p-value of every pair (:func:`pairs` order) under ``settings.test``."""
-    p = stats.all_pairs_p(values, settings.test, settings.samples, settings.seed)
+def pair_p_values(
+    values: np.ndarray, settings: DiscriminationSettings, progress=None
+) -> np.ndarray:
+    """The unadjusted p-value of every pair (:func:`pairs` order) under ``settings.test``;
+    ``progress(done, total)`` told of its resamples."""
+    p = stats.all_pairs_p(values, settings.test, settings.samples, settings.seed, progress)
     return p[np.triu_indices(values.shape[1], 1)]
 
 
@@ -162,9 +165,11 @@ def discriminative_power(
     measure: str,
     settings: DiscriminationSettings,
     runs: Sequence[str] | None = None,
+    progress=None,
 ) -> Discrimination:
     """Discriminative power of ``measure`` from its ``topics x runs`` values (``runs``:
-    their names, for the pairs a reason names; default ``run 1``, ``run 2``...)."""
+    their names, for the pairs a reason names; default ``run 1``, ``run 2``...);
+    ``progress(done, total)`` told of the test's resamples."""
     topics, n_runs = values.shape
     count = len(pairs(n_runs))
     if count == 0:
@@ -177,7 +182,7 @@ def discriminative_power(
     unreachable = reach(n_runs)
     if unreachable is not None:
         return Discrimination(measure, count, 0, None, None, unreachable)
-    p = pair_p_values(values, settings)
+    p = pair_p_values(values, settings, progress)
     names = list(runs) if runs is not None else [f"run {r + 1}" for r in range(n_runs)]
     undefined = undefined_pairs(values, np.isnan(p), settings.test, names)
     # the correction adjusts the defined p-values only (stats.adjust): they are its family
