@@ -21,6 +21,11 @@ TREC_EVAL_SUITE = SHARED / "trec_eval-9.0.8-test"
 PHENTRIEVE = SHARED / "phentrieve-benchmarks"
 CODE_CHUNK = SHARED / "code-chunk"
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+# what convert reports of a document twice in one query of the run tagged {}
+DUPLICATE = (
+    "duplicate document in a query ({}; the best-ranked copy is kept, the documents after it "
+    "one rank higher: @k values may differ from the producer's list)"
+)
 
 
 BUNDLED_FILES = {

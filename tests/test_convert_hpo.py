@@ -11,6 +11,7 @@ from urllib.parse import unquote_to_bytes
 
 import pandas as pd
 import pytest
+from conftest import DUPLICATE
 
 from trecbench.convert.common import Report
 from trecbench.convert.hpo import convert_hpo, read_cases, read_results
@@ -395,7 +396,7 @@ def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):
     assert run.original_scores == [0.9, 0.5, 0.5, 0.3]
     assert run.stats["tied_adjacent_scores"] == 1
     counts = conversion.report.counts
-    assert counts["duplicate document in a query (bm25; the best-ranked copy is kept)"] == 1
+    assert counts[DUPLICATE.format("bm25")] == 1
     assert counts["run query not among the test cases (bm25; kept, but no measure counts it)"] == 1
     assert any("1 evaluable case(s) have no results" in n for n in conversion.report.notes)
 

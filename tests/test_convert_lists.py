@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import DUPLICATE
 
 from trecbench.convert.chunks import FUZZY_THRESHOLD, assign, match_rule
 from trecbench.convert.lists import convert_lists
@@ -50,7 +51,7 @@ def test_example_with_index_qids(tmp_path):
         ["2", "doc9", 1, 1.0],
     ]
     assert conversion.report.counts == {
-        "duplicate document in a query (rag_eval; the best-ranked copy is kept)": 1,
+        DUPLICATE.format("rag_eval"): 1,
         "query without gold docs (not in the qrels)": 1,
     }
     # the dropped copy and the kept one by their ranks (0-based positions named "rank 0")
