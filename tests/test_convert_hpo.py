@@ -363,8 +363,8 @@ def test_an_ontology_release_holding_a_line_break_is_noted_in_one_line(tmp_path,
     err = capsys.readouterr().err
     (note,) = [line for line in err.splitlines() if "note:" in line]
     assert note == (
-        "  note: 1 unknown HPO id(s) in HPO evil%0Arelease%09x (absent from this release; a "
-        "newer one may have them): HP:0004322"
+        "  note: 1 unknown HPO id(s) in HPO evil%0Arelease%09x (mistyped, or absent from this "
+        "release: a newer one may have them): HP:0004322"
     )
 
 

@@ -234,7 +234,10 @@ def check_ontology(ids: pd.Series, loaded, report: Report) -> dict:
     found = {s: sorted(t for t, v in status.items() if v == s) for s in ("unknown", "obsolete")}
     for kind, terms in found.items():
         if terms:
-            hint = " (absent from this release; a newer one may have them)" * (kind == "unknown")
+            # HP_0000010 is HP:0000010 mistyped, no term of a newer release
+            hint = " (mistyped, or absent from this release: a newer one may have them)" * (
+                kind == "unknown"
+            )
             report.note(
                 # the release as the ontology file gives it (a JSON version may hold a line break)
                 f"{len(terms)} {kind} HPO id(s) in HPO {escape_text(loaded.release)}{hint}: "
