@@ -526,3 +526,39 @@ def test_topics_scored_take_the_line_once_a_pipe_s_reading_bar_stops(capsys):
     tasks("scoring topics", 100, 400)
     tasks.close()
     assert "scoring topics:  25%" in capsys.readouterr().err
+
+
+def test_a_pipe_s_spool_is_told_as_it_is_parsed_and_its_topics_before_their_sort(
+    tmp_path, monkeypatch
+):
+    """332 MB piped in: the spool's bar (0.7 s, no total) was never drawn, then 5 s of
+    parsing and 4 s of sorting the topics showed nothing; the parse reads the spool
+    told as a file's reading is, and the topics' total is told before their sort."""
+    import os
+    import threading
+
+    from trecbench import memory
+    from trecbench.evaluation import runs
+
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)  # scored in parts, as a large run is
+    lines = "".join(f"q{q} Q0 d{i} {i + 1} {10 - i} t\n" for q in range(30) for i in range(5))
+    (tmp_path / "q").write_text("q1 0 d1 1\n")
+    os.mkfifo(tmp_path / "pipe")
+    calls = []
+    sorted_in_parts = runs._scored_in_parts
+
+    def scored_in_parts(*args, **kwargs):
+        calls.append(("sorting",))
+        yield from sorted_in_parts(*args, **kwargs)
+
+    monkeypatch.setattr(runs, "_scored_in_parts", scored_in_parts)
+    writer = threading.Thread(target=(tmp_path / "pipe").write_text, args=(lines,))
+    writer.start()
+    trecbench.evaluate(
+        tmp_path / "q", tmp_path / "pipe", ["P.5"], progress=lambda *c: calls.append(c)
+    )
+    writer.join()
+    size, path = len(lines), f"reading {tmp_path / 'pipe'}"
+    read = [call[1:] for call in calls if call[0] == path]
+    assert read[0][1] is None and (size, size) in read and read[-1] == (size, size)
+    assert calls.index(("scoring topics", 0, 30)) < calls.index(("sorting",))

@@ -276,6 +276,10 @@ def _evaluate_in_parts(table, name: str, path, plan: _Plan, tie_bounds, lines, c
     tell it (here with their total: an ETA); ``(result, columns, flags)``."""
     runid = table.column("tag")[table.num_rows - 1].as_py()
     tell = counted or (lambda *_: None)
+    if counted is not None:  # a bar from now: sorting millions of lines by topic takes seconds
+        from .. import arrow_compute as pc
+
+        counted("scoring topics", 0, pc.count_distinct(table.column("qid")).as_py())
     blocks = list(_scored_in_parts(table, plan, tie_bounds, lines, tell))
     return run_result(blocks, name, path, runid, plan, tie_bounds)
 

@@ -151,6 +151,27 @@ class _Hashed(ReadOnly):
         return got
 
 
+class _Told(ReadOnly):
+    """A pipe's spool read again by its reader, the bytes taken told as ``progress(done,
+    size)``: parsing 332 MB piped in took 5 s after the spool's bar (shown for none of
+    its 0.7 s) with nothing drawn, where a file's reading bar moves as it is parsed."""
+
+    def __init__(self, memory: io.BytesIO, progress: Progress, size: int):
+        self.memory, self.progress, self.size = memory, progress, size
+
+    def read(self, size: int = -1) -> bytes:
+        block = self.memory.read(size)
+        if block:
+            self.progress(self.memory.tell(), self.size)
+        return block
+
+    def readinto(self, buffer) -> int:
+        got = self.memory.readinto(buffer)
+        if got:
+            self.progress(self.memory.tell(), self.size)
+        return got
+
+
 class _Decompressed(ReadOnly):
     """A decompressing stream whose errors (truncated or corrupt data) become
     :class:`InputError` R27 naming the file, raised once every byte decompressed before
@@ -381,11 +402,14 @@ class Source:
             self._inflater = None
 
     def _rewound_raw(self):
-        """The bytes as stored, from the start; a regular file is hashed anew as read."""
+        """The bytes as stored, from the start; a regular file is hashed anew as read, a
+        pipe's spool told as read (:class:`_Told`)."""
         self._stop_inflater()
         if self._memory is not None:
             self._memory.seek(0)
-            return self._memory
+            if self.regular or self.progress is None:  # spool=True: its reader tells it
+                return self._memory
+            return _Told(self._memory, self.progress, self._digest.size)
         self._file.seek(self._start)
         self._digest = provenance.Digest()
         self._raw = _Hashed(self._file, self._digest, self.progress, self.total)
