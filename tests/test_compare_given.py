@@ -285,3 +285,20 @@ def test_group_by_fields_refused_beside_one_stratum_are_listed_escaped(hostile):
     assert message.isprintable(), message
     named = message.split("group_by names 2 fields (")[1].split("), and a")[0]
     assert [unquote(field) for field in named.split(", ")] == [hostile, "g"]
+
+
+def test_integer_topics_beside_a_strata_table_of_written_ids_are_refused(tmp_path):
+    # topics 1, 2, 3 read from integers beside a sidecar's '001': topic 1 was in (none)
+    # unsaid, where a mapping's '001' is refused
+    integers = BASE.assign(qid=[1, 2, 3] * 2)
+    table = pd.DataFrame({"qid": ["001", "2", "3"], "lang": ["x", "x", "y"]}, dtype="string")
+    sidecar = tmp_path / "s.json"
+    queries = {"001": {"lang": "x"}, "2": {"lang": "x"}, "3": {"lang": "y"}}
+    sidecar.write_text(json.dumps({"strata": {"fields": ["lang"], "queries": queries}}))
+    for strata in (table, sidecar, {"001": "x", "2": "x", "3": "y"}):
+        with pytest.raises(InputError, match="strata has query ids such as '001' that no"):
+            compare_scores(integers, strata=strata, group_by="lang", samples=40)
+    written = table.assign(qid=["1", "2", "3"])  # ids as the integers print: taken
+    assert compare_scores(integers, strata=written, group_by="lang", samples=40).strata == {
+        "lang": {"1": "x", "2": "x", "3": "y"}
+    }

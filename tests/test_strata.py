@@ -751,6 +751,9 @@ def test_group_means_reads_its_values_as_compare_scores_does():
         )
     integers = per_query([(r, int(q), m, v) for r, q, m, v in rows])  # ids read as text
     pd.testing.assert_frame_equal(group_means(integers, STRATA, "difficulty"), expected)
+    written = STRATA.assign(qid=["001", "2", "3", "4"])  # 1 is not '001': (none), unsaid
+    with pytest.raises(InputError, match="strata has query ids such as '001' that no integer"):
+        group_means(integers, written, "difficulty")
     with pytest.raises(UsageError, match=r"^per_query: no value column"):
         group_means(per_query(rows).drop(columns="value"), STRATA, "difficulty")
     for strata, shown in (({"1": "easy"}, "a dict"), (STRATA.drop(columns="qid"),

@@ -346,10 +346,11 @@ def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame
     outside the measure's span, are refused. ``strata`` is :func:`load_strata`'s table and
     ``by`` the field grouped by (or ``qid-prefix``, the qid up to its last ``/``, without
     ``strata``). See :func:`grouped_means` for what it returns."""
-    from .inputs.given_values import given_values, refuse_two_values
+    from .inputs.given_values import given_qids, given_values, refuse_two_values
     from .measures.labels import refuse_outside_span
 
-    frame = given_values(per_query, "per_query").frame
+    given = given_values(per_query, "per_query")
+    frame = given.frame
     refuse_two_values(frame)
     refuse_outside_span(frame)
     if strata is not None and not (isinstance(strata, pd.DataFrame) and "qid" in strata):
@@ -360,6 +361,9 @@ def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame
         raise UsageError(
             Setting("strata"), f": give load_strata's table (qid and the fields), not {shown}"
         )
+    if strata is not None and given.integer_qids:  # 7 is not '007': refused, as compare's
+        topics = (frame["qid"].unique(), "per_query", True)
+        given_qids(strata["qid"].tolist(), "strata", lambda row: f"row {row}", topics)
     return grouped_means(frame, strata, by)
 
 

@@ -306,11 +306,18 @@ def strata_map(
     from ..strata import group_labels
 
     frame = strata_table(strata)
+    if frame is not None and integers:  # 7 is not the sidecar's '007': refused, as a mapping's
+        given_qids(frame["qid"].tolist(), "strata", _row, (topics, topics_origin, integers))
     series = pd.Series(topics, dtype=object)
     return {
         name: dict(zip(topics, group_labels(series, frame, name).astype(str), strict=True))
         for name in dict.fromkeys(fields)
     }
+
+
+def _row(row: int) -> str:
+    """Where a strata table's qid stands, in a refusal's words."""
+    return f"row {row}"
 
 
 def _held(
