@@ -129,12 +129,27 @@ def test_trec_evals_missing_z_score_marker_is_printed_as_it_prints_it_and_warned
         b"ZP_5                   \tall\t-499997.0000\n"
     )
     said = (
-        f"trecbench: warning: TrecEvalUndefinedWarning: {zscores}: map for topic q1 and 1 more "
-        "has no line, or a stddev of 0 and a value other than the mean: its z-score is "
+        f"trecbench: warning: TrecEvalUndefinedWarning: {zscores}: map for topic q1 (and 1 "
+        "more) has no line, or a stddev of 0 and a value other than the mean: its z-score is "
         "trec_eval's -1000000, a marker, no z-score, printed and averaged into 'all' as "
         "trec_eval does\n"
     )
     assert err == said.encode()
+    # 1,000 topics without a line: "and 999 mores" it said; and said once, not again for
+    # --unjudged-bounds' high end (the run scored twice)
+    many = tmp_path / "many"
+    many.write_text("".join(f"t{t:04d} Q0 d1 1 1 t\n" for t in range(1, 1001)))
+    (tmp_path / "q1000").write_text("".join(f"t{t:04d} 0 d1 1\n" for t in range(1, 1001)))
+    last = tmp_path / "last"  # a line sorting after every topic: trec_eval's search ends
+    last.write_text("zz map 0.1 0.1\n")
+    argv = ["-Z", str(last), "-m", "map", "--unjudged-bounds", str(tmp_path / "q1000")]
+    code, out, err = _score(*argv, str(many))
+    assert err.decode().splitlines() == [
+        f"trecbench: warning: TrecEvalUndefinedWarning: {last}: map for topic t0001 (and "
+        "999 more) has no line, or a stddev of 0 and a value other than the mean: its "
+        "z-score is trec_eval's -1000000, a marker, no z-score, printed and averaged into "
+        "'all' as trec_eval does"
+    ]
     code, out, err = _score("-Z", str(zscores), "-m", "map", *inputs)
     assert out.endswith(b"\t-499999.0000\n") and b"map for topic q1 has no line" in err
 

@@ -271,7 +271,7 @@ def test_a_z_score_beyond_a_double_s_range_is_warned_of(tmp_path, capsys):
     assert [line.split()[1:] for line in out.splitlines()] == [
         ["q1", "inf"], ["q2", "inf"], ["q3", "0.5000"], ["all", "inf"],
     ]  # fmt: skip
-    assert f"{paths[0]}: the z-score of P_1 for topic q1 and 1 more is beyond a double's" in err
+    assert f"{paths[0]}: the z-score of P_1 for topic q1 (and 1 more) is beyond a double's" in err
     assert err.count("\n") == 1  # the finite z-score of q3 is not
 
 

@@ -151,6 +151,7 @@ def run(args: Sequence[str] | None = None) -> int:
     is ``/dev/null`` (:func:`~trecbench.cli.stdout.closed_streams_held`).
     """
     token, said = _debug.set(False), _said_interrupted.set(False)
+    warned = _warned.set(set())
     try:
         with (
             closed_streams_held(),
@@ -172,9 +173,14 @@ def run(args: Sequence[str] | None = None) -> int:
         _say_interrupted()
         return ExitCode.INTERRUPTED
     finally:
+        _warned.reset(warned)
         _said_interrupted.reset(said)
         _debug.reset(token)
 
+
+# the warnings this call printed: one said again (a -Z file read as a run is scored, then
+# again for --unjudged-bounds' high end) is printed once
+_warned: ContextVar[set[str]] = ContextVar("trecbench_warned")
 
 # whether this call said `interrupted` already (a second Ctrl-C says nothing more)
 _said_interrupted: ContextVar[bool] = ContextVar("trecbench_said_interrupted", default=False)
@@ -348,7 +354,11 @@ def _show_warning(python_way, message, category, filename, lineno, file=None, li
     elif not issubclass(category, _FOR_DEVELOPERS):
         from .progress import bars_cleared
 
+        # a warning worded apart for the command line (its options, not keywords)
+        line = f"warning: {category.__name__}: {getattr(message, 'cli_line', message)}"
+        warned = _warned.get(set())
+        if line in warned:
+            return
+        warned.add(line)
         with bars_cleared():  # not run on after a bar's frame
-            # a warning worded apart for the command line (its options, not keywords)
-            said = getattr(message, "cli_line", message)
-            echo_line(f"warning: {category.__name__}: {said}")
+            echo_line(line)

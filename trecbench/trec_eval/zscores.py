@@ -214,11 +214,10 @@ def overflow_warning(table: ZScores, found: list[tuple[str, str]]) -> TrecEvalUn
 
 
 def _first_of(found: list[tuple[str, str]]) -> str:
-    """``<label> for topic <qid>`` of the first of ``found``, ``and N more`` after it."""
-    from ..plurals import counted
-
+    """``<label> for topic <qid>`` of the first of ``found``, ``(and N more)`` after it
+    (the verb after it stays singular: "999 mores" it was, "and 2 more is")."""
     (qid, label), more = found[0], len(found) - 1
-    return f"{label} for topic {qid}" + (f" and {counted(more, 'more')}" if more else "")
+    return f"{label} for topic {qid}" + (f" (and {more:,} more)" if more else "")
 
 
 def _crash(table: ZScores, what: str) -> InputError:
