@@ -211,7 +211,9 @@ def _meaning_warnings(settings: Settings, path: str, grades: np.ndarray) -> list
     retrieved ids the qrels do not judge, those it gives partial credit to (it is then
     HitRate); expected ids (E: graded at the relevance level or above) of several
     ``grades``, as ``convert hpo --graded ontology`` writes its parents and children below
-    the expected terms: one of the lower grades retrieved scores 1, as an expected term."""
+    the expected terms: one of the lower grades retrieved scores 1, as an expected term
+    (the advice names the measure's rel, which every command and the API take, and which
+    a measure's own rel would not leave to -l)."""
     said = []
     if settings.judged_only:
         said.append(
@@ -223,7 +225,7 @@ def _meaning_warnings(settings: Settings, path: str, grades: np.ndarray) -> list
         said.append(
             f"{path}: MaxOntSim takes every id graded {low} or more as expected, and these "
             f"qrels grade them {low} to {top}: an id graded {low} retrieved scores 1, as an "
-            f"expected term does; MaxOntSim(rel={top}) or -l {top} takes the top grade alone"
+            f"expected term does; MaxOntSim(rel={top}) takes the top grade alone"
         )
     return said
 
