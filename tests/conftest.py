@@ -23,8 +23,8 @@ CODE_CHUNK = SHARED / "code-chunk"
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 # what convert reports of a document twice in one query of the run tagged {}
 DUPLICATE = (
-    "duplicate document in a query ({}; the best-ranked copy is kept, the documents after it "
-    "one rank higher: @k values may differ from the producer's list)"
+    "duplicate document in a query ({}; the best-ranked copy is kept, the documents after the "
+    "dropped copy one rank higher: @k values may differ from the producer's list)"
 )
 
 

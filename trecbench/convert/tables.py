@@ -200,8 +200,8 @@ def _without_duplicates(index, query, order, qids, docnos, tag: str, report: Fin
         kept_order = order[first[np.searchsorted(unique, key[dropped])]]
         report.drop(
             f"duplicate document in a query ({tag}; the best-ranked copy is kept, the "
-            "documents after it one rank higher: @k values may differ from the producer's "
-            "list)",
+            "documents after the dropped copy one rank higher: @k values may differ from "
+            "the producer's list)",
             (
                 {"run": tag, "qid": q, "docno": d, "order": _plain(o), "kept_order": _plain(k)}
                 for q, d, o, k in zip(
