@@ -168,3 +168,17 @@ def test_a_run_s_topics_open_no_bar_before_they_count_or_know_their_total(clock,
     err = capsys.readouterr().err
     assert "? topics/s" not in err and err.index("reading r.run") < err.index("scoring topics")
     assert "40/80 [00:02<00:02, 20.00 topics/s]" in err  # timed from the 0 told
+
+
+def test_a_job_first_told_part_way_is_timed_from_the_report_before_it(clock, capsys):
+    # pool's next run, read ahead, first told at 4 MB: "11.1GB/s" over no time; it began
+    # at the latest when the job before it last told
+    tasks = progress_module.TaskProgress(delay=0, interval=0)
+    tasks("reading a.run", 0, 8 << 20)
+    clock.now += 2
+    tasks("reading a.run", 8 << 20, 8 << 20)
+    clock.now += 2  # b.run read meanwhile: 4 MB in 2 s at most
+    tasks("reading b.run", 4 << 20, 8 << 20)
+    tasks.close()
+    (frame,) = _frames(capsys.readouterr().err, "reading b.run")
+    assert "4.00M/8.00M [00:02<00:02, 2.10MB/s]" in frame, frame
