@@ -634,3 +634,23 @@ def test_json_canonical_names_every_key_of_aggregates_and_per_query(capsys):
     keys = set(document["runs"][0]["aggregates"])
     keys |= {key for values in document["runs"][0]["per_query"].values() for key in values}
     assert set(document["canonical"]) == keys == {"P.5", "relstring.5"}
+
+
+def test_a_wide_name_is_padded_by_the_columns_a_terminal_gives_it(tmp_path):
+    # a run named 語彙 (two columns a character) ran its row two columns past the others'
+    (tmp_path / "q").write_text("1 0 d1 1\n")
+    for name in ("語彙", "ab", "e\u0301"):  # wide, plain, a combining accent (one column)
+        (tmp_path / f"{name}.run").write_text("1 Q0 d1 1 1 t\n")
+    runs = [str(tmp_path / f"{name}.run") for name in ("語彙", "ab", "e\u0301")]
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", "--format", "table", "-m", "P.1",
+         str(tmp_path / "q"), *runs],
+        capture_output=True, check=True,
+    )  # fmt: skip
+    lines = done.stdout.decode().splitlines()
+    assert lines == [
+        "run   topics     P.1",
+        "語彙       1  1.0000",
+        "ab         1  1.0000",
+        "e\u0301          1  1.0000",
+    ]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ..escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
 from ..number_text import signed_text, value_text
 from ..text_bytes import utf8
 
@@ -49,7 +48,20 @@ def aligned(rows: list[list[str]], right: set[int]) -> list[str]:
 
 
 def _width(cell: str) -> int:
-    return len(cell) - cell.count(FIRST_STRONG_ISOLATE) - cell.count(POP_DIRECTIONAL_ISOLATE)
+    """The columns a terminal gives ``cell``: two for a wide character (CJK: a run named
+    in Chinese ran its row past the next column), none for a combining mark or a format
+    character (the isolates around a right-to-left name), one for any other."""
+    if cell.isascii():
+        return len(cell)
+    return sum(_columns(character) for character in cell)
+
+
+def _columns(character: str) -> int:
+    import unicodedata
+
+    if unicodedata.combining(character) or unicodedata.category(character) == "Cf":
+        return 0
+    return 2 if unicodedata.east_asian_width(character) in "WF" else 1
 
 
 def _padded(cell: str, blanks: int, right: bool) -> str:
