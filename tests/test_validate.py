@@ -165,6 +165,8 @@ RUN_CASES = [
     ("zero-based ranks", b"q1 Q0 a 0 2 t\nq1 Q0 b 1 1 t\n", {}, ("R11", W, 1)),
     ("rank gap", b"q1 Q0 a 1 2 t\nq1 Q0 b 3 1 t\n", {}, ("R11", W, 2)),
     ("duplicate rank", b"q1 Q0 a 1 2 t\nq1 Q0 b 1 1 t\n", {}, ("R11", W, 2)),
+    # a rank that is none (R10) hid every R11 of its topic, the repeat of the others too
+    ("duplicate beside R10", b"q1 Q0 a 1 3 t\nq1 Q0 b 2.0 2 t\nq1 Q0 c 1 1 t\n", {}, ("R11", W, 3)),
     (
         "duplicate rank, strict",
         b"q1 Q0 a 1 2 t\nq1 Q0 b 1 1 t\n",

@@ -249,8 +249,8 @@ class TopicChecks:
         each topic."""
         invalid = np.zeros(segment[-1] + 1, bool)
         invalid[segment[rows.rank < 0]] = True
-        check = whole & ~invalid[segment]
-        unique = ~invalid[segment]
+        check = whole & ~invalid[segment]  # a gap beside a rank that is none is no gap
+        unique = rows.rank >= 0  # a repeat among the others is one (it hid every R11)
         if check.all() and np.array_equal(rows.rank, local):
             return
         order = np.lexsort((rows.rank, segment))
