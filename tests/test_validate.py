@@ -1836,3 +1836,17 @@ def test_a_stream_broken_off_says_after_which_line(tmp_path):
     (finding,) = [f for f in validate_run(cut).findings if f.rule == "R27"]
     assert finding.line is None
     assert finding.message.endswith(f" (after line {read}, the last whole line read)")
+
+
+def test_a_grade_that_is_no_integer_counts_as_trec_evals_atol_reads_it(tmp_path):
+    # q2 judged 1.5 and -1: trec_eval 9.0.8 reads 1.5 as 1 (num_rel 1, map 1.0 for q2,
+    # exit 0), where validate said every judgment of q2 negative (Q10) and x unjudged
+    qrels = tmp_path / "q"
+    qrels.write_bytes(b"q2 0 x 1.5\nq2 0 y -1\nq1 0 a 1\n")
+    assert triples(findings(qrels.read_bytes(), "qrels")) == {("Q3", E, 1), ("Q6", W, 2)}
+    run = tmp_path / "r"
+    run.write_bytes(b"q1 Q0 a 1 1 t\nq2 Q0 x 1 2 t\nq2 Q0 z 2 1 t\n")
+    results = validate_files([run], qrels=qrels)  # the qrels' result, then the run's
+    assert [f.rule for f in results[0].findings] == ["Q3", "Q6"]
+    (x4,) = [f for f in results[-1].findings if f.rule == "X4"]
+    assert x4.message.startswith("1 of 3 documents in the top 10 of judged topics is unjudged")

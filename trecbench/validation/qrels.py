@@ -11,6 +11,7 @@ from .. import arrow_compute as pc
 from ..errors import excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import QRELS_FIELDS, Tokens
+from ..trec_eval.clib import c_atol
 from . import wording
 from .checker import Checker, pair_text
 from .findings import Collector, QrelsInfo
@@ -144,6 +145,10 @@ class QrelsChecker(Checker):
                 "leave it out)"
             ),
         )
+        # a grade that is no integer (Q3) as trec_eval's atol reads it (1.5 as 1): a topic
+        # judged 1.5 and -1 was said to be judged only negatively (a false Q10)
+        read, small = grades.copy(), small | ~integer
+        read[bad] = [c_atol(rel[int(row)].as_py()) for row in bad]
         encoded = pc.dictionary_encode(qid)
         codes = arrow.to_numpy(encoded.indices).astype(np.int64)
         names = encoded.dictionary.to_pylist()
@@ -163,7 +168,7 @@ class QrelsChecker(Checker):
         # per topic: the highest grade and the first line, merged one by one only for the
         # topics an earlier chunk held too (a sorted file's chunks share one at most)
         top = np.full(len(names), NO_GRADE)
-        np.maximum.at(top, codes[small], grades[small])
+        np.maximum.at(top, codes[small], read[small])
         starts = np.full(len(names), np.iinfo(np.int64).max)
         np.minimum.at(starts, codes, line)
         earlier = {name: (self.max_grade[name], self.first_line[name])
@@ -174,7 +179,7 @@ class QrelsChecker(Checker):
             self.max_grade[name] = max(grade, self.max_grade[name])
             self.first_line[name] = start
         if self.collect_judged:
-            judged = small & (grades >= 0)
+            judged = small & (read >= 0)
             index = arrow.array(np.flatnonzero(judged))
             self.judged.append(pair_text(pc.take(qid, index), pc.take(docno, index)))
 
