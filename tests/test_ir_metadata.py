@@ -238,6 +238,12 @@ def test_a_malformed_block_is_an_error_at_its_line(tmp_path, capsys, block, line
     assert run(["score", str(QRELS), str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"trecbench: {path}:{line}") or f"{path}:{line}:" in err
+    # --fix dropped a block with a key twice as "comment lines", the run's provenance
+    # lost unsaid, where it refused one without its end marker: each is refused
+    fixed = tmp_path / "fixed.run"
+    assert run(["validate", "--fix", str(fixed), str(path)]) == 2
+    said = f"trecbench: {path}: --fix cannot repair R30; first: {path}:{line}:line: error[R30]"
+    assert capsys.readouterr().err.startswith(said) and not fixed.exists()
 
 
 def test_a_block_atop_qrels_is_no_metadata(tmp_path, capsys):

@@ -64,13 +64,16 @@ def _unfixable(
 ) -> list[Finding]:
     """The errors ``--fix`` cannot repair: of a check not in ``fixable``, on a line it
     does not drop (``dropped``: comment and header lines), or of a check with findings
-    beyond those kept (their lines are unknown)."""
+    beyond those kept (their lines are unknown); and a malformed ir_metadata block, whose
+    lines are comment lines to drop but the run's provenance, lost unsaid if dropped."""
     errors = [f for f in result.findings if f.severity == "error" and f.check not in fixable]
     kept = Counter(f.check for f in errors)
     return [
         f
         for f in errors
-        if f.line not in dropped or result.check_counts.get(f.check, 0) > kept[f.check]
+        if f.line not in dropped
+        or result.check_counts.get(f.check, 0) > kept[f.check]
+        or f.check == "R30.malformed"
     ]
 
 
@@ -220,7 +223,12 @@ def _fix(
         change("dropped the header line", tokens.line[header]),
         change("dropped tokens after the tag", tokens.line[keep & (nf > 6)]),
         change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
-        change(f"dropped documents beyond --max-depth {max_depth}", cut),
+        # numbers trec_eval gives the run as it was, without -M, change: said
+        change(
+            f"dropped documents beyond --max-depth {max_depth} (trec_eval scores the "
+            f"fixed run as the run given with -M {max_depth})",
+            cut,
+        ),  # fmt: skip
         change("moved into trec_eval order (qid, score desc, docno desc)", moved),
         change(
             "set field 2 to Q0", line[arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type)))]
@@ -330,7 +338,11 @@ def _without_bom(data: bytes) -> tuple[bytes, list[Change]]:
     (R23), a topic of its own."""
     if not data.startswith(trec_text.BOM):
         return data, []
-    return data[len(trec_text.BOM) :], [Change("dropped the UTF-8 byte-order mark", 1, (1,))]
+    what = (
+        "dropped the UTF-8 byte-order mark (trec_eval read it into the first qid, a topic of "
+        "its own: that topic's lines now score as the topic they name)"
+    )
+    return data[len(trec_text.BOM) :], [Change(what, 1, (1,))]
 
 
 def _run_line_comments(tokens: trec_text.Tokens, rows: np.ndarray) -> str:
