@@ -784,6 +784,9 @@ def test_cli_fix_in_json(tmp_path, invoke):
     assert out.read_text() == "1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
     assert document["fix"]["changes"][0]["change"].startswith("moved into trec_eval order")
     assert document["fix"]["refused"] is None
+    # the fixed run's counts as its own validation reports them: checks too (left out)
+    (own,) = json.loads(invoke(out, "--format", "json").output)
+    assert document["fix"]["counts"] == own["counts"] and "checks" in own["counts"]
 
 
 @pytest.mark.parametrize(("name", "spacing"), [("fixed.run", True), ("fixed.parquet", False)])

@@ -469,6 +469,6 @@ def _fix(v, source, others, out, tag, profile, max_depth, results, verify, progr
         progress=progress,
     )
     changed = [c.to_dict() | {"text": c.format()} for c in changes]
-    counts = verify.result.counts
+    counts = verify.result.all_counts  # as the fixed run's own validation reports them
     # a Path is not JSON; refused: what a refused fix says instead (_refused_fix)
     return {"output": str(out), "changes": changed, "counts": counts, "refused": None}
