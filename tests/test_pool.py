@@ -100,6 +100,11 @@ def test_a_grade_is_written_as_the_qrels_grammar_has_it(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["settings"]["unjudged_grade"] == "1"
     assert {line.split()[3] for line in target.read_text().splitlines()} == {"1"}
     assert run(["validate", "--qrels", str(target), "--quiet"]) == 0
+    # Pool.to_json recorded '+1' as given, and 'x', which to_text refuses
+    pooled = pool(["runs/tfidf-word.run"], depth=1)
+    assert pooled.to_json(unjudged_grade="+1")["settings"]["unjudged_grade"] == "1"
+    with pytest.raises(UsageError, match="^unjudged_grade must be an integer .*not 'x'$"):
+        pooled.to_json(unjudged_grade="x")
     assert "Q3" not in capsys.readouterr().out
     result = pool(["runs/tfidf-word.run"], depth=1)
     assert result.to_text("007") == result.to_text(7) == result.to_text("+7")

@@ -162,7 +162,10 @@ class Pool:
                 "depth": self.settings.depth,
                 "relevance_level": self.settings.relevance_level,
                 "qrels": self.qrels,
-                "unjudged_grade": unjudged_grade,
+                # as the pool file writes it ('+1' as 1), refused where the file refuses it
+                "unjudged_grade": None
+                if unjudged_grade is None
+                else grade_text(unjudged_grade, "unjudged_grade"),
             },
             "inputs": list(self.inputs),
             "documents": len(self.qid),
