@@ -202,6 +202,8 @@ def test_every_read_path_records_the_same_metadata(with_block, tmp_path, capsys,
 
 
 def test_validate_notes_the_block_and_checks_the_body_as_usual(with_block, capsys):
+    tagged = with_block.read_bytes().replace(b"# tag: bm25", b"# tag: tfidf-char", 1)
+    with_block.write_bytes(tagged)  # the run's own tag (another is R30.tag, below)
     assert run(["validate", str(with_block)]) == 0
     out = capsys.readouterr().out
     # trec_eval 9.0.8 stops at the block ('Malformed line 1', exit 2; checked with the
@@ -213,6 +215,13 @@ def test_validate_notes_the_block_and_checks_the_body_as_usual(with_block, capsy
     assert "warning[R30]" in capsys.readouterr().out
     assert run(["validate", "--profile", "lenient", str(with_block)]) == 0
     assert "info[R30]" in capsys.readouterr().out
+    # a block whose tag is not the run's describes another run (--fix-tag refuses to
+    # make one): it validated clean
+    with_block.write_bytes(BLOCK + RUN.read_bytes())
+    assert run(["validate", str(with_block)]) == 0
+    said = f"{with_block}:8:tag: warning[R30]: the ir_metadata block's tag bm25 is not the run's "
+    assert said + "tag tfidf-char: the block describes another run" in capsys.readouterr().out
+    assert run(["validate", "--profile", "strict", str(with_block)]) == 2
 
 
 @pytest.mark.parametrize(

@@ -288,6 +288,11 @@ CATALOGUE = (
            "`--ir-metadata` for a run trec_eval 9.0.8 must read.",
            fix="keeps the block atop the fixed run, the run's provenance (a Parquet output, "
            "which holds none, drops it and says so)"),
+    _check("R30.tag", "WEIW", "the ir_metadata block's `tag` is not the run's tag",
+           "A block whose `tag` differs from the run tag of the lines after it describes "
+           "another run, or the lines were retagged since: reports record both. `validate "
+           "--fix-tag` refuses to make one (give the block the new tag too). A note under "
+           "`lenient` (score's gate), as R30 is: `validate` says it."),
     _check("R30.malformed", "EEEE", "ir_metadata block without its end marker, with a "
            "line that is not a `#` line, longer than the most read (100,000 lines or 64 "
            "MiB), or whose YAML is not valid (a key twice), ambiguous or not a mapping",

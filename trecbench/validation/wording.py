@@ -203,3 +203,11 @@ def no_relevant(topic: str, level: int) -> str:
         f"topic {excerpt_plain(topic)} has no relevant document (grade >= {level}): it scores 0 "
         "on every measure"
     )
+
+
+def block_tag_differs(block: str, tag: str) -> str:
+    """R30.tag: the ir_metadata block names a tag the run's lines do not have."""
+    return (
+        f"the ir_metadata block's tag {excerpt_plain(block)} is not the run's tag "
+        f"{excerpt_plain(tag)}: the block describes another run, or the tag changed since"
+    )
