@@ -82,6 +82,8 @@ RUN_CASES = [
     ("tag with a space", b"q Q0 d 1 1.0 my tag\n", {}, ("R1", E, 1)),
     ("tag with a space, lenient", b"q Q0 d 1 1.0 my tag\n", {"profile": "lenient"}, ("R1", W, 1)),
     ("header line", b"qid Q0 docno rank score tag\n" + OK_RUN, {}, ("R28", E, 1)),
+    # runs concatenated, a header each: it was R10, R12 and R17, --fix advising --fix-tag
+    ("header in the middle", OK_RUN + b"qid Q0 docno rank Score tag\n" + OK_RUN, {}, ("R28", E, 3)),
     ("blank line", b"q1 Q0 a 1 2 t\n\nq1 Q0 b 2 1 t\n", {}, ("R21", W, 2)),
     ("whitespace-only file", b"  \n\t\n", {}, ("R9", E, None)),
     ("empty file", b"", {}, ("R26", E, None)),
@@ -238,6 +240,7 @@ QRELS_CASES = [
     ("blank line", b"1 0 a 1\n\n1 0 b 1\n", {}, ("Q2", E, 2)),
     ("trailing blank line", b"1 0 a 1\n\n", {}, ("Q2", E, 2)),
     ("header", b"qid iter docno rel\n1 0 a 1\n", {}, ("Q9", E, 1)),
+    ("header in the middle", b"1 0 a 1\nqid iter docno rel\n2 0 a 1\n", {}, ("Q9", E, 2)),
     ("comment in the middle", b"1 0 a 1\n# judged by X\n1 0 b 1\n", {}, ("Q8", W, 2)),
     ("two comments in a row", b"1 0 a 1\n# one\n# two\n1 0 b 1\n", {}, ("Q8", E, 3)),
     ("comment on the last line", b"1 0 a 1\n# the end\n", {}, ("Q8", E, 2)),
@@ -1787,14 +1790,18 @@ def test_what_is_checked_of_a_cut_file_does_not_depend_on_the_chunk_size(tmp_pat
         ("h.qrels", "qid iter docno rel\nqid iter docno rel\n1 0 d 1\n", "Q9"),
     ],
 )
-def test_only_the_first_record_is_a_header_whatever_the_chunks(tmp_path, name, text, header):
+def test_the_headers_are_the_same_whatever_the_chunks(tmp_path, name, text, header):
     """A header line alone in a chunk made the next chunk's first record a header too (R28
-    or Q9 at line 2, where a file read whole checks it as data)."""
+    or Q9 at line 2, where a file read whole checked it as data); a header line later in
+    the file is one too (runs concatenated, a header each), whatever the chunks."""
     path = tmp_path / name
     path.write_text(text)
     validate = validate_run if name.endswith(".run") else validate_qrels
     found = _same_whatever_the_chunks(validate, path)
-    assert [line for rule, line, _ in found if rule == header] == [1]
+    assert [line for rule, line, _ in found if rule == header] == [1, 2]
+    path.write_text(text.splitlines(keepends=True)[-1] + text)  # the data line first
+    found = _same_whatever_the_chunks(validate, path)
+    assert [line for rule, line, _ in found if rule == header] == [2, 3]
 
 
 def test_x3_says_what_each_trec_eval_does_with_no_topic_in_common(tmp_path):
