@@ -20,8 +20,9 @@ from ..inputs.streams import File, LabelledProgress, Source, path_of, steps
 from ..naming import check_run_tag
 from ..ranking import rank_table, truncate
 from .api import validate_run, validate_tokens
-from .checker import classify, pair_text
+from .checker import pair_text
 from .findings import Finding, ValidationResult
+from .headers import classify
 from .rules import FIXABLE, PROFILE_DEPTH, Default, resolve_depth, rule_sort_key
 from .topic_order import ascending
 
