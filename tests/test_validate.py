@@ -1863,3 +1863,15 @@ def test_a_grade_that_is_no_integer_counts_as_trec_evals_atol_reads_it(tmp_path)
     assert [f.rule for f in results[0].findings] == ["Q3", "Q6"]
     (x4,) = [f for f in results[-1].findings if f.rule == "X4"]
     assert x4.message.startswith("1 of 3 documents in the top 10 of judged topics is unjudged")
+
+
+def test_a_data_line_naming_a_column_is_no_header():
+    # a later line whose score is 'rank' and tag 'run' was taken for a header (R28) and
+    # --fix dropped it: trec_eval 9.0.8 reads it as d2 at score 0 (map 0.3333 where d2 is
+    # relevant, 0 without it); a header of any case past the first line is one
+    data = b"301 Q0 d1 1 2.5 run\n301 Q0 d2 2 rank run\n301 Q0 d3 3 1.5 run\n"
+    assert {rule for rule, _, _ in triples(findings(data))} == {"R12"}
+    cased = OK_RUN + b"QID Q0 DocNo Rank sCore Tag\n" + OK_RUN
+    assert ("R28", E, 3) in triples(findings(cased))
+    judged = b"1 0 a 1\n301 0 doc label\n"  # a grade 'label' of a doc 'doc': a judgment
+    assert "Q9" not in {rule for rule, _, _ in triples(findings(judged, "qrels"))}

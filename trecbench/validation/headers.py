@@ -17,13 +17,12 @@ HEADER_WORDS = set(
     "corpus-id corpus_id rank score sim tag run run_id runid rel relevance label grade "
     "judgment".split()
 )
-# the spellings a header's score or grade column is looked for in, on every line: a header
-# in the middle (runs concatenated, each with its own) looked like a bad rank and score
-# (arrow.array, not pa.array: a list given to pyarrow imports pandas, which the small
-# path never loads)
-HEADER_SPELLINGS = arrow.array(
-    sorted({form for word in HEADER_WORDS for form in (word, word.upper(), word.capitalize())})
-)
+# the column names a later line is looked for by (lower case: its fields are lowered first;
+# arrow.array, not pa.array: a list given to pyarrow imports pandas, which the small path
+# never loads)
+HEADER_NAMES = arrow.array(sorted(HEADER_WORDS))
+# a rank a data line holds: a run line with one is data, whatever its other fields say
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarray, np.ndarray]:
@@ -31,8 +30,9 @@ def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarra
 
     A header is the file's first record when its field ``number`` (score, grade) is not a
     number and two of its fields are usual column names (``qid``, ``docno``, ``score``...),
-    or a later line whose field ``number`` is such a name (runs concatenated, a header
-    each).
+    or a later line whose qid and field ``number`` are such names, with another beside
+    them, and (a run's) whose rank is no integer: runs concatenated, a header each (a data
+    line whose score is ``rank`` and tag ``run`` is data, as trec_eval reads it).
 
     Comments start with ``#`` (a ``#`` inside an id is not one). They are singled out to be
     reported and explained; to trec_eval 9.x, and so to every check, they are data.
@@ -44,12 +44,24 @@ def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarra
     candidates = np.flatnonzero(~comment)
     if first_record and len(candidates):
         header[int(candidates[0])] = _header(tokens, int(candidates[0]), number)
-    if number < len(tokens.fields):  # a later line whose score or grade is a column's name
-        named = pc.is_in(tokens.fields[number], value_set=HEADER_SPELLINGS)
-        named = pc.fill_null(named, arrow.scalar(False))
-        for row in np.flatnonzero(arrow.to_numpy(named) & ~comment):
-            header[row] = _header(tokens, int(row), number)
+    if number < len(tokens.fields):  # a later line whose qid and score are column names
+        named = [
+            arrow.to_numpy(pc.fill_null(pc.is_in(pc.ascii_lower(tokens.fields[at]),
+                                                 value_set=HEADER_NAMES), arrow.scalar(False)))
+            for at in (0, number)
+        ]  # fmt: skip
+        for row in np.flatnonzero(named[0] & named[1] & ~comment):
+            header[row] = _later_header(tokens, int(row), number)
     return comment, header
+
+
+def _later_header(tokens: Tokens, row: int, number: int) -> bool:
+    """Whether line ``row``, past the first record, is a header: three of its fields
+    column names, and a run's rank (``number`` 4: its score's field) no integer."""
+    words = [f[row].as_py() or "" for f in tokens.fields]
+    if number == 4 and _INTEGER.fullmatch(words[3]):
+        return False
+    return sum(w.lower() in HEADER_WORDS for w in words) >= 3
 
 
 def _header(tokens: Tokens, row: int, number: int) -> bool:

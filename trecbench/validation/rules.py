@@ -272,7 +272,10 @@ CATALOGUE = (
            "it is read. A JSON text on one line is R32."),
     _check("R28", "EEEE", "header line (`qid Q0 docno rank score tag`)",
            "TREC runs have no header: trec_eval reads it as a document of a topic `qid` "
-           "(unless its fields do not parse), a topic no qrels judge.",
+           "(unless its fields do not parse), a topic no qrels judge. The first record, or a "
+           "later line whose qid and score are column names beside a third, its rank no "
+           "integer (runs concatenated, a header each); a data line whose score is `rank` "
+           "is a bad score (R12), not a header.",
            fix="drops the line"),
     _check("R29", "EEEE", "the run looks like qrels (arguments swapped?)",
            "Every line has the shape of a qrels line (4 fields, an integer last): the run and "
