@@ -219,9 +219,14 @@ def test_validate_notes_the_block_and_checks_the_body_as_usual(with_block, capsy
     # make one): it validated clean
     with_block.write_bytes(BLOCK + RUN.read_bytes())
     assert run(["validate", str(with_block)]) == 0
-    said = f"{with_block}:8:tag: warning[R30]: the ir_metadata block's tag bm25 is not the run's "
-    assert said + "tag tfidf-char: the block describes another run" in capsys.readouterr().out
+    said = f"{with_block}:8:tag: warning[R30]: the ir_metadata block's tag 'bm25' is not the "
+    assert said + "run's tag 'tfidf-char': the block describes another" in capsys.readouterr().out
     assert run(["validate", "--profile", "strict", str(with_block)]) == 2
+    capsys.readouterr()
+    for tag, said in ((b"''", "tag '' is not the run's tag"), (b"[a]", "tag is a list, not")):
+        with_block.write_bytes(BLOCK.replace(b"bm25\n", tag + b"\n", 1) + RUN.read_bytes())
+        assert run(["validate", str(with_block)]) == 0
+        assert said in capsys.readouterr().out  # '' was printed as nothing, [a] as ['a']
 
 
 @pytest.mark.parametrize(

@@ -182,7 +182,7 @@ class Checker:
         self.seen_keys = SeenKeys(width=self.duplicate_numbers)  # keys of earlier chunks
         # what the file's line numbers are, as a finding citing another one names it
         self.unit = "line"
-        self.block_tag: str | None = None  # the tag an ir_metadata block atop a run gives
+        self.block_tag = None  # the tag an ir_metadata block atop a run gives
 
     def _classify(self, tokens: Tokens, number: int) -> tuple[np.ndarray, np.ndarray]:
         """:func:`classify` of a chunk, a header looked for at the file's first record
@@ -251,8 +251,7 @@ class Checker:
                 "the file ('Malformed line 1'), 10.0 and trecbench skip the block"
             )
             self.report.add("R30", 1, "line", message)
-            tag = found.value.get("tag")
-            self.block_tag = None if tag is None else str(tag)  # as --fix-tag compares it
+            self.block_tag = found.value.get("tag")  # as YAML read it (a list is no tag)
 
     def _head(self, tokens: Tokens) -> bool:
         head, add = tokens.head, self.report.add

@@ -228,7 +228,8 @@ class RunChecker(Checker):
     def _tags(self, tag: pa.Array, line: np.ndarray) -> None:
         if self.first_tag is None:
             self.first_tag = tag[0].as_py()
-            if self.block_tag is not None and self.block_tag != self.first_tag:
+            # compared as text, as --fix-tag compares it
+            if self.block_tag is not None and str(self.block_tag) != self.first_tag:
                 message = wording.block_tag_differs(self.block_tag, self.first_tag)
                 self.report.add("R30.tag", int(line[0]), "tag", message)
         new = [t for t in pc.unique(tag).to_pylist() if t not in self.tags_seen]

@@ -205,9 +205,13 @@ def no_relevant(topic: str, level: int) -> str:
     )
 
 
-def block_tag_differs(block: str, tag: str) -> str:
-    """R30.tag: the ir_metadata block names a tag the run's lines do not have."""
+def block_tag_differs(block, tag: str) -> str:
+    """R30.tag: the ir_metadata block names a tag the run's lines do not have (``block``
+    as YAML read it: a list or mapping is no tag at all)."""
+    if isinstance(block, (list, dict)):
+        kind = "a list" if isinstance(block, list) else "a mapping"
+        return f"the ir_metadata block's tag is {kind}, not the run's tag {quoted(tag)}"
     return (
-        f"the ir_metadata block's tag {excerpt_plain(block)} is not the run's tag "
-        f"{excerpt_plain(tag)}: the block describes another run, or the tag changed since"
+        f"the ir_metadata block's tag {quoted(str(block))} is not the run's tag "
+        f"{quoted(tag)}: the block describes another run, or the tag changed since"
     )
