@@ -183,8 +183,8 @@ def test_a_first_parameters_warning_of_the_same_value_says_so():
     """-m set_F.0.5 -m set_F.0.50 computes set_F_0.5 alone, as trec_eval does; the
     warning said 'for both, -m set_F_0.50', which gives that one value again."""
     from trecbench.errors import FirstParametersWarning
+    from trecbench.measures.asked import parse_measures
     from trecbench.measures.first_parameters import first_parameters
-    from trecbench.measures.names import parse_measures
 
     with pytest.warns(FirstParametersWarning) as said:
         first_parameters(parse_measures(["set_F.0.5", "set_F.0.50"], repeats=True))

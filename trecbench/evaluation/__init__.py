@@ -37,8 +37,8 @@ from ..gated.reading import (
 )
 from ..inputs import held
 from ..measures import NUM_REL, spellings, trec_mode
+from ..measures.asked import requests
 from ..measures.expression import one_name_each
-from ..measures.names import requests
 from ..memory import Budget
 from ..naming import check_read_once, listed_names
 from ..trec_eval import compat as _compat

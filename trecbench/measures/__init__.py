@@ -29,6 +29,7 @@ Nothing here imports an engine: engines register what they compute.
 from __future__ import annotations
 
 from . import catalog, extended, ported, registry
+from .asked import distinct, parse_measures, presentation_order, requests, trec_mode
 from .catalog import KPI_PRESET, NICKNAMES
 from .labels import (
     better,
@@ -40,16 +41,7 @@ from .labels import (
     trec_label,
     value_names,
 )
-from .names import (
-    Measure,
-    distinct,
-    parse_measure,
-    parse_measures,
-    presentation_order,
-    requests,
-    split_names,
-    trec_mode,
-)
+from .names import Measure, parse_measure, split_names
 from .per_topic import but_counts
 from .registry import (
     COUNTS,

@@ -5,7 +5,7 @@ it, byte for byte, and says in one line which parameter list it left out and how
 it (:class:`~trecbench.errors.FirstParametersWarning`: the command line's ``-m``, a
 script's ``measures`` names); a bare ``P`` taking the list given
 is what pytrec_eval does too, and goes unsaid. The Python API computes every request as
-given, as pytrec_eval does (:func:`~trecbench.measures.names.parse_measures`: a bare ``P``
+given, as pytrec_eval does (:func:`~trecbench.measures.asked.parse_measures`: a bare ``P``
 there takes the lists given too).
 """
 
@@ -15,14 +15,15 @@ import warnings
 
 from ..callers import outside_trecbench
 from ..errors import FirstParametersWarning, TrecbenchError
+from .asked import minus_m
 from .labels import value_meaning, value_names
-from .names import Measure, minus_m, parse_measure
+from .names import Measure, parse_measure
 from .registry import LONG_CUTOFFS
 from .trec_params import long_cutoffs
 
 
 def first_parameters(measures: list[Measure]) -> list[Measure]:
-    """``measures`` (as :func:`~trecbench.measures.names.parse_measures` gives them) under
+    """``measures`` (as :func:`~trecbench.measures.asked.parse_measures` gives them) under
     trec_eval's rule: each request of a family spelt as ``-m`` takes it computed with the
     family's first parameter list given, equal measures once. A parameter list the rule
     leaves out is warned of, one line each."""

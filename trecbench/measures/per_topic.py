@@ -11,8 +11,9 @@ from collections.abc import Iterable, Iterator
 from ..errors import ParameterDomainWarning, TrecbenchError, UsageError, excerpt, shortened
 from ..trec_eval.compat import DEFAULT
 from . import registry
+from .asked import parse_measures, requests
 from .expression import entry_names, one_name_each, split_names
-from .names import Measure, parse_measure, parse_measures, requests
+from .names import Measure, parse_measure
 
 
 def refuse_summaries(named: Iterable[tuple[str, Measure]], computed: str) -> None:

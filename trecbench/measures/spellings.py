@@ -14,10 +14,11 @@ from dataclasses import dataclass, replace
 
 from ..errors import TrecbenchError, UsageError
 from ..trec_eval.compat import DEFAULT
+from .asked import distinct, parse_measures, presentation_order, requests
 from .catalog import ALL_TREC, NICKNAMES
 from .expression import split_names
 from .labels import every_value_name, labels_of, value_meaning
-from .names import Measure, distinct, parse_measure, parse_measures, presentation_order, requests
+from .names import Measure, parse_measure
 
 
 def aliases(texts, requested: list[Measure], version: str) -> dict:
