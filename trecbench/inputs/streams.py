@@ -126,50 +126,36 @@ def stored_ends(fd: int, start: int, size: int) -> Ends:
     return Ends(head, tail, size)
 
 
-class _Hashed(ReadOnly):
-    """The raw bytes of a file, each block added to a digest (and counted for progress)
-    as it is read."""
+class _Counted(ReadOnly):
+    """The raw bytes of ``raw`` as its reader takes them, each block added to ``digest``
+    when one is given (a file, hashed as read) and told as ``progress(done, total)``:
+    ``done`` the bytes hashed, or ``raw``'s position (a pipe's spool, hashed as it was
+    spooled, read again by its parser: 332 MB piped in took 5 s after the spool's bar,
+    shown for none of its 0.7 s, with nothing drawn, where a file's bar moves as it is
+    parsed)."""
 
-    def __init__(self, raw, digest: provenance.Digest, progress: Progress | None, total):
-        self.raw, self.digest, self.progress, self.total = raw, digest, progress, total
+    def __init__(self, raw, progress: Progress | None, total, digest=None):
+        self.raw, self.progress, self.total, self.digest = raw, progress, total, digest
 
     def read(self, size: int = -1) -> bytes:
         block = self.raw.read(size)
         if block:
-            self.digest.update(block)
-            if self.progress is not None:
-                self.progress(self.digest.size, self.total)
+            self._took(block)
         return block
 
     def readinto(self, buffer) -> int:
         """``read`` into ``buffer`` (a writable buffer), without a copy of the bytes."""
         got = self.raw.readinto(buffer)
         if got:
-            self.digest.update(memoryview(buffer)[:got])
-            if self.progress is not None:
-                self.progress(self.digest.size, self.total)
+            self._took(memoryview(buffer)[:got])
         return got
 
-
-class _Told(ReadOnly):
-    """A pipe's spool read again by its reader, the bytes taken told as ``progress(done,
-    size)``: parsing 332 MB piped in took 5 s after the spool's bar (shown for none of
-    its 0.7 s) with nothing drawn, where a file's reading bar moves as it is parsed."""
-
-    def __init__(self, memory: io.BytesIO, progress: Progress, size: int):
-        self.memory, self.progress, self.size = memory, progress, size
-
-    def read(self, size: int = -1) -> bytes:
-        block = self.memory.read(size)
-        if block:
-            self.progress(self.memory.tell(), self.size)
-        return block
-
-    def readinto(self, buffer) -> int:
-        got = self.memory.readinto(buffer)
-        if got:
-            self.progress(self.memory.tell(), self.size)
-        return got
+    def _took(self, block) -> None:
+        if self.digest is not None:
+            self.digest.update(block)
+        if self.progress is not None:
+            done = self.digest.size if self.digest is not None else self.raw.tell()
+            self.progress(done, self.total)
 
 
 class _Decompressed(ReadOnly):
@@ -321,7 +307,7 @@ class Source:
         self.total = info.st_size - self._start if self.regular else None
         self._digest = provenance.Digest()
         self._memory: io.BytesIO | None = None
-        self._raw: _Hashed | None = None
+        self._raw: _Counted | None = None
         self._inflater = None  # the fast gzip reader's thread, stopped before any rewind
         if spool or not self.regular:
             self._spool()
@@ -403,16 +389,16 @@ class Source:
 
     def _rewound_raw(self):
         """The bytes as stored, from the start; a regular file is hashed anew as read, a
-        pipe's spool told as read (:class:`_Told`)."""
+        pipe's spool told as read (:class:`_Counted`)."""
         self._stop_inflater()
         if self._memory is not None:
             self._memory.seek(0)
             if self.regular or self.progress is None:  # spool=True: its reader tells it
                 return self._memory
-            return _Told(self._memory, self.progress, self._digest.size)
+            return _Counted(self._memory, self.progress, self._digest.size)
         self._file.seek(self._start)
         self._digest = provenance.Digest()
-        self._raw = _Hashed(self._file, self._digest, self.progress, self.total)
+        self._raw = _Counted(self._file, self.progress, self.total, self._digest)
         return self._raw
 
     def stream(self, salvage: bool = True, block: int | None = None):
