@@ -58,16 +58,22 @@ def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarra
 def _later_header(tokens: Tokens, row: int, number: int) -> bool:
     """Whether line ``row``, past the first record, is a header: three of its fields
     column names, and a run's rank (``number`` 4: its score's field) no integer."""
-    words = [f[row].as_py() or "" for f in tokens.fields]
-    if number == 4 and _INTEGER.fullmatch(words[3]):
-        return False
-    return sum(w.lower() in HEADER_WORDS for w in words) >= 3
+    words = _words(tokens, row)
+    return not (number == 4 and _INTEGER.fullmatch(words[3])) and _names(words) >= 3
 
 
 def _header(tokens: Tokens, row: int, number: int) -> bool:
     """Whether line ``row`` is a header: its field ``number`` (score, grade) no number,
     two of its fields usual column names (``qid``, ``docno``, ``score``...)."""
-    words = [f[row].as_py() for f in tokens.fields]
-    named = sum(w is not None and w.lower() in HEADER_WORDS for w in words)
-    value = words[number] or ""
-    return named >= 2 and not re.fullmatch(SCORE_PATTERN, value)
+    words = _words(tokens, row)
+    return _names(words) >= 2 and not re.fullmatch(SCORE_PATTERN, words[number])
+
+
+def _words(tokens: Tokens, row: int) -> list[str]:
+    """Line ``row``'s fields (a field it lacks: empty)."""
+    return [f[row].as_py() or "" for f in tokens.fields]
+
+
+def _names(words: list[str]) -> int:
+    """How many of ``words`` are usual column names, in any case."""
+    return sum(word.lower() in HEADER_WORDS for word in words)
