@@ -346,7 +346,7 @@ def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame
     outside the measure's span, are refused. ``strata`` is :func:`load_strata`'s table and
     ``by`` the field grouped by (or ``qid-prefix``, the qid up to its last ``/``, without
     ``strata``). See :func:`grouped_means` for what it returns."""
-    from .inputs.given_values import given_qids, given_values, refuse_two_values
+    from .inputs.given_values import check_strata_qids, given_values, refuse_two_values
     from .measures.labels import refuse_outside_span
 
     given = given_values(per_query, "per_query")
@@ -363,7 +363,7 @@ def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame
         )
     if strata is not None and given.integer_qids:  # 7 is not '007': refused, as compare's
         topics = (frame["qid"].unique(), "per_query", True)
-        given_qids(strata["qid"].tolist(), "strata", lambda row: f"row {row}", topics)
+        check_strata_qids(strata, topics)
     return grouped_means(frame, strata, by)
 
 

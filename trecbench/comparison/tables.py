@@ -13,7 +13,7 @@ import pandas as pd
 from .. import stats
 from ..errors import Setting, UsageError, excerpt
 from ..escaping import ShownWarning, id_list
-from ..inputs.given_values import Topics, given_qids, refuse_two_values
+from ..inputs.given_values import Topics, check_strata_qids, given_qids, refuse_two_values
 from ..inputs.python_objects import index_label
 from ..naming import listed
 from ..rounding import mean_difference
@@ -307,17 +307,12 @@ def strata_map(
 
     frame = strata_table(strata)
     if frame is not None and integers:  # 7 is not the sidecar's '007': refused, as a mapping's
-        given_qids(frame["qid"].tolist(), "strata", _row, (topics, topics_origin, integers))
+        check_strata_qids(frame, (topics, topics_origin, integers))
     series = pd.Series(topics, dtype=object)
     return {
         name: dict(zip(topics, group_labels(series, frame, name).astype(str), strict=True))
         for name in dict.fromkeys(fields)
     }
-
-
-def _row(row: int) -> str:
-    """Where a strata table's qid stands, in a refusal's words."""
-    return f"row {row}"
 
 
 def _held(

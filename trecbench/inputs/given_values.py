@@ -183,6 +183,13 @@ def given_qids(values: list, origin: str, where: Where, topics: Topics, keys: bo
     return values.to_pylist()
 
 
+def check_strata_qids(strata: pd.DataFrame, topics: Topics) -> None:
+    """Refuse a strata table's qids (``load_strata``'s, strings) beside ``topics`` read from
+    integers where those lost how the table writes them (``7`` beside ``'007'``), as a
+    mapping's keys are refused (:func:`given_qids`), at their row."""
+    given_qids(strata["qid"].tolist(), "strata", lambda row: f"row {row}", topics)
+
+
 def _marked(qids: pa.Array, integers: bool) -> pa.Table:
     """A table of ``qids``, marked as read from integers where they were."""
     table = pa.table({"qid": qids})
