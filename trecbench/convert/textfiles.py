@@ -14,6 +14,7 @@ import pyarrow.csv as csv
 
 from .. import arrow_compute as pc
 from ..errors import InputError
+from ..inputs.arrow_csv import read_csv
 from ..sources import Content, read_source, source_text
 
 
@@ -61,8 +62,8 @@ def _plain_fields(source: Content, names: tuple[str, ...]) -> Fields | None:
     if not data or data.startswith((b"\n", _BOM)) or any(part in data for part in _NOT_PLAIN):
         return None
     try:
-        table = csv.read_csv(
-            pa.py_buffer(data),
+        table = read_csv(
+            data,
             # one thread: as fast here, a fifth less memory
             read_options=csv.ReadOptions(column_names=list(names), use_threads=False),
             parse_options=csv.ParseOptions(

@@ -22,6 +22,7 @@ import pyarrow.csv as pv
 
 from .. import arrow_compute as pc
 from ..errors import BROKEN_OFF, InputError
+from .arrow_csv import read_csv
 from .streams import ReadOnly, Source
 from .tokens import MOST_LINE_BYTES
 from .trec_tables import RUN_FIELDS, SCORE_TEXT
@@ -65,7 +66,7 @@ def read_regular(data: bytes, sep: bytes, ncols: int) -> pa.Table | None:
     # default blocks are several times slower)
     options = _csv_options(sep, ncols, len(data) + 1, kinds, check_utf8=True)
     try:
-        table = pv.read_csv(pa.py_buffer(data), **options)
+        table = read_csv(data, **options)
     except pa.ArrowInvalid:
         return None  # ragged lines: the tokenizer explains them
     for column in table.columns:
@@ -372,7 +373,7 @@ def read_regular_run(
             raise Irregular
         checked = _CheckedText(stream, first, sep)
         options = _regular_options(sep, ncols, _REGULAR_BLOCK, score_text)
-        table = _regular_columns(pv.read_csv(pa.PythonFile(checked, mode="r"), **options))
+        table = _regular_columns(read_csv(checked, **options))
     except (Irregular, pa.ArrowInvalid):
         return None  # ragged lines, a number that is none: the tokenizer explains it
     if table.num_rows == 0 or not checked.controls_free(table.num_rows):
@@ -418,7 +419,7 @@ def iter_regular_run(
         if adjacent:  # whole lines: no pair across two blocks
             raise Irregular
         try:
-            table = _regular_columns(pv.read_csv(pa.py_buffer(text), **reading))
+            table = _regular_columns(read_csv(text, **reading))
         except pa.ArrowInvalid:
             raise Irregular from None
         if not _controls_free(low, table.num_rows, sep, text[-1:] == b"\n"):
