@@ -151,6 +151,13 @@ def test_no_figure_holds_a_tab_stop_or_a_link(page):
     assert len(page.execute_script(COUNT_CANVASES)) == 2 * len(MEASURES) + 1  # still drawn
 
 
+def test_no_tool_of_a_figure_opens_a_page_off_the_report(report):
+    # Bokeh's help tool opened https://docs.bokeh.org/ in a new tab (which a browser
+    # test's blocked network of the page's own tab never saw)
+    tools = re.findall(r'"name":"(\w+Tool)"', (report / "report.html").read_text())
+    assert {"PanTool", "SaveTool", "HoverTool"} <= set(tools) and "HelpTool" not in tools
+
+
 def test_the_summary_table_sorts_by_a_column(page):
     from selenium.webdriver.common.by import By
 

@@ -104,6 +104,10 @@ def _four(values, sign: bool = False) -> _Texts:
     )
 
 
+# what the pointer can do with a figure (hovering is added where a figure tells values)
+TOOLS = "pan,wheel_zoom,box_zoom,save,reset"
+
+
 def _figure(title: str, frame_height: int = FRAME_HEIGHT, axis: float = Y_AXIS_ROOM, **options):
     """A figure of the page: its plot area ``frame_height`` high, its canvas as wide as the
     page's content (from MIN_WIDTH to PAGE_WIDTH), the plot area what the ``axis`` left
@@ -115,7 +119,9 @@ def _figure(title: str, frame_height: int = FRAME_HEIGHT, axis: float = Y_AXIS_R
     # into a menu beside a long title (the baseline's name, the curves')
     # names too wide for the narrowest canvas (written whole on the means' axis, a rare
     # case) leave the title half of it
-    plot = figure(toolbar_location="below",
+    # Bokeh's default tools but its help: a link to https://docs.bokeh.org/, opened in a
+    # new tab, on a page meant to be offline
+    plot = figure(toolbar_location="below", tools=TOOLS,
                   frame_height=frame_height, sizing_mode="stretch_width",
                   min_width=MIN_WIDTH, max_width=PAGE_WIDTH, **options)  # fmt: skip
     # no Bokeh logo: a link to https://bokeh.org/ on a page meant to be offline, and one
