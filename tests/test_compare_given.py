@@ -124,6 +124,33 @@ def test_queries_given_as_one_string_are_refused_not_read_as_characters():
     assert compare_scores(frame, queries={"12", "1"}, samples=40).queries == ["1", "12"]
 
 
+def test_the_summary_rows_of_score_q_are_refused_not_counted_as_a_topic(capsys):
+    """score --format csv -q's rows of topic 'all' (its means) were a fourth topic: the
+    means unchanged, every interval narrower and every p lower (0.000403 for 0.000504);
+    refused, unless queries= names the topics that count."""
+    import io
+
+    from scipy.stats import ttest_rel
+
+    from trecbench.cli import run
+
+    qrels, word, char = "qrels/hpo-demo.qrels", "runs/tfidf-word.run", "runs/tfidf-char.run"
+    assert run(["score", "--format", "csv", "-q", "-m", "nDCG@10", qrels, char, word]) == 0
+    printed = io.StringIO(capsys.readouterr().out)
+    frame = pd.read_csv(printed, dtype={"run": str, "qid": str}, keep_default_na=False)
+    with pytest.raises(UsageError, match=r"^per_query: 2 rows of topic 'all', as trec_eval -q"):
+        compare_scores(frame, test="t")
+    with pytest.raises(UsageError, match=r"2 rows of topic 'all'.*'all'\]$"):
+        trecbench.group_means(frame, None, "qid-prefix")
+    topics = frame[frame["qid"] != "all"]
+    expected = ttest_rel(
+        *(topics[topics["run"] == r]["value"] for r in ("tfidf-char", "tfidf-word"))
+    )
+    for given in ({"per_query": topics}, {"per_query": frame, "queries": set(topics["qid"])}):
+        p = compare_scores(**given, test="t").comparisons["p_value"].iloc[0]
+        assert p == pytest.approx(expected.pvalue, rel=1e-9)
+
+
 def test_integer_run_names_and_baseline_are_written_in_decimal():
     integers = BASE.assign(run=[1] * 3 + [2] * 3)
     comparison = compare_scores(integers, baseline=2, samples=40)

@@ -346,12 +346,18 @@ def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame
     outside the measure's span, are refused. ``strata`` is :func:`load_strata`'s table and
     ``by`` the field grouped by (or ``qid-prefix``, the qid up to its last ``/``, without
     ``strata``). See :func:`grouped_means` for what it returns."""
-    from .inputs.given_values import check_strata_qids, given_values, refuse_two_values
+    from .inputs.given_values import (
+        check_strata_qids,
+        given_values,
+        refuse_summary_rows,
+        refuse_two_values,
+    )
     from .measures.labels import refuse_outside_span
 
     given = given_values(per_query, "per_query")
     frame = given.frame
     refuse_two_values(frame)
+    refuse_summary_rows(frame)
     refuse_outside_span(frame)
     if strata is not None and not (isinstance(strata, pd.DataFrame) and "qid" in strata):
         from .type_names import python_type

@@ -15,7 +15,12 @@ from .. import statistical_tests, stats
 from ..callbacks import refuse_uncallable
 from ..errors import NoOverlapError, UsageError, option_excerpt
 from ..escaping import id_list
-from ..inputs.given_values import given_baseline, given_queries, given_values
+from ..inputs.given_values import (
+    given_baseline,
+    given_queries,
+    given_values,
+    refuse_summary_rows,
+)
 from ..measures.labels import refuse_outside_span
 from . import significance
 from .absent import EmptyValues, checked_empty, fill_absent, not_finite
@@ -150,6 +155,8 @@ def compare_scores(
     refuse_unknown("compare_scores", settings)
     given = given_values(per_query, "per_query")
     per_query, runs, measures, baseline = _checked(given.frame, given_baseline(baseline))
+    if queries is None:  # else the topics that count are named: no summary line is one
+        refuse_summary_rows(per_query, "; or name the topics, queries=[...]")
     queries = given_queries(queries, given)
     universe, absent = _topics(per_query, runs, queries, statistics.missing)
     fields = strata_map(strata, group_by, universe, "per_query", given.integer_qids)

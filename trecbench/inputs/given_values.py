@@ -80,6 +80,24 @@ def refuse_two_values(frame: pd.DataFrame) -> None:
         )
 
 
+# the topic of the summary lines of trec_eval -q and of score -q (text, CSV, JSON)
+SUMMARY_QID = "all"
+
+
+def refuse_summary_rows(frame: pd.DataFrame, hint: str = "") -> None:
+    """Refuse rows of topic ``all`` in ``frame`` (``run, qid, measure``, ...): the means
+    ``trec_eval -q`` and ``score -q`` print as summary lines, which counted as one topic
+    more narrow every interval and lower every p (a topic so named cannot be told from
+    them). ``hint``: the caller's other way out, said after the first."""
+    rows = int((frame["qid"] == SUMMARY_QID).sum())
+    if rows:
+        raise UsageError(
+            f"per_query: {rows} row{'s' * (rows != 1)} of topic 'all', as trec_eval -q and "
+            "score -q print their means (summary lines, no topic): leave them out, "
+            f"per_query[per_query['qid'] != 'all']{hint}"
+        )
+
+
 def _frame(given, origin: str) -> pd.DataFrame:
     """``given`` as a DataFrame: itself, or its records as ``pandas.DataFrame`` makes them."""
     if isinstance(given, pd.DataFrame):
