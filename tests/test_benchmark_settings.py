@@ -394,6 +394,56 @@ def test_two_modes_of_one_fusion_are_refused(tmp_path):
     assert len(load_benchmark_config(config).modes) == 4
 
 
+def test_fusions_of_weights_in_proportion_are_one_fusion(tmp_path):
+    """[0.3, 0.7] and [3, 7] (or no weights and 2 each) rank alike, the fused scores in
+    proportion: they were taken as two modes, compared with each other (every test n/a)
+    and widening the correction of the others (Holm p 0.0432 to 0.0540)."""
+    config = tmp_path / "fused.yaml"
+    head = "qrels: q\nmodes:\n  a: {run: a.run}\n  b: {run: b.run}\n"
+    for first, second in (
+        ("combsum, norm: z-score, weights: [0.3, 0.7]", "sum, norm: zmuv, weights: [7, 3]"),
+        ("rrf", "rrf, weights: [3, 3]"),
+        ("combsum", "combsum, weights: [2, 2]"),
+        ("combmnz", "wmnz, weights: [2, 2]"),
+        ("combsum, weights: [0.1, 0.2]", "combsum, weights: [2, 1]"),
+    ):
+        h, h2 = f"{{fuse: [a, b], method: {first}}}", f"{{fuse: [b, a], method: {second}}}"
+        config.write_text(head + f"  h: {h}\n  h2: {h2}\n")
+        with pytest.raises(UsageError) as refused:
+            load_benchmark_config(config)
+        assert str(refused.value).startswith(f"{config}:6: modes.h2.fuse: modes 'h' (line 5)")
+        assert "weights in proportion rank alike): the run" in str(refused.value)
+    config.write_text(head + "  h: {fuse: [a, b], method: combsum, weights: [1, 2]}\n"
+                      "  h2: {fuse: [a, b], method: combsum, weights: [2, 3]}\n")  # fmt: skip
+    assert len(load_benchmark_config(config).modes) == 4  # not in proportion: two fusions
+    # what the check assumes, on the bundled runs: fuse ranks them alike
+    from trecbench import fuse
+
+    runs = [ROOT / "runs/tfidf-word.run", ROOT / "runs/tfidf-char.run"]
+    ranked = [
+        fuse(runs, "combsum", norm="z-score", weights=w)[["qid", "docno", "rank"]]
+        for w in ([0.3, 0.7], [3, 7])
+    ]
+    assert ranked[0].equals(ranked[1])
+
+
+def test_a_fusion_weighing_a_mode_0_is_refused_at_that_weight(tmp_path):
+    """weights [0, 1]: the fused run ranked as the other mode's (its means equal on every
+    measure, every test against it n/a); fuse takes it, a benchmark's mode is refused."""
+    config = tmp_path / "fused.toml"
+    config.write_text(
+        'qrels = "q"\n[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n[modes.h]\n'
+        'fuse = ["a", "b"]\nmethod = "combsum"\nweights = [0, 1]\n'
+    )
+    with pytest.raises(UsageError) as refused:
+        load_benchmark_config(config)
+    assert str(refused.value) == (
+        f"{config}:9: modes.h.weights[0]: mode 'h' weighs 'a' 0, which so adds nothing but its "
+        "documents at score 0 (beside one other mode: almost that mode's run, compared with "
+        "it); leave it out of fuse"
+    )
+
+
 def test_weights_of_a_numpy_array_are_compared_as_numbers():
     """Weights built in Python as an array (fuse takes any sequence): told apart and alike by
     value, where their truth (`weights or ...`) raised ValueError (a traceback)."""

@@ -48,37 +48,54 @@ def _check_runs_once(modes: list, path: Path, text: ConfigText | None) -> None:
 
 def _check_fusions_once(modes: list, path: Path, text: ConfigText | None) -> None:
     """Two modes fusing the same modes with the same settings (in any order: a fusion
-    breaks ties by docno, not by the order of its runs; weights unset are 1 each; wmnz of
-    weights 1 is combmnz, combmed of two modes combanz) make one run, which would be
+    breaks ties by docno, not by the order of its runs; weights in proportion alike,
+    unset ones 1 each: :func:`_shares`; wmnz of equal weights is combmnz, combmed of two
+    modes combanz) make one run, which would be
     compared with itself, as two modes of one run file would: refused at the second's
     ``fuse``, naming the first's line."""
     from ..fusion import method_name, norm_name
 
-    fusions: dict[tuple, str] = {}
+    fusions: dict[tuple, object] = {}  # a fusion's settings -> the first mode of them
     for mode in modes:
         if mode.fuse is None:
             continue
         method = method_name(mode.method)
-        # `is None`: weights may be any sequence fuse takes (a numpy array has no truth)
-        weights = [1.0] * len(mode.fuse) if mode.weights is None else mode.weights
+        weights = _weights(mode)
         # a set, not sorted: the names are distinct (_check_fusion) but need not be text
         # in Python (fuse=[1, "a"], refused as unknown below), where sorting raised
-        pairs = frozenset(zip(mode.fuse, map(float, weights), strict=True))
-        if method == "wmnz" and all(weight == 1.0 for _, weight in pairs):
+        pairs = frozenset(zip(mode.fuse, _shares(weights), strict=True))
+        if method == "wmnz" and len({share for _, share in pairs}) == 1:
             method = "combmnz"  # its sum times the weights' sum: times the count, combmnz's
         if method == "combmed" and len(mode.fuse) == 2:
             method = "combanz"  # the median of one value or two is their mean
         k = mode.rrf_k if method == "rrf" else None
         first = fusions.setdefault((method, k, norm_name(mode.norm, method), mode.depth,
-                                    pairs), mode.name)  # fmt: skip
-        if first != mode.name:
-            line = None if text is None else text.line(("modes", first, "fuse"))
+                                    pairs), mode)  # fmt: skip
+        if first is not mode:
+            line = None if text is None else text.line(("modes", first.name, "fuse"))
             at = "" if line is None else f" (line {line})"
+            scaled = _weights(first) != weights
+            alike = "; weights in proportion rank alike" if scaled else ""
             message = (
-                f"modes {first!r}{at} and {mode.name!r} are one fusion ({mode.describe()}): "
-                "the run would be compared with itself; give it once"
+                f"modes {first.name!r}{at} and {mode.name!r} are one fusion "
+                f"({mode.describe()}{alike}): the run would be compared with itself; give it once"
             )
             raise refused(path, text, ("modes", mode.name, "fuse"), message)
+
+
+def _weights(mode) -> list[float]:
+    """A fusion's weights as floats, 1 each where unset (`is None`: weights may be any
+    sequence fuse takes, and a numpy array has no truth)."""
+    return [1.0] * len(mode.fuse) if mode.weights is None else [float(w) for w in mode.weights]
+
+
+def _shares(weights: list[float]) -> list[float]:
+    """Each weight's share of their sum, to 12 digits: weights in proportion are one
+    fusion (every weighted method's fused score is in proportion to its weights: [3, 7]
+    ranks as [0.3, 0.7], [2, 2] as no weights), though as doubles 0.3 : 0.7 is not 3 : 7
+    exactly."""
+    total = sum(weights)
+    return [float(f"{weight / total:.12g}") for weight in weights]
 
 
 # a mode's name, as the configuration's schema takes it (modes' propertyNames): it names
@@ -174,6 +191,15 @@ def _check_fusion(mode, path: Path, text: ConfigText | None) -> None:
         )
     except UsageError as error:
         raise UsageError(f"{path}: modes.{mode.name}: {error}") from None
+    weights = _weights(mode)
+    if 0.0 in weights:  # fuse takes it; a mode of the benchmark is compared as a mode
+        at = weights.index(0.0)
+        message = (
+            f"mode {mode.name!r} weighs {excerpt(fused[at])} 0, which so adds nothing but its "
+            "documents at score 0 (beside one other mode: almost that mode's run, compared "
+            "with it); leave it out of fuse"
+        )
+        raise refused(path, text, ("modes", mode.name, "weights", at), message)
 
 
 def check_fusion_depths(modes: list, max_depth: int, path: Path, text: ConfigText | None) -> None:
