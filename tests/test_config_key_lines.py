@@ -173,6 +173,32 @@ def test_r8_names_the_configurations_max_depth_not_validates_flag(tmp_path):
     )
 
 
+def test_r4_and_r5_name_the_configurations_topics_not_validates_flag(tmp_path):
+    """benchmark has no --topics: its findings named validate's flag for the file its
+    topics key names."""
+    from trecbench.benchmarking import InvalidRuns, run_benchmark
+    from trecbench.validation import wording
+
+    (tmp_path / "q.qrels").write_text("t1 0 A 1\nt2 0 A 1\n")
+    (tmp_path / "topics.txt").write_text("t1\n")
+    (tmp_path / "a.run").write_text("t1 Q0 A 1 3 a\nt2 Q0 A 1 2 a\n")
+    (tmp_path / "b.run").write_text("t1 Q0 A 1 2 b\n")
+    path = tmp_path / "c.toml"
+    text = 'qrels = "q.qrels"\ntopics = "topics.txt"\n'
+    path.write_text(text + '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n')
+    with pytest.raises(InvalidRuns) as refused:
+        run_benchmark(load_benchmark_config(path))
+    found = str(refused.value).splitlines()[0]
+    assert found == (
+        f"{tmp_path / 'a.run'}:2:qid: error[R4]: topic 't2' is not in topics "
+        f"({tmp_path / 'topics.txt'})"
+    )
+    r5 = "topic '7' of --topics has no document in the run (did you mean '07'?): when ..."
+    assert wording.topics_renamed(r5, "topics (t.txt)") == (
+        "topic '7' of topics (t.txt) has no document in the run (did you mean '07'?): when ..."
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

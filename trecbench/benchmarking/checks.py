@@ -96,7 +96,7 @@ def validate_inputs(
                 progress=_validating(source, progress),
             )
         _validated(source, progress)
-        results[mode.name] = result = _depth_named(result, config)
+        results[mode.name] = result = _settings_named(result, config)
         if not result.ok:
             lines += _errors(result, ACTIONS["invalid_run"], config, ("modes", mode.name, "run"))
     if lines:
@@ -149,7 +149,7 @@ def check_fused(
         topics=validated.topics,
         qrels_topics=validated.qrels.qrels_info,
     )
-    result = _depth_named(result, config)
+    result = _settings_named(result, config)
     errors = [f.format() for f in result.findings if f.severity == "error"]
     if errors:
         errors.append(f"{output}: recovery: check the fusion of mode {mode.name}")
@@ -157,19 +157,23 @@ def check_fused(
     return data, summary(result), errors
 
 
-def _depth_named(result, config: BenchmarkSettings):
-    """``result`` whose R8 findings name the configuration's ``validation.max_depth``, the
-    setting the depth came from, not validate's ``--max-depth``."""
+def _settings_named(result, config: BenchmarkSettings):
+    """``result`` whose findings name the configuration's settings they came from, not
+    validate's flags: R8 its ``validation.max_depth`` (not ``--max-depth``), R4 and R5 its
+    ``topics`` file (not ``--topics``)."""
     from ..validation import wording
 
-    if config.max_depth is None:
-        return result
+    topics = f"topics ({config.topics})"
     for index, finding in enumerate(result.findings):
-        if finding.rule == "R8":
+        if finding.rule == "R8" and config.max_depth is not None:
             message = wording.depth_renamed(
                 finding.message, config.max_depth, "validation.max_depth"
             )
-            result.findings[index] = dataclasses.replace(finding, message=message)
+        elif finding.rule in ("R4", "R5"):
+            message = wording.topics_renamed(finding.message, topics)
+        else:
+            continue
+        result.findings[index] = dataclasses.replace(finding, message=message)
     return result
 
 

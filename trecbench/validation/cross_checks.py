@@ -226,7 +226,8 @@ def against_topics(
         [first[q] for q in unknown],
         "qid",
         lambda i: (
-            f"topic {wording.quoted(unknown[i])} is not in --topics{near_miss(unknown[i], near)}"
+            f"topic {wording.quoted(unknown[i])} is not in {wording.TOPICS_SETTING}"
+            f"{near_miss(unknown[i], near)}"
         ),
     )
     if not whole:
@@ -238,7 +239,8 @@ def against_topics(
         [None] * len(missing),
         None,
         lambda i: (
-            f"topic {wording.quoted(missing[i])} of --topics has no document in the run"
+            f"topic {wording.quoted(missing[i])} of {wording.TOPICS_SETTING} has no document "
+            "in the run"
             f"{near_miss(missing[i], near_run)}: when the qrels judge it, "
             f"{ABSENT_TOPIC}"
         ),

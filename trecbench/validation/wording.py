@@ -77,6 +77,19 @@ def depth_renamed(message: str, depth: int, setting: str) -> str:
     return message.replace(f"({depth_setting(depth)})", f"({depth_setting(depth, setting)})", 1)
 
 
+# the setting R4's and R5's topics came from, in their messages: validate's flag
+TOPICS_SETTING = "--topics"
+TOPICS_PHRASES = ("is not in {}", "of {} has no document")
+
+
+def topics_renamed(message: str, setting: str) -> str:
+    """An R4 or R5 message naming the caller's ``setting`` (a benchmark's ``topics``
+    key and file), not validate's flag."""
+    for phrase in TOPICS_PHRASES:
+        message = message.replace(phrase.format(TOPICS_SETTING), phrase.format(setting), 1)
+    return message
+
+
 def too_shallow(topic: str, documents: int, depth: int) -> str:
     """R9.shallow of a topic of ``documents`` documents, fewer than ``depth``."""
     shown = excerpt_plain(topic)
