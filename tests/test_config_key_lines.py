@@ -155,18 +155,28 @@ def test_a_toml_key_given_twice_is_named_with_its_first_line_as_in_yaml(tmp_path
     assert str(refused.value) == f"{path}:{line}: not valid TOML: duplicate key {key}"
 
 
-def test_r8_names_the_configurations_max_depth_not_validates_flag(tmp_path):
+def _first_finding(folder, settings: str, files: dict[str, str]) -> str:
+    """The first line of the refusal of a benchmark of modes a and b (``a.run``,
+    ``b.run``) over ``q.qrels`` with the configuration's ``settings``, its ``files``
+    written in ``folder``."""
     from trecbench.benchmarking import InvalidRuns, run_benchmark
 
-    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
-    (tmp_path / "a.run").write_text("t1 Q0 A 1 3 a\nt1 Q0 B 2 2 a\nt1 Q0 C 3 1 a\n")
-    (tmp_path / "b.run").write_text("t1 Q0 A 1 2 b\n")
-    path = tmp_path / "c.toml"
-    text = 'qrels = "q.qrels"\n[validation]\nmax_depth = 2\n'
-    path.write_text(text + '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n')
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    path = folder / "c.toml"
+    modes = '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    path.write_text(f'qrels = "q.qrels"\n{settings}' + modes)
     with pytest.raises(InvalidRuns) as refused:
         run_benchmark(load_benchmark_config(path))
-    found = str(refused.value).splitlines()[0]
+    return str(refused.value).splitlines()[0]
+
+
+def test_r8_names_the_configurations_max_depth_not_validates_flag(tmp_path):
+    found = _first_finding(tmp_path, "[validation]\nmax_depth = 2\n", {
+        "q.qrels": "t1 0 A 1\n",
+        "a.run": "t1 Q0 A 1 3 a\nt1 Q0 B 2 2 a\nt1 Q0 C 3 1 a\n",
+        "b.run": "t1 Q0 A 1 2 b\n",
+    })  # fmt: skip
     assert found == (
         f"{tmp_path / 'a.run'}:3:docno: error[R8]: topic t1 has more than 2 documents "
         "(validation.max_depth 2); trec_eval scores them all unless run with -M2"
@@ -176,19 +186,14 @@ def test_r8_names_the_configurations_max_depth_not_validates_flag(tmp_path):
 def test_r4_and_r5_name_the_configurations_topics_not_validates_flag(tmp_path):
     """benchmark has no --topics: its findings named validate's flag for the file its
     topics key names."""
-    from trecbench.benchmarking import InvalidRuns, run_benchmark
     from trecbench.validation import wording
 
-    (tmp_path / "q.qrels").write_text("t1 0 A 1\nt2 0 A 1\n")
-    (tmp_path / "topics.txt").write_text("t1\n")
-    (tmp_path / "a.run").write_text("t1 Q0 A 1 3 a\nt2 Q0 A 1 2 a\n")
-    (tmp_path / "b.run").write_text("t1 Q0 A 1 2 b\n")
-    path = tmp_path / "c.toml"
-    text = 'qrels = "q.qrels"\ntopics = "topics.txt"\n'
-    path.write_text(text + '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n')
-    with pytest.raises(InvalidRuns) as refused:
-        run_benchmark(load_benchmark_config(path))
-    found = str(refused.value).splitlines()[0]
+    found = _first_finding(tmp_path, 'topics = "topics.txt"\n', {
+        "q.qrels": "t1 0 A 1\nt2 0 A 1\n",
+        "topics.txt": "t1\n",
+        "a.run": "t1 Q0 A 1 3 a\nt2 Q0 A 1 2 a\n",
+        "b.run": "t1 Q0 A 1 2 b\n",
+    })  # fmt: skip
     assert found == (
         f"{tmp_path / 'a.run'}:2:qid: error[R4]: topic 't2' is not in topics "
         f"({tmp_path / 'topics.txt'})"
