@@ -81,6 +81,36 @@ def test_truncated_or_corrupt_gzip_is_r27(tmp_path, inflater, damage, into):
     assert error.value.rule == "R27"
 
 
+@pytest.mark.parametrize("into", [False, True])
+@pytest.mark.parametrize("spool", [False, True])
+def test_zero_bytes_after_a_member_are_skipped_as_python_s_gzip_skips_them(
+    tmp_path, inflater, spool, into
+):
+    """A member, zero bytes, a member (and zeros at the end): ISA-L's reader read on past
+    the zeros, zlib's stream stopped at them (R27): 50,000 lines or none, whichever was
+    installed. Both read what Python's gzip module reads now."""
+    half = TEXT.index(b"\n", len(TEXT) // 2) + 1
+    first, second = gzip.compress(TEXT[:half]), gzip.compress(TEXT[half:])
+    for name, packed in (
+        ("padded.gz", first + bytes(8) + second),
+        ("ends.gz", first + second + bytes(4)),
+    ):
+        (tmp_path / name).write_bytes(packed)
+        assert gzip.decompress(packed) == TEXT  # the standard library's reading
+        data, record, _ = _read(tmp_path / name, spool, into)
+        assert data == TEXT, name
+        assert record == {"size": len(packed), "sha256": hashlib.sha256(packed).hexdigest()}
+    path = tmp_path / "junk.gz"
+    path.write_bytes(first + bytes(8) + b"not gzip")
+    with pytest.raises(
+        InputError,
+        match=r"junk\.gz: trailing data after the gzip stream \(16 bytes at offset [\d,]+\): "
+        "zero bytes, then no gzip member",
+    ) as error:
+        _read(path, spool, into)
+    assert error.value.rule == "R27"
+
+
 def test_isal_without_its_c_reader_by_name_reads_through_igzip_open(tmp_path, monkeypatch):
     # the reader with a larger read buffer is isal's internal name (its threaded reader's):
     # a later isal without it is read through igzip.open, as before

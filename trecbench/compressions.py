@@ -125,12 +125,16 @@ def without_suffixes(name: str) -> str:
     return name
 
 
-def gzip_trailing_data(read_at: Callable[[int, int], bytes], size: int) -> tuple[int, int] | None:
-    """``(offset, length)`` of the bytes after the last complete gzip member of the
-    ``size`` bytes as stored that ``read_at(offset, n)`` reads, when they start no other
-    member (what ``gzip -d`` calls "trailing garbage"), else None: only read again when
-    their reading failed (a member cut short is no trailing data). The bytes are read by
-    offset so that standard input and a pipe held in memory are told as a file is."""
+def gzip_trailing_data(
+    read_at: Callable[[int, int], bytes], size: int
+) -> tuple[int, int, bool] | None:
+    """``(offset, length, padding)`` of the bytes after the last complete gzip member of
+    the ``size`` bytes as stored that ``read_at(offset, n)`` reads, when they start no
+    other member (what ``gzip -d`` calls "trailing garbage"), else None: only read again
+    when their reading failed (a member cut short is no trailing data). ``padding``: they
+    start with a zero byte, which Python's gzip module and ISA-L's reader skip, reading
+    on into a member after them (zlib's stream stops). The bytes are read by offset so
+    that standard input and a pipe held in memory are told as a file is."""
     import zlib
 
     offset, position, pending, inflater = 0, 0, b"", zlib.decompressobj(31)
@@ -158,5 +162,5 @@ def gzip_trailing_data(read_at: Callable[[int, int], bytes], size: int) -> tuple
         if not rest:
             return None
         if not rest.startswith(NAMED["gzip"].magic):
-            return offset, size - offset
+            return offset, size - offset, rest.startswith(b"\0")
         pending, inflater = rest, zlib.decompressobj(31)

@@ -221,10 +221,13 @@ class _Decompressed(ReadOnly):
             _forget_frames(exc)
             tail = None if self.trailing is None else self.trailing()
             no_stream = NAMED[self.compression].no_stream if self.compression in NAMED else None
+            if tail is not None and tail[2] and self.reopen is not None:
+                return self._read_on_past_padding(method.__name__, *args)
             if tail is not None:
+                what = "zero bytes, then no gzip member" if tail[2] else "not gzip"
                 message = (
                     f"trailing data after the gzip stream ({counted(tail[1], 'byte')} at offset "
-                    f"{tail[0]:,}): not gzip, and no part of the input (gzip -d ignores it "
+                    f"{tail[0]:,}): {what}, and no part of the input (gzip -d ignores it "
                     "with a warning)"
                 )
             elif no_stream is not None and no_stream in str(exc):
@@ -240,6 +243,18 @@ class _Decompressed(ReadOnly):
                 raise error from None
             self.failed = error
             return None  # (the caller returns the pending bytes instead)
+
+    def _read_on_past_padding(self, method: str, *args):
+        """Zero bytes after a gzip member, which zlib's stream stops at: ISA-L's reader,
+        and Python's gzip module, skip them and read on (the next member, or the end), so
+        the content is the same whichever is installed. The rest is read by the standard
+        library's reader (``reopen()``), past the bytes delivered."""
+        stream, self.reopen = self.reopen(), None
+        skip = self.delivered
+        while skip:
+            skip -= len(stream.read(min(skip, _SPOOL_BLOCK)))
+        self.stream = stream
+        return getattr(stream, method)(*args)
 
     def _salvaged(self) -> bytes:
         """The bytes after those delivered that a new stream decompresses before the
@@ -441,7 +456,7 @@ class Source:
         trailing = self._gzip_trailing if self.compression == "gzip" else None
         return _Decompressed(inner, self.compression, self.path, errors, reopen, trailing)
 
-    def _gzip_trailing(self) -> tuple[int, int] | None:
+    def _gzip_trailing(self) -> tuple[int, int, bool] | None:
         """:func:`gzip_trailing_data` of the bytes as stored: a spool's (a pipe's) and
         standard input's from where it stood too, not only a named file's."""
         if self._memory is not None:
