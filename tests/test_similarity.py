@@ -290,7 +290,13 @@ def test_runs_without_a_topic_in_common_have_no_similarity(tmp_path, capsys):
     rows = [line.split() for line in captured.out.splitlines()[1:]]
     assert rows[1][:3] == ["tfidf-word", "other", "all"] and rows[1][3:8] == ["-"] * 5
     assert rows[0][3] != "-"  # tfidf-word and tfidf-char share their topics
-    assert f"trecbench: warning: {other}: no topic in common with " in captured.err
+    # named as the rows name the runs (--names), not by their files
+    assert "trecbench: warning: other: no topic in common with tfidf-word: " in captured.err
+    assert run(["similarity", "runs/tfidf-word.run", "runs/tfidf-char.run", str(other),
+                "--names", f"apart={other}"]) == 0  # fmt: skip
+    assert "trecbench: warning: apart: no topic in common with tfidf-word: " in (
+        capsys.readouterr().err
+    )
     # no pair of three runs shares a topic: the message says so, not of one pair
     third = tmp_path / "third.run"
     third.write_text("x2 Q0 d1 1 2 o\n")

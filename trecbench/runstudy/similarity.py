@@ -221,14 +221,19 @@ def similarity(
     # the pairs without a topic in common, from the runs' topics alone: refused (when no
     # pair has one) before any pair is measured, not after measuring all of them
     topics = [_topics(table) for table in tables]
+
+    def no_topic_in_common(names: list[str], i: int, j: int) -> str:
+        return f"{names[j]}: no topic in common with {names[i]}: no similarity to measure"
+
+    # a pair's reason names its runs as its row does (--names), the error their files
     apart = {
-        (i, j): f"{named[j]}: no topic in common with {named[i]}: no similarity to measure"
+        (i, j): no_topic_in_common(labels, i, j)
         for i, j in every
         if topics[i].isdisjoint(topics[j])
     }
     if len(apart) == len(every):  # nothing to show: as trec_eval without a topic
         if len(every) == 1:
-            raise NoOverlapError(apart[every[0]])
+            raise NoOverlapError(no_topic_in_common(named, 0, 1))
         raise NoOverlapError(
             f"no two of the {len(tables)} runs have a topic in common: no similarity to measure"
         )
