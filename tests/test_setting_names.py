@@ -67,8 +67,8 @@ NO_ENGINE = (
         (
             lambda: trecbench.evaluate(QRELS, [RUN, RUN], ["P.5"], names=["a", "a"]),
             ["compare", "--names", "a=RUN", "--names", "a=OTHER", "QRELS", "RUN", "OTHER"],
-            "two runs are named 'a'; name them apart (e.g. with names)",
-            "two runs are named 'a'; name them apart (e.g. with --names)",
+            "two runs are named 'a'; name them apart (give each a name of its own in names)",
+            "two runs are named 'a'; name them apart (give each a name of its own in --names)",
         ),
         (  # validate's flag for fix_run's tag (--tag is convert's and fuse's)
             lambda: trecbench.validation.fix_run("r.run", "fixed.run", tag="a b"),

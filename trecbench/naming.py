@@ -174,6 +174,7 @@ def run_names(
     ['a/bm25', 'b/bm25', 'dense', 'run4']
     """
     if names is not None:
+        advice = ("give each a name of its own in ", Setting("names"))  # they clash there
         names = [run_name(name) for name in listed_names(names)]
         if len(names) != len(sources):
             raise UsageError(f"{len(names)} name(s) for {len(sources)} run(s): give one per run")
