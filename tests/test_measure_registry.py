@@ -248,6 +248,9 @@ def test_a_name_starting_with_digits_takes_the_parameters_it_lists():
          ("denominator", "retrieved")),
         ("IPrec(rel=2)", "IPrec(rel=2)@0.5", ("rel", 2)),
         ("HitRate(rel=2)", "HitRate(rel=2)@10", ("rel", 2)),
+        # a parameter of AP at a cutoff (map_cut's): it was 'AP (map) has no parameter'
+        ("AP(normalize='min')", "AP(normalize='min')@10", ("normalize", "min")),
+        ("MAP(normalize='min')", "MAP(normalize='min')@10", ("normalize", "min")),
     ],
 )  # fmt: skip
 def test_a_name_needing_a_cutoff_is_answered_with_its_own_parameters(text, example, given):

@@ -293,6 +293,19 @@ def test_a_list_of_cutoffs_outside_trec_evals_spelling_is_said_to_be_no_list(tex
     assert _refusal("MaxOntSim@1,x").endswith("the cutoff must be a positive integer")
 
 
+@pytest.mark.parametrize("text", ["P@5,P@10", "nDCG@10,P@5,map"])
+def test_names_listed_in_one_are_said_to_be_a_list(text):
+    # it was "the cutoff must be a positive integer" (its cutoff read '5,P@10')
+    said = f"illegal measure '{text}': a list of names, not one: give each, "
+    each = text.split(",")
+    assert _refusal(text) == said + f"measures={each!r}"
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    assert error.value.worded({"measures": "-m"}) == said + f"-m '{' '.join(each)}'"
+    assert len(parse_measures(each)) == len(each)  # what it says to give is taken
+    assert _refusal("P@5,bogus").endswith("the cutoff must be a positive integer")
+
+
 def test_suggestions_keep_the_users_parameters_only_where_valid():
     message = _refusal("nDGC@10")
     assert "nDCG@10" in message and "Rndcg, " in message and "Rndcg@10" not in message

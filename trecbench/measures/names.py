@@ -282,6 +282,9 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
                 params.pop(key)
         return specific[0]
     fitting = [d for d in fitting if not _named_when(d, name)]
+    cut = None if has_cutoff or not fitting else _taking_them_cut(candidates, fitting[0], params)
+    if cut is not None:  # AP(normalize='min'): map_cut's parameter, not map's
+        raise UsageError(needs_cutoff(name, text, cut, _parse_named))
     if fitting:
         return fitting[0]
     if has_cutoff:  # the name as given: another of the family's may take one (MAP@10)
@@ -291,6 +294,19 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
         raise UsageError(needs_cutoff(name, text, candidates[0], _parse_named))
     example = f"{shown}@{cutoff_example(candidates[0])}"
     raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{example}'")
+
+
+def _taking_them_cut(
+    candidates: list[Definition], chosen: Definition, params: dict[str, Any]
+) -> Definition | None:
+    """The definition of ``candidates`` with a cutoff taking the ``params`` that ``chosen``
+    (the name without a cutoff) has not, if any: they are asked at a cutoff."""
+    lacking = [k for k, v in params.items() if chosen.param(k) is None
+               and not chosen.unset_in_ir_measures(k, v)]  # fmt: skip
+    if not lacking:
+        return None
+    cut = (d for d in candidates if d.cutoff is not None and all(d.param(k) for k in lacking))
+    return next(cut, None)
 
 
 def _preset(candidates: list[Definition], name: str) -> Definition | None:
@@ -333,6 +349,8 @@ def _cutoff_text(definition: Definition, cutoff: Any, text: str) -> str | None:
         shown = definition.display or definition.name
         raise CutoffListError(text, [f"{shown}@{part}" for part in cutoff.split(",")])
     if isinstance(cutoff, bool) or not isinstance(cutoff, int):
+        if (names := suggestions.names_listed(text, parse_measure)) is not None:
+            raise suggestions.NameListError(text, names)  # P@5,P@10
         after = suggestions.parameters_after(text, cutoff)
         raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer{after}")
     refuse(definition.numbers.problem(cutoff), text)

@@ -36,9 +36,11 @@ class CutoffListError(UsageError):
     ``-m 'P@1 P@5'``), unless the caller words its own (:meth:`advised`): a caller that
     takes one measure (fuse --optimize) has neither."""
 
+    problem = "one cutoff a name here, not a list"
+
     def __init__(self, text: str, names: list[str], advice: str | None = None):
         self.text, self.names, self.advice = text, list(names), advice
-        said = f"illegal measure '{text}': one cutoff a name here, not a list: "
+        said = f"illegal measure '{text}': {self.problem}: "
         if advice is None:
             super().__init__(said + "give each, ", _EachName("measures", tuple(self.names)))
         else:
@@ -50,6 +52,25 @@ class CutoffListError(UsageError):
     def advised(self, advice: str) -> CutoffListError:
         """The same refusal with the caller's ``advice`` in place of the one to give each."""
         return CutoffListError(self.text, self.names, advice)
+
+
+class NameListError(CutoffListError):
+    """Names listed in one (``P@5,P@10``: its cutoff read ``5,P@10``) where one is asked."""
+
+    problem = "a list of names, not one"
+
+
+def names_listed(text: str, parse: Callable[[str], Any]) -> list[str] | None:
+    """The names ``text`` lists, comma-separated, when each is one ``parse`` takes."""
+    names = [name.strip() for name in text.split(",")]
+    if len(names) < 2:
+        return None
+    try:
+        for name in names:
+            parse(name)
+    except UsageError:
+        return None
+    return names
 
 
 @dataclass(frozen=True)
