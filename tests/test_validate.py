@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import itertools
 import json
+import lzma
 import os
 import random
 import re
@@ -1672,8 +1674,21 @@ def test_a_doubly_gzipped_file_counts_no_line(tmp_path):
     path.write_bytes(gzip.compress(gzip.compress(text.encode()), mtime=0))
     result = validate_run(path)
     found = [(f.rule, f.line, f.message) for f in result.findings]
-    assert found == [("R27", None, "the file is gzip-compressed twice; decompress it once more")]
+    assert found == [
+        ("R27", None, "the file is compressed twice (gzip inside); decompress it once more")
+    ]
     assert (result.counts["lines"], result.counts["records"]) == (0, 0)
+
+
+@pytest.mark.parametrize(("inner", "name"), [(bz2.compress, "bz2"), (lzma.compress, "xz")])
+def test_a_file_of_another_compression_inside_gzip_is_one_r27(tmp_path, inner, name):
+    """zstd (bz2, xz) inside gzip: some 20 findings of binary garbage (R1, R12, R23), where
+    gzip inside gzip was one R27."""
+    path = tmp_path / "twice.run.gz"
+    path.write_bytes(gzip.compress(inner(b"q1 Q0 d1 1 1 t\n" * 1000), mtime=0))
+    found = [(f.rule, f.line, f.message) for f in validate_run(path).findings]
+    message = f"the file is compressed twice ({name} inside); decompress it once more"
+    assert found == [("R27", None, message)]
 
 
 def _messages(path: Path, qrels: Path | None = None, small: bool = False, **checks) -> list:

@@ -19,10 +19,10 @@ import pyarrow as pa
 
 from .. import arrow
 from .. import arrow_compute as pc
+from ..compressions import compression_of
 from ..errors import EMPTY_FILE
 from ..hash_index import string_hash
 from ..inputs import trec_text
-from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, Tokens
 from ..inputs.unconverted import columns_message
 from ..text_encoding import wide_encoding, wide_file
@@ -258,8 +258,11 @@ class Checker:
         if encoding := wide_encoding(head):
             add("R23.utf16", None, None, wide_file(encoding))
             return True
-        if head.startswith(GZIP_MAGIC):
-            add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")
+        # the text decompressed starts as a compressed file (zstd in gzip, gzip in zstd):
+        # read on, its bytes were some 20 findings of binary garbage
+        if (inner := compression_of(head)) is not None:
+            message = f"the file is compressed twice ({inner} inside); decompress it once more"
+            add("R27", None, None, message)
             return True
         if head.startswith(trec_text.BOM):
             fix = ", or let validate --fix drop it" if self.kind == "run" else ""
