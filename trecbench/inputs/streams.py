@@ -227,7 +227,7 @@ class _Decompressed(ReadOnly):
                 what = "zero bytes, then no gzip member" if tail[2] else "not gzip"
                 message = (
                     f"trailing data after the gzip stream ({counted(tail[1], 'byte')} at offset "
-                    f"{tail[0]:,}): {what}, and no part of the input (gzip -d ignores it "
+                    f"{tail[0]}): {what}, and no part of the input (gzip -d ignores it "
                     "with a warning)"
                 )
             elif no_stream is not None and no_stream in str(exc):
