@@ -163,14 +163,13 @@ def _settings_named(result, config: BenchmarkSettings):
     ``topics`` file (not ``--topics``)."""
     from ..validation import wording
 
-    topics = f"topics ({config.topics})"
     for index, finding in enumerate(result.findings):
         if finding.rule == "R8" and config.max_depth is not None:
             message = wording.depth_renamed(
                 finding.message, config.max_depth, "validation.max_depth"
             )
         elif finding.rule in ("R4", "R5"):
-            message = wording.topics_renamed(finding.message, topics)
+            message = wording.topics_renamed(finding.message, f"topics ({config.topics})")
         else:
             continue
         result.findings[index] = dataclasses.replace(finding, message=message)
