@@ -413,6 +413,12 @@ def test_fusions_of_weights_in_proportion_are_one_fusion(tmp_path):
             load_benchmark_config(config)
         assert str(refused.value).startswith(f"{config}:6: modes.h2.fuse: modes 'h' (line 5)")
         assert "weights in proportion rank alike): the run" in str(refused.value)
+    # the same weight of each mode, named in another order: one fusion, in no proportion
+    config.write_text(head + "  h: {fuse: [a, b], method: combsum, weights: [1, 2]}\n"
+                      "  h2: {fuse: [b, a], method: combsum, weights: [2, 1]}\n")  # fmt: skip
+    with pytest.raises(UsageError) as refused:
+        load_benchmark_config(config)
+    assert "one fusion (" in str(refused.value) and "in proportion" not in str(refused.value)
     config.write_text(head + "  h: {fuse: [a, b], method: combsum, weights: [1, 2]}\n"
                       "  h2: {fuse: [a, b], method: combsum, weights: [2, 3]}\n")  # fmt: skip
     assert len(load_benchmark_config(config).modes) == 4  # not in proportion: two fusions

@@ -74,7 +74,8 @@ def _check_fusions_once(modes: list, path: Path, text: ConfigText | None) -> Non
         if first is not mode:
             line = None if text is None else text.line(("modes", first.name, "fuse"))
             at = "" if line is None else f" (line {line})"
-            scaled = _weights(first) != weights
+            # each fused mode's weight, in whatever order the two name them
+            scaled = _weighed(first) != _weighed(mode)
             alike = "; weights in proportion rank alike" if scaled else ""
             message = (
                 f"modes {first.name!r}{at} and {mode.name!r} are one fusion "
@@ -87,6 +88,11 @@ def _weights(mode) -> list[float]:
     """A fusion's weights as floats, 1 each where unset (`is None`: weights may be any
     sequence fuse takes, and a numpy array has no truth)."""
     return [1.0] * len(mode.fuse) if mode.weights is None else [float(w) for w in mode.weights]
+
+
+def _weighed(mode) -> dict:
+    """Each mode a fusion fuses, and its weight."""
+    return dict(zip(mode.fuse, _weights(mode), strict=True))
 
 
 def _shares(weights: list[float]) -> list[float]:
@@ -168,7 +174,8 @@ def _check_labels(modes: list, path: Path, text: ConfigText | None) -> None:
 def _check_fusion(mode, path: Path, text: ConfigText | None) -> None:
     """A fusion names two modes or more, each once, and its settings are those
     :func:`trecbench.fuse` takes (:func:`trecbench.fusion.checked_settings`: method, norm,
-    k, a weight per run neither negative nor all 0, depth, tag), refused naming the mode
+    k, a weight per run neither negative nor all 0, depth, tag), and no weight 0 (the mode
+    would add only its documents, at 0), refused naming the mode
     before any run is read, as a configuration's are."""
     from ..fusion import checked_settings
 
