@@ -104,26 +104,24 @@ def _four(values, sign: bool = False) -> _Texts:
     )
 
 
-# what the pointer can do with a figure (hovering is added where a figure tells values)
-TOOLS = "pan,wheel_zoom,box_zoom,save,reset"
-
-
 def _figure(title: str, frame_height: int = FRAME_HEIGHT, axis: float = Y_AXIS_ROOM, **options):
     """A figure of the page: its plot area ``frame_height`` high, its canvas as wide as the
     page's content (from MIN_WIDTH to PAGE_WIDTH), the plot area what the ``axis`` left
     of it and a legend beside it leave; its title folded into lines that the narrowest
     canvas holds from the plot area's left edge (:func:`_folded`)."""
+    from bokeh.models import HelpTool
     from bokeh.plotting import figure
 
     # the toolbar below the plot area: above, it shared the title's line and folded tools
     # into a menu beside a long title (the baseline's name, the curves')
     # names too wide for the narrowest canvas (written whole on the means' axis, a rare
     # case) leave the title half of it
-    # Bokeh's default tools but its help: a link to https://docs.bokeh.org/, opened in a
-    # new tab, on a page meant to be offline
-    plot = figure(toolbar_location="below", tools=TOOLS,
+    plot = figure(toolbar_location="below",
                   frame_height=frame_height, sizing_mode="stretch_width",
                   min_width=MIN_WIDTH, max_width=PAGE_WIDTH, **options)  # fmt: skip
+    # Bokeh's default tools but its help: a link to https://docs.bokeh.org/, opened in a
+    # new tab, on a page meant to be offline
+    plot.toolbar.tools = [t for t in plot.toolbar.tools if not isinstance(t, HelpTool)]
     # no Bokeh logo: a link to https://bokeh.org/ on a page meant to be offline, and one
     # more Tab stop per figure
     plot.toolbar.logo = None
