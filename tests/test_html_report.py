@@ -252,6 +252,19 @@ def test_score_html_holds_each_runs_means_as_score_prints_them(tmp_path, capsys)
 
 
 @pytest.mark.parametrize("complete", [False, True])
+def test_score_html_takes_a_topic_named_all(tmp_path, complete):
+    # the page's comparison refused it as score -q's summary rows (exit 1, a Python hint)
+    (tmp_path / "q").write_text("all 0 d1 1\nq2 0 d2 1\n")
+    for name in "ab":
+        (tmp_path / f"{name}.run").write_text(f"all Q0 d1 1 2 {name}\nq2 Q0 d3 1 2 {name}\n")
+    page = tmp_path / "p.html"
+    args = ["score", "-m", "map", str(tmp_path / "q"), str(tmp_path / "a.run")]
+    args += [str(tmp_path / "b.run"), "--html", str(page)] + ["-c"] * complete
+    assert run(args) == 0 and page.exists()
+    assert _data(page.read_text())["topics"] == ["all", "q2"]
+
+
+@pytest.mark.parametrize("complete", [False, True])
 def test_score_html_under_c_averages_over_every_qrels_topic(tmp_path, capsys, complete):
     part = tmp_path / "part.run"  # the English topics left out
     lines = (ROOT / "runs" / "tfidf-char.run").read_text().splitlines(keepends=True)

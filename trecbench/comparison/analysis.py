@@ -371,11 +371,12 @@ def from_evaluation(
             "--html: no topic is in every run, and the page pairs the runs on the topics "
             "they share: give -c to count a topic a run lacks as 0"
         )
-    queries = sorted(evaluation.qrels_topics) if complete else None
-    topics = queries if complete else per_query["qid"].unique().tolist()
+    # the topics named: the evaluation's values hold no summary row, and a topic named
+    # 'all' is one (compare_scores refuses such rows of values it is given unnamed)
+    topics = sorted(evaluation.qrels_topics) if complete else per_query["qid"].unique().tolist()
     comparison = compare_scores(
         per_query,
-        queries=queries,
+        queries=topics,
         strata=strata_map(strata, group_by, topics) if group_by else None,
         group_by=list(group_by) or None,
         bounds=bounds,

@@ -93,8 +93,7 @@ def refuse_summary_rows(frame: pd.DataFrame, hint: str = "") -> None:
     if rows:
         raise UsageError(
             f"per_query: {rows} row{'s' * (rows != 1)} of topic 'all', as trec_eval -q and "
-            "score -q print their means (summary lines, no topic): leave them out, "
-            f"per_query[per_query['qid'] != 'all']{hint}"
+            f"score -q print their means (summary lines, no topic): leave them out{hint}"
         )
 
 
