@@ -100,15 +100,53 @@ def test_zero_bytes_after_a_member_are_skipped_as_python_s_gzip_skips_them(
         data, record, _ = _read(tmp_path / name, spool, into)
         assert data == TEXT, name
         assert record == {"size": len(packed), "sha256": hashlib.sha256(packed).hexdigest()}
-    path = tmp_path / "junk.gz"
-    path.write_bytes(first + bytes(8) + b"not gzip")
-    with pytest.raises(
-        InputError,
-        match=r"junk\.gz: trailing data after the gzip stream \(16 bytes at offset \d+\): "
-        "zero bytes, then no gzip member",
-    ) as error:
-        _read(path, spool, into)
-    assert error.value.rule == "R27"
+    for name, packed in (  # padding between many members, and after each
+        ("many.gz", b"".join(gzip.compress(TEXT[i : i + 10**5]) + bytes(i % 3) for i in
+                             range(0, len(TEXT), 10**5))),
+    ):  # fmt: skip
+        (tmp_path / name).write_bytes(packed)
+        assert _read(tmp_path / name, spool, into)[0] == TEXT, name
+
+
+def _until_error(path, into: bool) -> tuple[bytes, InputError]:
+    """What a stream of ``path`` gives, in reads (or ``readinto``) of 4 MiB, before its
+    error."""
+    got, buffer = bytearray(), bytearray(4 << 20)
+    with streams.Source(path) as source:
+        stream = source.stream()
+        try:
+            while True:
+                block = buffer[: stream.readinto(buffer)] if into else stream.read(len(buffer))
+                if not block:
+                    pytest.fail(f"{path} read whole, no error")
+                got += block
+        except InputError as error:
+            return bytes(got), error
+
+
+@pytest.mark.parametrize("into", [False, True])
+def test_an_error_after_zero_padding_is_said_as_it_is_after_every_byte_before_it(
+    tmp_path, inflater, into
+):
+    """Junk or a member cut short after padding: every byte before the error is read (the
+    read on past the zeros dropped those of the read that failed: 0 bytes before R27), and
+    the error is what it is (it was 'zero bytes, then no gzip member' at the padding)."""
+    half = TEXT.index(b"\n", len(TEXT) // 2) + 1
+    first, second = gzip.compress(TEXT[:half]), gzip.compress(TEXT[half:])
+    junk = tmp_path / "junk.gz"
+    junk.write_bytes(first + bytes(8) + second + b"junk!")
+    got, error = _until_error(junk, into)
+    assert got == TEXT and error.rule == "R27"
+    offset = len(first) + 8 + len(second)
+    assert str(error).endswith(
+        f"trailing data after the gzip stream (5 bytes at offset {offset}): not gzip, and no "
+        "part of the input (gzip -d ignores it with a warning)"
+    )
+    cut = tmp_path / "cut.gz"
+    cut.write_bytes(first + bytes(8) + second[: len(second) // 2])
+    got, error = _until_error(cut, into)
+    assert TEXT[:half] == got[:half] and TEXT.startswith(got) and len(got) > half
+    assert ": corrupt or truncated gzip data" in str(error)
 
 
 def test_isal_without_its_c_reader_by_name_reads_through_igzip_open(tmp_path, monkeypatch):

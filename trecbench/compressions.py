@@ -125,42 +125,52 @@ def without_suffixes(name: str) -> str:
     return name
 
 
-def gzip_trailing_data(
-    read_at: Callable[[int, int], bytes], size: int
-) -> tuple[int, int, bool] | None:
-    """``(offset, length, padding)`` of the bytes after the last complete gzip member of
-    the ``size`` bytes as stored that ``read_at(offset, n)`` reads, when they start no
-    other member (what ``gzip -d`` calls "trailing garbage"), else None: only read again
-    when their reading failed (a member cut short is no trailing data). ``padding``: they
-    start with a zero byte, which Python's gzip module and ISA-L's reader skip, reading
-    on into a member after them (zlib's stream stops). The bytes are read by offset so
-    that standard input and a pipe held in memory are told as a file is."""
+class GzipEnd(NamedTuple):
+    """What follows a gzip file's members (:func:`gzip_end`). ``padded``: zero bytes
+    after a member, which zlib's stream stops at and Python's gzip module and ISA-L's
+    reader skip, reading on; ``trailing``: ``(offset, length)`` of the bytes after the
+    last member, past any zeros, that start no member (what ``gzip -d`` calls "trailing
+    garbage"), or None."""
+
+    padded: bool
+    trailing: tuple[int, int] | None
+
+
+def gzip_end(read_at: Callable[[int, int], bytes], size: int) -> GzipEnd | None:
+    """What follows the members of the ``size`` bytes as stored that ``read_at(offset, n)``
+    reads (:class:`GzipEnd`), walked as Python's gzip module walks them (zero bytes after
+    a member skipped); None where a member is corrupt or cut short (its own error). Only
+    read when reading the file failed; by offset, so that standard input and a pipe held
+    in memory are told as a file is."""
     import zlib
 
-    offset, position, pending, inflater = 0, 0, b"", zlib.decompressobj(31)
+    position, pending, inflater, padded = 0, b"", zlib.decompressobj(31), False
+
+    def read(n: int) -> bytes:  # what is held always ends at `position`
+        nonlocal position
+        got = read_at(position, n)
+        position += len(got)
+        return got
+
     while True:
-        if pending:
-            block, pending = pending, b""
-        else:
-            block = read_at(position, 1 << 20)
-            position += len(block)
+        block, pending = (pending or read(1 << 20)), b""
         if not block:
-            return None  # the last member ended the file, or never ended
+            return None  # a member never ended
         try:
             inflater.decompress(block)
         except zlib.error:
             return None  # corrupt, not trailing
         if not inflater.eof:
-            offset += len(block)
             continue
         rest = inflater.unused_data
-        offset += len(block) - len(rest)
+        while not (stripped := rest.lstrip(b"\0")):  # only zeros, or nothing, after it
+            padded = padded or bool(rest)
+            if not (rest := read(1 << 20)):
+                return GzipEnd(padded, None)
+        padded, rest = padded or len(stripped) < len(rest), stripped
         if len(rest) < 2:
-            more = read_at(position, 2 - len(rest))
-            position += len(more)
-            rest += more
-        if not rest:
-            return None
+            rest += read(2 - len(rest))
         if not rest.startswith(NAMED["gzip"].magic):
-            return offset, size - offset, rest.startswith(b"\0")
+            offset = position - len(rest)
+            return GzipEnd(padded, (offset, size - offset))
         pending, inflater = rest, zlib.decompressobj(31)

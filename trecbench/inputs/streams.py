@@ -46,7 +46,7 @@ import pyarrow as pa
 
 from .. import outputs, provenance
 from ..callbacks import LabelledProgress, Progress
-from ..compressions import HEAD_BYTES, NAMED, compression_of, gzip_trailing_data
+from ..compressions import HEAD_BYTES, NAMED, GzipEnd, compression_of, gzip_end
 from ..errors import BROKEN_OFF, InputError
 from ..errors import EMPTY_FILE as EMPTY_FILE  # (read as streams.EMPTY_FILE too)
 from ..naming import STANDARD_INPUT, nameless
@@ -172,8 +172,8 @@ class _Decompressed(ReadOnly):
         self, stream, compression: str, path: str, errors: tuple = (), reopen=None, trailing=None
     ):
         self.stream, self.compression, self.path = stream, compression, path
-        # () -> gzip's trailing data (gzip_trailing_data), or None: told apart from a cut
-        self.trailing = trailing
+        # () -> what follows gzip's members (gzip_end), or None: told apart from a cut
+        self.trailing, self.reading_on = trailing, False
         self.errors, self.reopen = _DECOMPRESSION_ERRORS + errors, reopen
         self.delivered, self.pending, self.failed = 0, b"", None
 
@@ -219,15 +219,15 @@ class _Decompressed(ReadOnly):
             raise
         except self.errors as exc:
             _forget_frames(exc)
-            tail = None if self.trailing is None else self.trailing()
+            end = None if self.trailing is None else self.trailing()
             no_stream = NAMED[self.compression].no_stream if self.compression in NAMED else None
-            if tail is not None and tail[2] and self.reopen is not None:
+            if end is not None and end.padded and not self.reading_on and self.reopen is not None:
                 return self._read_on_past_padding(method.__name__, *args)
+            tail = None if end is None else end.trailing
             if tail is not None:
-                what = "zero bytes, then no gzip member" if tail[2] else "not gzip"
                 message = (
                     f"trailing data after the gzip stream ({counted(tail[1], 'byte')} at offset "
-                    f"{tail[0]}): {what}, and no part of the input (gzip -d ignores it "
+                    f"{tail[0]}): not gzip, and no part of the input (gzip -d ignores it "
                     "with a warning)"
                 )
             elif no_stream is not None and no_stream in str(exc):
@@ -248,13 +248,15 @@ class _Decompressed(ReadOnly):
         """Zero bytes after a gzip member, which zlib's stream stops at: ISA-L's reader,
         and Python's gzip module, skip them and read on (the next member, or the end), so
         the content is the same whichever is installed. The rest is read by the standard
-        library's reader (``reopen()``), past the bytes delivered."""
-        stream, self.reopen = self.reopen(), None
+        library's reader (``reopen()``, its own errors said and salvaged here as any
+        stream's), past the bytes delivered."""
+        self.reading_on = True
+        reopened = self.reopen()
+        self.stream, self.errors = reopened.stream, reopened.errors
         skip = self.delivered
         while skip:
-            skip -= len(stream.read(min(skip, _SPOOL_BLOCK)))
-        self.stream = stream
-        return getattr(stream, method)(*args)
+            skip -= len(self.stream.read(min(skip, _SPOOL_BLOCK)))
+        return self._checked(getattr(self.stream, method), *args)
 
     def _salvaged(self) -> bytes:
         """The bytes after those delivered that a new stream decompresses before the
@@ -456,8 +458,8 @@ class Source:
         trailing = self._gzip_trailing if self.compression == "gzip" else None
         return _Decompressed(inner, self.compression, self.path, errors, reopen, trailing)
 
-    def _gzip_trailing(self) -> tuple[int, int, bool] | None:
-        """:func:`gzip_trailing_data` of the bytes as stored: a spool's (a pipe's) and
+    def _gzip_trailing(self) -> GzipEnd | None:
+        """:func:`~trecbench.compressions.gzip_end` of the bytes as stored: a spool's (a pipe's) and
         standard input's from where it stood too, not only a named file's."""
         if self._memory is not None:
             with self._memory.getbuffer() as stored:
@@ -466,10 +468,10 @@ class Source:
                 def read_at(offset: int, n: int) -> bytes:
                     return bytes(stored[offset : offset + n])
 
-                return gzip_trailing_data(read_at, size)
+                return gzip_end(read_at, size)
         fd = self._file.fileno()
         try:  # read by offset: the reader's own position is left as it is
-            return gzip_trailing_data(lambda at, n: os.pread(fd, n, self._start + at), self.total)
+            return gzip_end(lambda at, n: os.pread(fd, n, self._start + at), self.total)
         except OSError:
             return None  # the error read is said as it is
 
