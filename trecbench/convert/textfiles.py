@@ -14,7 +14,7 @@ import pyarrow.csv as csv
 
 from .. import arrow_compute as pc
 from ..errors import InputError
-from ..inputs.arrow_csv import read_csv
+from ..inputs.arrow_handover import read_csv
 from ..sources import Content, read_source, source_text
 
 

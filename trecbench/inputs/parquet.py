@@ -19,6 +19,7 @@ from .. import arrow
 from .. import arrow_compute as pc
 from ..errors import InputError, shortened
 from . import tables
+from .arrow_handover import Handover
 from .formats import Whole, finding_check
 from .streams import Source
 from .trec_text import Tokens
@@ -28,15 +29,24 @@ BATCH_ROWS = 1 << 17
 
 
 def _read(source: Source) -> pa.Table:
+    # its bytes handed over: Arrow's threads may hold them after the read (arrow_handover)
+    handover = Handover(source.raw_bytes())
+    try:
+        return _read_buffer(handover.take(), source.path)
+    finally:
+        handover.wait()
+
+
+def _read_buffer(buffer: pa.Buffer, path: str) -> pa.Table:
     import pyarrow.parquet as pq
 
     try:
-        opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
-        _refuse_repeated_columns(opened.schema_arrow.names, source.path)
+        opened = pq.ParquetFile(pa.BufferReader(buffer))
+        _refuse_repeated_columns(opened.schema_arrow.names, path)
         return opened.read()
     except (pa.ArrowException, OSError) as exc:
         message = f"not a readable Parquet file: {shortened(str(exc).strip())}"
-        raise InputError(source.path, None, message, "R27") from None
+        raise InputError(path, None, message, "R27") from None
 
 
 def _refuse_repeated_columns(names: list[str], path: str) -> None:
@@ -70,14 +80,16 @@ def read_blocks(source: Source, reading: Any = None) -> Iterator[pa.Table]:
     path, after its checksum was taken; anything else from memory)."""
     import pyarrow.parquet as pq
 
+    handover = None
     try:
         if source.regular:
             source.record()
             # column chunks streamed through a small buffer, not read ahead whole: a
             # fifth less peak memory, as fast
             opened = pq.ParquetFile(source.path, pre_buffer=False, buffer_size=1 << 20)
-        else:
-            opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
+        else:  # its bytes handed over, as _read's
+            handover = Handover(source.raw_bytes())
+            opened = pq.ParquetFile(pa.BufferReader(handover.take()))
         _refuse_repeated_columns(opened.schema_arrow.names, source.path)
         first = 0
         for batch in opened.iter_batches(batch_size=BATCH_ROWS):
@@ -86,6 +98,10 @@ def read_blocks(source: Source, reading: Any = None) -> Iterator[pa.Table]:
             first += table.num_rows
     except (pa.ArrowException, OSError) as exc:
         raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
+    finally:
+        if handover is not None:
+            opened = None
+            handover.wait()
 
 
 def dask_frame(path: str):

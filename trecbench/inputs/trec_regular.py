@@ -22,7 +22,7 @@ import pyarrow.csv as pv
 
 from .. import arrow_compute as pc
 from ..errors import BROKEN_OFF, InputError
-from .arrow_csv import read_csv
+from .arrow_handover import read_csv
 from .streams import ReadOnly, Source
 from .tokens import MOST_LINE_BYTES
 from .trec_tables import RUN_FIELDS, SCORE_TEXT
