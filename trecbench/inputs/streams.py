@@ -254,8 +254,8 @@ class _Decompressed(ReadOnly):
         reopened = self.reopen()
         self.stream, self.errors = reopened.stream, reopened.errors
         skip = self.delivered
-        while skip:
-            skip -= len(self.stream.read(min(skip, _SPOOL_BLOCK)))
+        while skip and (got := len(self.stream.read(min(skip, _SPOOL_BLOCK)))):
+            skip -= got  # (a stream ending short of them would have looped here for ever)
         return self._checked(getattr(self.stream, method), *args)
 
     def _salvaged(self) -> bytes:
