@@ -294,7 +294,7 @@ def test_a_list_of_cutoffs_outside_trec_evals_spelling_is_said_to_be_no_list(tex
 
 
 @pytest.mark.parametrize("text", ["P@5,P@10", "nDCG@10,P@5,map"])
-def test_names_listed_in_one_are_said_to_be_a_list(text):
+def test_names_listed_in_one_are_said_to_be_a_list(text, capsys):
     # it was "the cutoff must be a positive integer" (its cutoff read '5,P@10')
     said = f"illegal measure '{text}': a list of names, not one: give each, "
     each = text.split(",")
@@ -304,6 +304,11 @@ def test_names_listed_in_one_are_said_to_be_a_list(text):
     assert error.value.worded({"measures": "-m"}) == said + f"-m '{' '.join(each)}'"
     assert len(parse_measures(each)) == len(each)  # what it says to give is taken
     assert _refusal("P@5,bogus").endswith("the cutoff must be a positive integer")
+    from trecbench.cli import run
+
+    assert run(["measures", text]) == 1  # its own advice, the same problem
+    said_there = f"illegal measure '{text}': a list of names, not one: give each: "
+    assert capsys.readouterr().err == f"trecbench: {said_there}{' '.join(each)}\n"
 
 
 def test_suggestions_keep_the_users_parameters_only_where_valid():

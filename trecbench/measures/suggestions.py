@@ -51,7 +51,7 @@ class CutoffListError(UsageError):
 
     def advised(self, advice: str) -> CutoffListError:
         """The same refusal with the caller's ``advice`` in place of the one to give each."""
-        return CutoffListError(self.text, self.names, advice)
+        return type(self)(self.text, self.names, advice)  # a NameListError stays one
 
 
 class NameListError(CutoffListError):
