@@ -422,6 +422,10 @@ def test_fusions_of_weights_in_proportion_are_one_fusion(tmp_path):
     config.write_text(head + "  h: {fuse: [a, b], method: combsum, weights: [1, 2]}\n"
                       "  h2: {fuse: [a, b], method: combsum, weights: [2, 3]}\n")  # fmt: skip
     assert len(load_benchmark_config(config).modes) == 4  # not in proportion: two fusions
+    # weights whose sum is infinite: shares of it were 0 each, one fusion of both
+    huge = "  h: {fuse: [a, b], method: combsum, weights: [1.0e+308, 1.0e+308]}\n"
+    config.write_text(head + huge + huge.replace("h:", "h2:").replace("[1.0e", "[1.5e"))
+    assert len(load_benchmark_config(config).modes) == 4
     # what the check assumes, on the bundled runs: fuse ranks them alike
     from trecbench import fuse
 

@@ -96,12 +96,13 @@ def _weighed(mode) -> dict:
 
 
 def _shares(weights: list[float]) -> list[float]:
-    """Each weight's share of their sum, to 12 digits: weights in proportion are one
-    fusion (every weighted method's fused score is in proportion to its weights: [3, 7]
-    ranks as [0.3, 0.7], [2, 2] as no weights), though as doubles 0.3 : 0.7 is not 3 : 7
-    exactly."""
-    total = sum(weights)
-    return [float(f"{weight / total:.12g}") for weight in weights]
+    """Each weight over the largest, to 12 digits: weights in proportion are one fusion
+    (every weighted method's fused score is in proportion to its weights: [3, 7] ranks as
+    [0.3, 0.7], [2, 2] as no weights), though as doubles 0.3 : 0.7 is not 3 : 7 exactly.
+    Over the largest, not the sum: a sum of weights near 1e308 is infinite, and made
+    [1e308, 1e308] one fusion with [1.5e308, 1e308] (shares 0 each)."""
+    largest = max(weights)
+    return [float(f"{weight / largest:.12g}") for weight in weights]
 
 
 # a mode's name, as the configuration's schema takes it (modes' propertyNames): it names
