@@ -87,7 +87,6 @@ def steps(progress: LabelledProgress | None, label: str, total: int) -> Callable
     return step
 
 
-GZIP_MAGIC = NAMED["gzip"].magic
 _SPOOL_BLOCK = 8 << 20
 _DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)
 

@@ -305,8 +305,8 @@ def _taking_them_cut(
                and not chosen.unset_in_ir_measures(k, v)]  # fmt: skip
     if not lacking:
         return None
-    cut = (d for d in candidates if d.cutoff is not None and all(d.param(k) for k in lacking))
-    return next(cut, None)
+    taking = (d for d in candidates if d.cutoff is not None)
+    return next((d for d in taking if all(d.param(k) is not None for k in lacking)), None)
 
 
 def _preset(candidates: list[Definition], name: str) -> Definition | None:
