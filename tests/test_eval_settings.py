@@ -72,7 +72,7 @@ def test_to_json_is_the_options_dict_of_the_outputs():
         ({"debug_query": 301}, "^debug_query must be a topic id as text, not an int$"),
         ({"debug_query": b"301"}, "^debug_query must be a topic id as text, not bytes$"),
         # an unknown engine was refused only once the qrels and the run were read
-        ({"engine": "fastest"}, r"^unknown engine 'fastest' \(choose from pytrec_eval, "),
+        ({"engine": "fastest"}, r"^unknown engine 'fastest' \(choose from auto, pytrec_eval, "),
         ({"engine": None}, "^engine must be an engine's name, not None$"),
         ({"engine": ["fast"]}, "^engine must be an engine's name, not a list$"),
     ],
@@ -206,3 +206,22 @@ def test_maxontsim_options_without_a_maxontsim_measure_are_refused(tmp_path, opt
     with pytest.raises(UsageError, match=said):
         evaluate(qrels, run, ["P@5"], options=options)
     evaluate(qrels, run, ["P@5"], options={"maxontsim_formula": None})  # the default: taken
+
+
+GRADED_QRELS = "1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 c 1\n2 0 e 3\n"
+GRADED_RUN = "1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n1 Q0 c 3 1.0 t\n2 Q0 d 1 1.0 t\n2 Q0 e 2 0.5 t\n"
+TRACED = ["ndcg", "ndcg_cut.1,3", "ndcg_rel", "Rndcg", "G", "binG", "gm_bpref", "ndcg.1=0,2=3"]
+
+
+@pytest.mark.parametrize("measure", TRACED)
+def test_the_native_engine_asked_by_name_computes_its_traced_families(measure, tmp_path):
+    """engine="native" took these families (its ports compute them for -D) and raised
+    "the native engine does not compute ndcg" without -D; its values are pytrec_eval's."""
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text(GRADED_QRELS)
+    run.write_text(GRADED_RUN)
+    for level in (1, 2):
+        native = evaluate(qrels, run, [measure], engine="native", relevance_level=level)
+        reference = evaluate(qrels, run, [measure], engine="pytrec_eval", relevance_level=level)
+        assert native.to_dict() == reference.to_dict()
+        assert {column.engine for column in native.columns} == {"native"}

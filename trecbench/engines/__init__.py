@@ -49,7 +49,7 @@ def engine_module(name: str):
 def _registered(name: str):
     engine = registry.engine(name)
     if engine is None:
-        names = ", ".join(e.name for e in registry.engines())
+        names = ", ".join(["auto", *(e.name for e in registry.engines())])
         raise UsageError(f"unknown engine {name!r} (choose from {names})")
     return engine
 

@@ -140,7 +140,9 @@ class Evaluator:
                     judged_only=judged_only,
                 )
             res = formed[setting]
-            if self.debug_level > 0 and family in TRACED | {"rbp"}:
+            # the traced families are computed by their traced ports, which are this
+            # engine's only ones (asked for by name at -D 0 too); rbp traced at -D only
+            if family in TRACED or (self.debug_level > 0 and family == "rbp"):
                 self._traced(res, measure, labels, result)
             elif family == "yaap":
                 result.values[labels[0]] = ranked.yaap(res)
