@@ -37,11 +37,12 @@ def _message(qrels, run) -> str:
         # read as a list of run dicts: "run 'run1' (run dict): query 'qid': its documents
         # must be a mapping of docno to score, not text ('1')"
         ([{"qid": "1", "doc_no": "d1", "score": 1.0}],
-         "run records: no document id key (one of docno, doc_id, docid, corpus-id); "
+         "run 'run1' (run records): no document id key (one of docno, doc_id, docid, "
+         "corpus-id); "
          "keys: qid, doc_no, score"),
         # the key of no known role was left out of the list: "columns: qid, docno"
         ([{"qid": "1", "docno": "d1", "scor": 1.0}],
-         "run records: no score key (one of score); keys: qid, docno, scor"),
+         "run 'run1' (run records): no score key (one of score); keys: qid, docno, scor"),
         # "column 'docid' holds integers"
         ([{"qid": "1", "docid": 1, "score": 1.0}],
          "run 'run1' (run records): key 'docid' holds integers: a PyTerrier docid is "
@@ -72,6 +73,18 @@ def _message(qrels, run) -> str:
 )  # fmt: skip
 def test_a_wrongly_shaped_run_is_named_by_what_it_is(run, message):
     assert _message(QRELS, run) == message
+
+
+def test_a_column_one_of_several_runs_lacks_names_that_run():
+    # "run DataFrame: no score column": which of the runs, all DataFrames, was not said,
+    # where a bad value in the same run was ("run 'dense' (run DataFrame): row 0: ...")
+    good = pd.DataFrame({"qid": ["1"], "docno": ["d1"], "score": [1.0]})
+    runs = {"bm25": good, "dense": good.drop(columns="score")}
+    with pytest.raises(UsageError) as refused:
+        trecbench.evaluate(QRELS, runs, ["P@1"])
+    assert str(refused.value) == (
+        "run 'dense' (run DataFrame): no score column (one of score); columns: qid, docno"
+    )
 
 
 @pytest.mark.parametrize(

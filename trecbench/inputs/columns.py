@@ -15,10 +15,20 @@ REL_NAMES = ("rel", "relevance", "label", "score")
 SUBTOPIC_NAMES = ("iter", "iteration", "subtopic_id")  # ir_datasets' TrecSubQrel's last
 
 
+class HeldColumnError(UsageError):
+    """A column missing or named twice in a table the caller built (exit 1), which keeps
+    the table's ``origin`` apart from the ``detail`` so that a run among several can be
+    named (:func:`trecbench.inputs.held.naming`: ``run 'dense' (run DataFrame): ...``)."""
+
+    def __init__(self, origin: str, detail: str):
+        self.origin, self.detail = origin, detail
+        super().__init__(f"{origin}: {detail}")
+
+
 def column_error(origin: str, file: bool, message: str) -> InputError | UsageError:
     """A column missing or named twice: bad input in a file read (exit 2), a usage error
     in a table the caller built (exit 1)."""
-    return InputError(origin, None, message) if file else UsageError(f"{origin}: {message}")
+    return InputError(origin, None, message) if file else HeldColumnError(origin, message)
 
 
 def pick_column(

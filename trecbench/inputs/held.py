@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 import pyarrow as pa
 
 from ..errors import DuplicateError, InputError
+from .columns import HeldColumnError
 from .python_objects import index_label
 from .tables import given_lines
 
@@ -86,9 +87,14 @@ def _row_named(source: object, origin: str) -> Callable[[int], str]:
 @contextlib.contextmanager
 def naming(source: object, name: str | None) -> Iterator[None]:
     """Errors raised inside, all about run ``source``, name the run when it is held in
-    memory (:func:`renamed`); unchanged for a file, or without a ``name``."""
+    memory (:func:`renamed`; a column it lacks too); unchanged for a file, or without a
+    ``name``."""
     try:
         yield
+    except HeldColumnError as error:
+        if name is None or not is_held(source):
+            raise
+        raise HeldColumnError(named(name, error.origin), error.detail) from None
     except InputError as error:
         # other kinds (a validation's several findings) are built otherwise: as they are
         if name is None or not is_held(source) or type(error) not in (InputError, DuplicateError):
