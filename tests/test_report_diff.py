@@ -882,3 +882,25 @@ def test_a_whole_number_written_without_its_decimals_is_no_difference(
     lowered.write_text(json.dumps(report).replace('"high": 1.0,', '"high": 0.75,', 1))
     code, out = diff_reports(capsys, str(b), str(lowered))
     assert code == 1 and " high 1.0000 -> 0.7500" in out and " 1 -> " not in out
+
+
+def test_topics_whose_changes_print_alike_are_listed_by_id(reports, tmp_path, capsys):
+    # 0.3 -> 0.1 and 0.5 -> 0.3 both print -0.2000, but their doubles differ in the last
+    # bits, which ordered the moved topics (and chose the fifth of six listed)
+    a = reports("a")
+    qids = sorted(json.loads(open(a).read())["results"][0]["per_query"])[:6]
+    before = [0.3, 0.5, 0.3, 0.7, 0.5, 0.3]
+
+    def values(after):
+        def edit(per_query):
+            for qid, value in zip(qids, after, strict=True):
+                per_query[qid]["nDCG@10"] = value
+
+        return edit
+
+    old = _edited(a, tmp_path, values(before))
+    (tmp_path / "old.json").write_text(open(old).read())
+    new = _edited(a, tmp_path, values([round(x - 0.2, 1) for x in before]))
+    code, out = diff_reports(capsys, str(tmp_path / "old.json"), new, "--format", "json")
+    (change,) = [c for c in json.loads(out)["values"] if c["measure"] == "nDCG@10"]
+    assert [mover["qid"] for mover in change["movers"]] == qids[:5]

@@ -453,8 +453,16 @@ def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
         x, y = a[qid].get(measure), b[qid].get(measure)
         if printed(x) != printed(y):
             moved.append((qid, None if x is None or y is None else y - x))
-    moved.sort(key=lambda item: (-abs(item[1]) if item[1] is not None else -inf, item[0]))
+    moved.sort(key=_by_printed_change)
     return moved
+
+
+def _by_printed_change(item: tuple[str, float | None]) -> tuple[float, str]:
+    """The order of moved topics: the largest change as printed first (to or from null
+    first of all), then by topic id: 0.1 - 0.3 and 0.3 - 0.5 print alike, -0.2000, but
+    differ in their last bits, which ordered them."""
+    qid, change = item
+    return (-float(f"{abs(change):.4f}") if change is not None else -inf, qid)
 
 
 @outputs.in_input_scope  # each input's record taken as it is read, not read again
