@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from trecbench.convert.beir import convert_beir_qrels
+from trecbench.convert.codechunk import convert_codechunk
 from trecbench.convert.common import write_conversion
 from trecbench.convert.dicts import convert_dict
 from trecbench.convert.hpo import convert_hpo
@@ -184,3 +186,39 @@ def test_one_path_for_the_inputs_is_refused_not_read_as_its_characters(tmp_path,
     with pytest.raises(UsageError, match=r"inputs=.*: give a list of input paths, not"):
         write_conversion(conversion, tmp_path, inputs=inputs)
     assert list(tmp_path.iterdir()) == []
+
+
+NAMED = {
+    "msmarco": lambda name: convert_msmarco(DATA / "convert" / "msmarco-run.tsv", name=name),
+    "dict": lambda name: convert_dict(DATA / "convert" / "bm25-results.json", name=name),
+    "lists": lambda name: convert_lists(
+        DATA / "convert" / "remem-chunks.json", match="chunks", name=name
+    ),
+    "hpo": lambda name: convert_hpo(DATA / "hpo-demo" / "cases.json", name=name),
+    "beir": lambda name: convert_beir_qrels(DATA / "convert" / "beir-test.tsv", name=name),
+    "codechunk": lambda name: convert_codechunk(DATA / "convert" / "none.json", name=name),
+    "memorybench": lambda name: convert_memorybench(DATA / "convert" / "none.json", name=name),
+}
+
+
+@pytest.mark.parametrize("converter", sorted(NAMED))
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("../x", r"^name='\.\./x' is not a plain file name"),
+        ("", r"^name='' is not a plain file name"),
+        ("a\nb", r"^name='a\\nb' is not a plain file name"),
+        (5, r"^name must be text, not an int$"),
+    ],
+)
+def test_a_name_the_command_line_refuses_is_refused_before_reading(converter, name, message):
+    # a Conversion named "../x" was returned, refused by write_conversion alone (and 5
+    # raised Python's TypeError there); the codechunk and memorybench inputs do not exist:
+    # the name is refused before anything is read
+    with pytest.raises(UsageError, match=message):
+        NAMED[converter](name)
+
+
+def test_a_tag_of_no_text_is_refused():
+    with pytest.raises(UsageError, match=r"^tag must be text, not an int$"):
+        convert_dict(DATA / "convert" / "bm25-results.json", tag=5)

@@ -773,12 +773,13 @@ def test_an_item_of_several_providers_keeps_its_repo(tmp_path):
 
 def test_a_found_only_note_names_the_qrels_escaped(tmp_path):
     # the note named the qrels as the conversion's name made it: a --name holding a line
-    # feed printed it on two lines in convert's summary
+    # separator printed it on two lines in convert's summary (a line feed is refused)
     path = tmp_path / "export.json"
     path.write_text(json.dumps({"run": {"id": "run1"}, "results": results(), "metrics": []}))
-    conversion = convert_memorybench(path, name="a\nb", line_offsets={"chonkie": -1})
+    conversion = convert_memorybench(path, name="a\u2028b", line_offsets={"chonkie": -1})
     notes = [n for n in conversion.report.notes if "found-only" in n]
-    assert [n.split(":")[0] for n in notes] == ["a%0Ab-chonkie", "a%0Ab-code-chunk-ast"]
+    shown = ["a%E2%80%A8b-chonkie", "a%E2%80%A8b-code-chunk-ast"]
+    assert [n.split(":")[0] for n in notes] == shown
     assert all(n.isprintable() for n in notes)
 
 

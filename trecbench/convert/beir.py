@@ -20,7 +20,7 @@ from ..ids import STR, unescape_id
 from ..inputs import trec_text
 from ..inputs.unconverted import BEIR_HEADER
 from ..naming import path_argument
-from .common import Conversion, Report, default_name, make_qrels, qrels_summary
+from .common import Conversion, Report, default_name, given_name, make_qrels, qrels_summary
 from .textfiles import read_fields
 
 
@@ -71,6 +71,7 @@ def convert_beir_qrels(path: str | os.PathLike, *, name: str | None = None) -> C
     Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
     :func:`trecbench.write_conversion` writes."""
     path_argument(path, "path")  # None: pathlib's TypeError naming nothing, in its name
+    name = given_name(name)
     report = Report()
     name = default_name(path, report) if name is None else name
     frame, record, line_of = read_beir_qrels(path)

@@ -24,6 +24,7 @@ from .common import (
     Conversion,
     Report,
     escaped,
+    given_name,
     make_qrels,
     qrels_summary,
     ranked_run,
@@ -108,7 +109,7 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
     :func:`trecbench.write_conversion` writes.
     """
-    name = "codechunk" if name is None else name
+    name = "codechunk" if name is None else given_name(name)
     doc = read_json(detailed, "detailed results")
     report = Report()
     found = _read_entries(doc, report)

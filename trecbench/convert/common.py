@@ -24,6 +24,7 @@ from .identifiers import (
     default_name,
     escape_ids,
     escaped,
+    given_name,
     given_tag,
     input_stem,
     missing_options,
@@ -49,8 +50,8 @@ __all__ = [
     "FOUND_ONLY_WARNING", "ID_POLICY", "MAX_ITEMS", "SCORE_POLICY", "SIDECAR_FORMAT",
     "SIDECAR_VERSION", "Conversion", "Findings", "Report", "RunOutput", "check_judgeable",
     "check_name", "clean_tag", "compare_command", "default_name", "escape_ids", "escaped",
-    "given_tag", "input_stem", "json_text", "make_qrels", "missing_options", "output_name",
-    "qrels_summary", "ranked_run", "refuse_repeat", "run_naming", "sidecar_dict",
+    "given_name", "given_tag", "input_stem", "json_text", "make_qrels", "missing_options",
+    "output_name", "qrels_summary", "ranked_run", "refuse_repeat", "run_naming", "sidecar_dict",
     "single_input_names", "unique_tag", "write_conversion",
 ]  # fmt: skip
 

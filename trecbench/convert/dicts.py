@@ -27,6 +27,7 @@ from .common import (
     Conversion,
     Report,
     default_name,
+    given_name,
     make_qrels,
     missing_options,
     qrels_summary,
@@ -76,6 +77,7 @@ def convert_dict(
         if given is not None:
             path_argument(given, keyword)
     check_read_once([run, qrels_json, beir_qrels])  # one pipe twice: its second read is empty
+    name = given_name(name)
     report = Report()
     has_qrels = qrels_json is not None or beir_qrels is not None
     # the run file's name names the conversion too when there are no qrels to name it

@@ -44,6 +44,7 @@ from .common import (
     Report,
     default_name,
     escaped,
+    given_name,
     input_stem,
     make_qrels,
     qrels_summary,
@@ -153,8 +154,11 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
         # the same id rule as the terms file's case_id: the schema lets 1.0 through as an
         # integer, and str() made it qid "1.0" where the terms' case_id 1 is "1"
         place = at / index / "case_id"
-        qid = place.expect_id(case["case_id"]) if "case_id" in case else str(index)
-        refuse_repeat(places, qid, at / index, "case_id", repr(qid))
+        given = "case_id" in case
+        qid = place.expect_id(case["case_id"]) if given else str(index)
+        # a case without one is named by its index, which may be another's case_id
+        what = repr(qid) if given else f"{qid!r} (its index: it has no case_id)"
+        refuse_repeat(places, qid, at / index, "case_id" if given else None, what)
         qids.append(qid)
         rows += [(qid, term) for term in case["expected_hpo_ids"]]
         fields = {"qid": qid, **{name: _stratum(case, at / index, name) for name in STRATA_FIELDS}}
@@ -302,7 +306,7 @@ def convert_hpo(
     Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
     :func:`trecbench.write_conversion` writes.
     """
-    depth = depth_from(depth)
+    depth, name = depth_from(depth), given_name(name)
     # "r.json": not six files; None: none, as the defaults
     results = [] if results is None else listed(results, "results", "result files")
     tags = [] if tags is None else listed(tags, "tags", "tags, one per result file")

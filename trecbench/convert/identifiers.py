@@ -18,6 +18,7 @@ from ..ids import STR, escape_series
 from ..inputs import trec_text
 from ..sources import At
 from ..trec_eval.clib import LONG_MAX
+from ..type_names import python_type
 from .model import Findings
 
 _TAG_OK = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -36,6 +37,7 @@ def given_tag(tag: str) -> str:
     """The run tag the user gave (``--tag``), used as it is: one that trec_eval or the
     validator would not take as it is is refused, never changed: an empty one, one beyond
     25 characters or of other characters than ``A-Z a-z 0-9 _ . -``, ``.`` or ``..``."""
+    _refuse_no_text(tag, "tag")
     if not tag or len(tag) > 25 or _TAG_OK.search(tag) or tag in (".", ".."):
         raise UsageError(
             Setting("tag", tag, quoted=True),
@@ -64,6 +66,7 @@ def single_input_names(
     both its outputs and its run: ``--name`` and ``--tag`` where given, else the input's
     :func:`default_name` (worked out, and its change reported, only if it names
     something)."""
+    name = given_name(name)
     own = (
         default_name(path, report, missing_options(name=name is None, tag=tag is None))
         if name is None or tag is None
@@ -178,6 +181,22 @@ def output_name(
             [{"from": stem, "to": name}],
         )
     return name
+
+
+def given_name(name: str | None) -> str | None:
+    """A converter's ``name=`` (``--name``), checked before anything is read as
+    :func:`check_name` checks it: None (the outputs named after the input) or a plain file
+    name, which was refused only by ``write_conversion``."""
+    if name is None:
+        return None
+    _refuse_no_text(name, "name")
+    return check_name(name)
+
+
+def _refuse_no_text(value: object, keyword: str) -> None:
+    """Refuse a ``name=`` or ``tag=`` that is no text (5 raised Python's TypeError)."""
+    if not isinstance(value, str):
+        raise UsageError(Setting(keyword), f" must be text, not {python_type(value)}")
 
 
 def check_name(name: str, what: str | None = None) -> str:

@@ -49,6 +49,7 @@ from ..strata import group_name_problem
 from .common import (
     Conversion,
     Report,
+    given_name,
     make_qrels,
     qrels_summary,
     ranked_run,
@@ -299,7 +300,7 @@ def convert_memorybench(
     ``relevance`` that never applies its strategy (together: :class:`Judging`).
     """
     judging = Judging(relevance, {} if line_offsets is None else line_offsets, iou, f1_threshold)
-    name = "memorybench" if name is None else name
+    name = "memorybench" if name is None else given_name(name)
     report = Report()
     record, results = read_results(source)
     if not results:

@@ -39,9 +39,9 @@ def convert_msmarco(
     Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
     :func:`trecbench.write_conversion` writes."""
     depth = depth_from(depth)
-    frame, record = _rows(path)
     report = Report()
-    name, run_name, tag = single_input_names(path, name, tag, report)
+    name, run_name, tag = single_input_names(path, name, tag, report)  # checked before reading
+    frame, record = _rows(path)
     run = ranked_run(frame, tag, None, report, depth, name=run_name)
     return Conversion(
         name=name,
