@@ -228,6 +228,34 @@ def test_ranx_s_qrels_and_run_are_told_of_their_to_dict():
     assert trecbench.evaluate(qrels.to_dict(), run.to_dict(), ["P@1"]).to_dict() == {
         "q": {"P@1": 1.0}
     }
+
+
+class _Dataset:
+    """What an ir_datasets Dataset offers of its qrels and run (not iterable itself)."""
+
+    def dataset_id(self):
+        return "msmarco-passage/dev/small"
+
+    def qrels_iter(self):
+        return iter(())
+
+    def scoreddocs_iter(self):
+        return iter(())
+
+
+def test_an_ir_datasets_dataset_is_told_of_its_records_and_id():
+    # refused naming neither its qrels_iter() nor the irds: id the docs offer
+    with pytest.raises(UsageError) as raised:
+        inputs.load_qrels(_Dataset())
+    assert str(raised.value).endswith(
+        "dict records; an ir_datasets dataset: give its qrels_iter() or "
+        "'irds:msmarco-passage/dev/small'"
+    )
+    with pytest.raises(UsageError) as raised:
+        inputs.load_run(_Dataset())
+    assert str(raised.value).endswith(
+        "dict records; an ir_datasets dataset: give its scoreddocs_iter()"
+    )
     with pytest.raises(UsageError, match="dict records$"):  # no to_dict(): as it was
         inputs.load_run(3)
 

@@ -234,11 +234,27 @@ def load(
 
         origin = f"{kind} records"
         return Loaded(kind, records.to_table(source, kind, origin), origin)
-    # ranx's Qrels and Run hold a dict {qid: {docno: value}} behind to_dict()
-    hint = "; its to_dict() may be one" if callable(getattr(source, "to_dict", None)) else ""
     raise UsageError(
         f"cannot read a {kind} from {python_type(source)}: give a path, a DataFrame or "
-        "Arrow table, a dict {qid: {docno: value}}, ir_measures records or dict records" + hint
+        "Arrow table, a dict {qid: {docno: value}}, ir_measures records or dict records"
+        + _hint(source, kind)
+    )
+
+
+def _hint(source: object, kind: str) -> str:
+    """Where an object refused as a ``kind`` holds one: ranx's Qrels and Run a dict
+    behind ``to_dict()``, an ir_datasets dataset records behind ``qrels_iter()`` or
+    ``scoreddocs_iter()`` (qrels by its id too, ``irds:ID``)."""
+    if callable(getattr(source, "to_dict", None)):
+        return "; its to_dict() may be one"
+    method = "qrels_iter" if kind == "qrels" else "scoreddocs_iter"
+    if not callable(getattr(source, method, None)):
+        return ""
+    dataset_id = getattr(source, "dataset_id", None)
+    named = dataset_id() if callable(dataset_id) else None
+    by_id = f"irds:{named}" if isinstance(named, str) else "irds:ID"
+    return f"; an ir_datasets dataset: give its {method}()" + (
+        f" or {by_id!r}" if kind == "qrels" else ""
     )
 
 
