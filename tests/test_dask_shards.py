@@ -112,3 +112,52 @@ def test_one_text_file_is_scored_in_partitions_of_a_bounded_size(tmp_path, clien
     assert scoring == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
     here = trecbench.evaluate(str(tmp_path / "qrels"), str(tmp_path / "r.run"), ["P.5", "map"])
     assert on_dask.to_frame().equals(here.to_frame())
+
+
+@pytest.mark.parametrize("suffix", [".run", ".parquet"])
+def test_a_relative_path_is_opened_from_the_folder_it_was_named_in(
+    tmp_path, client, monkeypatch, suffix
+):
+    """A scheduler's workers run in folders of their own: a relative TREC text path was
+    opened there, another file of that name scored with exit 0 (and a Parquet file's
+    checksum taken of it). Here the folder changes between naming the run and scoring it,
+    as the workers' differs from the client's; the run is named as given."""
+    import hashlib
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from trecbench import evaluate
+
+    def write(folder, first: str) -> None:
+        folder.mkdir()
+        if suffix == ".parquet":
+            rows = {"qid": ["q1", "q1"], "docno": [first, "d9"], "score": [2.0, 1.0]}
+            pq.write_table(pa.table(rows), folder / "run.parquet")
+        else:
+            (folder / "run.run").write_text(f"q1 Q0 {first} 1 2.0 t\nq1 Q0 d9 2 1.0 t\n")
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\n")
+    write(tmp_path / "mine", "d1")  # relevant at rank 1
+    write(tmp_path / "workers", "d5")  # another file of that name: nothing relevant
+    monkeypatch.chdir(tmp_path / "mine")
+    run = tbdask.DaskRun(f"run{suffix}", client=client)
+    monkeypatch.chdir(tmp_path / "workers")
+    there = evaluate(str(tmp_path / "qrels"), run, ["P@1"])
+    assert there.to_dict() == {"q1": {"P@1": 1.0}}
+    record = there.runs[0].record
+    digest = hashlib.sha256((tmp_path / "mine" / f"run{suffix}").read_bytes()).hexdigest()
+    assert (record["path"], record["sha256"]) == (f"run{suffix}", digest)
+
+
+def test_a_parquet_shard_whose_footer_cannot_be_read_is_refused_in_one_line(tmp_path, client):
+    # Dask's ArrowInvalid ("An error occurred while calling the read_parquet method
+    # ...\nOriginal Message: ...") was an internal error, exit 70
+    (tmp_path / "qrels").write_text("q1 0 d1 1\n")
+    (tmp_path / "cut.parquet").write_bytes(b"PAR1" + b"\0" * 64)
+    with pytest.raises(InputError) as raised:
+        tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "cut.parquet"), client=client)
+    assert raised.value.cli_line().startswith(
+        f"{tmp_path / 'cut.parquet'}: not a readable Parquet file: "
+    )
+    assert "\n" not in raised.value.cli_line()

@@ -59,8 +59,19 @@ import dask  # noqa: E402
 import dask.dataframe as dd  # noqa: E402
 from dask.distributed import Client  # noqa: E402
 
-from .dask_cluster import connect, refuse_local_bounds  # noqa: E402  (trecbench.dask.connect)
-from .dask_files import file_format, partitioned, run_files, text_partitions  # noqa: E402
+from .dask_cluster import (  # noqa: E402  (trecbench.dask.connect)
+    connect,
+    refuse_local_bounds,
+)
+from .dask_files import (  # noqa: E402
+    file_format,
+    named_as_given,
+    partitioned,
+    run_files,
+    said_as_given,
+    text_partitions,
+    worker_path,
+)
 from .dask_rows import has_line_numbers, named_frame  # noqa: E402
 from .resource_bounds import MOST_PARTITIONS, whole_from  # noqa: E402
 
@@ -91,6 +102,8 @@ class DaskRun:
         )
         self.data, self.client, self.partitions = data, client, whole
         self.files = None if isinstance(data, dd.DataFrame) else run_files(data)
+        # where the workers open each file: from the folder the run was named in
+        self.opened = {path: worker_path(path) for path in self.files or ()}
 
     @property
     def path(self) -> str | None:
@@ -180,7 +193,7 @@ class DaskRun:
             # each file read and checked on its own: an error names it, and the files need
             # not have the same columns (the first file's would be looked for in all)
             sources = [
-                (file_format(path).reader("dask_frame", path)(path), path, True)
+                (file_format(path).reader("dask_frame", path)(self.opened[path], path), path, True)
                 for path in self.files
             ]
         else:
@@ -208,13 +221,18 @@ class DaskRun:
             ends = accumulate(frame.npartitions for frame in frames)
             facts = [
                 dask.delayed(_joined_facts)(
-                    parts[end - frame.npartitions : end], origin if file else None, checksums
-                )
+                    parts[end - frame.npartitions : end],
+                    origin if file else None,
+                    checksums,
+                    self.opened[origin] if file else None,
+                )  # fmt: skip
                 for frame, (_, origin, file), end in zip(frames, sources, ends, strict=True)
             ]
             return typed, facts, parts
         read = [
-            dask.delayed(_read_text, nout=2)(path, shard, qrels_integers, score_text)
+            dask.delayed(_read_text, nout=2)(
+                path, shard, qrels_integers, score_text, self.opened[path]
+            )
             for shard, path in enumerate(self.files)
         ]
         meta = _empty_frame(score_text)
@@ -373,18 +391,27 @@ class _PartFacts(NamedTuple):
 
 
 def _read_text(
-    path: str, shard: int = 0, qrels_integers: tuple[str, ...] = (), score_text: bool = False
+    path: str,
+    shard: int = 0,
+    qrels_integers: tuple[str, ...] = (),
+    score_text: bool = False,
+    opened: str | None = None,
 ):
     """A file of any format read whole as ``trecbench score`` reads it: the typed rows
-    (``score_text``: with the scores as written) and its :class:`_Facts`."""
+    (``score_text``: with the scores as written) and its :class:`_Facts`; opened as
+    ``opened`` (:func:`~trecbench.dask_files.worker_path`), named ``path``."""
     from .evaluation import load
 
+    opened = path if opened is None else opened
     try:
-        loaded = load(path, "run", score_text=score_text)
+        loaded = load(opened, "run", score_text=score_text)
     except InputError as error:
+        error = named_as_given(error, opened, path)
         if error.rule != "R26" or error.path != path:
-            raise
-        return _skipped(path, score_text)
+            raise error from None
+        return _skipped(path, score_text, opened)
+    record = None if loaded.record is None else {**loaded.record, "path": path}
+    said = [said_as_given(text, opened, path) for text in loaded.warnings]
     table = loaded.table
     if "line" not in table.column_names:  # a regular file: row i is line i + 1
         import numpy as np
@@ -392,15 +419,16 @@ def _read_text(
         table = table.append_column("line", pa.array(np.arange(1, len(table) + 1)))
     ids = _id_facts(table, qrels_integers)
     rows = lines_are_rows(table)
-    facts = _Facts(len(table), _last_tag(table), loaded.record, list(loaded.warnings), ids, rows)
+    facts = _Facts(len(table), _last_tag(table), record, said, ids, rows)
     return _frame(table, shard, score_text), facts
 
 
-def _skipped(path: str, score_text: bool) -> tuple:
+def _skipped(path: str, score_text: bool, opened: str) -> tuple:
     """An empty file of a run (sharded retrieval writes one for a shard that retrieved
     nothing) as :func:`_read_text` gives a file: no rows, its record, and a warning that
     it is skipped; the client refuses a run whose every file is empty."""
-    record = {"path": path, "kind": "run", **_file_digest(path, True), **Counts().record()}
+    digest = _file_digest(path, True, opened)
+    record = {"path": path, "kind": "run", **digest, **Counts().record()}
     said = f"{path}: {EMPTY_FILE}, skipped (the run's other files are scored)"
     return _empty_frame(score_text), _Facts(0, None, record, [said], ((), {}), True)
 
@@ -422,16 +450,19 @@ def _facts(part, qrels_integers: tuple[str, ...], counted: bool) -> _PartFacts:
     return _PartFacts(len(part), _last_tag(part), ids, part.attrs.get(_ROWS, False), *seen)
 
 
-def _joined_facts(parts: list[_PartFacts], path: str | None, checksums: bool) -> _Facts:
-    """The :class:`_Facts` of a file (``path``; None: a frame) from those of its
-    partitions, in order: its record as one process records the file (``checksums``:
-    whether the call takes them, :func:`_file_digest`)."""
+def _joined_facts(
+    parts: list[_PartFacts], path: str | None, checksums: bool, opened: str | None = None
+) -> _Facts:
+    """The :class:`_Facts` of a file (``path``, opened as ``opened``; None: a frame) from
+    those of its partitions, in order: its record as one process records the file
+    (``checksums``: whether the call takes them, :func:`_file_digest`)."""
     counts = Counts()
     for part in parts:  # a frame's parts count no topics nor tags (no record)
         counts.add(part.lines, part.qids or (), part.tags or (), part.tag)
     record = None
     if path is not None:
-        record = {"path": path, "kind": "run", **_file_digest(path, checksums), **counts.record()}
+        digest = _file_digest(path, checksums, opened or path)
+        record = {"path": path, "kind": "run", **digest, **counts.record()}
     ids = _joined_ids([part.ids for part in parts])
     return _Facts(counts.lines, counts.last_tag, record, [], ids, all(p.rows for p in parts))
 
@@ -447,18 +478,20 @@ def _joined_ids(found: list[tuple]) -> tuple:
     return integers, lost
 
 
-def _file_digest(path: str, checksums: bool) -> dict:
+def _file_digest(path: str, checksums: bool, opened: str) -> dict:
     """``size`` and ``sha256`` of a file the workers read in row groups (not all its
     bytes, nor in order: its checksum is taken by reading it through, as one process
     takes a Parquet file's read in blocks); without ``checksums`` (a call that records no
-    file) its size, nothing read."""
-    if checksums:  # taken: readers take them unless told not to, and a worker is not told
-        size, sha256 = provenance.file_digest(path)  # an OSError is an InputError
-        return {"size": size, "sha256": sha256}
+    file) its size, nothing read. Opened as ``opened``, named ``path``."""
     try:
-        return {"size": os.stat(path).st_size, "sha256": None}
+        if checksums:  # readers take them unless told not to, and a worker is not told
+            size, sha256 = provenance.file_digest(opened)  # an OSError is an InputError
+            return {"size": size, "sha256": sha256}
+        return {"size": os.stat(opened).st_size, "sha256": None}
     except OSError as exc:
         raise InputError.unreadable(path, exc) from None
+    except InputError as error:
+        raise named_as_given(error, opened, path) from None
 
 
 def _id_facts(table: pa.Table, qrels_integers: tuple[str, ...]) -> tuple:

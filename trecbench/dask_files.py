@@ -129,3 +129,20 @@ def _paths(data: Any) -> list:
         if not isinstance(item, (str, os.PathLike)):
             raise UsageError(f"{expected}, not a list holding {python_type(item)}")
     return items
+
+
+def worker_path(path: str) -> str:
+    """Where a worker opens ``path``: from the client's working folder. A scheduler's
+    workers run in folders of their own, where a relative path opened another file of
+    that name (scored, exit 0) or none; the path is still named as given."""
+    return os.path.abspath(path)
+
+
+def named_as_given(error: InputError, opened: str, given: str) -> InputError:
+    """``error`` of the file opened as ``opened`` named as the user gave it (``given``)."""
+    return error.moved(given, error.line) if error.path == opened != given else error
+
+
+def said_as_given(text: str, opened: str, given: str) -> str:
+    """A warning about the file opened as ``opened``, naming it as given."""
+    return given + text[len(opened) :] if text.startswith(opened) else text

@@ -27,6 +27,16 @@ class ValidationFailed(InputError):
     def __str__(self) -> str:
         return "\n".join(self.lines)
 
+    def moved(self, path: str, line: int | None, message: str | None = None) -> InputError:
+        """These findings told of ``path`` (a file opened by another name: a Dask
+        worker's absolute path), each line naming it; ``line`` and ``message`` unused (a
+        finding has its own)."""
+        old = self.path
+        lines = [path + text[len(old) :] if text.startswith(old) else text for text in self.lines]
+        moved = type(self)(path, lines, self.rules)
+        moved.__dict__.update({k: v for k, v in vars(self).items() if k not in vars(moved)})
+        return moved
+
 
 # Checked by evaluate itself with trec_eval's exact scope (duplicates: evaluated topics only,
 # within the -M cut, exit 4) or reported as flagged topics (negative grades, no relevant).

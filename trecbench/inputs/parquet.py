@@ -104,11 +104,23 @@ def read_blocks(source: Source, reading: Any = None) -> Iterator[pa.Table]:
             handover.wait()
 
 
-def dask_frame(path: str):
-    """The file's columns as a Dask DataFrame, a partition per row group."""
+def dask_frame(path: str, named: str | None = None):
+    """The file's columns as a Dask DataFrame, a partition per row group, opened at
+    ``path`` and named ``named`` in errors (default ``path``: a Dask worker's absolute
+    path for the one given); a file whose footer cannot be read is refused as one process
+    refuses it (Dask's error was an internal one)."""
     import dask.dataframe as dd
+    import pyarrow.parquet as pq
 
-    return dd.read_parquet(path, dtype_backend="pyarrow")
+    try:
+        return dd.read_parquet(path, dtype_backend="pyarrow")
+    except (OSError, pa.ArrowException) as exc:
+        reason: Exception = exc
+        try:  # Dask's message wraps the reader's in its own lines: the reader's own
+            pq.read_metadata(path)
+        except (OSError, pa.ArrowException) as footer:
+            reason = footer
+        raise InputError(named or path, None, f"not a readable Parquet file: {reason}") from None
 
 
 def rows(path: str) -> int | None:
