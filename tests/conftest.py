@@ -85,16 +85,25 @@ def client():
     No dashboard; the scheduler's HTTP server on a free loopback port: 8787 may be taken
     (another cluster, a user's)."""
     distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        dashboard_address="127.0.0.1:0",
-        scheduler_kwargs={"dashboard": False},
-    )
+    cluster = local_cluster(2)
     with distributed.Client(cluster) as connected:
         yield connected
     cluster.close()
+
+
+def local_cluster(workers: int, protocol: str | None = None):
+    """A Dask LocalCluster of ``workers`` in this process (one thread each; ``protocol``:
+    its comms', ``tcp://`` for addresses a client connects to), no dashboard, its HTTP
+    server on a free loopback port."""
+    distributed = pytest.importorskip("dask.distributed")
+    return distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=False,
+        protocol=protocol,
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
+    )
 
 
 def write_tenths(folder: Path, relevant_in_top_10: dict[str, list[int]], prefix="T") -> Path:

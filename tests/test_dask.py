@@ -9,6 +9,7 @@ import os
 import re
 
 import pytest
+from conftest import local_cluster
 from random_cases import random_case
 from test_blocks import _outcome  # what an evaluation shows, or the error it raised
 
@@ -413,13 +414,7 @@ def test_a_closed_port_fails_at_once(scheme):
 
 
 def test_a_scheduler_passes_the_check():
-    cluster = distributed.LocalCluster(  # HTTP server on a free port, as dask_cluster's
-        n_workers=0,
-        processes=False,
-        protocol="tcp://",
-        dashboard_address="127.0.0.1:0",
-        scheduler_kwargs={"dashboard": False},
-    )
+    cluster = local_cluster(0, "tcp://")  # HTTP server on a free port, as dask_cluster's
     try:
         with tbdask.connect(cluster.scheduler_address) as connected:
             assert connected.scheduler.address == cluster.scheduler_address

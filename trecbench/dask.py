@@ -60,6 +60,7 @@ import dask.dataframe as dd  # noqa: E402
 from dask.distributed import Client  # noqa: E402
 
 from .dask_cluster import (  # noqa: E402  (trecbench.dask.connect)
+    cluster_failures,
     connect,
     refuse_local_bounds,
 )
@@ -131,7 +132,7 @@ class DaskRun:
         label = self.path or (", ".join(self.files) if self.files else held.named(name, _FRAME))
         # everything computed on the client given, not whichever one is current: the
         # partitions' lengths of Parquet files (in _typed) too
-        with client.as_current():
+        with client.as_current(), cluster_failures(client):
             # a report's drill-down shows the scores as a file writes them, as in one process
             typed, facts, parts_read = self._typed(qrels_integers, plan.drill is not None)
             parts = self.partitions or max(typed.npartitions, text_partitions(self.files))

@@ -19,12 +19,14 @@ ends as it starts is a :class:`~trecbench.errors.WorkerError`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import struct
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 
 from .errors import Setting, UsageError, WorkerError
 from .extras import require
@@ -80,6 +82,11 @@ def connect(address: str) -> Client:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise UsageError(Setting("client", address), f": cannot connect ({exc})") from None
+    except TypeError:  # a worker's or a nanny's server: its identity() takes no n_workers
+        raise UsageError(
+            Setting("client", address, quoted=True),
+            ": not a Dask scheduler (a worker's or a nanny's address?)",
+        ) from None
     except ValueError:  # distributed's unpacking of an inproc address (exit 70)
         raise UsageError(
             Setting("client", address, quoted=True),
@@ -87,6 +94,37 @@ def connect(address: str) -> Client:
         ) from None
     _unlogged(client)
     return client
+
+
+@contextlib.contextmanager
+def cluster_failures(client: Client) -> Iterator[None]:
+    """The cluster's own failures said as such, in one line and not as trecbench's bugs
+    (they were internal errors, "Please report it"): a worker that died running a task
+    (a :class:`WorkerError`, as a dead worker of ``--jobs``), tasks cancelled as workers
+    or the scheduler were lost, a scheduler without a worker (its scatter timed out)."""
+    from distributed import KilledWorker
+    from distributed.client import FutureCancelledError
+
+    address = getattr(client.scheduler, "address", None) or "the scheduler"
+    try:
+        yield
+    except KilledWorker:
+        raise WorkerError(
+            f"a Dask worker of {address} died running a task of the run (killed, most "
+            "often by the system for want of memory: the worker's log says why)"
+        ) from None
+    except FutureCancelledError as exc:
+        reason = getattr(exc, "reason", None) or "no reason given"
+        raise WorkerError(
+            f"the Dask cluster at {address} cancelled the run's tasks ({reason}): its "
+            "workers or its scheduler were lost"
+        ) from None
+    except TimeoutError as exc:
+        if "No valid workers found" not in str(exc):
+            raise
+        raise UsageError(
+            f"the Dask scheduler at {address} has no worker: start some (dask worker {address})"
+        ) from None
 
 
 def refuse_local_bounds(memory, jobs, cli: bool = False) -> None:

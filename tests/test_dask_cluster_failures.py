@@ -1,0 +1,64 @@
+"""The Dask cluster's own failures are said in one line, not as trecbench's bugs (they
+were internal errors, "Please report it"): a worker's or a nanny's address given as the
+scheduler's, a worker that died running a task, tasks cancelled as the cluster lost its
+workers or scheduler, a scheduler without a worker."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from conftest import local_cluster
+
+distributed = pytest.importorskip("dask.distributed")
+
+import trecbench.dask as tbdask  # noqa: E402
+from trecbench.dask_cluster import cluster_failures  # noqa: E402
+from trecbench.errors import UsageError, WorkerError  # noqa: E402
+
+ADDRESS = "tcp://10.0.0.1:8786"
+STAND_IN = SimpleNamespace(scheduler=SimpleNamespace(address=ADDRESS))
+
+
+def test_a_worker_s_address_is_no_scheduler_s():
+    # Client(worker address) raised "TypeError: Worker.identity() got an unexpected
+    # keyword argument 'n_workers'" (exit 70)
+    cluster = local_cluster(1, "tcp://")
+    try:
+        (worker,) = cluster.workers.values()
+        with pytest.raises(UsageError) as refused:
+            tbdask.connect(worker.address)
+        assert str(refused.value) == (
+            f"client='{worker.address}': not a Dask scheduler (a worker's or a nanny's address?)"
+        )
+    finally:
+        cluster.close()
+
+
+@pytest.mark.parametrize(
+    ("raised", "error", "message"),
+    [
+        (distributed.KilledWorker("_read_text-1", "tcp://10.0.0.2:4000", 3), WorkerError,
+         f"a Dask worker of {ADDRESS} died running a task of the run (killed, most often "
+         "by the system for want of memory: the worker's log says why)"),
+        (distributed.client.FutureCancelledError("getitem-1", "lost dependencies"),
+         WorkerError,
+         f"the Dask cluster at {ADDRESS} cancelled the run's tasks (lost dependencies): its "
+         "workers or its scheduler were lost"),
+        (TimeoutError("No valid workers found"), UsageError,
+         f"the Dask scheduler at {ADDRESS} has no worker: start some (dask worker {ADDRESS})"),
+    ],
+)  # fmt: skip
+def test_a_failure_of_the_cluster_is_said_in_one_line(raised, error, message):
+    with pytest.raises(error) as said:
+        with cluster_failures(STAND_IN):
+            raise raised
+    assert str(said.value) == message
+
+
+def test_other_errors_pass_as_they_are():
+    for raised in (TimeoutError("reading took too long"), ValueError("x")):
+        with pytest.raises(type(raised)) as passed:
+            with cluster_failures(STAND_IN):
+                raise raised
+        assert passed.value is raised
