@@ -161,3 +161,33 @@ def test_a_parquet_shard_whose_footer_cannot_be_read_is_refused_in_one_line(tmp_
         f"{tmp_path / 'cut.parquet'}: not a readable Parquet file: "
     )
     assert "\n" not in raised.value.cli_line()
+
+
+def test_the_workers_open_a_relative_ontology_from_the_client_s_folder(
+    tmp_path, client, monkeypatch
+):
+    """--ontology onto.obo on a scheduler's workers, in folders of their own, read their
+    folder's onto.obo (MaxOntSim 0.3533 where the user's file gives 0.7067, exit 0): the
+    plan the workers take names it by absolute path; the evaluation names it as given."""
+    from test_ontology import OBO
+
+    from trecbench import evaluate, evaluation
+
+    (tmp_path / "hp.obo").write_text(OBO)
+    (tmp_path / "q").write_text("q1 0 HP:0000004 1\n")
+    (tmp_path / "r.run").write_text("q1 Q0 HP:0000004 1 1 r\n")
+    monkeypatch.chdir(tmp_path)
+    taken = []
+    score_block = evaluation.score_block
+
+    def spied(table, plan, *args, **kwargs):
+        taken.append(plan.settings.ontology)
+        return score_block(table, plan, *args, **kwargs)
+
+    monkeypatch.setattr(evaluation, "score_block", spied)
+    options = {"ontology": "hp.obo"}
+    there = tbdask.evaluate("q", "r.run", ["MaxOntSim@1"], options=options, client=client)
+    assert set(taken) == {str(tmp_path / "hp.obo")}
+    assert there.settings.ontology == "hp.obo"
+    here = evaluate("q", "r.run", ["MaxOntSim@1"], options=options)
+    assert [r.summary for r in there.runs] == [r.summary for r in here.runs]

@@ -142,7 +142,10 @@ class DaskRun:
             # what the call read of a file that can be read once (a FIFO --ontology: read
             # before the runs, trecbench.evaluate), handed to the workers
             read_once = provenance.read_so_far()
-            shared = client.scatter(_Shared(plan, read_once), broadcast=True, hash=False)
+            # the workers run in folders of their own: the files the measures read by
+            # absolute path (the runs' own: self.opened)
+            shared = _Shared(plan.elsewhere(), read_once)
+            shared = client.scatter(shared, broadcast=True, hash=False)
             scored = [
                 dask.delayed(_score_partition)(part, shared, tie_bounds)
                 for part in shuffled.to_delayed()

@@ -5,6 +5,8 @@ whether run files may be read in blocks (:func:`_read_whole`), each engine's eva
 
 from __future__ import annotations
 
+import copy
+import os
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any
@@ -247,6 +249,22 @@ class _Plan:
     def __getstate__(self) -> dict:
         # sent to spawned worker processes without its evaluators (built there on first use)
         return {**self.__dict__, "_evaluators": {}}
+
+    def elsewhere(self) -> _Plan:
+        """This plan for processes in folders of their own (a Dask scheduler's workers):
+        the files its measures read (MaxOntSim's ontology) by absolute path, as of this
+        process's folder; a relative one was opened in the worker's (another file of that
+        name read, its values printed with exit 0). Records name the path as given: they
+        are made here, of this plan."""
+        ontology = self.settings.ontology
+        if ontology is None or os.path.isabs(ontology):
+            return self
+        options = {**self.settings.options, "ontology": os.path.abspath(ontology)}
+        moved = copy.copy(self)
+        moved.settings = replace(self.settings, options=options)
+        moved.engine_settings = replace(self.engine_settings, options=options)
+        moved._evaluators = {}
+        return moved
 
     def evaluator(self, name: str):
         if name not in self._evaluators:
