@@ -904,3 +904,12 @@ def test_topics_whose_changes_print_alike_are_listed_by_id(reports, tmp_path, ca
     code, out = diff_reports(capsys, str(tmp_path / "old.json"), new, "--format", "json")
     (change,) = [c for c in json.loads(out)["values"] if c["measure"] == "nDCG@10"]
     assert [mover["qid"] for mover in change["movers"]] == qids[:5]
+    # moves below 0.00005 print with two significant digits: 5.0e-05 before 2.0e-05
+    # (rounded to four decimals, both were 0.0000 and the larger one was left out); each
+    # moves its printed value (0.30004 -> 0.30006: 0.3000 -> 0.3001)
+    old = _edited(a, tmp_path, values([0.30004] * 5 + [0.30003]))
+    (tmp_path / "old.json").write_text(open(old).read())
+    new = _edited(a, tmp_path, values([0.30006] * 5 + [0.30008]))
+    code, out = diff_reports(capsys, str(tmp_path / "old.json"), new, "--format", "json")
+    (change,) = [c for c in json.loads(out)["values"] if c["measure"] == "nDCG@10"]
+    assert [mover["qid"] for mover in change["movers"]] == [qids[5], *qids[:4]]

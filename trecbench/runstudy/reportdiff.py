@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..escaping import escape_text
 from ..maxontsim_formulas import same_formula
 from ..naming import read_once_given_twice
+from ..number_text import value_text
 from .reportview import RESAMPLING, SECTIONS, ReportView, field_texts, printed, read_view, written
 
 MOVERS = 5  # topics listed per run and measure whose values moved most
@@ -459,10 +460,11 @@ def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
 
 def _by_printed_change(item: tuple[str, float | None]) -> tuple[float, str]:
     """The order of moved topics: the largest change as printed first (to or from null
-    first of all), then by topic id: 0.1 - 0.3 and 0.3 - 0.5 print alike, -0.2000, but
-    differ in their last bits, which ordered them."""
+    first of all; :func:`~trecbench.number_text.value_text`, two significant digits below
+    0.00005), then by topic id: 0.1 - 0.3 and 0.3 - 0.5 print alike, -0.2000, but differ
+    in their last bits, which ordered them."""
     qid, change = item
-    return (-float(f"{abs(change):.4f}") if change is not None else -inf, qid)
+    return (-float(value_text(abs(change))) if change is not None else -inf, qid)
 
 
 @outputs.in_input_scope  # each input's record taken as it is read, not read again
