@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 import trecbench
@@ -146,3 +147,17 @@ def test_the_columns_an_error_lists_are_escaped_as_items(hostile):
         trecbench.evaluate(refused, refused, ["P@1"])
     listed = str(error.value).split("; columns: ")[1].split(", ")
     assert [unquote(name) for name in listed] == ["query", hostile, "score"]
+
+
+def test_two_columns_of_one_name_in_a_run_held_in_memory_name_the_run():
+    # an Arrow table raised Arrow's KeyError ('Field "score" exists 2 times in schema');
+    # a DataFrame's refusal named no run of several
+    frame = pd.DataFrame([["1", "d1", 1.0, 2.0]], columns=["qid", "docno", "score", "score"])
+    columns = [pa.array(["1"]), pa.array(["d1"]), pa.array([1.0]), pa.array([2.0])]
+    table = pa.table(columns, names=["qid", "docno", "score", "score"])
+    for run, origin in ((frame, "run DataFrame"), (table, "run table")):
+        with pytest.raises(UsageError) as refused:
+            trecbench.evaluate(QRELS, {"dense": run}, ["P@1"])
+        assert str(refused.value) == (
+            f"run 'dense' ({origin}): two columns are named 'score'; keep one"
+        )

@@ -49,7 +49,7 @@ import pyarrow as pa
 
 from .. import arrow
 from .. import arrow_compute as pc
-from ..errors import DuplicateError, InputError, UsageError, excerpt
+from ..errors import DuplicateError, InputError, excerpt
 from .columns import (  # noqa: F401  (their names, imported from here by other modules)
     DOCNO_NAMES,
     QID_NAMES,
@@ -388,6 +388,16 @@ def _line_numbers(values: np.ndarray) -> bool:
     return bool(np.all(values[1:] > values[:-1]) or len(np.unique(values)) == len(values))
 
 
+def _refuse_named_twice(names: list[str], origin: str, file: bool, noun: str) -> None:
+    """Refuse two columns of one name (an Arrow table may hold them: looking one up
+    raised Arrow's KeyError), as a DataFrame's are refused."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise column_error(origin, file, f"two {noun}s are named {excerpt(name)}; keep one")
+        seen.add(name)
+
+
 def typed(
     table: pa.Table,
     kind: str,
@@ -409,6 +419,7 @@ def typed(
         where = _file_row
     if first:
         where = partial(_shifted, where, first)
+    _refuse_named_twice(table.column_names, origin, file, noun)
     table = table.combine_chunks()
 
     def column(name: str) -> pa.Array:
@@ -575,7 +586,7 @@ def frame_table(
     columns = {}
     for position, name in enumerate(map(str, frame.columns)):
         if name in columns and name in read:
-            raise UsageError(f"{origin}: two columns are named {excerpt(name)}; keep one")
+            raise column_error(origin, False, f"two columns are named {excerpt(name)}; keep one")
         column = frame.iloc[:, position]
         number = name in numbers
         if number and column.dtype == object:  # Python numbers: read as a dict's are
