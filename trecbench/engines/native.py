@@ -2,7 +2,8 @@
 
 It computes what pytrec_eval cannot: ``yaap``, 10.0's measures and its rounded recall
 cutoffs, the preference measures (``-R prefs``, ``-R qrels_prefs``), the judgment-group
-measures (``-R qrels_jg``), and — with ``-D`` — the measures that print a trace. Like the
+measures (``-R qrels_jg``), and — with ``-D``, or asked for by name (``engine="native"``)
+— the measures that print a trace. Like the
 other engines it takes the run in trec_eval order, restricted to the evaluated topics and
 cut at ``-M``; the preference measures instead take every retrieved document (trec_eval
 ranks them its own way for preferences, then cuts).
@@ -43,6 +44,9 @@ RECALL_CUTOFFS = frozenset({"iprec_at_recall", "11pt_avg"})
 TRACED = frozenset(
     {"ndcg", "dcg", "ideal_dcg", "ndcg_cut", "ndcg_rel", "Rndcg", "G", "binG", "gm_bpref"}
 )
+# of those, the ones this engine has no other port of: computed by the traced port at -D 0
+# too, when the engine is asked for by name (engine="native")
+TRACED_ONLY = TRACED - {"dcg", "ideal_dcg"}
 # the keyword parameters the recall cutoff families' ports take (10.0's IPrec(rel=2)@0.5,
 # 11pt_avg(judged_only=True)): -l and -J of their own
 RECALL_OPTIONS = frozenset({"rel", "judged_only"})
@@ -140,9 +144,8 @@ class Evaluator:
                     judged_only=judged_only,
                 )
             res = formed[setting]
-            # the traced families are computed by their traced ports, which are this
-            # engine's only ones (asked for by name at -D 0 too); rbp traced at -D only
-            if family in TRACED or (self.debug_level > 0 and family == "rbp"):
+            traced = self.debug_level > 0 and family in TRACED | {"rbp"}
+            if traced or family in TRACED_ONLY:
                 self._traced(res, measure, labels, result)
             elif family == "yaap":
                 result.values[labels[0]] = ranked.yaap(res)

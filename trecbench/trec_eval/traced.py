@@ -5,8 +5,9 @@ which share its code), ``ndcg_cut``, ``ndcg_rel``, ``Rndcg``, ``G``, ``binG``, 1
 ``rbp`` — and ``gm_bpref`` above 1 — print their running sums while they compute a topic.
 These ports compute the value and the text together, one document at a time, exactly as
 the C loops do (same operations, same ``printf`` formats: Python's ``%`` formatting rounds
-as glibc does). They are only used with ``-D``: without it the vectorised engines compute
-the same values faster.
+as glibc does). They are used with ``-D``, and by the native engine asked for by name
+(``engine="native"``), which has no other port of them: otherwise the vectorised engines
+compute the same values faster.
 
 Each function takes one topic's ranked relevance list and facts (:class:`Topic`) and
 returns ``(value, trace)``.
