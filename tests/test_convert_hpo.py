@@ -1054,3 +1054,16 @@ def test_a_case_named_by_its_index_that_another_case_id_holds_is_said_so(tmp_pat
     assert str(error.value) == (
         f"{cases}:1: [2]: '2' (its index: it has no case_id) is used twice (first at [0])"
     )
+    # the other way round: the first case is named by its index
+    cases = write_json(
+        tmp_path / "cases.json",
+        [
+            {"text": "a", "expected_hpo_ids": ["HP:0001250"]},
+            {"case_id": "0", "text": "b", "expected_hpo_ids": ["HP:0001251"]},
+        ],
+    )
+    with pytest.raises(InputError) as error:
+        convert_hpo(cases)
+    assert str(error.value) == (
+        f"{cases}:1: [1].case_id: '0' is used twice (first at [0], by its index: it has no case_id)"
+    )

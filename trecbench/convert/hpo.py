@@ -45,6 +45,7 @@ from .common import (
     default_name,
     escaped,
     given_name,
+    given_tag,
     input_stem,
     make_qrels,
     qrels_summary,
@@ -159,6 +160,8 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
         # a case without one is named by its index, which may be another's case_id
         what = repr(qid) if given else f"{qid!r} (its index: it has no case_id)"
         refuse_repeat(places, qid, at / index, "case_id" if given else None, what)
+        if not given:  # a later case_id of that value is told where this id came from
+            places[qid] += ", by its index: it has no case_id"
         qids.append(qid)
         rows += [(qid, term) for term in case["expected_hpo_ids"]]
         fields = {"qid": qid, **{name: _stratum(case, at / index, name) for name in STRATA_FIELDS}}
@@ -357,13 +360,14 @@ def _checked_options(
     graded: str | None, grades: Mapping[str, int] | None, tags: list[str], results: list
 ) -> tuple[dict[str, int] | None, list[str]]:
     """``(the grades when graded, the tags as a list)``; an unknown grading, grades
-    without one, or tags not one per result file, refused before any file is read."""
+    without one, tags not one per result file, or one no run tag (None, 5, "a b"), refused
+    before any file is read."""
     if graded is not None and graded not in GRADINGS:
         raise UsageError(f"unknown grading {graded!r}: expected {', '.join(GRADINGS)}")
     if grades and not graded:  # taken and dropped: the qrels were binary
         raise UsageError(Setting("grades"), " apply only with graded='ontology'")
     grade_map = _grades(grades) if graded else None
-    tags = list(tags)
+    tags = [given_tag(tag) for tag in tags]  # None raised a TypeError once read
     if tags and len(tags) != len(results):
         raise UsageError(
             f"{len(tags)} ", Setting("tags"), f" for {len(results)} ", Setting("results")
