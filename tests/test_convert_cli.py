@@ -527,3 +527,23 @@ def test_a_signed_rank_is_refused_saying_so_and_a_signed_grade_is_read(
     qrels.write_text("query-id\tcorpus-id\tscore\nq1\td1\t+1\n")
     assert run_main(monkeypatch, capsys, "beir-qrels", qrels, "-o", tmp_path / "b")[0] == 0
     assert (tmp_path / "b" / "q.qrels").read_text() == "q1 0 d1 1\n"
+
+
+def test_what_was_written_is_said_once_it_is_in_place(tmp_path, monkeypatch, capsys):
+    """convert said "wrote PATH" before putting the files in place: a rename that failed
+    then exited 2 after "wrote" lines for files never written."""
+    from trecbench import outputs
+
+    source = tmp_path / "in.tsv"
+    source.write_text("q1\td1\t1\nq1\td2\t2\n")
+
+    def failing(src, dst):
+        raise OSError(30, "Read-only file system", str(dst))
+
+    monkeypatch.setattr(outputs.os, "replace", failing)
+    assert run(["convert", "msmarco", str(source), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "wrote" not in err and "Read-only file system" in err
+    monkeypatch.undo()
+    assert run(["convert", "msmarco", str(source), "-o", str(tmp_path / "out")]) == 0
+    assert "wrote " in capsys.readouterr().err

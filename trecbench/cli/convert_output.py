@@ -62,7 +62,7 @@ def finish(conversion, outdir: Path | str, inputs, runs_dir: Path | None) -> Non
     if outdir == STDOUT:
         written = _run_to_stdout(conversion, inputs, runs_dir, progress)
         _summary(conversion, written)
-    else:  # said before the files are put in place (the conversion's own notes among it)
+    else:  # said once the files are in place (the conversion's own notes among it)
         announce = partial(_summary, conversion, progress=progress)
         write_conversion(conversion, outdir, inputs, runs_dir, announce, progress)
 

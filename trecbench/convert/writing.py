@@ -247,8 +247,8 @@ def write_conversion(
     """Validate and write the qrels and sidecar of ``conversion`` (a converter's result)
     into ``outdir``, runs into ``runs_dir``
     (default ``outdir``); return the paths. The sidecar names the files relative to itself.
-    ``announce(paths)`` is called once every file is staged and valid, before any is put in
-    place: what it prints comes first, and if printing fails nothing is replaced.
+    ``announce(paths)`` is called once every file is in place (``wrote PATH``, as every
+    command says it: a failing rename said "wrote" of files never written).
 
     Files are staged (:class:`trecbench.outputs.OutputSet`) and validated with
     :mod:`trecbench.validation`; only if every file passes are they all put in place, as a
@@ -324,6 +324,6 @@ def write_conversion(
         _refuse_changing_described(targets, written)
         sidecar = sidecar_dict(conversion, names, validation, written)
         out.write(targets["sidecar"], json_text(sidecar) + "\n")
-        if announce is not None:
-            announce(targets)
+    if announce is not None:  # what was written, once it is in place (a rename may fail)
+        announce(targets)
     return targets
