@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from trecbench import outputs
-from trecbench.errors import OutputError
+from trecbench.errors import OutputError, UsageError
 from trecbench.outputs import OutputSet, check_target, input_scope, note_input, write_file
 
 
@@ -1011,3 +1011,20 @@ def test_a_nul_byte_in_a_file_name_is_refused_naming_the_file(tmp_path):
     ):
         with pytest.raises(InputError, match="cannot read: a file name cannot hold a NUL byte"):
             call()
+
+
+def test_two_outputs_naming_one_file_by_a_hard_link_are_refused(tmp_path):
+    # --report r.json --manifest m.json, m.json a hard link of r.json: accepted, and the
+    # commit split the link into two files (by a symbolic link or ./, refused)
+    (tmp_path / "r.json").write_text("x")
+    os.link(tmp_path / "r.json", tmp_path / "m.json")
+    with pytest.raises(UsageError, match=r"r\.json: written twice by one command"):
+        outputs.refuse_one_file_twice(
+            [("--report", tmp_path / "r.json"), ("--manifest", tmp_path / "m.json")]
+        )
+    with pytest.raises(OutputError, match="written twice"):
+        with OutputSet() as out:
+            out.write(tmp_path / "r.json", "a")
+            out.write(tmp_path / "m.json", "b")
+    assert (tmp_path / "r.json").read_text() == "x"
+    assert os.path.samefile(tmp_path / "r.json", tmp_path / "m.json")

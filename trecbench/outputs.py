@@ -592,5 +592,14 @@ def _inside(target: Path, root: Path) -> bool:
 
 def _same_target(a: Path, b: Path) -> bool:
     with contextlib.suppress(OSError, RuntimeError):
-        return a.resolve() == b.resolve()
+        # or two names of one file (a hard link), which the commit split into two
+        return a.resolve() == b.resolve() or _linked(a, b)
     return a == b
+
+
+def _linked(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are one existing file (two names of it)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # either missing: no file they could both be
+        return False
