@@ -1028,3 +1028,24 @@ def test_two_outputs_naming_one_file_by_a_hard_link_are_refused(tmp_path):
             out.write(tmp_path / "m.json", "b")
     assert (tmp_path / "r.json").read_text() == "x"
     assert os.path.samefile(tmp_path / "r.json", tmp_path / "m.json")
+
+
+def test_a_journal_that_cannot_be_written_names_the_folder(tmp_path, monkeypatch):
+    # a full disk at the journal (written at the commit) said "output: cannot write (No
+    # space left on device)": no file named
+    from trecbench import publication
+
+    real_write = Path.write_text
+
+    def full(self, *args, **kwargs):
+        if self.name.startswith(publication.JOURNAL):
+            raise OSError(28, "No space left on device")
+        return real_write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full)
+    (tmp_path / "a").write_text("old")
+    with pytest.raises(OutputError) as refused:
+        with OutputSet() as out:
+            out.write(tmp_path / "a", "new")
+    assert str(refused.value) == f"{tmp_path}: cannot write (No space left on device)"
+    assert (tmp_path / "a").read_text() == "old"

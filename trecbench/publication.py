@@ -289,7 +289,12 @@ def publish(stages: Sequence[Stage]) -> None:
 def _write_whole(path: Path, value) -> None:
     """Write ``value`` as JSON into ``path``, whole or not at all (written aside, renamed)."""
     temporary = path.with_name(f"{path.name}.tmp")
-    temporary.write_text(json.dumps(value))
+    try:
+        temporary.write_text(json.dumps(value))
+    except OSError as error:  # a write's error names no file: the set says its folder
+        if error.filename is None:
+            error.filename = os.fspath(temporary)
+        raise
     os.rename(temporary, path)
 
 
