@@ -203,7 +203,7 @@ class DaskRun:
         else:
             sources = None
         if sources is not None:
-            offsets = _offsets([frame for frame, _, _ in sources])
+            offsets = _offsets(sources)
             # a frame's line column read as line numbers only if it holds them across the
             # frame (each partition's 1, 2, 3 of two frames concatenated does not)
             lined = [file or has_line_numbers(frame) for frame, _, file in sources]
@@ -628,8 +628,27 @@ def _refuse_lost_zeros(truth, ids: list[tuple], places: list[str]) -> None:
             refuse(truth.path, place, role, example)
 
 
-def _offsets(frames: list) -> list[list[int]]:
-    """For each frame, the number of its rows before each of its partitions (the lengths
-    of all computed at once)."""
-    lengths = dask.compute(*[frame.map_partitions(len) for frame in frames])
+def _offsets(sources: list) -> list[list[int]]:
+    """For each frame of ``sources`` (``(frame, origin, file)``), the number of its rows
+    before each of its partitions (the lengths of all computed at once: every partition
+    read). A file that cannot be read (a Parquet data page cut short) is named, as one
+    process names it: the first in order, each file's lengths computed alone once the
+    reader has failed (its words alone: ``Unexpected end of stream``)."""
+    from distributed.comm.core import CommClosedError
+
+    tasks = [frame.map_partitions(len) for frame, _, _ in sources]
+    try:
+        lengths = dask.compute(*tasks)
+    except (OSError, pa.ArrowException) as error:
+        if isinstance(error, CommClosedError):  # the cluster's, not a file's
+            raise
+        for task, (_, origin, file) in zip(tasks, sources, strict=True):
+            try:
+                dask.compute(task)
+            except (OSError, pa.ArrowException) as failed:
+                if file:
+                    message = f"not a readable Parquet file: {failed}"
+                    raise InputError(origin, None, message) from None
+                raise
+        raise
     return [list(accumulate((int(n) for n in counts[:-1]), initial=0)) for counts in lengths]
