@@ -4,6 +4,8 @@ worker fails first."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 dd = pytest.importorskip("dask.dataframe")
@@ -163,20 +165,28 @@ def test_a_parquet_shard_whose_footer_cannot_be_read_is_refused_in_one_line(tmp_
     assert "\n" not in raised.value.cli_line()
 
 
+@pytest.mark.parametrize("given", ["hp.obo", "link/../hp.obo"])
 def test_the_workers_open_a_relative_ontology_from_the_client_s_folder(
-    tmp_path, client, monkeypatch
+    tmp_path, client, monkeypatch, given
 ):
     """--ontology onto.obo on a scheduler's workers, in folders of their own, read their
     folder's onto.obo (MaxOntSim 0.3533 where the user's file gives 0.7067, exit 0): the
-    plan the workers take names it by absolute path; the evaluation names it as given."""
+    plan the workers take names it by absolute path; the evaluation names it as given.
+    ``link/..`` is the link's target's parent, as the system resolves it (abspath's text
+    drop of it opened another file, even on a local cluster)."""
     from test_ontology import OBO
 
     from trecbench import evaluate, evaluation
 
-    (tmp_path / "hp.obo").write_text(OBO)
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    (tmp_path / "client").mkdir()
+    (tmp_path / "client" / "link").symlink_to(tmp_path / "deep" / "er")
+    (tmp_path / "client" / "hp.obo").write_text(OBO.replace("HP:0000004", "HP:0000008"))
+    folder = tmp_path / "client" if given == "hp.obo" else tmp_path / "deep"
+    (folder / "hp.obo").write_text(OBO)
     (tmp_path / "q").write_text("q1 0 HP:0000004 1\n")
     (tmp_path / "r.run").write_text("q1 Q0 HP:0000004 1 1 r\n")
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path / "client")
     taken = []
     score_block = evaluation.score_block
 
@@ -185,9 +195,55 @@ def test_the_workers_open_a_relative_ontology_from_the_client_s_folder(
         return score_block(table, plan, *args, **kwargs)
 
     monkeypatch.setattr(evaluation, "score_block", spied)
-    options = {"ontology": "hp.obo"}
-    there = tbdask.evaluate("q", "r.run", ["MaxOntSim@1"], options=options, client=client)
-    assert set(taken) == {str(tmp_path / "hp.obo")}
-    assert there.settings.ontology == "hp.obo"
-    here = evaluate("q", "r.run", ["MaxOntSim@1"], options=options)
+    options = {"ontology": given}
+    runs = ("../q", "../r.run")
+    there = tbdask.evaluate(*runs, ["MaxOntSim@1"], options=options, client=client)
+    (opened,) = set(taken)
+    assert os.path.isabs(opened) and os.path.samefile(opened, folder / "hp.obo")
+    assert there.settings.ontology == given
+    here = evaluate(*runs, ["MaxOntSim@1"], options=options)
     assert [r.summary for r in there.runs] == [r.summary for r in here.runs]
+    assert here.runs[0].summary["maxontsim_1"] == 1.0
+
+
+def test_a_parquet_shard_with_a_damaged_page_is_named(tmp_path, client):
+    # its footer reads, a data page does not: Arrow's words alone ("Couldn't deserialize
+    # thrift ...") were said, naming no file of the run's shards
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\n")
+    rows = 2000
+    table = pa.table(
+        {
+            "qid": [f"q{n % 7}" for n in range(rows)],
+            "docno": [f"d{n}" for n in range(rows)],
+            "score": [float(n) for n in range(rows)],
+        }
+    )
+    pq.write_table(table, tmp_path / "p1.parquet")
+    pq.write_table(table, tmp_path / "p2.parquet")
+    data = bytearray((tmp_path / "p2.parquet").read_bytes())
+    at = pq.ParquetFile(tmp_path / "p2.parquet").metadata.row_group(0).column(1).data_page_offset
+    data[at + 20 : at + 220] = b"\xff" * 200
+    (tmp_path / "p2.parquet").write_bytes(bytes(data))
+    with pytest.raises(InputError) as raised:
+        tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "p*.parquet"), client=client)
+    assert raised.value.cli_line().startswith(
+        f"{tmp_path / 'p2.parquet'}: not a readable Parquet file: "
+    )
+
+
+def test_a_worker_opens_link_dot_dot_as_the_system_resolves_it(tmp_path, monkeypatch):
+    # os.path.abspath("link/../r.run") drops "link/.." unread: another file than the
+    # one the client (and the system) opens, the link's target's parent's
+    from trecbench.dask_files import worker_path
+
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    (tmp_path / "client").mkdir()
+    (tmp_path / "client" / "link").symlink_to(tmp_path / "deep" / "er")
+    (tmp_path / "deep" / "r.run").write_text("theirs")
+    (tmp_path / "client" / "r.run").write_text("decoy")
+    monkeypatch.chdir(tmp_path / "client")
+    opened = worker_path("link/../r.run")
+    assert os.path.isabs(opened) and open(opened).read() == open("link/../r.run").read()

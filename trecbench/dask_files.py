@@ -134,8 +134,10 @@ def _paths(data: Any) -> list:
 def worker_path(path: str) -> str:
     """Where a worker opens ``path``: from the client's working folder. A scheduler's
     workers run in folders of their own, where a relative path opened another file of
-    that name (scored, exit 0) or none; the path is still named as given."""
-    return os.path.abspath(path)
+    that name (scored, exit 0) or none; the path is still named as given. Joined, not
+    normalised: ``link/../x`` is where the link's target's parent holds ``x``, as the
+    system resolves it (os.path.abspath drops ``link/..`` unread)."""
+    return os.path.join(os.getcwd(), path)
 
 
 def named_as_given(error: InputError, opened: str, given: str) -> InputError:

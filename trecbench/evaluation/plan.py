@@ -259,7 +259,8 @@ class _Plan:
         ontology = self.settings.ontology
         if ontology is None or os.path.isabs(ontology):
             return self
-        options = {**self.settings.options, "ontology": os.path.abspath(ontology)}
+        # joined, not normalised: link/.. is resolved by the system, as where it was given
+        options = {**self.settings.options, "ontology": os.path.join(os.getcwd(), ontology)}
         moved = copy.copy(self)
         moved.settings = replace(self.settings, options=options)
         moved.engine_settings = replace(self.engine_settings, options=options)
