@@ -913,3 +913,9 @@ def test_topics_whose_changes_print_alike_are_listed_by_id(reports, tmp_path, ca
     code, out = diff_reports(capsys, str(tmp_path / "old.json"), new, "--format", "json")
     (change,) = [c for c in json.loads(out)["values"] if c["measure"] == "nDCG@10"]
     assert [mover["qid"] for mover in change["movers"]] == [qids[5], *qids[:4]]
+    # a change beyond a double (1e308 - -1e308) prints n/a: first, not an internal error
+    old = _edited(a, tmp_path, values([-1e308] + [0.3] * 5))
+    (tmp_path / "old.json").write_text(open(old).read())
+    new = _edited(a, tmp_path, values([1e308] + [0.30004] * 4 + [0.30008]))
+    code, out = diff_reports(capsys, str(tmp_path / "old.json"), new)
+    assert code == 1 and f"(moved most: {qids[0]} n/a, {qids[5]} +0.0001" in out

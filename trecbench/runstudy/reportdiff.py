@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from math import inf
+from math import inf, isfinite
 from typing import Any
 
 from .. import outputs
@@ -464,7 +464,9 @@ def _by_printed_change(item: tuple[str, float | None]) -> tuple[float, str]:
     0.00005), then by topic id: 0.1 - 0.3 and 0.3 - 0.5 print alike, -0.2000, but differ
     in their last bits, which ordered them."""
     qid, change = item
-    return (-float(value_text(abs(change))) if change is not None else -inf, qid)
+    if change is None or not isfinite(change):  # n/a: beyond a double, as null first
+        return (-inf, qid)
+    return (-float(value_text(abs(change))), qid)
 
 
 @outputs.in_input_scope  # each input's record taken as it is read, not read again
