@@ -161,3 +161,13 @@ def test_two_columns_of_one_name_in_a_run_held_in_memory_name_the_run():
         assert str(refused.value) == (
             f"run 'dense' ({origin}): two columns are named 'score'; keep one"
         )
+
+
+def test_two_columns_of_one_name_left_unread_are_left():
+    # da180ff4 refused every repeated name of an Arrow table, a DataFrame only those read
+    names = ["qid", "docno", "score", "note", "note"]
+    values = [["1"], ["d1"], [1.0], ["a"], ["b"]]
+    table = pa.table([pa.array(v) for v in values], names=names)
+    frame = pd.DataFrame([[v[0] for v in values]], columns=names)
+    for run in (table, frame):
+        assert trecbench.evaluate(QRELS, run, ["P@1"]).to_dict() == {"1": {"P@1": 1.0}}

@@ -388,12 +388,17 @@ def _line_numbers(values: np.ndarray) -> bool:
     return bool(np.all(values[1:] > values[:-1]) or len(np.unique(values)) == len(values))
 
 
+# the columns a table's reading may look up by name (any other is left unread)
+_READ = (*QID_NAMES, *DOCNO_NAMES, *SCORE_NAMES, *REL_NAMES, *SUBTOPIC_NAMES, "tag", "line")
+
+
 def _refuse_named_twice(names: list[str], origin: str, file: bool, noun: str) -> None:
-    """Refuse two columns of one name (an Arrow table may hold them: looking one up
-    raised Arrow's KeyError), as a DataFrame's are refused."""
+    """Refuse two columns of one name that is read (an Arrow table may hold them:
+    looking one up raised Arrow's KeyError), as a DataFrame's are refused; two of a name
+    left unread are left."""
     seen: set[str] = set()
     for name in names:
-        if name in seen:
+        if name in seen and name in _READ:
             raise column_error(origin, file, f"two {noun}s are named {excerpt(name)}; keep one")
         seen.add(name)
 
