@@ -579,7 +579,10 @@ def refuse_one_file_twice(named: Sequence[tuple[str | Setting, PathLike]]) -> No
     both as :func:`written_twice` does."""
     for (first, path), (second, other) in itertools.combinations(named, 2):
         if collision(path, other) == "same":
-            raise written_twice(path, first, second)
+            error = written_twice(path, first, second)
+            if _linked(path, other) and not _same_text(path, other):  # a hard link's name
+                error = UsageError(*error.parts, f" ({other}: the same file)")
+            raise error
 
 
 def _inside(target: Path, root: Path) -> bool:
@@ -595,6 +598,11 @@ def _same_target(a: Path, b: Path) -> bool:
         # or two names of one file (a hard link), which the commit split into two
         return a.resolve() == b.resolve() or _linked(a, b)
     return a == b
+
+
+def _same_text(a: PathLike, b: PathLike) -> bool:
+    """Whether ``a`` and ``b`` name one path by their text (``./a`` and ``a`` do)."""
+    return os.path.normpath(a) == os.path.normpath(b)
 
 
 def _linked(a: Path, b: Path) -> bool:
