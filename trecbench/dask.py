@@ -25,7 +25,6 @@ imports), so the name shadows nothing. It needs the extra ``trecbench[dask]``.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import weakref
@@ -74,6 +73,7 @@ from .dask_files import (  # noqa: E402
     worker_path,
 )
 from .dask_rows import has_line_numbers, named_frame  # noqa: E402
+from .dask_tasks import Told, computed, row_offsets  # noqa: E402
 from .resource_bounds import MOST_PARTITIONS, whole_from  # noqa: E402
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
@@ -118,7 +118,7 @@ class DaskRun:
         """``(result, columns, flagged topics, warnings)``, as ``trecbench.evaluate``
         computes them for a run in one process (see the module docstring); ``progress``:
         ``trecbench.evaluate``'s, told the files read and the partitions scored as the
-        workers finish them (:class:`_Told`)."""
+        workers finish them (:class:`~trecbench.dask_tasks.Told`)."""
         from .evaluation import run_result
         from .evaluation.runs import said_again, warn_again
 
@@ -151,8 +151,8 @@ class DaskRun:
                 for part in shuffled.to_delayed()
             ]
             try:
-                told = None if progress is None else _Told(progress, self.files, len(scored))
-                outcomes, facts = _computed(client, scored, facts, parts_read, told)
+                told = None if progress is None else Told(progress, self.files, len(scored))
+                outcomes, facts = computed(client, scored, facts, parts_read, told)
             except Exception as error:
                 # a partition's warnings, raised before it: those not said yet in the call
                 warn_again(_unsaid(plan, error.__dict__.get("said", ())))
@@ -203,7 +203,7 @@ class DaskRun:
         else:
             sources = None
         if sources is not None:
-            offsets = _offsets(sources)
+            offsets = row_offsets(sources)
             # a frame's line column read as line numbers only if it holds them across the
             # frame (each partition's 1, 2, 3 of two frames concatenated does not)
             lined = [file or has_line_numbers(frame) for frame, _, file in sources]
@@ -532,68 +532,6 @@ def _score_partition(part, shared: _Shared, tie_bounds: bool):
 # on the client
 
 
-class _Told:
-    """What a run's tasks tell ``progress`` as they finish: the bytes of its files read
-    (``reading FILE``, ``reading N files``: a file's size once its facts are in) while
-    they are read, then the partitions scored of ``partitions``."""
-
-    def __init__(self, progress, files: list[str] | None, partitions: int):
-        from .evaluation.runs import file_size
-
-        self.progress, self.partitions = progress, partitions
-        self.sizes = [file_size(path) for path in files or ()]
-        self.total = None if None in self.sizes else sum(self.sizes)
-        several = f"{len(self.sizes)} files"
-        self.label = f"reading {files[0] if len(self.sizes) == 1 else several}"
-        self.read, self.scored = 0, 0
-        # the partitions timed from the call's start, not from the first one scored (whose
-        # first frame said "1/4 [00:00<00:00, 5289.16 partitions/s]")
-        progress("scoring partitions", 0, partitions)
-
-    def __call__(self, kind: str, index: int) -> None:
-        if kind == "facts" and self.sizes and not self.scored:  # a frame: no file read
-            self.read += self.sizes[index] or 0
-            self.progress(self.label, self.read, self.total)
-        elif kind == "scored":
-            if not self.scored and self.sizes:
-                # every file is read once a partition is scored (the shuffle took them
-                # all), though the tasks handing their facts over may run later
-                self.read = sum(size or 0 for size in self.sizes)
-                self.progress(self.label, self.read, self.total)
-            self.scored += 1
-            self.progress("scoring partitions", self.scored, self.partitions)
-
-
-def _computed(client: Client, scored: list, facts: list, parts_read: list, told=None) -> tuple:
-    """``(outcomes of scored, facts)`` computed on ``client``; an error is the first in
-    the files' order, as one process reading them in turn raises it, whichever worker
-    failed first: the first of the partitions read (``parts_read``), the files' facts,
-    then the partitions scored, to fail, raised once those before it have succeeded."""
-    from distributed import as_completed
-
-    groups = (("parts", parts_read), ("facts", facts), ("scored", scored))
-    futures = client.compute([task for _, tasks in groups for task in tasks])
-    roles = [(kind, index) for kind, tasks in groups for index in range(len(tasks))]
-    role = {id(future): kind for future, kind in zip(futures, roles, strict=True)}
-    ordered = iter(futures)
-    first = next(ordered, None)  # the first not known to have succeeded, in that order
-    try:
-        for future in as_completed(futures):
-            if told is not None and future.status == "finished":
-                told(*role[id(future)])
-            while first is not None and first.done():
-                if first.status != "finished":
-                    first.result()  # raises its error (a cancelled one's too)
-                first = next(ordered, None)
-        results = client.gather(futures)
-    except BaseException:
-        with contextlib.suppress(Exception):  # a closing client: its tasks go with it
-            client.cancel(futures)
-        raise
-    done = len(parts_read)
-    return results[done + len(facts) :], results[done : done + len(facts)]
-
-
 def _combined(facts: list[_Facts]) -> tuple[int, str, list, list[str]]:
     """Lines, runid (the last line's tag), file records and warnings of the files."""
     lines = sum(found.lines for found in facts)
@@ -626,29 +564,3 @@ def _refuse_lost_zeros(truth, ids: list[tuple], places: list[str]) -> None:
     for (_, lost), place in zip(ids, places, strict=True):
         for role, example in lost.items():
             refuse(truth.path, place, role, example)
-
-
-def _offsets(sources: list) -> list[list[int]]:
-    """For each frame of ``sources`` (``(frame, origin, file)``), the number of its rows
-    before each of its partitions (the lengths of all computed at once: every partition
-    read). A file that cannot be read (a Parquet data page cut short) is named, as one
-    process names it: the first in order, each file's lengths computed alone once the
-    reader has failed (its words alone: ``Unexpected end of stream``)."""
-    from distributed.comm.core import CommClosedError
-
-    tasks = [frame.map_partitions(len) for frame, _, _ in sources]
-    try:
-        lengths = dask.compute(*tasks)
-    except (OSError, pa.ArrowException) as error:
-        if isinstance(error, CommClosedError):  # the cluster's, not a file's
-            raise
-        for task, (_, origin, file) in zip(tasks, sources, strict=True):
-            try:
-                dask.compute(task)
-            except (OSError, pa.ArrowException) as failed:
-                if file:
-                    message = f"not a readable Parquet file: {failed}"
-                    raise InputError(origin, None, message) from None
-                raise
-        raise
-    return [list(accumulate((int(n) for n in counts[:-1]), initial=0)) for counts in lengths]

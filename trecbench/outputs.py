@@ -27,16 +27,22 @@ import contextlib
 import contextvars
 import errno
 import functools
-import itertools
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
 from . import provenance, publication, standard_output
-from .errors import OutputError, Setting, UsageError
+from .errors import OutputError, UsageError
 from .naming import file_key, listed
+from .output_identity import (  # noqa: F401  (collision, refuse_one_file_twice, written_twice: outputs')
+    collision,
+    inside,
+    refuse_one_file_twice,
+    same_target,
+    written_twice,
+)
 from .plurals import few_and_more
 from .publication import HTML_PAGE as HTML_PAGE  # what write_file is told it writes
 from .signals import SignalGuard
@@ -295,9 +301,9 @@ class OutputSet:
     def check(self, path: PathLike) -> Path:
         """Check one target now (see :func:`check_target`) and that it is new to the set."""
         target = check_target(path, self.inputs)
-        if self.root is not None and not _inside(target, self.root):
+        if self.root is not None and not inside(target, self.root):
             raise OutputError(f"{target}: lies outside the output folder {self.root}")
-        if any(_same_target(target, staged.target) for staged in self._staged):
+        if any(same_target(target, staged.target) for staged in self._staged):
             raise OutputError(f"{target}: written twice by one command")
         return target
 
@@ -557,57 +563,3 @@ def write_file(
     with OutputSet(inputs) as out:
         out.write(path, data)
     return Path(path)
-
-
-def collision(path: PathLike, other: PathLike) -> str | None:
-    """How the output ``path`` collides with the output ``other``: ``"same"`` (one file),
-    ``"holds"`` (``path`` is the folder, or a folder above it, ``other`` goes into), or None."""
-    path, other = Path(path), Path(other)
-    if _same_target(path, other):
-        return "same"
-    return "holds" if _inside(other, path) else None
-
-
-def written_twice(path: PathLike, first: str | Setting, second: str | Setting) -> UsageError:
-    """The refusal of two outputs of one call that are the one file ``path``, each named
-    as the caller knows it (a setting, or words: ``compare's LaTeX table``)."""
-    return UsageError(f"{path}: written twice by one command, as ", first, " and as ", second)
-
-
-def refuse_one_file_twice(named: Sequence[tuple[str | Setting, PathLike]]) -> None:
-    """Refuse two of the ``(what, path)`` outputs of one call that are one file, naming
-    both as :func:`written_twice` does."""
-    for (first, path), (second, other) in itertools.combinations(named, 2):
-        if collision(path, other) == "same":
-            error = written_twice(path, first, second)
-            if _linked(path, other) and not _same_text(path, other):  # a hard link's name
-                error = UsageError(*error.parts, f" ({other}: the same file)")
-            raise error
-
-
-def _inside(target: Path, root: Path) -> bool:
-    try:
-        target.resolve().relative_to(root.resolve())
-    except (ValueError, OSError, RuntimeError):
-        return False
-    return True
-
-
-def _same_target(a: Path, b: Path) -> bool:
-    with contextlib.suppress(OSError, RuntimeError):
-        # or two names of one file (a hard link), which the commit split into two
-        return a.resolve() == b.resolve() or _linked(a, b)
-    return a == b
-
-
-def _same_text(a: PathLike, b: PathLike) -> bool:
-    """Whether ``a`` and ``b`` name one path by their text (``./a`` and ``a`` do)."""
-    return os.path.normpath(a) == os.path.normpath(b)
-
-
-def _linked(a: Path, b: Path) -> bool:
-    """Whether ``a`` and ``b`` are one existing file (two names of it)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # either missing: no file they could both be
-        return False

@@ -5,7 +5,7 @@ as qrels refused."""
 
 from __future__ import annotations
 
-from ..errors import InputError, UsageError, shortened
+from ..errors import InputError, UsageError, excerpt, shortened
 from ..escaping import id_list
 
 QID_NAMES = ("qid", "query_id", "q_id", "query-id")
@@ -89,3 +89,18 @@ def _listed(columns: list) -> str:
     escaped as a list's item (:func:`~trecbench.escaping.id_list`: a line break or a
     ``, `` of a Parquet or CSV header as ``%XX``, reversibly), the list cut where long."""
     return shortened(id_list(columns, limit=None))
+
+
+# the columns a table's reading may look up by name (any other is left unread)
+_READ = (*QID_NAMES, *DOCNO_NAMES, *SCORE_NAMES, *REL_NAMES, *SUBTOPIC_NAMES, "tag", "line")
+
+
+def refuse_named_twice(names: list[str], origin: str, file: bool, noun: str) -> None:
+    """Refuse two columns of one name that is read (an Arrow table may hold them:
+    looking one up raised Arrow's KeyError), as a DataFrame's are refused; two of a name
+    left unread are left."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen and name in _READ:
+            raise column_error(origin, file, f"two {noun}s are named {excerpt(name)}; keep one")
+        seen.add(name)

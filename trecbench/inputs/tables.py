@@ -60,6 +60,7 @@ from .columns import (  # noqa: F401  (their names, imported from here by other 
     need_column,
     pick_column,
     refuse_a_run,
+    refuse_named_twice,
 )
 from .python_objects import ARROW_REFUSALS, Where, from_python, index_label, row_named
 from .trec_tables import (
@@ -388,21 +389,6 @@ def _line_numbers(values: np.ndarray) -> bool:
     return bool(np.all(values[1:] > values[:-1]) or len(np.unique(values)) == len(values))
 
 
-# the columns a table's reading may look up by name (any other is left unread)
-_READ = (*QID_NAMES, *DOCNO_NAMES, *SCORE_NAMES, *REL_NAMES, *SUBTOPIC_NAMES, "tag", "line")
-
-
-def _refuse_named_twice(names: list[str], origin: str, file: bool, noun: str) -> None:
-    """Refuse two columns of one name that is read (an Arrow table may hold them:
-    looking one up raised Arrow's KeyError), as a DataFrame's are refused; two of a name
-    left unread are left."""
-    seen: set[str] = set()
-    for name in names:
-        if name in seen and name in _READ:
-            raise column_error(origin, file, f"two {noun}s are named {excerpt(name)}; keep one")
-        seen.add(name)
-
-
 def typed(
     table: pa.Table,
     kind: str,
@@ -424,7 +410,7 @@ def typed(
         where = _file_row
     if first:
         where = partial(_shifted, where, first)
-    _refuse_named_twice(table.column_names, origin, file, noun)
+    refuse_named_twice(table.column_names, origin, file, noun)
     table = table.combine_chunks()
 
     def column(name: str) -> pa.Array:
