@@ -37,7 +37,7 @@ import pyarrow as pa
 
 from . import arrow_compute as pc
 from . import provenance
-from .errors import DuplicateError, InputError, UsageError
+from .errors import DuplicateError, InputError, UsageError, path_renamed
 from .extras import require
 from .inputs import held
 from .inputs.blocks import Counts
@@ -68,7 +68,6 @@ from .dask_files import (  # noqa: E402
     named_as_given,
     partitioned,
     run_files,
-    said_as_given,
     text_partitions,
     worker_path,
 )
@@ -415,7 +414,7 @@ def _read_text(
             raise error from None
         return _skipped(path, score_text, opened)
     record = None if loaded.record is None else {**loaded.record, "path": path}
-    said = [said_as_given(text, opened, path) for text in loaded.warnings]
+    said = [path_renamed(text, opened, path) for text in loaded.warnings]
     table = loaded.table
     if "line" not in table.column_names:  # a regular file: row i is line i + 1
         import numpy as np

@@ -143,8 +143,3 @@ def worker_path(path: str) -> str:
 def named_as_given(error: InputError, opened: str, given: str) -> InputError:
     """``error`` of the file opened as ``opened`` named as the user gave it (``given``)."""
     return error.moved(given, error.line) if error.path == opened != given else error
-
-
-def said_as_given(text: str, opened: str, given: str) -> str:
-    """A warning about the file opened as ``opened``, naming it as given."""
-    return given + text[len(opened) :] if text.startswith(opened) else text

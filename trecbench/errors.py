@@ -234,6 +234,12 @@ class InputError(TrecbenchError):
         return moved
 
 
+def path_renamed(text: str, old: str, new: str) -> str:
+    """A message about the file ``old`` (its first words) told of ``new`` instead (a Dask
+    worker's absolute path said as the user gave it)."""
+    return new + text[len(old) :] if text.startswith(old) else text
+
+
 class DuplicateError(InputError):
     """The same document twice for one topic (trec_eval: ``duplicate docs``, exit 4)."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from .. import inputs
-from ..errors import InputError, TrecbenchError
+from ..errors import InputError, TrecbenchError, path_renamed
 from ..inputs import trec_text
 from ..inputs.streams import Source, rereadable
 from ..inputs.trec_tables import FORGOTTEN_QRELS
@@ -32,7 +32,7 @@ class ValidationFailed(InputError):
         worker's absolute path), each line naming it; ``line`` and ``message`` unused (a
         finding has its own)."""
         old = self.path
-        lines = [path + text[len(old) :] if text.startswith(old) else text for text in self.lines]
+        lines = [path_renamed(text, old, path) for text in self.lines]
         moved = type(self)(path, lines, self.rules)
         moved.__dict__.update({k: v for k, v in vars(self).items() if k not in vars(moved)})
         return moved
