@@ -57,10 +57,10 @@ def test_a_run_in_blocks_tells_its_topics_with_a_total(tmp_path, monkeypatch, sc
 
 
 def test_dask_partitions_are_timed_from_the_start():
-    from trecbench.dask import _Told
+    from trecbench.dask_tasks import Told
 
     calls = []
-    told = _Told(lambda *call: calls.append(call), None, 4)
+    told = Told(lambda *call: calls.append(call), None, 4)
     told("scored", 0)
     assert calls == [("scoring partitions", 0, 4), ("scoring partitions", 1, 4)]
 
