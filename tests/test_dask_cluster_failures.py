@@ -5,12 +5,16 @@ workers or scheduler, a scheduler without a worker."""
 
 from __future__ import annotations
 
+import io
+import logging
 from types import SimpleNamespace
 
 import pytest
 from conftest import local_cluster
 
 distributed = pytest.importorskip("dask.distributed")
+
+from distributed.comm.core import CommClosedError  # noqa: E402
 
 import trecbench.dask as tbdask  # noqa: E402
 from trecbench.dask_cluster import cluster_failures  # noqa: E402
@@ -45,6 +49,13 @@ def test_a_worker_s_address_is_no_scheduler_s():
          WorkerError,
          f"the Dask cluster at {ADDRESS} cancelled the run's tasks (lost dependencies): its "
          "workers or its scheduler were lost"),
+        # the scheduler stopped mid-run: said "in <TCP (closed) ...>: Stream is closed",
+        # exit 2, as an unreadable file
+        (CommClosedError(
+            "in <TCP (closed) ConnectionPool.scatter local=tcp://127.0.0.1:51000 "
+            "remote=tcp://10.0.0.1:8786>: Stream is closed"), WorkerError,
+         f"the connection to the Dask scheduler at {ADDRESS} was lost (Stream is closed): "
+         "the scheduler stopped or the network failed"),
         (TimeoutError("No valid workers found"), UsageError,
          f"the Dask scheduler at {ADDRESS} has no worker: start some (dask worker {ADDRESS})"),
     ],
@@ -62,3 +73,38 @@ def test_other_errors_pass_as_they_are():
             with cluster_failures(STAND_IN):
                 raise raised
         assert passed.value is raised
+
+
+def test_the_command_line_says_a_lost_scheduler_in_its_one_line_alone(
+    tmp_path, monkeypatch, capsys
+):
+    # a scheduler stopped mid-run: the client logged each try to reconnect, with
+    # tracebacks, before trecbench's line said the run's tasks were cancelled
+    from trecbench.cli import run
+
+    def lost(*_args, **_kwargs):
+        logging.getLogger("distributed.client").error("Traceback (most recent call last):")
+        raise WorkerError("the Dask cluster at ... cancelled the run's tasks")
+
+    (tmp_path / "q").write_text("1 0 d 1\n")
+    (tmp_path / "r").write_text("1 Q0 d 1 1.0 t\n")
+    monkeypatch.setattr("trecbench.evaluation.evaluate", lost)
+    # distributed's handler of a process of its own, one for both loggers (on stderr;
+    # under pytest, whose handlers the root has, distributed installs none)
+    logged = io.StringIO()
+    handler = logging.StreamHandler(logged)
+    for name in ("distributed", "distributed.client"):
+        monkeypatch.setattr(logging.getLogger(name), "handlers", [handler])
+        monkeypatch.setattr(logging.getLogger(name), "propagate", False)
+    cluster = local_cluster(1, "tcp://")
+    try:
+        code = run(["score", "--dask", cluster.scheduler_address, str(tmp_path / "q"),
+                    str(tmp_path / "r")])  # fmt: skip
+    finally:
+        cluster.close()
+    err = capsys.readouterr().err
+    assert code == 70 and err == "trecbench: the Dask cluster at ... cancelled the run's tasks\n"
+    assert "Traceback" not in logged.getvalue(), logged.getvalue()
+    # a library caller's logging is its own: distributed's logs are said again after
+    logging.getLogger("distributed.client").error("said")
+    assert "said" in logged.getvalue()

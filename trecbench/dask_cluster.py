@@ -104,6 +104,7 @@ def cluster_failures(client: Client) -> Iterator[None]:
     or the scheduler were lost, a scheduler without a worker (its scatter timed out)."""
     from distributed import KilledWorker
     from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
 
     address = getattr(client.scheduler, "address", None) or "the scheduler"
     try:
@@ -119,12 +120,28 @@ def cluster_failures(client: Client) -> Iterator[None]:
             f"the Dask cluster at {address} cancelled the run's tasks ({reason}): its "
             "workers or its scheduler were lost"
         ) from None
+    except CommClosedError as exc:  # an OSError: it said "in <TCP ...>: Stream is closed"
+        detail = str(exc).rpartition(": ")[2] or "closed"  # the connection's repr left out
+        raise WorkerError(
+            f"the connection to the Dask scheduler at {address} was lost ({detail}): the "
+            "scheduler stopped or the network failed"
+        ) from None
     except TimeoutError as exc:
         if "No valid workers found" not in str(exc):
             raise
         raise UsageError(
             f"the Dask scheduler at {address} has no worker: start some (dask worker {address})"
         ) from None
+
+
+def logs_silenced() -> contextlib.AbstractContextManager:
+    """distributed's logs held back while the command line works with a cluster, as a
+    local cluster's are from its start (:func:`_started`): a scheduler lost mid-run had
+    its client log every try to reconnect, with tracebacks, before the one line saying
+    so. The command line's alone: a library caller's logging is its own."""
+    from distributed.utils import silence_logging_cmgr
+
+    return silence_logging_cmgr(logging.CRITICAL)
 
 
 def refuse_local_bounds(memory, jobs, cli: bool = False) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from ..text_bytes import utf8
@@ -495,20 +497,15 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
     from ..evaluation import evaluate
     from ..renderers import trec_format
 
-    client = None
     progress = bars.TaskProgress() if bars.wanted(flags["quiet"]) else None
-    if dask_address is not None:
-        from ..dask import connect
-
-        client = connect(dask_address)
-        for run in runs:
-            run.client = client
     # a file's checksum is only written by --report and --manifest: not taken without them
     # (and the --html page, whose provenance lists them)
     recorded = any(flags[name] is not None for name in ("report", "manifest")) or bool(html_page)
     arguments = {field.name: getattr(settings, field.name) for field in fields(settings)}
     try:
-        with provenance.taking_checksums(recorded):
+        with _cluster(dask_address) as client, provenance.taking_checksums(recorded):
+            for run in runs if client is not None else ():
+                run.client = client
             measures = list(flags["measure"]) or None
             evaluation = evaluate(
                 qrels, list(runs), measures, progress=progress, run_names=run_names, **arguments
@@ -529,9 +526,24 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
     finally:
         if progress is not None:
             progress.close()
-        if client is not None:
-            from ..dask_cluster import close
 
+
+@contextlib.contextmanager
+def _cluster(dask_address: str | None):
+    """A client of the Dask cluster at ``dask_address`` (None without one), closed after;
+    distributed's logs held back meanwhile
+    (:func:`~trecbench.dask_cluster.logs_silenced`)."""
+    if dask_address is None:
+        yield None
+        return
+    from ..dask import connect
+    from ..dask_cluster import close, logs_silenced
+
+    with logs_silenced():
+        client = connect(dask_address)
+        try:
+            yield client
+        finally:
             close(client)
 
 
