@@ -152,6 +152,22 @@ def test_a_relative_path_is_opened_from_the_folder_it_was_named_in(
     assert (record["path"], record["sha256"]) == (f"run{suffix}", digest)
 
 
+def test_a_relative_run_s_warnings_and_errors_name_it_as_given(tmp_path, client, monkeypatch):
+    # the workers open it by its absolute path: what they say of it is said of the path
+    # given, as one process says it (errors.path_renamed; no test failed without it)
+    from trecbench import evaluate
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\n")
+    (tmp_path / "crlf.run").write_bytes(b"q1 Q0 d1 1 2.0 t\r\nq1 Q0 d9 2 1.0 t\r\n")
+    (tmp_path / "bad.run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d9 2 abc t\n")
+    monkeypatch.chdir(tmp_path)
+    warned = evaluate("qrels", tbdask.DaskRun("crlf.run", client=client), ["P@1"])
+    assert [text.split(":")[:2] for text in warned.warnings] == [["crlf.run", " warning[R24]"]]
+    with pytest.raises(InputError) as refused:
+        evaluate("qrels", tbdask.DaskRun("bad.run", client=client), ["P@1"])
+    assert refused.value.cli_line().startswith("bad.run:2:score: error[R12]: "), refused.value
+
+
 def test_a_parquet_shard_whose_footer_cannot_be_read_is_refused_in_one_line(tmp_path, client):
     # Dask's ArrowInvalid ("An error occurred while calling the read_parquet method
     # ...\nOriginal Message: ...") was an internal error, exit 70
