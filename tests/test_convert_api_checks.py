@@ -222,7 +222,8 @@ def test_a_name_the_command_line_refuses_is_refused_before_reading(converter, na
 def test_a_tag_of_no_text_is_refused():
     with pytest.raises(UsageError, match=r"^tag must be text, not an int$"):
         convert_dict(DATA / "convert" / "bm25-results.json", tag=5)
-    # convert_hpo's tags=[None] raised a TypeError once the files were read
+    # convert_hpo's tags=[None] raised a TypeError once the files were read; the one of
+    # several that is no text is named by its index (it was "tag must be text")
     for tag, shown in ((None, "None"), (5, "an int")):
-        with pytest.raises(UsageError, match=f"^tag must be text, not {shown}$"):
-            convert_hpo(DATA / "hpo-demo" / "cases.json", ["none.jsonl"], tags=[tag])
+        with pytest.raises(UsageError, match=rf"^tags\[1\] must be text, not {shown}$"):
+            convert_hpo(DATA / "hpo-demo" / "cases.json", ["a.jsonl", "b.jsonl"], tags=["ok", tag])

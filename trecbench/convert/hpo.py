@@ -367,7 +367,7 @@ def _checked_options(
     if grades and not graded:  # taken and dropped: the qrels were binary
         raise UsageError(Setting("grades"), " apply only with graded='ontology'")
     grade_map = _grades(grades) if graded else None
-    tags = [given_tag(tag) for tag in tags]  # None raised a TypeError once read
+    tags = [given_tag(tag, index) for index, tag in enumerate(tags)]  # None: a TypeError
     if tags and len(tags) != len(results):
         raise UsageError(
             f"{len(tags)} ", Setting("tags"), f" for {len(results)} ", Setting("results")

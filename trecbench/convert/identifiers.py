@@ -33,11 +33,12 @@ def clean_tag(text: str) -> str:
     return tag or "run"
 
 
-def given_tag(tag: str) -> str:
+def given_tag(tag: str, position: int | None = None) -> str:
     """The run tag the user gave (``--tag``), used as it is: one that trec_eval or the
     validator would not take as it is is refused, never changed: an empty one, one beyond
-    25 characters or of other characters than ``A-Z a-z 0-9 _ . -``, ``.`` or ``..``."""
-    _refuse_no_text(tag, "tag")
+    25 characters or of other characters than ``A-Z a-z 0-9 _ . -``, ``.`` or ``..``.
+    ``position``: its index in a list of tags, which names one that is no text."""
+    _refuse_no_text(tag, "tag" if position is None else f"tags[{position}]")
     if not tag or len(tag) > 25 or _TAG_OK.search(tag) or tag in (".", ".."):
         raise UsageError(
             Setting("tag", tag, quoted=True),
