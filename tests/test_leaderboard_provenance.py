@@ -168,7 +168,8 @@ def test_a_run_of_two_collections_with_no_topic_in_one_names_that_collection(tmp
     assert run(["leaderboard", str(suite)]) == 7
     assert capsys.readouterr().err == (
         f"trecbench: {suite}:7: collections.two: {tmp_path / 'a.run'}: No queries with both "
-        "results and relevance info (no topic of the run is in the qrels)\n"
+        "results and relevance info (no topic of the run is in the qrels: the run's '1', '2'; "
+        "the qrels' '9')\n"
     )
 
 

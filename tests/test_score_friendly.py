@@ -256,6 +256,30 @@ def test_trec_eval_exit_codes(args, code, text, example, monkeypatch):
         assert stdout == b""
 
 
+def test_a_run_with_no_topic_in_the_qrels_shows_a_few_of_each(tmp_path):
+    # "no topic of the run is in the qrels" alone: a run read in another shape than meant
+    # (a {qid: {docno: {"score": ...}}} dict read as a dict of runs, columns swapped)
+    # showed nothing of what was read
+    from trecbench import evaluate
+    from trecbench.errors import NoOverlapError
+
+    run = {"q1": {"d1": {"score": 1.0}}}  # read as run 'q1': topic 'd1', document 'score'
+    with pytest.raises(NoOverlapError) as refused:
+        evaluate({"q1": {"d1": 1}}, run, ["P@1"])
+    assert str(refused.value) == (
+        "q1: No queries with both results and relevance info (no topic of the run is in "
+        "the qrels: the run's 'd1'; the qrels' 'q1')"
+    )
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 d 1\n" for q in ("2", "10", "1")))
+    (tmp_path / "run").write_text("".join(f"x{q} Q0 d 1 1 t\n" for q in range(9, 0, -1)))
+    with pytest.raises(NoOverlapError) as refused:
+        evaluate(tmp_path / "qrels", tmp_path / "run", ["P@1"])
+    assert str(refused.value).endswith(  # in trec_eval's order, bytewise
+        "(no topic of the run is in the qrels: the run's 'x1', 'x2', 'x3' and 6 more; the "
+        "qrels' '1', '10', '2')"
+    )
+
+
 def test_console_error_has_no_traceback(example):
     (example / "bad.run").write_text("q1 Q0 d1 1 2.0\n")
     done = subprocess.run(

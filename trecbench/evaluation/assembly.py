@@ -18,7 +18,7 @@ from ..errors import NoOverlapError, ProviderWarning, TrecbenchError, excerpt, o
 from ..kernels import sequential_sum
 from ..measures import COUNTS, GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
 from ..measures.params import CWL_HORIZON
-from ..plurals import counted
+from ..plurals import counted, few_and_more
 from . import bounds
 from .drill import DrillDown, joined, topic_curves
 from .plan import _Plan, _plan_topics, _TopicPlan
@@ -259,10 +259,17 @@ def _run_topics(blocks: list[_Block], run_qids: list[str], plan: _Plan, label) -
         why = (
             f"-D names topic {excerpt(plan.settings.debug_query)}, not one of them"
             if topics.looped
-            else "no topic of the run is in the qrels"
+            else "no topic of the run is in the qrels: the run's "
+            f"{_some(run_qids)}; the qrels' {_some(plan.truth.topics)}"
         )
         raise NoOverlapError(f"{label}: No queries with both results and relevance info ({why})")
     return topics
+
+
+def _some(qids) -> str:
+    """A few of ``qids``, the first in trec_eval's order, as a message quotes them: a run
+    read in another shape than meant (a dict of runs, columns swapped) shows itself."""
+    return few_and_more(sorted(qids, key=str.encode), 3, excerpt)
 
 
 def _stops(blocks: list[_Block], topics: _TopicPlan, label) -> list[tuple]:
