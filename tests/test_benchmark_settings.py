@@ -89,8 +89,15 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
         _settings(modes=fused_twice)
     # labels that print alike, one run file under two modes, weights all 0: all went through
     blank = [Mode("a", "Lex", run=Path("a")), Mode("b", " Lex ", run=Path("b"))]
-    with pytest.raises(UsageError, match=r"modes 'a' and 'b' have one label ' Lex '"):
+    with pytest.raises(UsageError, match=r"modes 'a' and 'b' have one label ' Lex '$"):
         _settings(modes=blank)
+    # é as one character and as e and an accent: two columns shown alike, exit 0
+    written_twice = [Mode("a", "Lex\u00e9", run=Path("a")), Mode("b", "Lexe\u0301", run=Path("b"))]
+    with pytest.raises(UsageError) as refused:
+        _settings(modes=written_twice)
+    assert str(refused.value).endswith(
+        "modes 'a' and 'b' have one label 'Lexe\u0301' (written two ways in Unicode, shown alike)"
+    )
     one_file = [
         Mode("a", "A", run=Path("x.run")),
         Mode("b", "B", run=Path("sub/../x.run")),

@@ -417,6 +417,56 @@ def test_a_suite_from_standard_input_without_a_name_is_titled_stdin(tmp_path, mo
     assert load_suite("-").name == "stdin"
 
 
+def test_a_suite_from_a_descriptor_without_a_name_is_titled_by_its_name(tmp_path, monkeypatch):
+    # <(cat suite.toml), /dev/fd/63, was titled "63" (its stem), benchmark's alike
+    import os
+
+    from trecbench.benchmarking.loading import load_benchmark_config
+    from trecbench.runstudy.suite import load_suite
+
+    (tmp_path / "q").write_text("1 0 d1 1\n")
+    monkeypatch.chdir(tmp_path)
+    bench = 'qrels = "q"\n[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    for text, load in (
+        (_two_system_suite(tmp_path, "q"), load_suite),
+        (bench, load_benchmark_config),
+    ):
+        read, write = os.pipe()
+        os.write(write, text.encode())
+        os.close(write)
+        try:
+            assert load(f"/dev/fd/{read}").name == f"/dev/fd/{read}"
+        finally:
+            os.close(read)
+
+
+def test_systems_of_one_name_written_two_ways_in_unicode_are_refused(tmp_path, monkeypatch):
+    # "Lexé" as one character and as e and an accent: two rows shown alike, exit 0
+    from trecbench.errors import UsageError
+    from trecbench.runstudy.suite import load_suite
+
+    nfc, nfd = "Lex\u00e9", "Lexe\u0301"
+    (tmp_path / "q").write_text("1 0 d1 1\n")
+    for name in (nfc, nfd):
+        (tmp_path / f"{name}.run").write_text("1 Q0 d1 1 2 a\n")
+    monkeypatch.chdir(tmp_path)
+    said = f"systems {nfc!r} and {nfd!r} are one name written two ways in Unicode, shown alike"
+    listed = (
+        f'systems = ["{nfc}", "{nfd}"]\n[collections.c]\nqrels = "q"\nruns = "{{system}}.run"\n'
+    )
+    tabled = (
+        f'[collections.c]\nqrels = "q"\nruns = {{"{nfc}" = "{nfc}.run", "{nfd}" = "{nfd}.run"}}\n'
+    )
+    for suite, where in (
+        (listed, "s.toml:1: systems[1]"),
+        (tabled, f"s.toml:3: collections.c.runs.{nfd}"),
+    ):
+        (tmp_path / "s.toml").write_text(suite)
+        with pytest.raises(UsageError) as refused:
+            load_suite("s.toml")
+        assert str(refused.value) == f"{where}: {said}: rename one"
+
+
 def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(tmp_path):
     # gm_map vanished (or "nothing to average" alone); num_ret's mean per topic was shown
     # as trec_eval's (which sums: 4 and 3); the boards came in trec_eval's order

@@ -32,6 +32,16 @@ def nameless(path: str) -> bool:
     return path in (STANDARD_INPUT, "/dev/stdin") or path.startswith(("/dev/fd/", "/proc/"))
 
 
+def config_title(path: str | os.PathLike) -> str:
+    """What titles a configuration that names itself nothing (a benchmark's, a
+    leaderboard suite's): its file's stem; ``stdin`` for standard input; a descriptor's
+    name as given (``<(cat b.toml)``, ``/dev/fd/63``, was titled ``63``)."""
+    text = os.fspath(path)
+    if text in (STANDARD_INPUT, "/dev/stdin"):
+        return "stdin"
+    return text if _descriptor(text) else Path(text).stem
+
+
 def file_path(path: str | os.PathLike) -> Path:
     """``path`` as a :class:`~pathlib.Path`, never standard input's ``-`` when it names a
     file: ``Path("./-")`` is ``Path("-")``, so a file called ``-`` given as ``./-`` is kept

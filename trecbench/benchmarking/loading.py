@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import outputs
 from ..errors import InputError, TooFewSamplesError, UsageError, shortened
-from ..naming import path_argument
+from ..naming import config_title, path_argument
 from ..toml_loader import (
     ConfigText,
     config_folder,
@@ -75,8 +75,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     _check_reranking_reported(document, parsed, source)
     settings = BenchmarkSettings(
         path=path,
-        # standard input's is titled stdin, as a leaderboard suite's is
-        name=document.get("name", "stdin" if str(path) == "-" else path.stem),
+        name=document.get("name", config_title(path)),
         description=document.get("description"),
         qrels=resolve(document["qrels"], "qrels"),
         modes=[

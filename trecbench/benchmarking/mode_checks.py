@@ -9,6 +9,7 @@ itself through a circle."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError, excerpt, shortened
@@ -139,21 +140,23 @@ def _check_names_apart(modes: list, path: Path, text: ConfigText | None) -> None
 
 def _check_labels(modes: list, path: Path, text: ConfigText | None) -> None:
     """Two modes of one label (the tables would show two columns of one name: the labels
-    are compared as shown, blanks collapsed) are refused at the second's ``label`` (its
-    table when the label is its name, not written), naming the first's line; so is a
+    are compared as shown, blanks collapsed, a text and its canonical equivalent alike:
+    ``é`` written as one character or as ``e`` and an accent) are refused at the second's
+    ``label`` (its table when the label is its name, not written), naming the first's
+    line; so is a
     blank label, shown as the empty one the schema refuses, and a label that is another
     mode's name (a report would call one mode by two names, two modes by one)."""
     labels: dict[str, str] = {}  # a label as shown -> the mode that has it
-    known = {mode.name for mode in modes}
+    by_name = {mode.name: mode for mode in modes}
     for mode in modes:
-        shown_as = " ".join(mode.label.split())
+        shown_as = unicodedata.normalize("NFC", " ".join(mode.label.split()))
         if not shown_as:
             message = f"{excerpt(mode.label)} is blank: the label titles the mode's column"
             raise refused(path, text, ("modes", mode.name, "label"), message)
         other = labels.setdefault(shown_as, mode.name)
         if other == mode.name:
             continue
-        shown = excerpt(mode.label)
+        shown = excerpt(mode.label) + _written_otherwise(mode.label, by_name[other].label)
         if text is None:
             raise UsageError(f"{path}: modes {other!r} and {mode.name!r} have one label {shown}")
         keys: tuple = ("modes", mode.name, "label")
@@ -164,12 +167,20 @@ def _check_labels(modes: list, path: Path, text: ConfigText | None) -> None:
         message = f"modes {other!r}{at} and {mode.name!r} have one label {shown}"
         raise refused(path, text, keys, message)
     for shown_as, mode in labels.items():  # one report, one name for each mode
-        if shown_as in known and shown_as != mode:
+        if shown_as in by_name and shown_as != mode:
             message = (
                 f"{excerpt(shown_as)} is the name of another mode: the statistics call "
                 "each mode by its name, the R-task part by its label; give another label"
             )
             raise refused(path, text, ("modes", mode, "label"), message)
+
+
+def _written_otherwise(label: str, other: str) -> str:
+    """What a message adds when two labels shown alike are not one text: that Unicode
+    writes them two ways (both show ``Lexé``)."""
+    if " ".join(label.split()) == " ".join(other.split()):
+        return ""
+    return " (written two ways in Unicode, shown alike)"
 
 
 def _check_fusion(mode, path: Path, text: ConfigText | None) -> None:

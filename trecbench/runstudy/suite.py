@@ -17,6 +17,7 @@ Relative paths are relative to the suite's folder.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from ..errors import InputError, UsageError, shortened
 from ..escaping import id_list
+from ..naming import config_title
 from ..toml_loader import ConfigText, config_folder, config_path
 from ..type_names import not_text
 
@@ -162,6 +164,21 @@ def _systems_unmatched(
     return f"{what}: {id_list(named, limit=None)}"
 
 
+def _check_systems_shown_apart(systems: list[str], source: ConfigText, listed, first: str):
+    """Two systems whose names are one text that Unicode writes two ways (``é`` as one
+    character or as ``e`` and an accent) are refused at the second's entry (of ``systems``,
+    else of the first collection's ``runs``): the board showed two rows of one name."""
+    seen: dict[str, str] = {}
+    for index, system in enumerate(systems):
+        other = seen.setdefault(unicodedata.normalize("NFC", system), system)
+        if other != system:
+            keys = ("systems", index) if listed else ("collections", first, "runs", system)
+            raise UsageError(
+                f"{source.where(keys)}: systems {other!r} and {system!r} are one name "
+                "written two ways in Unicode, shown alike: rename one"
+            )
+
+
 def _check_where(document: dict, source: ConfigText) -> None:
     """A ``where`` value is text, matched as written against the strata's values (text,
     never inferred): a number or boolean TOML made of it (``true``, ``1e0``) would match
@@ -250,6 +267,7 @@ def load_suite(path) -> Suite:
             )
         )
     systems = list(listed) if listed else list(collections[0].runs)
+    _check_systems_shown_apart(systems, source, listed, collections[0].name)
     # no list says "not listed" without `systems`: the first collection's runs name them
     unlisted = (
         f"has a run of a system the first collection, {collections[0].name!r}, has none of "
@@ -261,9 +279,7 @@ def load_suite(path) -> Suite:
             place = source.where(("collections", collection.name))
             raise UsageError(f"{place}: {unmatched}")
     measures = _measures(list(document.get("measures") or []), source)
-    # a suite without a name is titled by its file's stem; standard input's, as /dev/stdin's
-    stem = "stdin" if str(path) == "-" else path.stem
-    name = document.get("name", stem)
+    name = document.get("name", config_title(path))
     where = source.where(("measures",))
     return Suite(path, name, measures, systems, collections, where, record, source)
 
