@@ -129,6 +129,19 @@ TOO_FEW = (
             "c.toml",
             "c.toml:8: statistics.seed: -1 is less than the minimum of 0",
         ),
+        # beyond what the schema bounds: at the [statistics] table's line, without the key
+        (
+            TOML_HEAD + "[statistics]\ntest = 't'\nseed = 1" + "0" * 100 + "\n",
+            "c.toml",
+            "c.toml:8: statistics.seed: seed must be an integer of at most 100 digits, not a "
+            "longer one",
+        ),
+        (
+            YAML_HEAD + "statistics:\n  test: t\n  seed: 1" + "0" * 100 + "\n",
+            "c.yaml",
+            "c.yaml:7: statistics.seed: seed must be an integer of at most 100 digits, not a "
+            "longer one",
+        ),
     ],
 )
 def test_a_statistics_setting_is_cited_at_its_own_line(tmp_path, text, name, expected):
@@ -382,3 +395,19 @@ def test_a_blank_name_is_refused_as_an_empty_one(tmp_path):
     # name = "   " titled the outputs "# Benchmark:    ", where name = "" is refused
     expected = "c.toml:1: name: '   ' is blank: the name titles the benchmark's outputs"
     assert _refusal(tmp_path, 'name = "   "\n' + TOML_HEAD, "c.toml") == expected
+
+
+def test_resamples_beyond_the_memory_are_cited_at_the_samples_line(tmp_path, capsys):
+    # refused once the runs were scored: "c.toml: statistics: 4,294,967,296 resamples
+    # ... need 384.0 GiB", without the line or the key
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 d1 1\n2 0 d1 1\n")
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.run").write_text(f"1 Q0 d1 1 2 {name}\n2 Q0 d2 1 2 {name}\n")
+    config = tmp_path / "c.toml"
+    config.write_text(TOML_HEAD + "[statistics]\ntest = 't'\nsamples = 4_294_967_296\n")
+    assert run(["benchmark", str(config), "-o", str(tmp_path / "out"), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"trecbench: {config}:8: statistics.samples: 4,294,967,296 resamples")
+    assert err.count("\n") == 1 and err.endswith(": ask for fewer samples\n"), err

@@ -148,12 +148,18 @@ def _statistics(statistics: dict[str, Any], written: Mapping[str, Any], source: 
     the default), and a ``correction`` given with a family-wise test (it would not be
     applied) at its own, by the settings' one rule (:data:`STATISTICS` leaves it unset)."""
     from ..comparison.settings import StatsSettings
+    from ..resampling_bounds import confidence_refusal, seed_refusal
     from ..statistical_tests import refuse_correction_of_family_wise
 
     try:  # the test is one the schema lists
         refuse_correction_of_family_wise(statistics["test"], statistics["correction"])
     except UsageError as error:
         raise _setting_error(source, ("statistics", "correction"), str(error)) from None
+    # what the schema cannot bound, at the key's own line (was the [statistics] table's)
+    for key, refusal in (("seed", seed_refusal), ("confidence", confidence_refusal)):
+        problem = refusal(statistics[key])
+        if problem is not None:
+            raise _setting_error(source, ("statistics", key), problem)
     try:
         return StatsSettings(**statistics)
     except TooFewSamplesError as error:

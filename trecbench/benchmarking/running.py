@@ -32,6 +32,9 @@ from .loading import load_benchmark_config
 from .result import Benchmark, ModeResult, fused_run_file
 from .settings import ACTIONS, BenchmarkSettings, reranking_measure
 
+# where a configuration's resamples are set (the statistics table's line when not written)
+_SAMPLES = ("statistics", "samples")
+
 
 @outputs.in_input_scope  # as compare and evaluate: what was read is not read again
 @input_warnings.carried
@@ -221,8 +224,10 @@ def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress)
             group_by=config.group_by,
             progress=None if progress is None else partial(progress, "resampling"),
         )
-    except UsageError as error:  # the statistics the configuration asks for (memory...)
-        raise UsageError(f"{config.path}: statistics: {error}") from None
+    except UsageError as error:  # the resamples asked for need more memory than there is
+        text = config.config_text
+        place = f"{config.path}: statistics" if text is None else text.where(_SAMPLES)
+        raise UsageError(f"{place}: {error}") from None
     flagged = flag_warnings(evaluation.flagged, reasons=SAID_BY_EVERY_COMMAND)
     comparison.warnings = [*flagged, *comparison.warnings]
     return comparison
