@@ -168,6 +168,40 @@ def test_a_toml_key_given_twice_is_named_with_its_first_line_as_in_yaml(tmp_path
     assert str(refused.value) == f"{path}:{line}: not valid TOML: duplicate key {key}"
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "said"),
+    [
+        # tomllib's "Cannot mutate immutable namespace ('lex',)"
+        (
+            'qrels = "q"\nmodes = {lex = {run = "a.run"}, lex = {run = "b.run"}}\n',
+            "c.toml",
+            "c.toml:2: not valid TOML: 'lex' is an inline table, complete where first "
+            "written: it cannot be written again or added to (column 54)",
+        ),
+        (
+            'qrels = "q"\nmodes = {lex = {run = "a.run"}}\nmodes.lex.label = "L"\n',
+            "c.toml",
+            "c.toml:3: not valid TOML: 'modes.lex' is an inline table, complete where first "
+            "written: it cannot be written again or added to (column 22)",
+        ),
+        # a list as a key: PyYAML's nodes were shown ("key [ScalarNode(tag=...")
+        (
+            YAML_HEAD + "? [a, b]\n: c\n",
+            "c.yaml",
+            "c.yaml:5: not valid YAML: key ['a', 'b'] is a list, not a name: give a name "
+            "(text) as the key",
+        ),
+    ],
+)
+def test_a_key_no_configuration_can_hold_is_said_in_words(tmp_path, text, name, said):
+    from trecbench.errors import InputError
+
+    (tmp_path / name).write_text(text)
+    with pytest.raises(InputError) as refused:
+        load_benchmark_config(tmp_path / name)
+    assert str(refused.value) == f"{tmp_path}/{said}"
+
+
 def _first_finding(folder, settings: str, files: dict[str, str]) -> str:
     """The first line of the refusal of a benchmark of modes a and b (``a.run``,
     ``b.run``) over ``q.qrels`` with the configuration's ``settings``, its ``files``

@@ -14,6 +14,7 @@ ended in an internal RecursionError.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -57,7 +58,7 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
             raise InputError(str(path), last_line, f"not {what}: {twice or error}") from None
         problem, line, column = found.groups()
         twice = _duplicate_key(problem, text, int(line))
-        problem = twice or f"{problem} (column {column})"
+        problem = twice or f"{_inline_table(problem)} (column {column})"
         raise InputError(str(path), int(line), f"not {what}: {problem}") from None
     except RecursionError:  # tomllib parses nested arrays and tables recursively
         document = None
@@ -96,6 +97,23 @@ def _duplicate_key(problem: str, text: str, line: int) -> str | None:
     if first is None:
         return None
     return f"duplicate key {excerpt(keys[-1])} (first on line {first})"
+
+
+def _inline_table(problem: str) -> str:
+    """tomllib's ``Cannot mutate immutable namespace ('modes', 'a')`` in words: an inline
+    table (``a = {...}``) is whole where it is written, and was written again (one key
+    twice in an inline table) or added to; any other problem as tomllib says it."""
+    found = re.fullmatch(r"Cannot mutate immutable namespace (\(.*\))", problem)
+    if found is None:
+        return problem
+    try:
+        keys = ast.literal_eval(found.group(1))
+    except (ValueError, SyntaxError):
+        return problem
+    return (
+        f"{excerpt(key_path(keys))} is an inline table, complete where first written: "
+        "it cannot be written again or added to"
+    )
 
 
 def _written_keys(written: str) -> tuple:

@@ -35,12 +35,7 @@ def check_keys(loader: Any, node: Any, text_keys: bool) -> None:
         key = loader.construct_object(key_node, deep=True)
         if text_keys and not isinstance(key, str):  # as a JSON or TOML configuration's
             raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"key {excerpt(key_node.value)} is read as {type(key).__name__} {excerpt(key)}, "
-                "not as a name: quote it (YAML reads 1, 010, yes, no, on, off, null as "
-                "numbers, booleans or nothing)",
-                key_node.start_mark,
+                None, None, _no_name(key_node, key), key_node.start_mark
             )
         try:
             earlier = first_seen.setdefault(key, key_node)
@@ -142,3 +137,15 @@ def _line_of(loader: Any, node: Any) -> int:
     """The line in the file where ``node`` starts (the loader's text begins at the file's
     line ``loader.first_line``), counted at ``\\n`` only."""
     return loader.first_line + loader.buffer.count("\n", 0, node.start_mark.index)
+
+
+def _no_name(key_node, key) -> str:
+    """Why a mapping's key read as ``key`` is no name: a scalar YAML read as another type
+    than text, or a list or mapping given as a key (``? [a, b]``: its nodes were shown)."""
+    kind = type(key).__name__
+    if not isinstance(key_node.value, str):  # a sequence's or mapping's node: its nodes
+        return f"key {excerpt(key)} is a {kind}, not a name: give a name (text) as the key"
+    return (
+        f"key {excerpt(key_node.value)} is read as {kind} {excerpt(key)}, not as a name: "
+        "quote it (YAML reads 1, 010, yes, no, on, off, null as numbers, booleans or nothing)"
+    )
