@@ -458,7 +458,9 @@ def test_a_value_the_schema_refuses_is_quoted_as_the_configuration_spells_it(tmp
     [
         ("c.toml", "1e400", "modes.f.k: 1e400 overflows a double"),
         ("c.toml", "1_0e400", "modes.f.k: 1_0e400 overflows a double"),
-        ("c.toml", "-1e400", "modes.f.k: -1e400 is less than the minimum of 0"),
+        # before the schema's bound: it was "1e400 is greater than the maximum of 1" where
+        # the schema bounds the setting above (completeness.max_unjudged: below)
+        ("c.toml", "-1e400", "modes.f.k: -1e400 overflows a double"),
         ("c.toml", "inf", "modes.f.k: inf is not a finite number"),
         ("c.yaml", "1.0e+400", "modes.f.k: 1.0e+400 overflows a double"),
         ("c.yaml", "1e400", "modes.f.k: 1e400 overflows a double"),  # YAML 1.1 reads text
@@ -475,6 +477,12 @@ def test_a_number_beyond_a_double_is_said_to_overflow(tmp_path, name, k, shown):
         _config(tmp_path, text, name)
     line = 6 if name.endswith(".toml") else 2
     assert str(refused.value) == f"{tmp_path / name}:{line}: {shown}"
+    bounded = f"qrels = 'q'\n[modes.a]\nrun = 'r'\n[completeness]\nmax_unjudged = {k}\n"
+    if name.endswith(".toml") and "e400" in k:  # in TOML as in YAML
+        with pytest.raises(UsageError) as refused:
+            _config(tmp_path, bounded, name)
+        said = f"{tmp_path / name}:5: completeness.max_unjudged: {k} overflows a double"
+        assert str(refused.value) == said
 
 
 @pytest.mark.parametrize(

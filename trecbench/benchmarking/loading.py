@@ -468,6 +468,7 @@ def _check_schema(document: Any, source: ConfigText) -> None:
 
     _check_modes(document, source)
     _check_meta(document, source)
+    _refuse_non_finite(document, source, overflows_only=True)
     # a whole float (10.0) is no integer setting: each refused alike, at its own key
     refused = schema_refusal(document, CONFIG_SCHEMA, exact_integers=True)
     if refused is not None:
@@ -527,19 +528,24 @@ def _check_meta(document: Any, source: ConfigText) -> None:
             raise UsageError(f"{source.where(('meta', key))}: {problem}")
 
 
-def _refuse_non_finite(value: Any, source: ConfigText, keys: tuple = ()) -> None:
+def _refuse_non_finite(
+    value: Any, source: ConfigText, keys: tuple = (), overflows_only: bool = False
+) -> None:
     """A NaN or infinite number (YAML ``.nan``/``.inf``, TOML ``nan``/``inf``) means nothing
     as a target, weight or threshold: every mean would be marked ``≥ nan``. Said as the
-    file writes it (``.nan``, ``-inf``: :class:`~trecbench.yaml_loader.WrittenFloat`)."""
+    file writes it (``.nan``, ``-inf``: :class:`~trecbench.yaml_loader.WrittenFloat`).
+    ``overflows_only``: only a number too large for a double (``1e400``), said to overflow
+    before the schema bounds it (TOML's was "greater than the maximum", YAML's not)."""
     if isinstance(value, float) and not math.isfinite(value):
         where = source.where(keys)
         written = value.text if isinstance(value, WrittenFloat) else repr(value)
         if isinstance(value, WrittenFloat) and value.overflows:  # 1e400: no infinity written
             raise UsageError(f"{where}: {shortened(written)} overflows a double")
-        raise UsageError(f"{where}: {shortened(written)} is not a finite number")
+        if not overflows_only:
+            raise UsageError(f"{where}: {shortened(written)} is not a finite number")
     if isinstance(value, Mapping):
         for key, item in value.items():
-            _refuse_non_finite(item, source, (*keys, str(key)))
+            _refuse_non_finite(item, source, (*keys, str(key)), overflows_only)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_non_finite(item, source, (*keys, index))
+            _refuse_non_finite(item, source, (*keys, index), overflows_only)
