@@ -13,9 +13,9 @@ the topic before ``rbp`` left there — found from the build's debug information
   retrieved); ``gm_map``: AP, ``yaap``: its sum (``max`` only);
 * ``iprec_at_recall`` and ``11pt_avg``: the loop counter's final -1 in ``max``, which reads
   as a NaN (then ``rbp`` is NaN whenever a gain is negative, and never rescaled otherwise);
-* other measures leave integers or pointers — tiny positive numbers, which act as 0 — or
-  nothing (``num_ret``, ``num_rel``, ``num_rel_ret``, ``recip_rank``, ``utility``,
-  ``set_P``, ``set_recall``, ``set_map``, ``set_relative_P``, ``num_nonrel_judged_ret``).
+* ``gm_bpref`` an integer in ``max`` alone; every other measure leaves integers or
+  pointers in both — tiny positive numbers, which act as 0 (``set_P`` and ``utility``
+  among them: read with gdb at m_rbp.c's first use of the slots, after each measure).
 
 Before the first such measure of a topic the slots hold pointers (0, in effect).
 :func:`slots` returns the two values for one topic.
@@ -34,12 +34,7 @@ from .res_rels import ResRels
 TINY = 0.0  # an integer or pointer read as a double: a denormal that compares like +0
 NAN = -math.nan  # the bits of (long) -1
 
-_NOTHING = frozenset(
-    "num_ret num_rel num_rel_ret recip_rank utility set_P set_recall set_map "
-    "set_relative_P num_nonrel_judged_ret".split()
-)
 _MAX_ONLY = frozenset({"gm_bpref"})  # writes an integer at rbp-24 only
-_MIN_ONLY = frozenset({"relstring"})  # writes an integer at rbp-16 only
 
 
 def _final_ideal_gain(table: list[Gain]) -> float:
@@ -78,14 +73,10 @@ def _ndcg_cut(res: ResRels, t: int, cutoffs: tuple[int, ...]) -> tuple[float, fl
 
 def _measure_slots(family: str, params, res: ResRels, t: int, cutoffs) -> tuple:
     """(value left at rbp-16, value left at rbp-24); None where nothing is written."""
-    if family in _NOTHING:
-        return None, None
     if family in ("iprec_at_recall", "11pt_avg"):
         return None, NAN
     if family in _MAX_ONLY:
         return None, TINY
-    if family in _MIN_ONLY:
-        return TINY, None
     rels = res.topic_rels(t)
     if family in ("ndcg", "dcg", "ideal_dcg", "ndcg_rel", "G", "Rndcg"):
         table = setup_gains(
