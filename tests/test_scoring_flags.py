@@ -127,3 +127,20 @@ def test_paths_are_shell_quoted_and_isolated_by_markup(tmp_path, monkeypatch):
     assert run(["score", "-Z", name, "-m", "P.1", "q", "a.run", "--html", str(page)]) == 0
     said = re.findall(r"<li>Scored with (.*) \(as trecbench score\)</li>", page.read_text())
     assert said == ["-Z <bdi>&#39;my z \u0631.txt&#39;</bdi>"]
+
+
+def test_float32_asked_of_10_0_is_refused_not_dropped():
+    # evaluate(..., compat="10.0", float32=True) compared doubles and recorded
+    # float32: false, nothing said; the default is the version's own way
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError) as refused:
+        EvalSettings(compat="10.0", float32=True)
+    assert str(refused.value) == (
+        "float32=True compares scores as trec_eval 9.x holds them (C floats); "
+        "compat='10.0' holds doubles: give float32 with 9.x alone"
+    )
+    assert EvalSettings(compat="10.0").float32 is EvalSettings(compat="10.0", float32=False).float32
+    assert EvalSettings(compat="10.0").float32 is False and EvalSettings().float32 is True
+    with pytest.raises(UsageError, match=r"^float32 must be"):
+        EvalSettings(float32="yes")

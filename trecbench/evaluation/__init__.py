@@ -89,7 +89,7 @@ def evaluate(
     max_docs: int | None = None,
     judged_only: bool = False,
     num_docs: int | None = None,
-    float32: bool = True,
+    float32: bool | None = None,
     engine: str = "auto",
     names: Sequence[str] | None = None,
     run_names: Sequence[str] | None = None,

@@ -81,7 +81,8 @@ class EvalSettings:
     ``qrels``, ``prefs``, ``qrels_prefs`` or ``qrels_jg``), ``zscores`` (``-Z``, a z-scores
     file), ``debug_level``/``debug_query`` (``-D level.qid``: trace output, one topic);
     ``float32`` compares scores at float32 precision like 9.x (every measure's ranking, the
-    preference measures' too; their levels stay as the version holds them); ``compat``: the
+    preference measures' too; their levels stay as the version holds them; None, the
+    default: as the version holds scores, 10.0 as doubles, where True is refused); ``compat``: the
     trec_eval version reproduced (``9.0.8`` or ``10.0``, :mod:`trecbench.trec_eval.compat`).
     ``engine``: who computes the measures (``auto`` or an engine's name). ``options`` go
     to local measures (``maxontsim_formula``, ``ontology``; another key is refused).
@@ -107,7 +108,7 @@ class EvalSettings:
     max_docs: int | None = None
     judged_only: bool = False
     num_docs: int | None = None
-    float32: bool = True
+    float32: bool | None = None  # None: as the version holds scores (9.x: float32)
     engine: str = "auto"
     compat: str = _compat.DEFAULT
     rel_format: str = "qrels"
@@ -129,9 +130,17 @@ class EvalSettings:
             object.__setattr__(self, "zscores", str(self.zscores))
         object.__setattr__(self, "options", local_options(self.options))
         self._check_types()
-        # what the ranking does, which the outputs record: 10.0 holds scores as doubles,
-        # whatever is asked (a report of --compat 10.0 said float32: true)
-        float32 = compares_float32(_compat.get(self.compat), self.float32)
+        # what the ranking does, which the outputs record: 10.0 holds scores as doubles (a
+        # report of --compat 10.0 said float32: true); float32=True asked of it was dropped
+        version = _compat.get(self.compat)
+        if self.float32 and not version.float32:
+            raise UsageError(
+                Setting("float32", True),
+                " compares scores as trec_eval 9.x holds them (C floats); ",
+                Setting("compat", version.version),
+                " holds doubles: give float32 with 9.x alone",
+            )
+        float32 = compares_float32(version, self.float32 is not False)
         object.__setattr__(self, "float32", float32)
         self._check()
 
@@ -151,6 +160,8 @@ class EvalSettings:
             if value is not None:
                 object.__setattr__(self, name, whole_from(name, value, least))
         for name in _YES_NO:
+            if name == "float32" and self.float32 is None:  # the version's own (__post_init__)
+                continue
             object.__setattr__(self, name, flag_from(name, getattr(self, name)))
         if not isinstance(self.engine, str):
             raise UsageError(f"engine must be an engine's name, not {python_type(self.engine)}")
