@@ -445,3 +445,18 @@ def test_resamples_beyond_the_memory_are_cited_at_the_samples_line(tmp_path, cap
     err = capsys.readouterr().err
     assert err.startswith(f"trecbench: {config}:8: statistics.samples: 4,294,967,296 resamples")
     assert err.count("\n") == 1 and err.endswith(": ask for fewer samples\n"), err
+
+
+def test_a_refusal_of_the_values_is_not_cited_at_the_samples(tmp_path, capsys):
+    # helper-629: once the memory refusal cited statistics.samples, every refusal of the
+    # statistics step did, although the file never wrote the key (a measure's values)
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 d1 1\n2 0 d1 1\n")
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.run").write_text(f"1 Q0 d1 1 2 {name}\n2 Q0 d2 1 2 {name}\n")
+    config = tmp_path / "c.toml"
+    config.write_text('measures = ["utility.1e300,-1,0,0"]\n' + TOML_HEAD)
+    assert run(["benchmark", str(config), "-o", str(tmp_path / "out"), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"trecbench: {config}: statistics: utility_1e300,-1,0,0: "), err

@@ -451,6 +451,11 @@ class FirstParametersWarning(UserWarning):
         self.cli_line = message if cli_line is None else cli_line
 
 
+class TooManySamplesError(UsageError):
+    """More resamples than this machine's memory holds at once (their ``samples x
+    columns`` array): refused before it is allocated (:mod:`trecbench.resampling`)."""
+
+
 class TooFewSamplesError(UsageError):
     """Fewer resamples than a statistic needs at its level (a percentile interval whose
     tails hold no resample, a resampled p-value that cannot fall below alpha): refused,

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from . import exact_sums
-from .errors import UsageError
+from .errors import TooManySamplesError
 from .resampling_bounds import refuse_too_few
 from .rounding import enclosing
 
@@ -78,7 +78,7 @@ def blocks(samples: int) -> Iterator[tuple[int, int]]:
 
 def _resampled_means_array(samples: int, columns: int) -> np.ndarray:
     """The ``samples x columns`` array every percentile interval needs, refused with a
-    :class:`~trecbench.errors.UsageError` when it cannot fit in this machine's memory."""
+    :class:`~trecbench.errors.TooManySamplesError` when it cannot fit in this machine's memory."""
     need = samples * columns * 8
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -90,7 +90,7 @@ def _resampled_means_array(samples: int, columns: int) -> np.ndarray:
         except (MemoryError, ValueError):
             pass
     has = "" if memory is None else f" (this machine has {memory / 2**30:,.1f} GiB)"
-    raise UsageError(
+    raise TooManySamplesError(
         f"{samples:,} resamples of {columns:,} values need {need / 2**30:,.1f} GiB of "
         f"memory{has}: ask for fewer samples"
     )

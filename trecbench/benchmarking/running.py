@@ -16,7 +16,7 @@ import pyarrow as pa
 from .. import arrow, input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..callers import outside_trecbench
-from ..errors import ParameterDomainWarning, UsageError
+from ..errors import ParameterDomainWarning, TooManySamplesError, UsageError
 from ..inputs.streams import steps
 from ..naming import path_argument
 from .checks import (
@@ -224,10 +224,12 @@ def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress)
             group_by=config.group_by,
             progress=None if progress is None else partial(progress, "resampling"),
         )
-    except UsageError as error:  # the resamples asked for need more memory than there is
+    except TooManySamplesError as error:  # at the setting asking for them
         text = config.config_text
         place = f"{config.path}: statistics" if text is None else text.where(_SAMPLES)
         raise UsageError(f"{place}: {error}") from None
+    except UsageError as error:  # what the statistics refuse of the values (no setting's)
+        raise UsageError(f"{config.path}: statistics: {error}") from None
     flagged = flag_warnings(evaluation.flagged, reasons=SAID_BY_EVERY_COMMAND)
     comparison.warnings = [*flagged, *comparison.warnings]
     return comparison
