@@ -55,7 +55,13 @@ def test_a_worker_s_address_is_no_scheduler_s():
             "in <TCP (closed) ConnectionPool.scatter local=tcp://127.0.0.1:51000 "
             "remote=tcp://10.0.0.1:8786>: Stream is closed"), WorkerError,
          f"the connection to the Dask scheduler at {ADDRESS} was lost (Stream is closed): "
-         "the scheduler stopped or the network failed"),
+         "the scheduler exited or the network failed"),
+        # killed just after the client connected: its scatter could not connect again
+        (OSError("Timed out trying to connect to tcp://10.0.0.1:8786 after 10 s"),
+         WorkerError,
+         f"the connection to the Dask scheduler at {ADDRESS} was lost (Timed out trying to "
+         "connect to tcp://10.0.0.1:8786 after 10 s): the scheduler exited or the network "
+         "failed"),
         (TimeoutError("No valid workers found"), UsageError,
          f"the Dask scheduler at {ADDRESS} has no worker: start some (dask worker {ADDRESS})"),
     ],
@@ -68,7 +74,8 @@ def test_a_failure_of_the_cluster_is_said_in_one_line(raised, error, message):
 
 
 def test_other_errors_pass_as_they_are():
-    for raised in (TimeoutError("reading took too long"), ValueError("x")):
+    unreadable = FileNotFoundError(2, "No such file or directory", "Timed out trying to connect to")
+    for raised in (TimeoutError("reading took too long"), ValueError("x"), unreadable):
         with pytest.raises(type(raised)) as passed:
             with cluster_failures(STAND_IN):
                 raise raised

@@ -104,7 +104,6 @@ def cluster_failures(client: Client) -> Iterator[None]:
     or the scheduler were lost, a scheduler without a worker (its scatter timed out)."""
     from distributed import KilledWorker
     from distributed.client import FutureCancelledError
-    from distributed.comm.core import CommClosedError
 
     address = getattr(client.scheduler, "address", None) or "the scheduler"
     try:
@@ -120,18 +119,29 @@ def cluster_failures(client: Client) -> Iterator[None]:
             f"the Dask cluster at {address} cancelled the run's tasks ({reason}): its "
             "workers or its scheduler were lost"
         ) from None
-    except CommClosedError as exc:  # an OSError: it said "in <TCP ...>: Stream is closed"
+    except OSError as exc:  # TimeoutError among them; all were said as an unreadable file
+        if isinstance(exc, TimeoutError) and "No valid workers found" in str(exc):
+            raise UsageError(
+                f"the Dask scheduler at {address} has no worker: start some (dask worker {address})"
+            ) from None
+        if not _connection_lost(exc):
+            raise
         detail = str(exc).rpartition(": ")[2] or "closed"  # the connection's repr left out
         raise WorkerError(
             f"the connection to the Dask scheduler at {address} was lost ({detail}): the "
-            "scheduler stopped or the network failed"
+            "scheduler exited or the network failed"
         ) from None
-    except TimeoutError as exc:
-        if "No valid workers found" not in str(exc):
-            raise
-        raise UsageError(
-            f"the Dask scheduler at {address} has no worker: start some (dask worker {address})"
-        ) from None
+
+
+def _connection_lost(error: OSError) -> bool:
+    """Whether ``error`` is distributed's of a scheduler gone mid-run: a connection closed
+    under the client (CommClosedError) or one it could not open again ("Timed out trying
+    to connect to ... after 10 s", a plain OSError), not a file's."""
+    from distributed.comm.core import CommClosedError
+
+    if isinstance(error, CommClosedError):
+        return True
+    return error.filename is None and str(error).startswith("Timed out trying to connect to ")
 
 
 def logs_silenced() -> contextlib.AbstractContextManager:
