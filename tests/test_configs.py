@@ -213,6 +213,13 @@ def test_text_that_is_not_utf8_is_refused_as_every_reader_refuses_it(tmp_path, n
         ("qrels: q\nqrels: p\nmodes: {a: {run: r}}\n", 2, "'qrels' (first on line 1)"),
         # on one line too: it was read as {run: y}
         ("qrels: q\nmodes:\n  a: {run: x, run: y}\n", 3, "'run' (first on line 3)"),
+        # given again through an alias: one node, read as {run: y} (PyYAML keeps no line
+        # of the alias: both are the anchor's)
+        (
+            "qrels: q\nmodes:\n  a:\n    ? &r run\n    : x\n    *r : y\n",
+            4,
+            "'run' (first on line 4)",
+        ),
     ],
 )
 def test_duplicate_keys_are_refused_with_both_lines(tmp_path, text, line, key):

@@ -18,7 +18,8 @@ def check_keys(loader: Any, node: Any, text_keys: bool) -> None:
     import yaml
 
     first_seen: dict[Any, Any] = {}
-    for key_node, _ in node.value:
+    positions: dict[int, int] = {}  # a key node's first place in the mapping
+    for position, (key_node, _) in enumerate(node.value):
         if key_node.tag == MERGE:  # `<<: *base` merges; keys written out win, by design
             # a second `<<` was merged after the first, silently: one merge key of a list
             earlier = first_seen.setdefault(MERGE, key_node)
@@ -41,7 +42,9 @@ def check_keys(loader: Any, node: Any, text_keys: bool) -> None:
             earlier = first_seen.setdefault(key, key_node)
         except TypeError:  # an unhashable key: the base class refuses it with its line
             continue
-        if earlier is not key_node:  # on its line too: `{b: 1, b: 2}` was read as {b: 2}
+        # on its line too: `{b: 1, b: 2}` was read as {b: 2}; a key given again through an
+        # alias (`? &s seed : 1` then `*s : 2`) is the same node, at another place
+        if earlier is not key_node or positions.setdefault(id(key_node), position) != position:
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
