@@ -168,6 +168,9 @@ def test_a_toml_key_given_twice_is_named_with_its_first_line_as_in_yaml(tmp_path
     assert str(refused.value) == f"{path}:{line}: not valid TOML: duplicate key {key}"
 
 
+COMPLETE = "an inline table ({...}) is complete where it is written"
+
+
 @pytest.mark.parametrize(
     ("text", "name", "said"),
     [
@@ -175,20 +178,32 @@ def test_a_toml_key_given_twice_is_named_with_its_first_line_as_in_yaml(tmp_path
         (
             'qrels = "q"\nmodes = {lex = {run = "a.run"}, lex = {run = "b.run"}}\n',
             "c.toml",
-            "c.toml:2: not valid TOML: 'lex' is an inline table, complete where first "
-            "written: it cannot be written again or added to (column 54)",
+            "c.toml:2: not valid TOML: 'lex' is written again or added to an inline table: "
+            f"{COMPLETE} (column 54)",
         ),
         (
             'qrels = "q"\nmodes = {lex = {run = "a.run"}}\nmodes.lex.label = "L"\n',
             "c.toml",
-            "c.toml:3: not valid TOML: 'modes.lex' is an inline table, complete where first "
-            "written: it cannot be written again or added to (column 22)",
+            "c.toml:3: not valid TOML: 'modes.lex' is written again or added to an inline "
+            f"table: {COMPLETE} (column 22)",
+        ),
+        (  # tomllib's "Cannot declare ('modes', 'b') twice": it is declared once
+            'qrels = "q"\nmodes = {a = {run = "a.run"}}\n[modes.b]\nrun = "b.run"\n',
+            "c.toml",
+            "c.toml:3: not valid TOML: table 'modes.b' is declared twice, or inside an "
+            f"inline table: {COMPLETE} (column 9)",
         ),
         # a list as a key: PyYAML's nodes were shown ("key [ScalarNode(tag=...")
         (
             YAML_HEAD + "? [a, b]\n: c\n",
             "c.yaml",
             "c.yaml:5: not valid YAML: key ['a', 'b'] is a list, not a name: give a name "
+            "(text) as the key",
+        ),
+        (
+            YAML_HEAD + "? {a: 1}\n: c\n",
+            "c.yaml",
+            "c.yaml:5: not valid YAML: key {'a': 1} is a table, not a name: give a name "
             "(text) as the key",
         ),
     ],

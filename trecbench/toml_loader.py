@@ -100,20 +100,24 @@ def _duplicate_key(problem: str, text: str, line: int) -> str | None:
 
 
 def _inline_table(problem: str) -> str:
-    """tomllib's ``Cannot mutate immutable namespace ('modes', 'a')`` in words: an inline
-    table (``a = {...}``) is whole where it is written, and was written again (one key
-    twice in an inline table) or added to; any other problem as tomllib says it."""
-    found = re.fullmatch(r"Cannot mutate immutable namespace (\(.*\))", problem)
+    """tomllib's ``Cannot mutate immutable namespace ('modes', 'b')`` and ``Cannot declare
+    ('modes', 'b') twice`` (a key or table set inside an inline table, or one declared
+    twice) in words naming the key; any other problem as tomllib says it."""
+    found = re.fullmatch(r"Cannot (mutate immutable namespace|declare) (\(.*\))( twice)?", problem)
     if found is None:
         return problem
     try:
-        keys = ast.literal_eval(found.group(1))
+        keys = ast.literal_eval(found.group(2))
     except (ValueError, SyntaxError):
         return problem
-    return (
-        f"{excerpt(key_path(keys))} is an inline table, complete where first written: "
-        "it cannot be written again or added to"
-    )
+    key = excerpt(key_path(keys))
+    if found.group(1) == "declare":
+        return f"table {key} is declared twice, or inside an inline table: {_COMPLETE}"
+    return f"{key} is written again or added to an inline table: {_COMPLETE}"
+
+
+# why an inline table takes no key after it is written
+_COMPLETE = "an inline table ({...}) is complete where it is written"
 
 
 def _written_keys(written: str) -> tuple:

@@ -147,6 +147,7 @@ def _no_name(key_node, key) -> str:
     than text, or a list or mapping given as a key (``? [a, b]``: its nodes were shown)."""
     kind = type(key).__name__
     if not isinstance(key_node.value, str):  # a sequence's or mapping's node: its nodes
+        kind = "table" if isinstance(key, dict) else kind  # as the other messages say one
         return f"key {excerpt(key)} is a {kind}, not a name: give a name (text) as the key"
     return (
         f"key {excerpt(key_node.value)} is read as {kind} {excerpt(key)}, not as a name: "
