@@ -438,6 +438,14 @@ def test_a_suite_from_a_descriptor_without_a_name_is_titled_by_its_name(tmp_path
             assert load(f"/dev/fd/{read}").name == f"/dev/fd/{read}"
         finally:
             os.close(read)
+    # a descriptor of a regular file (`3< b.toml`, `/dev/stdin < b.toml`): no name to tell
+    # its format by, read as a pipe is (it was "a benchmark configuration is .toml, ...")
+    (tmp_path / "b.toml").write_text(bench)
+    read = os.open(tmp_path / "b.toml", os.O_RDONLY)
+    try:
+        assert load_benchmark_config(f"/dev/fd/{read}").name == f"/dev/fd/{read}"
+    finally:
+        os.close(read)
 
 
 def test_systems_of_one_name_written_two_ways_in_unicode_are_refused(tmp_path, monkeypatch):

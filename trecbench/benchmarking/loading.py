@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import outputs
 from ..errors import InputError, TooFewSamplesError, UsageError, shortened
-from ..naming import config_title, path_argument
+from ..naming import config_title, nameless, path_argument
 from ..toml_loader import (
     ConfigText,
     config_folder,
@@ -404,8 +404,9 @@ def _read_document(path: Path) -> tuple[Any, ConfigText]:
 
     outputs.note_input(path)
     suffix = path.suffix.lower()
-    # standard input (`-`), redirected from a file or not, is read as a pipe is: no name
-    from_pipe = str(path) == "-" or piped(path)
+    # standard input (`-`, /dev/stdin) or a descriptor (/dev/fd/3), redirected from a
+    # file or not, is read as a pipe is: no name to go by
+    from_pipe = nameless(str(path)) or piped(path)
     if not from_pipe and suffix not in (".toml", ".yaml", ".yml"):
         raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
     data = provenance.read_file(path)  # checksum taken on the way
