@@ -219,11 +219,20 @@ def test_a_name_the_command_line_refuses_is_refused_before_reading(converter, na
         NAMED[converter](name)
 
 
-def test_a_tag_of_no_text_is_refused():
+def test_a_tag_of_no_text_is_refused(capsys):
     with pytest.raises(UsageError, match=r"^tag must be text, not an int$"):
         convert_dict(DATA / "convert" / "bm25-results.json", tag=5)
     # convert_hpo's tags=[None] raised a TypeError once the files were read; the one of
     # several that is no text is named by its index (it was "tag must be text")
+    with pytest.raises(UsageError, match=r"^tags\[1\]='a b' is not a run tag: "):
+        convert_hpo(DATA / "hpo-demo" / "cases.json", ["a.jsonl", "b.jsonl"], tags=["ok", "a b"])
+    # the command line's --tag, given once per result file, says its own flag
+    from trecbench.cli import run
+
+    results = DATA / "hpo-demo" / "results" / "tfidf-word" / "terms.jsonl"
+    args = ["convert", "hpo", str(DATA / "hpo-demo" / "cases.json"), "--results", str(results)]
+    assert run([*args, "--tag", "a b", "-o", "out"]) == 1
+    assert capsys.readouterr().err.startswith("trecbench: --tag 'a b' is not a run tag: ")
     for tag, shown in ((None, "None"), (5, "an int")):
         with pytest.raises(UsageError, match=rf"^tags\[1\] must be text, not {shown}$"):
             convert_hpo(DATA / "hpo-demo" / "cases.json", ["a.jsonl", "b.jsonl"], tags=["ok", tag])

@@ -74,7 +74,8 @@ class Setting:
     def said(self, flags: Mapping[str, str]) -> str:
         """In a command line's words where ``flags`` (keyword -> flag) has the keyword,
         else in the library's."""
-        flag = flags.get(self.keyword)
+        # an item of a list (tags[1]) is said as the option given once per item (--tag)
+        flag = flags.get(self.keyword, flags.get(self.keyword.partition("[")[0]))
         if self.value is _Alone.KEYWORD:
             return flag or self.keyword
         if flag is None:

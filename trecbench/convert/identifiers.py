@@ -37,11 +37,12 @@ def given_tag(tag: str, position: int | None = None) -> str:
     """The run tag the user gave (``--tag``), used as it is: one that trec_eval or the
     validator would not take as it is is refused, never changed: an empty one, one beyond
     25 characters or of other characters than ``A-Z a-z 0-9 _ . -``, ``.`` or ``..``.
-    ``position``: its index in a list of tags, which names one that is no text."""
-    _refuse_no_text(tag, "tag" if position is None else f"tags[{position}]")
+    ``position``: its index in a list of tags, which names the one refused."""
+    keyword = "tag" if position is None else f"tags[{position}]"
+    _refuse_no_text(tag, keyword)
     if not tag or len(tag) > 25 or _TAG_OK.search(tag) or tag in (".", ".."):
         raise UsageError(
-            Setting("tag", tag, quoted=True),
+            Setting(keyword, tag, quoted=True),
             " is not a run tag: 1 to 25 of A-Z a-z 0-9 _ . - (not . or ..)",
         )
     return tag
