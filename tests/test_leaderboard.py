@@ -473,6 +473,18 @@ def test_systems_of_one_name_written_two_ways_in_unicode_are_refused(tmp_path, m
         with pytest.raises(UsageError) as refused:
             load_suite("s.toml")
         assert str(refused.value) == f"{where}: {said}: rename one"
+    # collections too: two columns headed alike
+    (tmp_path / "s.toml").write_text(
+        "".join(
+            f'[collections."{n}"]\nqrels = "q"\nruns = {{a = "{nfc}.run"}}\n' for n in (nfc, nfd)
+        )
+    )
+    with pytest.raises(UsageError) as refused:
+        load_suite("s.toml")
+    assert str(refused.value) == (
+        f"s.toml:4: collections.{nfd}: collections {nfc!r} and {nfd!r} are one name written "
+        "two ways in Unicode, shown alike: rename one"
+    )
 
 
 def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(tmp_path):

@@ -358,3 +358,20 @@ def test_run_names_an_error_lists_are_escaped_as_items(hostile):
         _qrels_per_run(None, {hostile: "q"}, {"r": None})
     named = str(error.value).removeprefix("qrels given for ").removesuffix(", which is not a run")
     assert str(error.value).isprintable() and os.fsdecode(unquote_to_bytes(named)) == hostile
+
+
+def test_two_runs_named_alike_in_unicode_are_refused(tmp_path, capsys):
+    # two files 'Lexé.run' (é one character, and e with an accent): compare printed two
+    # rows 'Lexé' no one could tell apart, exit 0
+    from trecbench.cli import run
+
+    nfc, nfd = "Lex\u00e9", "Lexe\u0301"
+    (tmp_path / "q").write_text("1 0 d1 1\n")
+    for name in (nfc, nfd):
+        (tmp_path / f"{name}.run").write_text("1 Q0 d1 1 2 a\n")
+    runs = [str(tmp_path / f"{name}.run") for name in (nfc, nfd)]
+    assert run(["compare", str(tmp_path / "q"), *runs, "-m", "P@1", "--quiet"]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: two runs are named {nfc!r} and {nfd!r}, one name written two ways in "
+        "Unicode; name them apart (e.g. with --names)\n"
+    )

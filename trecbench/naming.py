@@ -8,6 +8,7 @@ import numbers
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path, PurePath
@@ -168,6 +169,9 @@ def path_argument(value: object, keyword: str) -> Path:
     return Path(value)
 
 
+# why two names that are not one text show alike
+TWO_WAYS = "one name written two ways in Unicode"
+
 # how to name two runs apart: the advice of a caller with ``names=`` (``--names`` said on a
 # command line), and of one whose runs may be a ``{name: run}`` dict instead
 BY_NAMES: tuple[str | Setting, ...] = ("e.g. with ", Setting("names"))
@@ -194,15 +198,18 @@ def run_names(
             raise UsageError("a run's path is empty (''): give the run's file")
         distinct = dict(zip(files, _distinct_file_names([sources[i] for i in files]), strict=True))
         names = [_utf8(distinct.get(i, f"run{i + 1}")) for i in range(len(sources))]
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # a name as Unicode composes it -> the run's name
     for name in names:
         if not encodable(name):
             raise UsageError(f"run names must be UTF-8 text, not {name!r}")
         if not name.strip():
             raise UsageError(f"run names must not be blank, not {name!r}: name every run")
-        if name in seen:
-            raise UsageError(f"two runs are named {name!r}; name them apart (", *advice, ")")
-        seen.add(name)
+        composed = unicodedata.normalize("NFC", name)
+        if composed in seen:  # é as one character and as e and an accent show alike
+            other = seen[composed]
+            named = repr(name) if other == name else f"{other!r} and {name!r}, {TWO_WAYS}"
+            raise UsageError(f"two runs are named {named}; name them apart (", *advice, ")")
+        seen[composed] = name
     return names
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..errors import InputError, UsageError, shortened
 from ..escaping import id_list
-from ..naming import config_title
+from ..naming import TWO_WAYS, config_title
 from ..toml_loader import ConfigText, config_folder, config_path
 from ..type_names import not_text
 
@@ -164,18 +164,17 @@ def _systems_unmatched(
     return f"{what}: {id_list(named, limit=None)}"
 
 
-def _check_systems_shown_apart(systems: list[str], source: ConfigText, listed, first: str):
-    """Two systems whose names are one text that Unicode writes two ways (``é`` as one
-    character or as ``e`` and an accent) are refused at the second's entry (of ``systems``,
-    else of the first collection's ``runs``): the board showed two rows of one name."""
+def _check_shown_apart(names: list[str], what: str, where) -> None:
+    """Two ``names`` (systems, collections) that are one text Unicode writes two ways
+    (``é`` as one character or as ``e`` and an accent) are refused at the second's
+    ``where(index, name)``: the board showed two rows or columns of one name."""
     seen: dict[str, str] = {}
-    for index, system in enumerate(systems):
-        other = seen.setdefault(unicodedata.normalize("NFC", system), system)
-        if other != system:
-            keys = ("systems", index) if listed else ("collections", first, "runs", system)
+    for index, name in enumerate(names):
+        other = seen.setdefault(unicodedata.normalize("NFC", name), name)
+        if other != name:
             raise UsageError(
-                f"{source.where(keys)}: systems {other!r} and {system!r} are one name "
-                "written two ways in Unicode, shown alike: rename one"
+                f"{where(index, name)}: {what} {other!r} and {name!r} are {TWO_WAYS}, shown "
+                "alike: rename one"
             )
 
 
@@ -240,6 +239,8 @@ def load_suite(path) -> Suite:
     _check_schema(document, source)
     base, listed = config_folder(path), document.get("systems")
     collections = []
+    names = list(document["collections"])
+    _check_shown_apart(names, "collections", lambda _, name: source.where(("collections", name)))
     for name, spec in document["collections"].items():
         if name in COLUMNS:
             place = source.where(("collections", name))
@@ -267,7 +268,14 @@ def load_suite(path) -> Suite:
             )
         )
     systems = list(listed) if listed else list(collections[0].runs)
-    _check_systems_shown_apart(systems, source, listed, collections[0].name)
+    first = collections[0].name
+    _check_shown_apart(
+        systems,
+        "systems",
+        lambda index, system: source.where(
+            ("systems", index) if listed else ("collections", first, "runs", system)
+        ),
+    )
     # no list says "not listed" without `systems`: the first collection's runs name them
     unlisted = (
         f"has a run of a system the first collection, {collections[0].name!r}, has none of "
