@@ -1890,3 +1890,9 @@ def test_a_data_line_naming_a_column_is_no_header():
     assert ("R28", E, 3) in triples(findings(cased))
     judged = b"1 0 a 1\n301 0 doc label\n"  # a grade 'label' of a doc 'doc': a judgment
     assert "Q9" not in {rule for rule, _, _ in triples(findings(judged, "qrels"))}
+    # the first line too, when its rank is an integer (helper-630): a document 'doc' of
+    # tag 'run' with a bad score was a header, its R12 unsaid and --fix dropped the line
+    first = b"q1 Q0 doc 1 nan run\nq1 Q0 d2 2 1.0 run\n"
+    assert triples(findings(first)) == {("R12", E, 1)}
+    named = b"qid Q0 docno rank score tag\n" + OK_RUN
+    assert ("R28", E, 1) in triples(findings(named))

@@ -29,10 +29,11 @@ def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarra
     """Masks of comment lines and of header lines.
 
     A header is the file's first record when its field ``number`` (score, grade) is not a
-    number and two of its fields are usual column names (``qid``, ``docno``, ``score``...),
-    or a later line whose qid and field ``number`` are such names, with another beside
-    them, and (a run's) whose rank is no integer: runs concatenated, a header each (a data
-    line whose score is ``rank`` and tag ``run`` is data, as trec_eval reads it).
+    number, two of its fields are usual column names (``qid``, ``docno``, ``score``...)
+    and (a run's) its rank is no integer, or a later line whose qid and field ``number``
+    are such names, with another beside them, and (a run's) whose rank is no integer: runs
+    concatenated, a header each (a data line whose score is ``rank`` and tag ``run`` is
+    data, as trec_eval reads it).
 
     Comments start with ``#`` (a ``#`` inside an id is not one). They are singled out to be
     reported and explained; to trec_eval 9.x, and so to every check, they are data.
@@ -64,8 +65,12 @@ def _later_header(tokens: Tokens, row: int, number: int) -> bool:
 
 def _header(tokens: Tokens, row: int, number: int) -> bool:
     """Whether line ``row`` is a header: its field ``number`` (score, grade) no number,
-    two of its fields usual column names (``qid``, ``docno``, ``score``...)."""
+    two of its fields usual column names (``qid``, ``docno``, ``score``...), and a run's
+    rank no integer (``q1 Q0 doc 1 nan run`` is data with a bad score, which --fix
+    dropped as a header)."""
     words = _words(tokens, row)
+    if number == 4 and _INTEGER.fullmatch(words[3]):
+        return False
     return _names(words) >= 2 and not re.fullmatch(SCORE_PATTERN, words[number])
 
 
