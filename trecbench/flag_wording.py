@@ -8,6 +8,20 @@ from __future__ import annotations
 
 from .escaping import ShownWarning, id_list
 
+
+def no_relevant_document(topic: str, level: int, graded: bool) -> str:
+    """What a topic without a document of grade ``level`` or more scores (``topic``: its
+    id as the message shows it): 0 on every measure, but those of graded gains when it has
+    ``graded`` documents of a positive grade below ``level`` (-l changes no gain: trec_eval's
+    nDCG and G count every positive grade). Said by the scoring and by validate (Q7)."""
+    said = (
+        f"topic {topic} has no relevant document (grade >= {level}): it scores 0 on every measure"
+    )
+    if graded:
+        said += " of binary relevance (nDCG, G and the other graded measures count its grades)"
+    return said
+
+
 # each kind of flagged topic: its noun, singular and plural, and what is said of them
 _REASONS = {
     "no_relevant": (

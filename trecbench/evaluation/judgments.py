@@ -16,6 +16,7 @@ import pyarrow as pa
 from .. import arrow, inputs, ranking
 from .. import arrow_compute as pc
 from ..errors import Setting, TrecbenchError, UnevaluableTopicError, UsageError, excerpt_plain
+from ..flag_wording import no_relevant_document
 from ..gated.reading import load
 from ..hash_index import string_hash
 from ..inputs.tables import judged_twice, subtopics
@@ -245,9 +246,9 @@ class Qrels:
                     FlaggedTopic(
                         qid,
                         "no_relevant",
-                        f"topic {qid} has no relevant document (grade >= {level}): "
-                        "it scores 0 on every measure, and counts in the averages of "
-                        "the runs that hold it (of every run with -c, complete=True)",
+                        no_relevant_document(qid, level, graded=top > 0)
+                        + ", and counts in the averages of the runs that hold it (of every "
+                        "run with -c, complete=True)",
                     )
                 )
             if bottom < 0:

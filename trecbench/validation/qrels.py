@@ -226,7 +226,7 @@ class QrelsChecker(Checker):
             "Q7",
             [self.first_line[q] for q in unjudged],
             "qid",
-            lambda i: wording.no_relevant(unjudged[i], level),
+            lambda i: wording.no_relevant(unjudged[i], level, self.max_grade[unjudged[i]] > 0),
         )
 
     def info(self) -> QrelsInfo | None:

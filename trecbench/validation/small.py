@@ -175,6 +175,7 @@ def _qrels(path: str, settings: SmallSettings) -> tuple[ValidationResult, set] |
         _duplicate_judgments(report, pairs, judged, grade)
     level = settings.relevance_level
     relevant = set(compress(qid, map(level.__le__, map(int, grade))))
+    graded = set(compress(qid, map((0).__lt__, map(int, grade))))  # a positive grade
     topics = list(dict.fromkeys(qid))  # in order of first appearance
     unjudged = [q for q in topics if q not in relevant]
     if unjudged:
@@ -183,7 +184,7 @@ def _qrels(path: str, settings: SmallSettings) -> tuple[ValidationResult, set] |
             "Q7",
             [first[q] + 1 for q in unjudged],
             "qid",
-            lambda i: wording.no_relevant(unjudged[i], level),
+            lambda i: wording.no_relevant(unjudged[i], level, unjudged[i] in graded),
         )
     counts = report.counts(lines=len(qid), records=len(qid), topics=len(topics))
     info = QrelsInfo(set(topics))

@@ -8,6 +8,7 @@ the words come from here, so that both print the same bytes. Standard library on
 from __future__ import annotations
 
 from ..errors import excerpt_plain
+from ..flag_wording import no_relevant_document
 from ..plurals import counted
 
 
@@ -211,11 +212,10 @@ def _grade_value(text: str) -> str | None:
     return "-" + digits if text.startswith("-") and digits != "0" else digits
 
 
-def no_relevant(topic: str, level: int) -> str:
-    return (
-        f"topic {excerpt_plain(topic)} has no relevant document (grade >= {level}): it scores 0 "
-        "on every measure"
-    )
+def no_relevant(topic: str, level: int, graded: bool) -> str:
+    """Q7: ``topic`` has no document of grade ``level`` or more (``graded``: some of a
+    positive grade below it)."""
+    return no_relevant_document(excerpt_plain(topic), level, graded)
 
 
 def block_tag_differs(block, tag: str) -> str:
