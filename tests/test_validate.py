@@ -1896,3 +1896,16 @@ def test_a_data_line_naming_a_column_is_no_header():
     assert triples(findings(first)) == {("R12", E, 1)}
     named = b"qid Q0 docno rank score tag\n" + OK_RUN
     assert ("R28", E, 1) in triples(findings(named))
+
+
+@pytest.mark.parametrize("profile", ["default", "strict", "lenient", "rtask"])
+def test_records_a_lone_cr_joins_are_an_error_in_every_profile(tmp_path, profile):
+    # classic Mac line ends: trec_eval 9.0.8 reads one line, its first record (num_ret 1
+    # of 3); the lenient gate passed it (R1.extra "a tag with a space?", R2 warnings) and
+    # score printed that number with exit 0
+    data = b"q1 Q0 d1 1 3 t\rq1 Q0 a 2 2 t\rq1 Q0 d3 3 1 t\r"
+    found = [f for f in findings(data, profile=profile) if f.check == "R1.joined"]
+    assert [(f.severity, f.line) for f in found] == [(E, 1)]
+    assert found[0].message.startswith("18 fields on one line split by a lone CR")
+    # a tag with a space is the extra fields' own case, and one lone CR no record
+    assert "R1.joined" not in {f.check for f in findings(b"q1 Q0 d1 1 3 my run\r x\n")}

@@ -27,7 +27,7 @@ FOUND = {
     "X1", "X2", "X3", "X4", "Q5", "Q7",
 }  # fmt: skip
 NOT_ON_PLAIN_FILES = {  # printable ASCII, one separator, 6 or 4 fields, numbers that parse
-    "R1.short", "R1.extra", "R2", "R9.empty", "R10", "R12", "R21", "R22", "R23.bom",
+    "R1.short", "R1.extra", "R1.joined", "R2", "R9.empty", "R10", "R12", "R21", "R22", "R23.bom",
     "R23.nul", "R23.utf8", "R23.utf16", "R23.control", "R24", "R25.trailing", "R25.spacing",
     "R25.newline", "R26", "R27", "R28", "R29", "R30", "R30.tag", "R30.malformed",
     "R27.long",  # a line of 16 MiB: no small file holds one

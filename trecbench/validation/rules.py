@@ -116,6 +116,13 @@ CATALOGUE = (
            "trec_eval reads six fields and silently ignores the rest of the line, so a tag "
            "with a space (`my run`) loses its second word unnoticed. trec_eval's own "
            "`results.trunc` has such junk on every line.", fix="drops the extra tokens"),
+    _check("R1.joined", "EEEE", "records joined on one line by a lone CR, vertical tab or "
+           "form feed (classic Mac line ends: trec_eval keeps the first record)",
+           "trec_eval's lines end at a line feed alone: a file whose lines end in a lone CR "
+           "is one line to it, of 12 fields or more, and it reads the first six and ignores "
+           "the rest, every later record with them. Refused in every profile (the numbers "
+           "are of one document a topic); `--fix` does not guess the line ends: convert them "
+           "to LF (`tr '\\r' '\\n'`)."),
     _check("R2", "EEWE", "Unicode blank, zero-width, C1 control or other invisible char "
            "outside the docno; VT/FF/lone CR as separator",
            "NBSP, U+3000 or a zero-width space look like a separator but are part of a field "

@@ -132,6 +132,19 @@ class RunChecker(Checker):
 
         add("R1.short", tokens.line[short], "line", short_message)
         extra = np.flatnonzero((nf > 6) & data)
+        # records a lone CR (VT, FF) joins: a line of two records' fields or more
+        joined = (nf[extra] >= 12) & np.isin(tokens.line[extra], tokens.space_control_lines)
+        records = extra[joined]
+        add(
+            "R1.joined",
+            tokens.line[records],
+            "line",
+            lambda i: (
+                f"{nf[records[i]]} fields on one line split by a lone CR, vertical tab or form "
+                "feed: trec_eval reads one record of them, the first (classic Mac line ends?)"
+            ),
+        )
+        extra = extra[~joined]
         add(
             "R1.extra",
             tokens.line[extra],
