@@ -238,6 +238,9 @@ QRELS_CASES = [
     # one finding naming the converter, not one per line (Q1's BEIR hint on each)
     ("3 columns on every line", b"1 a 1\n2 b 1\n", {}, ("Q12", E, None)),
     ("a JSON document", b'{"q1": {"d1": 1},\n "q2": {"d2": 0}}\n', {}, ("Q12", E, None)),
+    # a no-break space joining two fields on every line: they were said to be a pool to
+    # judge (Q12), the blank unsaid; Q1 names it
+    ("3 columns by a NBSP", b"1 0 a\xc2\xa01\n2 0 b\xc2\xa00\n", {}, ("Q1", E, 1)),
     ("5 columns", b"1 0 a 1 x\n", {}, ("Q1", E, 1)),
     ("blank line", b"1 0 a 1\n\n1 0 b 1\n", {}, ("Q2", E, 2)),
     ("trailing blank line", b"1 0 a 1\n\n", {}, ("Q2", E, 2)),

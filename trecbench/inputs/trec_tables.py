@@ -272,8 +272,11 @@ def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
 def _three_fields(tokens: Tokens) -> bool:
     """Whether every line of ``tokens`` has three fields, none a ``#`` comment (TREC's,
     never a converter's). Lines split by a VT, FF or lone CR (R2) do not count, as in
-    :func:`other_kind`."""
-    tokens = tokens.without_lines(tokens.space_control_lines)
+    :func:`other_kind`, nor lines holding a Unicode blank: a no-break space joining two
+    fields makes three of four (the qrels were said to be BEIR's, or a pool to judge)."""
+    tokens = tokens.without_lines(
+        np.union1d(tokens.space_control_lines, tokens.unicode_space_lines)
+    )
     if not len(tokens) or not (tokens.nfields == 3).all():
         return False
     return not pc.any(pc.starts_with(tokens.fields[0], "#")).as_py()
