@@ -19,12 +19,29 @@ class _Holding(Protocol):
     scores' precision goes."""
 
     float32: bool  # scores held as C float
+    version: str  # its name (10.0)
 
 
 def compares_float32(version: _Holding, float32: bool = True) -> bool:
     """Whether a ranking compares scores as float32: ``version`` holds them so (9.x) and
     ``float32`` (the setting; off: as doubles under 9.x too) asks for it."""
     return bool(float32) and version.float32
+
+
+def setting_float32(version: _Holding, float32: bool | None) -> bool:
+    """:func:`compares_float32` of a ``float32`` setting (None: as ``version`` holds
+    scores); True asked of a version holding doubles (10.0) is refused, a
+    :class:`~trecbench.errors.UsageError` (it was dropped, doubles compared)."""
+    if float32 and not version.float32:
+        from .errors import Setting, UsageError
+
+        raise UsageError(
+            Setting("float32", True),
+            " compares scores as trec_eval 9.x holds them (C floats); ",
+            Setting("compat", version.version),
+            " holds doubles: give float32 with 9.x alone",
+        )
+    return compares_float32(version, float32 is not False)
 
 
 def as_float32(scores: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ from ..errors import Setting, UsageError
 from ..maxontsim_formulas import resolve_formula
 from ..naming import path_argument
 from ..resource_bounds import FEWEST_JOBS, LEAST_MEMORY_MIB, whole_from
-from ..score_precision import compares_float32
+from ..score_precision import setting_float32
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
 from ..type_names import flag_from, python_type
@@ -132,15 +132,7 @@ class EvalSettings:
         self._check_types()
         # what the ranking does, which the outputs record: 10.0 holds scores as doubles (a
         # report of --compat 10.0 said float32: true); float32=True asked of it was dropped
-        version = _compat.get(self.compat)
-        if self.float32 and not version.float32:
-            raise UsageError(
-                Setting("float32", True),
-                " compares scores as trec_eval 9.x holds them (C floats); ",
-                Setting("compat", version.version),
-                " holds doubles: give float32 with 9.x alone",
-            )
-        float32 = compares_float32(version, self.float32 is not False)
+        float32 = setting_float32(_compat.get(self.compat), self.float32)
         object.__setattr__(self, "float32", float32)
         self._check()
 
