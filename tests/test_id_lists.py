@@ -54,7 +54,7 @@ def test_score_lists_an_id_holding_a_comma_as_one_item(folder, capsys):
     assert run(["score", "-m", "P.1", "q.parquet", "r.jsonl"]) == 0
     said = _warned(capsys)
     assert said == [
-        f"6 qrels topics have no relevant document (scored 0 where counted): {LISTED}",
+        f"6 qrels topics have no relevant document (0 on binary measures where counted): {LISTED}",
         "r: 1 run topic is not in the qrels (ignored, also with -c): q r",
     ]
     assert _items(LISTED)[:-1] == SCORELESS[:5]  # the last item: the list's own "..."

@@ -588,7 +588,7 @@ def test_a_topic_named_as_a_group_row_is_said_to_read_as_the_group(tmp_path, cap
         (
             [],
             [
-                "1 qrels topic has no relevant document (scored 0 where counted): 2",
+                "1 qrels topic has no relevant document (0 on binary measures where counted): 2",
                 "1 qrels topic has negative grades (treated as unjudged): 3",
                 "r: 2 qrels topics are not in the run (ignored; -c would count them as 0): 2, 3",
             ],
@@ -596,7 +596,7 @@ def test_a_topic_named_as_a_group_row_is_said_to_read_as_the_group(tmp_path, cap
         (
             ["-c"],
             [
-                "1 qrels topic has no relevant document (scored 0, and counted: -c): 2",
+                "1 qrels topic has no relevant document (0 on binary measures, and counted: -c): 2",
                 "1 qrels topic has negative grades (treated as unjudged): 3",
                 "r: 2 qrels topics are not in the run (counted as 0 in the averages: -c): 2, 3",
             ],

@@ -13,12 +13,14 @@ def no_relevant_document(topic: str, level: int, graded: bool) -> str:
     """What a topic without a document of grade ``level`` or more scores (``topic``: its
     id as the message shows it): 0 on every measure, but those of graded gains when it has
     ``graded`` documents of a positive grade below ``level`` (-l changes no gain: trec_eval's
-    nDCG and G count every positive grade). Said by the scoring and by validate (Q7)."""
+    nDCG and G count every positive grade; Rndcg, cut at no relevant document, does not).
+    Said by the scoring and by validate (Q7); the warnings' line says "0 on binary
+    measures" of every such topic."""
     said = (
         f"topic {topic} has no relevant document (grade >= {level}): it scores 0 on every measure"
     )
     if graded:
-        said += " of binary relevance (nDCG, G and the other graded measures count its grades)"
+        said += " of binary relevance (nDCG and G count its grades)"
     return said
 
 
@@ -26,7 +28,7 @@ def no_relevant_document(topic: str, level: int, graded: bool) -> str:
 _REASONS = {
     "no_relevant": (
         ("qrels topic has", "qrels topics have"),
-        "no relevant document (scored 0 where counted)",
+        "no relevant document (0 on binary measures where counted)",
     ),
     "negative_grades": (
         ("qrels topic has", "qrels topics have"),
@@ -68,7 +70,7 @@ class FlagWarning(ShownWarning):
                 else " (ignored; -c would count them as 0)"
             )
         elif reason == "no_relevant" and complete:
-            what = "no relevant document (scored 0, and counted: -c)"
+            what = "no relevant document (0 on binary measures, and counted: -c)"
         noun = one if len(qids) == 1 else many
         prefix = "".join(f"{shown(part)}: " for part in (where, run) if part)
         return f"{prefix}{len(qids)} {noun} {what}: {id_list(qids, shown)}"

@@ -395,9 +395,9 @@ CATALOGUE = (
            "sampled pools use it so. Tools that read it as non-relevant score otherwise."),
     _check("Q7", "WWWW", "topic without a relevant document (it scores 0 but on graded gains)",
            "No grade reaches the relevance level (`-l`): every measure of binary relevance is "
-           "0 for the topic and pulls the mean down; nDCG, G and the other graded measures "
-           "count every positive grade whatever `-l` (trec_eval's gains), so a topic graded "
-           "below the level still scores on them."),
+           "0 for the topic and pulls the mean down; nDCG and G count every positive grade "
+           "whatever `-l` (trec_eval's gains), so a topic graded below the level still "
+           "scores on them."),
     _check("Q8.comment", "WWWW", "comment line",
            "trec_eval 9.x reads a `#` line as data (a judgment of topic `#...`, or Q1/Q3 when "
            "it is not one), 10.0 skips it. Every profile checks it as data, as 9.0.8 reads "
