@@ -371,7 +371,16 @@ def test_two_runs_named_alike_in_unicode_are_refused(tmp_path, capsys):
         (tmp_path / f"{name}.run").write_text("1 Q0 d1 1 2 a\n")
     runs = [str(tmp_path / f"{name}.run") for name in (nfc, nfd)]
     assert run(["compare", str(tmp_path / "q"), *runs, "-m", "P@1", "--quiet"]) == 1
-    assert capsys.readouterr().err == (
-        f"trecbench: two runs are named {nfc!r} and {nfd!r}, one name written two ways in "
-        "Unicode; name them apart (e.g. with --names)\n"
+    assert capsys.readouterr().err == (  # no folder tells them apart: named by their paths
+        f"trecbench: two runs are named {runs[0]!r} and {runs[1]!r}, one name written two "
+        "ways in Unicode; name them apart (e.g. with --names)\n"
     )
+
+
+def test_runs_named_alike_in_unicode_in_two_folders_are_told_apart_by_them():
+    # macOS writes é decomposed, Linux composed: two 'Lexé.run' of two folders were
+    # refused as one name where two 'bm25.run' take their folders
+    from trecbench.naming import run_names
+
+    nfc, nfd = "Lex\u00e9", "Lexe\u0301"
+    assert run_names([f"mac/{nfd}.run", f"linux/{nfc}.run"]) == [f"mac/{nfd}", f"linux/{nfc}"]

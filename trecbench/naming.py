@@ -99,17 +99,20 @@ def _distinct_file_names(paths: list[str | os.PathLike]) -> list[str]:
     while True:
         names = [_with_parents(path, n) for path, n in zip(paths, parents, strict=True)]
         same = {}
-        for name, path in zip(names, paths, strict=True):
-            same.setdefault(name, set()).add(normalised(path))
+        for name, path in zip(names, paths, strict=True):  # alike as Unicode composes them
+            same.setdefault(unicodedata.normalize("NFC", name), set()).add(normalised(path))
         # names shared by different files (one file twice: no folder tells it apart)
         shared = {name for name, files in same.items() if len(files) > 1}
         grown = False
         for i, name in enumerate(names):
-            if name in shared and parents[i] < deepest[i]:
+            if unicodedata.normalize("NFC", name) in shared and parents[i] < deepest[i]:
                 parents[i] += 1
                 grown = True
         if not grown:  # left alike (bm25.run, bm25.run.gz in one folder): their paths
-            return [os.fspath(p) if n in shared else n for p, n in zip(paths, names, strict=True)]
+            return [
+                os.fspath(p) if unicodedata.normalize("NFC", n) in shared else n
+                for p, n in zip(paths, names, strict=True)
+            ]
 
 
 def _utf8(name: str) -> str:
