@@ -1897,6 +1897,8 @@ def test_a_data_line_naming_a_column_is_no_header():
     # tag 'run' with a bad score was a header, its R12 unsaid and --fix dropped the line
     first = b"q1 Q0 doc 1 nan run\nq1 Q0 d2 2 1.0 run\n"
     assert triples(findings(first)) == {("R12", E, 1)}
+    ranked = b"q1 Q0 doc 1.0 nan run\nq1 Q0 d2 2.0 1.0 run\n"  # ranks --fix renumbers
+    assert "R28" not in {rule for rule, _, _ in triples(findings(ranked))}
     named = b"qid Q0 docno rank score tag\n" + OK_RUN
     assert ("R28", E, 1) in triples(findings(named))
 

@@ -21,8 +21,9 @@ HEADER_WORDS = set(
 # arrow.array, not pa.array: a list given to pyarrow imports pandas, which the small path
 # never loads)
 HEADER_NAMES = arrow.array(sorted(HEADER_WORDS))
-# a rank a data line holds: a run line with one is data, whatever its other fields say
-_INTEGER = re.compile(r"[+-]?[0-9]+")
+# a rank a data line holds (a number: 2.0 too, which --fix renumbers): a run line with
+# one is data, whatever its other fields say
+_RANK = re.compile(SCORE_PATTERN)
 
 
 def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarray, np.ndarray]:
@@ -30,8 +31,8 @@ def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarra
 
     A header is the file's first record when its field ``number`` (score, grade) is not a
     number, two of its fields are usual column names (``qid``, ``docno``, ``score``...)
-    and (a run's) its rank is no integer, or a later line whose qid and field ``number``
-    are such names, with another beside them, and (a run's) whose rank is no integer: runs
+    and (a run's) its rank is no number, or a later line whose qid and field ``number``
+    are such names, with another beside them, and (a run's) whose rank is no number: runs
     concatenated, a header each (a data line whose score is ``rank`` and tag ``run`` is
     data, as trec_eval reads it).
 
@@ -58,18 +59,18 @@ def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarra
 
 def _later_header(tokens: Tokens, row: int, number: int) -> bool:
     """Whether line ``row``, past the first record, is a header: three of its fields
-    column names, and a run's rank (``number`` 4: its score's field) no integer."""
+    column names, and a run's rank (``number`` 4: its score's field) no number."""
     words = _words(tokens, row)
-    return not (number == 4 and _INTEGER.fullmatch(words[3])) and _names(words) >= 3
+    return not (number == 4 and _RANK.fullmatch(words[3])) and _names(words) >= 3
 
 
 def _header(tokens: Tokens, row: int, number: int) -> bool:
     """Whether line ``row`` is a header: its field ``number`` (score, grade) no number,
     two of its fields usual column names (``qid``, ``docno``, ``score``...), and a run's
-    rank no integer (``q1 Q0 doc 1 nan run`` is data with a bad score, which --fix
+    rank no number (``q1 Q0 doc 1 nan run`` is data with a bad score, which --fix
     dropped as a header)."""
     words = _words(tokens, row)
-    if number == 4 and _INTEGER.fullmatch(words[3]):
+    if number == 4 and _RANK.fullmatch(words[3]):
         return False
     return _names(words) >= 2 and not re.fullmatch(SCORE_PATTERN, words[number])
 
