@@ -274,8 +274,9 @@ def _three_fields(tokens: Tokens) -> bool:
     never a converter's). Lines split by a VT, FF or lone CR (R2) do not count, as in
     :func:`other_kind`, nor lines holding a Unicode blank: a no-break space joining two
     fields makes three of four (the qrels were said to be BEIR's, or a pool to judge)."""
+    # concatenated, not united: np.unique imports numpy.ma, which the small path never loads
     tokens = tokens.without_lines(
-        np.union1d(tokens.space_control_lines, tokens.unicode_space_lines)
+        np.concatenate((tokens.space_control_lines, tokens.unicode_space_lines))
     )
     if not len(tokens) or not (tokens.nfields == 3).all():
         return False
