@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from trecbench import outputs
+from trecbench import output_identity, outputs
 from trecbench.errors import OutputError, UsageError
 from trecbench.outputs import OutputSet, check_target, input_scope, note_input, write_file
 
@@ -1019,7 +1019,7 @@ def test_two_outputs_naming_one_file_by_a_hard_link_are_refused(tmp_path):
     (tmp_path / "r.json").write_text("x")
     os.link(tmp_path / "r.json", tmp_path / "m.json")
     with pytest.raises(UsageError) as refused:
-        outputs.refuse_one_file_twice(
+        output_identity.refuse_one_file_twice(
             [("--report", tmp_path / "r.json"), ("--manifest", tmp_path / "m.json")]
         )
     assert str(refused.value) == (

@@ -33,6 +33,13 @@ def nameless(path: str) -> bool:
     return path in (STANDARD_INPUT, "/dev/stdin") or path.startswith(("/dev/fd/", "/proc/"))
 
 
+def composed(name: str) -> str:
+    """``name`` as Unicode composes it (NFC): ``é`` written as one character or as ``e``
+    and an accent is one name, shown alike; names are compared so wherever two must show
+    apart (runs, systems, collections, benchmark labels)."""
+    return unicodedata.normalize("NFC", name)
+
+
 def config_title(path: str | os.PathLike) -> str:
     """What titles a configuration that names itself nothing (a benchmark's, a
     leaderboard suite's): its file's stem; ``stdin`` for standard input; a descriptor's
@@ -98,21 +105,20 @@ def _distinct_file_names(paths: list[str | os.PathLike]) -> list[str]:
     deepest = [len(PurePath(normalised(p)).parts) - 1 for p in paths]
     while True:
         names = [_with_parents(path, n) for path, n in zip(paths, parents, strict=True)]
+        keys = [composed(name) for name in names]  # alike as Unicode composes them
         same = {}
-        for name, path in zip(names, paths, strict=True):  # alike as Unicode composes them
-            same.setdefault(unicodedata.normalize("NFC", name), set()).add(normalised(path))
+        for key, path in zip(keys, paths, strict=True):
+            same.setdefault(key, set()).add(normalised(path))
         # names shared by different files (one file twice: no folder tells it apart)
-        shared = {name for name, files in same.items() if len(files) > 1}
+        shared = {key for key, files in same.items() if len(files) > 1}
         grown = False
-        for i, name in enumerate(names):
-            if unicodedata.normalize("NFC", name) in shared and parents[i] < deepest[i]:
+        for i, key in enumerate(keys):
+            if key in shared and parents[i] < deepest[i]:
                 parents[i] += 1
                 grown = True
         if not grown:  # left alike (bm25.run, bm25.run.gz in one folder): their paths
-            return [
-                os.fspath(p) if unicodedata.normalize("NFC", n) in shared else n
-                for p, n in zip(paths, names, strict=True)
-            ]
+            alike = zip(paths, names, keys, strict=True)
+            return [os.fspath(p) if key in shared else n for p, n, key in alike]
 
 
 def _utf8(name: str) -> str:
@@ -207,12 +213,12 @@ def run_names(
             raise UsageError(f"run names must be UTF-8 text, not {name!r}")
         if not name.strip():
             raise UsageError(f"run names must not be blank, not {name!r}: name every run")
-        composed = unicodedata.normalize("NFC", name)
-        if composed in seen:  # é as one character and as e and an accent show alike
-            other = seen[composed]
+        key = composed(name)
+        if key in seen:  # é as one character and as e and an accent show alike
+            other = seen[key]
             named = repr(name) if other == name else f"{other!r} and {name!r}, {TWO_WAYS}"
             raise UsageError(f"two runs are named {named}; name them apart (", *advice, ")")
-        seen[composed] = name
+        seen[key] = name
     return names
 
 

@@ -36,13 +36,7 @@ from typing import IO, ParamSpec, TypeVar
 from . import provenance, publication, standard_output
 from .errors import OutputError, UsageError
 from .naming import file_key, listed
-from .output_identity import (  # noqa: F401  (collision, refuse_one_file_twice, written_twice: outputs')
-    collision,
-    inside,
-    refuse_one_file_twice,
-    same_target,
-    written_twice,
-)
+from .output_identity import inside, same_target
 from .plurals import few_and_more
 from .publication import HTML_PAGE as HTML_PAGE  # what write_file is told it writes
 from .signals import SignalGuard

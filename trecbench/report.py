@@ -454,7 +454,8 @@ def check_score_outputs(
     ``inputs`` (besides the files read in the call), a symbolic link or not a regular
     file, or a name saying compressed (they are written uncompressed). ``score`` calls it
     before the evaluation."""
-    from .outputs import check_target, collision, refuse_one_file_twice
+    from .output_identity import collision, refuse_one_file_twice
+    from .outputs import check_target
     from .publication import HTML_PAGE, refuse_compressed_name
 
     named = [

@@ -78,7 +78,8 @@ def blocks(samples: int) -> Iterator[tuple[int, int]]:
 
 def _resampled_means_array(samples: int, columns: int) -> np.ndarray:
     """The ``samples x columns`` array every percentile interval needs, refused with a
-    :class:`~trecbench.errors.TooManySamplesError` when it cannot fit in this machine's memory."""
+    :class:`~trecbench.errors.TooManySamplesError` when it cannot fit in this machine's
+    memory."""
     need = samples * columns * 8
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")

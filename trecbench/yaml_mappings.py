@@ -18,8 +18,7 @@ def check_keys(loader: Any, node: Any, text_keys: bool) -> None:
     import yaml
 
     first_seen: dict[Any, Any] = {}
-    positions: dict[int, int] = {}  # a key node's first place in the mapping
-    for position, (key_node, _) in enumerate(node.value):
+    for key_node, _ in node.value:
         if key_node.tag == MERGE:  # `<<: *base` merges; keys written out win, by design
             # a second `<<` was merged after the first, silently: one merge key of a list
             earlier = first_seen.setdefault(MERGE, key_node)
@@ -39,18 +38,19 @@ def check_keys(loader: Any, node: Any, text_keys: bool) -> None:
                 None, None, _no_name(key_node, key), key_node.start_mark
             )
         try:
-            earlier = first_seen.setdefault(key, key_node)
+            earlier = first_seen.get(key)
         except TypeError:  # an unhashable key: the base class refuses it with its line
             continue
         # on its line too: `{b: 1, b: 2}` was read as {b: 2}; a key given again through an
-        # alias (`? &s seed : 1` then `*s : 2`) is the same node, at another place
-        if earlier is not key_node or positions.setdefault(id(key_node), position) != position:
+        # alias (`? &s seed : 1` then `*s : 2`) is the first one's node, seen already
+        if earlier is not None:
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
                 f"duplicate key {excerpt(key)} (first on line {_line_of(loader, earlier)})",
                 key_node.start_mark,
             )
+        first_seen[key] = key_node
 
 
 def check_json_keys(loader: Any, node: Any) -> None:

@@ -9,10 +9,10 @@ itself through a circle."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError, excerpt, shortened
+from ..naming import composed
 
 if TYPE_CHECKING:  # a mode is a settings.Mode, not imported: the settings import these
     from pathlib import Path
@@ -140,16 +140,15 @@ def _check_names_apart(modes: list, path: Path, text: ConfigText | None) -> None
 
 def _check_labels(modes: list, path: Path, text: ConfigText | None) -> None:
     """Two modes of one label (the tables would show two columns of one name: the labels
-    are compared as shown, blanks collapsed, a text and its canonical equivalent alike:
-    ``é`` written as one character or as ``e`` and an accent) are refused at the second's
-    ``label`` (its table when the label is its name, not written), naming the first's
-    line; so is a
-    blank label, shown as the empty one the schema refuses, and a label that is another
-    mode's name (a report would call one mode by two names, two modes by one)."""
+    are compared as shown, blanks collapsed, as Unicode composes them,
+    :func:`~trecbench.naming.composed`) are refused at the second's ``label`` (its table
+    when the label is its name, not written), naming the first's line; so is a blank
+    label, shown as the empty one the schema refuses, and a label that is another mode's
+    name (a report would call one mode by two names, two modes by one)."""
     labels: dict[str, str] = {}  # a label as shown -> the mode that has it
     by_name = {mode.name: mode for mode in modes}
     for mode in modes:
-        shown_as = unicodedata.normalize("NFC", " ".join(mode.label.split()))
+        shown_as = composed(" ".join(mode.label.split()))
         if not shown_as:
             message = f"{excerpt(mode.label)} is blank: the label titles the mode's column"
             raise refused(path, text, ("modes", mode.name, "label"), message)

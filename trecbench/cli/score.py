@@ -504,8 +504,9 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
     arguments = {field.name: getattr(settings, field.name) for field in fields(settings)}
     try:
         with _cluster(dask_address) as client, provenance.taking_checksums(recorded):
-            for run in runs if client is not None else ():
-                run.client = client
+            if client is not None:
+                for run in runs:
+                    run.client = client
             measures = list(flags["measure"]) or None
             evaluation = evaluate(
                 qrels, list(runs), measures, progress=progress, run_names=run_names, **arguments

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from .. import outputs
+from .. import output_identity, outputs
 from ..errors import Setting, UsageError
 from ..naming import path_argument
 from ..type_names import flag_from
@@ -154,13 +154,13 @@ def check_manifest(manifest: Path, files: Iterable[Path]) -> None:
     refuse_compressed_name(manifest, JSON_FILE)
     named = (Setting("manifest"), f" {manifest}")  # the path whole (a value part is cut)
     for path in files:
-        found = outputs.collision(manifest, path)
+        found = output_identity.collision(manifest, path)
         if found == "same":
             kind = _OUTPUT_KINDS.get(path.name, "plot")
-            raise outputs.written_twice(manifest, Setting("manifest"), f"compare's {kind}")
+            raise output_identity.written_twice(manifest, Setting("manifest"), f"compare's {kind}")
         if found == "holds":
             raise UsageError(*named, f" is a folder compare writes {path} into")
-        if outputs.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json
+        if output_identity.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json
             raise UsageError(*named, f" lies under {path}, a file compare writes")
 
 

@@ -10,7 +10,7 @@ import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from .. import outputs
+from .. import output_identity, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, OutputError, Setting, UsageError
 from ..escaping import escape_text
@@ -289,7 +289,9 @@ def write_conversion(
         targets[key] = runs_dir / f"{run.name}.run"
     targets["sidecar"] = outdir / f"{conversion.name}.sidecar.json"
     # runs of two tags, one name
-    outputs.refuse_one_file_twice([(_output_words(key), path) for key, path in targets.items()])
+    output_identity.refuse_one_file_twice(
+        [(_output_words(key), path) for key, path in targets.items()]
+    )
 
     names = {key: Path(os.path.relpath(path, outdir)).as_posix() for key, path in targets.items()}
     with outputs.OutputSet(inputs) as out:

@@ -82,8 +82,9 @@ class EvalSettings:
     file), ``debug_level``/``debug_query`` (``-D level.qid``: trace output, one topic);
     ``float32`` compares scores at float32 precision like 9.x (every measure's ranking, the
     preference measures' too; their levels stay as the version holds them; None, the
-    default: as the version holds scores, 10.0 as doubles, where True is refused); ``compat``: the
-    trec_eval version reproduced (``9.0.8`` or ``10.0``, :mod:`trecbench.trec_eval.compat`).
+    default: as the version holds scores, 10.0 as doubles, where True is refused);
+    ``compat``: the trec_eval version reproduced (``9.0.8`` or ``10.0``,
+    :mod:`trecbench.trec_eval.compat`).
     ``engine``: who computes the measures (``auto`` or an engine's name). ``options`` go
     to local measures (``maxontsim_formula``, ``ontology``; another key is refused).
     ``tie_bounds``: also compute the bounds over all orders of tied documents

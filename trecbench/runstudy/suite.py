@@ -17,7 +17,6 @@ Relative paths are relative to the suite's folder.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from ..errors import InputError, UsageError, shortened
 from ..escaping import id_list
-from ..naming import TWO_WAYS, config_title
+from ..naming import TWO_WAYS, composed, config_title
 from ..toml_loader import ConfigText, config_folder, config_path
 from ..type_names import not_text
 
@@ -164,17 +163,17 @@ def _systems_unmatched(
     return f"{what}: {id_list(named, limit=None)}"
 
 
-def _check_shown_apart(names: list[str], what: str, where) -> None:
+def _check_shown_apart(names: list[str], what: str, source: ConfigText, keys_of) -> None:
     """Two ``names`` (systems, collections) that are one text Unicode writes two ways
     (``é`` as one character or as ``e`` and an accent) are refused at the second's
-    ``where(index, name)``: the board showed two rows or columns of one name."""
+    setting, ``keys_of(index, name)``: the board showed two rows or columns of one name."""
     seen: dict[str, str] = {}
     for index, name in enumerate(names):
-        other = seen.setdefault(unicodedata.normalize("NFC", name), name)
+        other = seen.setdefault(composed(name), name)
         if other != name:
             raise UsageError(
-                f"{where(index, name)}: {what} {other!r} and {name!r} are {TWO_WAYS}, shown "
-                "alike: rename one"
+                f"{source.where(keys_of(index, name))}: {what} {other!r} and {name!r} are "
+                f"{TWO_WAYS}, shown alike: rename one"
             )
 
 
@@ -239,8 +238,8 @@ def load_suite(path) -> Suite:
     _check_schema(document, source)
     base, listed = config_folder(path), document.get("systems")
     collections = []
-    names = list(document["collections"])
-    _check_shown_apart(names, "collections", lambda _, name: source.where(("collections", name)))
+    named = list(document["collections"])
+    _check_shown_apart(named, "collections", source, lambda _, name: ("collections", name))
     for name, spec in document["collections"].items():
         if name in COLUMNS:
             place = source.where(("collections", name))
@@ -268,11 +267,12 @@ def load_suite(path) -> Suite:
             )
         )
     systems = list(listed) if listed else list(collections[0].runs)
-    first = collections[0].name
+    first = collections[0].name  # without `systems`, its runs name them
     _check_shown_apart(
         systems,
         "systems",
-        lambda index, system: source.where(
+        source,
+        lambda index, system: (
             ("systems", index) if listed else ("collections", first, "runs", system)
         ),
     )

@@ -133,11 +133,7 @@ class RunChecker(Checker):
         add("R1.short", tokens.line[short], "line", short_message)
         extra = np.flatnonzero((nf > 6) & data)
         # records a lone CR (VT, FF) joins: a line of two records' fields or more
-        joined = (nf[extra] >= 12) & (
-            np.isin(tokens.line[extra], tokens.space_control_lines)
-            if len(extra) and len(tokens.space_control_lines)
-            else False
-        )
+        joined = (nf[extra] >= 12) & np.isin(tokens.line[extra], tokens.space_control_lines)
         records = extra[joined]
         add(
             "R1.joined",
