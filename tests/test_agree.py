@@ -402,7 +402,8 @@ def test_second_judgments_without_a_topic_of_the_runs_are_named(tmp_path, capsys
     err = capsys.readouterr().err
     assert err == (
         f"trecbench: {other}: No queries with both results and relevance info (no topic of "
-        "the runs is in the --qrels-b judgments)\n"
+        "the runs is in the --qrels-b judgments: the runs' 'de-01', 'de-02', 'de-03' and 53 "
+        "more; the judgments' 'x1')\n"
     )
 
 
@@ -443,7 +444,8 @@ def test_a_run_without_a_topic_of_the_second_judgments_is_named(tmp_path, capsys
     assert run(args) == 7
     assert capsys.readouterr().err == (
         f"trecbench: {vector}: No queries with both results and relevance info (no topic of "
-        f"the run is in the --qrels-b judgments, {german})\n"
+        f"the run is in the --qrels-b judgments, {german}: the run's 'en-01', 'en-02', "
+        "'en-03' and 25 more; the judgments' 'de-01', 'de-02', 'de-03' and 25 more)\n"
     )
 
 

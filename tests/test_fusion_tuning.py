@@ -205,6 +205,10 @@ def test_qrels_without_a_topic_of_the_runs_are_named(tmp_path, capsys):
     assert run(["fuse", "--optimize", "nDCG@10", "--qrels", qrels, *RUNS, "-o", str(out)]) == 7
     err = capsys.readouterr().err
     assert err.startswith(f"trecbench: {qrels}: No queries with both results and relevance")
+    assert err.endswith(
+        "the runs' 'de-01', 'de-02', 'de-03' and 53 more; the qrels' 'other-de-01', "
+        "'other-de-02', 'other-de-03' and 53 more)\n"
+    )
     assert err.count("\n") == 1 and not out.exists()
 
 

@@ -535,8 +535,9 @@ def test_qrels_sharing_no_topic_with_the_runs_are_named_in_a_warning(tmp_path, c
     assert run(_write_topics(tmp_path, "79")) == 0
     captured = capsys.readouterr()
     assert captured.err.splitlines()[:-1] == [
-        f"trecbench: warning: {tmp_path / 'q.qrels'}: no topic of the runs is in the qrels: "
-        "nothing pooled is judged (every run's judged and relevant_only are 0)"
+        f"trecbench: warning: {tmp_path / 'q.qrels'}: no topic of the runs is in the qrels "
+        "(the runs' '1', '2', '3'; the qrels' '7', '9'): nothing pooled is judged (every "
+        "run's judged and relevant_only are 0)"
     ]
     rows = shown_rows(captured.out, "run")
     assert [(row["judged"], row["relevant_only"]) for row in rows] == [("0", "0")] * 2
@@ -558,8 +559,9 @@ def test_the_qrels_sharing_no_topic_are_named_as_the_gates_warning_names_them(
     named = gate.removeprefix("trecbench: warning: ").split(": warning[R24]")[0]
     assert "%" in named.removeprefix(str(tmp_path))  # escaped: %25 or %0A
     assert said == (
-        f"trecbench: warning: {named}: no topic of the runs is in the qrels: nothing pooled "
-        "is judged (every run's judged and relevant_only are 0)"
+        f"trecbench: warning: {named}: no topic of the runs is in the qrels (the runs' '1', "
+        "'2', '3'; the qrels' '7', '9'): nothing pooled is judged (every run's judged and "
+        "relevant_only are 0)"
     )
 
 
@@ -588,8 +590,8 @@ def test_pools_warnings_reach_the_python_caller_apart_from_its_inputs():
     runs = {"a": {"1": {"d1": 2.0}, "2": {"d1": 1.0}}, "b": {"1": {"d2": 1.0}}}
     result = pool(runs, depth=5, qrels={"7": {"d1": 1}})
     assert result.warnings == (
-        "no topic of the runs is in the qrels: nothing pooled is judged (every run's "
-        "judged and relevant_only are 0)",
+        "no topic of the runs is in the qrels (the runs' '1', '2'; the qrels' '7'): nothing "
+        "pooled is judged (every run's judged and relevant_only are 0)",
     )
     assert result.input_warnings == ()
     result = pool(runs, depth=5, qrels={"1": {"d1": 1}})

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
+from .plurals import few_and_more
+
 
 class ExitCode(IntEnum):
     """The exit codes of every command (docs/cli-conventions.md; a test keeps both equal).
@@ -383,6 +385,13 @@ def _escaped(character: str) -> str:
     if 0xDC80 <= ord(character) <= 0xDCFF:
         return f"\\x{ord(character) - 0xDC00:02x}"
     return character.encode("unicode_escape").decode()
+
+
+def some_topics(qids) -> str:
+    """A few of ``qids``, the first in trec_eval's order (byte-wise), and how many more, as
+    a refusal of inputs without a topic in common quotes each side's: a run read in another
+    shape than meant (a dict of runs, columns swapped) shows itself."""
+    return few_and_more(sorted(qids, key=str.encode), 3, excerpt)
 
 
 def excerpt_plain(text: str) -> str:

@@ -377,7 +377,7 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
     """The runs' per-topic values under the second judgments (loaded, as the runs are);
     when none of the runs has a topic of theirs the error names those judgments (it named
     the first run), when some run has, the run without one."""
-    from ..errors import NoOverlapError
+    from ..errors import NoOverlapError, some_topics
     from ..inputs import Loaded
 
     try:
@@ -397,11 +397,18 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
             label = (
                 run.path if isinstance(run, Loaded) else None
             ) or lacking  # a file by its path, as evaluate names it
-            why = f"no topic of the run is in the --qrels-b judgments, {name}"
+            why = (
+                f"no topic of the run is in the --qrels-b judgments, {name}: the run's "
+                f"{some_topics(topics[lacking])}; the judgments' {some_topics(judged)}"
+            )
             raise NoOverlapError(
                 f"{label}: No queries with both results and relevance info ({why})"
             ) from None
-        why = "no topic of the runs is in the --qrels-b judgments"
+        retrieved = set().union(*topics.values())
+        why = (
+            "no topic of the runs is in the --qrels-b judgments: the runs' "
+            f"{some_topics(retrieved)}; the judgments' {some_topics(judged)}"
+        )
         raise NoOverlapError(
             f"{name}: No queries with both results and relevance info ({why})"
         ) from None

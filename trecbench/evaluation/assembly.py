@@ -14,11 +14,18 @@ import numpy as np
 
 from .. import ranking, tiebounds
 from ..callers import outside_trecbench
-from ..errors import NoOverlapError, ProviderWarning, TrecbenchError, excerpt, one_line
+from ..errors import (
+    NoOverlapError,
+    ProviderWarning,
+    TrecbenchError,
+    excerpt,
+    one_line,
+    some_topics,
+)
 from ..kernels import sequential_sum
 from ..measures import COUNTS, GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
 from ..measures.params import CWL_HORIZON
-from ..plurals import counted, few_and_more
+from ..plurals import counted
 from . import bounds
 from .drill import DrillDown, joined, topic_curves
 from .plan import _Plan, _plan_topics, _TopicPlan
@@ -260,16 +267,10 @@ def _run_topics(blocks: list[_Block], run_qids: list[str], plan: _Plan, label) -
             f"-D names topic {excerpt(plan.settings.debug_query)}, not one of them"
             if topics.looped
             else "no topic of the run is in the qrels: the run's "
-            f"{_some(run_qids)}; the qrels' {_some(plan.truth.topics)}"
+            f"{some_topics(run_qids)}; the qrels' {some_topics(plan.truth.topics)}"
         )
         raise NoOverlapError(f"{label}: No queries with both results and relevance info ({why})")
     return topics
-
-
-def _some(qids) -> str:
-    """A few of ``qids``, the first in trec_eval's order, as a message quotes them: a run
-    read in another shape than meant (a dict of runs, columns swapped) shows itself."""
-    return few_and_more(sorted(qids, key=str.encode), 3, excerpt)
 
 
 def _stops(blocks: list[_Block], topics: _TopicPlan, label) -> list[tuple]:

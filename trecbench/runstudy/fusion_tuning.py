@@ -243,7 +243,7 @@ def _evaluated(qrels, fused, measure: str):
     try:
         return evaluate(qrels, {"0": fused}, [measure]).per_query_values
     except NoOverlapError:
-        _no_overlap(qrels)
+        _no_overlap(qrels, _topics(fused), _topics(qrels.table))
 
 
 def _check_candidates_differ(values: np.ndarray, qrels, measure: str) -> None:
@@ -408,28 +408,38 @@ def _check_shared_topics(tables, qrels, names=None) -> None:
     """Refuse runs and (loaded) qrels that share fewer than 2 topics, before any candidate
     is fused: the folds need 2 or more (the fused runs hold the runs' topics). ``names``:
     as :func:`tune_fusion` takes them."""
-    from ..arrow import distinct
     from ..inputs.integer_ids import refuse_lost_zeros
 
     origin = qrels.path or qrels.origin
     for i, table in enumerate(tables):  # "01" beside 1: refused as such, not as no topic
         name = names[i] if names is not None else None
         refuse_lost_zeros(qrels.table, origin, table, name or f"run{i + 1}")
-    judged = set(distinct(qrels.table.column("qid")).to_pylist())
-    retrieved = {str(q) for table in tables for q in distinct(table.column("qid")).to_pylist()}
+    judged = _topics(qrels.table)
+    retrieved = {str(q) for table in tables for q in _topics(table)}
     shared = len(judged & retrieved)
     if not shared:
-        _no_overlap(qrels)
+        _no_overlap(qrels, retrieved, judged)
     if shared < 2:
         _folds(shared, 2, 0)  # its refusal, in its words
 
 
-def _no_overlap(qrels):
+def _topics(table) -> set:
+    """The topic ids of a run or qrels table."""
+    from ..arrow import distinct
+
+    return set(distinct(table.column("qid")).to_pylist())
+
+
+def _no_overlap(qrels, retrieved: set, judged: set):
+    """Refuse ``qrels`` sharing no topic with the runs, quoting a few topics of each."""
     from ..conclusions.scores import source_name
-    from ..errors import NoOverlapError
+    from ..errors import NoOverlapError, some_topics
 
     name = source_name(qrels) or "the qrels"
-    why = "no topic of the runs is in the qrels: nothing to choose on"
+    why = (
+        "no topic of the runs is in the qrels, nothing to choose on: the runs' "
+        f"{some_topics(retrieved)}; the qrels' {some_topics(judged)}"
+    )
     message = f"{name}: No queries with both results and relevance info ({why})"
     raise NoOverlapError(message) from None
 

@@ -299,6 +299,7 @@ def _topic_warnings(pooled: _Streamed, judged: pa.Table, labels: list[str], qrel
     gate's warnings name their file): every judged and relevant_only count then reads 0,
     and nothing else would say why."""
     from ..conclusions.scores import source_name
+    from ..errors import some_topics
     from ..escaping import escape_text
     from ..flag_wording import FlagWarning
 
@@ -307,9 +308,12 @@ def _topic_warnings(pooled: _Streamed, judged: pa.Table, labels: list[str], qrel
     in_qrels = arrow.to_numpy(pc.is_in(qids, value_set=judged_qids))
     if not in_qrels.any():
         name = source_name(qrels)
+        judged_topics = pc.unique(judged_qids).to_pylist()
         return (
-            f"{f'{escape_text(name)}: ' if name else ''}no topic of the runs is in the qrels: "
-            "nothing pooled is judged (every run's judged and relevant_only are 0)",
+            f"{f'{escape_text(name)}: ' if name else ''}no topic of the runs is in the qrels "
+            f"(the runs' {some_topics(qids.to_pylist())}; the qrels' "
+            f"{some_topics(judged_topics)}): nothing pooled is judged (every run's judged and "
+            "relevant_only are 0)",
         )
     warnings = []
     for label, number in zip(labels, pooled.numbers, strict=True):
