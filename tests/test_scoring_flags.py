@@ -142,5 +142,10 @@ def test_float32_asked_of_10_0_is_refused_not_dropped():
     )
     assert EvalSettings(compat="10.0").float32 is EvalSettings(compat="10.0", float32=False).float32
     assert EvalSettings(compat="10.0").float32 is False and EvalSettings().float32 is True
-    with pytest.raises(UsageError, match=r"^float32 must be"):
-        EvalSettings(float32="yes")
+    # None is taken (the version's own way): the refusal said "True or False"
+    for value in ("yes", 1):
+        with pytest.raises(UsageError) as refused:
+            EvalSettings(float32=value)
+        assert str(refused.value) == (
+            f"float32 must be True, False or None (as the version holds scores), not {value!r}"
+        )

@@ -62,14 +62,16 @@ def yes_or_no(value: object) -> bool | None:
     return bool(value) if isinstance(value, bool) or kind == "b" else None
 
 
-def flag_from(name: str, value: object) -> bool:
+def flag_from(name: str, value: object, none: str = "") -> bool:
     """The keyword ``name``'s True or False (:func:`yes_or_no`); anything else ("False",
-    which is true, or 1) a :class:`~trecbench.errors.UsageError` naming it."""
+    which is true, or 1) a :class:`~trecbench.errors.UsageError` naming it. ``none``: what
+    None means, for a keyword that takes it too (its caller has let None through)."""
     flag = yes_or_no(value)
     if flag is None:
         from .errors import UsageError
 
-        raise UsageError(f"{name} must be True or False, not {value!r}")
+        either = f"True, False or None ({none})" if none else "True or False"
+        raise UsageError(f"{name} must be {either}, not {value!r}")
     return flag
 
 

@@ -155,7 +155,8 @@ class EvalSettings:
         for name in _YES_NO:
             if name == "float32" and self.float32 is None:  # the version's own (__post_init__)
                 continue
-            object.__setattr__(self, name, flag_from(name, getattr(self, name)))
+            none = "as the version holds scores" if name == "float32" else ""
+            object.__setattr__(self, name, flag_from(name, getattr(self, name), none))
         if not isinstance(self.engine, str):
             raise UsageError(f"engine must be an engine's name, not {python_type(self.engine)}")
         # numpy's str_ made Python's: refused as np.str_('fastest'), recorded as numpy's
