@@ -460,6 +460,28 @@ def test_a_value_the_schema_refuses_is_quoted_as_the_configuration_spells_it(tmp
     assert str(refused.value).startswith(f"{tmp_path / name}{shown}")
 
 
+@pytest.mark.parametrize("written", ["1.0e-400", "-2.5E-400", "1.0e-999"])
+@pytest.mark.parametrize("key", ["statistics.confidence", "completeness.max_unjudged"])
+@pytest.mark.parametrize("name", ["c.toml", "c.yaml"])
+def test_a_number_below_a_double_is_said_to_underflow(tmp_path, name, key, written):
+    # 1e-400 was quoted as 0.0 ("0.0 is less than the minimum of 1e-12"), or taken as 0
+    # where 0 is allowed (max_unjudged), without a word
+    section, setting = key.split(".")
+    text = (
+        f"qrels = 'q'\n[modes.a]\nrun = 'r'\n[{section}]\n{setting} = {written}\n"
+        if name == "c.toml"
+        else f"qrels: q\nmodes: {{a: {{run: r}}}}\n{section}: {{{setting}: {written}}}\n"
+    )
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, text, name)
+    line = 5 if name == "c.toml" else 3
+    said = f"{tmp_path / name}:{line}: {key}: {written} underflows a double (reads as 0)"
+    assert str(refused.value) == said
+    if setting == "max_unjudged":  # where 0 is allowed, a zero written so is 0
+        zero = _config(tmp_path, text.replace(written, "0.0e-400"), name)
+        assert zero.completeness.max_unjudged == 0
+
+
 @pytest.mark.parametrize(
     ("name", "k", "shown"),
     [

@@ -62,7 +62,9 @@ class WrittenFloat(float):
     infinity as written (YAML ``.nan``, ``.Inf``, TOML ``nan``, ``-inf``), said so in the
     message refusing it, not as Python's ``nan``; or a number beyond a double's range
     (``1e400``: infinity, as every reader reads it), said to overflow (as the run readers
-    say of a score ``1e400``), not that ``inf`` was given (:meth:`overflows`)."""
+    say of a score ``1e400``), not that ``inf`` was given (:meth:`overflows`); or a number
+    not 0 too small for a double (``1e-400``: 0.0), said to underflow, not quoted as 0.0
+    (:meth:`underflows`)."""
 
     text: str
 
@@ -71,11 +73,24 @@ class WrittenFloat(float):
         """Whether the text is a number too large for a double, not an infinity."""
         return math.isinf(self) and "inf" not in self.text.lower()
 
+    @property
+    def underflows(self) -> bool:
+        """Whether the text is a number other than 0 that a double reads as 0."""
+        return self == 0 and _names_a_non_zero(self.text)
+
+
+def _names_a_non_zero(text: str) -> bool:
+    """Whether a decimal float's ``text`` (``1e-400``, ``0.0e-9``) has a digit other than 0
+    before its exponent."""
+    mantissa = text.lower().split("e")[0]
+    return any(digit in mantissa for digit in "123456789")
+
 
 def read_float(value: float, text: str) -> float:
     """A TOML or YAML float ``value`` read from ``text``: a :class:`WrittenFloat` when it
-    is not finite (a NaN, an infinity, a number too large for a double), else ``value``."""
-    if math.isfinite(value):
+    is not finite (a NaN, an infinity, a number too large for a double) or reads as 0 and
+    is not (``1e-400``), else ``value``."""
+    if math.isfinite(value) and not (value == 0 and _names_a_non_zero(text)):
         return value
     written = WrittenFloat(value)
     written.text = text

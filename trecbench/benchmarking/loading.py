@@ -535,8 +535,12 @@ def _refuse_non_finite(
     """A NaN or infinite number (YAML ``.nan``/``.inf``, TOML ``nan``/``inf``) means nothing
     as a target, weight or threshold: every mean would be marked ``≥ nan``. Said as the
     file writes it (``.nan``, ``-inf``: :class:`~trecbench.yaml_loader.WrittenFloat`).
-    ``overflows_only``: only a number too large for a double (``1e400``), said to overflow
-    before the schema bounds it (TOML's was "greater than the maximum", YAML's not)."""
+    ``overflows_only``: only a number too large or too small for a double (``1e400``,
+    ``1e-400``), said to overflow or underflow before the schema bounds it (TOML's was
+    "greater than the maximum", YAML's not; ``1e-400`` was quoted as 0.0)."""
+    if isinstance(value, WrittenFloat) and value.underflows:  # read as 0: not what it says
+        where = source.where(keys)
+        raise UsageError(f"{where}: {shortened(value.text)} underflows a double (reads as 0)")
     if isinstance(value, float) and not math.isfinite(value):
         where = source.where(keys)
         written = value.text if isinstance(value, WrittenFloat) else repr(value)
