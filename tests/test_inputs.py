@@ -267,9 +267,9 @@ def test_a_dask_dataframe_is_told_as_one_not_as_records_of_its_column_names():
     frame = pd.DataFrame({"qid": ["q"], "docno": ["d"], "score": [1.0]})
     with pytest.raises(UsageError) as raised:
         trecbench.evaluate({"q": {"d": 1}}, dd.from_pandas(frame, npartitions=1), ["P@1"])
-    assert str(raised.value) == (
-        "cannot read a run from a Dask DataFrame here: give its compute(), a pandas "
-        "DataFrame (trecbench.dask.evaluate scores a run on its cluster)"
+    assert str(raised.value) == (  # named as a held run's errors name it
+        "run 'run1': cannot read a run from a Dask DataFrame here: give its compute(), a "
+        "pandas DataFrame (trecbench.dask.evaluate scores a run on its cluster)"
     )
     qrels = dd.from_pandas(frame.rename(columns={"score": "rel"}).assign(rel=1), npartitions=1)
     with pytest.raises(UsageError) as raised:
@@ -478,6 +478,23 @@ def test_split_runs_tells_one_run_from_several():
     sources, names = inputs.split_runs([frame, frame])
     assert len(sources) == 2 and names is None
     assert inputs.split_runs(["a.run", "b.run"]) == (["a.run", "b.run"], None)
+    # None or {} beside runs is an empty run, not a query without documents: the good run
+    # beside it was refused as a query's documents ("query 'A': ... not text")
+    for empty in ({}, None):
+        assert inputs.split_runs({"a": "x.run", "b": empty}) == (["x.run", empty], ["a", "b"])
+        assert inputs.split_runs({"a": one, "b": empty}) == ([one, empty], ["a", "b"])
+        assert inputs.split_runs({"q": {"d": 1.0}, "r": empty})[1] is None  # a query's
+        assert inputs.split_runs({"q": empty})[1] is None
+
+
+def test_an_empty_run_among_named_runs_is_refused_by_its_name():
+    qrels = {"q": {"d": 1}}
+    with pytest.raises(InputError) as refused:
+        trecbench.evaluate(qrels, {"a": {"q": {"d": 1.0}}, "b": {}}, ["P@1"])
+    assert str(refused.value) == "run 'b' (run dict): empty run"
+    with pytest.raises(UsageError) as refused:
+        trecbench.evaluate(qrels, {"a": {"q": {"d": 1.0}}, "b": None}, ["P@1"])
+    assert str(refused.value).startswith("run 'b': cannot read a run from None: give a path")
 
 
 def test_streams_detect_compression_by_magic():

@@ -329,10 +329,11 @@ def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
     dicts with a query id and a document id) and a table, iterable as it is by its
     columns. A dict any of whose values maps documents is one run, whatever its first
     value is: its other values are then queries' documents, named in the run's words if
-    they are not."""
+    they are not. A value None or ``{}`` says nothing of which it is: beside runs it is a
+    run (refused as empty, by its name), not a query without documents."""
     if isinstance(runs, Mapping):
-        one_run = not runs or any(map(_maps_documents, runs.values()))
-        if one_run:
+        telling = [value for value in runs.values() if not _empty(value)]
+        if not telling or any(map(_maps_documents, telling)):
             return [runs], None
         from ..naming import run_name
 
@@ -353,6 +354,12 @@ def _one_run(value: Any) -> bool:
         return True  # an open file is one run (refused by load), never runs, one a line
     table = hasattr(value, "columns") or hasattr(value, "__arrow_c_stream__")
     return table or not isinstance(value, Iterable)
+
+
+def _empty(value: Any) -> bool:
+    """Whether ``value`` is None or an empty dict: a query without documents in a run, or
+    an empty run among named runs."""
+    return value is None or (isinstance(value, Mapping) and not value)
 
 
 def _maps_documents(value: Any) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 import pyarrow as pa
 
-from ..errors import DuplicateError, InputError
+from ..errors import DuplicateError, InputError, UsageError
 from .columns import HeldColumnError
 from .python_objects import index_label
 from .tables import given_lines
@@ -87,8 +87,8 @@ def _row_named(source: object, origin: str) -> Callable[[int], str]:
 @contextlib.contextmanager
 def naming(source: object, name: str | None) -> Iterator[None]:
     """Errors raised inside, all about run ``source``, name the run when it is held in
-    memory (:func:`renamed`; a column it lacks too); unchanged for a file, or without a
-    ``name``."""
+    memory (:func:`renamed`; a column it lacks too) or is what no reader takes (None);
+    unchanged for a file, or without a ``name``."""
     try:
         yield
     except HeldColumnError as error:
@@ -100,3 +100,9 @@ def naming(source: object, name: str | None) -> Iterator[None]:
         if name is None or not is_held(source) or type(error) not in (InputError, DuplicateError):
             raise
         raise renamed(error, source, named(name, error.path)) from None
+    except UsageError as error:
+        # what no reader takes (None, a number, an open file) among runs named in a dict:
+        # "cannot read a run from None" said not which
+        if name is None or type(error) is not UsageError or isinstance(source, (str, os.PathLike)):
+            raise
+        raise UsageError(f"run {name!r}: {error}") from None
