@@ -1382,3 +1382,27 @@ def test_load_run_refuses_a_flag_or_check_of_the_wrong_kind(tmp_path):
     ):
         with pytest.raises(UsageError, match="^" + re.escape(message)):
             call()
+
+
+@pytest.mark.parametrize(
+    ("action", "call"),
+    [
+        ("evaluate", lambda runs: trecbench.evaluate({"q": {"d": 1}}, runs, ["P@1"])),
+        ("compare", lambda runs: trecbench.compare({"q": {"d": 1}}, runs, ["P@1"])),
+        ("fuse", trecbench.fuse),
+        ("pool", trecbench.pool),
+    ],
+)
+def test_a_spent_iterator_of_runs_is_said_to_be_one(action, call):
+    # a generator of ScoredDocs read before was "no run given", as if none had been passed
+    spent = (doc for doc in [ir_measures.ScoredDoc("q", "d", 1.0)])
+    list(spent)
+    with pytest.raises(UsageError) as refused:
+        call(spent)
+    assert str(refused.value) == (
+        f"nothing to {action}: no run given (an iterator that yielded nothing: one read "
+        "before is spent)"
+    )
+    with pytest.raises(UsageError) as refused:
+        call([])
+    assert str(refused.value) == f"nothing to {action}: no run given"

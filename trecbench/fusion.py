@@ -78,7 +78,7 @@ from .fusion_plan import (
     check_number,
     checked_weights,
 )
-from .inputs import split_runs
+from .inputs import no_run_given, split_runs
 from .inputs.streams import steps
 from .inputs.tables import carry_integer_ids
 from .naming import check_run_tag
@@ -363,6 +363,8 @@ def fuse(
     """
     refuse_uncallable(progress)
     sources, names = split_runs(runs)
+    if not sources:
+        raise no_run_given("fuse", runs)
     weights = _replayable(weights)
     checked_settings(method, norm, k, weights, len(sources), depth, tag)  # before reading
     tables = ranked_tables(sources, progress, names)

@@ -175,7 +175,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         one_name_each(measures)  # stays one, whose names may be separated by spaces
     sources, names = inputs.split_runs(runs)
     if not sources:  # as compare refuses it: an evaluation of nothing lost its measures
-        raise UsageError("nothing to evaluate: no run given")
+        raise inputs.no_run_given("evaluate", runs)
     check_read_once([qrels, *sources])
     given = listed_names(run_names)
     names = _named(sources, given if given is not None else names)  # [] names no run

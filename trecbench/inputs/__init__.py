@@ -31,7 +31,7 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
@@ -346,6 +346,15 @@ def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
     return listed, None
 
 
+def no_run_given(action: str, runs: Any) -> UsageError:
+    """The refusal of ``runs`` holding no run (``nothing to evaluate: no run given``); an
+    iterator that yielded nothing is said to be one (a generator or ir_datasets'
+    ``scoreddocs_iter()`` iterated before is spent)."""
+    spent = isinstance(runs, Iterator)
+    why = " (an iterator that yielded nothing: one read before is spent)" if spent else ""
+    return UsageError(f"nothing to {action}: no run given{why}")
+
+
 def _one_run(value: Any) -> bool:
     """Whether ``value`` (not a dict) is one run, not a collection of runs: a path, a file
     opened or loaded, a table of any library (pandas, polars, Dask, Arrow: iterable by its
@@ -383,7 +392,7 @@ def named_runs(runs) -> dict[str, Any]:
 
     sources, names = split_runs(runs)
     if not sources:
-        raise UsageError("nothing to compare: no run given")
+        raise no_run_given("compare", runs)
     return dict(zip(run_names(sources, names, BY_DICT), sources, strict=True))
 
 

@@ -241,7 +241,7 @@ def pool(
     """
     refuse_uncallable(progress)
     from ..conclusions.scores import source_name
-    from ..inputs import split_runs
+    from ..inputs import no_run_given, split_runs
     from ..inputs.streams import steps
     from ..naming import check_read_once, check_runs_once, run_names
     from ..report import read_records
@@ -249,7 +249,7 @@ def pool(
     settings = PoolSettings(depth, relevance_level)
     sources, given = split_runs(runs)
     if not sources:
-        raise UsageError("nothing to pool: no run given")
+        raise no_run_given("pool", runs)
     # a run twice would share its documents with itself: no unique one, no relevant_only
     # (as the command line refuses it, with names= telling the two apart or not)
     check_runs_once([source for source in sources if isinstance(source, (str, os.PathLike))])
