@@ -92,3 +92,24 @@ def test_leaderboard_s_star_and_p_agree():
     assert _p(PairedTest(0.1, 28, 0.02, 0.04996)) == "0.04996*"
     assert _p(PairedTest(0.1, 28, 0.02, 0.05)) == "0.0500"
     assert _p(PairedTest(0.1, 28, 0.1, 0.1817)) == "0.1817"
+
+
+def test_a_p_too_small_for_a_double_prints_as_a_bound():
+    # 7,000 topics at d_z 1.3: scipy's t-test p underflows to 0.0, which printed 0.0e+00
+    # ▲***, an exact 0 no test gives; its true value is below 2.2e-308 (scipy: 1.2e-282
+    # at d_z 0.45, 0.0 from 0.5)
+    from scipy import stats
+
+    rng = np.random.default_rng(3)
+    base = rng.uniform(0, 0.5, 7000).round(2)
+    better = np.clip(base + 0.3 + rng.normal(0, 0.1, 7000), 0, 1).round(2)
+    values = {"a": list(base), "b": list(better)}
+    assert stats.ttest_rel(values["b"], values["a"]).pvalue == 0.0  # the reference too
+    result = compare_scores(_frame(values), baseline="a", samples=200)
+    b = result.comparisons.set_index("run").loc["b"]
+    assert b["p_value"] == 0.0 and b["p_adjusted"] == 0.0 and b["significant"]
+    row = next(line for line in result.render("table").splitlines() if line.endswith("***"))
+    assert row.endswith(" <1e-300 ▲***")
+    assert "| <1e-300 | <1e-300 ▲*** |" in result.markdown()
+    assert "0.0e+00" not in result.render("table") + result.markdown()
+    assert p_text(0.0, LEVELS) == "<1e-300" and p_text(5e-324, LEVELS) == "4.9e-324"

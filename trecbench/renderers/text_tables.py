@@ -104,6 +104,11 @@ def change_text(value: float) -> str:
     return f"{signed_text(value, 1)}%" if math.isfinite(value) else "n/a"
 
 
+# what a p-value too small for a double prints: true of the raw p (below 2.2e-308 where
+# the tests' functions underflow) and of an adjusted one (Holm's m·p, m below 10^7)
+P_UNDERFLOW = "<1e-300"
+
+
 def p_text(value: float, levels: Iterable[float] = ()) -> str:
     """A p-value as every table prints it: 4 decimals (``0.0123``), below 0.0001 two
     significant digits in scientific notation (``5.4e-06``), ``n/a`` when undefined; with
@@ -111,9 +116,14 @@ def p_text(value: float, levels: Iterable[float] = ()) -> str:
     ``levels`` (the levels its stars mark) than p is: 1/1001 prints ``0.000999``, never
     ``0.0010`` beside ``***`` (p < 0.001), and 0.04996 ``0.04996``, never ``0.0500 *``.
     Exact p-values, as IR's statistical reporting asks (Sakai, SIGIR Forum 2014), rather
-    than ``<0.001``, which would hide a resampled test's floor (1/(B + 1))."""
+    than ``<0.001``, which would hide a resampled test's floor (1/(B + 1)). A p of 0 is
+    an analytic test's (t, Welch, Wilcoxon's normal approximation) too small for a double,
+    thousands of topics and a large effect: ``<1e-300``, never ``0.0e+00`` (no test gives
+    0: a resampled one's floor is 1/(B + 1), an exact one's 2/2^n)."""
     if not math.isfinite(value):
         return "n/a"
+    if value == 0:
+        return P_UNDERFLOW
     thresholds = tuple(levels)
     # 17 significant digits at most: the double itself, on p's side of every level
     for more in range(16):
