@@ -580,3 +580,26 @@ def test_the_interval_of_each_measure_in_zero_one_is_flagged_past_it(measure):
     assert "]†" in text and "the interval passes the measure's range, [0, 1]" in text
     with pytest.raises(UsageError, match=r"outside \[0, 1\], where every value of it lies"):
         compare_scores(_frame({"base": [0.8, 1.5, 0.3], "run": [0.0, 0.9, 0.1]}, measure))
+
+
+def test_a_macro_mean_is_the_same_double_in_compare_score_and_leaderboard(tmp_path):
+    # P@20 values over strata of 3, 4, 2 and 2 topics: compare's weighted sum gave
+    # 0.61875 (printed 0.6188), score --group-by's mean of the group means
+    # 0.6187499999999999 (0.6187) for the same macro mean
+    import fractions
+
+    from trecbench.renderers.text_tables import value_text
+
+    values = [0.7, 0.3, 0.8, 1.0, 0.8, 0.7, 0.3, 0.6, 0.8, 0.75, 0.2]
+    labels = ["a"] * 3 + ["b"] * 4 + ["c"] * 2 + ["d"] * 2
+    strata = {f"t{i:02d}": label for i, label in enumerate(labels)}
+    frame = _frame({"base": values, "run": values[::-1]})
+    result = compare_scores(frame, samples=40, strata=strata, group_by="g")
+    compared = result.part(result.summary, "g:macro").set_index("run")["mean"]["base"]
+    sidecar = pd.DataFrame({"qid": list(strata), "g": labels})
+    grouped = trecbench.group_means(frame, sidecar, "g").set_index(["run", "kind"])["value"]
+    # the reference: the group means as trec_eval sums each, their sum exact
+    means = [sum(values[i] for i in range(11) if labels[i] == g) / labels.count(g) for g in "abcd"]
+    exact = float(sum(map(fractions.Fraction, means)) / 4)
+    assert compared == grouped["base", "macro"] == exact
+    assert value_text(compared) == "0.6187"

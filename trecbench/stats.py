@@ -61,6 +61,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import exact_sums, statistical_tests
+from .kernels import mean_of_means
 from .resampling import (
     BLOCK,
     BOOTSTRAP_STREAM,
@@ -104,16 +105,24 @@ def _tolerance(diffs: np.ndarray) -> np.ndarray:
     return REORDERED * np.maximum(np.abs(diffs).mean(axis=0), 1e-300)
 
 
-def topic_mean(matrix: np.ndarray, weights=None) -> np.ndarray:
+def topic_mean(matrix: np.ndarray) -> np.ndarray:
     """Per column (per everything but the first axis), the mean over topics (the first
-    axis; with ``weights`` per topic, the weighted sum), summed in topic order as trec_eval
-    sums: ``mean(axis=0)`` sums pairwise along a contiguous axis, so one column's mean
-    moved in its last bits with the columns beside it. NaN where there is no topic."""
-    terms = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
-    if not len(terms):
-        return np.full(terms.shape[1:], np.nan)
-    total = np.cumsum(terms, axis=0)[-1]
-    return total / len(terms) if weights is None else total
+    axis), summed in topic order as trec_eval sums: ``mean(axis=0)`` sums pairwise along a
+    contiguous axis, so one column's mean moved in its last bits with the columns beside
+    it. NaN where there is no topic."""
+    if not len(matrix):
+        return np.full(matrix.shape[1:], np.nan)
+    return np.cumsum(matrix, axis=0)[-1] / len(matrix)
+
+
+def strata_mean(matrix: np.ndarray, strata) -> np.ndarray:
+    """Per column, the mean of the strata's means (``strata``: one label per topic), each
+    summed in topic order (:func:`topic_mean`), taken as ``score --group-by`` and
+    ``leaderboard`` take a macro mean (:func:`~trecbench.kernels.mean_of_means`): the
+    weighted sum of :func:`macro_weights` printed a last digit apart from theirs."""
+    labels = np.asarray(strata)
+    means = [topic_mean(matrix[labels == label]) for label in dict.fromkeys(labels.tolist())]
+    return mean_of_means(np.stack(means), axis=0)
 
 
 def bootstrap_p(

@@ -25,7 +25,7 @@ import pandas as pd
 from .errors import InputError, Setting, UsageError, excerpt, option_excerpt
 from .escaping import escape_text, id_list
 from .ids import STR
-from .kernels import sequential_sum
+from .kernels import mean_of_means, sequential_sum
 from .naming import path_argument
 from .plurals import first_few
 from .provenance import read_in_call
@@ -394,7 +394,7 @@ def grouped_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str)
     # an undefined (NaN) value makes its mean undefined, as trec_eval's average is (-nan):
     # pandas' mean would skip it, and micro would no longer be trec_eval's
     groups = summary(frame, [*keys, "group"], "group", _mean)
-    macro = summary(groups, keys, "macro", _mean)
+    macro = summary(groups, keys, "macro", lambda means: float(mean_of_means(means)))
     micro = summary(frame, keys, "micro", _mean)
     spread = summary(groups, keys, "spread", _spread)
     spread = spread.assign(undefined=spread["n"].lt(2).map({True: SPREAD_OF_ONE, False: None}))

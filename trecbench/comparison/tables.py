@@ -354,10 +354,13 @@ class View:
         return None if self.part.strata is None else stats.macro_weights(self.part.strata)
 
     def mean_of(self, matrix: np.ndarray) -> np.ndarray:
-        """Per column, the mean over topics (macro: the strata's weighted sum), summed in
-        topic order (:func:`~trecbench.stats.topic_mean`): a run's mean, and a target's
-        mark, do not move with the runs and measures beside it."""
-        return stats.topic_mean(matrix, self.weights)
+        """Per column, the mean over topics (macro: the mean of the strata's means,
+        :func:`~trecbench.stats.strata_mean`), summed in topic order
+        (:func:`~trecbench.stats.topic_mean`): a run's mean, and a target's mark, do not
+        move with the runs and measures beside it."""
+        if self.part.strata is None:
+            return stats.topic_mean(matrix)
+        return stats.strata_mean(matrix, self.part.strata)
 
     def mean_difference(self, diffs: np.ndarray, scale=None) -> np.ndarray:
         """Per column of paired differences, their mean (macro: weighted) as printed and

@@ -30,6 +30,7 @@ from .. import input_warnings, outputs
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, NoOverlapError, UsageError
 from ..escaping import escape_text, id_list
+from ..kernels import mean_of_means
 from ..naming import path_argument
 from ..rounding import value_scale
 from ..toml_loader import key_path
@@ -465,7 +466,7 @@ def _board(suite: Suite, frames: list[pd.DataFrame], measure: str, summed: bool)
         names,
         [int(t.notna().any(axis=1).sum()) for t in tables],
         means,
-        means.mean(axis=1),
+        mean_of_means(means, axis=1),
         ranks,
         ranks.mean(axis=1),
         over_collections,
