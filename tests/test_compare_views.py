@@ -603,3 +603,36 @@ def test_a_macro_mean_is_the_same_double_in_compare_score_and_leaderboard(tmp_pa
     exact = float(sum(map(fractions.Fraction, means)) / 4)
     assert compared == grouped["base", "macro"] == exact
     assert value_text(compared) == "0.6187"
+
+
+@pytest.mark.parametrize(
+    ("test", "said"),
+    [
+        ("randomization", " (300 samples, seed 4; exact, every sign pattern, in a section of 8 "
+         "topics or fewer) against a;"),
+        ("bootstrap", " (300 samples, seed 4) against a;"),
+        ("tukey", " (300 samples, seed 4) against a;"),
+        ("t", " against a;"),
+    ],
+)  # fmt: skip
+def test_the_significance_line_says_how_a_resampled_test_drew(test, said):
+    # the header named the intervals' resamples only: a randomisation p over 8 topics,
+    # exact over all 2^8 = 256 <= 300 sign patterns, read as if drawn
+    rng = np.random.default_rng(1)
+    frame = _frame({"a": rng.random(8).round(2), "b": rng.random(8).round(2)})
+    result = compare_scores(frame, test=test, samples=300, seed=4)
+    text = " ".join(result.render("table").split())
+    label = result.statistics.label()
+    assert f"Significance: two-sided {label}{said}" in text
+    assert f"{label}{said}" in " ".join(result.markdown().split())
+    if test == "randomization":  # exact: the share of all 256 sign patterns, any seed
+        import fractions
+        import itertools
+
+        a, b = (map(fractions.Fraction, frame[frame.run == r].value) for r in "ab")
+        diffs = [y - x for x, y in zip(a, b, strict=True)]
+        observed = abs(sum(diffs))
+        patterns = itertools.product((1, -1), repeat=8)
+        sums = (abs(sum(s * d for s, d in zip(p, diffs, strict=True))) for p in patterns)
+        count = sum(total >= observed for total in sums)
+        assert result.comparisons["p_value"][0] == count / 256

@@ -270,7 +270,23 @@ def _significance_line(settings, baseline: str) -> str:
         if settings.resolved_correction == "none"
         else f"p-values adjusted with {settings.correction_name} over all comparisons of a section"
     )
-    return f"Significance: two-sided {settings.label()} against {baseline}; {adjusted}"
+    drawn = _draws(settings)
+    return f"Significance: two-sided {settings.label()}{drawn} against {baseline}; {adjusted}"
+
+
+def _draws(settings) -> str:
+    """How a resampled test drew (`` (10,000 samples, seed 0)``; "" for an analytic one),
+    and where the randomisation test enumerates every sign pattern instead (exact): a p
+    from 2^8 patterns read as if drawn 10,000 times."""
+    from ..statistical_tests import SAMPLES
+
+    if SAMPLES not in settings.registered.options:
+        return ""
+    exact = ""
+    if settings.registered.exact_below:  # 2^topics <= samples: every pattern, once
+        most = settings.samples.bit_length() - 1
+        exact = f"; exact, every sign pattern, in a section of {most} topics or fewer"
+    return f" ({settings.samples:,} samples, seed {settings.seed}{exact})"
 
 
 def scoreless_line(comparison) -> str:
