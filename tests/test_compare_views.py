@@ -605,6 +605,23 @@ def test_a_macro_mean_is_the_same_double_in_compare_score_and_leaderboard(tmp_pa
     assert value_text(compared) == "0.6187"
 
 
+def test_a_mean_of_means_is_exact_and_rounded_once():
+    # fsum(means) / 3 rounds twice: 0.22636002886002884 where the rational mean's nearest
+    # double is ...887 (a leaderboard's collection means); fsum raised on 1.7e308 twice
+    # (an intermediate overflow) and on inf beside -inf, where group_means took means
+    import fractions
+
+    from trecbench.kernels import mean_of_means
+
+    means = [0.24642857142857139, 0.21515151515151518, 0.21750000000000003]
+    exact = float(sum(map(fractions.Fraction, means)) / 3)
+    assert exact == 0.22636002886002887 and mean_of_means(means) == exact
+    assert mean_of_means([means, means[::-1]], axis=1).tolist() == [exact, exact]
+    assert mean_of_means([1.7e308, 1.7e308]) == 1.7e308
+    assert math.isnan(mean_of_means([math.inf, -math.inf]))
+    assert mean_of_means([math.inf, 1.0]) == math.inf
+
+
 @pytest.mark.parametrize(
     ("test", "said"),
     [
@@ -636,3 +653,11 @@ def test_the_significance_line_says_how_a_resampled_test_drew(test, said):
         sums = (abs(sum(s * d for s, d in zip(p, diffs, strict=True))) for p in patterns)
         count = sum(total >= observed for total in sums)
         assert result.comparisons["p_value"][0] == count / 256
+
+
+@pytest.mark.parametrize(("samples", "said"), [(3, " (3 samples, seed 0) "), (4, "of 2 topics")])
+def test_the_exact_randomisation_is_said_only_where_a_section_can_be_tested(samples, said):
+    # 3 samples said "exact ... in a section of 1 topics or fewer": one topic has no p
+    frame = _frame({"a": [0.1, 0.5, 0.2], "b": [0.3, 0.4, 0.9]})
+    result = compare_scores(frame, test="randomization", samples=samples, confidence=1e-9)
+    assert said in " ".join(result.render("table").split())

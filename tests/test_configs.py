@@ -477,6 +477,10 @@ def test_a_number_below_a_double_is_said_to_underflow(tmp_path, name, key, writt
     line = 5 if name == "c.toml" else 3
     said = f"{tmp_path / name}:{line}: {key}: {written} underflows a double (reads as 0)"
     assert str(refused.value) == said
+    if name == "c.yaml":  # without a dot: text to YAML 1.1, which was told to write 0.0
+        with pytest.raises(UsageError) as refused:
+            _config(tmp_path, text.replace(written, "1e-400"), name)
+        assert str(refused.value).endswith(f"{key}: 1e-400 underflows a double (reads as 0)")
     if setting == "max_unjudged":  # where 0 is allowed, a zero written so is 0
         zero = _config(tmp_path, text.replace(written, "0.0e-400"), name)
         assert zero.completeness.max_unjudged == 0

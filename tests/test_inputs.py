@@ -480,7 +480,7 @@ def test_split_runs_tells_one_run_from_several():
     assert inputs.split_runs(["a.run", "b.run"]) == (["a.run", "b.run"], None)
     # None or {} beside runs is an empty run, not a query without documents: the good run
     # beside it was refused as a query's documents ("query 'A': ... not text")
-    for empty in ({}, None):
+    for empty in ({}, None, {"q": None}, {"q": {}}):
         assert inputs.split_runs({"a": "x.run", "b": empty}) == (["x.run", empty], ["a", "b"])
         assert inputs.split_runs({"a": one, "b": empty}) == ([one, empty], ["a", "b"])
         assert inputs.split_runs({"q": {"d": 1.0}, "r": empty})[1] is None  # a query's

@@ -18,12 +18,21 @@ def sequential_sum(values) -> float:
 
 def mean_of_means(means, axis: int = 0) -> np.ndarray:
     """The unweighted mean of ``means`` along ``axis`` (groups' or collections' means:
-    a macro mean), their sum correctly rounded (``math.fsum``), so it does not depend on
-    the groups' order nor on who takes it: ``score --group-by``, ``compare``'s macro
-    section and ``leaderboard`` printed 0.5438 and 0.5437 for one macro mean of 0.54375
-    on paper, two ways of summing a last bit apart. NaN where a mean is NaN."""
-    means = np.asarray(means, np.float64)
-    return np.apply_along_axis(math.fsum, axis, means) / means.shape[axis]
+    a macro mean), exact and rounded once (the double nearest the rational mean), so it
+    does not depend on the groups' order nor on who takes it: ``score --group-by``,
+    ``compare``'s macro section and ``leaderboard`` printed 0.5438 and 0.5437 for one
+    macro mean of 0.54375 on paper, two ways of summing a last bit apart. NaN or an
+    infinity where a mean is one, as their float sum gives it (inf + -inf: NaN)."""
+    return np.apply_along_axis(_exact_mean, axis, np.asarray(means, np.float64))
+
+
+def _exact_mean(values: np.ndarray) -> float:
+    from fractions import Fraction  # the macro means' path only (the score path's is light)
+
+    terms = values.tolist()
+    if not np.isfinite(values).all():  # no exact sum: what the floats' sum says
+        return sum(terms) / len(terms)
+    return float(sum(map(Fraction, terms)) / len(terms))
 
 
 def segment_cumsum(values: np.ndarray, segment: np.ndarray) -> np.ndarray:

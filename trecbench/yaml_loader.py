@@ -120,6 +120,8 @@ class NumberAsText(str):
             if exact != exact.to_integral_value():
                 return f"{self} is not an integer"
             spelt = int_text(int(exact))
+        elif isinstance(value, float) and not value and _names_a_non_zero(self):  # 1e-400
+            return f"{self} underflows a double (reads as 0)"
         else:  # 1e3 as 1.0e+3 or 1000.0, 08 and 0o17 as 8 and 15, -.5 as -0.5
             spelt = number_spellings(self)
         return f"{self} is read as text by YAML 1.1; write {spelt}"

@@ -109,7 +109,8 @@ def number_spellings(text: str) -> str:
         mantissa += "0"
     decimal = repr(value)
     spellings = f"{sign}{mantissa}e{exponent_sign or '+'}{digits}"
-    return spellings + (f" or {decimal}" if "e" not in decimal else "")
+    # 0.0 is offered for no 1e-400: it underflows, and is no 0 (0e5 keeps its exponent form)
+    return spellings + (f" or {decimal}" if "e" not in decimal and value else "")
 
 
 def disagreement(text: str, yaml_1_1: Any, as_text: str = "quote it") -> str | None:

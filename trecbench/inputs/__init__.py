@@ -366,9 +366,13 @@ def _one_run(value: Any) -> bool:
 
 
 def _empty(value: Any) -> bool:
-    """Whether ``value`` is None or an empty dict: a query without documents in a run, or
-    an empty run among named runs."""
-    return value is None or (isinstance(value, Mapping) and not value)
+    """Whether ``value`` is None or a dict of nothing else (``{}``, ``{"q": None}``,
+    ``{"q": {}}``): a query without documents in a run, or an empty run among named runs."""
+    return value is None or (isinstance(value, Mapping) and all(map(_nothing, value.values())))
+
+
+def _nothing(item: Any) -> bool:
+    return item is None or (isinstance(item, Mapping) and not item)
 
 
 def _maps_documents(value: Any) -> bool:

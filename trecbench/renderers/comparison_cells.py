@@ -283,8 +283,8 @@ def _draws(settings) -> str:
     if SAMPLES not in settings.registered.options:
         return ""
     exact = ""
-    if settings.registered.exact_below:  # 2^topics <= samples: every pattern, once
-        most = settings.samples.bit_length() - 1
+    most = settings.samples.bit_length() - 1  # 2^topics <= samples: every pattern, once
+    if settings.registered.exact_below and most >= 2:  # (one topic has no p)
         exact = f"; exact, every sign pattern, in a section of {most} topics or fewer"
     return f" ({settings.samples:,} samples, seed {settings.seed}{exact})"
 
