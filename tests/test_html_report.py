@@ -929,3 +929,29 @@ def test_all_trecs_page_draws_six_measures_figures_and_another_when_chosen(brows
     shown = page.execute_script(SHOWN_FIGURES)
     assert len(shown) == 15 and shown[-1].startswith("Chart: set_F, per-topic difference")
     assert page.execute_script(FIGURE_TAB_STOPS) == []
+
+
+def test_the_all_pairs_letters_sort_back_to_their_first_order_past_z(browser, tmp_path):
+    # 28 runs are lettered a..z, r27, r28: sorted as text, r27 and r28 came between r and s
+    import pandas as pd
+    from selenium.webdriver.common.by import By
+
+    rows = [(f"s{r:02d}", f"t{i}", "P@5", ((r + i) % 6) / 5) for r in range(28) for i in range(3)]
+    frame = pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+    page = tmp_path / "pairs.html"
+    page.write_text(trecbench.compare_scores(frame, samples=40).to_html(0), encoding="utf-8")
+    browser.get(page.as_uri())
+    title = next(h for h in browser.find_elements(By.TAG_NAME, "h3") if h.text == "All pairs")
+    table = title.find_element(By.XPATH, "following::table[1]")
+
+    def letters():
+        rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")
+        return [row.find_elements(By.TAG_NAME, "td")[0].text for row in rows]
+
+    first = letters()
+    assert first[24:] == ["y", "z", "r27", "r28"]
+    header = table.find_elements(By.CSS_SELECTOR, "thead th")[0]
+    header.click()  # ascending
+    assert letters() == first
+    header.click()
+    assert letters() == first[::-1]
