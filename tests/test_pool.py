@@ -42,9 +42,9 @@ def test_pool_equals_the_union_of_every_top_k(monkeypatch, rows_at_once, batch_r
     into the pool one or a few at a time (``BATCH_ROWS``); and at a depth no topic
     exceeds (the runs' rows then pooled as read, unranked)."""
     if rows_at_once is not None:
-        monkeypatch.setattr("trecbench.runstudy.pool.SLICE", rows_at_once)
+        monkeypatch.setattr("trecbench.runstudy.pool_stream.SLICE", rows_at_once)
     if batch_rows is not None:
-        monkeypatch.setattr("trecbench.runstudy.pool.BATCH_ROWS", batch_rows)
+        monkeypatch.setattr("trecbench.runstudy.pool_stream.BATCH_ROWS", batch_rows)
     rng = random.Random(5)
     runs = _random_runs(rng, 4)
     result = pool(runs, depth=depth)
@@ -62,7 +62,7 @@ def test_pool_equals_the_union_of_every_top_k(monkeypatch, rows_at_once, batch_r
 @pytest.mark.parametrize("batch_rows", [None, 1])
 def test_pool_with_qrels_leaves_judged_out_and_counts_relevant_only(monkeypatch, batch_rows):
     if batch_rows is not None:  # every run folded into the pool on its own
-        monkeypatch.setattr("trecbench.runstudy.pool.BATCH_ROWS", batch_rows)
+        monkeypatch.setattr("trecbench.runstudy.pool_stream.BATCH_ROWS", batch_rows)
     rng = random.Random(9)
     runs = _random_runs(rng, 3)
     # grades from -1: a negative grade is trec_eval's "in the pool, unjudged" (pool counted
@@ -215,7 +215,7 @@ def test_truncate_returns_the_table_itself_when_no_topic_exceeds_the_depth():
 def test_docnos_are_gathered_with_64_bit_offsets_only_when_needed():
     import pyarrow as pa
 
-    from trecbench.runstudy.pool import _column
+    from trecbench.runstudy.pool_stream import _column
 
     small = pa.table({"docno": pa.array(["a", "bb"], pa.string())})
     large = pa.table({"docno": pa.array(["c"], pa.large_string())})

@@ -10,6 +10,7 @@ from conftest import ROOT
 import trecbench
 from trecbench.cli import progress as progress_module
 from trecbench.runstudy import pool as pool_module
+from trecbench.runstudy import pool_stream
 
 RUNS = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
 
@@ -27,8 +28,8 @@ def _passes(told: list, label: str) -> list[list[tuple[int, int]]]:
 
 def test_pool_tells_of_its_pooling_and_sorting(monkeypatch):
     # a few topics' rows at a time, a fold a run: several counts a pass, a pass a fold
-    monkeypatch.setattr(pool_module, "SLICE", 64)
-    monkeypatch.setattr(pool_module, "BATCH_ROWS", 1)
+    monkeypatch.setattr(pool_stream, "SLICE", 64)
+    monkeypatch.setattr(pool_stream, "BATCH_ROWS", 1)
     told = []
     result = trecbench.pool(RUNS, depth=5, progress=lambda *call: told.append(call))
     passes = _passes(told, "pooling")
