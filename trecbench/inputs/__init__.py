@@ -332,8 +332,10 @@ def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
     they are not. A value None or ``{}`` says nothing of which it is: beside runs it is a
     run (refused as empty, by its name), not a query without documents."""
     if isinstance(runs, Mapping):
-        telling = [value for value in runs.values() if not _empty(value)]
-        if not telling or any(map(_maps_documents, telling)):
+        # lazily: a run dict's first telling value decides, not a pass over its queries
+        telling = (value for value in runs.values() if not _empty(value))
+        first = next(telling, None)
+        if first is None or _maps_documents(first) or any(map(_maps_documents, telling)):
             return [runs], None
         from ..naming import run_name
 
