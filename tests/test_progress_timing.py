@@ -102,6 +102,22 @@ def test_the_last_frame_shows_the_total(clock, capsys):
     assert "9984/10000" in frames[-2] and "10000/10000" in frames[-1], frames
 
 
+def test_a_slow_job_s_rate_is_told_in_seconds_per_item(clock, capsys):
+    # pool --jobs drew "[00:06<00:00,  3.12s/ runs]": tqdm puts "s/" before our blank
+    tasks = progress_module.TaskProgress(delay=0, interval=0)
+    tasks("scoring", 0, 3)
+    clock.now += 6
+    tasks("scoring", 2, 3)
+    clock.now += 1
+    tasks("pooling", 0)
+    clock.now += 4
+    tasks("pooling", 2)  # a count of no known total: a rate without a bar
+    tasks.close()
+    err = capsys.readouterr().err
+    assert "2/3 [00:06<00:03,  3.00 s/run]" in err, repr(err)
+    assert "2 rows [00:04,  2.00 s/row]" in err and "s/ " not in err, repr(err)
+
+
 def test_a_warning_in_mid_job_is_not_run_on_after_the_bar(clock, capsys):
     # fuse: "...| 4/4 [00:13<00:00,  3.42s/ steps]trecbench: warning: ..."
     from trecbench.cli import _show_warning
