@@ -200,6 +200,32 @@ def test_right_to_left_names_cannot_reorder_the_text_around_them(browser, tmp_pa
     assert two_at < one_at  # read left to right as written
 
 
+COPIED = """var range = document.createRange(), data = new DataTransfer();
+range.selectNodeContents(arguments[0]);
+window.getSelection().removeAllRanges(); window.getSelection().addRange(range);
+var init = {clipboardData: data, bubbles: true, cancelable: true};
+arguments[0].dispatchEvent(new ClipboardEvent("copy", init));
+return [String(window.getSelection()), data.getData("text/plain")];"""
+
+
+def test_a_right_to_left_name_is_copied_as_read(browser, tmp_path):
+    # the page's isolates around an Arabic topic id were copied with it: pasted into a
+    # shell or a search of the qrels, "\u2068ب1\u2069" matched no topic ب1
+    from selenium.webdriver.common.by import By
+
+    ids = ["\u0628" + "1", "q2"]
+    qrels, first = _files(tmp_path, {"a.run": "a"}, ids)
+    page = tmp_path / "p.html"
+    assert run(["score", "-m", "P.1", qrels, first, "--html", str(page), "--quiet"]) == 0
+    browser.get(page.as_uri())
+    cells = browser.find_elements(By.CSS_SELECTOR, "#topic-table tbody tr td:first-child")
+    copied = [browser.execute_script(COPIED, cell) for cell in cells]
+    arabic = f"{FIRST_STRONG_ISOLATE}{ids[0]}{POP_DIRECTIONAL_ISOLATE}"
+    # the topics by their ids' code points; an isolated one shown so, copied as read, and
+    # the other left to the browser's own copy (nothing to mend)
+    assert copied == [["q2", ""], [arabic, ids[0]]], copied
+
+
 def _texts(table, index: int) -> list[str]:
     """Column ``index`` of ``table`` as its cells' text, the isolates U+2068, U+2069 too."""
     script = (
