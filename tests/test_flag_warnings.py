@@ -67,6 +67,23 @@ def test_each_command_says_score_s_two_warnings_once(folder, capsys, command):
     assert _warned(capsys) == [where + NEGATIVE, where + LEFT_OUT]
 
 
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_a_topic_in_another_normalization_form_is_said_so(folder, capsys, command):
+    # a run written on macOS (NFD) against NFC qrels: "1 run topic is not in the qrels:
+    # café" and "1 qrels topic is not in the run: café", and nothing of why
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    (folder / "q.qrels").write_text(QRELS.replace("t2 ", f"{composed} "), encoding="utf-8")
+    (folder / "a.run").write_text(RUN_A.replace("t2 ", f"{decomposed} "), encoding="utf-8")
+    q, a, b = (str(folder / name) for name in ("q.qrels", "a.run", "b.run"))
+    assert run([command, "-m", "map", "--quiet", q, a, b]) == 0
+    other = (
+        f"a: 1 run topic matches a qrels topic only in another Unicode normalization form "
+        f"(NFC, NFD), not as bytes (as trec_eval compares ids): {decomposed}"
+    )
+    left_out = f"a: 2 run topics are not in the qrels (ignored, also with -c): {decomposed}, t9"
+    assert _warned(capsys)[1:3] == [left_out, other]
+
+
 def test_the_api_results_carry_them(folder):
     q, a, b = (str(folder / name) for name in ("q.qrels", "a.run", "b.run"))
     said = [NEGATIVE, LEFT_OUT]

@@ -313,6 +313,31 @@ def test_finding_format_and_messages():
     )
 
 
+def test_a_topic_in_another_normalization_form_is_named_so(tmp_path):
+    # a run written on macOS (file names in NFD) against NFC qrels: "topic 'café' is not
+    # in the qrels", beside a qrels topic 'café', said nothing of why
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    found = findings(f"{decomposed} Q0 a 1 2 t\n".encode(), topics=[composed])
+    hints = {f.rule: f.message for f in found}
+    said = "the same text in Unicode's {}, this one in {}: ids are compared as bytes"
+    nfc_there = said.format("NFC", "NFD")
+    assert (
+        hints["R4"]
+        == f"topic '{decomposed}' is not in --topics (did you mean '{composed}'? {nfc_there})"
+    )
+    assert hints["R5"].startswith(
+        f"topic '{composed}' of --topics has no document in the run (did you mean "
+        f"'{decomposed}'? {said.format('NFD', 'NFC')}): "
+    )
+    (tmp_path / "q").write_text(f"{composed} 0 a 1\n", encoding="utf-8")
+    (tmp_path / "r").write_text(f"{decomposed} Q0 a 1 2 t\n", encoding="utf-8")
+    done = CliRunner().invoke(
+        cli, ["validate", "--qrels", str(tmp_path / "q"), str(tmp_path / "r")]
+    )
+    (x1,) = [line for line in done.output.splitlines() if "[X1]" in line]
+    assert x1.endswith(f"trec_eval ignores it (did you mean '{composed}'? {nfc_there})"), x1
+
+
 @pytest.mark.parametrize("encoding", ["UTF-16-LE", "UTF-16-BE", "UTF-32-LE", "UTF-32-BE"])
 def test_a_wide_encoding_is_named_by_its_byte_order_mark(encoding):
     # UTF-32's little-endian mark, FF FE 00 00, starts with UTF-16's: it was "UTF-16"

@@ -39,6 +39,12 @@ _REASONS = {
         "not in the qrels (ignored, also with -c)",
     ),
     "qrels_only": (("qrels topic is", "qrels topics are"), "not in the run"),
+    # a run_only topic that prints as a qrels_only one (trecbench.id_forms)
+    "other_form": (
+        ("run topic matches", "run topics match"),
+        "a qrels topic only in another Unicode normalization form (NFC, NFD), not as bytes "
+        "(as trec_eval compares ids)",
+    ),
     # pool's run_only: such a topic is pooled, not ignored, and nothing in it is judged
     "run_only_pooled": (
         ("run topic is", "run topics are"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
+from .. import id_forms
 from ..flag_wording import FlagWarning
 from .results import FlaggedTopic
 
@@ -31,11 +32,19 @@ def flag_warnings(
     without a relevant document counts only where it is scored: in the runs that hold it,
     or in every run with -c (``complete``; the qrels_only line says which runs lack it).
     ``where``: what each line is about, said first (a command that reads several qrels
-    names the one the flags are of)."""
-    groups: dict[tuple, list[str]] = {}
+    names the one the flags are of). A run's topics the qrels lack that are qrels topics
+    it lacks in another Unicode normalization form, printed alike, are said so too."""
+    every: dict[tuple, list[str]] = {}
     for flag in flags:
-        if reasons is None or flag.reason in reasons:
-            groups.setdefault((flag.reason, flag.run), []).append(flag.qid)
+        every.setdefault((flag.reason, flag.run), []).append(flag.qid)
+    groups: dict[tuple, list[str]] = {}
+    for (reason, run), qids in every.items():
+        if reasons is None or reason in reasons:
+            groups[reason, run] = qids
+        if reason == "run_only" and (reasons is None or reason in reasons):
+            alike = id_forms.alike(qids, every.get(("qrels_only", run), ()))
+            if alike:  # said next to the run's topics the qrels lack, printed alike
+                groups["other_form", run] = alike
     return [
         FlagWarning(reason, run, tuple(qids), complete, where)
         for (reason, run), qids in groups.items()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..compressions import without_suffixes
 from ..errors import InputError
+from ..id_forms import form, nfc, same_text
 from ..plurals import counted, share_percent
 from ..trec_eval.negative_topics import STOPS, unevaluable
 from . import wording
@@ -43,10 +44,19 @@ def qrels_info(qrels: pa.Table) -> QrelsInfo:
 
 
 def near_miss(qid: str, known: dict[str, str]) -> str:
-    """`` (did you mean '1'?)`` when ``qid`` matches a known id up to zeros, case or a BOM;
+    """`` (did you mean '1'?)`` when ``qid`` matches a known id up to zeros, case, a BOM or
+    Unicode's normalization form (:mod:`trecbench.id_forms`);
     ``known`` maps :func:`normal_id` of each known id to the id."""
     hit = known.get(normal_id(qid))
-    return f" (did you mean {wording.quoted(hit)}?)" if hit is not None else ""
+    if hit is None:
+        return ""
+    if not same_text(qid, hit):
+        return f" (did you mean {wording.quoted(hit)}?)"
+    # printed alike: say how they differ
+    return (
+        f" (did you mean {wording.quoted(hit)}? the same text in Unicode's {form(hit)}, this "
+        f"one in {form(qid)}: ids are compared as bytes)"
+    )
 
 
 # what each trec_eval does with a qrels topic the run lacks (X2, R5): 9.0.8 skips it; 10.0
@@ -58,7 +68,7 @@ ABSENT_TOPIC = (
 
 
 def normal_id(qid: str) -> str:
-    return qid.lstrip("\ufeff").lower().lstrip("0") or "0"
+    return nfc(qid).lstrip("\ufeff").lower().lstrip("0") or "0"
 
 
 def top_ten(

@@ -134,7 +134,9 @@ CATALOGUE = (
            "tracks) require the literal `Q0`.", fix="writes `Q0`"),
     _check("R4", "EEWE", "qid not in `--topics` (near-miss hint: `01` vs `1`, case, BOM)",
            "A topic the run should not have. When the id matches a known one after removing "
-           "leading zeros, case or a BOM, the message names it (`did you mean '1'?`)."),
+           "leading zeros, case or a BOM, or in another Unicode normalization form (`café` "
+           "as NFD, e and a combining accent, beside NFC's é: printed alike, not the same "
+           "bytes), the message names it (`did you mean '1'?`)."),
     _check("R5", "EEWE", "topic of `--topics` without any document",
            "Every topic must be answered: of a topic the qrels judge and the run lacks, "
            "trec_eval 9.0.8 skips it, 10.0 stops (`result qid ... not found in qrels`, exit "
@@ -431,7 +433,9 @@ CATALOGUE = (
            "--help`)."),
     # -- a run against qrels -----------------------------------------------------------------
     _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
-           "trec_eval evaluates only topics with judgments, also with `-c`."),
+           "trec_eval evaluates only topics with judgments, also with `-c`. A near miss "
+           "of a qrels topic is named as R4 names it (zeros, case, BOM, Unicode "
+           "normalization form)."),
     _check("X2", "WWWE", "qrels topic absent from the run (9.0.8 skips it, 10.0 stops; 0 "
            "with `-c`)",
            "trec_eval 9.0.8 skips the topic; 10.0 stops at the first such topic (`result qid "
