@@ -69,7 +69,9 @@ def results():
 
 def test_path_and_line_rules():
     assert same_file("/abs/Org_R/src/Mod.py", "src/mod.py")
-    assert same_file(".\\src\\mod.py", "org_r/src/mod.py")
+    # memorybench's normalizePath keeps a leading ./ (relevance.ts): a suffix at its /
+    assert same_file(".\\src\\mod.py", "src/mod.py") and same_file("./mod.py", "mod.py")
+    assert not same_file(".\\src\\mod.py", "org_r/src/mod.py")
     assert not same_file("src/xmod.py", "mod.py")
     assert line_relevant(19, 24, 10, 19, 0)
     assert not line_relevant(20, 29, 10, 19, 0)
@@ -500,10 +502,62 @@ def test_strategies_follow_the_seeds_priority_or_are_forced(tmp_path):
     assert forced.qrels_info["memorybench-p"]["relevance"] == {"token-f1": 3, "none": 1}
 
 
+def test_a_code_pack_alone_judges_its_benchmark_s_results(tmp_path):
+    # memorybench's nDCG (ndcg.ts computeRelevance) lets a benchmark's pack decide (packs/
+    # generic-code-retrieval-pack.ts, relevance.ts); trecbench took the first strategy that
+    # applied: repobench-r's and swebench-lite's rules were missing, and token F1 judged
+    # what the pack judges otherwise (hand-worked below from the packs' rules)
+    place = {"filepath": "src/io.py", "startLine": 30, "endLine": 40}
+    items = [
+        # repoeval: the location rule; a chunk of the file without lines is relevant (a
+        # file-level chunker's), one without a file not; the pack's startLine ?? 1
+        item("i1", [ctx("n1", filepath="SRC/io.py"), ctx("n2", "x"), ctx("n3", **place)],
+             "repoeval", groundTruth={"file": "src/io.py", "endLine": 35}),
+        # repoeval without groundTruth: every chunk not relevant, never token F1 (which
+        # judged n4 relevant: its content is the expected answer)
+        item("i2", [ctx("n4", "def foo return bar", **place)], "repoeval",
+             expected="def foo return bar"),
+        # repobench-r: token Jaccard >= 0.7 with a gold snippet (tokens: split at blanks,
+        # each without [^\w]); b1 has 3 of 4 tokens ("import", "os", "sys" of those and
+        # "re"): 3/4 = 0.75; b2 2/5 = 0.4; the expected answer is not what it judges by
+        item("i3", [ctx("b1", "import os, sys"), ctx("b2", "import os.path"),
+                    ctx("b3", "def foo(): return bar")],
+             "repobench-r", goldSnippets=["import os sys re"], expected="def foo(): return bar"),
+        # swebench-lite and crosscodeeval: the chunk's file among the item's
+        item("i4", [ctx("s1", **place), ctx("s2", filepath="lib/io.py")], "swebench-lite",
+             modifiedFiles=["lib/io.py"]),
+        item("i5", [ctx("x1", filepath="a/dep.ts"), ctx("x2", filepath="a/main.ts")],
+             "crosscodeeval", dependencyFiles=["./A/dep.ts"]),
+    ]  # fmt: skip
+    conversion = convert_memorybench(export(tmp_path, items))
+    judged = conversion.qrels["memorybench-p"].values.tolist()
+    assert judged == [
+        ["i1", "n1", 1], ["i1", "n2", 0], ["i1", "n3", 1],
+        ["i2", "n4", 0],
+        ["i3", "b1", 1], ["i3", "b2", 0], ["i3", "b3", 0],
+        ["i4", "s1", 0], ["i4", "s2", 1],
+        ["i5", "x1", 1], ["i5", "x2", 0],
+    ]  # fmt: skip
+    info = conversion.qrels_info["memorybench-p"]
+    assert info["relevance"] == {"pack": 5} and info["found_only"]
+    said = "item without repoeval's ground truth (metadata.groundTruth): every chunk judged"
+    assert any(said in reason for reason in conversion.report.counts)
+    assert conversion.report.counts["retrieved chunk without a file (judged not relevant)"] == 1
+
+
+def test_jaccard_as_the_repobench_r_pack_takes_it():
+    from trecbench.convert.memorybench_code import jaccard
+
+    assert jaccard("import os, sys", "import os sys re") == 0.75
+    assert jaccard("Import OS", "import os") == 1.0  # lower case, punctuation dropped
+    assert jaccard("", "  ") == 1.0 and jaccard("", "x") == 0.0  # no token: equal / none
+    assert jaccard("a_b c", "a_b") == 0.5  # _ is a word character: one token a_b
+
+
 def _one_result(provider: str, metadata: dict) -> dict:
     return {
         "runId": "r",
-        "benchmark": "repoeval",
+        "benchmark": "rag-template",  # no pack: repoeval's judges every result
         "provider": provider,
         "itemId": "i1",
         "retrievedContext": [{"id": "c1", "content": "x", "score": 0.9, "metadata": {}}],
@@ -576,7 +630,7 @@ def test_the_report_names_queries_and_documents_as_written(tmp_path):
         {"qid": "q%203"},  # so without a relevant document
         {"run": "p", "qid": "q%201", "docno": "a%20b.py:1-2"},  # named by its lines
         {"run": "p", "qid": "q%201", "id": " c 1"},  # blanks removed: the id as read
-        {"run": "p", "qid": "q%202", "docno": "c%209"},  # no file/lines
+        {"run": "p", "qid": "q%202", "docno": "c%209"},  # no file
     ]
 
 
@@ -719,9 +773,9 @@ def test_a_line_offset_for_an_absent_provider_is_refused(tmp_path, capsys):
     [
         ("token-f1", "iou", "--iou", 0.5, "location"),
         ("explicit", "iou", "--iou", 0.5, "location"),
-        ("pack", "iou", "--iou", 0.5, "location"),
         ("explicit", "f1_threshold", "--f1-threshold", 0.4, "token-f1"),
         ("location", "f1_threshold", "--f1-threshold", 0.4, "token-f1"),
+        ("pack", "f1_threshold", "--f1-threshold", 0.4, "token-f1"),
     ],
 )
 def test_a_threshold_the_strategy_never_applies_is_refused(
@@ -734,9 +788,10 @@ def test_a_threshold_the_strategy_never_applies_is_refused(
     path.write_text(json.dumps({"run": {"id": "run1"}, "results": results(), "metrics": []}))
     with pytest.raises(UsageError) as raised:
         convert_memorybench(path, relevance=relevance, **{keyword: value})
+    also = ", pack" if strategy == "location" else ""  # the repoeval pack's rule
     said = (
         f"is the {strategy} strategy's threshold, which relevance {relevance!r} never "
-        f"applies; give it with {strategy} or auto"
+        f"applies; give it with {strategy}{also} or auto"
     )
     assert str(raised.value) == f"{keyword} {said}"
     out = tmp_path / "out"
@@ -753,6 +808,7 @@ def test_thresholds_are_taken_where_their_strategy_may_apply():
         "relevance": "auto", "f1_threshold": 0.4, "line_offsets": {}, "iou": 0.5
     }  # fmt: skip
     assert Judging("location", {}, 0.5).record()["iou"] == 0.5
+    assert Judging("pack", {}, 0.5).record()["iou"] == 0.5  # the repoeval pack's rule
     assert Judging("token-f1", {}, None, 0.4).record()["f1_threshold"] == 0.4
     unsaid = Judging("explicit").record()  # recorded as before: the default threshold
     assert unsaid["f1_threshold"] == F1_THRESHOLD == 0.3 and unsaid["iou"] is None

@@ -56,16 +56,14 @@ from .common import (
     refuse_repeat,
     unique_tag,
 )
+from .memorybench_code import Chunk, line_relevant, same_file  # the last two also as this module's
 from .memorybench_rules import (  # the rules' names, also as this module's
     AUTO,
     F1_THRESHOLD,
     NONE,
     STRATEGIES,
-    Chunk,
     Judging,
     judge,
-    line_relevant,
-    same_file,
     token_f1,
 )
 
@@ -237,18 +235,25 @@ class _Collected:
     runs: dict[tuple[str, str | None], _Run] = field(default_factory=dict)
 
 
-def _chunk_location(meta: dict, at: At) -> tuple[str, int, int] | None:
-    """A chunk's file (``filepath``, else ``absolutePath``) and lines, checked here once:
-    both its made-up docno and the location rule use them; None when one is missing."""
+def _chunk_file(meta: dict, at: At) -> str | None:
+    """A chunk's file (``filepath``, else ``absolutePath``), checked; None when it has
+    none."""
     key = "filepath" if "filepath" in meta else "absolutePath"
-    file, start, end = meta.get(key), meta.get("startLine"), meta.get("endLine")
+    file = meta.get(key)
+    return None if file is None else (at / key).expect_string(file)
+
+
+def _chunk_location(meta: dict, file: str | None, at: At) -> tuple[str, int, int] | None:
+    """A chunk's ``file`` and lines, checked here once: both its made-up docno and the
+    location rule use them; None when one is missing."""
+    start, end = meta.get("startLine"), meta.get("endLine")
     if file is None or start is None or end is None:
         return None
     start = (at / "startLine").expect_integer(start, 0)
     end = (at / "endLine").expect_integer(end, 0)
     if end < start:  # no lines: overlap and IoU would judge it against nothing
         raise (at / "endLine").error(f"endLine {end} is before startLine {start}")
-    return (at / key).expect_string(file), start, end
+    return file, start, end
 
 
 def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float], list[str]]:
@@ -262,7 +267,8 @@ def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float], list[str]]:
         item = here.expect_object(item)
         meta = item.get("metadata")
         meta = {} if meta is None else (here / "metadata").expect_object(meta)
-        location = _chunk_location(meta, here / "metadata")
+        file = _chunk_file(meta, here / "metadata")
+        location = _chunk_location(meta, file, here / "metadata")
         docno = item.get("id")
         if docno is None and location is not None:
             docno = "{}:{}-{}".format(*location)
@@ -271,7 +277,7 @@ def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float], list[str]]:
         content = item.get("content")
         content = None if content is None else (here / "content").expect_string(content)
         scores.append((here / "score").expect_number(item.get("score")))
-        chunks.append(Chunk(docno, content, meta, location))
+        chunks.append(Chunk(docno, content, meta, location, file))
     return chunks, scores, made_up
 
 

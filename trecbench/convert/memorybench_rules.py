@@ -1,11 +1,10 @@
 """memorybench's relevance rules (see :mod:`trecbench.convert.memorybench`): explicit ids,
-the packs' rules (LoCoMo, LongMemEval), the code-retrieval packs' location rule and the
-token-F1 fallback, and :func:`judge`, which applies them to one result as
-:class:`Judging` asks."""
+the packs' rules (LoCoMo, LongMemEval; the code packs' in
+:mod:`~trecbench.convert.memorybench_code`), the location rule and the token-F1 fallback,
+and :func:`judge`, which applies them to one result as :class:`Judging` asks."""
 
 from __future__ import annotations
 
-import math
 import numbers
 import re
 from collections.abc import Mapping
@@ -18,6 +17,7 @@ from ..ids import escape_id
 from ..sources import At
 from ..type_names import printed_float
 from .common import Report
+from .memorybench_code import CODE_PACKS, Chunk, code_pack_judgments, iou_threshold, located
 
 EXPLICIT_KEYS = ("relevantIds", "relevantChunkIds", "groundTruthIds", "qrels")
 STRATEGIES = ("explicit", "pack", "location", "token-f1")
@@ -39,31 +39,6 @@ _JS_NOT_WORD = re.compile(ecma_pattern(r"[^\w\s]"))
 _JS_SPLIT = re.compile(ecma_pattern(r"\s+"))
 
 
-def normalise_path(text: str) -> str:
-    """Path for comparison: forward slashes, lower case, no leading ``./`` or ``/``."""
-    text = text.replace("\\", "/").lower()
-    while text.startswith("./"):
-        text = text[2:]
-    return text.lstrip("/")
-
-
-def same_file(a: str, b: str) -> bool:
-    """Equal normalised paths, or one a suffix of the other at a ``/`` boundary."""
-    a, b = normalise_path(a), normalise_path(b)
-    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
-
-
-def line_relevant(start: int, end: int, gt_start: int, gt_end: int, iou: float) -> bool:
-    """Inclusive line ranges: overlap, or IoU ≥ ``iou`` when ``iou`` > 0."""
-    inter = min(end, gt_end) - max(start, gt_start) + 1
-    if inter <= 0:
-        return False
-    if iou <= 0:
-        return True
-    union = (end - start + 1) + (gt_end - gt_start + 1) - inter
-    return inter / union >= iou
-
-
 def tokens(text: str | None) -> set[str]:
     """memorybench's ``tokenize`` as a set: lower case, ``[^\\w\\s]`` → blank, split."""
     if not text:
@@ -79,16 +54,6 @@ def token_f1(expected: str | None, content: str | None) -> float:
     precision = overlap / len(chunk) if chunk else 0.0
     recall = overlap / len(answer) if answer else 0.0
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
-
-
-@dataclass
-class Chunk:
-    """One retrieved item: its docno, content and metadata (for the relevance rules)."""
-
-    docno: str
-    content: str | None
-    meta: dict
-    location: tuple[str, int, int] | None = None  # file, start and end line (type-checked)
 
 
 def _trim(text: str) -> str:
@@ -203,11 +168,16 @@ class Judging:
             raise UsageError(f"unknown relevance strategy {self.relevance!r}")
         # a threshold of a strategy the one asked never applies would be taken and dropped
         # (as convert lists refuses --fuzzy-threshold without --match chunks)
-        for name, strategy in (("iou", "location"), ("f1_threshold", "token-f1")):
-            if getattr(self, name) is not None and self.relevance not in (AUTO, strategy):
+        # (the repoeval pack applies the location rule: --iou is its threshold too)
+        for name, strategy, also in (
+            ("iou", "location", "pack"),
+            ("f1_threshold", "token-f1", None),
+        ):
+            if getattr(self, name) is not None and self.relevance not in (AUTO, strategy, also):
+                with_it = f"{strategy}, {also} or auto" if also else f"{strategy} or auto"
                 raise UsageError(
                     Setting(name), f" is the {strategy} strategy's threshold, which relevance "
-                    f"{self.relevance!r} never applies; give it with {strategy} or auto"
+                    f"{self.relevance!r} never applies; give it with {with_it}"
                 )  # fmt: skip
         if self.f1_threshold is None:
             object.__setattr__(self, "f1_threshold", F1_THRESHOLD)
@@ -273,6 +243,8 @@ def _location(
     truth: Any, chunks: list[Chunk], at: At, offset: int, iou: float | None,
     meta: dict, report: Report, where: dict,
 ) -> _Judged | None:  # fmt: skip
+    """The location rule (:func:`~.memorybench_code.located`) against a ground truth of a
+    file and its lines, both required; None without one."""
     if truth is None:
         return None
     truth = (at / "groundTruth").expect_object(truth)
@@ -286,27 +258,52 @@ def _location(
         raise (at / "groundTruth" / "endLine").error(
             f"endLine {gt_end} is before startLine {gt_start}"
         )
-    threshold = iou
-    if threshold is None:
-        given = at / "iouThreshold"
-        threshold = given.expect_number(meta.get("iouThreshold"))
-        if math.isnan(threshold):  # none given
-            threshold = 0.0
-        elif not 0 <= threshold <= 1:  # as --iou: 2 judged an exact match not relevant
-            raise given.error(f"an IoU threshold is in [0, 1], not {threshold!r}")
-    rows, no_location = [], []
-    for chunk in chunks:
-        if chunk.location is None:
-            no_location.append({**where, "docno": escape_id(chunk.docno)})
-            rows.append((chunk.docno, 0))
-            continue
-        chunk_file, start, end = chunk.location
-        relevant = same_file(chunk_file, file) and line_relevant(
-            start + offset, end + offset, gt_start, gt_end, threshold
-        )
-        rows.append((chunk.docno, int(relevant)))
-    report.repair("retrieved chunk without file/lines (judged not relevant)", no_location)
+    threshold = iou_threshold(iou, meta, at)
+    rows = [(c.docno, int(located(c, file, (gt_start, gt_end), offset, threshold))) for c in chunks]
+    _without_file(chunks, report, where)
     return _Judged("location", rows, found_only=True)
+
+
+def _without_file(chunks: list[Chunk], report: Report, where: dict) -> None:
+    """Report the chunks a rule of files judged not relevant for want of one."""
+    unplaced = [{**where, "docno": escape_id(c.docno)} for c in chunks if not c.file]
+    report.repair("retrieved chunk without a file (judged not relevant)", unplaced)
+
+
+def _pack(
+    benchmark: Any, item_id: str, meta: dict, chunks: list[Chunk], at: At, offset: int,
+    iou: float | None, report: Report, where: dict,
+) -> _Judged | None:  # fmt: skip
+    """The judgments of ``benchmark``'s pack, which alone decides them in memorybench (an
+    item without the pack's ground truth: every chunk not relevant); None without a pack."""
+    if benchmark == "locomo":
+        evidence = meta.get("evidence")
+        rows = [(c.docno, int(locomo_relevant(evidence, c))) for c in chunks]
+    elif benchmark == "longmemeval":
+        rows = [(c.docno, int(longmemeval_relevant(item_id, meta, c))) for c in chunks]
+    elif benchmark in CODE_PACKS:
+        judged = code_pack_judgments(benchmark, meta, chunks, at, offset, iou)
+        if judged is None:
+            report.repair(
+                f"item without {benchmark}'s ground truth (metadata.{CODE_PACKS[benchmark]}): "
+                "every chunk judged not relevant, as memorybench's pack judges it",
+                [where],
+            )
+            judged = [0] * len(chunks)
+        elif benchmark != "repobench-r":  # a rule of files
+            _without_file(chunks, report, where)
+        rows = [(c.docno, grade) for c, grade in zip(chunks, judged, strict=True)]
+    else:
+        return None
+    total = pack_total(meta)
+    found = len({d for d, r in rows if r})
+    missing = max(0, total - found) if total is not None else 0
+    taken, extra, n = {d for d, _ in rows}, [], 0
+    while len(extra) < missing:  # stand-ins for the relevant items not retrieved
+        n += 1
+        if f"unretrieved-relevant-{n}" not in taken:
+            extra.append((f"unretrieved-relevant-{n}", 1))
+    return _Judged("pack", rows + extra, total is None, missing)
 
 
 def judge(
@@ -330,23 +327,12 @@ def judge(
             if ids is not None:
                 return _Judged("explicit", [(i, 1) for i in ids])
         elif strategy == "pack":
-            benchmark = result.get("benchmark")
-            if benchmark == "locomo":
-                evidence = meta.get("evidence")
-                rows = [(c.docno, int(locomo_relevant(evidence, c))) for c in chunks]
-            elif benchmark == "longmemeval":
-                rows = [(c.docno, int(longmemeval_relevant(item_id, meta, c))) for c in chunks]
-            else:
-                continue
-            total = pack_total(meta)
-            found = len({d for d, r in rows if r})
-            missing = max(0, total - found) if total is not None else 0
-            taken, extra, n = {d for d, _ in rows}, [], 0
-            while len(extra) < missing:  # stand-ins for the relevant items not retrieved
-                n += 1
-                if f"unretrieved-relevant-{n}" not in taken:
-                    extra.append((f"unretrieved-relevant-{n}", 1))
-            return _Judged("pack", rows + extra, total is None, missing)
+            judged = _pack(
+                result.get("benchmark"), item_id, meta, chunks, at / "metadata",
+                offset, judging.iou, report, where,
+            )  # fmt: skip
+            if judged is not None:
+                return judged
         elif strategy == "location":
             judged = _location(
                 meta.get("groundTruth"), chunks, at / "metadata",
