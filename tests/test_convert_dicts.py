@@ -13,7 +13,7 @@ import pytest
 from conftest import DUPLICATE
 
 from trecbench.convert.beir import convert_beir_qrels, read_beir_qrels
-from trecbench.convert.common import write_conversion
+from trecbench.convert.common import Report, write_conversion
 from trecbench.convert.dicts import convert_dict
 from trecbench.convert.msmarco import convert_msmarco
 from trecbench.convert.tables import JUDGED_NONE_RELEVANT
@@ -80,7 +80,7 @@ def test_scores_equal_in_float32_tie_as_pytrec_eval_ties_them(tmp_path):
 def test_beir_qrels_tsv(tmp_path):
     tsv = tmp_path / "test.tsv"
     tsv.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\t001\t0\nq2\tNA\t2\n")
-    frame, record, _ = read_beir_qrels(tsv)
+    frame, record, _ = read_beir_qrels(tsv, Report())
     assert frame.values.tolist() == [["q1", "d1", 1], ["q1", "001", 0], ["q2", "NA", 2]]
     assert record["kind"] == "beir qrels" and record["size"] == tsv.stat().st_size
     run = tmp_path / "r.json"
@@ -102,7 +102,7 @@ def test_beir_qrels_tsv(tmp_path):
     ):
         tsv.write_bytes(text.encode("latin-1"))  # "\xff": a byte that is not UTF-8
         with pytest.raises(InputError, match=message):
-            read_beir_qrels(tsv)
+            read_beir_qrels(tsv, Report())
 
 
 def test_run_without_qrels_and_bad_dicts(tmp_path):
@@ -227,6 +227,27 @@ def test_beir_qrels_alone(tmp_path):
     assert conversion.name == "test" and conversion.runs == []
     assert conversion.qrels["test"].values.tolist() == [["q%201", "d1", 1], ["q2", "d2", 0]]
     assert conversion.qrels_info["test"]["none_relevant"] == ["q2"]  # judged 0: in the qrels
+
+
+def test_beir_qrels_fields_in_quotes_are_read_as_beir_reads_them(tmp_path):
+    # BEIR reads its qrels with csv.reader(delimiter="\t", quoting=QUOTE_MINIMAL), and its
+    # writer quotes an id holding a quote: "q""1" is q"1 to BEIR and pytrec_eval; trecbench
+    # wrote the qid "q""1", which matched no run topic q"1
+    import csv
+
+    tsv = tmp_path / "test.tsv"
+    rows = [["query-id", "corpus-id", "score"], ['q"1', 'd"1', "1"], ["q2", "d2", "1"]]
+    with tsv.open("w", newline="") as out:
+        csv.writer(out, delimiter="\t", quoting=csv.QUOTE_MINIMAL).writerows(rows)
+    assert tsv.read_text().splitlines()[1] == '"q""1"\t"d""1"\t1'  # as BEIR writes it
+    with tsv.open(newline="") as given:  # what BEIR's loader reads
+        beir = [row for row in csv.reader(given, delimiter="\t", quoting=csv.QUOTE_MINIMAL)]
+    conversion = convert_beir_qrels(tsv)
+    assert conversion.qrels["test"].values.tolist() == [[*row[:2], int(row[2])] for row in beir[1:]]
+    assert conversion.report.counts["query-id in CSV quotes, read as BEIR reads it"] == 1
+    tsv.write_text('query-id\tcorpus-id\tscore\nq2\td2\t1\n"q\td1\t1\n')  # read on by BEIR
+    with pytest.raises(InputError, match=r"test.tsv:3: query-id '\"q': a quote that does not"):
+        convert_beir_qrels(tsv)
 
 
 def test_a_byte_order_mark_is_not_part_of_the_first_line(tmp_path):
@@ -432,7 +453,7 @@ def test_a_line_of_tabs_or_blanks_is_refused_at_its_line(tmp_path):
     qrels = tmp_path / "q.tsv"
     qrels.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n\t\t\n")
     with pytest.raises(InputError, match="q.tsv:3: empty query-id"):
-        read_beir_qrels(qrels)
+        read_beir_qrels(qrels, Report())
     # a line empty once its final CR is dropped is blank, and skipped
     tsv.write_text("1\td1\t1\r\n\r\n\n2\td1\t1\r\n", newline="")
     run = convert_msmarco(tsv).runs[0].table

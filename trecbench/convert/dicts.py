@@ -115,7 +115,7 @@ def convert_dict(
             qrels_lines[qrels_name] = lambda qid: located.line_of((unescape_id(qid),))
             del qdoc
         else:
-            frame, record, qrels_lines[qrels_name] = read_beir_qrels(beir_qrels)
+            frame, record, qrels_lines[qrels_name] = read_beir_qrels(beir_qrels, report)
             judged_queries = list(dict.fromkeys(frame["qid"]))
         table = make_qrels(frame, qrels_name, report)
         qrels_tables[qrels_name] = table
