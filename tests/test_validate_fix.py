@@ -272,6 +272,43 @@ def test_fix_drops_a_byte_order_mark_before_an_ir_metadata_block(tmp_path, capsy
     assert fixed.read_bytes() == block + b"1\tQ0\ta\t1\t2\tt\n"
 
 
+@pytest.mark.parametrize("against", ["--topics", "--qrels"])
+def test_fix_drops_a_byte_order_mark_that_hid_a_topic_of_the_other_inputs(
+    tmp_path, capsys, against
+):
+    # the mark made the first qid '\ufeff1', in no --topics (R4, R5) or qrels (X3), and
+    # --fix refused "cannot repair R4, R5", though R23 said "let validate --fix drop it"
+    source = tmp_path / "bom.run"
+    source.write_bytes(b"\xef\xbb\xbf1 Q0 a 1 2 t\n2 Q0 b 1 1 t\n")
+    other = tmp_path / "other"
+    other.write_text("1\n2\n" if against == "--topics" else "1 0 a 1\n")
+    fixed = tmp_path / "fixed.run"
+    code, out, err = call(capsys, "validate", source, against, other, "--fix", fixed)
+    assert code == 0, err
+    assert BOM_DROPPED in err.splitlines()
+    assert fixed.read_bytes() == b"1\tQ0\ta\t1\t2\tt\n2\tQ0\tb\t1\t1\tt\n"
+    # a topic that is missing without any mark still is refused
+    source.write_bytes(b"9 Q0 a 1 2 t\n")
+    code, _, err = call(capsys, "validate", source, against, other, "--fix", fixed)
+    assert code == ExitCode.INPUT and "--fix cannot repair" in err
+
+
+def test_fix_lists_what_it_changed_of_the_lines_it_writes_only(tmp_path, capsys):
+    # line 2, a duplicate dropped, was also said to have its tokens after the tag dropped
+    # and its field 2 set to Q0: counts of lines that are not in the fixed run
+    source = tmp_path / "r.run"
+    source.write_text("q1 Q0 a 1 2 t\nq1 0 a 2 1 t x\nq1 Q0 b 3 0.5 t\n")
+    fixed = tmp_path / "fixed.run"
+    code, _, err = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, err
+    changes = [line for line in err.splitlines() if line.startswith("  ")]
+    assert changes == [
+        "  dropped duplicate documents (kept the first in trec_eval order): 1 line(s) (2)",
+        "  renumbered ranks 1..n: 1 line(s) (3)",
+        "  normalised separators and line ends to single tabs and LF: 2 line(s) (1, 3)",
+    ]
+
+
 def test_a_lenient_fix_keeps_the_invisible_characters_it_warns_of(tmp_path, capsys):
     # the writers refuse a U+00A0 in an id of a table (R6 in a TREC file); a run read from
     # TREC text is written back as trec_eval read it, its warning kept (--profile lenient)

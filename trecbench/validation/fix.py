@@ -91,7 +91,9 @@ def _refuse_whole_file(path, result: ValidationResult, fixable: Collection[str])
     """Refuse a run with a whole-file problem (UTF-16, double gzip...), before its content
     is parsed: its lines mean nothing."""
     errors = _unfixable(result, fixable=fixable)
-    if any(f.line is None for f in errors):
+    # the run against --topics and the qrels (R5, X2, X3: topics, no line) is judged with
+    # its content (_fix), where a byte-order mark's such errors are gone with the mark
+    if any(f.line is None and not (f.rule == "R5" or f.rule.startswith("X")) for f in errors):
         _refuse(path, errors)
 
 
@@ -193,6 +195,11 @@ def _fix(
         # a block behind a byte-order mark: its lines were data then (R1, R22), the block
         # once the mark is dropped (R23's own advice, refused as "cannot repair R1")
         dropped.update(range(1, tokens.ir_metadata.lines + 1))
+    if bom_changes:
+        # the errors the mark made go with it (its first qid '\ufeffq1', in no --topics
+        # or qrels: R4, R5, X3, refused as "cannot repair" after R23's advice to --fix):
+        # judged on the run without it, as the fixed run is
+        result = _verifier(settings)(tokens)
     _refuse(path, _unfixable(result, dropped, settings.fixable))
     keep = (tokens.nfields >= 6) & ~comment & ~header
     index = arrow.array(np.flatnonzero(keep))
@@ -212,6 +219,9 @@ def _fix(
         lines = np.sort(np.asarray(lines, np.int64))
         return Change(what, len(lines), tuple(int(n) for n in lines[:shown]))
 
+    def written(lines: np.ndarray) -> np.ndarray:
+        return lines[np.isin(lines, kept_lines)]
+
     # a line moved when its place among the kept lines changed: every line of a topic
     # sorted before topics read earlier, not only the line where the order breaks
     moved = kept_lines[kept_lines != np.sort(kept_lines)]
@@ -222,7 +232,8 @@ def _fix(
         change("dropped comment lines", tokens.line[comment & (nf < 6)]),
         change(_run_line_comments(tokens, comment & (nf >= 6)), tokens.line[comment & (nf >= 6)]),
         change("dropped the header line", tokens.line[header]),
-        change("dropped tokens after the tag", tokens.line[keep & (nf > 6)]),
+        # of the lines written: a duplicate dropped, or a line cut, had no field set
+        change("dropped tokens after the tag", written(tokens.line[keep & (nf > 6)])),
         change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
         # numbers trec_eval gives the run as it was, without -M, change: said
         change(
@@ -232,7 +243,8 @@ def _fix(
         ),  # fmt: skip
         change("moved into trec_eval order (qid, score desc, docno desc)", moved),
         change(
-            "set field 2 to Q0", line[arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type)))]
+            "set field 2 to Q0",
+            written(line[arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type)))]),
         ),
         change("renumbered ranks 1..n", renumbered),
         change("rewrote scores in shortest round-trip form", rescored),
@@ -390,6 +402,16 @@ def _block_apart(
     return block, tokens, [Change(what, len(crlf), crlf[: settings.shown])]
 
 
+def _verifier(settings: _Settings) -> Verify:
+    """How a run's tokens are validated as the fixed run is: ``settings.verify`` (with
+    the command's qrels and topics), else alone."""
+    return settings.verify or (
+        lambda tokens: validate_tokens(
+            tokens, "run", profile=settings.profile, max_depth=settings.max_depth
+        )
+    )
+
+
 def _write_verified(
     final: pa.Table,
     block: bytes,
@@ -405,12 +427,7 @@ def _write_verified(
     text = block + files.run_bytes(final, ids_read_from_text=True)
     step()
     tokens = trec_text.tokenize_run_start(text, os.fspath(out))
-    verify = settings.verify or (
-        lambda tokens: validate_tokens(
-            tokens, "run", profile=settings.profile, max_depth=settings.max_depth
-        )
-    )
-    remaining = [f for f in verify(tokens).findings if f.severity == "error"]
+    remaining = [f for f in _verifier(settings)(tokens).findings if f.severity == "error"]
     step()
     if remaining:
         rules = ", ".join(sorted({f.rule for f in remaining}, key=rule_sort_key))
