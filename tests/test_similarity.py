@@ -240,6 +240,21 @@ def test_cli_refuses_one_run_and_a_persistence_outside_0_1_in_one_line(capsys):
     assert "--rbo-p must be in (0, 1)" in captured.err
 
 
+def test_a_persistence_of_another_type_is_refused_by_its_type():
+    # Decimal("0.9") is in (0, 1), and was told "must be in (0, 1), not Decimal('0.9')"
+    from decimal import Decimal
+
+    from trecbench.errors import UsageError
+
+    a, b = {"q": {"a": 2.0}}, {"q": {"a": 1.0}}
+    with pytest.raises(UsageError) as refused:
+        similarity({"a": a, "b": b}, rbo_p=Decimal("0.9"))
+    assert str(refused.value) == (
+        "rbo_p must be a number in (0, 1) (a persistence), not a Decimal (Decimal('0.9')): "
+        "give a float, as 0.9"
+    )
+
+
 def test_runs_are_named_by_stems_made_distinct_only_where_needed():
     from trecbench.naming import run_names
 

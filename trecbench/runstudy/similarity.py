@@ -41,7 +41,7 @@ from ..callbacks import refuse_uncallable
 from ..errors import NoOverlapError, Setting, UsageError
 from ..inputs.streams import steps
 from ..kendall import pair_counts
-from ..type_names import printed_float
+from ..type_names import printed_float, python_type
 from . import ranked as ranked_runs
 from .ranked import SLICE
 
@@ -58,7 +58,12 @@ class SimilaritySettings:
 
     def __post_init__(self):
         p = self.rbo_p
-        if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 < p < 1:
+        if isinstance(p, bool) or not isinstance(p, numbers.Real):  # Decimal is no Real
+            raise UsageError(
+                Setting("rbo_p"), f" must be a number in (0, 1) (a persistence), not "
+                f"{python_type(p)} ({p!r}): give a float, as 0.9"
+            )  # fmt: skip
+        if not 0 < p < 1:
             raise UsageError(Setting("rbo_p"), f" must be in (0, 1) (a persistence), not {p!r}")
         # numpy's numbers taken, made Python's (JSON writes neither np.float32 nor np.int64),
         # a float32 as the decimal it prints as (0.9, not 0.8999999762: another RBO)
