@@ -483,3 +483,72 @@ def test_sidecar_schema_refuses_a_wrong_type_or_a_missing_key(tmp_path):
     _refused(document, "sidecar", lambda d: d.update(converter="fuse"))
     name = next(iter(document["validation"]))
     _refused(document, "sidecar", lambda d: d["validation"][name]["counts"].pop("error"))
+
+
+# --- validate ------------------------------------------------------------------------------
+
+MESSY_RUN = (
+    b"\xef\xbb\xbfq2 Q0 d5 0 1 tagA x\r\n"  # a mark, rank 0, a seventh token, CRLF
+    b"q1\tQ0\td1 1 3.0 tagA\n\n"  # a blank line
+    b"q1 Q0 d2 2 4.0 tagB\n"  # mixed tags, score up
+    b"q1 Q0 d1 3 1e0 tagA\n"  # a duplicate, scientific notation
+    b"q1 X d10 9 nan tagA\n"  # field 2, a rank gap, no number
+)
+
+
+def _validated(*argv: str) -> tuple[int, list]:
+    """``trecbench validate argv --format json``: its exit code and its document."""
+    done = CliRunner().invoke(cli, ["validate", *argv, "--format", "json"])
+    return done.exit_code, json.loads(done.stdout)
+
+
+def test_the_validate_schema_is_draft_2020_12():
+    import jsonschema
+
+    from trecbench.json_schemas import load_schema
+
+    schema = load_schema("validate")
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == "urn:trecbench:schema:validate" and schema["description"]
+    assert all(d["additionalProperties"] is False for d in schema["$defs"].values())
+
+
+def test_validate_json_matches_its_schema(tmp_path):
+    # validate --format json had no schema (helper 640): every other JSON output has one
+    messy, qrels, fixed = tmp_path / "messy.run", tmp_path / "q.qrels", tmp_path / "fixed.run"
+    messy.write_bytes(MESSY_RUN)
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 -1\nq3 0 d9 1\n# a comment\n")
+    code, document = _validated(str(messy), "--qrels", str(qrels), "--profile", "strict")
+    assert code == 2 and [d["kind"] for d in document] == ["qrels", "run"]
+    validate_against_schema(document, "validate")
+    assert {"R7", "R12", "R23"} <= set(document[1]["counts"]["rules"])
+    ok = tmp_path / "ok.run"
+    ok.write_bytes(MESSY_RUN.replace(b"nan", b"0.5"))
+    code, document = _validated(str(ok), "--fix", str(fixed), "--fix-tag", "t")
+    assert code == 0 and document[0]["fix"]["output"] == str(fixed)
+    assert document[0]["fix"]["changes"] and document[0]["fix"]["counts"]["error"] == 0
+    validate_against_schema(document, "validate")
+    code, document = _validated(str(messy), "--fix", str(tmp_path / "refused.run"))
+    assert code and document[0]["fix"]["refused"] and document[0]["fix"]["counts"] is None
+    validate_against_schema(document, "validate")
+
+
+def test_the_validate_schema_names_the_rules_and_checks_of_the_code():
+    from trecbench.json_schemas import load_schema
+    from trecbench.validation.rules import CHECKS, PROFILES
+
+    defs = load_schema("validate")["$defs"]
+    assert defs["finding"]["properties"]["check"]["enum"] == list(CHECKS)
+    rules = {check.split(".")[0] for check in CHECKS}
+    assert set(defs["finding"]["properties"]["rule"]["enum"]) == rules
+    assert defs["settings"]["properties"]["profile"]["enum"] == list(PROFILES)
+
+
+def test_the_validate_schema_refuses_a_wrong_type_or_a_missing_key(tmp_path):
+    (tmp_path / "r.run").write_bytes(MESSY_RUN)
+    _, document = _validated(str(tmp_path / "r.run"))
+    _refused(document, "validate", lambda d: d[0]["findings"][0].update(rule="R99"))
+    _refused(document, "validate", lambda d: d[0]["findings"][0].update(severity="fatal"))
+    _refused(document, "validate", lambda d: d[0]["counts"].pop("checks"))
+    _refused(document, "validate", lambda d: d[0]["settings"].update(max_depth=0))
+    _refused(document, "validate", lambda d: d[0].update(kind="topics"))
