@@ -248,7 +248,8 @@ def test_under_judged_only_no_range_bounds_a_difference(tmp_path, capsys):
     _write(tmp_path, "q.qrels", [f"t1 0 {doc} {grade}" for doc, grade in judged["t1"].items()])
     runs = {"A": "u1 u2 r1 r2 r3", "B": "r1 r2 n1"}
     table, _, rows, _ = _compare(capsys, tmp_path, runs, "P@3", "-J")
-    assert rows["A"]["low"] == rows["A"]["high"] == 1.0 and rows["B"]["high"] == 2 / 3
+    assert rows["A"]["value"] == rows["A"]["high"] == 1.0 and rows["B"]["high"] == 2 / 3
+    assert rows["A"]["low"] is None and "no lower bound" in rows["A"]["low_undefined"]
     judged["t1"] |= {"u1": 0, "u2": 0}
     evaluator = pytrec_eval.RelevanceEvaluator(judged, {"P_3"}, judged_docs_only_flag=True)
     ranked = {

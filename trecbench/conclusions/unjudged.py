@@ -77,7 +77,8 @@ class UnjudgedBound:
     level makes none relevant, and ``high`` is ``low``; the ranges still bound).
     ``count``: whether the values are counts (``num_ret``..., the registry's
     :data:`~trecbench.measures.COUNTS`), printed and recorded as integers, as score prints
-    them."""
+    them. ``low_undefined``: why the value is no low end (under -J: a judgment of the
+    documents it leaves out can take the value below it), None when it is one."""
 
     run: str
     measure: str
@@ -87,6 +88,7 @@ class UnjudgedBound:
     difference_unbounded: str | None
     high_undefined: str | None = None
     count: bool = False
+    low_undefined: str | None = None
 
     def flips(self, other: UnjudgedBound) -> bool | None:
         """Whether the sign of ``self - other`` could change had the unjudged documents
@@ -118,7 +120,8 @@ class UnjudgedBound:
             "run": self.run,
             "measure": self.measure,
             "value": self.plain(self.low),
-            "low": self.plain(self.low),
+            "low": None if self.low_undefined else self.plain(self.low),
+            "low_undefined": self.low_undefined,
             "high": None if self.high_undefined else self.plain(self.high),
             "high_undefined": self.high_undefined,
             "unjudged": self.unjudged,
@@ -239,7 +242,9 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
                 ("unjudged_share", b.unjudged),
             )
         )
-    header = ["run", "measure", "value (low)", "high", "unjudged"]
+    # under -J the value is no low end: said after the table
+    value = "value" if any(b.low_undefined for b in bounds) else "value (low)"
+    header = ["run", "measure", value, "high", "unjudged"]
     name = name or escaper(output_format)
 
     def number(bound: UnjudgedBound, value: float) -> str:  # a count as score prints it
@@ -289,8 +294,10 @@ _NAN = "the measure's value is undefined here (trec_eval prints -nan)"
 def _undefined_ends(bound: UnjudgedBound) -> list[str]:
     """Why each end of ``bound`` that its table shows as n/a is, as the note says it."""
     reasons = []
-    if math.isnan(bound.low):
-        reasons.append(f"value (low) n/a: {_NAN}")
+    if bound.low_undefined:
+        reasons.append(f"low n/a: {bound.low_undefined}")
+    if math.isnan(bound.low):  # the column's name: "value" under -J, where it is no low
+        reasons.append(f"{'value' if bound.low_undefined else 'value (low)'} n/a: {_NAN}")
     if bound.high_undefined:
         reasons.append(f"high n/a: {bound.high_undefined}")
     elif math.isnan(bound.high):

@@ -175,7 +175,8 @@ def _counted(blocks: list[_Block], depth, place: dict[str, int]) -> tuple:
 def bound_rows(evaluation, topics=None, complete=frozenset(), means=False) -> list[tuple]:
     """``(run, measure, low, high, unjudged share, why the ranges of two runs do not bound
     their difference or None, why high is not the value with every unjudged document
-    relevant or None, whether the values are counts)`` of each run of ``evaluation`` (scored with
+    relevant or None, whether the values are counts, why the value is no low end or None:
+    :data:`bounds.LOW_JUDGED_ONLY` under -J)`` of each run of ``evaluation`` (scored with
     :attr:`~EvalSettings.unjudged_bounds`) and each bounded column (display names), as
     :func:`bound_values`, :func:`bounds.difference_unbounded` and
     :func:`bounds.high_undefined` give them. A run named in ``complete`` (its qrels
@@ -188,6 +189,7 @@ def bound_rows(evaluation, topics=None, complete=frozenset(), means=False) -> li
     settings = evaluation.settings
     level = settings.relevance_level
     rows = []
+    no_low = bounds.LOW_JUDGED_ONLY if settings.judged_only else None
     for run in evaluation.runs:
         values = bound_values(
             run, evaluation.columns, settings, topics, evaluation.relevant_counts, means
@@ -196,12 +198,14 @@ def bound_rows(evaluation, topics=None, complete=frozenset(), means=False) -> li
             count = column.summary in COUNTS and not settings.zscores and not means
             if run.name in complete:
                 rows.append((run.name, column.display, low, low, share, None,
-                             bounds.COMPLETE_QRELS, count))  # fmt: skip
+                             bounds.COMPLETE_QRELS, count, no_low))  # fmt: skip
                 continue
             unbounded = bounds.difference_unbounded(column.measure, settings.judged_only)
             undefined = bounds.high_undefined(column.measure, run.unjudged_high.grade, level,
                                               low, high)  # fmt: skip
-            rows.append((run.name, column.display, low, high, share, unbounded, undefined, count))
+            rows.append(
+                (run.name, column.display, low, high, share, unbounded, undefined, count, no_low)
+            )
     return rows
 
 

@@ -44,6 +44,12 @@ _JUDGED_ONLY = (
     "the ranges do not bound a difference: with judged_only (-J) a document judged "
     "non-relevant enters the ranking and can push a relevant one past the cutoff"
 )
+# why a run's value is no low end under -J (its low is n/a: score --unjudged-bounds)
+LOW_JUDGED_ONLY = (
+    "with judged_only (-J) the value leaves the unjudged documents out, and judged "
+    "non-relevant they would enter the ranking and could push a relevant one past a "
+    "cutoff: it is no lower bound (without -J it is one)"
+)
 _GAIN_MAP = (
     "the ranges do not bound a difference: with a gain map a grade may gain less than a "
     "lower one, so a judgment can lower the value"

@@ -284,7 +284,8 @@ def _with_conclusions(comparison, merged, sections):
         bounds = comparison.unjudged_sensitivity.to_json()["rows"]
         rows = {(row["run"], row["measure"]): row for row in bounds}
         for name, field in [
-            ("unjudged_low", "low"), ("unjudged_high", "high"),
+            ("unjudged_low", "low"), ("unjudged_low_undefined", "low_undefined"),
+            ("unjudged_high", "high"),
             ("unjudged_high_undefined", "high_undefined"), ("unjudged_share", "unjudged"),
             ("could_flip", "could_flip"), ("could_flip_undefined", "could_flip_undefined"),
         ]:  # fmt: skip
