@@ -84,6 +84,20 @@ def test_a_topic_in_another_normalization_form_is_said_so(folder, capsys, comman
     assert _warned(capsys)[1:3] == [left_out, other]
 
 
+def test_a_run_wholly_in_another_normalization_form_is_said_so(folder, capsys):
+    # every run topic NFD, the qrels NFC: no topic in common, and the refusal (exit 7)
+    # quoted "the run's 'café'; the qrels' 'café'" without a word of why
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    (folder / "q.qrels").write_text(f"{composed} 0 d1 1\n", encoding="utf-8")
+    (folder / "a.run").write_text(f"{decomposed} Q0 d1 1 2 a\n", encoding="utf-8")
+    assert run(["score", "-m", "map", str(folder / "q.qrels"), str(folder / "a.run")]) == 7
+    said = (
+        f"the run's '{decomposed}' is the qrels' '{composed}' in another Unicode normalization "
+        "form (NFD, NFC): ids are compared as bytes)"
+    )
+    assert capsys.readouterr().err.rstrip("\n").endswith(said)
+
+
 def test_the_api_results_carry_them(folder):
     q, a, b = (str(folder / name) for name in ("q.qrels", "a.run", "b.run"))
     said = [NEGATIVE, LEFT_OUT]

@@ -336,6 +336,15 @@ def test_a_topic_in_another_normalization_form_is_named_so(tmp_path):
     )
     (x1,) = [line for line in done.output.splitlines() if "[X1]" in line]
     assert x1.endswith(f"trec_eval ignores it (did you mean '{composed}'? {nfc_there})"), x1
+    # in another case too: the form is said, or the case mended the ids still differ
+    upper = decomposed.upper()
+    (hint,) = [
+        f for f in findings(f"{upper} Q0 a 1 2 t\n".encode(), topics=[composed]) if f.rule == "R4"
+    ]
+    assert hint.message.endswith(
+        f"(did you mean '{composed}'? it is in Unicode's NFC, this one in NFD: ids are "
+        "compared as bytes)"
+    )
 
 
 @pytest.mark.parametrize("encoding", ["UTF-16-LE", "UTF-16-BE", "UTF-32-LE", "UTF-32-BE"])

@@ -30,10 +30,35 @@ def form(text: str) -> str:
     return "neither NFC nor NFD"
 
 
-def alike(given: Iterable[str], others: Iterable[str]) -> list[str]:
-    """Those of ``given`` (ids ``others`` lack, in order) that are one text with one of
-    ``others`` in another normalization form; an ASCII id is in every form, one of none."""
-    composed = {nfc(text) for text in others if not text.isascii()}
+def counterparts(given: Iterable[str], others: Iterable[str]) -> list[tuple[str, str]]:
+    """``(id, other)`` for each of ``given`` (ids ``others`` lack, in order) that is one
+    text with ``other``, one of ``others``, in another normalization form; an ASCII id is
+    in every form, one of none."""
+    composed = {nfc(text): text for text in sorted(others) if not text.isascii()}
     if not composed:
         return []
-    return [text for text in given if not text.isascii() and nfc(text) in composed]
+    found = ((text, composed.get(nfc(text))) for text in given if not text.isascii())
+    return [(text, other) for text, other in found if other is not None and other != text]
+
+
+def alike(given: Iterable[str], others: Iterable[str]) -> list[str]:
+    """Those of ``given`` that are one of ``others`` in another form
+    (:func:`counterparts`)."""
+    return [text for text, _ in counterparts(given, others)]
+
+
+def forms_apart(given: Iterable[str], others: Iterable[str], mine: str, theirs: str) -> str:
+    """What a refusal of inputs without a topic in common adds where one of ``given``
+    (``mine``: whose, "the run's") is one of ``others`` (``theirs``'s) in another
+    normalization form: printed alike, they read as the same topic; "" where none is."""
+    from .errors import excerpt
+
+    pairs = counterparts(given, others)
+    if not pairs:
+        return ""
+    text, other = pairs[0]
+    more = f" (and {len(pairs) - 1:,} more)" if len(pairs) > 1 else ""
+    return (
+        f"; {mine} {excerpt(text)} is {theirs} {excerpt(other)}{more} in another Unicode "
+        f"normalization form ({form(text)}, {form(other)}): ids are compared as bytes"
+    )

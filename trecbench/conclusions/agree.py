@@ -378,6 +378,7 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
     when none of the runs has a topic of theirs the error names those judgments (it named
     the first run), when some run has, the run without one."""
     from ..errors import NoOverlapError, some_topics
+    from ..id_forms import forms_apart
     from ..inputs import Loaded
 
     try:
@@ -400,6 +401,7 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
             why = (
                 f"no topic of the run is in the --qrels-b judgments, {name}: the run's "
                 f"{some_topics(topics[lacking])}; the judgments' {some_topics(judged)}"
+                + forms_apart(topics[lacking], judged, "the run's", "the judgments'")
             )
             raise NoOverlapError(
                 f"{label}: No queries with both results and relevance info ({why})"
@@ -408,6 +410,7 @@ def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
         why = (
             "no topic of the runs is in the --qrels-b judgments: the runs' "
             f"{some_topics(retrieved)}; the judgments' {some_topics(judged)}"
+            + forms_apart(retrieved, judged, "the runs'", "the judgments'")
         )
         raise NoOverlapError(
             f"{name}: No queries with both results and relevance info ({why})"

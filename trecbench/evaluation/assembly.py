@@ -22,6 +22,7 @@ from ..errors import (
     one_line,
     some_topics,
 )
+from ..id_forms import forms_apart
 from ..kernels import sequential_sum
 from ..measures import COUNTS, GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
 from ..measures.params import CWL_HORIZON
@@ -272,6 +273,7 @@ def _run_topics(blocks: list[_Block], run_qids: list[str], plan: _Plan, label) -
             if topics.looped
             else "no topic of the run is in the qrels: the run's "
             f"{some_topics(run_qids)}; the qrels' {some_topics(plan.truth.topics)}"
+            + forms_apart(run_qids, plan.truth.topics, "the run's", "the qrels'")
         )
         raise NoOverlapError(f"{label}: No queries with both results and relevance info ({why})")
     return topics

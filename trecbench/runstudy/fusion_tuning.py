@@ -434,11 +434,13 @@ def _no_overlap(qrels, retrieved: set, judged: set):
     """Refuse ``qrels`` sharing no topic with the runs, quoting a few topics of each."""
     from ..conclusions.scores import source_name
     from ..errors import NoOverlapError, some_topics
+    from ..id_forms import forms_apart
 
     name = source_name(qrels) or "the qrels"
     why = (
         "no topic of the runs is in the qrels, nothing to choose on: the runs' "
         f"{some_topics(retrieved)}; the qrels' {some_topics(judged)}"
+        + forms_apart(retrieved, judged, "the runs'", "the qrels'")
     )
     message = f"{name}: No queries with both results and relevance info ({why})"
     raise NoOverlapError(message) from None

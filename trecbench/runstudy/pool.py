@@ -301,6 +301,7 @@ def _topic_warnings(pooled: Streamed, judged: pa.Table, labels: list[str], qrels
     from ..errors import some_topics
     from ..escaping import escape_text
     from ..flag_wording import FlagWarning
+    from ..id_forms import forms_apart
 
     qids = pc.cast(pooled.qids, pa.large_string())
     judged_qids = pc.cast(judged.column("qid").combine_chunks(), pa.large_string())
@@ -308,11 +309,12 @@ def _topic_warnings(pooled: Streamed, judged: pa.Table, labels: list[str], qrels
     if not in_qrels.any():
         name = source_name(qrels)
         judged_topics = pc.unique(judged_qids).to_pylist()
+        apart = forms_apart(pc.unique(qids).to_pylist(), judged_topics, "the runs'", "the qrels'")
         return (
             f"{f'{escape_text(name)}: ' if name else ''}no topic of the runs is in the qrels "
             f"(the runs' {some_topics(qids.to_pylist())}; the qrels' "
-            f"{some_topics(judged_topics)}): nothing pooled is judged (every run's judged and "
-            "relevant_only are 0)",
+            f"{some_topics(judged_topics)}{apart}): nothing pooled is judged (every run's "
+            "judged and relevant_only are 0)",
         )
     warnings = []
     for label, number in zip(labels, pooled.numbers, strict=True):

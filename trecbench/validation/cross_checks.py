@@ -50,11 +50,12 @@ def near_miss(qid: str, known: dict[str, str]) -> str:
     hit = known.get(normal_id(qid))
     if hit is None:
         return ""
-    if not same_text(qid, hit):
+    if qid.isascii() or form(qid) == form(hit):
         return f" (did you mean {wording.quoted(hit)}?)"
-    # printed alike: say how they differ
+    # printed alike (or but for case): say how they differ
+    which = "the same text" if same_text(qid, hit) else "it is"
     return (
-        f" (did you mean {wording.quoted(hit)}? the same text in Unicode's {form(hit)}, this "
+        f" (did you mean {wording.quoted(hit)}? {which} in Unicode's {form(hit)}, this "
         f"one in {form(qid)}: ids are compared as bytes)"
     )
 
