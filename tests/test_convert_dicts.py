@@ -248,6 +248,9 @@ def test_beir_qrels_fields_in_quotes_are_read_as_beir_reads_them(tmp_path):
     tsv.write_text('query-id\tcorpus-id\tscore\nq2\td2\t1\n"q\td1\t1\n')  # read on by BEIR
     with pytest.raises(InputError, match=r"test.tsv:3: query-id '\"q': a quote that does not"):
         convert_beir_qrels(tsv)
+    tsv.write_text('query-id\tcorpus-id\tscore\nq2\td2\t1\n""\td1\t1\n')  # was "qid is empty"
+    with pytest.raises(InputError, match=r'test.tsv:3: empty query-id \(""'):
+        convert_beir_qrels(tsv)
 
 
 def test_a_byte_order_mark_is_not_part_of_the_first_line(tmp_path):

@@ -90,6 +90,8 @@ def _unquoted(fields, column: pa.Array, name: str, report: Report) -> pa.Array:
             raise fields.error(
                 row + 1, f"{name} {values[row]!r}: a quote that does not close the field"
             ) from None
+        if not values[row]:  # '""': as an empty field unquoted is refused
+            raise fields.error(row + 1, f'empty {name} ("" in CSV quotes)')
     report.repair(f"{name} in CSV quotes, read as BEIR reads it", read)
     return pa.array(values, column.type)
 
