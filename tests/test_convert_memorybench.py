@@ -542,7 +542,24 @@ def test_a_code_pack_alone_judges_its_benchmark_s_results(tmp_path):
     assert info["relevance"] == {"pack": 5} and info["found_only"]
     said = "item without repoeval's ground truth (metadata.groundTruth): every chunk judged"
     assert any(said in reason for reason in conversion.report.counts)
-    assert conversion.report.counts["retrieved chunk without a file (judged not relevant)"] == 1
+    unplaced = "retrieved chunk without metadata.filepath (judged not relevant)"
+    assert conversion.report.counts[unplaced] == 1
+
+
+def test_the_rules_read_a_chunk_s_filepath_alone_and_a_null_line_as_0(tmp_path):
+    # review (helper 642): memorybench's getChunkLocation reads metadata.filepath alone
+    # (absolutePath judged a1 relevant), and checks lines `!== undefined`: a null one is
+    # compared as 0 by JavaScript (n1, lines null, was a file-level chunk: relevant)
+    truth = {"file": "src/io.py", "startLine": 10, "endLine": 20}
+    items = [
+        item("i1", [ctx("a1", absolutePath="/r/src/io.py", startLine=10, endLine=12)],
+             "repoeval", groundTruth=truth),
+        item("i2", [ctx("n1", filepath="src/io.py", startLine=None, endLine=None),
+                    ctx("n2", filepath="src/io.py", startLine=None, endLine=15)],
+             "repoeval", groundTruth=truth),
+    ]  # fmt: skip
+    judged = convert_memorybench(export(tmp_path, items)).qrels["memorybench-p"]
+    assert judged.values.tolist() == [["i1", "a1", 0], ["i2", "n1", 0], ["i2", "n2", 1]]
 
 
 def test_jaccard_as_the_repobench_r_pack_takes_it():

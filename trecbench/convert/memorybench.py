@@ -236,24 +236,35 @@ class _Collected:
 
 
 def _chunk_file(meta: dict, at: At) -> str | None:
-    """A chunk's file (``filepath``, else ``absolutePath``), checked; None when it has
-    none."""
+    """A chunk's file as memorybench's rules read it: ``metadata.filepath`` alone (its
+    ``absolutePath`` names a chunk without id, and is read by no rule); None without one."""
+    file = meta.get("filepath")
+    return None if file is None else (at / "filepath").expect_string(file)
+
+
+def _chunk_lines(meta: dict, at: At) -> tuple[int, int] | None:
+    """A chunk's lines as memorybench's rules read them: None when either is absent (a
+    file-level chunk), a null one as 0 (JavaScript compares null as 0: memorybench checks
+    ``!== undefined`` only)."""
+    if "startLine" not in meta or "endLine" not in meta:
+        return None
+    start, end = (
+        0 if meta[key] is None else (at / key).expect_integer(meta[key], 0)
+        for key in ("startLine", "endLine")
+    )
+    if end < start:  # no lines: overlap and IoU would judge it against nothing
+        raise (at / "endLine").error(f"endLine {meta['endLine']} is before startLine {start}")
+    return start, end
+
+
+def _chunk_location(meta: dict, lines: tuple[int, int] | None, at: At) -> tuple | None:
+    """The file (``filepath``, else ``absolutePath``) and ``lines`` a chunk without an id
+    is named by (``file:startLine-endLine``); None when one is missing (or a line null)."""
     key = "filepath" if "filepath" in meta else "absolutePath"
     file = meta.get(key)
-    return None if file is None else (at / key).expect_string(file)
-
-
-def _chunk_location(meta: dict, file: str | None, at: At) -> tuple[str, int, int] | None:
-    """A chunk's ``file`` and lines, checked here once: both its made-up docno and the
-    location rule use them; None when one is missing."""
-    start, end = meta.get("startLine"), meta.get("endLine")
-    if file is None or start is None or end is None:
+    if file is None or lines is None or None in (meta["startLine"], meta["endLine"]):
         return None
-    start = (at / "startLine").expect_integer(start, 0)
-    end = (at / "endLine").expect_integer(end, 0)
-    if end < start:  # no lines: overlap and IoU would judge it against nothing
-        raise (at / "endLine").error(f"endLine {end} is before startLine {start}")
-    return file, start, end
+    return (at / key).expect_string(file), *lines
 
 
 def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float], list[str]]:
@@ -267,8 +278,8 @@ def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float], list[str]]:
         item = here.expect_object(item)
         meta = item.get("metadata")
         meta = {} if meta is None else (here / "metadata").expect_object(meta)
-        file = _chunk_file(meta, here / "metadata")
-        location = _chunk_location(meta, file, here / "metadata")
+        file, lines = _chunk_file(meta, here / "metadata"), _chunk_lines(meta, here / "metadata")
+        location = _chunk_location(meta, lines, here / "metadata")
         docno = item.get("id")
         if docno is None and location is not None:
             docno = "{}:{}-{}".format(*location)
@@ -277,7 +288,7 @@ def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float], list[str]]:
         content = item.get("content")
         content = None if content is None else (here / "content").expect_string(content)
         scores.append((here / "score").expect_number(item.get("score")))
-        chunks.append(Chunk(docno, content, meta, location, file))
+        chunks.append(Chunk(docno, content, meta, file, lines))
     return chunks, scores, made_up
 
 

@@ -38,8 +38,10 @@ class Chunk:
     docno: str
     content: str | None
     meta: dict
-    location: tuple[str, int, int] | None = None  # file, start and end line (type-checked)
-    file: str | None = None  # its file, with lines or without (a file-level chunker's)
+    # what memorybench's rules read: metadata.filepath alone, and the lines (None: either
+    # absent, a file-level chunk; a null one 0, as JavaScript compares null)
+    file: str | None = None
+    lines: tuple[int, int] | None = None
 
 
 def normalise_path(text: str) -> str:
@@ -68,15 +70,15 @@ def line_relevant(start: int, end: int, gt_start: int, gt_end: int, iou: float) 
 
 
 def located(chunk: Chunk, file: str, span: tuple[int, int], offset: int, iou: float) -> bool:
-    """memorybench's ``isLocationRelevant``: the chunk's file is ``file`` and its lines
-    (``offset`` added) meet ``span`` (:func:`line_relevant`); a chunk of the file without
-    lines is relevant (a file-level chunker's), one without a file (or an empty one) is
-    not."""
+    """memorybench's ``isLocationRelevant``: the chunk's file (``metadata.filepath``) is
+    ``file`` and its lines (``offset`` added) meet ``span`` (:func:`line_relevant`); a
+    chunk of the file without lines is relevant (a file-level chunker's), one without a
+    file (or an empty one) is not."""
     if not chunk.file or not same_file(chunk.file, file):
         return False
-    if chunk.location is None:
+    if chunk.lines is None:
         return True
-    _, start, end = chunk.location
+    start, end = chunk.lines
     return line_relevant(start + offset, end + offset, *span, iou)
 
 

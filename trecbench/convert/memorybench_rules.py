@@ -267,7 +267,7 @@ def _location(
 def _without_file(chunks: list[Chunk], report: Report, where: dict) -> None:
     """Report the chunks a rule of files judged not relevant for want of one."""
     unplaced = [{**where, "docno": escape_id(c.docno)} for c in chunks if not c.file]
-    report.repair("retrieved chunk without a file (judged not relevant)", unplaced)
+    report.repair("retrieved chunk without metadata.filepath (judged not relevant)", unplaced)
 
 
 def _pack(
