@@ -250,6 +250,8 @@ def test_under_judged_only_no_range_bounds_a_difference(tmp_path, capsys):
     table, _, rows, _ = _compare(capsys, tmp_path, runs, "P@3", "-J")
     assert rows["A"]["value"] == rows["A"]["high"] == 1.0 and rows["B"]["high"] == 2 / 3
     assert rows["A"]["low"] is None and "no lower bound" in rows["A"]["low_undefined"]
+    # B looks at no unjudged document: -J changes nothing, and its value is its low
+    assert rows["B"]["low"] == rows["B"]["value"] and rows["B"]["low_undefined"] is None
     judged["t1"] |= {"u1": 0, "u2": 0}
     evaluator = pytrec_eval.RelevanceEvaluator(judged, {"P_3"}, judged_docs_only_flag=True)
     ranked = {

@@ -197,15 +197,27 @@ def bound_rows(evaluation, topics=None, complete=frozenset(), means=False) -> li
         )
         for column, low, high, share in values:
             count = column.summary in COUNTS and not settings.zscores and not means
+            # -J changes nothing where the column looks at no unjudged document
+            low_undefined = no_low if share > 0 else None
             if run.name in complete:
                 rows.append((run.name, column.display, low, low, share, None,
-                             bounds.COMPLETE_QRELS, count, no_low))  # fmt: skip
+                             bounds.COMPLETE_QRELS, count, low_undefined))  # fmt: skip
                 continue
             unbounded = bounds.difference_unbounded(column.measure, settings.judged_only)
             undefined = bounds.high_undefined(column.measure, run.unjudged_high.grade, level,
                                               low, high)  # fmt: skip
             rows.append(
-                (run.name, column.display, low, high, share, unbounded, undefined, count, no_low)
+                (
+                    run.name,
+                    column.display,
+                    low,
+                    high,
+                    share,
+                    unbounded,
+                    undefined,
+                    count,
+                    low_undefined,
+                )
             )
     return rows
 
