@@ -118,6 +118,20 @@ def test_a_slow_job_s_rate_is_told_in_seconds_per_item(clock, capsys):
     assert "2 rows [00:04,  2.00 s/row]" in err and "s/ " not in err, repr(err)
 
 
+def test_a_rate_cut_at_the_terminal_s_edge_or_a_label_s_slash_are_drawn_right():
+    # review (helper 642): tqdm cuts a line to the terminal before the rate was rewritten
+    # ("3.12s/ ca" at 40 columns), and a label's "results/ runs" was taken for a rate
+    bar = progress_module._bar_type()
+    cut = bar.format_meter(2, None, 6.24, unit=" candidates", ncols=40, prefix="scoring")
+    assert cut == "scoring: 2 candidates [00:06,  3.12 s/ca"
+    full = bar.format_meter(2, 10, 6.24, unit=" runs", ncols=80, prefix="scoring")
+    assert len(full) == 80 and full.endswith("| 2/10 [00:06<00:24,  3.12 s/run]")
+    fast = bar.format_meter(8, 10, 2.0, unit=" runs", ncols=80, prefix="scoring")
+    assert len(fast) == 80 and fast.endswith("| 8/10 [00:02<00:00,  4.00 runs/s]")
+    label = bar.format_meter(8, None, 2.0, unit=" runs", prefix="validating results/ runs")
+    assert label == "validating results/ runs: 8 runs [00:02,  4.00 runs/s]"
+
+
 def test_a_warning_in_mid_job_is_not_run_on_after_the_bar(clock, capsys):
     # fuse: "...| 4/4 [00:13<00:00,  3.42s/ steps]trecbench: warning: ..."
     from trecbench.cli import _show_warning

@@ -163,15 +163,27 @@ class StderrProgress:
 def _bar_type() -> type:
     """tqdm's bar, a slow job's rate told as ``3.12 s/run`` (tqdm's own: ``3.12s/ runs``,
     a worded unit's blank and plural after the slash)."""
+    import re
+
     from tqdm import tqdm
+    from tqdm.utils import disp_trim
 
     class Bar(tqdm):
         @staticmethod
-        def format_meter(n, total, elapsed, unit="it", **rest) -> str:
-            text = tqdm.format_meter(n, total, elapsed, unit=unit, **rest)
-            if not unit.startswith(" "):  # bytes, scaled: tqdm's "2.5s/B" reads right
+        def format_meter(n, total, elapsed, unit="it", ncols=None, **rest) -> str:
+            text = tqdm.format_meter(n, total, elapsed, unit=unit, ncols=ncols, **rest)
+            # bytes (scaled: tqdm's "2.5s/B" reads right), or no per-item rate drawn; only
+            # a number's "s/ " is one (a label's "results/ runs" is not)
+            if not unit.startswith(" ") or not re.search(r"\ds/ ", text):
                 return text
-            return text.replace(f"s/{unit}", f" s/{unit.strip().removesuffix('s')}")
+            # drawn a column wider, the rate rewritten (a column shorter), then cut: the
+            # rate cut at the terminal's edge is rewritten too ("3.12 s/ca")
+            wider = None if ncols is None else ncols + 1
+            text = tqdm.format_meter(n, total, elapsed, unit=unit, ncols=wider, **rest)
+            one = unit.strip().removesuffix("s")
+            text = re.sub(rf"(\d)s/{re.escape(unit)}\b", rf"\1 s/{one}", text)
+            text = re.sub(r"(\d)s/ ", r"\1 s/", text)
+            return text if ncols is None else disp_trim(text, ncols)
 
     return Bar
 
