@@ -205,7 +205,7 @@ range.selectNodeContents(arguments[0]);
 window.getSelection().removeAllRanges(); window.getSelection().addRange(range);
 var init = {clipboardData: data, bubbles: true, cancelable: true};
 arguments[0].dispatchEvent(new ClipboardEvent("copy", init));
-return [String(window.getSelection()), data.getData("text/plain")];"""
+return [String(window.getSelection()), data.getData("text/plain"), data.getData("text/html")];"""
 
 
 def test_a_right_to_left_name_is_copied_as_read(browser, tmp_path):
@@ -223,7 +223,14 @@ def test_a_right_to_left_name_is_copied_as_read(browser, tmp_path):
     arabic = f"{FIRST_STRONG_ISOLATE}{ids[0]}{POP_DIRECTIONAL_ISOLATE}"
     # the topics by their ids' code points; an isolated one shown so, copied as read, and
     # the other left to the browser's own copy (nothing to mend)
-    assert copied == [["q2", ""], [arabic, ids[0]]], copied
+    assert [copy[:2] for copy in copied] == [["q2", ""], [arabic, ids[0]]], copied
+    assert copied[0][2] == "" and ids[0] in copied[1][2] and arabic not in copied[1][2]
+    # the whole table: its HTML a table still (a spreadsheet's paste), without the marks
+    table = browser.find_element(By.ID, "topic-table")
+    shown, plain, html = browser.execute_script(COPIED, table)
+    assert FIRST_STRONG_ISOLATE in shown and ids[0] in plain and FIRST_STRONG_ISOLATE not in plain
+    assert html.startswith("<table>") and html.count("<tr") >= 3, html
+    assert ids[0] in html and FIRST_STRONG_ISOLATE not in html
 
 
 def _texts(table, index: int) -> list[str]:

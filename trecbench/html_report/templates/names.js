@@ -20,11 +20,33 @@ window.trecbenchWholeWords = (function () {
 // Copied, a name drawn between the page's isolates (U+2068 and U+2069 around a name that
 // reads right to left, escaping.isolated_text; the name's own are escaped, %E2%81%A8)
 // is the name as read: pasted into a shell or a search of the qrels, "\u2068ب1\u2069"
-// matched no topic ب1.
-document.addEventListener("copy", function (event) {
+// matched no topic ب1. The plain text and the HTML (a spreadsheet's paste: a part of a
+// table stays a table) both, without the marks; a selection without them is the browser's.
+(function () {
   "use strict";
-  var selected = String(window.getSelection());
-  if (!event.clipboardData || !/[\u2068\u2069]/.test(selected)) { return; }
-  event.clipboardData.setData("text/plain", selected.replace(/[\u2068\u2069]/g, ""));
-  event.preventDefault();
-});
+  var MARK = /[\u2068\u2069]/, MARKS = /[\u2068\u2069]/g;
+  function markup(range) {  // the range's HTML, a table's rows or cells within a table
+    var part = range.cloneContents(), node = range.commonAncestorContainer;
+    if (node.nodeType !== 1) { node = node.parentNode; }
+    var tag = node.nodeName, table = document.createElement("table");
+    if (tag === "TR") {
+      table.appendChild(document.createElement("tr")).appendChild(part);
+    } else if (/^(TABLE|THEAD|TBODY|TFOOT)$/.test(tag)) {
+      table.appendChild(part);
+    } else {
+      table = part;
+    }
+    var box = document.createElement("div");
+    box.appendChild(table);
+    return box.innerHTML;
+  }
+  document.addEventListener("copy", function (event) {
+    var selection = window.getSelection(), selected = String(selection);
+    if (!event.clipboardData || !MARK.test(selected)) { return; }
+    var html = "";
+    for (var i = 0; i < selection.rangeCount; i += 1) { html += markup(selection.getRangeAt(i)); }
+    event.clipboardData.setData("text/plain", selected.replace(MARKS, ""));
+    event.clipboardData.setData("text/html", html.replace(MARKS, ""));
+    event.preventDefault();
+  });
+}());
