@@ -205,6 +205,16 @@ def test_an_undefined_welch_test_says_why_in_every_format():
     validate_against_schema(grouped.report(), "benchmark_report")
 
 
+def test_strata_that_differ_by_a_trailing_nul_are_two_strata():
+    # numpy's text arrays drop trailing NULs: strata "s" and "s\0" given as a list were
+    # one, the macro mean 1/4 where the strata's means 1, 0 and 0 give 1/3 (review of
+    # 1aa7e130; compare passes objects, which kept them apart)
+    from trecbench.stats import strata_mean
+
+    matrix = np.array([[1.0], [0.0], [0.0]])
+    assert strata_mean(matrix, ["s", "s\0", "t"]).tolist() == [1 / 3]
+
+
 def test_macro_sections_are_the_mean_of_strata_means_with_weighted_tests():
     rng = np.random.default_rng(5)
     n = 20
