@@ -212,6 +212,22 @@ def test_qrels_without_a_topic_of_the_runs_are_named(tmp_path, capsys):
     assert err.count("\n") == 1 and not out.exists()
 
 
+def test_a_search_on_some_of_the_runs_topics_says_so(tmp_path):
+    # qrels of the 28 'de' topics of 56: the choice was made on half the topics and
+    # nothing said so, where score warns of run topics the qrels lack (helper 643)
+    qrels = tmp_path / "de.qrels"
+    lines = open(QRELS, encoding="utf-8").read().splitlines(keepends=True)
+    qrels.write_text("".join(line for line in lines if line.startswith("de-")))
+    with pytest.warns(UserWarning) as said:
+        tuned = optimize_fusion(RUNS, str(qrels), "nDCG@10", method="rrf")
+    assert len(tuned.qids) == 28
+    (warned,) = [str(w.message) for w in said if "tuned on" in str(w.message)]
+    assert warned == (
+        "tuned on 28 of the runs' 56 topics: 28 run topics are not in the qrels (ignored, "
+        "also with -c): en-01, en-02, en-03, en-04, en-05, ..."
+    )
+
+
 def test_fuse_optimize_reads_each_run_once(tmp_path, capsys):
     # the search read the runs, then the fusion read them again: a FIFO was empty the
     # second time (and a file could change between the two reads)

@@ -421,6 +421,14 @@ def _check_shared_topics(tables, qrels, names=None) -> None:
         _no_overlap(qrels, retrieved, judged)
     if shared < 2:
         _folds(shared, 2, 0)  # its refusal, in its words
+    if shared < len(retrieved):  # tuned on the others, as score warns of them
+        from ..errors import InputWarning
+        from ..flag_wording import FlagWarning
+
+        left_out = tuple(sorted(retrieved - judged, key=str.encode))
+        where = f"tuned on {shared:,} of the runs' {len(retrieved):,} topics"
+        said = FlagWarning("run_only", None, left_out, False, where)
+        warnings.warn(InputWarning(said), stacklevel=outside_trecbench())
 
 
 def _topics(table) -> set:
