@@ -478,6 +478,19 @@ def test_stdout_is_refused_before_the_input_is_read(args, writes, tmp_path, caps
     )
 
 
+@pytest.mark.parametrize("option", [["--runs-dir", "r"], ["--name", "foo"]])
+def test_an_option_standard_output_does_not_use_is_refused(option, tmp_path, capsys):
+    # --name names the qrels and sidecar, which -o - does not write: it was taken and
+    # dropped, where --runs-dir was refused (helper 638)
+    source = tmp_path / "d.json"
+    source.write_text('{"q1": {"a": 2.0, "b": 1.0}}')
+    assert run(["convert", "dict", str(source), "-o", "-", *option]) == 1
+    shown = capsys.readouterr()
+    assert shown.out == "" and shown.err.count("\n") == 1
+    said = f"trecbench: convert dict: -o -: the run goes to standard output; {option[0]} is not"
+    assert shown.err.startswith(said)
+
+
 def test_score_inversions_are_said_beside_the_ties(tmp_path):
     # a producer ranking 0.5 above 0.9 was counted in the sidecar only: the summary said
     # nothing of a ranking whose order is not its scores'

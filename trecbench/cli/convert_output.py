@@ -185,6 +185,11 @@ def _run_to_stdout(conversion, inputs, runs_dir: Path | None, progress) -> dict[
 
     if runs_dir is not None:
         raise click.UsageError("-o -: the run goes to standard output; --runs-dir is not used")
+    if click.get_current_context().params.get("name") is not None:  # it names no run
+        raise click.UsageError(
+            "-o -: the run goes to standard output; --name is not used (it names the "
+            "qrels and sidecar, which are not written: --tag names the run)"
+        )
     if conversion.qrels or len(conversion.runs) != 1:  # a refused output, as pool -o - is
         from ..errors import OutputError
 
