@@ -818,6 +818,19 @@ def test_a_threshold_the_strategy_never_applies_is_refused(
     assert not out.exists()
 
 
+def test_iou_with_relevance_pack_is_refused_without_a_repoeval_result(tmp_path):
+    # --relevance pack --iou 0.5 on a locomo export was taken and dropped (helper 642):
+    # repoeval's is the one pack that reads it
+    path = export(tmp_path, [item("q1", [ctx("c1", "D1:3 x")], "locomo", evidence=["D1:3"])])
+    with pytest.raises(UsageError) as refused:
+        convert_memorybench(path, relevance="pack", iou=0.5)
+    assert str(refused.value) == (
+        "iou is the location rule's threshold, which relevance 'pack' applies to repoeval "
+        "results only, and none is of repoeval (benchmarks: locomo)"
+    )
+    assert convert_memorybench(path, relevance="pack").qrels["memorybench-p"]["rel"].tolist() == [1]
+
+
 def test_thresholds_are_taken_where_their_strategy_may_apply():
     from trecbench.convert.memorybench_rules import F1_THRESHOLD, Judging
 

@@ -334,6 +334,7 @@ def convert_memorybench(
             f" the results: {', '.join(map(repr, unknown_offsets))}"
             f" (providers: {id_list(sorted(runs_of), limit=None)})",
         )
+    _refuse_unread_iou(judging, parsed)
     collected = _Collected()
     # the run tags in lower case -> (the provider, or provider-runId, named so; the tag)
     owners: dict[str, tuple[str, str]] = {}
@@ -360,6 +361,22 @@ def convert_memorybench(
         provenance={"inputs": [record], "options": judging.record()},
         qrels_info=info,
     )
+
+
+def _refuse_unread_iou(judging: Judging, parsed: list[_Result]) -> None:
+    """Refuse ``iou`` with relevance ``pack`` when no result is of repoeval, the one pack
+    that reads it: it would be taken and dropped (as a threshold of a strategy the
+    relevance never applies is, :class:`Judging`)."""
+    if judging.relevance != "pack" or judging.iou is None:
+        return
+    benchmarks = {one.result.get("benchmark") for one in parsed}
+    if "repoeval" not in benchmarks:
+        shown = sorted(str(b) for b in benchmarks if b is not None)
+        raise UsageError(
+            Setting("iou"),
+            " is the location rule's threshold, which relevance 'pack' applies to repoeval "
+            f"results only, and none is of repoeval (benchmarks: {id_list(shown) or 'none'})",
+        )
 
 
 def _parse_result(at: At, result: Any) -> _Result:
