@@ -200,25 +200,13 @@ def bound_rows(evaluation, topics=None, complete=frozenset(), means=False) -> li
             # -J changes nothing where the column looks at no unjudged document
             low_undefined = no_low if share > 0 else None
             if run.name in complete:
-                rows.append((run.name, column.display, low, low, share, None,
-                             bounds.COMPLETE_QRELS, count, low_undefined))  # fmt: skip
-                continue
-            unbounded = bounds.difference_unbounded(column.measure, settings.judged_only)
-            undefined = bounds.high_undefined(column.measure, run.unjudged_high.grade, level,
-                                              low, high)  # fmt: skip
-            rows.append(
-                (
-                    run.name,
-                    column.display,
-                    low,
-                    high,
-                    share,
-                    unbounded,
-                    undefined,
-                    count,
-                    low_undefined,
-                )
-            )
+                high, unbounded, undefined = low, None, bounds.COMPLETE_QRELS
+            else:
+                unbounded = bounds.difference_unbounded(column.measure, settings.judged_only)
+                undefined = bounds.high_undefined(column.measure, run.unjudged_high.grade,
+                                                  level, low, high)  # fmt: skip
+            rows.append((run.name, column.display, low, high, share, unbounded, undefined,
+                         count, low_undefined))  # fmt: skip
     return rows
 
 

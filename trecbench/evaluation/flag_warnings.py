@@ -39,12 +39,14 @@ def flag_warnings(
         every.setdefault((flag.reason, flag.run), []).append(flag.qid)
     groups: dict[tuple, list[str]] = {}
     for (reason, run), qids in every.items():
-        if reasons is None or reason in reasons:
-            groups[reason, run] = qids
-        if reason == "run_only" and (reasons is None or reason in reasons):
-            alike = id_forms.alike(qids, every.get(("qrels_only", run), ()))
-            if alike:  # said next to the run's topics the qrels lack, printed alike
-                groups["other_form", run] = alike
+        if reasons is not None and reason not in reasons:
+            continue
+        groups[reason, run] = qids
+        if reason != "run_only":
+            continue
+        alike = id_forms.alike(qids, every.get(("qrels_only", run), ()))
+        if alike:  # said next to the run's topics the qrels lack, printed alike
+            groups["other_form", run] = alike
     return [
         FlagWarning(reason, run, tuple(qids), complete, where)
         for (reason, run), qids in groups.items()
