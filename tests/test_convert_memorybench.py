@@ -560,6 +560,10 @@ def test_the_rules_read_a_chunk_s_filepath_alone_and_a_null_line_as_0(tmp_path):
     ]  # fmt: skip
     judged = convert_memorybench(export(tmp_path, items)).qrels["memorybench-p"]
     assert judged.values.tolist() == [["i1", "a1", 0], ["i2", "n1", 0], ["i2", "n2", 1]]
+    # a null end before a start: refused in JSON's words (it said "endLine None")
+    reversed_ = [item("i3", [ctx("r1", filepath="a.py", startLine=3, endLine=None)], "repoeval")]
+    with pytest.raises(InputError, match=r"endLine null \(compared as 0\) is before startLine 3"):
+        convert_memorybench(export(tmp_path, reversed_))
 
 
 def test_jaccard_as_the_repobench_r_pack_takes_it():

@@ -253,7 +253,8 @@ def _chunk_lines(meta: dict, at: At) -> tuple[int, int] | None:
         for key in ("startLine", "endLine")
     )
     if end < start:  # no lines: overlap and IoU would judge it against nothing
-        raise (at / "endLine").error(f"endLine {meta['endLine']} is before startLine {start}")
+        said = "null (compared as 0)" if meta["endLine"] is None else end  # JSON's word
+        raise (at / "endLine").error(f"endLine {said} is before startLine {start}")
     return start, end
 
 
