@@ -328,6 +328,12 @@ def test_rrf_k_is_60_unless_given():
     assert Mode("h", "H", fuse=["a", "b"], method="combsum").fusion()["k"] is None
 
 
+@pytest.mark.parametrize("k, shown", [(60.123456789, "60.123456789"), (1234567, "1234567")])
+def test_a_mode_describes_its_rrf_k_as_set(k, shown):
+    # "rrf (k=60.1235)" and "rrf (k=1.23457e+06)": six significant digits of the k used
+    assert f"rrf (k={shown}) of a, b" in Mode("h", "H", fuse=["a", "b"], k=k).describe()
+
+
 @pytest.mark.parametrize(
     "name, text",
     [

@@ -968,6 +968,41 @@ def test_the_largest_pool_depth_is_a_threshold_like_any_other(tmp_path):
     assert problem["message"].startswith("median judged depth 1 < 9223372036854775807 (")
 
 
+def test_a_median_judged_depth_is_printed_as_it_is():
+    # depths 123456 and 123457: the table and the message said "123456" for 123456.5
+    import numpy as np
+    import pyarrow as pa
+
+    from trecbench.benchmarking.completeness import completeness
+    from trecbench.number_text import exact_number
+
+    values = (123456.5, 6.0, 1e-300, 1e9, 1234567.0, 0.1 + 0.2)
+    shown = ["123456.5", "6", "1e-300", "1e+09", "1234567", "0.30000000000000004"]
+    assert [exact_number(value) for value in values] == shown
+    depth = np.arange(123458)
+    docnos = pa.array([f"d{i}" for i in depth]).take(np.r_[depth, depth])
+    topics = ["q1"] * len(depth) + ["q2"] * len(depth)
+    run = pa.table({"qid": topics, "docno": docnos, "rank": np.r_[depth, depth] + 1})
+    judged = np.r_[depth[:123456], len(depth) + depth[:123457]]
+    qrels = run.take(judged).drop(["rank"]).append_column("rel", pa.array([1] * len(judged)))
+    found = completeness(run, qrels, ["q1", "q2"], {"min_pool_depth": 200000, "max_unjudged": 1})
+    assert found["pool_depth"]["median"] == 123456.5
+    assert found["problems"][0]["message"].startswith("median judged depth 123456.5 < 200000 (")
+
+
+def test_the_benchmark_prints_its_rrf_k_and_significance_level_as_set(tmp_path):
+    # "rrf (k=60.1235)" and "adjusted p < 0.0123457" where k = 60.123456789 and alpha is
+    # 1 - 0.987654321 (the JSON held both exactly)
+    qrels, a = "t1 0 A 1\nt2 0 C 1\n", "t1 Q0 A 1 2 a\nt1 Q0 B 2 1 a\nt2 Q0 C 1 1 a\n"
+    b = "t1 Q0 B 1 2 b\nt1 Q0 A 2 1 b\nt2 Q0 C 1 1 b\n"
+    head = "[statistics]\nconfidence = 0.987654321\nsamples = 1000\n"
+    tail = '[modes.h]\nfuse = ["a", "b"]\nk = 60.123456789\n'
+    text = run_benchmark(_two_modes(tmp_path, qrels, a, b, head, tail)).markdown()
+    flat = " ".join(text.split())
+    assert "rrf (k=60.123456789)" in flat and "adjusted p < 0.012345679" in flat
+    assert "0.0123457" not in flat and "60.1235" not in flat
+
+
 def test_a_short_run_judged_to_its_end_is_not_a_shallow_pool():
     # 'median judged depth 1 < 10' and the shallow-pool action, with nothing unjudged
     import pyarrow as pa

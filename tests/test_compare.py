@@ -290,6 +290,18 @@ def test_the_legends_say_adjusted_p_only_where_a_correction_adjusts_it(test, cor
     assert ("adjusted p \\textless" in latex) == (marked != "p")
 
 
+def test_the_legends_print_an_odd_significance_level_as_set():
+    # --confidence 0.987654321: the legends said "adjusted p < 0.0123457" (6 digits of
+    # 0.012345679, the level the tests use and the JSON records), < 0.00246914, < 0.000246914
+    result = compare_scores(_per_query(n=12), samples=500, confidence=0.987654321)
+    assert result.statistics.alpha == 0.012345679
+    for text in (result.render("table"), result.markdown()):
+        legend = " ".join(text[text.index("Legend:") :].split())
+        assert "adjusted p < 0.012345679 (" in legend
+        assert "< 0.0024691358 (" in legend and "< 0.00024691358 (" in legend
+        assert "adjusted p < 0.012345679)" in legend  # the all-pairs letters'
+
+
 @pytest.mark.parametrize(
     "correction, heading", [("none", "p (no correction)"), ("holm", "p adjusted")]
 )

@@ -41,6 +41,9 @@ def test_a_refusal_prints_the_level_as_given(capsys):
         StatsSettings(samples=28, confidence=0.93)
     with pytest.raises(TooFewSamplesError, match=r"too few for a 93% percentile"):
         resampling.refuse_interval(28, 0.93)
+    # an alpha of more than six digits as it is (it said "alpha = 0.0123457")
+    with pytest.raises(TooFewSamplesError, match=r"interval \(alpha = 0\.012345679\):"):
+        StatsSettings(samples=100, confidence=0.987654321)
 
 
 @pytest.mark.parametrize(
@@ -90,3 +93,14 @@ def test_a_level_no_number_of_resamples_reaches_is_refused_as_out_of_reach():
     with pytest.raises(TooFewSamplesError) as refused:  # one below the bound: no such words
         StatsSettings(confidence=1 - 1e-9, samples=2 * 10**9 - 1)
     assert str(refused.value).endswith("so it needs 2/alpha = 2,000,000,000 or more")
+
+
+def test_a_level_out_of_the_topics_reach_is_printed_as_set():
+    # "cannot reach p < 0.0123457" for alpha 0.012345679; the correction's "none can fall
+    # below alpha = 0.0123457" alike
+    from trecbench.statistical_tests import out_of_reach
+
+    alpha = StatsSettings(confidence=0.987654321, samples=1000).alpha
+    assert "cannot reach p < 0.012345679: its smallest p" in out_of_reach("t", 5, alpha, 1000)
+    corrected = out_of_reach("bootstrap", 20, alpha, 100, correction="bonferroni", family=6)
+    assert "none can fall below alpha = 0.012345679." in corrected

@@ -16,6 +16,7 @@ import pyarrow as pa
 from . import arrow
 from . import arrow_compute as pc
 from .errors import one_line
+from .number_text import exact_number
 from .plurals import counted
 from .score_precision import as_float32
 
@@ -34,7 +35,7 @@ def rrf_ranks(k: float, deepest: int) -> str | None:
         return None
     rank = int(tied[0]) + 1
     return (
-        f"k {k:g}: RRF's scores of ranks {rank} and {rank + 1} tie at float32, the "
+        f"k {exact_number(k)}: RRF's scores of ranks {rank} and {rank + 1} tie at float32, the "
         "precision trec_eval 9.x reads scores at: it ranks such documents by docno, "
         "not as the runs do (a smaller k keeps the ranks apart)"
     )

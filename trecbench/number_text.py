@@ -54,3 +54,10 @@ def fewest_digits(value: float, keeps: Callable[[str], bool], least: int = 3, st
     floor at or above alpha never printed below it; its ``repr`` where 17 do not do."""
     texts = (f"{value:.{count}{style}}" for count in range(least, 18))
     return next((text for text in texts if keeps(text)), repr(value))
+
+
+def exact_number(value: float) -> str:
+    """A setting, or a number derived from one, as ``:g`` prints it where its six digits
+    read back as the double, else with the fewest more that do (60.123456789, not 60.1235;
+    1234567, not 1.23457e+06; 0.012345679, the alpha of a 98.7654321% confidence)."""
+    return fewest_digits(value, lambda shown: float(shown) == value, 6)

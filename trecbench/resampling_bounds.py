@@ -39,6 +39,7 @@ import numbers
 from typing import TYPE_CHECKING
 
 from .errors import TooFewSamplesError, UsageError
+from .number_text import exact_number
 from .plurals import exact_percent
 from .resource_bounds import MAX_DIGITS
 
@@ -158,13 +159,14 @@ def refuse_too_few(
     if interval and samples < needed:
         raise TooFewSamplesError(
             f"{samples:,} resamples are too few for a {exact_percent(shown)} percentile "
-            f"interval (alpha = {level:g}): each tail of alpha/2 must hold a resample, so "
+            f"interval (alpha = {exact_number(level)}): each tail of alpha/2 must hold a "
+            "resample, so "
             f"it needs 2/alpha = {needed:,} or more{_beyond(needed)}"
         )
     if resampled:
         if samples < p_value_samples(alpha):
             raise TooFewSamplesError(
                 f"{samples:,} resamples are too few for the {registered.label}: its p-value, "
-                f"at least 1/(samples + 1), can fall below alpha = {level:g} only with "
+                f"at least 1/(samples + 1), can fall below alpha = {exact_number(level)} only with "
                 f"{p_value_samples(alpha):,} or more{_beyond(p_value_samples(alpha))}"
             )

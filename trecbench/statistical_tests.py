@@ -24,6 +24,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .number_text import exact_number, fewest_digits
+from .plurals import counted
+
 SAMPLES, SEED, CORRECTION = "samples", "seed", "correction"
 
 # why the stratified bootstrap (a macro section's intervals and its bootstrap test) says
@@ -293,14 +296,14 @@ def out_of_reach(
     label = label or test.label
     if test.rests_on is None:
         return (
-            f"With {topics} topics the {label} cannot reach p < {alpha:g}: the smallest p "
-            f"it can honestly give is {_not_below(floor, alpha)} "
+            f"With {topics} topics the {label} cannot reach p < {exact_number(alpha)}: the "
+            f"smallest p it can honestly give is {_not_below(floor, alpha)} "
             f"({_floor_reason(test, topics, runs)}). "
             "Nothing is marked significant here."
         )
     return (
         f"With {topics} topics a test that assumes nothing of the differences' "
-        f"distribution cannot reach p < {alpha:g}: its smallest p is "
+        f"distribution cannot reach p < {exact_number(alpha)}: its smallest p is "
         f"{_not_below(floor, alpha)} (2/2^{topics}, the exact sign-flip test's); the "
         f"{label}'s smaller p-values rest wholly on {test.rests_on}. Nothing is marked "
         "significant here."
@@ -319,8 +322,6 @@ def _corrected_out_of_reach(
 ) -> str | None:
     """:func:`out_of_reach`'s words where the correction puts alpha out of reach, else None
     (``named_family``: its ``family`` and ``family_name``)."""
-    from .plurals import counted
-
     family, family_name = named_family
     floor = certain_smallest_p(name, topics, samples, runs)
     adjusted = smallest_adjusted_p(floor, correction, family)
@@ -346,7 +347,7 @@ def _corrected_out_of_reach(
         marked = f", and nothing in {family_name} is marked significant."
     return (
         f"{why} = {factor}, and the {CORRECTIONS[correction]} correction over {over} "
-        f"makes {lifted}: none can fall below alpha = {alpha:g}{marked}"
+        f"makes {lifted}: none can fall below alpha = {exact_number(alpha)}{marked}"
     )
 
 
@@ -354,16 +355,12 @@ def _not_below(value: float, alpha: float) -> str:
     """``value`` (at least ``alpha``) with the fewest significant digits, 3 at least, that
     do not print it below ``alpha``: 2/2^6 read 0.0312 in "cannot reach p < 0.03124: its
     smallest p is 0.0312", a p below alpha as printed."""
-    from .number_text import fewest_digits
-
     return fewest_digits(value, lambda text: float(text) >= alpha)
 
 
 def _factor_text(floor: float, family: int) -> str:
     """``floor`` with the fewest significant digits, 3 at least, that times ``family``
     prints as the product does (3 digits): 2/2^6 read 0.0312 in "2 × 0.0312 = 0.0625"."""
-    from .number_text import fewest_digits
-
     product = f"{family * floor:.3g}"
     return fewest_digits(floor, lambda text: f"{family * float(text):.3g}" == product)
 

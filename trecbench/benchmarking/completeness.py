@@ -12,6 +12,7 @@ import pyarrow as pa
 
 from .. import arrow, ranking
 from .. import arrow_compute as pc
+from ..number_text import exact_number
 from ..plurals import counted, exact_percent, percent_beside
 from .settings import ACTIONS, Completeness
 
@@ -123,7 +124,9 @@ def _shallow(median: float, least: int, ended: np.ndarray) -> str:
     """The shallow pool's message: the median the table shows, and the topics judged to
     their last document, which the check counts as ``least`` deep (the median of those
     counts, 6 for depths 2 and 10, is no topic's depth: it is not written)."""
-    shown = f"median judged depth {median:g} < {least} (documents judged before the first "
+    shown = (
+        f"median judged depth {exact_number(median)} < {least} (documents judged before the first "
+    )
     shown += "unjudged one"
     if ended.any():
         many = int(ended.sum())

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, UsageError, excerpt
+from ..number_text import exact_number
 from .mode_checks import check_fusion_depths, check_modes, refused
 
 if TYPE_CHECKING:  # compare's package loads pandas: imported where settings are made
@@ -210,7 +211,11 @@ class Mode:
         from ..fusion import method_name, norm_name
 
         method = method_name(self.method)
-        detail = f"k={self.rrf_k:g}" if method == "rrf" else f"norm {norm_name(self.norm, method)}"
+        detail = (
+            f"k={exact_number(self.rrf_k)}"
+            if method == "rrf"
+            else f"norm {norm_name(self.norm, method)}"
+        )
         weights = f", weights {self.weights}" if self.weights else ""
         # no depth (validation.max_depth null): the fused run keeps every document
         depth = "every document kept" if self.depth is None else f"depth {self.depth}"

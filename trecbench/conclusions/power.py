@@ -38,6 +38,7 @@ from .. import input_warnings, outputs, stats
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..measures.per_topic import asked_per_topic
+from ..number_text import exact_number
 from ..plurals import counted
 from ..rounding import mean_difference, value_scale
 from ..type_names import printed_float
@@ -336,7 +337,7 @@ def _below_sign_flip_floor(n: int, needed: int | None, alpha: float) -> list[str
     verb = "is" if len(figures) == 1 else "are"
     return [
         f"{' and '.join(figures)} {verb} the t-test's alone: compare and agree mark nothing "
-        f"significant on fewer than {fewest} topics at alpha {alpha:g} (the exact "
+        f"significant on fewer than {fewest} topics at alpha {exact_number(alpha)} (the exact "
         f"sign-flip test's smallest p, 2/2^n, is not below it)"
     ]
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from ..escaping import escaper, id_list, list_item
 from ..measures import better as direction_of  # comparison_cells' would load pandas
 from ..measures import but_counts
-from ..number_text import fewest_digits, value_text
+from ..number_text import exact_number, fewest_digits, value_text
 from ..plurals import counted as plural_count
 from ..plurals import exact_percent, percent_beside
 from . import blocks
@@ -102,7 +102,7 @@ def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
             else f"at most {config.max_depth} documents per topic"
         ),
         f"Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
-        f"{tests.correction_words}, {tests.marked_p} < {tests.alpha:g}; "
+        f"{tests.correction_words}, {tests.marked_p} < {exact_number(tests.alpha)}; "
         f"{tests.samples:,} bootstrap samples, seed {tests.seed}",
     ]
     described = [Paragraph(line(escape(config.description)))] if config.description else []
@@ -151,11 +151,12 @@ def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
     untargeted = (
         "" if marked else f" No benchmarked measure has a target (targets: {bench.config.preset})."
     )
+    statistics = bench.config.statistics
     legend = line(
         "Legend: ",
         Span("bold", STRONG),
         f" = best mean; {marks}▲/▼ = significantly better/worse than the baseline mode "
-        f"({bench.config.statistics.marked_p} < {bench.config.statistics.alpha:g}).{untargeted}",
+        f"({statistics.marked_p} < {exact_number(statistics.alpha)}).{untargeted}",
     )
     undirected = [row["measure"] for row in bench.kpis if direction_of(row["measure"]) is None]
     if undirected:  # as compare's legend says them
@@ -306,7 +307,7 @@ def _completeness(bench, labels: Mapping[str, str], escape) -> list[blocks.Block
             (
                 cell(label, _names(bench, [result.mode.name])),
                 cell(f"{info['topics']}/{info['qrels_topics']} ({coverage})"),
-                cell(f"{depth['median']:g} (min {depth['min']})"),
+                cell(f"{exact_number(depth['median'])} (min {depth['min']})"),
                 cell(unjudged),
                 cell(status),
             )

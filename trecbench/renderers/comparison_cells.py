@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from ..escaping import list_item
-from ..number_text import value_text
+from ..number_text import exact_number, value_text
 from ..plurals import exact_percent, first_few
 from ..scoreless import without_relevant_warning
 from .scoring_flags import flag_text
@@ -311,7 +311,7 @@ def legend_text(comparison, markdown: bool, page: bool = False) -> str:
     level = exact_percent(comparison.statistics.confidence)
     star = r"\*" if markdown else "*"
     best = "**bold** = best mean of the measure; " if markdown else ""
-    one, two, three = star_levels(alpha)
+    one, two, three = map(exact_number, star_levels(alpha))
     counts = "; counts without a better direction (num_ret, num_rel) get"
     if page:
         shown = [m for m in comparison.measures if direction_of(m) is None]
@@ -321,8 +321,8 @@ def legend_text(comparison, markdown: bool, page: bool = False) -> str:
     return (
         f"Legend: {best}[a, b] = {level} confidence interval; +x% = change relative to the "
         "baseline; ▲/▼ = significantly better/worse than the baseline, "
-        f"{comparison.statistics.marked_p} < {one:g} ({star}), < {two:g} ({star * 2}), "
-        f"< {three:g} ({star * 3}); "
+        f"{comparison.statistics.marked_p} < {one} ({star}), < {two} ({star * 2}), "
+        f"< {three} ({star * 3}); "
         "W/T/L = topics where the run is better / equal / worse. Higher is better unless "
         f"a measure says lower is better{counts}{marks}."
     )
@@ -490,7 +490,7 @@ def pairs_note(comparison, section) -> str:
     return (
         f"every run against every other: superscript letters = significantly better than "
         f"those runs ({test_label(comparison, section)}, {family}, "
-        f"{settings.marked_p} < {settings.alpha:g})"
+        f"{settings.marked_p} < {exact_number(settings.alpha)})"
     )
 
 

@@ -28,6 +28,7 @@ from ..callbacks import refuse_uncallable
 from ..callers import outside_trecbench
 from ..errors import ParameterDomainWarning, UsageError, one_line
 from ..naming import listed
+from ..number_text import exact_number
 from ..plurals import first_few
 from ..resampling_bounds import seed_refusal
 
@@ -146,7 +147,7 @@ def check_grid_size(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) 
         # a short line: the digits of a count of 10^600 are no help
         shown = f"{count:,}" if count < 10**15 else f"about 2^{count.bit_length() - 1}"
         raise UsageError(
-            f"step {step:g} over {n_runs} runs makes {shown} weightings to score "
+            f"step {exact_number(step)} over {n_runs} runs makes {shown} weightings to score "
             f"(at most {MAX_CANDIDATES:,}): take a larger step"
         )
 
