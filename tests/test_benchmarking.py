@@ -602,16 +602,23 @@ def test_configuration_errors_name_the_file_and_the_key(tmp_path, extra, message
         load_benchmark_config(path)
 
 
-@pytest.mark.parametrize("name", ["1", "no", "on", "010"])
-def test_yaml_keys_read_as_numbers_or_booleans_are_refused_at_their_line(tmp_path, name):
+@pytest.mark.parametrize(
+    "name, read",
+    [("1", "the integer 1"), ("no", "the boolean false"), ("on", "the boolean true"),
+     ("010", "the integer 8"), ("007", "the integer 7"), (".inf", "the number inf"),
+     ("~", "nothing (null)"), ("2001-01-01", "the date 2001-01-01")],
+)  # fmt: skip
+def test_yaml_keys_read_as_numbers_or_booleans_are_refused_at_their_line(tmp_path, name, read):
+    # '007' was "read as WrittenInt 7": the loader's class, not what YAML read
     folder = _copy_demo(tmp_path)
     path = folder / "modes.yaml"
     path.write_text(
         f"qrels: hpo-rtask.qrels\nmodes:\n  lexical: {{run: lexical.run}}\n"
         f"  {name}: {{run: vector.run}}\n"
     )
-    with pytest.raises(TrecbenchError, match=rf"modes.yaml:4: .*key '{name}' is read as"):
+    with pytest.raises(TrecbenchError, match=rf"modes.yaml:4: .*key '{name}' is read as") as e:
         load_benchmark_config(path)
+    assert f"is read as {read}, not as a name: quote it" in str(e.value)
 
 
 def test_a_folder_holding_another_benchmarks_files_is_refused(tmp_path, capsys):

@@ -145,11 +145,26 @@ def _line_of(loader: Any, node: Any) -> int:
 def _no_name(key_node, key) -> str:
     """Why a mapping's key read as ``key`` is no name: a scalar YAML read as another type
     than text, or a list or mapping given as a key (``? [a, b]``: its nodes were shown)."""
-    kind = type(key).__name__
     if not isinstance(key_node.value, str):  # a sequence's or mapping's node: its nodes
-        kind = "table" if isinstance(key, dict) else kind  # as the other messages say one
+        kind = "table" if isinstance(key, dict) else type(key).__name__  # as others say
         return f"key {excerpt(key)} is a {kind}, not a name: give a name (text) as the key"
     return (
-        f"key {excerpt(key_node.value)} is read as {kind} {excerpt(key)}, not as a name: "
+        f"key {excerpt(key_node.value)} is read as {_read_as(key)}, not "
+        "as a name: "
         "quote it (YAML reads 1, 010, yes, no, on, off, null as numbers, booleans or nothing)"
     )
+
+
+def _read_as(value) -> str:
+    """What YAML read a plain scalar key as, in words: ``the integer 7`` for ``007`` (not
+    the loader's WrittenInt, which keeps how it was written), ``the boolean true``,
+    ``nothing (null)``, ``the date 2001-01-01``."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int):
+        return f"the integer {int(value)}"
+    if isinstance(value, float):
+        return f"the number {float(value)!r}"
+    return f"the date {value.isoformat()}"  # YAML 1.1's timestamps: a date or a datetime
