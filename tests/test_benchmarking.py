@@ -494,6 +494,26 @@ def _config(folder: Path, extra: str) -> Path:
     return path
 
 
+@pytest.mark.parametrize(
+    "measure, judgments",
+    [("P_avgjg", "judgment groups (-R qrels_jg)"), ("map_avgjg", "judgment groups (-R"),
+     ("prefs_pair", "preference judgments (-R prefs, qrels_prefs)")],
+)  # fmt: skip
+def test_a_measure_of_other_judgments_than_qrels_is_refused_at_its_entry(
+    tmp_path, measure, judgments
+):
+    # refused once every run was read, as trec_eval's exit 4 "from -R qrels judgments":
+    # an option a configuration has not, and without the file or line
+    folder = _copy_demo(tmp_path)
+    path = _config(folder, "")
+    path.write_text(f'measures = ["P@2", "{measure}"]\n' + path.read_text())
+    with pytest.raises(TrecbenchError) as refused:
+        load_benchmark_config(path)
+    assert str(refused.value).startswith(
+        f"{path}:1: measures[1]: {measure}: trec_eval computes it from {judgments}"
+    )
+
+
 def test_targets_within_a_measures_values_or_of_an_unbounded_one_are_taken(tmp_path):
     folder = _copy_demo(tmp_path)
     extra = (

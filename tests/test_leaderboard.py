@@ -504,6 +504,13 @@ def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(
             '"num_q", "relstring"',
             rf"measures\[0\]: num_q: no value per topic \(.*\); relstring: {text}",
         ),
+        # refused once the runs were read, naming -R, without the file and line (exit 4)
+        (
+            '"map", "P_avgjg"',
+            r"s.toml:1: measures\[1\]: P_avgjg: trec_eval computes it from "
+            r"judgment groups \(-R qrels_jg\) only, and a configuration's judgments are standard",
+        ),
+        ('"prefs_simp"', r"measures\[0\]: prefs_simp: .* from preference judgments \(-R "),
     ):
         suite.write_text(f'measures = [{measures}]\nsystems = ["A", "B"]\n{collection}')
         with pytest.raises(TrecbenchError, match=refused):

@@ -32,36 +32,22 @@ from ..measures import (
     presentation_order,
 )
 from ..measures.first_parameters import first_parameters
+from ..measures.registry import FORMAT_READS
 from ..measures.trec_params import uncalculable, weighs_unseen
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
 from .settings import EvalSettings
-
-# what each judgment format can compute (trec_eval: "Can't calculate measure", exit 4)
-_FORMAT_FAMILIES = {
-    "prefs": lambda family: family.startswith("prefs_"),
-    "qrels_prefs": lambda family: family.startswith("prefs_"),
-    "qrels_jg": lambda family: family in ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
-}
 
 
 def _rel_format_refusal(measure: Measure, engine: str, rel_format: str) -> TrecbenchError | None:
     """Why trec_eval cannot calculate ``measure`` from ``-R rel_format`` judgments (it
     stops at the first topic it evaluates, exit 4), else None: the prefs measures need
     ``-R prefs``/``qrels_prefs``, the ``_avgjg`` ones ``-R qrels_jg``, every other one
-    standard qrels."""
-    if engine == META:
-        return None
-    fits = _FORMAT_FAMILIES.get(rel_format)
-    family = measure.family
-    if fits is not None:
-        needs_other = not fits(family)
-    else:
-        needs_other = any(fit(family) for fit in _FORMAT_FAMILIES.values())
-    if not needs_other:
+    standard qrels (the definition's ``reads``)."""
+    if engine == META or measure.definition.reads == FORMAT_READS[rel_format]:
         return None
     return UnevaluableTopicError(
-        measure.requested or family,
+        measure.requested or measure.family,
         None,
         f"trec_eval cannot calculate this measure from -R {rel_format} judgments (exit 4)",
         "X6",

@@ -67,7 +67,29 @@ def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
         refuse_summaries([(m.requested or m.canonical, m) for m in parsed], computed)
     except UsageError as error:
         raise UsageError(f"measures: {error}") from None
+    _refuse_other_judgments(parsed)
     return parsed
+
+
+def _refuse_other_judgments(parsed: list[Measure]) -> None:
+    """A configuration's judgments are standard qrels (no ``-R``): a measure trec_eval
+    computes from preferences or judgment groups alone (``P_avgjg``, ``prefs_simp``) is
+    refused at its entry, before any run is read (it was refused once the runs were read,
+    naming ``-R``, an option configurations do not have)."""
+    for measure in parsed:
+        reads = measure.definition.reads
+        if reads != registry.QRELS:
+            name = measure.requested or measure.canonical
+            raise UsageError(
+                f"measures: {name}: trec_eval computes it from {_FORMATS[reads]} only, and "
+                "a configuration's judgments are standard qrels"
+            )
+
+
+_FORMATS = {
+    registry.PREFERENCES: "preference judgments (-R prefs, qrels_prefs)",
+    registry.JUDGMENT_GROUPS: "judgment groups (-R qrels_jg)",
+}
 
 
 def listed_measures(entries: list[str], computed: str) -> tuple[list[str], list[Measure]]:

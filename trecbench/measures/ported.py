@@ -9,7 +9,18 @@ from __future__ import annotations
 from . import extended  # noqa: F401  (defined first: RBP keeps the spelling rbp)
 from .catalog import MOFFAT_ZOBEL, STANDARD_CUTOFFS, TREC, TREC_EVAL_DOC, default_numbers
 from .params import MULTIPLIER, persistence
-from .registry import FLOAT_CUTOFFS, LONG_CUTOFFS, LOWER, PAIRS, SUM, Definition, define, trec_order
+from .registry import (
+    FLOAT_CUTOFFS,
+    JUDGMENT_GROUPS,
+    LONG_CUTOFFS,
+    LOWER,
+    PAIRS,
+    PREFERENCES,
+    SUM,
+    Definition,
+    define,
+    trec_order,
+)
 
 NATIVE = "trec_eval"  # the reference: trec_eval's C code, ported (checked against binaries)
 PREFS = "Assumes -R prefs or -R qrels_prefs (preference judgments)"
@@ -62,14 +73,20 @@ for _name, _what, _summary in (
     ("prefs_avgjg_imp", "prefs_avgjg, pairs with one document retrieved included", None),
 ):
     _fields = {"summary": _summary, "better": None} if _summary else {}
-    _ported(_name, _what, notes=PREFS, **_fields)
-_ported("map_avgjg", "AP of each judgment group, averaged over the groups", notes=JG)
+    _ported(_name, _what, notes=PREFS, reads=PREFERENCES, **_fields)
+_ported(
+    "map_avgjg",
+    "AP of each judgment group, averaged over the groups",
+    notes=JG,
+    reads=JUDGMENT_GROUPS,
+)
 _ported(
     "P_avgjg",
     "P@k of each judgment group, averaged over the groups",
     trec_params=LONG_CUTOFFS,
     trec_defaults=STANDARD_CUTOFFS,
     notes=JG,
+    reads=JUDGMENT_GROUPS,
 )
 _ported(
     "Rprec_mult_avgjg",
@@ -78,6 +95,7 @@ _ported(
     trec_defaults=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
     numbers=MULTIPLIER,
     notes=JG,
+    reads=JUDGMENT_GROUPS,
 )
 _ported(
     "yaap",

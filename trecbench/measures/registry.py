@@ -200,6 +200,13 @@ class Param:
         return self.domain.problem(value, self.name)
 
 
+# the judgment formats a family is computed from (Definition.reads)
+QRELS, PREFERENCES, JUDGMENT_GROUPS = "qrels", "prefs", "qrels_jg"
+# -R's formats, by the judgments they hold
+FORMAT_READS = {"qrels": QRELS, "prefs": PREFERENCES, "qrels_prefs": PREFERENCES,
+                "qrels_jg": JUDGMENT_GROUPS}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Definition:
     """One measure family, described once (see the module docstring)."""
@@ -237,6 +244,9 @@ class Definition:
     trec_eval: tuple[str, ...] = ()  # trec_eval versions that have it
     notes: str = ""  # where the definition comes from, variants, caveats
     diversity: bool = False  # needs qrels with a subtopic column
+    # the -R format of the judgments it is computed from: QRELS, PREFERENCES (-R prefs or
+    # qrels_prefs) or JUDGMENT_GROUPS (-R qrels_jg); trec_eval computes it from no other
+    reads: str = "qrels"
     # facts other parts read: what tied documents' orders do to it (TIES_*, None: not
     # shown to be bounded), why not (when not, or when the condition of ``ties`` holds),
     # and the table of compare's reports its means are shown in
