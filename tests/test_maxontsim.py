@@ -456,3 +456,24 @@ def test_an_unknown_id_is_said_at_the_level_its_measure_counts_relevant(tmp_path
     both = ["-m", "MaxOntSim(rel=2)@1", "-m", "MaxOntSim@1", str(qrels), str(ranked)]
     out, said = _warned(both, capsys)  # relevant to MaxOntSim@1: said
     assert "1 relevant id not among the ontology's terms" in said[-1]
+
+
+def test_a_benchmark_names_its_qrels_file_in_maxontsim_warnings(tmp_path, capsys):
+    # benchmark said "qrels table: 1 relevant id not among ..." (score and leaderboard name
+    # the file): its qrels, read once, went to the scoring as a table without its path
+    from trecbench.cli import run
+
+    (tmp_path / "q.qrels").write_text(f"q1 0 {SEIZURE} 1\nq2 0 HP:0000057 1\n")
+    for mode in "ab":
+        (tmp_path / f"{mode}.run").write_text(
+            f"q1 Q0 {FOCAL} 1 2 {mode}\nq2 Q0 {SEIZURE} 1 1 {mode}\n"
+        )
+    config = tmp_path / "c.toml"
+    config.write_text(
+        'qrels = "q.qrels"\nmeasures = ["MaxOntSim@1"]\n[statistics]\nsamples = 100\n'
+        '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    )
+    assert run(["benchmark", str(config), "-o", str(tmp_path / "o"), "--quiet"]) == 0
+    said = capsys.readouterr().err
+    assert f"trecbench: warning: {tmp_path / 'q.qrels'}: 1 relevant id not among" in said
+    assert "qrels table" not in said

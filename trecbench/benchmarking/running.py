@@ -66,7 +66,7 @@ def run_benchmark(
     # a parameter outside its domain was said when the configuration was read
     with config.reading(config.ontology, "ontology"), listed_before():
         evaluation = evaluate(
-            qrels_table,
+            qrels,  # read once, and named by its path in what the scoring says of it
             [ranked[name] for name in names],
             config.measures,
             complete=True,
