@@ -559,6 +559,13 @@ def test_a_target_of_a_measure_better_lower_is_refused(tmp_path):
         load_benchmark_config(path)
 
 
+def test_a_level_outside_its_measures_values_is_refused_at_its_own_line(tmp_path):
+    # was refused at the target's header (line 6), listing every level: 0.1, 0.2, 0.3, 1.5
+    extra = '[targets.measures."nDCG@10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\nstrong = 1.5\n'
+    with pytest.raises(UsageError, match=r"two.toml:9: targets.measures.nDCG@10.strong: "):
+        load_benchmark_config(_config(_copy_demo(tmp_path), extra))
+
+
 def test_a_target_under_any_spelling_is_the_measures(tmp_path):
     folder = _copy_demo(tmp_path)
     for key in ("ndcg_cut.10", "ndcg@10", "nDCG@10"):
@@ -590,14 +597,18 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
          '[targets.measures.ndcg_cut_10]\nbaseline = [0.5, 0.6]\ngood = 0.7\n',
          "targets.measures.ndcg_cut_10: ndcg_cut.10 and ndcg_cut_10 are both nDCG@10's "
          "target"),
-        # a level outside the measure's [0, 1] was printed and marked against
+        # a level outside the measure's [0, 1] was printed and marked against; then
+        # refused with every level listed, at the target's line: the levels outside now,
+        # at the first one's key
         ('[targets.measures."nDCG@10"]\nbaseline = [0.1, 0.2]\ngood = 1.5\n',
-         r"targets.measures.nDCG@10: nDCG@10 lies in \[0, 1\], a level outside it is never "
-         r"reached or always passed: 0.1, 0.2, 1.5$"),
+         r"targets.measures.nDCG@10.good: nDCG@10 lies in \[0, 1\], a level "
+         r"outside it is never reached or always passed: good = 1.5$"),
         ('[targets.measures."ndcg_cut.10"]\nbaseline = [-5, 0.2]\ngood = 0.5\n',
-         r'targets.measures."ndcg_cut.10": nDCG@10 lies in \[0, 1\], .*: -5, 0.2, 0.5$'),
+         r'targets.measures."ndcg_cut.10".baseline\[0\]: nDCG@10 lies in '
+         r"\[0, 1\], .*: baseline\[0\] = -5$"),
         ('[targets.measures."MAP@100"]\nbaseline = [0.2, 0.3]\ngood = 0.5\nstrong = 1.01\n',
-         r"targets.measures.MAP@100: MAP@100 lies in \[0, 1\], .*: 0.2, 0.3, 0.5, 1.01$"),
+         r"targets.measures.MAP@100.strong: MAP@100 lies in \[0, 1\], .*: "
+         r"strong = 1.01$"),
         # beyond a 64-bit integer: an OverflowError in the completeness check (exit 70)
         *(
             (f"[{table}]\n{key} = 9223372036854775808\n{fused}",

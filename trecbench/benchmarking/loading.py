@@ -316,6 +316,18 @@ def _checked_fusion(mode: Mode, spec: Mapping[str, Any], source: ConfigText) -> 
     return mode
 
 
+def _named_levels(spec: Mapping[str, Any]) -> list[tuple[tuple, float]]:
+    """A target's levels, each with its keys within the target (``("baseline", 1)``)."""
+    low, high = spec["baseline"]
+    named = [(("baseline", 0), low), (("baseline", 1), high), (("good",), spec["good"])]
+    return named + ([] if spec.get("strong") is None else [(("strong",), spec["strong"])])
+
+
+def _level_key(keys: tuple) -> str:
+    """``baseline[1]``, ``good``: a level's keys as a message names them."""
+    return keys[0] + "".join(f"[{index}]" for index in keys[1:])
+
+
 def _targets(
     preset: str, measures: Mapping[str, Mapping[str, Any]], benchmarked: list, source: ConfigText
 ) -> dict[str, Target]:
@@ -351,11 +363,12 @@ def _targets(
         target = Target((low, high), spec["good"], strong, spec.get("note", ""))
         name = _target_name(key, source)
         if span(key) == 1.0 and past_unit_span(levels[0], levels[-1]):  # in order
+            outside = [(k, v) for k, v in _named_levels(spec) if past_unit_span(v, v)]
             raise _setting_error(
                 source,
-                where,
-                f"{name} lies in [0, 1], a level outside it is never "
-                f"reached or always passed: {', '.join(map(str, levels))}",
+                (*where, *outside[0][0]),
+                f"{name} lies in [0, 1], a level outside it is never reached or always "
+                f"passed: {', '.join(f'{_level_key(k)} = {v}' for k, v in outside)}",
             )
         if better(key) == LOWER:  # the levels are reached upward: the worst would be strong
             raise _setting_error(
