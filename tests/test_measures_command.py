@@ -216,6 +216,14 @@ def test_small_things_said_of_a_name(capsys, tmp_path):
     (tmp_path / "r").write_text(_RUN)
     assert run(["score", "-m", "recip_rank_cut_0", str(tmp_path / "q"), str(tmp_path / "r")]) == 1
     assert capsys.readouterr().err.startswith("trecbench: illegal measure 'recip_rank_cut_0': ")
+    # P_5.1 was P.5.1, warned of as trec_eval's reading of P.5.1 (trec_eval 9.0.8 refuses
+    # P_5.1: "illegal measure 'P_5'"); a label trec_eval prints holds whole numbers
+    for label, value in (("P_5.1", "5.1"), ("recall_5.0", "5.0"), ("ndcg_cut_10,5.5", "5.5")):
+        assert run(["score", "-m", label, str(tmp_path / "q"), str(tmp_path / "r")]) == 1
+        assert capsys.readouterr().err == (
+            f"trecbench: illegal measure '{label}': no label trec_eval prints: trec_eval reads "
+            f"'{value}' only in part (what follows its number is ignored)\n"
+        )
     # relstring.0's cutoff was 0.0, Rprec_mult.0's name Rprec_mult.0.0
     assert run(["measures", "relstring.0", "Rprec_mult.0"]) == 0
     said = capsys.readouterr().out
