@@ -5,6 +5,11 @@ The raw ``pytrec_eval_ext.RelevanceEvaluator`` accepts every trec_eval parameter
 rewriting does not, so it is bypassed. pytrec_eval sorts documents itself, so the scores
 handed to it encode the order :func:`trecbench.ranking.rank_table` decided (``n - position``,
 strictly decreasing, exact in float32): its sort can only reproduce that order.
+
+ir_measures' gain maps (``nDCG(gains={1:3})``) replace each grade by its gain, as ir_measures
+does before calling pytrec_eval; nDCG on such judgments is then the fast engine's, bit for
+bit trec_eval's (:class:`_GainMapped`): trec_eval's own walks every grade up to a topic's
+largest, minutes for a gain of 10^6.
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pyarrow as pa
 
-from .. import ranking
+from .. import arrow, ranking
 from ..errors import Setting, UsageError
 from ..measures import (
     FLOAT_CUTOFFS,
@@ -200,6 +206,65 @@ class _Group:
             return evaluator.evaluate(run_dict)
 
 
+def _as_gains(grades: np.ndarray, gains: dict) -> np.ndarray:
+    """``grades`` with each grade ``gains`` maps replaced by its gain, the others kept:
+    ir_measures' ``gains.get(grade, grade)``, each grade looked up once ({1:2,2:3}: 1 gains
+    2, not 3)."""
+    mapped = grades.astype(np.int64)
+    for grade, gain in gains.items():
+        mapped[grades == grade] = gain
+    return mapped
+
+
+class _Gains:
+    """The judgments of ``truth`` with their grades replaced by a gain map's gains, as the
+    fast engine reads judgments: ``table``, ``judgments(qids)``, ``relevance_level``."""
+
+    def __init__(self, truth, gains: dict):
+        self._truth, self._gains = truth, gains
+        self.path, self.relevance_level = truth.path, truth.relevance_level
+        table = truth.table
+        grades = _as_gains(arrow.to_numpy(table.column("rel")), gains)
+        self.table = table.set_column(
+            table.column_names.index("rel"), "rel", arrow.array(grades, pa.int64())
+        )
+
+    def judgments(self, qids: list[str]):
+        topic, docno, grades = self._truth.judgments(qids)
+        return topic, docno, _as_gains(grades, self._gains)
+
+
+class _GainMapped:
+    """nDCG and nDCG@k with a gain map: the fast engine's nDCG on the judgments the gains
+    replace the grades of (:class:`_Gains`), which is bit for bit trec_eval's on them for
+    any grades. Not trec_eval's own: m_ndcg.c's setup_gains loops over every grade from 0
+    to a topic's largest within a loop over them (a gain of 10^6: minutes), and
+    form_res_rels holds a long per grade (2*10^9: 16 GB) and crashed on a topic left only
+    gains of -2 or less. ``-J`` (``judged_only``) drops the documents without a
+    non-negative gain, as trec_eval on those judgments does."""
+
+    def __init__(self, truth, measures: list[Measure], gains: dict, judged_only: bool):
+        from . import fast  # here: importing an engine registers it (engines/__init__'s order)
+
+        self._gains = _Gains(truth, gains)
+        self._judged_only = judged_only
+        # the measures without their keyword parameters, which _Gains and -J stand for
+        self._plain = {m: replace(m, options=()) for m in measures}
+        self._fast = fast.Evaluator(self._gains, list(dict.fromkeys(self._plain.values())))
+
+    def evaluate(self, ranked, qids):
+        """``(labels, values)`` as :meth:`_Group.evaluate` gives them, of ``ranked`` (a
+        table in trec_eval order)."""
+        if self._judged_only:
+            ranked = ranking.judged_only(ranked, self._gains.table)
+        computed = self._fast.evaluate(ranked, qids)
+        values = {}
+        for measure, plain in self._plain.items():
+            arrays = [array for _, _, array in computed[plain]]
+            values.update(zip(engine_keys(measure, []), arrays, strict=True))
+        return list(values), values
+
+
 class Evaluator:
     """pytrec_eval evaluators over one qrels (one per relevance level, ``-J`` and gain
     map asked for), reused for every run of a call.
@@ -236,29 +301,33 @@ class Evaluator:
         # trec_eval 10.0 (--compat 10.0): pytrec_eval gets the run ranked the 10.0 way; its
         # gain maps differ (see _as_10)
         self._ten = settings.version.integer_gain_names
-        self._evaluators: dict[tuple, _Group] = {}
+        self._evaluators: dict[tuple, _Group | _GainMapped] = {}
 
-    def _group(self, key) -> _Group:
+    def _group(self, key) -> _Group | _GainMapped:
         if key not in self._evaluators:
             level, judged_only, gains, _ = key
-            qrels = self._truth.as_dict
-            if gains is not None:  # as ir_measures does: the grades mapped to gains
-                mapping = dict(gains)
-                qrels = {
-                    q: {d: mapping.get(r, r) for d, r in docs.items()} for q, docs in qrels.items()
-                }
             measures = self._groups[key]
-            if self._ten:
-                measures = [_as_10(m) for m in measures]
-            self._evaluators[key] = _Group(qrels, measures, level, judged_only, self._num_docs)
+            if gains is not None:  # nDCG's families alone take gains
+                group = _GainMapped(self._truth, measures, dict(gains), judged_only)
+            else:
+                if self._ten:
+                    measures = [_as_10(m) for m in measures]
+                qrels = self._truth.as_dict
+                group = _Group(qrels, measures, level, judged_only, self._num_docs)
+            self._evaluators[key] = group
         return self._evaluators[key]
 
     def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
         """Per measure, ``(label, display, values)`` for each of its values, ``values``
         aligned with ``qids`` (``ranked``: a table in trec_eval order, one block per
         topic)."""
-        run_dict = ranked_to_dict(ranked, qids)
-        computed = {key: self._group(key).evaluate(run_dict, qids) for key in self._groups}
+        groups = {key: self._group(key) for key in self._groups}
+        needed = any(isinstance(group, _Group) for group in groups.values())
+        run_dict = ranked_to_dict(ranked, qids) if needed else None
+        computed = {
+            key: group.evaluate(ranked if isinstance(group, _GainMapped) else run_dict, qids)
+            for key, group in groups.items()
+        }
         out: dict[Measure, list[tuple]] = {}
         for measure, parts in self._parts.items():
             keys, arrays = [], []
