@@ -59,8 +59,10 @@ def _message(qrels, run) -> str:
         # read as a list of runs, each named by its first value: "record 0 is text"
         ([("1", "d1", 1.0)], f"run 'run1' (run records): record 0 is a tuple: {EXPECTED}"),
         ([["1", "d1", 1.0]], f"run 'run1' (run records): record 0 is a list: {EXPECTED}"),
+        # a named tuple of other fields is read by its names, as a dict's keys are
         ([Triple("1", "d1", 1.0)],
-         f"run 'run1' (run records): record 0 is a Triple with fields q, d, s: {EXPECTED}"),
+         "run 'run1' (run records): no query id key (one of qid, query_id, q_id, query-id); "
+         "keys: q, d, s"),
         (np.array([["1", "d1", "1.0"]]),
          f"run 'run1' (run records): record 0 is a numpy array: {EXPECTED}"),
         # "record 0: qid is missing": the record has no field qid
@@ -171,3 +173,22 @@ def test_two_columns_of_one_name_left_unread_are_left():
     frame = pd.DataFrame([[v[0] for v in values]], columns=names)
     for run in (table, frame):
         assert trecbench.evaluate(QRELS, run, ["P@1"]).to_dict() == {"1": {"P@1": 1.0}}
+
+
+def test_a_data_frames_itertuples_are_read_as_its_records_are():
+    # PyTerrier's columns as a named tuple's fields: "record 0 is a Pandas with fields
+    # qid, docno, label: expected query_id, doc_id, relevance", where to_dict("records")
+    # of the same frames is read
+    qrels = pd.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "c"], "label": [1, 0, 2]})
+    run = pd.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "c"], "score": [1.0, 2, 3]})
+    expected = trecbench.evaluate(qrels.to_dict("records"), run.to_dict("records"), ["P@1"])
+    assert expected.to_dict() == {"1": {"P@1": 0.0}, "2": {"P@1": 1.0}}
+    for index in (False, True):  # with its index, a field Index read as a key no id's
+        given = [list(frame.itertuples(index=index)) for frame in (qrels, run)]
+        assert trecbench.evaluate(*given, ["P@1"]).to_dict() == expected.to_dict()
+    other = run.rename(columns={"qid": "query"}).itertuples(index=False)
+    with pytest.raises(InputError, match=r"\(run records\): record 1 is a X \(docno, qid, s"):
+        Other = collections.namedtuple("X", "docno qid score")
+        trecbench.evaluate(qrels, [*run.itertuples(index=False)][:1] + [Other("b", "1", 2.0)])
+    with pytest.raises(UsageError, match=r"no query id key .*; keys: query, docno, score$"):
+        trecbench.evaluate(qrels, list(other))

@@ -4,7 +4,8 @@ any record with the same field names) or of dicts → the typed run/qrels table.
 A record has ``query_id`` and ``doc_id``, and ``score`` (runs) or ``relevance`` (qrels),
 and a qrels record may have ``iteration`` or ``subtopic_id`` (ir_datasets' ``TrecSubQrel``;
 the subtopic: a qrels file's second column):
-named tuples are read by field position, other objects by attribute. A dict record
+named tuples are read by field position, other objects by attribute; a named tuple of
+other fields (a DataFrame's ``itertuples()``) is read as a dict of them is. A dict record
 (``DataFrame.to_dict("records")``, a JSON list, a Hugging Face dataset's rows) has the
 keys a DataFrame's columns may have (:mod:`trecbench.inputs.tables`: ``qid``/``docno``,
 ``query_id``/``doc_id``, ...), the first record's keys for every record (a later record
@@ -63,6 +64,11 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         getters = [operator.itemgetter(fields.index(name)) for name in wanted]
     elif all(hasattr(first, name) for name in wanted):
         getters = [operator.attrgetter(name) for name in wanted]
+    elif isinstance(first, tuple) and fields is not None:
+        # a DataFrame's itertuples(): fields named as its columns (qid, docno, label), read
+        # as a dict record's keys are, by name (as DataFrame.to_dict("records") is read)
+        _one_type(rows, origin, True)
+        return _mapping_table([dict(zip(fields, row, strict=True)) for row in rows], kind, origin)
     else:
         raise InputError(origin, None, _no_record(first, wanted))
     _one_type(rows, origin, positional)
