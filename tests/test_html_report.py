@@ -532,13 +532,14 @@ def test_the_means_axis_shortens_a_long_name_and_the_hover_names_it_whole():
 
 
 def test_score_html_of_runs_sharing_no_topic_points_to_c(tmp_path, capsys):
-    # it said "no topic is evaluated in every run (missing='drop')", the API's words
+    # it said "no topic is evaluated in every run (missing='drop')", the API's words; it
+    # exits 7 (no topic to pair the runs on), as compare --missing drop does, not 1 (usage)
     (tmp_path / "q").write_text("t1 0 a 1\nt2 0 a 1\n")
     (tmp_path / "x.run").write_text("t1 Q0 a 1 1 x\n")
     (tmp_path / "y.run").write_text("t2 Q0 a 1 1 y\n")
     page = tmp_path / "p.html"
     args = ["score", str(tmp_path / "q"), str(tmp_path / "x.run"), str(tmp_path / "y.run")]
-    assert run([*args, "--html", str(page)]) == 1
+    assert run([*args, "--html", str(page)]) == 7
     captured = capsys.readouterr()
     assert captured.err.endswith(
         "trecbench: --html: no topic is in every run, and the page pairs the runs on the "

@@ -338,7 +338,8 @@ def from_evaluation(
     (each run's own topics) are not the page's, as ``warnings`` says. Measures score sums
     over topics (counts) or has no per-topic value for (``gm_map``, ``num_q``) are left
     out, named in ``warnings``, and so are the measures undefined or infinite on a topic
-    (:func:`_defined_measures`); none left is a :class:`UsageError`. ``group_by``: the
+    (:func:`_defined_measures`); none left is a :class:`UsageError`, and no topic in every
+    run without ``-c`` a :class:`NoOverlapError` (exit 7, as compare's). ``group_by``: the
     fields score grouped by (of the sidecar's ``strata`` table,
     :func:`trecbench.strata.read_sidecar`, or ``qid-prefix``), each a macro section and a
     section per stratum, as compare's. ``statistics``: compare's defaults
@@ -367,7 +368,7 @@ def from_evaluation(
     complete = evaluation.settings.complete
     held = [set(run.qids) for run in evaluation.runs]
     if not complete and held and not set.intersection(*held):
-        raise UsageError(
+        raise NoOverlapError(
             "--html: no topic is in every run, and the page pairs the runs on the topics "
             "they share: give -c to count a topic a run lacks as 0"
         )
