@@ -58,6 +58,29 @@ def test_the_page_holds_every_run_measure_and_topic_with_the_reports_numbers(rep
     assert "<script src=" not in page and "<link" not in page  # everything inline
 
 
+def test_all_pairs_and_tie_sensitivity_carry_the_markdowns_legends_and_bold(report):
+    # the page showed the letters (0.2329c) and 'fixed', 'inside' with no word of what they
+    # mean, and no best mean in bold, where the Markdown of the same comparison has both
+    from markupsafe import escape
+
+    page = (report / "report.html").read_text()
+    markdown = (report / "BenchmarkComparison.md").read_text()
+    pairs = re.findall(r"### All pairs\n\n(.*)\.\n", markdown)
+    ties = re.findall(r"### Tie sensitivity\n\n(.*)\n", markdown)
+    assert pairs and ties and "superscript letters" in pairs[0] and "'fixed'" in ties[0]
+    shown = re.findall(r'<h3>All pairs</h3>\n<p class="note">(.*)</p>', page)
+    assert shown == [escape(f"{said}; best mean in bold.") for said in pairs]
+    shown = re.findall(r'<h3>Tie sensitivity</h3>\n<p class="note">(.*)</p>', page)
+    assert shown == [escape(said) for said in ties]
+    rows = re.findall(r"^\| [a-z] \| (.*) \|$", markdown.split("### All pairs")[1], re.M)
+    table = page.split("<h3>All pairs</h3>")[1].split("</table>")[0]
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row)[1:] for row in table.split("<tr>")[2:]]
+    bold = [
+        [re.sub(r"\*\*(.*?)\*\*", r"<strong>\1</strong>", c) for c in r.split(" | ")] for r in rows
+    ]
+    assert cells == bold and "<strong>" in table
+
+
 def test_the_drill_down_lists_each_runs_ranking_and_grades(report):
     from trecbench.fusion import ranked_table
 

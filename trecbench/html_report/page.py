@@ -393,15 +393,24 @@ def _other_sections(comparison, places: dict[str, int], step) -> list[dict]:
         if section.label != "all":
             entry["means"] = cells.mean_cells(comparison, section.label, comparison.measures)
             entry["best_sorted_by"] = _best_runs_sorted_by(comparison, section.label, places)
-        pairs = cells.pairs_rows(comparison, section.label, lambda text: text)
+        pairs = cells.pairs_rows(comparison, section.label, _strong)
         if len(comparison.runs) > 1 and pairs:
             entry["pairs"] = [["", "Run", *comparison.measures], *pairs]
+            entry["pairs_note"] = cells.as_sentence(cells.pairs_note(comparison, section, True))
         entry["movers"] = cells.mover_lines(comparison, section.label, markdown=False)
         ties = cells.tie_rows(comparison, section.label)
         entry["ties"] = [cells.TIE_HEADER, *ties] if ties else None
+        entry["ties_note"] = cells.as_sentence(cells.TIE_NOTE) if ties else None
         sections.append(entry)
         step()
     return sections
+
+
+def _strong(text: str):
+    """A best mean of the all-pairs table in bold, as the Markdown report's (markup)."""
+    from markupsafe import Markup, escape  # Jinja2's
+
+    return Markup(f"<strong>{escape(text)}</strong>")
 
 
 def comparison_html(

@@ -480,7 +480,10 @@ def pairs_rows(comparison, label: str, bold) -> list[list[str]]:
     return rows
 
 
-def pairs_note(comparison, section) -> str:
+def pairs_note(comparison, section, bold: bool = False) -> str:
+    """What the all-pairs table's letters mean; ``bold``: and that its best mean is in bold
+    (the LaTeX table's and the page's; the Markdown report's legend says it of all its
+    tables)."""
     settings = comparison.statistics
     family = (
         "family-wise over all pairs of runs of a measure"
@@ -491,7 +494,14 @@ def pairs_note(comparison, section) -> str:
         f"every run against every other: superscript letters = significantly better than "
         f"those runs ({test_label(comparison, section)}, {family}, "
         f"{settings.marked_p} < {exact_number(settings.alpha)})"
+        f"{'; best mean in bold' if bold else ''}"
     )
+
+
+def as_sentence(note: str) -> str:
+    """A note (:func:`pairs_note`, :data:`TIE_NOTE`) as the sentence under its table's
+    heading in the Markdown report and on the page: capitalized, ending in a full stop."""
+    return note[0].upper() + note[1:] + "."
 
 
 def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> list[list[str]]:

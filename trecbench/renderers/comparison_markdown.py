@@ -74,9 +74,7 @@ def _md_all_pairs(comparison, section) -> list[str]:
         "",
         "### All pairs",
         "",
-        common.pairs_note(comparison, section)[0].upper()
-        + common.pairs_note(comparison, section)[1:]
-        + ".",
+        common.as_sentence(common.pairs_note(comparison, section)),
         "",
     ]
     rows = common.pairs_rows(comparison, section.label, lambda text: f"**{text}**")
@@ -126,7 +124,7 @@ def markdown(comparison) -> str:
                 "",
                 "### Tie sensitivity",
                 "",
-                common.TIE_NOTE[0].upper() + common.TIE_NOTE[1:] + ".",
+                common.as_sentence(common.TIE_NOTE),
                 "",
             ]
             lines += markdown_table(common.TIE_HEADER, ties, {2, 3, 4})

@@ -377,7 +377,7 @@ def latex(comparison) -> str:
         caption = " ".join(
             [
                 f"{section.title} ({counted(section.topics, 'topic')}): mean per run; "
-                f"{common.pairs_note(comparison, section)}; best mean in bold.",
+                f"{common.pairs_note(comparison, section, bold=True)}.",
                 *common.section_notes(comparison, section, intervals=False),  # no intervals
                 *(
                     [said]
