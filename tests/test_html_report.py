@@ -694,11 +694,21 @@ def test_the_drill_down_shows_scores_as_written_and_marks_float32_ties(browser, 
     docnos = [cells[1].text for cells in rows]
     # b before a: tied as float32, docno descending; e before c: the same double
     assert docnos == ["d", "g", "b", "a", "e", "c", "f"]
-    first_text = "return arguments[0].firstChild.nodeValue"  # the cell's text, not its badge
-    scores = [browser.execute_script(first_text, cells[2]) for cells in rows]
+    # the cell's text is the score alone, its tie mark drawn: a copy of the cell or its row
+    # read "0.3tie" (the mark was text of the cell)
+    scores = [browser.execute_script("return arguments[0].textContent", c[2]) for c in rows]
     assert scores == [written[d] for d in docnos]
+    selected = (
+        "var range = document.createRange(); range.selectNodeContents(arguments[0]);"
+        "getSelection().removeAllRanges(); getSelection().addRange(range);"
+        "return String(getSelection());"
+    )
+    assert browser.execute_script(selected, rows[2][2]) == "0.3"
+    assert browser.execute_script(selected, lines[2]) == "3\tb\t0.3\t0"
     badges = [c[2].find_elements(By.CSS_SELECTOR, "span.tie") for c in rows]
     assert [len(b) for b in badges] == [0, 0, 1, 0, 0, 0, 0]  # e and c: equal, not a tie
+    drawn = "return getComputedStyle(arguments[0], '::after').content"
+    assert browser.execute_script(drawn, badges[2][0]) == '"tie"'
     title = badges[2][0].get_attribute("title")
     assert title == "equal to the next as float32; ordered by docno, as trec_eval does"
     assert "tie: " + title in panel.find_element(By.CSS_SELECTOR, ".runs p.note").text

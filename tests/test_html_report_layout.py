@@ -180,8 +180,9 @@ def test_long_docnos_wrap_and_every_column_stays_in_the_drill_down(browser, tmp_
     assert sum(len(row.find_elements(By.CSS_SELECTOR, "span.tie")) for row in rows) == 3
 
 
-# each element's own text shown whose contrast to the background it is drawn on (the
-# nearest that is not transparent) is under WCAG AA's 4.5:1: [class, text, ratio]
+# each element's own text shown (a text node of its own, or a word its style draws, as the
+# tie mark's) whose contrast to the background it is drawn on (the nearest that is not
+# transparent) is under WCAG AA's 4.5:1: [class, text, ratio]
 LOW_CONTRAST = """
 function rgb(colour) { return colour.match(/[0-9.]+/g).map(Number); }
 function luminance(colour) {
@@ -197,11 +198,14 @@ function background(element) {
   return "rgb(255, 255, 255)";
 }
 return Array.from(document.querySelectorAll("body *")).filter(function (element) {
-  return element.getClientRects().length && Array.from(element.childNodes).some(function (n) {
-    return n.nodeType === Node.TEXT_NODE && n.nodeValue.trim(); });
+  var drawn = getComputedStyle(element, "::after").content;
+  return element.getClientRects().length && (/^"./.test(drawn) ||
+    Array.from(element.childNodes).some(function (n) {
+      return n.nodeType === Node.TEXT_NODE && n.nodeValue.trim(); }));
 }).map(function (element) {
   var a = luminance(getComputedStyle(element).color), b = luminance(background(element));
-  return [element.className, element.textContent.slice(0, 30),
+  var drawn = getComputedStyle(element, "::after").content;
+  return [element.className, (element.textContent || drawn).slice(0, 30),
           (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
 }).filter(function (shown) { return shown[2] < 4.5; });"""
 
