@@ -274,6 +274,22 @@ def test_score_html_holds_each_runs_means_as_score_prints_them(tmp_path, capsys)
     assert "<h1>trecbench score report</h1>" in text and "trecbench comparison" not in text
 
 
+def test_score_html_names_measures_by_display_name_whatever_labels_asks(tmp_path, capsys):
+    # --labels trec and asked relabelled every output but the page, and nothing said so
+    from click.testing import CliRunner
+
+    from trecbench.cli import cli
+
+    args = ["score", "--format", "table", "-m", "ndcg_cut.10", "-m", "P.5", QRELS, *RUNS[:2]]
+    for labels in ("trec", "asked", "display"):
+        page = tmp_path / f"{labels}.html"
+        assert run([*args, "--labels", labels, "--html", str(page), "--quiet"]) == 0
+        assert _data(page.read_text())["measures"] == ["P@5", "nDCG@10"]
+    capsys.readouterr()
+    said = " ".join(CliRunner().invoke(cli, ["score", "--help"]).output.split())
+    assert "The --html page names measures by display name whatever this says." in said
+
+
 @pytest.mark.parametrize("complete", [False, True])
 def test_score_html_takes_a_topic_named_all(tmp_path, complete):
     # the page's comparison refused it as score -q's summary rows (exit 1, a Python hint)

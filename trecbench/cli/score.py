@@ -144,7 +144,8 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     type=click.Choice(("trec", "display", "asked")),
     default=None,
     help="Measure labels: trec_eval's (ndcg_cut_10), display names (nDCG@10) or as asked "
-    "with -m (ndcg_cut.10). Default: trec for --format trec, as asked otherwise.",
+    "with -m (ndcg_cut.10). Default: trec for --format trec, as asked otherwise. The "
+    "--html page names measures by display name whatever this says.",
 )
 @click.option(
     "--names",
