@@ -5,6 +5,7 @@ figures behind the costs are measured by hand (docs/scale.md)."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from random_cases import random_case
 
 from trecbench import evaluation, memory
 from trecbench.engines import FAST, META, PYTREC_EVAL
+from trecbench.inputs import blocks
 
 # a reviewer's case: 5,000 topics x 1,000 documents, in two stretches each, against
 # 150,000 qrels lines
@@ -102,22 +104,31 @@ def _score(args: list[str], stdin, tmp_path) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
+def _read_in_blocks_named_and_redirected(run: str, tmp_path) -> tuple:
+    """``score --memory 64`` of the run file ``run`` (in ``tmp_path``, beside ``qrels``)
+    named and on standard input redirected from it, each checked to be read in blocks;
+    the standard output of both."""
+    args = ["--memory", "64", "-q", "-m", "official", "qrels"]
+    named = _score([*args, run], subprocess.DEVNULL, tmp_path)
+    assert named.returncode == 0 and "MARK: blocks" in named.stderr
+    with open(tmp_path / run) as stdin:
+        redirected = _score([*args, "-"], stdin, tmp_path)
+    assert redirected.returncode == 0, redirected.stderr
+    assert "MARK: blocks" in redirected.stderr and "pipe" not in redirected.stderr
+    return named.stdout, redirected.stdout
+
+
 def test_a_run_on_standard_input_streams_from_a_file_and_is_held_from_a_pipe(tmp_path):
     qrels_text, run_text = random_case(29, n_topics=6)
     (tmp_path / "qrels").write_text(qrels_text)
     (tmp_path / "run").write_text(run_text)
+    named, redirected = _read_in_blocks_named_and_redirected("run", tmp_path)
+    assert redirected == named
     args = ["--memory", "64", "-q", "-m", "official", "qrels"]
-    named = _score([*args, "run"], subprocess.DEVNULL, tmp_path)
-    assert named.returncode == 0 and "MARK: blocks" in named.stderr
-    with open(tmp_path / "run") as stdin:
-        redirected = _score([*args, "-"], stdin, tmp_path)
-    assert redirected.returncode == 0, redirected.stderr
-    assert redirected.stdout == named.stdout
-    assert "MARK: blocks" in redirected.stderr and "pipe" not in redirected.stderr
     piped = subprocess.Popen(["cat", str(tmp_path / "run")], stdout=subprocess.PIPE)
     held = _score([*args, "-"], piped.stdout, tmp_path)
     piped.wait()
-    assert held.returncode == 0 and held.stdout == named.stdout
+    assert held.returncode == 0 and held.stdout == named
     assert "MARK: blocks" not in held.stderr
     said = [line for line in held.stderr.splitlines() if "pipe" in line]
     assert said == [
@@ -175,6 +186,55 @@ def test_a_run_held_whole_within_a_large_budget_is_not_said_to_escape_it(tmp_pat
     assert "whole" not in large.stderr
     small = _score(["--memory", "64", *args], subprocess.DEVNULL, tmp_path)
     assert "run: held in memory whole for --compat 10.0" in small.stderr
+
+
+def test_a_run_compressed_beyond_the_guess_is_read_in_blocks_under_a_budget_given(
+    tmp_path, monkeypatch
+):
+    # a compressed file's lines are guessed at COMPRESSION_RATIO times its size, and a run
+    # of a block or less by the guess was held whole: a reviewer's 8M lines in 3.7 MB of
+    # zstd --long peaked at 750 MiB under --memory 512, silently. A budget given reads
+    # every compressed run in blocks; the default one trusts the guess (faster whole)
+    monkeypatch.setattr(memory, "BLOCK_LINES", 2000)
+    monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 2000)
+    text = "".join(f"{t} Q0 d{i} {i} {500 - i} r\n" for t in range(20) for i in range(1, 201))
+    run, qrels = tmp_path / "run.gz", tmp_path / "qrels"
+    run.write_bytes(gzip.compress(text.encode(), 9))
+    qrels.write_text("".join(f"{t} 0 d{i * 7} {i % 3}\n" for t in range(20) for i in range(30)))
+    assert memory.Budget.run_lines(run) <= 2000 < text.count("\n")  # read whole by the guess
+    made = []
+
+    class Recorded(blocks.RunBlocks):
+        def __init__(self, *args, **kwargs):
+            made.append(args[0])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(blocks, "RunBlocks", Recorded)
+    asked = dict(measures=["map", "P_5", "ndcg_cut_10"], complete=True)
+    whole = evaluation.evaluate(str(qrels), str(run), **asked)
+    assert made == []
+    budgeted = evaluation.evaluate(str(qrels), str(run), memory=512, **asked)
+    assert made == [str(run)]
+    assert budgeted.to_frame(per_query=True).equals(whole.to_frame(per_query=True))
+    assert budgeted.input_warnings == ()
+
+
+def test_a_parquet_run_on_standard_input_is_read_in_blocks_under_a_budget_given(tmp_path):
+    # its rows are not told before it is read (its footer is read from the file's name):
+    # it was held whole whatever the budget (8M lines: 848 MiB under --memory 512)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    qrels_text, run_text = random_case(29, n_topics=6)
+    (tmp_path / "qrels").write_text(qrels_text)
+    rows = [line.split() for line in run_text.splitlines()]
+    columns = {"qid": 0, "docno": 2, "score": 4, "tag": 5}
+    table = pa.table({name: [row[i] for row in rows] for name, i in columns.items()})
+    pq.write_table(
+        table.set_column(2, "score", table["score"].cast(pa.float64())), tmp_path / "run.parquet"
+    )
+    named, redirected = _read_in_blocks_named_and_redirected("run.parquet", tmp_path)
+    assert redirected == named
 
 
 def _tiny_blocks(monkeypatch):

@@ -14,8 +14,10 @@ The costs per line are measured on this project's benchmark runs (``make bench``
 hand (peak RSS of ``trecbench score``), with a margin, and depend on the engines scoring
 the blocks (:data:`ENGINE_BYTES_PER_LINE`).
 A run read from a pipe is held in memory whatever the budget (standard input redirected
-from a file is not). Each worker process holds the libraries and the qrels besides its
-share, and the calling process its own: with workers the total exceeds a small budget.
+from a file is not). A compressed run's lines are guessed from its size, which a budget
+given (``--memory``) does not trust: it reads every compressed run in blocks. Each worker
+process holds the libraries and the qrels besides its share, and the calling process its
+own: with workers the total exceeds a small budget.
 """
 
 from __future__ import annotations
@@ -184,24 +186,28 @@ class Budget:
     """A memory budget of ``mib`` MiB for one process scoring runs against qrels of
     ``qrels_lines`` lines; ``workers`` processes share it; ``engine_bytes``: what the
     engines scoring the blocks add per line (:func:`engine_bytes`); ``qrels_engine_bytes``:
-    what they add per qrels line."""
+    what they add per qrels line; ``given``: whether the caller set it (``--memory``,
+    ``memory=``), which reads every run file whose lines cannot be bounded before it is
+    read in blocks (:meth:`in_blocks`)."""
 
     mib: int
     qrels_lines: int = 0
     workers: int = 1
     engine_bytes: int = 0
     qrels_engine_bytes: int = 0
+    given: bool = False
 
     @classmethod
     def of(
         cls, mib: int | None, qrels_lines: int = 0, workers: int = 1, engines: Iterable[str] = ()
     ) -> Budget:
-        """The budget of ``mib`` (None: :func:`default_mib`) for blocks scored by
-        ``engines`` (their names)."""
+        """The budget of ``mib`` (None: :func:`default_mib`, not :attr:`given`) for blocks
+        scored by ``engines`` (their names)."""
+        given = mib is not None
         mib = default_mib() if mib is None else int(mib)
         engines = list(engines)
         qrels_costs = engine_bytes(engines, QRELS_ENGINE_BYTES_PER_LINE)
-        return cls(mib, qrels_lines, workers, engine_bytes(engines), qrels_costs)
+        return cls(mib, qrels_lines, workers, engine_bytes(engines), qrels_costs, given)
 
     def with_qrels(self, lines: int) -> Budget:
         """This budget once qrels of ``lines`` lines are held."""
@@ -249,9 +255,13 @@ class Budget:
 
     def in_blocks(self, path: str | os.PathLike) -> bool:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a
-        block (:meth:`run_lines`)."""
+        block (:meth:`run_lines`), or a budget the caller gave (:attr:`given`) cannot be
+        sure it has fewer (:func:`_lines_unbounded`). The default budget trusts the
+        estimate: a run of a block or less is read faster whole."""
         lines = self.run_lines(path)
-        return lines is not None and lines > self.block_lines
+        if lines is not None and lines > self.block_lines:
+            return True
+        return self.given and _lines_unbounded(path)
 
     @staticmethod
     def run_lines(path: str | os.PathLike) -> int | None:
@@ -269,3 +279,17 @@ class Budget:
             return format.reader("rows", os.fspath(path))(os.fspath(path))
         size *= COMPRESSION_RATIO if compression else 1
         return size // TEXT_BYTES_PER_LINE
+
+
+def _lines_unbounded(path: str | os.PathLike) -> bool:
+    """Whether the lines of the run file ``path`` have no bound told before it is read: a
+    compressed file's are guessed at :data:`COMPRESSION_RATIO` times its size, which a
+    well-compressed run exceeds many times (zstd --long: 8M lines in 3.7 MB, 16 times the
+    guess, held whole peaked at 750 MiB under --memory 512), and a Parquet file's on
+    standard input are not told at all (:meth:`Budget.run_lines`). A pipe is held whole
+    whatever the budget (:func:`read_into_memory`)."""
+    found = _regular_file(path)
+    if found is None:
+        return False
+    _, compression, format = found
+    return compression is not None or (format.can("rows") and os.fspath(path) == STANDARD_INPUT)

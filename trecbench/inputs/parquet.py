@@ -3,8 +3,9 @@
 Columns are named as in a DataFrame (see :mod:`trecbench.inputs.tables`): trecbench
 writes ``qid, docno, rank, score, tag`` for runs and ``qid, docno, rel`` for qrels, with
 ids as strings. The file is read once, into memory (Parquet needs random access), and
-hashed as it is read; in blocks (``--memory``), a regular file is read in batches of
-:data:`BATCH_ROWS` rows. An entry of :mod:`trecbench.inputs.formats`.
+hashed as it is read; in blocks (``--memory``), a run is decoded in batches of
+:data:`BATCH_ROWS` rows, a regular file's read from its path, others' (standard input)
+from their bytes held. An entry of :mod:`trecbench.inputs.formats`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..errors import InputError, shortened
 from . import tables
 from .arrow_handover import Handover
 from .formats import Whole, finding_check
-from .streams import Source
+from .streams import STANDARD_INPUT, Source
 from .trec_text import Tokens
 
 # rows per table of a run read in blocks
@@ -77,12 +78,13 @@ def read_whole(source: Source, kind: str, *, check: Any = None, **_: Any) -> Who
 
 def read_blocks(source: Source, reading: Any = None) -> Iterator[pa.Table]:
     """Typed batches of a Parquet run (read with random access: a regular file from its
-    path, after its checksum was taken; anything else from memory)."""
+    path, after its checksum was taken; anything else, standard input redirected from a
+    file too, whose name opens nothing, from memory)."""
     import pyarrow.parquet as pq
 
     handover = None
     try:
-        if source.regular:
+        if source.regular and source.path != STANDARD_INPUT:
             source.record()
             # column chunks streamed through a small buffer, not read ahead whole: a
             # fifth less peak memory, as fast
