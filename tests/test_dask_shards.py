@@ -35,37 +35,42 @@ def test_the_first_shard_in_order_with_an_error_is_named_whichever_fails_first(t
         assert raised.value.cli_line().startswith(f"{tmp_path / 'p2.run'}:300000:score: ")
 
 
-def test_an_empty_shard_is_skipped_with_a_warning_naming_it(tmp_path, client):
+@pytest.mark.parametrize(("text", "why"), [("", "empty file"), ("\n\n", "no data lines")])
+def test_an_empty_shard_is_skipped_with_a_warning_naming_it(tmp_path, client, text, why):
     """Reviewer 351: one empty shard failed the whole run (R26); sharded retrieval writes
-    empty shards. The others score as their concatenation does in one process."""
+    empty shards. The others score as their concatenation does in one process. A shard of
+    blank lines alone failed it too (R9), where trec_eval scores the concatenation."""
     from trecbench import evaluate
 
     (tmp_path / "qrels").write_text("".join(f"q{t} 0 d{t} 1\n" for t in range(4)))
     shards = tmp_path / "shards"
     shards.mkdir()
     (shards / "a.run").write_text(_lines(1, 5) + _lines(2, 5))
-    (shards / "b.run").write_text("")
+    (shards / "b.run").write_text(text)
     (shards / "c.run").write_text(_lines(3, 5))
-    (tmp_path / "all.run").write_text(_lines(1, 5) + _lines(2, 5) + _lines(3, 5))
+    (tmp_path / "all.run").write_text(_lines(1, 5) + _lines(2, 5) + text + _lines(3, 5))
     qrels = str(tmp_path / "qrels")
     there = tbdask.evaluate(qrels, str(shards), client=client)
     here = evaluate(qrels, str(tmp_path / "all.run"))
     assert there.to_frame().values.tolist() == here.to_frame().values.tolist()
-    skipped = f"{shards / 'b.run'}: empty file, skipped (the run's other files are scored)"
+    skipped = f"{shards / 'b.run'}: {why}, skipped (the run's other files are scored)"
     assert there.warnings == [skipped]  # the command says it: trecbench: warning: ...
     assert [r["lines"] for r in there.runs[0].file_records] == [10, 0, 5]
 
 
-def test_a_run_of_empty_shards_only_is_refused_in_one_line(tmp_path, client):
+@pytest.mark.parametrize(
+    ("text", "refusal"), [("", "error[R26]: empty file"), ("\n", "error[R9]: no data lines")]
+)
+def test_a_run_of_empty_shards_only_is_refused_in_one_line(tmp_path, client, text, refusal):
     (tmp_path / "qrels").write_text("q1 0 d1 1\n")
     for name in ("a.run", "b.run"):
-        (tmp_path / name).write_text("")
+        (tmp_path / name).write_text(text)
     with pytest.raises(InputError) as raised:
         tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "*.run"), client=client)
     assert raised.value.cli_line() == f"{tmp_path / '*.run'}: all 2 files of the run are empty"
     with pytest.raises(InputError) as raised:  # one file: as one process says it
         tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "a.run"), client=client)
-    assert raised.value.cli_line() == f"{tmp_path / 'a.run'}: error[R26]: empty file"
+    assert raised.value.cli_line() == f"{tmp_path / 'a.run'}: {refusal}"
 
 
 def test_the_files_read_and_the_partitions_scored_are_told_as_they_finish(tmp_path, client):

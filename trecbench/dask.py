@@ -37,7 +37,7 @@ import pyarrow as pa
 
 from . import arrow_compute as pc
 from . import provenance
-from .errors import DuplicateError, InputError, UsageError, path_renamed
+from .errors import NO_DATA_LINES, DuplicateError, InputError, UsageError, path_renamed
 from .extras import require
 from .inputs import held
 from .inputs.blocks import Counts
@@ -234,7 +234,7 @@ class DaskRun:
             return typed, facts, parts
         read = [
             dask.delayed(_read_text, nout=2)(
-                path, shard, qrels_integers, score_text, self.opened[path]
+                path, shard, qrels_integers, score_text, self.opened[path], len(self.files) == 1
             )
             for shard, path in enumerate(self.files)
         ]
@@ -399,10 +399,13 @@ def _read_text(
     qrels_integers: tuple[str, ...] = (),
     score_text: bool = False,
     opened: str | None = None,
+    alone: bool = False,
 ):
     """A file of any format read whole as ``trecbench score`` reads it: the typed rows
     (``score_text``: with the scores as written) and its :class:`_Facts`; opened as
-    ``opened`` (:func:`~trecbench.dask_files.worker_path`), named ``path``."""
+    ``opened`` (:func:`~trecbench.dask_files.worker_path`), named ``path``. A file with
+    nothing to score (:data:`_NOTHING_TO_SCORE`) is skipped (:func:`_skipped`) unless it
+    is the run's only file (``alone``), refused then as one process refuses it."""
     from .evaluation import load
 
     opened = path if opened is None else opened
@@ -410,9 +413,9 @@ def _read_text(
         loaded = load(opened, "run", score_text=score_text)
     except InputError as error:
         error = named_as_given(error, opened, path)
-        if error.rule != "R26" or error.path != path:
+        if alone or error.rule not in _NOTHING_TO_SCORE or error.path != path:
             raise error from None
-        return _skipped(path, score_text, opened)
+        return _skipped(path, score_text, opened, _NOTHING_TO_SCORE[error.rule])
     record = None if loaded.record is None else {**loaded.record, "path": path}
     said = [path_renamed(text, opened, path) for text in loaded.warnings]
     table = loaded.table
@@ -426,13 +429,19 @@ def _read_text(
     return _frame(table, shard, score_text), facts
 
 
-def _skipped(path: str, score_text: bool, opened: str) -> tuple:
-    """An empty file of a run (sharded retrieval writes one for a shard that retrieved
-    nothing) as :func:`_read_text` gives a file: no rows, its record, and a warning that
-    it is skipped; the client refuses a run whose every file is empty."""
+# the gate's refusals of a file with nothing to score, and what each says: an empty file
+# (R26: sharded retrieval writes one for a shard that retrieved nothing) and one of blank
+# lines alone (R9), which the files' concatenation scores as if it were not there
+_NOTHING_TO_SCORE = {"R26": EMPTY_FILE, "R9": NO_DATA_LINES}
+
+
+def _skipped(path: str, score_text: bool, opened: str, why: str) -> tuple:
+    """A file of a run with nothing to score (``why``: :data:`_NOTHING_TO_SCORE`) as
+    :func:`_read_text` gives a file: no rows, its record, and a warning that it is
+    skipped; the client refuses a run whose every file is so."""
     digest = _file_digest(path, True, opened)
     record = {"path": path, "kind": "run", **digest, **Counts().record()}
-    said = f"{path}: {EMPTY_FILE}, skipped (the run's other files are scored)"
+    said = f"{path}: {why}, skipped (the run's other files are scored)"
     return _empty_frame(score_text), _Facts(0, None, record, [said], ((), {}), True)
 
 

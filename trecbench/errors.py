@@ -292,6 +292,9 @@ class MissingExtraError(UsageError):
 # what every reader says of a file with nothing in it (the validator's R26, a run, a
 # qrels, a configuration): one wording
 EMPTY_FILE = "empty file"
+# what the validator says of a run whose lines hold no data (R9: blank lines alone, an
+# ir_metadata block alone), and a Dask run of a shard so
+NO_DATA_LINES = "no data lines"
 EXCERPT_LIMIT = 80  # characters of an offending value an error message quotes
 
 

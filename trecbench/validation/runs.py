@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from .. import arrow
 from .. import arrow_compute as pc
-from ..errors import excerpt_plain
+from ..errors import NO_DATA_LINES, excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
@@ -282,7 +282,7 @@ class RunChecker(Checker):
         # the part never read: what it lacks is not said
         whole = not self.cut_short
         if self.physical and self.read_as_data == 0 and whole:
-            self.report.add("R9.empty", None, None, "no data lines")
+            self.report.add("R9.empty", None, None, NO_DATA_LINES)
         counts, first = self.blocks.counts_by_topic, self.blocks.first_line
         if self.min_depth is not None and whole:
             too_shallow(self.report, self.min_depth, counts, first)
