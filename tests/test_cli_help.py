@@ -187,6 +187,18 @@ def test_score_help_says_unjudged_bounds_read_each_input_once(bundled_copy):
     assert re.search(r"^-  +P_5  +\S+  +\S+  +\S+%$", printed, re.M), printed  # run -: stdin
 
 
+def test_score_help_says_what_dask_refuses_and_takes():
+    """--dask's help said the output is the same, and named --memory and --jobs alone as
+    refused with it: --compat 10.0, -R, -Z, -D and the native ports' measures are refused
+    too (a run read whole); a folder is a run's files, as trecbench.dask.evaluate reads it."""
+    text = " ".join(CliRunner().invoke(cli, ["score", "--help"]).output.split())
+    start = text.index("--dask ADDRESS|local:N")
+    dask = text[start : text.index("--routing", start)]
+    for refused in ("--memory", "--jobs", "--compat 10.0", "-R", "-Z", "-D", "native ports"):
+        assert refused in dask, refused
+    assert "a folder of them" in dask
+
+
 @pytest.mark.parametrize(
     ("converter", "offered"),
     [

@@ -73,6 +73,28 @@ def test_a_run_of_empty_shards_only_is_refused_in_one_line(tmp_path, client, tex
     assert raised.value.cli_line() == f"{tmp_path / 'a.run'}: {refusal}"
 
 
+def test_the_command_line_takes_a_folder_of_shards_as_the_library_does(tmp_path, client, capsys):
+    """score --dask FOLDER refused it ('cannot read: Is a directory', exit 2) where
+    trecbench.dask.evaluate(qrels, FOLDER) scores its files; without --dask it is
+    refused still, as one process reads a file."""
+    from trecbench.cli import run
+    from trecbench.errors import ExitCode
+
+    qrels, shards = str(tmp_path / "qrels"), tmp_path / "shards"
+    (tmp_path / "qrels").write_text("".join(f"q{t} 0 d{t} 1\n" for t in range(3)))
+    shards.mkdir()
+    (shards / "a.run").write_text(_lines(1, 5) + _lines(2, 5))
+    (shards / "b.run").write_text(_lines(0, 5))
+    (tmp_path / "all.run").write_text(_lines(1, 5) + _lines(2, 5) + _lines(0, 5))
+    asked = ["score", "-q", "-m", "P.5", "-m", "recip_rank", qrels]
+    assert run([*asked, str(tmp_path / "all.run")]) == 0
+    here = capsys.readouterr().out
+    assert run([*asked, "--dask", client.scheduler.address, str(shards)]) == 0
+    assert capsys.readouterr().out == here
+    assert run([*asked, str(shards)]) == ExitCode.INPUT
+    assert capsys.readouterr().err == f"trecbench: {shards}: cannot read: Is a directory\n"
+
+
 def test_the_files_read_and_the_partitions_scored_are_told_as_they_finish(tmp_path, client):
     """Reviewer 351: score --dask drew no bar at all (29 s on many shards)."""
     from trecbench.cli.progress import TaskProgress

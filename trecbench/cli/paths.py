@@ -57,8 +57,10 @@ class InputFile(click.ParamType):
     ``<(...)``, are files here; nothing is read); ``-`` passes (standard input, which only
     ``score --compat 10.0`` reads, as trec_eval 10.0 does; elsewhere it cannot be read). With
     ``dataset_ids``, also an ir_datasets id, ``irds:ID`` (qrels, which the library reads).
-    With ``patterns``, also a glob that names no file here (``score --dask``'s runs, which
-    the library expands, or refuses as a missing file without --dask)."""
+    With ``patterns``, also a glob that names no file here and a folder (``score --dask``'s
+    runs, which the library expands, a folder to its files as
+    :func:`trecbench.dask_files.run_files` does; without --dask it refuses them as a
+    missing file and a folder)."""
 
     name = "file"
 
@@ -78,7 +80,7 @@ class InputFile(click.ParamType):
         standard_output.check_input(path)  # a path it cannot examine passes
         if path == "-":
             return self.path_type(path)
-        if os.path.isdir(path):
+        if os.path.isdir(path) and not self.patterns:
             raise InputError.unreadable(path, "Is a directory")
         if not os.path.exists(path):
             if self.dataset_ids and _is_dataset_id(path):

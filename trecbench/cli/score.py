@@ -209,9 +209,11 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     metavar="ADDRESS|local:N",
     help="Score each run on a Dask cluster (the scheduler's address, or local:N for N local "
     "worker processes): typed and shuffled by topic on the workers, averaged here; the "
-    "output is the same. A RUN may then be a quoted glob of Parquet or TREC files "
-    "(together one run); --memory and --jobs are refused with it (the workers bound "
-    "their own memory). Needs trecbench[dask].",
+    "output is the same. A RUN may then be a quoted glob of Parquet or TREC files, or a "
+    "folder of them (together one run); --memory and --jobs are refused with it (the "
+    "workers bound their own memory), and so are --compat 10.0, -R other than qrels, -Z, "
+    "-D and the measures only trecbench's native ports compute (runs read whole). Needs "
+    "trecbench[dask].",
 )
 @click.option(
     "--routing",
