@@ -192,3 +192,16 @@ def test_a_data_frames_itertuples_are_read_as_its_records_are():
         trecbench.evaluate(qrels, [*run.itertuples(index=False)][:1] + [Other("b", "1", 2.0)])
     with pytest.raises(UsageError, match=r"no query id key .*; keys: query, docno, score$"):
         trecbench.evaluate(qrels, list(other))
+
+
+def test_a_frame_whose_columns_are_a_multiindex_is_refused_as_such():
+    # "no query id column (...); columns: ('a'%2C 'qid'), ('a'%2C 'docno'), ...": the
+    # tuples' commas escaped as a list of names escapes them
+    run = pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]})
+    run.columns = pd.MultiIndex.from_tuples([("a", "qid"), ("a", "docno"), ("b", "score")])
+    with pytest.raises(UsageError) as refused:
+        trecbench.evaluate(QRELS, run, ["P@1"])
+    assert str(refused.value) == (
+        "run 'run1' (run DataFrame): its columns are a MultiIndex of 2 levels: give it one "
+        "level of names"
+    )

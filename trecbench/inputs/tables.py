@@ -565,6 +565,10 @@ def frame_table(
     positions when two rows share a label: ``pd.concat`` keeps the labels). ``ids`` and
     ``numbers``: columns read as ids, and as numbers, besides a run's and a qrels' (a
     per-query table's run and value)."""
+    if frame.columns.nlevels > 1:  # ('a', 'qid') names no column: listed, it was escaped
+        levels = frame.columns.nlevels
+        message = f"its columns are a MultiIndex of {levels} levels: give it one level of names"
+        raise column_error(origin, False, message)
     index = frame.index
 
     def labelled(row: int) -> str:
