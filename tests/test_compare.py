@@ -302,6 +302,18 @@ def test_the_legends_print_an_odd_significance_level_as_set():
         assert "adjusted p < 0.012345679)" in legend  # the all-pairs letters'
 
 
+def test_the_star_levels_are_the_decimal_alphas_fifth_and_fiftieth():
+    # --confidence 0.93: "< 0.014000000000000002 (**)", the double's 0.07/5, above which a
+    # p of 0.014 (14 of 999 resamples) was given two stars: p < alpha/5 read 0.014 < 0.014
+    from trecbench.renderers.comparison_cells import star_levels, star_text
+
+    assert star_levels(0.07) == (0.07, 0.014, 0.0014) and star_text(0.014, 0.07) == "*"
+    assert star_text(0.0139, 0.07) == "**" and star_levels(0.05) == (0.05, 0.01, 0.001)
+    result = compare_scores(_per_query(n=12), samples=500, confidence=0.93)
+    legend = " ".join(result.markdown()[result.markdown().index("Legend:") :].split())
+    assert "< 0.07 (\\*), < 0.014 (\\*\\*), < 0.0014 (\\*\\*\\*)" in legend
+
+
 @pytest.mark.parametrize(
     "correction, heading", [("none", "p (no correction)"), ("holm", "p adjusted")]
 )

@@ -25,7 +25,7 @@ K = 20000
 LARGER = Fraction(1, K + 1) + Fraction(1, K + 4)  # d1 and d2
 SMALLER = Fraction(1, K + 2) + Fraction(1, K + 3)  # d3 and d4
 SAID = (
-    "fused scores within float32's range tie at float32 (as 9.99875e-05), the precision "
+    "fused scores within float32's range tie at float32 (as 9.9987505e-05), the precision "
     "trec_eval 9.x reads scores at, so it ranks them by docno: 4 documents of 1 topic are "
     "ranked against their scores (topic 1: d3 9.998750162478128e-05 above d2 "
     "9.998750212459383e-05); give a smaller k; trec_eval 10.0 (score --compat 10.0) reads "
@@ -139,3 +139,14 @@ def test_the_documented_fusions_are_not_warned_of(runs, kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         trecbench.fuse([str(ROOT / run) for run in runs], **kwargs)
+
+
+def test_a_float32_tie_is_said_as_the_float32_holds_it():
+    # "(as 0.623457)": :g's six digits of the float32 0.62345677..., whose shortest
+    # text is 0.6234568 (a number the project prints exactly)
+    from trecbench.fused_ties import _float32_text
+
+    values = (0.62345677, 1.0, 0.0, 1e39, float(LARGER))
+    assert [_float32_text(value) for value in values] == [
+        "0.6234568", "1", "0", "inf", "9.9987505e-05"
+    ]  # fmt: skip

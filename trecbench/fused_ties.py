@@ -16,7 +16,7 @@ import pyarrow as pa
 from . import arrow
 from . import arrow_compute as pc
 from .errors import one_line
-from .number_text import exact_number
+from .number_text import exact_number, fewest_digits
 from .plurals import counted
 from .score_precision import as_float32
 
@@ -139,7 +139,7 @@ def _warning(ranked, per_row: tuple, pairs: np.ndarray, kind: str, remedy: str) 
     )
     advice = remedy if kind == "precision" else _OUT_OF_RANGE + remedy
     return (
-        f"fused scores {_WHERE[kind]} tie at float32 (as {float(as_float32(low)):g}), the "
+        f"fused scores {_WHERE[kind]} tie at float32 (as {_float32_text(low)}), the "
         f"precision trec_eval 9.x reads scores at, so it ranks them by docno: "
         f"{counted(len(rows), 'document')} of {counted(topics, 'topic')} are ranked "
         f"against their scores ({example}); {advice}"
@@ -164,3 +164,10 @@ def misplaced(
     with np.errstate(over="ignore"):  # -1.7e308 from 1.7e308: infinitely apart, as it is
         apart = np.abs(score[by_score] - score[rows])
     return rows[apart > np.maximum(slack[by_score], slack[rows])]
+
+
+def _float32_text(score: float) -> str:
+    """``score`` as trec_eval 9.x holds it, a float32, in the fewest digits that read back
+    as that float32 (0.6234568, not :g's 0.623457, nor the double's 0.6234567761421204)."""
+    held = as_float32(score)
+    return fewest_digits(float(held), lambda shown: as_float32(float(shown)) == held, 6)

@@ -70,8 +70,13 @@ def direction_of(measure: str) -> str | None:
 
 
 def star_levels(alpha: float) -> tuple[float, float, float]:
-    """The adjusted p-values below which a comparison gets one, two, three stars."""
-    return alpha, alpha / 5, alpha / 50
+    """The adjusted p-values below which a comparison gets one, two, three stars: alpha,
+    alpha/5 and alpha/50 of the decimal alpha is (0.07: 0.014, where the double's 0.07/5
+    is 0.014000000000000002, above a p of 0.014 and printed so)."""
+    from fractions import Fraction
+
+    decimal = Fraction(repr(float(alpha)))
+    return alpha, float(decimal / 5), float(decimal / 50)
 
 
 def star_text(p: float, alpha: float) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..number_text import exact_number
 from ..plurals import counted
 from .prefs_counts import JudgmentGroup, ResultsPrefs
 
@@ -115,9 +116,10 @@ def _recalculate(group: JudgmentGroup, rp: ResultsPrefs, retrieved_only: bool):
             level, lowest = group.ecs[-1]
             rp.undefined["prefs_avgjg_Rnonrel" + ("_ret" if retrieved_only else "")] = (
                 f"trec_eval reads R = {keep} non-relevant documents from a judgment group's "
-                f"lowest class (grade {level:g}, {counted(len(lowest), 'document')}) past the "
-                "end of what its rank pool holds: what it finds there (memory malloc left, "
-                "or the heap's bookkeeping) is undefined; trecbench takes the "
+                f"lowest class (grade {exact_number(level)}, "
+                f"{counted(len(lowest), 'document')}) past the end of what its rank pool "
+                "holds: what it finds there (memory malloc left, or the heap's bookkeeping) "
+                "is undefined; trecbench takes the "
                 f"{counted(max(rp.pool_written - start, 0), 'document')} the pool holds"
             )
         ful = poss = 0
