@@ -315,6 +315,33 @@ def test_the_star_levels_are_the_decimal_alphas_fifth_and_fiftieth():
 
 
 @pytest.mark.parametrize(
+    "command",
+    [["compare", "--samples", "100"], ["power"], ["agree", "-m", "map"],
+     ["fuse", "-o", "OUT", "--qrels", "Q", "--optimize"]],
+)  # fmt: skip
+def test_a_measure_of_other_judgments_is_refused_before_a_run_is_read(command, tmp_path, capsys):
+    # "P_avgjg: trec_eval cannot calculate this measure from -R qrels judgments (exit 4)",
+    # after the runs were read, naming -R, an option none of these has
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    qrels = str(ROOT / "data" / "hpo-rtask" / "hpo-rtask.qrels")
+    (tmp_path / "bad.run").write_text("not a run\n")
+    runs = [str(ROOT / "data" / "hpo-rtask" / "lexical.run"), str(tmp_path / "bad.run")]
+    places = {"Q": qrels, "OUT": str(tmp_path / "f.run")}
+    given = [places.get(part, part) for part in command[1:]]
+    argv = [command[0], *given, "P_avgjg"] if command[0] == "fuse" else [
+        command[0], *given, "-m", "P_avgjg", qrels]  # fmt: skip
+    assert run([*argv, *runs]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(
+        "trecbench: P_avgjg: trec_eval computes it from judgment groups (-R qrels_jg) only, "
+    )
+    assert said.endswith(" computed from standard qrels\n")
+
+
+@pytest.mark.parametrize(
     "correction, heading", [("none", "p (no correction)"), ("holm", "p adjusted")]
 )
 def test_a_column_of_p_values_nothing_adjusts_is_not_headed_adjusted(correction, heading):

@@ -508,7 +508,8 @@ def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(
         (
             '"map", "P_avgjg"',
             r"s.toml:1: measures\[1\]: P_avgjg: trec_eval computes it from "
-            r"judgment groups \(-R qrels_jg\) only, and a configuration's judgments are standard",
+            r"judgment groups \(-R qrels_jg\) only, and the leaderboard's means and tests are "
+            r"computed from standard qrels$",
         ),
         ('"prefs_simp"', r"measures\[0\]: prefs_simp: .* from preference judgments \(-R "),
     ):

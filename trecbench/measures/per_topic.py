@@ -49,6 +49,7 @@ def asked_per_topic(measures, computed: str):
         except TrecbenchError:
             return listed
     refuse_summaries([(m.requested or m.canonical, m) for m in parsed], computed)
+    refuse_other_judgments(parsed, computed)
     return listed
 
 
@@ -67,22 +68,26 @@ def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
         refuse_summaries([(m.requested or m.canonical, m) for m in parsed], computed)
     except UsageError as error:
         raise UsageError(f"measures: {error}") from None
-    _refuse_other_judgments(parsed)
+    try:
+        refuse_other_judgments(parsed, computed)
+    except UsageError as error:
+        raise UsageError(f"measures: {error}") from None
     return parsed
 
 
-def _refuse_other_judgments(parsed: list[Measure]) -> None:
-    """A configuration's judgments are standard qrels (no ``-R``): a measure trec_eval
-    computes from preferences or judgment groups alone (``P_avgjg``, ``prefs_simp``) is
-    refused at its entry, before any run is read (it was refused once the runs were read,
-    naming ``-R``, an option configurations do not have)."""
+def refuse_other_judgments(parsed: list[Measure], computed: str) -> None:
+    """What is ``computed`` from standard qrels (no ``-R``: a configuration's measures,
+    compare's, power's, agree's, fusion's search): a measure trec_eval computes from
+    preferences or judgment groups alone (``P_avgjg``, ``prefs_simp``) is refused as a
+    :class:`UsageError` before any run is read (it was refused once the runs were read,
+    naming ``-R``, an option these have not)."""
     for measure in parsed:
         reads = measure.definition.reads
         if reads != registry.QRELS:
             name = measure.requested or measure.canonical
             raise UsageError(
-                f"measures: {name}: trec_eval computes it from {_FORMATS[reads]} only, and "
-                "a configuration's judgments are standard qrels"
+                f"{name}: trec_eval computes it from {_FORMATS[reads]} only, and {computed} "
+                "computed from standard qrels"
             )
 
 

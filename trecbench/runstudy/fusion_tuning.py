@@ -351,6 +351,7 @@ def check_measure(measure: str, option: str = "optimize_fusion") -> None:
     takes the measure, named in the advice to a list of cutoffs (``P@1,5``)."""
     from ..measures import parse_measures, value_names
     from ..measures.labels import level_label
+    from ..measures.per_topic import refuse_other_judgments
     from ..measures.registry import NO_TOPIC_NUMBER
     from ..measures.suggestions import CutoffListError
 
@@ -360,6 +361,7 @@ def check_measure(measure: str, option: str = "optimize_fusion") -> None:
         first = error.names[0]
         advice = f"{option} takes one measure: give one cutoff, such as {first}"
         raise error.advised(advice) from None
+    refuse_other_judgments(measures, "the search's values are")
     columns = []  # what the evaluation's per-topic values are named
     for parsed in measures:
         if parsed.definition.summary in NO_TOPIC_NUMBER:  # num_q, runid, gm_map, relstring
