@@ -205,3 +205,12 @@ def test_a_frame_whose_columns_are_a_multiindex_is_refused_as_such():
         "run 'run1' (run DataFrame): its columns are a MultiIndex of 2 levels: give it one "
         "level of names"
     )
+
+
+def test_an_ir_measures_record_of_the_other_kind_is_refused_naming_it():
+    # a Qrel given as a run was said "no score key (one of score); keys: query_id, ..."
+    # once named tuples of other fields were read as dicts: it is no DataFrame's row
+    Qrel = collections.namedtuple("Qrel", "query_id doc_id relevance iteration")
+    with pytest.raises(InputError, match=r"record 0 is a Qrel with fields query_id, doc_id, "
+                       r"relevance, iteration: expected query_id, doc_id, score"):  # fmt: skip
+        trecbench.evaluate(QRELS, [Qrel("1", "d1", 1, "0")], ["P@1"])

@@ -38,6 +38,7 @@ FIELDS = {"run": ("query_id", "doc_id", "score"), "qrels": ("query_id", "doc_id"
 # a qrels record's subtopic: ir_measures' and ir_datasets' iteration, the subtopic_id of
 # ir_datasets' diversity qrels (TrecSubQrel: TREC Web 2009-2014), dropped no more
 SUBTOPIC_FIELDS = ("iteration", "subtopic_id")
+_IR_IDS = {"query_id", "doc_id"}  # an ir_measures record's, whichever its kind
 
 
 def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
@@ -64,9 +65,10 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         getters = [operator.itemgetter(fields.index(name)) for name in wanted]
     elif all(hasattr(first, name) for name in wanted):
         getters = [operator.attrgetter(name) for name in wanted]
-    elif isinstance(first, tuple) and fields is not None:
+    elif isinstance(first, tuple) and fields is not None and not _IR_IDS <= set(fields):
         # a DataFrame's itertuples(): fields named as its columns (qid, docno, label), read
-        # as a dict record's keys are, by name (as DataFrame.to_dict("records") is read)
+        # as a dict record's keys are, by name (as DataFrame.to_dict("records") is read);
+        # an ir_measures record of the other kind (a Qrel as a run) is refused as such
         _one_type(rows, origin, True)
         return _mapping_table([dict(zip(fields, row, strict=True)) for row in rows], kind, origin)
     else:
