@@ -62,6 +62,7 @@ from .trec_params import (
     long_cutoffs,
     misread,
     numbers_outside,
+    partly_read,
 )
 
 
@@ -228,11 +229,11 @@ def _parse_label(text: str, version: str | None = None) -> Measure | None:
             continue
         except UsageError as error:  # recip_rank_cut_0: quoted as typed, not as read
             raise type(error)(str(error).replace(f"'{prefix}.{params}'", f"'{text}'")) from None
-        misreadings = [] if measure is None else misread(definition, params)
-        if misreadings:  # P_5.1: trec_eval prints no such label (and refuses it: P_5)
-            raise UsageError(
-                f"illegal measure '{text}': no label trec_eval prints: {misreadings[0]}"
-            )
+        if measure is not None and partly_read(definition, params):
+            # P_5.1: trec_eval prints no such label (and refuses it: P_5); a cutoff beyond
+            # a long is P_9223372036854775807's, said as such (misread's later lines)
+            said = misread(definition, params)[0]  # the numbers read in part come first
+            raise UsageError(f"illegal measure '{text}': no label trec_eval prints: {said}")
         # pytrec_eval's spelling, not trec_eval's -m syntax (which refuses P_5): -m's
         # "first parameter list wins" is not for it, P_5 and P_10 are both computed
         return None if measure is None else replace(measure, requested=text, labelled=True)
