@@ -651,6 +651,18 @@ def test_a_folder_a_glob_matches_is_refused_as_a_folder(tmp_path):
         tbdask.DaskRun(str(tmp_path / "*"))
 
 
+def test_a_folder_of_no_file_is_refused_naming_it(tmp_path):
+    # 'a Dask run needs a DataFrame or at least one file' (exit 1), the folder unnamed,
+    # where a glob matching nothing is named: 'shards/*.run: no file matches' (exit 2)
+    from trecbench.errors import InputError
+
+    (tmp_path / "shards" / "sub").mkdir(parents=True)
+    (tmp_path / "shards" / ".hidden").write_text("1 Q0 d 1 1 t\n")
+    said = f"{re.escape(str(tmp_path / 'shards'))}: no file in this folder"
+    with pytest.raises(InputError, match=f"^{said}$"):
+        tbdask.DaskRun(str(tmp_path / "shards"))
+
+
 @pytest.mark.parametrize("suffix", [".run", ".parquet"])
 def test_a_document_in_two_shards_names_each_shard_and_line(suffix, tmp_path, client):
     """It was reported at `run1:9223372036854775807`, no shard named (both listings on

@@ -32,11 +32,14 @@ def run_files(data: Any) -> list[str]:
     for item in items:
         text = os.fspath(item)
         if os.path.isdir(text):
-            files += sorted(
+            found = sorted(
                 os.path.join(text, name)
                 for name in os.listdir(text)
                 if os.path.isfile(os.path.join(text, name)) and not name.startswith(".")
             )
+            if not found:  # as a glob matching nothing, not "needs at least one file"
+                raise InputError(text, None, "no file in this folder")
+            files += found
         elif glob.has_magic(text) and not os.path.exists(text):
             found = sorted(glob.glob(text))
             if not found:

@@ -258,10 +258,10 @@ class Budget:
         block (:meth:`run_lines`), or a budget the caller gave (:attr:`given`) cannot be
         sure it has fewer (:func:`_lines_unbounded`). The default budget trusts the
         estimate: a run of a block or less is read faster whole."""
-        lines = self.run_lines(path)
+        lines, guessed = _told_lines(path)
         if lines is not None and lines > self.block_lines:
             return True
-        return self.given and _lines_unbounded(path)
+        return self.given and guessed
 
     @staticmethod
     def run_lines(path: str | os.PathLike) -> int | None:
@@ -269,27 +269,24 @@ class Budget:
         format that tells them (such as Parquet, from its footer), others' from the file's
         size (a compressed file's guessed); None when not told (a pipe, a file that cannot
         be examined, a Parquet file on standard input)."""
-        found = _regular_file(path)
-        if found is None:
-            return None
-        size, compression, format = found
-        if format.can("rows"):
-            if os.fspath(path) == STANDARD_INPUT:
-                return None  # read whole: its reader cannot open "-" again for its footer
-            return format.reader("rows", os.fspath(path))(os.fspath(path))
-        size *= COMPRESSION_RATIO if compression else 1
-        return size // TEXT_BYTES_PER_LINE
+        return _told_lines(path)[0]
 
 
-def _lines_unbounded(path: str | os.PathLike) -> bool:
-    """Whether the lines of the run file ``path`` have no bound told before it is read: a
-    compressed file's are guessed at :data:`COMPRESSION_RATIO` times its size, which a
-    well-compressed run exceeds many times (zstd --long: 8M lines in 3.7 MB, 16 times the
-    guess, held whole peaked at 750 MiB under --memory 512), and a Parquet file's on
-    standard input are not told at all (:meth:`Budget.run_lines`). A pipe is held whole
-    whatever the budget (:func:`read_into_memory`)."""
+def _told_lines(path: str | os.PathLike) -> tuple[int | None, bool]:
+    """:meth:`Budget.run_lines` of the run file ``path``, and whether they bound nothing
+    (a budget given does not trust them): a compressed file's are guessed at
+    :data:`COMPRESSION_RATIO` times its size, which a well-compressed run exceeds many
+    times (zstd --long: 8M lines in 3.7 MB, 16 times the guess, held whole peaked at 750
+    MiB under --memory 512), and a Parquet file's on standard input are not told at all.
+    A pipe is held whole whatever the budget (:func:`read_into_memory`)."""
     found = _regular_file(path)
     if found is None:
-        return False
-    _, compression, format = found
-    return compression is not None or (format.can("rows") and os.fspath(path) == STANDARD_INPUT)
+        return None, False
+    size, compression, format = found
+    if format.can("rows"):
+        if os.fspath(path) == STANDARD_INPUT:
+            return None, True  # read whole: its reader cannot open "-" again for its footer
+        return format.reader("rows", os.fspath(path))(os.fspath(path)), False
+    if compression:
+        return size * COMPRESSION_RATIO // TEXT_BYTES_PER_LINE, True
+    return size // TEXT_BYTES_PER_LINE, False

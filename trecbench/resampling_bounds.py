@@ -91,7 +91,7 @@ def confidence_refusal(confidence) -> str | None:
     )  # fmt: skip
 
 
-def _exact(alpha: float) -> Fraction:
+def exact_alpha(alpha: float) -> Fraction:
     """``alpha`` at 12 decimal places, exactly (a Fraction: imported here, 2 ms that the
     commands importing this module's bounds only pay when a level is checked)."""
     from fractions import Fraction
@@ -102,13 +102,13 @@ def _exact(alpha: float) -> Fraction:
 def interval_samples(alpha: float) -> int:
     """The fewest resamples of a percentile interval at level ``1 - alpha``: ``ceil(2 /
     alpha)``."""
-    return math.ceil(2 / _exact(alpha))
+    return math.ceil(2 / exact_alpha(alpha))
 
 
 def p_value_samples(alpha: float) -> int:
     """The fewest resamples with which a resampled p-value, at least ``1 / (samples + 1)``,
     can fall below ``alpha``: ``floor(1 / alpha)``."""
-    return math.floor(1 / _exact(alpha))
+    return math.floor(1 / exact_alpha(alpha))
 
 
 def _beyond(needed: int) -> str:
@@ -140,7 +140,7 @@ def refuse_too_few(
             f"samples must be at most 2**32 = {MOST_SAMPLES:,} (every sign pattern of 32 "
             f"topics), not {shown}"
         )
-    level = float(_exact(alpha))
+    level = float(exact_alpha(alpha))
     registered = None if test is None else statistical_tests.get(test)
     resampled = bool(registered and statistical_tests.SAMPLES in registered.options)
     if level <= 0:  # no count of resamples reaches it (and 2/alpha would divide by 0)
@@ -154,7 +154,7 @@ def refuse_too_few(
             f"alpha = {float(alpha):.3g} is 0 at {why} (alpha, or 1 - confidence, must be at "
             "least 1e-12)"
         )
-    shown = float(1 - _exact(alpha)) if confidence is None else confidence
+    shown = float(1 - exact_alpha(alpha)) if confidence is None else confidence
     needed = interval_samples(alpha)
     if interval and samples < needed:
         raise TooFewSamplesError(

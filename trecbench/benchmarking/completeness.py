@@ -124,10 +124,8 @@ def _shallow(median: float, least: int, ended: np.ndarray) -> str:
     """The shallow pool's message: the median the table shows, and the topics judged to
     their last document, which the check counts as ``least`` deep (the median of those
     counts, 6 for depths 2 and 10, is no topic's depth: it is not written)."""
-    shown = (
-        f"median judged depth {exact_number(median)} < {least} (documents judged before the first "
-    )
-    shown += "unjudged one"
+    shown = f"median judged depth {exact_number(median)} < {least} "
+    shown += "(documents judged before the first unjudged one"
     if ended.any():
         many = int(ended.sum())
         verb = "counts" if many == 1 else "count"

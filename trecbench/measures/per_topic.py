@@ -66,9 +66,6 @@ def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
         raise UsageError(f"measures: {shortened(str(error))}") from None
     try:
         refuse_summaries([(m.requested or m.canonical, m) for m in parsed], computed)
-    except UsageError as error:
-        raise UsageError(f"measures: {error}") from None
-    try:
         refuse_other_judgments(parsed, computed)
     except UsageError as error:
         raise UsageError(f"measures: {error}") from None

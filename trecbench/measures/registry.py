@@ -246,7 +246,7 @@ class Definition:
     diversity: bool = False  # needs qrels with a subtopic column
     # the -R format of the judgments it is computed from: QRELS, PREFERENCES (-R prefs or
     # qrels_prefs) or JUDGMENT_GROUPS (-R qrels_jg); trec_eval computes it from no other
-    reads: str = "qrels"
+    reads: str = QRELS
     # facts other parts read: what tied documents' orders do to it (TIES_*, None: not
     # shown to be bounded), why not (when not, or when the condition of ``ties`` holds),
     # and the table of compare's reports its means are shown in

@@ -14,6 +14,7 @@ import pandas as pd
 from ..escaping import list_item
 from ..number_text import exact_number, value_text
 from ..plurals import exact_percent, first_few
+from ..resampling_bounds import exact_alpha
 from ..scoreless import without_relevant_warning
 from .scoring_flags import flag_text
 from .text_tables import change_text
@@ -73,9 +74,7 @@ def star_levels(alpha: float) -> tuple[float, float, float]:
     """The adjusted p-values below which a comparison gets one, two, three stars: alpha,
     alpha/5 and alpha/50 of the decimal alpha is (0.07: 0.014, where the double's 0.07/5
     is 0.014000000000000002, above a p of 0.014 and printed so)."""
-    from fractions import Fraction
-
-    decimal = Fraction(repr(float(alpha)))
+    decimal = exact_alpha(alpha)
     return alpha, float(decimal / 5), float(decimal / 50)
 
 
