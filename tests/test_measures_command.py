@@ -315,3 +315,21 @@ def test_the_defaults_trec_eval_takes_without_parameters_are_listed():
         with contextlib.redirect_stdout(out):
             assert run(["measures", name]) == 0
         assert shown in out.getvalue()
+
+
+def test_every_view_says_a_diversity_measure_needs_diversity_qrels(capsys):
+    # the text listing and a name's lines said nothing of it where the Markdown table did:
+    # qrels of one subtopic give alpha-nDCG numbers without meaning
+    from trecbench.measures import registry
+
+    diverse = [d.name for d in registry.definitions() if d.diversity]
+    assert "alpha_nDCG" in diverse
+    assert run(["measures"]) == 0
+    blocks = {b.split(":", 1)[0]: b for b in capsys.readouterr().out.split("\n\n")}
+    for name in diverse:
+        assert "diversity qrels: subtopic in column 2" in blocks[name], name
+    assert "diversity qrels" not in blocks["map"]
+    assert run(["measures", "alpha_nDCG@10", "map"]) == 0
+    said = capsys.readouterr().out
+    assert said.count("diversity qrels: subtopic in column 2") == 1
+    assert "alpha_nDCG@10: " in said.split("diversity qrels")[0].splitlines()[-1]

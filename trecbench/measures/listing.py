@@ -33,6 +33,10 @@ _TREC_SYNTAX = {
 
 # what every family's spellings take besides those listed (measures/names.py reads them):
 # the text listing's first lines, and docs/measures.md's above its generated table
+# what a diversity measure reads, said by every view of the listing: qrels of one subtopic give
+# numbers without meaning
+DIVERSITY_QRELS = "diversity qrels: subtopic in column 2"
+
 READING = (
     "Names are read in any case (p@10, Map, rPrEc, NDCG_CUT@10) but in trec_eval's "
     "parameter lists and labels (P.10, P_10), which are case-sensitive, as in trec_eval.",
@@ -158,6 +162,8 @@ def meanings(said: list[tuple], output_format: str = "text", version: str = "9.0
             f"{registry.checked_against(measure.definition, measure.provider)}; read as trec_eval "
             f"{version}'s names)"
         )
+        if measure.definition.diversity:
+            what += f"; {DIVERSITY_QRELS}"
         printed = f"  prints as {', '.join(printed_names(measure))} (score's trec format)"
         if output_format == "markdown":
             out.append(f"- `{name}`: {what}")
@@ -282,7 +288,7 @@ def markdown() -> str:
     for r in rows():
         what = r["description"] + (f". {r['notes']}" if r["notes"] else "")
         if r["diversity"]:
-            what += " (diversity qrels: subtopic in column 2)"
+            what += f" ({DIVERSITY_QRELS})"
         cells = [
             r["name"],
             ", ".join(f"`{s}`" for s in r["spellings"]),
@@ -317,6 +323,8 @@ def text() -> str:
             lines.append(f"  numbers:    {_numbers_text(registry.get(r['name']))}")
         if r["notes"]:
             lines.append(f"  notes:      {r['notes']}")
+        if r["diversity"]:
+            lines.append(f"  qrels:      {DIVERSITY_QRELS}")
         lines.append(
             f"  engines:    {', '.join(r['engines']) or '-'}; checked against {r['source']}; "
             f"trec_eval: {', '.join(r['trec_eval']) or 'no'}"
