@@ -560,3 +560,25 @@ def test_what_was_written_is_said_once_it_is_in_place(tmp_path, monkeypatch, cap
     monkeypatch.undo()
     assert run(["convert", "msmarco", str(source), "-o", str(tmp_path / "out")]) == 0
     assert "wrote " in capsys.readouterr().err
+
+
+def test_a_document_id_a_trec_file_holds_is_written_as_it_is(tmp_path, monkeypatch, capsys):
+    """msmarco wrote the docno 100%_pure as 100%25_pure and #5 as %235: the run then
+    matched no judgment of the collection's own qrels (trec_eval's recip_rank 0, not 1),
+    with a count of escaped ids as the only word. A '%' that opens no %XX and a
+    document's '#' (no line's start) are now kept; a query's '#' and a blank still are
+    escaped, reversibly."""
+    source = tmp_path / "pct.tsv"
+    source.write_text("1\t100%_pure\t1\n1\tx\t2\n2\t#5\t1\n#3\ta b\t1\n")
+    qrels = tmp_path / "pct.qrels"
+    qrels.write_text("1 0 100%_pure 1\n2 0 #5 1\n")
+    code, _ = run_main(monkeypatch, capsys, "msmarco", source, "-o", tmp_path / "o")
+    assert code == 0
+    lines = (tmp_path / "o" / "pct.run").read_text().splitlines()
+    assert [line.split()[:3] for line in lines] == [
+        ["1", "Q0", "100%_pure"], ["1", "Q0", "x"], ["2", "Q0", "#5"], ["%233", "Q0", "a%20b"]
+    ]  # fmt: skip
+    sidecar = json.loads((tmp_path / "o" / "pct.sidecar.json").read_text())
+    assert "100%_pure" not in json.dumps(sidecar["report"]["repaired"])
+    assert run(["score", "-m", "recip_rank", str(qrels), str(tmp_path / "o" / "pct.run")]) == 0
+    assert capsys.readouterr().out.split() == ["recip_rank", "all", "1.0000"]

@@ -65,13 +65,15 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
             placed[chunk_id, out[-1]] = None
     report.repair(
         "absolute chunk id outside its repo folder (kept unchanged)",
-        ({"id": i} for i in escaped(dict.fromkeys(stray))),
+        ({"id": i} for i in escaped(dict.fromkeys(stray), "docno")),
     )
     report.repair(
         "relative chunk id: its repo folder prepended",
         (
             {"from": read, "to": written}
-            for (read, _), written in zip(placed, escaped(b for _, b in placed), strict=True)
+            for (read, _), written in zip(
+                placed, escaped((b for _, b in placed), "docno"), strict=True
+            )
         ),
     )
     return pd.Series(out, index=ids.index, dtype=STR)

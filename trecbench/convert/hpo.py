@@ -404,7 +404,9 @@ def _once(expected: pd.DataFrame, name: str, report: Report) -> pd.DataFrame:
         duplicate_judgment(name),
         (
             {"qrels": name, "qid": qid, "docno": docno}
-            for qid, docno in zip(escaped(rows["qid"]), escaped(rows["docno"]), strict=True)
+            for qid, docno in zip(
+                escaped(rows["qid"]), escaped(rows["docno"], "docno"), strict=True
+            )
         ),
     )
     return expected[~repeated]

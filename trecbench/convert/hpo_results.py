@@ -334,7 +334,7 @@ def chroma_rows(
         per_query = [((root / q).expect_id(q), _chroma_one(r, root / q)) for q, r in data.items()]
     rows = [(qid, *row[:3]) for qid, result in per_query for row in result]
     clamped = [(qid, row) for qid, result in per_query for row in result if row[3] is not None]
-    docnos = escaped(row[0] for _, row in clamped)
+    docnos = escaped((row[0] for _, row in clamped), "docno")
     items = [
         {"run": tag, "qid": qid, "docno": docno, "distance": row[3]}
         for (qid, row), docno in zip(clamped, docnos, strict=True)

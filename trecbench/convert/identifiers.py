@@ -248,7 +248,7 @@ def escape_columns(
     frame = frame.copy(deep=False)  # columns replaced below, not changed in place
     changes = []
     for column in columns:
-        values, changed = escape_series(frame[column])
+        values, changed = escape_series(frame[column], column)
         if changed.any():
             changes.append((column, frame[column].astype(STR), changed))
         frame[column] = values
@@ -274,16 +274,17 @@ def report_escapes(
         before = original[changed]
         # the escaping is a function of the id: a distinct original is a distinct change
         unique = before.drop_duplicates()
-        after, _ = escape_series(unique)
+        after, _ = escape_series(unique, column)
         report.repair(
             f"{column} percent-escaped (reversible; trecbench.ids.unescape_id)",
             ({**owner, "from": a, "to": b} for a, b in zip(unique, after, strict=True)),
         )
 
 
-def escaped(ids: Iterable[str]) -> list[str]:
-    """``ids`` as :func:`escape_ids` writes them (to match ids reported elsewhere)."""
-    values, _ = escape_series(pd.Series(list(ids), dtype=STR))
+def escaped(ids: Iterable[str], what: str = "qid") -> list[str]:
+    """``ids`` of the role ``what`` (``qid``, ``docno``) as :func:`escape_ids` writes them
+    (to match ids reported elsewhere)."""
+    values, _ = escape_series(pd.Series(list(ids), dtype=STR), what)
     return values.tolist()
 
 

@@ -419,7 +419,7 @@ def _collect(
     chunks, scores, made_up = _chunks(one.result.get("retrievedContext"), at)
     # the sidecar names the query and documents as the files write them (escaped)
     where = {"run": run.run_tag, "qid": escape_id(qid)}
-    named = [{**where, "docno": escape_id(docno)} for docno in made_up]
+    named = [{**where, "docno": escape_id(docno, "docno")} for docno in made_up]
     report.repair("retrieved chunk without id, named file:startLine-endLine", named)
     offset = judging.offset(one.provider)
     outcome = judge(judging, offset, one.result, one.meta, chunks, at, report, where, qid)

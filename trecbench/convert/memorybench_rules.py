@@ -266,7 +266,7 @@ def _location(
 
 def _without_file(chunks: list[Chunk], report: Report, where: dict) -> None:
     """Report the chunks a rule of files judged not relevant for want of one."""
-    unplaced = [{**where, "docno": escape_id(c.docno)} for c in chunks if not c.file]
+    unplaced = [{**where, "docno": escape_id(c.docno, "docno")} for c in chunks if not c.file]
     report.repair("retrieved chunk without metadata.filepath (judged not relevant)", unplaced)
 
 
