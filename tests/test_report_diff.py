@@ -10,6 +10,7 @@ from conftest import ROOT, diff_reports
 
 from trecbench.cli import run
 from trecbench.renderers.text_tables import p_text
+from trecbench.report import validate_against_schema
 
 QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
 RUN = str(ROOT / "runs" / "tfidf-word.run")
@@ -176,6 +177,13 @@ def test_versions_alone_do_not_make_evaluations_differ(reports, tmp_path, capsys
     code, out = diff_reports(capsys, reports("a"), str(later))
     assert code == 0
     assert out == 'the evaluations are the same\nversion: trecbench "0.1.0" -> "9.9.9"\n'
+    # its JSON said "same": true with "cause": "the versions differ: ...", which the
+    # shipped schema refuses (a cause is null when the evaluations are the same)
+    assert run(["diff", reports("a"), str(later), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    validate_against_schema(document, "diff")
+    assert (document["same"], document["cause"]) == (True, None)
+    assert document["versions"] == {"trecbench": {"a": "0.1.0", "b": "9.9.9"}}
 
 
 def test_benchmark_reports_compare_their_modes(tmp_path, capsys):

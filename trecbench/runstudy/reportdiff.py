@@ -510,7 +510,9 @@ def diff_reports(
     parts = (inputs, options, versions, measures, spellings, runs, topics, values, sections)
     names = (escape_text(path_a), escape_text(path_b))
     said = {k: displayed(k, a, b) for k in spellings}  # a measure named as its values are
-    cause = _cause(*parts[:-1], names=names, said=said) if any(parts) else None
+    # versions alone leave the evaluations the same (ReportDiff.same): no cause then
+    differs = any(part for part in parts if part is not versions)
+    cause = _cause(*parts[:-1], names=names, said=said) if differs else None
     # the two reports' records (path, kind, size, sha256), taken as they were read
     record_a = input_record(path_a, "report")
     records = (
