@@ -284,6 +284,23 @@ def test_every_float_option_reads_decimal_numbers_only(path, name):
             assert "decimal" not in str(refused)
 
 
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [(p, n) for p, n in FLOAT_OPTIONS if n in ("rbo_p", "target")],
+)
+def test_a_number_inside_an_open_range_whose_double_is_not_is_said_as_typed(path, name):
+    # similarity --rbo-p 0.99999999999999999 said "not 1.0" (and power --power 1e-400 "0.0
+    # is not in the range"): a number nobody typed; --rbo-p had no range in its type at all
+    param = next(p for p in _command(path).params if p.name == name)
+    for written, double in (("0.99999999999999999", "1.0"), ("1e-400", "0.0")):
+        said = f"'{written}' reads as {double}, the nearest double, which is not in the range 0<x<1"
+        with pytest.raises(click.BadParameter, match=re.escape(said)):
+            param.type.convert(written, param, None)
+    with pytest.raises(click.BadParameter, match=r"^1.5 is not in the range 0<x<1"):
+        param.type.convert("1.5", param, None)
+    assert param.type.convert("0.999999999999999", param, None) == 0.999999999999999
+
+
 INT_OPTIONS = [
     (path, param.name)
     for path in COMMANDS[1:]

@@ -56,7 +56,7 @@ NO_ENGINE = (
             lambda: trecbench.similarity([RUN, {"1": {"b": 1.0}}], rbo_p=1),
             ["similarity", "--rbo-p", "1", "RUN", "OTHER"],
             "rbo_p must be in (0, 1)",
-            "--rbo-p must be in (0, 1)",
+            "similarity: Invalid value for '--rbo-p': 1.0 is not in the range 0<x<1.",
         ),
         (
             lambda: trecbench.compare(QRELS, {"x": RUN, "y": RUN}, ["P.5"], group_by="lang"),

@@ -237,7 +237,7 @@ def test_cli_refuses_one_run_and_a_persistence_outside_0_1_in_one_line(capsys):
     assert run(args) == 1
     captured = capsys.readouterr()
     assert (captured.out, captured.err.count("\n")) == ("", 1)
-    assert "--rbo-p must be in (0, 1)" in captured.err
+    assert "'--rbo-p': 1.0 is not in the range 0<x<1." in captured.err
 
 
 def test_a_persistence_of_another_type_is_refused_by_its_type():

@@ -39,10 +39,35 @@ class FiniteFloat(click.FloatRange):
     def convert(self, value, param, ctx) -> float:
         if isinstance(value, str) and not _DECIMAL_NUMBER.fullmatch(value):
             self.fail(f"{value!r} is not a decimal number (ASCII, as 0.05 or 5e-2).", param, ctx)
-        number = super().convert(value, param, ctx)
+        try:
+            number = super().convert(value, param, ctx)
+        except click.BadParameter:
+            if isinstance(value, str) and self._inside(value):
+                # 0.99999999999999999 is below 1, its nearest double is not: said so, not
+                # "1.0 is not in the range", a number nobody typed
+                self.fail(
+                    f"{value!r} reads as {float(value)!r}, the nearest double, which is not "
+                    f"in the range {self._describe_range()}.",
+                    param,
+                    ctx,
+                )
+            raise
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
+
+    def _inside(self, text: str) -> bool:
+        """Whether the decimal ``text`` (checked finite-looking) lies in the range exactly."""
+        import decimal  # here: a refusal's path alone needs it (score's start-up does not)
+
+        with contextlib.suppress(decimal.InvalidOperation):
+            exact = decimal.Decimal(text)
+            if not exact.is_finite():
+                return False
+            low = self.min is None or (exact > self.min if self.min_open else exact >= self.min)
+            high = self.max is None or (exact < self.max if self.max_open else exact <= self.max)
+            return low and high
+        return False
 
     def _describe_range(self) -> str:  # the help's [x>=0]; nothing without bounds
         return "" if self.min is None and self.max is None else super()._describe_range()

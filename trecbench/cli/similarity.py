@@ -19,7 +19,7 @@ from .shared_options import (
 @runs_argument
 @click.option(
     "--rbo-p",
-    type=FiniteFloat(),
+    type=FiniteFloat(0, 1, min_open=True, max_open=True),
     default=0.9,
     show_default=True,
     help="RBO's persistence p in (0, 1): the higher, the deeper it looks (p = 0.9: the top "
