@@ -475,3 +475,106 @@ def test_a_deep_runs_note_names_its_file_in_one_line_reversibly(tmp_path, hostil
     named, said = note.split(": 1 topic(s) hold more than 1000 documents")
     assert note.isprintable() and said.startswith(" (R8")
     assert os.fsdecode(unquote_to_bytes(named)) == f"../{hostile}/deep.run"
+
+
+# a corpus that holds its queries (ArguAna, Quora): q1 and q3 retrieve themselves first
+IDENTICAL = {
+    "q1": {"q1": 9.0, "d1": 0.5, "d2": 0.7, "d3": 0.2},
+    "q2": {"d1": 0.3, "d4": 0.8},
+    "q3": {"q3": 1.0},
+}
+IDENTICAL_QRELS = {"q1": {"d1": 1, "d3": 2}, "q2": {"d1": 1}, "q3": {"d5": 1}}
+
+
+def test_results_whose_docid_is_their_qid_are_kept_with_a_warning(tmp_path, monkeypatch, capsys):
+    # BEIR's evaluate drops them by default (ignore_identical_ids=True): kept without a
+    # word, the run scored otherwise than BEIR's published numbers
+    from trecbench.cli import run
+    from trecbench.errors import InputWarning
+
+    source = tmp_path / "ident.json"
+    source.write_text(json.dumps(IDENTICAL, indent=1))
+    with pytest.warns(InputWarning, match=r"ignore_identical_ids=True drops them too"):
+        conversion = convert_dict(source)
+    assert conversion.runs[0].table["docno"].tolist() == ["q1", "d2", "d1", "d3", "d4", "d1", "q3"]
+    assert conversion.provenance["options"]["ignore_identical_ids"] is False
+    assert run(["convert", "dict", str(source), "-o", str(tmp_path / "out")]) == 0
+    warned = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert warned == [
+        f"trecbench: warning: InputWarning: {source}:3: 2 results whose docid is their qid "
+        "kept (topics q1, q3): BEIR's evaluation drops them by default "
+        "(ignore_identical_ids=True), so its scores differ from this run's; "
+        "--ignore-identical-ids drops them too"
+    ]
+
+
+def test_ignore_identical_ids_scores_as_beir_and_reports_each_drop(tmp_path):
+    import pytrec_eval
+
+    from trecbench.cli import run
+    from trecbench.evaluation import evaluate
+
+    source, qrels = tmp_path / "ident.json", tmp_path / "judged.json"
+    source.write_text(json.dumps(IDENTICAL))
+    qrels.write_text(json.dumps(IDENTICAL_QRELS))
+    out = tmp_path / "out"
+    command = ["convert", "dict", str(source), "--qrels-json", str(qrels), "-o", str(out)]
+    assert run([*command, "--ignore-identical-ids"]) == 0
+    # BEIR's EvaluateRetrieval.evaluate: results[qid].pop(qid), then pytrec_eval
+    popped = {qid: {d: s for d, s in docs.items() if d != qid} for qid, docs in IDENTICAL.items()}
+    measures = {"ndcg_cut_10", "P_1", "recall_10", "map_cut_10"}
+    beir = pytrec_eval.RelevanceEvaluator(IDENTICAL_QRELS, measures).evaluate(popped)
+    # -c: q3 retrieved nothing else, absent from the run; pytrec_eval scores it 0
+    mine = evaluate(
+        out / "judged.qrels",
+        out / "ident.run",
+        ["ndcg_cut.10", "P.1", "recall.10", "map_cut.10"],
+        complete=True,
+    )
+    scored = mine.to_dict("trec")
+    assert sorted(scored) == ["q1", "q2"]
+    for qid, values in scored.items():
+        assert values == pytest.approx(beir[qid], abs=1e-12), qid
+    # BEIR's means, over pytrec_eval's topics (q3 scored 0 there, counted by -c here)
+    means = dict(zip(mine.aggregates["measure"], mine.aggregates["value"], strict=True))
+    names = {
+        "nDCG@10": "ndcg_cut_10",
+        "P@1": "P_1",
+        "Recall@10": "recall_10",
+        "MAP@10": "map_cut_10",
+    }
+    for measure, name in names.items():
+        expected = sum(values[name] for values in beir.values()) / len(beir)
+        assert means[measure] == pytest.approx(expected, abs=1e-12), measure
+    ranked = read_run_table(out / "ident.run")
+    assert ranked == [
+        ["q1", "d2", 1],
+        ["q1", "d1", 2],
+        ["q1", "d3", 3],
+        ["q2", "d4", 1],
+        ["q2", "d1", 2],
+    ]
+    sidecar = json.loads((out / "judged.sidecar.json").read_text())
+    reason = (
+        "result whose docid is its qid (ident; ignore_identical_ids, as BEIR's evaluation "
+        "drops it: the documents after it one rank higher)"
+    )
+    assert sidecar["report"]["counts"][reason] == 2
+    assert [item for item in sidecar["report"]["dropped"] if item["reason"] == reason] == [
+        {"reason": reason, "run": "ident", "qid": "q1", "docno": "q1", "rank": 1, "score": 9.0},
+        {"reason": reason, "run": "ident", "qid": "q3", "docno": "q3", "rank": 1, "score": 1.0},
+    ]
+    assert sidecar["provenance"]["options"]["ignore_identical_ids"] is True
+
+
+def read_run_table(path) -> list[list]:
+    """``qid, docno, rank`` of each line of the TREC run at ``path``."""
+    rows = [line.split() for line in path.read_text().splitlines()]
+    return [[qid, docno, int(rank)] for qid, _, docno, rank, _, _ in rows]
+
+
+def test_ignore_identical_ids_is_true_or_false():
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"^ignore_identical_ids must be True or False, not str"):
+        convert_dict("unread.json", ignore_identical_ids="no")

@@ -25,7 +25,7 @@ from .. import collector
 from ..errors import ExitCode, InputError, TrecbenchError, bytes_escaped, one_line, shortened
 from ..signals import native_calls_end_at_once, signals_end_the_call
 from ..standard_output import noted
-from .group import WORKFLOW, _debug, _StdoutClosed, cli
+from .group import WORKFLOW, _debug, _StdoutClosed, cli, worded_here
 from .stdout import UnwritableStdout, closed_streams_held, echo_bytes, whole_writes
 
 MESSAGE_LIMIT = 4000  # characters of one message line: the last cap on a hostile value
@@ -355,7 +355,11 @@ def _show_warning(python_way, message, category, filename, lineno, file=None, li
         from .progress import bars_cleared
 
         # a warning worded apart for the command line (its options, not keywords)
-        line = f"warning: {category.__name__}: {getattr(message, 'cli_line', message)}"
+        said = getattr(message, "cli_line", None)
+        if said is None:  # its settings (SettingsText) said as the command's flags
+            args = getattr(message, "args", ())
+            said = worded_here(args[0]) if len(args) == 1 else message
+        line = f"warning: {category.__name__}: {said}"
         warned = _warned.get(set())
         if line in warned:
             return

@@ -413,12 +413,20 @@ def _refuse_unused_fuzzy(match: str, no_fuzzy: bool) -> None:
     "--tag",
     help="Run tag, naming the .run file too (default: the file's name; the tag made of it).",
 )
+@click.option(
+    "--ignore-identical-ids",
+    is_flag=True,
+    help="Drop each result whose docid is its qid, as BEIR's evaluation does by default "
+    "(reported in the sidecar; the documents after it one rank higher).",
+)
 @_depth
 @_outdir
-def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
+def dict_(run, qrels_json, beir_qrels, tag, ignore_identical_ids, depth, outdir, runs_dir, name):
     """pytrec_eval/BEIR/MTEB {qid: {docid: score}} run → a run (+ qrels).
 
-    The order is pytrec_eval's: score descending, then docid descending.
+    The order is pytrec_eval's: score descending, then docid descending. A result whose
+    docid is its qid is kept, with a warning (BEIR drops them: a corpus holding the
+    queries, ArguAna, Quora, CQADupStack); --ignore-identical-ids drops them.
 
     \b
     Example:
@@ -431,7 +439,13 @@ def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
         refuse_stdout(outdir, 1, int(qrels_json is not None or beir_qrels is not None))
     inputs = _inputs(run, qrels_json, beir_qrels)
     conversion = convert_dict(
-        run, qrels_json=qrels_json, beir_qrels=beir_qrels, name=name, tag=tag, depth=depth
+        run,
+        qrels_json=qrels_json,
+        beir_qrels=beir_qrels,
+        name=name,
+        tag=tag,
+        depth=depth,
+        ignore_identical_ids=ignore_identical_ids,
     )
     finish(conversion, outdir, inputs, runs_dir)
 

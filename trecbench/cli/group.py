@@ -41,7 +41,7 @@ KEYWORD_FLAGS = {
     "jobs": "--jobs", "memory": "--memory", "measures": "-m", "ontology": "--ontology",
     "outdir": "-o", "compat": "--compat", "zscores": "-Z", "debug_level": "-D",
     "line_offsets": "--line-offset", "grades": "--grade", "iou": "--iou",
-    "f1_threshold": "--f1-threshold",
+    "f1_threshold": "--f1-threshold", "ignore_identical_ids": "--ignore-identical-ids",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share
@@ -173,6 +173,16 @@ def _flags_said(ctx: click.Context):
     except SaysSettings as error:
         error.args = (error.worded(_command_flags(ctx)),)
         raise
+
+
+def worded_here(text: str) -> str:
+    """``text`` in the words of the command running: a library warning's
+    :class:`~trecbench.errors.SettingsText` says the command's flags, not its keywords."""
+    from ..errors import SettingsText
+
+    if not isinstance(text, SettingsText):
+        return text
+    return text.worded(_command_flags(click.get_current_context(silent=True)))
 
 
 def _command_flags(ctx: click.Context | None) -> dict[str, str]:

@@ -6,16 +6,23 @@ trec_eval 9.x (scores equal at that precision tie), ties broken by docid descend
 converter writes that order with trecbench's strictly decreasing scores, so the run's
 meaning no longer depends on float32 rounding. Qrels come from
 ``{qid: {docid: grade}}`` JSON or a BEIR TSV with the header ``query-id corpus-id score``.
+
+A result whose docid is its qid (a corpus that holds the queries: ArguAna, Quora,
+CQADupStack) is kept, with a warning: BEIR's ``EvaluateRetrieval.evaluate`` drops them by
+default (``ignore_identical_ids=True``), and so does ``ignore_identical_ids=True`` here.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import warnings
 
 import pandas as pd
 
-from ..errors import Setting, UsageError
+from ..callers import outside_trecbench
+from ..errors import InputWarning, Setting, SettingsText, UsageError
+from ..escaping import id_list
 from ..ids import unescape_id
 from ..inputs import mappings, to_pandas
 from ..naming import check_read_once, path_argument
@@ -27,6 +34,7 @@ from .common import (
     Conversion,
     Report,
     default_name,
+    escaped,
     given_name,
     make_qrels,
     missing_options,
@@ -58,15 +66,23 @@ def convert_dict(
     name: str | None = None,
     tag: str | None = None,
     depth: int | None = None,
+    ignore_identical_ids: bool = False,
 ) -> Conversion:
     """Convert a ``{qid: {docid: score}}`` ``run`` (JSON, plain or compressed) and its qrels,
     if given (``qrels_json``: ``{qid: {docid: grade}}`` JSON; ``beir_qrels``: a BEIR TSV),
     to TREC files. ``name`` names the qrels and sidecar files, ``tag`` the run and its
     file (default: made of the run file's name); ``depth``: the first documents kept per
-    query (default: all).
+    query (default: all); ``ignore_identical_ids``: drop each result whose docid is its
+    qid, as BEIR's evaluation does by default (default: kept, with an
+    :class:`~trecbench.errors.InputWarning`).
     Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
     :func:`trecbench.write_conversion` writes."""
     depth = depth_from(depth)
+    if not isinstance(ignore_identical_ids, bool):  # "no" would be true
+        raise UsageError(
+            Setting("ignore_identical_ids"),
+            f" must be True or False, not {type(ignore_identical_ids).__name__}",
+        )
     if qrels_json is not None and beir_qrels is not None:
         raise UsageError(
             "give ", Setting("qrels_json"), " or ", Setting("beir_qrels"), ", not both"
@@ -95,6 +111,7 @@ def convert_dict(
     ordered = scores.sort_values(["_query", "_single", "docno"], ascending=[True, False, False])
     ordered = ordered.assign(order=ordered.groupby("qid", sort=False).cumcount())
     rows = ordered.rename(columns={"value": "score"})[["qid", "docno", "order", "score"]]
+    rows = _identical_ids(rows, doc, tag, report, ignore_identical_ids)
     inputs = [doc.source.record]
 
     qrels_tables, info = {}, {}
@@ -135,9 +152,65 @@ def convert_dict(
         qrels=qrels_tables,
         runs=[run_out],
         report=report,
-        provenance={"inputs": inputs, "options": {"depth": depth}},
+        provenance={
+            "inputs": inputs,
+            "options": {"depth": depth, "ignore_identical_ids": ignore_identical_ids},
+        },
         qrels_info=info,
         qrels_sources=qrels_sources,
         qrels_lines=qrels_lines,
         tie_order="pytrec_eval's order (docid descending)",
+    )
+
+
+def _identical_ids(
+    rows: pd.DataFrame, doc: JsonDocument, tag: str, report: Report, ignore: bool
+) -> pd.DataFrame:
+    """``rows`` (in pytrec_eval's order) without the results whose docid is their qid when
+    ``ignore`` (BEIR's ``ignore_identical_ids``: each one reported, the documents after it
+    one rank higher); else all of them, with a warning: BEIR would score the run without
+    them, and nothing in a TREC run says so."""
+    same = (rows["qid"] == rows["docno"]).to_numpy(dtype=bool)
+    if not same.any():
+        return rows
+    found = rows[same]
+    if ignore:
+        report.drop(
+            f"result whose docid is its qid ({tag}; ignore_identical_ids, as BEIR's "
+            "evaluation drops it: the documents after it one rank higher)",
+            (
+                {"run": tag, "qid": q, "docno": q, "rank": int(order) + 1, "score": float(s)}
+                for q, order, s in zip(
+                    escaped(found["qid"]), found["order"], found["score"], strict=True
+                )
+            ),
+        )
+        return rows[~same]
+    _warn_identical(found, doc)
+    return rows
+
+
+def _warn_identical(found: pd.DataFrame, doc: JsonDocument) -> None:
+    """Warn of the results ``found`` whose docid is their qid, kept: how many, their
+    topics and the line of the first."""
+    first = found["qid"].iloc[0]
+    line = doc.line_of((first, first))
+    topics = escaped(dict.fromkeys(found["qid"]))
+    results = (
+        "1 result whose docid is its qid"
+        if len(found) == 1
+        else f"{len(found)} results whose docid is their qid"
+    )
+    warnings.warn(
+        InputWarning(
+            SettingsText(
+                f"{doc.path}{'' if line is None else f':{line}'}: {results} kept "
+                f"({'topic' if len(topics) == 1 else 'topics'} {id_list(topics)}): BEIR's "
+                "evaluation drops them by default (ignore_identical_ids=True), so its "
+                "scores differ from this run's; ",
+                Setting("ignore_identical_ids", True),
+                " drops them too",
+            )
+        ),
+        stacklevel=outside_trecbench(),
     )
