@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from conftest import DUPLICATE
 
-from trecbench.convert.common import Report
+from trecbench.convert.common import Report, write_conversion
 from trecbench.convert.hpo import convert_hpo, read_cases, read_results
 from trecbench.errors import InputError, UsageError
 
@@ -1067,3 +1067,46 @@ def test_a_case_named_by_its_index_that_another_case_id_holds_is_said_so(tmp_pat
     assert str(error.value) == (
         f"{cases}:1: [1].case_id: '0' is used twice (first at [0], by its index: it has no case_id)"
     )
+
+
+@pytest.mark.parametrize(
+    ("cases", "results", "said"),
+    [
+        # the cases give no case_id (numbered 0, 1...): the results' ids are another set's
+        (
+            [{"text": "a", "expected_hpo_ids": ["HP:0001250"]}],
+            [{"case_id": 9, "hpo_id": "HP:0000002", "rank": 1, "score": 0.5}],
+            "t.jsonl:1: case_id: '9' matches no test case of {cases}, nor does any other case "
+            "id of these results (the test cases: 0; a case without a case_id is numbered by "
+            "its position, from 0)",
+        ),
+        (
+            [{"case_id": "a", "text": "a", "expected_hpo_ids": ["HP:0001250"]}],
+            [
+                {"case_id": "x", "status": "failed", "error": "boom"},
+                {"case_id": "y", "retrieved_hpo_ids": ["HP:0000002"]},
+            ],
+            "t.jsonl:2: case_id: 'y' matches no test case of {cases}, nor does any other case "
+            "id of these results (the test cases: a)",
+        ),
+        # a test case, but one without an expected id: in no qrels, and no run's either
+        (
+            [
+                {"text": "a", "expected_hpo_ids": ["HP:0001250"]},
+                {"text": "b", "expected_hpo_ids": []},
+            ],
+            [{"case_id": 1, "hpo_id": "HP:0000002", "rank": 1, "score": 0.5}],
+            "t.jsonl: run x has no query in common with qrels c",
+        ),
+    ],
+)
+def test_results_none_of_whose_case_ids_is_a_test_case_are_blamed(tmp_path, cases, results, said):
+    # it blamed the cases file, with no line: "c.json: run x has no query in common with
+    # qrels c", where the results file is the one at fault
+    path = write_json(tmp_path / "c.json", cases)
+    terms = write_jsonl(tmp_path / "t.jsonl", results)
+    with pytest.raises(InputError) as raised:  # on converting, or before writing
+        conversion = convert_hpo(path, [terms], tags=["x"], language="en", check_ids=False)
+        write_conversion(conversion, tmp_path / "out", [path, terms])
+    assert str(raised.value) == f"{terms.parent}/{said.format(cases=path)}"
+    assert not (tmp_path / "out").exists()

@@ -60,6 +60,7 @@ from .hpo_results import (  # read_results and RESULT_FORMATS: also this module'
     chroma_rows,
     lines_of_results,
     read_results,
+    refuse_unmatched,
     result_record,
     results_name,
     terms_rows,
@@ -327,7 +328,7 @@ def convert_hpo(
     empty = set(info["without_relevant"])
     evaluable = [q for q in escaped(qids) if q not in empty]
     runs, result_records, formats = _result_runs(
-        results, tags, results_format, name, depth, expected, qids, evaluable, report
+        results, tags, results_format, name, depth, expected, qids, evaluable, report, str(cases)
     )
     inputs = [record, *result_records]
     if check_ids and loaded is not None:
@@ -422,16 +423,19 @@ def _result_runs(
     qids,
     evaluable: list[str],
     report: Report,
+    cases: str,
 ) -> tuple[list, list[dict], dict[str, str]]:
     """``(a run per result file, their input records, each run's format by tag)``: each
     read (as ``results_format``, or detected), named (``tags``, or after its path) and
-    ranked; evaluable cases it does not answer noted."""
+    ranked; evaluable cases it does not answer noted. ``cases``: the test cases' file,
+    which a file none of whose case ids is theirs is refused against."""
     runs, inputs, formats = [], [], {}
     for index, path in enumerate(results):
         kind, doc = read_results(path, results_format)
         default = None if tags else results_name(path, report)
         run_name, tag = run_naming(tags[index] if tags else None, default, report)
         rows, answered = _result_rows(kind, doc, tag, expected, qids, report)
+        refuse_unmatched(kind, doc, rows, qids, cases)
         run = ranked_run(rows, tag, name, report, depth, queries=answered, name=run_name)
         runs.append(dataclasses.replace(run, source=str(path)))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})

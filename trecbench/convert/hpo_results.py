@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError, UsageError
+from ..escaping import id_list
 from ..naming import named_as
 from ..sources import (
     At,
@@ -242,6 +243,32 @@ def check_gold(
     report.repair(
         f"producer's gold ids differ from the test cases ({tag}; the test cases are used)",
         _as_written(differences),
+    )
+
+
+def refuse_unmatched(
+    kind: str, doc: JsonLines | JsonDocument, rows: pd.DataFrame, qids: list[str], cases: str
+) -> None:
+    """Refuse results of ``kind`` none of whose case ids is one of the test cases'
+    (``qids``, of the file ``cases``), at the first record that names one: the results
+    are at fault (another test set's), and the run would have no query to score."""
+    if rows.empty or not set(rows["qid"]).isdisjoint(qids):
+        return
+    first = rows["qid"].iloc[0]
+    if kind == "chroma":  # only {case id: result} names its cases
+        place = doc.root / first
+    else:
+        place = next(
+            at / "case_id"
+            for at, record in doc
+            if (at / "case_id").expect_id(record.get("case_id")) == first
+        )
+    # cases without a case_id are numbered by position: said, or "0" looks like a typo
+    numbered = qids == [str(i) for i in range(len(qids))]
+    hint = "; a case without a case_id is numbered by its position, from 0" if numbered else ""
+    raise place.error(
+        f"{first!r} matches no test case of {cases}, nor does any other case id of these "
+        f"results (the test cases: {id_list(escaped(qids))}{hint})"
     )
 
 

@@ -43,8 +43,10 @@ def check_judgeable(conversion: Conversion) -> None:
             continue
         asked = set(run.table["qid"])
         if asked.isdisjoint(conversion.qrels[run.qrels]["qid"]):
-            raise InputError(
-                source, None, f"run {run.tag} has no query in common with qrels {run.qrels}"
+            raise InputError(  # the run's file, whose queries are not the qrels'
+                run.source or source,
+                None,
+                f"run {run.tag} has no query in common with qrels {run.qrels}",
             )
         _check_negative(conversion, run.qrels, asked)
     judging = {run.qrels for run in conversion.runs}
