@@ -3,6 +3,7 @@ reads standard input (issue 27)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -307,6 +308,28 @@ def test_fix_lists_what_it_changed_of_the_lines_it_writes_only(tmp_path, capsys)
         "  renumbered ranks 1..n: 1 line(s) (3)",
         "  normalised separators and line ends to single tabs and LF: 2 line(s) (1, 3)",
     ]
+
+
+def test_the_final_newline_fix_adds_is_listed_as_every_change_is(tmp_path, capsys):
+    # it was added unsaid: "no changes", and "changes": [] in JSON, of a run it rewrote
+    source = tmp_path / "r.run"
+    source.write_bytes(b"q1\tQ0\ta\t1\t2\tt\nq1\tQ0\tb\t2\t1\tt")
+    fixed = tmp_path / "fixed.run"
+    code, _, err = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, err
+    assert fixed.read_bytes() == source.read_bytes() + b"\n"
+    said = "added the final newline the run lacked: 1 line(s) (2)"
+    assert [line for line in err.splitlines() if line.startswith("  ")] == [f"  {said}"]
+    code, out, _ = call(capsys, "validate", source, "--fix", fixed, "--format", "json")
+    (change,) = json.loads(out)[0]["fix"]["changes"]
+    assert change == {"change": said.split(":")[0], "count": 1, "lines": [2], "text": said}
+    # a last line dropped (a comment) is said so alone; a Parquet run has no line ends
+    source.write_bytes(b"q1\tQ0\ta\t1\t2\tt\n#c")
+    code, _, err = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0 and "dropped comment lines: 1 line(s) (2)" in err
+    assert "final newline" not in err
+    code, _, err = call(capsys, "validate", source, "--fix", tmp_path / "fixed.parquet")
+    assert code == 0 and "final newline" not in err
 
 
 def test_a_lenient_fix_keeps_the_invisible_characters_it_warns_of(tmp_path, capsys):

@@ -210,8 +210,11 @@ def _fix(
     step()
     kept_lines = arrow.to_numpy(final.column("line"))
     renumbered, rescored, spaced = _rewritten_lines(data, fields6, line, final)
-    if files.parquet_named(out):  # a Parquet run has no separators nor line ends
-        spaced = spaced[:0]
+    # the text written ends its last line with LF: a run whose last line has none gains it
+    # (R25; a last line dropped is said so alone); a Parquet run has no separators nor line ends
+    unended = np.array([] if tokens.ends_with_newline else [tokens.n_physical_lines], np.int64)
+    if files.parquet_named(out):
+        spaced, unended = spaced[:0], unended[:0]
     step()
     nf = tokens.nfields
 
@@ -249,6 +252,7 @@ def _fix(
         change("renumbered ranks 1..n", renumbered),
         change("rewrote scores in shortest round-trip form", rescored),
         change("normalised separators and line ends to single tabs and LF", spaced),
+        change("added the final newline the run lacked", written(unended)),
     ]
     if settings.tag is not None:
         tags = final.column("tag")
