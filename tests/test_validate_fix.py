@@ -115,6 +115,9 @@ def test_a_run_that_is_not_trec_text_is_refused_in_one_line(form, tmp_path, caps
     )
     assert (code, err.splitlines()[-1]) == (2, f"trecbench: {source}: {message}")
     assert not fixed.exists()
+    # said before it is met: --help (the docs' --fix section says it too)
+    shown = " ".join(call(capsys, "validate", "--help")[1].split())
+    assert "RUN must be TREC text: a JSONL or Parquet run is refused (exit 2" in shown
 
 
 def test_a_refused_fix_still_prints_the_findings_as_json(tmp_path, capsys):

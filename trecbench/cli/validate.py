@@ -102,7 +102,8 @@ def _spooled(held: contextlib.ExitStack, run, progress):
     "fix_out",
     type=FIX_FILE,
     help="Write the canonical form of the (single) RUN here and list every change; the "
-    "exit code is then the fixed run's (0: it validates clean).",
+    "exit code is then the fixed run's (0: it validates clean). RUN must be TREC text: a "
+    "JSONL or Parquet run is refused (exit 2, after its validation).",
 )
 @click.option(
     "--fix-tag",
