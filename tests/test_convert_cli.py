@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -209,6 +210,33 @@ def test_an_input_named_by_no_file_name_is_refused_as_input(tmp_path, monkeypatc
     code, _ = run_main(monkeypatch, capsys, "msmarco", source, "-o", out, "--name", "n",
                        "--tag", "t")  # fmt: skip
     assert code == 0 and sorted(p.name for p in out.iterdir()) == ["n.sidecar.json", "t.run"]
+
+
+def test_a_process_substitution_names_its_outputs_as_standard_input_does(
+    tmp_path, monkeypatch, capsys
+):
+    """`<(cat z.tsv)`, /dev/fd/63, wrote 63.run tagged 63 and 63.sidecar.json: a number
+    that names nothing (score.md), and a new one every call."""
+    read, write = os.pipe()
+    os.write(write, b"q1\tp1\t1\nq1\tp2\t2\n")
+    os.close(write)
+    try:
+        code, err = run_main(monkeypatch, capsys, "msmarco", f"/dev/fd/{read}", "-o", tmp_path)
+    finally:
+        os.close(read)
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stdin.run", "stdin.sidecar.json"]
+    assert (tmp_path / "stdin.run").read_text().split("\n")[0].endswith("\tstdin")
+    (tmp_path / "z.tsv").write_text("q1\tp1\t1\n")
+    with (tmp_path / "z.tsv").open() as held:  # /proc/self/fd/N alike
+        out = tmp_path / "o"
+        code, err = run_main(
+            monkeypatch, capsys, "msmarco", f"/proc/self/fd/{held.fileno()}", "-o", out
+        )
+    assert code == 0 and sorted(p.name for p in out.iterdir()) == [
+        "stdin.run",
+        "stdin.sidecar.json",
+    ], err
 
 
 def test_committed_demo_outputs_are_what_the_converter_writes(tmp_path, monkeypatch):

@@ -47,7 +47,7 @@ def config_title(path: str | os.PathLike) -> str:
     text = os.fspath(path)
     if text in (STANDARD_INPUT, "/dev/stdin"):
         return "stdin"
-    return text if _descriptor(text) else Path(text).stem
+    return text if descriptor(text) else Path(text).stem
 
 
 def file_path(path: str | os.PathLike) -> Path:
@@ -83,7 +83,7 @@ def named_as(path: str | os.PathLike, suffix: str) -> bool:
     return without_suffixes(os.path.basename(path).lower()).endswith(suffix)
 
 
-def _descriptor(path: str | os.PathLike) -> bool:
+def descriptor(path: str | os.PathLike) -> bool:
     """Whether ``path`` names a file descriptor (``/dev/fd/63``, what a shell gives for
     ``<(zcat run.gz)``; ``/proc/self/fd/3``), whose stem, a number, names nothing."""
     parent = PurePath(os.path.normpath(os.fspath(path))).parent.as_posix()
@@ -91,7 +91,7 @@ def _descriptor(path: str | os.PathLike) -> bool:
 
 
 def _with_parents(path: str | os.PathLike, parents: int) -> str:
-    if _descriptor(path):  # named as given, as standard input is '-'
+    if descriptor(path):  # named as given, as standard input is '-'
         return os.fspath(path)
     folders = PurePath(normalised(path)).parent.parts[::-1][:parents]
     return "/".join([*folders[::-1], file_stem(path)])

@@ -379,7 +379,7 @@ def chroma_rows(
 def results_name(path: str | os.PathLike, report: Report) -> str:
     """The default name of the run read from a results ``path`` (:func:`output_name`):
     its stem, or its folder's when the stem is generic (``bm25/terms.jsonl``: ``bm25``;
-    links not followed: a pipe ``/dev/fd/63`` is ``63``, as other converters name it,
+    links not followed: a pipe ``/dev/fd/63`` is ``stdin``, as other converters name it,
     never the pipe's inode)."""
     stem = input_stem(path)
     if stem.lower() in _GENERIC_STEMS:

@@ -16,6 +16,7 @@ from ..compressions import without_suffixes
 from ..errors import InputError, Setting, UsageError
 from ..ids import STR, escape_series
 from ..inputs import trec_text
+from ..naming import descriptor
 from ..sources import At
 from ..trec_eval.clib import LONG_MAX
 from ..type_names import python_type
@@ -137,8 +138,9 @@ def input_stem(path: str | os.PathLike) -> str:
     """An input path's stem, which names its outputs (:func:`output_name`): its file name
     without its compression suffixes and extension, as written (``..tsv``: ``.``;
     ``...json``: ``..``); ``stdin`` for standard input's ``-`` (``-.run`` reads as an
-    option to every command)."""
-    if os.fspath(path) == "-":
+    option to every command) and for a descriptor's name (``<(zcat run.tsv.gz)`` is
+    ``/dev/fd/63``; ``/proc/self/fd/3``), whose number names nothing."""
+    if os.fspath(path) == "-" or descriptor(path):
         return "stdin"
     return Path(without_suffixes(Path(path).name)).stem
 
