@@ -179,9 +179,13 @@ def _identical_ids(
             f"result whose docid is its qid ({tag}; ignore_identical_ids, as BEIR's "
             "evaluation drops it: the documents after it one rank higher)",
             (
-                {"run": tag, "qid": q, "docno": q, "rank": int(order) + 1, "score": float(s)}
-                for q, order, s in zip(
-                    escaped(found["qid"]), found["order"], found["score"], strict=True
+                {"run": tag, "qid": q, "docno": d, "rank": int(order) + 1, "score": float(s)}
+                for q, d, order, s in zip(
+                    escaped(found["qid"]),
+                    escaped(found["docno"], "docno"),
+                    found["order"],
+                    found["score"],
+                    strict=True,
                 )
             ),
         )
