@@ -23,8 +23,9 @@ SCORE_POLICY = (
 )
 ID_POLICY = (
     "ids are written as given, except that blanks, control and zero-width characters, a "
-    "leading '#' and '%' are percent-encoded (UTF-8, %XX): reversible with "
-    "trecbench.ids.unescape_id; each change is listed under report.repaired"
+    "query id's leading '#' and a '%' followed by two hex digits are percent-encoded "
+    "(UTF-8, %XX): reversible with trecbench.ids.unescape_id; each change is listed under "
+    "report.repaired"
 )
 
 
