@@ -556,8 +556,8 @@ def test_ignore_identical_ids_scores_as_beir_and_reports_each_drop(tmp_path):
     ]
     sidecar = json.loads((out / "judged.sidecar.json").read_text())
     reason = (
-        "result whose docid is its qid (ident; ignore_identical_ids, as BEIR's evaluation "
-        "drops it: the documents after it one rank higher)"
+        "result whose docid is its qid (ident; dropped as BEIR's evaluation drops it: the "
+        "documents after it one rank higher)"
     )
     assert sidecar["report"]["counts"][reason] == 2
     assert [item for item in sidecar["report"]["dropped"] if item["reason"] == reason] == [
@@ -574,7 +574,30 @@ def read_run_table(path) -> list[list]:
 
 
 def test_ignore_identical_ids_is_true_or_false():
-    from trecbench.errors import UsageError
+    import numpy as np
 
-    with pytest.raises(UsageError, match=r"^ignore_identical_ids must be True or False, not str"):
+    from trecbench.errors import InputError, UsageError
+
+    with pytest.raises(UsageError, match=r"^ignore_identical_ids must be True or False, not 'no'"):
         convert_dict("unread.json", ignore_identical_ids="no")
+    # numpy's booleans are taken, as every flag keyword takes them (type_names.flag_from)
+    with pytest.raises(InputError, match="unread.json"):  # read: the keyword was taken
+        convert_dict("unread.json", ignore_identical_ids=np.True_)
+
+
+def test_the_warning_names_only_results_the_depth_keeps_as_a_message_shows_ids(tmp_path):
+    # --depth 2 said "2 results ... kept (topics q1, q2)" of q1's, cut at rank 4; and the
+    # topics were escaped twice (%2523q for #q, which the run writes %23q)
+    from trecbench.errors import InputWarning
+
+    source = tmp_path / "m.json"
+    source.write_text(json.dumps({"q1": {"a": 0.9, "b": 0.8, "c": 0.7, "q1": 0.1},
+                                  "#q": {"#q": 0.9}}))  # fmt: skip
+    with pytest.warns(InputWarning) as warned:
+        convert_dict(source, depth=2)
+    [message] = [str(w.message) for w in warned]
+    assert ": 1 result whose docid is its qid kept (topic #q): BEIR" in message
+    with pytest.warns(InputWarning) as warned:
+        convert_dict(source)
+    [message] = [str(w.message) for w in warned]
+    assert ": 2 results whose docid is their qid kept (topics q1, #q): BEIR" in message

@@ -29,6 +29,7 @@ from ..naming import check_read_once, path_argument
 from ..resource_bounds import depth_from
 from ..score_precision import as_float32
 from ..sources import JsonDocument, read_json
+from ..type_names import flag_from
 from .beir import read_beir_qrels
 from .common import (
     Conversion,
@@ -78,11 +79,7 @@ def convert_dict(
     Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
     :func:`trecbench.write_conversion` writes."""
     depth = depth_from(depth)
-    if not isinstance(ignore_identical_ids, bool):  # "no" would be true
-        raise UsageError(
-            Setting("ignore_identical_ids"),
-            f" must be True or False, not {type(ignore_identical_ids).__name__}",
-        )
+    ignore_identical_ids = flag_from("ignore_identical_ids", ignore_identical_ids)
     if qrels_json is not None and beir_qrels is not None:
         raise UsageError(
             "give ", Setting("qrels_json"), " or ", Setting("beir_qrels"), ", not both"
@@ -111,7 +108,7 @@ def convert_dict(
     ordered = scores.sort_values(["_query", "_single", "docno"], ascending=[True, False, False])
     ordered = ordered.assign(order=ordered.groupby("qid", sort=False).cumcount())
     rows = ordered.rename(columns={"value": "score"})[["qid", "docno", "order", "score"]]
-    rows = _identical_ids(rows, doc, tag, report, ignore_identical_ids)
+    rows = _identical_ids(rows, doc, tag, report, ignore_identical_ids, depth)
     inputs = [doc.source.record]
 
     qrels_tables, info = {}, {}
@@ -164,20 +161,26 @@ def convert_dict(
 
 
 def _identical_ids(
-    rows: pd.DataFrame, doc: JsonDocument, tag: str, report: Report, ignore: bool
+    rows: pd.DataFrame,
+    doc: JsonDocument,
+    tag: str,
+    report: Report,
+    ignore: bool,
+    depth: int | None,
 ) -> pd.DataFrame:
     """``rows`` (in pytrec_eval's order) without the results whose docid is their qid when
     ``ignore`` (BEIR's ``ignore_identical_ids``: each one reported, the documents after it
-    one rank higher); else all of them, with a warning: BEIR would score the run without
-    them, and nothing in a TREC run says so."""
+    one rank higher; then cut at ``depth``, as BEIR's results are its retriever's top
+    k); else all of them, with a warning of those within ``depth``: BEIR would score the
+    run without them, and nothing in a TREC run says so."""
     same = (rows["qid"] == rows["docno"]).to_numpy(dtype=bool)
     if not same.any():
         return rows
     found = rows[same]
     if ignore:
         report.drop(
-            f"result whose docid is its qid ({tag}; ignore_identical_ids, as BEIR's "
-            "evaluation drops it: the documents after it one rank higher)",
+            f"result whose docid is its qid ({tag}; dropped as BEIR's evaluation drops it: "
+            "the documents after it one rank higher)",
             (
                 {"run": tag, "qid": q, "docno": d, "rank": int(order) + 1, "score": float(s)}
                 for q, d, order, s in zip(
@@ -190,7 +193,9 @@ def _identical_ids(
             ),
         )
         return rows[~same]
-    _warn_identical(found, doc)
+    kept = found if depth is None else found[found["order"] < depth]
+    if len(kept):
+        _warn_identical(kept, doc)
     return rows
 
 
@@ -199,7 +204,7 @@ def _warn_identical(found: pd.DataFrame, doc: JsonDocument) -> None:
     topics and the line of the first."""
     first = found["qid"].iloc[0]
     line = doc.line_of((first, first))
-    topics = escaped(dict.fromkeys(found["qid"]))
+    topics = list(dict.fromkeys(found["qid"]))  # as read: id_list escapes them for a message
     results = (
         "1 result whose docid is its qid"
         if len(found) == 1
