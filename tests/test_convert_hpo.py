@@ -1077,8 +1077,8 @@ def test_a_case_named_by_its_index_that_another_case_id_holds_is_said_so(tmp_pat
             [{"text": "a", "expected_hpo_ids": ["HP:0001250"]}],
             [{"case_id": 9, "hpo_id": "HP:0000002", "rank": 1, "score": 0.5}],
             "t.jsonl:1: case_id: '9' matches no test case of {cases}, nor does any other case "
-            "id of these results (the test cases: 0; a case without a case_id is numbered by "
-            "its position, from 0)",
+            "id these results name (the test cases: 0; a case without a case_id is numbered "
+            "by its position, from 0)",
         ),
         (
             [{"case_id": "a", "text": "a", "expected_hpo_ids": ["HP:0001250"]}],
@@ -1086,8 +1086,24 @@ def test_a_case_named_by_its_index_that_another_case_id_holds_is_said_so(tmp_pat
                 {"case_id": "x", "status": "failed", "error": "boom"},
                 {"case_id": "y", "retrieved_hpo_ids": ["HP:0000002"]},
             ],
-            "t.jsonl:2: case_id: 'y' matches no test case of {cases}, nor does any other case "
-            "id of these results (the test cases: a)",
+            "t.jsonl:1: case_id: 'x' matches no test case of {cases}, nor does any other case "
+            "id these results name (the test cases: a)",
+        ),
+        # a test case's id, failed: "nor does any other case id" was false of it
+        (
+            [{"case_id": "a", "text": "a", "expected_hpo_ids": ["HP:0001250"]}],
+            [
+                {"case_id": "a", "status": "failed", "error": "boom"},
+                {"case_id": "y", "retrieved_hpo_ids": ["HP:0000002"]},
+            ],
+            "t.jsonl: run x has no query in common with qrels c",
+        ),
+        # ids shown once escaped, as a message shows them (%25 twice was '%2523a%25201')
+        (
+            [{"case_id": "#a 1", "text": "a", "expected_hpo_ids": ["HP:0001250"]}],
+            [{"case_id": "50%", "retrieved_hpo_ids": ["HP:0000002"]}],
+            "t.jsonl:1: case_id: '50%25' matches no test case of {cases}, nor does any other "
+            "case id these results name (the test cases: #a 1)",
         ),
         # a test case, but one without an expected id: in no qrels, and no run's either
         (

@@ -435,7 +435,7 @@ def _result_runs(
         default = None if tags else results_name(path, report)
         run_name, tag = run_naming(tags[index] if tags else None, default, report)
         rows, answered = _result_rows(kind, doc, tag, expected, qids, report)
-        refuse_unmatched(kind, doc, rows, qids, cases)
+        refuse_unmatched(kind, doc, answered, qids, cases)
         run = ranked_run(rows, tag, name, report, depth, queries=answered, name=run_name)
         runs.append(dataclasses.replace(run, source=str(path)))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})

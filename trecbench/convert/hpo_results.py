@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError, UsageError
-from ..escaping import id_list
+from ..escaping import escape_text, id_list
 from ..naming import named_as
 from ..sources import (
     At,
@@ -247,28 +247,26 @@ def check_gold(
 
 
 def refuse_unmatched(
-    kind: str, doc: JsonLines | JsonDocument, rows: pd.DataFrame, qids: list[str], cases: str
+    kind: str, doc: JsonLines | JsonDocument, answered: list[str], qids: list[str], cases: str
 ) -> None:
     """Refuse results of ``kind`` none of whose case ids is one of the test cases'
     (``qids``, of the file ``cases``), at the first record that names one: the results
-    are at fault (another test set's), and the run would have no query to score."""
-    if rows.empty or not set(rows["qid"]).isdisjoint(qids):
-        return
-    first = rows["qid"].iloc[0]
+    are at fault (another test set's), and the run would have no query to score. Every
+    case id a record names counts (a failed case's, one that retrieved nothing): Chroma's
+    are ``answered``, its result's keys."""
     if kind == "chroma":  # only {case id: result} names its cases
-        place = doc.root / first
+        named = [(doc.root / qid, qid) for qid in answered]
     else:
-        place = next(
-            at / "case_id"
-            for at, record in doc
-            if (at / "case_id").expect_id(record.get("case_id")) == first
-        )
+        named = [(at / "case_id", (at / "case_id").expect_id(r.get("case_id"))) for at, r in doc]
+    if not named or not {qid for _, qid in named}.isdisjoint(qids):
+        return
+    place, first = named[0]
     # cases without a case_id are numbered by position: said, or "0" looks like a typo
     numbered = qids == [str(i) for i in range(len(qids))]
     hint = "; a case without a case_id is numbered by its position, from 0" if numbered else ""
     raise place.error(
-        f"{first!r} matches no test case of {cases}, nor does any other case id of these "
-        f"results (the test cases: {id_list(escaped(qids))}{hint})"
+        f"'{escape_text(first)}' matches no test case of {escape_text(cases)}, nor does any "
+        f"other case id these results name (the test cases: {id_list(qids)}{hint})"
     )
 
 
