@@ -292,12 +292,16 @@ def test_a_number_inside_an_open_range_whose_double_is_not_is_said_as_typed(path
     # similarity --rbo-p 0.99999999999999999 said "not 1.0" (and power --power 1e-400 "0.0
     # is not in the range"): a number nobody typed; --rbo-p had no range in its type at all
     param = next(p for p in _command(path).params if p.name == name)
-    for written, double in (("0.99999999999999999", "1.0"), ("1e-400", "0.0")):
+    cases = [("0.99999999999999999", "1.0"), ("1e-400", "0.0"), ("-1e-400", "-0.0"),
+             ("1.0000000000000001", "1.0")]  # fmt: skip
+    for written, double in cases:
         said = f"'{written}' reads as {double}, the nearest double, which is not in the range 0<x<1"
         with pytest.raises(click.BadParameter, match=re.escape(said)):
             param.type.convert(written, param, None)
     with pytest.raises(click.BadParameter, match=r"^1.5 is not in the range 0<x<1"):
         param.type.convert("1.5", param, None)
+    with pytest.raises(click.BadParameter, match=r"^'1e400' is not a finite number"):
+        param.type.convert("1e400", param, None)  # said "inf is not in the range"
     assert param.type.convert("0.999999999999999", param, None) == 0.999999999999999
 
 

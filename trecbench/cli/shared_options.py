@@ -37,12 +37,17 @@ class FiniteFloat(click.FloatRange):
             self.name = "float"  # shown as FLOAT, as click's float type
 
     def convert(self, value, param, ctx) -> float:
-        if isinstance(value, str) and not _DECIMAL_NUMBER.fullmatch(value):
-            self.fail(f"{value!r} is not a decimal number (ASCII, as 0.05 or 5e-2).", param, ctx)
+        if isinstance(value, str):
+            if not _DECIMAL_NUMBER.fullmatch(value):
+                self.fail(
+                    f"{value!r} is not a decimal number (ASCII, as 0.05 or 5e-2).", param, ctx
+                )
+            if not math.isfinite(float(value)):  # before the range: 1e400 is no "inf" typed
+                self.fail(f"{value!r} is not a finite number.", param, ctx)
         try:
             number = super().convert(value, param, ctx)
         except click.BadParameter:
-            if isinstance(value, str) and self._inside(value):
+            if isinstance(value, str) and not _read_exactly(value):
                 # 0.99999999999999999 is below 1, its nearest double is not: said so, not
                 # "1.0 is not in the range", a number nobody typed
                 self.fail(
@@ -56,21 +61,16 @@ class FiniteFloat(click.FloatRange):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
 
-    def _inside(self, text: str) -> bool:
-        """Whether the decimal ``text`` (checked finite-looking) lies in the range exactly."""
-        import decimal  # here: a refusal's path alone needs it (score's start-up does not)
-
-        with contextlib.suppress(decimal.InvalidOperation):
-            exact = decimal.Decimal(text)
-            if not exact.is_finite():
-                return False
-            low = self.min is None or (exact > self.min if self.min_open else exact >= self.min)
-            high = self.max is None or (exact < self.max if self.max_open else exact <= self.max)
-            return low and high
-        return False
-
     def _describe_range(self) -> str:  # the help's [x>=0]; nothing without bounds
         return "" if self.min is None and self.max is None else super()._describe_range()
+
+
+def _read_exactly(text: str) -> bool:
+    """Whether the finite decimal ``text`` is the number its nearest double prints as
+    (``1.5``, ``1``; not ``0.99999999999999999``, which prints as ``1.0``)."""
+    import decimal  # here: a refusal's path alone needs it (score's start-up does not)
+
+    return decimal.Decimal(text) == decimal.Decimal(repr(float(text)))
 
 
 # ASCII digits and a sign: what C's atol reads in full, so that trec_eval's options and
