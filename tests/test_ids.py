@@ -100,3 +100,21 @@ def test_the_bytes_told_plain_at_once_are_those_no_escaping_or_trec_line_changes
     printable = "".join(chr(b) for b in range(0x21, 0x7F) if chr(b) not in "%#")
     assert plain_ids(pa.array([printable])) and not needs_escaping(pa.array([printable])).any()
     assert not plain_ids(pa.array(["a", ""]), nonempty=True) and plain_ids(pa.array(["a", ""]))
+
+
+def test_a_role_other_than_qid_or_docno_is_refused_in_one_line():
+    # escape_id("#x", "doc") raised a bare KeyError: 'doc'
+    import re
+
+    import pytest
+
+    from trecbench.errors import UsageError
+
+    said = "what must be 'qid' or 'docno' (the id's role), not 'doc'"
+    for call in (
+        lambda: escape_id("#x", "doc"),
+        lambda: needs_escaping(pa.array(["#x"]), "doc"),
+        lambda: escape_series(pd.Series(["#x"], dtype="string"), "doc"),
+    ):
+        with pytest.raises(UsageError, match=f"^{re.escape(said)}$"):
+            call()

@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from . import arrow_compute as pc
 from .arrow import plain_ids
+from .errors import UsageError
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 
 STR = pd.StringDtype()
@@ -41,6 +42,13 @@ _ASCII_ESCAPED = r"[\x00-\x20\x7f]|%[0-9A-Fa-f]{2}"
 _ASCII_ESCAPED_FIRST = {"qid": _ASCII_ESCAPED + "|^#", "docno": _ASCII_ESCAPED}
 
 
+def _role(what: str) -> str:
+    """``what``, the id's role, checked: ``qid`` or ``docno`` (their rules differ)."""
+    if what not in _ESCAPED:
+        raise UsageError(f"what must be 'qid' or 'docno' (the id's role), not {what!r}")
+    return what
+
+
 def _percent(match: re.Match) -> str:
     return "".join(f"%{byte:02X}" for byte in match.group(0).encode("utf-8"))
 
@@ -49,7 +57,7 @@ def escape_id(text: str, what: str = "qid") -> str:
     """``text`` as a valid TREC id of the role ``what`` (``qid`` or ``docno``): blanks,
     controls, zero-width characters, a query id's leading ``#`` and a ``%`` followed by two
     hex digits percent-encoded (UTF-8, ``%XX``); anything else unchanged."""
-    return _ESCAPED[what].sub(_percent, text)
+    return _ESCAPED[_role(what)].sub(_percent, text)
 
 
 def unescape_id(text: str) -> str:
@@ -60,6 +68,7 @@ def unescape_id(text: str) -> str:
 def needs_escaping(values: pa.Array | pa.ChunkedArray, what: str = "qid") -> np.ndarray:
     """Where :func:`escape_id` would change a string of the role ``what`` (vectorised;
     nulls are False)."""
+    _role(what)
     if plain_ids(values):
         return np.zeros(len(values), dtype=bool)
     ascii_ = pc.fill_null(pc.string_is_ascii(values), False)
