@@ -31,12 +31,12 @@ _TREC_SYNTAX = {
 }
 
 
-# what every family's spellings take besides those listed (measures/names.py reads them):
-# the text listing's first lines, and docs/measures.md's above its generated table
 # what a diversity measure reads, said by every view of the listing: qrels of one subtopic give
 # numbers without meaning
 DIVERSITY_QRELS = "diversity qrels: subtopic in column 2"
 
+# what every family's spellings take besides those listed (measures/names.py reads them):
+# the text listing's first lines, and docs/measures.md's above its generated table
 READING = (
     "Names are read in any case (p@10, Map, rPrEc, NDCG_CUT@10) but in trec_eval's "
     "parameter lists and labels (P.10, P_10), which are case-sensitive, as in trec_eval.",

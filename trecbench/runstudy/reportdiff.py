@@ -511,7 +511,7 @@ def diff_reports(
     names = (escape_text(path_a), escape_text(path_b))
     said = {k: displayed(k, a, b) for k in spellings}  # a measure named as its values are
     # versions alone leave the evaluations the same (ReportDiff.same): no cause then
-    differs = any(part for part in parts if part is not versions)
+    differs = any(parts[:2] + parts[3:])
     cause = _cause(*parts[:-1], names=names, said=said) if differs else None
     # the two reports' records (path, kind, size, sha256), taken as they were read
     record_a = input_record(path_a, "report")
