@@ -73,6 +73,35 @@ def test_every_ir_measures_measure_is_accepted():
             raise AssertionError(f"{name}: {last}")
 
 
+def test_an_ir_measures_parameter_given_at_its_default_keys_the_name_it_prints():
+    """SetF(beta=1.0) prints SetF and computes it, but was keyed 'SetF(beta=1.0)' (its
+    beta, trec_eval's parameter, was kept at its default, where RBP(p=0.8) is RBP): every
+    ir_measures parameter with a plain default, given so, keys the object by what it
+    prints, and its spelling means that name's measure; but rel and judged_only, which
+    unset are the call's relevance_level and -J (docs/python-api.md)."""
+    from trecbench.measures.names import ir_measure_name
+
+    checked = set()
+    for definition in registry.definitions():
+        measure = getattr(ir_measures, definition.ir_measures or "", None)
+        if measure is None:
+            continue
+        at = ""
+        if definition.cutoff_required:
+            at = "@0.5" if measure.AT_PARAM == "recall" else "@5"
+            measure = ir_measures.parse_measure(definition.ir_measures + at)
+        for key, info in measure.SUPPORTED_PARAMS.items():
+            plain = isinstance(info.default, (bool, int, float, str))
+            if key in ("rel", "judged_only", measure.AT_PARAM) or not plain:
+                continue
+            given = measure(**{key: info.default})
+            assert ir_measure_name(given) == str(given), (definition.name, key)
+            spelt = f"{definition.ir_measures}({key}={info.default!r}){at}"
+            assert parse_measure(spelt) == parse_measure(str(given)), spelt
+            checked.add(f"{definition.ir_measures}.{key}")
+    assert {"SetF.beta", "RBP.p", "Compat.p", "NRBP.alpha", "INST.T"} <= checked
+
+
 @pytest.mark.parametrize("name", ["MRR_10", "HitRate_10", "Success_10", "mrr_10"])
 def test_a_name_and_a_number_is_no_label_but_one_printed(name):
     """MRR_10 and HitRate_10 were taken (helper-595) though no output prints them (score

@@ -381,8 +381,11 @@ def _parse_named(text: str) -> Measure:
     definition = _resolve(name, params, cutoff is not None, text)
     trec_text = None
     if definition.name == "set_F" and "beta" in params:  # trec_eval's set_F parameter
-        refuse(definition.param("beta").check(params["beta"]), text)
-        trec_text = repr(float(params.pop("beta")))
+        beta = definition.param("beta")
+        refuse(beta.check(params["beta"]), text)
+        given = float(params.pop("beta"))
+        # at its default, dropped as keyword_options drops one: SetF(beta=1.0) is SetF
+        trec_text = None if given == beta.default else repr(given)
     asked = f"{name}@k" if cutoff is not None else name
     named = name if name == definition.name else f"{asked} ({definition.name})"
     if params and cutoff is None and definition.trec_params in (LONG_CUTOFFS, FLOAT_CUTOFFS):
