@@ -228,6 +228,10 @@ def test_a_pyterrier_results_frame_with_docid_beside_docno_is_read(tmp_path):
     qrels.to_parquet(tmp_path / "qrels.parquet")
     assert cli_run(["score", "-m", "map", str(tmp_path / "qrels.parquet"),
                     str(tmp_path / "results.parquet")]) == 0  # fmt: skip
+    # renamed to ir_measures' names, as PyTerrier hands it to ir_measures: docid was
+    # refused beside doc_id ("columns ['doc_id', 'docid'] all name the document id")
+    renamed = results.rename(columns={"qid": "query_id", "docno": "doc_id"})
+    assert trecbench.evaluate(qrels, renamed, ["map"]).to_dict() == values
     # two other names of the document id are still ambiguous
     with pytest.raises(trecbench.UsageError, match="all name the document id"):
         trecbench.evaluate(qrels, results.rename(columns={"docid": "doc_id"}), ["map"])

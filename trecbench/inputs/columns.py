@@ -37,8 +37,10 @@ def pick_column(
     """Which of ``columns`` names the ``role`` (one of ``names``), or None; two of them
     are ambiguous and refused (``file``: read from a file, bad input; ``noun``: a column's)."""
     present = [name for name in names if name in columns]
-    if "docno" in present and "docid" in present:
-        present.remove("docid")  # PyTerrier's frames: docid is Terrier's internal number
+    if "docid" in present and len(present) > 1:
+        # PyTerrier's frames: docid is Terrier's internal number, beside the docno under
+        # any of its names (renamed doc_id for ir_measures), whatever its type
+        present.remove("docid")
     if len(present) > 1:
         raise column_error(origin, file, f"{noun}s {present} all name the {role}; keep one")
     return present[0] if present else None

@@ -19,7 +19,8 @@ A qrels' ``score`` is ranx's and BEIR's alone: beside other query ids, or beside
 ``rank``, ``tag`` or ``Q0``, the columns are a run's and are refused as qrels.
 
 PyTerrier's results hold both ``docno`` (the document's name) and ``docid`` (Terrier's
-internal number): ``docno`` is read, ``docid`` ignored. A run whose only document id is
+internal number): ``docno`` is read, ``docid`` ignored, as beside any other name of the
+document id (``doc_id``: the frame renamed for ir_measures). A run whose only document id is
 an integer ``docid`` is refused: Terrier's number would match numeric docnos (MS MARCO's)
 silently; Pyserini's ``docid``, text, is read.
 
