@@ -126,3 +126,23 @@ def test_a_file_ranks_to_one_shape_whichever_reader_read_it(tmp_path):
         (("qid", "string"), ("docno", "string"), ("score", "double"), ("tag", "string"),
          ("rank", "int64")),
     }  # fmt: skip
+
+
+def test_a_document_listed_twice_is_refused_as_evaluate_refuses_it(tmp_path):
+    """Document a listed twice in topic 1 came back ranked 1 and 2, where evaluate,
+    fuse and write_run refuse it (trec_eval: "duplicate docs"): refused alike, at the
+    frame's rows, or at the file's lines."""
+    from trecbench.errors import DuplicateError
+
+    frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [2.0, 1.0]})
+    said = r"row 1: duplicate docs a for topic 1 \(first at row 0\)$"
+    with pytest.raises(DuplicateError, match=said):
+        trecbench.evaluate({"1": {"a": 1}}, frame, ["P@1"])
+    with pytest.raises(DuplicateError, match=f"^run DataFrame: {said}"):
+        trecbench.rank_run(frame)
+    path = tmp_path / "dup.run"
+    path.write_text("1 Q0 a 1 2.0 r\n1 Q0 a 2 1.0 r\n")
+    with pytest.raises(
+        DuplicateError, match=r"dup.run:2: duplicate docs a for topic 1 \(first on line 1\)$"
+    ):
+        trecbench.rank_run(str(path))

@@ -22,7 +22,7 @@ import pyarrow as pa
 from . import arrow, outputs
 from . import arrow_compute as pc
 from .errors import OutputError, UsageError, one_line
-from .inputs import Loaded, load_qrels, load_run, rank_run
+from .inputs import load_qrels, load_run, rank_run, refuse_listed_twice
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 from .naming import path_argument
 
@@ -233,7 +233,7 @@ def run_table(run) -> pa.Table:
     integers, R10; with or without a tag column), any other run (any input kind) in
     trec_eval's order with ranks 1..n (:func:`trecbench.inputs.rank_run`)."""
     loaded = load_run(run)
-    _refuse_listed_twice(loaded, run)
+    refuse_listed_twice(loaded, run)
     if _written_as_given(run):
         table = loaded.table.append_column("rank", _given_ranks(run, loaded.origin))
     else:
@@ -270,34 +270,9 @@ def qrels_table(qrels) -> pa.Table:
 
     loaded = load_qrels(qrels)
     subtopics(loaded.table, loaded.origin)  # written: a column of floats or NaN refused
-    _refuse_listed_twice(loaded, qrels)
+    refuse_listed_twice(loaded, qrels)
     names = loaded.table.column_names
     return loaded.table.select([name for name in ("qid", "iter", "docno", "rel") if name in names])
-
-
-def _refuse_listed_twice(loaded: Loaded, source) -> None:
-    """Refuse a document a run lists twice in a topic (R7), or qrels judge twice in a
-    topic's subtopic (Q5; qrels without one have one subtopic: the diversity measures
-    judge a document once per subtopic), as :func:`trecbench.evaluate` refuses it (exit 4),
-    at the rows of a table held in memory, else at the lines (Parquet's rows) of its file."""
-    from . import ranking
-    from .inputs import held
-    from .inputs.tables import duplicate_in_files, lines_are_rows
-
-    table = loaded.table
-    by = [name for name in ("qid", "iter") if name in table.column_names]
-    topic = arrow.row_keys(*(table.column(name) for name in by))
-    lines = table.column("line") if "line" in table.column_names else None
-    found = ranking.find_duplicate(topic, table.column("docno"), lines)
-    if found is None:
-        return
-    row = int(np.flatnonzero(topic == found[0])[0])
-    qid, *subtopic = (table.column(name)[row].as_py() for name in by)
-    rule = "R7" if loaded.kind == "run" else "Q5"
-    error = ranking.duplicate_error(loaded.origin, qid, *found[1:], rule, *subtopic)
-    if loaded.path is None:
-        raise held.renamed(error, source, loaded.origin)
-    raise duplicate_in_files(error, files=[loaded.path], rows=[lines_are_rows(table)], rule=rule)
 
 
 def _parquet_bytes(table: pa.Table, columns: dict[str, pa.DataType]) -> bytes:

@@ -440,6 +440,34 @@ def parse_qrels(source: QrelsInput) -> pa.Table:
     return load_qrels(source).table
 
 
+def refuse_listed_twice(loaded: Loaded, source: Any) -> None:
+    """Refuse a document a run lists twice in a topic (R7), or qrels judge twice in a
+    topic's subtopic (Q5; qrels without one have one subtopic: the diversity measures
+    judge a document once per subtopic), as :func:`trecbench.evaluate` refuses it (exit 4),
+    at the rows of ``source`` held in memory, else at the lines (Parquet's rows) of its
+    file (``loaded``: ``source`` as read)."""
+    import numpy as np  # (not on a small score's path)
+
+    from .. import ranking
+    from . import held
+    from .tables import duplicate_in_files, lines_are_rows
+
+    table = loaded.table
+    by = [name for name in ("qid", "iter") if name in table.column_names]
+    topic = arrow.row_keys(*(table.column(name) for name in by))
+    lines = table.column("line") if "line" in table.column_names else None
+    found = ranking.find_duplicate(topic, table.column("docno"), lines)
+    if found is None:
+        return
+    row = int(np.flatnonzero(topic == found[0])[0])
+    qid, *subtopic = (table.column(name)[row].as_py() for name in by)
+    rule = "R7" if loaded.kind == "run" else "Q5"
+    error = ranking.duplicate_error(loaded.origin, qid, *found[1:], rule, *subtopic)
+    if loaded.path is None:
+        raise held.renamed(error, source, loaded.origin)
+    raise duplicate_in_files(error, files=[loaded.path], rows=[lines_are_rows(table)], rule=rule)
+
+
 def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
     """Run ``source`` (any input kind, see :func:`load_run`) in trec_eval's order, as every
     measure sees it: topics in byte-wise qid order (``10`` before ``9``, integer ids
@@ -447,7 +475,8 @@ def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
     ``float32``, as trec_eval 9.x holds scores; as doubles otherwise), ties by docno
     descending byte-wise. The typed run table (``qid, docno, score, tag`` and, for a run
     held in memory, ``line``: the row each came from) with ``rank`` 1..n per topic; a
-    score that is not a finite number is refused as every reader refuses it.
+    score that is not a finite number, or a document listed twice in a topic, is refused
+    as :func:`trecbench.evaluate` refuses it (:func:`refuse_listed_twice`).
 
     >>> rank_run({"q": {"d1": 1.0, "d2": 2.0}}).column("docno").to_pylist()
     ['d2', 'd1']
@@ -456,7 +485,9 @@ def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
     from ..ranking import rank_table
 
     flag = flag_from("float32", float32)  # numpy's bool too
-    table = load_run(source).table
+    loaded = load_run(source)
+    refuse_listed_twice(loaded, source)  # ranked 1 and 2, where every measure refuses it
+    table = loaded.table
     # the readers' tables differ beyond these (a file read by the general tokenizer keeps
     # its Q0, rank and line columns, as large strings): one shape, whichever reader read it
     held = not isinstance(source, (str, os.PathLike))
