@@ -405,6 +405,21 @@ def test_a_duplicate_in_a_run_held_in_memory_is_cited_by_its_rows():
             call()
 
 
+def test_a_multiindex_row_is_cited_by_its_labels_as_python_values():
+    # a MultiIndex's label is a tuple of numpy values: "row ('r', np.int64(3))"
+    import pandas as pd
+
+    run = pd.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "c"],
+                        "score": [2.0, 1.0, float("nan")]})  # fmt: skip
+    run = run.set_index([pd.Index(["q", "q", "r"]), pd.Index([1, 2, 3])])
+    with pytest.raises(trecbench.InputError, match=r"\): row \('r', 3\): score is missing$"):
+        trecbench.evaluate({"1": {"a": 1}}, run, ["P@1"])
+    twice = run.assign(docno=["a", "b", "a"], qid="1", score=[3.0, 2.0, 1.0])
+    cited = r"row \('r', 3\): duplicate docs a for topic 1 \(first at row \('q', 1\)\)$"
+    with pytest.raises(DuplicateError, match=cited):
+        trecbench.rank_run(twice)
+
+
 def test_a_measure_without_a_value_per_topic_is_warned_of_in_the_per_topic_views():
     # gm_map vanished from to_dict() and to_frame(per_query=True) without a word (pytrec_eval
     # gives its log per topic), and to_dict() of two runs was {} rather than a dict per run

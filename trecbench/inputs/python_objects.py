@@ -234,5 +234,13 @@ def from_python(
 def index_label(value: object) -> str:
     """A DataFrame's index label (or a dict's key) as errors cite it: ``20``, ``'a'`` (a
     numpy number as the Python value it holds, not ``np.int64(20)``; a date as a date, not
-    the bare int its ``item()`` is at nanoseconds)."""
-    return excerpt(python_values([value])[0])
+    the bare int its ``item()`` is at nanoseconds); a MultiIndex's tuple so in each of its
+    values: ``('r', 3)``, not ``('r', np.int64(3))``)."""
+    return excerpt(_label_value(value))
+
+
+def _label_value(value: object) -> object:
+    """:func:`index_label`'s value: a tuple's values each as the Python values they hold."""
+    if isinstance(value, tuple):
+        return tuple(_label_value(part) for part in value)
+    return python_values([value])[0]
