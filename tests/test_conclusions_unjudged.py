@@ -666,3 +666,23 @@ def test_compare_bounds_a_count_as_its_mean_per_topic_as_its_tables_show_it(caps
     }
     assert ("num_ret", retrieved, retrieved, repr(retrieved)) in ends
     assert ("P@5", 0.09285714285714289, 0.09285714285714289, "1.0") in ends
+
+
+def test_a_high_below_the_value_is_said_under_the_table(tmp_path, capsys):
+    # map 1.0 -> high 0.8333 and utility.-1,1,0,0 1.0 -> -1.0 were shown under "value
+    # (low)" and "high" without a word; by hand: d3 relevant, map (1 + 2/3) / 2 with R 2
+    # against 1/1 with R 1; utility -1 * 2 relevant + 1 * 1 nonrelevant = -1, against 1
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("q1 0 d1 2\nq1 0 d2 0\n")
+    (tmp_path / "r").write_text("q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d3 3 1 t\n")
+    argv = ["score", "-m", "map", "-m", "P.3", "-m", "utility.-1,1,0,0", "--unjudged-bounds"]
+    assert run([*argv, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "r    map               1.0000       0.8333   33.3%" in out
+    assert "r    utility_-1,1,0,0  1.0000       -1.0000  33.3%" in out
+    assert out[-1] == (
+        "high below the value: this measure falls with its unjudged documents judged relevant "
+        "(an ideal or an R that grows with the judgments, a negative coefficient of utility) "
+        "— r, map; r, utility_-1,1,0,0"
+    )

@@ -260,7 +260,7 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     ]  # fmt: skip
     undefined: dict[str, list[str]] = {}
     for b in bounds:
-        for why in _undefined_ends(b):
+        for why in [*_undefined_ends(b), *_falling(b)]:
             shown = (asked or {}).get(b.measure, [b.measure])[0]  # as its row names it
             undefined.setdefault(why, []).append(f"{name(b.run)}, {shown}")
     notes = [f"{why} — {'; '.join(which)}" for why, which in undefined.items()]
@@ -303,6 +303,20 @@ def _undefined_ends(bound: UnjudgedBound) -> list[str]:
     elif math.isnan(bound.high):
         reasons.append(f"high n/a: {_NAN}")
     return reasons
+
+
+# said under a table whose high lies below its value: "high" names the value with every
+# unjudged document relevant, which such a measure's value falls to
+_FALLS = (
+    "high below the value: this measure falls with its unjudged documents judged relevant "
+    "(an ideal or an R that grows with the judgments, a negative coefficient of utility)"
+)
+
+
+def _falling(bound: UnjudgedBound) -> list[str]:
+    """:data:`_FALLS` where ``bound``'s high, shown, lies below its value (its low)."""
+    shown = not (bound.high_undefined or bound.low_undefined)
+    return [_FALLS] if shown and bound.high < bound.low else []  # NaN compares false
 
 
 def with_unjudged_bounds(comparison):
