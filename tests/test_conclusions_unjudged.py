@@ -686,3 +686,30 @@ def test_a_high_below_the_value_is_said_under_the_table(tmp_path, capsys):
         "(an ideal or an R that grows with the judgments, a negative coefficient of utility) "
         "— r, map; r, utility_-1,1,0,0"
     )
+
+
+def test_the_falling_note_holds_under_judged_only_and_not_where_the_two_print_alike(
+    tmp_path, capsys
+):
+    # under -J (the value no low end) the note was never said; with 20,000 topics and one
+    # falling, map printed 1.0000 and 1.0000 while the note named it
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 3.0 t\n1 Q0 b 2 2.0 t\n1 Q0 x 3 1.0 t\n2 Q0 c 1 1.0 t\n")
+    argv = ["score", "-J", "--unjudged-bounds", "-m", "map", "-m", "P.3"]
+    assert run([*argv, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "r    map      1.0000  0.9167  25.0%" in out  # trec_eval -J with x relevant
+    assert out[-1].startswith("high below the value: ") and out[-1].endswith(" — r, map")
+    many = range(1, 20001)
+    (tmp_path / "q").write_text("1 0 b 0\n" + "".join(f"{t} 0 a 1\n" for t in many))
+    (tmp_path / "r").write_text(
+        "1 Q0 b 2 4.0 t\n1 Q0 x 3 3.0 t\n" + "".join(f"{t} Q0 a 1 5.0 t\n" for t in many)
+    )
+    assert (
+        run(["score", "--unjudged-bounds", "-m", "map", str(tmp_path / "q"), str(tmp_path / "r")])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "r    map      1.0000       1.0000" in out and "high below" not in out

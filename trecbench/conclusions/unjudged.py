@@ -260,7 +260,7 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
     ]  # fmt: skip
     undefined: dict[str, list[str]] = {}
     for b in bounds:
-        for why in [*_undefined_ends(b), *_falling(b)]:
+        for why in [*_undefined_ends(b), *_falling(b, partial(number, b))]:
             shown = (asked or {}).get(b.measure, [b.measure])[0]  # as its row names it
             undefined.setdefault(why, []).append(f"{name(b.run)}, {shown}")
     notes = [f"{why} — {'; '.join(which)}" for why, which in undefined.items()]
@@ -313,10 +313,11 @@ _FALLS = (
 )
 
 
-def _falling(bound: UnjudgedBound) -> list[str]:
-    """:data:`_FALLS` where ``bound``'s high, shown, lies below its value (its low)."""
-    shown = not (bound.high_undefined or bound.low_undefined)
-    return [_FALLS] if shown and bound.high < bound.low else []  # NaN compares false
+def _falling(bound: UnjudgedBound, form) -> list[str]:
+    """:data:`_FALLS` where ``bound``'s high, shown, lies below its value (its low, or
+    under -J the value alone) as ``form`` shows the two (equal there: nothing to say)."""
+    below = not bound.high_undefined and bound.high < bound.low  # NaN compares false
+    return [_FALLS] if below and form(bound.high) != form(bound.low) else []
 
 
 def with_unjudged_bounds(comparison):
