@@ -184,7 +184,8 @@ def grid_parts(method: str, k_grid=K_GRID, step: float = 0.1) -> int | None:
     if TUNED.get(method) == "weights":
         # the range first: 1 / 0 and round(nan) would fail before the check
         real = isinstance(step, numbers.Real) and not isinstance(step, bool)
-        parts = round(1 / step) if real and 0 < step <= 1 else 0
+        # and finite 1 / step: a subnormal step (5e-324) overflowed round() (an internal error)
+        parts = round(1 / step) if real and 0 < step <= 1 and math.isfinite(1 / step) else 0
         if not parts or abs(parts * step - 1) > 1e-9:
             raise UsageError(
                 f"step must divide 1 (0.1, 0.25, ...): the weights' step, not {step!r}"
