@@ -22,7 +22,7 @@ import pyarrow as pa
 from . import arrow, outputs
 from . import arrow_compute as pc
 from .errors import OutputError, UsageError, one_line
-from .inputs import load_qrels, load_run, rank_run, refuse_listed_twice
+from .inputs import load_qrels, load_run, rank_loaded, refuse_listed_twice
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 from .naming import path_argument
 
@@ -237,7 +237,7 @@ def run_table(run) -> pa.Table:
     if _written_as_given(run):
         table = loaded.table.append_column("rank", _given_ranks(run, loaded.origin))
     else:
-        table = rank_run(loaded)  # (a Loaded is read as it is: nothing read twice)
+        table = rank_loaded(loaded, True)  # checked above, cited at the run's own rows
     return table.select(list(RUN_COLUMNS))
 
 

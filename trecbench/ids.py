@@ -39,7 +39,7 @@ _HELD = r"%(?=[0-9A-Fa-f]{2})|" + python_pattern(CHARACTERS_NO_TREC_ID_HOLDS)
 _ESCAPED = {"qid": re.compile(r"^#|" + _HELD), "docno": re.compile(_HELD)}
 # An ASCII id needs escaping only for these (same rule, as RE2 patterns for Arrow).
 _ASCII_ESCAPED = r"[\x00-\x20\x7f]|%[0-9A-Fa-f]{2}"
-_ASCII_ESCAPED_FIRST = {"qid": _ASCII_ESCAPED + "|^#", "docno": _ASCII_ESCAPED}
+_ASCII_ESCAPED_BY_ROLE = {"qid": _ASCII_ESCAPED + "|^#", "docno": _ASCII_ESCAPED}
 
 
 def _role(what: str) -> str:
@@ -72,7 +72,7 @@ def needs_escaping(values: pa.Array | pa.ChunkedArray, what: str = "qid") -> np.
     if plain_ids(values):
         return np.zeros(len(values), dtype=bool)
     ascii_ = pc.fill_null(pc.string_is_ascii(values), False)
-    flagged = pc.fill_null(pc.match_substring_regex(values, _ASCII_ESCAPED_FIRST[what]), False)
+    flagged = pc.fill_null(pc.match_substring_regex(values, _ASCII_ESCAPED_BY_ROLE[what]), False)
     mask = np.asarray(pc.or_(pc.invert(ascii_), flagged))
     if not mask.any():
         return mask

@@ -256,7 +256,7 @@ class Budget:
     def in_blocks(self, path: str | os.PathLike) -> bool:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a
         block (:meth:`run_lines`), or a budget the caller gave (:attr:`given`) cannot be
-        sure it has fewer (:func:`_lines_unbounded`). The default budget trusts the
+        sure it has fewer (:func:`_told_lines`). The default budget trusts the
         estimate: a run of a block or less is read faster whole."""
         lines, guessed = _told_lines(path)
         if lines is not None and lines > self.block_lines:

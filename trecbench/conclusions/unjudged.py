@@ -258,12 +258,12 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, n
         for b in bounds
         for shown in (asked or {}).get(b.measure, [b.measure])
     ]  # fmt: skip
-    undefined: dict[str, list[str]] = {}
+    noted: dict[str, list[str]] = {}  # each note under the table: the rows it is said of
     for b in bounds:
         for why in [*_undefined_ends(b), *_falling(b, partial(number, b))]:
             shown = (asked or {}).get(b.measure, [b.measure])[0]  # as its row names it
-            undefined.setdefault(why, []).append(f"{name(b.run)}, {shown}")
-    notes = [f"{why} — {'; '.join(which)}" for why, which in undefined.items()]
+            noted.setdefault(why, []).append(f"{name(b.run)}, {shown}")
+    notes = [f"{why} — {'; '.join(which)}" for why, which in noted.items()]
     if output_format == "latex":  # the title and the notes as comments, as power's legend
         from ..renderers.comparison_text import booktabs, latex_escape
 

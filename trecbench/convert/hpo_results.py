@@ -254,6 +254,8 @@ def refuse_unmatched(
     are at fault (another test set's), and the run would have no query to score. Every
     case id a record names counts (a failed case's, one that retrieved nothing): Chroma's
     are ``answered``, its result's keys."""
+    if not set(answered).isdisjoint(qids):  # the usual case, told without reading again
+        return
     if kind == "chroma":  # only {case id: result} names its cases
         named = [(doc.root / qid, qid) for qid in answered]
     else:

@@ -481,19 +481,24 @@ def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
     >>> rank_run({"q": {"d1": 1.0, "d2": 2.0}}).column("docno").to_pylist()
     ['d2', 'd1']
     """
-    from .. import arrow_compute as pc
-    from ..ranking import rank_table
-
     flag = flag_from("float32", float32)  # numpy's bool too
     loaded = load_run(source)
     refuse_listed_twice(loaded, source)  # ranked 1 and 2, where every measure refuses it
+    return rank_loaded(loaded, not isinstance(source, (str, os.PathLike)), flag)
+
+
+def rank_loaded(loaded: Loaded, held: bool, float32: bool = True) -> pa.Table:
+    """:func:`rank_run` of a run read and checked for documents listed twice (``loaded``;
+    ``held``: it was held in memory, its table keeps the ``line`` each row came from)."""
+    from .. import arrow_compute as pc
+    from ..ranking import rank_table
+
     table = loaded.table
     # the readers' tables differ beyond these (a file read by the general tokenizer keeps
     # its Q0, rank and line columns, as large strings): one shape, whichever reader read it
-    held = not isinstance(source, (str, os.PathLike))
     names = ("qid", "docno", "score", "tag", "line") if held else ("qid", "docno", "score", "tag")
     kept = table.select([name for name in names if name in table.column_names])
     for at, name in enumerate(kept.column_names):
         if name in ("qid", "docno", "tag"):
             kept = kept.set_column(at, name, pc.cast(kept.column(name), pa.string()))
-    return rank_table(kept, flag)
+    return rank_table(kept, float32)
