@@ -162,6 +162,20 @@ def test_score_json_names_provider_and_engine_as_the_report_does(folder, capsys)
     assert [m["engine"] for m in printed] == engines
 
 
+def test_a_gain_map_is_recorded_as_computed_by_the_fast_engine(folder, capsys):
+    # the pytrec_eval engine hands nDCG(gains=...) to the fast engine's nDCG; the report
+    # and `measures` said "pytrec_eval", trec_eval's own code, which computed none of it
+    mapped, native = "nDCG(gains={1:3})@10", "ndcg.1=3"
+    _score(capsys, "-m", mapped, "-m", native, "--report", "r.json")
+    recorded = {
+        m["requested"]: [c["engine"] for c in m["columns"]] for m in _read("r.json")["measures"]
+    }
+    assert recorded == {mapped: ["fast"], native: ["pytrec_eval"]}
+    assert run(["measures", mapped, native, "--format", "json"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert [entry["engine"] for entry in said] == ["fast", "pytrec_eval"]
+
+
 def test_diff_reads_scores_bounds_and_their_options(folder, capsys):
     asked = ["-m", "P.1", "--tie-bounds", "--unjudged-bounds"]
     _score(capsys, *asked, "--report", "a.json")

@@ -53,7 +53,7 @@ def measures(names, fmt, compat):
 
         try:
             said = [
-                (name, measure, engines.assign([measure])[measure])
+                (name, measure, engines.computed_by(measure, engines.assign([measure])[measure]))
                 for name in names
                 for measure in parse_measures([name], compat)
             ]

@@ -54,6 +54,14 @@ def _registered(name: str):
     return engine
 
 
+def computed_by(measure: Measure, name: str) -> str:
+    """The engine whose code computes ``measure`` when engine ``name`` is assigned it (what
+    reports and ``measures`` say): ``name``, or the one it hands the measure to
+    (pytrec_eval's gain maps: the fast engine's nDCG)."""
+    hands_on = None if name == META else getattr(engine_module(name), "computed_by", None)
+    return name if hands_on is None else hands_on(measure)
+
+
 def engines_computing(measure: Measure) -> list[str]:
     """Names of the engines that compute ``measure``, in order of preference."""
     return [e.name for e in registry.engines() if e.computes(measure)]

@@ -53,6 +53,12 @@ FAMILIES = [
 ]
 
 
+def computed_by(measure: Measure) -> str:
+    """The engine whose code gives ``measure``'s values, as reports record it: the fast
+    engine's for a gain map (:class:`_GainMapped`), trec_eval's own for the others."""
+    return "fast" if measure.option("gains") is not None else NAME
+
+
 def supports(measure: Measure) -> bool:
     """trec_eval's numeric families, with ``rel``, ``judged_only`` or ``gains`` at most."""
     return measure.family in FAMILIES and all(key in OPTIONS for key, _ in measure.options)

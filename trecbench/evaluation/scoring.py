@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from .. import arrow, ranking, tiebounds
 from ..callers import outside_trecbench
-from ..engines import META, NATIVE, PROVIDERS, PYTREC_EVAL
+from ..engines import META, NATIVE, PROVIDERS, PYTREC_EVAL, computed_by
 from ..errors import TrecbenchError
 from ..measures import STRING, Measure
 from ..measures.spellings import spelled
@@ -143,8 +143,9 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
     for value, index in spelled(plan.measures, names, plan.aliases, plan.asked_at):
         measure = value.measure
         engine = plan.engines[measure]
+        by = computed_by(measure, engine)  # what reports record
         columns.append(
-            Column(value.label, value.display, measure, engine, value.asked, value.also, value.at)
+            Column(value.label, value.display, measure, by, value.asked, value.also, value.at)
         )
         if engine == META:
             continue
