@@ -171,11 +171,17 @@ def test_the_p_value_bound_is_where_scipys_randomised_test_first_gets_below_alph
     [
         # compare's level is refused as a value out of --confidence's range
         ("compare", ["-m", "P@5", "--confidence", "0.9999999999999"], "is not in the range"),
-        # the level given, to 3 significant digits: not its rounding to 12 places (0.0)
+        # the level given, not its rounding to 12 places (0.0)
         (
             "agree",
             ["-m", "P@5", "--test", "bootstrap", "--alpha", "0.0000000000001"],
             "alpha = 1e-13 is 0 at 12 decimal places: no number of resamples reaches it",
+        ),
+        # the level as given, in full: 5e-324 was quoted 4.94e-324 (3 digits of the double)
+        (
+            "agree",
+            ["-m", "P@5", "--test", "t", "--alpha", "5e-324"],
+            "alpha = 5e-324 is 0 at the 12 decimal places",
         ),
         # a test that draws no resample: no word of resamples (it said none would do)
         (

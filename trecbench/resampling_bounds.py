@@ -151,7 +151,7 @@ def refuse_too_few(
             else "the 12 decimal places alpha is kept to"
         )
         raise UsageError(
-            f"alpha = {float(alpha):.3g} is 0 at {why} (alpha, or 1 - confidence, must be at "
+            f"alpha = {float(alpha)!r} is 0 at {why} (alpha, or 1 - confidence, must be at "
             "least 1e-12)"
         )
     shown = float(1 - exact_alpha(alpha)) if confidence is None else confidence
