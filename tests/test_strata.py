@@ -760,3 +760,32 @@ def test_group_means_reads_its_values_as_compare_scores_does():
                           "a DataFrame without a qid column")):  # fmt: skip
         with pytest.raises(UsageError, match=rf"^strata: give load_strata's table .*not {shown}$"):
             group_means(per_query(rows), strata, "difficulty")
+
+
+def test_compare_sections_of_a_field_holding_an_equals_sign_keep_their_own_topics():
+    # the macro section of field a=x and the stratum x:macro of field a were both labelled
+    # a=x:macro, and the tables printed one's means under the other's name (reviewer 662)
+    import trecbench
+
+    per_query = pd.DataFrame(
+        [(run, qid, "P@1", value) for run, values in (("A", (1, 0, 1, 0)), ("B", (1, 1, 1, 1)))
+         for qid, value in zip(("q1", "q2", "q3", "q4"), values, strict=True)],
+        columns=["run", "qid", "measure", "value"],
+    )  # fmt: skip
+    strata = {
+        "a=x": {"q1": "c", "q2": "c", "q3": "d", "q4": "d"},
+        "a": {"q1": "x:macro", "q2": "y", "q3": "x:macro", "q4": "y"},
+    }
+    made = trecbench.compare_scores(per_query, strata=strata, group_by=["a=x", "a"])
+    sections = made.summary.groupby("stratum", sort=False)
+    means = {label: dict(zip(rows["run"], rows["mean"], strict=True)) for label, rows in sections}
+    # the field's = escaped, as score places a group (trecbench.escaping.group_place)
+    assert means == {
+        "all": {"A": 0.5, "B": 1.0},
+        "a%3Dx:macro": {"A": 0.5, "B": 1.0},
+        "a%3Dx=c": {"A": 0.5, "B": 1.0},
+        "a%3Dx=d": {"A": 0.5, "B": 1.0},
+        "a:macro": {"A": 0.5, "B": 1.0},
+        "a=x:macro": {"A": 1.0, "B": 1.0},
+        "a=y": {"A": 0.0, "B": 1.0},
+    }

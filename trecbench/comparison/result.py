@@ -116,7 +116,7 @@ class Comparison:
     @property
     def stratum_labels(self) -> list[str]:
         """Section labels: ``"all"``, then per grouping field ``"FIELD:macro"`` and one
-        ``"FIELD=VALUE"`` per stratum (values sorted)."""
+        ``"FIELD=VALUE"`` per stratum (values sorted; FIELD's ``=`` as ``%3D``)."""
         return [section.label for section in self.sections]
 
     def section(self, label: str) -> Section:

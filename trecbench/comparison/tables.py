@@ -12,7 +12,7 @@ import pandas as pd
 
 from .. import stats
 from ..errors import Setting, UsageError, excerpt
-from ..escaping import ShownWarning, id_list
+from ..escaping import ShownWarning, group_place, id_list
 from ..inputs.given_values import Topics, check_strata_qids, given_qids, refuse_two_values
 from ..inputs.python_objects import index_label
 from ..naming import listed
@@ -193,14 +193,17 @@ def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -
         # made "a\0" the stratum "a" (and merged the two when both were present)
         labels = np.array([str(value) for value in values[present]], dtype=object)
         why = _interval_undefined(len(present), labels)
-        macro = Section(f"{name}:{MACRO}", MACRO, name, None, len(present), interval_undefined=why)
+        # labelled as score's CSV places a group (the field's = escaped): one label, one section
+        label = group_place(name, MACRO, blanks=False)
+        macro = Section(label, MACRO, name, None, len(present), interval_undefined=why)
         parts.append(SectionPart(macro, present, labels))
         strata: dict[str, list[int]] = {}
         for row, label in zip(present.tolist(), labels, strict=True):
             strata.setdefault(label, []).append(row)  # labels == value: value as numpy's, NUL cut
         for value in sorted(strata):
             rows = np.array(strata[value], dtype=present.dtype)
-            why, label = _interval_undefined(len(rows)), f"{name}={value}"
+            why = _interval_undefined(len(rows))
+            label = group_place(name, "group", value, blanks=False)
             stratum = Section(label, "stratum", name, value, len(rows), interval_undefined=why)
             parts.append(SectionPart(stratum, rows, None))
     return parts

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import output_identity, outputs
 from ..errors import Setting, UsageError
+from ..escaping import group_place
 from ..naming import path_argument
 from ..type_names import flag_from
 from .figures import plot_paths
@@ -174,7 +175,9 @@ def _unnamed_plots(out: Path, fields: list[str]) -> list[Path]:
     prefixes = tuple(
         prefix
         for field in fields
-        for prefix in file_suffixes([f"{field}=", f"{field}:{MACRO}"]).values()
+        for prefix in file_suffixes(
+            [group_place(field, "group", "", blanks=False), group_place(field, MACRO, blanks=False)]
+        ).values()
     )
     found = []
     for path in (path for pattern in PLOT_PATTERNS for path in out.glob(pattern)):
