@@ -17,6 +17,7 @@ from conftest import ROOT, shown_rows
 import trecbench
 from trecbench.cli import cli
 from trecbench.conclusions.power import (
+    MAX_TOPICS,
     PowerSettings,
     achieved_power,
     detectable_effect,
@@ -75,6 +76,17 @@ def test_power_and_its_inverses_equal_statsmodels(case):
     assert _reference(effect, needed, alpha) >= target - 1e-12
     if needed > 2:
         assert _reference(effect, needed - 1, alpha) < target
+
+
+@pytest.mark.parametrize("effect", [1e-4, 1.0288065680281528e-4, 8.9e-5])
+def test_topics_needed_up_to_the_most_searched_are_found(effect):
+    # the search doubled its bound to 2^30 and, past MAX_TOPICS, said "more than 10^9"
+    # of a root between 2^29 and 10^9 (d_z 1e-4: 7.85e8 topics; reviewer 663)
+    exact = topics_for_power(effect, 0.05, 0.8)
+    solved = TTestPower().solve_power(effect, nobs=None, alpha=0.05, power=0.8)
+    assert 2**29 < exact < MAX_TOPICS
+    assert exact == pytest.approx(float(np.squeeze(solved)), rel=1e-6)
+    assert topics_for_power(8.8e-5, 0.05, 0.8) is None  # 1.01e9: past the most searched
 
 
 def test_the_power_is_symmetric_in_the_effect():

@@ -198,13 +198,15 @@ def _beyond_scipy(noncentrality: float, critical: float, df: float) -> float:
 
 def _solve(function, low: float, high: float) -> float | None:
     """The root of increasing ``function`` above ``low``: ``high`` doubles until the sign
-    changes (None past :data:`MAX_TOPICS`), then Brent's method to machine precision."""
+    changes, its last step :data:`MAX_TOPICS` itself (None if the sign changes past it: a
+    root between 2^29 and 10^9 was said to lie beyond), then Brent's method to machine
+    precision."""
     from scipy.optimize import brentq
 
     while function(high) < 0:
-        low, high = high, high * 2
-        if high > MAX_TOPICS:
+        if high >= MAX_TOPICS:
             return None
+        low, high = high, min(high * 2, MAX_TOPICS)
     return float(brentq(function, low, high, xtol=1e-14, rtol=4 * np.finfo(float).eps))
 
 
