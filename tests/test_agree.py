@@ -25,6 +25,7 @@ from trecbench.conclusions.discrimination import (
     discriminative_power,
     pair_p_values,
 )
+from trecbench.conclusions.render import TIES_AVERAGED
 from trecbench.errors import DuplicateError, UsageError
 
 QRELS = str(ROOT / "qrels/hpo-demo.qrels")
@@ -476,6 +477,24 @@ def test_means_equal_on_paper_tie_in_the_orderings(tmp_path):
     assert ordering.kendall_tau == pytest.approx(kendalltau(ndcg, exact).statistic)
     assert ordering.tau_ap == pytest.approx(mean_tau_ap(ndcg, exact), abs=1e-12)
     assert ordering.tau_ap == pytest.approx(0.5)
+    # tied on paper: tied where the note and the JSON say whether an ordering ties runs
+    assert ordering.ties and TIES_AVERAGED in result.render()
+
+
+def test_tau_ap_of_orderings_tying_runs_says_how_it_counts_them(tmp_path):
+    # x and y tied above z under both measures: tau_b 1, tau_ap 0.5 (the mean of 1 and 0
+    # over the tie's orders), which read as a disagreement without a word (reviewer 663)
+    folder = write_tenths(tmp_path, {"x": [1, 1], "y": [1, 1], "z": [0, 0]})
+    runs = [str(folder / f"{run}.run") for run in "xyz"]
+    tied = trecbench.agree(str(folder / "q.qrels"), runs, ["P@10", "nDCG@10"])
+    (ordering,) = tied.measure_orderings
+    assert (ordering.kendall_tau, ordering.tau_ap, ordering.ties) == (1.0, 0.5, True)
+    assert TIES_AVERAGED in tied.render()
+    assert json.loads(tied.render("json"))["measure_orderings"][0]["ties"] is True
+    apart = trecbench.agree(str(folder / "q.qrels"), runs[::2], ["P@10", "nDCG@10"])
+    (ordering,) = apart.measure_orderings
+    assert (ordering.tau_ap, ordering.ties) == (1.0, False)
+    assert TIES_AVERAGED not in apart.render()
 
 
 def test_an_ordering_that_ties_every_run_has_no_tau(tmp_path):

@@ -37,13 +37,16 @@ from .scores import (
 class OrderingAgreement:
     """Two orderings of the same systems: by ``reference`` and by ``evaluated`` (two
     measures, or one measure under two sets of judgments); ``reason``: why ``kendall_tau``
-    and ``tau_ap`` are None (None when they are not)."""
+    and ``tau_ap`` are None (None when they are not); ``ties``: whether either ordering ties
+    runs (τ_AP is then the mean over the ties' orders: below 1 for two orderings that tie
+    the same runs, where τ-b is 1)."""
 
     reference: str
     evaluated: str
     kendall_tau: float | None
     tau_ap: float | None
     reason: str | None = None
+    ties: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,8 @@ def ordering(reference: str, evaluated: str, a: np.ndarray, b: np.ndarray) -> Or
     two runs or more)."""
     tau, ap = kendall_tau(a, b), tau_ap(a, b)
     reason = TIES_EVERY_RUN if tau is None or ap is None else None
-    return OrderingAgreement(reference, evaluated, tau, ap, reason)
+    ties = any(len(set(scores.tolist())) < len(scores) for scores in (a, b))
+    return OrderingAgreement(reference, evaluated, tau, ap, reason, ties)
 
 
 def _judged(source) -> tuple[Any, str]:

@@ -253,11 +253,23 @@ def _orderings(rows, names: tuple[str, str], fmt: str) -> str:
     ) + _ties_every_run(rows, fmt)
 
 
+# said under a table where an ordering ties runs: tau_ap 0.5 of two orderings alike read
+# as a disagreement
+TIES_AVERAGED = (
+    "tau_ap of orderings that tie runs (equal means) is its mean over every order of the "
+    "tied runs, each alike: two orderings tying the same runs score below +1 (kendall_tau, "
+    "tau-b, gives them +1)"
+)
+
+
 def _ties_every_run(rows, fmt: str) -> str:
     """Why an ordering's kendall_tau and tau_ap are undefined, under its table (each
-    reason once)."""
+    reason once), and how tau_ap counts tied runs where an ordering it gives ties some."""
     reasons = dict.fromkeys(o.reason for o in rows if o.reason is not None)
-    return "".join(_note(f"{_undefined_mark(fmt)}: undefined, {reason}", fmt) for reason in reasons)
+    notes = [_note(f"{_undefined_mark(fmt)}: undefined, {reason}", fmt) for reason in reasons]
+    if any(o.ties and o.tau_ap is not None for o in rows):
+        notes.append(_note(TIES_AVERAGED, fmt))
+    return "".join(notes)
 
 
 def _negative_grades(j, fmt: str) -> str:
