@@ -44,6 +44,10 @@ OPTIONAL_PACKAGES = (
 )  # fmt: skip
 
 _BLOCK = 1 << 20
+# the most a small input read whole (a configuration, a suite, an ir_metadata block) may
+# hold: past it, a device or an endless pipe (/dev/zero, `yes |`) grew to the machine's
+# memory before any parser saw a byte
+MOST_SMALL_FILE_BYTES = 64 << 20
 
 # what the readers of the current call recorded, by file identity (see identity)
 _records: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
@@ -218,20 +222,41 @@ def opened(path: str | os.PathLike) -> tuple[Any, bool]:
     return open(descriptor, "rb", buffering=0, closefd=False), False  # noqa: SIM115
 
 
+def _read_at_most(handle, size: int) -> bytes:
+    """Up to ``size`` bytes of ``handle``: an unbuffered read gives what one system call
+    does (a pipe's 64 KiB), so it is asked again until the end or ``size``."""
+    pieces, got = [], 0
+    while got < size:
+        piece = handle.read(min(_BLOCK, size - got))
+        if not piece:
+            break
+        pieces.append(piece)
+        got += len(piece)
+    return b"".join(pieces)
+
+
 def read_file(path: str | os.PathLike) -> bytes:
     """The bytes of a small input file (``-``: standard input), read once and remembered
-    with their checksum."""
+    with their checksum; one past :data:`MOST_SMALL_FILE_BYTES` is refused, read no
+    further."""
     key = identity(path)
     digest = Digest()
     try:
         handle, borrowed = opened(path)
         try:
-            data = handle.read()
+            data = _read_at_most(handle, MOST_SMALL_FILE_BYTES + 1)
         finally:
             if not borrowed:
                 handle.close()
     except OSError as exc:
         raise InputError.unreadable(path, exc) from None
+    if len(data) > MOST_SMALL_FILE_BYTES:
+        raise InputError(
+            os.fspath(path),
+            None,
+            f"more than {MOST_SMALL_FILE_BYTES >> 20} MiB: no configuration, suite or "
+            "ir_metadata file (read whole, so refused, read no further)",
+        )
     digest.update(data)
     remember(key, digest.record())
     return data
