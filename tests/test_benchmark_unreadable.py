@@ -131,3 +131,21 @@ def test_a_file_of_the_other_kind_is_named_at_its_key_and_line(tmp_path, capsys)
         f"trecbench: {config}:2: qrels: {tmp_path / 'a.run'} looks like a run, not qrels "
         "(every line has 6 or more fields): the key names a run file"
     )
+
+
+def test_a_file_named_as_a_folder_is_refused_as_the_system_refuses_it(tmp_path, capsys):
+    # `run = "b.run/"` read b.run (a Path drops the slash), which no system call would,
+    # and the manifest recorded b.run (reviewer 665); an output folder keeps its slash
+    config = _toml(tmp_path, 'output = "o/"', run_b="b.run/")
+    expected = f"{config}:6: modes.b.run: cannot read '{tmp_path}/b.run/': Not a directory"
+    assert _refused(config, capsys) == f"trecbench: {expected}"
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        'systems = ["a", "b"]\n[collections.c]\nqrels = "q.qrels/"\nruns = "{system}.run"\n'
+    )
+    assert run(["leaderboard", str(suite), "--quiet"]) == 2
+    said = f"{suite}:3: collections.c.qrels: cannot read '{tmp_path}/q.qrels/': Not a directory"
+    assert capsys.readouterr().err == f"trecbench: {said}\n"
+    config = _toml(tmp_path, 'output = "o/"')
+    assert run(["benchmark", str(config), "--quiet"]) == 0
+    assert (tmp_path / "o" / "BenchmarkReport.json").is_file()

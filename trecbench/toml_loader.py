@@ -168,16 +168,27 @@ def config_folder(path: str | Path) -> Path:
     return Path(path).parent
 
 
-def config_path(config: ConfigText, base: Path, value: str, keys: Sequence[str | int]) -> Path:
+def config_path(
+    config: ConfigText, base: Path, value: str, keys: Sequence[str | int], *, folder: bool = False
+) -> Path:
     """The path ``value`` a configuration gives at ``keys`` (``("modes", "b", "run")``),
     from ``base`` (:func:`config_folder`). A NUL byte, which no file name holds (the system
     refuses it), is refused as the schema refuses a value: a usage error naming the file,
-    the key and its line."""
+    the key and its line. Unless the key names a ``folder`` (an output's), a value ending
+    in ``/`` names a folder (``a.run/``) that the system finds none of: refused as the
+    system refuses it (a Path drops the slash, and ``a.run`` was read)."""
     if "\0" in value:
         message = f"{json_excerpt(value)} holds a NUL byte: no path can"
         raise UsageError(f"{config.where(keys)}: {message}")
+    joined = os.path.join(base, value)
+    if not folder and value.endswith(("/", os.sep)):
+        try:
+            os.stat(joined)
+        except OSError as error:  # ENOTDIR for a file named so, ENOENT for none
+            message = f"{key_path(keys)}: cannot read {excerpt(joined)}: {error.strerror}"
+            raise InputError(os.fspath(config.path), config.line(keys), message) from None
     # a file called - (by a configuration in the current folder): never standard input
-    return file_path(os.path.join(base, value))
+    return file_path(joined)
 
 
 def unreadable_setting(

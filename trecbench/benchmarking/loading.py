@@ -58,8 +58,8 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     _check_schema(document, source)
     base = config_folder(path)
 
-    def resolve(value: str | None, *keys: str) -> Path | None:
-        return None if value is None else config_path(source, base, value, keys)
+    def resolve(value: str | None, *keys: str, folder: bool = False) -> Path | None:
+        return None if value is None else config_path(source, base, value, keys, folder=folder)
 
     validation = document.get("validation", {})
     max_depth = validation.get("max_depth", RTASK_MAX_DEPTH)
@@ -84,7 +84,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         ],
         measures=measures,
         topics=resolve(document.get("topics"), "topics"),
-        output=resolve(_output(document.get("output"), source), "output"),
+        output=resolve(_output(document.get("output"), source), "output", folder=True),
         meta={str(key): value for key, value in document.get("meta", {}).items()},
         profile=profile,
         max_depth=max_depth,
