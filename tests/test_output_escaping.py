@@ -32,6 +32,40 @@ def test_escaping_is_reversible_and_one_line(text):
     assert escape_text("plain-id_1.2/x") == "plain-id_1.2/x"
 
 
+# printable to Python, yet each draws nothing (Unicode's default ignorables, R2's invisible
+# characters): "r" and "r" + one of them read as one id on a page, in a table, in a message
+DRAWS_NOTHING = ["\u034f", "\ufe0f", "\u17b4", "\u115f", "\u1160", "\u3164", "\uffa0", "\U000e0100"]
+
+
+@pytest.mark.parametrize("char", DRAWS_NOTHING)
+def test_a_character_that_draws_nothing_is_escaped_where_input_text_is_shown(char):
+    from urllib.parse import quote
+
+    from trecbench.escaping import escaper
+    from trecbench.html_report.page import json_shown
+
+    assert char.isprintable()  # what escaped only Python's unprintable characters missed
+    for output_format in ("table", "markdown", "html", "latex", "text"):
+        assert quote(char) in escaper(output_format)("r" + char), output_format
+    assert unquote(escape_text("r" + char)) == "r" + char
+    assert char not in json_shown({"qid": "r" + char})  # the page's provenance JSON
+
+
+def test_ids_differing_by_a_character_that_draws_nothing_read_as_two(capsys, tmp_path):
+    # reviewer 664: three topics r, r+U+034F and r+U+FE0F all read "r" in the table
+    qids = ["r", "r\u034f", "r\ufe0f"]
+    (tmp_path / "q").write_text("".join(f"{q} 0 d 1\n" for q in qids))
+    (tmp_path / "a.run").write_text("".join(f"{q} Q0 d 1 1 t\n" for q in qids))
+    page = tmp_path / "p.html"
+    args = ["score", "-m", "P.1", str(tmp_path / "q"), str(tmp_path / "a.run")]
+    assert run([*args, "--html", str(page), "--html-depth", "0"]) == 0
+    shown = page.read_text(encoding="utf-8")
+    assert "r%CD%8F" in shown and "r%EF%B8%8F" in shown
+    assert not any(char in shown for char in DRAWS_NOTHING)
+    assert run(["validate", str(tmp_path / "a.run")]) == 2  # R2: an error in a run's qid
+    assert "the qid 'r%CD%8F': invisible" in capsys.readouterr().out
+
+
 @pytest.fixture
 def hostile(tmp_path):
     """Four topics, each in a stratum named by a hostile value, and two runs, one of them

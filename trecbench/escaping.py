@@ -10,6 +10,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from .invisible import all_shown, shows
+
 # what a Markdown table cell escapes besides: "|" would end the cell, "*" would emphasise
 # (and read as compare's significance stars)
 MARKDOWN = "|*"
@@ -35,8 +37,10 @@ _MORE = "..."
 
 def escape_text(text, also: str = "") -> str:
     """``text`` made safe for one field of a line-based output, reversibly: ``%``, control
-    characters, line breaks and every blank but the ASCII space (and each character of
-    ``also``, e.g. ``" "`` where fields are whitespace-separated, :data:`MARKDOWN` in Markdown)
+    characters, line breaks, every blank but the ASCII space, the characters that draw
+    nothing (:mod:`trecbench.invisible`: ``r`` and ``r`` + U+034F read as one) (and each
+    character of ``also``, e.g. ``" "`` where fields are whitespace-separated,
+    :data:`MARKDOWN` in Markdown)
     become ``%XX`` of their UTF-8 bytes; :func:`urllib.parse.unquote` gives ``text`` back.
     A newline in a run name or a stratum value can then never start a line of its own. A
     byte of a file name that is not UTF-8 (held as a lone surrogate, as ``os.fsdecode``
@@ -44,9 +48,9 @@ def escape_text(text, also: str = "") -> str:
     the name back."""
     text = str(text)
     # no generator for ``any`` without ``also``: a page escapes a million document ids
-    if text.isprintable() and "%" not in text and not (also and any(c in text for c in also)):
+    if all_shown(text) and "%" not in text and not (also and any(c in text for c in also)):
         return text
-    return "".join(_quoted(c) if c == "%" or c in also or not c.isprintable() else c for c in text)
+    return "".join(_quoted(c) if c == "%" or c in also or not shows(c) else c for c in text)
 
 
 def group_place(by: str, kind: str, group=None, blanks: bool = True) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from ..collector import paused
 from ..escaping import escaper
 from ..extras import require
+from ..invisible import shows
 from ..plurals import counted
 from ..renderers import comparison_cells as cells
 from ..renderers.comparison_escaped import with_names_escaped
@@ -293,7 +294,8 @@ _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 def _unseen(character: str) -> str:
     """A character the page cannot show as itself (a control, a U+202E, a line
-    separator, a lone surrogate) as JSON writes it escaped: ``\\u202e``."""
+    separator, a lone surrogate, one that draws nothing: U+034F) as JSON writes it
+    escaped: ``\\u202e``."""
     code = ord(character)
     if code > 0xFFFF:
         code -= 0x10000
@@ -329,7 +331,7 @@ def json_shown(document: dict):
     text = json.dumps(document, indent=1, ensure_ascii=False, default=str)
 
     def string(match) -> str:
-        inner = "".join(c if c.isprintable() else _unseen(c) for c in match.group(1))
+        inner = "".join(c if shows(c) else _unseen(c) for c in match.group(1))
         shown, quote = escape(inner), escape('"')  # &#34;, as the template escapes it
         return f"{quote}{shown}{quote}" if inner.isascii() else f"{quote}<bdi>{shown}</bdi>{quote}"
 

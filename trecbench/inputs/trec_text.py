@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -37,6 +36,8 @@ import pyarrow as pa
 from .. import arrow
 from .. import arrow_compute as pc
 from ..compressions import HEAD_BYTES
+from ..invisible import UNICODE_SPACE_PATTERN as UNICODE_SPACE_PATTERN
+from ..invisible import python_pattern as python_pattern
 from .invalid_utf8_lines import fields_as_bytes, invalid_utf8_lines
 from .streams import Progress, Source
 from .text_chunks import (
@@ -94,30 +95,12 @@ WHOLE_CHUNK_BYTES = 1 << 20
 MOST_FAST_FIELDS = 64
 # what separates fields within a line (C isspace but the newline, as trec_eval reads them)
 C_SPACE = " \t\r\v\f"
-# Unicode whitespace, zero-width and bidi characters that look like nothing or a blank
-# Unicode blanks, C1 controls (U+0080-U+009F) and the characters Unicode says are
-# ignorable when shown (soft hyphen, fillers, joiners, bidi marks, variation selectors,
-# tags): each part of a field to trec_eval, and invisible
-UNICODE_SPACE_PATTERN = (
-    r"[\x{0080}-\x{00A0}\x{00AD}\x{034F}\x{061C}\x{115F}\x{1160}\x{1680}\x{17B4}"
-    r"\x{17B5}\x{180B}-\x{180F}\x{2000}-\x{200F}\x{2028}-\x{202F}\x{205F}-\x{206F}"
-    r"\x{3000}\x{3164}\x{FE00}-\x{FE0F}\x{FEFF}\x{FFA0}\x{FFF0}-\x{FFF8}"
-    r"\x{E0000}-\x{E0FFF}]"
-)
-
 
 # the characters no id of TREC text holds: what ends a field (C isspace, NUL), the other C0
 # controls and DEL (R23.control) and the Unicode blanks and invisible characters (R2, R6).
 # One definition: the writers refuse them (trecbench.files), convert escapes them
 # (trecbench.ids), validate flags them in a table's ids (R31)
 CHARACTERS_NO_TREC_ID_HOLDS = r"[\x00-\x20\x7f]|" + UNICODE_SPACE_PATTERN
-
-
-def python_pattern(pattern: str) -> str:
-    r"""An RE2 pattern of this module as Python's ``re`` spells it: ``\x{0085}`` as
-    ``\u0085``, ``\x{E0000}`` as ``\U000E0000``."""
-    four = re.sub(r"\\x\{(\w{4})\}", r"\\u\1", pattern)
-    return re.sub(r"\\x\{(\w{5})\}", r"\\U000\1", four)
 
 
 # ---------------------------------------------------------------------------------------
