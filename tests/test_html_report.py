@@ -272,6 +272,10 @@ def test_score_html_holds_each_runs_means_as_score_prints_them(tmp_path, capsys)
     # the page says what it is: score's report, not a comparison made by compare
     assert "<title>trecbench score report</title>" in text
     assert "<h1>trecbench score report</h1>" in text and "trecbench comparison" not in text
+    # a landmark holds the content; without scripts (a mail viewer's) the page says where
+    # the values its scripts draw are (reviewer 664: an empty Topics table, no word)
+    assert text.count("<main>") == text.count("</main>") == 1
+    assert text.count("<noscript>") == 2 and "holds every topic's value" in text
 
 
 def test_score_html_names_measures_by_display_name_whatever_labels_asks(tmp_path, capsys):
