@@ -229,6 +229,24 @@ def test_beir_qrels_alone(tmp_path):
     assert conversion.qrels_info["test"]["none_relevant"] == ["q2"]  # judged 0: in the qrels
 
 
+def test_a_beir_judgment_given_twice_keeps_its_last_grade_as_beirs_loader(tmp_path):
+    # GenericDataLoader._load_qrels assigns each line's grade in turn: d2 is 0 to BEIR,
+    # whose nDCG@1 and P@1 are then 0; the highest grade kept made them 1 (reviewer 666)
+    tsv = tmp_path / "dup.tsv"
+    tsv.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t2\nq1\td2\t0\n")
+    run = tmp_path / "dup.json"
+    run.write_text('{"q1": {"d2": 2.0, "d1": 1.0}}')
+    reason = "duplicate judgment (dup; the last grade is kept, as BEIR's loader keeps it)"
+    for conversion in (convert_beir_qrels(tsv), convert_dict(run, beir_qrels=tsv)):
+        assert conversion.qrels["dup"].values.tolist() == [["q1", "d1", 1], ["q1", "d2", 0]]
+        (dropped,) = [d for d in conversion.report.dropped if d["reason"] == reason]
+        assert (dropped["rel"], dropped["kept_rel"]) == (2, 0)
+    # a JSON qrels holds a judgment once; other converters keep the highest grade
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    beir = pytrec_eval.RelevanceEvaluator({"q1": {"d1": 1, "d2": 0}}, {"P.1", "ndcg_cut.1"})
+    assert beir.evaluate({"q1": {"d2": 2.0, "d1": 1.0}})["q1"] == {"P_1": 0.0, "ndcg_cut_1": 0.0}
+
+
 def test_beir_qrels_fields_in_quotes_are_read_as_beir_reads_them(tmp_path):
     # BEIR reads its qrels with csv.reader(delimiter="\t", quoting=QUOTE_MINIMAL), and its
     # writer quotes an id holding a quote: "q""1" is q"1 to BEIR and pytrec_eval; trecbench

@@ -106,7 +106,7 @@ def convert_beir_qrels(path: str | os.PathLike, *, name: str | None = None) -> C
     report = Report()
     name = default_name(path, report) if name is None else name
     frame, record, line_of = read_beir_qrels(path, report)
-    table = make_qrels(frame, name, report)
+    table = make_qrels(frame, name, report, keep="last")  # as BEIR's loader keeps them
     info = qrels_summary(
         table,
         dict.fromkeys(frame["qid"]),

@@ -131,7 +131,8 @@ def convert_dict(
         else:
             frame, record, qrels_lines[qrels_name] = read_beir_qrels(beir_qrels, report)
             judged_queries = list(dict.fromkeys(frame["qid"]))
-        table = make_qrels(frame, qrels_name, report)
+        # a JSON qrels holds each judgment once; BEIR's TSV keeps a repeated one's last grade
+        table = make_qrels(frame, qrels_name, report, keep="max" if qrels_json else "last")
         qrels_tables[qrels_name] = table
         info[qrels_name] = qrels_summary(  # the run's queries the qrels lack too
             table,

@@ -258,42 +258,61 @@ def _drop_duplicates(
     frame: pd.DataFrame, column: str, keep: str, report: Findings, reason: str, owner: dict
 ) -> pd.DataFrame:
     """One row per (qid, docno): the first, with ``column`` set to the group's ``keep``
-    aggregate (``"first"``, ``"max"``). Each other row is reported under ``reason`` as
-    ``owner`` plus its ids, its ``column`` value and the kept one (``kept_<column>``).
-    """
-    duplicate = frame.duplicated(["qid", "docno"], keep="first")
-    if not duplicate.any():
+    aggregate (``"max"``, ``"last"``). Each other value is reported under ``reason`` as
+    ``owner`` plus its ids, its ``column`` value and the kept one (``kept_<column>``): the
+    rows but the one the kept value is (the first at the maximum, or the last), so that
+    grades 1 then 2 report the 1 dropped, not the 2 kept."""
+    keys = ["qid", "docno"]
+    repeated = frame.duplicated(keys, keep=False)
+    if not repeated.any():
         return frame
-    kept = frame.groupby(["qid", "docno"], sort=False)[column].transform(keep)
-    dropped = frame[duplicate]
+    kept = frame.groupby(keys, sort=False)[column].transform(keep)
+    if keep == "last":
+        giver = ~frame.duplicated(keys, keep="last")
+    else:  # the first row that holds its group's aggregate
+        holds = frame[column].eq(kept)
+        giver = holds & ~frame[keys].assign(holds=holds).duplicated()
+    dropped = repeated & ~giver
     report.drop(
         reason,
         (
             {**owner, "qid": q, "docno": d, column: _plain(v), f"kept_{column}": _plain(k)}
             for q, d, v, k in zip(
-                dropped["qid"], dropped["docno"], dropped[column], kept[duplicate], strict=True
+                frame["qid"][dropped], frame["docno"][dropped], frame[column][dropped],
+                kept[dropped], strict=True,
             )
         ),
-    )
-    return frame.assign(**{column: kept})[~duplicate]
+    )  # fmt: skip
+    return frame.assign(**{column: kept})[~frame.duplicated(keys, keep="first")]
 
 
-def duplicate_judgment(name: str) -> str:
+# which of a judgment's grades is kept, as the reason for the others says it
+_KEPT_GRADE = {
+    "max": "the highest grade is kept",
+    "last": "the last grade is kept, as BEIR's loader keeps it",
+}
+
+
+def duplicate_judgment(name: str, keep: str = "max") -> str:
     """The reason a duplicate judgment of the qrels ``name`` is reported under (the
     summary prints it, the sidecar counts it): the name escaped (:func:`escape_text`), as
-    the summary's ``wrote PATH`` shows it, so that no line break of it splits the line."""
-    return f"duplicate judgment ({escape_text(name)}; the highest grade is kept)"
+    the summary's ``wrote PATH`` shows it, so that no line break of it splits the line;
+    ``keep``: which grade is kept (:func:`make_qrels`)."""
+    return f"duplicate judgment ({escape_text(name)}; {_KEPT_GRADE[keep]})"
 
 
-def make_qrels(frame: pd.DataFrame, name: str, report: Findings) -> pd.DataFrame:
+def make_qrels(frame: pd.DataFrame, name: str, report: Findings, keep: str = "max") -> pd.DataFrame:
     """Qrels from ``qid``, ``docno``, ``rel`` rows (order of first appearance kept).
 
-    Duplicate judgments keep the highest grade; each is reported (trec_eval would not
-    complain, but ranx/ir_measures keep the last and trectools double counts).
+    Duplicate judgments keep the highest grade, or with ``keep="last"`` the last, as
+    BEIR's loader does (``GenericDataLoader._load_qrels`` assigns each line's grade in
+    turn: its qrels TSV converted scores what BEIR scores); each is reported (trec_eval
+    would not complain, but ranx/ir_measures keep the last and trectools double counts).
     """
     frame = escape_ids(frame, ("qid", "docno"), report, {"qrels": name})
     frame = frame.assign(rel=frame["rel"].astype(np.int64))
-    frame = _drop_duplicates(frame, "rel", "max", report, duplicate_judgment(name), {"qrels": name})
+    reason = duplicate_judgment(name, keep)
+    frame = _drop_duplicates(frame, "rel", keep, report, reason, {"qrels": name})
     return frame[["qid", "docno", "rel"]].reset_index(drop=True)
 
 
