@@ -397,7 +397,7 @@ def test_fix_hashes_no_row_in_numpy_nor_reads_its_table_back_through_pandas(
     # the changes are said on stderr, with what was written (256bc9c1)
     assert "dropped duplicate documents (kept the first in trec_eval order): 1 line(s) (5)" in err
     assert (
-        "dropped documents beyond --max-depth 1 (trec_eval scores the fixed run as the run "
+        "dropped documents beyond --max-depth 1 (trec_eval 9.x scores the fixed run as the run "
         "given with -M 1): 1 line(s) (4)"
     ) in err
 
@@ -413,3 +413,26 @@ def test_a_run_of_one_comment_line_is_not_said_to_still_fail_what_it_did_not(tmp
     assert code == ExitCode.INPUT and not fixed.exists()
     said = f"{fixed}: the fixed run would fail R26 (--fix dropped every line), which --fix "
     assert said + "cannot repair (nothing written)" in err
+
+
+def test_a_cut_within_a_float32_only_tie_says_trec_eval_10_may_keep_others(tmp_path, capsys):
+    # 9.x keeps z of a and z (1.00000002 and 1.00000001, one float32), 10.0 keeps a: the
+    # change said "trec_eval scores the fixed run as the run given" of both (reviewer 667)
+    source, fixed = tmp_path / "cut.run", tmp_path / "fixed.run"
+    source.write_text(
+        "q1 Q0 a 1 1.00000002 t\nq1 Q0 z 2 1.00000001 t\nq2 Q0 a 1 3 t\nq2 Q0 b 2 2 t\n"
+        "q2 Q0 c 3 2 t\n"
+    )
+    code, _, err = call(capsys, "validate", source, "--fix", fixed, "--max-depth", "1")
+    assert code == 0
+    assert fixed.read_text().splitlines()[0].split("\t")[2] == "z"  # trec_eval 9.x's cut
+    assert (
+        "(trec_eval 9.x scores the fixed run as the run given with -M 1; the cut splits scores "
+        "equal as float32, not as doubles, in 1 topic(s): trec_eval 10.0, which compares "
+        "doubles, may keep others with -M 1): 3 line(s) (1, 4, 5)"
+    ) in err
+    # q2's tie (2 and 2) is one double too: both versions keep b of it
+    source.write_text("q2 Q0 a 1 3 t\nq2 Q0 b 2 2 t\nq2 Q0 c 3 2 t\n")
+    fixed.unlink()
+    code, _, err = call(capsys, "validate", source, "--fix", fixed, "--max-depth", "2")
+    assert code == 0 and "10.0" not in err

@@ -206,7 +206,7 @@ def _fix(
     fields6 = [f.take(index) for f in tokens.fields[:6]]
     q0 = fields6[1]
     line = tokens.line[keep]
-    final, duplicates, cut = _canonical_rows(fields6, line, max_depth)
+    final, duplicates, cut, split = _canonical_rows(fields6, line, max_depth)
     step()
     kept_lines = arrow.to_numpy(final.column("line"))
     renumbered, rescored, spaced = _rewritten_lines(data, fields6, line, final)
@@ -239,11 +239,7 @@ def _fix(
         change("dropped tokens after the tag", written(tokens.line[keep & (nf > 6)])),
         change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
         # numbers trec_eval gives the run as it was, without -M, change: said
-        change(
-            f"dropped documents beyond --max-depth {max_depth} (trec_eval scores the "
-            f"fixed run as the run given with -M {max_depth})",
-            cut,
-        ),  # fmt: skip
+        change(_cut_said(max_depth, split), cut),
         change("moved into trec_eval order (qid, score desc, docno desc)", moved),
         change(
             "set field 2 to Q0",
@@ -265,13 +261,47 @@ def _fix(
     return changes
 
 
+def _cut_said(max_depth: int | None, split: int) -> str:
+    """The change of the documents cut at ``max_depth``: what trec_eval gives the fixed
+    run, and where 10.0 may not (``split`` topics, :func:`_float32_ties_cut`)."""
+    said = f"trec_eval 9.x scores the fixed run as the run given with -M {max_depth}"
+    if split:
+        said += (
+            f"; the cut splits scores equal as float32, not as doubles, in {split:,} "
+            f"topic(s): trec_eval 10.0, which compares doubles, may keep others with -M "
+            f"{max_depth}"
+        )
+    return f"dropped documents beyond --max-depth {max_depth} ({said})"
+
+
+def _float32_ties_cut(ranked: pa.Table, depth: int | None) -> int:
+    """How many topics of ``ranked`` (trec_eval 9.x order, ranks 1..n) the cut at
+    ``depth`` splits a tie of scores equal as float32 yet not as doubles (9.x keeps the
+    tie's higher docnos, 10.0 its higher doubles)."""
+    rank = arrow.to_numpy(ranked.column("rank"))
+    if depth is None or not len(rank) or rank.max() <= depth:
+        return 0
+    topic = np.cumsum(rank == 1) - 1
+    wide = arrow.to_numpy(ranked.column("score"))
+    narrow = wide.astype(np.float32)
+    edge = np.full(topic[-1] + 1, np.nan, np.float32)  # each topic's first score cut
+    edge[topic[rank == depth + 1]] = narrow[rank == depth + 1]
+    tied = narrow == edge[topic]  # NaN (no cut) equals nothing
+    kept = np.bincount(topic[tied & (rank <= depth)], minlength=len(edge)) > 0
+    low, high = np.full(len(edge), np.inf), np.full(len(edge), -np.inf)
+    np.minimum.at(low, topic[tied], wide[tied])
+    np.maximum.at(high, topic[tied], wide[tied])
+    return int(np.count_nonzero(kept & (low < high)))
+
+
 def _canonical_rows(
     fields6: list[pa.Array], line: np.ndarray, max_depth: int | None
-) -> tuple[pa.Table, np.ndarray, np.ndarray]:
+) -> tuple[pa.Table, np.ndarray, np.ndarray, int]:
     """The run's rows (``fields6``: the six fields of its run lines, ``line``: their line
     numbers) in canonical form: ranked in trec_eval order, the first of each duplicate
     document kept, cut at ``max_depth``, topics in :func:`_in_run_topic_order`. Also the
-    line numbers of the duplicates dropped and of the rows cut."""
+    line numbers of the duplicates dropped and of the rows cut, and how many topics the
+    cut splits a float32-only tie in (:func:`_float32_ties_cut`)."""
     qid, _q0, docno, rank, score, tag = fields6
     table = pa.table(
         {
@@ -302,7 +332,7 @@ def _canonical_rows(
             )
         )
     )
-    return final, duplicates, cut
+    return final, duplicates, cut, _float32_ties_cut(deduped, max_depth)
 
 
 def _renumbered(ranked: pa.Table) -> pa.Table:
