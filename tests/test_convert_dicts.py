@@ -356,7 +356,7 @@ def test_every_query_the_run_and_qrels_do_not_share_is_reported(tmp_path):
     dropped = convert_dict(run, beir_qrels=beir).report.dropped
     found = {(item["reason"].split(" (")[0], item["qid"]) for item in dropped}
     assert ("query not in the qrels", "q3") in found and ("query not in the qrels", "q5") in found
-    assert ("query without retrieved documents", "q7") in found
+    assert ("judged query the producer did not answer", "q7") in found
     qrels = tmp_path / "q.json"
     qrels.write_text('{"q1": {"d1": 1}, "q5": {}}')
     dropped = convert_dict(run, qrels_json=qrels).report.dropped
@@ -619,3 +619,17 @@ def test_the_warning_names_only_results_the_depth_keeps_as_a_message_shows_ids(t
         convert_dict(source)
     [message] = [str(w.message) for w in warned]
     assert ": 2 results whose docid is their qid kept (topics q1, #q): BEIR" in message
+
+
+def test_queries_without_documents_and_judged_queries_not_answered_are_told_apart(tmp_path):
+    # BEIR's mean counts q2 (emptied of its self-hit) 0 and leaves q3 (qrels only) out: no
+    # trec_eval mode does both, and the report lumped the two (reviewer 666)
+    run, tsv = tmp_path / "res.json", tmp_path / "test.tsv"
+    run.write_text('{"q1": {"q1": 1.0, "d1": 0.5}, "q2": {"q2": 1.0}}')
+    tsv.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\nq3\td3\t1\n")
+    dropped = convert_dict(run, beir_qrels=tsv, ignore_identical_ids=True).report.dropped
+    told = {}
+    for entry in dropped:
+        told.setdefault(entry["reason"].split(" (")[0], []).append(entry.get("qid"))
+    assert told["query without retrieved documents"] == ["q2"]
+    assert told["judged query the producer did not answer"] == ["q3"]

@@ -141,9 +141,13 @@ def convert_dict(
             "query not in the qrels (no judgment: no measure counts it)",
         )
         inputs.append(record)
-    # the qrels' queries the run lacks are reported as absent from it
-    every = list(dict.fromkeys([*queries, *judged_queries]))
-    run_out = ranked_run(rows, tag, qrels_name, report, depth, queries=every, name=run_name)
+    # the qrels' queries the dict lacks are reported as absent from the run, apart from its
+    # own queries without a document: BEIR's mean counts those 0 and leaves these out
+    answered = set(queries)
+    unanswered = [q for q in judged_queries if q not in answered]
+    run_out = ranked_run(
+        rows, tag, qrels_name, report, depth, queries=queries, name=run_name, unanswered=unanswered
+    )
     return Conversion(
         name=(qrels_name or own) if name is None else name,
         converter="dict",

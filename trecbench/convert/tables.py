@@ -50,6 +50,7 @@ def ranked_run(
     depth: int | None = None,
     queries: Iterable[str] | None = None,
     name: str | None = None,
+    unanswered: Iterable[str] = (),
 ) -> RunOutput:
     """Turn a producer's ranked lists into a run that trec_eval orders the same way.
 
@@ -59,8 +60,10 @@ def ranked_run(
     best-ranked copy (each drop reported), the list is cut at ``depth``, and written scores
     are ``n - rank + 1``. Ties and inversions among the original scores are counted.
     ``queries`` are all the queries the producer answered (as in the input): those without
-    a document are reported, as they are absent from the run. ``name`` names its file
-    (default: the tag).
+    a document are reported, as they are absent from the run; ``unanswered``, the judged
+    queries it did not answer, apart (a mean over the producer's answers, BEIR's, counts
+    the first 0 and leaves the second out: no trec_eval mode does both). ``name`` names
+    its file (default: the tag).
     """
     depth = depth_from(depth)
     # escaped first (duplicates are found among ids as written), their changes reported
@@ -79,6 +82,11 @@ def ranked_run(
             "skips it unless -c counts it as 0)",
             ({"run": tag, "qid": q} for q in dict.fromkeys(escaped(queries)) if q not in present),
         )
+    report.drop(
+        f"judged query the producer did not answer ({tag}; absent from the run: trec_eval "
+        "skips it unless -c counts it as 0; a mean over the producer's answers leaves it out)",
+        ({"run": tag, "qid": q} for q in dict.fromkeys(escaped(unanswered)) if q not in present),
+    )
     same_query = query[1:] == query[:-1]
     report.count(
         f"documents sharing the producer's rank of the one before ({tag}; input order kept)",
