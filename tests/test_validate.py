@@ -1948,3 +1948,18 @@ def test_records_a_lone_cr_joins_are_an_error_in_every_profile(tmp_path, profile
     assert found[0].message.startswith("18 fields on one line split by a lone CR")
     # a tag with a space is the extra fields' own case, and one lone CR no record
     assert "R1.joined" not in {f.check for f in findings(b"q1 Q0 d1 1 3 my run\r x\n")}
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 24], ids=["whole", "line-a-chunk"])
+def test_a_duplicate_in_a_topic_the_qrels_lack_is_a_warning_under_lenient(tmp_path, chunk):
+    # trec_eval never evaluates q9, so neither stops nor changes a number, and score's gate
+    # let it pass; validate --profile lenient said error (reviewer 667)
+    qrels, path = tmp_path / "q.txt", tmp_path / "r.run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
+    path.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 a 2 1.0 t\nq9 Q0 z 1 1 t\nq9 Q0 z 2 1 t\n")
+    for profile, unjudged in (("lenient", W), ("default", E)):
+        found = validate_run(path, qrels=qrels, profile=profile, chunk_bytes=chunk).findings
+        assert [(f.check, f.severity, f.line) for f in found if f.rule == "R7"] == [
+            ("R7", E, 2),
+            ("R7.unjudged", unjudged, 4),
+        ]

@@ -156,6 +156,12 @@ CATALOGUE = (
            "also for a topic split into blocks (R20) that the streaming reader meets in "
            "different chunks.",
            fix="keeps the first occurrence in trec_eval's order"),
+    _check("R7.unjudged", "EEWE", "duplicate docno within a topic the qrels given do not "
+           "judge",
+           "trec_eval evaluates no topic the qrels lack, so it neither stops at this one nor "
+           "changes a number (score's gate, the lenient profile, warns); the run is still "
+           "wrong, and stops trec_eval with 'duplicate docs' once the topic is judged.",
+           fix="keeps the first occurrence in trec_eval's order"),
     _check("R8", "EEWE", "topic deeper than `--max-depth`",
            "More documents than the depth allowed (default 1,000, TREC's usual submission "
            "depth; 100 under `rtask`). trec_eval itself scores every document unless run with "

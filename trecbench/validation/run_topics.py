@@ -229,18 +229,23 @@ class TopicChecks:
         # only topics seen before can repeat a document of an earlier chunk
         again = np.flatnonzero(prior[segment] > 0)
         repeats, first = self.duplicates_of(names_array, codes, rows.docno, rows.line, again)
-        self.report.add_many(
-            "R7",
-            rows.line[repeats],
-            "docno",
-            lambda i: wording.duplicate_docno(
-                rows.docno[int(repeats[i])].as_py(),
-                qname[segment[repeats[i]]],
-                first[i, 0],
-                self.unit(),
-                may_judge(self.qrels, qname[segment[repeats[i]]]),
-            ),
-        )
+        judged = np.array(
+            [may_judge(self.qrels, qname[segment[row]]) for row in repeats.tolist()], bool
+        )  # a topic the qrels lack: R7.unjudged, a warning where trec_eval's numbers are kept
+        for check, mine in (("R7", judged), ("R7.unjudged", ~judged)):
+            picked = np.flatnonzero(mine)
+            self.report.add_many(
+                check,
+                rows.line[repeats[picked]],
+                "docno",
+                lambda i, picked=picked, judged=check == "R7": wording.duplicate_docno(
+                    rows.docno[int(repeats[picked[i]])].as_py(),
+                    qname[segment[repeats[picked[i]]]],
+                    first[picked[i], 0],
+                    self.unit(),
+                    judged,
+                ),
+            )
 
     def _ranks(self, rows: Rows, local, segment, whole, qname) -> None:
         """R11: ranks of a topic are unique and exactly 1..n (a part of a topic seen

@@ -362,7 +362,8 @@ class _TopicChecks:
             row, before = again[k]
             return wording.duplicate_docno(docnos[row], name, start + before + 1, judged=judged)
 
-        self.report.add_many("R7", [start + row + 1 for row, _ in again], "docno", message)
+        check = "R7" if judged else "R7.unjudged"  # a warning under lenient: see the rule
+        self.report.add_many(check, [start + row + 1 for row, _ in again], "docno", message)
 
     def _ranks(self, name: str, ranked: _Ranked) -> None:
         """R11: the first repeated rank, the first bad start or gap (ranks sorted)."""
