@@ -1026,3 +1026,20 @@ def test_a_dask_frame_s_duplicate_is_cited_as_one_process_cites_the_pandas_frame
         dask_frame = dd.from_pandas(frame, npartitions=2, sort=False)
         tbdask.evaluate(qrels, dask_frame, ["map"], client=client)
     assert str(on_dask.value) == str(in_one_process.value)
+
+
+def test_a_run_of_a_folder_or_a_glob_is_named_by_it(tmp_path, monkeypatch):
+    # score --help names a run by its file's stem; a glob or a folder of shards was named
+    # run1, run2 in the warnings and the '# name' lines (reviewer 665)
+    from trecbench.dask_files import naming_path
+    from trecbench.evaluation import _named
+
+    for folder in ("sh1", "sh2"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "a.run").write_text("1 Q0 d1 1 1 t\n")
+        (tmp_path / folder / "b.run").write_text("2 Q0 d2 1 1 t\n")
+    monkeypatch.chdir(tmp_path)
+    runs = [tbdask.DaskRun("sh1/*.run"), tbdask.DaskRun("sh2"), tbdask.DaskRun("sh2/a.run")]
+    assert _named(runs, None) == ["sh1", "sh2", "a"]
+    assert naming_path("shards/part-*.parquet") == "shards/part-*.parquet"  # its own name
+    assert naming_path(["sh1/a.run", "sh1/b.run"]) is None  # a list: run1, run2...

@@ -66,6 +66,7 @@ from .dask_cluster import (  # noqa: E402  (trecbench.dask.connect)
 from .dask_files import (  # noqa: E402
     file_format,
     named_as_given,
+    naming_path,
     partitioned,
     run_files,
     text_partitions,
@@ -109,6 +110,12 @@ class DaskRun:
     def path(self) -> str | None:
         """The file the run is, when it is one file (what results name it by)."""
         return self.files[0] if self.files and len(self.files) == 1 else None
+
+    @property
+    def name_path(self) -> str | None:
+        """What the run is named by: its one file, else the folder or glob it was given
+        as (:func:`~trecbench.dask_files.naming_path`); None for a list or a DataFrame."""
+        return self.path or naming_path(self.data)
 
     def __repr__(self) -> str:
         return f"DaskRun({self.path or self.files or 'DataFrame'})"

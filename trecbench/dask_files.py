@@ -23,6 +23,20 @@ from .type_names import python_type
 TEXT_PARTITION_BYTES = 16 << 20
 
 
+def naming_path(data: Any) -> str | None:
+    """What a run given as ``data`` is named by when it is more than one file
+    (:func:`trecbench.naming.run_names` names it as a file): a folder by itself, a glob by
+    itself, or by the folder it searches where its file names are wildcards alone
+    (``shards/*.parquet``: shards, not ``*``); None for a list or a DataFrame."""
+    if not isinstance(data, (str, os.PathLike)):
+        return None
+    text = os.fspath(data)
+    folder, name = os.path.split(text.rstrip("/"))
+    if glob.has_magic(name) and not name.split(".")[0].strip("*?") and folder:
+        return folder
+    return text
+
+
 def run_files(data: Any) -> list[str]:
     """The files of a path, a glob, a folder (its files, sorted) or a list of them; a
     :class:`UsageError` naming what else ``data`` is (a pandas DataFrame's column names

@@ -272,11 +272,11 @@ def _relevant_counts(truth, measures, settings: EvalSettings) -> dict[int, dict[
 
 def _named(sources: list, names: list[str] | None) -> list[str]:
     """Each run's name (:func:`trecbench.naming.run_names`): ``names`` when given, else a
-    file's stem made distinct by its parent folders (a run on Dask by its one file), else
-    ``run1..N``."""
+    file's stem made distinct by its parent folders (a run on Dask by its one file, its
+    folder or its glob: :attr:`trecbench.dask.DaskRun.name_path`), else ``run1..N``."""
     from ..naming import run_names
 
-    files = [getattr(s, "path", None) or s if hasattr(s, "score_run") else s for s in sources]
+    files = [getattr(s, "name_path", None) or s if hasattr(s, "score_run") else s for s in sources]
     return run_names(files, names)
 
 
