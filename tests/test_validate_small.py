@@ -22,8 +22,8 @@ from trecbench.validation.small import SmallSettings, validate_small
 # every check of the rules (trecbench.validation.rules.CHECKS) as the small path stands to
 # it: a new check must be placed in one of these
 FOUND = {
-    "R3", "R4", "R5", "R7", "R7.unjudged", "R8", "R9.shallow", "R11.unique", "R11.sequence", "R13", "R14",
-    "R15.tie", "R15.float32", "R16", "R17", "R18", "R19", "R20.order",
+    "R3", "R4", "R5", "R7", "R7.unjudged", "R8", "R9.shallow", "R11.unique", "R11.sequence",
+    "R13", "R14", "R15.tie", "R15.float32", "R16", "R17", "R18", "R19", "R20.order",
     "X1", "X2", "X3", "X4", "Q5", "Q7",
 }  # fmt: skip
 NOT_ON_PLAIN_FILES = {  # printable ASCII, one separator, 6 or 4 fields, numbers that parse
