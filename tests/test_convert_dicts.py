@@ -91,7 +91,7 @@ def test_beir_qrels_tsv(tmp_path):
     for text, message in (
         ("q1\td1\t1\n", "test.tsv:1: expected the header 'query-id corpus-id score'"),
         ("query-id\tcorpus-id\tscore\nq1\td1\t0.5\n", "test.tsv:2: score '0.5' is not an int"),
-        ("query-id\tcorpus-id\tscore\nq1\td1\t5000000\n", "test.tsv:2: score '5000000' is bey"),
+        ("query-id\tcorpus-id\tscore\nq1\td1\t5000000\n", "test.tsv:2: score '5000000' is above"),
         ("query-id\tcorpus-id\tscore\nq1\td1\t1\t7\n", "test.tsv:2: expected 3 fields"),
         ("query-id\tcorpus-id\tscore\nq1 d1 1\n", r"found 1 \(fields are separated by tabs"),
         ("query-id\tcorpus-id\tscore\nq1\t\t1\n", "test.tsv:2: empty corpus-id"),
@@ -212,7 +212,7 @@ def test_queries_without_documents_and_qrels_grades(tmp_path):
         write_conversion(convert_dict(run), tmp_path / "out", inputs=[])
     for bad, message in (
         ({"q1": {"d1": 1.5}}, r"query 'q1', document 'd1': relevance 1.5 is not an integer"),
-        ({"q1": {"d1": 2_000_000}}, r"relevance 2000000 is beyond"),
+        ({"q1": {"d1": 2_000_000}}, r"relevance 2000000 is above"),
     ):
         qrels.write_text(json.dumps(bad))
         with pytest.raises(InputError, match=message):

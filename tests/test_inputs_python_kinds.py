@@ -138,7 +138,7 @@ def test_a_grade_far_beyond_the_limit_is_shown_shortened():
     # its 401 digits whole before
     assert _message({"q": {"a": 10**400}}, "qrels") == (
         "qrels dict: query 'q', document 'a': relevance 1000000000000000000000000000000000000000"
-        "…(401 characters)…0000000000000000000000000000000000000000 is beyond +-1,000,000 "
+        "…(401 characters)…0000000000000000000000000000000000000000 is above 1,000,000 "
         "(trec_eval's nDCG would run for hours)"
     )
 

@@ -55,7 +55,7 @@ def test_integer_ids_beyond_64_bits_beside_numpy_integers():
 
 def test_an_integral_float_beside_a_huge_grade_is_not_named_for_it():
     """The grade beyond the limit is named, not 1.0 (read as its text '1.0' before)."""
-    with pytest.raises(InputError, match=r"document 'b': relevance 18446744073709551616 is beyond"):
+    with pytest.raises(InputError, match=r"document 'b': relevance 18446744073709551616 is above"):
         inputs.load({"q": {"a": 1.0, "b": 2**64}}, "qrels")
 
 

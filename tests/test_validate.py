@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trecbench
-from trecbench.cli import _register, cli
+from trecbench.cli import _register, cli, run
 from trecbench.errors import InputError, OutputError, TrecbenchError, excerpt_plain
 from trecbench.inputs.trec_text import tokenize
 from trecbench.validation import (
@@ -290,6 +290,25 @@ def test_a_grade_s_sign_and_leading_zeros_are_no_part_of_its_size():
     found = findings(data + b"1 0 d +0001000001\n1 0 e -00000000000000000001\n", "qrels")
     assert [(f.rule, f.line) for f in found] == [("Q4", 4), ("Q6", 5)]
     assert found[1].message.startswith("negative grade -1:")
+
+
+def test_a_grade_below_the_bound_is_not_said_to_make_ndcg_run_for_hours(tmp_path, capsys):
+    # trec_eval sizes its gain arrays by the largest grade: -5,000,000 costs it nothing and
+    # reads as -1 (reviewer 667); refused still, for a reason that is true
+    below = b"q1 0 a -5000000\nq1 0 z 1\n"
+    (finding,) = [f for f in findings(below, "qrels") if f.rule == "Q4"]
+    assert finding.message == (
+        "grade -5000000 is below -1,000,000, the lowest grade read (trec_eval reads every "
+        "negative grade alike, as unjudged: write -1)"
+    )
+    (above,) = [f for f in findings(b"q1 0 a 5000000\n", "qrels") if f.rule == "Q4"]
+    assert (
+        above.message == "grade 5000000 is above 1,000,000 (trec_eval's nDCG would run for hours)"
+    )
+    (tmp_path / "q").write_bytes(below)
+    (tmp_path / "r").write_text("q1 Q0 a 1 1 t\n")
+    assert run(["score", str(tmp_path / "q"), str(tmp_path / "r")]) == 2
+    assert "is below -1,000,000, the lowest grade read" in capsys.readouterr().err
 
 
 def test_lenient_keeps_only_what_breaks_trec_eval():

@@ -44,13 +44,13 @@ def read_beir_qrels(
     )
     grades = trec_text.parse_grades(score)
     for bad, why in (
-        (~grades.integer, "is not an integer"),
-        (
-            grades.huge,
-            f"is beyond +-{trec_text.MAX_GRADE:,} (trec_eval's nDCG would run for hours)",
-        ),
+        (~grades.integer, lambda text: "is not an integer"),
+        (grades.huge, trec_text.grade_beyond),
     ):
-        fields.first(np.r_[False, bad], lambda row, w=why: f"score {score[row - 1].as_py()!r} {w}")
+        fields.first(
+            np.r_[False, bad],
+            lambda row, w=why: f"score {score[row - 1].as_py()!r} {w(score[row - 1].as_py())}",
+        )
     frame = pd.DataFrame(
         {
             "qid": qid.to_pandas(types_mapper=lambda _: STR),

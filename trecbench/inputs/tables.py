@@ -66,6 +66,7 @@ from .columns import (  # noqa: F401  (their names, imported from here by other 
 from .python_objects import ARROW_REFUSALS, Where, from_python, index_label, row_named
 from .trec_tables import (
     MAX_GRADE,
+    grade_beyond,
     parse_grades,
     parse_ranks,
     parse_scores,
@@ -329,7 +330,7 @@ def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
     if too_big.any():
         row = int(np.flatnonzero(too_big)[0])
         shown = shown_value(values[row])
-        beyond = f"is beyond +-{MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
+        beyond = grade_beyond(values[row].as_py())
         raise InputError(origin, None, f"{where(row)}: relevance {shown} {beyond}")
     return arrow.array(numbers.astype(np.int64))
 

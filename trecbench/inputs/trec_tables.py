@@ -137,6 +137,18 @@ def rank_too_large(shown: str) -> str:
 MAX_GRADE = 1_000_000
 
 
+def grade_beyond(text: object) -> str:
+    """Why the grade written ``text`` (beyond ±:data:`MAX_GRADE`) is refused (Q4), by its
+    side: above, trec_eval's nDCG runs for hours; below, nothing would (trec_eval reads
+    every negative grade alike, unjudged), but grades are read within the same bounds."""
+    if str(text).lstrip().startswith("-"):
+        return (
+            f"is below -{MAX_GRADE:,}, the lowest grade read (trec_eval reads every "
+            "negative grade alike, as unjudged: write -1)"
+        )
+    return f"is above {MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
+
+
 class Grades(NamedTuple):
     """Relevance grades read from text (see :func:`parse_grades`)."""
 
@@ -406,10 +418,7 @@ def _qrels_table(tokens: Tokens) -> pa.Table:
         tokens,
         grades.huge,
         "Q4",
-        lambda r: (
-            f"relevance {excerpt_plain(rel[r].as_py())} is beyond "
-            f"+-{MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
-        ),
+        lambda r: f"relevance {excerpt_plain(rel[r].as_py())} {grade_beyond(rel[r].as_py())}",
     )
     return pa.table(
         {

@@ -68,6 +68,7 @@ from .trec_tables import SCORE_PATTERN as SCORE_PATTERN
 from .trec_tables import UNCONVERTED_RULES as UNCONVERTED_RULES
 from .trec_tables import beir_ready as beir_ready
 from .trec_tables import columns_shape as columns_shape
+from .trec_tables import grade_beyond as grade_beyond
 from .trec_tables import matches as matches
 from .trec_tables import other_kind as other_kind
 from .trec_tables import parse_grades as parse_grades

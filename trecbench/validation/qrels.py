@@ -130,8 +130,8 @@ class QrelsChecker(Checker):
             line[huge],
             "rel",
             lambda i: (
-                f"grade {excerpt_plain(rel[int(huge[i])].as_py())} is beyond "
-                f"+-{trec_text.MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
+                f"grade {excerpt_plain(rel[int(huge[i])].as_py())} "
+                f"{trec_text.grade_beyond(rel[int(huge[i])].as_py())}"
             ),
         )
         negative = np.flatnonzero(small & (grades < 0))

@@ -391,8 +391,11 @@ CATALOGUE = (
            "changes; but the grammar of a grade (validator-rules.md: `^-?\\d+$`, as a run's "
            "rank has no sign: R10) has no `+`, and a stricter reader may refuse the line: a "
            "warning under `strict`, a note elsewhere."),
-    _check("Q4", "EEEE", "grade beyond ±1,000,000 (trec_eval's nDCG would run for hours)",
-           "trec_eval sizes its gain arrays by the largest grade."),
+    _check("Q4", "EEEE", "grade beyond ±1,000,000 (trec_eval's nDCG would run for hours "
+           "above it)",
+           "trec_eval sizes its gain arrays by the largest grade. Below -1,000,000 nothing "
+           "runs long (trec_eval reads every negative grade alike, as unjudged), yet grades "
+           "are read within the same bounds: write -1."),
     _check("Q5", "EEEE", "duplicate (qid, docno), same or conflicting grade",
            "trec_eval stops ('duplicate docs', exit 4); ranx and ir_measures silently keep the "
            "last grade. Grades are compared as atol reads them: `1` and `01` are one grade."),
