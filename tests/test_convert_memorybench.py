@@ -889,3 +889,31 @@ def test_the_providers_a_misspelt_offset_lists_are_escaped_as_items(tmp_path, ho
     assert message.isprintable(), message
     listed = message.split("(providers: ")[1].removesuffix(")").split(", ")
     assert sorted(unquote(name) for name in listed) == sorted(["chonkie", hostile])
+
+
+def test_items_the_qrels_hold_no_line_of_are_noted_with_memorybenchs_mean(tmp_path):
+    # memorybench's nDCG@5 of t1 1, t2 (nothing retrieved) 0 and t3 (a blank answer) 0 is
+    # 1/3 (it divides by every item); the qrels hold t1 alone, so trec_eval -c gives 1.0
+    # and nothing said why (reviewer 666)
+    def item(qid, expected, context):
+        return {
+            "runId": "r", "benchmark": "qa", "provider": "Q", "itemId": qid,
+            "expected": expected, "retrievedContext": context, "metadata": {},
+        }  # fmt: skip
+
+    found = [{"id": "m1", "content": "paris", "score": 0.9}]
+    other = [{"id": "m2", "content": "x", "score": 0.9}]
+    path = tmp_path / "mbz.json"
+    rows = [item("t1", "paris", found), item("t2", "london", []), item("t3", " ", other)]
+    path.write_text(json.dumps({"results": rows}))
+    conversion = convert_memorybench(path)
+    assert conversion.qrels["memorybench-Q"]["qid"].tolist() == ["t1"]
+    assert (
+        "memorybench-Q: 2 of 3 items have no line in the qrels (no chunk judged: none "
+        "retrieved, or no strategy applies), so trec_eval counts them in no mean, even with "
+        "-c; memorybench divides by all 3: with those items at 0, its mean is trec_eval -c's "
+        "times 1/3"
+    ) in conversion.report.notes
+    every = [item("t1", "paris", found), item("t2", "london", found)]  # t2: none relevant
+    path.write_text(json.dumps({"results": every}))
+    assert not any("no line in the qrels" in n for n in convert_memorybench(path).report.notes)

@@ -454,6 +454,22 @@ def _stratum(strata: dict[str, str | None], qid: str, repo: Any, at: At) -> None
         strata[qid] = repo
 
 
+def _note_unjudged_items(qrels_name: str, qids: list[str], table, report: Report) -> None:
+    """The note of the items of a run that its qrels hold no line of (no chunk retrieved to
+    judge, or no strategy applies): no trec_eval mode counts them, where memorybench's
+    means divide by every item (reviewer 666: 1.0 against memorybench's 0.3333)."""
+    judged = set(table["qid"])
+    unjudged = sum(escape_id(qid) not in judged for qid in dict.fromkeys(qids))
+    if unjudged:
+        items = len(dict.fromkeys(qids))
+        report.note(
+            f"{escape_text(qrels_name)}: {unjudged} of {items} items have no line in the "
+            "qrels (no chunk judged: none retrieved, or no strategy applies), so trec_eval "
+            f"counts them in no mean, even with -c; memorybench divides by all {items}: with "
+            f"those items at 0, its mean is trec_eval -c's times {items - unjudged}/{items}"
+        )
+
+
 def _per_run(collected: _Collected, name: str, judging: Judging, report: Report):
     """``(qrels by name, runs, qrels summaries)``: one qrels and one run per provider
     (or provider's run), with a note for each qrels judged found-only."""
@@ -487,6 +503,7 @@ def _per_run(collected: _Collected, name: str, judging: Judging, report: Report)
             unretrieved_relevant=run.unretrieved,
             line_offset=judging.offset(run.provider),
         )
+        _note_unjudged_items(qrels_name, run.qids, table, report)
         if run.found_only:
             report.note(
                 f"{escape_text(qrels_name)}: {run.found_only} of {len(run.qids)} queries judged "
