@@ -917,3 +917,31 @@ def test_items_the_qrels_hold_no_line_of_are_noted_with_memorybenchs_mean(tmp_pa
     every = [item("t1", "paris", found), item("t2", "london", found)]  # t2: none relevant
     path.write_text(json.dumps({"results": every}))
     assert not any("no line in the qrels" in n for n in convert_memorybench(path).report.notes)
+
+
+def test_a_pack_judging_more_chunks_relevant_than_its_count_is_noted(tmp_path):
+    # LongMemEval's turn-level chunks answer_s1_0 and answer_s1_3 are both relevant to
+    # answerCorpusIds ["answer_s1"], whose count (1) is memorybench's IDCG: its nDCG@5
+    # 1.6309 against trec_eval's 1.0 on the converted files, without a word (reviewer 666)
+    context = [
+        {"id": "answer_s1_0", "content": "a", "score": 0.9},
+        {"id": "answer_s1_3", "content": "b", "score": 0.8},
+        {"id": "s7_1", "content": "c", "score": 0.7},
+    ]
+    result = {
+        "runId": "r", "benchmark": "longmemeval", "provider": "P", "itemId": "q1",
+        "expected": "x", "retrievedContext": context,
+        "metadata": {"answerCorpusIds": ["answer_s1"]},
+    }  # fmt: skip
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps({"results": [result]}))
+    conversion = convert_memorybench(path)
+    assert conversion.qrels["memorybench-P"]["rel"].tolist() == [1, 1, 0]
+    assert (
+        "memorybench-P: 1 of 1 queries judged more relevant chunks than their pack's count "
+        "(evidence, answerCorpusIds): trec_eval's ideal DCG counts every one, memorybench's "
+        "the count alone, so its nDCG is the higher there (and may pass 1)"
+    ) in conversion.report.notes
+    result["metadata"]["answerCorpusIds"] = ["answer_s1", "answer_s9"]  # 2: no surplus
+    path.write_text(json.dumps({"results": [result]}))
+    assert not any("pack's count" in n for n in convert_memorybench(path).report.notes)

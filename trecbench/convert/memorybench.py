@@ -220,6 +220,7 @@ class _Run:
     )
     found_only: int = 0
     unretrieved: int = 0
+    surplus: int = 0  # queries judged more relevant chunks than their pack's count
 
 
 @dataclass
@@ -427,6 +428,7 @@ def _collect(
     run.strategies[outcome.strategy] += 1
     run.found_only += outcome.found_only
     run.unretrieved += outcome.unretrieved
+    run.surplus += outcome.surplus > 0
     if outcome.strategy == NONE:
         reason = f"item not judged (relevance {judging.relevance}: no strategy applies)"
         report.drop(reason, [where])
@@ -504,6 +506,13 @@ def _per_run(collected: _Collected, name: str, judging: Judging, report: Report)
             line_offset=judging.offset(run.provider),
         )
         _note_unjudged_items(qrels_name, run.qids, table, report)
+        if run.surplus:
+            report.note(
+                f"{escape_text(qrels_name)}: {run.surplus} of {len(run.qids)} queries judged "
+                "more relevant chunks than their pack's count (evidence, answerCorpusIds): "
+                "trec_eval's ideal DCG counts every one, memorybench's the count alone, so "
+                "its nDCG is the higher there (and may pass 1)"
+            )
         if run.found_only:
             report.note(
                 f"{escape_text(qrels_name)}: {run.found_only} of {len(run.qids)} queries judged "

@@ -217,6 +217,7 @@ class _Judged:
     rows: list[tuple[str, int]]  # (docno, grade)
     found_only: bool = False
     unretrieved: int = 0
+    surplus: int = 0  # relevant chunks judged past the pack's count (its IDCG's)
 
 
 def _explicit(meta: dict, at: At, report: Report, where: dict) -> list[str] | None:
@@ -303,7 +304,8 @@ def _pack(
         n += 1
         if f"unretrieved-relevant-{n}" not in taken:
             extra.append((f"unretrieved-relevant-{n}", 1))
-    return _Judged("pack", rows + extra, total is None, missing)
+    surplus = max(0, found - total) if total is not None else 0
+    return _Judged("pack", rows + extra, total is None, missing, surplus)
 
 
 def judge(
