@@ -341,7 +341,10 @@ def run_cli_raw(*args):
     return CliRunner().invoke(cli, [*map(str, args)])
 
 
-TOO_LARGE = "is too large: ranks go up to 9223372036854775807 (a C long, as trec_eval reads them)"
+TOO_LARGE = (
+    "is too large: ranks go up to 9223372036854775807 (a 64-bit integer, as trecbench and "
+    "rank-based tools hold them; trec_eval skips the rank column)"
+)
 
 
 def test_a_rank_beyond_a_c_long_is_too_large_in_msmarco_and_terms_alike(

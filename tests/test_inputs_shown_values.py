@@ -58,7 +58,8 @@ def test_a_bad_score_of_an_arrow_table_is_quoted():
         (
             "9" * 100,  # named as too large, not as cut text that is no integer
             f"rank {'9' * 40}…(100 characters)…{'9' * 40} is too large: ranks go up to "
-            "9223372036854775807 (a C long, as trec_eval reads them)",
+            "9223372036854775807 (a 64-bit integer, as trecbench and rank-based tools hold them; "
+            "trec_eval skips the rank column)",
         ),
     ],
 )

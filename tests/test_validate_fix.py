@@ -165,7 +165,8 @@ def test_a_rank_up_to_the_largest_long_is_a_rank_and_beyond_it_says_so(tmp_path)
         == _bad_rank("9223372036854775808")
         == (
             "rank '9223372036854775808' is too large: ranks go up to 9223372036854775807 "
-            "(a C long, as trec_eval reads them)"
+            "(a 64-bit integer, as trecbench and rank-based tools hold them; trec_eval skips "
+            "the rank column)"
         )
     )
     assert _bad_rank("-1") == "rank '-1' is not a non-negative integer"

@@ -67,7 +67,8 @@ RUNS_REFUSED = {
     "rank beyond a C long (OverflowError)": (
         RUN.assign(rank=["1", "99999999999999999999"]),
         "row 1: rank 99999999999999999999 is too large: ranks go up to 9223372036854775807 "
-        "(a C long, as trec_eval reads them)",
+        "(a 64-bit integer, as trecbench and rank-based tools hold them; trec_eval skips "
+        "the rank column)",
     ),
     "boolean rank": (
         RUN.assign(rank=[True, False]),

@@ -129,7 +129,8 @@ def rank_too_large(shown: str) -> str:
     """What the converters and the validator (R10) say of a rank ``shown``
     (as the message shows it) that :func:`parse_ranks` refuses for its size alone."""
     return (
-        f"{shown} is too large: ranks go up to {_LONG_MAX_TEXT} (a C long, as trec_eval reads them)"
+        f"{shown} is too large: ranks go up to {_LONG_MAX_TEXT} (a 64-bit integer, as trecbench "
+        "and rank-based tools hold them; trec_eval skips the rank column)"
     )
 
 
