@@ -1982,3 +1982,10 @@ def test_a_duplicate_in_a_topic_the_qrels_lack_is_a_warning_under_lenient(tmp_pa
             ("R7", E, 2),
             ("R7.unjudged", unjudged, 4),
         ]
+
+
+def test_a_grade_that_is_no_integer_is_said_as_atol_reads_it():
+    # every Q3 said "(trec_eval's atol reads 1.5 as 1 and abc as 0)", 1abc too (reviewer 667)
+    found = findings(b"q1 0 a 1.5\nq1 0 b 1abc\nq1 0 c abc\nq1 0 d -2x\n", "qrels")
+    said = [f.message.split("(")[-1] for f in found if f.rule == "Q3"]
+    assert said == [f"trec_eval's atol reads it as {n})" for n in (1, 1, 0, -2)]

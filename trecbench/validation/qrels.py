@@ -109,7 +109,7 @@ class QrelsChecker(Checker):
             "rel",
             lambda i: (
                 f"grade {wording.quoted(rel[int(bad[i])].as_py())} is not an integer "
-                "(trec_eval's atol reads 1.5 as 1 and abc as 0)"
+                f"(trec_eval's atol reads it as {c_atol(rel[int(bad[i])].as_py())})"
             ),
         )
         # a grade too large is refused (Q4): what atol would read of it is no matter
