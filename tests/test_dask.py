@@ -1041,5 +1041,13 @@ def test_a_run_of_a_folder_or_a_glob_is_named_by_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     runs = [tbdask.DaskRun("sh1/*.run"), tbdask.DaskRun("sh2"), tbdask.DaskRun("sh2/a.run")]
     assert _named(runs, None) == ["sh1", "sh2", "a"]
+    # what names no folder, or none apart, is run1..N as before: never refused (reviewer 668)
+    monkeypatch.chdir(tmp_path / "sh1")
+    assert _named([tbdask.DaskRun("./*.run"), tbdask.DaskRun("*.run")], None) == ["run1", "run2"]
+    monkeypatch.chdir(tmp_path)
+    twice = [tbdask.DaskRun("sh1/*.run"), tbdask.DaskRun("sh1/a*")]
+    assert _named(twice, None) == ["sh1", "a"]
+    alike = [tbdask.DaskRun("sh1/*.run"), tbdask.DaskRun("sh1")]
+    assert _named(alike, None) == ["run1", "run2"]
     assert naming_path("shards/part-*.parquet") == "shards/part-*.parquet"  # its own name
     assert naming_path(["sh1/a.run", "sh1/b.run"]) is None  # a list: run1, run2...

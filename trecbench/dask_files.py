@@ -32,9 +32,10 @@ def naming_path(data: Any) -> str | None:
         return None
     text = os.fspath(data)
     folder, name = os.path.split(text.rstrip("/"))
-    if glob.has_magic(name) and not name.split(".")[0].strip("*?") and folder:
-        return folder
-    return text
+    if not glob.has_magic(name) or name.split(".")[0].strip("*?"):
+        return text
+    # a glob of the current folder (*.run, ./*.run) names no folder: run1..N
+    return folder if os.path.basename(folder) not in ("", ".", "..") else None
 
 
 def run_files(data: Any) -> list[str]:

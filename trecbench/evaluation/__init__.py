@@ -272,11 +272,19 @@ def _relevant_counts(truth, measures, settings: EvalSettings) -> dict[int, dict[
 
 def _named(sources: list, names: list[str] | None) -> list[str]:
     """Each run's name (:func:`trecbench.naming.run_names`): ``names`` when given, else a
-    file's stem made distinct by its parent folders (a run on Dask by its one file, its
-    folder or its glob: :attr:`trecbench.dask.DaskRun.name_path`), else ``run1..N``."""
+    file's stem made distinct by its parent folders (a run on Dask by its one file, else
+    by its folder or glob, :attr:`trecbench.dask.DaskRun.name_path`, where those name the
+    runs apart), else ``run1..N``."""
     from ..naming import run_names
 
-    files = [getattr(s, "name_path", None) or s if hasattr(s, "score_run") else s for s in sources]
+    files = [getattr(s, "path", None) or s if hasattr(s, "score_run") else s for s in sources]
+    if names is None:
+        shown = [getattr(s, "name_path", None) or f for s, f in zip(sources, files, strict=True)]
+        if shown != files:
+            try:
+                return run_names(shown)
+            except UsageError:  # two globs of one folder: run1..N, as before they were named
+                pass
     return run_names(files, names)
 
 
