@@ -146,6 +146,9 @@ def test_a_file_named_as_a_folder_is_refused_as_the_system_refuses_it(tmp_path, 
     assert run(["leaderboard", str(suite), "--quiet"]) == 2
     said = f"{suite}:3: collections.c.qrels: cannot read '{tmp_path}/q.qrels/': Not a directory"
     assert capsys.readouterr().err == f"trecbench: {said}\n"
+    config = _toml(tmp_path, 'output = "o/"', run_b="b.run/.")  # the dot dropped too
+    expected = f"{config}:6: modes.b.run: cannot read '{tmp_path}/b.run/.': Not a directory"
+    assert _refused(config, capsys) == f"trecbench: {expected}"
     config = _toml(tmp_path, 'output = "o/"')
     assert run(["benchmark", str(config), "--quiet"]) == 0
     assert (tmp_path / "o" / "BenchmarkReport.json").is_file()

@@ -181,7 +181,8 @@ def config_path(
         message = f"{json_excerpt(value)} holds a NUL byte: no path can"
         raise UsageError(f"{config.where(keys)}: {message}")
     joined = os.path.join(base, value)
-    if not folder and value.endswith(("/", os.sep)):
+    # b.run/ and b.run/. name a folder: a Path drops the slash and the dot
+    if not folder and (value.endswith(("/", os.sep)) or os.path.basename(value) == "."):
         try:
             os.stat(joined)
         except OSError as error:  # ENOTDIR for a file named so, ENOENT for none
