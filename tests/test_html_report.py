@@ -275,7 +275,10 @@ def test_score_html_holds_each_runs_means_as_score_prints_them(tmp_path, capsys)
     # a landmark holds the content; without scripts (a mail viewer's) the page says where
     # the values its scripts draw are (reviewer 664: an empty Topics table, no word)
     assert text.count("<main>") == text.count("</main>") == 1
-    assert text.count("<noscript>") == 2 and "holds every topic's value" in text
+    assert text.count("<noscript>") == 3 and "holds every topic's value" in text
+    # each option named as the command giving it has it; the hints of drawn parts hidden
+    assert "(<code>score --report</code>; <code>BenchmarkReport.json</code>" in text
+    assert '<p class="note screen-only needs-script">Hover a point' in text
 
 
 def test_score_html_names_measures_by_display_name_whatever_labels_asks(tmp_path, capsys):
