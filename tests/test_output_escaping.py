@@ -952,3 +952,15 @@ def test_latex_keeps_a_name_s_end_blanks_as_percent_20(tmp_path, capsys, command
         line.split(" & ")[0] for line in capsys.readouterr().out.splitlines() if " & " in line
     ]
     assert "r" in firsts and "\\%20r" in firsts and " r" not in firsts
+
+
+@pytest.mark.parametrize("char", DRAWS_NOTHING)
+def test_a_message_quotes_a_character_that_draws_nothing_escaped(char):
+    # the CLI's warnings (errors.one_line) printed it raw: two strata fields g and g+U+034F
+    # warned alike on a terminal (reviewer 668)
+    from trecbench.errors import one_line
+
+    shown = one_line("g" + char)
+    assert shown != "g" and char not in shown
+    assert shown == "g" + char.encode("unicode_escape").decode()
+    assert one_line("plain é") == "plain é"

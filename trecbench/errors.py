@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
+from .invisible import all_shown, shows
 from .plurals import few_and_more
 
 
@@ -374,11 +375,13 @@ def int_text(value: int) -> str:
 
 
 def one_line(text: str) -> str:
-    """``text`` with line breaks, tabs and other control characters escaped (``\\n``): what
-    a message of the CLI quotes (a file name, an id) never starts another line."""
-    if text.isprintable():
+    """``text`` with line breaks, tabs, other control characters and the characters that
+    draw nothing (:mod:`trecbench.invisible`: ``g`` and ``g`` + U+034F read as one)
+    escaped (``\\n``, ``\\u034f``): what a message of the CLI quotes (a file name, an id)
+    never starts another line, nor reads as another."""
+    if all_shown(text):
         return text
-    return "".join(c if c.isprintable() else _escaped(c) for c in text)
+    return "".join(c if shows(c) else _escaped(c) for c in text)
 
 
 def _escaped(character: str) -> str:

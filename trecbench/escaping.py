@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from .invisible import all_shown, shows
+from .invisible import INVISIBLE, shows
 
 # what a Markdown table cell escapes besides: "|" would end the cell, "*" would emphasise
 # (and read as compare's significance stars)
@@ -47,9 +47,19 @@ def escape_text(text, also: str = "") -> str:
     gives it) becomes ``%XX`` of that byte: ``os.fsdecode(unquote_to_bytes(...))`` gives
     the name back."""
     text = str(text)
-    # no generator for ``any`` without ``also``: a page escapes a million document ids
-    if all_shown(text) and "%" not in text and not (also and any(c in text for c in also)):
+    # no generator for ``any`` without ``also``, no call for the invisible characters: a
+    # page escapes a million document ids
+    if (
+        "%" not in text
+        and text.isprintable()
+        and (text.isascii() or INVISIBLE.search(text) is None)
+        and not (also and any(c in text for c in also))
+    ):
         return text
+    if text.isascii():  # no invisible character to look for in each
+        return "".join(
+            _quoted(c) if c == "%" or c in also or not c.isprintable() else c for c in text
+        )
     return "".join(_quoted(c) if c == "%" or c in also or not shows(c) else c for c in text)
 
 

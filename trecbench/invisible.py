@@ -28,15 +28,17 @@ def python_pattern(pattern: str) -> str:
     return re.sub(r"\\x\{(\w{5})\}", r"\\U000\1", four)
 
 
-_INVISIBLE = re.compile(python_pattern(UNICODE_SPACE_PATTERN))
+# compiled once: escape_text tests every id of a page with it (inline, not by a call)
+INVISIBLE = re.compile(python_pattern(UNICODE_SPACE_PATTERN))
 
 
 def shows(char: str) -> bool:
     """Whether ``char`` is shown as itself: printable to Python and not invisible (U+034F,
     U+FE0F and the Hangul fillers are printable to Python, and draw nothing)."""
-    return char.isprintable() and _INVISIBLE.match(char) is None
+    return char.isprintable() and (char < "\x80" or INVISIBLE.match(char) is None)
 
 
 def all_shown(text: str) -> bool:
-    """Whether every character of ``text`` :func:`shows` (ASCII text at C speed)."""
-    return text.isprintable() and (text.isascii() or _INVISIBLE.search(text) is None)
+    """Whether every character of ``text`` :func:`shows` (ASCII text at C speed: whether a
+    text is ASCII is a flag of Python's strings)."""
+    return text.isprintable() and (text.isascii() or INVISIBLE.search(text) is None)

@@ -25,6 +25,7 @@ from ..hash_index import string_hash
 from ..inputs import trec_text
 from ..inputs.trec_text import RUN_FIELDS, Tokens
 from ..inputs.unconverted import columns_message
+from ..invisible import INVISIBLE
 from ..text_encoding import wide_encoding, wide_file
 from . import wording
 from .duplicates import SeenKeys, duplicate_pairs
@@ -48,7 +49,6 @@ _FIELD_ENDS = {
 }
 
 
-_INVISIBLE = re.compile(trec_text.python_pattern(trec_text.UNICODE_SPACE_PATTERN))
 # R2's and R6's message when no field read holds the character (one past the kept fields)
 _INVISIBLE_MESSAGE = (
     "Unicode blank, zero-width, C1 control or other invisible character (part of the field "
@@ -60,7 +60,7 @@ def invisible_character(text: str, start: int = 0) -> tuple[str, int] | None:
     """The first Unicode blank, C1 control or other invisible character (R2, R6) of
     ``text`` from ``start`` on, named (``U+00A0 (NO-BREAK SPACE)``), and its 1-based
     character position; None when ``text`` holds none."""
-    found = _INVISIBLE.search(text, start)
+    found = INVISIBLE.search(text, start)
     if found is None:
         return None
     char = found.group()
