@@ -19,8 +19,9 @@ Topics are paired by qid across runs. Which count (``missing``, recorded in the 
 Sections (``group_by``, repeatable): ``all`` (every topic), then for each field its
 **macro** section ``FIELD:macro`` (every stratum counts the same: the mean of the strata's
 means, as code-chunk's published "overall"; stratified bootstrap, weighted tests, see
-:mod:`trecbench.stats`) and one section per value ``FIELD=VALUE`` (``=`` and ``%`` in
-FIELD escaped as ``%3D``, ``%25``, as ``score`` places a group: one label, one section).
+:mod:`trecbench.stats`) and one section per value ``FIELD=VALUE`` (FIELD escaped as
+``score`` places a group, :func:`trecbench.escaping.group_place`: its ``=`` and ``%``,
+and what :func:`~trecbench.escaping.escape_text` escapes, as ``%XX``; one label, one section).
 Each section has its own resamples from the same seed and its own family for the p-value
 correction.
 

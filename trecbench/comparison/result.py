@@ -116,7 +116,8 @@ class Comparison:
     @property
     def stratum_labels(self) -> list[str]:
         """Section labels: ``"all"``, then per grouping field ``"FIELD:macro"`` and one
-        ``"FIELD=VALUE"`` per stratum (values sorted; FIELD's ``=`` as ``%3D``)."""
+        ``"FIELD=VALUE"`` per stratum (values sorted; FIELD escaped as
+        :func:`trecbench.escaping.group_place` escapes it: its ``=`` as ``%3D``)."""
         return [section.label for section in self.sections]
 
     def section(self, label: str) -> Section:
