@@ -1989,3 +1989,22 @@ def test_a_grade_that_is_no_integer_is_said_as_atol_reads_it():
     found = findings(b"q1 0 a 1.5\nq1 0 b 1abc\nq1 0 c abc\nq1 0 d -2x\n", "qrels")
     said = [f.message.split("(")[-1] for f in found if f.rule == "Q3"]
     assert said == [f"trec_eval's atol reads it as {n})" for n in (1, 1, 0, -2)]
+
+
+def test_a_qrels_hash_after_leading_blanks_is_data_to_trec_eval_10_too():
+    # 10.0's get_qrels skips a '#' in the first column only: ' #c 0 x 1' is a judgment of
+    # topic '#c' to 9.x and 10.0 alike, and two such lines break nothing; validate said
+    # "10.0 skips it" and "second comment line in a row" (error, Q8.fatal; reviewer 667)
+    found = findings(b"q1 0 a 1\n #c 0 x 1\n #d 0 y 1\nq2 0 c 1\n", "qrels")
+    q8 = [(f.check, f.severity, f.line, f.message.split(":")[0]) for f in found if f.rule == "Q8"]
+    assert q8 == [
+        ("Q8.comment", W, 2, "'#' after leading blanks"),
+        ("Q8.comment", W, 3, "'#' after leading blanks"),
+    ]
+    # in the first column: skipped by 10.0, and two in a row break it
+    found = findings(b"q1 0 a 1\n#c 0 x 1\n#d 0 y 1\nq2 0 c 1\n", "qrels")
+    assert [(f.check, f.line) for f in found if f.rule == "Q8"] == [
+        ("Q8.comment", 2),
+        ("Q8.comment", 3),
+        ("Q8.fatal", 3),
+    ]

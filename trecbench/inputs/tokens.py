@@ -62,6 +62,9 @@ class Tokens:
     irregular_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     # of irregular_space_lines, those irregular only by a separator other than the file's
     other_separator_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    # lines starting with blanks (of irregular_space_lines): a qrels '#' after them is data
+    # to trec_eval 10.0 too, which skips only a '#' in the first column
+    leading_blank_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     head: bytes = b""
     separator: bytes = b""
     # the ir_metadata block atop a run (inputs.ir_metadata.Found), when the tokens start it

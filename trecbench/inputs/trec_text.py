@@ -294,7 +294,7 @@ def _tokenize_text(
     compact, compact_starts, empty, kept = _without_empty_lines(data, buf, starts)
     counts, fields, lines = _tokenize_general(compact, compact_starts, keep)
     numbers = kept[: len(counts)] + first_line
-    trailing, irregular, other, separator = _spacing_anomalies(lines, counts, separator)
+    trailing, irregular, other, separator, leading = _spacing_anomalies(lines, counts, separator)
     return Tokens(
         separator=separator or b"",
         line=numbers[counts > 0],
@@ -304,6 +304,7 @@ def _tokenize_text(
         trailing_space_lines=numbers[trailing],
         irregular_space_lines=numbers[irregular],
         other_separator_lines=numbers[other],
+        leading_blank_lines=numbers[leading],
         **common,
     )
 
@@ -360,9 +361,10 @@ def _unicode_space_lines(lines: pa.Array, head: bytes, first_line: int) -> np.nd
 
 def _spacing_anomalies(
     lines: pa.Array, counts: np.ndarray, separator: bytes | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, bytes | None]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bytes | None, np.ndarray]:
     """Masks of lines with trailing blanks, with irregular separators, and of those whose
-    only irregularity is another separator than the file's, and the separator.
+    only irregularity is another separator than the file's, the separator, and the mask of
+    lines with leading blanks (a qrels ``#`` after them is no comment to trec_eval 10.0).
 
     Irregular: leading blanks, runs of blanks between fields, a tab and a space in one
     line, or another separator than ``separator`` (default: the first multi-field line's).
@@ -390,7 +392,7 @@ def _spacing_anomalies(
     if separator is not None:
         other = (counts > 1) & (uses_tabs != (separator == b"\t")) & ~irregular
         irregular |= other
-    return trailing, irregular & nonblank, other & nonblank, separator
+    return trailing, irregular & nonblank, other & nonblank, separator, leading
 
 
 def iter_tokens(

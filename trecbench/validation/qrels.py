@@ -53,12 +53,23 @@ class QrelsChecker(Checker):
         fields, nf, line = tokens.fields, tokens.nfields, tokens.line
         comment, header = self._classify(tokens, 3)
         add = self.report.add_many
-        commented = line[comment]
+        # 10.0 skips a '#' in the first column only: after blanks it is data to both
+        indented = line[comment & np.isin(line, tokens.leading_blank_lines)]
+        commented = line[comment & ~np.isin(line, tokens.leading_blank_lines)]
         add(
             "Q8.comment",
             commented,
             "line",
             lambda _: "comment line (trec_eval 9.x reads it as data; 10.0 skips it)",
+        )
+        add(
+            "Q8.comment",
+            indented,
+            "line",
+            lambda _: (
+                "'#' after leading blanks: a judgment to trec_eval 9.x and 10.0 alike (10.0 "
+                "skips only a '#' in the first column)"
+            ),
         )
         follows = np.diff(commented, prepend=self.last_comment_line) == 1
         add(

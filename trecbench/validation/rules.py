@@ -411,8 +411,8 @@ CATALOGUE = (
            "scores on them."),
     _check("Q8.comment", "WWWW", "comment line",
            "trec_eval 9.x reads a `#` line as data (a judgment of topic `#...`, or Q1/Q3 when "
-           "it is not one), 10.0 skips it. Every profile checks it as data, as 9.0.8 reads "
-           "it."),
+           "it is not one), 10.0 skips it (a `#` in the first column only: after blanks it "
+           "is data to both). Every profile checks it as data, as 9.0.8 reads it."),
     _check("Q8.fatal", "EEWE", "two comment lines in a row, or a comment on the last line "
            "(break trec_eval 10.0)",
            "trec_eval 10.0 fails on, or misreads, consecutive or trailing comment lines."),
