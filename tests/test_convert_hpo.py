@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -1126,3 +1127,46 @@ def test_results_none_of_whose_case_ids_is_a_test_case_are_blamed(tmp_path, case
         write_conversion(conversion, tmp_path / "out", [path, terms])
     assert str(raised.value) == f"{terms.parent}/{said.format(cases=path)}"
     assert not (tmp_path / "out").exists()
+
+
+DANGLING_OBO = """format-version: 1.2
+data-version: hp/releases/2099-01-01
+
+[Term]
+id: HP:0000001
+name: All
+
+[Term]
+id: HP:0000002
+name: a
+is_a: HP:0000001
+
+[Term]
+id: HP:0000010
+name: dangling
+is_a: HP:0000099
+"""
+
+
+def test_an_ontology_convert_reads_is_said_of_and_recorded_one_unread_refused(tmp_path, capsys):
+    # convert hpo --ontology kept the file's own warning (an is_a edge to an undefined id)
+    # to itself where score says it; grading with --no-id-check recorded no checksum of
+    # the file it graded by; with neither, a file nothing read was taken (reviewer 670)
+    from trecbench.cli import run
+
+    obo, cases = tmp_path / "s.obo", tmp_path / "c.json"
+    obo.write_text(DANGLING_OBO)
+    cases.write_text('[{"text": "x", "expected_hpo_ids": ["HP:0000002"]}]')
+    said = "1 is_a edge to an id the file does not define, left out"
+    conversion = convert_hpo(cases, ontology=obo)
+    assert any(said in note for note in conversion.report.notes)
+    graded = convert_hpo(cases, ontology=obo, check_ids=False, graded="ontology")
+    recorded = graded.provenance["ontology"]
+    assert (recorded["checked"], recorded["source"]) == (False, str(obo))
+    assert recorded["sha256"] == hashlib.sha256(DANGLING_OBO.encode()).hexdigest()
+    with pytest.raises(UsageError, match="^ontology: nothing reads it"):
+        convert_hpo(cases, ontology=obo, check_ids=False)
+    args = ["convert", "hpo", str(cases), "-o", str(tmp_path / "n"), "--no-id-check"]
+    assert run([*args, "--ontology", str(obo)]) == 1
+    assert "(--graded ontology)" in capsys.readouterr().err
+    assert not (tmp_path / "n").exists()

@@ -40,7 +40,7 @@ KEYWORD_FLAGS = {
     "html_depth": "--html-depth", "report": "--report", "html": "--html",
     "jobs": "--jobs", "memory": "--memory", "measures": "-m", "ontology": "--ontology",
     "outdir": "-o", "compat": "--compat", "zscores": "-Z", "debug_level": "-D",
-    "line_offsets": "--line-offset", "grades": "--grade", "iou": "--iou",
+    "line_offsets": "--line-offset", "grades": "--grade", "graded": "--graded", "iou": "--iou",
     "f1_threshold": "--f1-threshold", "ignore_identical_ids": "--ignore-identical-ids",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in

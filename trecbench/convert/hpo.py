@@ -230,10 +230,17 @@ def graded_qrels(expected: pd.DataFrame, ontology, grades: Mapping[str, int]) ->
 # ontology
 
 
-def _load_ontology(ontology: str | os.PathLike | None):
+def _load_ontology(ontology: str | os.PathLike | None, report: Report):
+    """The ontology, what its file's reading warns of (an is_a edge to an undefined id, a
+    term without a path to the root) kept as the report's notes, as score says it."""
+    from .. import input_warnings
     from ..ontology import load_ontology
 
-    return load_ontology(ontology)
+    with input_warnings.collected() as said:
+        loaded = load_ontology(ontology)
+    for line in said:
+        report.note(line)
+    return loaded
 
 
 def check_ontology(ids: pd.Series, loaded, report: Report) -> dict:
@@ -449,14 +456,23 @@ def _ontology_wanted(ontology, check_ids: bool, graded: str | None, report: Repo
     checked or graded; without one, ids go unchecked (said in a note) unless grading needs
     it or it was named."""
     loaded, ontology_info = None, {"checked": False, "reason": "disabled"}
+    if ontology is not None and not (check_ids or graded):  # as score refuses one unused
+        raise UsageError(
+            Setting("ontology"),
+            ": nothing reads it: the ids are not checked, nor the qrels graded by it (",
+            Setting("graded", "ontology"),
+            ")",
+        )
     if check_ids or graded:
         try:
-            loaded = _load_ontology(ontology)
+            loaded = _load_ontology(ontology, report)
         except (ImportError, TrecbenchError, OSError) as exc:
             if graded or ontology is not None:
                 raise
             report.note(f"HPO ids not checked: no ontology available ({exc})")
             ontology_info = {"checked": False, "reason": str(exc)}
+        else:  # grading alone uses it too: its release and checksum recorded
+            ontology_info = {**ontology_info, **loaded.info()}
     return loaded, ontology_info
 
 
