@@ -2008,3 +2008,14 @@ def test_a_qrels_hash_after_leading_blanks_is_data_to_trec_eval_10_too():
         ("Q8.comment", 3),
         ("Q8.fatal", 3),
     ]
+
+
+def test_a_short_qrels_line_starting_with_blanks_and_a_hash_is_hinted_as_data():
+    # Q1 said "(a comment line: ... 10.0 skips it)" of ' #c comment', which 10.0 reads as
+    # data too ('Malformed line 2'), beside Q8 saying so (reviewer 671)
+    found = findings(b"q1 0 a 1\n #c comment\n#d note\nq2 0 c 1\n", "qrels")
+    hints = [f.message.split(" (")[-1] for f in found if f.rule == "Q1"]
+    assert hints == [
+        "a '#' after blanks: data to trec_eval 9.x and 10.0 alike)",
+        "a comment line: trec_eval 9.x reads it as data, 10.0 skips it)",
+    ]

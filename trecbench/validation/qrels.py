@@ -54,8 +54,8 @@ class QrelsChecker(Checker):
         comment, header = self._classify(tokens, 3)
         add = self.report.add_many
         # 10.0 skips a '#' in the first column only: after blanks it is data to both
-        indented = line[comment & np.isin(line, tokens.leading_blank_lines)]
-        commented = line[comment & ~np.isin(line, tokens.leading_blank_lines)]
+        after_blanks = comment & np.isin(line, tokens.leading_blank_lines)
+        indented, commented = line[after_blanks], line[comment & ~after_blanks]
         add(
             "Q8.comment",
             commented,
@@ -94,8 +94,10 @@ class QrelsChecker(Checker):
             row = wrong[i]
             hint = ""
             joined = nf[row] < 4 and joined_fields(fields, row, min(int(nf[row]), len(fields)))
-            if comment[row]:
+            if comment[row] and not after_blanks[row]:
                 hint = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
+            elif comment[row]:  # 10.0 skips a '#' in the first column only
+                hint = " (a '#' after blanks: data to trec_eval 9.x and 10.0 alike)"
             elif joined:  # 'q1<NBSP>0 a 1' was hinted "a 3-column BEIR qrels?"
                 hint = joined
             elif nf[row] == 3:
