@@ -1047,6 +1047,8 @@ def test_a_run_of_a_folder_or_a_glob_is_named_by_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     twice = [tbdask.DaskRun("sh1/*.run"), tbdask.DaskRun("sh1/a*")]
     assert _named(twice, None) == ["sh1", "a"]
+    dotted = [tbdask.DaskRun("sh1/./*.run"), tbdask.DaskRun("sh2/../sh2/*.run")]
+    assert _named(dotted, None) == ["sh1", "sh2"]  # the folder as normpath spells it
     alike = [tbdask.DaskRun("sh1/*.run"), tbdask.DaskRun("sh1")]
     assert _named(alike, None) == ["run1", "run2"]
     assert naming_path("shards/part-*.parquet") == "shards/part-*.parquet"  # its own name

@@ -34,7 +34,8 @@ def naming_path(data: Any) -> str | None:
     folder, name = os.path.split(text.rstrip("/"))
     if not glob.has_magic(name) or name.split(".")[0].strip("*?"):
         return text
-    # a glob of the current folder (*.run, ./*.run) names no folder: run1..N
+    # a glob of the current folder (*.run, ./*.run, x/../*.run) names no folder: run1..N
+    folder = os.path.normpath(folder) if folder else folder
     return folder if os.path.basename(folder) not in ("", ".", "..") else None
 
 
