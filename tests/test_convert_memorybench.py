@@ -939,9 +939,14 @@ def test_a_pack_judging_more_chunks_relevant_than_its_count_is_noted(tmp_path):
     assert conversion.qrels["memorybench-P"]["rel"].tolist() == [1, 1, 0]
     assert (
         "memorybench-P: 1 of 1 queries judged more relevant chunks than their pack's count "
-        "(evidence, answerCorpusIds): trec_eval's ideal DCG counts every one, memorybench's "
-        "the count alone, so its nDCG is the higher there (and may pass 1)"
+        "(evidence, answerCorpusIds): trec_eval's ideal DCG counts every one within k, "
+        "memorybench's the count alone, so its nDCG may be the higher there (and pass 1)"
     ) in conversion.report.notes
+    # a count of 0 (evidence []) makes memorybench's nDCG 0, not higher: no such note
+    result["metadata"]["evidence"] = []
+    path.write_text(json.dumps({"results": [result]}))
+    assert not any("pack's count" in n for n in convert_memorybench(path).report.notes)
+    del result["metadata"]["evidence"]
     result["metadata"]["answerCorpusIds"] = ["answer_s1", "answer_s9"]  # 2: no surplus
     path.write_text(json.dumps({"results": [result]}))
     assert not any("pack's count" in n for n in convert_memorybench(path).report.notes)

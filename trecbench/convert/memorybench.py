@@ -510,8 +510,8 @@ def _per_run(collected: _Collected, name: str, judging: Judging, report: Report)
             report.note(
                 f"{escape_text(qrels_name)}: {run.surplus} of {len(run.qids)} queries judged "
                 "more relevant chunks than their pack's count (evidence, answerCorpusIds): "
-                "trec_eval's ideal DCG counts every one, memorybench's the count alone, so "
-                "its nDCG is the higher there (and may pass 1)"
+                "trec_eval's ideal DCG counts every one within k, memorybench's the count "
+                "alone, so its nDCG may be the higher there (and pass 1)"
             )
         if run.found_only:
             report.note(

@@ -304,7 +304,8 @@ def _pack(
         n += 1
         if f"unretrieved-relevant-{n}" not in taken:
             extra.append((f"unretrieved-relevant-{n}", 1))
-    surplus = max(0, found - total) if total is not None else 0
+    # a count of 0 makes memorybench's IDCG 0 (its nDCG 0): no surplus that raises it
+    surplus = found - total if total and found > total else 0
     return _Judged("pack", rows + extra, total is None, missing, surplus)
 
 
