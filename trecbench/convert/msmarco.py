@@ -1,10 +1,10 @@
 """MS MARCO runs: three columns ``qid pid rank`` (tab-separated, plain or compressed) → a
 TREC run.
 
-The producer's order is the rank (1-based, at most the largest C long as trec_eval reads
-ranks; documents sharing a rank keep file order and are counted); there are no scores, so
-the sidecar's ``original_scores`` is null. MS MARCO's qrels are TREC qrels already (``qid
-0 pid 1``).
+The producer's order is the rank (1-based, at most the largest 64-bit integer, as
+validate reads ranks; documents sharing a rank keep file order and are counted); there
+are no scores, so the sidecar's ``original_scores`` is null. MS MARCO's qrels are TREC
+qrels already (``qid 0 pid 1``).
 """
 
 from __future__ import annotations

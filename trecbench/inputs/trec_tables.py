@@ -99,7 +99,7 @@ def parse_scores(score: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     return good, values if finite.all() else np.where(finite, values, np.nan)
 
 
-# the largest rank: trec_eval reads ranks as C longs
+# the largest rank: a 64-bit integer (trec_eval skips the rank column; rank-based tools do not)
 _LONG_MAX_TEXT = "9223372036854775807"
 
 
