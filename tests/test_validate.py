@@ -2019,3 +2019,18 @@ def test_a_short_qrels_line_starting_with_blanks_and_a_hash_is_hinted_as_data():
         "a '#' after blanks: data to trec_eval 9.x and 10.0 alike)",
         "a comment line: trec_eval 9.x reads it as data, 10.0 skips it)",
     ]
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 9, 20], ids=["whole", "a-line-a-chunk", "odd-chunks"])
+def test_q8_fatal_marks_the_comment_lines_trec_eval_10_reads_as_data(tmp_path, chunk):
+    # 10.0 skips the first '#' line of a run, reads the second as data (topic '#b'), skips
+    # the third, reads the fourth: #a #b #c #d gave num_rel at '#b' and '#d' (te100 -c -q);
+    # every line after the first was an error (reviewer 671), within a chunk or across
+    from trecbench.validation import validate_qrels
+
+    path = tmp_path / "q.txt"
+    path.write_text(
+        "q1 0 a 1\n#a 0 x 1\n#b 0 y 1\n#c 0 z 1\n#d 0 w 1\nq2 0 c 1\n#e 0 v 1\nq3 0 d 1\n"
+    )
+    found = validate_qrels(path, chunk_bytes=chunk).findings
+    assert [f.line for f in found if f.check == "Q8.fatal"] == [3, 5]

@@ -38,6 +38,7 @@ class QrelsChecker(Checker):
         self.grade_numbers: dict[str, int] = {}
         self.grade_texts: list[str] = []
         self.last_comment_line = -1
+        self.comment_run = 0  # first-column comment lines in the run that line ended
         self.last_record_line = -1
 
     @property
@@ -48,6 +49,18 @@ class QrelsChecker(Checker):
         self.report.add_many(
             "Q2", lines, "line", lambda _: "blank line (trec_eval stops: 'Malformed line')"
         )
+
+    def _places_in_runs(self, commented: np.ndarray) -> np.ndarray:
+        """The 0-based place of each first-column comment line (``commented``, line
+        numbers) in its run of consecutive ones, a run carried on from the last chunk: 10.0
+        skips the first of a run, reads the second as data, skips the third..."""
+        follows = np.diff(commented, prepend=self.last_comment_line) == 1
+        index = np.arange(len(commented))
+        start = np.maximum.accumulate(np.where(follows, 0, index)) if len(index) else index
+        place = index - start
+        carried = np.cumsum(~follows) == 0  # the run the last chunk ended in, going on
+        place[carried] += self.comment_run
+        return place
 
     def _rows(self, tokens: Tokens) -> None:
         fields, nf, line = tokens.fields, tokens.nfields, tokens.line
@@ -71,15 +84,18 @@ class QrelsChecker(Checker):
                 "skips only a '#' in the first column)"
             ),
         )
-        follows = np.diff(commented, prepend=self.last_comment_line) == 1
+        place = self._places_in_runs(commented)
         add(
             "Q8.fatal",
-            commented[follows],
+            commented[place % 2 == 1],
             "line",
-            lambda _: "second comment line in a row (trec_eval 10.0 fails or misreads it)",
+            lambda _: (
+                "comment line at an even place in a run of them (trec_eval 10.0 skips every "
+                "other one and reads this one as data)"
+            ),
         )
         if len(commented):
-            self.last_comment_line = int(commented[-1])
+            self.last_comment_line, self.comment_run = int(commented[-1]), int(place[-1]) + 1
         self.last_record_line = int(line[-1])
         for row in np.flatnonzero(header):
             self.report.add(

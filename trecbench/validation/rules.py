@@ -413,9 +413,11 @@ CATALOGUE = (
            "trec_eval 9.x reads a `#` line as data (a judgment of topic `#...`, or Q1/Q3 when "
            "it is not one), 10.0 skips it (a `#` in the first column only: after blanks it "
            "is data to both). Every profile checks it as data, as 9.0.8 reads it."),
-    _check("Q8.fatal", "EEWE", "two comment lines in a row, or a comment on the last line "
-           "(break trec_eval 10.0)",
-           "trec_eval 10.0 fails on, or misreads, consecutive or trailing comment lines."),
+    _check("Q8.fatal", "EEWE", "the second (fourth, ...) of comment lines in a row, or a "
+           "comment on the last line (break trec_eval 10.0)",
+           "trec_eval 10.0 skips the first comment line of a run and reads the next as data "
+           "(a judgment of topic `#...`), skips the third, reads the fourth; it fails on, or "
+           "misreads, a trailing one."),
     _check("Q9", "EEEE", "header line", "TREC qrels have no header: trec_eval reads it as a "
            "judgment of topic `qid` (grade 0); trec_eval 10.0, which evaluates every qrels "
            "topic, then stops without `-c` (no run has a topic `qid`), and with `-c` counts it "
