@@ -42,7 +42,7 @@ def test_a_character_that_draws_nothing_is_escaped_where_input_text_is_shown(cha
     from urllib.parse import quote
 
     from trecbench.escaping import escaper
-    from trecbench.html_report.page import json_shown
+    from trecbench.html_report.json_text import json_shown
 
     assert char.isprintable()  # what escaped only Python's unprintable characters missed
     for output_format in ("table", "markdown", "html", "latex", "text"):

@@ -118,19 +118,9 @@ def convert_dict(
         source = qrels_json if qrels_json is not None else beir_qrels
         qrels_name = default_name(source, report) if name is None else name
         qrels_sources[qrels_name] = str(source)
-        if qrels_json is not None:
-            qdoc = read_json(qrels_json, "qrels json")
-            frame, judged_queries = _nested(qdoc, "qrels")
-            frame = frame.rename(columns={"value": "rel"})
-            record = qdoc.source.record
-            # the text alone locates a query: the parsed dicts and bytes are freed before
-            # the write (where memory peaks), not kept alive with the Conversion
-            located = JsonDocument(dataclasses.replace(qdoc.source, data=b""), None, qdoc.text)
-            qrels_lines[qrels_name] = lambda qid: located.line_of((unescape_id(qid),))
-            del qdoc
-        else:
-            frame, record, qrels_lines[qrels_name] = read_beir_qrels(beir_qrels, report)
-            judged_queries = list(dict.fromkeys(frame["qid"]))
+        frame, judged_queries, record, qrels_lines[qrels_name] = _qrels(
+            qrels_json, beir_qrels, report
+        )
         # a JSON qrels holds each judgment once; BEIR's TSV keeps a repeated one's last grade
         table = make_qrels(frame, qrels_name, report, keep="max" if qrels_json else "last")
         qrels_tables[qrels_name] = table
@@ -163,6 +153,23 @@ def convert_dict(
         qrels_lines=qrels_lines,
         tie_order="pytrec_eval's order (docid descending)",
     )
+
+
+def _qrels(qrels_json, beir_qrels, report: Report) -> tuple:
+    """``(rows qid, docno, rel; the qrels' queries, those without a judgment included;
+    the file's record; a query's line)`` of the one qrels given."""
+    if qrels_json is None:
+        frame, record, line_of = read_beir_qrels(beir_qrels, report)
+        return frame, list(dict.fromkeys(frame["qid"])), record, line_of
+    qdoc = read_json(qrels_json, "qrels json")
+    frame, judged_queries = _nested(qdoc, "qrels")
+    # the text alone locates a query: the parsed dicts and bytes are freed before the
+    # write (where memory peaks), not kept alive with the Conversion
+    located = JsonDocument(dataclasses.replace(qdoc.source, data=b""), None, qdoc.text)
+    record = qdoc.source.record
+    del qdoc
+    frame = frame.rename(columns={"value": "rel"})
+    return frame, judged_queries, record, lambda qid: located.line_of((unescape_id(qid),))
 
 
 def _identical_ids(

@@ -12,12 +12,12 @@ from typing import Any
 from ..collector import paused
 from ..escaping import escaper
 from ..extras import require
-from ..invisible import shows
 from ..plurals import counted
 from ..renderers import comparison_cells as cells
 from ..renderers.comparison_escaped import with_names_escaped
 from ..rounding import ROUNDING_ULPS
 from . import blocks
+from .json_text import json_shown
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
 # the measures whose figures are drawn as the page opens: Chromium draws a Bokeh figure in
@@ -288,25 +288,10 @@ def _provenance(comparison, stamp: dict | None, depth: int) -> dict:
     }
 
 
-# a JSON text's strings (no quote stands outside one)
-_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
-
-
-def _unseen(character: str) -> str:
-    """A character the page cannot show as itself (a control, a U+202E, a line
-    separator, a lone surrogate, one that draws nothing: U+034F) as JSON writes it
-    escaped: ``\\u202e``."""
-    code = ord(character)
-    if code > 0xFFFF:
-        code -= 0x10000
-        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-    return f"\\u{code:04x}"
-
-
 def _scored_with(line: str):
     """A header line; the "Scored with" line, a command to paste, with its right-to-left
     paths' isolates (:func:`~trecbench.escaping.isolated_text`, outside their quotes) as
-    ``<bdi>`` (markup, as :func:`_json_shown` isolates), no character of the text."""
+    ``<bdi>`` (markup, as :func:`~.json_text.json_shown` isolates), no character of the text."""
     from markupsafe import Markup, escape  # Jinja2's
 
     if not line.startswith("Scored with "):
@@ -317,29 +302,6 @@ def _scored_with(line: str):
             str(escape(p)) if i % 2 == 0 else f"<bdi>{escape(p)}</bdi>" for i, p in enumerate(parts)
         )
     )
-
-
-def json_shown(document: dict):
-    """``document`` as JSON text (the report's values: a text read from an input as read,
-    a right-to-left name without the page's isolates), for a ``<pre>``: a character the
-    page cannot show as itself written as JSON's escape (the same JSON value), and each
-    string of any other than ASCII between ``<bdi>`` (markup, no character of the text),
-    so that a right-to-left name cannot reorder the JSON's own punctuation around it. The
-    provenance of each page (provenance.html.j2): report.html's, the leaderboard's."""
-    from markupsafe import Markup, escape  # Jinja2's
-
-    text = json.dumps(document, indent=1, ensure_ascii=False, default=str)
-
-    def string(match) -> str:
-        inner = "".join(c if shows(c) else _unseen(c) for c in match.group(1))
-        shown, quote = escape(inner), escape('"')  # &#34;, as the template escapes it
-        return f"{quote}{shown}{quote}" if inner.isascii() else f"{quote}<bdi>{shown}</bdi>{quote}"
-
-    parts, last = [], 0
-    for match in _JSON_STRING.finditer(text):
-        parts += [str(escape(text[last : match.start()])), string(match)]
-        last = match.end()
-    return Markup("".join([*parts, str(escape(text[last:]))]))
 
 
 def _shown(comparison, values: dict, documents: dict, curves: dict | None):

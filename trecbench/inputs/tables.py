@@ -323,15 +323,11 @@ def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
         numbers = np.where(bad | too_big, 0, floats).astype(np.int64)
     else:
         raise InputError(origin, None, f"relevance column has type {kind}: expected integers")
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        shown = shown_value(values[row])
-        raise InputError(origin, None, f"{where(row)}: relevance {shown} is not an integer")
-    if too_big.any():
-        row = int(np.flatnonzero(too_big)[0])
-        shown = shown_value(values[row])
-        beyond = grade_beyond(values[row].as_py())
-        raise InputError(origin, None, f"{where(row)}: relevance {shown} {beyond}")
+    for refused, why in ((bad, lambda _: "is not an integer"), (too_big, grade_beyond)):
+        if refused.any():
+            row = int(np.flatnonzero(refused)[0])
+            said = f"relevance {shown_value(values[row])} {why(values[row].as_py())}"
+            raise InputError(origin, None, f"{where(row)}: {said}")
     return arrow.array(numbers.astype(np.int64))
 
 

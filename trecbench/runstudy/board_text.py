@@ -138,7 +138,8 @@ def _html(board: Leaderboard) -> str:
     provenance as report.html shows its own: the JSON's record of what made it (version,
     date, settings, collections, inputs with their sha256), all of it but the tables."""
     from ..extras import require
-    from ..html_report.page import environment, json_shown
+    from ..html_report.json_text import json_shown
+    from ..html_report.page import environment
 
     jinja2 = require("jinja2", "leaderboard --format html")
     # names as the other formats show them (Jinja2 escapes what HTML reads as markup)
