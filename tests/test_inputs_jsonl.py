@@ -586,14 +586,22 @@ def test_score_reads_a_json_document_as_validate_does(
             capsys.readouterr()
 
 
-def test_a_one_line_run_with_a_misspelt_key_is_said_to_hold_it(tmp_path, monkeypatch, capsys):
-    """One line naming a qid and a docno is a JSONL run's line gone wrong, not a JSON
-    document to convert: its unknown key is said at its line by score and validate, named
-    *.jsonl or piped (read as a document, it was told to be converted)."""
-    data = b'{"qid": "1", "docno": "a", "socre": 1.5}\n'
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [(b'{"qid": "1", "docno": "a", "socre": 1.5}\n', "socre"),
+     (b'{"query_id": "1", "doc_id": "a", "score": 1.5}\n', "doc_id")],
+    ids=["misspelt", "ir_measures"],
+)  # fmt: skip
+def test_a_one_line_run_with_a_misspelt_key_is_said_to_hold_it(
+    data, key, tmp_path, monkeypatch, capsys
+):
+    """One line naming a qid and a docno, or ir_measures' query_id and doc_id, is a JSONL
+    run's line gone wrong, not a JSON document to convert: its unknown key is said at its
+    line by score and validate, named *.jsonl or piped (read as a document, it was told to
+    be converted; two such lines were said to hold the key)."""
     path = tmp_path / "run.jsonl"
     path.write_bytes(data)
-    said = 'unknown key "socre" (a line holds qid, docno, score and optionally rank and tag)'
+    said = f'unknown key "{key}" (a line holds qid, docno, score and optionally rank and tag)'
     qrels = tmp_path / "qrels"
     qrels.write_text("1 0 a 1\n")
     for args, name in [([str(path)], str(path)), (["-"], "-")]:

@@ -159,12 +159,16 @@ def _convert_reads(head: bytes, path: str) -> bool:
     return content == "sidecar" or (content == "document" and not _run_line_meant(head))
 
 
+# the ids' keys of a run's line, trecbench's and ir_measures' (ScoredDoc: query_id, doc_id)
+_RUN_LINE_IDS = frozenset({"qid", "docno", "query_id", "doc_id"})
+
+
 def _run_line_meant(head: bytes) -> bool:
     """Whether ``head`` (one JSON value, UTF-8 as :func:`json_content` found it) is one
     line holding an object naming a run line's ids; its first bytes only, as
     :func:`json_content` reads them (``head`` is the whole file when it is read whole)."""
     keys = line_object_keys(head[:HEAD_BYTES].decode(errors="ignore"))  # a character cut
-    return keys is not None and ("qid" in keys or "docno" in keys)
+    return keys is not None and not keys.isdisjoint(_RUN_LINE_IDS)
 
 
 def _as_trec_text(chunks: Iterator[tuple[bytes, int]], path: str, keep: int) -> Iterator[Tokens]:
