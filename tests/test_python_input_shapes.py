@@ -53,6 +53,11 @@ def _message(qrels, run) -> str:
         ({"1": ["d1"]},
          "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
          "score, not a list"),
+        # a list of (docno, score) pairs, likewise: "run '1' (run records): record 0 is a
+        # tuple: expected query_id, doc_id, score"
+        ({"1": [("d1", 1.0)]},
+         "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
+         "score, not a list"),
         ({"1": pd.Series({"d1": 1.0})},
          "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
          "score, not a Series"),

@@ -379,11 +379,14 @@ def _nothing(item: Any) -> bool:
 
 def _maps_documents(value: Any) -> bool:
     """Whether ``value`` is a query's documents in a ``{qid: {docno: score}}`` run, or
-    what such a run's message names: None, a Series, a list of docnos (none is a run)."""
+    what such a run's message names: None, a Series, a list of docnos or of (docno, score)
+    pairs (none is a run: a record holds three fields at least)."""
     from .records import is_plain_record, is_series
 
     if value is None or is_series(value) or is_plain_record(value):
         return True
+    if isinstance(value, list | tuple) and value:
+        return is_plain_record(value[0]) and len(value[0]) == 2
     return isinstance(value, Mapping) and not isinstance(next(iter(value.values()), 0), Mapping)
 
 
