@@ -422,6 +422,12 @@ def test_results_for_notebooks(text_files):
     assert evaluation.to_frame(per_query=True).shape == (6, 2)
     html = evaluation._repr_html_()
     assert html.startswith("<p><code>Evaluation(runs=") and "<table" in html and "nDCG@10" in html
+    # the names asked by, as to_frame's columns (it said 'MAP', 'nDCG@10' of these)
+    spelled = trecbench.evaluate(qrels, run, ["ndcg_cut.10", "P_5", "map", "ndcg_cut_10"])
+    assert repr(spelled) == (
+        "Evaluation(runs=['run'], measures=['map', 'P_5', 'ndcg_cut.10', 'ndcg_cut_10'], topics=3)"
+    )
+    assert f"measures={list(spelled.to_frame().columns)}" in repr(spelled)
     comparison = trecbench.compare(qrels_dict, {"a": run, "b": run_dict}, ["P@5"], samples=40)
     assert repr(comparison) == (
         "Comparison(runs=['a', 'b'], baseline='a', measures=['P@5'], topics=3, test='t', "

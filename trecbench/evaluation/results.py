@@ -469,7 +469,9 @@ class Evaluation:
 
     def _describe(self) -> str:
         runs = few_reprs([run.name for run in self.runs])
-        measures = few_reprs(list(dict.fromkeys(c.display for c in self.columns)))
+        # by the names they were asked by, as to_frame's columns (display names differed)
+        asked = (name for column in self.columns for name in column.names("asked"))
+        measures = few_reprs(list(dict.fromkeys(asked)))
         topics = {len(run.qids) for run in self.runs}
         about = f", topics={topics.pop()}" if len(topics) == 1 else ""
         return f"Evaluation(runs={runs}, measures={measures}{about})"
