@@ -120,6 +120,73 @@ def test_scores_equal_on_paper_are_not_warned_of():
 
 
 @pytest.mark.parametrize(
+    ("runs", "kwargs", "pair"),
+    [  # 1/(k + 1) + 1/(k + 3) is 2/(k + 2) and 2/k^3 more: 1e-13 of it at k 2e6
+        ([{"1": {"d1": 3, "d2": 2, "d3": 1}}, {"1": {"d3": 3, "d2": 2, "d1": 1}}],
+         {"k": 2e6}, "d2 9.99999000001e-07 above d1 9.9999900000125e-07"),
+        # a run's own scores 1e-13 apart under --norm none
+        ([{"1": {"a": 1.0000000000001, "b": 1.0}}, {"1": {"c": 5.0}}],
+         {"method": "combsum", "norm": "none"}, "b 1.0 above a 1.0000000000001"),
+    ],
+)  # fmt: skip
+def test_scores_apart_on_paper_by_less_than_2_to_the_40_are_warned_of(runs, kwargs, pair):
+    """Reviewer 672: trec_eval 9.0.8 and 10.0 scored the file differently (recip_rank
+    0.3333 and 0.5 with d1 or a relevant) and nothing was said: pairs within 2**-40 of
+    their size were taken as rounding. Unnormalised values are a few roundings apart."""
+    with pytest.warns(ParameterDomainWarning) as said:
+        trecbench.fuse(runs, **kwargs)
+    (message,) = [str(warning.message) for warning in said]
+    assert f"ranked against their scores (topic 1: {pair})" in message
+
+
+def test_rrf_float32_ties_are_warned_of_exactly_where_exact_sums_differ():
+    """Random RRF fusions at k where float32 ties abound: a warning where some pair docno
+    order ranks against its scores differs in exact arithmetic (fractions), none where
+    every such pair is equal on paper (as in a Latin square's, whose sums are added in
+    other orders). Of these 40 fusions, 14 hold pairs equal on paper, 4 pairs apart on
+    paper (seed 28's, 3e-15 apart at k 3e6, were taken for rounding: no warning)."""
+    found = [_check_rrf_float32_ties(seed) for seed in range(40)]
+    assert [sum(kind) for kind in zip(*found, strict=True)] == [4, 14]
+
+
+def _check_rrf_float32_ties(seed: int) -> tuple[bool, bool]:
+    """Whether the fusion of ``seed`` holds pairs of float32 ties ranked against their
+    scores apart on paper (warned of: checked), and such pairs equal on paper."""
+    rng = np.random.default_rng(seed)
+    n_runs, n_docs = int(rng.integers(2, 7)), 12
+    k = float(rng.choice([60.0, 1e4, 3e5, 3e6]))
+    weights = [float(w) for w in rng.choice([1.0, 0.5, 0.25, 2.0], n_runs)]
+    if seed % 2:  # a Latin square: every document has the same ranks
+        n_runs = n_docs = int(rng.integers(3, 9))
+        weights, shuffled = [1.0] * n_runs, rng.permutation(n_docs)
+        orders = [np.roll(shuffled, shift) for shift in rng.permutation(n_docs)]
+    else:
+        orders = [rng.permutation(n_docs)[: int(rng.integers(6, 13))] for _ in range(n_runs)]
+    runs = [{"q": {f"d{d:02}": float(100 - r) for r, d in enumerate(o)}} for o in orders]
+    exact = dict.fromkeys((f"d{d:02}" for o in orders for d in o), Fraction(0))
+    for weight, order in zip(weights, orders, strict=True):
+        for rank, doc in enumerate(order, 1):
+            exact[f"d{doc:02}"] += Fraction(weight) / (Fraction(k) + rank)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        fused = trecbench.fuse(runs, "rrf", k=k, weights=weights)
+    docnos, scores = list(fused["docno"]), fused["score"].tolist()
+    against = [
+        i
+        for i in range(len(docnos) - 1)
+        if np.float32(scores[i]) == np.float32(scores[i + 1])
+        and exact[docnos[i]] < exact[docnos[i + 1]]
+    ]
+    precision = [w for w in said if "within float32's range tie" in str(w.message)]
+    assert bool(precision) == bool(against), (seed, k, [str(w.message) for w in said])
+    tied = [i for i in range(len(scores) - 1) if np.float32(scores[i]) == np.float32(scores[i + 1])]
+    equal = [
+        i for i in tied if scores[i] < scores[i + 1] and exact[docnos[i]] == exact[docnos[i + 1]]
+    ]
+    return bool(against), bool(equal)
+
+
+@pytest.mark.parametrize(
     ("runs", "kwargs"),
     [  # docs/fuse.md's and docs/python-api.md's examples, and RRF of all three bundled runs
         (["data/hpo-rtask/lexical.run", "data/hpo-rtask/vector.run"], {"k": 60, "depth": 100}),

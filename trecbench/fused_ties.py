@@ -61,6 +61,12 @@ _OUT_OF_RANGE = "to keep the scores in range, "  # the advice of the first two k
 # fusion of fewer than thousands of runs and lies 2**16 below float32's precision
 # (2**-24), where docno order starts to rule: a pair this close is taken as equal
 ROUNDING = 2.0**-40
+# a fused score of values the runs give unnormalised (RRF's 1/(k + r), ISR's 1/r², the
+# scores under --norm none) is a sum of n of them, weighted, times a count or the sum of
+# their weights, each rounded to 2**-53 of their size: at most 2n + 3 roundings (a sum of
+# n terms: n - 1, Higham's bound); 2n + 8 of them may pass for equal. 2**-40 let through
+# pairs not equal on paper: RRF of k 2e6, scores 1.0000000000001 and 1 (about 1e-13 apart)
+UNIT_ROUNDING = 2.0**-53
 
 
 def against_order(
@@ -68,6 +74,7 @@ def against_order(
     remedies: dict[str, str],
     sizes: Callable[[], np.ndarray],
     depth: int | None = None,
+    terms: np.ndarray | None = None,
 ) -> dict[str, str]:
     """The warnings, ``{kind: text}``, where the ranking written (scores descending at
     float32, trec_eval 9.x's precision; ties by docno) puts a smaller fused score above a
@@ -78,7 +85,8 @@ def against_order(
     the fused run in trecbench's ranking, whole, with each document's ``group`` in
     ``sizes()`` (asked only when some pair is out of order); ``depth``: where the run
     written is cut, a pair whose upper row is kept counted (a tie across the cut keeps the
-    smaller score and drops the larger)."""
+    smaller score and drops the larger); ``terms``: how many values each ``group``'s score
+    combines, when they are the runs' own, unnormalised (:func:`rounding`)."""
     score = arrow.to_numpy(ranked.column("score"))
     rank = arrow.to_numpy(ranked.column("rank"))
     # ranked as float32, descending: a larger double below within a topic is a float32 tie
@@ -89,7 +97,8 @@ def against_order(
         return {}
     with np.errstate(over="ignore", invalid="ignore"):  # a size beyond doubles: see rounding
         size = sizes()
-    slack = rounding(score, size[arrow.to_numpy(ranked.column("group"))])
+    group = arrow.to_numpy(ranked.column("group"))
+    slack = rounding(score, size[group], None if terms is None else terms[group])
     pairs = pairs[score[pairs + 1] - score[pairs] > np.maximum(slack[pairs], slack[pairs + 1])]
     magnitude = np.maximum(np.abs(score[pairs + 1]), np.abs(score[pairs]))
     kinds = {
@@ -104,13 +113,17 @@ def against_order(
     }
 
 
-def rounding(score: np.ndarray, size: np.ndarray) -> np.ndarray:
+def rounding(score: np.ndarray, size: np.ndarray, terms: np.ndarray | None = None) -> np.ndarray:
     """How far rounding alone may have moved each fused ``score`` from its value on paper:
     :data:`ROUNDING` of the ``size`` of the values it combines (as the fusion combines
     their magnitudes: the sum of ``|v|``, a z-score's cancelling terms included), or of the
-    score where that is more (a size beyond a double's range: of the score)."""
+    score where that is more (a size beyond a double's range: of the score); where the
+    values are the runs' own, unnormalised, 2n + 8 :data:`UNIT_ROUNDING` of it for the
+    ``terms`` n each combines."""
     size = np.where(np.isfinite(size), np.maximum(np.abs(size), np.abs(score)), np.abs(score))
-    return ROUNDING * size
+    if terms is None:
+        return ROUNDING * size
+    return (2 * terms + 8) * UNIT_ROUNDING * size
 
 
 def kept_apart(given_k: bool) -> str:

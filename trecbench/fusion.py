@@ -42,9 +42,10 @@ magnitude (exact, so the values are those of the formulas bit for bit), and a fu
 beyond a double's range (huge weights, scores near 1e308 under ``none``) is refused in one
 line rather than written as ``inf`` or ``nan``. Fused scores that differ as doubles but
 tie at float32, which trec_eval 9.x then ranks by docno, are warned of wherever that
-ranking puts a smaller score above a larger one, by more than rounding (2**-40 of their
-size): out of float32's range (beyond ±3.4e38, read as infinity; within ±1.2e-38, read as
-0 or with few bits) or within it (sums over several runs: RRF from a k of about 1e3), each
+ranking puts a smaller score above a larger one, by more than rounding (a few units of
+2**-53 of their size for the runs' own values, 2**-40 after a normalisation): out of
+float32's range (beyond ±3.4e38, read as infinity; within ±1.2e-38, read as 0 or with
+few bits) or within it (sums over several runs: RRF from a k of about 1e3), each
 kind in a warning (:mod:`trecbench.fused_ties`). Every sum adds one term after the other
 in ranx's order, so that the values are ranx's bit for bit
 (:func:`trecbench.fusion_plan.sums_in_order`): a topic's sums (``sum``; ``z-score``'s mean
