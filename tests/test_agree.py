@@ -216,7 +216,7 @@ def test_a_value_undefined_under_the_second_judgments_names_them(tmp_path, capsy
     runs.append(_write(tmp_path / "c.run", ["1 Q0 r1 1 3 c", "2 Q0 x 1 3 c"]))
     argv = ["agree", "-J", "-M", "1", "-m", "11pt_avg", "-m", "P@1"]
     for first, second in ((more, fewer), (fewer, more)):
-        assert cli_run([*argv, first, *runs, "--qrels-b", second]) == 1
+        assert cli_run([*argv, first, *runs, "--qrels-b", second]) == 4
         said = capsys.readouterr().err
         assert said == f"trecbench: {fewer}: run 'c': 11pt_avg is undefined for '2'\n"
 

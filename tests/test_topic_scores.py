@@ -10,6 +10,7 @@ from conftest import ROOT
 
 import trecbench
 from trecbench import evaluation as evaluation_module
+from trecbench.cli import run as cli_run
 from trecbench.comparison.tables import values_cube
 from trecbench.conclusions.scores import EvaluationFlags, topic_scores
 from trecbench.errors import UsageError
@@ -104,7 +105,9 @@ def _undefined_on_t2(tmp_path) -> list[str]:
 
 
 @pytest.mark.parametrize("measure", ["iprec_at_recall.0.00", "11pt_avg"])
-def test_a_value_undefined_on_a_topic_the_run_has_is_refused_as_compare_does(tmp_path, measure):
+def test_a_value_undefined_on_a_topic_the_run_has_is_refused_as_compare_does(
+    tmp_path, measure, capsys
+):
     # power and agree filled it as a topic the run lacks: agree's mean of a was
     # (1 + 0 + 0) / 3 where trec_eval prints -nan, and asked for it alone, both said
     # "a: no results for 1 of the 3 topics (t2)" of a run with results for t2
@@ -117,12 +120,18 @@ def test_a_value_undefined_on_a_topic_the_run_has_is_refused_as_compare_does(tmp
     evaluation = trecbench.evaluate(qrels, [a, b], [measure], judged_only=True, max_docs=1)
     assert all("t2" in run.qids for run in evaluation.runs)
     compared = CliRunner().invoke(cli, ["compare", qrels, a, b, *flags])
-    assert isinstance(compared.exception, UsageError) and compared.exit_code == 1
+    # still a UsageError for the Python callers that caught it so
+    assert isinstance(compared.exception, UsageError)
     assert "is undefined for 't2'" in str(compared.exception)
     for argv in (["power", qrels, a, b, *flags, "-m", "P@1"], ["agree", qrels, a, b, *flags]):
         done = CliRunner().invoke(cli, argv)
-        assert (done.exit_code, done.output) == (1, ""), done.output
+        assert (done.exit_code, done.output) == (1, ""), done.output  # an exception raised
         assert str(done.exception) == str(compared.exception)
+    # the command's exit: a measure the inputs cannot give, 4 (it was 1, a usage error's)
+    for command in ("compare", "power", "agree"):
+        assert cli_run([command, qrels, a, b, *flags, "-m", "P@1"]) == 4
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.count(f"trecbench: {compared.exception}\n") == 3
     settings = EvaluationFlags(judged_only=True, max_docs=1)
     with pytest.raises(UsageError, match=r"^run 'a': .* is undefined for 't2'$"):
         topic_scores(qrels, [a, b], [measure, "P@1"], settings)

@@ -421,6 +421,15 @@ class ParameterDomainError(UsageError):
     where the measure has a meaning (docs/cli-conventions.md, "Parameter domains")."""
 
 
+class UndefinedValueError(UsageError):
+    """A measure's value that is no number (NaN: ``-J`` leaving nothing judged in the cut;
+    or infinite) on a topic a run has results for, which compare, power and agree take for
+    no number: a measure the inputs cannot give (exit 4, as a provider's value that is no
+    number). A :class:`UsageError` still, for the Python callers that caught it so."""
+
+    exit_code = ExitCode.DUPLICATE
+
+
 class TrecEvalUndefinedWarning(UserWarning):
     """A value trec_eval computes from memory it never wrote (undefined behaviour in its
     C code): trecbench's value is a defined one, and the CLI says so in one line."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UndefinedValueError, UsageError
 
 # run -> measure -> qid -> the value of that run on a topic it has no results for
 EmptyValues = Mapping[str, Mapping[str, Mapping[str, float]]]
@@ -48,11 +48,11 @@ def checked_empty(empty) -> dict[str, dict[str, dict[str, float]]]:
     return checked
 
 
-def not_finite(run: str, measure: str, qid: str, value: float) -> UsageError:
+def not_finite(run: str, measure: str, qid: str, value: float) -> UndefinedValueError:
     """The refusal of a run's per-topic value that is undefined (NaN) or infinite: compare,
     power and agree take no such value for a number (nor fill it as an absent topic)."""
     shown = "undefined" if math.isnan(value) else value
-    return UsageError(f"run {run!r}: {measure} is {shown} for {qid!r}")
+    return UndefinedValueError(f"run {run!r}: {measure} is {shown} for {qid!r}")
 
 
 def fill_absent(
