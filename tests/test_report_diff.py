@@ -120,6 +120,9 @@ def test_a_measure_one_report_asked_for_is_named_with_its_report(reports, capsys
     assert code == 1 and out.splitlines()[0] == (
         f"likely cause: the measures asked for differ: P.5 only in {both}"
     )
+    # the measures' line says it; a spelling line "P@5 asked as P.5 -> (not asked)" read
+    # as a second difference (reviewer 673)
+    assert "measures: MAP, P@5 -> MAP\n" in out and "measure spelling" not in out
     other = reports("other", "-m", "map", "-m", "P_5", "-m", "P.10")
     code, out = diff_reports(capsys, one, other)
     assert out.splitlines()[0] == (

@@ -104,9 +104,10 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
     lines += _pairs("option", result.options)
     if result.measures is not None:
         lines.append(f"measures: {listed(result.measures[0])} -> {listed(result.measures[1])}")
-    lines += [
+    lines += [  # of a measure both asked for: one asked alone is on the measures' line
         f"measure spelling: {asked_as(displayed(k, result.a, result.b), x, y, '->')}"
         for k, (x, y) in result.spellings.items()
+        if x and y
     ]
     if result.runs is not None:
         lines.append(f"runs: {listed(result.runs[0])} -> {listed(result.runs[1])}")
