@@ -129,3 +129,29 @@ def test_a_z_score_undefined_is_told_as_score_prints_it_nan(tmp_path):
         "intervals and paired tests take no such value (score's output prints every value, "
         "-nan or nan where undefined, as trec_eval prints them)"
     ]
+
+
+@pytest.mark.parametrize("output_format", ["trec", "table", "markdown", "csv", "json"])
+def test_a_value_undefined_on_a_topic_is_warned_of_in_every_format(tmp_path, output_format):
+    """Reviewer 676: the table and Markdown printed trec_eval's -nan as a mean, CSV an
+    empty cell and JSON null, and nothing said why; a line now names the run, the measures
+    as asked, the first topic and the cause, once whatever the format. -Z's undefined
+    values are said by its own warnings (above), not twice."""
+    files = _files(tmp_path)
+    measures = ["-m", "iprec_at_recall.0.00", "-m", "map", "-m", "11pt_avg"]
+    flags = FLAGS if output_format in ("trec", "csv", "json") else FLAGS[:-1]  # -q's formats
+    done = _score(tmp_path, *flags, *measures, *files, "--format", output_format)
+    assert done.returncode == 0, done.stderr
+    # trec_eval 9.0.8 prints -nan for nan0 on t3, for nan1 on t1 and t3 (-J -M 1)
+    said = (
+        "iprec_at_recall.0.00, 11pt_avg undefined on topic {} (-J: nothing judged is left in "
+        "the cut): printed -nan or nan, as trec_eval prints it, and so is the mean over "
+        "topics (no number: null in JSON, empty in CSV)"
+    )
+    assert done.stderr.splitlines() == [
+        "trecbench: warning: nan0: " + said.format("t3"),
+        "trecbench: warning: nan1: " + said.format("t1 and 1 other topic"),
+    ]
+    # without -J nothing is undefined: nothing said
+    done = _score(tmp_path, "-M", "1", *measures, *files, "--format", output_format)
+    assert (done.returncode, done.stderr) == (0, "")

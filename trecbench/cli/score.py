@@ -444,7 +444,7 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[
     """What the evaluation warns about (its inputs' warnings aside: :func:`echo_input_warnings`
     says them), the flagged topics and the runs whose retrieved documents the qrels mostly
     do not know (but where the ``strata`` sidecar describes the qrels as complete)."""
-    from ..evaluation.flag_warnings import flag_warnings
+    from ..evaluation.flag_warnings import flag_warnings, undefined_warnings
 
     runs = evaluation.unjudged_runs(unjudged_threshold)
     if strata is not None and runs:  # strata imports pandas: only when it may be needed
@@ -454,7 +454,7 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[
     given = strata is not None  # a sidecar given that does not vouch: not advised again
     said = [run.unjudged.message(run.name, evaluation.qrels_path, sidecar=given) for run in runs]
     flagged = flag_warnings(evaluation.flagged, evaluation.settings.complete)
-    return [*flagged, *said]
+    return [*flagged, *said, *undefined_warnings(evaluation)]
 
 
 def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None,

@@ -3,14 +3,19 @@ line per kind of flag (and run), in one wording for every command: ``score`` say
 kind; ``compare``, ``power``, ``agree``, ``leaderboard`` and ``benchmark`` the kinds
 :data:`SAID_BY_EVERY_COMMAND` names, which change what their means and tests are over
 (or read) without their saying so otherwise. Their words are
-:class:`~trecbench.flag_wording.FlagWarning`'s."""
+:class:`~trecbench.flag_wording.FlagWarning`'s. Also what ``score`` says of the values it
+prints undefined (:func:`undefined_warnings`)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
+import numpy as np
+
 from .. import id_forms
+from ..errors import one_line
 from ..flag_wording import FlagWarning
+from ..plurals import counted
 from .results import FlaggedTopic
 
 # a run's topics the qrels lack (left out of its means, its tests, every ordering) and
@@ -51,3 +56,32 @@ def flag_warnings(
         FlagWarning(reason, run, tuple(qids), complete, where)
         for (reason, run), qids in groups.items()
     ]
+
+
+def undefined_warnings(evaluation) -> list[str]:
+    """One line per run whose values of some measure are undefined (NaN: ``-J`` leaving
+    nothing judged in the cut, trec_eval's ``-nan``) on some topic: the measures, the
+    first topic and how many more; score prints them as trec_eval does, a number in no
+    output (the page leaves them out, compare refuses them). ``-Z``'s are said by its
+    own warnings."""
+    if evaluation.settings.zscores is not None:
+        return []
+    lines, named = [], {column.label: column.name("asked") for column in evaluation.columns}
+    for run in evaluation.runs:
+        undefined = {label: np.isnan(values) for label, values in run.values.items()}
+        labels = [label for label, nan in undefined.items() if nan.any()]
+        if not labels:
+            continue
+        topics = np.logical_or.reduce([undefined[label] for label in labels])
+        measures = ", ".join(one_line(named.get(label, label)) for label in labels)
+        first, more = run.qids[int(np.argmax(topics))], int(topics.sum()) - 1
+        others = f" and {counted(more, 'other topic')}" if more else ""
+        cause = (
+            " (-J: nothing judged is left in the cut)" if evaluation.settings.judged_only else ""
+        )
+        lines.append(
+            f"{one_line(run.name)}: {measures} undefined on topic {one_line(first)}"
+            f"{others}{cause}: printed -nan or nan, as trec_eval prints it, and so is the "
+            "mean over topics (no number: null in JSON, empty in CSV)"
+        )
+    return lines
