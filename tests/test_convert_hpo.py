@@ -112,6 +112,17 @@ def test_unknown_and_obsolete_ids_reported_against_an_older_obo(tmp_path):
     assert info["unknown"] == ["HP:0025802"]
     assert info["obsolete"] == ["HP:0004322"]
     assert any("1 unknown HPO id(s) in HPO 2025-01-16" in n for n in conversion.report.notes)
+    # an id written escaped (a blank: HP%200001250) is named as the run writes it; the note
+    # escaped it again (HP%25200001250, in no file: reviewer 678)
+    blank = write_jsonl(
+        tmp_path / "blank.jsonl",
+        [{"case_id": "a", "hpo_id": "HP 0001250", "rank": 1, "score": 0.5}],
+    )
+    conversion = convert_hpo(cases, [blank], ontology=obo)
+    assert conversion.runs[0].table["docno"].tolist() == ["HP%200001250"]
+    assert conversion.provenance["ontology"]["unknown"] == ["HP%200001250"]
+    (note,) = [n for n in conversion.report.notes if "unknown HPO id" in n]
+    assert note.endswith(": HP%200001250")
 
 
 def test_rich_schema_strata_not_evaluable_and_duplicates(tmp_path):
