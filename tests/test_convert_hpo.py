@@ -590,6 +590,34 @@ def test_cases_jsonl_failed_and_not_evaluable(tmp_path):
     assert conversion.report.counts["case marked not_evaluable by the producer"] == 1
 
 
+def test_a_failed_case_beside_one_completed_without_a_term_is_noted(tmp_path):
+    """Reviewer 678: Phentrieve's MRR over completed cases counts the one without a term
+    0 and leaves the failed one out, (0.5 + 0) / 2 = 0.25, where trec_eval 9.0.8 gives
+    0.5 and with -c 0.1667 (checked by hand on these files): no mode gives it, and no
+    note said so. One case of a kind alone gets no such note."""
+    cases = write_json(
+        tmp_path / "cases.json",
+        [{"text": t, "expected_hpo_ids": [h]}
+         for t, h in (("a", "HP:0001250"), ("b", "HP:0004322"), ("c", "HP:0000252"))],
+    )  # fmt: skip
+    done = {"case_id": 0, "status": "complete", "retrieved_hpo_ids": ["HP:0000252", "HP:0001250"]}
+    failed = {"case_id": 1, "status": "failed", "error": "boom"}
+    empty = {"case_id": 2, "status": "complete", "retrieved_hpo_ids": []}
+    said = (
+        "cj: Phentrieve's means over completed cases count the 1 completed without a term as 0 "
+        "and leave out the 1 without results: no trec_eval mode does both (-c counts every "
+        "one as 0, without it neither is counted)"
+    )
+    failed_too, empty_too = {**failed, "case_id": 2}, {**empty, "case_id": 1}
+    # a case the file lacks is no completed one either: [done, empty] is noted too
+    for records, noted in [([done, failed, empty], True), ([done, empty], True),
+                           ([done, failed, failed_too], False),
+                           ([done, empty_too, empty], False)]:  # fmt: skip
+        path = write_jsonl(tmp_path / "cases.jsonl", records)
+        notes = convert_hpo(cases, [path], tags=["cj"], check_ids=False).report.notes
+        assert (said in notes) == noted, notes
+
+
 FAILED_A = {"case_id": "a", "status": "failed", "error": "timeout"}
 COMPLETE_A = {"case_id": "a", "status": "complete", "retrieved_hpo_ids": ["HP:0000002"]}
 

@@ -453,7 +453,7 @@ def _result_runs(
         runs.append(dataclasses.replace(run, source=str(path)))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})
         formats[tag] = kind
-        _note_missing(tag, answered, evaluable, report)
+        _note_missing(tag, answered, evaluable, report, set(run.table["qid"]))
     return runs, inputs, formats
 
 
@@ -501,12 +501,22 @@ def _result_rows(kind: str, doc, tag: str, expected: pd.DataFrame, qids, report:
     return rows, answered
 
 
-def _note_missing(tag: str, answered, evaluable: list[str], report: Report) -> None:
-    """A note when evaluable cases (as written) have no results in the run ``tag``."""
+def _note_missing(tag: str, answered, evaluable: list[str], report: Report, present) -> None:
+    """A note when evaluable cases (as written) have no results in the run ``tag``, and
+    when some it answered without a term (``present``: the run's queries) are beside
+    them: Phentrieve's means over completed cases count those 0 and leave these out."""
     written = set(escaped(answered))
     missing = [q for q in evaluable if q not in written]
     if missing:
         report.note(
             f"{tag}: {len(missing)} evaluable case(s) have no results; trec_eval averages "
             "over the run's queries unless -c counts them as 0"
+        )
+    empty = [q for q in evaluable if q in written and q not in present]
+    if missing and empty:
+        report.note(
+            f"{tag}: Phentrieve's means over completed cases count the {len(empty)} "
+            f"completed without a term as 0 and leave out the {len(missing)} without "
+            "results: no trec_eval mode does both (-c counts every one as 0, without it "
+            "neither is counted)"
         )
