@@ -402,7 +402,9 @@ def test_a_seed_of_100_digits_is_recorded_and_read_back_and_a_longer_one_refused
     qrels, run_file = tmp_path / "q.txt", tmp_path / "r.txt"
     qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
     run_file.write_text("q1 Q0 d1 1 2 t\nq2 Q0 d2 1 2 t\n")
-    runs = {"a": str(run_file), "b": str(run_file)}
+    other = tmp_path / "other.txt"  # a copy: one file twice is refused
+    other.write_text(run_file.read_text())
+    runs = {"a": str(run_file), "b": str(other)}
     result = trecbench.compare(str(qrels), runs, ["P@1"], samples=40, seed=10**100 - 1)
     report = tmp_path / "report.json"
     report.write_bytes(result.report_file())

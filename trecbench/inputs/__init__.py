@@ -39,7 +39,7 @@ import pyarrow as pa
 
 from .. import arrow, provenance
 from ..callbacks import refuse_uncallable
-from ..errors import UsageError, excerpt
+from ..errors import UsageError, excerpt, one_line
 from ..type_names import flag_from, python_type
 from . import ir_metadata
 from .streams import LabelledProgress, Progress, Source, labelled
@@ -331,6 +331,12 @@ def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
     value is: its other values are then queries' documents, named in the run's words if
     they are not. A value None or ``{}`` says nothing of which it is: beside runs it is a
     run (refused as empty, by its name), not a query without documents."""
+    if isinstance(runs, set | frozenset):
+        raise UsageError(
+            "runs given as a set have no order (its order is the hash's, each time "
+            "another): give a list, or a {name: run} dict; weights, the baseline and the "
+            "pairs follow the order runs are given in"
+        )
     if isinstance(runs, Mapping):
         # lazily: a run dict's first telling value decides, not a pass over its queries
         telling = (value for value in runs.values() if not _empty(value))
@@ -402,7 +408,26 @@ def named_runs(runs) -> dict[str, Any]:
     sources, names = split_runs(runs)
     if not sources:
         raise no_run_given("compare", runs)
-    return dict(zip(run_names(sources, names, BY_DICT), sources, strict=True))
+    named = dict(zip(run_names(sources, names, BY_DICT), sources, strict=True))
+    refuse_repeated(named)
+    return named
+
+
+def refuse_repeated(named: Mapping[str, Any]) -> None:
+    """Refuse one run given twice among runs that are compared, paired or pooled
+    (``{name: run}``): a file by any path (a link too), or one object held in memory under
+    two names; compared with itself it was read as two runs that agree (p undefined, RBO
+    1), pooled with itself none of its documents would be its own."""
+    from ..naming import check_runs_once
+
+    check_runs_once([source for source in named.values() if isinstance(source, str | os.PathLike)])
+    seen: dict[int, str] = {}
+    for name, source in named.items():
+        if isinstance(source, str | os.PathLike):
+            continue
+        first = seen.setdefault(id(source), name)
+        if first != name:
+            raise UsageError(f"{one_line(name)}: the same run as {one_line(first)} is given twice")
 
 
 def to_pandas(table: pa.Table) -> pd.DataFrame:

@@ -240,21 +240,20 @@ def pool(
     """
     refuse_uncallable(progress)
     from ..conclusions.scores import source_name
-    from ..inputs import no_run_given, split_runs
+    from ..inputs import no_run_given, refuse_repeated, split_runs
     from ..inputs.streams import steps
-    from ..naming import check_read_once, check_runs_once, run_names
+    from ..naming import check_read_once, run_names
     from ..report import read_records
 
     settings = PoolSettings(depth, relevance_level)
     sources, given = split_runs(runs)
     if not sources:
         raise no_run_given("pool", runs)
+    labels = run_names(sources, names if names is not None else given)
     # a run twice would share its documents with itself: no unique one, no relevant_only
     # (as the command line refuses it, with names= telling the two apart or not)
-    check_runs_once([source for source in sources if isinstance(source, (str, os.PathLike))])
+    refuse_repeated(dict(zip(labels, sources, strict=True)))
     check_read_once([*sources, qrels])  # one pipe as a run and the qrels: read once
-    labels = run_names(sources, names if names is not None else given)
-    _refuse_one_object_twice(sources, labels)
     judged = _judgments(qrels) if qrels is not None else None
     against = None if judged is None else (judged, source_name(qrels) or "the qrels")
     pooled = stream(sources, labels, settings.depth, progress, against)
@@ -325,17 +324,6 @@ def _topic_warnings(pooled: Streamed, judged: pa.Table, labels: list[str], qrels
             absent_qids = tuple(qids.take(arrow.array(absent)).to_pylist())
             warnings.append(FlagWarning("run_only_pooled", label, absent_qids, False, None))
     return tuple(warnings)
-
-
-def _refuse_one_object_twice(sources: list, labels: list[str]) -> None:
-    """Refuse one run held in memory (a DataFrame, a dict...) given twice, as a file given
-    twice is refused: pooled with itself, none of its documents would be its own."""
-    for index, source in enumerate(sources):
-        if isinstance(source, (str, os.PathLike)):
-            continue
-        first = next((i for i in range(index) if sources[i] is source), None)
-        if first is not None:
-            raise UsageError(f"{labels[index]}: the same run as {labels[first]} is given twice")
 
 
 def _grades(pooled: Streamed, qrels: pa.Table | None) -> np.ndarray | None:

@@ -206,7 +206,7 @@ def similarity(
     """
     refuse_uncallable(progress)
     from ..conclusions.scores import source_name
-    from ..inputs import split_runs
+    from ..inputs import refuse_repeated, split_runs
     from ..inputs.integer_ids import refuse_lost_zeros_among
     from ..naming import run_names
     from ..report import read_records
@@ -216,6 +216,7 @@ def similarity(
     labels = run_names(sources, names if names is not None else given)
     if len(sources) < 2:
         raise UsageError("similarity compares runs: give at least two")
+    refuse_repeated(dict(zip(labels, sources, strict=True)))
     tables = [
         ranked_runs.load_ranked(source, settings.depth, progress, label)
         for source, label in zip(sources, labels, strict=True)
