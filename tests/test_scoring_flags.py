@@ -149,3 +149,21 @@ def test_float32_asked_of_10_0_is_refused_not_dropped():
         assert str(refused.value) == (
             f"float32 must be True, False or None (as the version holds scores), not {value!r}"
         )
+
+
+@pytest.mark.parametrize("level", ["0", "-1"])
+def test_a_level_below_1_is_refused_as_help_says(level, capsys, tmp_path):
+    """Reviewer 675: --help promised trec_eval's -l with no word of its bound, and the
+    refusal said pytrec_eval refuses every level below 1, which it reads -1 as: map and
+    P_2 0.0 where trec_eval 9.0.8's -l -1 gives 1.0."""
+    qrels, run_file = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    run_file.write_text("1 Q0 a 1 1 t\n1 Q0 b 2 0.5 t\n")
+    assert run(["score", "-l", level, "-m", "map", str(qrels), str(run_file)]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: -l {level}: levels below 1 are not supported (pytrec_eval, which computes "
+        "trec_eval's measures, refuses 0 and reads a negative level as no document relevant)\n"
+    )
+    assert run(["score", "--help"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "default 1; 1 or more: trec_eval's 0 and below are refused;" in said

@@ -26,7 +26,8 @@ def evaluation_options(command):
                 "level",
                 type=DecimalInt(),
                 default=None,
-                help="Minimum grade counted as relevant (default 1; nDCG gains are unaffected).",
+                help="Minimum grade counted as relevant (default 1; 1 or more: trec_eval's 0 "
+                "and below are refused; nDCG gains are unaffected).",
             ),
             click.option(
                 "-M",

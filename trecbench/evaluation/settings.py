@@ -184,7 +184,7 @@ class EvalSettings:
             raise UsageError(
                 Setting("relevance_level", self.relevance_level),
                 ": levels below 1 are not supported (pytrec_eval, which computes trec_eval's "
-                "measures, refuses them)",
+                "measures, refuses 0 and reads a negative level as no document relevant)",
             )
         if self.num_docs is not None and not 0 <= self.num_docs < 2**63:
             # trec_eval takes any long, and utility then counts the collection's documents
