@@ -744,6 +744,18 @@ def test_group_means_reads_its_values_as_compare_scores_does():
     beyond = per_query([*rows[:2], ("r", "3", "P@5", 5.0)])
     with pytest.raises(UsageError, match=r"^run 'r': P@5 is 5.0 for '3', outside \[0, 1\]"):
         group_means(beyond, STRATA, "difficulty")
+    # reviewer 677: a NaN made its group's, macro and micro means NaN, undefined unsaid
+    undefined = per_query([*rows[:2], ("r", "3", "P@5", math.nan)])
+    with pytest.raises(UsageError, match=r"^run 'r': P@5 is undefined for '3'$"):
+        group_means(undefined, STRATA, "difficulty")
+    # and a topic in two groups of the field counted in the first alone, without a word
+    two = pd.concat([STRATA, pd.DataFrame({"qid": ["1"], "difficulty": ["hard"]})])
+    with pytest.raises(UsageError, match=r"topic '1' is in two difficulty groups: 'easy' and"):
+        group_means(per_query(rows), two, "difficulty")
+    pd.testing.assert_frame_equal(  # a row repeated alike is one
+        group_means(per_query(rows), pd.concat([STRATA, STRATA[:1]]), "difficulty"),
+        group_means(per_query(rows), STRATA, "difficulty"),
+    )
     expected = group_means(per_query(rows), STRATA, "difficulty")
     for names in ({"qid": "query_id"}, {"run": "name"}):
         pd.testing.assert_frame_equal(

@@ -7,6 +7,7 @@ physical (1-based) line where the problem is, so every front end can say
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -428,6 +429,14 @@ class UndefinedValueError(UsageError):
     number). A :class:`UsageError` still, for the Python callers that caught it so."""
 
     exit_code = ExitCode.DUPLICATE
+
+
+def not_finite(run: str, measure: str, qid: str, value: float) -> UndefinedValueError:
+    """The refusal of a run's per-topic value that is undefined (NaN) or infinite: compare,
+    power, agree and group_means take no such value for a number (nor fill it as an absent
+    topic)."""
+    shown = "undefined" if math.isnan(value) else value
+    return UndefinedValueError(f"run {run!r}: {measure} is {shown} for {qid!r}")
 
 
 class TrecEvalUndefinedWarning(UserWarning):

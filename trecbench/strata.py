@@ -306,7 +306,7 @@ def group_labels(
                              f"it would join {MISSING}, the topics without a prefix")  # fmt: skip
         return prefix.where(prefix != "", MISSING).astype(STR)
     check_group_field(strata, by, configured)  # strata given, holding the field
-    mapping = strata.drop_duplicates("qid").set_index("qid")[by]
+    mapping = _one_group_each(strata, by, asked)
     labels = qids.map(mapping).astype(STR)
     blank = (labels.str.strip() == "").fillna(False).astype(bool)  # strata given as a table
     if blank.any():
@@ -320,6 +320,18 @@ def group_labels(
             *asked, f"the strata hold {topics} (e.g. {qids.iloc[0]!r}): the sidecar of other qrels?"
         )
     return labels.fillna(MISSING).astype(STR)
+
+
+def _one_group_each(strata: pd.DataFrame, by: str, asked: tuple) -> pd.Series:
+    """Each topic's ``by`` in ``strata`` (a row repeated alike is one); a topic given two
+    is refused (the first was kept, the other dropped without a word)."""
+    rows = strata[["qid", by]].drop_duplicates()
+    twice = rows["qid"].duplicated(keep=False)
+    if twice.any():
+        qid = rows.loc[twice, "qid"].iloc[0]
+        first, second = rows.loc[rows["qid"] == qid, by].iloc[:2]
+        raise UsageError(*asked, f"topic {qid!r} is in two {by} groups: {first!r} and {second!r}")
+    return rows.set_index("qid")[by]
 
 
 def _mean(values: pd.Series) -> float:
@@ -349,6 +361,7 @@ def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame
     from .inputs.given_values import (
         check_strata_qids,
         given_values,
+        refuse_not_finite,
         refuse_summary_rows,
         refuse_two_values,
     )
@@ -358,6 +371,7 @@ def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame
     frame = given.frame
     refuse_two_values(frame)
     refuse_summary_rows(frame)
+    refuse_not_finite(frame)  # as compare_scores: its group's mean was NaN, said nowhere
     refuse_outside_span(frame)
     if strata is not None and not (isinstance(strata, pd.DataFrame) and "qid" in strata):
         from .type_names import python_type

@@ -3,7 +3,7 @@
 a count of the qrels (:meth:`trecbench.Evaluation.empty_values`: ``num_rel``, which
 filled with 0 made runs that lack topics differ on a count every run shares). A value a
 run has but that is undefined (NaN: ``-J`` leaving nothing judged in the cut) is no absent
-one: it is refused, in :func:`not_finite`'s words."""
+one: it is refused, in :func:`trecbench.errors.not_finite`'s words."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..errors import UndefinedValueError, UsageError
+from ..errors import UsageError
 
 # run -> measure -> qid -> the value of that run on a topic it has no results for
 EmptyValues = Mapping[str, Mapping[str, Mapping[str, float]]]
@@ -46,13 +46,6 @@ def checked_empty(empty) -> dict[str, dict[str, dict[str, float]]]:
                 str(qid): float(value) for qid, value in values.items()
             }
     return checked
-
-
-def not_finite(run: str, measure: str, qid: str, value: float) -> UndefinedValueError:
-    """The refusal of a run's per-topic value that is undefined (NaN) or infinite: compare,
-    power and agree take no such value for a number (nor fill it as an absent topic)."""
-    shown = "undefined" if math.isnan(value) else value
-    return UndefinedValueError(f"run {run!r}: {measure} is {shown} for {qid!r}")
 
 
 def fill_absent(

@@ -19,11 +19,12 @@ from ..inputs.given_values import (
     given_baseline,
     given_queries,
     given_values,
+    refuse_not_finite,
     refuse_summary_rows,
 )
 from ..measures.labels import refuse_outside_span
 from . import significance
-from .absent import EmptyValues, checked_empty, fill_absent, not_finite
+from .absent import EmptyValues, checked_empty, fill_absent
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .overflow import refuse_overflow
 from .result import Comparison
@@ -214,10 +215,7 @@ def _checked(per_query: pd.DataFrame, baseline: str | None):
     """``(per_query, runs, measures, the baseline)`` of values read
     (:func:`~trecbench.inputs.given_values.given_values`); undefined or infinite values,
     no values at all and an unknown baseline refused."""
-    finite = np.isfinite(per_query["value"].to_numpy(dtype=np.float64))
-    if not finite.all():
-        row = per_query[~finite].iloc[0]
-        raise not_finite(row["run"], row["measure"], row["qid"], row["value"])
+    refuse_not_finite(per_query)
     refuse_outside_span(per_query)
     # unique() keeps the order of first appearance, as dict.fromkeys would, without
     # iterating element by element over Arrow-backed strings (~1 s on 20 x 10,000 rows)

@@ -202,7 +202,7 @@ def _refuse_not_finite(
     the cut) or infinite on a topic the run has results for: counting it 0, as a topic the
     run lacks, would make a mean trec_eval prints as -nan a number. ``where``: the
     judgments it is undefined under, said first, as the warnings say them."""
-    from ..comparison.absent import not_finite
+    from ..errors import not_finite
 
     refused = ~np.isfinite(values) & present[:, :, np.newaxis]
     if refused.any():  # the first in run, topic, measure order

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from .. import arrow
 from .. import arrow_compute as pc
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, not_finite
 from ..type_names import printed_float, python_type
 from .python_objects import Where, python_ids
 from .tables import QID_NAMES, frame_table, ids, need_column, scores, with_integer_ids
@@ -78,6 +78,15 @@ def refuse_two_values(frame: pd.DataFrame) -> None:
         raise UsageError(
             f"run {row['run']!r}: two values of {row['measure']} for topic {row['qid']!r}"
         )
+
+
+def refuse_not_finite(frame: pd.DataFrame) -> None:
+    """Refuse a value undefined (NaN) or infinite in ``frame`` (``run, qid, measure,
+    value``): a mean over it is no number, and counted 0 it would make one of a -nan."""
+    finite = np.isfinite(frame["value"].to_numpy(dtype=np.float64))
+    if not finite.all():
+        row = frame[~finite].iloc[0]
+        raise not_finite(row["run"], row["measure"], row["qid"], row["value"])
 
 
 # the topic of the summary lines of trec_eval -q and of score -q (text, CSV, JSON)
