@@ -329,3 +329,17 @@ def test_integer_topics_beside_a_strata_table_of_written_ids_are_refused(tmp_pat
     assert compare_scores(integers, strata=written, group_by="lang", samples=40).strata == {
         "lang": {"1": "x", "2": "x", "3": "y"}
     }
+
+
+def test_values_of_topics_queries_leaves_out_are_said_to_be_left_out():
+    """Reviewer 677: compare_scores(queries=['1']) left topic 2's values out, warnings
+    empty; compare itself passes the values of its topics alone: nothing to say there."""
+    frame = pd.DataFrame(
+        {"run": ["a", "a", "b", "b"], "qid": ["1", "2", "1", "2"], "measure": "P@5",
+         "value": [0.2, 0.4, 0.4, 0.6]}
+    )  # fmt: skip
+    narrowed = compare_scores(frame, queries=["1"], samples=40)
+    assert narrowed.queries == ["1"]
+    assert narrowed.warnings == ["per_query's values of 1 topic not among queries are left out: 2"]
+    assert compare_scores(frame, queries=["1", "2", "3"], samples=40).warnings == []
+    assert compare_scores(frame, samples=40).warnings == []

@@ -186,8 +186,20 @@ def compare_scores(
         strata=None
         if fields is None
         else {f: {q: m[q] for q in universe if q in m} for f, m in fields.items()},
-        warnings=one_stratum_warnings(parts),
+        warnings=_outside_queries(per_query, queries) + one_stratum_warnings(parts),
     )
+
+
+def _outside_queries(per_query: pd.DataFrame, queries: list[str] | None) -> list[str]:
+    """The warning of the topics ``per_query`` gives values for that ``queries`` leaves out
+    (they were left out without a word), as score says of a run's topics the qrels lack."""
+    from ..plurals import counted
+
+    outside = [] if queries is None else sorted(set(per_query["qid"].unique()) - set(queries))
+    if not outside:
+        return []
+    topics = counted(len(outside), "topic")
+    return [f"per_query's values of {topics} not among queries are left out: {id_list(outside)}"]
 
 
 def _refuse_two_spellings(measures: list[str]) -> None:
