@@ -236,3 +236,27 @@ def test_a_tag_of_no_text_is_refused(capsys):
     for tag, shown in ((None, "None"), (5, "an int")):
         with pytest.raises(UsageError, match=rf"^tags\[1\] must be text, not {shown}$"):
             convert_hpo(DATA / "hpo-demo" / "cases.json", ["a.jsonl", "b.jsonl"], tags=["ok", tag])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        ({"announce": 5}, "announce must be a function announce(paths) or None, not an int"),
+        ({"outdir": 5}, "outdir=5: give a path (text or os.PathLike), not an int"),
+        ({"runs_dir": 5}, "runs_dir=5: give a path (text or os.PathLike), not an int"),
+        ({"conversion": 5}, "conversion: give a converter's result, not an int"),
+    ],
+)
+def test_write_conversion_refuses_a_bad_argument_before_writing(tmp_path, arguments, said):
+    """Reviewer 677: announce=5 raised TypeError once the files were in place (the call
+    failed after writing); the others were pathlib's TypeError or an AttributeError."""
+    given = {"conversion": CONVERTERS["msmarco"](None), "outdir": tmp_path / "out"}
+    with pytest.raises(UsageError) as refused:
+        write_conversion(**{**given, "inputs": [], **arguments})
+    assert str(refused.value) == said
+    assert not (tmp_path / "out").exists()
+
+
+def test_convert_msmarco_refuses_a_path_of_no_path_as_the_other_converters():
+    with pytest.raises(UsageError, match=r"^path=5: give a path \(text or os.PathLike\)"):
+        convert_msmarco(5)

@@ -18,6 +18,7 @@ import pandas as pd
 from .. import arrow_compute as pc
 from ..ids import STR
 from ..inputs import trec_text
+from ..naming import path_argument
 from ..resource_bounds import depth_from
 from .common import Conversion, Report, ranked_run, single_input_names
 from .textfiles import read_fields
@@ -38,6 +39,7 @@ def convert_msmarco(
     documents kept per query (default: all).
     Returns the :class:`~trecbench.convert.model.Conversion` (qrels, runs, sidecar) that
     :func:`trecbench.write_conversion` writes."""
+    path_argument(path, "path")  # 5: a pathlib TypeError naming nothing, as the others'
     depth = depth_from(depth)
     report = Report()
     name, run_name, tag = single_input_names(path, name, tag, report)  # checked before reading

@@ -16,10 +16,11 @@ from ..errors import InputError, OutputError, Setting, UsageError
 from ..escaping import escape_text
 from ..inputs.streams import LabelledProgress as Progress
 from ..inputs.streams import labelled
-from ..naming import listed
+from ..naming import listed, path_argument
 from ..provenance import Digest
 from ..text_bytes import utf8
 from ..trec_eval.negative_topics import unevaluable
+from ..type_names import python_type
 from .identifiers import check_name
 from .model import Conversion, RunOutput
 from .sidecar import described_checksums, json_text, listed_files, sidecar_dict
@@ -262,6 +263,12 @@ def write_conversion(
     lines) and each file validated (``validating NAME``, in bytes).
     """
     refuse_uncallable(progress)
+    # announce is called once the files are in place: a bad one refused before, not after
+    refuse_uncallable(announce, "announce(paths)")
+    if not isinstance(conversion, Conversion):
+        raise UsageError(f"conversion: give a converter's result, not {python_type(conversion)}")
+    outdir = path_argument(outdir, "outdir")
+    runs_dir = outdir if runs_dir is None else path_argument(runs_dir, "runs_dir")
     import pyarrow as pa
 
     from ..files import qrels_bytes, run_pieces
@@ -276,8 +283,6 @@ def write_conversion(
     # a path alone is refused, not protected as the characters it is made of
     inputs = [*listed(inputs, "inputs", "input paths", unordered=True)]
     inputs += _converted_from(conversion)
-    outdir = Path(outdir)
-    runs_dir = outdir if runs_dir is None else Path(runs_dir)
     targets: dict[str, Path] = {}
     for name in conversion.qrels:
         targets[f"qrels:{name}"] = outdir / f"{name}.qrels"
