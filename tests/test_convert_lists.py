@@ -156,6 +156,13 @@ def test_assignment_rules():
     # an exact match wins over a fuzzy one of an earlier document
     mixed = assign(["the quick brown fox jumped", "brown fox jumpd"], ["brown fox jumpd"])
     assert (mixed[0].gold, mixed[0].rule) == (1, "exact")
+    # the exact match taken, a second copy takes a document it matches fuzzily, as
+    # docs/convert.md says (reviewer 678 read the rule as making it a repeat)
+    copies = assign(["Paris is big", "Paris is bog and old"], ["Paris is big"] * 2)
+    assert [a.as_dict() for a in copies] == [
+        {"chunk": 0, "gold": 0, "rule": "exact"},
+        {"chunk": 1, "gold": 1, "rule": "fuzzy", "also": [0]},
+    ]
 
 
 def test_chunks_are_assigned_and_every_assignment_recorded(tmp_path):

@@ -18,11 +18,12 @@ alignment of the chunk inside the document) when the chunk is not longer than th
 document, else ``rapidfuzz.fuzz.ratio`` (the whole texts): a chunk longer than a document
 cannot come from it by partial alignment alone.
 
-Each chunk is assigned to at most one gold document: the strongest rule first (exact,
-json-escaped, fuzzy), then the document's position; a document already retrieved by an
-earlier chunk is not assigned twice (the chunk is a **repeat** and stays an unjudged
-document, so ranks do not move). A chunk matching several documents is **ambiguous**
-(remem would credit them all in Recall_all).
+Each chunk is assigned to at most one gold document: the first one no earlier chunk
+took among those it matches, by the strongest rule (exact, json-escaped, fuzzy), then
+the document's position; the fuzzy step is tried only when every document matched by
+the others is taken. A document is not assigned twice: a chunk whose every match is
+taken is a **repeat** and stays an unjudged document, so ranks do not move. A chunk
+matching several documents is **ambiguous** (remem would credit them all in Recall_all).
 
 trecbench departs from remem on empty texts: a chunk whose text is empty or blank once
 reduced (steps 1 and 2) comes from no document (remem finds ``""`` in every document, and
