@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 
 import pytest
 
@@ -410,6 +411,15 @@ def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):
     said = capsys.readouterr().err  # on stderr, with what was written
     note = "note: each run begins with its ir_metadata block: trecbench and trec_eval 10.0 skip"
     assert said.count(note) == 1 and "trec_eval 9.0.8 cannot read the file (R30)" in said
+    # the description is an input of the call: the sidecar records it as it records the
+    # file converted (it recorded the file converted alone: reviewer 678)
+    sidecar = json.loads((tagged / "msmarco-run.sidecar.json").read_text())
+    recorded = sidecar["provenance"]["inputs"][-1]
+    data = about.read_bytes()
+    assert recorded == {"path": str(about), "kind": "ir_metadata", "size": len(data),
+                        "sha256": hashlib.sha256(data).hexdigest()}  # fmt: skip
+    plain_sidecar = json.loads((plain / "msmarco-run.sidecar.json").read_text())
+    assert [r["kind"] for r in plain_sidecar["provenance"]["inputs"]] == ["msmarco run"]
 
 
 def test_convert_takes_ir_metadata_after_the_converter_too_and_once(tmp_path, capsys):

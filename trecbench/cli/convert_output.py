@@ -155,7 +155,16 @@ def _with_metadata(conversion, inputs):
         "each run begins with its ir_metadata block: trecbench and trec_eval 10.0 skip it, "
         "trec_eval 9.0.8 cannot read the file (R30)"
     )
-    return dataclasses.replace(conversion, ir_metadata=metadata)
+    # an input of the call as the files converted are: its path and checksum recorded
+    read = provenance.recorded(given) or {}
+    record = {
+        "path": str(given),
+        "kind": "ir_metadata",
+        "size": read["size"],
+        "sha256": read["sha256"],
+    }
+    recorded = {**conversion.provenance, "inputs": [*conversion.provenance["inputs"], record]}
+    return dataclasses.replace(conversion, ir_metadata=metadata, provenance=recorded)
 
 
 def refuse_stdout(outdir: Path | str, runs: int | None, qrels: int, per: str | None = None) -> None:
