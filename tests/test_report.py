@@ -848,3 +848,35 @@ def test_a_meta_value_holding_itself_is_refused_not_a_recursion_error():
         with pytest.raises(UsageError, match=deep):
             report.build_manifest(["trecbench"], [], [], {"x": value})
     assert report.recorded_meta({"x": _nested(100)}) == {"x": _nested(100)}
+
+
+def test_the_report_builders_refuse_arguments_of_another_kind_in_one_line():
+    """Reviewer 677: a text argv became ['t', 'r', 'e', ...] (its line 't r e c b e n c h'),
+    text warnings one per character; an int evaluation, inputs=5 and meta=[1] raised
+    AttributeError or TypeError from inside."""
+    import trecbench
+
+    evaluation = trecbench.evaluate(
+        str(ROOT / "qrels/hpo-demo.qrels"), str(ROOT / "runs/tfidf-word.run"), ["P@5"]
+    )
+    inputs = list(evaluation.input_records.values())
+    refused = [
+        (lambda: report.build_manifest("trecbench score", inputs, [], {}),
+         "argv='trecbench score': give a list of command-line words, not text"),
+        (lambda: report.build_manifest(["x"], inputs, "o", {}),
+         "outputs='o': give a list of output records, not text"),
+        (lambda: report.build_manifest(["x"], inputs, [], meta=[1]),
+         "meta: give a mapping of key to value, not [1]"),
+        (lambda: report.build_evaluation_report(evaluation, inputs, warnings="abc"),
+         "warnings='abc': give a list of warnings' lines, not text"),
+        (lambda: report.build_evaluation_report(5, []),
+         "evaluation: give an Evaluation, not an int"),
+        (lambda: report.build_evaluation_report(evaluation, 5),
+         "inputs=5: give a list of input records, not an int"),
+    ]  # fmt: skip
+    for call, said in refused:
+        with pytest.raises(UsageError) as error:
+            call()
+        assert str(error.value) == said
+    built = report.build_manifest(("trecbench", "score"), tuple(inputs), [], {})
+    assert built["command"] == {"argv": ["trecbench", "score"], "line": "trecbench score"}

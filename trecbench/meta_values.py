@@ -37,6 +37,8 @@ def recorded_meta(meta: Mapping | None) -> dict[str, Any]:
     cannot hold refused, naming its key. A key outside :data:`META_KEY_RULE` (the
     schemas' ``propertyNames``) refused: the Python API's ``meta=`` wrote files their own
     schema refuses (and ``1`` and ``"1"`` as one key)."""
+    if meta is not None and not isinstance(meta, Mapping):
+        raise UsageError(f"meta: give a mapping of key to value, not {excerpt(meta)}")
     recorded = {}
     for key, value in (meta or {}).items():
         if not meta_key_taken(key):

@@ -312,6 +312,13 @@ def build_evaluation_report(
     :func:`~trecbench.provenance.new_stamp`'s, shared with the call's other outputs).
     Tie bounds, kept by the evaluation, are in its results.
     """
+    from .naming import listed
+    from .type_names import python_type
+
+    if not all(hasattr(evaluation, name) for name in ("per_query", "settings", "columns")):
+        raise UsageError(f"evaluation: give an Evaluation, not {python_type(evaluation)}")
+    inputs = listed(inputs, "inputs", "input records")  # text: refused, not its characters
+    warnings = listed(warnings, "warnings", "warnings' lines")
     report: dict[str, Any] = {
         "type": "EvaluationReport",
         "schema_version": SCHEMA_VERSION,
@@ -378,8 +385,13 @@ def build_manifest(
     (:attr:`~trecbench.Evaluation.ontology_record`), recorded when given: a bundled
     release is no input file, and an input's record has no release.
     """
+    from .naming import listed
+
     where = Path(cwd) if cwd is not None else Path.cwd()
-    argv = [str(arg) for arg in argv]
+    # text refused, not read as its characters ('t r e c b e n c h' was the command line)
+    argv = [str(arg) for arg in listed(argv, "argv", "command-line words")]
+    inputs = listed(inputs, "inputs", "input records")
+    outputs = listed(outputs, "outputs", "output records")
     manifest = {
         "type": "ExperimentManifest",
         "schema_version": SCHEMA_VERSION,
