@@ -42,6 +42,12 @@ class Benchmark:
     comparison and what the R task adds (targets, completeness, reranking improvements,
     routing)."""
 
+    def __repr__(self) -> str:  # every mode's table printed whole: 327,000 characters
+        from ..plurals import few_reprs
+
+        modes = few_reprs([result.mode.name for result in self.modes])
+        return f"Benchmark(profile={self.profile!r}, modes={modes})"
+
     config: BenchmarkSettings
     profile: str
     modes: list[ModeResult]

@@ -75,6 +75,14 @@ class Agreement:
     ``measures[m]``; ``qrels_orderings``: per measure, the ordering under ``qrels``
     (reference) against the one under ``qrels_b`` (evaluated)."""
 
+    def __repr__(self) -> str:
+        from ..plurals import few_reprs
+
+        return (
+            f"Agreement(runs={few_reprs(list(self.runs))}, "
+            f"measures={few_reprs(list(self.measures))}, qrels_b={self.qrels_b!r})"
+        )
+
     settings: DiscriminationSettings
     runs: tuple[str, ...]
     measures: tuple[str, ...]

@@ -96,6 +96,13 @@ class PowerResult:
     (``provenance``) what the runs were scored from and with; None in ``compare
     --power``'s, whose report records it."""
 
+    def __repr__(self) -> str:
+        settings = self.settings
+        return (
+            f"PowerResult(baseline={self.baseline!r}, rows={len(self.rows)}, "
+            f"alpha={settings.alpha}, target={settings.target})"
+        )
+
     settings: PowerSettings
     baseline: str
     rows: tuple[PowerRow, ...]

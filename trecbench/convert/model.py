@@ -45,6 +45,15 @@ class RunOutput:
 class Conversion:
     """The result of a converter: qrels tables by name, runs, and the sidecar content."""
 
+    def __repr__(self) -> str:  # its tables and report printed whole: 54,000 characters
+        from ..plurals import few_reprs
+
+        runs = few_reprs([run.tag for run in self.runs])
+        return (
+            f"Conversion(name={self.name!r}, converter={self.converter!r}, "
+            f"qrels={few_reprs(list(self.qrels))}, runs={runs})"
+        )
+
     name: str
     converter: str
     qrels: dict[str, pd.DataFrame]

@@ -48,6 +48,15 @@ class MeasureBoard:
 class Leaderboard:
     """Every measure's :class:`MeasureBoard` of a suite."""
 
+    def __repr__(self) -> str:
+        from ..plurals import few_reprs
+
+        suite = self.suite
+        return (
+            f"Leaderboard(suite={suite.name!r}, systems={few_reprs(suite.systems)}, "
+            f"collections={len(suite.collections)}, measures={few_reprs(suite.measures)})"
+        )
+
     suite: Suite
     boards: list[MeasureBoard]
     # systems lacking topics, collections with topics without a relevant document, and

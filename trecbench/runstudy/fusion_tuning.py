@@ -70,6 +70,14 @@ class FusionTuning:
     folds (``fold[topic]``), the candidate chosen per fold and on all topics, the held-out
     and training scores."""
 
+    def __repr__(self) -> str:
+        return (
+            f"FusionTuning(method={self.method!r}, measure={self.measure!r}, "
+            f"chosen={self.candidates[self.chosen]!r}, training={self.training:.4f}, "
+            f"held_out={self.held_out:.4f}, candidates={len(self.candidates)}, "
+            f"topics={len(self.qids)}, seed={self.seed})"
+        )
+
     method: str
     measure: str
     candidates: list[Candidate]

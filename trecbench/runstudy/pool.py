@@ -68,6 +68,15 @@ class Pool:
     (``dataclasses.replace`` with other lists), never the lists edited in place (:func:`pool`
     keeps the Arrow arrays it made them from, ``columns``, which :meth:`to_text` joins)."""
 
+    def __repr__(self) -> str:  # every pair listed ran to 24,000 characters
+        from ..plurals import few_reprs
+
+        runs = few_reprs([c.run for c in self.contributions])
+        return (
+            f"Pool(runs={runs}, depth={self.settings.depth}, topics={len(set(self.qid))}, "
+            f"documents={len(self.docno)}, qrels={self.qrels!r})"
+        )
+
     settings: PoolSettings
     qid: list[str]
     docno: list[str]

@@ -83,6 +83,11 @@ class ReportDiff:
     """Everything that differs between two reports; ``cause`` names the likeliest reason
     first (None when the evaluations are the same)."""
 
+    def __repr__(self) -> str:
+        return (
+            f"ReportDiff(same={self.same}, cause={self.cause!r}, values_changed={len(self.values)})"
+        )
+
     a: ReportView
     b: ReportView
     inputs: list[tuple[dict | None, dict | None]]

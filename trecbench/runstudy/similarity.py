@@ -146,6 +146,16 @@ class PairSimilarity:
 class Similarity:
     """Every pair of the runs, in the order given (``a`` before ``b``)."""
 
+    def __repr__(self) -> str:  # its arrays printed whole ran to thousands of characters
+        from ..plurals import few_reprs
+
+        pairs = few_reprs([f"{pair.run_a} vs {pair.run_b}" for pair in self.pairs])
+        settings = self.settings
+        return (
+            f"Similarity(pairs={pairs}, rbo_p={settings.rbo_p}, "
+            f"overlap_k={settings.overlap_k}, depth={settings.depth})"
+        )
+
     settings: SimilaritySettings
     pairs: list[PairSimilarity]
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
