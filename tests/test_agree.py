@@ -815,3 +815,21 @@ def test_the_resamples_are_told_as_compares_and_change_nothing(test):
     else:
         assert resampling[-1] == (600, 600)
         assert [done for done, _ in resampling] == sorted(done for done, _ in resampling)
+
+
+@pytest.mark.parametrize("command", ["agree", "power"])
+def test_one_measure_asked_by_two_spellings_is_refused_as_compare_refuses_it(command, capsys):
+    """Reviewer 677: power printed P@5's row twice for -m P@5 -m P_5, and agree dropped
+    the second spelling without a word, where compare refuses it."""
+    from conftest import ROOT
+
+    from trecbench.cli import run as cli_run
+
+    runs = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char",
+                                                             "tfidf-word-parents")]  # fmt: skip
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    assert cli_run([command, qrels, *runs, "-m", "P@5", "-m", "P_5", "-m", "map"]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: P@5 and P_5 are one measure (P@5): {command} shows and tests each "
+        "measure once, by that name; ask it by one spelling\n"
+    )

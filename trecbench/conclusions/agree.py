@@ -21,6 +21,7 @@ from .. import input_warnings, outputs, statistical_tests
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..measures.per_topic import asked_per_topic, listed_before
+from ..measures.spellings import refuse_two_spellings
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
 from .scores import (
@@ -269,7 +270,8 @@ def agree(
     )
     flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
     runs = _several(runs)  # before any input is read: one run has nothing to order
-    measures = asked_per_topic(measures, "power and agreement are")
+    measures = asked_per_topic(measures, "power and agreement are")  # before any reading
+    refuse_two_spellings(measures, "agree")  # as compare: one ordering a measure
     where = None
     if qrels_b is not None:  # both sets of judgments score the runs: each read once
         qrels, qrels_b, runs = _read_once(qrels, qrels_b, runs)

@@ -38,6 +38,7 @@ from .. import input_warnings, outputs, stats
 from ..callbacks import refuse_uncallable
 from ..errors import UsageError
 from ..measures.per_topic import asked_per_topic
+from ..measures.spellings import refuse_two_spellings
 from ..number_text import exact_number
 from ..plurals import counted
 from ..rounding import mean_difference, value_scale
@@ -408,6 +409,7 @@ def power(
         if len(everything) != len(names) + 1:
             raise UsageError(f"the baseline {base_names[0]!r} is among the runs")
     measures = asked_per_topic(measures, "power and agreement are")  # before any reading
+    refuse_two_spellings(measures, "power")  # as compare: one row a measure
     scores = topic_scores(qrels, everything, measures, flags, progress)
     values = scores.values
     rows = power_rows(values, scores.runs, scores.measures, settings)
