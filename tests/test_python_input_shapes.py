@@ -58,6 +58,9 @@ def _message(qrels, run) -> str:
         ({"1": [("d1", 1.0)]},
          "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
          "score, not a list"),
+        # a pair of ids is a record without its score, said of its run by name (the
+        # pairs' rule read it as query 'runA' of a run 'run1': reviewer 679)
+        ({"runA": [("1", "d1")]}, f"run 'runA' (run records): record 0 is a tuple: {EXPECTED}"),
         ({"1": pd.Series({"d1": 1.0})},
          "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
          "score, not a Series"),

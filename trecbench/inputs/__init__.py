@@ -29,6 +29,7 @@ sha256, lines, topics, run tags) taken while it was parsed.
 from __future__ import annotations
 
 import io
+import numbers
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -385,14 +386,17 @@ def _nothing(item: Any) -> bool:
 
 def _maps_documents(value: Any) -> bool:
     """Whether ``value`` is a query's documents in a ``{qid: {docno: score}}`` run, or
-    what such a run's message names: None, a Series, a list of docnos or of (docno, score)
-    pairs (none is a run: a record holds three fields at least)."""
+    what such a run's message names: None, a Series, a list of docnos or of (docno,
+    score) pairs, a number second (no run: a record holds three fields at least; a pair
+    of two ids is a record missing its score, said so of its run)."""
     from .records import is_plain_record, is_series
 
     if value is None or is_series(value) or is_plain_record(value):
         return True
     if isinstance(value, list | tuple) and value:
-        return is_plain_record(value[0]) and len(value[0]) == 2
+        first = value[0]
+        pair = is_plain_record(first) and len(first) == 2
+        return pair and isinstance(first[1], numbers.Real) and not isinstance(first[1], bool)
     return isinstance(value, Mapping) and not isinstance(next(iter(value.values()), 0), Mapping)
 
 
