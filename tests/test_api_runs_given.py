@@ -83,3 +83,11 @@ def test_one_run_held_in_memory_under_two_names_is_refused(call):
         CALLS[call]({"a": run, "b": run, "c": CHAR})
     # two equal runs that are two objects are two runs (a copy compared on purpose)
     assert CALLS[call]({"a": run, "b": run.copy()}) is not None
+
+
+@pytest.mark.parametrize("call", ["compare", "similarity", "agree", "pool"])
+def test_one_file_listed_twice_is_said_to_be_given_twice_not_named_alike(call):
+    # the naming's refusal came first, "two runs are named 'tfidf-word'; name them
+    # apart", and named apart the run was refused as given twice (reviewer 679)
+    with pytest.raises(UsageError, match="the same run is given twice"):
+        CALLS[call]([WORD, WORD, CHAR])

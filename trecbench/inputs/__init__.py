@@ -32,7 +32,7 @@ import io
 import numbers
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
@@ -412,26 +412,28 @@ def named_runs(runs) -> dict[str, Any]:
     sources, names = split_runs(runs)
     if not sources:
         raise no_run_given("compare", runs)
-    named = dict(zip(run_names(sources, names, BY_DICT), sources, strict=True))
-    refuse_repeated(named)
-    return named
+    refuse_repeated(sources, lambda: run_names(sources, names, BY_DICT))
+    return dict(zip(run_names(sources, names, BY_DICT), sources, strict=True))
 
 
-def refuse_repeated(named: Mapping[str, Any]) -> None:
-    """Refuse one run given twice among runs that are compared, paired or pooled
-    (``{name: run}``): a file by any path (a link too), or one object held in memory under
-    two names; compared with itself it was read as two runs that agree (p undefined, RBO
-    1), pooled with itself none of its documents would be its own."""
+def refuse_repeated(sources: Sequence[Any], names: Callable[[], list[str]]) -> None:
+    """Refuse one run given twice among runs that are compared, paired or pooled: a file
+    by any path (a link too), before the runs are named (two paths of one file name two
+    runs alike: that refusal's advice, to name them apart, led to this one), or one object
+    held in memory under two of its ``names()``; compared with itself a run was read as two
+    that agree (p undefined, RBO 1), pooled with itself none of its documents its own."""
     from ..naming import check_runs_once
 
-    check_runs_once([source for source in named.values() if isinstance(source, str | os.PathLike)])
-    seen: dict[int, str] = {}
-    for name, source in named.items():
+    check_runs_once([source for source in sources if isinstance(source, str | os.PathLike)])
+    seen: dict[int, int] = {}
+    for index, source in enumerate(sources):
         if isinstance(source, str | os.PathLike):
             continue
-        first = seen.setdefault(id(source), name)
-        if first != name:
-            raise UsageError(f"{one_line(name)}: the same run as {one_line(first)} is given twice")
+        first = seen.setdefault(id(source), index)
+        if first != index:
+            labels = names()
+            said = f"{one_line(labels[index])}: the same run as {one_line(labels[first])}"
+            raise UsageError(f"{said} is given twice")
 
 
 def to_pandas(table: pa.Table) -> pd.DataFrame:

@@ -258,11 +258,11 @@ def pool(
     sources, given = split_runs(runs)
     if not sources:
         raise no_run_given("pool", runs)
-    labels = run_names(sources, names if names is not None else given)
     # a run twice would share its documents with itself: no unique one, no relevant_only
     # (as the command line refuses it, with names= telling the two apart or not)
-    refuse_repeated(dict(zip(labels, sources, strict=True)))
+    refuse_repeated(sources, lambda: run_names(sources, names if names is not None else given))
     check_read_once([*sources, qrels])  # one pipe as a run and the qrels: read once
+    labels = run_names(sources, names if names is not None else given)
     judged = _judgments(qrels) if qrels is not None else None
     against = None if judged is None else (judged, source_name(qrels) or "the qrels")
     pooled = stream(sources, labels, settings.depth, progress, against)

@@ -223,10 +223,10 @@ def similarity(
 
     settings = SimilaritySettings(rbo_p, overlap_k, depth)
     sources, given = split_runs(runs)
-    labels = run_names(sources, names if names is not None else given)
     if len(sources) < 2:
         raise UsageError("similarity compares runs: give at least two")
-    refuse_repeated(dict(zip(labels, sources, strict=True)))
+    refuse_repeated(sources, lambda: run_names(sources, names if names is not None else given))
+    labels = run_names(sources, names if names is not None else given)
     tables = [
         ranked_runs.load_ranked(source, settings.depth, progress, label)
         for source, label in zip(sources, labels, strict=True)
