@@ -319,7 +319,7 @@ def score(
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()
-    _warn(_evaluation_warnings(evaluation, unjudged_threshold, strata))
+    _warn(_evaluation_warnings(evaluation, unjudged_threshold, strata, html_page is not None))
     grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
     _warn(topics_read_as_rows(evaluation, flags["query"], grouped))
     _warn(notes)
@@ -440,10 +440,12 @@ def _warn(lines: list[str]) -> None:
         echo_warning(line)
 
 
-def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[str]:
+def _evaluation_warnings(evaluation, unjudged_threshold: float, strata, paged: bool) -> list[str]:
     """What the evaluation warns about (its inputs' warnings aside: :func:`echo_input_warnings`
-    says them), the flagged topics and the runs whose retrieved documents the qrels mostly
-    do not know (but where the ``strata`` sidecar describes the qrels as complete)."""
+    says them), the flagged topics, the runs whose retrieved documents the qrels mostly
+    do not know (but where the ``strata`` sidecar describes the qrels as complete) and the
+    values undefined on a topic (unless a page is made, ``paged``: its own warning, or its
+    refusal, says them)."""
     from ..evaluation.flag_warnings import flag_warnings, undefined_warnings
 
     runs = evaluation.unjudged_runs(unjudged_threshold)
@@ -454,7 +456,7 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[
     given = strata is not None  # a sidecar given that does not vouch: not advised again
     said = [run.unjudged.message(run.name, evaluation.qrels_path, sidecar=given) for run in runs]
     flagged = flag_warnings(evaluation.flagged, evaluation.settings.complete)
-    return [*flagged, *said, *undefined_warnings(evaluation)]
+    return [*flagged, *said, *([] if paged else undefined_warnings(evaluation))]
 
 
 def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None,

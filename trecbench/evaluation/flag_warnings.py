@@ -62,10 +62,15 @@ def undefined_warnings(evaluation) -> list[str]:
     """One line per run whose values of some measure are undefined (NaN: ``-J`` leaving
     nothing judged in the cut, trec_eval's ``-nan``) on some topic: the measures, the
     first topic and how many more; score prints them as trec_eval does, a number in no
-    output (the page leaves them out, compare refuses them). ``-Z``'s are said by its
-    own warnings."""
-    if evaluation.settings.zscores is not None:
+    output (the page leaves them out, compare refuses them). Without ``-J``, ``-Z``'s are
+    said by its own warnings (a mean or stddev no number, a line missing) alone."""
+    settings = evaluation.settings
+    if settings.zscores is not None and not settings.judged_only:
         return []
+    cause = ""
+    if settings.judged_only:
+        also = "; or the -Z file's mean or stddev" if settings.zscores is not None else ""
+        cause = f" (-J: nothing judged is left in the cut{also})"
     lines, named = [], {column.label: column.name("asked") for column in evaluation.columns}
     for run in evaluation.runs:
         undefined = {label: np.isnan(values) for label, values in run.values.items()}
@@ -76,9 +81,6 @@ def undefined_warnings(evaluation) -> list[str]:
         measures = ", ".join(one_line(named.get(label, label)) for label in labels)
         first, more = run.qids[int(np.argmax(topics))], int(topics.sum()) - 1
         others = f" and {counted(more, 'other topic')}" if more else ""
-        cause = (
-            " (-J: nothing judged is left in the cut)" if evaluation.settings.judged_only else ""
-        )
         lines.append(
             f"{one_line(run.name)}: {measures} undefined on topic {one_line(first)}"
             f"{others}{cause}: printed -nan or nan, as trec_eval prints it, and so is the "
