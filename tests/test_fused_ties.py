@@ -127,6 +127,12 @@ def test_scores_equal_on_paper_are_not_warned_of():
         # a run's own scores 1e-13 apart under --norm none
         ([{"1": {"a": 1.0000000000001, "b": 1.0}}, {"1": {"c": 5.0}}],
          {"method": "combsum", "norm": "none"}, "b 1.0 above a 1.0000000000001"),
+        # combmax and combmin keep a run's value as it is: an ulp apart is apart (they had
+        # the sums' slack: trec_eval 9.0.8 and 10.0 gave recip_rank 0.5 and 1, reviewer 679)
+        ([{"1": {"a": 1.000000000000001, "z": 1.0}}, {"1": {"a": 0.5, "z": 0.25}}],
+         {"method": "combmax", "norm": "none"}, "z 1.0 above a 1.000000000000001"),
+        ([{"1": {"a": 1.000000000000001, "z": 1.0}}, {"1": {"a": 7.0, "z": 8.0}}],
+         {"method": "combmin", "norm": "none"}, "z 1.0 above a 1.000000000000001"),
     ],
 )  # fmt: skip
 def test_scores_apart_on_paper_by_less_than_2_to_the_40_are_warned_of(runs, kwargs, pair):

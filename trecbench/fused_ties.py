@@ -64,8 +64,9 @@ ROUNDING = 2.0**-40
 # a fused score of values the runs give unnormalised (RRF's 1/(k + r), ISR's 1/r², the
 # scores under --norm none) is a sum of n of them, weighted, times a count or the sum of
 # their weights, each rounded to 2**-53 of their size: at most 2n + 3 roundings (a sum of
-# n terms: n - 1, Higham's bound); 2n + 8 of them may pass for equal. 2**-40 let through
-# pairs not equal on paper: RRF of k 2e6, scores 1.0000000000001 and 1 (about 1e-13 apart)
+# n terms: n - 1, Higham's bound); 2n + 8 of them may pass for equal; combmax's and
+# combmin's are a run's own value, none. 2**-40 let through pairs not equal on paper: RRF
+# of k 2e6, scores 1.0000000000001 and 1 (about 1e-13 apart)
 UNIT_ROUNDING = 2.0**-53
 
 
@@ -74,7 +75,7 @@ def against_order(
     remedies: dict[str, str],
     sizes: Callable[[], np.ndarray],
     depth: int | None = None,
-    terms: np.ndarray | None = None,
+    roundings: np.ndarray | None = None,
 ) -> dict[str, str]:
     """The warnings, ``{kind: text}``, where the ranking written (scores descending at
     float32, trec_eval 9.x's precision; ties by docno) puts a smaller fused score above a
@@ -85,8 +86,9 @@ def against_order(
     the fused run in trecbench's ranking, whole, with each document's ``group`` in
     ``sizes()`` (asked only when some pair is out of order); ``depth``: where the run
     written is cut, a pair whose upper row is kept counted (a tie across the cut keeps the
-    smaller score and drops the larger); ``terms``: how many values each ``group``'s score
-    combines, when they are the runs' own, unnormalised (:func:`rounding`)."""
+    smaller score and drops the larger); ``roundings``: how many :data:`UNIT_ROUNDING` of
+    its size each ``group``'s score may be off by, when it is made of the runs' own values,
+    unnormalised (:func:`rounding`)."""
     score = arrow.to_numpy(ranked.column("score"))
     rank = arrow.to_numpy(ranked.column("rank"))
     # ranked as float32, descending: a larger double below within a topic is a float32 tie
@@ -98,7 +100,7 @@ def against_order(
     with np.errstate(over="ignore", invalid="ignore"):  # a size beyond doubles: see rounding
         size = sizes()
     group = arrow.to_numpy(ranked.column("group"))
-    slack = rounding(score, size[group], None if terms is None else terms[group])
+    slack = rounding(score, size[group], None if roundings is None else roundings[group])
     pairs = pairs[score[pairs + 1] - score[pairs] > np.maximum(slack[pairs], slack[pairs + 1])]
     magnitude = np.maximum(np.abs(score[pairs + 1]), np.abs(score[pairs]))
     kinds = {
@@ -113,17 +115,31 @@ def against_order(
     }
 
 
-def rounding(score: np.ndarray, size: np.ndarray, terms: np.ndarray | None = None) -> np.ndarray:
+def rounding(
+    score: np.ndarray, size: np.ndarray, roundings: np.ndarray | None = None
+) -> np.ndarray:
     """How far rounding alone may have moved each fused ``score`` from its value on paper:
     :data:`ROUNDING` of the ``size`` of the values it combines (as the fusion combines
     their magnitudes: the sum of ``|v|``, a z-score's cancelling terms included), or of the
     score where that is more (a size beyond a double's range: of the score); where the
-    values are the runs' own, unnormalised, 2n + 8 :data:`UNIT_ROUNDING` of it for the
-    ``terms`` n each combines."""
+    values are the runs' own, unnormalised, ``roundings`` :data:`UNIT_ROUNDING` of it
+    (:func:`own_roundings`)."""
     size = np.where(np.isfinite(size), np.maximum(np.abs(size), np.abs(score)), np.abs(score))
-    if terms is None:
+    if roundings is None:
         return ROUNDING * size
-    return (2 * terms + 8) * UNIT_ROUNDING * size
+    return roundings * UNIT_ROUNDING * size
+
+
+def own_roundings(method: str, norm: str, counts: np.ndarray) -> np.ndarray | None:
+    """How many :data:`UNIT_ROUNDING` of its size a fused score of the runs' own values,
+    unnormalised (RRF, ISR, ``--norm none``), may be off by, per document of ``counts``
+    values: 2n + 8 of a sum of n; none where combmax or combmin keep a run's value as it
+    is (their ties of values apart by an ulp are real). None: normalised values."""
+    if method not in ("rrf", "isr") and norm != "none":
+        return None
+    if method in ("combmax", "combmin"):
+        return np.zeros(len(counts))
+    return 2.0 * counts + 8
 
 
 def kept_apart(given_k: bool) -> str:

@@ -146,9 +146,8 @@ class FusionPlan:
             remedies["underflow"] = _remedies(*refusal, weight_size="larger")
             remedies["precision"] = fused_ties.kept_apart(given_k=method == "rrf" and not searched)
         sizes = partial(_combine, method, groups, np.abs(values), row_weights)  # when asked
-        own = method in ("rrf", "isr") or norm == "none"  # the runs' values, unnormalised
-        terms = groups.counts if own else None
-        ties.update(fused_ties.against_order(whole, remedies, sizes, self.depth, terms))
+        roundings = fused_ties.own_roundings(method, norm, groups.counts)
+        ties.update(fused_ties.against_order(whole, remedies, sizes, self.depth, roundings))
         step()
         fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
         found = {kind: message for kind, message in ties.items() if message is not None}
