@@ -354,8 +354,9 @@ def group_means(per_query, strata: pd.DataFrame | None, by: str) -> pd.DataFrame
     ``per_query`` has columns ``run, qid, measure, value``, a DataFrame or records read as
     :func:`~trecbench.comparison.compare_scores` reads them
     (:mod:`trecbench.inputs.given_values`: PyTerrier's and ir_measures' column names, ids
-    strings, never inferred); a run's two values of a measure for one topic, or a value
-    outside the measure's span, are refused. ``strata`` is :func:`load_strata`'s table and
+    strings, never inferred); a run's two values of a measure for one topic, a value
+    outside the measure's span or undefined (NaN), and a topic the strata put in two
+    groups of ``by``, are refused. ``strata`` is :func:`load_strata`'s table and
     ``by`` the field grouped by (or ``qid-prefix``, the qid up to its last ``/``, without
     ``strata``). See :func:`grouped_means` for what it returns."""
     from .inputs.given_values import (
@@ -395,8 +396,10 @@ def grouped_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str)
     means, ``n`` = groups), ``micro`` (mean over queries, ``n`` = queries) or ``spread``
     (largest minus smallest group mean, ``n`` = groups); ``group`` is NA on the macro,
     micro and spread rows. ``undefined`` says why a value is NaN and n/a (a run's spread
-    over one group: :data:`SPREAD_OF_ONE`), NA elsewhere (a NaN mean there is undefined
-    as trec_eval's ``-nan`` average is). Groups are sorted by name.
+    over one group: :data:`SPREAD_OF_ONE`), NA elsewhere (a NaN mean there, from an
+    evaluation's undefined value, ``score --group-by``'s, is undefined as trec_eval's
+    ``-nan`` average is; :func:`group_means` refuses such a value). Groups are sorted by
+    name.
     """
     frame = per_query.assign(group=group_labels(per_query["qid"], strata, by).to_numpy())
     keys = ["run", "measure"]
