@@ -139,17 +139,24 @@ def _baseline_apart(runs):
 
 
 @pytest.mark.parametrize("name", ["compare", "agree", "power"])
-def test_runs_named_alike_are_told_to_name_them_in_a_dict(name):
-    """The advice was "e.g. with names", a keyword these calls do not have (TypeError)."""
+def test_runs_named_alike_are_told_to_name_them_in_a_dict(name, tmp_path):
+    """The advice was "e.g. with names", a keyword these calls do not have (TypeError).
+    A run held in memory, first, is run1, as a file run1.run is (one file by two paths is
+    refused as given twice, before any naming)."""
+    import trecbench
+
     call = _conclusions()[name]
-    word = RUNS[0]
-    same = [word, word.parent / "." / word.name, RUNS[1]]  # two paths, one stem
-    message = refused(lambda: call(same), "tfidf-word")
+    (tmp_path / "run1.run").write_bytes(RUNS[0].read_bytes())
+    alike = [
+        trecbench.read_run(RUNS[1]),
+        tmp_path / "run1.run",
+        ROOT / "runs/tfidf-word-parents.run",
+    ]
+    message = refused(lambda: call(alike), "run1")
     assert message == (
-        "two runs are named 'tfidf-word'; name them apart "
-        "(e.g. give the runs as a {name: run} dict)"
+        "two runs are named 'run1'; name them apart (e.g. give the runs as a {name: run} dict)"
     )
-    call({"a": same[0], "b": same[1], "c": same[2]})  # the advice, followed, is taken
+    call({"a": alike[0], "b": alike[1], "c": alike[2]})  # the advice, followed, is taken
 
 
 def _asking_text_and_summaries():

@@ -288,7 +288,7 @@ def test_compare_tie_bounds_are_means_of_evaluate_s_per_topic_bounds():
         [("q1", "d2", 1), ("q2", "d1", 1), ("q3", "d1", 1), ("q4", "d9", 1)],
         columns=["qid", "docno", "rel"],
     )
-    result = trecbench.compare(qrels, {"r": run, "s": run}, ["P@1"], samples=40)
+    result = trecbench.compare(qrels, {"r": run, "s": run.copy()}, ["P@1"], samples=40)
     row = result.summary[result.summary["run"] == "r"].iloc[0]
     # per topic [low, high]: q1 [0, 1], q2 [0, 1], q3 [1, 1], q4 (no results) [0, 0]
     assert (row["mean"], row["tie_low"], row["tie_high"]) == (0.5, 0.25, 0.75)
@@ -297,7 +297,9 @@ def test_compare_tie_bounds_are_means_of_evaluate_s_per_topic_bounds():
         line for line in result.render("table").splitlines() if " r  " in line and "inside" in line
     )
     assert "0.5000  0.2500   0.7500  inside" in tie_line
-    off = trecbench.compare(qrels, {"r": run, "s": run}, ["P@1"], samples=40, tie_bounds=False)
+    off = trecbench.compare(
+        qrels, {"r": run, "s": run.copy()}, ["P@1"], samples=40, tie_bounds=False
+    )
     assert off.summary["tie_low"].isna().all() and "Tie sensitivity" not in off.render("table")
 
 

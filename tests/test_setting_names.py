@@ -18,6 +18,7 @@ from trecbench.errors import Setting, UsageError
 
 QRELS = {"1": {"a": 1}}
 RUN = {"1": {"a": 1.0}}
+OTHER = {"1": {"a": 1.0}}  # another run alike: one run given twice is refused
 EXP_JUDGED = "nDCG(dcg='exp-log2',judged_only=True)@10"  # no engine takes both
 NO_ENGINE = (
     f"no engine computes {EXP_JUDGED}: no engine takes these parameters together "
@@ -59,7 +60,7 @@ NO_ENGINE = (
             "similarity: Invalid value for '--rbo-p': 1.0 is not in the range 0<x<1.",
         ),
         (
-            lambda: trecbench.compare(QRELS, {"x": RUN, "y": RUN}, ["P.5"], group_by="lang"),
+            lambda: trecbench.compare(QRELS, {"x": RUN, "y": OTHER}, ["P.5"], group_by="lang"),
             ["compare", "--group-by", "lang", "QRELS", "RUN", "OTHER"],
             "group_by='lang' needs strata (or use qid-prefix)",
             "--group-by lang needs --strata (or use qid-prefix)",
@@ -301,7 +302,7 @@ def test_a_manifest_among_the_outputs_is_named_by_its_keyword_and_flag(
     with pytest.raises(UsageError) as checked:
         check_outputs("o", manifest=manifest)
     assert str(checked.value).startswith(said.format(manifest="manifest"))
-    comparison = trecbench.compare(QRELS, {"x": RUN, "y": RUN}, ["P.5"])
+    comparison = trecbench.compare(QRELS, {"x": RUN, "y": OTHER}, ["P.5"])
     with pytest.raises(UsageError) as refused:
         comparison.write("o", manifest=manifest, html_depth=None)
     assert str(refused.value).startswith(said.format(manifest="manifest"))

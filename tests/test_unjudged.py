@@ -159,8 +159,8 @@ def test_library_refusal_names_the_fraction():
     # a's and c's judged documents are at ranks 3 and 4: nothing judged in the top 2
     qrels = QRELS[QRELS["docno"].isin(["ad3", "cd2"])]
     with pytest.raises(UsageError, match=r"^run1: 100\.0% of the documents .* rank 2 .*"):
-        trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=40, tie_bounds=False)
-    allowed = trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=40, allow_unjudged=True)
+        trecbench.compare(qrels, [RUN, RUN.copy()], ["P.2"], samples=40, tie_bounds=False)
+    allowed = trecbench.compare(qrels, [RUN, RUN.copy()], ["P.2"], samples=40, allow_unjudged=True)
     # topic b, which the qrels left judge no more, is said first, as score says it
     flagged = [
         f"run{n}: 1 run topic is not in the qrels (ignored, also with -c): b" for n in (1, 2)
@@ -420,7 +420,8 @@ def test_the_library_refuses_a_bad_sidecar_whatever_the_runs(tmp_path):
 
     root = _files(tmp_path)
     (root / "bad.json").write_text("nope\n")
-    runs = {"a": root / "run.run", "b": root / "run.run"}
+    (root / "copy.run").write_bytes((root / "run.run").read_bytes())  # one run twice: refused
+    runs = {"a": root / "run.run", "b": root / "copy.run"}
     with pytest.raises(InputError, match="bad.json:1: invalid JSON"):
         trecbench.compare(root / "mine.qrels", runs, ["P.2"], samples=40, strata=root / "bad.json")
 
@@ -433,7 +434,8 @@ def test_strata_that_cannot_vouch_still_need_group_by(tmp_path):
 
     root = _files(tmp_path)
     side = root / _sidecar_of_fields(root)
-    runs = {"a": root / "run.run", "b": root / "run.run"}
+    (root / "copy.run").write_bytes((root / "run.run").read_bytes())  # one run twice: refused
+    runs = {"a": root / "run.run", "b": root / "copy.run"}
     with pytest.raises(UsageError, match="^strata needs group_by "):
         trecbench.compare(root / "mine.qrels", runs, ["P.2"], samples=40, strata=load_strata(side))
     values = trecbench.evaluate(root / "mine.qrels", root / "run.run", ["P.2"]).per_query_values
