@@ -133,6 +133,13 @@ def test_scores_equal_on_paper_are_not_warned_of():
          {"method": "combmax", "norm": "none"}, "z 1.0 above a 1.000000000000001"),
         ([{"1": {"a": 1.000000000000001, "z": 1.0}}, {"1": {"a": 7.0, "z": 8.0}}],
          {"method": "combmin", "norm": "none"}, "z 1.0 above a 1.000000000000001"),
+        # so do combmed (a value, or one rounding of the mean of two) and a document one
+        # run alone gives (reviewer 680)
+        ([{"1": {"a": 1.000000000000001, "z": 1.0}}, {"1": {"a": 0.5, "z": 0.25}},
+          {"1": {"z": 8.0, "a": 7.0}}],
+         {"method": "combmed", "norm": "none"}, "z 1.0 above a 1.000000000000001"),
+        ([{"1": {"a": 1.000000000000001, "z": 1.0}}, {"1": {"c": 5.0}}],
+         {"method": "combsum", "norm": "none"}, "z 1.0 above a 1.000000000000001"),
     ],
 )  # fmt: skip
 def test_scores_apart_on_paper_by_less_than_2_to_the_40_are_warned_of(runs, kwargs, pair):

@@ -64,9 +64,9 @@ ROUNDING = 2.0**-40
 # a fused score of values the runs give unnormalised (RRF's 1/(k + r), ISR's 1/r², the
 # scores under --norm none) is a sum of n of them, weighted, times a count or the sum of
 # their weights, each rounded to 2**-53 of their size: at most 2n + 3 roundings (a sum of
-# n terms: n - 1, Higham's bound); 2n + 8 of them may pass for equal; combmax's and
-# combmin's are a run's own value, none. 2**-40 let through pairs not equal on paper: RRF
-# of k 2e6, scores 1.0000000000001 and 1 (about 1e-13 apart)
+# n terms: n - 1, Higham's bound); 2n + 8 of them may pass for equal; a run's own value
+# or one rounding of an exact result (own_roundings), none. 2**-40 let through pairs not
+# equal on paper: RRF of k 2e6, scores 1.0000000000001 and 1 (about 1e-13 apart)
 UNIT_ROUNDING = 2.0**-53
 
 
@@ -133,13 +133,18 @@ def rounding(
 def own_roundings(method: str, norm: str, counts: np.ndarray) -> np.ndarray | None:
     """How many :data:`UNIT_ROUNDING` of its size a fused score of the runs' own values,
     unnormalised (RRF, ISR, ``--norm none``), may be off by, per document of ``counts``
-    values: 2n + 8 of a sum of n; none where combmax or combmin keep a run's value as it
-    is (their ties of values apart by an ulp are real). None: normalised values."""
-    if method not in ("rrf", "isr") and norm != "none":
+    values: 2n + 8 of a sum of n; none where a score is a run's value or one rounding of
+    the values' exact result (combmax, combmin, combmed: a value, or the mean of two; a
+    score-based method's document one run gives, times its weight): scores equal on
+    paper are then equal doubles, and a tie of values an ulp apart is real. None:
+    normalised values."""
+    if method in ("rrf", "isr"):
+        return 2.0 * counts + 8
+    if norm != "none":
         return None
-    if method in ("combmax", "combmin"):
+    if method in ("combmax", "combmin", "combmed"):
         return np.zeros(len(counts))
-    return 2.0 * counts + 8
+    return np.where(counts == 1, 0.0, 2.0 * counts + 8)
 
 
 def kept_apart(given_k: bool) -> str:
