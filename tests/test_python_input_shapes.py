@@ -61,6 +61,10 @@ def _message(qrels, run) -> str:
         # a pair of ids is a record without its score, said of its run by name (the
         # pairs' rule read it as query 'runA' of a run 'run1': reviewer 679)
         ({"runA": [("1", "d1")]}, f"run 'runA' (run records): record 0 is a tuple: {EXPECTED}"),
+        # a score given as text (or None, a Decimal) in a pair: a query's documents still
+        ({"1": [("d1", "0.5")]},
+         "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
+         "score, not a list"),
         ({"1": pd.Series({"d1": 1.0})},
          "run 'run1' (run dict): query '1': its documents must be a mapping of docno to "
          "score, not a Series"),

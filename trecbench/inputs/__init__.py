@@ -29,7 +29,6 @@ sha256, lines, topics, run tags) taken while it was parsed.
 from __future__ import annotations
 
 import io
-import numbers
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -387,8 +386,9 @@ def _nothing(item: Any) -> bool:
 def _maps_documents(value: Any) -> bool:
     """Whether ``value`` is a query's documents in a ``{qid: {docno: score}}`` run, or
     what such a run's message names: None, a Series, a list of docnos or of (docno,
-    score) pairs, a number second (no run: a record holds three fields at least; a pair
-    of two ids is a record missing its score, said so of its run)."""
+    score) pairs, a score second, or text that reads as one (no run: a record holds three
+    fields at least; a pair of two ids, ``("1", "a")``, is a record missing its score,
+    said so of its run)."""
     from .records import is_plain_record, is_series
 
     if value is None or is_series(value) or is_plain_record(value):
@@ -396,8 +396,16 @@ def _maps_documents(value: Any) -> bool:
     if isinstance(value, list | tuple) and value:
         first = value[0]
         pair = is_plain_record(first) and len(first) == 2
-        return pair and isinstance(first[1], numbers.Real) and not isinstance(first[1], bool)
+        return pair and (not isinstance(first[1], str) or _reads_as_number(first[1]))
     return isinstance(value, Mapping) and not isinstance(next(iter(value.values()), 0), Mapping)
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def named_runs(runs) -> dict[str, Any]:
