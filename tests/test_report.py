@@ -878,5 +878,6 @@ def test_the_report_builders_refuse_arguments_of_another_kind_in_one_line():
         with pytest.raises(UsageError) as error:
             call()
         assert str(error.value) == said
+    assert "warnings" not in report.build_evaluation_report(evaluation, inputs, warnings=None)
     built = report.build_manifest(("trecbench", "score"), tuple(inputs), [], {})
     assert built["command"] == {"argv": ["trecbench", "score"], "line": "trecbench score"}

@@ -284,7 +284,7 @@ def build_evaluation_report(
     meta: Mapping[str, Any] | None = None,
     ontology: Mapping[str, Any] | None = None,
     groups: Mapping[str, Any] | None = None,
-    warnings: Sequence[str] = (),
+    warnings: Sequence[str] | None = (),
     routing: Mapping[str, Any] | None = None,
     unjudged_bounds: Sequence[Mapping[str, Any]] | None = None,
     resampling: Mapping[str, Any] | None = None,
@@ -318,7 +318,7 @@ def build_evaluation_report(
     if not all(hasattr(evaluation, name) for name in ("per_query", "settings", "columns")):
         raise UsageError(f"evaluation: give an Evaluation, not {python_type(evaluation)}")
     inputs = listed(inputs, "inputs", "input records")  # text: refused, not its characters
-    warnings = listed(warnings, "warnings", "warnings' lines")
+    warnings = [] if warnings is None else listed(warnings, "warnings", "warnings' lines")
     report: dict[str, Any] = {
         "type": "EvaluationReport",
         "schema_version": SCHEMA_VERSION,
