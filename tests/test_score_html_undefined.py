@@ -75,8 +75,12 @@ def test_the_page_leaves_out_a_measure_undefined_on_a_topic_and_every_score_is_p
     if os.access(TREC_EVAL, os.X_OK):  # nan0's lines are trec_eval's
         nan0 = paged.stdout.split("# nan0\n")[1].split("# nan1\n")[0]
         assert nan0 == _trec_eval(tmp_path, "nan0.run", ["map", "iprec_at_recall.0.00"])
-    # the page's line says the value undefined, and that score prints it: said once
-    assert "undefined on topic" not in paged.stderr
+    # the page's line says what it leaves out; each run's line where the values are
+    # undefined and how they print, as without --html (both runs: the page's names one)
+    undefined = [line for line in paged.stderr.splitlines() if "undefined on topic" in line]
+    assert undefined == [line for line in plain.stderr.splitlines() if "undefined on" in line]
+    assert [line.split(":")[1] for line in undefined] == [" warning", " warning"]
+    assert "nan1: iprec_at_recall.0.00 undefined on topic t1 and 1 other topic" in undefined[1]
     warnings = [line for line in paged.stderr.splitlines() if "leaves out" in line]
     assert warnings == [
         "trecbench: warning: the page leaves out iprec_at_recall_0.00 (undefined for run "

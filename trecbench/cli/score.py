@@ -301,6 +301,7 @@ def score(
         'shards/*.parquet'    # not bundled: your files, and trecbench[dask]
     """
     from .. import naming
+    from ..evaluation.flag_warnings import undefined_warnings
     from ..provenance import new_stamp
     from ..renderers.score import ScoreView, groups_json, render_score, topics_read_as_rows
 
@@ -319,7 +320,7 @@ def score(
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     echo_input_warnings()
-    _warn(_evaluation_warnings(evaluation, unjudged_threshold, strata, html_page is not None))
+    _warn(_evaluation_warnings(evaluation, unjudged_threshold, strata))
     grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
     _warn(topics_read_as_rows(evaluation, flags["query"], grouped))
     _warn(notes)
@@ -332,6 +333,7 @@ def score(
     grouping = (strata, sidecar, group_by)
     stamp = new_stamp()  # the page's, the report's and the manifest's alike
     page = html_page_of(evaluation, html_page, html_depth, grouping, flags["quiet"], seed, stamp)
+    _warn(undefined_warnings(evaluation))  # once the page took them (or refused: nothing said)
     inputs = {"strata": strata, "routing": routing}
     written = files_written(flags, html_page)
     # the files written whole, standard output printed, then the files renamed into place
@@ -440,13 +442,11 @@ def _warn(lines: list[str]) -> None:
         echo_warning(line)
 
 
-def _evaluation_warnings(evaluation, unjudged_threshold: float, strata, paged: bool) -> list[str]:
+def _evaluation_warnings(evaluation, unjudged_threshold: float, strata) -> list[str]:
     """What the evaluation warns about (its inputs' warnings aside: :func:`echo_input_warnings`
-    says them), the flagged topics, the runs whose retrieved documents the qrels mostly
-    do not know (but where the ``strata`` sidecar describes the qrels as complete) and the
-    values undefined on a topic (unless a page is made, ``paged``: its own warning, or its
-    refusal, says them)."""
-    from ..evaluation.flag_warnings import flag_warnings, undefined_warnings
+    says them), the flagged topics and the runs whose retrieved documents the qrels mostly
+    do not know (but where the ``strata`` sidecar describes the qrels as complete)."""
+    from ..evaluation.flag_warnings import flag_warnings
 
     runs = evaluation.unjudged_runs(unjudged_threshold)
     if strata is not None and runs:  # strata imports pandas: only when it may be needed
@@ -456,7 +456,7 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float, strata, paged: b
     given = strata is not None  # a sidecar given that does not vouch: not advised again
     said = [run.unjudged.message(run.name, evaluation.qrels_path, sidecar=given) for run in runs]
     flagged = flag_warnings(evaluation.flagged, evaluation.settings.complete)
-    return [*flagged, *said, *([] if paged else undefined_warnings(evaluation))]
+    return [*flagged, *said]
 
 
 def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None,
