@@ -91,3 +91,11 @@ def test_one_file_listed_twice_is_said_to_be_given_twice_not_named_alike(call):
     # apart", and named apart the run was refused as given twice (reviewer 679)
     with pytest.raises(UsageError, match="the same run is given twice"):
         CALLS[call]([WORD, WORD, CHAR])
+
+
+def test_one_object_under_one_name_twice_is_said_to_be_given_twice_by_place():
+    # named alike, the naming's refusal came first, and named apart the run was refused
+    # as given twice (reviewer 680)
+    run = {"1": {"a": 1.0}}
+    with pytest.raises(UsageError, match="^run 2: the same run as run 1 is given twice$"):
+        trecbench.pool([run, run, CHAR], names=["x", "x", "c"])

@@ -439,9 +439,11 @@ def refuse_repeated(sources: Sequence[Any], names: Callable[[], list[str]]) -> N
             continue
         first = seen.setdefault(id(source), index)
         if first != index:
-            labels = names()
-            said = f"{one_line(labels[index])}: the same run as {one_line(labels[first])}"
-            raise UsageError(f"{said} is given twice")
+            try:
+                labels = [one_line(label) for label in names()]
+            except UsageError:  # named alike, as one run given twice may be: by place
+                labels = [f"run {place}" for place in range(1, len(sources) + 1)]
+            raise UsageError(f"{labels[index]}: the same run as {labels[first]} is given twice")
 
 
 def to_pandas(table: pa.Table) -> pd.DataFrame:
