@@ -71,3 +71,15 @@ def test_a_report_diff_and_a_leaderboard_say_what_they_are_in_a_line(tmp_path):
     assert shown.startswith("ReportDiff(same=False, cause=") and len(shown) < 300
     shown = repr(trecbench.leaderboard(ROOT / "data" / "leaderboard.toml"))
     assert shown.startswith("Leaderboard(suite=") and len(shown) < 300, shown
+
+
+def test_a_long_name_is_cut_in_a_repr_and_an_empty_result_says_so():
+    # a run named by 10,000 characters made reprs as long; a tuning with no candidate
+    # (made by hand) raised IndexError (reviewer 680)
+    import dataclasses
+
+    long = "r" * 10_000
+    shown = repr(trecbench.pool({long: WORD, "b": CHAR}, depth=5))
+    assert len(shown) < 200 and f"'{'r' * 40}…'" in shown
+    tuning = trecbench.optimize_fusion(RUNS, QRELS, "P@5", method="combsum")
+    assert "chosen=None" in repr(dataclasses.replace(tuning, candidates=[]))

@@ -30,9 +30,20 @@ def few_and_more(items: Sequence, limit: int = 5, shown: Callable[..., str] = st
 
 def few_reprs(names: list[str], shown: int = 6) -> str:
     """``['a', 'b', ...]`` with at most ``shown`` names and a count of the rest, as a
-    result's ``repr`` lists its runs and measures."""
+    result's ``repr`` lists its runs and measures, each a :func:`short_repr`."""
     more = f", ... {len(names) - shown} more" if len(names) > shown else ""
-    return "[" + ", ".join(map(repr, names[:shown])) + more + "]"
+    return "[" + ", ".join(map(short_repr, names[:shown])) + more + "]"
+
+
+SHORT_REPR = 40  # characters of a name a result's repr keeps (a repr is one short line)
+
+
+def short_repr(value: object) -> str:
+    """``repr(value)``, a text of more than :data:`SHORT_REPR` characters cut there and
+    marked (``'aaaa…'``): a run named by 10,000 characters made a repr as long."""
+    if isinstance(value, str) and len(value) > SHORT_REPR:
+        return repr(value[:SHORT_REPR] + "…")
+    return repr(value)
 
 
 def exact_percent(share: float) -> str:

@@ -43,10 +43,10 @@ class Benchmark:
     routing)."""
 
     def __repr__(self) -> str:  # every mode's table printed whole: 327,000 characters
-        from ..plurals import few_reprs
+        from ..plurals import few_reprs, short_repr
 
         modes = few_reprs([result.mode.name for result in self.modes])
-        return f"Benchmark(profile={self.profile!r}, modes={modes})"
+        return f"Benchmark(profile={short_repr(self.profile)}, modes={modes})"
 
     config: BenchmarkSettings
     profile: str

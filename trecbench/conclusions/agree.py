@@ -77,11 +77,11 @@ class Agreement:
     (reference) against the one under ``qrels_b`` (evaluated)."""
 
     def __repr__(self) -> str:
-        from ..plurals import few_reprs
+        from ..plurals import few_reprs, short_repr
 
         return (
             f"Agreement(runs={few_reprs(list(self.runs))}, "
-            f"measures={few_reprs(list(self.measures))}, qrels_b={self.qrels_b!r})"
+            f"measures={few_reprs(list(self.measures))}, qrels_b={short_repr(self.qrels_b)})"
         )
 
     settings: DiscriminationSettings

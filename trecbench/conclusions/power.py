@@ -98,9 +98,11 @@ class PowerResult:
     --power``'s, whose report records it."""
 
     def __repr__(self) -> str:
+        from ..plurals import short_repr
+
         settings = self.settings
         return (
-            f"PowerResult(baseline={self.baseline!r}, rows={len(self.rows)}, "
+            f"PowerResult(baseline={short_repr(self.baseline)}, rows={len(self.rows)}, "
             f"alpha={settings.alpha}, target={settings.target})"
         )
 

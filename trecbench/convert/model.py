@@ -46,11 +46,11 @@ class Conversion:
     """The result of a converter: qrels tables by name, runs, and the sidecar content."""
 
     def __repr__(self) -> str:  # its tables and report printed whole: 54,000 characters
-        from ..plurals import few_reprs
+        from ..plurals import few_reprs, short_repr
 
         runs = few_reprs([run.tag for run in self.runs])
         return (
-            f"Conversion(name={self.name!r}, converter={self.converter!r}, "
+            f"Conversion(name={short_repr(self.name)}, converter={self.converter!r}, "
             f"qrels={few_reprs(list(self.qrels))}, runs={runs})"
         )
 

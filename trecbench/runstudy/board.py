@@ -49,11 +49,11 @@ class Leaderboard:
     """Every measure's :class:`MeasureBoard` of a suite."""
 
     def __repr__(self) -> str:
-        from ..plurals import few_reprs
+        from ..plurals import few_reprs, short_repr
 
         suite = self.suite
         return (
-            f"Leaderboard(suite={suite.name!r}, systems={few_reprs(suite.systems)}, "
+            f"Leaderboard(suite={short_repr(suite.name)}, systems={few_reprs(suite.systems)}, "
             f"collections={len(suite.collections)}, measures={few_reprs(suite.measures)})"
         )
 

@@ -71,9 +71,12 @@ class FusionTuning:
     and training scores."""
 
     def __repr__(self) -> str:
+        from ..plurals import short_repr
+
+        chosen = self.candidates[self.chosen] if self.candidates else None
         return (
-            f"FusionTuning(method={self.method!r}, measure={self.measure!r}, "
-            f"chosen={self.candidates[self.chosen]!r}, training={self.training:.4f}, "
+            f"FusionTuning(method={self.method!r}, measure={short_repr(self.measure)}, "
+            f"chosen={chosen!r}, training={self.training:.4f}, "
             f"held_out={self.held_out:.4f}, candidates={len(self.candidates)}, "
             f"topics={len(self.qids)}, seed={self.seed})"
         )

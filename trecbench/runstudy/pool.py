@@ -69,12 +69,12 @@ class Pool:
     keeps the Arrow arrays it made them from, ``columns``, which :meth:`to_text` joins)."""
 
     def __repr__(self) -> str:  # every pair listed ran to 24,000 characters
-        from ..plurals import few_reprs
+        from ..plurals import few_reprs, short_repr
 
         runs = few_reprs([c.run for c in self.contributions])
         return (
             f"Pool(runs={runs}, depth={self.settings.depth}, topics={len(set(self.qid))}, "
-            f"documents={len(self.docno)}, qrels={self.qrels!r})"
+            f"documents={len(self.docno)}, qrels={short_repr(self.qrels)})"
         )
 
     settings: PoolSettings

@@ -84,9 +84,10 @@ class ReportDiff:
     first (None when the evaluations are the same)."""
 
     def __repr__(self) -> str:
-        return (
-            f"ReportDiff(same={self.same}, cause={self.cause!r}, values_changed={len(self.values)})"
-        )
+        from ..plurals import short_repr
+
+        cause, changed = short_repr(self.cause), len(self.values)
+        return f"ReportDiff(same={self.same}, cause={cause}, values_changed={changed})"
 
     a: ReportView
     b: ReportView
