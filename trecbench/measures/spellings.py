@@ -3,8 +3,8 @@ asked of a measure or of one of its values (``-m ndcg_cut.10 -m nDCG@10``; ``P_5
 ``P.5,10``; ``success.10`` beside ``HitRate@10``, two measures of one value), where each
 name was asked, the names each value is shown under (:func:`spelled`: an evaluation's
 columns are named by it), and the refusal of two spellings by the commands that show each
-measure once (:func:`refuse_two_spellings`: compare, benchmark, leaderboard), before the
-runs are read and scored."""
+measure once (:func:`refuse_two_spellings`: compare, power, agree, benchmark,
+leaderboard), before the runs are read and scored."""
 
 from __future__ import annotations
 
