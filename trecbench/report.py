@@ -19,6 +19,7 @@ The small pieces (:func:`input_record`, :func:`tool`, :func:`environment`,
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import itertools
 import json
 import math
@@ -315,7 +316,10 @@ def build_evaluation_report(
     from .naming import listed
     from .type_names import python_type
 
-    if not all(hasattr(evaluation, name) for name in ("per_query", "settings", "columns")):
+    # looked up statically: the per_query property, asked, built a DataFrame (pandas)
+    missing = object()
+    wanted = ("per_query", "aggregates", "settings", "columns")
+    if any(inspect.getattr_static(evaluation, name, missing) is missing for name in wanted):
         raise UsageError(f"evaluation: give an Evaluation, not {python_type(evaluation)}")
     inputs = listed(inputs, "inputs", "input records")  # text: refused, not its characters
     warnings = [] if warnings is None else listed(warnings, "warnings", "warnings' lines")
