@@ -629,7 +629,9 @@ def test_in_memory_runs_are_named_and_not_recorded_as_files(trec_eval_suite):
     )
     assert result.runs == ["run1", "run2"] and result.run_inputs == {"run1": None, "run2": None}
     assert [record["kind"] for record in result.inputs] == ["qrels"]
-    with pytest.raises(UsageError, match="two runs are named 'results.test'"):
+    # one file twice is refused as given twice, before any naming (it was "two runs are
+    # named 'results.test'", whose advice, followed, led to that refusal)
+    with pytest.raises(UsageError, match="results.test: the same run is given twice"):
         trecbench.compare(trec_eval_suite / "qrels.test", [trec_eval_suite / "results.test"] * 2)
 
 

@@ -241,9 +241,9 @@ def test_a_string_of_names_is_refused_in_every_call_that_names_runs(tmp_path):
     calls = [
         lambda: trecbench.evaluate(QRELS, runs, ["P_5"], names="xy"),
         lambda: trecbench.evaluate(QRELS, runs, ["P_5"], run_names="xy"),
-        # (two files: pool refuses one run given twice before it names them)
+        # (two files: pool and similarity refuse one run given twice before naming them)
         lambda: trecbench.pool([RUN, RUN.with_name("tfidf-word.run")], depth=5, names="xy"),
-        lambda: trecbench.similarity(runs, names="xy"),
+        lambda: trecbench.similarity([RUN, RUN.with_name("tfidf-word.run")], names="xy"),
         lambda: run_names(runs, "xy"),
     ]
     for call in calls:
