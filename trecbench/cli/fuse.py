@@ -333,7 +333,7 @@ def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
     without it."""
     from ..errors import UsageError
     from ..fusion import method_name
-    from ..runstudy.fusion_tuning import TUNED
+    from ..runstudy.fusion_grid import TUNED
     from .group import given as given_options
 
     given = given_options("k", "qrels", "folds", "seed", "step")

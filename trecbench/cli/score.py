@@ -322,10 +322,9 @@ def score(
     echo_input_warnings()
     _warn(_evaluation_warnings(evaluation, unjudged_threshold, strata))
     grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
-    _warn(topics_read_as_rows(evaluation, flags["query"], grouped))
-    _warn(notes)
-    _warn(_text_measures_left_out(evaluation, output_format))
-    _warn(_unbounded(evaluation, view, tie_bounds, output_format))
+    rows = topics_read_as_rows(evaluation, flags["query"], grouped)
+    left_out = _text_measures_left_out(evaluation, output_format)
+    _warn([*rows, *notes, *left_out, *_unbounded(evaluation, view, tie_bounds, output_format)])
     text = render_score(evaluation, view, grouped)
     bounded, text = with_unjudged_bounds(text, evaluation, view, unjudged_bounds, strata)
     reported = flags["report"] is not None

@@ -24,20 +24,10 @@ from ..escaping import escape_text
 from ..maxontsim_formulas import same_formula
 from ..naming import read_once_given_twice
 from ..number_text import value_text
-from .reportview import RESAMPLING, SECTIONS, ReportView, field_texts, printed, read_view, written
+from .diff_cause import likely_cause
+from .reportview import RESAMPLING, SECTIONS, ReportView, field_texts, printed, read_view
 
 MOVERS = 5  # topics listed per run and measure whose values moved most
-# how the likely cause names an input of each kind the reports record (by its option)
-INPUT_WORDS = {
-    "qrels": "the qrels differ",
-    "run": "a run file differs",
-    "zscores": "the z-scores file (-Z) differs",
-    "ontology": "the ontology (--ontology) differs",
-    "strata": "the strata sidecar (--strata) differs",
-    "routing": "the routing log (--routing) differs",
-    "config": "the benchmark configuration differs",
-    "topics": "the topics file differs",
-}
 
 
 @dataclass(frozen=True)
@@ -231,22 +221,11 @@ def _by_position(left: list, right: list) -> list[tuple]:
     return pairs + [(x, None) for x in left[len(right) :]] + [(None, y) for y in right[len(left) :]]
 
 
-def asked_as(measure: str, a: str | None, b: str | None, between: str) -> str:
-    """How a measure was asked in each report: ``P@2 asked as P.2 vs P_2`` (``measure``:
-    the name its values are shown by, :func:`displayed`)."""
-    return f"{measure} asked as {a or '(not asked)'} {between} {b or '(not asked)'}"
-
-
 def displayed(canonical: str, a: ReportView, b: ReportView) -> str:
     """The name a measure's values are shown by (``nDCG@10`` for ``ndcg_cut.10``), as the
     ``measures:`` line and the values name it; the canonical name where neither report
     records one."""
     return a.displays.get(canonical) or b.displays.get(canonical) or canonical
-
-
-def listed(names: list[str]) -> str:
-    """Names one after another, ``(none)`` for none (a report of no runs)."""
-    return ", ".join(map(escape_text, names)) or "(none)"
 
 
 def _changed(a: dict, b: dict) -> dict[str, tuple]:
@@ -518,7 +497,7 @@ def diff_reports(
     said = {k: displayed(k, a, b) for k in spellings}  # a measure named as its values are
     # versions alone leave the evaluations the same (ReportDiff.same): no cause then
     differs = any(parts[:2] + parts[3:])
-    cause = _cause(*parts[:-1], names=names, said=said) if differs else None
+    cause = likely_cause(*parts[:-1], names=names, said=said) if differs else None
     # the two reports' records (path, kind, size, sha256), taken as they were read
     record_a = input_record(path_a, "report")
     records = (
@@ -529,73 +508,3 @@ def diff_reports(
         a, b, inputs, options, versions, measures, spellings, runs, topics, values, cause,
         sections, records,
     )  # fmt: skip
-
-
-def _input_words(item: dict | None) -> str:
-    if item is None:
-        return "none"
-    return f"{escape_text(item['path'])} ({item['size']} bytes, sha256 {str(item['sha256'])[:12]})"
-
-
-def _cause(
-    inputs, options, versions, measures, spellings, runs, topics, values, names, said
-) -> str:
-    """The likeliest reason the two evaluations differ, in one line (paths and run names
-    escaped reversibly, :func:`~trecbench.escaping.escape_text`); ``names``: the two
-    reports'; ``said``: each spelled measure's name as its values are shown."""
-    # a run file only one report holds is a run only one holds: said as such below
-    held = [(x, y) for x, y in inputs if (x and y) or (x or y)["kind"] != "run" or not runs]
-    for kind in ("qrels", "run"):
-        for x, y in held:
-            if (x or y)["kind"] == kind:
-                return f"{INPUT_WORDS[kind]}: {_input_words(x)} vs {_input_words(y)}"
-    for x, y in held:
-        kind = (x or y)["kind"]
-        if kind != "run":
-            words = INPUT_WORDS.get(kind, "an input differs")
-            return f"{words}: {_input_words(x)} vs {_input_words(y)}"
-    if options:
-        changed = list(options.items())[:3]
-        shown = "; ".join(f"{k} {written(x)} vs {written(y)}" for k, (x, y) in changed)
-        return f"the options differ: {shown}"
-    if measures or spellings:
-        words = _measure_cause(measures, spellings, names, said)
-        return f"the measures asked for differ: {words}"
-    if runs:
-        return f"the runs differ: {listed(runs[0])} vs {listed(runs[1])}"
-    for change in topics:
-        counts = f"{len(change.only_a)} only in a, {len(change.only_b)} only in b"
-        return f"the topics differ: {escape_text(change.run)} has {counts}"
-    if versions:
-        changed = list(versions.items())[:3]
-        shown = "; ".join(f"{k} {written(x)} vs {written(y)}" for k, (x, y) in changed)
-        return f"the versions differ: {shown}"
-    for x, y in inputs:
-        return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
-    return "the values differ with the same inputs, options and versions"
-
-
-def _measure_cause(measures, spellings: dict, names: tuple[str, str], said: dict) -> str:
-    """How the measures asked for differ, in a few words: those only one report asked for
-    (as it spelled them; by name where a report records no spellings), then those spelled
-    otherwise, by the name of their values (``P.5 only in a.json; P@2 asked as P.2 vs
-    P_2``)."""
-    # each -m word once (P gives P@5, P@10...: one word, several values)
-    only = (list(dict.fromkeys(x for x, y in spellings.values() if x and not y)),
-            list(dict.fromkeys(y for x, y in spellings.values() if y and not x)))  # fmt: skip
-    if measures and not any(only):  # no spellings recorded: the measures' names
-        only = tuple([m for m in mine if m not in set(theirs)] for mine, theirs in
-                     (measures, measures[::-1]))  # fmt: skip
-    told = [
-        f"{_first_names(asked)} only in {name}"
-        for asked, name in zip(only, names, strict=True)
-        if asked
-    ]
-    spelled = [asked_as(said[k], x, y, "vs") for k, (x, y) in spellings.items() if x and y]
-    return "; ".join([*told, *spelled][:3])
-
-
-def _first_names(names: list[str], shown: int = 3) -> str:
-    """``P.5, map, ndcg and 31 more``: a cause's few words name a few measures."""
-    more = f" and {len(names) - shown} more" if len(names) > shown else ""
-    return ", ".join(names[:shown]) + more

@@ -16,7 +16,8 @@ from ..number_text import value_text
 from ..plurals import counted, few_and_more
 from ..renderers.text_tables import aligned
 from ..text_bytes import json_dumps
-from .reportdiff import MOVERS, ReportDiff, asked_as, displayed, listed
+from .diff_cause import asked_as, listed
+from .reportdiff import MOVERS, ReportDiff, displayed
 from .reportview import field_texts, printed, written
 
 if TYPE_CHECKING:  # (their modules import numpy and pyarrow, which diff's text needs not)
