@@ -542,7 +542,10 @@ def test_kpi_marks_follow_the_measures_better_direction(tmp_path):
     kpis = {row["measure"]: row["values"]["b"] for row in bench.kpis}
     assert all(v["significant"] and v["difference"] < 0 for v in kpis.values())
     table = bench.markdown(statistics=False)
-    assert "| num_nonrel_judged_ret (per-topic mean) | 9.7143 | **5.3036** ▲ | b |" in table
+    assert (
+        "| num_nonrel_judged_ret (per-topic mean, lower is better) | 9.7143 | **5.3036** ▲ | b |"
+        in table
+    )
     assert "| num_ret (per-topic mean) | 100.0000 | 53.5714 ↓ | n/a |" in table
     assert "num_ret, without a better direction, gets ↑/↓ (significantly higher/lower)" in table
 

@@ -113,6 +113,15 @@ def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
     ]
 
 
+def _kpi_notes(count: bool, measure: str) -> str:
+    """What a KPI row's name adds: a count's mean is per topic; a measure whose lower
+    mean is the best one says so (its mean is bolded), as the statistics table does."""
+    notes = ["per-topic mean"] if count else []
+    if direction_of(measure) == "lower":
+        notes.append("lower is better")
+    return f" ({', '.join(notes)})" if notes else ""
+
+
 def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
     """The KPI table (each mode's mean, the best bold, against the targets) and its
     legend."""
@@ -128,7 +137,7 @@ def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
     for row in bench.kpis:
         # a label's comma as %2C: "x, y" best beside "z" is not x, y and z (list_item)
         best = ", ".join(list_item(labels[mode]) for mode in row["best"]) or "n/a"
-        name = row["measure"] + (" (per-topic mean)" if row["measure"] in counts else "")
+        name = row["measure"] + _kpi_notes(row["measure"] in counts, row["measure"])
         rows.append(
             (
                 cell(name),
