@@ -76,8 +76,21 @@ def test_qrels_comment_lines_skipped_by_10():
     assert comments.qrels_comment_lines(data).tolist() == [1, 3, 6]
 
 
+@pytest.mark.parametrize("ending", ["# last line\n", "#c 0 d 1\n", "#c"])
+def test_a_qrels_comment_on_the_last_line_refused_in_10(tmp_path, ending):
+    """trec_eval 10.0 reads past the file's end after a comment on its last line and
+    crashes (exit 139 on each of these, its -O3 build): no number to match."""
+    qrels, run = _files(tmp_path, QRELS + ending)
+    with pytest.raises(InputError) as error:
+        evaluate(qrels, run, ["map"], compat="10.0")
+    assert (error.value.line, error.value.exit_code) == (5, 2)
+    assert "comment on the last line" in error.value.message
+
+
 def test_comments_in_10_and_refused_in_9(tmp_path):
-    qrels, run = _files(tmp_path, "# judged\n" + QRELS + "# last line\n", "# header\n" + RUN)
+    qrels, run = _files(
+        tmp_path, "# judged\n" + QRELS + "# between\nq2 0 e 0\n", "# header\n" + RUN
+    )
     result = evaluate(qrels, run, ["map"], compat="10.0")
     assert result.runs[0].qids == ["q1", "q2"]
     with pytest.raises(InputError) as error:

@@ -4,10 +4,10 @@
 the prefs and judgment-group formats) a line that *starts* with ``#`` — but only one at a
 time: the line after a skipped comment is always read as data, so of two consecutive
 comment lines the second becomes a judgment (or a malformed line), and a comment on the
-last line makes 10.0 read past its buffer. trecbench skips the comments 10.0 skips and
-refuses a qrels line that 10.0 would read as a judgment of a topic starting with ``#``
-(exit 2, where 10.0 exits 2 on the malformed ones and silently adds a topic otherwise); a
-comment on the last line is skipped.
+last line makes 10.0 read past its buffer (it crashes: exit 139). trecbench skips the
+comments 10.0 skips and refuses a qrels line that 10.0 would read as a judgment of a topic
+starting with ``#`` (exit 2, where 10.0 exits 2 on the malformed ones and silently adds a
+topic otherwise), and a comment on the last line (exit 2: 10.0 gives no number to match).
 """
 
 from __future__ import annotations
@@ -49,7 +49,17 @@ def drop_qrels_comments(tokens: Tokens, data: bytes) -> Tokens:
     would read as judgments."""
     if b"#" not in data:
         return tokens
-    tokens = tokens.without_lines(qrels_comment_lines(data))
+    skipped = qrels_comment_lines(data)
+    last_line = data.count(b"\n") + (not data.endswith(b"\n"))
+    if len(skipped) and int(skipped[-1]) == last_line:
+        raise InputError(
+            tokens.path,
+            last_line,
+            "a comment on the last line: trec_eval 10.0 reads past the end of the file "
+            "after it and crashes (no number to match); end the file with a judgment",
+            "Q8",
+        )
+    tokens = tokens.without_lines(skipped)
     if len(tokens) and tokens.fields and len(tokens.fields[0]):
         hashed = arrow.to_numpy(pc.starts_with(tokens.fields[0], "#"))
         if hashed.any():
