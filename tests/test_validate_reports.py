@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
+import pytest
+
 from trecbench.cli import run
 from trecbench.validation import validate_files, validate_run
 
@@ -87,6 +89,30 @@ def test_x2_says_what_each_trec_eval_does(tmp_path):
     (finding,) = [f for f in result.findings if f.rule == "X2"]
     assert finding.severity == "warning"
     assert finding.message == f"qrels topic 'q2' has no document in the run: {ABSENT_TOPIC}"
+
+
+# printf 'q0 0 d -1\nq1 0 a 1\nq1 0 b 0\n' > n.qrels
+# printf 'q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\n' > n.run
+# te908 -c -m map: 0.5000, exit 0; te100 -c -m map: "Can't calculate measure 'map'", exit 4
+# printf '#x 0 a 1\nq1 0 a 1\nq1 0 b 0\nq2 0 d 1\n' > h.qrels; printf 'q1 Q0 a 1 3 t\nq1 Q0 b
+# 2 2 t\nq2 Q0 d 1 1 t\n' > h.run; te908 -c: num_q 3, map 0.5000; te100 -c: num_q 2, map 0.7500
+@pytest.mark.parametrize(
+    ("qrels_text", "topic", "tenth"),
+    [
+        ("q0 0 d -1\nq1 0 a 1\n", "q0", 'with -c "Can\'t calculate measure"'),
+        ("#x 0 a 1\nq1 0 a 1\n", "#x", "a line with '#' in its first column is a comment"),
+    ],
+)
+def test_x2_says_what_10_does_where_it_does_otherwise(tmp_path, qrels_text, topic, tenth):
+    """X2 said 10.0 scores a topic the run lacks 0 with -c: not one of negative grades only
+    (it stops, exit 4), nor a '#' line's topic (a comment to it: no topic)."""
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("q1 Q0 a 1 2 t\n")
+    qrels.write_text(qrels_text)
+    _, result = validate_files([run], qrels=qrels)
+    (finding,) = [f for f in result.findings if f.rule == "X2"]
+    assert finding.message.startswith(f"qrels topic '{topic}' has no document in the run: ")
+    assert tenth in finding.message and "both score it 0" not in finding.message
 
 
 def test_quoted_ids_and_tags_are_escaped_once_as_every_id_is(tmp_path):

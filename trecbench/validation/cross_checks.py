@@ -68,6 +68,25 @@ ABSENT_TOPIC = (
 )
 
 
+def absent_topic(topic: str, negative_only: dict[str, int]) -> str:
+    """:data:`ABSENT_TOPIC` of qrels topic ``topic``, told apart where the trec_evals do
+    otherwise: a topic of negative grades only stops 10.0 with -c too (it cannot evaluate
+    it on its placeholder), and a ``#`` topic is a comment to 10.0, no topic (Q8)."""
+    if topic.startswith("#"):
+        return (
+            "trec_eval 9.0.8 skips it (with -c scores it 0); to 10.0 a line with '#' in its "
+            "first column is a comment (Q8), no judgment, and it stops at the topic otherwise "
+            "(exit 4)"
+        )
+    if topic in negative_only:
+        return (
+            'trec_eval 9.0.8 skips it (with -c scores it 0); 10.0 stops at it ("result qid ... '
+            'not found in qrels", exit 4; with -c "Can\'t calculate measure": every '
+            "judgment of it is negative)"
+        )
+    return ABSENT_TOPIC
+
+
 def normal_id(qid: str) -> str:
     return nfc(qid).lstrip("\ufeff").lower().lstrip("0") or "0"
 
@@ -319,7 +338,8 @@ def against_qrels(
         [None] * len(missing),
         None,
         lambda i: (
-            f"qrels topic {wording.quoted(missing[i])} has no document in the run: {ABSENT_TOPIC}"
+            f"qrels topic {wording.quoted(missing[i])} has no document in the run: "
+            f"{absent_topic(missing[i], qrels.negative_only)}"
         ),
     )
     if counts and not any(q in judged for q in counts):

@@ -451,7 +451,9 @@ CATALOGUE = (
            "with `-c`)",
            "trec_eval 9.0.8 skips the topic; 10.0 stops at the first such topic (`result qid "
            "... not found in qrels`, exit 4, as `score --compat 10.0` does); with "
-           "`-c` both score it 0: the mean depends on the flag. A warning in every profile "
+           "`-c` both score it 0 (but 10.0 stops with `-c` too on a topic of negative grades "
+           "only, and reads a `#` line in the first column as a comment, no topic): the mean "
+           "depends on the flag. A warning in every profile "
            "but rtask, as `validate` checks for no one trec_eval version. The R task requires "
            "every query covered."),
     _check("X3", "EEEE", "no topic in both run and qrels (trec_eval 9.0.8 exits 7, 10.0 4)",
