@@ -115,6 +115,23 @@ def test_x2_says_what_10_does_where_it_does_otherwise(tmp_path, qrels_text, topi
     assert tenth in finding.message and "both score it 0" not in finding.message
 
 
+# te908 -m map on each qrels below: "Malformed line" or "Cannot read qrels file", exit 2:
+# it compares the run with nothing (no topic 'ignored', no exit 7)
+@pytest.mark.parametrize(
+    ("qrels_text", "rule"),
+    [("q1 0 a 1 x\nq2 0 d 1\n", "Q1"), ("", "R26"), ("q1 0 a 1\n\nq2 0 d 1\n", "Q2")],
+)
+def test_no_cross_check_against_qrels_trec_eval_stops_reading(tmp_path, qrels_text, rule):
+    """X1 said 'trec_eval ignores' a topic the qrels hold, X3 'exits 7', of qrels that
+    trec_eval stops reading at their first line (exit 2)."""
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("q1 Q0 a 1 3 t\nq3 Q0 d 1 1 t\n")
+    qrels.write_text(qrels_text)
+    checked_qrels, checked_run = validate_files([run], qrels=qrels)
+    assert rule in {f.rule for f in checked_qrels.findings}
+    assert not [f for f in checked_run.findings if f.rule.startswith("X")]
+
+
 def test_quoted_ids_and_tags_are_escaped_once_as_every_id_is(tmp_path):
     """A quoted id or tag was Python's repr: a backslash printed doubled (``'a\\\\b'``), an
     NBSP as ``\\xa0``, and repr's escapes mixed with the output's %XX (``'t%25\\u200b'``),

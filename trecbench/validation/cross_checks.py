@@ -304,8 +304,10 @@ def against_qrels(
 ) -> None:
     """X1-X5 of a run (``unjudged``: X4's counts from :func:`count_unjudged`). Against
     qrels cut short (R27) none: any topic may be judged in the part never read; of a run
-    cut short (not ``whole``) X1 alone: the topics read that the qrels lack."""
-    if not qrels.complete:
+    cut short (not ``whole``) X1 alone: the topics read that the qrels lack. Nor against
+    qrels trec_eval stops reading (:attr:`~trecbench.validation.findings.QrelsInfo.unread_at`):
+    it compares no run with them."""
+    if not qrels.complete or qrels.unread_at is not None:
         return
     judged = qrels.topics
     # of the qrels' ids one near miss stands for ('1', '01'), the last in sorted order: a

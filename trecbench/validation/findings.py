@@ -70,6 +70,9 @@ class QrelsInfo:
     negative_only: dict[str, int] = field(default_factory=dict)
     # False when the qrels file broke off (R27): a topic may be in the part never read
     complete: bool = True
+    # the check of a line or file trec_eval stops reading the qrels at (Q1, Q2, R9.empty,
+    # R26), if any: it evaluates nothing against them, so no run is checked against them
+    unread_at: str | None = None
 
 
 def may_judge(qrels: QrelsInfo | None, topic: str) -> bool:

@@ -19,6 +19,10 @@ from .runs import joined_fields
 
 NO_GRADE = np.iinfo(np.int64).min  # the "highest grade" of a topic without a valid one
 
+# the checks of what trec_eval stops reading qrels at ('Malformed line', 'Cannot read qrels
+# file'): the runs of the call are not checked against such qrels (X1-X5)
+UNREAD_AT = ("Q1", "Q2", "R9.empty", "R26")
+
 
 class QrelsChecker(Checker):
     kind = "qrels"
@@ -269,4 +273,7 @@ class QrelsChecker(Checker):
                 pa.concat_arrays(self.judged) if self.judged else arrow.array([], pa.large_string())
             )
         negative = {q: g for q, g in self.max_grade.items() if NO_GRADE < g < 0}
-        return QrelsInfo(set(self.max_grade), judged, negative, complete=not self.cut_short)
+        unread_at = next((key for key in UNREAD_AT if self.report.checks[key]), None)
+        return QrelsInfo(
+            set(self.max_grade), judged, negative, not self.cut_short, unread_at=unread_at
+        )
