@@ -33,7 +33,7 @@ _NO_TREC_ID_HOLDS = re.compile(python_pattern(CHARACTERS_NO_TREC_ID_HOLDS))
 
 
 def format_scores(scores) -> pa.Array:
-    """Shortest text that reads back as the same float64 (Arrow's cast is round-trip
+    """The fewest digits that read back as the same float64 (Arrow's cast is round-trip
     exact); a zero as ``0``, never ``-0`` (a normalised or fused zero can carry the sign,
     which a run's reader ignores: -0.0 + 0.0 is 0.0)."""
     return pc.cast(arrow.array(np.asarray(scores, dtype=np.float64) + 0.0), pa.string())

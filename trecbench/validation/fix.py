@@ -117,7 +117,7 @@ def fix_run(
     joined at its first block), else in byte-wise qid order;
     documents in trec_eval order (score desc as float32, docno desc); the first
     occurrence of a duplicate kept; at most ``max_depth`` documents per topic (default: the
-    profile's); ranks 1..n; scores in the shortest text that reads back as the same double
+    profile's); ranks 1..n; scores in the fewest digits that read back as the same double
     (a zero as ``0``, ``-0`` too: :func:`~trecbench.files.format_scores`).
     Blank, comment and header lines and tokens after the tag are dropped; an ir_metadata
     block atop the run is kept, line ends LF (dropped, and said so, for a Parquet ``out``;
