@@ -998,13 +998,14 @@ def test_a_file_name_byte_that_is_not_utf8_reads_as_that_byte_on_stderr(tmp_path
     )
 
 
-# a Ctrl-C as the command line imports click (as the terminal sends it: SIGINT not ignored)
+# a Ctrl-C as the command line imports MODULE (as the terminal sends it: SIGINT not
+# ignored): click as it is imported, ctypes in its set-up (trecbench.cli.main's) after
 _CTRL_C_AS_THE_CLI_IS_IMPORTED = """
 import os, signal, sys
 
 class CtrlC:
     def find_spec(self, name, path=None, target=None):
-        if name == "click":
+        if name == MODULE:
             sys.meta_path.remove(self)
             os.kill(os.getpid(), signal.SIGINT)
         return None
@@ -1015,6 +1016,7 @@ sys.argv = ["trecbench", "measures"]
 """
 
 
+@pytest.mark.parametrize("module", ["click", "ctypes"])
 @pytest.mark.parametrize(
     "start",
     [
@@ -1022,11 +1024,13 @@ sys.argv = ["trecbench", "measures"]
         "from trecbench.__main__ import main; main()",  # the console script
     ],
 )
-def test_a_ctrl_c_as_the_command_line_starts_is_one_line(start):
-    """A Ctrl-C in the first tenths of a second, while Python imported the command line,
-    printed the traceback of the import: it ends as any Ctrl-C, in one line, exit 130."""
+def test_a_ctrl_c_as_the_command_line_starts_is_one_line(start, module):
+    """A Ctrl-C in the first tenths of a second, while Python imported the command line
+    or it set itself up (ctypes imported to keep freed memory, before the command's
+    guard), printed Python's traceback: it ends as any Ctrl-C, in one line, exit 130."""
+    code = f"MODULE = {module!r}" + _CTRL_C_AS_THE_CLI_IS_IMPORTED + start
     done = subprocess.run(
-        [sys.executable, "-c", _CTRL_C_AS_THE_CLI_IS_IMPORTED + start],
+        [sys.executable, "-c", code],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (130, "")

@@ -10,17 +10,16 @@ def main() -> None:
     ``trecbench: interrupted``, exit 130, where Python printed the traceback of the
     import. Only what Python does before this module runs (its own start-up) is left to
     Python. A Ctrl-C ignored (a background job, ``nohup``) stays ignored."""
-    by_default = signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    if by_default:
-        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        # until the command line's guard takes Ctrl-C (trecbench.cli.run, once inside it:
+        # signals.take_ctrl_c), through trecbench.cli.main's set-up too
+        signal.signal(signal.SIGINT, interrupted_while_starting)
     from .cli import main as run_command_line
 
-    if by_default:  # from here the command line's guard (trecbench.cli.run) takes Ctrl-C
-        signal.signal(signal.SIGINT, signal.default_int_handler)
     run_command_line()
 
 
-def _interrupted_while_starting(number, frame) -> None:
+def interrupted_while_starting(number, frame) -> None:
     """Nothing is open nor written yet: end at once, in one line, as any Ctrl-C ends (on
     a terminal, after ending the line it echoed ``^C`` on, as :func:`trecbench.cli.run`)."""
     try:
@@ -28,6 +27,9 @@ def _interrupted_while_starting(number, frame) -> None:
     except OSError:
         pass  # no stderr: the exit code says it
     os._exit(128 + signal.SIGINT)
+
+
+interrupted_while_starting.handed_over = True  # (signals.take_ctrl_c)
 
 
 if __name__ == "__main__":

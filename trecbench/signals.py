@@ -52,6 +52,14 @@ class SignalGuard:
 _console_process: int | None = None
 
 
+def take_ctrl_c() -> None:
+    """Ctrl-C as ``KeyboardInterrupt`` from here, where the console script's start-up
+    ended the process on it (``trecbench.__main__``'s handler, marked ``handed_over``):
+    called inside the command line's guard, which says it and cleans up."""
+    if getattr(signal.getsignal(signal.SIGINT), "handed_over", False):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _exit(number, frame) -> None:
     raise SystemExit(128 + number)
 

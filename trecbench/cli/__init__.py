@@ -23,7 +23,7 @@ import click
 
 from .. import collector
 from ..errors import ExitCode, InputError, TrecbenchError, bytes_escaped, one_line, shortened
-from ..signals import native_calls_end_at_once, signals_end_the_call
+from ..signals import native_calls_end_at_once, signals_end_the_call, take_ctrl_c
 from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli, worded_here
 from .stdout import UnwritableStdout, closed_streams_held, echo_bytes, whole_writes
@@ -153,6 +153,7 @@ def run(args: Sequence[str] | None = None) -> int:
     token, said = _debug.set(False), _said_interrupted.set(False)
     warned = _warned.set(set())
     try:
+        take_ctrl_c()  # from the console script's start-up (trecbench.__main__)
         with (
             closed_streams_held(),
             whole_writes(),
