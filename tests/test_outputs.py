@@ -1053,3 +1053,52 @@ def test_a_journal_that_cannot_be_written_names_the_folder(tmp_path, monkeypatch
             out.write(tmp_path / "a", "new")
     assert str(refused.value) == f"{tmp_path}: cannot write (No space left on device)"
     assert (tmp_path / "a").read_text() == "old"
+
+
+def _signal_in_a_finalizer(handler, number):
+    """What ``check_target`` becomes: first a signal's handler run inside a finalizer,
+    where Python prints the exception it raises and ignores it (``Exception ignored
+    in: <finalize object ...>``: a signal landing as Arrow's buffers are handed back)."""
+    import weakref
+
+    def check(*args, **kwargs):
+        class Held:
+            pass
+
+        held = Held()
+        weakref.finalize(held, handler, number, None)
+        del held
+        return original(*args, **kwargs)
+
+    original = outputs.check_target
+    return check
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize(
+    ("name", "code", "said"),
+    [("SIGHUP", 129, ""), ("SIGTERM", 143, ""), ("SIGINT", 130, "trecbench: interrupted\n")],
+)
+def test_a_signal_whose_exception_a_finalizer_ignored_still_ends_the_call(
+    tmp_path, monkeypatch, capfd, name, code, said
+):
+    """SIGHUP landing in a finalizer (its SystemExit ignored by Python) let `fuse` go on:
+    it replaced its output and exited 0. The call now ends as the signal ends one: the
+    output as it was, the exit 128 + the signal."""
+    from trecbench import signals
+    from trecbench.cli import run
+
+    number = getattr(signal, name)
+    handler = signals._interrupt if name == "SIGINT" else signals._exit
+    run_a, run_b, out = tmp_path / "a.run", tmp_path / "b.run", tmp_path / "f.run"
+    run_a.write_text("q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\n")
+    run_b.write_text("q1 Q0 d2 1 2 b\nq1 Q0 d3 2 1 b\n")
+    out.write_text("OLD\n")
+    monkeypatch.setattr(outputs, "check_target", _signal_in_a_finalizer(handler, number))
+    assert run(["fuse", str(run_a), str(run_b), "-o", str(out)]) == code
+    assert out.read_text() == "OLD\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.run", "b.run", "f.run"]
+    err = capfd.readouterr().err
+    assert err.endswith(said) and "wrote" not in err
+    monkeypatch.undo()  # the next call: what this one saw is no news
+    assert run(["fuse", str(run_a), str(run_b), "-o", str(out)]) == 0

@@ -39,7 +39,7 @@ from .naming import file_key, listed
 from .output_identity import inside, same_target
 from .plurals import few_and_more
 from .publication import HTML_PAGE as HTML_PAGE  # what write_file is told it writes
-from .signals import SignalGuard
+from .signals import SignalGuard, raise_landed
 from .text_bytes import utf8
 
 PathLike = str | os.PathLike
@@ -395,6 +395,7 @@ class OutputSet:
             with self._undone_on_failure():
                 for staged in self._staged:
                     check_target(staged.target, self.inputs)  # nothing changed meanwhile
+            raise_landed()  # a signal whose exception a finalizer's call ignored
             with publication.signals_held():
                 try:
                     publication.publish(list(self._stages.values()))

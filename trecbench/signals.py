@@ -29,12 +29,17 @@ class SignalGuard:
     def install(self) -> None:
         if self.previous is not None or threading.current_thread() is not threading.main_thread():
             return
+        if not any(signal.getsignal(n) in (_exit, _interrupt) for n in _OWN_HANDLERS):
+            _landed.clear()  # the outermost guard: what an earlier call saw is no news
         self.previous = {}
         for number in self.SIGNALS:
             current = signal.getsignal(number)
             if current in (signal.SIG_DFL, None):
                 self.previous[number] = current
                 signal.signal(number, _exit)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.previous[signal.SIGINT] = signal.default_int_handler
+            signal.signal(signal.SIGINT, _interrupt)
 
     def remove(self) -> None:
         if not self.previous:
@@ -60,13 +65,41 @@ def take_ctrl_c() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+# the signals whose handlers (SignalGuard's) raised, in order: a handler that runs inside
+# a finalizer (weakref.finalize, __del__) has its exception ignored by Python, and the
+# call went on to replace its outputs and exit 0 (raise_landed tells it)
+_landed: list[int] = []
+
+
 def _exit(number, frame) -> None:
+    _landed.append(number)
     raise SystemExit(128 + number)
 
 
-# each signal's handler in a command (signals_end_the_call; SIGINT's, Python's own)
-_OWN_HANDLERS = {signal.SIGINT: signal.default_int_handler} | dict.fromkeys(
-    SignalGuard.SIGNALS, _exit
+def _interrupt(number, frame) -> None:
+    _landed.append(number)
+    signal.default_int_handler(number, frame)
+
+
+def raise_landed() -> None:
+    """Raise again what the last signal landed raised (``KeyboardInterrupt``,
+    ``SystemExit(128 + signal)``), if one landed: outputs are about to be committed, and
+    a call that goes on past a signal was not ended by it (its exception ignored)."""
+    if _landed:
+        number = _landed[-1]
+        if number == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + number)
+
+
+def landed() -> int | None:
+    """The last signal whose handler raised in this call, if any (see :func:`raise_landed`)."""
+    return _landed[-1] if _landed else None
+
+
+# each signal's handlers in a command (signals_end_the_call's; SIGINT's, Python's own too)
+_OWN_HANDLERS = {signal.SIGINT: (signal.default_int_handler, _interrupt)} | dict.fromkeys(
+    SignalGuard.SIGNALS, (_exit,)
 )
 
 
@@ -111,8 +144,9 @@ def ended_at_once() -> Iterator[None]:
             os.getpid() == _console_process
             and threading.current_thread() is threading.main_thread()
         ):
-            for number, handler in _OWN_HANDLERS.items():
-                if signal.getsignal(number) is handler:
+            for number, handlers in _OWN_HANDLERS.items():
+                handler = signal.getsignal(number)
+                if any(handler is own for own in handlers):
                     replaced[number] = handler  # noted before it is replaced
                     signal.signal(number, signal.SIG_DFL)
         yield

@@ -23,7 +23,7 @@ import click
 
 from .. import collector
 from ..errors import ExitCode, InputError, TrecbenchError, bytes_escaped, one_line, shortened
-from ..signals import native_calls_end_at_once, signals_end_the_call, take_ctrl_c
+from ..signals import landed, native_calls_end_at_once, signals_end_the_call, take_ctrl_c
 from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli, worded_here
 from .stdout import UnwritableStdout, closed_streams_held, echo_bytes, whole_writes
@@ -162,7 +162,7 @@ def run(args: Sequence[str] | None = None) -> int:
             warnings.catch_warnings(),
         ):
             warnings.showwarning = partial(_show_warning, warnings.showwarning)
-            code = _run(args)
+            code = _after_signal(_run(args))
             try:
                 _flush_stdout()
             except OSError as error:  # what was left in stdout's buffer at the end
@@ -177,6 +177,19 @@ def run(args: Sequence[str] | None = None) -> int:
         _warned.reset(warned)
         _said_interrupted.reset(said)
         _debug.reset(token)
+
+
+def _after_signal(code: int) -> int:
+    """``code``, or the exit of a signal that landed in the call whose exception Python
+    ignored (its handler ran in a finalizer): the call went on, its outputs were not
+    committed (:func:`~trecbench.signals.raise_landed`), and it ends as the signal ends
+    a call, exit 128 + the signal."""
+    number = landed()
+    if number is None or code == 128 + number:
+        return code
+    if number == signal.SIGINT:
+        _say_interrupted()
+    return 128 + number
 
 
 # the warnings this call printed: one said again (a -Z file read as a run is scored, then
