@@ -1041,6 +1041,27 @@ def _interrupt(*args, **kwargs):
     raise KeyboardInterrupt
 
 
+def _interrupt_as_a_class_is_made(*args, **kwargs):
+    """A Ctrl-C as a class is made (a dataclass's module imported late): Python 3.11
+    raises it wrapped in a RuntimeError ('Error calling __set_name__ ...')."""
+
+    class Interrupting:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    type("Late", (), {"flagged": Interrupting()})
+
+
+def test_a_ctrl_c_wrapped_by_python_is_said_as_one(monkeypatch, capfd):
+    """A Ctrl-C raised in a class's __set_name__ came wrapped in a RuntimeError (Python
+    3.11): 'internal error (RuntimeError: Error calling __set_name__ ...)', exit 70."""
+    from trecbench.measures import listing
+
+    monkeypatch.setattr(listing, "text", _interrupt_as_a_class_is_made)
+    assert run(["measures"]) == ExitCode.INTERRUPTED
+    assert capfd.readouterr().err == "trecbench: interrupted\n"
+
+
 @contextlib.contextmanager
 def _interrupted_on_closing():
     yield

@@ -276,6 +276,12 @@ def _run(args: Sequence[str] | None) -> int:
         echo_line("out of memory")
         return ExitCode.INTERNAL
     except Exception as error:
+        signalled = _signal_within(error)
+        if isinstance(signalled, KeyboardInterrupt):
+            _say_interrupted()
+            return ExitCode.INTERRUPTED
+        if isinstance(signalled, SystemExit):
+            return signalled.code if isinstance(signalled.code, int) else ExitCode.INTERNAL
         if _debug.get():
             import traceback  # kept off the start-up path: only --debug prints one
 
@@ -291,6 +297,19 @@ def _run(args: Sequence[str] | None) -> int:
         echo_line(f"internal error ({detail}){hint}. Please report it.")
         return ExitCode.INTERNAL
     return result if isinstance(result, int) else ExitCode.OK
+
+
+def _signal_within(error: BaseException) -> BaseException | None:
+    """The Ctrl-C or signal's exit an exception was raised from, if any: Python wraps
+    one raised where it runs a class's ``__set_name__`` (a dataclass imported late) into
+    a RuntimeError, which was said as an internal error (exit 70)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            return error
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def _end_the_ctrl_c_line() -> None:
