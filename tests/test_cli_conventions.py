@@ -1168,3 +1168,29 @@ def test_an_option_given_twice_that_writes_nothing_counts_as_the_last(capsys):
     files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
     assert run(["score", "-m", "P.5", "--format", "json", "--format", "trec", *files]) == 0
     assert capsys.readouterr().out.startswith("P_5")
+
+
+# a worker process that never ends (blocked for good, as one was in SemLock.acquire after
+# a Ctrl-C), then the console script's end after a Ctrl-C
+_BLOCKED_WORKER_THEN_INTERRUPTED = """
+import multiprocessing, signal, time
+
+def blocked():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as trecbench's workers
+    time.sleep(600)
+
+if __name__ == "__main__":
+    worker = multiprocessing.get_context("fork").Process(target=blocked)
+    worker.start()
+    from trecbench.cli import _exit
+    _exit(130)
+"""
+
+
+def test_a_call_ended_by_a_signal_does_not_wait_for_a_blocked_worker(tmp_path):
+    """After a Ctrl-C, multiprocessing's exit function joined a worker blocked for good:
+    the process lived on (23 minutes, until a second Ctrl-C). It ends, exit 130."""
+    script = tmp_path / "blocked.py"
+    script.write_text(_BLOCKED_WORKER_THEN_INTERRUPTED)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30)
+    assert done.returncode == 130

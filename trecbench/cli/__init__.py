@@ -71,6 +71,8 @@ def _exit(code: int) -> NoReturn:
         # a Ctrl-C in the exit functions printed their traceback: what the call did is
         # done and said, the process ends at once
         signal.signal(signal.SIGINT, lambda number, frame: os._exit(ExitCode.INTERRUPTED))
+    if code > 128:  # ended by a signal: multiprocessing's exit function joins each worker
+        _end_workers()  # process, and one blocked for good kept the process alive
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -79,6 +81,22 @@ def _exit(code: int) -> NoReturn:
         except (OSError, ValueError):
             pass  # a closed stdout was reported by run(); nothing is left to report on
     os._exit(code)
+
+
+def _end_workers() -> None:
+    """End the worker processes a call ended by a signal leaves (their work is dropped;
+    what they hold is made to survive ``kill -9``, :mod:`trecbench.processes`): SIGTERM,
+    then SIGKILL to one still there after a second."""
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is None:
+        return  # no worker was started
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(1.0)
+        if child.is_alive():
+            child.kill()
 
 
 def _no_huge_pages() -> None:
