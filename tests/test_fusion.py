@@ -448,6 +448,20 @@ def test_an_in_memory_run_given_twice_is_refused_as_a_file_is():
     assert len(trecbench.fuse([frame, other], "combsum", norm="none")) == 2
 
 
+def test_a_pipe_given_twice_to_fuse_is_said_as_every_command_says_it(tmp_path, capsys):
+    """fuse said a FIFO or '-' given twice as a run given twice ('to weigh a run more,
+    give it a weight'); cli-conventions.md: as every command, 'a pipe, given twice, can be
+    read once' (nothing read: the FIFO has no writer)."""
+    from trecbench.cli import run as main
+
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    assert main(["fuse", str(fifo), str(fifo), "-o", "-"]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {fifo}: a pipe, given twice, can be read once: give it once\n"
+    )
+
+
 # fused scores beyond float32's range tie there, warned of (a test of its own): the values
 # and order are what is checked here
 @pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")

@@ -142,12 +142,14 @@ def check_distinct_files(runs, others: Sequence = (), advice=WEIGH_BY_ARGUMENT) 
     and one of ``others`` (the qrels of a search, an ir_metadata file): it is read once."""
     from .naming import check_read_once, repeated_file
 
+    # a pipe or standard input given twice first: it cannot be read twice, whatever the
+    # weights (as every command says it)
+    check_read_once([*runs, *others])
     repeated = repeated_file([run for run in runs if isinstance(run, (str, os.PathLike))])
     if repeated is not None:
         path, first = repeated
         also = "" if first == path else f" (also as {one_line(first)})"
         raise UsageError(_with(f"{one_line(path)}: this run is given twice{also}", advice))
-    check_read_once([*runs, *others])
 
 
 def ranked_tables(
