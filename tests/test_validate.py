@@ -1804,11 +1804,13 @@ def test_depths_of_one_document_are_said_in_the_singular(tmp_path, small):
     # "topic q2 has 1 documents", "more than 1 documents"
     run = tmp_path / "r.run"
     run.write_bytes(b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq2 Q0 d1 1 1 t\n")
-    assert _messages(run, None, small, min_depth=2, max_depth=1) == [
+    assert _messages(run, None, small, max_depth=1) == [
         ("r.run", 2, "R8", "topic q1 has more than 1 document (--max-depth 1); trec_eval "
          "scores them all unless run with -M1"),
-        ("r.run", 3, "R9", "topic q2 has 1 document, fewer than --min-depth 2"),
     ]  # fmt: skip
+    assert _messages(run, None, small, min_depth=2, max_depth=2) == [
+        ("r.run", 3, "R9", "topic q2 has 1 document, fewer than --min-depth 2"),
+    ]
 
 
 @pytest.mark.parametrize("cut", [300, 2000, 9000])
@@ -2034,3 +2036,22 @@ def test_q8_fatal_marks_the_comment_lines_trec_eval_10_reads_as_data(tmp_path, c
     )
     found = validate_qrels(path, chunk_bytes=chunk).findings
     assert [f.line for f in found if f.check == "Q8.fatal"] == [3, 5]
+
+
+def test_a_least_depth_above_the_most_is_refused_as_options_at_odds(tmp_path, capsys):
+    """`validate --min-depth 10 --max-depth 5` ran and flagged every topic (R8 or R9):
+    two options at odds are a usage error (docs/cli-conventions.md), in the API too."""
+    from trecbench.cli import run
+    from trecbench.errors import UsageError
+    from trecbench.validation import validate_run
+
+    path = tmp_path / "r.run"
+    path.write_text("q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\n")
+    assert run(["validate", "--min-depth", "10", "--max-depth", "5", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: --min-depth 10 is above --max-depth 5: every topic would be flagged, too "
+        "deep (R8) or too shallow (R9.shallow)\n"
+    )
+    with pytest.raises(UsageError, match="^min_depth 10 is above max_depth 5: "):
+        validate_run(path, min_depth=10, max_depth=5)
+    assert run(["validate", "--min-depth", "2", "--max-depth", "2", str(path)]) == 0

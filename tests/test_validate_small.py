@@ -393,9 +393,13 @@ def test_findings_beyond_the_limit_are_kept_as_the_general_path_keeps_them(tmp_p
             lines.append(f"{topic} q0 {docno} {rank} {score} t\n")
     run = tmp_path / "r.run"
     run.write_text("".join(lines))
-    small = validate_small([run], None, SmallSettings("strict", 2, 5))
-    general = validate_files([run], profile="strict", max_depth=2, min_depth=5)
+    small = validate_small([run], None, SmallSettings("strict", 2, None))
+    general = validate_files([run], profile="strict", max_depth=2)
     assert _reports(small) == _reports(general)
+    shallow = validate_small([run], None, SmallSettings("strict", None, 5))  # R9 of each
+    assert _reports(shallow) == _reports(
+        validate_files([run], profile="strict", max_depth=None, min_depth=5)
+    )
     assert min(small[0].check_counts[key] for key in ("R3", "R7", "R8", "R13", "R15.tie")) > 1000
 
 

@@ -42,6 +42,7 @@ KEYWORD_FLAGS = {
     "outdir": "-o", "compat": "--compat", "zscores": "-Z", "debug_level": "-D",
     "line_offsets": "--line-offset", "grades": "--grade", "graded": "--graded", "iou": "--iou",
     "f1_threshold": "--f1-threshold", "ignore_identical_ids": "--ignore-identical-ids",
+    "min_depth": "--min-depth", "max_depth": "--max-depth",
 }  # fmt: skip
 # where the command group keeps the command it runs (a subcommand's: `convert dict`), in
 # the meta its contexts share

@@ -155,6 +155,9 @@ def validate(
       trecbench validate run.txt --docids collection-ids.txt.gz    # not bundled: your files
     """
     _check_arguments(runs, qrels, fix_out, fix_tag)
+    from ..validation.rules import refuse_depths_at_odds
+
+    refuse_depths_at_odds(min_depth, max_depth)
     if tag_is_filename and "-" in runs:  # R19 compared the tag with the name '-'
         raise click.UsageError("--tag-is-filename: standard input (-) has no file name")
     runs, qrels, topics, docids = _stdin_named([*runs, qrels, topics, docids], len(runs))

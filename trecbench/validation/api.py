@@ -22,7 +22,7 @@ from .docids import DocidList, Docids, docid_list
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
 from .qrels import QrelsChecker
 from .reader import CHUNK_BYTES, MOST_CHUNK_BYTES, read_topics, stream
-from .rules import PROFILE_DEPTH, PROFILES, Default, resolve_depth
+from .rules import PROFILE_DEPTH, PROFILES, Default, refuse_depths_at_odds, resolve_depth
 from .runs import RunChecker, full_match_pattern
 
 Progress = Callable[[str, int], None]
@@ -63,6 +63,7 @@ def _check_keywords(**given: object) -> None:
                 )
         elif not (value is None and name in _UNSET) and value is not PROFILE_DEPTH:
             whole_from(name, value, *_BOUNDS[name])
+    refuse_depths_at_odds(given.get("min_depth"), given.get("max_depth"))
 
 
 # the least (and most) of each whole-number keyword: the command line's (--max-depth,

@@ -13,6 +13,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..errors import Setting, UsageError
+
 E, W, I = "error", "warning", "info"  # noqa: E741 - the rule table's own letters
 SEVERITIES = (E, W, I)
 _LETTERS = {"E": E, "W": W, "I": I}
@@ -74,6 +76,15 @@ def resolve_depth(max_depth: int | None | Default, profile: str) -> int | None:
     if max_depth is PROFILE_DEPTH:
         return PROFILES[profile].max_depth
     return max_depth
+
+
+def refuse_depths_at_odds(least: object, most: object) -> None:
+    """Refuse a least depth above the most (both given): every topic would be flagged."""
+    if isinstance(least, int) and isinstance(most, int) and least > most:
+        raise UsageError(
+            Setting("min_depth"), f" {least} is above ", Setting("max_depth"), f" {most}: "
+            "every topic would be flagged, too deep (R8) or too shallow (R9.shallow)",
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
