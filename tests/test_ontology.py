@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -187,6 +188,26 @@ def test_load_ontology_detects_format_and_caches(obo_file, tmp_path):
     assert load_ontology(obo_file).release == "2099-01-31"
     assert load_ontology(json_file).release == "2099-02-28"
     assert load_ontology(obo_file) is load_ontology(str(obo_file))
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "said"),
+    [
+        ("e.json", b"", "empty file"),
+        ("e.obo", b"  \n\n", "empty file"),
+        ("nj.json", b"not json", "invalid JSON: Expecting value at column 1"),
+        ("nj.json.gz", gzip.compress(b"format-version: 1.2\n"), "invalid JSON"),
+    ],
+)
+def test_an_empty_ontology_or_one_named_json_that_is_not_is_said_so(tmp_path, name, data, said):
+    """An empty --ontology was 'no [Term] stanza found: not an OBO ontology', where every
+    other input says 'empty file'; an hp.json holding no JSON was read as OBO ('expected
+    tag: value'): a file named as JSON is read as JSON."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(InputError) as error:
+        load_ontology(path)
+    assert said in error.value.message
 
 
 def test_an_obographs_file_with_a_byte_order_mark_is_read_as_json(tmp_path):

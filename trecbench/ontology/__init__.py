@@ -28,9 +28,10 @@ import codecs
 import os
 import re
 import stat
+from pathlib import Path
 
 from .. import input_warnings, outputs, provenance
-from ..errors import InputError
+from ..errors import EMPTY_FILE, InputError
 from ..naming import path_argument
 from ..sources import json_document, read_source
 from .bundled import from_hpo3
@@ -101,5 +102,9 @@ def _read(path: str | os.PathLike) -> Ontology:
     head = source.data[:4096].removeprefix(codecs.BOM_UTF8)
     # an array (a cases file, say) is JSON too, refused as no OBO Graphs; OBO's stanzas
     # start with '[' too ("[Term]")
+    if not source.data.strip():  # as every input says one (OBO's reader: "no [Term]")
+        raise InputError(source.path, None, EMPTY_FILE)
     is_json = head.lstrip().startswith(b"{") or JSON_ARRAY.match(head.lstrip()) is not None
-    return read_obographs(json_document(source)) if is_json else read_obo(source)
+    # a file named as JSON is read as JSON, its error JSON's (not an OBO line's)
+    named_json = ".json" in (suffix.lower() for suffix in Path(os.fsdecode(path)).suffixes)
+    return read_obographs(json_document(source)) if is_json or named_json else read_obo(source)
