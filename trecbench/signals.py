@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -29,7 +30,7 @@ class SignalGuard:
     def install(self) -> None:
         if self.previous is not None or threading.current_thread() is not threading.main_thread():
             return
-        if not any(signal.getsignal(n) in (_exit, _interrupt) for n in _OWN_HANDLERS):
+        if not _guarded():
             _landed.clear()  # the outermost guard: what an earlier call saw is no news
         self.previous = {}
         for number in self.SIGNALS:
@@ -49,6 +50,8 @@ class SignalGuard:
             with contextlib.suppress(ValueError, TypeError):
                 signal.signal(number, handler if handler is not None else signal.SIG_DFL)
         self.previous = None
+        if not _guarded():
+            _landed.clear()  # the outermost guard: what its call saw ends with it
 
 
 # the process of the console script (native_calls_end_at_once), whose command alone it runs:
@@ -81,20 +84,40 @@ def _interrupt(number, frame) -> None:
     signal.default_int_handler(number, frame)
 
 
+def _guarded() -> bool:
+    """Whether a guard's handlers are installed (a call of the main thread runs)."""
+    return any(signal.getsignal(number) in (_exit, _interrupt) for number in _OWN_HANDLERS)
+
+
 def raise_landed() -> None:
     """Raise again what the last signal landed raised (``KeyboardInterrupt``,
     ``SystemExit(128 + signal)``), if one landed: outputs are about to be committed, and
     a call that goes on past a signal was not ended by it (its exception ignored)."""
-    if _landed:
-        number = _landed[-1]
-        if number == signal.SIGINT:
-            raise KeyboardInterrupt
+    number = landed()
+    if number == signal.SIGINT:
+        raise KeyboardInterrupt
+    if number is not None:
         raise SystemExit(128 + number)
 
 
 def landed() -> int | None:
-    """The last signal whose handler raised in this call, if any (see :func:`raise_landed`)."""
-    return _landed[-1] if _landed else None
+    """The last signal whose handler raised in this call, if any (see :func:`raise_landed`):
+    only the main thread's calls have handlers, and see what landed in them."""
+    if threading.current_thread() is not threading.main_thread() or not _landed:
+        return None
+    return _landed[-1]
+
+
+def _quiet_when_signalled(unraisable) -> None:
+    """sys.unraisablehook in a command: a signal's exception raised where Python ignores
+    it (a finalizer) is noted already (:func:`raise_landed` ends the call), not printed as
+    a traceback; anything else goes to the hook of before."""
+    if isinstance(unraisable.exc_value, (KeyboardInterrupt, SystemExit)) and _landed:
+        return
+    _hook_before(unraisable)
+
+
+_hook_before = sys.unraisablehook
 
 
 # each signal's handlers in a command (signals_end_the_call's; SIGINT's, Python's own too)
@@ -108,11 +131,18 @@ def signals_end_the_call() -> Iterator[None]:
     """For a whole command: SIGTERM and SIGHUP raise ``SystemExit(128 + signal)`` in the
     main thread, as SIGINT raises ``KeyboardInterrupt``, so that what the call cleans up
     on its way out (staged outputs, a run's spill folder) is cleaned up then too."""
+    global _hook_before
     guard = SignalGuard()
     guard.install()
+    hook = sys.unraisablehook
+    main = threading.current_thread() is threading.main_thread()  # the thread of handlers
+    if main:
+        _hook_before, sys.unraisablehook = hook, _quiet_when_signalled
     try:
         yield
     finally:
+        if main:
+            sys.unraisablehook = hook
         guard.remove()
 
 
