@@ -210,6 +210,17 @@ def test_an_empty_ontology_or_one_named_json_that_is_not_is_said_so(tmp_path, na
     assert said in error.value.message
 
 
+@pytest.mark.parametrize("name", ["hp.json.obo", "hp.json", "hp.json.gz", "hp.obo.json.x"])
+def test_an_obo_file_is_read_as_obo_whatever_its_name(obo_file, tmp_path, name):
+    """A name holding .json anywhere (hp.json.obo) was read as JSON and refused; an OBO
+    file named hp.json loads as it did (the content decides; the name only words an
+    error)."""
+    data = obo_file.read_bytes()
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    assert load_ontology(path).release == "2099-01-31"
+
+
 def test_an_obographs_file_with_a_byte_order_mark_is_read_as_json(tmp_path):
     # sniffed as OBO (the mark before its '{') and refused: no [Term] stanza found
     plain = _obographs(tmp_path / "hp.json")

@@ -31,6 +31,7 @@ import stat
 from pathlib import Path
 
 from .. import input_warnings, outputs, provenance
+from ..compressions import SUFFIXES
 from ..errors import EMPTY_FILE, InputError
 from ..naming import path_argument
 from ..sources import json_document, read_source
@@ -60,7 +61,8 @@ JSON_ARRAY = re.compile(rb'\[\s*(?:[\[{"\]0-9-]|true|false|null|$)')
 def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
     """The ontology for ``--ontology``: hpo3's bundled release when ``path`` is None, else
     ``hp.obo`` or ``hp.json`` (chosen by the file's first non-blank character, past a
-    UTF-8 byte-order mark: ``{``, or ``[`` opening a JSON array, not an OBO stanza).
+    UTF-8 byte-order mark: ``{``, or ``[`` opening a JSON array, not an OBO stanza; a
+    file named ``.json`` that OBO's reader refuses is refused as no JSON).
 
     Cached per process (a regular file keyed by path, size and modification time), so
     scoring several runs builds the ontology once. A file that can be read only once (a
@@ -100,11 +102,24 @@ def _read(path: str | os.PathLike) -> Ontology:
     source = read_source(path, "ontology")
     # a UTF-8 byte-order mark (an editor's hp.json) before the '{': dropped as the text is
     head = source.data[:4096].removeprefix(codecs.BOM_UTF8)
-    # an array (a cases file, say) is JSON too, refused as no OBO Graphs; OBO's stanzas
-    # start with '[' too ("[Term]")
     if not source.data.strip():  # as every input says one (OBO's reader: "no [Term]")
         raise InputError(source.path, None, EMPTY_FILE)
+    # an array (a cases file, say) is JSON too, refused as no OBO Graphs; OBO's stanzas
+    # start with '[' too ("[Term]")
     is_json = head.lstrip().startswith(b"{") or JSON_ARRAY.match(head.lstrip()) is not None
-    # a file named as JSON is read as JSON, its error JSON's (not an OBO line's)
-    named_json = ".json" in (suffix.lower() for suffix in Path(os.fsdecode(path)).suffixes)
-    return read_obographs(json_document(source)) if is_json or named_json else read_obo(source)
+    if is_json:
+        return read_obographs(json_document(source))
+    try:
+        return read_obo(source)
+    except InputError:
+        if _named_json(path):  # JSON's error of it (not OBO's "expected 'tag: value'")
+            json_document(source)
+        raise
+
+
+def _named_json(path: str | os.PathLike) -> bool:
+    """Whether the file is named as JSON (``hp.json``, ``hp.json.gz``)."""
+    suffixes = [suffix.lower() for suffix in Path(os.fsdecode(path)).suffixes]
+    if suffixes and suffixes[-1] in SUFFIXES:
+        suffixes.pop()  # compressed: the suffix before names the format
+    return suffixes[-1:] == [".json"]
