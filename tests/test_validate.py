@@ -2055,3 +2055,10 @@ def test_a_least_depth_above_the_most_is_refused_as_options_at_odds(tmp_path, ca
     with pytest.raises(UsageError, match="^min_depth 10 is above max_depth 5: "):
         validate_run(path, min_depth=10, max_depth=5)
     assert run(["validate", "--min-depth", "2", "--max-depth", "2", str(path)]) == 0
+    capsys.readouterr()
+    # the profile's depth when none is given: rtask's 100
+    assert run(["validate", "--profile", "rtask", "--min-depth", "200", str(path)]) == 1
+    assert "--max-depth 100 (the rtask profile's: give one)" in capsys.readouterr().err
+    with pytest.raises(UsageError, match="max_depth 1000 .the default profile's: give one."):
+        validate_run(path, min_depth=2000)
+    validate_run(path, min_depth=2000, max_depth=None)  # no most depth: none at odds

@@ -155,9 +155,10 @@ def validate(
       trecbench validate run.txt --docids collection-ids.txt.gz    # not bundled: your files
     """
     _check_arguments(runs, qrels, fix_out, fix_tag)
-    from ..validation.rules import refuse_depths_at_odds
+    from ..validation import rules
 
-    refuse_depths_at_odds(min_depth, max_depth)
+    most = rules.PROFILE_DEPTH if max_depth is None else max_depth  # None: the profile's
+    rules.refuse_depths_at_odds(min_depth, most, profile)
     if tag_is_filename and "-" in runs:  # R19 compared the tag with the name '-'
         raise click.UsageError("--tag-is-filename: standard input (-) has no file name")
     runs, qrels, topics, docids = _stdin_named([*runs, qrels, topics, docids], len(runs))

@@ -63,7 +63,9 @@ def _check_keywords(**given: object) -> None:
                 )
         elif not (value is None and name in _UNSET) and value is not PROFILE_DEPTH:
             whole_from(name, value, *_BOUNDS[name])
-    refuse_depths_at_odds(given.get("min_depth"), given.get("max_depth"))
+    if "min_depth" in given:
+        most = given.get("max_depth", PROFILE_DEPTH)
+        refuse_depths_at_odds(given["min_depth"], most, given.get("profile"))
 
 
 # the least (and most) of each whole-number keyword: the command line's (--max-depth,

@@ -78,12 +78,16 @@ def resolve_depth(max_depth: int | None | Default, profile: str) -> int | None:
     return max_depth
 
 
-def refuse_depths_at_odds(least: object, most: object) -> None:
-    """Refuse a least depth above the most (both given): every topic would be flagged."""
+def refuse_depths_at_odds(least: object, most: object, profile: object = None) -> None:
+    """Refuse a least depth above the most (``most``: :data:`PROFILE_DEPTH`, the
+    ``profile``'s): every topic would be flagged."""
+    whose = ""
+    if most is PROFILE_DEPTH and profile in PROFILES:
+        most, whose = PROFILES[profile].max_depth, f" (the {profile} profile's: give one)"
     if isinstance(least, int) and isinstance(most, int) and least > most:
         raise UsageError(
-            Setting("min_depth"), f" {least} is above ", Setting("max_depth"), f" {most}: "
-            "every topic would be flagged, too deep (R8) or too shallow (R9.shallow)",
+            Setting("min_depth"), f" {least} is above ", Setting("max_depth"), f" {most}"
+            f"{whose}: every topic would be flagged, too deep (R8) or too shallow (R9.shallow)",
         )  # fmt: skip
 
 
