@@ -95,12 +95,12 @@ def test_x2_says_what_each_trec_eval_does(tmp_path):
 # printf 'q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\n' > n.run
 # te908 -c -m map: 0.5000, exit 0; te100 -c -m map: "Can't calculate measure 'map'", exit 4
 # printf '#x 0 a 1\nq1 0 a 1\nq1 0 b 0\nq2 0 d 1\n' > h.qrels; printf 'q1 Q0 a 1 3 t\nq1 Q0 b
-# 2 2 t\nq2 Q0 d 1 1 t\n' > h.run; te908 -c: num_q 3, map 0.5000; te100 -c: num_q 2, map 0.7500
+# 2 2 t\nq2 Q0 d 1 1 t\n' > h.run; te908 -c: num_q 3, map 0.6667; te100 -c: num_q 2, map 1.0000
 @pytest.mark.parametrize(
     ("qrels_text", "topic", "tenth"),
     [
         ("q0 0 d -1\nq1 0 a 1\n", "q0", 'with -c "Can\'t calculate measure"'),
-        ("#x 0 a 1\nq1 0 a 1\n", "#x", "a line with '#' in its first column is a comment"),
+        ("#x 0 a 1\nq1 0 a 1\n", "#x", "10.0 skips a line with '#' in its first column"),
     ],
 )
 def test_x2_says_what_10_does_where_it_does_otherwise(tmp_path, qrels_text, topic, tenth):
@@ -130,6 +130,18 @@ def test_no_cross_check_against_qrels_trec_eval_stops_reading(tmp_path, qrels_te
     checked_qrels, checked_run = validate_files([run], qrels=qrels)
     assert rule in {f.rule for f in checked_qrels.findings}
     assert not [f for f in checked_run.findings if f.rule.startswith("X")]
+
+
+def test_a_comment_line_of_qrels_leaves_the_cross_checks_on(tmp_path):
+    """A first-column '#' line is Q1 (9.0.8 stops at it) but trec_eval 10.0 skips it and
+    reads the rest (te100 on these files: "result qid 'q2' not found in qrels", exit 4):
+    the runs are checked against such qrels, as they were."""
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("q1 Q0 a 1 3 t\nq3 Q0 d 1 1 t\n")
+    qrels.write_text("# judged\nq2 0 a 1\n")
+    checked_qrels, checked_run = validate_files([run], qrels=qrels)
+    assert "Q1" in {f.rule for f in checked_qrels.findings}
+    assert {"X1", "X2", "X3"} <= {f.rule for f in checked_run.findings}
 
 
 def test_quoted_ids_and_tags_are_escaped_once_as_every_id_is(tmp_path):

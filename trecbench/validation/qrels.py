@@ -20,7 +20,8 @@ from .runs import joined_fields
 NO_GRADE = np.iinfo(np.int64).min  # the "highest grade" of a topic without a valid one
 
 # the checks of what trec_eval stops reading qrels at ('Malformed line', 'Cannot read qrels
-# file'): the runs of the call are not checked against such qrels (X1-X5)
+# file'; Q1 but on a first-column comment, which 10.0 skips): the runs of the call are not
+# checked against such qrels (X1-X5)
 UNREAD_AT = ("Q1", "Q2", "R9.empty", "R26")
 
 
@@ -44,6 +45,9 @@ class QrelsChecker(Checker):
         self.last_comment_line = -1
         self.comment_run = 0  # first-column comment lines in the run that line ended
         self.last_record_line = -1
+        # malformed lines (Q1) but first-column comments, which trec_eval 10.0 skips:
+        # both trec_evals stop at one (UNREAD_AT)
+        self.malformed = 0
 
     @property
     def topic_count(self) -> int:
@@ -125,6 +129,7 @@ class QrelsChecker(Checker):
             return f"expected 4 fields (qid iter docno rel), found {nf[row]}{hint}"
 
         add("Q1", line[wrong], "line", wrong_message)
+        self.malformed += int(np.count_nonzero(~(comment & ~after_blanks)[wrong]))
         data = (nf == 4) & ~header
         if not data.any():
             return
@@ -262,6 +267,10 @@ class QrelsChecker(Checker):
             lambda i: wording.no_relevant(unjudged[i], level, self.max_grade[unjudged[i]] > 0),
         )
 
+    def _stops_at(self, key: str) -> bool:
+        """Whether both trec_evals stop reading the file at check ``key``'s findings."""
+        return self.malformed > 0 if key == "Q1" else self.report.checks[key] > 0
+
     def info(self) -> QrelsInfo | None:
         """What run checks compare against; None when the file was not read as qrels
         (UTF-16, doubly gzipped, or a run given as qrels)."""
@@ -273,7 +282,7 @@ class QrelsChecker(Checker):
                 pa.concat_arrays(self.judged) if self.judged else arrow.array([], pa.large_string())
             )
         negative = {q: g for q, g in self.max_grade.items() if NO_GRADE < g < 0}
-        unread_at = next((key for key in UNREAD_AT if self.report.checks[key]), None)
+        unread_at = next((key for key in UNREAD_AT if self._stops_at(key)), None)
         return QrelsInfo(
             set(self.max_grade), judged, negative, not self.cut_short, unread_at=unread_at
         )
