@@ -74,9 +74,9 @@ def absent_topic(topic: str, negative_only: dict[str, int]) -> str:
     it on its placeholder), and a ``#`` topic is a comment to 10.0, no topic (Q8)."""
     if topic.startswith("#"):
         return (
-            "trec_eval 9.0.8 skips it (with -c scores it 0); to 10.0 a line with '#' in its "
-            "first column is a comment (Q8), no judgment, and it stops at the topic otherwise "
-            "(exit 4)"
+            "trec_eval 9.0.8 skips it (with -c scores it 0); 10.0 skips a line with '#' in "
+            "its first column as a comment, but not the line right after one (Q8), and stops "
+            "at a topic it reads (exit 4)"
         )
     if topic in negative_only:
         return (

@@ -409,8 +409,9 @@ CATALOGUE = (
     _check("Q4", "EEEE", "grade beyond ±1,000,000 (trec_eval's nDCG takes minutes at "
            "1,000,000, far longer above)",
            "trec_eval sizes its gain arrays by the largest grade (its `-m ndcg` of two "
-           "judgments, one graded 1,000,000: about three minutes; from 2^31 - 1 every measure "
-           "hangs, from 2^32 it stops: 'Can't calculate measure'). Below -1,000,000 nothing "
+           "judgments, one graded 1,000,000: about three minutes; at 2^31 - 1 even `-m P.5` "
+           "took 28 s and 16.7 GB, and where the arrays cannot be allocated it stops: 'Can't "
+           "calculate measure'). Below -1,000,000 nothing "
            "runs long (trec_eval reads every negative grade alike, as unjudged), yet grades "
            "are read within the same bounds: write -1."),
     _check("Q5", "EEEE", "duplicate (qid, docno), same or conflicting grade",
