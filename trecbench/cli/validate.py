@@ -155,10 +155,7 @@ def validate(
       trecbench validate run.txt --docids collection-ids.txt.gz    # not bundled: your files
     """
     _check_arguments(runs, qrels, fix_out, fix_tag)
-    from ..validation import rules
-
-    most = rules.PROFILE_DEPTH if max_depth is None else max_depth  # None: the profile's
-    rules.refuse_depths_at_odds(min_depth, most, profile)
+    _check_depths(min_depth, max_depth, profile)
     if tag_is_filename and "-" in runs:  # R19 compared the tag with the name '-'
         raise click.UsageError("--tag-is-filename: standard input (-) has no file name")
     runs, qrels, topics, docids = _stdin_named([*runs, qrels, topics, docids], len(runs))
@@ -336,6 +333,14 @@ def _json_settings(small: tuple, docid_regex: str | None, docids) -> dict:
         "relevance_level": level,
         "tag_is_filename": tag_is_filename,
     }
+
+
+def _check_depths(min_depth, max_depth, profile) -> None:
+    """Refuse --min-depth above --max-depth, or above the profile's when none is given."""
+    from ..validation import rules
+
+    most = rules.PROFILE_DEPTH if max_depth is None else max_depth  # None: the profile's
+    rules.refuse_depths_at_odds(min_depth, most, profile)
 
 
 def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:
