@@ -337,10 +337,11 @@ def _json_settings(small: tuple, docid_regex: str | None, docids) -> dict:
 
 def _check_depths(min_depth, max_depth, profile) -> None:
     """Refuse --min-depth above --max-depth, or above the profile's when none is given."""
-    from ..validation import rules
+    from ..validation.cross_checks import refuse_depths_at_odds
+    from ..validation.rules import PROFILE_DEPTH
 
-    most = rules.PROFILE_DEPTH if max_depth is None else max_depth  # None: the profile's
-    rules.refuse_depths_at_odds(min_depth, most, profile)
+    most = PROFILE_DEPTH if max_depth is None else max_depth  # None: the profile's
+    refuse_depths_at_odds(min_depth, most, profile)
 
 
 def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:

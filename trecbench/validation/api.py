@@ -17,12 +17,12 @@ from ..resource_bounds import LEAST_DEPTH, LEAST_MEMORY_MIB, MOST_DEPTH, whole_f
 from ..text_bytes import encodable
 from ..type_names import flag_from, python_type
 from .checker import Checker
-from .cross_checks import file_name
+from .cross_checks import file_name, refuse_depths_at_odds
 from .docids import DocidList, Docids, docid_list
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
 from .qrels import QrelsChecker
 from .reader import CHUNK_BYTES, MOST_CHUNK_BYTES, read_topics, stream
-from .rules import PROFILE_DEPTH, PROFILES, Default, refuse_depths_at_odds, resolve_depth
+from .rules import PROFILE_DEPTH, PROFILES, Default, resolve_depth
 from .runs import RunChecker, full_match_pattern
 
 Progress = Callable[[str, int], None]

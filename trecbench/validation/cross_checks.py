@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..compressions import without_suffixes
-from ..errors import InputError
+from ..errors import InputError, Setting, UsageError
 from ..id_forms import form, nfc, same_text
 from ..plurals import counted, share_percent
 from ..trec_eval.negative_topics import STOPS, unevaluable
 from . import wording
 from .findings import Collector, QrelsInfo
+from .rules import PROFILE_DEPTH, PROFILES
 
 # a line's first field: fields end at C's white space (trecbench.inputs.trec_text.C_SPACE,
 # not imported: it imports Arrow), as in runs
@@ -399,3 +400,16 @@ def run_name(path: str | os.PathLike) -> str:
     for suffix in (".run", ".trec", ".txt", ".tsv", ".res"):
         name = name.removesuffix(suffix)
     return name
+
+
+def refuse_depths_at_odds(least: object, most: object, profile: object = None) -> None:
+    """Refuse a least depth above the most (``most``: :data:`PROFILE_DEPTH`, the
+    ``profile``'s): every topic would be flagged."""
+    whose = ""
+    if most is PROFILE_DEPTH and profile in PROFILES:
+        most, whose = PROFILES[profile].max_depth, f" (the {profile} profile's: give one)"
+    if isinstance(least, int) and isinstance(most, int) and least > most:
+        raise UsageError(
+            Setting("min_depth"), f" {least} is above ", Setting("max_depth"), f" {most}"
+            f"{whose}: every topic would be flagged, too deep (R8) or too shallow (R9.shallow)",
+        )  # fmt: skip
