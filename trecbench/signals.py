@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from functools import partial
 
 
 class SignalGuard:
@@ -26,12 +27,15 @@ class SignalGuard:
 
     def __init__(self) -> None:
         self.previous: dict[int, object] | None = None
+        self.hook = None  # sys.unraisablehook before the outermost guard's
 
     def install(self) -> None:
         if self.previous is not None or threading.current_thread() is not threading.main_thread():
             return
-        if not _guarded():
-            _landed.clear()  # the outermost guard: what an earlier call saw is no news
+        if not _guarded():  # the outermost guard: what an earlier call saw is no news
+            _landed.clear()
+            self.hook = sys.unraisablehook
+            sys.unraisablehook = partial(_quiet_when_signalled, self.hook)
         self.previous = {}
         for number in self.SIGNALS:
             current = signal.getsignal(number)
@@ -43,6 +47,8 @@ class SignalGuard:
             signal.signal(signal.SIGINT, _interrupt)
 
     def remove(self) -> None:
+        if self.hook is not None:
+            sys.unraisablehook, self.hook = self.hook, None
         if not self.previous:
             self.previous = None
             return
@@ -108,16 +114,13 @@ def landed() -> int | None:
     return _landed[-1]
 
 
-def _quiet_when_signalled(unraisable) -> None:
-    """sys.unraisablehook in a command: a signal's exception raised where Python ignores
+def _quiet_when_signalled(before, unraisable) -> None:
+    """sys.unraisablehook under a guard: a signal's exception raised where Python ignores
     it (a finalizer) is noted already (:func:`raise_landed` ends the call), not printed as
-    a traceback; anything else goes to the hook of before."""
+    a traceback; anything else goes to the hook ``before``."""
     if isinstance(unraisable.exc_value, (KeyboardInterrupt, SystemExit)) and _landed:
         return
-    _hook_before(unraisable)
-
-
-_hook_before = sys.unraisablehook
+    before(unraisable)
 
 
 # each signal's handlers in a command (signals_end_the_call's; SIGINT's, Python's own too)
@@ -131,18 +134,11 @@ def signals_end_the_call() -> Iterator[None]:
     """For a whole command: SIGTERM and SIGHUP raise ``SystemExit(128 + signal)`` in the
     main thread, as SIGINT raises ``KeyboardInterrupt``, so that what the call cleans up
     on its way out (staged outputs, a run's spill folder) is cleaned up then too."""
-    global _hook_before
     guard = SignalGuard()
     guard.install()
-    hook = sys.unraisablehook
-    main = threading.current_thread() is threading.main_thread()  # the thread of handlers
-    if main:
-        _hook_before, sys.unraisablehook = hook, _quiet_when_signalled
     try:
         yield
     finally:
-        if main:
-            sys.unraisablehook = hook
         guard.remove()
 
 

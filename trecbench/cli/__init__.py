@@ -287,7 +287,7 @@ def _run(args: Sequence[str] | None) -> int:
             echo_line(line)
         return error.exit_code
     except SystemExit as error:  # a command's own exit code, or a signal (outputs.py)
-        return error.code if isinstance(error.code, int) else int(error.code is not None)
+        return _exit_code(error)
     except OSError as error:
         return _os_error(error)
     except MemoryError:
@@ -299,7 +299,7 @@ def _run(args: Sequence[str] | None) -> int:
             _say_interrupted()
             return ExitCode.INTERRUPTED
         if isinstance(signalled, SystemExit):
-            return signalled.code if isinstance(signalled.code, int) else ExitCode.INTERNAL
+            return _exit_code(signalled)
         if _debug.get():
             import traceback  # kept off the start-up path: only --debug prints one
 
@@ -315,6 +315,11 @@ def _run(args: Sequence[str] | None) -> int:
         echo_line(f"internal error ({detail}){hint}. Please report it.")
         return ExitCode.INTERNAL
     return result if isinstance(result, int) else ExitCode.OK
+
+
+def _exit_code(error: SystemExit) -> int:
+    """The exit code a ``SystemExit`` asks for (``sys.exit``'s: None is 0, text 1)."""
+    return error.code if isinstance(error.code, int) else int(error.code is not None)
 
 
 def _signal_within(error: BaseException) -> BaseException | None:
