@@ -601,3 +601,25 @@ def test_pools_warnings_reach_the_python_caller_apart_from_its_inputs():
     )
     assert pool(runs, depth=5, qrels={"1": {"d1": 1}, "2": {"d3": 0}}).warnings == ()
     assert pool(runs, depth=5).warnings == ()
+
+
+def test_a_run_pooling_the_same_documents_as_another_is_said(tmp_path, capsys):
+    """A copy of a run (or its top k in another order) shares every pooled document: both
+    read "unique 0", which a warning explains, in the CLI's and the API's results."""
+    first = "1 Q0 d1 1 5 a\n1 Q0 d2 2 4 a\n2 Q0 d9 1 1 a\n"
+    (tmp_path / "a.run").write_text(first)
+    (tmp_path / "copy.run").write_text(first)
+    (tmp_path / "swapped.run").write_text("1 Q0 d2 1 5 b\n1 Q0 d1 2 4 b\n2 Q0 d9 1 1 b\n")
+    (tmp_path / "other.run").write_text("1 Q0 d3 1 5 c\n2 Q0 d9 1 1 c\n")
+    paths = [str(tmp_path / f"{n}.run") for n in ("a", "copy", "other", "swapped")]
+    result = pool(paths, depth=2)
+    assert result.warnings == (
+        "copy: pools the same documents as a (its top 2 of every topic): neither has a "
+        "unique document",
+        "swapped: pools the same documents as a (its top 2 of every topic): neither has a "
+        "unique document",
+    )
+    assert [c.unique for c in result.contributions] == [0, 0, 1, 0]
+    assert pool(paths[:1] + paths[2:3], depth=1).warnings == ()  # d1 against d3
+    assert run(["pool", *paths[:2], "--depth", "2", "-o", str(tmp_path / "p.txt")]) == 0
+    assert "copy: pools the same documents as a" in capsys.readouterr().err

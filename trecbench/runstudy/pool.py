@@ -63,10 +63,12 @@ TEXT_PIECE = 1 << 16
 class Pool:
     """The documents to judge (``qid``, ``docno``; judged ones left out when qrels were
     given), sorted by qid then docno byte-wise, and each run's contribution; ``warnings``:
-    what the caller should say of the runs' topics the qrels lack (:func:`_topic_warnings`),
-    the command line on stderr. A result: other documents make another Pool
-    (``dataclasses.replace`` with other lists), never the lists edited in place (:func:`pool`
-    keeps the Arrow arrays it made them from, ``columns``, which :meth:`to_text` joins)."""
+    what the caller should say of a run pooling the same documents as another
+    (:func:`_twin_warnings`) and of the runs' topics the qrels lack
+    (:func:`_topic_warnings`), the command line on stderr. A result: other documents make
+    another Pool (``dataclasses.replace`` with other lists), never the lists edited in
+    place (:func:`pool` keeps the Arrow arrays it made them from, ``columns``, which
+    :meth:`to_text` joins)."""
 
     def __repr__(self) -> str:  # every pair listed ran to 24,000 characters
         from ..plurals import few_reprs, short_repr
@@ -269,7 +271,8 @@ def pool(
     step = steps(progress, "sorting the pool", 3)
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
-    warnings = () if judged is None else _topic_warnings(pooled, judged, labels, qrels)
+    warnings = _twin_warnings(pooled, labels, settings.depth)
+    warnings += () if judged is None else _topic_warnings(pooled, judged, labels, qrels)
     topic, docno = arrow.array(pooled.topic), pooled.docno
     if grades is not None:  # judged documents are left out
         unjudged = arrow.array(np.isnan(grades))
@@ -297,6 +300,24 @@ def pool(
         unwritable=pooled.unwritable,
         columns=(qid, docno, qids, docnos),
     )
+
+
+def _twin_warnings(pooled: Streamed, labels: list[str], depth: int) -> tuple[str, ...]:
+    """A line per run that pools exactly the documents of a run before it (a copy of it,
+    or the same top ``depth`` in another order): neither then has a unique document, and
+    without a word the table would read as two runs that added nothing of their own."""
+    first_with: dict[bytes, str] = {}
+    warnings = []
+    for label, number in zip(labels, pooled.numbers, strict=True):
+        key = np.sort(number).tobytes()  # a run's pairs are distinct (stream())
+        if key in first_with:
+            warnings.append(
+                f"{label}: pools the same documents as {first_with[key]} (its top {depth} of "
+                "every topic): neither has a unique document"
+            )
+        else:
+            first_with[key] = label
+    return tuple(warnings)
 
 
 def _topic_warnings(pooled: Streamed, judged: pa.Table, labels: list[str], qrels) -> tuple:
