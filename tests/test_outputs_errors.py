@@ -266,3 +266,36 @@ def test_pools_refusal_of_a_compressed_or_jsonl_name_suggests_no_parquet(tmp_pat
         "otherwise (.qrels, .txt)\n"
     )
     assert not target.exists()
+
+
+def test_a_folder_making_no_new_files_is_not_said_to_be_missing(tmp_path, monkeypatch):
+    """/proc (root may write there, os.access() says) makes no file at a name asked:
+    mkdir there fails with ENOENT, which of a folder that is there says the wrong thing
+    (reviewer 688: "/proc: cannot write here (No such file or directory)")."""
+
+    def no_such_file(*args, **kwargs):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
+
+    monkeypatch.setattr(publication.tempfile, "mkdtemp", no_such_file)
+    with pytest.raises(OutputError) as raised, OutputSet() as out:
+        out.write(tmp_path / "a.txt", "x")
+    assert (
+        str(raised.value) == f"{tmp_path}: cannot write here (this file system makes no new files)"
+    )
+
+
+@pytest.mark.skipif(
+    not os.path.isdir("/proc/self") or os.geteuid() != 0, reason="needs Linux's /proc and root"
+)
+def test_proc_is_said_to_make_no_new_files(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "trecbench", "pool", str(ROOT / "runs/tfidf-word.run"),
+         "-o", "/proc/pool.txt"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert (
+        result.stderr
+        == "trecbench: /proc: cannot write here (this file system makes no new files)\n"
+    )

@@ -145,6 +145,15 @@ def _flock(fd: int, folder: Path, timeout: float | None) -> bool:
         raise OutputError(f"{folder}: cannot lock ({error.strerror})") from None
 
 
+def _not_made(folder: Path, error: OSError) -> str:
+    """Why the staging folder could not be made in ``folder``: the system's words, but
+    for "No such file or directory" of a folder that is there (a file system of the
+    kernel's, as /proc: it makes no file at a name asked)."""
+    if error.errno == errno.ENOENT and os.path.isdir(folder):
+        return "this file system makes no new files"
+    return error.strerror
+
+
 class Stage:
     """The staging folder of one output folder (which the caller has made): files are
     created in it and renamed from it into the folder. Nothing is made until
@@ -174,7 +183,9 @@ class Stage:
             (self.path / NEW).mkdir()
         except OSError as error:
             self.close()
-            raise OutputError(f"{self.folder}: cannot write here ({error.strerror})") from None
+            raise OutputError(
+                f"{self.folder}: cannot write here ({_not_made(self.folder, error)})"
+            ) from None
 
     @staticmethod
     def longest_path(folder: Path, name: str) -> Path:
