@@ -32,7 +32,7 @@ def read_beir_qrels(
     ``line_of(qid)`` is the line of a query's first judgment (by its id escaped, as the
     qrels table holds it; looked for on an error only). A field in CSV quotes is read as
     BEIR reads it (:func:`_unquoted`), and ``report`` counts them."""
-    fields = read_fields(path, "beir qrels", BEIR_HEADER)
+    fields = read_fields(path, "beir qrels", BEIR_HEADER, report)
     header = tuple(column[0].as_py() for column in fields.columns)
     if header != BEIR_HEADER:
         raise fields.error(0, "expected the header 'query-id corpus-id score' (tab-separated)")

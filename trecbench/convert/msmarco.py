@@ -43,7 +43,7 @@ def convert_msmarco(
     depth = depth_from(depth)
     report = Report()
     name, run_name, tag = single_input_names(path, name, tag, report)  # checked before reading
-    frame, record = _rows(path)
+    frame, record = _rows(path, report)
     run = ranked_run(frame, tag, None, report, depth, name=run_name)
     return Conversion(
         name=name,
@@ -55,10 +55,10 @@ def convert_msmarco(
     )
 
 
-def _rows(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
+def _rows(path: str | os.PathLike, report: Report) -> tuple[pd.DataFrame, dict]:
     """The run's rows as :func:`~trecbench.convert.tables.ranked_run` takes them, and the
     file's record (the file's bytes and fields let go once the rows are made)."""
-    fields = read_fields(path, "msmarco run", COLUMNS)
+    fields = read_fields(path, "msmarco run", COLUMNS, report)
     qid, pid, rank = fields.columns
     ranks = trec_text.parse_ranks(rank)
     values, valid = np.asarray(ranks.fill_null(0)), np.asarray(ranks.is_valid())

@@ -13,9 +13,10 @@ import pyarrow as pa
 import pyarrow.csv as csv
 
 from .. import arrow_compute as pc
-from ..errors import InputError
+from ..errors import InputError, one_line
 from ..inputs.arrow_handover import read_csv
 from ..sources import Content, read_source, source_text
+from .model import Findings
 
 
 @dataclass
@@ -40,11 +41,19 @@ class Fields:
             raise self.error(row, message(row))
 
 
-def read_fields(path: str | os.PathLike, kind: str, names: tuple[str, ...]) -> Fields:
+def read_fields(
+    path: str | os.PathLike, kind: str, names: tuple[str, ...], report: Findings
+) -> Fields:
     """The fields of a file whose non-empty lines have exactly ``len(names)`` tab-separated
-    fields (a UTF-8 byte-order mark dropped; a line is empty once a final ``\\r`` is
-    dropped); refuses NUL bytes, invalid UTF-8, other field counts and empty fields."""
+    fields (a UTF-8 byte-order mark dropped, which ``report`` notes: trec_eval would read
+    it as part of the first id; a line is empty once a final ``\\r`` is dropped); refuses
+    NUL bytes, invalid UTF-8, other field counts and empty fields."""
     source = read_source(path, kind)
+    if source.data.startswith(_BOM):
+        report.note(
+            f"{one_line(str(path))} starts with a UTF-8 byte-order mark: read as the text's "
+            "encoding signature, not as part of the first line's first id"
+        )
     fields = _plain_fields(source, names) or _split_fields(source, names)
     fields.source = dataclasses.replace(source, data=b"")
     for name, column in zip(names, fields.columns, strict=True):
