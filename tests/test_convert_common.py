@@ -241,6 +241,8 @@ def test_a_given_tag_names_its_file_and_a_default_name_is_kept_and_tagged_clean(
         (["--tag", "a b"], "--tag 'a b' is not a run tag"),
         (["--tag", ""], "--tag '' is not a run tag"),
         (["--name", ""], "--name '' is not a plain file name"),
+        # the reason names the backslash, which the quoted name shows doubled (reviewer 687)
+        (["--name", "a\\b"], r"--name 'a\\b' is not a plain file name (no / or \,"),
     ],
 )
 def test_convert_refuses_a_tag_or_name_it_would_change(tmp_path, capsys, options, message):

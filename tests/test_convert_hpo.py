@@ -1073,9 +1073,11 @@ def test_two_results_whose_run_files_differ_only_in_case_are_refused(tmp_path):
         results.append(tmp_path / folder / "terms.jsonl")
     conversion = convert_hpo(DEMO / "cases.json", results, check_ids=False)
     message = "two runs would be written as Tfidf.run and tfidf.run, one file where case"
-    with pytest.raises(UsageError, match=message):
+    with pytest.raises(UsageError, match=message) as raised:
         write_conversion(conversion, tmp_path / "out", inputs=[])
     assert not (tmp_path / "out").exists()
+    # tags given that differ in case alone were told to "give each its --tag" (reviewer 687)
+    assert str(raised.value).endswith("give them tag values that differ in more than case")
 
 
 def test_a_case_named_by_its_index_that_another_case_id_holds_is_said_so(tmp_path):

@@ -210,7 +210,7 @@ def check_name(name: str, what: str | None = None) -> str:
     if not _plain(name):
         named = Setting("name", name, quoted=True) if what is None else f"{what} {name!r}"
         raise UsageError(
-            named, " is not a plain file name (no folder, no control character, not . or ..)"
+            named, " is not a plain file name (no / or \\, no control character, not . or ..)"
         )
     return name
 

@@ -234,8 +234,9 @@ def _refuse_case_twins(names: list[str]) -> None:
         if first != name:
             raise UsageError(
                 f"two runs would be written as {first}.run and {name}.run, one file where "
-                "case is not told apart (macOS, Windows): give each its ",
+                "case is not told apart (macOS, Windows): give them ",
                 Setting("tag"),
+                " values that differ in more than case",
             )
 
 
