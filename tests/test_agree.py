@@ -833,3 +833,21 @@ def test_one_measure_asked_by_two_spellings_is_refused_as_compare_refuses_it(com
         f"trecbench: P@5 and P_5 are one measure (P@5): {command} shows and tests each "
         "measure once, by that name; ask it by one spelling\n"
     )
+
+
+def test_tukey_resamples_that_cannot_fit_are_refused_as_the_bootstrap_s_are(monkeypatch):
+    """agree --test tukey --samples 2**32 ended "out of memory" (exit 70) where the
+    bootstrap's resamples are refused in one line (reviewer 686): its ranges are now
+    allocated by the same check (a machine of 1 MiB here: 10**6 samples need 7.6 MiB)."""
+    from types import SimpleNamespace
+
+    from trecbench import resampling
+    from trecbench.errors import TooManySamplesError
+
+    sizes = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 256}
+    monkeypatch.setattr(resampling, "os", SimpleNamespace(sysconf=sizes.__getitem__))
+    values = np.array([[0.1, 0.2], [0.3, 0.5], [0.4, 0.4]])
+    with pytest.raises(TooManySamplesError, match=r"^1,000,000 resamples of 1 value need "):
+        stats.all_pairs_p(values, "tukey", 10**6, 3)
+    monkeypatch.undo()
+    assert stats.all_pairs_p(values, "tukey", 999, 3).shape == (2, 2)

@@ -76,8 +76,9 @@ def blocks(samples: int) -> Iterator[tuple[int, int]]:
         yield start, min(BLOCK, samples - start)
 
 
-def _resampled_means_array(samples: int, columns: int) -> np.ndarray:
-    """The ``samples x columns`` array every percentile interval needs, refused with a
+def resampled_array(samples: int, columns: int) -> np.ndarray:
+    """The ``samples x columns`` array a percentile interval needs (a value per resample
+    and column; Tukey's ranges too, :mod:`trecbench.tukey`), refused with a
     :class:`~trecbench.errors.TooManySamplesError` when it cannot fit in this machine's
     memory."""
     need = samples * columns * 8
@@ -92,7 +93,7 @@ def _resampled_means_array(samples: int, columns: int) -> np.ndarray:
             pass
     has = "" if memory is None else f" (this machine has {memory / 2**30:,.1f} GiB)"
     raise TooManySamplesError(
-        f"{samples:,} resamples of {columns:,} values need {need / 2**30:,.1f} GiB of "
+        f"{samples:,} resamples of {columns:,} value{'s' * (columns != 1)} need {need / 2**30:,.1f} GiB of "
         f"memory{has}: ask for fewer samples"
     )
 
@@ -146,7 +147,7 @@ def bootstrap_means(
         members, base, size_of = _stratified_draws(strata)
         weighted = matrix * macro_weights(strata)[:, None]
     parts = exact_sums.split(weighted, n)  # a row of counts adds up to n
-    out = _resampled_means_array(samples, matrix.shape[1])
+    out = resampled_array(samples, matrix.shape[1])
     for start, size in blocks(samples):
         if strata is None:
             draws = rng.integers(0, n, size=(size, n))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .resampling import resampled_array
 from .statistical_tests import exact_smallest_p
 from .stats import TUKEY_STREAM, Paired, Progress, as_matrix, generator
 
@@ -66,7 +67,8 @@ def _shared_ranges(
     n, k = matrices[0].shape
     w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
     rng = generator(seed, TUKEY_STREAM)
-    out = [np.empty(samples) for _ in matrices]
+    # refused before drawing when they cannot fit (2^32 samples were an out-of-memory exit)
+    out = list(resampled_array(samples, len(matrices)).T)
     step = max(1, (1 << 22) // (n * k))  # draws per block: a few tens of MB at most
     rows = np.arange(n)[None, :, None]
     for start in range(0, samples, step):
