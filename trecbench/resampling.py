@@ -93,8 +93,8 @@ def resampled_array(samples: int, columns: int) -> np.ndarray:
             pass
     has = "" if memory is None else f" (this machine has {memory / 2**30:,.1f} GiB)"
     raise TooManySamplesError(
-        f"{samples:,} resamples of {columns:,} value{'s' * (columns != 1)} need {need / 2**30:,.1f} GiB of "
-        f"memory{has}: ask for fewer samples"
+        f"{samples:,} resamples of {columns:,} value{'s' * (columns != 1)} need "
+        f"{need / 2**30:,.1f} GiB of memory{has}: ask for fewer samples"
     )
 
 
