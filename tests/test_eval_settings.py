@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -227,3 +228,30 @@ def test_the_native_engine_asked_by_name_computes_its_traced_families(measure, t
         # gm_bpref has no per-topic values (to_dict: {}): its mean is compared
         assert native.aggregates.values.tolist() == reference.aggregates.values.tolist()
         assert {column.engine for column in native.columns} == {"native"}
+
+
+# trec_eval 9.0.8 and 10.0 apart on it: recall 0.6 of 2 relevant documents is 1.2 of them,
+# 9.0.8 needs 2 (the second relevant at rank 4: 0.5), 10.0 rounds to 1 (rank 1: 1.0);
+# the values are te908's and te100's -m iprec_at_recall on these files
+CUTOFF_QRELS = "1 0 r0 1\n1 0 r1 1\n"
+CUTOFF_RUN = "1 Q0 r1 1 4 t\n1 Q0 n0 2 3 t\n1 Q0 n1 3 2 t\n1 Q0 r0 4 1 t\n"
+
+
+@pytest.mark.parametrize(
+    "measure, v9, v10", [("iprec_at_recall.0.6", 0.5, 1.0), ("IPrec@0.7", 0.5, 1.0)]
+)
+def test_the_native_engine_asked_by_name_gives_9_0_8_s_recall_cutoffs(measure, v9, v10, tmp_path):
+    """engine="native" computed 10.0's rounded cutoffs under compat 9.0.8, without a word
+    (reviewer 689): 9.0.8's come from another engine, which a warning names."""
+    from trecbench.errors import EngineWarning
+
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text(CUTOFF_QRELS)
+    run.write_text(CUTOFF_RUN)
+    with pytest.warns(EngineWarning, match=f"^engine native does not compute every measure "
+                      f"asked: {re.escape(measure)} by pytrec_eval$"):  # fmt: skip
+        nine = evaluate(qrels, run, [measure], engine="native")
+    assert nine.to_dict() == {"1": {measure: v9}}
+    ten = evaluate(qrels, run, [measure], engine="native", compat="10.0")
+    assert ten.to_dict() == {"1": {measure: v10}}
+    assert {column.engine for column in ten.columns} == {"native"}

@@ -12,7 +12,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..callers import outside_trecbench
-from ..engines import LOCAL, META, NATIVE, assign, engine_module, say_elsewhere
+from ..engines import (
+    LOCAL,
+    META,
+    NATIVE,
+    assign,
+    engine_module,
+    engines_computing,
+    say_elsewhere,
+)
 from ..engines.native import RECALL_CUTOFFS, TRACED
 from ..engines.native import supports as native_supports
 from ..errors import (
@@ -156,16 +164,34 @@ RBP_LEFTOVERS = (
 def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
     """The engine of each measure: :func:`assign`'s, except trecbench's ports of trec_eval
     for 10.0's rounded recall cutoffs and, with ``-D``, the measures that print a trace
-    (pytrec_eval computes 9.0.8's cutoffs and prints nothing)."""
+    (pytrec_eval computes 9.0.8's cutoffs and prints nothing); and never those ports for
+    9.0.8's cutoffs, which they do not compute (``engine="native"`` gave 10.0's values)."""
     assigned = assign(measures, settings.engine)
     engines = dict(assigned)
+    rounded = settings.version.rounded_recall_cutoffs
     for measure in measures:
-        ported = settings.version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
+        ported = rounded and measure.family in RECALL_CUTOFFS
         traced = settings.debug_level > 0 and measure.family in TRACED
         if (ported or traced) and engines[measure] != META and native_supports(measure):
             engines[measure] = NATIVE
+        elif engines[measure] == NATIVE and measure.family in RECALL_CUTOFFS and not rounded:
+            engines[measure] = _unrounded_engine(measure)
     say_elsewhere(settings.engine, assigned, engines)
     return engines
+
+
+def _unrounded_engine(measure: Measure) -> str:
+    """The engine of 9.0.8's recall cutoffs for ``measure`` (trecbench's ports compute
+    10.0's, rounded): the first other engine computing it."""
+    others = [name for name in engines_computing(measure) if name != NATIVE]
+    if not others:
+        raise UsageError(
+            f"no engine computes {measure.requested or measure.canonical} as trec_eval 9.0.8 "
+            "does (trecbench's ports compute 10.0's rounded recall cutoffs: ",
+            Setting("compat", "10.0"),
+            ")",
+        )
+    return others[0]
 
 
 def _read_whole(settings: EvalSettings, engines: dict) -> SettingsText | None:
