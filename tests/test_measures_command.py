@@ -333,3 +333,34 @@ def test_every_view_says_a_diversity_measure_needs_diversity_qrels(capsys):
     said = capsys.readouterr().out
     assert said.count("diversity qrels: subtopic in column 2") == 1
     assert "alpha_nDCG@10: " in said.split("diversity qrels")[0].splitlines()[-1]
+
+
+def test_parameters_a_family_takes_none_of_are_said_to_be_ignored(capsys, tmp_path):
+    """map.5 and recip_rank.10 are map and recip_rank to trec_eval 9.0.8 (it prints 'map'
+    and 'recip_rank'), but the API keyed them 'map.5', which reads as AP cut at 5, without
+    a word (reviewer 689): a warning says the parameters are ignored, with the cut family
+    where there is one; the printed values stay trec_eval's."""
+    import warnings
+
+    import trecbench
+    from trecbench.errors import ParameterDomainWarning
+
+    (tmp_path / "q").write_text(_QRELS)
+    (tmp_path / "r").write_text(_RUN)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        values = trecbench.evaluate(tmp_path / "q", tmp_path / "r", ["map.5", "map", "P.5"])
+    said = [str(w.message) for w in caught if w.category is ParameterDomainWarning]
+    assert said == [
+        "measure 'map.5': map takes no parameters; computed as trec_eval computes it, '5' "
+        "ignored (at a cutoff: map_cut.5)"
+    ]
+    assert values.to_frame()["map.5"].tolist() == values.to_frame()["map"].tolist()
+    args = ["score", "-m", "recip_rank.10", str(tmp_path / "q"), str(tmp_path / "r")]
+    assert run(args) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("recip_rank            \tall\t")  # as trec_eval 9.0.8 prints it
+    assert err == (
+        "trecbench: warning: ParameterDomainWarning: measure 'recip_rank.10': recip_rank "
+        "takes no parameters; computed as trec_eval computes it, '10' ignored\n"
+    )

@@ -470,6 +470,7 @@ def check_domains(measure: Measure) -> None:
     """Refuse a measure whose numbers are outside their domains, or warn when it is spelled
     the trec_eval way (trec_eval's numbers, whatever they mean, are what it asks for)."""
     definition = measure.definition
+    _warn_ignored(measure)
     problems = numbers_outside(definition, measure.params)
     if measure.trec_spelled and measure.params is not None:
         asked = (measure.requested or "").strip()
@@ -488,6 +489,25 @@ def check_domains(measure: Measure) -> None:
     for problem in problems:
         message = f"measure '{shortened(text)}': {problem}; computed as trec_eval computes it"
         warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
+
+
+def _warn_ignored(measure: Measure) -> None:
+    """Warn of parameters given to a trec_eval family that takes none (``map.5``,
+    ``recip_rank.10``): trec_eval ignores them, and so does trecbench, but the value keyed
+    ``map.5`` would otherwise read as AP cut at 5."""
+    definition = measure.definition
+    given = f"{definition.trec_name}."
+    asked = (measure.requested or "").strip()
+    if definition.trec_params is not None or not (measure.trec_spelled and asked.startswith(given)):
+        return
+    ignored = asked[len(given) :]
+    cut = f"{definition.trec_name}_cut"
+    hint = f" (at a cutoff: {cut}.{ignored})" if cut in registry.index().trec else ""
+    message = (
+        f"measure '{shortened(asked)}': {definition.trec_name} takes no parameters; computed "
+        f"as trec_eval computes it, '{ignored}' ignored{hint}"
+    )
+    warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
 
 
 def ir_measure_name(item: Any) -> str:
