@@ -10,8 +10,8 @@ Below these counts a statistic cannot mean what it says, so settings refuse them
   95%). With fewer, a tail of alpha/2 holds less than one resample and its end is no
   order statistic (numpy's linear interpolation smooths between order statistics; it
   does not make up for a missing one): the level is a label only, and the interval can
-  exclude its own mean (one resample makes it a point). Enough resamples may still all
-  fall on one side of the mean: compare says so in a note
+  exclude its own mean (one resample makes it a point). With enough resamples its two
+  ends may still both lie on one side of the mean: compare says so in a note
   (:func:`trecbench.comparison.significance.estimates_left_out`).
 * **Resampled p-value** (the paired bootstrap test, the sampled randomisation test,
   randomised Tukey HSD): ``p = (count + 1) / (B + 1)`` is never below ``1 / (B + 1)``, and

@@ -156,9 +156,10 @@ def pairs_left_out(runs: int) -> str:
 
 def estimates_left_out(result: dict[str, list[dict]], samples: int) -> str | None:
     """A note when a bootstrap percentile interval of the section leaves out its own
-    estimate (a mean or a difference), or None. Its ends are order statistics of the
-    resampled means, which may all fall on one side of the estimate (few resamples, few
-    topics, a skewed distribution): an honest interval, but one a reader would take for
+    estimate (a mean or a difference), or None. Its ends are percentiles of the resampled
+    means (interpolated between two of them), which may both lie on one side of the
+    estimate though resamples lie on either side (few resamples, few topics, a skewed
+    distribution): an honest interval, but one a reader would take for
     a misprint, so it is said, not widened (:func:`~trecbench.rounding.enclosing` widens
     only what rounding alone moved)."""
     estimates = [(row, row["mean"]) for row in result["summary"]]
@@ -177,8 +178,8 @@ def estimates_left_out(result: dict[str, list[dict]], samples: int) -> str | Non
         f"{counted(len(missed), 'bootstrap interval')} "
         f"{'leaves out its' if one else 'leave out their'} estimate "
         f"({'' if one else 'e.g. '}{named}: {shown(estimate)} outside {interval}): "
-        f"{'its' if one else 'their'} {counted(samples, 'resample')} fell on one side of "
-        f"{'it' if one else 'each'}; "
+        f"{'its' if one else 'their'} ends, percentiles of {counted(samples, 'resample')}, "
+        f"both lie on one side of {'it' if one else 'each'}; "
         "more resamples place the ends better."
     )
 
