@@ -838,13 +838,15 @@ def test_one_measure_asked_by_two_spellings_is_refused_as_compare_refuses_it(com
 def test_tukey_resamples_that_cannot_fit_are_refused_as_the_bootstrap_s_are(monkeypatch):
     """agree --test tukey --samples 2**32 ended "out of memory" (exit 70) where the
     bootstrap's resamples are refused in one line (reviewer 686): its ranges are now
-    allocated by the same check (a machine of 1 MiB here: 10**6 samples need 7.6 MiB)."""
+    allocated by the same check, which counts the sorted copy beside them (reviewer 693:
+    3e9 samples on 23.5 GiB passed, then ran short); a machine of 11.7 MiB here: 10**6
+    samples are 7.6 MiB, 15.3 MiB with their copy."""
     from types import SimpleNamespace
 
     from trecbench import resampling
     from trecbench.errors import TooManySamplesError
 
-    sizes = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 256}
+    sizes = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 3000}
     monkeypatch.setattr(resampling, "os", SimpleNamespace(sysconf=sizes.__getitem__))
     values = np.array([[0.1, 0.2], [0.3, 0.5], [0.4, 0.4]])
     with pytest.raises(TooManySamplesError, match=r"^1,000,000 resamples of 1 value need "):

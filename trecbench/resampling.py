@@ -80,8 +80,9 @@ def resampled_array(samples: int, columns: int) -> np.ndarray:
     """The ``samples x columns`` array a percentile interval needs (a value per resample
     and column; Tukey's ranges too, :mod:`trecbench.tukey`), refused with a
     :class:`~trecbench.errors.TooManySamplesError` when it cannot fit in this machine's
-    memory."""
-    need = samples * columns * 8
+    memory with a copy of it beside it (the percentiles and Tukey's p-values sort one: an
+    array of most of the memory passed, then the copy ran out of it)."""
+    need = 2 * samples * columns * 8
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, OSError, ValueError):
