@@ -382,7 +382,8 @@ class OutputSet:
             except FileExistsError:
                 continue
             except OSError as error:
-                raise OutputError(f"{created}: cannot create folder ({error.strerror})") from None
+                why = publication.not_made(created.parent, error)
+                raise OutputError(f"{created}: cannot create folder ({why})") from None
 
     # -- committing
 

@@ -145,8 +145,9 @@ def _flock(fd: int, folder: Path, timeout: float | None) -> bool:
         raise OutputError(f"{folder}: cannot lock ({error.strerror})") from None
 
 
-def _not_made(folder: Path, error: OSError) -> str:
-    """Why the staging folder could not be made in ``folder``: the system's words, but
+def not_made(folder: Path, error: OSError) -> str:
+    """Why a file or folder could not be made in ``folder`` (the staging folder, a folder
+    on an output's path): the system's words, but
     for "No such file or directory" of a folder that is there (a file system of the
     kernel's, as /proc: it makes no file at a name asked)."""
     if error.errno == errno.ENOENT and os.path.isdir(folder):
@@ -184,7 +185,7 @@ class Stage:
         except OSError as error:
             self.close()
             raise OutputError(
-                f"{self.folder}: cannot write here ({_not_made(self.folder, error)})"
+                f"{self.folder}: cannot write here ({not_made(self.folder, error)})"
             ) from None
 
     @staticmethod
