@@ -278,7 +278,7 @@ def test_a_byte_order_mark_is_not_part_of_the_first_line(tmp_path):
     tsv = tmp_path / "test.tsv"
     said = (
         f"{tsv} starts with a UTF-8 byte-order mark: read as the text's encoding signature, "
-        "not as part of the first line's first id"
+        "not as part of its first field"
     )
     tsv.write_bytes(b"\xef\xbb\xbfquery-id\tcorpus-id\tscore\nq1\td1\t1\n")
     beir = convert_beir_qrels(tsv)

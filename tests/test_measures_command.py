@@ -362,5 +362,10 @@ def test_parameters_a_family_takes_none_of_are_said_to_be_ignored(capsys, tmp_pa
     assert out.startswith("recip_rank            \tall\t")  # as trec_eval 9.0.8 prints it
     assert err == (
         "trecbench: warning: ParameterDomainWarning: measure 'recip_rank.10': recip_rank "
-        "takes no parameters; computed as trec_eval computes it, '10' ignored\n"
+        "takes no parameters; computed as trec_eval computes it, '10' ignored (at a cutoff: "
+        "RR@10)\n"
     )
+    # a hint only where the cut spelling is one (map_cut.x is refused: reviewer 693)
+    for asked in ("map.x", "map.5,10", "gm_map.4"):
+        with pytest.warns(ParameterDomainWarning, match=r"' ignored$"):
+            trecbench.parse_measure(asked)

@@ -614,10 +614,8 @@ def test_a_run_pooling_the_same_documents_as_another_is_said(tmp_path, capsys):
     paths = [str(tmp_path / f"{n}.run") for n in ("a", "copy", "other", "swapped")]
     result = pool(paths, depth=2)
     assert result.warnings == (
-        "copy: pools the same documents as a (its top 2 of every topic): neither has a "
-        "unique document",
-        "swapped: pools the same documents as a (its top 2 of every topic): neither has a "
-        "unique document",
+        "copy: pools the same documents as a (to depth 2): neither has a unique document",
+        "swapped: pools the same documents as a (to depth 2): neither has a unique document",
     )
     assert [c.unique for c in result.contributions] == [0, 0, 1, 0]
     assert pool(paths[:1] + paths[2:3], depth=1).warnings == ()  # d1 against d3

@@ -52,7 +52,7 @@ def read_fields(
     if source.data.startswith(_BOM):
         report.note(
             f"{one_line(str(path))} starts with a UTF-8 byte-order mark: read as the text's "
-            "encoding signature, not as part of the first line's first id"
+            "encoding signature, not as part of its first field"
         )
     fields = _plain_fields(source, names) or _split_fields(source, names)
     fields.source = dataclasses.replace(source, data=b"")

@@ -24,6 +24,7 @@ from ..engines import (
 from ..engines.native import RECALL_CUTOFFS, TRACED
 from ..engines.native import supports as native_supports
 from ..errors import (
+    EngineWarning,
     MissingTopicError,
     Setting,
     SettingsText,
@@ -169,6 +170,7 @@ def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
     assigned = assign(measures, settings.engine)
     engines = dict(assigned)
     rounded = settings.version.rounded_recall_cutoffs
+    unrounded = []  # 9.0.8's recall cutoffs the native engine was assigned
     for measure in measures:
         ported = rounded and measure.family in RECALL_CUTOFFS
         traced = settings.debug_level > 0 and measure.family in TRACED
@@ -176,8 +178,28 @@ def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
             engines[measure] = NATIVE
         elif engines[measure] == NATIVE and measure.family in RECALL_CUTOFFS and not rounded:
             engines[measure] = _unrounded_engine(measure)
-    say_elsewhere(settings.engine, assigned, engines)
+            unrounded.append(measure)
+    others = {measure: engine for measure, engine in assigned.items() if measure not in unrounded}
+    say_elsewhere(settings.engine, others, engines)
+    if unrounded:
+        _say_unrounded(unrounded, engines)
     return engines
+
+
+def _say_unrounded(unrounded: list[Measure], engines: dict) -> None:
+    """Warn that the native engine asked for computes 10.0's recall cutoffs, and which
+    engine computed 9.0.8's instead (:func:`_engines`)."""
+    by: dict[str, list[str]] = {}
+    for measure in unrounded:
+        by.setdefault(engines[measure], []).append(measure.requested or measure.canonical)
+    computed = "; ".join(f"{', '.join(names)} by {engine}" for engine, names in by.items())
+    warnings.warn(
+        EngineWarning(
+            "engine native computes trec_eval 10.0's rounded recall cutoffs (compat='10.0'); "
+            f"9.0.8's computed: {computed}"
+        ),
+        stacklevel=outside_trecbench(),
+    )
 
 
 def _unrounded_engine(measure: Measure) -> str:

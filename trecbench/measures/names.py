@@ -501,13 +501,25 @@ def _warn_ignored(measure: Measure) -> None:
     if definition.trec_params is not None or not (measure.trec_spelled and asked.startswith(given)):
         return
     ignored = asked[len(given) :]
-    cut = f"{definition.trec_name}_cut"
-    hint = f" (at a cutoff: {cut}.{ignored})" if cut in registry.index().trec else ""
+    cut = _cut_spelling(definition, ignored)
+    hint = f" (at a cutoff: {cut})" if cut else ""
     message = (
         f"measure '{shortened(asked)}': {definition.trec_name} takes no parameters; computed "
         f"as trec_eval computes it, '{ignored}' ignored{hint}"
     )
     warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
+
+
+def _cut_spelling(definition, ignored: str) -> str | None:
+    """The measure ``definition`` cut at ``ignored`` where that is one rank (``map.5``:
+    ``map_cut.5``; ``recip_rank.10``: ``RR@10``), in trec_eval's spelling where it has
+    one; None for anything else (``map.x``, ``map.5,10``)."""
+    if definition.ir_measures is None or not re.fullmatch("[1-9][0-9]{0,8}", ignored):
+        return None
+    for cut in registry.definitions():
+        if cut.ir_measures == definition.ir_measures and cut.cutoff == INT_CUTOFF:
+            return f"{cut.trec_name}.{ignored}" if cut.trec_name else f"{cut.ir_measures}@{ignored}"
+    return None
 
 
 def ir_measure_name(item: Any) -> str:

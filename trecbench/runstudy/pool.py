@@ -312,8 +312,8 @@ def _twin_warnings(pooled: Streamed, labels: list[str], depth: int) -> tuple[str
         key = np.sort(number).tobytes()  # a run's pairs are distinct (stream())
         if key in first_with:
             warnings.append(
-                f"{label}: pools the same documents as {first_with[key]} (its top {depth} of "
-                "every topic): neither has a unique document"
+                f"{label}: pools the same documents as {first_with[key]} (to depth {depth}): "
+                "neither has a unique document"
             )
         else:
             first_with[key] = label
