@@ -176,18 +176,20 @@ def _convert_to_zscores(values: dict[str, np.ndarray], qids, table, columns) -> 
     looked up by the name trec_eval prints for it (its ``columns``' :attr:`Column.trec_label`);
     those that overflow a double from finite numbers (a stddev too small for the value's
     distance from the mean) warned of, as trec_eval prints them (inf), and so are those
-    given trec_eval's -1000000 (no line, or a stddev of 0)."""
+    given trec_eval's -1000000 (no line, or a stddev of 0) and those converted with the
+    next topic's first line (no line of their own: trec_eval's search looks one past)."""
     labels = list(values)
     printed = {column.label: column.trec_label for column in columns}
     names = [printed.get(label, label) for label in labels]
-    overflows, missing = [], []
+    overflows, missing, borrowed = [], [], []
     for t, qid in enumerate(qids):
         given = [values[lb][t] for lb in labels]
-        converted = zscores_module.convert(table, qid, names, given, overflows, missing)
+        converted = zscores_module.convert(table, qid, names, given, overflows, missing, borrowed)
         for label, z in zip(labels, converted, strict=True):
             values[label][t] = z
     for found, warning in ((overflows, zscores_module.overflow_warning),
-                           (missing, zscores_module.missing_warning)):  # fmt: skip
+                           (missing, zscores_module.missing_warning),
+                           (borrowed, zscores_module.borrowed_warning)):  # fmt: skip
         if found:
             warnings.warn(warning(table, found), stacklevel=outside_trecbench())
 

@@ -148,13 +148,17 @@ def convert(
     values: list[float],
     overflows: list | None = None,
     missing: list | None = None,
+    borrowed: list | None = None,
 ) -> list[float]:
     """One topic's values (``labels`` their printed names) as z-scores; an
     :class:`InputError` where trec_eval's search reads past the table (see the module).
     ``overflows`` gets ``(qid, label)`` of each z-score beyond a double's range from
     finite numbers (:func:`overflow_warning`), ``missing`` those of each value given
-    trec_eval's -1000000 (:func:`missing_warning`)."""
+    trec_eval's -1000000 (:func:`missing_warning`), ``borrowed`` ``(qid, label)`` of each
+    converted with the next topic's first line, where the search looks one entry past
+    the topic's own, and that line (:func:`borrowed_warning`)."""
     missing = [] if missing is None else missing
+    borrowed = [] if borrowed is None else borrowed
     try:
         where = _search(table.qids, qid.encode(), 0, len(table.qids))
     except _PastTheTable:
@@ -174,6 +178,9 @@ def convert(
             missing.append((qid, label))
             out.append(MISSING)
             continue
+        if found >= stop:  # the next topic's first line: its numbers, as trec_eval's
+            line = f"{table.qids[where + 1].decode()} {table.measures[found].decode()}"
+            borrowed.append((qid, label, line))
         # as C doubles: a quotient beyond the largest is an infinity, as trec_eval prints
         # it, not numpy's overflow warning
         mean, stddev = float(table.means[found]), float(table.stddevs[found])
@@ -198,6 +205,20 @@ def missing_warning(table: ZScores, found: list[tuple[str, str]]) -> TrecEvalUnd
         f"{table.path}: {_first_of(found)} has no line, or a stddev of 0 and "
         "a value other than the mean: its z-score is trec_eval's -1000000, a marker, no "
         "z-score, printed and averaged into 'all' as trec_eval does"
+    )
+
+
+def borrowed_warning(table: ZScores, found: list[tuple[str, str, str]]) -> TrecEvalUndefinedWarning:
+    """The warning of values converted with another topic's line (``found``: their topics,
+    labels and that line's qid and measure): trec_eval's search for a topic's measure
+    looks one entry past the topic's lines, at the next topic's first, and takes its
+    mean and stddev when the measures' names are equal. trecbench prints what it prints."""
+    qid, label, line = found[0]
+    more = f" (and {len(found) - 1:,} more)" if len(found) > 1 else ""
+    return TrecEvalUndefinedWarning(
+        f"{table.path}: {label} for topic {qid} has no line{more}: trec_eval's search looks "
+        f"one line past the topic's and takes the next topic's, '{line}' (its mean and "
+        "stddev), and trecbench prints the same; give the topic a line of its own"
     )
 
 
