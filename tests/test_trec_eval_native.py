@@ -202,8 +202,10 @@ def test_api_records_the_version(tmp_path):
             "q1 u s a 2\nq1 u s b\n",
             r"prefs:2: expected 5 fields \(qid jg jsg docno level\), found 4",
         ),
-        ("prefs", "q1 u s a 2\nq1 u s b nan\n", "prefs:2: level 'nan' is not a finite number"),
-        ("qrels_prefs", "q1 u a 2\nq1 u b high\n", "prefs:2: level 'high' is not a finite number"),
+        ("prefs", "q1 u s a 2\nq1 u s b nan\n", "prefs:2: level 'nan' is not a finite decimal"),
+        ("qrels_prefs", "q1 u a 2\nq1 u b high\n", "prefs:2: level 'high' is not a finite "),
+        # C's atof reads 16, a finite number: the refusal said it is none (reviewer 691)
+        ("prefs", "q1 u s a 2\nq1 u s b 0x10\n", "prefs:2: level '0x10' is not a finite decimal"),
     ],
 )
 def test_a_malformed_preferences_line_is_named(tmp_path, rel_format, text, error):

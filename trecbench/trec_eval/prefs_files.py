@@ -75,7 +75,7 @@ def _table(tokens: trec_text.Tokens, expected: tuple[str, ...], qrels_format: bo
         tokens,
         ~good | np.isnan(levels),
         "P2",
-        lambda row: f"level {columns['level'][row].as_py()!r} is not a finite number",
+        lambda row: f"level {columns['level'][row].as_py()!r} is not a finite decimal number",
     )
     if qrels_format:
         columns["jsg"] = arrow.array(["0"] * len(tokens), pa.string())
