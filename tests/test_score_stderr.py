@@ -251,3 +251,17 @@ def _score_in(folder, *args: str) -> tuple[int, bytes, bytes]:
     done = subprocess.run([sys.executable, "-m", "trecbench", "score", *args], cwd=folder,
                           capture_output=True, check=False, input=b"")  # fmt: skip
     return done.returncode, done.stdout, done.stderr
+
+
+def test_a_refused_input_is_said_alone_beside_10_0_s_rbp(tmp_path):
+    """--compat 10.0 -m rbp warned of 10.0's uninitialised gains before the qrels were
+    read: an empty qrels file's error came second, after a warning of numbers never
+    computed (reviewer 691). The warning now follows the scoring; the error is alone."""
+    empty, run = tmp_path / "empty.qrels", str(ROOT / "runs" / "tfidf-word.run")
+    empty.write_text("")
+    code, out, err = _score("--compat", "10.0", "-m", "rbp", str(empty), run)
+    assert (code, out) == (2, b"")
+    assert err == f"trecbench: {empty}: error[R26]: empty file\n".encode()
+    code, out, err = _score("--compat", "10.0", "-m", "rbp", QRELS, run)
+    assert code == 0 and out.startswith(b"rbp ")
+    assert err.startswith(b"trecbench: warning: TrecEvalUndefinedWarning: rbp: trec_eval 10.0")

@@ -52,7 +52,7 @@ from .assembly import (
     run_result,  # noqa: F401
 )
 from .judgments import Preferences, Qrels, load_judgments
-from .plan import _measures, _Plan, _read_whole
+from .plan import _measures, _Plan, _read_whole, rbp_leftovers_said
 from .results import Column, Evaluation, FlaggedTopic, RunResult
 from .runs import (
     PARALLEL_BYTES,
@@ -245,19 +245,20 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     # and waited for good, and a regular file changed since was recorded in its place
     _ = evaluation.ontology_record
     done = _scored(scoring, workers, progress, ahead)
-    try:
-        _collect(evaluation, done, len(sources), workers > 1, progress)
-    except (DuplicateError, UnevaluableTopicError) as error:  # qrels held have rows, not lines
-        if not held.is_held(qrels):
+    with rbp_leftovers_said(engines):  # 10.0's rbp, where it is printed
+        try:
+            _collect(evaluation, done, len(sources), workers > 1, progress)
+        except (DuplicateError, UnevaluableTopicError) as error:  # held qrels: rows, not lines
+            if not held.is_held(qrels):
+                raise
+            source = qrels if getattr(qrels, "held", None) is None else qrels.held  # a Loaded's
+            if error.rule == "Q5":
+                raise held.renamed(error, source, loaded.origin) from None
+            # at a judgment's line: a topic all of whose judgments are negative (X5), a
+            # grade ERR is not defined for
+            if isinstance(error, UnevaluableTopicError) and error.path == truth.path:
+                raise held.at_row(error, source, loaded.origin) from None
             raise
-        source = qrels if getattr(qrels, "held", None) is None else qrels.held  # a Loaded's
-        if error.rule == "Q5":
-            raise held.renamed(error, source, loaded.origin) from None
-        # at a judgment's line: a topic all of whose judgments are negative (X5), a grade
-        # ERR is not defined for
-        if isinstance(error, UnevaluableTopicError) and error.path == truth.path:
-            raise held.at_row(error, source, loaded.origin) from None
-        raise
     if plan.drill is not None:
         drill.grade(evaluation.runs, truth.table, progress)
     return evaluation

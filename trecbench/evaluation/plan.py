@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import os
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -149,9 +151,24 @@ def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Mea
     _check_collection_size(ordered, settings.num_docs)
     _check_local_options_used(ordered, settings.options)
     engines = _engines(ordered, settings)
-    if any(m.family == "rbp" and engines[m] == NATIVE for m in ordered):
-        warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=outside_trecbench())
     return requested, ordered, engines
+
+
+@contextmanager
+def rbp_leftovers_said(engines: dict) -> Iterator[None]:
+    """Warn of 10.0's rbp (:data:`RBP_LEFTOVERS`) where trecbench's port computes it, once
+    the runs are scored, or when the error that stopped the scoring carries the topics
+    printed before it (``partial``: their rbp too); an input refused says its one line
+    alone (the warning came before the qrels were read)."""
+    said = any(m.family == "rbp" and engine == NATIVE for m, engine in engines.items())
+    try:
+        yield
+    except TrecbenchError as error:
+        if said and getattr(error, "partial", None) is not None:
+            warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=outside_trecbench())
+        raise
+    if said:
+        warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=outside_trecbench())
 
 
 # trec_eval 10.0's m_rbp.c (see trecbench.trec_eval.leftovers)
