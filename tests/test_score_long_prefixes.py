@@ -68,3 +68,13 @@ def test_the_value_of_short_options_run_together_is_not_expanded(files, cluster,
         "trecbench: illegal measure '--nos': not a measure name; `trecbench measures` lists "
         "them all\n"
     )
+
+
+@pytest.mark.parametrize("prefix", ["--he", "--hel"])
+def test_help_abbreviated_as_trec_eval_abbreviates_it(files, prefix, capsys):
+    """trec_eval takes --he and --hel as --help; score said "No such option" (reviewer
+    691). --h stays ambiguous here (--html): refused, naming the options."""
+    assert cli_run(["score", prefix, *files]) == 0
+    assert capsys.readouterr().out.startswith("Usage: trecbench score [OPTIONS] QRELS RUNS...")
+    assert cli_run(["score", "--h", *files]) == 1
+    assert "option '--h' is ambiguous (--help, --html, --html-depth)" in capsys.readouterr().err

@@ -7,9 +7,10 @@ import click
 
 from .group import Command
 
-# trec_eval 9.0.8's and 10.0's getopt table (``--help`` and ``--version`` aside: ``score``
-# answers its own --help, and has no --version)
+# trec_eval 9.0.8's and 10.0's getopt table (``--version`` aside: ``score`` has none; its
+# own --help answers trec_eval's, abbreviated as trec_eval's is: ``--he``)
 TREC_EVAL_LONG = (
+    "help",
     "query_eval_wanted",
     "measure",
     "complete_rel_info_wanted",
@@ -44,6 +45,7 @@ def expand_long_prefixes(
     trec_eval prefix ambiguous (``--q``: ``--query_eval_wanted`` or ``--quiet``), it is
     a usage error naming them, rather than trecbench guessing."""
     names = {name for param in command.params for name in getattr(param, "opts", ())}
+    names |= {name for name in (ctx.help_option_names if ctx else ()) if name.startswith("--")}
     takes_value = {
         name
         for param in command.params
