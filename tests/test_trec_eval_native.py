@@ -365,6 +365,24 @@ def test_a_value_converted_with_the_next_topic_s_line_is_said(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_a_topic_s_measure_given_twice_in_a_zscores_file_is_said(tmp_path, capsys):
+    """trec_eval 9.0.8 -q -Z z -m P.1 prints 'ZP_1 q1 0.8000': its search lands on line 2
+    of the two q1 P_1 lines, as trecbench's does, silently (reviewer 691)."""
+    from trecbench.cli import run
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d2 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 t\nq2 Q0 d2 1 1.0 t\n")
+    (tmp_path / "z").write_text("q1 P_1 0.5 0.5\nq1 P_1 0.6 0.5\nq2 P_1 0.4 0.2\n")
+    paths = [str(tmp_path / name) for name in ("z", "qrels", "run")]
+    assert run(["score", "-q", "-Z", *paths[:1], "-m", "P.1", *paths[1:]]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "ZP_1                   \tq1\t0.8000"
+    assert err == (
+        f"trecbench: warning: {paths[0]}: lines 1 and 2 both give topic q1's P_1: "
+        "trec_eval's search takes one of them, which trecbench takes too; give each once\n"
+    )
+
+
 def test_debug_one_topic_keeps_the_runs_topic_flags(tmp_path):
     """-D level.qid evaluates one topic; the warnings still compare the run with the qrels
     (topic 4, in both, was flagged as missing from each)."""

@@ -57,11 +57,11 @@ def read_zscores(path) -> ZScores:
     numbers = [
         _numbers(tokens, column, name) for column, name in ((mean, "mean"), (stddev, "stddev"))
     ]
-    warnings = _undefined(tokens, numbers)
-    input_warnings.keep(warnings)  # said by the command; the evaluation carries them too
     qids = [q.encode() for q in pc.cast(qid, "string").to_pylist()]
     names = [m.encode() for m in pc.cast(measure, "string").to_pylist()]
     order = sorted(range(len(qids)), key=lambda i: (qids[i], names[i]))
+    warnings = _undefined(tokens, numbers) + _given_twice(tokens, qids, names, order)
+    input_warnings.keep(warnings)  # said by the command; the evaluation carries them too
     table = ZScores([], [], [], [], [], str(path), warnings)
     for i in order:
         if not table.qids or table.qids[-1] != qids[i]:
@@ -91,6 +91,23 @@ def _numbers(tokens, column, name: str) -> np.ndarray:
         lambda row: f"{name} {column[row].as_py()!r} is not a decimal number, nan or inf",
     )
     return values
+
+
+def _given_twice(tokens, qids: list[bytes], names: list[bytes], order: list[int]) -> tuple:
+    """The warning (one line, or none) of a topic's measure given on two lines or more:
+    which one trec_eval's binary search lands on depends on the table around it, and
+    trecbench takes the one it takes, but the file means two things."""
+    key = lambda i: (qids[i], names[i])  # noqa: E731
+    twice = [(a, b) for a, b in zip(order, order[1:], strict=False) if key(a) == key(b)]
+    if not twice:
+        return ()
+    first, second = sorted(twice[0])
+    more = f" (and {len(twice) - 1:,} more)" if len(twice) > 1 else ""
+    return (
+        f"{tokens.path}: lines {int(tokens.line[first])} and {int(tokens.line[second])} both "
+        f"give topic {qids[first].decode()}'s {names[first].decode()}{more}: trec_eval's "
+        "search takes one of them, which trecbench takes too; give each once",
+    )
 
 
 def _undefined(tokens, numbers: list[np.ndarray]) -> tuple[str, ...]:
