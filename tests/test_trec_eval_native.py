@@ -339,46 +339,45 @@ def test_a_zscores_search_past_the_table_is_refused(tmp_path, lines, what):
     assert -1000000.0 in values.per_query["value"].tolist()
 
 
+def _zscored(tmp_path, capsys, zscores: str, measure: str) -> tuple[str, str, str]:
+    """``score -q -Z`` of two topics, one document each, with ``zscores`` as the file:
+    ``(stdout, stderr, the file's path)``."""
+    from trecbench.cli import run
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d2 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 t\nq2 Q0 d2 1 1.0 t\n")
+    (tmp_path / "z").write_text(zscores)
+    paths = [str(tmp_path / name) for name in ("qrels", "run")]
+    assert run(["score", "-q", "-Z", str(tmp_path / "z"), "-m", measure, *paths]) == 0
+    return (*capsys.readouterr(), str(tmp_path / "z"))
+
+
 def test_a_value_converted_with_the_next_topic_s_line_is_said(tmp_path, capsys):
     """trec_eval 9.0.8 and 10.0 -q -Z z -m map print 'Zmap q1 3.0000': q1 has no map line,
     and their search, looking one line past q1's, takes q2's (1 - 0.4) / 0.2. trecbench
     printed the same and said nothing, where a value without a line is otherwise warned
     of (reviewer 691)."""
-    from trecbench.cli import run
-
-    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d2 1\n")
-    (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 t\nq2 Q0 d2 1 1.0 t\n")
-    (tmp_path / "z").write_text("q1 P_1 0.5 0.5\nq2 map 0.4 0.2\n")
-    paths = [str(tmp_path / name) for name in ("z", "qrels", "run")]
-    assert run(["score", "-q", "-Z", *paths[:1], "-m", "map", *paths[1:]]) == 0
-    out, err = capsys.readouterr()
+    out, err, path = _zscored(tmp_path, capsys, "q1 P_1 0.5 0.5\nq2 map 0.4 0.2\n", "map")
     assert out == "Zmap                   \tq1\t3.0000\nZmap                   \tq2\t3.0000\n" \
         "Zmap                   \tall\t3.0000\n"  # fmt: skip
     assert err == (
-        f"trecbench: warning: TrecEvalUndefinedWarning: {paths[0]}: map for topic q1 has no "
+        f"trecbench: warning: TrecEvalUndefinedWarning: {path}: map for topic q1 has no "
         "line: trec_eval's search looks one line past the topic's and takes the next "
         "topic's, 'q2 map' (its mean and stddev), and trecbench prints the same; give the "
         "topic a line of its own\n"
     )
-    (tmp_path / "z").write_text("q1 map 0.5 0.25\nq2 map 0.4 0.2\n")  # each its own: silent
-    assert run(["score", "-q", "-Z", *paths[:1], "-m", "map", *paths[1:]]) == 0
-    assert capsys.readouterr().err == ""
+    # each its own line: silent
+    assert _zscored(tmp_path, capsys, "q1 map 0.5 0.25\nq2 map 0.4 0.2\n", "map")[1] == ""
 
 
 def test_a_topic_s_measure_given_twice_in_a_zscores_file_is_said(tmp_path, capsys):
     """trec_eval 9.0.8 -q -Z z -m P.1 prints 'ZP_1 q1 0.8000': its search lands on line 2
     of the two q1 P_1 lines, as trecbench's does, silently (reviewer 691)."""
-    from trecbench.cli import run
-
-    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d2 1\n")
-    (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 t\nq2 Q0 d2 1 1.0 t\n")
-    (tmp_path / "z").write_text("q1 P_1 0.5 0.5\nq1 P_1 0.6 0.5\nq2 P_1 0.4 0.2\n")
-    paths = [str(tmp_path / name) for name in ("z", "qrels", "run")]
-    assert run(["score", "-q", "-Z", *paths[:1], "-m", "P.1", *paths[1:]]) == 0
-    out, err = capsys.readouterr()
+    text = "q1 P_1 0.5 0.5\nq1 P_1 0.6 0.5\nq2 P_1 0.4 0.2\n"
+    out, err, path = _zscored(tmp_path, capsys, text, "P.1")
     assert out.splitlines()[0] == "ZP_1                   \tq1\t0.8000"
     assert err == (
-        f"trecbench: warning: {paths[0]}: lines 1 and 2 both give topic q1's P_1: "
+        f"trecbench: warning: {path}: lines 1 and 2 both give topic q1's P_1: "
         "trec_eval's search takes one of them, which trecbench takes too; give each once\n"
     )
 
