@@ -340,3 +340,24 @@ def test_to_dict_keys_each_topics_measures_in_the_order_asked_as_to_frame():
     assert list(evaluation.to_long(per_query=True)["measure"]) == asked
     assert evaluation.to_dict() == {"q": dict(zip(asked, [0.2, 1.0, 1.0, 1.0], strict=True))}
     assert list(evaluation.to_dict()["q"]) == asked
+
+
+@pytest.mark.parametrize(
+    "asked, keys",
+    [
+        (["set_F.0.5", "set_F", "SetF"], ["set_F.0.5", "SetF"]),
+        (["SetF", "set_F.0.5", "set_F"], ["SetF", "set_F.0.5"]),
+        (["ndcg.1=3,2=9", "ndcg", "nDCG(dcg='log2')"], ["ndcg.1=3,2=9", "nDCG(dcg='log2')"]),
+        (["set_F", "SetF"], ["set_F", "SetF"]),  # no list given: set_F is its default, SetF's
+    ],
+)
+def test_a_bare_name_stands_for_the_lists_given_whatever_else_is_asked(asked, keys):
+    """A bare trec_eval name stands for its family's lists given (set_F beside set_F.0.5:
+    no value of its own, as trec_eval prints set_F_0.5 alone); asking SetF beside them too
+    keyed set_F with SetF's value, beta 1 (reviewer 695)."""
+    import trecbench
+
+    values = trecbench.evaluate(QRELS, RUN, asked).to_frame()
+    assert list(values.columns) == keys
+    if "SetF" in keys and "set_F.0.5" in keys:
+        assert values["SetF"].tolist() != values["set_F.0.5"].tolist()

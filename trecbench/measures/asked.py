@@ -88,8 +88,20 @@ def _lists_given(measures: list[Measure]) -> list[Measure]:
     a parameter list spelt as trec_eval or pytrec_eval spells it (``P.10``, ``P_10``): a
     bare name takes the lists given, its defaults when none is, as trec_eval reads ``-m P
     -m P.10`` and pytrec_eval ``{"P", "P.10"}`` (``P_10`` alone)."""
-    listed = {m.family for m in measures if m.trec_spelled and m.params and not m.options}
-    return [m for m in measures if not (minus_m(m) and m.params is None and m.family in listed)]
+    listed = listed_families(measures)
+    return [m for m in measures if not bare_beside_lists(m, listed)]
+
+
+def listed_families(measures: list[Measure]) -> set[str]:
+    """The families of ``measures`` asked with a parameter list spelt as trec_eval or
+    pytrec_eval spells it (``P.10``, ``P_10``)."""
+    return {m.family for m in measures if m.trec_spelled and m.params and not m.options}
+
+
+def bare_beside_lists(measure: Measure, listed: set[str]) -> bool:
+    """Whether ``measure`` is a bare trec_eval family name (``P``, ``set_F``) whose family
+    is among ``listed`` (:func:`listed_families`): it stands for those lists."""
+    return minus_m(measure) and measure.params is None and measure.family in listed
 
 
 def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:

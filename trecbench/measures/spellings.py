@@ -14,7 +14,14 @@ from dataclasses import dataclass, replace
 
 from ..errors import TrecbenchError, UsageError
 from ..trec_eval.compat import DEFAULT
-from .asked import distinct, parse_measures, presentation_order, requests
+from .asked import (
+    bare_beside_lists,
+    distinct,
+    listed_families,
+    parse_measures,
+    presentation_order,
+    requests,
+)
 from .catalog import ALL_TREC, NICKNAMES
 from .expression import split_names
 from .labels import every_value_name, labels_of, value_meaning
@@ -35,11 +42,14 @@ def aliases(texts, requested: list[Measure], version: str) -> dict:
     if not others:
         return {}
     by_meaning = {measure: measure for measure in requested}
+    listed = listed_families(requested)
     found: dict = {}
     with warnings.catch_warnings():  # warned about when parse_measures read it
         warnings.simplefilter("ignore")
         for name in dict.fromkeys(others):
             measure = parse_measure(name, version)
+            if bare_beside_lists(measure, listed):  # set_F beside set_F.0.5: those lists,
+                continue  # not another spelling's defaults (SetF's beta 1)
             key = by_meaning.get(measure) or _value_of(measure, requested)
             if key is not None:  # else dropped by trec_eval's -m rule (P.10 after P.5), said
                 found[key] = (*found.get(key, ()), name)
