@@ -223,6 +223,9 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
         "P_1:tie_low           \tall\t0.0000",
         "P_1:tie_high          \tall\t1.0000",
     ]
+    # -n prints no summary line: the bounds came after an empty line (reviewer 695)
+    alone = CliRunner().invoke(cli, [*base[:1], "-n", *base[1:]])
+    assert alone.stdout.startswith("P_1:tie_low           \tall\t0.0000\n"), alone.stdout
     # infAP has no lines there, and was left out without a word: said, as the table says it
     unbounded = (
         "not bounded, infAP: its estimate of unjudged documents is not monotone in the order"

@@ -47,7 +47,7 @@ def with_unjudged_bounds(
         # titled as the table titles it (compare's Markdown has a heading of its own)
         title = f"**{TITLE}**\n\n" if view.output_format == "markdown" else ""
         bounds = render_bounds(shown, view.output_format, asked)
-        return rows, text + view.separator + title + bounds
+        return rows, view.joined(text, title + bounds)
     document = json.loads(text)
     document["unjudged_bounds"] = rows
     return rows, json_text(document)  # as plain --format json writes it

@@ -150,7 +150,7 @@ def validate(
       trecbench validate runs/tfidf-char.run --profile strict --format json
       trecbench validate data/hpo-rtask/lexical.run --qrels data/hpo-rtask/hpo-rtask.qrels \\
         --profile rtask
-      trecbench validate runs/tfidf-char.run --fix out/fixed.run --fix-tag tfidf-char
+      trecbench validate runs/tfidf-char.run --fix out/tfidf-char.fixed.run --fix-tag tfidf-char
       cat runs/tfidf-char.run | trecbench validate -
       trecbench validate run.txt --docids collection-ids.txt.gz    # not bundled: your files
     """

@@ -46,11 +46,16 @@ class ScoreView:
         """What stands between the evaluation and each part after it (none in CSV)."""
         return "" if self.output_format == "csv" else "\n"
 
+    def joined(self, text: str, part: str) -> str:
+        """``part`` after ``text``, :attr:`separator` between them: none after no text
+        (``-n`` with ``-q`` absent prints no line: the part came after an empty one)."""
+        return text + self.separator + part if text else part
+
 
 def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> str:
     """The evaluation as ``view`` says, then (except in JSON, whose document holds them)
     its grouped means (``grouped``: field -> :func:`trecbench.strata.evaluation_groups`)
-    and its tie bounds, each after :attr:`ScoreView.separator`."""
+    and its tie bounds, each after :attr:`ScoreView.separator` (:meth:`ScoreView.joined`)."""
     fmt, names = view.output_format, view.labels
     labels = {c.display: [evaluation.shown(n) for n in c.names(names)] for c in evaluation.columns}
     if fmt == "json":
@@ -71,11 +76,11 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
     if grouped:
         from .strata import render_groups
 
-        text += view.separator + render_groups(grouped, fmt, labels)
+        text = view.joined(text, render_groups(grouped, fmt, labels))
     if view.tie_bounds:
         from .tiebounds import render
 
-        text += view.separator + render(evaluation, fmt, names)
+        text = view.joined(text, render(evaluation, fmt, names))
     return text
 
 
