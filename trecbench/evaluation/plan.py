@@ -160,15 +160,17 @@ def rbp_leftovers_said(engines: dict) -> Iterator[None]:
     the runs are scored, or when the error that stopped the scoring carries the topics
     printed before it (``partial``: their rbp too); an input refused says its one line
     alone (the warning came before the qrels were read)."""
-    said = any(m.family == "rbp" and engine == NATIVE for m, engine in engines.items())
+    ported = any(m.family == "rbp" and engine == NATIVE for m, engine in engines.items())
+    printed = False
     try:
         yield
+        printed = True
     except TrecbenchError as error:
-        if said and getattr(error, "partial", None) is not None:
-            warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=outside_trecbench())
+        printed = getattr(error, "partial", None) is not None
         raise
-    if said:
-        warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=outside_trecbench())
+    finally:
+        if ported and printed:
+            warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=outside_trecbench())
 
 
 # trec_eval 10.0's m_rbp.c (see trecbench.trec_eval.leftovers)
@@ -221,16 +223,9 @@ def _say_unrounded(unrounded: list[Measure], engines: dict) -> None:
 
 def _unrounded_engine(measure: Measure) -> str:
     """The engine of 9.0.8's recall cutoffs for ``measure`` (trecbench's ports compute
-    10.0's, rounded): the first other engine computing it."""
-    others = [name for name in engines_computing(measure) if name != NATIVE]
-    if not others:
-        raise UsageError(
-            f"no engine computes {measure.requested or measure.canonical} as trec_eval 9.0.8 "
-            "does (trecbench's ports compute 10.0's rounded recall cutoffs: ",
-            Setting("compat", "10.0"),
-            ")",
-        )
-    return others[0]
+    10.0's, rounded): the first other engine computing it (pytrec_eval, a dependency,
+    computes every spelling the ports take)."""
+    return next(name for name in engines_computing(measure) if name != NATIVE)
 
 
 def _read_whole(settings: EvalSettings, engines: dict) -> SettingsText | None:

@@ -473,10 +473,8 @@ def check_domains(measure: Measure) -> None:
     _warn_ignored(measure)
     problems = numbers_outside(definition, measure.params)
     if measure.trec_spelled and measure.params is not None:
-        asked = (measure.requested or "").strip()
-        given = f"{definition.trec_name}."  # the list as written (a float list is rewritten)
-        written = asked[len(given) :] if asked.startswith(given) else measure.params
-        problems += misread(definition, written)
+        # the list as written (a float list is rewritten)
+        problems += misread(definition, _written_params(measure) or measure.params)
     for key, value in measure.options:
         param = definition.param(key)
         problem = None if param is None else param.check(dict(value) if key == "gains" else value)
@@ -491,21 +489,27 @@ def check_domains(measure: Measure) -> None:
         warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
 
 
+def _written_params(measure: Measure) -> str | None:
+    """The parameter list of a trec_eval spelling as it was asked (``5`` of ``map.5``,
+    ``.2`` of ``iprec_at_recall..2``), None when it was asked otherwise."""
+    given = f"{measure.definition.trec_name}."
+    asked = (measure.requested or "").strip()
+    return asked[len(given) :] if measure.trec_spelled and asked.startswith(given) else None
+
+
 def _warn_ignored(measure: Measure) -> None:
     """Warn of parameters given to a trec_eval family that takes none (``map.5``,
     ``recip_rank.10``): trec_eval ignores them, and so does trecbench, but the value keyed
     ``map.5`` would otherwise read as AP cut at 5."""
     definition = measure.definition
-    given = f"{definition.trec_name}."
-    asked = (measure.requested or "").strip()
-    if definition.trec_params is not None or not (measure.trec_spelled and asked.startswith(given)):
+    ignored = _written_params(measure)
+    if definition.trec_params is not None or ignored is None:
         return
-    ignored = asked[len(given) :]
     cut = _cut_spelling(definition, ignored)
     hint = f" (at a cutoff: {cut})" if cut else ""
     message = (
-        f"measure '{shortened(asked)}': {definition.trec_name} takes no parameters; computed "
-        f"as trec_eval computes it, '{ignored}' ignored{hint}"
+        f"measure '{shortened(measure.requested.strip())}': {definition.trec_name} takes no "
+        f"parameters; computed as trec_eval computes it, '{ignored}' ignored{hint}"
     )
     warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
 

@@ -305,19 +305,31 @@ def pool(
 def _twin_warnings(pooled: Streamed, labels: list[str], depth: int) -> tuple[str, ...]:
     """A line per run that pools exactly the documents of a run before it (a copy of it,
     or the same top ``depth`` in another order): neither then has a unique document, and
-    without a word the table would read as two runs that added nothing of their own."""
-    first_with: dict[bytes, str] = {}
+    without a word the table would read as two runs that added nothing of their own.
+    Only runs without a document of their own can be twins; among them an order-free
+    fingerprint of their pairs finds the candidates, compared whole (no run's pairs are
+    sorted or held twice otherwise)."""
+    earlier: dict[tuple[int, int, int], list[int]] = {}  # fingerprint -> runs with it
     warnings = []
-    for label, number in zip(labels, pooled.numbers, strict=True):
-        key = np.sort(number).tobytes()  # a run's pairs are distinct (stream())
-        if key in first_with:
-            warnings.append(
-                f"{label}: pools the same documents as {first_with[key]} (to depth {depth}): "
-                "neither has a unique document"
-            )
+    for index, number in enumerate(pooled.numbers):
+        if (pooled.runs[number] == 1).any():
+            continue  # a document of its own
+        fingerprint = (len(number), int(number.sum()), int(np.bitwise_xor.reduce(number)))
+        same = earlier.setdefault(fingerprint, [])
+        twin = next((i for i in same if _same_pairs(pooled.numbers[i], number)), None)
+        if twin is None:
+            same.append(index)
         else:
-            first_with[key] = label
+            warnings.append(
+                f"{labels[index]}: pools the same documents as {labels[twin]} (to depth "
+                f"{depth}): neither has a unique document"
+            )
     return tuple(warnings)
+
+
+def _same_pairs(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two runs pooled the same pairs (each run's pairs are distinct: stream())."""
+    return np.array_equal(np.sort(a), np.sort(b))
 
 
 def _topic_warnings(pooled: Streamed, judged: pa.Table, labels: list[str], qrels) -> tuple:

@@ -230,10 +230,10 @@ def borrowed_warning(table: ZScores, found: list[tuple[str, str, str]]) -> TrecE
     labels and that line's qid and measure): trec_eval's search for a topic's measure
     looks one entry past the topic's lines, at the next topic's first, and takes its
     mean and stddev when the measures' names are equal. trecbench prints what it prints."""
-    qid, label, line = found[0]
-    more = f" (and {len(found) - 1:,} more)" if len(found) > 1 else ""
+    line = found[0][2]
     return TrecEvalUndefinedWarning(
-        f"{table.path}: {label} for topic {qid} has no line{more}: trec_eval's search looks "
+        f"{table.path}: {_first_of([(qid, label) for qid, label, _ in found])} has no line: "
+        "trec_eval's search looks "
         f"one line past the topic's and takes the next topic's, '{line}' (its mean and "
         "stddev), and trecbench prints the same; give the topic a line of its own"
     )
