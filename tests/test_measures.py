@@ -165,6 +165,22 @@ def test_parameters_read_like_trec_eval():
     assert parse_measure("map.5").params is None  # parameters of plain measures are ignored
 
 
+@pytest.mark.parametrize("spelling", ["map.5", "ndcg_cut.10,20,23.4"])
+def test_a_parsed_measure_warns_once(spelling):
+    """parse_measure warns of a trec_eval spelling's parameters; evaluating the measure it
+    returns says nothing more (the same fact twice), a name given as text says it once."""
+    from trecbench.errors import ParameterDomainWarning
+
+    qrels, run = {"q": {"d": 1}}, {"q": {"d": 1.0, "e": 0.5}}
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        measure = parse_measure(spelling)
+        trecbench.evaluate(qrels, run, [measure])
+        trecbench.evaluate(qrels, run, [spelling])
+    kinds = [w.category for w in said]
+    assert kinds == [ParameterDomainWarning, ParameterDomainWarning], [str(w.message) for w in said]
+
+
 @pytest.mark.parametrize("text", ["P.0", "P.5,5", "ndcg.1=3,,2", "iprec_at_recall..1,.10"])
 def test_bad_parameters_exit_2(text):
     with pytest.raises(MeasureParameterError) as error:

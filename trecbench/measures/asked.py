@@ -45,8 +45,8 @@ def parse_measures(
     measures: list[Measure] = []
     refused: list[TrecbenchError] = []
     for item in requests(texts):
-        if isinstance(item, Measure):
-            check_domains(item)
+        if isinstance(item, Measure):  # parsed, and warned of, by parse_measure
+            check_domains(item, warn=False)
             measures.append(item)
             continue
         if isinstance(item, str) and not item.strip():  # it named no measure: none computed

@@ -466,11 +466,13 @@ def _other_version(text: str, definition: Definition) -> str:
     )
 
 
-def check_domains(measure: Measure) -> None:
+def check_domains(measure: Measure, warn: bool = True) -> None:
     """Refuse a measure whose numbers are outside their domains, or warn when it is spelled
-    the trec_eval way (trec_eval's numbers, whatever they mean, are what it asks for)."""
+    the trec_eval way (trec_eval's numbers, whatever they mean, are what it asks for);
+    ``warn=False``: refuse alone (a measure parsed before warned when it was parsed)."""
     definition = measure.definition
-    _warn_ignored(measure)
+    if warn:
+        _warn_ignored(measure)
     problems = numbers_outside(definition, measure.params)
     if measure.trec_spelled and measure.params is not None:
         # the list as written (a float list is rewritten)
@@ -484,7 +486,7 @@ def check_domains(measure: Measure) -> None:
     text = measure.requested or measure.canonical
     if not measure.trec_spelled:
         refuse(problems[0], text)
-    for problem in problems:
+    for problem in problems if warn else ():
         message = f"measure '{shortened(text)}': {problem}; computed as trec_eval computes it"
         warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
 
