@@ -40,7 +40,7 @@ def test_text_without_a_block_has_none(text):
     ("text", "line", "message"),
     [
         (BLOCK.replace(b"# ir_metadata.end\n", b""), 7, "has no '# ir_metadata.end' before"),
-        (BLOCK.replace(b"#       k1", b"        k1"), 6, "has no '# ir_metadata.end' before"),
+        (BLOCK.replace(b"#       k1", b"        k1"), 6, "not a '#' line inside the ir_metadata"),
         (BLOCK.replace(b"#   retrieval:", b"# retrieval: [unclosed"), 5, "not valid YAML"),
         (b"# ir_metadata.start\n# - a list\n# ir_metadata.end\n", 2, "not a mapping"),
     ],
@@ -51,6 +51,42 @@ def test_malformed_blocks_are_refused_at_their_line(text, line, message):
         ir_metadata.parse(block, "run.txt")
     assert caught.value.line == line
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("lines", "value"),
+    [
+        ([b"# a:", b"#   b: 1", b"# c: 2"], {"a": {"b": 1}, "c": 2}),  # ir_metadata's examples
+        ([b"#a:", b"#  b: 1", b"#c: 2"], {"a": {"b": 1}, "c": 2}),
+        ([b"# a:", b"#", b"#   b: 1"], {"a": {"b": 1}}),  # a bare '#' line is blank
+        # mixed: each line without its '#' alone, as repro_eval reads it (line.strip('#'))
+        ([b"#a:", b"# b: 1"], {"a": {"b": 1}}),
+        ([b"#a: 1", b"#", b"#b: 2"], {"a": 1, "b": 2}),
+    ],
+)
+def test_a_blocks_yaml_is_its_lines_as_repro_eval_reads_them(lines, value):
+    import yaml
+
+    text = b"\n".join([b"# ir_metadata.start", *lines, b"# ir_metadata.end", b""])
+    block = ir_metadata.find_block(text + LINE, "run")
+    assert ir_metadata.parse(block, "run") == value
+    as_repro_eval = "\n".join(line.decode().strip("#") for line in lines)
+    assert yaml.safe_load(as_repro_eval) == value
+
+
+def test_a_mixed_blocks_yaml_refused_says_why():
+    """``#a: 1`` over ``# b: 2`` is `` b: 2`` inside ``a: 1`` to repro_eval: not YAML,
+    refused at its line, saying why; ``# a:`` over ``#b: 1`` likewise."""
+    for text in (b"#a: 1\n# b: 2\n", b"# a:\n#b: 1\n"):
+        block = b"# ir_metadata.start\n" + text + b"# ir_metadata.end\n"
+        with pytest.raises(InputError) as caught:
+            ir_metadata.parse(ir_metadata.find_block(block + LINE, "run"), "run")
+        assert caught.value.line == 3
+        assert "start with '#' and with '# ' both" in caught.value.message
+    same = b"# ir_metadata.start\n# a: 1\n#  b: 2\n# ir_metadata.end\n"  # one prefix
+    with pytest.raises(InputError) as caught:
+        ir_metadata.parse(ir_metadata.find_block(same + LINE, "run"), "run")
+    assert "not valid YAML" in caught.value.message and "both" not in caught.value.message
 
 
 def test_a_block_at_the_end_of_the_text_without_its_end_marker_never_ends():
@@ -852,3 +888,23 @@ def test_text_a_yaml_1_2_reader_takes_for_a_number_is_written_quoted():
         assert yaml.safe_load(written) == text
         if not written.startswith(("'", '"')):
             assert not _RUAMEL_1_2_NUMBER.fullmatch(written), written
+
+
+def test_write_run_keeps_the_block_a_run_was_read_with(tmp_path):
+    """write_run of a run read with an ir_metadata block (its file, or load_run's run of
+    it) wrote the lines alone: the block was dropped without a word. It is now written
+    atop the text, reading back as the same metadata and lines; a Parquet file, which
+    holds none, drops it with an InputWarning."""
+    from trecbench.errors import InputWarning
+
+    source = tmp_path / "in.run"
+    source.write_bytes(BLOCK + LINE)
+    loaded = trecbench.load_run(source)
+    for given, name in ((loaded, "a.run"), (str(source), "b.run")):
+        trecbench.write_run(given, tmp_path / name)
+        again = trecbench.load_run(tmp_path / name)
+        assert again.ir_metadata == loaded.ir_metadata
+        assert again.table.equals(loaded.table)
+    with pytest.warns(InputWarning, match="ir_metadata block is dropped"):
+        trecbench.write_run(loaded, tmp_path / "c.parquet")
+    assert trecbench.load_run(tmp_path / "c.parquet").ir_metadata is None

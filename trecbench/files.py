@@ -21,8 +21,8 @@ import pyarrow as pa
 
 from . import arrow, outputs
 from . import arrow_compute as pc
-from .errors import OutputError, UsageError, one_line
-from .inputs import load_qrels, load_run, rank_loaded, refuse_listed_twice
+from .errors import InputWarning, OutputError, UsageError, one_line
+from .inputs import ir_metadata, load_qrels, load_run, rank_loaded, refuse_listed_twice
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 from .naming import path_argument
 
@@ -232,13 +232,19 @@ def run_table(run) -> pa.Table:
     DataFrame with a rank column in the order given, its ranks as given (non-negative
     integers, R10; with or without a tag column), any other run (any input kind) in
     trec_eval's order with ranks 1..n (:func:`trecbench.inputs.rank_run`)."""
+    return _run_written(run)[0]
+
+
+def _run_written(run) -> tuple[pa.Table, dict | None]:
+    """:func:`run_table` of ``run`` and the ir_metadata it was read with (a run file's
+    block, a loaded run's), or None."""
     loaded = load_run(run)
     refuse_listed_twice(loaded, run)
     if _written_as_given(run):
         table = loaded.table.append_column("rank", _given_ranks(run, loaded.origin))
     else:
         table = rank_loaded(loaded, True)  # checked above, cited at the run's own rows
-    return table.select(list(RUN_COLUMNS))
+    return table.select(list(RUN_COLUMNS)), loaded.ir_metadata
 
 
 def _written_as_given(run) -> bool:
@@ -296,16 +302,35 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
     order, ranks 1..n); read and checked as :func:`trecbench.evaluate` reads it
     (:func:`run_table`): what it refuses is refused here, in the same one line. A name
     ending in ``.parquet`` gets Parquet (columns qid, docno, rank, score, tag; ids as
-    strings), anything else :func:`run_bytes`.
+    strings), anything else :func:`run_bytes`. A run read with an ir_metadata block (a
+    file beginning with one, or :func:`~trecbench.inputs.load_run`'s run of it) keeps it
+    atop the text, as ``validate --fix`` keeps it; a Parquet file holds none: it is
+    dropped with an :class:`~trecbench.errors.InputWarning`.
     """
     path_argument(path, "path")  # before the run is read
-    table = _refuse_empty(run_table(run), "run", path)
+    table, metadata = _run_written(run)
+    table = _refuse_empty(table, "run", path)
     if parquet_named(path):
+        if metadata is not None:
+            _say_dropped(path)
         types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.int64()}
         data = _parquet_bytes(table, types | {"score": pa.float64(), "tag": pa.string()})
     else:
-        data = run_bytes(table)
+        block = b"" if metadata is None else ir_metadata.block_text(metadata).encode()
+        data = block + run_bytes(table)
     outputs.write_file(path, data, inputs)
+
+
+def _say_dropped(path) -> None:
+    """Warn that the run's ir_metadata block is not written to the Parquet ``path``."""
+    import warnings
+
+    from .callers import outside_trecbench
+
+    message = (
+        f"{os.fspath(path)}: the run's ir_metadata block is dropped (a Parquet run holds none)"
+    )
+    warnings.warn(InputWarning(message), stacklevel=outside_trecbench())
 
 
 def _refuse_empty(table: pa.Table, kind: str, path) -> pa.Table:

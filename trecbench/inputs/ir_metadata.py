@@ -3,9 +3,9 @@
 and repro_eval).
 
 The block is the file's first lines: ``# ir_metadata.start``, then YAML with each line
-prefixed by ``#`` (and a space, which is dropped), then ``# ir_metadata.end``; the TREC
-lines follow. Readers take the block out and read the rest exactly as trec_eval reads the
-file without it; line numbers stay those of the file.
+prefixed by ``#`` (and a space, dropped when every line has one: :func:`_yaml_lines`),
+then ``# ir_metadata.end``; the TREC lines follow. Readers take the block out and read the
+rest exactly as trec_eval reads the file without it; line numbers stay those of the file.
 """
 
 from __future__ import annotations
@@ -41,6 +41,14 @@ class Block:
     lines: int
     text: str
     size: int
+    mixed: bool = False  # lines prefixed ``#`` and ``# `` both (:func:`_yaml_lines`)
+
+
+# said of a mixed block's YAML refused
+MIXED = (
+    " (its lines start with '#' and with '# ' both: each is read without its '#' alone, as "
+    "repro_eval reads it; give every line the same prefix)"
+)
 
 
 @dataclass(frozen=True)
@@ -97,14 +105,36 @@ def find_block(data: bytes, path: str) -> Block | None:
         if line.rstrip() == END:
             # every YAML line keeps its line break, the last one's too: a literal block
             # scalar (`|`) that ends the block ends with "\n", as YAML reads it
-            yaml_text = b"".join(yaml_line + b"\n" for yaml_line in text)
-            return Block(lines, _decoded(yaml_text, path), end + 1 if end >= 0 else len(data))
+            spaced = {rest.startswith(b" ") for rest in text if rest.strip()}
+            yaml_text = b"".join(yaml_line + b"\n" for yaml_line in _yaml_lines(text, spaced))
+            size = end + 1 if end >= 0 else len(data)
+            return Block(lines, _decoded(yaml_text, path), size, mixed=len(spaced) == 2)
         if not line.startswith(b"#"):
-            message = f"the ir_metadata block of line 1 has no {END.decode()!r} before this line"
-            raise InputError(path, lines, message)
-        text.append(line[2:] if line.startswith(b"# ") else line[1:])
+            raise InputError(path, lines, _not_comment(data, position))
+        text.append(line[1:])
         position = end + 1 if end >= 0 else 0
     raise InputError(path, 1, f"an ir_metadata block that never ends ({END.decode()} missing)")
+
+
+def _not_comment(data: bytes, position: int) -> str:
+    """Why the line at ``position`` of the block, not a ``#`` line, is bad: inside a
+    block whose end marker comes below, or where the block never ended."""
+    if re.search(rb"\n" + re.escape(END) + rb"[ \t\r]*(\n|\Z)", data[position - 1 :]):
+        return "a line that is not a '#' line inside the ir_metadata block of line 1"
+    return f"the ir_metadata block of line 1 has no {END.decode()!r} before this line"
+
+
+def _yaml_lines(rests: list[bytes], spaced: set[bool]) -> list[bytes]:
+    """The block's YAML lines from its lines without their ``#`` (``rests``; ``spaced``:
+    whether those holding text start with a space): without the space after the ``#``
+    too when every line holding text has one (``# key: value``, as
+    ir_metadata's examples write it). A block mixing ``#key`` and ``# key`` lines keeps
+    every space, as repro_eval reads blocks (each line without its ``#``): dropping a
+    space from some lines only would indent them otherwise than that reader does, and
+    the YAML would say another thing (``#a:`` over ``# b: 1``: ``b`` is inside ``a``)."""
+    if False not in spaced:
+        return [rest[1:] for rest in rests]
+    return rests
 
 
 def _too_long(by_lines: bool) -> str:
@@ -130,7 +160,12 @@ def _decoded(text: bytes, path: str) -> str:
 
 def parse(block: Block, path: str) -> dict[str, Any]:
     """The block's YAML as a mapping; malformed YAML is bad input at its line in the file."""
-    return _mapping(block.text, path, first_line=2)  # the YAML starts on line 2
+    try:
+        return _mapping(block.text, path, first_line=2)  # the YAML starts on line 2
+    except InputError as error:
+        if not block.mixed or "YAML" not in error.message:
+            raise
+        raise InputError(path, error.line, error.message + MIXED) from None
 
 
 def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
