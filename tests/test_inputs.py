@@ -1412,3 +1412,27 @@ def test_a_spent_iterator_of_runs_is_said_to_be_one(action, call):
     with pytest.raises(UsageError) as refused:
         call([])
     assert str(refused.value) == f"nothing to {action}: no run given"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "--qrels", "irds:vaswani"],
+        ["validate", "irds:vaswani"],
+        ["score", "-m", "P.1", "qrels/hpo-demo.qrels", "irds:vaswani"],
+    ],
+)
+def test_an_ir_datasets_id_where_none_is_taken_says_where_it_is(argv, capfd, monkeypatch):
+    """irds:ID where a run or validate's qrels is read said only 'No such file': it now
+    says that such an id names qrels, and which inputs take it (CLI and Python alike)."""
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    monkeypatch.chdir(ROOT)
+    assert run(argv) == 2
+    err = capfd.readouterr().err
+    assert err.startswith("trecbench: irds:vaswani: cannot read: No such file; an ir_datasets")
+    assert "score, compare, power and agree read it as their QRELS" in err
+    with pytest.raises(trecbench.InputError, match="names qrels: score, compare"):
+        trecbench.evaluate({"1": {"d": 1}}, "irds:vaswani", ["P@1"])

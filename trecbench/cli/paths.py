@@ -90,8 +90,17 @@ class InputFile(click.ParamType):
             if isinstance(param, click.Option):  # --qrels -l: -l taken for want of a file
                 refuse_taken_option(ctx, param.opts[-1], path, f"give {param.opts[-1]} a file")
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
-            raise InputError.unreadable(path, reason + _measures_hint(ctx, path))
+            raise InputError.unreadable(path, reason + _measures_hint(ctx, path) + _irds(path))
         return self.path_type(path) if self.path_type is str else file_path(path)
+
+
+def _irds(path: str) -> str:
+    """Where an ``irds:ID`` names no file where no dataset id is taken: where it is."""
+    if not _is_dataset_id(path):
+        return ""
+    from ..inputs.datasets import NOT_QRELS_HERE
+
+    return f"; {NOT_QRELS_HERE}"
 
 
 def _measures_hint(ctx: click.Context | None, path: str) -> str:

@@ -39,7 +39,7 @@ import pyarrow as pa
 
 from .. import arrow, provenance
 from ..callbacks import refuse_uncallable
-from ..errors import UsageError, excerpt, one_line
+from ..errors import InputError, UsageError, excerpt, one_line
 from ..type_names import flag_from, python_type
 from . import ir_metadata
 from .streams import LabelledProgress, Progress, Source, labelled
@@ -189,11 +189,12 @@ def load(
         text = os.fspath(source)
         if isinstance(text, bytes):
             text = os.fsdecode(text)
-        if kind == "qrels":
-            from . import datasets
+        from . import datasets
 
-            if datasets.is_dataset_id(text):
-                return Loaded(kind, datasets.qrels_table(text), text)
+        if kind == "qrels" and datasets.is_dataset_id(text):
+            return Loaded(kind, datasets.qrels_table(text), text)
+        if text.startswith(datasets.PREFIX) and not os.path.exists(text):
+            raise InputError(text, None, datasets.NOT_QRELS_HERE)
         return _load_file(text, kind, check, progress, **reading)
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(source, pandas.DataFrame):

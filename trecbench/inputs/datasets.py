@@ -26,6 +26,13 @@ from . import records
 PREFIX = "irds:"
 
 
+# said where an ``irds:ID`` names no file and the input is no qrels (a run, validate's)
+NOT_QRELS_HERE = (
+    "an ir_datasets id, irds:ID, names qrels: score, compare, power and agree read it as "
+    "their QRELS, trecbench.evaluate as its qrels; no other input takes it"
+)
+
+
 def is_dataset_id(text: str) -> bool:
     """Whether a qrels argument names an ir_datasets dataset: ``irds:ID`` always; a bare
     ``ID`` when it is no file and ir_datasets is installed (as ir_measures decides). ``-``
