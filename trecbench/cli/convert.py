@@ -24,8 +24,8 @@ _ir_metadata_option = click.option(
     default=None,
     help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop every run written: what "
     "trecbench records (method.conversion: the converter and trecbench's version; "
-    "data.converted: the inputs with sha256) with this file's description added (a value "
-    "it gives that trecbench records otherwise is refused).",
+    "data.converted: the call's inputs with sha256, in every run) with this file's "
+    "description added (a value it gives that trecbench records otherwise is refused).",
 )
 
 
