@@ -117,14 +117,17 @@ def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path, levels):
     with pytest.raises(InputError, match="nested deeper than 64 levels"):
         _config(tmp_path, HEAD + "meta: {a: " + "[" * levels + "]" * levels + "}\n")
     toml = f'qrels = "q"\nx = {"[" * levels}{"]" * levels}\n'
-    with pytest.raises(InputError, match="nested deeper than 64 levels"):
+    with pytest.raises(InputError, match=r"c.toml:2: nested deeper than 64 levels"):
+        _config(tmp_path, toml, "c.toml")  # at its line (brackets in strings, comments not)
+    toml = f'qrels = "q"\n# [[[[\ns = "[[\\"[["\nx = [{"{a=" * levels}1{"}" * levels}]\n'
+    with pytest.raises(InputError, match=r"c.toml:4: nested deeper than 64 levels"):
         _config(tmp_path, toml, "c.toml")
     # a leaderboard suite's TOML too: it ended in an internal RecursionError (exit 70)
     from trecbench.runstudy.suite import load_suite
 
     suite = tmp_path / "suite.toml"
     suite.write_text(f"x = {'[' * levels}{']' * levels}\n")
-    with pytest.raises(InputError, match="suite.toml: nested deeper than 64 levels"):
+    with pytest.raises(InputError, match="suite.toml:1: nested deeper than 64 levels"):
         load_suite(suite)
 
 

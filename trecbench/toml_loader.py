@@ -67,8 +67,35 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
         line = None if longest is None else text_line(longest.start(), text)
         raise InputError(str(path), line, f"not {what}: an integer of over 4300 digits") from None
     if document is None or nesting_depth(document) > MAX_DEPTH:
-        raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
+        line = _deepest_line(text)
+        raise InputError(str(path), line, f"nested deeper than {MAX_DEPTH} levels")
     return document
+
+
+# what brackets are read among: strings (multi-line first), comments, brackets
+_BRACKETS = re.compile(
+    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
+    re.DOTALL,
+)
+
+
+def _deepest_line(text: str) -> int | None:
+    """The line where arrays and inline tables (brackets outside strings and comments)
+    first nest deepest: where a document nested too deep gets so (tomllib says no line);
+    None when no value nests (table headers and dotted keys made it deep)."""
+    from .yaml_loader import text_line
+
+    depth = deepest = 0
+    at = None
+    for token in _BRACKETS.finditer(text):
+        bracket = token.group()
+        if bracket in ("[", "{"):
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, token.start()
+        elif bracket in ("]", "}"):
+            depth -= 1
+    return None if at is None or deepest <= 2 else text_line(at, text)
 
 
 def _duplicate_key(problem: str, text: str, line: int) -> str | None:
