@@ -264,8 +264,8 @@ SIDECAR = ROOT / "qrels" / "hpo-demo.sidecar.json"
         (
             'qrels = "hpo-rtask.qrels"\nruns = {a = "lexical.run", b = "vector.run"}\n'
             'strata = "sidecar.json"\nwhere = { language = "fr" }\n',
-            "s.toml:6: collections.x.where: no topic kept by language = 'fr' has results of "
-            "a, b: nothing to average\n",
+            "s.toml:6: collections.x.where: the qrels hpo-rtask.qrels judge none of the "
+            "topics kept by language = 'fr': nothing to average\n",
         ),
         (
             'qrels = "hpo-rtask.qrels"\nruns = {a = "lexical.run", b = "vector.run"}\n'

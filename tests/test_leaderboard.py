@@ -779,10 +779,11 @@ def test_the_systems_a_collection_lacks_or_adds_are_listed_escaped(tmp_path, hos
 def test_a_stratum_keeping_no_topic_names_its_field_and_systems_escaped(tmp_path, hostile):
     # "no topic kept by FIELD = 'v' has results of A, B" named the field and the systems
     # as they are: the field as the suite's key names it (quoted), each system an item
-    (tmp_path / "c.qrels").write_text("t1 0 d1 1\n")
+    # (the qrels judge t2, the stratum's topic, which no run holds)
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d1 1\n")
     for file in ("A.run", "B.run"):
         (tmp_path / file).write_text(f"t1 Q0 d1 1 2 {file[0]}\n")
-    strata = {"fields": [hostile], "queries": {"t1": {hostile: "a"}}}
+    strata = {"fields": [hostile], "queries": {"t1": {hostile: "a"}, "t2": {hostile: "zz"}}}
     sidecar = {"format": "trecbench-sidecar", "version": 3, "strata": strata}
     (tmp_path / "s.json").write_text(json.dumps(sidecar))
     suite = tmp_path / "s.toml"

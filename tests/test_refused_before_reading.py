@@ -101,10 +101,10 @@ UNREAD_RUNS = 'runs = { a = "a.run", b = "b.run" }\n'
         ('{ lang = "en" }', "8: collections.one.where.lang: no strata field 'lang' in {}"),
         # the strata's topic column is no field of theirs to pick a stratum by
         ('{ qid = "en-01" }', "8: collections.one.where.qid: no strata field 'qid' in {}"),
-        (  # no topic of the stratum is the qrels': no run can have results for it
+        (  # no topic of the stratum is the qrels': said of the qrels, the runs being unread
             '{ language = "fr" }',
-            "8: collections.one.where: no topic kept by language = 'fr' has results of a, b: "
-            "nothing to average",
+            "8: collections.one.where: the qrels {qrels} judge none of the topics kept by "
+            "language = 'fr': nothing to average",
         ),
     ],
 )
@@ -112,7 +112,8 @@ def test_leaderboard_refuses_a_stratum_before_reading_a_run(tmp_path, capsys, un
     body = f'{UNREAD_RUNS}strata = "{SIDECAR}"\nwhere = {where}\n'
     suite = _suite(tmp_path, body)
     assert run(["leaderboard", suite]) == 2
-    assert capsys.readouterr() == ("", f"trecbench: {suite}:{said.format(SIDECAR)}\n")
+    said = said.format(SIDECAR, qrels=QRELS)
+    assert capsys.readouterr() == ("", f"trecbench: {suite}:{said}\n")
 
 
 def test_leaderboard_refuses_one_collection_given_twice_before_reading_a_run(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -288,7 +288,8 @@ def _check_strata(suite: Suite, read: dict, progress) -> None:
             qrels = _loaded(collection.qrels, "qrels", read, progress)
             judged = set(qrels.table.column("qid").unique().to_pylist())
         if not topics & judged:
-            _check_scored(suite, collection, set())
+            judging = f"the qrels {collection.qrels} judge none of the topics"
+            _refuse_empty(suite, collection, lambda kept, said=judging: said + kept)
 
 
 def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> None:
@@ -296,17 +297,21 @@ def _check_scored(suite: Suite, collection: Collection, scored: set[str]) -> Non
     run's topics): its mean would be undefined and the board would drop it silently.
     Said at the suite's ``where`` (the collection's without one), not of the strata file."""
     missing = [system for system in suite.systems if system not in scored]
-    if not missing:
-        return
+    if missing:  # each system a list's item: no name read from the suite splits the line
+        systems = id_list(missing, limit=None)
+        _refuse_empty(suite, collection, lambda kept: f"no topic{kept} has results of {systems}")
+
+
+def _refuse_empty(suite: Suite, collection: Collection, said: Callable[[str], str]) -> None:
+    """Refuse ``collection``, in the words ``said(kept)`` of the topics its stratum keeps
+    (``kept``: `` kept by`` its ``where``, or nothing)."""
     # a field as the suite's key names it (quoted where it holds a blank, a comma or a
-    # line break), each system a list's item: no name read from the suite splits the line
+    # line break)
     where = ", ".join(f"{key_path([k])} = {v!r}" for k, v in collection.where.items())
     kept = f" kept by {where}" if where else ""
     keys = ("collections", collection.name, *(("where",) if collection.where else ()))
     line, key = suite.place(*keys)
-    systems = id_list(missing, limit=None)
-    message = f"{key}: no topic{kept} has results of {systems}: nothing to average"
-    raise InputError(str(suite.path), line, message)
+    raise InputError(str(suite.path), line, f"{key}: {said(kept)}: nothing to average")
 
 
 @outputs.in_input_scope  # each input's checksum taken as it is read, not read again
