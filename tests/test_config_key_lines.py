@@ -302,6 +302,10 @@ def test_a_setting_checked_once_built_is_cited_at_its_line(tmp_path, text, expec
 
 CIRCLE = 'qrels = "q"\n[modes.a]\nrun = "a.run"\n[modes.x]\nfuse = ["a", "y"]\n[modes.y]\n'
 CIRCLE_YAML = "qrels: q\nmodes:\n  a: {run: a.run}\n  x:\n    fuse: [a, y]\n  y:\n    fuse:\n"
+ANOTHER_MODE = (
+    "is the name of another mode: the statistics call each mode by its name, the R-task part "
+    "by its label; give another label"
+)
 ONE_RUN = "are one run file ('a.run'): the run would be compared with itself; give it once"
 
 
@@ -314,15 +318,15 @@ ONE_RUN = "are one run file ('a.run'): the run would be compared with itself; gi
             "c.toml",
             "c.toml:9: modes.c.label: modes 'b' (line 6) and 'c' have one label 'A'",
         ),
-        (
+        (  # a label that is another mode's name: at that label, whichever mode comes first
             YAML_HEAD + "  c:\n    run: c.run\n    label: b\n",
             "c.yaml",
-            "c.yaml:7: modes.c.label: modes 'b' (line 4) and 'c' have one label 'b'",
+            f"c.yaml:7: modes.c.label: 'b' {ANOTHER_MODE}",
         ),
-        (  # a label not written is the mode's name: at the mode's table
+        (  # it was said at mode b's table (b has no label), "modes 'a' and 'b' have one label"
             'qrels = "q"\n[modes.a]\nrun = "a.run"\nlabel = "b"\n[modes.b]\nrun = "b.run"\n',
             "c.toml",
-            "c.toml:5: modes.b: modes 'a' (line 4) and 'b' have one label 'b'",
+            f"c.toml:4: modes.a.label: 'b' {ANOTHER_MODE}",
         ),
         (  # the second mode of one run file, naming the first's line
             TOML_HEAD + '[modes.c]\nrun = "./a.run"\n',

@@ -152,6 +152,12 @@ def _check_labels(modes: list, path: Path, text: ConfigText | None) -> None:
         if not shown_as:
             message = f"{excerpt(mode.label)} is blank: the label titles the mode's column"
             raise refused(path, text, ("modes", mode.name, "label"), message)
+        if shown_as in by_name and shown_as != mode.name:  # one report, one name a mode
+            message = (
+                f"{excerpt(shown_as)} is the name of another mode: the statistics call "
+                "each mode by its name, the R-task part by its label; give another label"
+            )
+            raise refused(path, text, ("modes", mode.name, "label"), message)
         other = labels.setdefault(shown_as, mode.name)
         if other == mode.name:
             continue
@@ -165,13 +171,6 @@ def _check_labels(modes: list, path: Path, text: ConfigText | None) -> None:
         at = "" if first is None else f" (line {first})"
         message = f"modes {other!r}{at} and {mode.name!r} have one label {shown}"
         raise refused(path, text, keys, message)
-    for shown_as, mode in labels.items():  # one report, one name for each mode
-        if shown_as in by_name and shown_as != mode:
-            message = (
-                f"{excerpt(shown_as)} is the name of another mode: the statistics call "
-                "each mode by its name, the R-task part by its label; give another label"
-            )
-            raise refused(path, text, ("modes", mode, "label"), message)
 
 
 def _written_otherwise(label: str, other: str) -> str:
