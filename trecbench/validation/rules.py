@@ -400,8 +400,12 @@ CATALOGUE = (
            "runs long (trec_eval reads every negative grade alike, as unjudged), yet grades "
            "are read within the same bounds: write -1."),
     _check("Q5", "EEEE", "duplicate (qid, docno), same or conflicting grade",
-           "trec_eval stops ('duplicate docs', exit 4); ranx and ir_measures silently keep the "
-           "last grade. Grades are compared as atol reads them: `1` and `01` are one grade."),
+           "trec_eval stops ('duplicate docs', exit 4) at a topic it evaluates (9.0.8: one "
+           "the run ranks; 10.0 with `-c`: every qrels topic); ranx and ir_measures silently "
+           "keep the last grade. An error in every topic and every profile: the qrels are "
+           "read apart from any run, and are wrong for each that ranks the topic (`score`, "
+           "reading both, stops exactly where trec_eval does). Grades are compared as atol "
+           "reads them: `1` and `01` are one grade."),
     _check("Q6", "WWWW", "negative grade (in the pool, unjudged: not relevant, not judged "
            "non-relevant)",
            "trec_eval reads it as RELVALUE_UNJUDGED: not in `num_rel`, not a judged "
