@@ -75,7 +75,9 @@ class _OboReader:
                 self.term["replaced_by"] = None
             return
         tag, sep, value = line.partition(":")
-        if not sep:
+        if not sep or not tag or any(c.isspace() for c in tag):
+            # a tag holds no blank: 'is_a HP:0000118' (its colon left out) is no tag 'is_a
+            # HP', skipped as unknown: the edge would be lost without a word
             raise InputError(self.path, lineno, f"expected 'tag: value', got {line[:60]!r}")
         value = value.strip()
         if self.stanza is None:
