@@ -663,6 +663,27 @@ def test_a_folder_of_no_file_is_refused_naming_it(tmp_path):
         tbdask.DaskRun(str(tmp_path / "shards"))
 
 
+def test_a_folder_s_subfolders_are_read_and_its_odd_entries_refused(tmp_path):
+    """A folder's subfolders (a Hive layout, b=1/part-0) were left out without a word, and
+    so were a broken link and a pipe: 1 of 3 lines scored, exit 0. Every file below the
+    folder is now its run's, in name order, hidden names left out; a pipe is refused, a
+    broken link left to its reader's 'cannot read', as when a glob matches them."""
+    from trecbench.dask_files import run_files
+    from trecbench.errors import InputError
+
+    shards = tmp_path / "shards"
+    for name in ("z.run", "b=1/part-0.run", "b=2/part-0.run", ".hidden/x.run", "b=1/.crc"):
+        (shards / name).parent.mkdir(parents=True, exist_ok=True)
+        (shards / name).write_text("1 Q0 d 1 1 t\n")
+    expected = ["b=1/part-0.run", "b=2/part-0.run", "z.run"]
+    assert run_files(str(shards)) == [str(shards / name) for name in expected]
+    (shards / "b=2" / "gone.run").symlink_to(tmp_path / "nowhere")
+    assert str(shards / "b=2" / "gone.run") in run_files(str(shards))
+    os.mkfifo(shards / "b=1" / "pipe.run")
+    with pytest.raises(InputError, match="pipe.run: not a regular file"):
+        run_files(str(shards))
+
+
 @pytest.mark.parametrize("suffix", [".run", ".parquet"])
 def test_a_document_in_two_shards_names_each_shard_and_line(suffix, tmp_path, client):
     """It was reported at `run1:9223372036854775807`, no shard named (both listings on

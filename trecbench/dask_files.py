@@ -40,7 +40,7 @@ def naming_path(data: Any) -> str | None:
 
 
 def run_files(data: Any) -> list[str]:
-    """The files of a path, a glob, a folder (its files, sorted) or a list of them; a
+    """The files of a path, a glob, a folder (every file below it, sorted) or a list of them; a
     :class:`UsageError` naming what else ``data`` is (a pandas DataFrame's column names
     were read as files)."""
     items = [data] if isinstance(data, (str, os.PathLike)) else _paths(data)
@@ -48,11 +48,7 @@ def run_files(data: Any) -> list[str]:
     for item in items:
         text = os.fspath(item)
         if os.path.isdir(text):
-            found = sorted(
-                os.path.join(text, name)
-                for name in os.listdir(text)
-                if os.path.isfile(os.path.join(text, name)) and not name.startswith(".")
-            )
+            found = _folder_files(text)
             if not found:  # as a glob matching nothing, not "needs at least one file"
                 raise InputError(text, None, "no file in this folder")
             files += found
@@ -69,6 +65,19 @@ def run_files(data: Any) -> list[str]:
         check_regular(path)
         outputs.note_input(path)
     return files
+
+
+def _folder_files(folder: str) -> list[str]:
+    """Every entry of ``folder`` and of its subfolders (a Hive or Spark layout,
+    ``run/b=1/part-0.parquet``, as Dask's and Arrow's readers read one) but the folders
+    themselves and hidden names, in name order: a subfolder's files were left out without
+    a word, and so were broken links and pipes, which :func:`check_regular` and the
+    readers now refuse as they refuse them matched by a glob."""
+    found = []
+    for top, folders, names in os.walk(folder, followlinks=True):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        found += [os.path.join(top, name) for name in names if not name.startswith(".")]
+    return sorted(found)
 
 
 def check_regular(path: str) -> None:
