@@ -47,6 +47,27 @@ def test_evaluate_names_runs_by_their_stems(two_alike):
     assert list(one.to_frame().index) == ["bm25"]
 
 
+@pytest.mark.parametrize(
+    ("file", "stem"),
+    [
+        ("v5.run.gz", "v5"),
+        ("results.test.gz", "results.test"),
+        ("r3.RUN.gz", "r3"),
+        ("R4.RUN", "R4"),
+        ("R1.RUN.GZ", "R1"),
+        ("R5.TXT.ZST", "R5"),
+        ("x.Parquet", "x"),
+        (".run", ".run"),
+    ],
+)
+def test_a_run_s_name_is_its_stem_whatever_the_suffixes_case(file, stem):
+    """R1.RUN.GZ was named R1.RUN.GZ (r3.RUN.gz r3.RUN), where the readers take its suffixes
+    in any case: a gzipped TREC run."""
+    from trecbench.naming import file_stem
+
+    assert file_stem(f"runs/{file}") == stem
+
+
 def test_evaluate_names_in_memory_runs_and_takes_names(two_alike):
     folder = two_alike
     table = {"1": {"d1": 1.0}, "2": {"d2": 1.0}}

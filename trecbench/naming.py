@@ -68,11 +68,13 @@ def normalised(path: str | os.PathLike) -> str:
 
 def file_stem(path: str | os.PathLike) -> str:
     """A run file's name without its compression suffix and its ``.run``/``.txt``/
-    ``.parquet``/``.jsonl`` extension (``runs/bm25.run.gz`` -> ``bm25``)."""
-    name = without_suffixes(PurePath(path).name)
+    ``.parquet``/``.jsonl`` extension, in any case, as the readers tell them
+    (``runs/bm25.run.gz`` -> ``bm25``, ``R1.RUN.GZ`` -> ``R1``)."""
+    name = PurePath(path).name
+    name = name[: len(without_suffixes(name.lower()))]
     for suffix in (".run", ".txt", ".trec", ".parquet", ".tsv", ".jsonl"):
-        if name.endswith(suffix) and len(name) > len(suffix):
-            return name.removesuffix(suffix)
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
     return name
 
 
