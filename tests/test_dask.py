@@ -118,6 +118,8 @@ def test_an_unreadable_file_says_why(tmp_path, client):
         (["dcg", "map"], {}, r"this call has dcg \(trecbench's native port\)$"),
         (["map"], {"compat": "10.0"}, r"this call has compat='10.0'$"),
         (["map"], {"debug_level": 1}, r"this call has debug_level$"),
+        # -D traces nDCG@10 in the ports: it was named as asked of a native port
+        (["nDCG@10", "map"], {"debug_level": 1}, r"this call has debug_level$"),
     ],
 )
 def test_a_run_dask_cannot_score_names_the_cause(measures, options, cause, tmp_path):
