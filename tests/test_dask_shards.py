@@ -58,6 +58,28 @@ def test_an_empty_shard_is_skipped_with_a_warning_naming_it(tmp_path, client, te
     assert [r["lines"] for r in there.runs[0].file_records] == [10, 0, 5]
 
 
+def test_a_parquet_shard_of_no_row_is_skipped_with_a_warning_as_text_is(tmp_path, client):
+    """A 0-row Parquet file among a run's files was taken without a word (text shards are
+    said to be skipped); alone, it is refused as one process refuses it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (tmp_path / "qrels").write_text("1 0 d1 1\n2 0 d3 1\n")
+    rows = {"qid": ["1", "2"], "docno": ["d1", "d3"], "score": [2.0, 1.0], "tag": ["t", "t"]}
+    table = pa.table(rows)
+    (tmp_path / "pq").mkdir()
+    pq.write_table(table, tmp_path / "pq" / "p0.parquet")
+    pq.write_table(table.slice(0, 0), tmp_path / "pq" / "p1.parquet")
+    qrels = str(tmp_path / "qrels")
+    there = tbdask.evaluate(qrels, str(tmp_path / "pq"), ["num_ret"], client=client)
+    skipped = f"{tmp_path / 'pq' / 'p1.parquet'}: empty file, skipped (the run's other files"
+    assert [w[: len(skipped)] for w in there.warnings] == [skipped]
+    assert there.to_frame().values.tolist() == [[2.0]]
+    with pytest.raises(InputError) as raised:
+        tbdask.evaluate(qrels, str(tmp_path / "pq" / "p1.parquet"), client=client)
+    assert raised.value.cli_line() == f"{tmp_path / 'pq' / 'p1.parquet'}: error[R26]: empty file"
+
+
 @pytest.mark.parametrize(
     ("text", "refusal"), [("", "error[R26]: empty file"), ("\n", "error[R9]: no data lines")]
 )

@@ -448,8 +448,14 @@ def _skipped(path: str, score_text: bool, opened: str, why: str) -> tuple:
     skipped; the client refuses a run whose every file is so."""
     digest = _file_digest(path, True, opened)
     record = {"path": path, "kind": "run", **digest, **Counts().record()}
-    said = f"{path}: {why}, skipped (the run's other files are scored)"
-    return _empty_frame(score_text), _Facts(0, None, record, [said], ((), {}), True)
+    return _empty_frame(score_text), _Facts(
+        0, None, record, [_said_skipped(path, why)], ((), {}), True
+    )
+
+
+def _said_skipped(path: str, why: str) -> str:
+    """The warning of a run's file skipped, having nothing to score (``why``)."""
+    return f"{path}: {why}, skipped (the run's other files are scored)"
 
 
 def _last_tag(table) -> str | None:
@@ -483,7 +489,9 @@ def _joined_facts(
         digest = _file_digest(path, checksums, opened or path)
         record = {"path": path, "kind": "run", **digest, **counts.record()}
     ids = _joined_ids([part.ids for part in parts])
-    return _Facts(counts.lines, counts.last_tag, record, [], ids, all(p.rows for p in parts))
+    # a file of no rows among several is skipped, as a text file is (:func:`_skipped`)
+    said = [_said_skipped(path, EMPTY_FILE)] if path is not None and not counts.lines else []
+    return _Facts(counts.lines, counts.last_tag, record, said, ids, all(p.rows for p in parts))
 
 
 def _joined_ids(found: list[tuple]) -> tuple:
