@@ -129,8 +129,14 @@ def _crlf_line(result) -> list[str]:
     else:
         share = f"{crlf} of {lines} lines" if crlf < lines else f"all {lines} lines"
     remedy = "; validate --fix normalises them" if result.kind == "run" else ""
-    message = f"CRLF line ends on {share} (read as LF; scores unaffected{remedy})"
-    return [Finding(_CRLF, "warning", None, None, message, result.path, _CRLF).format()]
+    # some lines only: said at the first, as validate says each (1 line of 3M was named
+    # by none); every line's is the file's
+    found = (f.line for f in result.findings if f.check == _CRLF and f.line)
+    at = min(found, default=None) if crlf < lines else None
+    first = "" if at is None else ", the first this one"
+    message = f"CRLF line ends on {share}{first} (read as LF; scores unaffected{remedy})"
+    field = None if at is None else "line"
+    return [Finding(_CRLF, "warning", at, field, message, result.path, _CRLF).format()]
 
 
 def forgotten_qrels(error: InputError, runs: list) -> InputError | None:
