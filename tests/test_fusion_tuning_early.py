@@ -118,7 +118,7 @@ def test_a_list_of_cutoffs_is_advised_in_the_words_of_what_takes_one_measure(tmp
     from trecbench.measures import parse_measure
     from trecbench.measures.suggestions import CutoffListError
 
-    listed = "illegal measure 'P@1,5': one cutoff a name here, not a list: "
+    listed = "illegal measure 'P@1,5': this name takes one cutoff, not a list: "
     runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]  # never read: no such files
     with pytest.raises(UsageError) as refused:
         fusion_tuning.optimize_fusion(runs, str(tmp_path / "q"), "P@1,5", "combsum")

@@ -296,7 +296,7 @@ def test_a_bad_cutoff_is_named_not_echoed_in_suggestions():
 )
 def test_a_list_of_cutoffs_outside_trec_evals_spelling_is_said_to_be_no_list(text, each):
     # it was "the cutoff must be a positive integer", though P.5,10 takes a list
-    said = f"illegal measure '{text}': one cutoff a name here, not a list: give each, "
+    said = f"illegal measure '{text}': this name takes one cutoff, not a list: give each, "
     assert _refusal(text) == said + f"measures={each.split()!r}"  # the library's list
     with pytest.raises(UsageError) as error:
         parse_measure(text)
@@ -495,7 +495,7 @@ def test_a_list_of_cutoffs_is_advised_in_the_words_of_what_was_given_the_names(t
     # -m, and one entry holding both is refused; `measures NAMES` has no -m either
     from trecbench.cli import run
 
-    said = "illegal measure 'P@5,10': one cutoff a name here, not a list: give each"
+    said = "illegal measure 'P@5,10': this name takes one cutoff, not a list: give each"
     with pytest.raises(UsageError) as refused:
         trecbench.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P@5,10"])
     assert str(refused.value) == said + ", measures=['P@5', 'P@10']"

@@ -36,7 +36,7 @@ class CutoffListError(UsageError):
     ``-m 'P@1 P@5'``), unless the caller words its own (:meth:`advised`): a caller that
     takes one measure (fuse --optimize) has neither."""
 
-    problem = "one cutoff a name here, not a list"
+    problem = "this name takes one cutoff, not a list"
 
     def __init__(self, text: str, names: list[str], advice: str | None = None):
         self.text, self.names, self.advice = text, list(names), advice
