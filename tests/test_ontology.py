@@ -431,6 +431,18 @@ def test_terms_left_out_of_the_active_set_are_warned_of(obo_file, tmp_path):
     assert len(onto.warnings) == 1
     assert "1 is_a edge to an id the file does not define" in onto.warnings[0]
     assert "1 term without an is_a path" in onto.warnings[0]
+    # an is_a edge whose obj is another ontology's, no text or missing: left out without a
+    # word, where OBO's reader says it of an is_a line; now each is one of the edges said
+    path = _obographs(tmp_path / "odd.json")
+    doc = json.loads(path.read_text())
+    sub = "http://purl.obolibrary.org/obo/HP_0000006"
+    objs = ["http://purl.obolibrary.org/obo/UPHENO_0000001", 7, None]
+    doc["graphs"][0]["edges"] += [{"sub": sub, "pred": "is_a", "obj": obj} for obj in objs]
+    doc["graphs"][0]["edges"][-1].pop("obj")
+    path.write_text(json.dumps(doc))
+    (said,) = parse_obographs(path).warnings
+    assert "4 is_a edges to an id the file does not define" in said
+    assert parse_obographs(path).depth("HP:0000006") == DEPTHS["HP:0000006"]  # as it was
     # a complete file says nothing
     complete = tmp_path / "complete.obo"
     complete.write_text(OBO[: OBO.index("[Term]\nid: HP:0000008")])

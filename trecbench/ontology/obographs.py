@@ -3,6 +3,7 @@ deprecations, every refusal at the line and JSON path of its value."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 
@@ -124,14 +125,20 @@ def _read_is_a_edges(
     at: At, edges: list, parents: dict[str, list[str]]
 ) -> dict[tuple[str, str], At]:
     """The graph's is_a edges from an active class added to ``parents``; where the first
-    edge of each (term, parent) pair is."""
+    edge of each (term, parent) pair is. An edge whose ``obj`` is no HPO id (another
+    ontology's, a number, none) is added as written (JSON's text of it): the file defines
+    no such id, and the ontology's warning says so, as OBO's reader says it of an is_a
+    line, where it was left out without a word."""
     edge_places: dict[tuple[str, str], At] = {}
     for index, edge in enumerate(edges):
         edge = (at / "edges" / index).expect_object(edge)
         if edge.get("pred") != "is_a":
             continue
-        sub, obj = _json_id(str(edge.get("sub", ""))), _json_id(str(edge.get("obj", "")))
-        if sub in parents and obj is not None:
-            parents[sub].append(obj)
-            edge_places.setdefault((sub, obj), at / "edges" / index)
+        sub, written = _json_id(str(edge.get("sub", ""))), edge.get("obj")
+        if sub not in parents:
+            continue
+        obj = _json_id(written) if isinstance(written, str) else None
+        parent = obj or (written if isinstance(written, str) else json.dumps(written))
+        parents[sub].append(parent)
+        edge_places.setdefault((sub, parent), at / "edges" / index)
     return edge_places
