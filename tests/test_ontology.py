@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -188,6 +189,19 @@ def test_load_ontology_detects_format_and_caches(obo_file, tmp_path):
     assert load_ontology(obo_file).release == "2099-01-31"
     assert load_ontology(json_file).release == "2099-02-28"
     assert load_ontology(obo_file) is load_ontology(str(obo_file))
+
+
+def test_a_file_rewritten_is_read_again_though_its_size_and_time_are_set_back(obo_file):
+    """The cache was keyed by path, size and modification time: a file rewritten with one
+    is_a changed, its size kept and its time set back (os.utime), kept the old graph."""
+    before = load_ontology(obo_file)
+    assert before.depth("HP:0000006") == 2
+    stat = os.stat(obo_file)
+    text = obo_file.read_text().replace("is_a: HP:0000005 ! Xi", "is_a: HP:0000001 ! Xi")
+    obo_file.write_text(text)
+    os.utime(obo_file, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert os.stat(obo_file).st_size == stat.st_size
+    assert load_ontology(obo_file).depth("HP:0000006") == 1
 
 
 @pytest.mark.parametrize(

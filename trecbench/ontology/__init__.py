@@ -64,7 +64,8 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
     UTF-8 byte-order mark: ``{``, or ``[`` opening a JSON array, not an OBO stanza; a
     file named ``.json`` that OBO's reader refuses is refused as no JSON).
 
-    Cached per process (a regular file keyed by path, size and modification time), so
+    Cached per process (a regular file keyed by path, inode, size, modification time and
+    status change time, which no one can set back as ``os.utime`` sets the first), so
     scoring several runs builds the ontology once. A file that can be read only once (a
     FIFO, ``<(zcat hp.obo.gz)``) is read once per call (the call's input scope,
     :func:`trecbench.provenance.read_in_call`): every evaluation of the call, and each
@@ -80,7 +81,7 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
         except OSError as exc:
             raise InputError(str(path), None, f"cannot read ontology: {exc}") from exc
         if stat.S_ISREG(st.st_mode):
-            key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+            key = (str(p.resolve()), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
             loaded = _cached(key, lambda: _read(path))
         else:  # its modification time changes as it is written: no key of the process's
             loaded = provenance.read_in_call(path, "ontology", lambda: _read(path))
