@@ -686,6 +686,36 @@ def test_a_folder_s_subfolders_are_read_and_its_odd_entries_refused(tmp_path):
         run_files(str(shards))
 
 
+def test_a_folder_walk_leaves_out_what_arrow_does_reads_a_loop_once_and_refuses_a_lock(
+    tmp_path, monkeypatch
+):
+    """Names starting with '_' (_SUCCESS, _metadata, a failed job's _temporary) were read
+    as parts of the run, where Arrow's and Dask's readers leave them out; a link back up
+    the tree listed its files 42 times (two such links: no end); a folder that could not
+    be listed was left out without a word."""
+    from trecbench.dask_files import run_files
+    from trecbench.errors import InputError
+
+    shards = tmp_path / "s"
+    for name in ("part-0.run", "_SUCCESS", "_temporary/0/part-1.run", "b=1/part-2.run"):
+        (shards / name).parent.mkdir(parents=True, exist_ok=True)
+        (shards / name).write_text("1 Q0 d 1 1 t\n")
+    (shards / "b=1" / "up1").symlink_to("..")
+    (shards / "b=1" / "up2").symlink_to("..")
+    expected = [str(shards / "b=1" / "part-2.run"), str(shards / "part-0.run")]
+    assert run_files(str(shards)) == expected
+    listing = os.scandir
+
+    def locked(path):
+        if os.fspath(path).endswith("b=1"):
+            raise PermissionError(13, "Permission denied")
+        return listing(path)
+
+    monkeypatch.setattr(os, "scandir", locked)
+    with pytest.raises(InputError, match=r"b=1: cannot read: Permission denied$"):
+        run_files(str(shards))
+
+
 @pytest.mark.parametrize("suffix", [".run", ".parquet"])
 def test_a_document_in_two_shards_names_each_shard_and_line(suffix, tmp_path, client):
     """It was reported at `run1:9223372036854775807`, no shard named (both listings on

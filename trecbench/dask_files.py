@@ -69,15 +69,41 @@ def run_files(data: Any) -> list[str]:
 
 def _folder_files(folder: str) -> list[str]:
     """Every entry of ``folder`` and of its subfolders (a Hive or Spark layout,
-    ``run/b=1/part-0.parquet``, as Dask's and Arrow's readers read one) but the folders
-    themselves and hidden names, in name order: a subfolder's files were left out without
-    a word, and so were broken links and pipes, which :func:`check_regular` and the
-    readers now refuse as they refuse them matched by a glob."""
-    found = []
-    for top, folders, names in os.walk(folder, followlinks=True):
-        folders[:] = sorted(name for name in folders if not name.startswith("."))
-        found += [os.path.join(top, name) for name in names if not name.startswith(".")]
+    ``run/b=1/part-0.parquet``) but the folders themselves, in name order, names starting
+    with ``.`` or ``_`` left out as Arrow's and Dask's readers leave them out (``_SUCCESS``,
+    ``_metadata``, a failed job's ``_temporary``). A subfolder's files were left out
+    without a word, and so were broken links and pipes, which :func:`check_regular` and
+    the readers now refuse as they refuse them matched by a glob; a folder that cannot be
+    listed is refused, and one reached again by a link (a loop) read once."""
+    found: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    pending = [folder]
+    while pending:
+        top = pending.pop()
+        try:
+            status = os.stat(top)
+            entries = sorted(os.scandir(top), key=lambda entry: entry.name)
+        except OSError as error:
+            raise InputError.unreadable(top, error) from None
+        if (status.st_dev, status.st_ino) in seen:
+            continue
+        seen.add((status.st_dev, status.st_ino))
+        for entry in entries:
+            if entry.name.startswith((".", "_")):
+                continue
+            if _is_folder(entry):
+                pending.append(entry.path)
+            else:
+                found.append(entry.path)
     return sorted(found)
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    """Whether ``entry`` is a folder, or a link to one (a broken link is no folder)."""
+    try:
+        return entry.is_dir(follow_symlinks=True)
+    except OSError:
+        return False
 
 
 def check_regular(path: str) -> None:
