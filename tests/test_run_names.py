@@ -58,6 +58,7 @@ def test_evaluate_names_runs_by_their_stems(two_alike):
         ("R5.TXT.ZST", "R5"),
         ("x.Parquet", "x"),
         (".run", ".run"),
+        ("\u0130.run.gz", "\u0130"),  # İ: two characters in lower case, 'İ.run.' was named
     ],
 )
 def test_a_run_s_name_is_its_stem_whatever_the_suffixes_case(file, stem):

@@ -292,7 +292,9 @@ def _parquet_bytes(table: pa.Table, columns: dict[str, pa.DataType]) -> bytes:
 
 
 @outputs.in_input_scope  # a run read from a path is an input: never written over
-def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
+def write_run(
+    run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = (), *, metadata: bool = True
+) -> None:
     """Write a run to ``path`` (atomic; never over an input, the files read and those
     in ``inputs``, see :mod:`trecbench.outputs`).
 
@@ -304,19 +306,22 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
     ending in ``.parquet`` gets Parquet (columns qid, docno, rank, score, tag; ids as
     strings), anything else :func:`run_bytes`. A run read with an ir_metadata block (a
     file beginning with one, or :func:`~trecbench.inputs.load_run`'s run of it) keeps it
-    atop the text, as ``validate --fix`` keeps it; a Parquet file holds none: it is
-    dropped with an :class:`~trecbench.errors.InputWarning`.
+    atop the text, as ``validate --fix`` keeps it: trec_eval 10.0 and trecbench skip it,
+    9.0.8 cannot read such a file (R30); ``metadata=False`` writes the lines alone. A
+    Parquet file holds none: the block is dropped with an
+    :class:`~trecbench.errors.InputWarning`.
     """
     path_argument(path, "path")  # before the run is read
-    table, metadata = _run_written(run)
+    table, described = _run_written(run)
+    described = described if metadata else None
     table = _refuse_empty(table, "run", path)
     if parquet_named(path):
-        if metadata is not None:
+        if described is not None:
             _say_dropped(path)
         types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.int64()}
         data = _parquet_bytes(table, types | {"score": pa.float64(), "tag": pa.string()})
     else:
-        block = b"" if metadata is None else ir_metadata.block_text(metadata).encode()
+        block = b"" if described is None else ir_metadata.block_text(described).encode()
         data = block + run_bytes(table)
     outputs.write_file(path, data, inputs)
 
