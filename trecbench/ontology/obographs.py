@@ -42,7 +42,8 @@ def read_obographs(doc: JsonDocument) -> Ontology:
     at, nodes, edges, release = _first_graph(doc)
     terms = FileTerms(release=release)
     defined = _read_classes(at, nodes, terms)  # id -> index of its node
-    edge_places = _read_is_a_edges(at, edges, terms.parents)
+    nodes_named = {node.get("id") for node in nodes if isinstance(node, dict)}
+    edge_places = _read_is_a_edges(at, edges, terms.parents, nodes_named)
     if not terms.parents:
         raise InputError(doc.path, None, "no HPO class found: not an HPO OBO Graphs file")
     cycle = is_a_cycle(terms.parents)
@@ -122,13 +123,15 @@ def _replacement(at: At, nmeta: dict) -> str | None:
 
 
 def _read_is_a_edges(
-    at: At, edges: list, parents: dict[str, list[str]]
+    at: At, edges: list, parents: dict[str, list[str]], nodes_named: set
 ) -> dict[tuple[str, str], At]:
     """The graph's is_a edges from an active class added to ``parents``; where the first
-    edge of each (term, parent) pair is. An edge whose ``obj`` is no HPO id (another
-    ontology's, a number, none) is added as written (JSON's text of it): the file defines
-    no such id, and the ontology's warning says so, as OBO's reader says it of an is_a
-    line, where it was left out without a word."""
+    edge of each (term, parent) pair is. An edge to another ontology's class, a node of
+    the file (``nodes_named``: the nodes' ids), is left out, as OBO's reader leaves out an
+    is_a to a stanza of another ontology; one to an id no node has (a number, none) is
+    added as written (JSON's text of it, ``(none)`` for no ``obj``), which the ontology's
+    warning says the file does not define, as OBO's reader says it of an is_a line: it
+    was left out without a word."""
     edge_places: dict[tuple[str, str], At] = {}
     for index, edge in enumerate(edges):
         edge = (at / "edges" / index).expect_object(edge)
@@ -137,8 +140,21 @@ def _read_is_a_edges(
         sub, written = _json_id(str(edge.get("sub", ""))), edge.get("obj")
         if sub not in parents:
             continue
-        obj = _json_id(written) if isinstance(written, str) else None
-        parent = obj or (written if isinstance(written, str) else json.dumps(written))
+        parent = _parent(written, nodes_named)
+        if parent is None:
+            continue
         parents[sub].append(parent)
         edge_places.setdefault((sub, parent), at / "edges" / index)
     return edge_places
+
+
+def _parent(written, nodes_named: set) -> str | None:
+    """The parent an is_a edge's ``obj`` names: its HPO id; None for another ontology's
+    class the file defines (left out); else the text of what it holds, an id no node has
+    (``(none)`` where the edge has no ``obj``)."""
+    if isinstance(written, str):
+        found = _json_id(written)
+        if found is not None:
+            return found
+        return None if written in nodes_named else written
+    return "(none)" if written is None else json.dumps(written)
