@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import pytest
@@ -179,6 +180,10 @@ def test_a_parsed_measure_warns_once(spelling):
         trecbench.evaluate(qrels, run, [spelling])
     kinds = [w.category for w in said]
     assert kinds == [ParameterDomainWarning, ParameterDomainWarning], [str(w.message) for w in said]
+    # a Measure built otherwise (the class is public) is warned of when evaluated
+    built = dataclasses.replace(measure, requested=f" {measure.requested}")
+    with pytest.warns(ParameterDomainWarning):
+        trecbench.evaluate(qrels, run, [built])
 
 
 @pytest.mark.parametrize("text", ["P.0", "P.5,5", "ndcg.1=3,,2", "iprec_at_recall..1,.10"])

@@ -17,7 +17,14 @@ from . import registry, suggestions
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
 from .expression import split_names
 from .irm_objects import is_ir_measure
-from .names import Measure, check_domains, ir_measure_name, known_version, parse_measure
+from .names import (
+    Measure,
+    check_domains,
+    ir_measure_name,
+    known_version,
+    parse_measure,
+    said_when_parsed,
+)
 
 
 def parse_measures(
@@ -45,8 +52,8 @@ def parse_measures(
     measures: list[Measure] = []
     refused: list[TrecbenchError] = []
     for item in requests(texts):
-        if isinstance(item, Measure):  # parsed, and warned of, by parse_measure
-            check_domains(item, warn=False)
+        if isinstance(item, Measure):  # warned of once: by parse_measure, or here
+            check_domains(item, warn=not said_when_parsed(item))
             measures.append(item)
             continue
         if isinstance(item, str) and not item.strip():  # it named no measure: none computed

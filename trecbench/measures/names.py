@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import warnings
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -427,8 +428,20 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
             raise UsageError(_other_version(error.text, other)) from None
         suggested = did_you_mean(error.text, lambda spelling: _parse(spelling, version))
         raise UsageError(f"{error}{suggested}") from None
-    check_domains(measure)
+    if check_domains(measure):
+        _SAID_WHEN_PARSED[id(measure)] = measure
     return measure
+
+
+# the measures parse_measure warned of (a trec_eval spelling's parameters), by identity
+# (an equal Measure built otherwise is warned of when evaluated), held no longer than
+# their callers hold them: evaluating one is not told again
+_SAID_WHEN_PARSED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def said_when_parsed(measure: Measure) -> bool:
+    """Whether :func:`parse_measure` warned of this ``measure`` object when it returned it."""
+    return _SAID_WHEN_PARSED.get(id(measure)) is measure
 
 
 def known_version(version: str | compat.Compat | None) -> str | None:
@@ -466,13 +479,13 @@ def _other_version(text: str, definition: Definition) -> str:
     )
 
 
-def check_domains(measure: Measure, warn: bool = True) -> None:
+def check_domains(measure: Measure, warn: bool = True) -> bool:
     """Refuse a measure whose numbers are outside their domains, or warn when it is spelled
     the trec_eval way (trec_eval's numbers, whatever they mean, are what it asks for);
-    ``warn=False``: refuse alone (a measure parsed before warned when it was parsed)."""
+    ``warn=False``: refuse alone (a measure parsed before warned when it was parsed).
+    Whether it warned."""
     definition = measure.definition
-    if warn:
-        _warn_ignored(measure)
+    warned = warn and _warn_ignored(measure)
     problems = numbers_outside(definition, measure.params)
     if measure.trec_spelled and measure.params is not None:
         # the list as written (a float list is rewritten)
@@ -482,13 +495,14 @@ def check_domains(measure: Measure, warn: bool = True) -> None:
         problem = None if param is None else param.check(dict(value) if key == "gains" else value)
         problems += [problem] if problem else []
     if not problems:
-        return
+        return warned
     text = measure.requested or measure.canonical
     if not measure.trec_spelled:
         refuse(problems[0], text)
     for problem in problems if warn else ():
         message = f"measure '{shortened(text)}': {problem}; computed as trec_eval computes it"
         warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
+    return warn
 
 
 def _written_params(measure: Measure) -> str | None:
@@ -499,14 +513,14 @@ def _written_params(measure: Measure) -> str | None:
     return asked[len(given) :] if measure.trec_spelled and asked.startswith(given) else None
 
 
-def _warn_ignored(measure: Measure) -> None:
+def _warn_ignored(measure: Measure) -> bool:
     """Warn of parameters given to a trec_eval family that takes none (``map.5``,
     ``recip_rank.10``): trec_eval ignores them, and so does trecbench, but the value keyed
-    ``map.5`` would otherwise read as AP cut at 5."""
+    ``map.5`` would otherwise read as AP cut at 5. Whether it warned."""
     definition = measure.definition
     ignored = _written_params(measure)
     if definition.trec_params is not None or ignored is None:
-        return
+        return False
     cut = _cut_spelling(definition, ignored)
     hint = f" (at a cutoff: {cut})" if cut else ""
     message = (
@@ -514,6 +528,7 @@ def _warn_ignored(measure: Measure) -> None:
         f"parameters; computed as trec_eval computes it, '{ignored}' ignored{hint}"
     )
     warnings.warn(ParameterDomainWarning(message), stacklevel=outside_trecbench())
+    return True
 
 
 def _cut_spelling(definition, ignored: str) -> str | None:
