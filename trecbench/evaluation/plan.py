@@ -244,9 +244,14 @@ def _read_whole(settings: EvalSettings, engines: dict) -> SettingsText | None:
         reasons.append(Setting("zscores"))
     if settings.traced:
         reasons.append(Setting("debug_level"))
-    # -D traces every measure in the ports: they are not what the call asked of them
-    native = [m.requested or m.canonical for m in engines if engines[m] == NATIVE]
-    if native and not settings.traced:
+    # the measures only the ports compute: -D traces others there too, which are not
+    # what the call asked of the ports
+    native = [
+        m.requested or m.canonical
+        for m in engines
+        if engines[m] == NATIVE and (not settings.traced or engines_computing(m) == [NATIVE])
+    ]
+    if native:
         ports = "trecbench's native port" + ("s" if len(native) > 1 else "")
         reasons.append(f"{', '.join(native)} ({ports})")
     if not reasons:

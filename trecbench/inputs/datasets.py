@@ -29,7 +29,8 @@ PREFIX = "irds:"
 # said where an ``irds:ID`` names no file and the input is no qrels (a run, validate's)
 NOT_QRELS_HERE = (
     "an ir_datasets id, irds:ID, names qrels: score, compare, power and agree read it as "
-    "their QRELS, trecbench.evaluate as its qrels; no other input takes it"
+    "their QRELS, a leaderboard suite as a collection's qrels, the library's readers and "
+    "trecbench.evaluate as qrels; not a run, nor what validate reads"
 )
 
 

@@ -64,8 +64,9 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
     UTF-8 byte-order mark: ``{``, or ``[`` opening a JSON array, not an OBO stanza; a
     file named ``.json`` that OBO's reader refuses is refused as no JSON).
 
-    Cached per process (a regular file keyed by path, inode, size, modification time and
-    status change time, which no one can set back as ``os.utime`` sets the first), so
+    Cached per process (a regular file keyed by path, inode, size, modification time and,
+    on POSIX systems, status change time, which ``os.utime`` cannot set back as it sets
+    the modification time; on Windows ``st_ctime`` is the creation time), so
     scoring several runs builds the ontology once. A file that can be read only once (a
     FIFO, ``<(zcat hp.obo.gz)``) is read once per call (the call's input scope,
     :func:`trecbench.provenance.read_in_call`): every evaluation of the call, and each
