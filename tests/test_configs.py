@@ -122,6 +122,12 @@ def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path, levels):
     toml = f'qrels = "q"\n# [[[[\ns = "[[\\"[["\nx = [{"{a=" * levels}1{"}" * levels}]\n'
     with pytest.raises(InputError, match=r"c.toml:4: nested deeper than 64 levels"):
         _config(tmp_path, toml, "c.toml")
+    # a header's dotted keys count: the value 5 deep under 60 keys, not the deeper one
+    # under [z] (the line of most brackets was named)
+    head = ".".join(f"k{i}" for i in range(60))
+    toml = f'qrels = "q"\n[{head}]\nx = [[[[[1]]]]]\n[z]\ny = [[[[[[[[1]]]]]]]]\n'
+    with pytest.raises(InputError, match=r"c.toml:3: nested deeper than 64 levels"):
+        _config(tmp_path, toml, "c.toml")
     # a leaderboard suite's TOML too: it ended in an internal RecursionError (exit 70)
     from trecbench.runstudy.suite import load_suite
 

@@ -72,30 +72,60 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
     return document
 
 
-# what brackets are read among: strings (multi-line first), comments, brackets
-_BRACKETS = re.compile(
-    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
-    re.DOTALL,
+# what a document's nesting is read from: strings (multi-line first) and comments, which
+# hold none; table headers and keys at a line's start (their dotted parts); brackets
+_NESTING = re.compile(
+    r'(?P<text>"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*)'
+    r"|(?P<header>^[ \t]*\[\[?[^\]\n]*\]\]?)"
+    r"|(?P<key>^[ \t]*[A-Za-z0-9_.\-\"' \t]+?(?=[ \t]*=))"
+    r"|(?P<bracket>[\[\]{}])",
+    re.DOTALL | re.MULTILINE,
 )
 
 
 def _deepest_line(text: str) -> int | None:
-    """The line where arrays and inline tables (brackets outside strings and comments)
-    first nest deepest: where a document nested too deep gets so (tomllib says no line);
-    None when no value nests (table headers and dotted keys made it deep)."""
-    from .yaml_loader import text_line
+    """The line where the document first nests deeper than :data:`MAX_DEPTH` levels, as
+    :func:`~trecbench.yaml_loader.nesting_depth` counts them (the document, each table
+    header's and key's dotted parts, each array and inline table): tomllib says no line.
+    None where none is found so (a key's dots inside quotes are counted too)."""
+    from .yaml_loader import MAX_DEPTH, text_line
 
-    depth = deepest = 0
-    at = None
-    for token in _BRACKETS.finditer(text):
-        bracket = token.group()
-        if bracket in ("[", "{"):
+    table = depth = key = 0  # the header's levels, the brackets open, the line's key's
+    for token in _NESTING.finditer(text):
+        kind, found = token.lastgroup, token.group()
+        if kind == "header" and depth == 0:
+            table = _parts(found.strip().strip("[]")) + found.strip().startswith("[[")
+            level, key = 1 + table, 0
+        elif kind == "header":  # an array's element on a line of its own: [1, [2]]
+            level = 1 + table + key + depth + _deepest_bracket(found)
+            depth += found.count("[") - found.count("]")  # [[1], 2]: "[[1]" matched
+        elif kind == "key" and depth == 0:
+            key = _parts(found) - 1
+            level = 1 + table + key
+        elif kind == "bracket" and found in "[{":
             depth += 1
-            if depth > deepest:
-                deepest, at = depth, token.start()
-        elif bracket in ("]", "}"):
-            depth -= 1
-    return None if at is None or deepest <= 2 else text_line(at, text)
+            level = 1 + table + key + depth
+        else:
+            depth -= kind == "bracket"
+            continue
+        if level > MAX_DEPTH:
+            return text_line(token.start(), text)
+    return None
+
+
+def _parts(dotted: str) -> int:
+    """How many keys a dotted key (or table name) names: ``a.b`` 2 (a dot inside quotes
+    counted as one, a bound's estimate)."""
+    return dotted.count(".") + 1
+
+
+def _deepest_bracket(text: str) -> int:
+    """How deep brackets nest in ``text`` (no strings in it)."""
+    depth = deepest = 0
+    for char in text:
+        depth += (char in "[{") - (char in "]}")
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def _duplicate_key(problem: str, text: str, line: int) -> str | None:
