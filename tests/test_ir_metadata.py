@@ -41,6 +41,11 @@ def test_text_without_a_block_has_none(text):
     [
         (BLOCK.replace(b"# ir_metadata.end\n", b""), 7, "has no '# ir_metadata.end' before"),
         (BLOCK.replace(b"#       k1", b"        k1"), 6, "not a '#' line inside the ir_metadata"),
+        (  # its end marker with a form feed after it: the marker still, as find_block reads
+            BLOCK.replace(b"#       k1", b"        k1").replace(b".end\n", b".end\x0c\n"),
+            6,
+            "not a '#' line inside the ir_metadata",
+        ),
         (BLOCK.replace(b"#   retrieval:", b"# retrieval: [unclosed"), 5, "not valid YAML"),
         (b"# ir_metadata.start\n# - a list\n# ir_metadata.end\n", 2, "not a mapping"),
     ],

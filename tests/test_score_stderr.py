@@ -189,7 +189,7 @@ def _crlf_said(qrels, run) -> list[str]:
     return [
         # some lines only: at the first (a line in 3M was said at none)
         f"trecbench: warning: {qrels}:1:line: warning[R24]: CRLF line ends on 1 of 2 lines, "
-        f"the first this one {unaffected})",
+        f"the first of them here {unaffected})",
         f"trecbench: warning: {run}: warning[R24]: CRLF line ends on all 3 lines "
         f"{unaffected}; validate --fix normalises them)",
     ]

@@ -133,7 +133,7 @@ def _crlf_line(result) -> list[str]:
     # by none); every line's is the file's
     found = (f.line for f in result.findings if f.check == _CRLF and f.line)
     at = min(found, default=None) if crlf < lines else None
-    first = "" if at is None else ", the first this one"
+    first = "" if at is None else ", the first of them here"
     message = f"CRLF line ends on {share}{first} (read as LF; scores unaffected{remedy})"
     field = None if at is None else "line"
     return [Finding(_CRLF, "warning", at, field, message, result.path, _CRLF).format()]

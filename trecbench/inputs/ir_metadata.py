@@ -119,7 +119,8 @@ def find_block(data: bytes, path: str) -> Block | None:
 def _not_comment(data: bytes, position: int) -> str:
     """Why the line at ``position`` of the block, not a ``#`` line, is bad: inside a
     block whose end marker comes below, or where the block never ended."""
-    if re.search(rb"\n" + re.escape(END) + rb"[ \t\r]*(\n|\Z)", data[position - 1 :]):
+    # the marker as find_block reads it: the line stripped of bytes.isspace's blanks
+    if re.search(rb"\n" + re.escape(END) + rb"[ \t\r\x0b\x0c]*(\n|\Z)", data[position - 1 :]):
         return "a line that is not a '#' line inside the ir_metadata block of line 1"
     return f"the ir_metadata block of line 1 has no {END.decode()!r} before this line"
 

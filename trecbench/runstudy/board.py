@@ -104,7 +104,7 @@ def _settings(suite: Suite) -> dict:
         "test": "t",
         "alternative": "two-sided",
         "correction": "holm",
-        "correction_over": "the systems of a measure whose test is defined",
+        "correction_over": "the systems of a measure",
         "tests": ["over collections", "over topics"],
         "alpha": ALPHA,
         "seed": None,
