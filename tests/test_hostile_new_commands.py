@@ -160,7 +160,7 @@ def _suite(folder, where: str) -> str:
 
 def test_leaderboard_refuses_a_collection_whose_stratum_keeps_no_topic(folder, capsys):
     suite = _suite(folder, "fr")
-    message = "collections.x.where: no topic kept by lang = 'fr' has results of a, b"
+    message = "collections.x.where: the qrels q.qrels judge none of the topics kept by lang = 'fr'"
     err = _refused(["leaderboard", suite], capsys, 2, message)
     assert err.startswith("trecbench: suite.toml:12: ")  # at the suite's setting, its line
 
