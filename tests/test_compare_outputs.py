@@ -213,6 +213,23 @@ def _benchmark_folder(tmp_path):
     return out, [str(demo / name) for name in ("hpo-rtask.qrels", "lexical.run", "vector.run")]
 
 
+def test_an_earlier_manifest_of_another_name_in_the_folder_is_a_leftover(tmp_path, capsys):
+    """compare -o d --manifest d/m1.json, then compare -o d: m1.json stayed beside the new
+    set, its checksums no longer the folder's files', where a manifest named
+    ExperimentManifest.json is refused; a manifest is told by its first bytes, whatever
+    its name. Writing it again is this call's own file; another JSON file is the user's."""
+    out = tmp_path / "d"
+    args = ["compare", "-m", "P@5", "-o", str(out), "--quiet", str(QRELS), *map(str, RUNS)]
+    assert run([*args, "--manifest", str(out / "m1.json")]) == 0
+    (out / "notes.json").write_text('{"type": "notes"}')
+    assert run([*args, "--manifest", str(out / "m1.json")]) == 0  # its own, written again
+    capsys.readouterr()
+    for more in ([], ["--manifest", str(out / "m2.json")]):
+        assert run([*args, *more]) == ExitCode.INPUT
+        err = capsys.readouterr().err
+        assert err.startswith(f"trecbench: {out}: m1.json would stay beside this comparison")
+
+
 LEFTOVERS = (
     "reports/hybrid.json, reports/lexical.json, reports/vector.json, runs/hybrid.run"
     " would stay beside this comparison's files"

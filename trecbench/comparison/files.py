@@ -4,6 +4,7 @@ light module: benchmark's loading needs the names without compare's analysis).""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path, PurePath
 
 REPORT_FILE = "BenchmarkReport.json"
@@ -30,7 +31,29 @@ def folder_files(out: Path, modes: bool = True) -> list[Path]:
     named = [out / name for name in (REPORT_FILE, HTML_FILE, MARKDOWN_FILE, LATEX_FILE)]
     patterns = PLOT_PATTERNS + ((f"{REPORTS_DIR}/*.json", f"{RUNS_DIR}/*.run") if modes else ())
     found = (path for pattern in patterns for path in out.glob(pattern))
-    return [*named, out / MANIFEST_FILE, *found]
+    return [*named, out / MANIFEST_FILE, *_manifests(out), *found]
+
+
+# how every manifest trecbench writes begins (report.write_json: "type" first, indented)
+_MANIFEST_HEAD = re.compile(rb'\{\s*"type":\s*"ExperimentManifest"')
+
+
+def _manifests(out: Path) -> list[Path]:
+    """The manifests in ``out`` of other names (``compare -o d --manifest d/m1.json``):
+    an earlier call's, whose checksums would no longer be its folder's files. Told by
+    their first bytes alone: a folder's other JSON files are not read whole."""
+    found = []
+    for path in sorted(out.glob("*.json")):
+        if path.name in (MANIFEST_FILE, REPORT_FILE) or not path.is_file():
+            continue
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(64)
+        except OSError:
+            continue
+        if _MANIFEST_HEAD.match(head):
+            found.append(path)
+    return found
 
 
 def compare_folder_files(out: Path) -> list[Path]:
