@@ -990,6 +990,9 @@ def test_a_file_named_dash_is_said_as_written_to_dot_slash_dash(tmp_path, capsys
     assert run(["fuse", *runs, "-o", "./-"]) == 0
     assert capsys.readouterr().err.startswith("wrote ./-: ")
     assert (tmp_path / "-").is_file()
+    # any name starting with '-': "wrote -q" read as the option
+    assert run(["fuse", *runs, "-o", "./-q"]) == 0
+    assert capsys.readouterr().err.startswith("wrote ./-q: ")
 
 
 def test_a_nul_byte_in_a_file_name_is_refused_naming_the_file(tmp_path):

@@ -261,8 +261,10 @@ def given(*names: str, ctx: click.Context | None = None) -> set[str]:
 def echo_written(path, detail: str = "") -> None:
     """``wrote PATH`` (``: detail``) on stderr, in one line: control characters in the
     path escaped, as in every message; a file named ``-`` as ``./-`` (given so: a Path
-    drops the ``./``), where ``-`` reads as standard output."""
-    name = "./-" if str(path) == "-" else one_line(str(path))
+    drops the ``./``), where ``-`` reads as standard output, and any name starting with
+    ``-`` likewise (``./-q``: ``-q`` reads as the option)."""
+    name = one_line(str(path))
+    name = f"./{name}" if name.startswith("-") else name
     click.echo(f"wrote {name}" + (f": {detail}" if detail else ""), err=True)
 
 
