@@ -74,7 +74,9 @@ def _outcome(call):
         return type(error).__name__, str(error), getattr(error, "exit_code", None), printed
     return (
         trec_format.render_trec(result, per_query=True, summary=True),
-        result.warnings,
+        # blocks of a tiny budget hold longer topics: said so (test_memory_budget), else
+        # the warnings of the run held whole
+        [said for said in result.warnings if "held beyond the budget" not in said],
         result.flagged,
         result.input_records,
         [run.unjudged for run in result.runs],

@@ -11,9 +11,19 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .. import provenance
 from ..callers import outside_trecbench
-from ..errors import DuplicateError, InputError, InputWarning, Setting, SettingsText, UsageError
+from ..errors import (
+    DuplicateError,
+    InputError,
+    InputWarning,
+    Setting,
+    SettingsText,
+    UsageError,
+    excerpt,
+)
 from ..escaping import id_list
 from ..gated.reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
 from ..inputs import held
@@ -343,7 +353,7 @@ def _evaluate_blocks(
     anew = False  # the run read whole (held or spilled) before its first block is scored
     # a spilled run's refusal of lost zeros: its blocks come by topic hash, so the one the
     # run read whole names (the least place) is known once every block is checked
-    refusal = None
+    refusal = longest = None
     for block in ahead.tables:
         if block is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
@@ -370,6 +380,7 @@ def _evaluate_blocks(
                 scored.append(part)
                 topics += len(part.run_qids)
             continue
+        longest = longest or _topic_beyond(block, budget)
         scored.append(
             score_block(
                 block.table,
@@ -393,4 +404,26 @@ def _evaluate_blocks(
         rows = [blocks.lines_are_rows]
         raise duplicate_in_files(error, files=[error.path], rows=rows) from None
     result.record = blocks.record
-    return result, columns, flags, blocks.warnings
+    said = [] if longest is None else [_held_beyond(path, *longest, budget)]
+    return result, columns, flags, [*blocks.warnings, *said]
+
+
+def _topic_beyond(block, budget: Budget) -> tuple[str, int] | None:
+    """The first topic of ``block`` (a block of whole topics, its stretches told) longer
+    than a block of the memory ``budget`` given (``--memory``), with its lines: held whole
+    all the same (a topic is scored whole), past the budget; None otherwise."""
+    if not budget.given or block.stretches is None or len(block.table) <= budget.block_lines:
+        return None
+    starts, qids = block.stretches
+    lengths = np.diff(np.append(starts, len(block.table)))
+    longest = int(np.argmax(lengths))
+    return (qids[longest], int(lengths[longest])) if lengths[longest] > budget.block_lines else None
+
+
+def _held_beyond(path: str, qid: str, lines: int, budget: Budget) -> str:
+    """The warning of a topic held whole past the memory budget (:func:`_topic_beyond`)."""
+    return (
+        f"{path}: topic {excerpt(qid)} holds {lines:,} lines, more than a block of the "
+        f"memory budget ({budget.mib} MiB: {budget.block_lines:,} lines): a topic is scored "
+        "whole, so it is held beyond the budget"
+    )
