@@ -914,5 +914,8 @@ def test_write_run_keeps_the_block_a_run_was_read_with(tmp_path):
         trecbench.write_run(loaded, tmp_path / "c.parquet")
     assert trecbench.load_run(tmp_path / "c.parquet").ir_metadata is None
     # the lines alone, as trec_eval 9.0.8 reads them (it stops at a block's first line)
+    with pytest.raises(trecbench.UsageError, match="metadata must be True or False, not 'no'"):
+        trecbench.write_run(loaded, tmp_path / "e.run", metadata="no")  # truthy: kept
+    assert not (tmp_path / "e.run").exists()
     trecbench.write_run(loaded, tmp_path / "d.run", metadata=False)
     assert (tmp_path / "d.run").read_bytes() == LINE.replace(b" ", b"\t")

@@ -462,6 +462,10 @@ def test_terms_left_out_of_the_active_set_are_warned_of(obo_file, tmp_path):
     (said,) = parse_obographs(path).warnings
     assert "4 is_a edges to an id the file does not define" in said
     assert UBERON not in said
+    # a node whose id is no text (a list) names nothing: it was an internal error, exit 70
+    doc["graphs"][0]["nodes"].append({"id": ["x"]})
+    path.write_text(json.dumps(doc))
+    assert parse_obographs(path).warnings == (said,)
     assert parse_obographs(path).depth("HP:0000006") == DEPTHS["HP:0000006"]  # as it was
     # a complete file says nothing
     complete = tmp_path / "complete.obo"

@@ -25,6 +25,7 @@ from .errors import InputWarning, OutputError, UsageError, one_line
 from .inputs import ir_metadata, load_qrels, load_run, rank_loaded, refuse_listed_twice
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
 from .naming import path_argument
+from .type_names import flag_from
 
 RUN_COLUMNS = ("qid", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "docno", "rel")
@@ -312,8 +313,9 @@ def write_run(
     :class:`~trecbench.errors.InputWarning`.
     """
     path_argument(path, "path")  # before the run is read
+    keep = flag_from("metadata", metadata)  # "no" was truthy: the block kept
     table, described = _run_written(run)
-    described = described if metadata else None
+    described = described if keep else None
     table = _refuse_empty(table, "run", path)
     if parquet_named(path):
         if described is not None:

@@ -42,7 +42,9 @@ def read_obographs(doc: JsonDocument) -> Ontology:
     at, nodes, edges, release = _first_graph(doc)
     terms = FileTerms(release=release)
     defined = _read_classes(at, nodes, terms)  # id -> index of its node
-    nodes_named = {node.get("id") for node in nodes if isinstance(node, dict)}
+    nodes_named = {
+        node["id"] for node in nodes if isinstance(node, dict) and isinstance(node.get("id"), str)
+    }
     edge_places = _read_is_a_edges(at, edges, terms.parents, nodes_named)
     if not terms.parents:
         raise InputError(doc.path, None, "no HPO class found: not an HPO OBO Graphs file")
