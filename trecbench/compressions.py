@@ -117,11 +117,14 @@ def _past_skippable_frames(head: bytes) -> int:
     return start
 
 
-def without_suffixes(name: str) -> str:
+def without_suffixes(name: str, any_case: bool = False) -> str:
     """``name`` without the compression suffixes it ends with (``run.trec.zstd`` ->
-    ``run.trec``), as given: the caller decides on case."""
+    ``run.trec``), as given; ``any_case``: matched in any case (``R1.RUN.GZ`` ->
+    ``R1.RUN``), the name's own case kept."""
     for suffix in SUFFIXES:
-        name = name.removesuffix(suffix)
+        end = name[-len(suffix) :]
+        if (end.lower() if any_case else end) == suffix:
+            name = name[: -len(suffix)]
     return name
 
 

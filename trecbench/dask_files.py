@@ -82,12 +82,12 @@ def _folder_files(folder: str) -> list[str]:
         top = pending.pop()
         try:
             status = os.stat(top)
-            entries = sorted(os.scandir(top), key=lambda entry: entry.name)
+            if (status.st_dev, status.st_ino) in seen:
+                continue
+            seen.add((status.st_dev, status.st_ino))
+            entries = list(os.scandir(top))
         except OSError as error:
             raise InputError.unreadable(top, error) from None
-        if (status.st_dev, status.st_ino) in seen:
-            continue
-        seen.add((status.st_dev, status.st_ino))
         for entry in entries:
             if entry.name.startswith((".", "_")):
                 continue

@@ -14,7 +14,7 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path, PurePath
 from typing import Any
 
-from .compressions import SUFFIXES, without_suffixes
+from .compressions import without_suffixes
 from .errors import Setting, UsageError, excerpt, one_line, option_excerpt
 from .text_bytes import encodable
 from .type_names import python_type
@@ -70,10 +70,7 @@ def file_stem(path: str | os.PathLike) -> str:
     """A run file's name without its compression suffix and its ``.run``/``.txt``/
     ``.parquet``/``.jsonl`` extension, in any case, as the readers tell them
     (``runs/bm25.run.gz`` -> ``bm25``, ``R1.RUN.GZ`` -> ``R1``)."""
-    name = PurePath(path).name
-    for suffix in SUFFIXES:  # as without_suffixes takes them, in any case
-        if name[-len(suffix) :].lower() == suffix:
-            name = name[: -len(suffix)]
+    name = without_suffixes(PurePath(path).name, any_case=True)
     for suffix in (".run", ".txt", ".trec", ".parquet", ".tsv", ".jsonl"):
         if name[-len(suffix) :].lower() == suffix and len(name) > len(suffix):
             return name[: -len(suffix)]
