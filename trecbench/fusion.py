@@ -47,10 +47,11 @@ ranking puts a smaller score above a larger one, by more than rounding (a few un
 float32's range (beyond ±3.4e38, read as infinity; within ±1.2e-38, read as 0 or with
 few bits) or within it (sums over several runs: RRF from a k of about 1e3), each
 kind in a warning (:mod:`trecbench.fused_ties`). Every sum adds one term after the other
-in ranx's order, so that the values are ranx's bit for bit
 (:func:`trecbench.fusion_plan.sums_in_order`): a topic's sums (``sum``; ``z-score``'s mean
-and sd) its scores, the doubles descending; a
-document's its runs' values, in the order the runs are given. Everything is vectorised:
+and sd) its scores, the doubles descending, as ranx adds them; a document's its runs'
+values from the smallest up, where ranx adds them in the runs' order, so that the fused
+run does not depend on the order of the runs and the same values are the same double
+(ranx's bit for bit where two runs or one hold the document). Everything is vectorised:
 a topic's extremes are a ``reduceat`` over topic blocks, and the documents of all runs
 are grouped once by (topic, document).
 """
