@@ -146,6 +146,23 @@ def test_standard_input_twice_is_read_once_or_refused(folder):
 
 @pytest.mark.parametrize(
     "args",
+    [["fuse", "a.run", "-", "-o", "out.run"], ["fuse", "-", "./a.run", "-o", "out.run"],
+     ["score", "q.qrels", "-", "a.run"], ["similarity", "a.run", "-"]],
+)  # fmt: skip
+def test_a_file_given_by_its_name_and_as_standard_input_is_named(args, folder):
+    # was: "standard input ('-', /dev/stdin) can be read once", where "-" was given once
+    refused = _with_stdin(args, folder / "a.run", folder)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    name = "./a.run" if "./a.run" in args else "a.run"
+    assert refused.stderr == (
+        f"trecbench: {name}: given twice, by its name and as standard input (redirected from "
+        "it): give it once\n"
+    )
+    assert not (folder / "out.run").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
     [
         ["dict", "-", "--qrels-json", "/dev/stdin"],  # was: /dev/stdin: empty file
         ["hpo", "-", "--results", "-"],  # was: -: empty file

@@ -273,7 +273,7 @@ def read_once_given_twice(paths: Sequence) -> str | None:
     twice: the second would read as empty); None when none does. Told by the file's
     identity (device, inode)."""
     stdin_key = file_key("-")
-    seen: set = set()
+    seen: dict = {}  # each file's first spelling
     for path in paths:
         if not isinstance(path, (str, os.PathLike)):
             continue
@@ -286,12 +286,24 @@ def read_once_given_twice(paths: Sequence) -> str | None:
             continue  # a regular file is read again from its start
         if key in seen:
             if stdin:
-                return "standard input ('-', /dev/stdin) can be read once: give it once"
+                return _stdin_twice(seen[key], os.fspath(path))
             return (
                 f"{one_line(os.fspath(path))}: a pipe, given twice, can be read once: give it once"
             )
-        seen.add(key)
+        seen[key] = os.fspath(path)
     return None
+
+
+def _stdin_twice(first: str, again: str) -> str:
+    """Why standard input named twice cannot be read: by its names (``-``, a
+    descriptor's), or as the file it is redirected from, named by its path too."""
+    named = [path for path in (first, again) if not nameless(path)]
+    if named:
+        return (
+            f"{one_line(named[0])}: given twice, by its name and as standard input "
+            "(redirected from it): give it once"
+        )
+    return "standard input ('-', /dev/stdin) can be read once: give it once"
 
 
 def first_read_twice(paths: Sequence) -> tuple[int, str] | None:
