@@ -79,8 +79,9 @@ def test_measure_spellings_and_json(reports, tmp_path, capsys):
     # b had asked for ndcg_cut.10)
     # the measure by the name its values have (the measures: line's), as each report
     # spelled it after (reviewer 425: "ndcg_cut.10 asked as ndcg_cut.10")
+    # the same measure spelled otherwise (was: "the measures asked for differ", reviewer 704)
     assert document["cause"] == (
-        "the measures asked for differ: nDCG@10 asked as ndcg_cut.10 vs nDCG@10"
+        "the measures are spelled otherwise: nDCG@10 asked as ndcg_cut.10 vs nDCG@10"
     )
     assert document["spellings"] == {"nDCG@10": {"a": "ndcg_cut.10", "b": "nDCG@10"}}
     code, out = diff_reports(capsys, a, b)
@@ -526,8 +527,32 @@ def test_a_renamed_run_pairs_with_its_file(reports, capsys):
     a = reports("a", "-m", "map", runs=(CHAR,))
     b = reports("b", "-m", "map", "--names", f"char={CHAR}", runs=(CHAR,))
     code, out = diff_reports(capsys, a, b)
-    assert out.splitlines()[0] == "likely cause: the runs differ: tfidf-char vs char"
+    # was "the runs differ: tfidf-char vs char" (reviewer 704): the same file
+    assert out.splitlines()[0] == (
+        "likely cause: the runs are named otherwise (the same files): tfidf-char -> char"
+    )
+    assert code == 1 and "runs: tfidf-char -> char\n" in out
     assert "value:" not in out  # the same file, the same values
+    # a run renamed beside one of another file: the runs differ
+    c = reports("c", "-m", "map", "--names", f"char={CHAR}", runs=(CHAR, RUN))
+    code, out = diff_reports(capsys, a, c)
+    assert out.splitlines()[0] == "likely cause: the runs differ: tfidf-char vs char, tfidf-word"
+
+
+def test_the_engine_alone_is_no_difference(reports, capsys):
+    # the engine chooses who computes the values (the same by the differential tests),
+    # not what: said as versions are; was "the options differ: engine", exit 1 (reviewer 704)
+    a = reports("a", "-m", "map", "-m", "P.5", "--engine", "pytrec_eval")
+    b = reports("b", "-m", "map", "-m", "P.5")
+    code, out = diff_reports(capsys, a, b)
+    assert (code, out) == (
+        0, 'the evaluations are the same\nversion: engine "pytrec_eval" -> "auto"\n'
+    )  # fmt: skip
+    code, out = diff_reports(capsys, a, reports("c", "-m", "map", "-m", "P.5", "-l", "2"))
+    assert code == 1 and out.splitlines()[0] == (
+        "likely cause: the options differ: relevance_level 1 vs 2"
+    )
+    assert out.splitlines()[-1] == 'version: engine "pytrec_eval" -> "auto"'
 
 
 def test_a_run_given_for_a_report_says_what_diff_takes(capsys):

@@ -39,11 +39,13 @@ def _input_words(item: dict | None) -> str:
 
 
 def likely_cause(
-    inputs, options, versions, measures, spellings, runs, topics, values, names, said
-) -> str:
+    inputs, options, versions, measures, spellings, runs, topics, values, names, said,
+    renamed=(),
+) -> str:  # fmt: skip
     """The likeliest reason the two evaluations differ, in one line (paths and run names
     escaped reversibly, :func:`~trecbench.escaping.escape_text`); ``names``: the two
-    reports'; ``said``: each spelled measure's name as its values are shown."""
+    reports'; ``said``: each spelled measure's name as its values are shown; ``renamed``:
+    the runs paired by their files' content under two names, ``(a's, b's)``."""
     # a run file only one report holds is a run only one holds: said as such below
     held = [(x, y) for x, y in inputs if (x and y) or (x or y)["kind"] != "run" or not runs]
     for kind in ("qrels", "run"):
@@ -61,9 +63,11 @@ def likely_cause(
         return f"the options differ: {shown}"
     if measures or spellings:
         words = _measure_cause(measures, spellings, names, said)
+        if measures is None and all(x and y for x, y in spellings.values()):
+            return f"the measures are spelled otherwise: {words}"
         return f"the measures asked for differ: {words}"
     if runs:
-        return f"the runs differ: {listed(runs[0])} vs {listed(runs[1])}"
+        return _runs_cause(runs, renamed)
     for change in topics:
         counts = f"{len(change.only_a)} only in a, {len(change.only_b)} only in b"
         return f"the topics differ: {escape_text(change.run)} has {counts}"
@@ -74,6 +78,21 @@ def likely_cause(
     for x, y in inputs:
         return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
     return "the values differ with the same inputs, options and versions"
+
+
+def _runs_cause(runs: tuple[list[str], list[str]], renamed) -> str:
+    """How the runs differ: renamed alone (every run one report holds is another's file
+    under another name), or by the names each holds."""
+    only_a = [run for run in runs[0] if run not in set(runs[1])]
+    only_b = [run for run in runs[1] if run not in set(runs[0])]
+    if (
+        renamed
+        and sorted(only_a) == sorted(x for x, _ in renamed)
+        and (sorted(only_b) == sorted(y for _, y in renamed))
+    ):
+        shown = [f"{escape_text(x)} -> {escape_text(y)}" for x, y in renamed]
+        return f"the runs are named otherwise (the same files): {_first_names(shown)}"
+    return f"the runs differ: {listed(runs[0])} vs {listed(runs[1])}"
 
 
 def _measure_cause(measures, spellings: dict, names: tuple[str, str], said: dict) -> str:

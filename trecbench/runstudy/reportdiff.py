@@ -246,6 +246,10 @@ _RECORDED_LATER += tuple(
 )  # fmt: skip
 
 
+# options that choose who computes the values, not what is computed: said as versions are
+_WHO_COMPUTES = ("engine", "evaluation.engine")
+
+
 # options whose order is no difference: --group-by's fields (the same grouped means)
 _UNORDERED = ("group_by",)
 
@@ -485,10 +489,13 @@ def diff_reports(
     inputs = _recorded_inputs(_paired_inputs(a, b), a.options, b.options)
     options = _recorded_changes(*_of_shared_measures(a, b))
     versions = _changed(a.versions, b.versions)
+    # the engine says who computed the values (the same by tests), not what: a version
+    versions.update({key: options.pop(key) for key in _WHO_COMPUTES if key in options})
     # the order of -m or of the runs given is no difference between the evaluations
     measures = (a.measures, b.measures) if set(a.measures) != set(b.measures) else None
     spellings = _changed(a.spellings, b.spellings)
     runs = (list(a.values), list(b.values)) if set(a.values) != set(b.values) else None
+    renamed = [(x, y) for x, y in _paired_runs(a, b) if x != y] if runs else []
     topics = _topic_changes(a, b)
     values = _value_changes(a, b, progress)
     sections = _section_changes(a, b)
@@ -497,7 +504,7 @@ def diff_reports(
     said = {k: displayed(k, a, b) for k in spellings}  # a measure named as its values are
     # versions alone leave the evaluations the same (ReportDiff.same): no cause then
     differs = any(parts[:2] + parts[3:])
-    cause = likely_cause(*parts[:-1], names=names, said=said) if differs else None
+    cause = likely_cause(*parts[:-1], names=names, said=said, renamed=renamed) if differs else None
     # the two reports' records (path, kind, size, sha256), taken as they were read
     record_a = input_record(path_a, "report")
     records = (
