@@ -809,3 +809,21 @@ def test_a_topic_s_tie_is_within_its_own_values_rounding():
                                     "b": [1.0, 9.9e-16, 0.25]}), samples=200)  # fmt: skip
     (row,) = result.comparisons.to_dict(orient="records")
     assert (row["wins"], row["ties"], row["losses"]) == (1, 2, 0)
+
+
+def test_score_s_page_names_its_qrels_as_compare_s_does(tmp_path, monkeypatch):
+    # score --html's page had no "Qrels:" line and said "the qrels: 2 topics without a
+    # relevant document", where compare's page of the same runs names the file (reviewer 705)
+    import html
+
+    from trecbench.cli import run
+
+    monkeypatch.chdir(tmp_path)
+    Path("q").write_text("q|1 0 d1 0\nq_2 0 d1 0\nq3 0 d1 1\n")
+    Path("a.run").write_text("q|1 Q0 d1 1 2 a\nq_2 Q0 d1 1 2 a\nq3 Q0 d1 1 2 a\n")
+    Path("b.run").write_text("q|1 Q0 d2 1 2 b\nq_2 Q0 d1 1 2 b\nq3 Q0 d2 1 1 b\n")
+    assert run(["score", "-m", "P.1", "--html", "s.html", "q", "a.run", "b.run"]) == 0
+    page = html.unescape(Path("s.html").read_text())
+    assert "<li>Qrels: q</li>" in page
+    data = page.split('id="report-data">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(data)["scoreless_said"].startswith("q: 2 topics without a relevant")

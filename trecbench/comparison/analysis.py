@@ -475,6 +475,11 @@ def _record_scoring(comparison: Comparison, evaluation) -> None:
     # page say it (docs: maxontsim)
     comparison.ontology = evaluation_provenance(evaluation)[1]
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
+    # the qrels every run was scored with: the header's Qrels line and the scoreless
+    # topics' note name the file, as compare's page does (None: a table, "in memory")
+    comparison.run_qrels = dict.fromkeys(
+        (run.name for run in evaluation.runs), evaluation.qrels_path
+    )
     comparison.keep_drill_downs(evaluation.runs)
     # every flag the runs were scored with, as score's report records them (-N, -Z and
     # -D level.qid change the page's numbers too); the drill-down ranks and scores with
