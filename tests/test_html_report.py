@@ -1012,3 +1012,38 @@ def test_the_all_pairs_letters_sort_back_to_their_first_order_past_z(browser, tm
     assert letters() == first
     header.click()
     assert letters() == first[::-1]
+
+
+def test_a_topic_s_button_says_its_panel_is_open_and_escape_closes_it(browser, tmp_path):
+    # the topic buttons had no aria-expanded or aria-controls and the panel no way to be
+    # closed: Escape did nothing (reviewer 705; WAI-ARIA's disclosure pattern)
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    qrels, ranked, page = tmp_path / "q", tmp_path / "a.run", tmp_path / "s.html"
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    ranked.write_text("q1 Q0 d1 1 1 a\nq2 Q0 d2 1 1 a\n")
+    assert run(["score", "-m", "P.1", str(qrels), str(ranked), "--html", str(page), "--quiet"]) == 0
+    browser.get(page.as_uri())
+
+    def states() -> dict:
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#topic-table button.topic")
+        return {b.text: b.get_attribute("aria-expanded") for b in buttons}
+
+    assert states() == {"q1": "false", "q2": "false"}
+    button = next(
+        b for b in browser.find_elements(By.CSS_SELECTOR, "button.topic") if b.text == "q2"
+    )
+    assert button.get_attribute("aria-controls") == "drilldown"
+    button.send_keys(Keys.ENTER)
+    panel = browser.find_element(By.ID, "drilldown")
+    assert panel.is_displayed() and states() == {"q1": "false", "q2": "true"}
+    assert browser.switch_to.active_element == panel
+    panel.send_keys(Keys.ESCAPE)
+    assert not panel.is_displayed() and states() == {"q1": "false", "q2": "false"}
+    assert browser.switch_to.active_element.text == "q2"  # back on its button
+    panel = _open_topic(browser, page, "q1")
+    close = panel.find_element(By.CSS_SELECTOR, "button.close")
+    assert close.get_attribute("aria-label") == "Close topic q1"
+    close.click()
+    assert not panel.is_displayed() and states() == {"q1": "false", "q2": "false"}
