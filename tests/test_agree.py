@@ -27,6 +27,7 @@ from trecbench.conclusions.discrimination import (
 )
 from trecbench.conclusions.render import TIES_AVERAGED
 from trecbench.errors import DuplicateError, UsageError
+from trecbench.report import validate_against_schema
 
 QRELS = str(ROOT / "qrels/hpo-demo.qrels")
 RTASK = ROOT / "data/hpo-rtask"
@@ -322,6 +323,30 @@ def test_agree_on_the_demo_orders_runs_by_their_means():
     assert flipped.tau_ap == pytest.approx(mean_tau_ap(ndcg, -nonrel), abs=1e-9)
     assert [o.reference for o in result.qrels_orderings] == measures
     assert result.judgments.both == 60
+
+
+# trec_eval 9.0.8 -c -m ndcg_cut.10 -m P.5 qrels/hpo-demo.qrels data/hpo-rtask/RUN.run
+UNDER_DEMO_QRELS = {"lexical": ("0.2324", "0.0500"), "vector": ("0.3509", "0.0750"),
+                    "reranked": ("0.2168", "0.0464")}  # fmt: skip
+
+
+def test_the_runs_means_under_the_second_judgments_are_shown(tmp_path):
+    # the orderings under B were compared, but B's means were neither printed nor in the
+    # JSON: the kendall_tau of the two could not be checked (reviewer 706)
+    runs = [str(RTASK / f"{name}.run") for name in UNDER_DEMO_QRELS]
+    args = [str(RTASK / "hpo-rtask.qrels"), *runs, "-m", "nDCG@10", "-m", "P@5", "--qrels-b"]
+    done = CliRunner().invoke(cli, ["agree", *args, QRELS, "--quiet"])
+    table = done.output.split("Means under B\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert table[0].split() == ["run", "nDCG@10", "P@5"]
+    assert {row.split()[0]: tuple(row.split()[1:]) for row in table[1:]} == UNDER_DEMO_QRELS
+    done = CliRunner().invoke(cli, ["agree", *args, QRELS, "--format", "json", "--quiet"])
+    document = json.loads(done.output)
+    shown = {(m["run"], m["measure"]): f"{m['mean']:.4f}" for m in document["means_b"]}
+    assert shown == {(run, measure): UNDER_DEMO_QRELS[run][i] for run in UNDER_DEMO_QRELS
+                     for i, measure in enumerate(["nDCG@10", "P@5"])}  # fmt: skip
+    validate_against_schema(document, "agree")
+    alone = CliRunner().invoke(cli, ["agree", *args[:-1], "--format", "json", "--quiet"])
+    assert json.loads(alone.output)["means_b"] is None
 
 
 def test_agree_cli_json_keys_and_choices():

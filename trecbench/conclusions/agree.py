@@ -74,7 +74,8 @@ class JudgmentAgreement:
 class Agreement:
     """What :func:`agree` found. ``means[r][m]``: run ``runs[r]``'s mean of
     ``measures[m]``; ``qrels_orderings``: per measure, the ordering under ``qrels``
-    (reference) against the one under ``qrels_b`` (evaluated)."""
+    (reference) against the one under ``qrels_b`` (evaluated), whose means are
+    ``means_b`` (None without ``qrels_b``)."""
 
     def __repr__(self) -> str:
         from ..plurals import few_reprs, short_repr
@@ -97,6 +98,7 @@ class Agreement:
     warnings: tuple[str, ...] = ()
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
     provenance: Provenance | None = None
+    means_b: tuple[tuple[float, ...], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document (keys ``kendall_tau``, ``tau_ap``, ``cohen_kappa``,
@@ -108,16 +110,20 @@ class Agreement:
             "qrels": self.qrels,
             "qrels_b": self.qrels_b,
             "runs": list(self.runs),
-            "means": [
-                {"run": run, "measure": measure, "mean": self.means[r][m]}
-                for r, run in enumerate(self.runs)
-                for m, measure in enumerate(self.measures)
-            ],
+            "means": self._means_record(self.means),
+            "means_b": None if self.means_b is None else self._means_record(self.means_b),
             "measure_orderings": [asdict(o) for o in self.measure_orderings],
             "discriminative_power": [d.record() for d in self.discriminative_power],
             "judgments": None if self.judgments is None else asdict(self.judgments),
             "qrels_orderings": [asdict(o) for o in self.qrels_orderings],
         }
+
+    def _means_record(self, means: tuple[tuple[float, ...], ...]) -> list[dict]:
+        return [
+            {"run": run, "measure": measure, "mean": means[r][m]}
+            for r, run in enumerate(self.runs)
+            for m, measure in enumerate(self.measures)
+        ]
 
     def render(self, fmt: str = "table") -> str:
         """``table`` (terminal), ``markdown`` or ``json``."""
@@ -287,6 +293,7 @@ def agree(
         for m, measure in enumerate(scores.measures)
     )  # fmt: skip
     judgments, qrels_orderings, warnings, scored = None, (), scores.warnings, (scores,)
+    means_b = None
     if qrels_b is not None:
         judgments, qrels_orderings, other = _under_second_judgments(
             qrels, qrels_b, runs, scores, means, flags, progress
@@ -294,11 +301,12 @@ def agree(
         # the same file as both sets warns alike of each: said once
         warnings = tuple(dict.fromkeys(warnings + other.warnings))
         scored += (other,)
+        means_b = _mean_rows(other)
     return Agreement(
         settings,
         scores.runs,
         scores.measures,
-        tuple(tuple(float(v) for v in row) for row in scores.means()),
+        _mean_rows(scores),
         measure_orderings,
         powers,
         judgments,
@@ -308,7 +316,13 @@ def agree(
         warnings,
         # the second judgments' own record, even of the same file: one per role
         provenance=provenance(*scored, qrels_kinds=("qrels", "qrels_b")),
+        means_b=means_b,
     )
+
+
+def _mean_rows(scores: TopicScores) -> tuple[tuple[float, ...], ...]:
+    """Each run's means of the measures, as printed (not turned: :func:`quality`)."""
+    return tuple(tuple(float(v) for v in row) for row in scores.means())
 
 
 def _resampling(progress, measure: int, measures: int, samples: int):

@@ -211,10 +211,11 @@ DISCRIMINATION_HEADERS = (
 )
 
 
-def _means_rows(result, name: Callable[[str], str]) -> list[list[str]]:
+def _means_rows(result, name: Callable[[str], str], means=None) -> list[list[str]]:
+    """A row per run of its ``means`` (the result's: under the first judgments)."""
     return [
         [name(run), *(_number(value) for value in row)]
-        for run, row in zip(result.runs, result.means, strict=True)
+        for run, row in zip(result.runs, result.means if means is None else means, strict=True)
     ]
 
 
@@ -307,6 +308,8 @@ def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
         f"{name(str(result.qrels_b))} (B)\n\n"
         + grid(headers, [row], fmt)
         + note
+        + f"\n{title}Means under B\n\n"
+        + grid(("run", *result.measures), _means_rows(result, name, result.means_b), fmt)
         + f"\n{title}Orderings of the runs under A (reference) and B, per measure\n\n"
         + grid(("measure", "kendall_tau", "tau_ap"), rows, fmt)
         + _ties_every_run(result.qrels_orderings, fmt)
