@@ -161,6 +161,15 @@ def test_a_file_given_by_its_name_and_as_standard_input_is_named(args, folder):
     assert not (folder / "out.run").exists()
 
 
+def test_a_file_named_twice_is_read_twice_with_standard_input_redirected_from_it(folder):
+    # refused as standard input given twice, where no - was given (reviewer 708)
+    (folder / "d.json").write_text('{"q1": {"a": 1, "b": 0}}')
+    args = ["convert", "dict", "d.json", "--qrels-json", "d.json", "-o", "out"]
+    done = _with_stdin(args, folder / "d.json", folder)
+    assert done.returncode == 0, done.stderr
+    assert (folder / "out" / "d.run").exists()
+
+
 @pytest.mark.parametrize(
     "args",
     [

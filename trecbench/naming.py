@@ -280,24 +280,35 @@ def read_once_given_twice(paths: Sequence) -> str | None:
         info = examined(path)
         if info is None:
             continue  # it cannot be read: its reader says so
-        key = (info.st_dev, info.st_ino)
-        stdin = os.fspath(path) == "-" or key == stdin_key
+        key, spelt = (info.st_dev, info.st_ino), os.fspath(path)
+        regular = stat.S_ISREG(info.st_mode)
+        if regular and not names_standard_input(spelt):
+            # a regular file is read again from its start, by its name; standard input
+            # redirected from it is the file given twice (fuse a.run - < a.run)
+            if key == stdin_key and names_standard_input(seen.get(key, "")):
+                return _stdin_twice(seen[key], spelt)
+            seen.setdefault(key, spelt)
+            continue
+        stdin = names_standard_input(spelt) or key == stdin_key
         if not (stdin or stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode)):
-            continue  # a regular file is read again from its start
+            continue
         if key in seen:
             if stdin:
-                return _stdin_twice(seen[key], os.fspath(path))
-            return (
-                f"{one_line(os.fspath(path))}: a pipe, given twice, can be read once: give it once"
-            )
-        seen[key] = os.fspath(path)
+                return _stdin_twice(seen[key], spelt)
+            return f"{one_line(spelt)}: a pipe, given twice, can be read once: give it once"
+        seen[key] = spelt
     return None
+
+
+def names_standard_input(path: str) -> bool:
+    """Whether ``path`` is a name of standard input (``-``, ``/dev/stdin``, descriptor 0)."""
+    return path in (STANDARD_INPUT, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
 
 
 def _stdin_twice(first: str, again: str) -> str:
     """Why standard input named twice cannot be read: by its names (``-``, a
     descriptor's), or as the file it is redirected from, named by its path too."""
-    named = [path for path in (first, again) if not nameless(path)]
+    named = [path for path in (first, again) if not names_standard_input(path)]
     if named:
         return (
             f"{one_line(named[0])}: given twice, by its name and as standard input "
