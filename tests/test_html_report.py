@@ -1047,3 +1047,15 @@ def test_a_topic_s_button_says_its_panel_is_open_and_escape_closes_it(browser, t
     assert close.get_attribute("aria-label") == "Close topic q1"
     close.click()
     assert not panel.is_displayed() and states() == {"q1": "false", "q2": "false"}
+    # its button again closes it (a disclosure toggles); where a search hid the button,
+    # Escape leaves the focus in the search box, not on the page's <body>
+    panel = _open_topic(browser, page, "q1")
+    next(
+        b for b in browser.find_elements(By.CSS_SELECTOR, "button.topic") if b.text == "q1"
+    ).click()
+    assert not panel.is_displayed() and states() == {"q1": "false", "q2": "false"}
+    panel = _open_topic(browser, page, "q1")
+    browser.find_element(By.ID, "topic-search").send_keys("q2")
+    assert states() == {"q2": "false"}
+    panel.send_keys(Keys.ESCAPE)
+    assert browser.switch_to.active_element.get_attribute("id") == "topic-search"
