@@ -290,6 +290,19 @@ def test_the_order_of_the_runs_changes_no_bit(seed, method, norm, weighted):
     assert len(results) == 1
 
 
+@pytest.mark.parametrize("method", ["combmax", "combmin", "combmed", "combsum"])
+def test_a_fused_zero_is_0_in_any_order_of_the_runs(method):
+    # combmed of 0.0 and -0.0 was -0.0 or 0.0 by the runs' order (reviewer 708), and so
+    # were combmax's and combmin's; the file wrote 0 either way
+    import math
+
+    runs = [{"q": {"a": 0.0, "b": -1.0}}, {"q": {"a": -0.0, "c": -1.0}}]
+    for given in (runs, runs[::-1]):
+        fused = trecbench.fuse(given, method, norm="none")
+        score = dict(zip(fused["docno"], fused["score"], strict=True))["a"]
+        assert math.copysign(1.0, score) == 1.0, (method, given)
+
+
 @pytest.mark.parametrize("method", ["max", "min", "med"])
 def test_a_fused_zero_is_written_0_never_minus_0(tmp_path, method):
     # combmax of the scores -0.0 and -0 wrote "-0"; a run's reader takes it as 0

@@ -126,7 +126,9 @@ class FusionPlan:
         values = 1.0 / (k + self.values) if method == "rrf" else self.values
         row_weights = np.repeat(weight, self.lengths)
         with np.errstate(over="ignore", invalid="ignore"):  # refused below, not warned about
-            fused = _combine(method, groups, values, row_weights)
+            # + 0.0: a zero is 0.0 whatever the runs' order (the max, min or median of 0.0
+            # and -0.0 took the sign of the one that came first or last)
+            fused = _combine(method, groups, values, row_weights) + 0.0
         refusal = (method, norm, weights is not None and not searched)
         _refuse_non_finite(fused, self.qid, self.docno, refusal)
         table = pa.table(
