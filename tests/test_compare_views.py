@@ -673,3 +673,20 @@ def test_the_exact_randomisation_is_said_only_where_a_section_can_be_tested(samp
     frame = _frame({"a": [0.1, 0.5, 0.2], "b": [0.3, 0.4, 0.9]})
     result = compare_scores(frame, test="randomization", samples=samples, confidence=1e-9)
     assert said in " ".join(result.render("table").split())
+
+
+@pytest.mark.parametrize("test", ["t", "wilcoxon", "bootstrap", "randomization"])
+def test_a_tiny_difference_beside_large_equal_values_is_not_noise(test):
+    # topics equal at 0.99 and 0.5 made the differences of 1e-15 noise of 0.99's size: a
+    # mean of -5e-16 printed as 0, the tests "do not vary", W/T/L 0/2/2 (reviewer 709);
+    # a topic whose values are the same double carries no rounding into a difference
+    values = {"base": [0.99, 2e-15, 0.5, 4e-15], "run": [0.99, 1e-15, 0.5, 3e-15]}
+    result = compare_scores(_frame(values), samples=200, test=test)
+    row = result.comparisons.iloc[0]
+    assert row["difference"] == pytest.approx(np.mean(np.subtract(values["run"], values["base"])))
+    assert (row["wins"], row["ties"], row["losses"]) == (0, 2, 2)
+    assert row["p_undefined"] is None and 0 < row["p_value"] <= 1
+    if test == "t":  # scipy's, on the same differences
+        reference = sps.ttest_rel(values["run"], values["base"]).pvalue
+        assert row["p_value"] == pytest.approx(reference)
+    assert "-5.0e-16" in result.render("table")
