@@ -690,3 +690,16 @@ def test_a_tiny_difference_beside_large_equal_values_is_not_noise(test):
         reference = sps.ttest_rel(values["run"], values["base"]).pvalue
         assert row["p_value"] == pytest.approx(reference)
     assert "-5.0e-16" in result.render("table")
+
+
+def test_the_all_pairs_legend_says_a_count_is_higher_not_better():
+    # num_ret's superscripts stood under "significantly better than those runs" alone,
+    # where the main table's legend says counts are higher or lower (reviewer 709)
+    counts = {"a": [10, 10, 9, 10, 10, 10], "b": [20, 21, 20, 20, 22, 20], "c": [5, 5, 6, 5, 5, 5]}
+    shares = {"a": [0.2, 0.4, 0.2, 0.6, 0.2, 0.4], "b": [0.4, 0.4, 0.6, 0.6, 0.4, 0.6],
+              "c": [0.0, 0.2, 0.0, 0.2, 0.2, 0.0]}  # fmt: skip
+    frame = pd.concat([_frame(counts, "num_ret"), _frame(shares, "P@5")])
+    table = " ".join(compare_scores(frame, samples=200).render("table").split())
+    assert "of num_ret: significantly higher than them (" in table
+    alone = " ".join(compare_scores(_frame(shares, "P@5"), samples=200).render("table").split())
+    assert "superscript letters = significantly better than those runs (" in alone

@@ -494,9 +494,13 @@ def pairs_note(comparison, section, bold: bool = False) -> str:
         if settings.registered.family_wise
         else f"{settings.correction_name} over all pairs and measures"
     )
+    # a count without a better direction (num_ret) is higher, not better (the main
+    # table's legend gives it the same words)
+    counts = [m for m in comparison.measures if direction_of(m) is None]
+    higher = f"; of {', '.join(counts)}: significantly higher than them" if counts else ""
     return (
         f"every run against every other: superscript letters = significantly better than "
-        f"those runs ({test_label(comparison, section)}, {family}, "
+        f"those runs{higher} ({test_label(comparison, section)}, {family}, "
         f"{settings.marked_p} < {exact_number(settings.alpha)})"
         f"{'; best mean in bold' if bold else ''}"
     )
