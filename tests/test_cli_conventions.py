@@ -238,6 +238,16 @@ def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
     assert code == ExitCode.USAGE and "('trecbench --debug convert hpo ...')" in err
 
 
+def test_compare_s_alpha_is_its_confidence(capsys):
+    # power and agree take --alpha; compare's --alpha was "Did you mean '--help'?"
+    code, _, err = call(capsys, "compare", QRELS, RUN, RUN, "--alpha", "0.01")
+    assert code == ExitCode.USAGE
+    assert err == (
+        "trecbench: compare: No such option '--alpha': compare takes --confidence, 1 - alpha "
+        "(--confidence 0.99 for alpha 0.01) (see 'trecbench compare --help')\n"
+    )
+
+
 def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch):
     from trecbench.errors import InputError
 
