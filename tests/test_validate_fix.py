@@ -437,3 +437,18 @@ def test_a_cut_within_a_float32_only_tie_says_trec_eval_10_may_keep_others(tmp_p
     fixed.unlink()
     code, _, err = call(capsys, "validate", source, "--fix", fixed, "--max-depth", "2")
     assert code == 0 and "10.0" not in err
+
+
+def test_a_depth_cut_among_scores_beyond_float32_warns_nothing_of_numpy(tmp_path):
+    # "RuntimeWarning: overflow encountered in cast" on stderr (reviewer 710): 2e39 and
+    # 1e39 are both infinity as float32, a tie trec_eval 9.0.8 -M1 breaks by docno (b)
+    (tmp_path / "ov.run").write_text(
+        "q1 Q0 a 1 2e39 t\nq1 Q0 b 2 1e39 t\nq1 Q0 c 3 1 t\nq1 Q0 d 4 -1e39 t\n"
+    )
+    (tmp_path / "ov.qrels").write_text("q1 0 a 1\nq1 0 d 1\n")
+    args = ["validate", "ov.run", "--qrels", "ov.qrels", "--max-depth", "1", "--fix", "f.run"]
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", *args], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert "RuntimeWarning" not in done.stderr and "overflow" not in done.stderr, done.stderr
+    assert (tmp_path / "f.run").read_text().split() == ["q1", "Q0", "b", "1", "1e+39", "t"]

@@ -283,7 +283,8 @@ def _float32_ties_cut(ranked: pa.Table, depth: int | None) -> int:
         return 0
     topic = np.cumsum(rank == 1) - 1
     wide = arrow.to_numpy(ranked.column("score"))
-    narrow = wide.astype(np.float32)
+    with np.errstate(over="ignore"):  # beyond float32's range: infinity, as 9.0.8 reads it
+        narrow = wide.astype(np.float32)
     edge = np.full(topic[-1] + 1, np.nan, np.float32)  # each topic's first score cut
     edge[topic[rank == depth + 1]] = narrow[rank == depth + 1]
     tied = narrow == edge[topic]  # NaN (no cut) equals nothing
