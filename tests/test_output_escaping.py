@@ -362,7 +362,8 @@ def test_power_and_agree_escape_run_names(capsys, hostile, monkeypatch, output_f
     assert rows and names(rows[:1]) == [NAME]
     agree = _command(capsys, "agree", "q", "plain.run", f"{NAME}.run", "--qrels-b", "q", *args)
     _markdown_tables_keep_their_columns(agree)
-    assert names([line for line in agree if "1.0000" in line]) == [NAME]
+    # its means under the first judgments and under the second (--qrels-b), each escaped
+    assert names([line for line in agree if "1.0000" in line]) == [NAME, NAME]
 
 
 @pytest.mark.parametrize("output_format", ["table", "markdown"])
