@@ -353,6 +353,17 @@ def test_a_routing_accuracy_that_is_not_1_or_0_never_reads_so():
     assert "| Routing accuracy | 3.3e-05 [0.0000, " in render_routing(metrics)
 
 
+def test_a_routing_accuracy_over_no_query_says_why():
+    # a log whose queries have no optimal expert printed "n/a" alone, where one query says
+    # "(interval n/a: fewer than 2 queries)" (reviewer 713)
+    lines = [_line(qid, "a", None, True, True) for qid in ("007", "7")]
+    metrics = routing_metrics(parse_routing_log("\n".join(lines) + "\n"), samples=100)
+    assert metrics["routing_accuracy"]["value"] is None
+    shown = render_routing(metrics)
+    assert "| Routing accuracy | n/a over 0 queries (no query has an optimal expert) |" in shown
+    assert "| Gate efficiency | 0.0% [0.0%, 0.0%] over 2 queries |" in shown
+
+
 @pytest.mark.parametrize("hostile", ["a\nb", "a\tb", "a" + os.fsdecode(b"\xff") + "b"])
 def test_the_coverage_warning_names_its_log_escaped(hostile):
     # the log's path began the warning as it is: a line feed of it split the line (the

@@ -136,7 +136,8 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
 @format_option(
     FORMATS,
     "trec: trec_eval's text; table, markdown: one row per run; csv: run, qid, "
-    "measure, canonical, value; json: everything. Only this option chooses the format.",
+    "measure, canonical, value; json: everything but --routing's metrics (in --report). "
+    "Only this option chooses the format.",
 )
 @click.option(
     "--labels",
@@ -222,8 +223,9 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     metavar="LOG",
     help="Routing log (JSON lines: qid, chosen_expert, optimal_expert, retrieval_ran, "
     "should_retrieve): routing accuracy and gate efficiency with bootstrap percentile "
-    "intervals over the log's queries (10,000 resamples, seed --seed), printed after the "
-    "table (table and markdown formats) and recorded in --report.",
+    "intervals over the log's queries (accuracy: those with an optimal expert; 10,000 "
+    "resamples, seed --seed), printed after the table (table and markdown formats) and "
+    "recorded in --report.",
 )
 @click.option(
     "--html",

@@ -11,6 +11,9 @@ from .blocks import Column, Table, cell, markdown
 
 # why a rate over one query has no interval (trecbench.routing: every resample is it)
 ONE_QUERY = "fewer than 2 queries"
+# why a rate has no value: routing accuracy is over the queries that have an optimal
+# expert (gate efficiency is over every query of the log, and an empty log is refused)
+NO_OPTIMAL = "no query has an optimal expert"
 
 
 def render_routing(metrics: dict) -> str:
@@ -24,8 +27,8 @@ def routing_table(metrics: dict) -> Table:
     level = exact_percent(metrics["settings"]["confidence"])
 
     def value(rate: dict, unit: str) -> str:
-        if rate["value"] is None:
-            return "n/a"
+        if rate["value"] is None:  # no query to take the rate over
+            return f"n/a over 0 queries ({NO_OPTIMAL})"
         # a percentage reads 0.0% or 100.0% only where it is (1 query saved of 2,001 read
         # 0.0%): as the unjudged table's shares, share_percent
         # and an accuracy 0.0000 or 1.0000 only where it is (30,000 right of 30,001)
