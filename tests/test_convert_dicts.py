@@ -312,6 +312,9 @@ def test_msmarco_three_column_run(tmp_path):
         "documents sharing the producer's rank of the one before (run.dev.small; input order "
         "kept)": 1,
         DUPLICATE.format("run.dev.small"): 1,
+        # query 1's ranks 1 and 3: rank 2 skipped (reviewer 707: said nothing)
+        "queries whose ranks skip one (a 3 after a 1, or a first rank above 1; "
+        "run.dev.small: written 1..n in the producer's order)": 1,
     }
     out = tmp_path / "out.run"
     from trecbench.files import write_run

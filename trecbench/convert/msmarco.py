@@ -43,7 +43,7 @@ def convert_msmarco(
     depth = depth_from(depth)
     report = Report()
     name, run_name, tag = single_input_names(path, name, tag, report)  # checked before reading
-    frame, record = _rows(path, report)
+    frame, record = _rows(path, report, tag)
     run = ranked_run(frame, tag, None, report, depth, name=run_name)
     return Conversion(
         name=name,
@@ -55,9 +55,10 @@ def convert_msmarco(
     )
 
 
-def _rows(path: str | os.PathLike, report: Report) -> tuple[pd.DataFrame, dict]:
+def _rows(path: str | os.PathLike, report: Report, tag: str) -> tuple[pd.DataFrame, dict]:
     """The run's rows as :func:`~trecbench.convert.tables.ranked_run` takes them, and the
-    file's record (the file's bytes and fields let go once the rows are made)."""
+    file's record (the file's bytes and fields let go once the rows are made); the
+    queries whose ranks skip one counted in ``report`` (of the run ``tag``)."""
     fields = read_fields(path, "msmarco run", COLUMNS, report)
     qid, pid, rank = fields.columns
     ranks = trec_text.parse_ranks(rank)
@@ -76,6 +77,11 @@ def _rows(path: str | os.PathLike, report: Report) -> tuple[pd.DataFrame, dict]:
         return f"rank {shown} is not a positive integer (ranks start at 1)"
 
     fields.first(~valid | (values < 1), bad_rank)
+    report.count(
+        f"queries whose ranks skip one (a 3 after a 1, or a first rank above 1; {tag}: "
+        "written 1..n in the producer's order)",
+        _skipping(np.asarray(pc.dictionary_encode(qid).indices), values),
+    )
     frame = pd.DataFrame(
         {
             "qid": qid.to_pandas(types_mapper=lambda _: STR),
@@ -85,3 +91,13 @@ def _rows(path: str | os.PathLike, report: Report) -> tuple[pd.DataFrame, dict]:
         }
     )
     return frame, fields.source.record
+
+
+def _skipping(query: np.ndarray, ranks: np.ndarray) -> int:
+    """How many queries (``query``: each row's) hold ranks that skip one: the written run
+    numbers each query's documents 1..n, so such ranks are written otherwise."""
+    order = np.lexsort((ranks, query))
+    query, ranks = query[order], ranks[order]
+    first = np.r_[True, query[1:] != query[:-1]] if len(query) else query.astype(bool)
+    step = np.where(first, ranks, ranks - np.r_[0, ranks[:-1]])  # a first rank: from 0
+    return len(set(query[step > 1].tolist()))
