@@ -94,10 +94,14 @@ def _rows(path: str | os.PathLike, report: Report, tag: str) -> tuple[pd.DataFra
 
 
 def _skipping(query: np.ndarray, ranks: np.ndarray) -> int:
-    """How many queries (``query``: each row's) hold ranks that skip one: the written run
-    numbers each query's documents 1..n, so such ranks are written otherwise."""
-    order = np.lexsort((ranks, query))
-    query, ranks = query[order], ranks[order]
-    first = np.r_[True, query[1:] != query[:-1]] if len(query) else query.astype(bool)
-    step = np.where(first, ranks, ranks - np.r_[0, ranks[:-1]])  # a first rank: from 0
-    return len(set(query[step > 1].tolist()))
+    """How many queries (``query``: each row's, numbered by first appearance) hold ranks
+    that skip one: the written run numbers each query's documents 1..n, so such ranks are
+    written otherwise. A run in query and rank order, as MS MARCO's are, is not sorted."""
+    same = query[1:] == query[:-1]
+    if not np.all((query[1:] > query[:-1]) | (same & (ranks[1:] >= ranks[:-1]))):
+        order = np.lexsort((ranks, query))
+        query, ranks = query[order], ranks[order]
+        same = query[1:] == query[:-1]
+    # each rank's step from the one before in its query, a query's first from 0
+    step = ranks - np.r_[0, np.where(same, ranks[:-1], 0)]
+    return np.unique(query[step > 1]).size
