@@ -285,7 +285,7 @@ def read_once_given_twice(paths: Sequence) -> str | None:
         if regular and not names_standard_input(spelt):
             # a regular file is read again from its start, by its name; standard input
             # redirected from it is the file given twice (fuse a.run - < a.run)
-            if key == stdin_key and names_standard_input(seen.get(key, "")):
+            if names_standard_input(seen.get(key, "")):
                 return _stdin_twice(seen[key], spelt)
             seen.setdefault(key, spelt)
             continue

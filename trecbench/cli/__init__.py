@@ -257,12 +257,12 @@ def _usage_line(error: click.UsageError, args: Sequence[str]) -> str:
             "No such option '--debug': it is trecbench's own, given before the command "
             f"('trecbench --debug {command} ...')"
         )
-    elif command == "compare" and isinstance(error, click.NoSuchOption):
-        if error.option_name == "--alpha":  # power's and agree's: compare's is its complement
-            message = (
-                "No such option '--alpha': compare takes --confidence, 1 - alpha "
-                "(--confidence 0.99 for alpha 0.01)"
-            )
+    elif command == "compare" and getattr(error, "option_name", None) == "--alpha":
+        # power's and agree's option: compare's --confidence is its complement
+        message = (
+            "No such option '--alpha': compare takes --confidence, 1 - alpha "
+            "(--confidence 0.99 for alpha 0.01)"
+        )
     return f"{prefix}{message} (see '{path} --help')"
 
 

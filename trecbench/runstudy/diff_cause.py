@@ -83,12 +83,13 @@ def likely_cause(
 def _runs_cause(runs: tuple[list[str], list[str]], renamed) -> str:
     """How the runs differ: renamed alone (every run one report holds is another's file
     under another name), or by the names each holds."""
-    only_a = [run for run in runs[0] if run not in set(runs[1])]
-    only_b = [run for run in runs[1] if run not in set(runs[0])]
+    held_a, held_b = set(runs[0]), set(runs[1])
+    only_a = [run for run in runs[0] if run not in held_b]
+    only_b = [run for run in runs[1] if run not in held_a]
     if (
         renamed
         and sorted(only_a) == sorted(x for x, _ in renamed)
-        and (sorted(only_b) == sorted(y for _, y in renamed))
+        and sorted(only_b) == sorted(y for _, y in renamed)
     ):
         shown = [f"{escape_text(x)} -> {escape_text(y)}" for x, y in renamed]
         return f"the runs are named otherwise (the same files): {_first_names(shown)}"
