@@ -196,6 +196,28 @@ def test_an_inproc_address_of_no_scheduler_here_cannot_connect():
     )
 
 
+def test_a_client_that_failed_to_connect_is_collected_before_the_refusal():
+    """The half-built client, left in a reference cycle, was collected whenever the
+    garbage collector next ran: once while a local cluster started, and its closing
+    deadlocked that start (the suite hung in CI 266 and 272)."""
+    import gc
+
+    from trecbench.errors import UsageError
+
+    def clients():
+        return sum(isinstance(thing, distributed.Client) for thing in gc.get_objects())
+
+    gc.collect()
+    gc.disable()  # only connect's own collection may collect it
+    try:
+        before = clients()
+        with pytest.raises(UsageError):
+            tbdask.connect("inproc://x")
+        assert clients() == before
+    finally:
+        gc.enable()
+
+
 def test_a_local_cluster_has_at_most_a_worker_per_core(monkeypatch):
     from trecbench.errors import UsageError
 

@@ -20,6 +20,7 @@ ends as it starts is a :class:`~trecbench.errors.WorkerError`.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import socket
 import struct
@@ -79,21 +80,32 @@ def connect(address: str) -> Client:
     elif scheme == "ws":  # a WebSocket server says nothing first: its port is open, at least
         _check_listening(address, location)
     try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
-        raise UsageError(Setting("client", address), f": cannot connect ({exc})") from None
-    except TypeError:  # a worker's or a nanny's server: its identity() takes no n_workers
-        raise UsageError(
+        return _unlogged(Client(address, timeout=CONNECT_TIMEOUT))
+    except (OSError, TimeoutError, TypeError, ValueError) as exc:
+        refusal = _connect_refusal(address, exc)
+    # the client that failed is left half-built, in a reference cycle: collected at some
+    # later moment, its closing could deadlock a local cluster starting then (on the lock
+    # of the cluster's event loop), so it is collected now, with no lock held
+    gc.collect()
+    raise refusal
+
+
+def _connect_refusal(address: str, exc: Exception) -> UsageError:
+    """What :func:`connect` says when distributed's Client failed to connect with ``exc``."""
+    if isinstance(exc, (OSError, TimeoutError)):
+        return UsageError(Setting("client", address), f": cannot connect ({exc})")
+    if isinstance(
+        exc, TypeError
+    ):  # a worker's or a nanny's server: its identity() takes no n_workers
+        return UsageError(
             Setting("client", address, quoted=True),
             ": not a Dask scheduler (a worker's or a nanny's address?)",
-        ) from None
-    except ValueError:  # distributed's unpacking of an inproc address (exit 70)
-        raise UsageError(
-            Setting("client", address, quoted=True),
-            ": cannot connect (no scheduler of this process has that address)",
-        ) from None
-    _unlogged(client)
-    return client
+        )
+    # distributed's unpacking of an inproc address (exit 70)
+    return UsageError(
+        Setting("client", address, quoted=True),
+        ": cannot connect (no scheduler of this process has that address)",
+    )
 
 
 @contextlib.contextmanager
