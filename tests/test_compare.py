@@ -214,6 +214,23 @@ def test_no_topic_to_pair_the_runs_on_exits_7_as_trec_eval_without_a_topic(tmp_p
         assert captured.out == "" and captured.err == f"trecbench: {said}\n"
 
 
+def test_the_header_counts_the_topics_a_run_s_own_qrels_leave_unpaired(tmp_path, capsys):
+    # it said "1 topic(s) of its qrels are not judged for every run"
+    from trecbench.cli import run as main
+
+    (tmp_path / "qm").write_text("q1 0 d1 1\nq2 0 d1 1\nq3 0 d1 1\n")
+    (tmp_path / "qo").write_text("q1 0 d1 1\nq4 0 d1 1\n")
+    (tmp_path / "m.run").write_text("q1 Q0 d1 1 3 m\n")
+    (tmp_path / "o.run").write_text("q1 Q0 d1 1 3 o\n")
+    args = ["compare", "-m", "P@1", "--samples", "40"]
+    for run in ("m", "o"):
+        args += ["--run-qrels", str(tmp_path / f"{run}.run"), str(tmp_path / f"q{run}")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "m: 2 topics of its qrels are not judged for every run, left out: q2, q3\n" in out
+    assert "o: 1 topic of its qrels is not judged for every run, left out: q4\n" in out
+
+
 def test_strata_are_analysed_like_the_whole():
     frame = _per_query(n=24)
     strata = {f"q{i:02d}": ("easy" if i % 3 else "hard") for i in range(24)}

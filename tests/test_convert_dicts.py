@@ -394,7 +394,7 @@ def test_a_run_deeper_than_validate_takes_is_written_and_said_so(tmp_path):
     sidecar = json.loads(written["sidecar"].read_text())
     assert sidecar["validation"]["deep.run"]["counts"]["rules"] == {"R8": 1}
     assert conversion.report.notes[-1] == (
-        "deep.run: 1 topic(s) hold more than 1000 documents (R8: validate refuses it as a "
+        "deep.run: 1 topic holds more than 1000 documents (R8: validate refuses it as a "
         "TREC submission; trec_eval scores every document)"
     )
 
@@ -505,7 +505,7 @@ def test_a_deep_runs_note_names_its_file_in_one_line_reversibly(tmp_path, hostil
     conversion = convert_msmarco(path)
     write_conversion(conversion, tmp_path / "out", [path], runs_dir=tmp_path / hostile)
     note = conversion.report.notes[-1]
-    named, said = note.split(": 1 topic(s) hold more than 1000 documents")
+    named, said = note.split(": 1 topic holds more than 1000 documents")
     assert note.isprintable() and said.startswith(" (R8")
     assert os.fsdecode(unquote_to_bytes(named)) == f"../{hostile}/deep.run"
 

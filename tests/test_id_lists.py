@@ -77,11 +77,11 @@ def test_compare_s_header_lists_the_topics_a_run_lacks_and_those_without_relevan
     args = ["compare", "-m", "P.1", "--samples", "40", "q.parquet", "r.jsonl", "s.jsonl"]
     assert run([*args, "--names", "r=r.jsonl", "--names", "s=s.jsonl"]) == 0
     out = capsys.readouterr().out
-    assert "s: no results for 1 topic(s): a%2C b\n" in out
+    assert "s: no results for 1 topic: a%2C b\n" in out
     assert "and the topics count: %2E.., 50%25, a%2C b, c, e%2Cf, ...\n" in out.replace("\n  ", " ")
     assert run([*args, "--format", "markdown"]) == 0
     out = capsys.readouterr().out
-    assert "- s: no results for 1 topic(s): a%2C b\n" in out
+    assert "- s: no results for 1 topic: a%2C b\n" in out
 
 
 def test_power_lists_them_in_its_warnings(folder, capsys):

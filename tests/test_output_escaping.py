@@ -522,7 +522,7 @@ def test_benchmark_escapes_its_name_mode_labels_and_qids(capsys, tmp_path):
         "Hy\nP_1 all 1.0",
         "Lexical+Rerank",
     ]
-    (flagged,) = [line for line in lines if line.startswith("- qrels: 1 topic(s) without")]
+    (flagged,) = [line for line in lines if line.startswith("- qrels: 1 topic without")]
     assert "(q%7C%2A0)" in flagged
     written = (tmp_path / "o" / "BenchmarkComparison.md").read_text().splitlines()
     assert written[0] == lines[0]

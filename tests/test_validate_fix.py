@@ -429,7 +429,7 @@ def test_a_cut_within_a_float32_only_tie_says_trec_eval_10_may_keep_others(tmp_p
     assert fixed.read_text().splitlines()[0].split("\t")[2] == "z"  # trec_eval 9.x's cut
     assert (
         "(trec_eval 9.x scores the fixed run as the run given with -M 1; the cut splits scores "
-        "equal as float32, not as doubles, in 1 topic(s): trec_eval 10.0, which compares "
+        "equal as float32, not as doubles, in 1 topic: trec_eval 10.0, which compares "
         "doubles, may keep others with -M 1): 3 line(s) (1, 4, 5)"
     ) in err
     # q2's tie (2 and 2) is one double too: both versions keep b of it

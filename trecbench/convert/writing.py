@@ -17,6 +17,7 @@ from ..escaping import escape_text
 from ..inputs.streams import LabelledProgress as Progress
 from ..inputs.streams import labelled
 from ..naming import listed, path_argument
+from ..plurals import counted
 from ..provenance import Digest
 from ..text_bytes import utf8
 from ..trec_eval.negative_topics import unevaluable
@@ -137,7 +138,8 @@ def _say_deep(conversion: Conversion, name: str, summary: dict) -> None:
     deep = summary["counts"]["rules"].get("R8", 0)
     if deep:
         conversion.report.notes.append(
-            f"{escape_text(name)}: {deep} topic(s) hold more than "
+            f"{escape_text(name)}: {counted(deep, 'topic')} "
+            f"{'holds' if deep == 1 else 'hold'} more than "
             f"{PROFILES['strict'].max_depth} documents (R8: validate refuses it as a TREC "
             "submission; trec_eval scores every document)"
         )

@@ -30,6 +30,7 @@ from ..inputs import held
 from ..inputs.integer_ids import lost_zeros_refusal, refuse_lost_zeros
 from ..inputs.tables import duplicate_in_files, lines_are_rows
 from ..memory import Budget
+from ..plurals import counted
 from .assembly import run_result
 from .plan import _Plan
 from .scoring import _Block, score_block
@@ -145,7 +146,7 @@ def _say_empty_topics(run: Mapping, name: str, plan: _Plan) -> None:
     empty = [q for q in empty if q in qids]
     if empty:
         warnings.warn(
-            f"run {name!r}: {len(empty)} qrels topic(s) without a document "
+            f"run {name!r}: {counted(len(empty), 'qrels topic')} without a document "
             f"({id_list(empty)}): left out, as trec_eval has no such topic, where "
             "pytrec_eval scores them 0 (complete=True, trec_eval -c, counts them as 0)",
             InputWarning,

@@ -347,5 +347,7 @@ def _qrels_actions(flags: list[dict], escape) -> list[str]:
     for reason, same in flagged.items():
         shown = id_list([flag["qid"] for flag in same], escape, FLAGS_SHOWN)
         what = "without a relevant document" if reason == "no_relevant" else "with negative grades"
-        lines.append(f"qrels: {len(same)} topic(s) {what} ({shown}) → {same[0]['action']}")
+        lines.append(
+            f"qrels: {plural_count(len(same), 'topic')} {what} ({shown}) → {same[0]['action']}"
+        )
     return lines

@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..escaping import list_item
 from ..number_text import exact_number, value_text
-from ..plurals import exact_percent, first_few
+from ..plurals import counted, exact_percent, first_few
 from ..resampling_bounds import exact_alpha
 from ..scoreless import without_relevant_warning
 from .scoring_flags import flag_text
@@ -216,7 +216,8 @@ def header_lines(comparison) -> list[str]:
         if topics:
             shown = first_few(topics, shown=list_item)
             lines.append(
-                f"{run}: {len(topics)} topic(s) of its qrels are not judged for every run, "
+                f"{run}: {counted(len(topics), 'topic')} of its qrels "
+                f"{'is' if len(topics) == 1 else 'are'} not judged for every run, "
                 f"left out: {shown}"
             )
     lines.append(
@@ -246,7 +247,7 @@ def header_lines(comparison) -> list[str]:
     for run, absent in comparison.missing.items():
         if absent:
             shown = first_few(absent, 10, list_item)
-            lines.append(f"{run}: no results for {len(absent)} topic(s): {shown}")
+            lines.append(f"{run}: no results for {counted(len(absent), 'topic')}: {shown}")
     said = scoreless_line(comparison)
     if said:
         lines.append(said)

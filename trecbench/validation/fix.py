@@ -268,8 +268,8 @@ def _cut_said(max_depth: int | None, split: int) -> str:
     if split:
         said += (
             f"; the cut splits scores equal as float32, not as doubles, in {split:,} "
-            f"topic(s): trec_eval 10.0, which compares doubles, may keep others with -M "
-            f"{max_depth}"
+            f"{'topic' if split == 1 else 'topics'}: trec_eval 10.0, which compares doubles, "
+            f"may keep others with -M {max_depth}"
         )
     return f"dropped documents beyond --max-depth {max_depth} ({said})"
 
