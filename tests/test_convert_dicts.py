@@ -648,3 +648,26 @@ def test_queries_without_documents_and_judged_queries_not_answered_are_told_apar
         told.setdefault(entry["reason"].split(" (")[0], []).append(entry.get("qid"))
     assert told["query without retrieved documents"] == ["q2"]
     assert told["judged query the producer did not answer"] == ["q3"]
+
+
+def test_ids_too_long_to_write_are_refused_at_the_input_not_as_a_bug(tmp_path, capsys):
+    # review 716: "o.run:2: converted run fails validation: R27: ...; this is a trecbench
+    # bug, please report it", naming a file never written for the input's fault
+    from trecbench.cli import run
+
+    long_id = "x" * (17 << 20)
+    tsv = tmp_path / "m.tsv"
+    tsv.write_text(f"q1\td1\t1\nq1\t{long_id}\t2\n")
+    assert run(["convert", "msmarco", str(tsv), "-o", str(tmp_path / "o1")]) == 2
+    assert capsys.readouterr().err == (
+        f"trecbench: {tsv}:2: a line longer than 16 MiB: no TREC line is near that long, and "
+        "validate refuses the converted one (R27)\n"
+    )
+    source = tmp_path / "d.json"
+    source.write_text(json.dumps({"q1": {long_id: 1.0, "d2": 0.5}}))
+    assert run(["convert", "dict", str(source), "-o", str(tmp_path / "o2")]) == 2
+    assert capsys.readouterr().err == (
+        f"trecbench: {source}: ids so long that line 1 of the converted run d.run would be "
+        "longer than 16 MiB, which validate refuses (R27)\n"
+    )
+    assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()

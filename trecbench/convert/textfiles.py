@@ -15,6 +15,7 @@ import pyarrow.csv as csv
 from .. import arrow_compute as pc
 from ..errors import InputError, one_line
 from ..inputs.arrow_handover import read_csv
+from ..inputs.tokens import MOST_LINE_BYTES
 from ..sources import Content, read_source, source_text
 from .model import Findings
 
@@ -58,7 +59,19 @@ def read_fields(
     fields.source = dataclasses.replace(source, data=b"")
     for name, column in zip(names, fields.columns, strict=True):
         fields.first(np.asarray(pc.equal(column, "")), lambda _, n=name: f"empty {n}")
+    # its converted line would be longer still: refused here, at the input's line, not at
+    # the output's, which validating the converted file would cite
+    lengths = (
+        len(names) - 1 + sum(np.asarray(pc.binary_length(c), np.int64) for c in fields.columns)
+    )
+    fields.first(lengths > MOST_LINE_BYTES, lambda _: _TOO_LONG)
     return fields
+
+
+_TOO_LONG = (
+    f"a line longer than {MOST_LINE_BYTES >> 20} MiB: no TREC line is near that long, and "
+    "validate refuses the converted one (R27)"
+)
 
 
 def _plain_fields(source: Content, names: tuple[str, ...]) -> Fields | None:

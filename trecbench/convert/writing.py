@@ -16,6 +16,7 @@ from ..errors import InputError, OutputError, Setting, UsageError
 from ..escaping import escape_text
 from ..inputs.streams import LabelledProgress as Progress
 from ..inputs.streams import labelled
+from ..inputs.tokens import MOST_LINE_BYTES
 from ..naming import listed, path_argument
 from ..plurals import counted
 from ..provenance import Digest
@@ -96,13 +97,19 @@ SAID_NOT_REFUSED = frozenset({"R8"})
 
 
 def _validate(
-    kind: str, path: Path, label: str, qrels=None, progress: Progress | None = None
+    kind: str,
+    path: Path,
+    label: str,
+    read_from: Sequence[str],
+    qrels=None,
+    progress: Progress | None = None,
 ) -> tuple[dict, object]:
     """Validate a staged output (``label``: its final name) with the strict profile, as
     ``trecbench validate --profile strict`` would; raise on any error but those of
     :data:`SAID_NOT_REFUSED` (the converters check their inputs first: any other error
     here is a bug).
 
+    ``read_from``: the conversion's inputs, which ids too long to write are refused at.
     Returns the sidecar's summary (counts and the findings) and, for qrels, the
     ``QrelsInfo`` the run checks need. ``progress``: told ``validating LABEL`` in bytes.
     """
@@ -119,6 +126,13 @@ def _validate(
     ]
     if refused:
         first = refused[0]
+        if first.check == "R27.long":  # ids too long to write: the input's, no bug
+            raise InputError(
+                " and ".join(read_from) or label,
+                None,
+                f"ids so long that line {first.line} of the converted {kind} {label} would "
+                f"be longer than {MOST_LINE_BYTES >> 20} MiB, which validate refuses (R27)",
+            )
         raise InputError(
             label,
             first.line,
@@ -285,7 +299,8 @@ def write_conversion(
     # the files it was converted from are protected whether or not the caller names them
     # a path alone is refused, not protected as the characters it is made of
     inputs = [*listed(inputs, "inputs", "input paths", unordered=True)]
-    inputs += _converted_from(conversion)
+    read_from = _converted_from(conversion)
+    inputs += read_from
     targets: dict[str, Path] = {}
     for name in conversion.qrels:
         targets[f"qrels:{name}"] = outdir / f"{name}.qrels"
@@ -317,7 +332,7 @@ def write_conversion(
             staged = out.write(targets[key], _digested([qrels_bytes(table)], digest))
             written.append(_written(names[key], "qrels", digest))
             validation[names[key]], judged[name] = _validate(
-                "qrels", staged, names[key], progress=progress
+                "qrels", staged, names[key], read_from, progress=progress
             )
         for run in conversion.runs:
             key = f"run:{run.tag}"
@@ -330,7 +345,7 @@ def write_conversion(
             staged = out.write(targets[key], _digested(pieces, digest))
             written.append(_written(names[key], "run", digest))
             validation[names[key]], _ = _validate(
-                "run", staged, names[key], judged.get(run.qrels), progress
+                "run", staged, names[key], read_from, judged.get(run.qrels), progress
             )
             _say_deep(conversion, names[key], validation[names[key]])
         _refuse_changing_described(targets, written)
