@@ -1204,3 +1204,17 @@ def test_a_call_ended_by_a_signal_does_not_wait_for_a_blocked_worker(tmp_path):
     script.write_text(_BLOCKED_WORKER_THEN_INTERRUPTED)
     done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30)
     assert done.returncode == 130
+
+
+def test_an_input_of_symbolic_links_in_a_loop_is_said_to_be_one(tmp_path, capsys):
+    # review 716: "loop1: cannot read: broken symbolic link", where no link is dangling
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "gone").symlink_to(tmp_path / "missing")
+    for name, why in [
+        ("loop1", "symbolic links in a loop (Too many levels of symbolic links)"),
+        ("gone", "broken symbolic link"),
+    ]:
+        assert run(["score", QRELS, str(tmp_path / name)]) == ExitCode.INPUT
+        said = f"trecbench: {tmp_path / name}: cannot read: {why}\n"
+        assert capsys.readouterr() == ("", said)

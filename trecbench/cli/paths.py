@@ -12,6 +12,7 @@ checks after parsing comes after the paths' refusals).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,9 +90,20 @@ class InputFile(click.ParamType):
                 return self.path_type(path)
             if isinstance(param, click.Option):  # --qrels -l: -l taken for want of a file
                 refuse_taken_option(ctx, param.opts[-1], path, f"give {param.opts[-1]} a file")
-            reason = "broken symbolic link" if os.path.islink(path) else "No such file"
-            raise InputError.unreadable(path, reason + _measures_hint(ctx, path) + _irds(path))
+            reason = _why_missing(path) + _measures_hint(ctx, path) + _irds(path)
+            raise InputError.unreadable(path, reason)
         return self.path_type(path) if self.path_type is str else file_path(path)
+
+
+def _why_missing(path: str) -> str:
+    """Why ``path``, which :func:`os.path.exists` says is not there, cannot be read: a
+    symbolic link to nothing, links in a loop (it was called broken), or no such file."""
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "symbolic links in a loop (Too many levels of symbolic links)"
+    return "broken symbolic link" if os.path.islink(path) else "No such file"
 
 
 def _irds(path: str) -> str:
