@@ -43,7 +43,8 @@ def _refused(capsys, command: str, path, line: int) -> None:
     """The refusal as score says it (one line on stderr) or validate (a finding, R27)."""
     out, err = capsys.readouterr()
     if command == "score":
-        assert err == f"trecbench: {path}:{line}: error[R27.long]: {REFUSAL}\n"
+        # error[R27], as validate labels it (it said the check, error[R27.long])
+        assert err == f"trecbench: {path}:{line}: error[R27]: {REFUSAL}\n"
     else:
         assert f"{path}:{line}:line: error[R27]: {REFUSAL}\n" in out
 

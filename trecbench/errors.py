@@ -216,7 +216,9 @@ class InputError(TrecbenchError):
         if not self.finding:
             return str(self) + self.cli_aside
         where = f"{self.shown_path}:{self.line}" if self.line is not None else self.shown_path
-        return f"{where}: error[{self.rule}]: {self.message}{self.cli_aside}"
+        # the rule, as validate labels its finding: a check's id (R27.long) is its rule's
+        rule = (self.rule or "").partition(".")[0]
+        return f"{where}: error[{rule}]: {self.message}{self.cli_aside}"
 
     def broken_off_after(self, lines: int) -> InputError:
         """This error, of a compressed stream broken off (R27, at no line) after ``lines``
