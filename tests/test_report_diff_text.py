@@ -81,3 +81,41 @@ def test_counts_are_integers_as_score_prints_them(reports, capsys):
     assert lines["num_rel_ret"].split()[5] == printed[-1]
     # a fraction keeps its four decimals
     assert lines["MAP"].split()[3].count(".") == 1 and len(lines["MAP"].split()[3]) == 6
+
+
+def test_meta_pairs_that_differ_are_listed_and_leave_the_evaluations_the_same(reports, capsys):
+    # review 718: reports of --meta model=bm25 and model=dense were "the same", no word
+    a = reports("a", "-m", "P.5", "--meta", "model=bm25", "--meta", "k1=0.9")
+    b = reports("b", "-m", "P.5", "--meta", "model=dense", "--meta", "k1=0.9")
+    assert diff_reports(capsys, a, b) == (
+        0,
+        'the evaluations are the same\nmeta: model "bm25" -> "dense"\n',
+    )
+    document = json.loads(diff_reports(capsys, a, b, "--format", "json")[1])
+    assert document["meta"] == {"model": {"a": "bm25", "b": "dense"}}
+    assert document["ir_metadata"] == {} and document["same"] is True
+
+
+def test_a_run_s_ir_metadata_entries_that_differ_are_listed(tmp_path, capsys):
+    # review 718: a block's change was only "a run file differs", as a change of its lines
+    (tmp_path / "q.qrels").write_text("1 0 d1 1\n2 0 d5 1\n")
+    block = "# ir_metadata.start\n# tag: r\n# actor:\n#   team: {}\n# ir_metadata.end\n"
+    lines = "1 Q0 d1 1 3.0 r\n2 Q0 d5 1 5.0 r\n"
+    paths = []
+    for name, team in [("a", "lab"), ("b", "other")]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "r.run").write_text(block.format(team) + lines)
+        paths.append(str(tmp_path / f"{name}.json"))
+        argv = [
+            "score",
+            "--report",
+            paths[-1],
+            str(tmp_path / "q.qrels"),
+            str(tmp_path / name / "r.run"),
+        ]
+        assert run(argv) == 0
+    capsys.readouterr()
+    code, out = diff_reports(capsys, *paths)
+    assert code == 1 and out.endswith('\nir_metadata: r actor.team "lab" -> "other"\n'), out
+    document = json.loads(diff_reports(capsys, *paths, "--format", "json")[1])
+    assert document["ir_metadata"] == {"r": {"actor.team": {"a": "lab", "b": "other"}}}

@@ -93,6 +93,10 @@ class ReportDiff:
     sections: list[SectionChange] = field(default_factory=list)
     # the records of the two report files (trecbench.report.input_record), a then b
     reports: tuple[dict, ...] = ()
+    # descriptions that differ, listed as versions are, no difference of the evaluation:
+    # the --meta pairs; per run whose file differs, its ir_metadata block's entries
+    meta: dict[str, tuple] = field(default_factory=dict)
+    ir_metadata: dict[str, dict[str, tuple]] = field(default_factory=dict)
 
     @property
     def same(self) -> bool:
@@ -116,6 +120,8 @@ class ReportDiff:
             "inputs": [{"a": x, "b": y} for x, y in self.inputs],
             "options": _both(self.options),
             "versions": _both(self.versions),
+            "meta": _both(self.meta),
+            "ir_metadata": {run: _both(changed) for run, changed in self.ir_metadata.items()},
             "measures": None
             if self.measures is None
             else dict(zip("ab", self.measures, strict=True)),
@@ -149,6 +155,30 @@ class ReportDiff:
 
 def _both(changed: dict[str, tuple]) -> dict[str, dict]:
     return {key: {"a": x, "b": y} for key, (x, y) in changed.items()}
+
+
+def _described(a: ReportView, b: ReportView, inputs: list[tuple]) -> dict[str, dict]:
+    """Per run file of ``inputs`` (those that differ) that two reports hold, the entries
+    of its ir_metadata blocks that differ (a nested key dotted: ``actor.team``)."""
+    changes = {}
+    for x, y in inputs:
+        if x is None or y is None or x["kind"] != "run":
+            continue
+        blocks = a.ir_metadata.get(x["sha256"]), b.ir_metadata.get(y["sha256"])
+        changed = _changed(*(_flattened(block) for block in blocks))
+        if changed:
+            changes[x.get("name") or y.get("name") or y["path"]] = changed
+    return changes
+
+
+def _flattened(node: Any, prefix: str = "") -> dict[str, Any]:
+    """A block's entries, a nested mapping's under dotted keys (none for no block)."""
+    if not isinstance(node, dict) or (prefix and not node):
+        return {prefix: node} if prefix else {}
+    flat: dict[str, Any] = {}
+    for key, value in node.items():
+        flat |= _flattened(value, f"{prefix}.{key}" if prefix else str(key))
+    return flat
 
 
 def _paired_inputs(a: ReportView, b: ReportView) -> list[tuple[dict | None, dict | None]]:
@@ -513,5 +543,5 @@ def diff_reports(
     )
     return ReportDiff(
         a, b, inputs, options, versions, measures, spellings, runs, topics, values, cause,
-        sections, records,
+        sections, records, _changed(a.meta, b.meta), _described(a, b, inputs),
     )  # fmt: skip

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InputError
@@ -87,6 +87,10 @@ class ReportView:
     # integers as score prints them; none under -Z (z-scores) or in a benchmark report
     # (a count's mean there is per topic)
     counts: frozenset[str] = frozenset()
+    # descriptions of the experiment, no part of the evaluation: the user's --meta pairs,
+    # and the ir_metadata block of each input file that has one, by the file's sha256
+    meta: dict = field(default_factory=dict)
+    ir_metadata: dict[str, Any] = field(default_factory=dict)
 
 
 def read_view(path: str, progress: Callable[[str, int, int], None] | None = None) -> ReportView:
@@ -131,7 +135,12 @@ def read_view(path: str, progress: Callable[[str, int, int], None] | None = None
     except OutputError as error:
         raise InputError(path, None, f"does not match the {kind} schema: {error}") from None
     reader = _evaluation_view if kind == "EvaluationReport" else _benchmark_view
-    return reader(path, report)
+    blocks = {
+        item["sha256"]: item["ir_metadata"]
+        for item in report.get("inputs", [])
+        if item.get("sha256") and item.get("ir_metadata") is not None
+    }
+    return replace(reader(path, report), meta=dict(report.get("meta") or {}), ir_metadata=blocks)
 
 
 def _without_values(report: dict, told: Callable[[int, int], None]) -> dict:

@@ -90,14 +90,24 @@ def _pairs(title: str, changed: dict) -> list[str]:
     return [f"{title}: {key} {written(x)} -> {written(y)}" for key, (x, y) in changed.items()]
 
 
+def _descriptions(result: ReportDiff) -> list[str]:
+    """The ``--meta`` pairs and each run's ir_metadata entries that differ."""
+    lines = _pairs("meta", result.meta)
+    for run, changed in result.ir_metadata.items():
+        lines += [
+            f"ir_metadata: {escape_text(run)} {escape_text(key)} {written(x)} -> {written(y)}"
+            for key, (x, y) in changed.items()
+        ]
+    return lines
+
+
 def diff_text(result: ReportDiff, output_format: str) -> str:
     """``diff``'s output: the likeliest cause first, then every difference, one a line."""
     if output_format == "json":
         return json_dumps(result.to_json(), indent=2) + "\n"
     if result.same:
-        return (
-            "\n".join(["the evaluations are the same", *_pairs("version", result.versions)]) + "\n"
-        )
+        lines = ["the evaluations are the same", *_descriptions(result)]
+        return "\n".join([*lines, *_pairs("version", result.versions)]) + "\n"
     lines = [f"likely cause: {result.cause}"]
     for x, y in result.inputs:
         kind = (x or y)["kind"]
@@ -135,6 +145,7 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         # a group's place is named as score prints it, escaped already (group_place)
         field = change.field if change.section == "groups" else escape_text(change.field)
         lines.append(f"{name}: {row} {field} {values}")
+    lines += _descriptions(result)
     lines += _pairs("version", result.versions)
     return "\n".join(lines) + "\n"
 
