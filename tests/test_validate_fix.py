@@ -228,6 +228,16 @@ def test_a_fix_tag_the_block_s_tag_contradicts_is_refused(tmp_path, capsys):
     assert fixed.read_bytes().startswith(META)
 
 
+def test_a_block_s_null_tag_contradicts_no_fix_tag(tmp_path, capsys):
+    # review 718: refused as "whose tag is None", where R30.tag reads a null tag as none
+    source = tmp_path / "r.run"
+    block = b"# ir_metadata.start\n# tag:\n# ir_metadata.end\n"
+    source.write_bytes(block + b"1 Q0 a 1 2 t\n")
+    fixed = tmp_path / "fixed.run"
+    assert call(capsys, "validate", source, "--fix", fixed, "--fix-tag", "u")[0] == 0
+    assert fixed.read_bytes() == block + b"1\tQ0\ta\t1\t2\tu\n"
+
+
 @pytest.mark.parametrize(
     ("lines", "moved"),
     [

@@ -423,8 +423,8 @@ def _block_apart(
         shown = tuple(range(1, min(found.lines, settings.shown) + 1))
         what = "dropped the ir_metadata block (a Parquet run holds none)"
         return b"", tokens, [Change(what, found.lines, shown)]
-    given = found.value.get("tag", settings.tag)
-    if settings.tag is not None and str(given) != settings.tag:
+    given = found.value.get("tag")  # null: no tag, as R30.tag reads it, none to contradict
+    if settings.tag is not None and given is not None and str(given) != settings.tag:
         raise UnfixableError(
             f"{path}: --fix-tag {settings.tag} would contradict the ir_metadata block "
             f"(lines 1-{found.lines}), whose tag is {excerpt(given)}: give it the new tag "
