@@ -238,3 +238,24 @@ def test_an_evaluation_of_one_file_twice_carries_its_lines_once(tmp_path):
     evaluation = trecbench.evaluate(qrels, [run, run], ["P.5"], run_names=["a", "b"])
     assert len(evaluation.input_warnings) == 2  # the qrels' line and the run's
     assert len(set(evaluation.input_warnings)) == 2
+
+
+@pytest.mark.parametrize(
+    ("block_ends", "said"),
+    [
+        (b"\r\n", "on all 4 lines"),  # it said 1 of 4: the block's lines were not counted
+        (b"\n", "on 1 of 4 lines, the first of them here"),
+    ],
+)
+def test_an_ir_metadata_block_s_crlf_lines_count_as_any_line_s(tmp_path, capsys, block_ends, said):
+    # review 718: a CRLF file with a block was said to have CRLF on "1 of 4 lines"
+    run_file = tmp_path / "r.run"
+    block = b"# ir_metadata.start", b"# tag: r", b"# ir_metadata.end"
+    run_file.write_bytes(b"".join(line + block_ends for line in block) + b"en-01 Q0 d 1 1 r\r\n")
+    _, warned = _call(["score", "-m", "P.5", QRELS, str(run_file)], capsys)
+    at = "" if block_ends == b"\r\n" else ":4:line"
+    crlf = [line for line in warned if "[R24]" in line]
+    assert crlf == [
+        f"trecbench: warning: {run_file}{at}: warning[R24]: CRLF line ends {said} (read as LF; "
+        "scores unaffected; validate --fix normalises them)"
+    ]

@@ -36,12 +36,14 @@ _ID_KEYS = frozenset({"tag"})
 @dataclass(frozen=True)
 class Block:
     """The block found at the top of a file: its ``lines`` (physical lines 1 to ``lines``,
-    the markers included), its YAML ``text`` and the ``size`` in bytes it takes."""
+    the markers included), its YAML ``text`` and the ``size`` in bytes it takes; ``crlf``:
+    its lines that end in CRLF (R24, as any line of the file)."""
 
     lines: int
     text: str
     size: int
     mixed: bool = False  # lines prefixed ``#`` and ``# `` both (:func:`_yaml_lines`)
+    crlf: tuple[int, ...] = ()
 
 
 # said of a mixed block's YAML refused
@@ -63,6 +65,7 @@ class Found:
     value: dict[str, Any] | None = None
     error: InputError | None = None
     size: int = 0
+    crlf: tuple[int, ...] = ()  # the block's lines that end in CRLF
 
 
 def split(data: bytes, path: str) -> Found | None:
@@ -73,7 +76,7 @@ def split(data: bytes, path: str) -> Found | None:
         return None
     try:
         block = find_block(data, path)
-        return Found(block.lines, parse(block, path), size=block.size)
+        return Found(block.lines, parse(block, path), size=block.size, crlf=block.crlf)
     except InputError as error:  # validate's R30.malformed, said so by score too
         return Found(0, None, InputError(path, error.line, error.message, "R30", finding=True))
 
@@ -95,20 +98,25 @@ def find_block(data: bytes, path: str) -> Block | None:
     if not starts_with_block(data[: len(START) + 64]):
         return None
     lines, position, text = 1, data.find(b"\n") + 1, []
+    crlf = [1] if data[: position - 1].endswith(b"\r") else []
     while 0 < position < len(data):
         end = data.find(b"\n", position)
         line_end = end if end >= 0 else len(data)
         if lines >= MOST_LINES or line_end > MOST_BYTES:
             raise InputError(path, 1, _too_long(lines >= MOST_LINES))
-        line = data[position:line_end].rstrip(b"\r")
+        line = data[position:line_end]
         lines += 1
+        if line.endswith(b"\r"):
+            crlf.append(lines)
+        line = line.rstrip(b"\r")
         if line.rstrip() == END:
             # every YAML line keeps its line break, the last one's too: a literal block
             # scalar (`|`) that ends the block ends with "\n", as YAML reads it
             spaced = {rest.startswith(b" ") for rest in text if rest.strip()}
             yaml_text = b"".join(yaml_line + b"\n" for yaml_line in _yaml_lines(text, spaced))
             size = end + 1 if end >= 0 else len(data)
-            return Block(lines, _decoded(yaml_text, path), size, mixed=len(spaced) == 2)
+            mixed = len(spaced) == 2
+            return Block(lines, _decoded(yaml_text, path), size, mixed, tuple(crlf))
         if not line.startswith(b"#"):
             raise InputError(path, lines, _not_comment(data, position))
         text.append(line[1:])

@@ -50,6 +50,7 @@ _FIELD_ENDS = {
 
 
 # R2's and R6's message when no field read holds the character (one past the kept fields)
+CRLF_END = "CRLF line end (Windows)"  # R24, of a run line or an ir_metadata block's
 _INVISIBLE_MESSAGE = (
     "Unicode blank, zero-width, C1 control or other invisible character (part of the field "
     "to trec_eval, not a separator)"
@@ -252,6 +253,7 @@ class Checker:
             )
             self.report.add("R30", 1, "line", message)
             self.block_tag = found.value.get("tag")  # as YAML read it (a list is no tag)
+            self.report.add_many("R24", found.crlf, "line", lambda _: CRLF_END)
 
     def _head(self, tokens: Tokens) -> bool:
         head, add = tokens.head, self.report.add
@@ -326,7 +328,7 @@ class Checker:
             lambda _: "vertical tab, form feed or lone CR: trec_eval splits fields there",
         )
         self._unicode(tokens)
-        add("R24", tokens.crlf_lines, "line", lambda _: "CRLF line end (Windows)")
+        add("R24", tokens.crlf_lines, "line", lambda _: CRLF_END)
         trailing = tokens.trailing_space_lines
         control = np.isin(trailing, tokens.trailing_control_lines)
         add(
