@@ -481,3 +481,14 @@ def test_a_description_s_integer_python_cannot_write_is_refused_at_its_line(tmp_
     said = capsys.readouterr().err
     assert f"{about}:2: ir_metadata: not valid YAML: " in said and "decimal digits" in said
     assert not out.exists()
+
+
+def test_of_two_ambiguous_values_the_first_in_the_block_is_refused(tmp_path):
+    # review 718: a top-level `on` (line 4) was refused before the nested `yes` above it
+    # (line 3): PyYAML built the nested mapping last; fixed one by one, they came unordered
+    path = tmp_path / "amb.run"
+    block = "# ir_metadata.start\n# actor:\n#   name: yes\n# flag: on\n# ir_metadata.end\n"
+    path.write_text(block + "1 Q0 d1 1 3.0 r\n")
+    with pytest.raises(trecbench.InputError) as refused:
+        trecbench.load_run(str(path))
+    assert refused.value.line == 3 and "yes is read as true" in refused.value.message

@@ -466,6 +466,9 @@ def load_yaml(
     import yaml
 
     loader = _loader_class(text_keys)(text, id_keys, first_line)
+    # built depth first, in the document's order: of two values refused, the first in the
+    # text is said (PyYAML builds a mapping's nested values after its scalars)
+    loader.deep_construct = True
     try:
         loader.root = loader.get_single_node()
         if loader.root is None:
