@@ -94,6 +94,16 @@ def test_a_mixed_blocks_yaml_refused_says_why():
     assert "not valid YAML" in caught.value.message and "both" not in caught.value.message
 
 
+def test_a_block_broken_otherwise_than_by_its_prefixes_is_not_said_to_be_mixed():
+    # review 718: a `## comment` line mixes the prefixes; the hint "give every line the
+    # same prefix" came with YAML that no prefix mends (an unclosed bracket)
+    text = b"## a comment\n# tag: r\n# a: [1,\n"
+    block = b"# ir_metadata.start\n" + text + b"# ir_metadata.end\n"
+    with pytest.raises(InputError) as caught:
+        ir_metadata.parse(ir_metadata.find_block(block + LINE, "run"), "run")
+    assert "not valid YAML" in caught.value.message and "both" not in caught.value.message
+
+
 def test_a_block_at_the_end_of_the_text_without_its_end_marker_never_ends():
     with pytest.raises(InputError, match="never ends"):
         ir_metadata.find_block(b"# ir_metadata.start\n# tag: x\n", "run")

@@ -172,9 +172,21 @@ def parse(block: Block, path: str) -> dict[str, Any]:
     try:
         return _mapping(block.text, path, first_line=2)  # the YAML starts on line 2
     except InputError as error:
-        if not block.mixed or "YAML" not in error.message:
+        if not block.mixed or "YAML" not in error.message or not _read_if_unmixed(block):
             raise
         raise InputError(path, error.line, error.message + MIXED) from None
+
+
+def _read_if_unmixed(block: Block) -> bool:
+    """Whether a mixed block's YAML reads with the space after every ``#`` dropped: then
+    the mix is what breaks it, and the refusal says so (a ``## comment`` line mixes the
+    prefixes too, beside YAML broken otherwise)."""
+    lines = block.text.splitlines(keepends=True)
+    try:
+        _mapping("".join(line.removeprefix(" ") for line in lines), "", first_line=2)
+    except InputError:
+        return False
+    return True
 
 
 def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
