@@ -431,8 +431,16 @@ def test_what_makes_maxontsim_another_measure_is_said(tmp_path, capsys):
     assert out == "maxontsim_1           \tall\t0.0000\n"
     assert said == [
         "-J drops every retrieved id the qrels do not judge, the ids MaxOntSim gives partial "
-        "credit to: MaxOntSim@k is then HitRate@k at its relevance level"
+        "credit to: only ids judged below its relevance level still earn it (where the "
+        "qrels judge none, MaxOntSim@k is HitRate@k)"
     ]
+    # a grade-0 judgment keeps its partial credit under -J (review 720: the warning said
+    # HitRate, which is 0 here; by hand as above, 0.4667)
+    qrels.write_text(f"q1 0 {SEIZURE} 1\nq1 0 {FOCAL} 0\n")
+    out, _ = _warned(
+        ["-J", "-m", "MaxOntSim@1", "-m", "success.1", str(qrels), str(ranked)], capsys
+    )
+    assert out == "maxontsim_1           \tall\t0.4667\nsuccess_1             \tall\t0.0000\n"
     qrels.write_text(f"q1 0 {SEIZURE} 2\nq1 0 {FOCAL} 1\n")
     out, said = _warned(["-m", "MaxOntSim@1", str(qrels), str(ranked)], capsys)
     assert out == "maxontsim_1           \tall\t1.0000\n"

@@ -208,17 +208,19 @@ def _read(settings: Settings, truth) -> Ontology:
 
 def _meaning_warnings(settings: Settings, path: str, grades: np.ndarray) -> list[str]:
     """What makes MaxOntSim another measure than Phentrieve's, said: ``-J``, which drops the
-    retrieved ids the qrels do not judge, those it gives partial credit to (it is then
-    HitRate); expected ids (E: graded at the relevance level or above) of several
-    ``grades``, as ``convert hpo --graded ontology`` writes its parents and children below
-    the expected terms: one of the lower grades retrieved scores 1, as an expected term
-    (the advice names the measure's rel, which every command and the API take, and which
-    a measure's own rel would not leave to -l)."""
+    retrieved ids the qrels do not judge, those it gives partial credit to (only ids judged
+    below the relevance level still earn it: with none, it is HitRate); expected ids (E:
+    graded at the relevance level or above) of several ``grades``, as ``convert hpo
+    --graded ontology`` writes its parents and children below the expected terms: one of
+    the lower grades retrieved scores 1, as an expected term (the advice names the
+    measure's rel, which every command and the API take, and which a measure's own rel
+    would not leave to -l)."""
     said = []
     if settings.judged_only:
         said.append(
             "-J drops every retrieved id the qrels do not judge, the ids MaxOntSim gives "
-            "partial credit to: MaxOntSim@k is then HitRate@k at its relevance level"
+            "partial credit to: only ids judged below its relevance level still earn it "
+            "(where the qrels judge none, MaxOntSim@k is HitRate@k)"
         )
     if len(grades) > 1:
         low, top = int(grades[0]), int(grades[-1])
