@@ -119,3 +119,37 @@ def test_a_run_s_ir_metadata_entries_that_differ_are_listed(tmp_path, capsys):
     assert code == 1 and out.endswith('\nir_metadata: r actor.team "lab" -> "other"\n'), out
     document = json.loads(diff_reports(capsys, *paths, "--format", "json")[1])
     assert document["ir_metadata"] == {"r": {"actor.team": {"a": "lab", "b": "other"}}}
+
+
+def test_descriptions_differ_as_the_reports_write_them(reports, tmp_path, capsys):
+    # review 719: true and 1 were the same to Python's ==, a nested key and a dotted one
+    # were one entry, and a description's invisible characters were printed as they are
+    a = reports("a", "-m", "P.5")
+
+    def described(meta, block):
+        def edit(report):
+            report["meta"] = meta
+            if block is not None:
+                report["inputs"][-1]["ir_metadata"] = block
+
+        return edit
+
+    x = _edited(a, tmp_path, described({"flag": True}, {"actor": {"team": {"x": 1}, "team.x": 5}}))
+    (tmp_path / "x.json").write_text(open(x).read())
+    other_block = {"actor": {"team": {"x": 2}, "team.x": 5}}
+
+    def other_file(report):  # the block is compared where the run's file differs
+        described({"flag": 1}, other_block)(report)
+        report["inputs"][-1]["sha256"] = "0" * 64
+
+    y = _edited(a, tmp_path, other_file)
+    code, out = diff_reports(capsys, str(tmp_path / "x.json"), y)
+    run_name = json.loads(open(a).read())["inputs"][-1]["name"]
+    assert out.splitlines()[-2:] == [
+        "meta: flag true -> 1",
+        f"ir_metadata: {run_name} actor.team.x 1 -> 2",
+    ]
+    z = _edited(a, tmp_path, described({"flag": "a\u202eb"}, None))
+    assert (
+        'meta: flag true -> "a%E2%80%AEb"' in diff_reports(capsys, str(tmp_path / "x.json"), z)[1]
+    )

@@ -13,6 +13,7 @@ grouped means; routing metrics), whose options (``power.target``...) are compare
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from math import inf, isfinite
@@ -25,7 +26,15 @@ from ..maxontsim_formulas import same_formula
 from ..naming import read_once_given_twice
 from ..number_text import value_text
 from .diff_cause import likely_cause
-from .reportview import RESAMPLING, SECTIONS, ReportView, field_texts, printed, read_view
+from .reportview import (
+    RESAMPLING,
+    SECTIONS,
+    ReportView,
+    field_texts,
+    printed,
+    read_view,
+    written,
+)
 
 MOVERS = 5  # topics listed per run and measure whose values moved most
 
@@ -165,20 +174,37 @@ def _described(a: ReportView, b: ReportView, inputs: list[tuple]) -> dict[str, d
         if x is None or y is None or x["kind"] != "run":
             continue
         blocks = a.ir_metadata.get(x["sha256"]), b.ir_metadata.get(y["sha256"])
-        changed = _changed(*(_flattened(block) for block in blocks))
+        changed = _changed_as_written(*(_flattened(block) for block in blocks))
         if changed:
             changes[x.get("name") or y.get("name") or y["path"]] = changed
     return changes
 
 
 def _flattened(node: Any, prefix: str = "") -> dict[str, Any]:
-    """A block's entries, a nested mapping's under dotted keys (none for no block)."""
+    """A block's entries, a nested mapping's under dotted keys (none for no block); a key
+    holding a dot (or starting with a quote) is quoted, never read as two."""
     if not isinstance(node, dict) or (prefix and not node):
         return {prefix: node} if prefix else {}
     flat: dict[str, Any] = {}
     for key, value in node.items():
-        flat |= _flattened(value, f"{prefix}.{key}" if prefix else str(key))
+        key = str(key)
+        key = written(key) if "." in key or key.startswith('"') else key
+        flat |= _flattened(value, f"{prefix}.{key}" if prefix else key)
     return flat
+
+
+def _changed_as_written(a: dict, b: dict) -> dict[str, tuple]:
+    """:func:`_changed` of values as the reports write them: ``true`` is not ``1``, nor
+    ``1.0`` (Python's ``==`` holds them equal); a mapping's keys in any order."""
+
+    def as_json(value: Any) -> str:
+        return json.dumps(value, sort_keys=True)
+
+    return {
+        key: (a.get(key), b.get(key))
+        for key in dict.fromkeys([*a, *b])
+        if as_json(a.get(key)) != as_json(b.get(key))
+    }
 
 
 def _paired_inputs(a: ReportView, b: ReportView) -> list[tuple[dict | None, dict | None]]:
@@ -543,5 +569,5 @@ def diff_reports(
     )
     return ReportDiff(
         a, b, inputs, options, versions, measures, spellings, runs, topics, values, cause,
-        sections, records, _changed(a.meta, b.meta), _described(a, b, inputs),
+        sections, records, _changed_as_written(a.meta, b.meta), _described(a, b, inputs),
     )  # fmt: skip

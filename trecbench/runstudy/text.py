@@ -92,13 +92,21 @@ def _pairs(title: str, changed: dict) -> list[str]:
 
 def _descriptions(result: ReportDiff) -> list[str]:
     """The ``--meta`` pairs and each run's ir_metadata entries that differ."""
-    lines = _pairs("meta", result.meta)
+    # the values escaped too: a description is the user's text, as a run's name is
+    lines = [
+        f"meta: {escape_text(key)} {_shown(x)} -> {_shown(y)}"
+        for key, (x, y) in result.meta.items()
+    ]
     for run, changed in result.ir_metadata.items():
         lines += [
-            f"ir_metadata: {escape_text(run)} {escape_text(key)} {written(x)} -> {written(y)}"
+            f"ir_metadata: {escape_text(run)} {escape_text(key)} {_shown(x)} -> {_shown(y)}"
             for key, (x, y) in changed.items()
         ]
     return lines
+
+
+def _shown(value) -> str:
+    return escape_text(written(value))
 
 
 def diff_text(result: ReportDiff, output_format: str) -> str:
