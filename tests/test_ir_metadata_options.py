@@ -221,3 +221,27 @@ def test_a_suite_in_the_current_folder_reads_its_run_called_dash(tmp_path):
     assert done.returncode == 0, done.stderr
     means = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines()[2:4]}
     assert means == {"a": "0.7500", "b": "1.0000"}
+
+
+def test_a_description_s_null_tag_gives_none_the_run_s_is_recorded(tmp_path, capsys):
+    # review 719: `tag:` (null) was refused by fuse ("gives null where trecbench records
+    # 'rrf'") and written as `tag: null` by convert, a block naming no run
+    about = tmp_path / "about.yaml"
+    about.write_text("tag:\nactor:\n  team: rev\n")
+    fused = tmp_path / "f.run"
+    argv = ["fuse", "--ir-metadata", str(about), str(LEXICAL), str(VECTOR), "-o", str(fused)]
+    assert run(argv) == 0
+    assert trecbench.load_run(str(fused)).ir_metadata["tag"] == "rrf"
+    source = tmp_path / "m.tsv"
+    source.write_text("q1\td1\t1\n")
+    argv = [
+        "convert",
+        "--ir-metadata",
+        str(about),
+        "msmarco",
+        str(source),
+        "-o",
+        str(tmp_path / "c"),
+    ]
+    assert run(argv) == 0
+    assert trecbench.load_run(str(tmp_path / "c" / "m.run")).ir_metadata["tag"] == "m"

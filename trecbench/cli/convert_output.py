@@ -130,7 +130,7 @@ def _with_metadata(conversion, inputs):
     from ..report import tool
 
     description = ir_metadata.read_file(given)
-    stray = [run.tag for run in conversion.runs if str(description.get("tag", run.tag)) != run.tag]
+    stray = [run.tag for run in conversion.runs if description.contradicts_tag(run.tag)]
     if stray:  # each run's block names the run's own tag
         params = click.get_current_context().command.params
         tagged = any(param.name in ("tag", "tags") for param in params)

@@ -413,7 +413,7 @@ def _description(given, tag: str) -> dict:
     from ..inputs import ir_metadata
 
     description = ir_metadata.read_file(given)
-    if str(description.get("tag", tag)) != tag:
+    if description.contradicts_tag(tag):
         raise description.refusal(
             ("tag",),
             f"tag {ir_metadata.as_written(description['tag'])} is not the fused run's tag "

@@ -238,7 +238,10 @@ def read_file(path) -> dict[str, Any]:
         message = f"{compression}-compressed: an ir_metadata description is YAML text"
         raise InputError(str(path), None, message + ": decompress it first")
     text = utf8_text(data, str(path))
-    return Description(_mapping(text, str(path), first_line=1), str(path), text)
+    value = _mapping(text, str(path), first_line=1)
+    if "tag" in value and value["tag"] is None:  # `tag:` gives none: the run's is recorded
+        del value["tag"]
+    return Description(value, str(path), text)
 
 
 class Description(dict):
@@ -248,6 +251,11 @@ class Description(dict):
     def __init__(self, value: dict[str, Any], path: str, text: str):
         super().__init__(value)
         self.path, self.text = path, text
+
+    def contradicts_tag(self, tag: str) -> bool:
+        """Whether the description gives a ``tag`` other than ``tag`` (compared as text,
+        as written)."""
+        return "tag" in self and str(self["tag"]) != tag
 
     def refusal(self, keys: tuple, message: str) -> InputError:
         """An error at the line where the file writes the key at ``keys``."""
