@@ -593,7 +593,7 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
         ("[statistics]\nseed = -1\n", "statistics.seed: -1 is less than the minimum of 0"),
         ('measures = ["Foo@3"]\n', r"measures\[0\]: illegal measure 'Foo@3'"),
         ('[modes.h]\nfuse = ["lexical", "vector"]\nweights = [1]\n',
-         r"modes.h.weights: 1 weight\(s\) for 2 run\(s\)"),
+         r"modes.h.weights: 1 weight for 2 runs"),
         ('[modes.h]\nfuse = ["lexical", "vector"]\nnorm = "z-score"\n',
          "modes.h.norm: rrf fuses ranks"),
         ('[targets.measures."ndcg_cut.10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n'

@@ -69,7 +69,7 @@ FUSED_YAML = YAML_HEAD + "  h:\n    fuse: [a, b]\n"
         (
             FUSED + "weights = [1, 2, 3]\nk = 1\n",
             "c.toml",
-            "c.toml:8: modes.h.weights: 3 weight(s) for 2 run(s): give one per run",
+            "c.toml:8: modes.h.weights: 3 weights for 2 runs: give one per run",
         ),
         (
             FUSED_YAML + "    method: combsum\n    k: 60\n",

@@ -111,7 +111,7 @@ def test_unknown_and_obsolete_ids_reported_against_an_older_obo(tmp_path):
     assert info["release"] == "2025-01-16"
     assert info["unknown"] == ["HP:0025802"]
     assert info["obsolete"] == ["HP:0004322"]
-    assert any("1 unknown HPO id(s) in HPO 2025-01-16" in n for n in conversion.report.notes)
+    assert any("1 unknown HPO id in HPO 2025-01-16" in n for n in conversion.report.notes)
     # an id written escaped (a blank: HP%200001250) is named as the run writes it; the note
     # escaped it again (HP%25200001250, in no file: reviewer 678)
     blank = write_jsonl(
@@ -376,7 +376,7 @@ def test_an_ontology_release_holding_a_line_break_is_noted_in_one_line(tmp_path,
     err = capsys.readouterr().err
     (note,) = [line for line in err.splitlines() if "note:" in line]
     assert note == (
-        "  note: 1 unknown HPO id(s) in HPO evil%0Arelease%09x (mistyped, or absent from this "
+        "  note: 1 unknown HPO id in HPO evil%0Arelease%09x (mistyped, or absent from this "
         "release: a newer one may have them): HP:0004322"
     )
 
@@ -411,7 +411,7 @@ def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):
     counts = conversion.report.counts
     assert counts[DUPLICATE.format("bm25")] == 1
     assert counts["run query not among the test cases (bm25; kept, but no measure counts it)"] == 1
-    assert any("1 evaluable case(s) have no results" in n for n in conversion.report.notes)
+    assert any("1 evaluable case has no results" in n for n in conversion.report.notes)
 
 
 def test_cases_without_results_are_counted_on_the_written_ids(tmp_path):
@@ -427,14 +427,14 @@ def test_cases_without_results_are_counted_on_the_written_ids(tmp_path):
         records = [{"case_id": q, "hpo_id": "HP:0000001", "rank": 1} for q in answered]
         terms = write_jsonl(tmp_path / "terms.jsonl", records)
         conversion = convert_hpo(path, [terms], tags=["t"], check_ids=False)
-        return [n for n in conversion.report.notes if "evaluable case(s)" in n]
+        return [n for n in conversion.report.notes if "evaluable case" in n]
 
     # "x 1" has no expected id: the one evaluable case has results
     assert notes([case("x 1"), case("y", "HP:0000001")], ["y"]) == []
     # "x%201" (written x%25201) is evaluable and has no results, though the written id of
     # the case without expected ids, "x 1", is x%201
     missing = notes([case("x 1"), case("x%201", "HP:0000001")], ["x 1"])
-    assert [n.split(";")[0] for n in missing] == ["t: 1 evaluable case(s) have no results"]
+    assert [n.split(";")[0] for n in missing] == ["t: 1 evaluable case has no results"]
 
 
 @pytest.mark.parametrize("name", ["terms.json", "tz.gz", "63"])

@@ -358,3 +358,17 @@ def test_query_ids_of_another_count_are_counted_in_words(tmp_path):
     with pytest.raises(InputError) as raised:
         convert_lists(path)
     assert str(raised.value) == f"{path}:1: query_ids: 1 id for 2 queries"
+
+
+@pytest.mark.parametrize(
+    ("chunks", "said"),
+    [
+        (["abc"], "1 chunk matches several gold documents and counts for one"),
+        (["abc", "abc"], "2 chunks match several gold documents and count for one"),
+    ],
+)
+def test_chunks_of_several_gold_documents_are_counted_in_words(tmp_path, chunks, said):
+    # the note said "1 chunk(s) match ... and count for one" (review 719)
+    data = {"gold_docs": [["abc x", "abc y"]], "retrieved_chunks": [chunks]}
+    conversion = convert_lists(write(tmp_path, data), match="chunks")
+    assert f"{said} (remem's Recall_all credits them all)" in conversion.report.notes

@@ -372,7 +372,7 @@ def test_topics_need_not_agree():
         ({"method": "borda"}, "unknown fusion method 'borda'"),
         ({"method": "rrf", "norm": "min-max"}, "rrf fuses ranks"),
         ({"method": "combsum", "norm": "l2"}, "unknown normalisation 'l2'"),
-        ({"method": "combsum", "weights": [1.0]}, "1 weight(s) for 2 run(s)"),
+        ({"method": "combsum", "weights": [1.0]}, "1 weight for 2 runs"),
         ({"method": "combmax", "weights": [1.0, 2.0]}, "weights apply to rrf, combsum, wmnz"),
         ({"method": "wmnz"}, "wmnz needs one weight per run"),
         ({"method": "rrf", "k": -1}, "k must be a finite number >= 0"),

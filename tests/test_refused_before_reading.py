@@ -192,7 +192,7 @@ def test_score_refuses_a_stratum_before_reading_a_run(capsys, unread, options, s
     ("options", "said"),
     [
         (["--norm", "min-max"], "rrf fuses ranks: a score normalisation (min-max) does not apply"),
-        (["-w", "1", "-w", "2", "-w", "3"], "3 weight(s) for 2 run(s): give one per run"),
+        (["-w", "1", "-w", "2", "-w", "3"], "3 weights for 2 runs: give one per run"),
         (["-w", "0", "-w", "0"], "the weights are all 0: every fused score would be 0"),
     ],
 )

@@ -348,7 +348,7 @@ def test_an_empty_list_of_names_is_refused_as_too_few_not_ignored():
     # no names were given, where similarity and pool refuse it
     runs = {"q1": {"d1": 1.0}}
     for given in ([runs, runs], {"a": runs, "b": runs}):
-        with pytest.raises(UsageError, match=r"^0 name\(s\) for 2 run\(s\): give one per run$"):
+        with pytest.raises(UsageError, match=r"^0 names for 2 runs: give one per run$"):
             trecbench.evaluate(QRELS, given, ["P_5"], names=[])
 
 

@@ -27,6 +27,7 @@ from . import arrow_compute as pc
 from .errors import UsageError, excerpt
 from .inputs.tables import carry_integer_ids
 from .naming import check_run_tag
+from .plurals import counted
 
 RANK_BASED = ("rrf", "isr")
 SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
@@ -71,7 +72,9 @@ def checked_weights(weights, n_runs: int, method: str) -> np.ndarray:
         raise UsageError(f"weights are one number per run, not {excerpt(weights)}")
     weights = list(weights)
     if len(weights) != n_runs:
-        raise UsageError(f"{len(weights)} weight(s) for {n_runs} run(s): give one per run")
+        raise UsageError(
+            f"{counted(len(weights), 'weight')} for {counted(n_runs, 'run')}: give one per run"
+        )
     # a weight is a run's share of the fused score: below 0, the documents a run ranks
     # highest would lose the most, falling below those it never retrieved
     checked = np.array([check_number("a weight", w, 0) for w in weights], np.float64)

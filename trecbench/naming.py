@@ -16,6 +16,7 @@ from typing import Any
 
 from .compressions import without_suffixes
 from .errors import Setting, UsageError, excerpt, one_line, option_excerpt
+from .plurals import counted
 from .text_bytes import encodable
 from .type_names import python_type
 
@@ -201,7 +202,8 @@ def run_names(
         advice = ("give each a name of its own in ", Setting("names"))  # they clash there
         names = [run_name(name) for name in listed_names(names)]
         if len(names) != len(sources):
-            raise UsageError(f"{len(names)} name(s) for {len(sources)} run(s): give one per run")
+            given = f"{counted(len(names), 'name')} for {counted(len(sources), 'run')}"
+            raise UsageError(f"{given}: give one per run")
     else:
         files = [i for i, s in enumerate(sources) if isinstance(s, (str, os.PathLike))]
         if any(not os.fspath(sources[i]) for i in files):  # named "" it was a blank name

@@ -209,5 +209,6 @@ def _errors(result, action: str, config=None, keys=(), limit: int = FINDINGS_SHO
         looks, kind = OTHER_KIND[other]
         lines = [f"{where}: {result.path} looks like {looks}: the key names {kind}"]
     if result.counts["error"] > len(lines):
-        lines.append(f"{result.path}: ... {result.counts['error'] - len(lines)} more error(s)")
+        more = result.counts["error"] - len(lines)
+        lines.append(f"{result.path}: ... {more} more {'error' if more == 1 else 'errors'}")
     return [*lines, f"{result.path}: recovery: {action} (TREC R-task reference)"]

@@ -27,6 +27,7 @@ from ..errors import InputError, Setting, TrecbenchError, UsageError
 from ..escaping import escape_text, id_list
 from ..ids import STR
 from ..naming import check_read_once, check_runs_once, listed, path_argument
+from ..plurals import counted
 from ..resource_bounds import depth_from
 from ..sources import (
     JSON_SPACE,
@@ -255,8 +256,8 @@ def check_ontology(ids: pd.Series, loaded, report: Report) -> dict:
             )
             report.note(
                 # the release as the ontology file gives it (a JSON version may hold a line break)
-                f"{len(terms)} {kind} HPO id(s) in HPO {escape_text(loaded.release)}{hint}: "
-                + id_list(terms, shown=_as_written, limit=10)
+                f"{counted(len(terms), f'{kind} HPO id')} in HPO {escape_text(loaded.release)}"
+                f"{hint}: " + id_list(terms, shown=_as_written, limit=10)
             )
     return {"checked": True, **loaded.info(), **found}
 
@@ -509,7 +510,8 @@ def _note_missing(tag: str, answered, evaluable: list[str], report: Report, pres
     missing = [q for q in evaluable if q not in written]
     if missing:
         report.note(
-            f"{tag}: {len(missing)} evaluable case(s) have no results; trec_eval averages "
+            f"{tag}: {counted(len(missing), 'evaluable case')} "
+            f"{'has' if len(missing) == 1 else 'have'} no results; trec_eval averages "
             "over the run's queries unless -c counts them as 0"
         )
     empty = [q for q in evaluable if q in written and q not in present]

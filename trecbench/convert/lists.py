@@ -122,7 +122,9 @@ def _matched(
     )
     if counts["ambiguous"]:
         report.note(
-            f"{counts['ambiguous']} chunk(s) match several gold documents and count for one "
+            f"{counted(counts['ambiguous'], 'chunk')} "
+            f"{'matches' if counts['ambiguous'] == 1 else 'match'} several gold documents and "
+            f"{'counts' if counts['ambiguous'] == 1 else 'count'} for one "
             "(remem's Recall_all credits them all)"
         )
     return gold_rows, run_rows, section

@@ -137,7 +137,7 @@ def _validate(
             label,
             first.line,
             f"converted {kind} fails validation: {first.rule}: {first.message} "
-            f"({result.errors} error(s)); this is a trecbench bug, please report it",
+            f"({counted(result.errors, 'error')}); this is a trecbench bug, please report it",
         )
     summary = {"counts": result.counts, "findings": [f.to_dict() for f in result.findings]}
     return summary, result.qrels_info
