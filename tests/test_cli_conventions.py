@@ -1211,9 +1211,13 @@ def test_an_input_of_symbolic_links_in_a_loop_is_said_to_be_one(tmp_path, capsys
     (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
     (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
     (tmp_path / "gone").symlink_to(tmp_path / "missing")
+    (tmp_path / "file").write_text("")
     for name, why in [
         ("loop1", "symbolic links in a loop (Too many levels of symbolic links)"),
         ("gone", "broken symbolic link"),
+        # the system's reason, not "No such file" (review 719)
+        ("file/x", "Not a directory"),
+        ("a" * 300, "File name too long"),
     ]:
         assert run(["score", QRELS, str(tmp_path / name)]) == ExitCode.INPUT
         said = f"trecbench: {tmp_path / name}: cannot read: {why}\n"

@@ -94,9 +94,8 @@ def _connect_refusal(address: str, exc: Exception) -> UsageError:
     """What :func:`connect` says when distributed's Client failed to connect with ``exc``."""
     if isinstance(exc, (OSError, TimeoutError)):
         return UsageError(Setting("client", address), f": cannot connect ({exc})")
-    if isinstance(
-        exc, TypeError
-    ):  # a worker's or a nanny's server: its identity() takes no n_workers
+    # a worker's or a nanny's server: its identity() takes no n_workers
+    if isinstance(exc, TypeError):
         return UsageError(
             Setting("client", address, quoted=True),
             ": not a Dask scheduler (a worker's or a nanny's address?)",

@@ -149,7 +149,8 @@ BROKEN_OFF = "corrupt or truncated"
 class InputError(TrecbenchError):
     """An input file cannot be read or is malformed at a given line.
 
-    ``rule``: the validator's rule it breaks, if any; ``finding``: ``validate`` reports it
+    ``rule``: the validator's rule it breaks, if any, or the check of it that does
+    (``R27.long``: :meth:`cli_line` says the rule); ``finding``: ``validate`` reports it
     as a finding of that rule (a truncated gzip stream, R27; a malformed ir_metadata
     block, R30), so the CLI says it as validate and score's gate say their errors
     (:meth:`cli_line`)."""

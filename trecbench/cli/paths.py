@@ -97,12 +97,15 @@ class InputFile(click.ParamType):
 
 def _why_missing(path: str) -> str:
     """Why ``path``, which :func:`os.path.exists` says is not there, cannot be read: a
-    symbolic link to nothing, links in a loop (it was called broken), or no such file."""
+    symbolic link to nothing, links in a loop (it was called broken), the system's reason
+    (a name too long, a file taken for a folder), or no such file."""
     try:
         os.stat(path)
     except OSError as error:
         if error.errno == errno.ELOOP:
             return "symbolic links in a loop (Too many levels of symbolic links)"
+        if error.errno != errno.ENOENT:  # a name too long, a file taken for a folder...
+            return error.strerror
     return "broken symbolic link" if os.path.islink(path) else "No such file"
 
 

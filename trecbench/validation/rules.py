@@ -318,7 +318,7 @@ CATALOGUE = (
            "checks the rest of the run, the block's lines as trec_eval 9.x reads them; "
            "`score` refuses the run in one line at the line. Ambiguous YAML is a plain "
            "value or key that YAML 1.1 (PyYAML) and YAML 1.2's core schema (the "
-           "version ruamel.yaml and the ir_metadata schema follow) read as different "
+           "version the ir_metadata schema names) read as different "
            "values: `yes` (true or text), `1:30` (90 or text), `010` (8 or 10); it is "
            "refused, not recorded in one reading: write the value meant, or quote it."),
     _check("R31", "EEWE", "id of a table's row (JSONL, Parquet, a DataFrame or dict given "
