@@ -335,3 +335,24 @@ def test_a_topic_longer_than_a_block_is_said_to_be_held_beyond_the_budget(tmp_pa
     unbudgeted = capsys.readouterr()
     assert unbudgeted.err == "" and unbudgeted.out == budgeted.out
     assert budgeted.out.split() == ["map", "all", "0.4167"]  # trec_eval 9.0.8's
+
+
+def test_every_topic_longer_than_a_block_is_counted_the_longest_named(tmp_path, capsys):
+    # review 721: the first such topic was named alone (A, 40,000 lines), though B, read
+    # after it, held 60,000: the warning understated how far past the budget the call went
+    from trecbench.cli import run
+
+    lines = []
+    for qid, count in [("A", 40_000), ("s1", 10), ("B", 60_000), ("s2", 10)]:
+        lines += [f"{qid} Q0 d{i} {i + 1} {100_000 - i} t\n" for i in range(count)]
+    (tmp_path / "two.run").write_text("".join(lines))
+    (tmp_path / "two.qrels").write_text("A 0 d1 1\nB 0 d2 1\ns1 0 d3 1\ns2 0 d1 1\n")
+    args = ["score", "--memory", "64", "-m", "map", str(tmp_path / "two.qrels")]
+    assert run([*args, str(tmp_path / "two.run")]) == 0
+    said = capsys.readouterr()
+    assert said.err == (
+        f"trecbench: warning: {tmp_path / 'two.run'}: 2 topics hold more lines than a block of "
+        "the memory budget (64 MiB: 16,384 lines) (the longest, 'B', holds 60,000): a topic "
+        "is scored whole, so they are held beyond the budget\n"
+    )
+    assert said.out.split() == ["map", "all", "0.3958"]  # trec_eval 9.0.8's

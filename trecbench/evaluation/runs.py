@@ -354,7 +354,8 @@ def _evaluate_blocks(
     anew = False  # the run read whole (held or spilled) before its first block is scored
     # a spilled run's refusal of lost zeros: its blocks come by topic hash, so the one the
     # run read whole names (the least place) is known once every block is checked
-    refusal = longest = None
+    refusal = None
+    beyond: list[tuple[str, int]] = []  # the topics longer than a block: held whole
     for block in ahead.tables:
         if block is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
@@ -381,7 +382,7 @@ def _evaluate_blocks(
                 scored.append(part)
                 topics += len(part.run_qids)
             continue
-        longest = longest or _topic_beyond(block, budget)
+        beyond += _topics_beyond(block, budget)
         scored.append(
             score_block(
                 block.table,
@@ -405,26 +406,34 @@ def _evaluate_blocks(
         rows = [blocks.lines_are_rows]
         raise duplicate_in_files(error, files=[error.path], rows=rows) from None
     result.record = blocks.record
-    said = [] if longest is None else [_held_beyond(path, *longest, budget)]
+    said = [_held_beyond(path, beyond, budget)] if beyond else []
     return result, columns, flags, [*blocks.warnings, *said]
 
 
-def _topic_beyond(block, budget: Budget) -> tuple[str, int] | None:
-    """The first topic of ``block`` (a block of whole topics, its stretches told) longer
-    than a block of the memory ``budget`` given (``--memory``), with its lines: held whole
-    all the same (a topic is scored whole), past the budget; None otherwise."""
+def _topics_beyond(block, budget: Budget) -> list[tuple[str, int]]:
+    """The topics of ``block`` (a block of whole topics, its stretches told) longer than a
+    block of the memory ``budget`` given (``--memory``), with their lines: held whole all
+    the same (a topic is scored whole), past the budget."""
     if not budget.given or block.stretches is None or len(block.table) <= budget.block_lines:
-        return None
+        return []
     starts, qids = block.stretches
     lengths = np.diff(np.append(starts, len(block.table)))
-    longest = int(np.argmax(lengths))
-    return (qids[longest], int(lengths[longest])) if lengths[longest] > budget.block_lines else None
+    return [(qids[i], int(lengths[i])) for i in np.flatnonzero(lengths > budget.block_lines)]
 
 
-def _held_beyond(path: str, qid: str, lines: int, budget: Budget) -> str:
-    """The warning of a topic held whole past the memory budget (:func:`_topic_beyond`)."""
+def _held_beyond(path: str, beyond: list[tuple[str, int]], budget: Budget) -> str:
+    """The warning of the topics held whole past the memory budget
+    (:func:`_topics_beyond`): the longest named, the others counted (the first named
+    alone understated how far past the budget the call went)."""
+    qid, lines = max(beyond, key=lambda topic: topic[1])
+    block = f"a block of the memory budget ({budget.mib} MiB: {budget.block_lines:,} lines)"
+    if len(beyond) == 1:
+        return (
+            f"{path}: topic {excerpt(qid)} holds {lines:,} lines, more than {block}: a topic "
+            "is scored whole, so it is held beyond the budget"
+        )
     return (
-        f"{path}: topic {excerpt(qid)} holds {lines:,} lines, more than a block of the "
-        f"memory budget ({budget.mib} MiB: {budget.block_lines:,} lines): a topic is scored "
-        "whole, so it is held beyond the budget"
+        f"{path}: {len(beyond):,} topics hold more lines than {block} (the longest, "
+        f"{excerpt(qid)}, holds {lines:,}): a topic is scored whole, so they are held beyond "
+        "the budget"
     )
