@@ -65,6 +65,20 @@ def test_dask_partitions_are_timed_from_the_start():
     assert calls == [("scoring partitions", 0, 4), ("scoring partitions", 1, 4)]
 
 
+def test_dask_partitions_are_drawn_after_the_files_read(tmp_path):
+    # review 721: an empty "scoring partitions 0/4" bar came first, then the files' bar
+    from trecbench.cli.progress import TaskProgress
+    from trecbench.dask_tasks import Told
+
+    (tmp_path / "r.run").write_text("q1 Q0 d1 1 1 t\n")
+    progress = TaskProgress()
+    told = Told(progress, [str(tmp_path / "r.run")], 4)
+    assert progress.label is None and "scoring partitions" in progress.starts
+    told("facts", 0)
+    assert progress.label == f"reading {tmp_path / 'r.run'}"
+    progress.close()
+
+
 @pytest.mark.parametrize("option", [["--memory", "512"], ["--jobs", "2"]])
 def test_dask_refuses_memory_and_jobs(tmp_path, capsys, option):
     from trecbench.cli import run

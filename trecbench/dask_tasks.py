@@ -55,8 +55,10 @@ class Told:
         self.label = f"reading {files[0] if len(self.sizes) == 1 else several}"
         self.read, self.scored = 0, 0
         # the partitions timed from the call's start, not from the first one scored (whose
-        # first frame said "1/4 [00:00<00:00, 5289.16 partitions/s]")
-        progress("scoring partitions", 0, partitions)
+        # first frame said "1/4 [00:00<00:00, 5289.16 partitions/s]"); where files are read,
+        # told without its total, which times it undrawn: the files' bar comes first (an
+        # empty "0/4 partitions" bar was drawn, then replaced by it)
+        progress("scoring partitions", 0, None if self.sizes else partitions)
 
     def __call__(self, kind: str, index: int) -> None:
         if kind == "facts" and self.sizes and not self.scored:  # a frame: no file read
