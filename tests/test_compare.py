@@ -825,7 +825,7 @@ def test_evaluation_options_equal_score_and_move_the_numbers(trec_eval_suite, tm
         text = (tmp_path / flags[0] / "BenchmarkComparison.md").read_text()
         # the -c the numbers use (compare's --missing zero), in score's record's order
         said = " ".join([*flags, "-c"] if flags[0] == "-l" else ["-c", *flags])
-        assert f"- Scored with {said} (as trecbench score)\n" in text
+        assert f"- Scored as trecbench score {said} scores\n" in text
 
 
 def test_cli_manifest_lists_inputs_and_outputs_with_checksums(trec_eval_suite, tmp_path):

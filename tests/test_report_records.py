@@ -85,7 +85,7 @@ def test_score_pages_evaluation_records_n_z_and_d(folder, flag, value, recorded,
     evaluation = evaluate("q.qrels", "a.run", [measure], **{flag: value})
     comparison = from_evaluation(evaluation)
     assert comparison.evaluation.items() >= recorded.items()
-    assert f"Scored with {said} (as trecbench score)" in comparison.markdown()
+    assert f"Scored as trecbench score {said} scores" in comparison.markdown()
     report.validate_against_schema(comparison.report(), "benchmark_report")
 
 

@@ -75,7 +75,7 @@ def test_score_html_says_c(tmp_path):
     args = ["score", "-N", "100", "-J", "-c", "-m", "utility", "-m", "map"]
     folder = str(tmp_path)
     assert run([*args, f"{folder}/qrels", f"{folder}/r.run", "--html", str(page), "--quiet"]) == 0
-    said = re.findall(r"<li>Scored with ([^<]*) \(as trecbench score\)</li>", page.read_text())
+    said = re.findall(r"<li>Scored as trecbench score ([^<]*) scores</li>", page.read_text())
     assert said == ["-c -J -N 100"]
 
 
@@ -95,9 +95,9 @@ def test_compare_says_the_c_of_its_missing_zero(tmp_path, capsys):
         args = ["compare", *files, "-m", "map", "-l", "2", "--missing", missing]
         assert run([*args, "--quiet", "-o", str(out)]) == 0
         text = (out / "BenchmarkComparison.md").read_text()
-        assert f"- Scored with {said} (as trecbench score)\n" in text
+        assert f"- Scored as trecbench score {said} scores\n" in text
         page = (out / "report.html").read_text()
-        assert f"<li>Scored with {said} (as trecbench score)</li>" in page
+        assert f"<li>Scored as trecbench score {said} scores</li>" in page
         summary = json.loads((out / "BenchmarkReport.json").read_text())["results"][0]["summary"]
         assert [row["mean"] for row in summary if row["run"] == "b"] == [mean]
     capsys.readouterr()
@@ -121,11 +121,11 @@ def test_paths_are_shell_quoted_and_isolated_by_markup(tmp_path, monkeypatch):
     name = "my z \u0631.txt"
     (tmp_path / name).write_text("q1 P_1 0.5 0.1\nq2 P_1 0.5 0.1\n")
     comparison = from_evaluation(evaluate("q", "a.run", ["P.1"], zscores=name))
-    said = re.findall(r"Scored with (.*) \(as trecbench score\)", comparison.markdown())
+    said = re.findall(r"Scored as trecbench score (.*) scores", comparison.markdown())
     assert said == ["-Z 'my z \u0631.txt'"] and shlex.split(said[0]) == ["-Z", name]
     page = tmp_path / "p.html"
     assert run(["score", "-Z", name, "-m", "P.1", "q", "a.run", "--html", str(page)]) == 0
-    said = re.findall(r"<li>Scored with (.*) \(as trecbench score\)</li>", page.read_text())
+    said = re.findall(r"<li>Scored as trecbench score (.*) scores</li>", page.read_text())
     assert said == ["-Z <bdi>&#39;my z \u0631.txt&#39;</bdi>"]
 
 

@@ -293,12 +293,12 @@ def _provenance(comparison, stamp: dict | None, depth: int) -> dict:
 
 
 def _scored_with(line: str):
-    """A header line; the "Scored with" line, a command to paste, with its right-to-left
+    """A header line; the "Scored as" line, a command to paste, with its right-to-left
     paths' isolates (:func:`~trecbench.escaping.isolated_text`, outside their quotes) as
     ``<bdi>`` (markup, as :func:`~.json_text.json_shown` isolates), no character of the text."""
     from markupsafe import Markup, escape  # Jinja2's
 
-    if not line.startswith("Scored with "):
+    if not line.startswith("Scored as trecbench score "):
         return line
     parts = re.split("\u2068([^\u2068\u2069]*)\u2069", line)  # text, isolated, text...
     return Markup(

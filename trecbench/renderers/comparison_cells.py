@@ -236,7 +236,7 @@ def header_lines(comparison) -> list[str]:
     recorded = comparison.evaluation
     flags = flag_text(recorded, settings.missing) if recorded is not None else ""
     if flags:
-        lines.append(f"Scored with {flags} (as trecbench score)")
+        lines.append(f"Scored as trecbench score {flags} scores")
     ontology = comparison.ontology
     if ontology is not None:
         sha = f", sha256 {ontology['sha256'][:12]}…" if ontology.get("sha256") else ""

@@ -1,4 +1,4 @@
-"""The "Scored with" line of a comparison's renderings: every setting of its evaluation
+"""The "Scored as" line of a comparison's renderings: every setting of its evaluation
 record (``Comparison.evaluation``, what the page's provenance and the report record) not
 at its default, spelled as ``trecbench score`` takes it (``-c -J -N 100``). Derived from
 the record key by key, so that a setting the record holds is never left out: one of no
