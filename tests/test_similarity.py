@@ -431,3 +431,20 @@ def test_a_mean_tau_over_part_of_the_topics_says_how_many(tmp_path, capsys):
         "trecbench: warning: A and B: no kendall_tau: no topic has two documents both runs "
         "retrieved\n"
     )
+
+
+def test_taus_that_cancel_have_a_mean_of_0(tmp_path):
+    # review 723: taus of 0.6, -0.2 and -0.4 (scipy.stats.kendalltau's, exactly 0 on
+    # paper: 6/10 - 2/10 - 4/10) had a mean of 1.85e-17, printed as 1.9e-17
+    orders = {"t1": [2, 1, 4, 3, 5], "t2": [4, 5, 1, 2, 3], "t3": [5, 4, 1, 2, 3]}
+    a, b = [], []
+    for qid, order in orders.items():
+        for rank in range(5):
+            a.append(f"{qid} Q0 d{rank + 1} {rank + 1} {10 - rank} A\n")
+            b.append(f"{qid} Q0 d{order[rank]} {rank + 1} {10 - rank} B\n")
+    (tmp_path / "A.run").write_text("".join(a))
+    (tmp_path / "B.run").write_text("".join(b))
+    (pair,) = similarity([str(tmp_path / "A.run"), str(tmp_path / "B.run")]).pairs
+    taus = pair.values["kendall_tau"].tolist()
+    assert taus == pytest.approx([0.6, -0.2, -0.4])
+    assert pair.mean()["kendall_tau"] == 0.0
