@@ -1231,3 +1231,22 @@ def test_only_the_unjudged_run_s_warning_is_labelled_by_allow_unjudged(tmp_path,
         if line.startswith("- Warning")
     ]
     assert labels == ["- Warning (--allow-unjudged)", "- Warning"]
+
+
+def test_the_best_runs_cell_lists_a_name_with_a_comma_as_one_run(tmp_path, capsys):
+    # review 723: "u, v, w, z" read as four runs tied, where the runs are "u, v", w and z
+    from trecbench.cli import run as main
+
+    (tmp_path / "q.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
+    lines = "t1 Q0 d1 1 2 x\nt1 Q0 d2 2 1 x\nt2 Q0 d1 1 2 x\nt2 Q0 d2 2 1 x\n"
+    for name in "xyz":
+        (tmp_path / f"{name}.run").write_text(lines)
+    args = ["compare", "-m", "P.1", "--format", "markdown", str(tmp_path / "q.qrels")]
+    args += [str(tmp_path / f"{name}.run") for name in "xyz"]
+    for given, path in [("u, v", "x"), ("w", "y"), ("z", "z")]:
+        args += ["--names", f"{given}={tmp_path / path}.run"]
+    assert main(args) == 0
+    (row,) = [
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("| P@1 | **")
+    ]
+    assert row.endswith("| u%2C v, w, z |")

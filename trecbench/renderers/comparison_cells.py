@@ -540,5 +540,6 @@ def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> l
                 cell += f" {marker}" if marker else ""
             cells.append(cell)
         name = f"{measure} (lower is better)" if better == "lower" else measure
-        rows.append([name, *cells, ", ".join(best) if best else "n/a"])
+        # each run an item of the list (a name "u, v" read as two runs tied)
+        rows.append([name, *cells, ", ".join(map(list_item, best)) if best else "n/a"])
     return rows
