@@ -448,3 +448,11 @@ def test_no_help_names_a_checkouts_docs_path(path):
     result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, [*path, "--help"])
     assert result.exit_code == 0, result.output
     assert not re.findall(r"docs/[\w./-]*\.md", result.output)
+
+
+@pytest.mark.parametrize("command", ["power", "agree"])
+def test_power_and_agree_help_say_what_each_format_shows(command):
+    # review 723: "What stdout shows." alone, where compare's help describes each format,
+    # and their LaTeX needs booktabs without a word
+    text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
+    assert "LaTeX tabulars (booktabs: \\usepackage{booktabs};" in text

@@ -88,7 +88,12 @@ def conclusion_options(formats: tuple[str, ...]):
                     show_default=True,
                     help="Significance level of the tests.",
                 ),
-                format_option(formats, "What stdout shows."),
+                format_option(
+                    formats,
+                    "What stdout shows: aligned tables, Markdown tables, the JSON report or LaTeX "
+                    "tabulars (booktabs: \\usepackage{booktabs}; the legend and the reasons "
+                    "as % comments).",
+                ),
                 quiet_option,
             ],
         )
