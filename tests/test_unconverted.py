@@ -442,3 +442,23 @@ def test_an_sqlite_database_is_told_to_be_converted_in_one_line(tmp_path, capsys
         "first if it is memorybench's results.db (trecbench convert memorybench; see "
         "'trecbench convert --help' and the docs' convert.md)"
     ])  # fmt: skip
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_trecbench_report_given_as_a_run_or_qrels_is_named_a_report(tmp_path, capsys, suffix):
+    # review 722: score's own report was "a JSON document ...: convert it first (trecbench
+    # convert hpo|code-chunk|...)", though no converter reads a report
+    report = tmp_path / f"r{suffix}"
+    assert run(["score", "--report", str(tmp_path / "r.json"), "-m", "P.5", QRELS, RUN]) == 0
+    if suffix != ".json":
+        report.write_bytes((tmp_path / "r.json").read_bytes())
+    capsys.readouterr()
+    said = "trecbench's JSON report, not {}: give the file it was made from ('trecbench diff' "
+    cases = [([QRELS, str(report)], "R32", "a TREC run")]
+    if suffix == ".json":  # a .jsonl named as qrels is told JSONL files hold runs
+        cases.append(([str(report), RUN], "Q12", "TREC qrels"))
+    for args, rule, what in cases:
+        code, lines = _err(capsys, "score", *args)
+        assert code == 2 and lines == [
+            f"trecbench: {report}: error[{rule}]: {said.format(what)}compares two reports)"
+        ]

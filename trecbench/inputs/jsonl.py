@@ -156,7 +156,7 @@ def _convert_reads(head: bytes, path: str) -> bool:
         content = json_content(head[:HEAD_BYTES], path)
     except InputError:  # nested too deep to tell: the JSONL reader's error stands
         return False
-    return content == "sidecar" or (content == "document" and not _run_line_meant(head))
+    return content in ("sidecar", "report") or (content == "document" and not _run_line_meant(head))
 
 
 # the ids' keys of a run's line, trecbench's and ir_measures' (ScoredDoc: query_id, doc_id)

@@ -34,6 +34,11 @@ JSONL_RUN_KEYS = ("qid", "docno", "score")
 _BLANK = re.compile(r"[ \t\r\n]*")
 _JSON_FIRST = re.compile(rb"[ \t\r\n]*[\[{]")
 _SIDECAR_FIRST = re.compile(r'\s*\{\s*"format"\s*:\s*"(?P<format>[^"]*)"', re.ASCII)
+# how trecbench's JSON reports begin (score --report, compare's and benchmark's reports,
+# the manifest): their type first
+_REPORT_FIRST = re.compile(
+    r'\s*\{\s*"type"\s*:\s*"(EvaluationReport|BenchmarkReport|ExperimentManifest)"', re.ASCII
+)
 # where a JSON text cut short may end, past the last value it holds whole: the start of
 # a literal (tru), a sign, or a number's fraction or exponent cut before its digits (1.)
 _CUT_TOKEN = re.compile(r"[ \t\r\n]*(t(r(ue?)?)?|f(a(l(se?)?)?)?|n(u(ll?)?)?|-|[.eE][-+0-9.eE]*)?")
@@ -43,7 +48,8 @@ def json_content(head: bytes, path: str) -> str | None:
     """What a file ``path`` whose first bytes are ``head`` (its first
     :data:`~trecbench.compressions.HEAD_BYTES`, or all of a shorter one) holds when they
     are JSON, whole or cut short there: ``"sidecar"`` (trecbench's sidecar),
-    ``"document"`` (one JSON value) or ``"lines"`` (several, one after another: JSON
+    ``"report"`` (one of trecbench's JSON reports), ``"document"`` (one JSON value) or
+    ``"lines"`` (several, one after another: JSON
     lines; or one line, an object with a JSONL run's keys: a JSONL run of one line); None
     when they are not: an object or an array first (past a byte order mark and blanks),
     and JSON to their end. JSON nested deeper than every JSON reader takes is refused as
@@ -62,6 +68,8 @@ def json_content(head: bytes, path: str) -> str | None:
     sidecar = _SIDECAR_FIRST.match(text)
     if sidecar is not None and sidecar["format"] == SIDECAR_FORMAT:
         return "sidecar"
+    if _REPORT_FIRST.match(text) is not None:
+        return "report"
     return "document" if values == 1 and not _run_line(text) else "lines"
 
 
@@ -125,6 +133,11 @@ def json_message(content: str, kind: str) -> str:
         return (
             f"trecbench's sidecar (what convert keeps beside the files it writes; --strata "
             f"reads it), not {_what(kind)}: give {wrote} file convert wrote"
+        )
+    if content == "report":  # no converter reads one: what it was made from is wanted
+        return (
+            f"trecbench's JSON report, not {_what(kind)}: give the file it was made from "
+            "('trecbench diff' compares two reports)"
         )
     convert = f"convert it first ({JSON_CONVERTERS}; {CONVERT_DOCS})"
     if content == "document":
