@@ -121,7 +121,7 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
     # all-0 weights were, by a copy of two of fuse's rules (reviewer 246)
     refused = [
         ({"weights": [1, -1]}, r"a weight must be a finite number >= 0, not -1"),
-        ({"weights": [1]}, r"1 weight\(s\) for 2 run\(s\)"),
+        ({"weights": [1]}, r"1 weight for 2 runs"),
         ({"method": "rrf", "k": -5}, r"k must be"),
         ({"norm": "bogus"}, r"bogus"),
         ({"method": "nope"}, r"nope"),
