@@ -661,3 +661,15 @@ def test_the_line_count_after_a_bad_line_counts_every_line_read(bad, tmp_path, c
     code, out, _ = _said(capsys, str(path))
     word = "line" if bad == 1 else "lines"
     assert code == 2 and f"FAILED: 1 file(s), {bad} {word}: 1 error(s)" in out
+
+
+def test_phentrieve_s_results_given_as_a_run_name_the_converter(capsys):
+    # review 722: 'unknown key "case_id" (a line holds ...)' said nothing of what to do with
+    # the benchmark output the README's convert example reads
+    results = ROOT / "data" / "hpo-demo" / "results" / "tfidf-word" / "terms.jsonl"
+    assert run(["score", str(ROOT / "qrels" / "hpo-demo.qrels"), str(results)]) == 2
+    assert capsys.readouterr().err == (
+        f'trecbench: {results}:1: unknown key "case_id" (a line holds qid, docno, score and '
+        "optionally rank and tag): Phentrieve's results are converted first (trecbench convert "
+        "hpo CASES --results FILE)\n"
+    )

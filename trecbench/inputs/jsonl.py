@@ -403,7 +403,11 @@ def _line_problem(text: str) -> str | None:
     unknown = sorted(set(value) - set(KEYS))
     if unknown:
         keys = "qid, docno, score and optionally rank and tag"
-        return f"unknown key {shortened(json.dumps(unknown[0]))} (a line holds {keys})"
+        said = f"unknown key {shortened(json.dumps(unknown[0]))} (a line holds {keys})"
+        if "case_id" in value:  # a record of Phentrieve's results (terms.jsonl, cases.jsonl)
+            said += ": Phentrieve's results are converted first (trecbench convert hpo CASES "
+            said += "--results FILE)"
+        return said
     for key in JSONL_RUN_KEYS:
         if key not in value:
             return f"no {key!r}"
