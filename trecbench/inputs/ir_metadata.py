@@ -244,6 +244,13 @@ def read_file(path) -> dict[str, Any]:
     return Description(value, str(path), text)
 
 
+def contradicts_tag(given: Any, tag: str) -> bool:
+    """Whether a block's or a description's ``tag`` (``given``, as YAML read it) names
+    another tag than ``tag``: compared as text, as written (``tag: 007`` is ``007``); a
+    null one names none (R30.tag, ``--fix-tag``, ``fuse`` and ``convert --ir-metadata``)."""
+    return given is not None and str(given) != tag
+
+
 class Description(dict):
     """A description read from a YAML file (:func:`read_file`): its mapping, and the text
     its refusals find a key's line in."""
@@ -255,7 +262,7 @@ class Description(dict):
     def contradicts_tag(self, tag: str) -> bool:
         """Whether the description gives a ``tag`` other than ``tag`` (compared as text,
         as written)."""
-        return "tag" in self and str(self["tag"]) != tag
+        return contradicts_tag(self.get("tag"), tag)
 
     def refusal(self, keys: tuple, message: str) -> InputError:
         """An error at the line where the file writes the key at ``keys``."""

@@ -14,7 +14,7 @@ from .. import arrow, files, outputs
 from .. import arrow_compute as pc
 from ..errors import ExitCode, InputError, TrecbenchError, excerpt
 from ..escaping import id_list
-from ..inputs import to_pandas, trec_text
+from ..inputs import ir_metadata, to_pandas, trec_text
 from ..inputs.formats import TREC_TEXT
 from ..inputs.streams import File, LabelledProgress, Source, path_of, steps
 from ..naming import check_run_tag
@@ -423,18 +423,17 @@ def _block_apart(
         shown = tuple(range(1, min(found.lines, settings.shown) + 1))
         what = "dropped the ir_metadata block (a Parquet run holds none)"
         return b"", tokens, [Change(what, found.lines, shown)]
-    given = found.value.get("tag")  # null: no tag, as R30.tag reads it, none to contradict
-    if settings.tag is not None and given is not None and str(given) != settings.tag:
+    given = found.value.get("tag")
+    if settings.tag is not None and ir_metadata.contradicts_tag(given, settings.tag):
         raise UnfixableError(
             f"{path}: --fix-tag {settings.tag} would contradict the ir_metadata block "
             f"(lines 1-{found.lines}), whose tag is {excerpt(given)}: give it the new tag "
             "too, or remove the block"
         )
     lines = data[: found.size].split(b"\n")
-    crlf = tuple(n for n, line in enumerate(lines, 1) if line.endswith(b"\r"))
     what = "normalised the ir_metadata block's line ends to LF"
     block = b"\n".join(line.removesuffix(b"\r") for line in lines)
-    return block, tokens, [Change(what, len(crlf), crlf[: settings.shown])]
+    return block, tokens, [Change(what, len(found.crlf), found.crlf[: settings.shown])]
 
 
 def _verifier(settings: _Settings) -> Verify:

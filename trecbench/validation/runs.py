@@ -14,7 +14,7 @@ import pyarrow as pa
 from .. import arrow
 from .. import arrow_compute as pc
 from ..errors import NO_DATA_LINES, excerpt_plain
-from ..inputs import trec_text
+from ..inputs import ir_metadata, trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
 from .checker import Checker, invisible_character, segment_starts
@@ -241,8 +241,7 @@ class RunChecker(Checker):
     def _tags(self, tag: pa.Array, line: np.ndarray) -> None:
         if self.first_tag is None:
             self.first_tag = tag[0].as_py()
-            # compared as text, as --fix-tag compares it
-            if self.block_tag is not None and str(self.block_tag) != self.first_tag:
+            if ir_metadata.contradicts_tag(self.block_tag, self.first_tag):
                 message = wording.block_tag_differs(self.block_tag, self.first_tag)
                 self.report.add("R30.tag", int(line[0]), "tag", message)
         new = [t for t in pc.unique(tag).to_pylist() if t not in self.tags_seen]
