@@ -111,9 +111,20 @@ def test_score_with_swapped_arguments_says_so_once(files, monkeypatch):
         "run: error[Q11]: this looks like a run, not qrels (every line has 6 or more fields): "
         "are the run and qrels arguments swapped?"
     )
-    # qrels given for both: the second one is the run that looks like qrels
-    _, message, code = run_score(["qrels", "qrels"], files, monkeypatch)
-    assert code == 2 and message.count("\n") == 0 and "error[R29]: this looks like qrels" in message
+
+
+def test_qrels_given_as_the_run_after_qrels_ask_for_the_run(files, monkeypatch):
+    """The qrels read as qrels: swapping the arguments, which R29 asks about, fails too."""
+    forgot = (
+        "qrels: error[R29]: this looks like qrels, not a run (every line has 4 fields, an "
+        "integer last), and so do the QRELS given before it: did you forget the run?"
+    )
+    assert run_score(["qrels", "qrels"], files, monkeypatch) == (b"", forgot, 2)
+    assert run_score(["-j", "2", "qrels", "run", "qrels"], files, monkeypatch)[1:] == (forgot, 2)
+    _register()
+    monkeypatch.chdir(files)
+    result = CliRunner().invoke(cli, ["compare", "qrels", "run", "qrels"])
+    assert str(result.exception) == forgot
 
 
 def test_a_run_given_as_qrels_before_another_run_asks_for_the_qrels(files, monkeypatch):

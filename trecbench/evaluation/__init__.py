@@ -25,7 +25,7 @@ from typing import Any
 from .. import input_warnings, inputs, outputs, provenance
 from ..callbacks import refuse_uncallable
 from ..errors import DuplicateError, InputError, TrecbenchError, UnevaluableTopicError, UsageError
-from ..gated.gate import ValidationFailed, forgotten_qrels
+from ..gated.gate import ValidationFailed, forgotten_qrels, forgotten_run
 from ..gated.reading import (
     Progress,
     _blocks_ahead,  # noqa: F401
@@ -259,6 +259,11 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
             if isinstance(error, UnevaluableTopicError) and error.path == truth.path:
                 raise held.at_row(error, source, loaded.origin) from None
             raise
+        except InputError as error:  # a run that looks like the qrels, read as qrels
+            forgotten = forgotten_run(error)
+            if forgotten is None:
+                raise
+            raise forgotten from None
     if plan.drill is not None:
         drill.grade(evaluation.runs, truth.table, progress)
     return evaluation

@@ -10,7 +10,7 @@ from .. import inputs
 from ..errors import InputError, TrecbenchError, path_renamed
 from ..inputs import trec_text
 from ..inputs.streams import Source, rereadable
-from ..inputs.trec_tables import FORGOTTEN_QRELS
+from ..inputs.trec_tables import FORGOTTEN_QRELS, FORGOTTEN_RUN
 
 
 class ValidationFailed(InputError):
@@ -159,13 +159,28 @@ def forgotten_qrels(error: InputError, runs: list) -> InputError | None:
         head = head[: head.rfind(b"\n") + 1]
     if trec_text.other_kind(trec_text.tokenize(head, os.fspath(first)), "qrels") != "run":
         return None
+    return _reworded(error, "Q11", trec_text.swapped_message("run"), FORGOTTEN_QRELS)
+
+
+def forgotten_run(error: InputError) -> InputError | None:
+    """What to raise instead of ``error``, of a run that looks like qrels (R29) read after
+    the qrels were read as qrels: swapping the arguments, which R29 asks about, would fail
+    as well; the run was left out. None: ``error`` stands."""
+    rules = error.rules if isinstance(error, ValidationFailed) else {error.rule}
+    if "R29" not in rules:
+        return None
+    return _reworded(error, "R29", trec_text.swapped_message("qrels"), FORGOTTEN_RUN)
+
+
+def _reworded(error: InputError, rule: str, swapped: str, forgotten: str) -> InputError:
+    """``error`` with its ``rule``'s finding saying ``forgotten`` where it said ``swapped``."""
     if not isinstance(error, ValidationFailed):  # read without the validator
-        return error.moved(error.path, None, FORGOTTEN_QRELS)
+        return error.moved(error.path, None, forgotten)
     from ..validation import Finding
 
-    def q11(message: str) -> str:
-        return Finding("Q11", "error", None, None, message, error.path, "Q11").format()
+    def finding(message: str) -> str:
+        return Finding(rule, "error", None, None, message, error.path, rule).format()
 
-    swapped, forgotten = q11(trec_text.swapped_message("run")), q11(FORGOTTEN_QRELS)
-    lines = [forgotten if line == swapped else line for line in error.lines]
+    said, meant = finding(swapped), finding(forgotten)
+    lines = [meant if line == said else line for line in error.lines]
     return ValidationFailed(error.path, lines, error.rules)  # a BOM's R23 too, say

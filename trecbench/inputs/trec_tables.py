@@ -235,6 +235,11 @@ FORGOTTEN_QRELS = (
     "QRELS is a run (every line has 6 or more fields), and so is the run given after it: did "
     "you forget the qrels?"
 )
+# R29 when the qrels given before the run read as qrels: swapping the two would not help
+FORGOTTEN_RUN = (
+    "this looks like qrels, not a run (every line has 4 fields, an integer last), and so do "
+    "the QRELS given before it: did you forget the run?"
+)
 
 
 def _refuse_swapped(tokens: Tokens, kind: str) -> None:

@@ -294,8 +294,9 @@ CATALOGUE = (
            fix="drops the line"),
     _check("R29", "EEEE", "the run looks like qrels (arguments swapped?)",
            "Every line has the shape of a qrels line (4 fields, an integer last): the run and "
-           "qrels were probably given in each other's place. One finding, instead of one per "
-           "line."),
+           "qrels were probably given in each other's place (`score` and `compare` ask "
+           "whether the run was left out when the qrels given read as qrels). One finding, "
+           "instead of one per line."),
     _check("R30", "WWIW", "ir_metadata block atop the run (`# ir_metadata.start` ... `.end`; "
            "trec_eval 9.0.8 cannot read the file)",
            "The run's description in YAML (Breuer et al., SIGIR 2022; TIRA, repro_eval): "
