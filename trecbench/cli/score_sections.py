@@ -68,10 +68,11 @@ def with_routing(
 ) -> tuple[dict | None, str]:
     """The routing ``log``'s metrics (:func:`read_routing_first`; against the judged
     ``topics``; :func:`routing_metrics`' 10,000 resamples, drawn from ``seed``: score's
-    --seed), and ``text`` followed by them in a table or Markdown, how the intervals were
-    drawn said under it. In another format, and no --report (``reported``) to record them,
-    they would be shown nowhere: said, and not computed (None). No ``log`` (None): ``(None,
-    text)``, as :func:`with_unjudged_bounds` returns the text unbounded."""
+    --seed), and ``text`` followed by them in an aligned table or Markdown, as the scores
+    are, how the intervals were drawn said under it. In another format, and no --report
+    (``reported``) to record them, they would be shown nowhere: said, and not computed
+    (None). No ``log`` (None): ``(None, text)``, as :func:`with_unjudged_bounds` returns
+    the text unbounded."""
     if log is None:
         return None, text
     from ..renderers.routing import resampling_note
@@ -89,5 +90,5 @@ def with_routing(
         return None, text
     routed = routing_metrics(log, seed=seed)
     if shown:
-        text += "\n" + render_routing(routed) + "\n" + resampling_note(routed)
+        text += "\n" + render_routing(routed, output_format) + "\n" + resampling_note(routed)
     return routed, text

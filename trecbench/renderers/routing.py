@@ -1,6 +1,6 @@
-"""The routing metrics of :func:`trecbench.routing.routing_metrics` as a small table: as
-Markdown (also readable as plain text), ``trecbench score --routing`` prints it; the
-benchmark shows it under its own heading, in its Markdown and on its page
+"""The routing metrics of :func:`trecbench.routing.routing_metrics` as a small table:
+aligned or Markdown, as ``trecbench score --routing`` prints it beside the scores' table;
+the benchmark shows it under its own heading, in its Markdown and on its page
 (:mod:`trecbench.renderers.blocks`)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..number_text import below_one_text
 from ..plurals import counted, exact_percent, share_percent
 from .blocks import Column, Table, cell, markdown
+from .text_tables import aligned
 
 # why a rate over one query has no interval (trecbench.routing: every resample is it)
 ONE_QUERY = "fewer than 2 queries"
@@ -16,14 +17,25 @@ ONE_QUERY = "fewer than 2 queries"
 NO_OPTIMAL = "no query has an optimal expert"
 
 
-def render_routing(metrics: dict) -> str:
-    """The routing metrics as a small Markdown table (also readable as plain text)."""
+def render_routing(metrics: dict, output_format: str = "markdown") -> str:
+    """The routing metrics as a small table: Markdown, or aligned columns for
+    ``output_format`` ``"table"`` (as score's table of scores above it)."""
+    header, rows = _routing_rows(metrics)
+    if output_format == "table":
+        return "\n".join(aligned([header, *(list(row) for row in rows)], set())) + "\n"
     return markdown([routing_table(metrics)]) + "\n"
 
 
 def routing_table(metrics: dict) -> Table:
     """The routing metrics as a table: each metric's value with its interval, the gate's
     decisions."""
+    header, rows = _routing_rows(metrics)
+    columns = tuple(Column(name) for name in header)
+    return Table(columns, tuple((cell(name), cell(text)) for name, text in rows), sortable=False)
+
+
+def _routing_rows(metrics: dict) -> tuple[list[str], list[tuple[str, str]]]:
+    """The routing table's header and rows of text."""
     level = exact_percent(metrics["settings"]["confidence"])
 
     def value(rate: dict, unit: str) -> str:
@@ -51,8 +63,7 @@ def routing_table(metrics: dict) -> Table:
         ("Gate efficiency", value(metrics["gate_efficiency"], "%")),
         ("Gate decisions", decisions),
     ]
-    columns = (Column("Routing metric"), Column(f"Value [{level} CI]"))
-    return Table(columns, tuple((cell(name), cell(text)) for name, text in rows), sortable=False)
+    return ["Routing metric", f"Value [{level} CI]"], rows
 
 
 def resampling_note(metrics: dict) -> str:
