@@ -84,6 +84,24 @@ def test_compare_latex_prints_a_run_named_with_dashes_as_named(capsys, tmp_path,
     assert any(line.startswith("a & bm25-{}-rm3 & ") for line in lines)
 
 
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [("compare", ["qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]),
+     ("power", ["qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]),
+     ("agree", ["qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]),
+     ("leaderboard", ["data/leaderboard.toml", "--quiet"])],
+)  # fmt: skip
+def test_every_latex_output_names_the_package_its_rules_need(capsys, monkeypatch, command, args):
+    """Power's, agree's and the leaderboard's tabulars used \\toprule unsaid: LaTeX stops
+    at it, undefined, without booktabs (compare's said so)."""
+    from conftest import ROOT
+
+    monkeypatch.chdir(ROOT)
+    first = _lines(capsys, command, *args, "--format", "latex")[0]
+    assert first.startswith(f"% trecbench {command}: ")
+    assert first.endswith("; needs \\usepackage{booktabs}")
+
+
 @pytest.mark.skipif(
     shutil.which("pdflatex") is None or shutil.which("pdftotext") is None,
     reason="needs pdflatex and pdftotext (.ci/run installs texlive-latex-base, poppler-utils)",

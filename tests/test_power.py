@@ -658,8 +658,9 @@ def test_latex_names_the_baseline_and_the_settings_as_every_other_format_does():
     assert legend[0] == (
         "Baseline: tfidf-word; paired two-sided t-test at alpha 0.01, target power 0.9"
     )
-    assert latex.splitlines()[: len(legend)] == [f"% {line}" for line in legend]
-    assert latex.splitlines()[len(legend)].startswith(r"\begin{tabular}")
+    lines = latex.splitlines()[1:]  # under the package the tabular needs
+    assert lines[: len(legend)] == [f"% {line}" for line in legend]
+    assert lines[len(legend)].startswith(r"\begin{tabular}")
 
 
 def test_the_reason_for_too_few_topics_counts_them_in_english(tmp_path):

@@ -121,7 +121,10 @@ def render_power(result, fmt: str = "table", name: Callable[[str], str] | None =
         "d_z at it",
     ]
     if fmt == "latex":  # the legend as comments above the tabular, as agree's titles
-        head = "".join(f"% {line}\n" for line in legend)
+        from ..renderers.comparison_text import needs_booktabs
+
+        head = needs_booktabs("power", "a tabular") + "\n"
+        head += "".join(f"% {line}\n" for line in legend)
         return head + _power_latex(result) + _power_notes(result, name, fmt)
     if fmt == "markdown":
         head = f"{legend[0]}\n\n{legend[1]} {legend[2]}\n\n"
@@ -150,6 +153,15 @@ def _power_latex(result) -> str:
     return "\n".join(booktabs(columns, header, rows)) + "\n"
 
 
+def _agree_opening(fmt: str) -> str:
+    """What agree's output opens with: in LaTeX, the package its tabulars need."""
+    if fmt != "latex":
+        return ""
+    from ..renderers.comparison_text import needs_booktabs
+
+    return needs_booktabs("agree", "one tabular per part") + "\n\n"
+
+
 def render_agreement(result, fmt: str = "table") -> str:
     """An :class:`~trecbench.conclusions.agree.Agreement` as ``table``, ``markdown``,
     ``json`` or ``latex`` (one tabular per part, each titled by a comment)."""
@@ -159,6 +171,7 @@ def render_agreement(result, fmt: str = "table") -> str:
     title = {"markdown": "## ", "latex": "% "}.get(fmt, "")
     settings, name = result.settings, escaper(fmt)
     parts = [
+        _agree_opening(fmt),
         f"{title}Means\n\n",
         grid(("run", *result.measures), _means_rows(result, name), fmt),
     ]

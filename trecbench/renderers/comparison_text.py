@@ -353,6 +353,12 @@ def booktabs(columns: str, header: Sequence[str], rows: Iterable[Sequence[str]])
     ]
 
 
+def needs_booktabs(command: str, what: str) -> str:
+    """The comment a LaTeX output of ``trecbench command`` opens with: ``what`` it holds and
+    the package its tabulars' rules need (``\\toprule`` is undefined without it)."""
+    return f"% trecbench {command}: {what}; needs \\usepackage{{booktabs}}"
+
+
 @shown_as("latex")
 def latex(comparison) -> str:
     """The all-pairs tables (all topics, then each macro section) as LaTeX (booktabs):
@@ -361,7 +367,7 @@ def latex(comparison) -> str:
     (:func:`~.comparison_escaped.with_names_escaped`: ``a|b<LF>c`` shows as ``a|b%0Ac``,
     its ``%`` then LaTeX's ``\\%``), so that a name reads back as it is and a line break in
     it cannot end a paragraph inside the table."""
-    blocks = ["% trecbench compare: all-pairs tables; needs \\usepackage{booktabs}"]
+    blocks = [needs_booktabs("compare", "all-pairs tables")]
     for section in comparison.sections:
         if section.kind == common.STRATUM:
             continue

@@ -128,6 +128,10 @@ def leaderboard_text(board: Leaderboard, output_format: str) -> str:
         return _html(board)
     render = {"table": _plain, "markdown": _markdown, "latex": _latex}[output_format]
     parts = [render(b) for b in board.boards]
+    if output_format == "latex":
+        from ..renderers.comparison_text import needs_booktabs
+
+        parts.insert(0, needs_booktabs("leaderboard", "a table per measure"))
     legend = {"table": LEGEND, "markdown": f"_{LEGEND}._", "latex": f"% {LEGEND}"}[output_format]
     return "\n".join(parts) + "\n" + legend + "\n"
 
