@@ -1188,6 +1188,41 @@ def test_only_a_grouping_with_one_stratum_is_warned_of():
     ]
 
 
+def test_a_stratum_all_of_whose_topics_are_dropped_is_said_left_out(tmp_path, capsys):
+    """Reviewer 726: run b without the hard topics, --missing drop: the macro section
+    said each difficulty counts the same, over easy alone, without a word of hard."""
+    import trecbench
+    from trecbench.cli import run as main
+
+    values = [
+        {"run": run, "qid": qid, "measure": "P@5", "value": value}
+        for run in ("a", "b")
+        for qid, value in (("e1", 0.2), ("e2", 0.4), ("h1", 0.6), ("h2", 0.8), ("m1", 0.1))
+        if run == "a" or qid[0] != "h"
+    ]
+    strata = {"e1": "easy", "e2": "easy", "h1": "hard", "h2": "hard", "m1": "mid"}
+    said = (
+        "grouping by level: stratum hard (2 topics) left out, none of its topics evaluated "
+        "in every run (missing='drop'): the macro section is over the other strata"
+    )
+    dropped = trecbench.compare_scores(
+        values, strata=strata, group_by="level", missing="drop", samples=200
+    )
+    assert dropped.warnings == [said]
+    kept = trecbench.compare_scores(values, strata=strata, group_by="level", samples=200)
+    assert kept.warnings == []  # zero: every stratum in
+    (tmp_path / "q").write_text("".join(f"{q} 0 d 1\n" for q in strata))
+    (tmp_path / "a.run").write_text("".join(f"{q} Q0 d 1 1 a\n" for q in strata))
+    (tmp_path / "b.run").write_text("e1 Q0 d 1 1 b\ne2 Q0 d 1 1 b\nm1 Q0 d 1 1 b\n")
+    (tmp_path / "s.json").write_text(
+        json.dumps({"strata": {"queries": {q: {"level": v} for q, v in strata.items()}}})
+    )
+    args = ["compare", *(str(tmp_path / f) for f in ("q", "a.run", "b.run")), "-m", "P@5"]
+    args += ["--strata", str(tmp_path / "s.json"), "--group-by", "level", "--missing", "drop"]
+    assert main([*args, "--samples", "200"]) == 0
+    assert f"trecbench: warning: {said}" in capsys.readouterr().err.splitlines()
+
+
 def test_the_one_stratum_warning_shows_its_stratum_escaped_in_markdown():
     import trecbench
 

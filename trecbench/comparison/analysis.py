@@ -35,6 +35,7 @@ from .tables import (
     Section,
     SectionPart,
     View,
+    dropped_strata_warnings,
     one_stratum_warnings,
     sections_of,
     strata_map,
@@ -186,8 +187,23 @@ def compare_scores(
         strata=None
         if fields is None
         else {f: {q: m[q] for q in universe if q in m} for f, m in fields.items()},
-        warnings=_outside_queries(per_query, queries) + one_stratum_warnings(parts),
+        warnings=[
+            *_outside_queries(per_query, queries),
+            *one_stratum_warnings(parts),
+            *_dropped_strata(fields, (strata, group_by), universe, absent, given.integer_qids),
+        ],
     )
+
+
+def _dropped_strata(fields, grouping: tuple, universe: list[str], absent, integers: bool):
+    """The warnings of strata every topic of which was dropped (``missing="drop"``: not
+    evaluated in every run), left out of their macro sections (``fields``: the strata of
+    the ``universe`` analysed; ``grouping``: the ``strata`` and ``group_by`` given)."""
+    dropped = sorted({qid for topics in absent.values() for qid in topics} - set(universe))
+    if fields is None or not dropped:
+        return []
+    considered = strata_map(*grouping, universe + dropped, "per_query", integers)
+    return dropped_strata_warnings(considered, universe, dropped)
 
 
 def _outside_queries(per_query: pd.DataFrame, queries: list[str] | None) -> list[str]:

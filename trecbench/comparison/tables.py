@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -243,6 +244,44 @@ def one_stratum_warnings(parts: list[SectionPart]) -> list[str]:
         for field, (only, *others) in strata.items()
         if not others
     ]
+
+
+class DroppedStrataWarning(ShownWarning):
+    """The warning of a grouping ``field``'s strata none of whose topics is evaluated in
+    every run (``left``: each such stratum's value and topics), dropped with them
+    (``missing="drop"``): its macro section averages the strata left, not every stratum."""
+
+    parts = ("field", "left")
+
+    @staticmethod
+    def said(field: str, left: tuple, shown) -> str:
+        from ..plurals import counted
+
+        strata = ", ".join(f"{shown(value)} ({counted(count, 'topic')})" for value, count in left)
+        return (
+            f"grouping by {shown(field)}: {'stratum' if len(left) == 1 else 'strata'} {strata} "
+            f"left out, none of {'its' if len(left) == 1 else 'their'} topics evaluated in "
+            "every run (missing='drop'): the macro section is over the other strata"
+        )
+
+
+def dropped_strata_warnings(
+    fields: dict[str, dict[str, str]], analysed: list[str], dropped: list[str]
+) -> list[str]:
+    """A warning per grouping field (field -> topic -> stratum, as :func:`strata_map`
+    gives) with strata of ``dropped`` topics that none of the topics ``analysed`` is in (a
+    topic without a value, None, in no stratum, as in :func:`sections_of`)."""
+    warnings = []
+    for field, mapping in fields.items():
+
+        def strata(topics: list[str]) -> Counter:
+            return Counter(str(mapping[q]) for q in topics if mapping.get(q) is not None)
+
+        present, counts = strata(analysed), strata(dropped)
+        left = tuple((value, counts[value]) for value in sorted(counts) if value not in present)
+        if left:
+            warnings.append(DroppedStrataWarning(field, left))
+    return warnings
 
 
 def check_grouping(strata, group_by) -> None:
