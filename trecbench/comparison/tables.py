@@ -271,13 +271,13 @@ def dropped_strata_warnings(
     """A warning per grouping field (field -> topic -> stratum, as :func:`strata_map`
     gives) with strata of ``dropped`` topics that none of the topics ``analysed`` is in (a
     topic without a value, None, in no stratum, as in :func:`sections_of`)."""
+
+    def strata(mapping: dict[str, str], topics: list[str]) -> Counter:
+        return Counter(str(mapping[q]) for q in topics if mapping.get(q) is not None)
+
     warnings = []
     for field, mapping in fields.items():
-
-        def strata(topics: list[str]) -> Counter:
-            return Counter(str(mapping[q]) for q in topics if mapping.get(q) is not None)
-
-        present, counts = strata(analysed), strata(dropped)
+        present, counts = strata(mapping, analysed), strata(mapping, dropped)
         left = tuple((value, counts[value]) for value in sorted(counts) if value not in present)
         if left:
             warnings.append(DroppedStrataWarning(field, left))
