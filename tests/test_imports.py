@@ -477,3 +477,22 @@ def test_power_agree_and_similarity_of_small_runs_import_no_scipy_stats(tmp_path
     )
     files["RUN2"] = str(run2)
     assert _imported(args, files, heavy) == []
+
+
+def test_a_public_module_is_there_after_a_plain_import_of_the_package():
+    """Reviewer 727: ``trecbench.ids.escape_id``, as the docs and write_run's refusal write
+    it, raised AttributeError unless something had imported trecbench.ids before."""
+    probe = (
+        "import trecbench, trecbench.conclusions as c\n"
+        "assert trecbench.ids.escape_id('a b') == 'a%20b'\n"
+        "assert callable(trecbench.strata.load_strata)\n"
+        "for owner, name in ((trecbench, 'nothing'), (trecbench, '_lazy'), (c, 'nope')):\n"
+        "    try:\n"
+        "        getattr(owner, name)\n"
+        "    except AttributeError as error:\n"
+        "        assert f'has no attribute {name!r}' in str(error)\n"
+        "    else:\n"
+        "        raise AssertionError(name)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

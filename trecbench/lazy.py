@@ -21,12 +21,22 @@ def lazy_exports(
     def __getattr__(name: str):
         home = homes.get(name)
         if home is None:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+            return _submodule(name)
         value = getattr(importlib.import_module(f".{home}", package), name)
         namespace[name] = value  # looked up once
         return value
 
     def __dir__() -> list[str]:  # the public names and the module's dunders, no helper
         return sorted({*homes, *(name for name in namespace if name.startswith("__"))})
+
+    def _submodule(name: str):
+        """The package's public module ``name`` (``trecbench.ids.escape_id`` after a plain
+        ``import trecbench``, as the docs write it: it was there only once something had
+        imported it), imported now, or the AttributeError of a name the package lacks."""
+        from importlib.util import find_spec
+
+        if not name.startswith("_") and find_spec(f"{package}.{name}"):
+            return importlib.import_module(f".{name}", package)  # the import binds it
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return __getattr__, __dir__
