@@ -188,6 +188,44 @@ def test_one_path_for_the_inputs_is_refused_not_read_as_its_characters(tmp_path,
     assert list(tmp_path.iterdir()) == []
 
 
+def test_arguments_of_no_path_or_mapping_are_refused_naming_them(tmp_path, monkeypatch):
+    """Reviewer 727: pathlib's and dict's TypeErrors named no argument; an empty folder
+    name wrote into the current folder, which convert -o '' refuses."""
+    monkeypatch.chdir(tmp_path)
+    conversion = convert_msmarco(DATA / "convert" / "msmarco-run.tsv")
+    with pytest.raises(UsageError, match=r"^inputs=5: give a path \(text or os.PathLike\), not"):
+        write_conversion(conversion, tmp_path / "o", inputs=[5])
+    for keyword in ("outdir", "runs_dir"):
+        folders = {"outdir": tmp_path / "o", keyword: ""}
+        with pytest.raises(UsageError, match=f"^{keyword}: an empty folder name: give the"):
+            write_conversion(conversion, inputs=[], **folders)
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(UsageError, match="^grades: give a mapping of term to grade, not a list"):
+        convert_hpo(HPO_CASES, graded="ontology", grades=[("child", 0)])
+
+
+def test_escaped_ids_are_text_and_their_escapes_utf_8():
+    from trecbench.ids import escape_id, unescape_id
+
+    with pytest.raises(UsageError, match="^escape_id: give an id as text, not an int"):
+        escape_id(5)
+    with pytest.raises(UsageError, match="^unescape_id: give an id as text, not None"):
+        unescape_id(None)
+    with pytest.raises(UsageError, match="^unescape_id: '%FF' is no id escape_id makes"):
+        unescape_id("%FF")  # a UnicodeDecodeError
+    assert unescape_id(escape_id("a b%41é")) == "a b%41é"
+
+
+def test_a_tab_separated_file_of_lone_cr_line_ends_is_said_to_be_one(tmp_path):
+    """BEIR's qrels with old Macs' line ends: 'found 7 fields', the cause unsaid."""
+    from trecbench.errors import InputError
+
+    path = tmp_path / "cr.tsv"
+    path.write_bytes(b"query-id\tcorpus-id\tscore\rq1\td1\t1\rq2\td4\t2\r")
+    with pytest.raises(InputError, match="found 7 .lines end in a lone CR here: only LF or CRLF"):
+        convert_beir_qrels(path)
+
+
 NAMED = {
     "msmarco": lambda name: convert_msmarco(DATA / "convert" / "msmarco-run.tsv", name=name),
     "dict": lambda name: convert_dict(DATA / "convert" / "bm25-results.json", name=name),

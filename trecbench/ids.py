@@ -23,8 +23,9 @@ import pyarrow as pa
 
 from . import arrow_compute as pc
 from .arrow import plain_ids
-from .errors import UsageError
+from .errors import UsageError, excerpt
 from .inputs.trec_text import CHARACTERS_NO_TREC_ID_HOLDS, python_pattern
+from .type_names import python_type
 
 STR = pd.StringDtype()
 
@@ -57,12 +58,25 @@ def escape_id(text: str, what: str = "qid") -> str:
     """``text`` as a valid TREC id of the role ``what`` (``qid`` or ``docno``): blanks,
     controls, zero-width characters, a query id's leading ``#`` and a ``%`` followed by two
     hex digits percent-encoded (UTF-8, ``%XX``); anything else unchanged."""
-    return _ESCAPED[_role(what)].sub(_percent, text)
+    return _ESCAPED[_role(what)].sub(_percent, _text(text, "escape_id"))
 
 
 def unescape_id(text: str) -> str:
-    """The original of an id made by :func:`escape_id` (``urllib.parse.unquote``)."""
-    return unquote(text, errors="strict")
+    """The original of an id made by :func:`escape_id` (``urllib.parse.unquote``); an id
+    :func:`escape_id` makes of no text (``%FF``: no UTF-8) is refused."""
+    try:
+        return unquote(_text(text, "unescape_id"), errors="strict")
+    except UnicodeDecodeError:
+        raise UsageError(
+            f"unescape_id: {excerpt(text)} is no id escape_id makes: its %XX escapes are not UTF-8"
+        ) from None
+
+
+def _text(text: object, function: str) -> str:
+    """``text``, refused unless it is one (an id is a string, never a number)."""
+    if not isinstance(text, str):
+        raise UsageError(f"{function}: give an id as text, not {python_type(text)}")
+    return text
 
 
 def needs_escaping(values: pa.Array | pa.ChunkedArray, what: str = "qid") -> np.ndarray:

@@ -39,7 +39,7 @@ from ..sources import (
     source_text,
 )
 from ..strata import group_name_problem
-from ..type_names import flag_from
+from ..type_names import flag_from, python_type
 from .common import (
     Conversion,
     Report,
@@ -269,6 +269,10 @@ def _as_written(docno: str) -> str:
 
 
 def _grades(grades: Mapping[str, int] | None) -> dict[str, int]:
+    if grades is not None and not isinstance(grades, Mapping):  # a list of pairs, say
+        raise UsageError(
+            Setting("grades"), f": give a mapping of term to grade, not {python_type(grades)}"
+        )
     chosen = {**GRADES, **(grades or {})}
     unknown = sorted(set(chosen) - set(GRADES))
     if unknown:

@@ -128,12 +128,15 @@ def _split_fields(source: Content, names: tuple[str, ...]) -> Fields:
     keep = np.flatnonzero(np.asarray(pc.not_equal(lines, "")))
     if not len(keep):
         raise InputError(source.path, None, f"empty: expected lines of {' '.join(names)}")
-    split = pc.split_pattern(lines.take(pa.array(keep)), "\t")
+    kept = lines.take(pa.array(keep))
+    split = pc.split_pattern(kept, "\t")
     counts = np.asarray(pc.list_value_length(split))
     fields = Fields(source, keep + 1, [])
 
     def wrong(row: int) -> str:
         hint = " (fields are separated by tabs)" if counts[row] == 1 else ""
+        if "\r" in kept[row].as_py():  # old Macs' line ends: the file one line, its fields many
+            hint = " (lines end in a lone CR here: only LF or CRLF end a line)"
         return f"expected {len(names)} fields ({' '.join(names)}), found {counts[row]}{hint}"
 
     fields.first(counts != len(names), wrong)

@@ -256,6 +256,14 @@ def _refuse_case_twins(names: list[str]) -> None:
             )
 
 
+def _folder_argument(value: object, keyword: str) -> Path:
+    """``value`` given to ``keyword=`` as a folder to write into: an empty name is refused,
+    as ``convert -o ''`` refuses it (pathlib read it as the current folder)."""
+    if value == "":
+        raise UsageError(f"{keyword}: an empty folder name: give the folder to write into")
+    return path_argument(value, keyword)
+
+
 def write_conversion(
     conversion: Conversion,
     outdir: str | os.PathLike,
@@ -284,8 +292,8 @@ def write_conversion(
     refuse_uncallable(announce, "announce(paths)")
     if not isinstance(conversion, Conversion):
         raise UsageError(f"conversion: give a converter's result, not {python_type(conversion)}")
-    outdir = path_argument(outdir, "outdir")
-    runs_dir = outdir if runs_dir is None else path_argument(runs_dir, "runs_dir")
+    outdir = _folder_argument(outdir, "outdir")
+    runs_dir = outdir if runs_dir is None else _folder_argument(runs_dir, "runs_dir")
     import pyarrow as pa
 
     from ..files import qrels_bytes, run_pieces
@@ -299,6 +307,8 @@ def write_conversion(
     # the files it was converted from are protected whether or not the caller names them
     # a path alone is refused, not protected as the characters it is made of
     inputs = [*listed(inputs, "inputs", "input paths", unordered=True)]
+    for given in inputs:  # pathlib's TypeError named no argument
+        path_argument(given, "inputs")
     read_from = _converted_from(conversion)
     inputs += read_from
     targets: dict[str, Path] = {}
