@@ -1221,6 +1221,15 @@ def test_a_stratum_all_of_whose_topics_are_dropped_is_said_left_out(tmp_path, ca
     args += ["--strata", str(tmp_path / "s.json"), "--group-by", "level", "--missing", "drop"]
     assert main([*args, "--samples", "200"]) == 0
     assert f"trecbench: warning: {said}" in capsys.readouterr().err.splitlines()
+    # reviewer 729: each run against its own qrels, b's without the hard topics
+    (tmp_path / "qb").write_text("e1 0 d 1\ne2 0 d 1\nm1 0 d 1\n")
+    a, q, b, qb = (str(tmp_path / f) for f in ("a.run", "q", "b.run", "qb"))
+    options = [*args[4:-2], "--samples", "200"]  # without --missing drop: left out whatever
+    assert main(["compare", "--run-qrels", a, q, "--run-qrels", b, qb, *options]) == 0
+    unpaired = said.replace(
+        "evaluated in every run (missing='drop')", "judged by every run's qrels"
+    )
+    assert f"trecbench: warning: {unpaired}" in capsys.readouterr().err.splitlines()
 
 
 def test_the_one_stratum_warning_shows_its_stratum_escaped_in_markdown():

@@ -32,6 +32,7 @@ from .rows import COLUMNS, comparison_rows, pair_rows, summary_rows
 from .settings import StatsSettings
 from .significance import estimates_left_out, pair_tests, pairs_left_out, tested_section
 from .tables import (
+    NOT_IN_EVERY_RUN,
     Section,
     SectionPart,
     View,
@@ -203,7 +204,7 @@ def _dropped_strata(fields, grouping: tuple, universe: list[str], absent, intege
     if fields is None or not dropped:
         return []
     considered = strata_map(*grouping, universe + dropped, "per_query", integers)
-    return dropped_strata_warnings(considered, universe, dropped)
+    return dropped_strata_warnings(considered, universe, dropped, NOT_IN_EVERY_RUN)
 
 
 def _outside_queries(per_query: pd.DataFrame, queries: list[str] | None) -> list[str]:

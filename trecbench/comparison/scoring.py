@@ -187,6 +187,7 @@ def compare(
     warnings += _unjudged_warnings(evaluations, scoring, sidecar)
     warnings += _outside_qrels(sidecar, group_by, evaluations)
     topics, unpaired = _paired_topics(evaluations, named)
+    warnings += _unpaired_strata(strata, group_by, topics, unpaired)
     per_query = pd.concat([e.per_query_values for e, _ in evaluations], ignore_index=True)
     bounds = _tie_bounds(evaluations) if scoring.tie_bounds else None
     comparison = compare_scores(
@@ -247,6 +248,18 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
     if not topics:
         raise NoOverlapError("the runs' qrels share no topic: nothing can be paired")
     return topics, unpaired
+
+
+def _unpaired_strata(strata, group_by, topics: list[str], unpaired) -> list[str]:
+    """The warnings of strata every topic of which some run's qrels lack (``run_qrels``):
+    left out of the comparison, and so of their macro sections."""
+    from .tables import NOT_IN_EVERY_QRELS, dropped_strata_warnings
+
+    dropped = sorted({qid for left in unpaired.values() for qid in left})
+    if not dropped or not group_by:
+        return []
+    considered = strata_map(strata, group_by, topics + dropped) or {}
+    return dropped_strata_warnings(considered, topics, dropped, NOT_IN_EVERY_QRELS)
 
 
 def _unjudged_values(evaluations, queries: list[str], measures: list[str], sidecar) -> list:

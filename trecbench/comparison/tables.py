@@ -246,31 +246,39 @@ def one_stratum_warnings(parts: list[SectionPart]) -> list[str]:
     ]
 
 
-class DroppedStrataWarning(ShownWarning):
-    """The warning of a grouping ``field``'s strata none of whose topics is evaluated in
-    every run (``left``: each such stratum's value and topics), dropped with them
-    (``missing="drop"``): its macro section averages the strata left, not every stratum."""
+# why a stratum's topics were left out (:class:`DroppedStrataWarning`): after "none of its
+# topics"; compare_scores' missing="drop", compare's run_qrels
+NOT_IN_EVERY_RUN = "evaluated in every run (missing='drop')"
+NOT_IN_EVERY_QRELS = "judged by every run's qrels"
 
-    parts = ("field", "left")
+
+class DroppedStrataWarning(ShownWarning):
+    """The warning of a grouping ``field``'s strata none of whose topics is compared
+    (``left``: each such stratum's value and topics; ``why``: :data:`NOT_IN_EVERY_RUN`,
+    :data:`NOT_IN_EVERY_QRELS`): its macro section averages the strata left, not every
+    stratum."""
+
+    parts = ("field", "left", "why")
 
     @staticmethod
-    def said(field: str, left: tuple, shown) -> str:
+    def said(field: str, left: tuple, why: str, shown) -> str:
         from ..plurals import counted
 
         strata = ", ".join(f"{shown(value)} ({counted(count, 'topic')})" for value, count in left)
         return (
             f"grouping by {shown(field)}: {'stratum' if len(left) == 1 else 'strata'} {strata} "
-            f"left out, none of {'its' if len(left) == 1 else 'their'} topics evaluated in "
-            "every run (missing='drop'): the macro section is over the other strata"
+            f"left out, none of {'its' if len(left) == 1 else 'their'} topics {why}: the "
+            "macro section is over the other strata"
         )
 
 
 def dropped_strata_warnings(
-    fields: dict[str, dict[str, str]], analysed: list[str], dropped: list[str]
+    fields: dict[str, dict[str, str]], analysed: list[str], dropped: list[str], why: str
 ) -> list[str]:
     """A warning per grouping field (field -> topic -> stratum, as :func:`strata_map`
     gives) with strata of ``dropped`` topics that none of the topics ``analysed`` is in (a
-    topic without a value, None, in no stratum, as in :func:`sections_of`)."""
+    topic without a value, None, in no stratum, as in :func:`sections_of`), dropped for
+    ``why`` (:class:`DroppedStrataWarning`)."""
 
     def strata(mapping: dict[str, str], topics: list[str]) -> Counter:
         return Counter(str(mapping[q]) for q in topics if mapping.get(q) is not None)
@@ -280,7 +288,7 @@ def dropped_strata_warnings(
         present, counts = strata(mapping, analysed), strata(mapping, dropped)
         left = tuple((value, counts[value]) for value in sorted(counts) if value not in present)
         if left:
-            warnings.append(DroppedStrataWarning(field, left))
+            warnings.append(DroppedStrataWarning(field, left, why))
     return warnings
 
 
