@@ -486,6 +486,8 @@ def test_a_public_module_is_there_after_a_plain_import_of_the_package():
         "import trecbench, trecbench.conclusions as c\n"
         "assert trecbench.ids.escape_id('a b') == 'a%20b'\n"
         "assert callable(trecbench.strata.load_strata)\n"
+        "assert callable(trecbench.conclusions.power.with_power)\n"  # in a part, as documented
+        "assert not hasattr(trecbench, 'foo.bar') and not hasattr(trecbench, 'ids.x')\n"
         "for owner, name in ((trecbench, 'nothing'), (trecbench, '_lazy'), (c, 'nope')):\n"
         "    try:\n"
         "        getattr(owner, name)\n"

@@ -17,11 +17,12 @@ def lazy_exports(
     defines it (``"evaluate": "evaluation"``, ``"power": "conclusions.power"``). A name is
     imported once, then kept in ``namespace``."""
     package = namespace["__name__"]
+    submodule = submodules(package)
 
     def __getattr__(name: str):
         home = homes.get(name)
         if home is None:
-            return _submodule(name)
+            return submodule(name)
         value = getattr(importlib.import_module(f".{home}", package), name)
         namespace[name] = value  # looked up once
         return value
@@ -29,14 +30,21 @@ def lazy_exports(
     def __dir__() -> list[str]:  # the public names and the module's dunders, no helper
         return sorted({*homes, *(name for name in namespace if name.startswith("__"))})
 
-    def _submodule(name: str):
-        """The package's public module ``name`` (``trecbench.ids.escape_id`` after a plain
-        ``import trecbench``, as the docs write it: it was there only once something had
-        imported it), imported now, or the AttributeError of a name the package lacks."""
+    return __getattr__, __dir__
+
+
+def submodules(package: str) -> Callable[[str], object]:
+    """The ``__getattr__`` of ``package`` that gives its public module ``name``, imported
+    now (``trecbench.ids.escape_id``, ``trecbench.conclusions.power.with_power`` after a
+    plain ``import trecbench``, as the docs write them: they were there only once something
+    had imported them), or raises the AttributeError of a name the package lacks (a dotted
+    or private name too: ``hasattr`` is then False)."""
+
+    def __getattr__(name: str):
         from importlib.util import find_spec
 
-        if not name.startswith("_") and find_spec(f"{package}.{name}"):
+        if name.isidentifier() and not name.startswith("_") and find_spec(f"{package}.{name}"):
             return importlib.import_module(f".{name}", package)  # the import binds it
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
-    return __getattr__, __dir__
+    return __getattr__

@@ -35,6 +35,7 @@ Markdown is :mod:`trecbench.renderers.benchmark`'s.
 
 from __future__ import annotations
 
+from ..lazy import submodules as _submodules
 from ..renderers.benchmark import SHOWN_MARKS
 from .checks import InvalidRuns, validation_profile
 from .completeness import completeness
@@ -86,3 +87,5 @@ __all__ = [
     "run_benchmark",
     "validation_profile",
 ]
+
+__getattr__ = _submodules(__name__)  # trecbench.benchmarking.<module> after import trecbench

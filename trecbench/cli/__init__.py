@@ -23,6 +23,7 @@ import click
 
 from .. import collector
 from ..errors import ExitCode, InputError, TrecbenchError, bytes_escaped, one_line, shortened
+from ..lazy import submodules as _submodules
 from ..signals import landed, native_calls_end_at_once, signals_end_the_call, take_ctrl_c
 from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli, worded_here
@@ -428,3 +429,6 @@ def _show_warning(python_way, message, category, filename, lineno, file=None, li
         warned.add(line)
         with bars_cleared():  # not run on after a bar's frame
             echo_line(line)
+
+
+__getattr__ = _submodules(__name__)  # trecbench.cli.<module> after import trecbench

@@ -6,3 +6,7 @@ Every module computes; :mod:`.render` turns results into text. The package's pub
 functions are re-exported lazily from :mod:`trecbench` (``trecbench.power``,
 ``trecbench.agree``); nothing is imported here, so ``import trecbench`` stays fast.
 """
+
+from ..lazy import submodules as _submodules
+
+__getattr__ = _submodules(__name__)  # trecbench.conclusions.<module> after import trecbench

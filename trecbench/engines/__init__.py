@@ -20,6 +20,7 @@ import importlib
 from dataclasses import replace
 
 from ..errors import Setting, UsageError
+from ..lazy import submodules as _submodules
 from ..measures import Measure, registry
 
 PYTREC_EVAL, LOCAL, FAST, PROVIDERS = "pytrec_eval", "local", "fast", "providers"
@@ -136,3 +137,6 @@ def _uncomputed(measure: Measure) -> tuple[str | Setting, ...]:
         return (said,)
     judged_only = Setting(*JUDGED_ONLY)
     return said, "; alone in a call, ", judged_only, f" with {rest.spelled()} computes it"
+
+
+__getattr__ = _submodules(__name__)  # trecbench.engines.<module> after import trecbench

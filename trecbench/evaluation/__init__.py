@@ -36,6 +36,7 @@ from ..gated.reading import (
     load,
 )
 from ..inputs import held
+from ..lazy import submodules as _submodules
 from ..measures import NUM_REL, spellings, trec_mode
 from ..measures.asked import requests
 from ..measures.expression import one_name_each
@@ -351,3 +352,6 @@ def _collect(evaluation: Evaluation, done: Iterator[tuple], total: int, in_worke
     if progress is not None and in_workers:  # (WorkersProgress), in any order: all now
         progress("scoring", total, total)
     evaluation.columns = columns or []
+
+
+__getattr__ = _submodules(__name__)  # trecbench.evaluation.<module> after import trecbench

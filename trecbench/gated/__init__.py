@@ -5,3 +5,7 @@ Below :mod:`trecbench.evaluation`, so that the commands that read runs without s
 them (``similarity``, ``pool``, ``fuse``, ``leaderboard``'s strata) do not import the
 evaluation package's measures, engines and scoring (issue 31: 0.04-0.06 s of a small
 call)."""
+
+from ..lazy import submodules as _submodules
+
+__getattr__ = _submodules(__name__)  # trecbench.gated.<module> after import trecbench

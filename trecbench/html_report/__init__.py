@@ -10,6 +10,9 @@ inlined (the ``html`` extra).
 
 from __future__ import annotations
 
+from ..lazy import submodules as _submodules
 from .page import comparison_html
 
 __all__ = ["comparison_html"]
+
+__getattr__ = _submodules(__name__)  # trecbench.html_report.<module> after import trecbench

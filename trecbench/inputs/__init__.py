@@ -40,6 +40,7 @@ import pyarrow as pa
 from .. import arrow, provenance
 from ..callbacks import refuse_uncallable
 from ..errors import InputError, UsageError, excerpt, one_line
+from ..lazy import submodules as _submodules
 from ..type_names import flag_from, python_type
 from . import ir_metadata
 from .streams import LabelledProgress, Progress, Source, labelled
@@ -547,3 +548,6 @@ def rank_loaded(loaded: Loaded, held: bool, float32: bool = True) -> pa.Table:
         if name in ("qid", "docno", "tag"):
             kept = kept.set_column(at, name, pc.cast(kept.column(name), pa.string()))
     return rank_table(kept, float32)
+
+
+__getattr__ = _submodules(__name__)  # trecbench.inputs.<module> after import trecbench

@@ -28,6 +28,7 @@ Nothing here imports an engine: engines register what they compute.
 
 from __future__ import annotations
 
+from ..lazy import submodules as _submodules
 from . import catalog, extended, ported, registry
 from .asked import distinct, parse_measures, presentation_order, requests, trec_mode
 from .catalog import KPI_PRESET, NICKNAMES
@@ -121,3 +122,5 @@ __all__ = [
     "but_counts",
     "value_names",
 ]
+
+__getattr__ = _submodules(__name__)  # trecbench.measures.<module> after import trecbench

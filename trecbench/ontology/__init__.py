@@ -33,6 +33,7 @@ from pathlib import Path
 from .. import input_warnings, outputs, provenance
 from ..compressions import SUFFIXES
 from ..errors import EMPTY_FILE, InputError
+from ..lazy import submodules as _submodules
 from ..naming import path_argument
 from ..sources import json_document, read_source
 from .bundled import from_hpo3
@@ -125,3 +126,6 @@ def _named_json(path: str | os.PathLike) -> bool:
     if suffixes and suffixes[-1] in SUFFIXES:
         suffixes.pop()  # compressed: the suffix before names the format
     return suffixes[-1:] == [".json"]
+
+
+__getattr__ = _submodules(__name__)  # trecbench.ontology.<module> after import trecbench

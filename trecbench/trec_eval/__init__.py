@@ -24,3 +24,7 @@ printed values are the same bits:
 
 :mod:`trecbench.engines.native` hands these to :func:`trecbench.evaluate`.
 """
+
+from ..lazy import submodules as _submodules
+
+__getattr__ = _submodules(__name__)  # trecbench.trec_eval.<module> after import trecbench
