@@ -86,7 +86,8 @@ def test_compare_latex_prints_a_run_named_with_dashes_as_named(capsys, tmp_path,
 
 @pytest.mark.parametrize(
     ("command", "args"),
-    [("compare", ["qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]),
+    [("compare", ["qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run",
+                  "--power", "0.8", "--samples", "200"]),
      ("power", ["qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]),
      ("agree", ["qrels/hpo-demo.qrels", "runs/tfidf-char.run", "runs/tfidf-word.run"]),
      ("leaderboard", ["data/leaderboard.toml", "--quiet"])],
@@ -97,8 +98,10 @@ def test_every_latex_output_names_the_package_its_rules_need(capsys, monkeypatch
     from conftest import ROOT
 
     monkeypatch.chdir(ROOT)
-    first = _lines(capsys, command, *args, "--format", "latex")[0]
+    lines = _lines(capsys, command, *args, "--format", "latex")
+    first, *rest = lines
     assert first.startswith(f"% trecbench {command}: ")
+    assert not any(line.startswith("% trecbench") for line in rest)  # compare's power: once
     assert first.endswith("; needs \\usepackage{booktabs}")
 
 

@@ -126,12 +126,13 @@ class PowerResult:
             "rows": [asdict(row) for row in self.rows],
         }
 
-    def render(self, fmt: str = "table", name=None) -> str:
+    def render(self, fmt: str = "table", name=None, opening: bool = True) -> str:
         """``table`` (terminal), ``markdown``, ``json`` or ``latex``; ``name`` shows a run's
-        name (:func:`~trecbench.conclusions.render.render_power`)."""
+        name, ``opening`` the LaTeX's comment on its package
+        (:func:`~trecbench.conclusions.render.render_power`)."""
         from .render import render_power
 
-        return render_power(self, fmt, name)
+        return render_power(self, fmt, name, opening)
 
 
 class Unreliable(ArithmeticError):

@@ -103,11 +103,19 @@ def _power_rows(result, name: Callable[[str], str]) -> list[list[str]]:
     ]
 
 
-def render_power(result, fmt: str = "table", name: Callable[[str], str] | None = None) -> str:
+def render_power(
+    result, fmt: str = "table", name: Callable[[str], str] | None = None, opening: bool = True
+) -> str:
     """A :class:`~trecbench.conclusions.power.PowerResult` as ``fmt`` (:data:`FORMATS`),
     a run's name shown by ``name`` (default: as ``fmt`` escapes it,
     :func:`~trecbench.escaping.escaper`; the HTML page's table isolates one
-    written right to left, ``escaper("html")``)."""
+    written right to left, ``escaper("html")``); in LaTeX opened by the package its
+    tabular needs, unless ``opening`` is False (within compare's, whose opening says it)."""
+    if fmt == "latex" and opening:
+        from ..renderers.comparison_text import needs_booktabs
+
+        head = needs_booktabs("power", "a tabular") + "\n"
+        return head + render_power(result, fmt, name, opening=False)
     _check(fmt, FORMATS)
     if fmt == "json":
         return _json(result.to_dict())
@@ -121,10 +129,7 @@ def render_power(result, fmt: str = "table", name: Callable[[str], str] | None =
         "d_z at it",
     ]
     if fmt == "latex":  # the legend as comments above the tabular, as agree's titles
-        from ..renderers.comparison_text import needs_booktabs
-
-        head = needs_booktabs("power", "a tabular") + "\n"
-        head += "".join(f"% {line}\n" for line in legend)
+        head = "".join(f"% {line}\n" for line in legend)
         return head + _power_latex(result) + _power_notes(result, name, fmt)
     if fmt == "markdown":
         head = f"{legend[0]}\n\n{legend[1]} {legend[2]}\n\n"

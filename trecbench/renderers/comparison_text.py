@@ -56,7 +56,8 @@ def _power_section(comparison, fmt: str) -> str:
     text = ""
     if comparison.power is not None:
         title = {"table": "\nPower (all topics)\n", "markdown": "\n## Power (all topics)\n\n"}
-        text += title.get(fmt, "\n") + comparison.power.render(fmt)
+        # within compare's output, whose opening names the package the tabular needs
+        text += title.get(fmt, "\n") + comparison.power.render(fmt, opening=False)
     sensitivity = comparison.unjudged_sensitivity
     if sensitivity is not None:
         heading = "\n## Unjudged sensitivity\n\n" if fmt == "markdown" else "\n"
