@@ -117,7 +117,7 @@ def test_qrels_given_as_the_run_after_qrels_ask_for_the_run(files, monkeypatch):
     """The qrels read as qrels: swapping the arguments, which R29 asks about, fails too."""
     forgot = (
         "qrels: error[R29]: this looks like qrels, not a run (every line has 4 fields, an "
-        "integer last), and so do the QRELS given before it: did you forget the run?"
+        "integer last), as do the qrels it is scored against: did you forget the run?"
     )
     assert run_score(["qrels", "qrels"], files, monkeypatch) == (b"", forgot, 2)
     assert run_score(["-j", "2", "qrels", "run", "qrels"], files, monkeypatch)[1:] == (forgot, 2)

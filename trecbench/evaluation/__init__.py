@@ -197,8 +197,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         try:
             truth, loaded = load_judgments(qrels, settings.rel_format, level, version, progress)
         except InputError as error:
-            forgotten = forgotten_qrels(error, sources)
-            if forgotten is None:
+            if (forgotten := forgotten_qrels(error, sources)) is None:
                 raise
             raise forgotten from None
         with input_warnings.collected() as whole:  # the qrels held counted against it
@@ -261,8 +260,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
                 raise held.at_row(error, source, loaded.origin) from None
             raise
         except InputError as error:  # a run that looks like the qrels, read as qrels
-            forgotten = forgotten_run(error)
-            if forgotten is None:
+            if (forgotten := forgotten_run(error)) is None:
                 raise
             raise forgotten from None
     if plan.drill is not None:

@@ -237,8 +237,8 @@ FORGOTTEN_QRELS = (
 )
 # R29 when the qrels given before the run read as qrels: swapping the two would not help
 FORGOTTEN_RUN = (
-    "this looks like qrels, not a run (every line has 4 fields, an integer last), and so do "
-    "the QRELS given before it: did you forget the run?"
+    "this looks like qrels, not a run (every line has 4 fields, an integer last), as do the "
+    "qrels it is scored against: did you forget the run?"
 )
 
 
