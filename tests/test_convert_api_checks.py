@@ -193,15 +193,19 @@ def test_arguments_of_no_path_or_mapping_are_refused_naming_them(tmp_path, monke
     name wrote into the current folder, which convert -o '' refuses."""
     monkeypatch.chdir(tmp_path)
     conversion = convert_msmarco(DATA / "convert" / "msmarco-run.tsv")
-    with pytest.raises(UsageError, match=r"^inputs=5: give a path \(text or os.PathLike\), not"):
-        write_conversion(conversion, tmp_path / "o", inputs=[5])
+    with pytest.raises(UsageError, match=r"^inputs\[1\]=None: give a path \(text or os.Path"):
+        write_conversion(conversion, tmp_path / "o", inputs=["x", None])
     for keyword in ("outdir", "runs_dir"):
         folders = {"outdir": tmp_path / "o", keyword: ""}
         with pytest.raises(UsageError, match=f"^{keyword}: an empty folder name: give the"):
             write_conversion(conversion, inputs=[], **folders)
     assert list(tmp_path.iterdir()) == []
-    with pytest.raises(UsageError, match="^grades: give a mapping of term to grade, not a list"):
+    with pytest.raises(UsageError, match="^grades: give a mapping of exact, parent, child to a"):
         convert_hpo(HPO_CASES, graded="ontology", grades=[("child", 0)])
+    with pytest.raises(UsageError, match=r"^results\[0\]=None: give a path"):
+        convert_hpo(HPO_CASES, results=[None])
+    with pytest.raises(UsageError, match="^ontology=5: give a path"):
+        convert_hpo(HPO_CASES, graded="ontology", ontology=5)
 
 
 def test_escaped_ids_are_text_and_their_escapes_utf_8():

@@ -271,7 +271,8 @@ def _as_written(docno: str) -> str:
 def _grades(grades: Mapping[str, int] | None) -> dict[str, int]:
     if grades is not None and not isinstance(grades, Mapping):  # a list of pairs, say
         raise UsageError(
-            Setting("grades"), f": give a mapping of term to grade, not {python_type(grades)}"
+            Setting("grades"),
+            f": give a mapping of {', '.join(GRADES)} to a grade, not {python_type(grades)}",
         )
     chosen = {**GRADES, **(grades or {})}
     unknown = sorted(set(chosen) - set(GRADES))
@@ -334,6 +335,10 @@ def convert_hpo(
     tags = [] if tags is None else listed(tags, "tags", "tags, one per result file")
     grade_map, tags = _checked_options(graded, grades, tags, results)
     path_argument(cases, "cases")  # None: pathlib's TypeError naming nothing, in its name
+    for index, result in enumerate(results):
+        path_argument(result, f"results[{index}]")
+    if ontology is not None:  # load_ontology's own refusal named its path=
+        path_argument(ontology, "ontology")
     check_read_once([cases, *results, ontology])  # one pipe twice: its second read is empty
     check_runs_once(results)  # a results file twice: two runs of one, under two tags
     check_ids = flag_from("check_ids", check_ids)  # "no" was taken as true

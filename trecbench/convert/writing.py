@@ -307,8 +307,8 @@ def write_conversion(
     # the files it was converted from are protected whether or not the caller names them
     # a path alone is refused, not protected as the characters it is made of
     inputs = [*listed(inputs, "inputs", "input paths", unordered=True)]
-    for given in inputs:  # pathlib's TypeError named no argument
-        path_argument(given, "inputs")
+    for index, given in enumerate(inputs):  # pathlib's TypeError named no argument
+        path_argument(given, f"inputs[{index}]")
     read_from = _converted_from(conversion)
     inputs += read_from
     targets: dict[str, Path] = {}
