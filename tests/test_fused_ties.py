@@ -91,6 +91,14 @@ def test_a_depth_cut_that_keeps_the_smaller_scores_of_a_float32_tie_is_warned_of
     with pytest.warns(ParameterDomainWarning) as said:
         fused = trecbench.fuse(paths, "rrf", k=K, depth=2)
     assert list(fused["docno"]) == ["d4", "d3"]
+    # reviewer 725: trec_eval 10.0 cannot rank what the cut left out: said so
+    dropped = (
+        "; at the depth cut (2) 2 documents of larger scores were left out of the run "
+        "written this way: a larger depth keeps them"
+    )
+    assert [str(w.message) for w in said] == [SAID + dropped]
+    with pytest.warns(ParameterDomainWarning) as said:  # the cut past the tie: unsaid
+        trecbench.fuse(paths, "rrf", k=K, depth=4)
     assert [str(w.message) for w in said] == [SAID]
     # a tie wholly beyond the cut is not in the file: no warning
     with warnings.catch_warnings():

@@ -110,9 +110,39 @@ def against_order(
     }
     return {
         kind: _warning(ranked, (score, rank, slack), pairs[kinds[kind]], kind, remedy)
+        + _cut(score, rank, pairs[kinds[kind]], depth)
         for kind, remedy in remedies.items()
         if kinds[kind].any()
     }
+
+
+def _cut(score: np.ndarray, rank: np.ndarray, pairs: np.ndarray, depth: int | None) -> str:
+    """What the warning of ``pairs`` adds where one is across the ``depth`` cut: the
+    documents of the tie the cut left out whose scores are larger than the one kept at
+    the cut, in no run written, where no reader's precision finds them again (trec_eval
+    10.0's advice cannot help them); a larger depth keeps them."""
+    at_cut = pairs[rank[pairs] == depth] if depth is not None else pairs[:0]
+    if not len(at_cut):
+        return ""
+    tie = _float32_ties(score, rank)
+    kept = np.full(tie[-1] + 1, np.inf)
+    kept[tie[at_cut]] = score[at_cut]  # the smallest score kept of each tie cut
+    beyond = np.flatnonzero(rank > depth)
+    dropped = int(np.count_nonzero(score[beyond] > kept[tie[beyond]]))
+    return (
+        f"; at the depth cut ({depth}) {counted(dropped, 'document')} of "
+        f"{'a larger score was' if dropped == 1 else 'larger scores were'} left out of the run "
+        f"written this way: a larger depth keeps {'it' if dropped == 1 else 'them'}"
+    )
+
+
+def _float32_ties(score: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Each row's tie: a number shared by a topic's neighbouring rows equal at float32."""
+    with np.errstate(over="ignore"):
+        single = score.astype(np.float32)
+    starts = np.ones(len(score), bool)
+    starts[1:] = (rank[1:] == 1) | (single[1:] != single[:-1])
+    return np.cumsum(starts)
 
 
 def rounding(
@@ -188,11 +218,7 @@ def misplaced(
     against its score), the rows whose score is more than their ``slack`` (rounding) from
     the score the scores' order puts in their place (z, y, x by docno for 1e-50, 1.7e-50,
     1.25e-50: all three, not only the neighbours out of order)."""
-    with np.errstate(over="ignore"):
-        single = score.astype(np.float32)
-    starts = np.ones(len(score), bool)
-    starts[1:] = (rank[1:] == 1) | (single[1:] != single[:-1])
-    tie = np.cumsum(starts)
+    tie = _float32_ties(score, rank)
     rows = np.flatnonzero(np.isin(tie, tie[pairs + 1]))
     by_score = rows[np.lexsort((-score[rows], tie[rows]))]  # stable: equal scores stay
     with np.errstate(over="ignore"):  # -1.7e308 from 1.7e308: infinitely apart, as it is
