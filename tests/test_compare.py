@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -1294,3 +1295,31 @@ def test_the_best_runs_cell_lists_a_name_with_a_comma_as_one_run(tmp_path, capsy
         line for line in capsys.readouterr().out.splitlines() if line.startswith("| P@1 | **")
     ]
     assert row.endswith("| u%2C v, w, z |")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_strata_read_from_a_fifo_are_read_once_for_the_dropped_strata_warning(tmp_path):
+    """The warning of strata left out read a sidecar's path a second time: from a FIFO,
+    compare_scores waited for a writer for good."""
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "s.fifo"
+    os.mkfifo(fifo)
+    levels = {"e1": "easy", "h1": "hard", "h2": "hard", "m1": "mid"}
+    sidecar = json.dumps({"strata": {"queries": {q: {"level": v} for q, v in levels.items()}}})
+    probe = (
+        "import trecbench, sys\n"
+        "values = [{'run': r, 'qid': q, 'measure': 'P@5', 'value': 0.5} for r in 'ab'\n"
+        "          for q in ('e1', 'h1', 'h2', 'm1') if r == 'a' or q[0] != 'h']\n"
+        f"c = trecbench.compare_scores(values, strata={str(fifo)!r}, group_by='level',\n"
+        "                             missing='drop', samples=200)\n"
+        "print(len(c.warnings))\n"
+    )
+    reader = subprocess.Popen([sys.executable, "-c", probe], stdout=subprocess.PIPE, text=True)
+    fifo.write_text(sidecar)
+    try:
+        out, _ = reader.communicate(timeout=60)
+    finally:
+        reader.kill()
+    assert (reader.returncode, out) == (0, "1\n")

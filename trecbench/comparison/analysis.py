@@ -37,6 +37,7 @@ from .tables import (
     SectionPart,
     View,
     dropped_strata_warnings,
+    held_strata,
     one_stratum_warnings,
     sections_of,
     strata_map,
@@ -162,7 +163,8 @@ def compare_scores(
         refuse_summary_rows(per_query, "; or name the topics, queries=[...]")
     queries = given_queries(queries, given)
     universe, absent = _topics(per_query, runs, queries, statistics.missing)
-    fields = strata_map(strata, group_by, universe, "per_query", given.integer_qids)
+    strata, read_as = held_strata(strata, group_by), ("per_query", given.integer_qids)
+    fields = strata_map(strata, group_by, universe, *read_as)
     group_fields = list(fields or {})
     empty = checked_empty(empty)
     cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe, empty)
@@ -191,20 +193,16 @@ def compare_scores(
         warnings=[
             *_outside_queries(per_query, queries),
             *one_stratum_warnings(parts),
-            *_dropped_strata(fields, (strata, group_by), universe, absent, given.integer_qids),
+            *dropped_strata_warnings(
+                strata, group_by, universe, _dropped(absent, universe), NOT_IN_EVERY_RUN, read_as
+            ),
         ],
     )
 
 
-def _dropped_strata(fields, grouping: tuple, universe: list[str], absent, integers: bool):
-    """The warnings of strata every topic of which was dropped (``missing="drop"``: not
-    evaluated in every run), left out of their macro sections (``fields``: the strata of
-    the ``universe`` analysed; ``grouping``: the ``strata`` and ``group_by`` given)."""
-    dropped = sorted({qid for topics in absent.values() for qid in topics} - set(universe))
-    if fields is None or not dropped:
-        return []
-    considered = strata_map(*grouping, universe + dropped, "per_query", integers)
-    return dropped_strata_warnings(considered, universe, dropped, NOT_IN_EVERY_RUN)
+def _dropped(absent: dict[str, list[str]], universe: list[str]) -> list[str]:
+    """The topics some run has no value for that are not analysed (``missing="drop"``)."""
+    return sorted({qid for topics in absent.values() for qid in topics} - set(universe))
 
 
 def _outside_queries(per_query: pd.DataFrame, queries: list[str] | None) -> list[str]:

@@ -23,7 +23,7 @@ from .analysis import check_baseline, compare_scores, scoreless
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
 from .settings import StatsSettings
-from .tables import check_grouping, strata_map
+from .tables import NOT_IN_EVERY_QRELS, check_grouping, dropped_strata_warnings, strata_map
 
 
 def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any, list[str]]]:
@@ -250,15 +250,12 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
 
 
 def _unpaired_strata(strata, group_by, topics: list[str], unpaired) -> list[str]:
-    """The warnings of strata every topic of which some run's qrels lack (``run_qrels``):
-    left out of the comparison, and so of their macro sections."""
-    from .tables import NOT_IN_EVERY_QRELS, dropped_strata_warnings
-
+    """The warnings of strata every topic of which some run's qrels lack (``run_qrels``),
+    left out of the comparison (a sidecar without ``group_by``: read for its complete
+    qrels alone)."""
     dropped = sorted({qid for left in unpaired.values() for qid in left})
-    if not dropped or not group_by:
-        return []
-    considered = strata_map(strata, group_by, topics + dropped) or {}
-    return dropped_strata_warnings(considered, topics, dropped, NOT_IN_EVERY_QRELS)
+    grouped = strata if group_by else None
+    return dropped_strata_warnings(grouped, group_by, topics, dropped, NOT_IN_EVERY_QRELS)
 
 
 def _unjudged_values(evaluations, queries: list[str], measures: list[str], sidecar) -> list:

@@ -272,20 +272,30 @@ class DroppedStrataWarning(ShownWarning):
         )
 
 
-def dropped_strata_warnings(
-    fields: dict[str, dict[str, str]], analysed: list[str], dropped: list[str], why: str
-) -> list[str]:
-    """A warning per grouping field (field -> topic -> stratum, as :func:`strata_map`
-    gives) with strata of ``dropped`` topics that none of the topics ``analysed`` is in (a
-    topic without a value, None, in no stratum, as in :func:`sections_of`), dropped for
-    ``why`` (:class:`DroppedStrataWarning`)."""
+def held_strata(strata, group_by):
+    """``strata`` as :func:`strata_map` reads them more than once in a call: a sidecar's
+    path read now, as its table (a FIFO's second reading waited for good)."""
+    if strata is None or isinstance(strata, (Mapping, pd.DataFrame)):
+        return strata
+    return strata_table(strata) if group_fields(group_by) else strata
 
-    def strata(mapping: dict[str, str], topics: list[str]) -> Counter:
+
+def dropped_strata_warnings(
+    strata, group_by, analysed: list[str], dropped: list[str], why: str, read_as: tuple = ()
+) -> list[str]:
+    """A warning per grouping field (:func:`strata_map` of ``strata`` and ``group_by``, its
+    topics ``read_as`` its ``topics_origin`` and ``integers`` say) with strata of
+    ``dropped`` topics that none of the topics ``analysed`` is in (a topic without a
+    value, None, in no stratum, as in :func:`sections_of`), dropped for ``why``
+    (:class:`DroppedStrataWarning`)."""
+    fields = strata_map(strata, group_by, analysed + dropped, *read_as) if dropped else None
+
+    def strata_of(mapping: dict[str, str], topics: list[str]) -> Counter:
         return Counter(str(mapping[q]) for q in topics if mapping.get(q) is not None)
 
     warnings = []
-    for field, mapping in fields.items():
-        present, counts = strata(mapping, analysed), strata(mapping, dropped)
+    for field, mapping in (fields or {}).items():
+        present, counts = strata_of(mapping, analysed), strata_of(mapping, dropped)
         left = tuple((value, counts[value]) for value in sorted(counts) if value not in present)
         if left:
             warnings.append(DroppedStrataWarning(field, left, why))
