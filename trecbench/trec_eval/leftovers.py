@@ -15,7 +15,9 @@ the topic before ``rbp`` left there — found from the build's debug information
   as a NaN (then ``rbp`` is NaN whenever a gain is negative, and never rescaled otherwise);
 * ``gm_bpref`` an integer in ``max`` alone; every other measure leaves integers or
   pointers in both — tiny positive numbers, which act as 0 (``set_P`` and ``utility``
-  among them: read with gdb at m_rbp.c's first use of the slots, after each measure).
+  among them: read with gdb at m_rbp.c's first use of the slots, after each measure);
+* ``map_cut`` and ``relative_P`` on a topic without a relevant document: 0 in ``max``
+  alone (they return before their loop, having set only the counter there).
 
 Before the first such measure of a topic the slots hold pointers (0, in effect).
 :func:`slots` returns the two values for one topic.
@@ -35,6 +37,9 @@ TINY = 0.0  # an integer or pointer read as a double: a denormal that compares l
 NAN = -math.nan  # the bits of (long) -1
 
 _MAX_ONLY = frozenset({"gm_bpref"})  # writes an integer at rbp-24 only
+# return before their loop when the topic has no relevant document, leaving rbp-16 as it
+# was; recall and Rprec do so too, but no measure before them leaves a number there
+_RETURN_WITHOUT_RELEVANT = frozenset({"map_cut", "relative_P"})
 
 
 def _final_ideal_gain(table: list[Gain]) -> float:
@@ -77,6 +82,8 @@ def _measure_slots(family: str, params, res: ResRels, t: int, cutoffs) -> tuple:
         return None, NAN
     if family in _MAX_ONLY:
         return None, TINY
+    if family in _RETURN_WITHOUT_RELEVANT and res.num_rel[t] == 0:
+        return None, 0.0
     rels = res.topic_rels(t)
     if family in ("ndcg", "dcg", "ideal_dcg", "ndcg_rel", "G", "Rndcg"):
         table = setup_gains(
