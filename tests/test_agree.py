@@ -349,6 +349,31 @@ def test_the_runs_means_under_the_second_judgments_are_shown(tmp_path):
     assert json.loads(alone.output)["means_b"] is None
 
 
+def test_means_under_judgments_of_other_topics_say_so(tmp_path):
+    # B judges q1 and q2 only: its means were over 2 topics, A's over 3, said only by the
+    # warnings on stderr, while the orderings compared read as differing by judgments alone
+    (tmp_path / "a.qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq3 0 d2 1\n")
+    (tmp_path / "b.qrels").write_text("q1 0 d1 0\nq1 0 d2 1\nq2 0 d3 1\n")
+    for name, order in (("x", "d1 d2 d3"), ("y", "d2 d3 d1"), ("z", "d3 d1 d2")):
+        lines = [f"{q} Q0 {d} {i} {9 - i} {name}" for q in ("q1", "q2", "q3")
+                 for i, d in enumerate(order.split())]  # fmt: skip
+        (tmp_path / f"{name}.run").write_text("\n".join(lines) + "\n")
+    runs = [str(tmp_path / f"{name}.run") for name in "xyz"]
+    args = ["agree", str(tmp_path / "a.qrels"), *runs, "-m", "P@1", "--quiet"]
+    done = CliRunner().invoke(cli, [*args, "--qrels-b", str(tmp_path / "b.qrels")])
+    assert done.exit_code == 0, done.output
+    said = "the means under B are over 2 topics, those under A over 3 (2 in both;"
+    assert said in done.output.split("Means under B", 1)[1].split("Orderings", 1)[0]
+    argv = [*args, "--qrels-b", str(tmp_path / "b.qrels"), "--format", "json"]
+    document = json.loads(CliRunner().invoke(cli, argv).stdout)
+    assert (document["topics"], document["topics_b"]) == (["q1", "q2", "q3"], ["q1", "q2"])
+    validate_against_schema(document, "agree")
+    # the same topics judged otherwise: nothing to say
+    (tmp_path / "c.qrels").write_text("q1 0 d2 1\nq2 0 d1 1\nq3 0 d3 1\n")
+    same = CliRunner().invoke(cli, [*args, "--qrels-b", str(tmp_path / "c.qrels")])
+    assert "Means under B" in same.output and "the means under B are over" not in same.output
+
+
 def test_agree_cli_json_keys_and_choices():
     from trecbench.cli.agree import agree as command
 

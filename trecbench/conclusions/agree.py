@@ -75,7 +75,8 @@ class Agreement:
     """What :func:`agree` found. ``means[r][m]``: run ``runs[r]``'s mean of
     ``measures[m]``; ``qrels_orderings``: per measure, the ordering under ``qrels``
     (reference) against the one under ``qrels_b`` (evaluated), whose means are
-    ``means_b`` (None without ``qrels_b``)."""
+    ``means_b`` (None without ``qrels_b``); ``topics`` and ``topics_b``: the topics each
+    set's means are over."""
 
     def __repr__(self) -> str:
         from ..plurals import few_reprs, short_repr
@@ -99,6 +100,8 @@ class Agreement:
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
     provenance: Provenance | None = None
     means_b: tuple[tuple[float, ...], ...] | None = None
+    topics: tuple[str, ...] = ()
+    topics_b: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document (keys ``kendall_tau``, ``tau_ap``, ``cohen_kappa``,
@@ -112,6 +115,8 @@ class Agreement:
             "runs": list(self.runs),
             "means": self._means_record(self.means),
             "means_b": None if self.means_b is None else self._means_record(self.means_b),
+            "topics": list(self.topics),
+            "topics_b": None if self.topics_b is None else list(self.topics_b),
             "measure_orderings": [asdict(o) for o in self.measure_orderings],
             "discriminative_power": [d.record() for d in self.discriminative_power],
             "judgments": None if self.judgments is None else asdict(self.judgments),
@@ -293,7 +298,7 @@ def agree(
         for m, measure in enumerate(scores.measures)
     )  # fmt: skip
     judgments, qrels_orderings, warnings, scored = None, (), scores.warnings, (scores,)
-    means_b = None
+    means_b = topics_b = None
     if qrels_b is not None:
         judgments, qrels_orderings, other = _under_second_judgments(
             qrels, qrels_b, runs, scores, means, flags, progress
@@ -301,7 +306,7 @@ def agree(
         # the same file as both sets warns alike of each: said once
         warnings = tuple(dict.fromkeys(warnings + other.warnings))
         scored += (other,)
-        means_b = _mean_rows(other)
+        means_b, topics_b = _mean_rows(other), other.topics
     return Agreement(
         settings,
         scores.runs,
@@ -317,6 +322,8 @@ def agree(
         # the second judgments' own record, even of the same file: one per role
         provenance=provenance(*scored, qrels_kinds=("qrels", "qrels_b")),
         means_b=means_b,
+        topics=scores.topics,
+        topics_b=topics_b,
     )
 
 

@@ -305,6 +305,20 @@ def _negative_grades(j, fmt: str) -> str:
     )
 
 
+def _topics_apart(result, fmt: str) -> str:
+    """The note under the means under B when A's and B's means are over other topics ("" when
+    over the same): the orderings compared then differ by more than the judgments."""
+    a, b = set(result.topics), set(result.topics_b)
+    if a == b:
+        return ""
+    return _note(
+        f"the means under B are over {counted(len(b), 'topic')}, those under A over "
+        f"{len(a):,} ({len(a & b):,} in both; the warnings name the topics a set lacks): "
+        "the orderings compared below differ in their topics, not only in their judgments",
+        fmt,
+    )
+
+
 def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
     j = result.judgments
     headers = (
@@ -328,6 +342,7 @@ def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
         + note
         + f"\n{title}Means under B\n\n"
         + grid(("run", *result.measures), _means_rows(result, name, result.means_b), fmt)
+        + _topics_apart(result, fmt)
         + f"\n{title}Orderings of the runs under A (reference) and B, per measure\n\n"
         + grid(("measure", "kendall_tau", "tau_ap"), rows, fmt)
         + _ties_every_run(result.qrels_orderings, fmt)
