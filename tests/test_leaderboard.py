@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from functools import partial
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from conftest import ROOT, suite_of_x_and_y, write_tenths
 from scipy.stats import ttest_rel
 
 from trecbench.cli import run
-from trecbench.errors import TrecbenchError, UsageError
+from trecbench.errors import TrecbenchError, UndefinedValueError, UsageError
 from trecbench.runstudy.leaderboard import leaderboard
 from trecbench.strata import load_strata
 
@@ -588,6 +589,33 @@ def test_a_system_lacking_topics_others_have_is_warned_of(tmp_path, capsys):
     )
     assert board.boards[0].means.tolist() == [[1.0], [0.0]]  # B: t1 only
     _assert_warned_once(board, suite, expected, capsys)
+
+
+@pytest.mark.parametrize("collections", [1, 2])
+def test_a_value_trec_eval_leaves_undefined_is_refused_at_its_collection(tmp_path, collections):
+    # y retrieves nothing judged on b1, where 11pt_avg under -J is 0/0 (trec_eval 9.0.8
+    # -J -m 11pt_avg prints "11pt_avg all -nan"): alone in its collection the board showed
+    # y's mean over a1 alone without a word; beside another collection the test over
+    # collections failed with an internal error (exit 70)
+    qrels = {"c": "a1 0 d1 1\na1 0 d2 0\nb1 0 d1 1\nb1 0 d2 0\n"}
+    if collections == 2:
+        qrels = {"c": "a1 0 d1 1\na1 0 d2 0\n", "d": "b1 0 d1 1\nb1 0 d2 0\n"}
+    for name, text in qrels.items():
+        (tmp_path / f"{name}.qrels").write_text(text)
+    (tmp_path / "x.run").write_text("a1 Q0 d1 1 2 x\na1 Q0 d2 2 1 x\nb1 Q0 d2 1 2 x\n")
+    (tmp_path / "y.run").write_text("a1 Q0 d2 1 2 y\na1 Q0 d1 2 1 y\nb1 Q0 d8 1 2 y\n")
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        'measures = ["P@1", "11pt_avg(judged_only=True)"]\nsystems = ["x", "y"]\n'
+        + "".join(
+            f'[collections.{n}]\nqrels = "{n}.qrels"\nruns = "{{system}}.run"\n' for n in qrels
+        )  # fmt: skip
+    )
+    line = 3 + 3 * (collections - 1)  # the collection holding b1
+    said = f"{suite}:{line}: collections.{'cd'[collections - 1]}: run 'y': "
+    with pytest.raises(UndefinedValueError, match=re.escape(said) + ".* is undefined for 'b1'"):
+        leaderboard(suite)
+    assert run(["leaderboard", str(suite)]) == 4
 
 
 def test_a_topic_named_all_counts_as_every_other_topic(tmp_path):

@@ -154,7 +154,22 @@ def _scored(collection: Collection, suite: Suite, read: dict, shared: set, progr
         flagged = tuple(flag for flag in flagged if flag.qid in topics)
     _check_scored(suite, collection, set(frame["run"]))
     frame = frame.astype({"run": str, "qid": str, "measure": str})
+    _refuse_not_finite(collection, frame)
     return scored._replace(frame=frame, flagged=flagged)
+
+
+def _refuse_not_finite(collection: Collection, frame: pd.DataFrame) -> None:
+    """Refuse, as compare does, a value undefined (trec_eval's -nan: ``-J`` leaving
+    nothing judged) or infinite on a topic of the collection (its stratum's): the mean
+    without it is no mean trec_eval prints, and a test over collections cannot take it."""
+    from ..errors import not_finite
+
+    undefined = np.flatnonzero(~np.isfinite(frame["value"].to_numpy(np.float64)))
+    if len(undefined):
+        run, qid, measure, value = frame.iloc[undefined[0]][["run", "qid", "measure", "value"]]
+        error = not_finite(run, measure, qid, float(value))
+        where = collection.entry or _collection_named(collection)
+        raise type(error)(f"{where}: {error}")
 
 
 def _identity(path) -> tuple | str:
