@@ -66,6 +66,28 @@ def test_a_report_of_no_runs_says_none(reports, tmp_path, capsys):
     assert "runs: (none) -> tfidf-word" in out.splitlines()
 
 
+def test_run_names_holding_a_comma_are_one_item_of_the_lists(tmp_path, capsys):
+    # "x, y" and tfidf-char listed as "x, y, tfidf-char": three runs read where two were
+    # (reviewer 731)
+    second = str(ROOT / "runs" / "tfidf-char.run")
+
+    def report(name: str, *args: str) -> str:
+        path = str(tmp_path / f"{name}.json")
+        assert run(["score", "--report", path, *args]) == 0
+        capsys.readouterr()
+        return path
+
+    alone = report("alone", QRELS, RUN)
+    both = report("both", "--names", f"x, y={RUN}", QRELS, RUN, second)
+    renamed = report("renamed", "--names", f"u, v={RUN}", QRELS, RUN, second)
+    lines = diff_reports(capsys, both, alone)[1].splitlines()
+    assert lines[0] == "likely cause: the runs differ: x%2C y, tfidf-char vs tfidf-word"
+    assert "runs: x%2C y, tfidf-char -> tfidf-word" in lines
+    lines = diff_reports(capsys, both, renamed)[1].splitlines()
+    cause = "likely cause: the runs are named otherwise (the same files): x%2C y -> u%2C v"
+    assert lines[0] == cause
+
+
 def test_counts_are_integers_as_score_prints_them(reports, capsys):
     # num_ret 2800.0000 -> 280.0000: score (and trec_eval) print counts as integers
     a, b = reports("a", "-m", "all_trec"), reports("b", "-m", "all_trec", "-M", "5")

@@ -3,7 +3,7 @@ cause in one line, a measure's two spellings, a list of names."""
 
 from __future__ import annotations
 
-from ..escaping import escape_text
+from ..escaping import escape_text, id_list, list_item
 from .reportview import written
 
 # how the likely cause names an input of each kind the reports record (by its option)
@@ -28,8 +28,14 @@ def asked_as(measure: str, a: str, b: str, between: str) -> str:
 
 
 def listed(names: list[str]) -> str:
-    """Names one after another, ``(none)`` for none (a report of no runs)."""
+    """Measures' names one after another, ``(none)`` for none."""
     return ", ".join(map(escape_text, names)) or "(none)"
+
+
+def listed_runs(names: list[str]) -> str:
+    """Runs' names one after another, each a list's item (a comma of a name escaped, so
+    that ``x, y`` and ``b`` list as two runs), ``(none)`` for none (a report of no runs)."""
+    return id_list(names, limit=None) or "(none)"
 
 
 def _input_words(item: dict | None) -> str:
@@ -91,9 +97,9 @@ def _runs_cause(runs: tuple[list[str], list[str]], renamed) -> str:
         and sorted(only_a) == sorted(x for x, _ in renamed)
         and sorted(only_b) == sorted(y for _, y in renamed)
     ):
-        shown = [f"{escape_text(x)} -> {escape_text(y)}" for x, y in renamed]
+        shown = [f"{list_item(escape_text(x))} -> {list_item(escape_text(y))}" for x, y in renamed]
         return f"the runs are named otherwise (the same files): {_first_names(shown)}"
-    return f"the runs differ: {listed(runs[0])} vs {listed(runs[1])}"
+    return f"the runs differ: {listed_runs(runs[0])} vs {listed_runs(runs[1])}"
 
 
 def _measure_cause(measures, spellings: dict, names: tuple[str, str], said: dict) -> str:

@@ -16,7 +16,7 @@ from ..number_text import value_text
 from ..plurals import counted, few_and_more
 from ..renderers.text_tables import aligned
 from ..text_bytes import json_dumps
-from .diff_cause import asked_as, listed
+from .diff_cause import asked_as, listed, listed_runs
 from .reportdiff import MOVERS, ReportDiff, displayed
 from .reportview import field_texts, printed, written
 
@@ -129,7 +129,7 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         if x and y
     ]
     if result.runs is not None:
-        lines.append(f"runs: {listed(result.runs[0])} -> {listed(result.runs[1])}")
+        lines.append(f"runs: {listed_runs(result.runs[0])} -> {listed_runs(result.runs[1])}")
     for change in result.topics:
         only = [
             f"only in {side}: {_qids(qids)}"
