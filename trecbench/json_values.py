@@ -15,6 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 
+def set_order(items) -> list:
+    """A set's ``items`` in one order whatever the hashes' seed: sorted, or sorted as
+    text where their kinds do not compare."""
+    try:
+        return sorted(items)
+    except TypeError:  # items of kinds that do not compare: as text
+        return sorted(items, key=str)
+
+
 def json_safe(value: Any) -> Any:
     """``value`` with what JSON cannot hold made what it can (see the module docstring);
     text, numbers, booleans and null as they are, keys too (``2022:`` stays a number:
@@ -24,11 +33,7 @@ def json_safe(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [json_safe(item) for item in value]
     if isinstance(value, (set, frozenset)):
-        items = [json_safe(item) for item in value]
-        try:
-            return sorted(items)
-        except TypeError:  # items of kinds that do not compare: as text
-            return sorted(items, key=str)
+        return set_order([json_safe(item) for item in value])
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     if value is None or isinstance(value, (str, bool)):

@@ -396,6 +396,7 @@ def _block_dumper() -> type:
     each (``\\L``, ``\\r``, ``\\0``): the block's lines are the file's lines."""
     import yaml
 
+    from ..json_values import set_order
     from ..yaml_loader import WrittenFloat
 
     class BlockDumper(yaml.SafeDumper):
@@ -408,7 +409,14 @@ def _block_dumper() -> type:
                 return super().represent_str(data)
             return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
+    def represent_set(self, data):
+        # in json_safe's order: a set's own follows the seed of the text hashes, and two
+        # identical calls wrote two blocks (PYTHONHASHSEED)
+        ordered = dict.fromkeys(set_order(data))
+        return self.represent_mapping("tag:yaml.org,2002:set", ordered)
+
     BlockDumper.add_representer(str, BlockDumper.represent_str)
+    BlockDumper.add_representer(set, represent_set)
     # a description's .nan, .inf or 1.0e+400, read as the loader's WrittenFloat: written as
     # the float it is (.nan, .inf, -.inf: one value to YAML 1.1 and 1.2), where PyYAML
     # knows no subclass and gave up (exit 70 after the conversion or fusion was done)
