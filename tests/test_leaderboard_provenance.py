@@ -235,3 +235,20 @@ def test_a_refused_measure_is_cited_at_its_own_entry_s_line(tmp_path, capsys):
     suite = _suite(tmp_path, '[\n  "P@10",\n  "map",\n  "P.abc",\n]')
     assert run(["leaderboard", str(suite)]) == 1
     assert capsys.readouterr().err.startswith(f"trecbench: {suite}:5: measures[2]: illegal ")
+
+
+def test_the_suite_s_description_is_recorded_as_written(tmp_path, capsys):
+    # the suite file's schema takes a description, which nothing recorded (reviewer 731)
+    from trecbench.report import validate_against_schema
+
+    (tmp_path / "q.qrels").write_text("a1 0 d1 1\nb1 0 d2 1\n")
+    for system in "xy":
+        (tmp_path / f"{system}.run").write_text(f"a1 Q0 d1 1 2 {system}\nb1 Q0 d2 1 2 {system}\n")
+    body = 'systems = ["x", "y"]\n[collections.c]\nqrels = "q.qrels"\nruns = "{system}.run"\n'
+    for description, recorded in (('"two,\\n lines"\n', "two,\n lines"), ("", None)):
+        suite = tmp_path / "s.toml"
+        suite.write_text(f"description = {description}" * bool(description) + body)
+        assert run(["leaderboard", str(suite), "--format", "json"]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["description"] == recorded
+        validate_against_schema(document, "leaderboard")

@@ -74,6 +74,7 @@ class Leaderboard:
 
         return {
             "name": self.suite.name,
+            "description": self.suite.description,
             "created": utc_now(),
             "tool": tool(),
             "environment": environment(),

@@ -69,6 +69,7 @@ class Suite:
     # the suite's text, whose lines name the setting of a file that cannot be read or a
     # stratum that keeps nothing (:meth:`place`); None: not read from a file
     config_text: ConfigText | None = field(default=None, compare=False, repr=False)
+    description: str | None = None  # what the suite is, in its own words (None: none)
 
     def __post_init__(self) -> None:
         # load_suite checks a file's suite at its lines before making one; this check is
@@ -289,7 +290,8 @@ def load_suite(path) -> Suite:
     measures = _measures(list(document.get("measures") or []), source)
     name = document.get("name", config_title(path))
     where = source.where(("measures",))
-    return Suite(path, name, measures, systems, collections, where, record, source)
+    description = document.get("description")
+    return Suite(path, name, measures, systems, collections, where, record, source, description)
 
 
 def _measures(measures: list[str], source: ConfigText) -> list[str]:
