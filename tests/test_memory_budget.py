@@ -171,7 +171,9 @@ def test_a_run_file_read_whole_for_an_option_is_said_once_to_escape_the_budget(t
     ]
     assert "whole" not in _score(["--compat", "10.0", *args[2:]], None, tmp_path).stderr
     streamed = _score(args, subprocess.DEVNULL, tmp_path)  # in blocks: nothing to say
-    assert "MARK: blocks" in streamed.stderr and "whole" not in streamed.stderr
+    # of reading whole (its topics, longer than these 7-line blocks, are said to be held
+    # past the budget: a topic is scored whole)
+    assert "MARK: blocks" in streamed.stderr and "held in memory whole" not in streamed.stderr
 
 
 def test_a_run_held_whole_within_a_large_budget_is_not_said_to_escape_it(tmp_path):
@@ -356,3 +358,25 @@ def test_every_topic_longer_than_a_block_is_counted_the_longest_named(tmp_path, 
         "is scored whole, so they are held beyond the budget\n"
     )
     assert said.out.split() == ["map", "all", "0.3958"]  # trec_eval 9.0.8's
+
+
+def test_a_topic_split_in_the_file_is_counted_whole_with_the_others(tmp_path, capsys):
+    # review 732: A's lines come in two stretches; the run followed again from its start
+    # (spilled), but the warning kept the first pass's stretches ('A' at a stretch's
+    # lines, or nothing) and read none of the spill's blocks, each held whole
+    from trecbench.cli import run
+
+    lines = []
+    for qid, first in [("A", 0), ("B", 0), ("A", 20_000), ("C", 0)]:
+        lines += [f"{qid} Q0 d{first + i} {i} {100_000 - first - i} t\n" for i in range(20_000)]
+    (tmp_path / "split.run").write_text("".join(lines))
+    (tmp_path / "q.qrels").write_text("A 0 d1 1\nB 0 d2 1\nC 0 d3 1\n")
+    args = ["score", "--memory", "16", "-m", "map", str(tmp_path / "q.qrels")]
+    assert run([*args, str(tmp_path / "split.run")]) == 0
+    said = capsys.readouterr()
+    assert said.err == (
+        f"trecbench: warning: {tmp_path / 'split.run'}: 3 topics hold more lines than a block "
+        "of the memory budget (16 MiB: 16,384 lines) (the longest, 'A', holds 40,000): a topic "
+        "is scored whole, so they are held beyond the budget\n"
+    )
+    assert said.out.split() == ["map", "all", "0.3611"]  # trec_eval 9.0.8's

@@ -359,6 +359,7 @@ def _evaluate_blocks(
     for block in ahead.tables:
         if block is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
+            beyond.clear()  # a topic's first stretch told as the topic (A's 30,000 of 60,000)
             topics = lines = 0
             anew = True
             continue
@@ -375,6 +376,8 @@ def _evaluate_blocks(
             # a scattered run held whole, or a spill's large block: one call for all its
             # topics would tell nothing; told on the run's total (all read by now)
             lines += block.table.num_rows
+            if blocks.spilled:  # a block of the spill is held whole, its topics with it
+                beyond += _long_topics(block.table, budget)
             parts = _scored_in_parts(
                 block.table, plan, tie_bounds, budget.block_lines, tell, topics, blocks.topics
             )
@@ -419,6 +422,21 @@ def _topics_beyond(block, budget: Budget) -> list[tuple[str, int]]:
     starts, qids = block.stretches
     lengths = np.diff(np.append(starts, len(block.table)))
     return [(qids[i], int(lengths[i])) for i in np.flatnonzero(lengths > budget.block_lines)]
+
+
+def _long_topics(table, budget: Budget) -> list[tuple[str, int]]:
+    """The topics of ``table`` (a block of a spill, its topics' lines anywhere in it) longer
+    than a block of the memory ``budget`` given, with their lines (:func:`_topics_beyond`'s
+    of a block whose stretches are not told)."""
+    from .. import arrow_compute as pc
+
+    if not budget.given:
+        return []
+    counted = pc.value_counts(table.column("qid"))
+    lengths = counted.field("counts").to_numpy()
+    qids = counted.field("values")
+    long = np.flatnonzero(lengths > budget.block_lines)
+    return [(qids[i].as_py(), int(lengths[i])) for i in long]
 
 
 def _held_beyond(path: str, beyond: list[tuple[str, int]], budget: Budget) -> str:
