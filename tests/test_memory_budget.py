@@ -339,44 +339,37 @@ def test_a_topic_longer_than_a_block_is_said_to_be_held_beyond_the_budget(tmp_pa
     assert budgeted.out.split() == ["map", "all", "0.4167"]  # trec_eval 9.0.8's
 
 
-def test_every_topic_longer_than_a_block_is_counted_the_longest_named(tmp_path, capsys):
-    # review 721: the first such topic was named alone (A, 40,000 lines), though B, read
-    # after it, held 60,000: the warning understated how far past the budget the call went
+# review 721: the first such topic was named alone (A, 40,000 lines), though B, read after
+# it, held 60,000: the warning understated how far past the budget the call went.
+# review 732: A's lines come in two stretches; the run followed again from its start
+# (spilled), but the warning kept the first pass's stretches ('A' at a stretch's lines, or
+# nothing) and read none of the spill's blocks, each held whole.
+LONG_TOPICS = {  # stretches (qid, first docno, lines), --memory, (said, mean: trec_eval's)
+    "longest": ([("A", 0, 40_000), ("s1", 0, 10), ("B", 0, 60_000), ("s2", 0, 10)], "64",
+                ("2 topics", "64 MiB", "'B', holds 60,000", "0.3958")),
+    "split": ([("A", 0, 20_000), ("B", 0, 20_000), ("A", 20_000, 20_000), ("C", 0, 20_000)],
+              "16", ("3 topics", "16 MiB", "'A', holds 40,000", "0.3611")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", LONG_TOPICS)
+def test_every_topic_longer_than_a_block_is_counted_the_longest_named(tmp_path, capsys, case):
     from trecbench.cli import run
 
+    stretches, budget, (topics, mib, longest, mean) = LONG_TOPICS[case]
     lines = []
-    for qid, count in [("A", 40_000), ("s1", 10), ("B", 60_000), ("s2", 10)]:
-        lines += [f"{qid} Q0 d{i} {i + 1} {100_000 - i} t\n" for i in range(count)]
-    (tmp_path / "two.run").write_text("".join(lines))
-    (tmp_path / "two.qrels").write_text("A 0 d1 1\nB 0 d2 1\ns1 0 d3 1\ns2 0 d1 1\n")
-    args = ["score", "--memory", "64", "-m", "map", str(tmp_path / "two.qrels")]
-    assert run([*args, str(tmp_path / "two.run")]) == 0
+    for qid, first, count in stretches:
+        lines += [f"{qid} Q0 d{first + i} {i} {100_000 - first - i} t\n" for i in range(count)]
+    (tmp_path / "long.run").write_text("".join(lines))
+    qids = dict.fromkeys(qid for qid, _, _ in stretches)  # d1, d2, d3, d1: the 2nd to 4th
+    qrels = "".join(f"{qid} 0 d{i % 3 + 1} 1\n" for i, qid in enumerate(qids))
+    (tmp_path / "q.qrels").write_text(qrels)
+    args = ["score", "--memory", budget, "-m", "map", str(tmp_path / "q.qrels")]
+    assert run([*args, str(tmp_path / "long.run")]) == 0
     said = capsys.readouterr()
     assert said.err == (
-        f"trecbench: warning: {tmp_path / 'two.run'}: 2 topics hold more lines than a block of "
-        "the memory budget (64 MiB: 16,384 lines) (the longest, 'B', holds 60,000): a topic "
+        f"trecbench: warning: {tmp_path / 'long.run'}: {topics} hold more lines than a block "
+        f"of the memory budget ({mib}: 16,384 lines) (the longest, {longest}): a topic "
         "is scored whole, so they are held beyond the budget\n"
     )
-    assert said.out.split() == ["map", "all", "0.3958"]  # trec_eval 9.0.8's
-
-
-def test_a_topic_split_in_the_file_is_counted_whole_with_the_others(tmp_path, capsys):
-    # review 732: A's lines come in two stretches; the run followed again from its start
-    # (spilled), but the warning kept the first pass's stretches ('A' at a stretch's
-    # lines, or nothing) and read none of the spill's blocks, each held whole
-    from trecbench.cli import run
-
-    lines = []
-    for qid, first in [("A", 0), ("B", 0), ("A", 20_000), ("C", 0)]:
-        lines += [f"{qid} Q0 d{first + i} {i} {100_000 - first - i} t\n" for i in range(20_000)]
-    (tmp_path / "split.run").write_text("".join(lines))
-    (tmp_path / "q.qrels").write_text("A 0 d1 1\nB 0 d2 1\nC 0 d3 1\n")
-    args = ["score", "--memory", "16", "-m", "map", str(tmp_path / "q.qrels")]
-    assert run([*args, str(tmp_path / "split.run")]) == 0
-    said = capsys.readouterr()
-    assert said.err == (
-        f"trecbench: warning: {tmp_path / 'split.run'}: 3 topics hold more lines than a block "
-        "of the memory budget (16 MiB: 16,384 lines) (the longest, 'A', holds 40,000): a topic "
-        "is scored whole, so they are held beyond the budget\n"
-    )
-    assert said.out.split() == ["map", "all", "0.3611"]  # trec_eval 9.0.8's
+    assert said.out.split() == ["map", "all", mean]  # trec_eval 9.0.8's
