@@ -283,3 +283,47 @@ def test_a_meta_key_given_in_python_is_refused_as_the_configuration_s(demo):
     with pytest.raises(UsageError, match=r"^meta: key 'a=b' must start"):
         bench.write(demo / "out", meta={"a=b": "x"})
     assert not (demo / "out").exists()
+
+
+def test_the_targets_line_names_the_measures_configured_beside_the_preset(demo):
+    # "Targets: none" (or the preset's name) stood above a table marking the modes by
+    # configured levels (reviewer 730)
+    config = demo / "c.toml"
+    target = '[targets.measures."nDCG@10"]\nbaseline = [0.1, 0.2]\ngood = 0.25\n'
+    body = 'qrels = "hpo-rtask.qrels"\nmeasures = ["nDCG@10"]\n' + MODES_TOML
+    for preset, said in (('[targets]\npreset = "none"\n', "none"), ("", "trec2025-rtask")):
+        config.write_text(body + preset + target)
+        header = _header(run_benchmark(config).markdown(False))
+        assert f"- Targets: {said} (configured: nDCG@10); significance: " in header
+    config.write_text(body)  # the preset's own: nothing configured
+    assert "- Targets: trec2025-rtask; significance: " in run_benchmark(config).markdown(False)
+
+
+def test_maxontsim_target_levels_lie_in_its_0_to_1(demo):
+    # every other measure bounded to [0, 1] refused a level outside it (reviewer 730)
+    config = demo / "c.toml"
+    config.write_text(
+        'qrels = "hpo-rtask.qrels"\nmeasures = ["MaxOntSim@10"]\n' + MODES_TOML
+        + '[targets.measures."MaxOntSim@10"]\nbaseline = [-0.5, 0.6]\ngood = 1.5\n'
+    )  # fmt: skip
+    said = r"MaxOntSim@10 lies in \[0, 1\], .*: baseline\[0\] = -0.5, good = 1.5$"
+    with pytest.raises(UsageError, match=r"c\.toml:\d+: targets.measures.MaxOntSim@10.* " + said):
+        load_benchmark_config(config)
+
+
+def test_a_mean_equal_to_a_level_prints_at_it_and_one_document_is_one(tmp_path):
+    # 1/3 beside a level of 0.3333333333333333 printed 0.33333333333333 (below it) marked
+    # typical, under "at most 1 documents per topic" (reviewer 730)
+    (tmp_path / "q.qrels").write_text("q1 0 d1 1\nq2 0 d2 1\nq3 0 d3 1\n")
+    for mode, first in (("a", "d1"), ("b", "d9")):
+        lines = [f"q{t} Q0 {first if t == 1 else 'd9'} 1 2 {mode}\n" for t in (1, 2, 3)]
+        (tmp_path / f"{mode}.run").write_text("".join(lines))
+    config = tmp_path / "c.toml"
+    config.write_text(
+        'qrels = "q.qrels"\nmeasures = ["P@1"]\n[modes.a]\nrun = "a.run"\n[modes.b]\n'
+        'run = "b.run"\n[validation]\nmax_depth = 1\n[statistics]\nsamples = 100\n'
+        '[targets.measures."P@1"]\nbaseline = [0.3333333333333333, 0.4]\ngood = 0.5\n'
+    )
+    text = run_benchmark(config).markdown(False)
+    assert "| P@1 | **0.3333333333333333** typical | 0.0000 under-typical | a |" in text
+    assert "- Validation: profile rtask, at most 1 document per topic\n" in text

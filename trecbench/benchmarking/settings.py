@@ -50,16 +50,19 @@ class Target:
     strong: float | None = None
     note: str = ""
 
-    def mark(self, value: float) -> str | None:
+    def mark(self, value: float, exact: bool = False) -> str | None:
         """``below-baseline``, ``baseline``, ``good`` or ``strong``; None for a value that
         is no number (NaN passed every comparison: "strong"). A mean equal on paper to a
         threshold reaches it (:mod:`trecbench.rounding`): 11/20 summed as
-        0.5499999999999998 is 0.55, and printed so."""
+        0.5499999999999998 is 0.55, and printed so. ``exact``: the mark of ``value`` as
+        it reads, a printed mean's (no rounding noise: 0.33333333333333 is below a level
+        of 0.3333333333333333)."""
         from ..rounding import rounding_noise, value_scale
 
         if math.isnan(value):
             return None
-        reached = value + float(rounding_noise([value], value_scale([value]))[0])
+        noise = 0.0 if exact else float(rounding_noise([value], value_scale([value]))[0])
+        reached = value + noise
         if reached < self.baseline[0]:
             return "below-baseline"
         if reached < self.good:
@@ -273,6 +276,13 @@ class BenchmarkSettings:
     ontology: Path | None = None
     description: str | None = None
     config_text: ConfigText | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def configured_targets(self) -> list[str]:
+        """The measures whose targets the configuration gives, added to its preset's or
+        other than them (the outputs name them beside the preset)."""
+        preset = PRESETS.get(self.preset, {})
+        return [name for name, target in self.targets.items() if preset.get(name) != target]
 
     def __post_init__(self) -> None:
         if not self.name.strip():  # shown as the empty name the schema refuses

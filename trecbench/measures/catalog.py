@@ -168,6 +168,9 @@ state_facts(
             "prefs_avgjg_imp", "prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret",
             # compatibility: RBO with the ideal ranking over that of the ideal with itself
             "Compat",
+            # the best similarity of a retrieved term to a gold one, every formula's clamped
+            # to [0, 1] (identical terms 1.0; docs/maxontsim.md)
+            "MaxOntSim",
             # ERR@k: a probability of stopping (gdeval's, grades above 4 refused), each
             # rank's share divided by the rank; nERR@k: ERR@k over that of the ideal
             # ranking, which maximises it (a higher stop probability first never lowers

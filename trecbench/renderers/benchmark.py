@@ -84,6 +84,14 @@ def _names(bench, modes) -> tuple[str, ...]:
     return tuple(read[mode] for mode in modes)
 
 
+def _configured(config, escape) -> str:
+    """`` (configured: nDCG@10)``, the measures whose targets the configuration gives
+    beside its preset's ("" for none): the preset's name alone claimed its levels, or none,
+    where the table marks the modes by others."""
+    configured = config.configured_targets
+    return f" (configured: {id_list(configured, escape, limit=None)})" if configured else ""
+
+
 def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
     config = bench.config
     tests = config.statistics
@@ -99,9 +107,10 @@ def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
         + (
             "no limit on documents per topic"  # validation.max_depth null
             if config.max_depth is None
-            else f"at most {config.max_depth} documents per topic"
+            else f"at most {plural_count(config.max_depth, 'document')} per topic"
         ),
-        f"Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
+        f"Targets: {config.preset}{_configured(config, escape)}; "
+        f"significance: {tests.test} test against {baseline}, "
         f"{tests.correction_words}, {tests.marked_p} < {exact_number(tests.alpha)}; "
         f"{tests.samples:,} bootstrap samples, seed {tests.seed}",
     ]
@@ -214,14 +223,15 @@ def _kpi_text(entry: dict, best: bool, measure: str, bench) -> tuple[Span, ...]:
 def _mean_text(mean: float, target) -> str:
     """A mean as :func:`value_text` prints it, but with the decimals it needs to print on
     the side of each of ``target``'s levels it is on (a target of 0.21548 not reached by
-    0.2154735, printed 0.2155 beside "typical", seemed reached: 0.21547)."""
+    0.2154735, printed 0.2155 beside "typical", seemed reached: 0.21547), the text read as
+    it is (a mean equal to a level of 0.3333333333333333, printed 0.33333333333333 beside
+    it, read below it)."""
     text = value_text(mean)
     if target is None or not math.isfinite(mean):
         return text
-    mark = target.mark(mean)
-    if target.mark(float(text)) == mark:
-        return text
-    return fewest_digits(mean, lambda shown: target.mark(float(shown)) == mark, 5, "f")
+    mark = target.mark(mean)  # as printed: on the side of each level it reads as on
+    reads = lambda shown: target.mark(float(shown), exact=True) == mark  # noqa: E731
+    return text if reads(text) else fewest_digits(mean, reads, 5, "f")
 
 
 def _level_text(level: float) -> str:
