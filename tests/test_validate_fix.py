@@ -462,3 +462,20 @@ def test_a_depth_cut_among_scores_beyond_float32_warns_nothing_of_numpy(tmp_path
     )
     assert "RuntimeWarning" not in done.stderr and "overflow" not in done.stderr, done.stderr
     assert (tmp_path / "f.run").read_text().split() == ["q1", "Q0", "b", "1", "1e+39", "t"]
+
+
+def test_a_lenient_fix_that_changes_the_runid_says_so(tmp_path, capsys):
+    # mixed tags are a warning under lenient: the fix put q1's line last, and trec_eval
+    # 9.0.8's runid went from tagA to tagB with no word (reviewer 732)
+    source = tmp_path / "r.run"
+    source.write_text("q2 Q0 b 1 2 tagB\nq1 Q0 a 1 1 tagA\n")
+    fixed = tmp_path / "fixed.run"
+    code, _, err = call(capsys, "validate", "--profile", "lenient", source, "--fix", fixed)
+    assert code == 0
+    assert fixed.read_text() == "q1\tQ0\ta\t1\t1\ttagA\nq2\tQ0\tb\t1\t2\ttagB\n"
+    said = "  changed trec_eval's runid (the last line's tag): tagA -> tagB: 1 line(s) (1)"
+    assert said in err.splitlines()
+    # one tag, or the tags set by --fix-tag: no such change
+    code, _, err = call(capsys, "validate", "--profile", "lenient", source, "--fix", fixed,
+                        "--fix-tag", "t")  # fmt: skip
+    assert code == 0 and "runid" not in err

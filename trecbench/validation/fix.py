@@ -250,7 +250,9 @@ def _fix(
         change("normalised separators and line ends to single tabs and LF", spaced),
         change("added the final newline the run lacked", written(unended)),
     ]
-    if settings.tag is not None:
+    if settings.tag is None:  # else every line's tag is set, and said
+        candidates.append(_runid_change(fields6[5], final, kept_lines, change))
+    else:
         tags = final.column("tag")
         retagged = arrow.to_numpy(pc.not_equal(tags, arrow.scalar(settings.tag, tags.type)))
         candidates.append(change(f"set the run tag to {settings.tag}", kept_lines[retagged]))
@@ -259,6 +261,21 @@ def _fix(
     changes = [c for c in candidates if c.count]
     _write_verified(final, block, out, path, settings, step)
     return changes
+
+
+def _runid_change(tags: pa.Array, final: pa.Table, kept_lines: np.ndarray, change) -> Change:
+    """The change of the tag trec_eval reports as ``runid`` (the last line's) that the new
+    order or a line dropped makes: mixed tags, a warning under ``lenient``, let it change
+    unsaid (tagA became tagB). No change: one of no lines."""
+    from ..escaping import escape_text
+
+    if not final.num_rows:
+        return change("", [])
+    before, after = tags[-1].as_py(), final.column("tag")[-1].as_py()
+    if before == after:
+        return change("", [])
+    what = f"changed trec_eval's runid (the last line's tag): {escape_text(before)} -> "
+    return change(what + escape_text(after), kept_lines[-1:])
 
 
 def _cut_said(max_depth: int | None, split: int) -> str:
