@@ -327,3 +327,27 @@ def test_a_mean_equal_to_a_level_prints_at_it_and_one_document_is_one(tmp_path):
     text = run_benchmark(config).markdown(False)
     assert "| P@1 | **0.3333333333333333** typical | 0.0000 under-typical | a |" in text
     assert "- Validation: profile rtask, at most 1 document per topic\n" in text
+
+
+def test_a_symbolic_link_among_the_output_folders_leads_no_file_out_of_it(demo, capsys):
+    # out/runs -> ../inputs: the fused mode h replaced inputs/h.run, a file of the user's
+    # outside the output folder (reviewer 730)
+    from trecbench.cli import run
+
+    (demo / "inputs").mkdir()
+    (demo / "inputs" / "h.run").write_text("precious\n")
+    (demo / "out").mkdir()
+    (demo / "out" / "runs").symlink_to("../inputs")
+    config = demo / "c.toml"
+    config.write_text('qrels = "hpo-rtask.qrels"\nmeasures = ["P@10"]\n' + MODES_TOML)
+    assert run(["benchmark", str(config), "-o", str(demo / "out"), "--quiet"]) == 2
+    said = capsys.readouterr().err
+    assert "runs/h.run: lies outside the output folder " in said
+    assert f"(a symbolic link leads it to {demo / 'inputs' / 'h.run'})" in said
+    assert (demo / "inputs" / "h.run").read_text() == "precious\n"
+    assert sorted(p.name for p in (demo / "out").iterdir()) == ["runs"]
+    # an output folder that is itself a link is written through it
+    (demo / "real").mkdir()
+    (demo / "linked").symlink_to("real")
+    assert run(["benchmark", str(config), "-o", str(demo / "linked"), "--quiet"]) == 0
+    assert (demo / "real" / "runs" / "h.run").is_file()

@@ -266,6 +266,16 @@ class _Staged:
         self.handle = handle
 
 
+def _led(target: Path) -> str:
+    """What leads ``target`` out of its output folder when its name lies in it: a symbolic
+    link of its folders (`` (a symbolic link leads it to /elsewhere/h.run)``), else ""."""
+    with contextlib.suppress(OSError, RuntimeError):
+        resolved = target.parent.resolve() / target.name
+        if resolved != target.parent.absolute() / target.name and ".." not in target.parts:
+            return f" (a symbolic link leads it to {resolved})"
+    return ""
+
+
 class OutputSet:
     """Files written as a unit: stage each with :meth:`write` or :meth:`open`, then
     :meth:`commit`. As a context manager it commits on success and discards otherwise.
@@ -296,7 +306,7 @@ class OutputSet:
         """Check one target now (see :func:`check_target`) and that it is new to the set."""
         target = check_target(path, self.inputs)
         if self.root is not None and not inside(target, self.root):
-            raise OutputError(f"{target}: lies outside the output folder {self.root}")
+            raise OutputError(f"{target}: lies outside the output folder {self.root}{_led(target)}")
         if any(same_target(target, staged.target) for staged in self._staged):
             raise OutputError(f"{target}: written twice by one command")
         return target

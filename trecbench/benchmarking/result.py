@@ -231,7 +231,9 @@ class Benchmark:
         )  # fmt: skip
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
         made()
-        with outputs.OutputSet(inputs) as staged:
+        # every file named in the folder: none led out of it by a symbolic link of its
+        # folders (out/runs -> ../inputs wrote over a file there)
+        with outputs.OutputSet(inputs, root=out) as staged:
             for path in files:  # every target checked before its folder is made
                 staged.check(path)
             for folder in dict.fromkeys([out, *(path.parent for path in files)]):
