@@ -295,6 +295,11 @@ def test_the_targets_line_names_the_measures_configured_beside_the_preset(demo):
         config.write_text(body + preset + target)
         header = _header(run_benchmark(config).markdown(False))
         assert f"- Targets: {said} (configured: nDCG@10); significance: " in header
+    # named as the tables name it: ndcg_1=3%2C2=9 there read as another measure
+    comma = '[targets.measures."ndcg.1=3,2=9"]\nbaseline = [0.1, 0.2]\ngood = 0.25\n'
+    config.write_text(body.replace('"nDCG@10"]', '"nDCG@10", "ndcg.1=3,2=9"]') + comma)
+    text = run_benchmark(config).markdown(False)
+    assert "(configured: ndcg\\_1=3,2=9); " in text and "| ndcg_1=3,2=9 | 0.1–0.2 |" in text
     config.write_text(body)  # the preset's own: nothing configured
     assert "- Targets: trec2025-rtask; significance: " in run_benchmark(config).markdown(False)
 
@@ -340,10 +345,11 @@ def test_a_symbolic_link_among_the_output_folders_leads_no_file_out_of_it(demo, 
     (demo / "out" / "runs").symlink_to("../inputs")
     config = demo / "c.toml"
     config.write_text('qrels = "hpo-rtask.qrels"\nmeasures = ["P@10"]\n' + MODES_TOML)
-    assert run(["benchmark", str(config), "-o", str(demo / "out"), "--quiet"]) == 2
-    said = capsys.readouterr().err
-    assert "runs/h.run: lies outside the output folder " in said
-    assert f"(a symbolic link leads it to {demo / 'inputs' / 'h.run'})" in said
+    for out in (demo / "out", demo / "inputs" / ".." / "out"):  # a ".." hid the link's hint
+        assert run(["benchmark", str(config), "-o", str(out), "--quiet"]) == 2
+        said = capsys.readouterr().err
+        assert f"{out / 'runs' / 'h.run'}: lies outside the output folder {out} " in said
+        assert f"(a symbolic link leads it to {demo / 'inputs' / 'h.run'})" in said
     assert (demo / "inputs" / "h.run").read_text() == "precious\n"
     assert sorted(p.name for p in (demo / "out").iterdir()) == ["runs"]
     # an output folder that is itself a link is written through it
@@ -351,3 +357,26 @@ def test_a_symbolic_link_among_the_output_folders_leads_no_file_out_of_it(demo, 
     (demo / "linked").symlink_to("real")
     assert run(["benchmark", str(config), "-o", str(demo / "linked"), "--quiet"]) == 0
     assert (demo / "real" / "runs" / "h.run").is_file()
+
+
+def test_a_mean_within_rounding_noise_below_a_level_prints_as_the_level(tmp_path):
+    # P@3 of 19 topics summed to 2 units in the last place below 0.3333333333333333: marked
+    # typical, it printed 0.3333333333333332 beside the level (reviewer 733)
+    counts = [3, 0, 1, 3, 0, 0, 1, 0, 0, 3, 2, 1, 1, 0, 1, 0, 1, 1, 1]
+    qrels, runs = [], {"a": [], "b": []}
+    for i, relevant in enumerate(counts):
+        for d in range(3):
+            qrels.append(f"q{i:02d} 0 r{d} {int(d < relevant)}\n")
+            runs["a"].append(f"q{i:02d} Q0 r{d} {d + 1} {10 - d} a\n")
+            runs["b"].append(f"q{i:02d} Q0 x{d} {d + 1} {10 - d} b\n")
+    (tmp_path / "q.qrels").write_text("".join(qrels))
+    for mode, lines in runs.items():
+        (tmp_path / f"{mode}.run").write_text("".join(lines))
+    assert sum(c / 3 for c in counts) / len(counts) < 0.3333333333333333  # as summed
+    config = tmp_path / "c.toml"
+    config.write_text(
+        'qrels = "q.qrels"\nmeasures = ["P@3"]\n[modes.a]\nrun = "a.run"\n[modes.b]\n'
+        'run = "b.run"\n[statistics]\nsamples = 100\n'
+        '[targets.measures."P@3"]\nbaseline = [0.3333333333333333, 0.4]\ngood = 0.5\n'
+    )
+    assert "| P@3 | **0.3333333333333333** typical |" in run_benchmark(config).markdown(False)

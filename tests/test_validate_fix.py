@@ -479,3 +479,15 @@ def test_a_lenient_fix_that_changes_the_runid_says_so(tmp_path, capsys):
     code, _, err = call(capsys, "validate", "--profile", "lenient", source, "--fix", fixed,
                         "--fix-tag", "t")  # fmt: skip
     assert code == 0 and "runid" not in err
+
+
+def test_a_comment_line_trec_eval_9_reads_as_the_last_document_changes_its_runid(tmp_path, capsys):
+    # trec_eval 9.0.8 reports tagOld (the comment line, 6 fields, is a document to it),
+    # the fixed run tagA: the fix said nothing of it (reviewer 733); 10.0 skips comments
+    source = tmp_path / "c.run"
+    source.write_text("q1 Q0 a 1 1 tagA\n# Q0 old 1 1 tagOld\n")
+    fixed = tmp_path / "fixed.run"
+    code, _, err = call(capsys, "validate", "--profile", "lenient", source, "--fix", fixed)
+    assert code == 0
+    said = "  changed trec_eval 9.x's runid (the last line's tag): tagOld -> tagA: 1 line(s) (1)"
+    assert said in err.splitlines()

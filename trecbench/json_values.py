@@ -16,12 +16,13 @@ from typing import Any
 
 
 def set_order(items) -> list:
-    """A set's ``items`` in one order whatever the hashes' seed: sorted, or sorted as
-    text where their kinds do not compare."""
+    """A set's ``items`` in one order whatever the hashes' seed: sorted, or by kind and
+    text where their kinds do not compare (null and "None" apart: as text alone they tied,
+    and kept the hash order)."""
     try:
         return sorted(items)
-    except TypeError:  # items of kinds that do not compare: as text
-        return sorted(items, key=str)
+    except TypeError:  # items of kinds that do not compare
+        return sorted(items, key=lambda item: (type(item).__name__, str(item)))
 
 
 def json_safe(value: Any) -> Any:

@@ -271,7 +271,7 @@ def _led(target: Path) -> str:
     link of its folders (`` (a symbolic link leads it to /elsewhere/h.run)``), else ""."""
     with contextlib.suppress(OSError, RuntimeError):
         resolved = target.parent.resolve() / target.name
-        if resolved != target.parent.absolute() / target.name and ".." not in target.parts:
+        if resolved != Path(os.path.normpath(target.parent.absolute())) / target.name:
             return f" (a symbolic link leads it to {resolved})"
     return ""
 

@@ -50,6 +50,11 @@ class Target:
     strong: float | None = None
     note: str = ""
 
+    @property
+    def levels(self) -> tuple[float, ...]:
+        """The levels a mark is decided by: the baseline's low end, good, strong (if any)."""
+        return (self.baseline[0], self.good, *(() if self.strong is None else (self.strong,)))
+
     def mark(self, value: float, exact: bool = False) -> str | None:
         """``below-baseline``, ``baseline``, ``good`` or ``strong``; None for a value that
         is no number (NaN passed every comparison: "strong"). A mean equal on paper to a

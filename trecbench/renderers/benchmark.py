@@ -89,7 +89,8 @@ def _configured(config, escape) -> str:
     beside its preset's ("" for none): the preset's name alone claimed its levels, or none,
     where the table marks the modes by others."""
     configured = config.configured_targets
-    return f" (configured: {id_list(configured, escape, limit=None)})" if configured else ""
+    # named as the tables name them (a comma of ndcg.1=3,2=9 kept: measures, not ids)
+    return f" (configured: {', '.join(map(escape, configured))})" if configured else ""
 
 
 def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
@@ -231,6 +232,10 @@ def _mean_text(mean: float, target) -> str:
         return text
     mark = target.mark(mean)  # as printed: on the side of each level it reads as on
     reads = lambda shown: target.mark(float(shown), exact=True) == mark  # noqa: E731
+    if not reads(repr(mean)):  # within rounding noise below a level: equal to it on paper,
+        # printed as it (1/3 summed 2 units in the last place below 0.3333333333333333)
+        mean = min(level for level in target.levels if level > mean)
+        text = value_text(mean)
     return text if reads(text) else fewest_digits(mean, reads, 5, "f")
 
 

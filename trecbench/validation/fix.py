@@ -22,6 +22,7 @@ from ..ranking import rank_table, truncate
 from .api import validate_run, validate_tokens
 from .checker import pair_text
 from .findings import Finding, ValidationResult
+from .fix_said import cut_said, runid_said
 from .headers import classify
 from .rules import FIXABLE, PROFILE_DEPTH, Default, resolve_depth, rule_sort_key
 from .topic_order import ascending
@@ -239,7 +240,7 @@ def _fix(
         change("dropped tokens after the tag", written(tokens.line[keep & (nf > 6)])),
         change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
         # numbers trec_eval gives the run as it was, without -M, change: said
-        change(_cut_said(max_depth, split), cut),
+        change(cut_said(max_depth, split), cut),
         change("moved into trec_eval order (qid, score desc, docno desc)", moved),
         change(
             "set field 2 to Q0",
@@ -250,9 +251,12 @@ def _fix(
         change("normalised separators and line ends to single tabs and LF", spaced),
         change("added the final newline the run lacked", written(unended)),
     ]
-    if settings.tag is None:  # else every line's tag is set, and said
-        candidates.append(_runid_change(fields6[5], final, kept_lines, change))
-    else:
+    if settings.tag is None and final.num_rows:  # else every line's tag is set, and said
+        read = np.flatnonzero((nf >= 6) & ~header)  # 9.x reads a comment line of 6 fields
+        tags = (tokens.fields[5][int(read[-1])], fields6[5][-1], final.column("tag")[-1])
+        said = runid_said(*(tag.as_py() for tag in tags))
+        candidates.append(change(said, kept_lines[-1:] if said else []))
+    elif settings.tag is not None:
         tags = final.column("tag")
         retagged = arrow.to_numpy(pc.not_equal(tags, arrow.scalar(settings.tag, tags.type)))
         candidates.append(change(f"set the run tag to {settings.tag}", kept_lines[retagged]))
@@ -261,34 +265,6 @@ def _fix(
     changes = [c for c in candidates if c.count]
     _write_verified(final, block, out, path, settings, step)
     return changes
-
-
-def _runid_change(tags: pa.Array, final: pa.Table, kept_lines: np.ndarray, change) -> Change:
-    """The change of the tag trec_eval reports as ``runid`` (the last line's) that the new
-    order or a line dropped makes: mixed tags, a warning under ``lenient``, let it change
-    unsaid (tagA became tagB). No change: one of no lines."""
-    from ..escaping import escape_text
-
-    if not final.num_rows:
-        return change("", [])
-    before, after = tags[-1].as_py(), final.column("tag")[-1].as_py()
-    if before == after:
-        return change("", [])
-    what = f"changed trec_eval's runid (the last line's tag): {escape_text(before)} -> "
-    return change(what + escape_text(after), kept_lines[-1:])
-
-
-def _cut_said(max_depth: int | None, split: int) -> str:
-    """The change of the documents cut at ``max_depth``: what trec_eval gives the fixed
-    run, and where 10.0 may not (``split`` topics, :func:`_float32_ties_cut`)."""
-    said = f"trec_eval 9.x scores the fixed run as the run given with -M {max_depth}"
-    if split:
-        said += (
-            f"; the cut splits scores equal as float32, not as doubles, in {split:,} "
-            f"{'topic' if split == 1 else 'topics'}: trec_eval 10.0, which compares doubles, "
-            f"may keep others with -M {max_depth}"
-        )
-    return f"dropped documents beyond --max-depth {max_depth} ({said})"
 
 
 def _float32_ties_cut(ranked: pa.Table, depth: int | None) -> int:
