@@ -464,30 +464,26 @@ def test_a_depth_cut_among_scores_beyond_float32_warns_nothing_of_numpy(tmp_path
     assert (tmp_path / "f.run").read_text().split() == ["q1", "Q0", "b", "1", "1e+39", "t"]
 
 
-def test_a_lenient_fix_that_changes_the_runid_says_so(tmp_path, capsys):
-    # mixed tags are a warning under lenient: the fix put q1's line last, and trec_eval
-    # 9.0.8's runid went from tagA to tagB with no word (reviewer 732)
+# mixed tags are a warning under lenient: the fix put q1's line last, and trec_eval 9.0.8's
+# runid went from tagA to tagB with no word (reviewer 732); a comment line of 6 fields is a
+# document to 9.0.8, whose runid tagOld became tagA unsaid too (reviewer 733; 10.0 skips it)
+RUNID_CHANGES = {
+    "reordered": ("q2 Q0 b 1 2 tagB\nq1 Q0 a 1 1 tagA\n", "trec_eval's", "tagA -> tagB"),
+    "comment": ("q1 Q0 a 1 1 tagA\n# Q0 old 1 1 tagOld\n", "trec_eval 9.x's", "tagOld -> tagA"),
+}
+
+
+@pytest.mark.parametrize("case", RUNID_CHANGES)
+def test_a_lenient_fix_that_changes_the_runid_says_so(tmp_path, capsys, case):
+    text, who, change = RUNID_CHANGES[case]
     source = tmp_path / "r.run"
-    source.write_text("q2 Q0 b 1 2 tagB\nq1 Q0 a 1 1 tagA\n")
+    source.write_text(text)
     fixed = tmp_path / "fixed.run"
     code, _, err = call(capsys, "validate", "--profile", "lenient", source, "--fix", fixed)
     assert code == 0
-    assert fixed.read_text() == "q1\tQ0\ta\t1\t1\ttagA\nq2\tQ0\tb\t1\t2\ttagB\n"
-    said = "  changed trec_eval's runid (the last line's tag): tagA -> tagB: 1 line(s) (1)"
+    said = f"  changed {who} runid (the last line's tag): {change}: 1 line(s) (1)"
     assert said in err.splitlines()
-    # one tag, or the tags set by --fix-tag: no such change
+    # the tags set by --fix-tag: no such change
     code, _, err = call(capsys, "validate", "--profile", "lenient", source, "--fix", fixed,
                         "--fix-tag", "t")  # fmt: skip
     assert code == 0 and "runid" not in err
-
-
-def test_a_comment_line_trec_eval_9_reads_as_the_last_document_changes_its_runid(tmp_path, capsys):
-    # trec_eval 9.0.8 reports tagOld (the comment line, 6 fields, is a document to it),
-    # the fixed run tagA: the fix said nothing of it (reviewer 733); 10.0 skips comments
-    source = tmp_path / "c.run"
-    source.write_text("q1 Q0 a 1 1 tagA\n# Q0 old 1 1 tagOld\n")
-    fixed = tmp_path / "fixed.run"
-    code, _, err = call(capsys, "validate", "--profile", "lenient", source, "--fix", fixed)
-    assert code == 0
-    said = "  changed trec_eval 9.x's runid (the last line's tag): tagOld -> tagA: 1 line(s) (1)"
-    assert said in err.splitlines()
