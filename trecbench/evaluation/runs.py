@@ -377,7 +377,7 @@ def _evaluate_blocks(
             # topics would tell nothing; told on the run's total (all read by now)
             lines += block.table.num_rows
             if blocks.spilled:  # a block of the spill is held whole, its topics with it
-                beyond += _long_topics(block.table, budget)
+                beyond += _topics_beyond(block.table, None, budget)
             parts = _scored_in_parts(
                 block.table, plan, tie_bounds, budget.block_lines, tell, topics, blocks.topics
             )
@@ -385,7 +385,7 @@ def _evaluate_blocks(
                 scored.append(part)
                 topics += len(part.run_qids)
             continue
-        beyond += _topics_beyond(block, budget)
+        beyond += _topics_beyond(block.table, block.stretches, budget)
         scored.append(
             score_block(
                 block.table,
@@ -413,30 +413,23 @@ def _evaluate_blocks(
     return result, columns, flags, [*blocks.warnings, *said]
 
 
-def _topics_beyond(block, budget: Budget) -> list[tuple[str, int]]:
-    """The topics of ``block`` (a block of whole topics, its stretches told) longer than a
-    block of the memory ``budget`` given (``--memory``), with their lines: held whole all
-    the same (a topic is scored whole), past the budget."""
-    if not budget.given or block.stretches is None or len(block.table) <= budget.block_lines:
-        return []
-    starts, qids = block.stretches
-    lengths = np.diff(np.append(starts, len(block.table)))
-    return [(qids[i], int(lengths[i])) for i in np.flatnonzero(lengths > budget.block_lines)]
-
-
-def _long_topics(table, budget: Budget) -> list[tuple[str, int]]:
-    """The topics of ``table`` (a block of a spill, its topics' lines anywhere in it) longer
-    than a block of the memory ``budget`` given, with their lines (:func:`_topics_beyond`'s
-    of a block whose stretches are not told)."""
+def _topics_beyond(table, stretches, budget: Budget) -> list[tuple[str, int]]:
+    """The topics of ``table`` (a block of whole topics: its ``stretches`` told, or None
+    for a spill's, its topics' lines anywhere in it) longer than a block of the memory
+    ``budget`` given (``--memory``), with their lines: held whole all the same (a topic is
+    scored whole), past the budget."""
     from .. import arrow_compute as pc
 
-    if not budget.given:
+    if not budget.given or len(table) <= budget.block_lines:
         return []
-    counted = pc.value_counts(table.column("qid"))
-    lengths = counted.field("counts").to_numpy()
-    qids = counted.field("values")
+    if stretches is None:
+        counted = pc.value_counts(table.column("qid"))
+        qids = counted.field("values").to_pylist()  # a block's topics, once (spills only)
+        lengths = counted.field("counts").to_numpy()
+    else:
+        qids, lengths = stretches[1], np.diff(np.append(stretches[0], len(table)))
     long = np.flatnonzero(lengths > budget.block_lines)
-    return [(qids[i].as_py(), int(lengths[i])) for i in long]
+    return [(qids[i], int(lengths[i])) for i in long]
 
 
 def _held_beyond(path: str, beyond: list[tuple[str, int]], budget: Budget) -> str:

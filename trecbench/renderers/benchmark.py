@@ -230,8 +230,11 @@ def _mean_text(mean: float, target) -> str:
     text = value_text(mean)
     if target is None or not math.isfinite(mean):
         return text
-    mark = target.mark(mean)  # as printed: on the side of each level it reads as on
-    reads = lambda shown: target.mark(float(shown), exact=True) == mark  # noqa: E731
+    mark = target.mark(mean)
+
+    def reads(shown: str) -> bool:  # as printed: on the side of each level it reads as on
+        return target.mark(float(shown), exact=True) == mark
+
     if not reads(repr(mean)):  # within rounding noise below a level: equal to it on paper,
         # printed as it (1/3 summed 2 units in the last place below 0.3333333333333333)
         mean = min(level for level in target.levels if level > mean)
